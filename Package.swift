@@ -1,0 +1,55 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Zeader",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "Feeds", targets: ["Feeds"]),
+        .executable(name: "zeader", targets: ["zeader"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNCurses", pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .target(
+            name: "ObjectGraph",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Feeds", dependencies: ["CLibXML2"]),
+        .target(
+            name: "ZeaderKit",
+            dependencies: [
+                "ObjectGraph", "Feeds",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "ZeaderTUI", dependencies: ["ZeaderKit", "CNCurses"]),
+        .executableTarget(
+            name: "zeader",
+            dependencies: [
+                "ZeaderKit", "ZeaderTUI", "Feeds", "ObjectGraph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "zeader-bench",
+            dependencies: [
+                "ObjectGraph", "ZeaderKit", "Feeds",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "ObjectGraphTests",
+            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ZeaderKitTests", dependencies: ["ZeaderKit"]),
+        .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// Feeds: parsing, dates, HTML to text, OPML and fetching.

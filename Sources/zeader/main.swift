@@ -1,0 +1,2 @@
+import ZeaderKit
+print("zeader \(zeaderVersion)")
