@@ -1,2 +1,20 @@
+import ArgumentParser
 import ZeaderKit
-print("zeader \(zeaderVersion)")
+
+/// The `zeader` command: the interactive reader and its headless subcommands.
+struct Zeader: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zeader",
+        abstract: "A terminal feed reader.",
+        version: zeaderVersion,
+        subcommands: [
+            // Subcommands are registered here, one struct per file.
+        ]
+    )
+
+    func run() async throws {
+        print("zeader \(zeaderVersion)")
+    }
+}
+
+await Zeader.main()
