@@ -2,6 +2,7 @@ import ArgumentParser
 import ZeaderKit
 
 /// The `zeader` command: the interactive reader and its headless subcommands.
+@main
 struct Zeader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zeader",
@@ -17,4 +18,3 @@ struct Zeader: AsyncParsableCommand {
     }
 }
 
-await Zeader.main()
