@@ -16,7 +16,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CNCurses", pkgConfig: "ncursesw",
+            name: "CNCurses",
             providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
