@@ -1,0 +1,108 @@
+import Foundation
+
+/// The type of an attribute, which decides its SQLite column and how predicates compare it.
+public enum AttributeType: String, Sendable, Hashable, CaseIterable {
+    case string, integer, double, bool, date, data
+
+    /// The SQLite column type used for this attribute.
+    var sqlType: String {
+        switch self {
+        case .string: return "TEXT"
+        case .integer, .bool: return "INTEGER"
+        case .double, .date: return "REAL"
+        case .data: return "BLOB"
+        }
+    }
+}
+
+/// Describes one attribute of an entity.
+///
+/// ```swift
+/// let title = AttributeDescription.string("title", optional: true)
+/// let count = AttributeDescription.integer("unreadCount", defaultValue: 0)
+/// ```
+public struct AttributeDescription: Sendable, Hashable {
+    public var name: String
+    public var type: AttributeType
+    /// Whether `nil` is allowed. A non-optional attribute without a default must be set before save.
+    public var isOptional: Bool
+    /// The value a newly inserted object starts with (`.null` means none).
+    public var defaultValue: Value
+    /// Transient attributes live in memory only and are never stored.
+    public var isTransient: Bool
+    /// Whether the store keeps an index on this attribute.
+    public var isIndexed: Bool
+    /// The name this attribute had in an earlier model version, for inferred migration.
+    public var renamingIdentifier: String?
+
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value = .null,
+        isTransient: Bool = false, isIndexed: Bool = false, renamingIdentifier: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.isTransient = isTransient
+        self.isIndexed = isIndexed
+        self.renamingIdentifier = renamingIdentifier
+    }
+
+    /// A string attribute. `AttributeDescription.string("title")`
+    public static func string(
+        _ name: String, optional: Bool = true, defaultValue: String? = nil, indexed: Bool = false,
+        transient: Bool = false, renamedFrom: String? = nil
+    ) -> AttributeDescription {
+        AttributeDescription(
+            name: name, type: .string, isOptional: optional, defaultValue: defaultValue.map(Value.string) ?? .null,
+            isTransient: transient, isIndexed: indexed, renamingIdentifier: renamedFrom)
+    }
+
+    /// An integer attribute (64-bit). `AttributeDescription.integer("count", defaultValue: 0)`
+    public static func integer(
+        _ name: String, optional: Bool = false, defaultValue: Int64? = nil, indexed: Bool = false,
+        transient: Bool = false, renamedFrom: String? = nil
+    ) -> AttributeDescription {
+        AttributeDescription(
+            name: name, type: .integer, isOptional: optional, defaultValue: defaultValue.map(Value.integer) ?? .null,
+            isTransient: transient, isIndexed: indexed, renamingIdentifier: renamedFrom)
+    }
+
+    /// A double attribute. `AttributeDescription.double("score", defaultValue: 0)`
+    public static func double(
+        _ name: String, optional: Bool = false, defaultValue: Double? = nil, indexed: Bool = false,
+        transient: Bool = false, renamedFrom: String? = nil
+    ) -> AttributeDescription {
+        AttributeDescription(
+            name: name, type: .double, isOptional: optional, defaultValue: defaultValue.map(Value.double) ?? .null,
+            isTransient: transient, isIndexed: indexed, renamingIdentifier: renamedFrom)
+    }
+
+    /// A boolean attribute. `AttributeDescription.bool("read", defaultValue: false)`
+    public static func bool(
+        _ name: String, optional: Bool = false, defaultValue: Bool? = nil, indexed: Bool = false,
+        transient: Bool = false, renamedFrom: String? = nil
+    ) -> AttributeDescription {
+        AttributeDescription(
+            name: name, type: .bool, isOptional: optional, defaultValue: defaultValue.map(Value.bool) ?? .null,
+            isTransient: transient, isIndexed: indexed, renamingIdentifier: renamedFrom)
+    }
+
+    /// A date attribute. `AttributeDescription.date("published")`
+    public static func date(
+        _ name: String, optional: Bool = true, defaultValue: Date? = nil, indexed: Bool = false,
+        transient: Bool = false, renamedFrom: String? = nil
+    ) -> AttributeDescription {
+        AttributeDescription(
+            name: name, type: .date, isOptional: optional, defaultValue: defaultValue.map(Value.date) ?? .null,
+            isTransient: transient, isIndexed: indexed, renamingIdentifier: renamedFrom)
+    }
+
+    /// A binary attribute. `AttributeDescription.data("icon")`
+    public static func data(
+        _ name: String, optional: Bool = true, transient: Bool = false, renamedFrom: String? = nil
+    ) -> AttributeDescription {
+        AttributeDescription(
+            name: name, type: .data, isOptional: optional, isTransient: transient, renamingIdentifier: renamedFrom)
+    }
+}

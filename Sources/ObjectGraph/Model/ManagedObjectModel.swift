@@ -1,0 +1,147 @@
+import Foundation
+
+/// A problem found in a model definition.
+public struct ModelError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    public var description: String { "invalid model: \(message)" }
+}
+
+/// A versioned set of entities: the schema of an ObjectGraph store.
+///
+/// ```swift
+/// let model = try ManagedObjectModel(name: "Notes", version: 1, entities: [note, folder])
+/// let container = try PersistentContainer(model: model, store: .inMemory)
+/// ```
+public final class ManagedObjectModel: Sendable, CustomStringConvertible {
+    /// Identifies the model family: a store made for another model name is refused.
+    public let name: String
+    /// Increases with each schema change; older stores are migrated.
+    public let version: Int
+    public let entities: [Entity]
+    private let entityIndexByName: [String: Int]
+
+    /// Checks the descriptions (names, types, defaults, inverses, constraints) and resolves them.
+    public init(name: String, version: Int, entities descriptions: [EntityDescription]) throws(ModelError) {
+        self.name = name
+        self.version = version
+        var byName: [String: Int] = [:]
+        for (i, e) in descriptions.enumerated() {
+            guard Self.isValidName(e.name) else { throw ModelError(message: "entity name '\(e.name)' is not an identifier") }
+            guard byName[e.name] == nil else { throw ModelError(message: "entity '\(e.name)' is defined twice") }
+            byName[e.name] = i
+        }
+        var resolved: [Entity] = []
+        for (i, e) in descriptions.enumerated() {
+            var seen = Set<String>()
+            for a in e.attributes {
+                guard Self.isValidName(a.name), !a.name.hasPrefix("Z_") else {
+                    throw ModelError(message: "\(e.name).\(a.name): not a valid attribute name")
+                }
+                guard seen.insert(a.name).inserted else { throw ModelError(message: "\(e.name).\(a.name) is defined twice") }
+                if !a.defaultValue.isNull {
+                    guard let c = a.defaultValue.coerced(to: a.type), c == a.defaultValue else {
+                        throw ModelError(message: "\(e.name).\(a.name): default \(a.defaultValue) is not a \(a.type.rawValue)")
+                    }
+                }
+            }
+            var destinations: [Int] = []
+            var storesFK: [Bool] = []
+            for r in e.relationships {
+                guard Self.isValidName(r.name), !r.name.hasPrefix("Z_") else {
+                    throw ModelError(message: "\(e.name).\(r.name): not a valid relationship name")
+                }
+                guard seen.insert(r.name).inserted else { throw ModelError(message: "\(e.name).\(r.name) is defined twice") }
+                guard let d = byName[r.destinationEntityName] else {
+                    throw ModelError(message: "\(e.name).\(r.name): destination entity '\(r.destinationEntityName)' does not exist")
+                }
+                guard let inverse = descriptions[d].relationships.first(where: { $0.name == r.inverseName }) else {
+                    throw ModelError(message: "\(e.name).\(r.name): inverse '\(r.destinationEntityName).\(r.inverseName)' does not exist")
+                }
+                guard inverse.destinationEntityName == e.name, inverse.inverseName == r.name else {
+                    throw ModelError(message: "\(e.name).\(r.name) and \(r.destinationEntityName).\(r.inverseName) are not each other's inverse")
+                }
+                if r.isToMany && inverse.isToMany {
+                    throw ModelError(message: "\(e.name).\(r.name): many-to-many relationships are not supported; model the join as an entity")
+                }
+                destinations.append(d)
+                if r.isToMany {
+                    storesFK.append(false)
+                } else if inverse.isToMany {
+                    storesFK.append(true)
+                } else {
+                    // One-to-one: the side that sorts first owns the column.
+                    storesFK.append((e.name, r.name) < (r.destinationEntityName, inverse.name))
+                }
+            }
+            for keys in e.indexes + e.uniquenessConstraints {
+                guard !keys.isEmpty else { throw ModelError(message: "\(e.name): an index or constraint has no keys") }
+                for k in keys {
+                    let isStoredAttribute = e.attributes.contains { $0.name == k && !$0.isTransient }
+                    let isToOne = e.relationships.contains { $0.name == k && !$0.isToMany }
+                    guard isStoredAttribute || isToOne else {
+                        throw ModelError(message: "\(e.name): index or constraint key '\(k)' is not a stored attribute or to-one relationship")
+                    }
+                }
+            }
+            resolved.append(Entity(description: e, index: i, destinationIndex: destinations, storesForeignKey: storesFK))
+        }
+        self.entities = resolved
+        self.entityIndexByName = byName
+    }
+
+    /// The entity named `name`.
+    public func entity(named name: String) throws(ObjectGraphError) -> Entity {
+        guard let i = entityIndexByName[name] else { throw .unknownEntity(name) }
+        return entities[i]
+    }
+
+    /// The entity named `name`, or nil.
+    public func entityIfPresent(named name: String) -> Entity? {
+        entityIndexByName[name].map { entities[$0] }
+    }
+
+    /// The entity whose objects are instances of `type` (the first declared with it).
+    public func entity(for type: ManagedObject.Type) throws(ObjectGraphError) -> Entity {
+        if let e = entities.first(where: { $0.managedClass == type }) { return e }
+        throw .unknownEntity(String(describing: type))
+    }
+
+    /// The destination entity of `relationship` in `entity`.
+    func destination(of entity: Entity, relationshipIndex: Int) -> Entity {
+        entities[entity.destinationIndex[relationshipIndex]]
+    }
+
+    /// A stable text describing the stored schema; its hash identifies a model version.
+    public var schemaDescription: String {
+        var lines: [String] = []
+        for e in entities {
+            lines.append("entity \(e.name)")
+            for a in e.attributes where !a.isTransient {
+                lines.append("  attr \(a.name) \(a.type.rawValue) \(a.isOptional ? "optional" : "required") default=\(a.defaultValue)")
+            }
+            for (i, r) in e.relationships.enumerated() where e.storesForeignKey[i] {
+                lines.append("  fk \(r.name) -> \(r.destinationEntityName)")
+            }
+            for idx in e.indexes { lines.append("  index \(idx.joined(separator: ","))") }
+            for u in e.uniquenessConstraints { lines.append("  unique \(u.joined(separator: ","))") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A hash of ``schemaDescription`` (FNV-1a, hex), stored in the store's metadata.
+    public var schemaHash: String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in schemaDescription.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return String(h, radix: 16)
+    }
+
+    public var description: String { "ManagedObjectModel(\(name) v\(version))" }
+
+    static func isValidName(_ s: String) -> Bool {
+        guard let f = s.unicodeScalars.first, f == "_" || (f.isASCII && f.properties.isAlphabetic) else { return false }
+        return s.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+}

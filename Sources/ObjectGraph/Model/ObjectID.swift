@@ -1,0 +1,46 @@
+import Synchronization
+
+/// Identifies a managed object across contexts and queues. Temporary until the object's
+/// first save, permanent afterwards. Safe to pass between queues; objects are not.
+///
+/// ```swift
+/// let id = item.objectID
+/// background.perform { ctx in let same = try ctx.existingObject(with: id) }
+/// ```
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    public let entity: Entity
+    /// The row's primary key when permanent; a negative process-unique number when temporary.
+    public let rawValue: Int64
+
+    init(entity: Entity, rawValue: Int64) {
+        self.entity = entity
+        self.rawValue = rawValue
+    }
+
+    /// True before the object's first successful save.
+    public var isTemporary: Bool { rawValue < 0 }
+
+    /// The primary key of the row, for permanent IDs.
+    public var primaryKey: Int64? { rawValue > 0 ? rawValue : nil }
+
+    public static func == (a: ObjectID, b: ObjectID) -> Bool {
+        a.rawValue == b.rawValue && a.entity === b.entity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+        hasher.combine(ObjectIdentifier(entity))
+    }
+
+    /// `Server/12`, or `Server/t5` for a temporary ID.
+    public var description: String {
+        isTemporary ? "\(entity.name)/t\(-rawValue)" : "\(entity.name)/\(rawValue)"
+    }
+
+    private static let temporaryCounter = Atomic<Int64>(0)
+
+    static func temporary(for entity: Entity) -> ObjectID {
+        let n = temporaryCounter.add(1, ordering: .relaxed).newValue
+        return ObjectID(entity: entity, rawValue: -n)
+    }
+}

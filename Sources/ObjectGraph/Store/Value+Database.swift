@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+extension Value {
+    /// The value as SQLite stores it: bools as 0/1, dates as seconds since 1970 (REAL).
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let v): return v.databaseValue
+        case .double(let v): return v.databaseValue
+        case .string(let v): return v.databaseValue
+        case .bool(let v): return (v ? Int64(1) : Int64(0)).databaseValue
+        case .date(let v): return v.timeIntervalSince1970.databaseValue
+        case .data(let v): return v.databaseValue
+        }
+    }
+
+    /// Decodes a stored value of an attribute of `type`.
+    public init(databaseValue dbValue: DatabaseValue, type: AttributeType) {
+        switch dbValue.storage {
+        case .null: self = .null
+        case .int64(let v):
+            switch type {
+            case .bool: self = .bool(v != 0)
+            case .double: self = .double(Double(v))
+            case .date: self = .date(Date(timeIntervalSince1970: Double(v)))
+            case .string: self = .string(String(v))
+            default: self = .integer(v)
+            }
+        case .double(let v):
+            switch type {
+            case .date: self = .date(Date(timeIntervalSince1970: v))
+            case .integer: self = .integer(Int64(v))
+            case .bool: self = .bool(v != 0)
+            default: self = .double(v)
+            }
+        case .string(let s):
+            self = type == .data ? .data(Data(s.utf8)) : .string(s)
+        case .blob(let d):
+            self = type == .string ? .string(String(decoding: d, as: UTF8.self)) : .data(d)
+        }
+    }
+}
+
+/// The SQL layout of a model: one table per entity with `Z_PK` (primary key), `Z_OPT`
+/// (row version for optimistic locking), one column per stored attribute (named as the
+/// attribute) and one per stored to-one relationship (named as the relationship, holding
+/// the destination's `Z_PK`).
+///
+/// ```swift
+/// for sql in SchemaGenerator.createStatements(for: model) { try db.execute(sql: sql) }
+/// ```
+public enum SchemaGenerator {
+    /// The `CREATE TABLE` and `CREATE INDEX` statements for every entity of `model`.
+    public static func createStatements(for model: ManagedObjectModel) -> [String] {
+        model.entities.flatMap { createStatements(for: $0) }
+    }
+
+    /// The statements creating one entity's table and its indexes.
+    public static func createStatements(for entity: Entity) -> [String] {
+        var columns = ["\"Z_PK\" INTEGER PRIMARY KEY", "\"Z_OPT\" INTEGER NOT NULL DEFAULT 1"]
+        for i in entity.storedAttributeIndexes {
+            let a = entity.attributes[i]
+            var col = "\(quote(a.name)) \(a.type.sqlType)"
+            if !a.defaultValue.isNull { col += " DEFAULT \(sqlLiteral(a.defaultValue))" }
+            columns.append(col)
+        }
+        for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
+            columns.append("\(quote(r.name)) INTEGER")
+        }
+        var statements = ["CREATE TABLE \(quote(entity.tableName)) (\(columns.joined(separator: ", ")))"]
+        for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
+            statements.append(
+                "CREATE INDEX \(quote("Z_\(entity.name)_\(r.name)")) ON \(quote(entity.tableName)) (\(quote(r.name)))")
+        }
+        for a in entity.attributes where a.isIndexed && !a.isTransient {
+            statements.append(
+                "CREATE INDEX \(quote("Z_\(entity.name)_\(a.name)")) ON \(quote(entity.tableName)) (\(quote(a.name)))")
+        }
+        for keys in entity.indexes {
+            statements.append(
+                "CREATE INDEX \(quote("Z_\(entity.name)_\(keys.joined(separator: "_"))")) ON \(quote(entity.tableName)) (\(keys.map(quote).joined(separator: ", ")))"
+            )
+        }
+        for keys in entity.uniquenessConstraints {
+            statements.append(
+                "CREATE UNIQUE INDEX \(quote("Z_\(entity.name)_unique_\(keys.joined(separator: "_"))")) ON \(quote(entity.tableName)) (\(keys.map(quote).joined(separator: ", ")))"
+            )
+        }
+        return statements
+    }
+
+    /// `"name"` with embedded quotes doubled.
+    public static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func sqlLiteral(_ value: Value) -> String {
+        switch value.databaseValue.storage {
+        case .null: return "NULL"
+        case .int64(let v): return String(v)
+        case .double(let v): return "\(v)"
+        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let d): return "X'" + d.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Every error ObjectGraph throws. Each case names what a person needs to fix the problem:
+/// the entity, the key, the predicate and position, the file.
+///
+/// ```swift
+/// do { try context.save() }
+/// catch let error as ObjectGraphError { print(error) }   // "FeedItem.guid: uniqueness violated …"
+/// ```
+public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// No entity of this name (or class) in the model.
+    case unknownEntity(String)
+    /// The entity has no attribute or relationship of this name.
+    case unknownKey(entity: String, key: String)
+    /// A value of the wrong type for the attribute.
+    case typeMismatch(entity: String, key: String, expected: String, got: String)
+    /// A required attribute or to-one relationship is nil at save time.
+    case missingValue(entity: String, key: String)
+    /// Saving would break a uniqueness constraint.
+    case uniquenessViolation(entity: String, keys: [String], values: [String])
+    /// A deny rule forbids deleting an object that still has related objects.
+    case deleteDenied(entity: String, relationship: String, count: Int)
+    /// A predicate format string could not be parsed.
+    case predicateSyntax(format: String, position: Int, message: String)
+    /// A predicate is well-formed but cannot be applied to this entity.
+    case invalidPredicate(entity: String, message: String)
+    /// A fetch that must match at most one object matched several.
+    case multipleMatches(entity: String, predicate: String, count: Int)
+    /// Optimistic-locking conflicts found on save under the `.error` merge policy.
+    case mergeConflict([MergeConflict])
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// The file is an SQLite database not made by ObjectGraph, or for a different model.
+    case incompatibleStore(path: String, reason: String)
+    /// The store was written by a newer model version than this program knows.
+    case storeTooNew(path: String, storeVersion: Int, modelVersion: Int)
+    /// The store needs a migration that could not be performed.
+    case migrationFailed(path: String, reason: String)
+    /// The object was deleted or belongs to another context.
+    case objectInaccessible(String)
+    /// An error reported by SQLite, with its message and the SQL.
+    case sqlite(code: Int32, message: String, sql: String?)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let e): return "unknown entity '\(e)'"
+        case .unknownKey(let e, let k): return "\(e) has no attribute or relationship '\(k)'"
+        case .typeMismatch(let e, let k, let expected, let got):
+            return "\(e).\(k): expected a value of type \(expected), got \(got)"
+        case .missingValue(let e, let k): return "\(e).\(k) is required but has no value"
+        case .uniquenessViolation(let e, let keys, let values):
+            return "\(e).\(keys.joined(separator: ",")): uniqueness violated by \(values.joined(separator: ", "))"
+        case .deleteDenied(let e, let r, let n):
+            return "\(e).\(r): cannot delete, \(n) related object\(n == 1 ? "" : "s") remain (delete rule deny)"
+        case .predicateSyntax(let f, let p, let m):
+            return "predicate syntax error at position \(p): \(m) in \"\(f)\""
+        case .invalidPredicate(let e, let m): return "invalid predicate for \(e): \(m)"
+        case .multipleMatches(let e, let p, let n): return "\(n) \(e) objects match \(p), expected at most one"
+        case .mergeConflict(let c):
+            return "merge conflict on save: " + c.map(\.description).joined(separator: "; ")
+        case .notADatabase(let p): return "\(p): not an SQLite database"
+        case .incompatibleStore(let p, let r): return "\(p): incompatible store: \(r)"
+        case .storeTooNew(let p, let s, let m):
+            return "\(p): store is version \(s), newer than this program's model version \(m); refusing to open it"
+        case .migrationFailed(let p, let r): return "\(p): migration failed: \(r)"
+        case .objectInaccessible(let m): return "object inaccessible: \(m)"
+        case .sqlite(let code, let m, let sql):
+            return "SQLite error \(code): \(m)" + (sql.map { " — while executing \($0)" } ?? "")
+        }
+    }
+}
+
+/// One conflicting object found when saving: its stored row changed since it was loaded.
+public struct MergeConflict: Sendable, Equatable, CustomStringConvertible {
+    public var objectID: ObjectID
+    /// Keys whose stored value changed since the object was loaded.
+    public var storeChangedKeys: [String]
+    /// Keys the context changed.
+    public var objectChangedKeys: [String]
+    /// True when the row was deleted from the store.
+    public var deletedInStore: Bool
+
+    public var description: String {
+        deletedInStore
+            ? "\(objectID) was deleted in the store"
+            : "\(objectID): store changed \(storeChangedKeys), context changed \(objectChangedKeys)"
+    }
+}
