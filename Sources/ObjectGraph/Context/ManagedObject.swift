@@ -1,10 +1,38 @@
 import Foundation
 
 /// The base class of every object an ObjectGraph context manages.
-/// Subclass it per entity and declare properties with ``Managed``.
-open class ManagedObject {
+///
+/// Subclass it once per entity and expose attributes with ``Managed`` and relationships
+/// with ``ToOne`` and ``ToMany``; the object is created by its context, never directly.
+/// A managed object belongs to one context and must be used only on that context's queue
+/// (see <doc:Concurrency> in `ManagedObjectContext`); pass its ``objectID`` between queues.
+///
+/// ```swift
+/// final class Note: ManagedObject {
+///     @Managed("text") var text: String?
+///     @ToOne("folder") var folder: Folder?
+/// }
+/// let note = context.insert(Note.self); note.text = "Hello"
+/// ```
+open class ManagedObject: CustomStringConvertible {
+    /// The entity this object is an instance of.
     public let entity: Entity
+    /// The object's identity; temporary until its first save.
     public internal(set) var objectID: ObjectID
+    /// The context that manages this object, while it does.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Current attribute values, one per attribute of ``entity`` (empty while a fault).
+    var values: [Value] = []
+    /// Current to-one destinations, one slot per relationship (nil for to-many slots
+    /// and for one-to-one relationships stored on the other side).
+    var toOne: [ObjectID?] = []
+    /// Values as last read from (or written to) the store; nil for inserted objects.
+    var snapshot: Snapshot?
+    /// True until the object's row has been read.
+    public internal(set) var isFault: Bool = false
+    /// Keys changed since the last save (attribute and relationship names).
+    var changedKeys: Set<String> = []
 
     /// Opaque token: only a context creates managed objects.
     public struct Construction {
@@ -12,8 +40,257 @@ open class ManagedObject {
         let objectID: ObjectID
     }
 
+    /// Called by the context when it creates the object; subclasses must not add stored
+    /// properties that need initialisation (declare them with ``Managed`` instead).
     public required init(_ construction: Construction) {
         entity = construction.entity
         objectID = construction.objectID
+    }
+
+    // MARK: State
+
+    /// True between insertion and the first successful save.
+    public var isInserted: Bool { managedObjectContext?.insertedByID[objectID] != nil }
+    /// True when the object has unsaved changes to a stored object.
+    public var isUpdated: Bool { managedObjectContext?.updatedByID[objectID] != nil }
+    /// True when the object was deleted (until the deletion is saved).
+    public var isDeleted: Bool { managedObjectContext?.deletedByID[objectID] != nil }
+    /// True when the object has unsaved changes of any kind.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+
+    /// The changed keys and their new values (relationships as the destination's ID).
+    ///
+    /// ```swift
+    /// item.read = true; print(item.changedValues())   // ["read": YES]
+    /// ```
+    public func changedValues() -> [String: Value] {
+        var result: [String: Value] = [:]
+        for key in changedKeys {
+            if let i = entity.attributeIndexByName[key] {
+                result[key] = values[i]
+            } else if let r = entity.relationshipIndexByName[key], r < toOne.count {
+                result[key] = toOne[r].map { .integer($0.rawValue) } ?? .null
+            }
+        }
+        return result
+    }
+
+    /// The stored (last saved or fetched) value of each attribute in `keys`.
+    ///
+    /// ```swift
+    /// let before = item.committedValues(forKeys: ["title"])["title"]
+    /// ```
+    public func committedValues(forKeys keys: [String]) -> [String: Value] {
+        var result: [String: Value] = [:]
+        guard let snapshot else { return result }
+        for key in keys {
+            if let i = entity.attributeIndexByName[key] { result[key] = snapshot.values[i] }
+        }
+        return result
+    }
+
+    // MARK: Attribute access
+
+    /// The value of attribute `key`.
+    ///
+    /// ```swift
+    /// let title = try item.value(forKey: "title")   // .string("…") or .null
+    /// ```
+    public func value(forKey key: String) throws(ObjectGraphError) -> Value {
+        guard let i = entity.attributeIndexByName[key] else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        return attributeValue(at: i)
+    }
+
+    /// Sets attribute `key`, checking the value's type (integers and doubles, 0/1 and
+    /// bools are converted as the attribute needs).
+    ///
+    /// ```swift
+    /// try item.setValue(.bool(true), forKey: "read")
+    /// ```
+    public func setValue(_ value: Value, forKey key: String) throws(ObjectGraphError) {
+        guard let i = entity.attributeIndexByName[key] else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        let attribute = entity.attributes[i]
+        guard let coerced = value.coerced(to: attribute.type) else {
+            throw .typeMismatch(
+                entity: entity.name, key: key, expected: attribute.type.rawValue, got: value.typeName)
+        }
+        setAttributeValue(coerced, at: i)
+    }
+
+    /// The attribute value at `key`, or `.null` for unknown keys (use ``value(forKey:)``
+    /// to have them reported).
+    public subscript(key: String) -> Value {
+        get { (try? value(forKey: key)) ?? .null }
+        set {
+            do { try setValue(newValue, forKey: key) } catch {
+                preconditionFailure("\(error)")
+            }
+        }
+    }
+
+    func attributeValue(at index: Int) -> Value {
+        fireFaultIfNeeded()
+        return index < values.count ? values[index] : entity.attributes[index].defaultValue
+    }
+
+    func setAttributeValue(_ value: Value, at index: Int) {
+        fireFaultIfNeeded()
+        guard index < values.count else { return }
+        let old = values[index]
+        if old == value { return }
+        values[index] = value
+        let key = entity.attributes[index].name
+        changedKeys.insert(key)
+        managedObjectContext?.objectDidChange(self, key: key, undo: .attribute(index: index, oldValue: old))
+    }
+
+    /// Loads the row of a fault.
+    func fireFaultIfNeeded() {
+        guard isFault else { return }
+        isFault = false
+        managedObjectContext?.fulfillFault(self)
+    }
+
+    // MARK: Relationship access
+
+    /// The destination of to-one relationship `key`.
+    ///
+    /// ```swift
+    /// let server = try item.object(forKey: "server")
+    /// ```
+    public func object(forKey key: String) throws(ObjectGraphError) -> ManagedObject? {
+        guard let r = entity.relationshipIndexByName[key] else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        let relationship = entity.relationships[r]
+        guard !relationship.isToMany else {
+            throw .typeMismatch(entity: entity.name, key: key, expected: "to-one relationship", got: "to-many relationship")
+        }
+        guard let context = managedObjectContext else { return nil }
+        return try context.destinationOfToOne(self, relationshipIndex: r)
+    }
+
+    /// Sets to-one relationship `key`, keeping the inverse relationship in step.
+    ///
+    /// ```swift
+    /// try item.setObject(server, forKey: "server")
+    /// ```
+    public func setObject(_ object: ManagedObject?, forKey key: String) throws(ObjectGraphError) {
+        guard let r = entity.relationshipIndexByName[key] else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        let relationship = entity.relationships[r]
+        guard !relationship.isToMany else {
+            throw .typeMismatch(entity: entity.name, key: key, expected: "to-one relationship", got: "to-many relationship")
+        }
+        if let object {
+            guard object.entity.name == relationship.destinationEntityName else {
+                throw .typeMismatch(
+                    entity: entity.name, key: key, expected: relationship.destinationEntityName, got: object.entity.name)
+            }
+            guard object.managedObjectContext === managedObjectContext else {
+                throw .objectInaccessible("\(object.objectID) belongs to another context than \(objectID)")
+            }
+        }
+        guard let context = managedObjectContext else { return }
+        try context.setToOne(self, relationshipIndex: r, to: object)
+    }
+
+    /// The objects of to-many relationship `key`, in primary-key order (new objects last).
+    ///
+    /// ```swift
+    /// let items = try server.objects(forKey: "feedItems")
+    /// ```
+    public func objects(forKey key: String) throws(ObjectGraphError) -> [ManagedObject] {
+        guard let r = entity.relationshipIndexByName[key] else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        guard entity.relationships[r].isToMany else {
+            throw .typeMismatch(entity: entity.name, key: key, expected: "to-many relationship", got: "to-one relationship")
+        }
+        guard let context = managedObjectContext else { return [] }
+        return try context.membersOfToMany(self, relationshipIndex: r)
+    }
+
+    /// Adds `object` to to-many relationship `key` (sets its inverse to-one to `self`).
+    ///
+    /// ```swift
+    /// try server.add(item, toRelationship: "feedItems")
+    /// ```
+    public func add(_ object: ManagedObject, toRelationship key: String) throws(ObjectGraphError) {
+        guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isToMany else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        try object.setObject(self, forKey: entity.relationships[r].inverseName)
+    }
+
+    /// Removes `object` from to-many relationship `key` (sets its inverse to-one to nil).
+    ///
+    /// ```swift
+    /// try server.remove(item, fromRelationship: "feedItems")
+    /// ```
+    public func remove(_ object: ManagedObject, fromRelationship key: String) throws(ObjectGraphError) {
+        guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isToMany else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        let inverse = entity.relationships[r].inverseName
+        if try object.object(forKey: inverse) === self {
+            try object.setObject(nil, forKey: inverse)
+        }
+    }
+
+    /// The value at a dotted key path through to-one relationships (`server.title`).
+    ///
+    /// ```swift
+    /// let feedTitle = try item.value(forKeyPath: "server.title")
+    /// ```
+    public func value(forKeyPath keyPath: String) throws(ObjectGraphError) -> Value {
+        var object: ManagedObject = self
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for part in parts.dropLast() {
+            guard let next = try object.object(forKey: part) else { return .null }
+            object = next
+        }
+        return try object.value(forKey: parts.last ?? keyPath)
+    }
+
+    public var description: String {
+        let state = isFault ? " fault" : ""
+        return "<\(entity.name) \(objectID)\(state)>"
+    }
+
+    // MARK: Lifecycle hooks
+
+    /// Called after insertion into a context; set up default relationships here.
+    open func awakeFromInsert() {}
+    /// Called after the object's values are loaded from the store.
+    open func awakeFromFetch() {}
+    /// Called before the object is saved; changes made here are saved too.
+    open func willSave() {}
+}
+
+/// The stored state of an object: what the store held when it was last read or written.
+struct Snapshot {
+    var values: [Value]
+    var toOne: [ObjectID?]
+    var version: Int64
+}
+
+extension Value {
+    /// A short type name for error messages.
+    var typeName: String {
+        switch self {
+        case .null: return "nil"
+        case .integer: return "integer"
+        case .double: return "double"
+        case .string: return "string"
+        case .bool: return "bool"
+        case .date: return "date"
+        case .data: return "data"
+        }
     }
 }

@@ -34,6 +34,12 @@ public struct AttributeDescription: Sendable, Hashable {
     public var isIndexed: Bool
     /// The name this attribute had in an earlier model version, for inferred migration.
     public var renamingIdentifier: String?
+    /// When set, the attribute is a stored count kept by ObjectGraph (see ``DerivedCount``);
+    /// values set by code are ignored at save.
+    public var derivedCount: DerivedCount?
+
+    /// True for counts kept by ObjectGraph.
+    public var isDerivedCounter: Bool { derivedCount != nil }
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value = .null,
@@ -98,11 +104,39 @@ public struct AttributeDescription: Sendable, Hashable {
             isTransient: transient, isIndexed: indexed, renamingIdentifier: renamedFrom)
     }
 
+    /// An integer kept equal to the number of objects in to-many `relationship` that match
+    /// `predicate` ("parent watching its child"), updated from each change, not by counting.
+    ///
+    /// ```swift
+    /// AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: "read == NO")
+    /// ```
+    public static func derivedCount(_ name: String, of relationship: String, where predicate: String? = nil) -> AttributeDescription {
+        var a = AttributeDescription(name: name, type: .integer, isOptional: false, defaultValue: .integer(0))
+        a.derivedCount = DerivedCount(relationship: relationship, predicateFormat: predicate)
+        return a
+    }
+
     /// A binary attribute. `AttributeDescription.data("icon")`
     public static func data(
         _ name: String, optional: Bool = true, transient: Bool = false, renamedFrom: String? = nil
     ) -> AttributeDescription {
         AttributeDescription(
             name: name, type: .data, isOptional: optional, isTransient: transient, renamingIdentifier: renamedFrom)
+    }
+}
+
+/// The definition of a derived count: how many members of a to-many relationship match a
+/// predicate over the members' own attributes.
+///
+/// ```swift
+/// let unread = DerivedCount(relationship: "feedItems", predicateFormat: "read == NO")
+/// ```
+public struct DerivedCount: Sendable, Hashable {
+    public var relationship: String
+    public var predicateFormat: String?
+
+    public init(relationship: String, predicateFormat: String? = nil) {
+        self.relationship = relationship
+        self.predicateFormat = predicateFormat
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Describes an entity: its attributes, relationships, indexes and uniqueness constraints,
 /// and the Swift class that represents its objects.
 ///
@@ -63,8 +65,18 @@ public final class Entity: Sendable, CustomStringConvertible {
     let storesForeignKey: [Bool]
     /// Indexes of the attributes that are stored (not transient), in column order.
     let storedAttributeIndexes: [Int]
+    /// Derived counts this entity keeps (this entity is the parent).
+    let counters: [CounterInfo]
+    /// Derived counts of other entities that this entity's objects contribute to.
+    var counterDependencies: [CounterInfo] { dependencyBox.value }
+    let dependencyBox: DependencyBox
 
-    init(description d: EntityDescription, index: Int, destinationIndex: [Int], storesForeignKey: [Bool]) {
+    init(
+        description d: EntityDescription, index: Int, destinationIndex: [Int], storesForeignKey: [Bool],
+        counters: [CounterInfo]
+    ) {
+        self.counters = counters
+        dependencyBox = DependencyBox()
         name = d.name
         self.index = index
         managedClass = d.managedClass
@@ -102,4 +114,22 @@ public final class Entity: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "Entity(\(name))" }
+}
+
+/// A derived count resolved by the model.
+struct CounterInfo: Sendable {
+    /// The parent entity and the attribute holding the count.
+    let parentEntityIndex: Int
+    let attributeIndex: Int
+    /// The child entity and its to-one relationship (the inverse) pointing at the parent.
+    let childEntityIndex: Int
+    let childToOneIndex: Int
+    let predicate: Predicate?
+}
+
+/// Set once while the model is built, read-only afterwards.
+final class DependencyBox: Sendable {
+    private let storage = Mutex<[CounterInfo]>([])
+    var value: [CounterInfo] { storage.withLock { $0 } }
+    func append(_ info: CounterInfo) { storage.withLock { $0.append(info) } }
 }

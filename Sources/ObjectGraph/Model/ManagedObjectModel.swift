@@ -83,7 +83,43 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     }
                 }
             }
-            resolved.append(Entity(description: e, index: i, destinationIndex: destinations, storesForeignKey: storesFK))
+            var counters: [CounterInfo] = []
+            for (ai, a) in e.attributes.enumerated() {
+                guard let derived = a.derivedCount else { continue }
+                guard a.type == .integer, !a.isTransient else {
+                    throw ModelError(message: "\(e.name).\(a.name): a derived count must be a stored integer")
+                }
+                guard let r = e.relationships.firstIndex(where: { $0.name == derived.relationship }), e.relationships[r].isToMany
+                else {
+                    throw ModelError(message: "\(e.name).\(a.name): '\(derived.relationship)' is not a to-many relationship")
+                }
+                let childIndex = destinations[r]
+                let child = descriptions[childIndex]
+                guard let inverse = child.relationships.firstIndex(where: { $0.name == e.relationships[r].inverseName }) else {
+                    throw ModelError(message: "\(e.name).\(a.name): no inverse for '\(derived.relationship)'")
+                }
+                var predicate: Predicate?
+                if let format = derived.predicateFormat {
+                    do {
+                        predicate = try Predicate(format: format)
+                    } catch {
+                        throw ModelError(message: "\(e.name).\(a.name): \(error)")
+                    }
+                    for key in predicate!.referencedKeyPaths {
+                        guard !key.contains("."), child.attributes.contains(where: { $0.name == key && !$0.isTransient }) else {
+                            throw ModelError(
+                                message: "\(e.name).\(a.name): the predicate may use only \(child.name)'s own stored attributes, not '\(key)'")
+                        }
+                    }
+                }
+                counters.append(
+                    CounterInfo(parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse, predicate: predicate))
+            }
+            resolved.append(
+                Entity(description: e, index: i, destinationIndex: destinations, storesForeignKey: storesFK, counters: counters))
+        }
+        for entity in resolved {
+            for counter in entity.counters { resolved[counter.childEntityIndex].dependencyBox.append(counter) }
         }
         self.entities = resolved
         self.entityIndexByName = byName

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+
+extension ManagedObjectContext {
+    /// The destination of to-one relationship `r` of `object`.
+    func destinationOfToOne(_ object: ManagedObject, relationshipIndex r: Int) throws(ObjectGraphError) -> ManagedObject? {
+        assertOnQueue()
+        object.fireFaultIfNeeded()
+        if object.entity.storesForeignKey[r] {
+            guard let id = object.toOne[r] else { return nil }
+            let destination = self.object(with: id)
+            return deletedByID[destination.objectID] == nil ? destination : nil
+        }
+        // One-to-one stored on the other side: the destination row pointing back at us.
+        return try pointingObjects(at: object, relationshipIndex: r).first
+    }
+
+    /// The members of to-many relationship `r` of `object`: the destination rows whose
+    /// inverse points at `object`, with this context's unsaved changes applied.
+    func membersOfToMany(_ object: ManagedObject, relationshipIndex r: Int) throws(ObjectGraphError) -> [ManagedObject] {
+        assertOnQueue()
+        return try pointingObjects(at: object, relationshipIndex: r)
+    }
+
+    private func pointingObjects(at object: ManagedObject, relationshipIndex r: Int) throws(ObjectGraphError) -> [ManagedObject] {
+        let destination = model.destination(of: object.entity, relationshipIndex: r)
+        guard let inverse = destination.relationshipIndexByName[object.entity.relationships[r].inverseName] else {
+            return []
+        }
+        let inverseKey = destination.relationships[inverse].name
+        var result: [ManagedObject] = []
+        var seen = Set<ObjectID>()
+        if let pk = object.objectID.primaryKey {
+            let layout = RowLayout(entity: destination, alias: "t0")
+            let rows = try store.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(destination.tableName)) t0 WHERE t0.\(SchemaGenerator.quote(inverseKey)) = ? ORDER BY t0.\"Z_PK\"",
+                    arguments: [pk])
+            }
+            for row in rows {
+                let decoded = layout.decode(row, model: model)
+                let member = materialize(entity: destination, pk: decoded.pk, snapshot: decoded.snapshot)
+                // Unsaved changes elsewhere in this context may have moved or deleted it.
+                if deletedByID[member.objectID] != nil { continue }
+                if member.changedKeys.contains(inverseKey), member.toOne[inverse] != object.objectID { continue }
+                if seen.insert(member.objectID).inserted { result.append(member) }
+            }
+        }
+        for candidate in changedObjects(of: destination) where !seen.contains(candidate.objectID) {
+            guard deletedByID[candidate.objectID] == nil, !candidate.isFault else { continue }
+            if candidate.toOne[inverse] == object.objectID {
+                seen.insert(candidate.objectID)
+                result.append(candidate)
+            }
+        }
+        return result
+    }
+
+    /// Inserted and updated (not deleted) objects of `entity`.
+    func changedObjects(of entity: Entity) -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        for object in insertedByID.values where object.entity === entity { result.append(object) }
+        for object in updatedByID.values where object.entity === entity { result.append(object) }
+        return result
+    }
+
+    /// Sets to-one relationship `r` of `object` to `destination`, keeping inverses in step.
+    func setToOne(_ object: ManagedObject, relationshipIndex r: Int, to destination: ManagedObject?) throws(ObjectGraphError) {
+        assertOnQueue()
+        object.fireFaultIfNeeded()
+        let entity = object.entity
+        let relationship = entity.relationships[r]
+        let destinationEntity = model.destination(of: entity, relationshipIndex: r)
+        guard let inverse = destinationEntity.relationshipIndexByName[relationship.inverseName] else { return }
+        let inverseIsToMany = destinationEntity.relationships[inverse].isToMany
+        if entity.storesForeignKey[r] {
+            if object.toOne[r] == destination?.objectID { return }
+            if let destination, !inverseIsToMany {
+                // One-to-one: whoever pointed at `destination` before lets go.
+                for previous in try pointingObjectsViaForeignKey(at: destination, sourceEntity: entity, relationshipIndex: r)
+                where previous !== object {
+                    setForeignKey(previous, relationshipIndex: r, to: nil)
+                }
+            }
+            setForeignKey(object, relationshipIndex: r, to: destination?.objectID)
+        } else {
+            // One-to-one whose column lives in the destination's table.
+            for previous in try pointingObjects(at: object, relationshipIndex: r) where previous !== destination {
+                setForeignKey(previous, relationshipIndex: inverse, to: nil)
+            }
+            if let destination {
+                destination.fireFaultIfNeeded()
+                // Whoever `destination` pointed at before loses it: that side is computed.
+                setForeignKey(destination, relationshipIndex: inverse, to: object.objectID)
+            }
+        }
+    }
+
+    private func pointingObjectsViaForeignKey(at destination: ManagedObject, sourceEntity: Entity, relationshipIndex r: Int)
+        throws(ObjectGraphError) -> [ManagedObject]
+    {
+        guard let inverse = destination.entity.relationshipIndexByName[sourceEntity.relationships[r].inverseName] else {
+            return []
+        }
+        return try pointingObjects(at: destination, relationshipIndex: inverse)
+    }
+
+    /// Sets the stored column of to-one `r` and records the change.
+    func setForeignKey(_ object: ManagedObject, relationshipIndex r: Int, to id: ObjectID?) {
+        object.fireFaultIfNeeded()
+        let old = object.toOne[r]
+        if old == id { return }
+        object.toOne[r] = id
+        let key = object.entity.relationships[r].name
+        object.changedKeys.insert(key)
+        objectDidChange(object, key: key, undo: .relationship(index: r, oldValue: old))
+    }
+}

@@ -1,0 +1,491 @@
+import Dispatch
+import Foundation
+import GRDB
+
+/// A scratch pad of managed objects over a store: insert, fetch, change, delete, then
+/// save or roll back.
+///
+/// ## Concurrency
+/// A context is confined to its serial `queue`. Use it, and every object it returns, only
+/// inside ``perform(_:)`` / ``performAndWait(_:)`` (or directly when already running on
+/// that queue, as the view context's owner does). Objects never cross queues: pass
+/// ``ObjectID``s, which are `Sendable`, and look them up with ``object(with:)`` in the
+/// other context. Saves are announced on the container's ``ChangeBus``; another context
+/// catches up with ``mergeChanges(fromDidSave:)``.
+///
+/// ```swift
+/// let context = container.newBackgroundContext()
+/// context.perform {
+///     let note = context.insert(Note.self)
+///     note.text = "Hello"
+///     try? context.save()
+/// }
+/// ```
+// @unchecked Sendable: every mutable property is touched only on `queue` (a serial
+// queue); `perform`/`performAndWait` are the only entry points from other threads, and
+// `assertOnQueue()` checks the rule in debug builds.
+public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    /// The container this context belongs to (it holds the container weakly: keep the
+    /// container alive while you use its contexts).
+    public var container: PersistentContainer {
+        guard let c = containerBox.container else { preconditionFailure("\(self): its PersistentContainer was released") }
+        return c
+    }
+    private let containerBox: ContextBox
+    public let queue: DispatchQueue
+    /// A name for debugging and for filtering notifications.
+    public var name: String?
+    /// How conflicts with changes saved elsewhere are resolved when this context saves.
+    public var mergePolicy: MergePolicy = .error
+    /// Records changes for undo/redo; nil (off) unless set.
+    public var undoManager: ContextUndoManager?
+    /// Whether ObjectsDidChange is posted and derived values are kept (on by default).
+    var model: ManagedObjectModel { _model! }
+    var store: PersistentStore { _store! }
+    private var _model: ManagedObjectModel?
+    private var _store: PersistentStore?
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Registered objects, weakly held unless they have changes (see `insertedByID` etc.).
+    var registered: [ObjectID: WeakObject] = [:]
+    private var registrationsSincePrune = 0
+    var insertedByID: [ObjectID: ManagedObject] = [:]
+    var updatedByID: [ObjectID: ManagedObject] = [:]
+    var deletedByID: [ObjectID: ManagedObject] = [:]
+    /// Temporary IDs of objects saved by this context, for late look-ups.
+    var permanentIDForTemporary: [ObjectID: ObjectID] = [:]
+
+    /// Parents whose derived counts differ from their stored value because of this
+    /// context's unsaved changes.
+    var touchedCounterParents: [CounterKey: Set<ObjectID>] = [:]
+    /// Changes not yet announced by ObjectsDidChange.
+    var pending = PendingChanges()
+    var isProcessingPendingChanges = false
+    var isMerging = false
+
+    init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
+        self.containerBox = containerBox
+        self.queue = queue
+        self.name = name
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(queue))
+    }
+
+    func bindContainer() {
+        _model = containerBox.container?.model
+        _store = containerBox.container?.store
+    }
+
+    public var description: String { "ManagedObjectContext(\(name ?? "unnamed"))" }
+
+    // MARK: Queue confinement
+
+    /// Runs `block` asynchronously on the context's queue, then posts ObjectsDidChange for
+    /// the changes it made.
+    ///
+    /// ```swift
+    /// context.perform { item.read = true }
+    /// ```
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async {
+            block()
+            self.processPendingChanges()
+        }
+    }
+
+    /// Runs `block` on the context's queue and waits for it (runs it at once when already
+    /// on the queue), then posts ObjectsDidChange.
+    ///
+    /// ```swift
+    /// let count = try context.performAndWait { try context.count(for: FetchRequest<Note>()) }
+    /// ```
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue {
+            let result = try block()
+            processPendingChanges()
+            return result
+        }
+        return try queue.sync {
+            let result = try block()
+            processPendingChanges()
+            return result
+        }
+    }
+
+    /// True when the caller runs on the context's queue.
+    public var isOnQueue: Bool {
+        DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(queue)
+    }
+
+    @inline(__always) func assertOnQueue(_ function: StaticString = #function) {
+        assert(isOnQueue, "\(self).\(function) called off its queue; use perform { }")
+    }
+
+    // MARK: State
+
+    /// True when there are unsaved insertions, updates or deletions.
+    public var hasChanges: Bool { !insertedByID.isEmpty || !updatedByID.isEmpty || !deletedByID.isEmpty }
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObjectBox> { Set(insertedByID.values.map(ManagedObjectBox.init)) }
+    /// Objects changed since the last save.
+    public var updatedObjects: Set<ManagedObjectBox> { Set(updatedByID.values.map(ManagedObjectBox.init)) }
+    /// Objects deleted since the last save.
+    public var deletedObjects: Set<ManagedObjectBox> { Set(deletedByID.values.map(ManagedObjectBox.init)) }
+    /// All objects the context currently holds in memory.
+    public var registeredObjects: [ManagedObject] { registered.values.compactMap(\.object) }
+
+    // MARK: Creating objects
+
+    /// Inserts a new object of the entity whose class is `type`.
+    ///
+    /// ```swift
+    /// let server = context.insert(Server.self)
+    /// ```
+    public func insert<T: ManagedObject>(_ type: T.Type) -> T {
+        do {
+            let entity = try model.entity(for: type)
+            return insertObject(of: entity) as! T
+        } catch {
+            preconditionFailure("\(error): \(type) is not the class of an entity in \(model)")
+        }
+    }
+
+    /// Inserts a new object of the entity named `entityName`.
+    ///
+    /// ```swift
+    /// let note = try context.insertObject(entityName: "Note")
+    /// ```
+    public func insertObject(entityName: String) throws(ObjectGraphError) -> ManagedObject {
+        insertObject(of: try model.entity(named: entityName))
+    }
+
+    func insertObject(of entity: Entity) -> ManagedObject {
+        assertOnQueue()
+        let id = ObjectID.temporary(for: entity)
+        let object = entity.managedClass.init(ManagedObject.Construction(entity: entity, objectID: id))
+        object.managedObjectContext = self
+        object.values = entity.attributes.map(\.defaultValue)
+        object.toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+        register(object)
+        insertedByID[id] = object
+        pending.inserted.insert(id)
+        undoManager?.registerUndo(.insert(object.objectID), in: self)
+        object.awakeFromInsert()
+        return object
+    }
+
+    func register(_ object: ManagedObject) {
+        registered[object.objectID] = WeakObject(object)
+        registrationsSincePrune += 1
+        if registrationsSincePrune > 4096 && registrationsSincePrune > registered.count / 2 {
+            registered = registered.filter { $0.value.object != nil }
+            registrationsSincePrune = 0
+        }
+    }
+
+    /// The registered object for `id`, if it is still in memory.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        let id = permanentIDForTemporary[id] ?? id
+        return registered[id]?.object
+    }
+
+    /// The object for `id`, as a fault if it is not in memory yet (its row is read on first
+    /// access). Does not check that the row exists; see ``existingObject(with:)``.
+    ///
+    /// ```swift
+    /// let item = context.object(with: id) as! FeedItem
+    /// ```
+    public func object(with id: ObjectID) -> ManagedObject {
+        assertOnQueue()
+        let id = permanentIDForTemporary[id] ?? id
+        if let object = registered[id]?.object { return object }
+        let object = id.entity.managedClass.init(ManagedObject.Construction(entity: id.entity, objectID: id))
+        object.managedObjectContext = self
+        object.isFault = true
+        register(object)
+        return object
+    }
+
+    /// The object for `id`, loaded now; throws when it no longer exists.
+    ///
+    /// ```swift
+    /// let item = try context.existingObject(with: id)
+    /// ```
+    public func existingObject(with id: ObjectID) throws(ObjectGraphError) -> ManagedObject {
+        let object = self.object(with: id)
+        if deletedByID[object.objectID] != nil {
+            throw .objectInaccessible("\(id) was deleted")
+        }
+        if object.isFault {
+            guard try loadRow(into: object) else {
+                throw .objectInaccessible("\(id) does not exist in the store")
+            }
+        }
+        return object
+    }
+
+    /// Reads a fault's row. A missing row leaves default values (the object was deleted
+    /// elsewhere; ``existingObject(with:)`` reports that as an error).
+    func fulfillFault(_ object: ManagedObject) {
+        _ = try? loadRow(into: object)
+    }
+
+    @discardableResult
+    func loadRow(into object: ManagedObject) throws(ObjectGraphError) -> Bool {
+        let entity = object.entity
+        object.isFault = false
+        guard let pk = object.objectID.primaryKey else { return true }
+        let layout = RowLayout(entity: entity, alias: "t0")
+        let row = try store.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?",
+                arguments: [pk])
+        }
+        guard let row else {
+            object.values = entity.attributes.map(\.defaultValue)
+            object.toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+            return false
+        }
+        let decoded = layout.decode(row, model: model)
+        object.values = decoded.snapshot.values
+        object.toOne = decoded.snapshot.toOne
+        object.snapshot = decoded.snapshot
+        object.awakeFromFetch()
+        return true
+    }
+
+    /// Registers (or refreshes) the object for a row just read from the store.
+    func materialize(entity: Entity, pk: Int64, snapshot: Snapshot) -> ManagedObject {
+        let id = ObjectID(entity: entity, rawValue: pk)
+        if let object = registered[id]?.object {
+            if object.isFault {
+                object.isFault = false
+                object.values = snapshot.values
+                object.toOne = snapshot.toOne
+                object.snapshot = snapshot
+                object.awakeFromFetch()
+            } else if object.changedKeys.isEmpty && insertedByID[id] == nil && deletedByID[id] == nil,
+                (object.snapshot?.version ?? 0) < snapshot.version
+            {
+                // The row changed elsewhere since this copy was read: take the newer one.
+                object.values = snapshot.values
+                object.toOne = snapshot.toOne
+                object.snapshot = snapshot
+            }
+            return object
+        }
+        let object = entity.managedClass.init(ManagedObject.Construction(entity: entity, objectID: id))
+        object.managedObjectContext = self
+        object.values = snapshot.values
+        object.toOne = snapshot.toOne
+        object.snapshot = snapshot
+        register(object)
+        object.awakeFromFetch()
+        return object
+    }
+
+    // MARK: Change tracking
+
+    /// Records that `object` changed `key`.
+    func objectDidChange(_ object: ManagedObject, key: String, undo: UndoRecord.Change) {
+        let id = object.objectID
+        if insertedByID[id] == nil && deletedByID[id] == nil {
+            updatedByID[id] = object
+        }
+        if !pending.inserted.contains(id) {
+            pending.updated[id, default: []].insert(key)
+        }
+        pending.objects[id] = object
+        if let undoManager, !isMerging {
+            undoManager.registerUndo(.change(id, undo), in: self)
+        }
+    }
+
+    // MARK: Deleting
+
+    /// Marks `object` deleted (saved on the next ``save()``), applying delete rules:
+    /// cascade deletes related objects, nullify clears their inverse; deny is checked at save.
+    ///
+    /// ```swift
+    /// context.delete(server)   // its feed items go too (cascade)
+    /// ```
+    public func delete(_ object: ManagedObject) {
+        assertOnQueue()
+        precondition(object.managedObjectContext === self, "\(object) belongs to another context")
+        let id = object.objectID
+        guard deletedByID[id] == nil else { return }
+        object.fireFaultIfNeeded()
+        if insertedByID.removeValue(forKey: id) != nil {
+            pending.inserted.remove(id)
+            pending.deletedInserted.insert(id)
+        } else {
+            deletedByID[id] = object
+            updatedByID.removeValue(forKey: id)
+            pending.deleted.insert(id)
+        }
+        pending.objects[id] = object
+        pending.updated.removeValue(forKey: id)
+        undoManager?.registerUndo(.delete(id, object.values, object.toOne, object.snapshot, object.changedKeys), in: self)
+        // Delete rules.
+        for (r, relationship) in object.entity.relationships.enumerated() {
+            switch relationship.deleteRule {
+            case .deny:
+                continue
+            case .cascade:
+                for related in (try? relatedObjects(of: object, relationshipIndex: r)) ?? [] {
+                    delete(related)
+                }
+            case .nullify:
+                for related in (try? relatedObjects(of: object, relationshipIndex: r)) ?? [] {
+                    guard deletedByID[related.objectID] == nil else { continue }
+                    let destination = model.destination(of: object.entity, relationshipIndex: r)
+                    if let inverse = destination.relationshipIndexByName[relationship.inverseName],
+                        destination.storesForeignKey[inverse]
+                    {
+                        setForeignKey(related, relationshipIndex: inverse, to: nil)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The objects related through relationship `r` (whatever its kind).
+    func relatedObjects(of object: ManagedObject, relationshipIndex r: Int) throws(ObjectGraphError) -> [ManagedObject] {
+        if object.entity.relationships[r].isToMany {
+            return try membersOfToMany(object, relationshipIndex: r)
+        }
+        return try destinationOfToOne(object, relationshipIndex: r).map { [$0] } ?? []
+    }
+
+    // MARK: Rollback and reset
+
+    /// Discards every unsaved change: inserted objects vanish, updated ones get their stored
+    /// values back, deleted ones return.
+    ///
+    /// ```swift
+    /// item.read = true; context.rollback()   // item.read is false again
+    /// ```
+    public func rollback() {
+        assertOnQueue()
+        for (id, object) in insertedByID {
+            pending.deletedInserted.insert(id)
+            pending.inserted.remove(id)
+            pending.objects[id] = object
+            registered.removeValue(forKey: id)
+            object.managedObjectContext = nil
+        }
+        for (id, object) in updatedByID.merging(deletedByID, uniquingKeysWith: { a, _ in a }) {
+            if let snapshot = object.snapshot {
+                let changed = object.changedKeys
+                object.values = snapshot.values
+                object.toOne = snapshot.toOne
+                if !changed.isEmpty { pending.updated[id, default: []].formUnion(changed) }
+            }
+            object.changedKeys = []
+            if deletedByID[id] != nil { pending.inserted.insert(id) }
+            pending.deleted.remove(id)
+            pending.objects[id] = object
+        }
+        insertedByID = [:]
+        updatedByID = [:]
+        deletedByID = [:]
+        touchedCounterParents = [:]
+        undoManager?.removeAllActions()
+        processPendingChanges()
+    }
+
+    /// Forgets every object (unsaved changes are discarded). Objects obtained before must
+    /// not be used afterwards; use it to bound memory in long imports.
+    ///
+    /// ```swift
+    /// if i % 1000 == 0 { try context.save(); context.reset() }
+    /// ```
+    public func reset() {
+        assertOnQueue()
+        for box in registered.values { box.object?.managedObjectContext = nil }
+        registered = [:]
+        insertedByID = [:]
+        updatedByID = [:]
+        deletedByID = [:]
+        permanentIDForTemporary = [:]
+        touchedCounterParents = [:]
+        pending = PendingChanges()
+        undoManager?.removeAllActions()
+    }
+
+    /// Re-reads `object` from the store. With `mergeChanges` its unsaved changes are kept
+    /// on top of the new values; without, they are discarded and it becomes a fault.
+    ///
+    /// ```swift
+    /// context.refresh(server, mergeChanges: true)
+    /// ```
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        assertOnQueue()
+        guard object.objectID.primaryKey != nil else { return }
+        if !mergeChanges || object.changedKeys.isEmpty {
+            if updatedByID.removeValue(forKey: object.objectID) != nil {
+                object.changedKeys = []
+            }
+            object.isFault = true
+            object.snapshot = nil
+            return
+        }
+        let local = object.changedValuesByIndex()
+        guard (try? loadRow(into: object)) == true else { return }
+        object.reapply(local)
+    }
+}
+
+/// Hashable wrapper so sets of objects can be returned (objects compare by identity).
+public struct ManagedObjectBox: Hashable {
+    public let object: ManagedObject
+    init(_ object: ManagedObject) { self.object = object }
+    public static func == (a: Self, b: Self) -> Bool { a.object === b.object }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
+}
+
+final class WeakObject {
+    weak var object: ManagedObject?
+    init(_ object: ManagedObject) { self.object = object }
+}
+
+/// Changes since the last ObjectsDidChange.
+struct PendingChanges {
+    var inserted: Set<ObjectID> = []
+    var updated: [ObjectID: Set<String>] = [:]
+    var deleted: Set<ObjectID> = []
+    /// Inserted objects that were deleted (or rolled back) before being saved.
+    var deletedInserted: Set<ObjectID> = []
+    /// The objects involved, kept alive until they are announced.
+    var objects: [ObjectID: ManagedObject] = [:]
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty }
+}
+
+/// Local unsaved values of an object, by attribute/relationship index.
+struct LocalChanges {
+    var attributes: [(Int, Value)]
+    var relationships: [(Int, ObjectID?)]
+    var keys: Set<String>
+}
+
+extension ManagedObject {
+    func changedValuesByIndex() -> LocalChanges {
+        var attributes: [(Int, Value)] = []
+        var relationships: [(Int, ObjectID?)] = []
+        for key in changedKeys {
+            if let i = entity.attributeIndexByName[key] {
+                attributes.append((i, values[i]))
+            } else if let r = entity.relationshipIndexByName[key], entity.storesForeignKey[r] {
+                relationships.append((r, toOne[r]))
+            }
+        }
+        return LocalChanges(attributes: attributes, relationships: relationships, keys: changedKeys)
+    }
+
+    func reapply(_ local: LocalChanges) {
+        for (i, v) in local.attributes { values[i] = v }
+        for (r, id) in local.relationships { toOne[r] = id }
+        changedKeys = local.keys
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Exposes an attribute of a ``ManagedObject`` subclass as an ordinary Swift property.
+///
+/// ```swift
+/// final class FeedItem: ManagedObject {
+///     @Managed("title") var title: String?
+///     @Managed("read") var read: Bool
+/// }
+/// ```
+///
+/// Reading a required attribute that has no value yet (an inserted object before it is
+/// set) yields the type's zero value (`""`, `0`, `false`, the 1970 epoch, empty data).
+@propertyWrapper
+public struct Managed<V: ValueConvertible> {
+    public let key: String
+    /// Cached index of the attribute in the entity, filled on first access.
+    var index: Int = -1
+
+    public init(_ key: String) {
+        self.key = key
+    }
+
+    @available(*, unavailable, message: "@Managed is only available on ManagedObject subclasses")
+    public var wrappedValue: V {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    public static subscript<O: ManagedObject>(
+        _enclosingInstance object: O,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, V>,
+        storage storageKeyPath: ReferenceWritableKeyPath<O, Managed<V>>
+    ) -> V {
+        get {
+            let i = resolveIndex(object, storageKeyPath)
+            let value = object.attributeValue(at: i)
+            if let v = V(fromValue: value) { return v }
+            if let v = V(fromValue: value.coerced(to: V.attributeType) ?? .null) { return v }
+            return V(fromValue: zeroValue(V.attributeType))!
+        }
+        set {
+            let i = resolveIndex(object, storageKeyPath)
+            object.setAttributeValue(newValue.valueRepresentation, at: i)
+        }
+    }
+
+    private static func resolveIndex<O: ManagedObject>(
+        _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Managed<V>>
+    ) -> Int {
+        let cached = object[keyPath: storageKeyPath].index
+        if cached >= 0 { return cached }
+        let key = object[keyPath: storageKeyPath].key
+        guard let i = object.entity.attributeIndexByName[key] else {
+            preconditionFailure("\(object.entity.name) has no attribute '\(key)'")
+        }
+        let attribute = object.entity.attributes[i]
+        precondition(
+            attribute.type == V.attributeType
+                || (attribute.type == .integer && V.attributeType == .bool),
+            "\(object.entity.name).\(key) is \(attribute.type.rawValue), declared as \(V.self)")
+        object[keyPath: storageKeyPath].index = i
+        return i
+    }
+}
+
+func zeroValue(_ type: AttributeType) -> Value {
+    switch type {
+    case .string: return .string("")
+    case .integer: return .integer(0)
+    case .double: return .double(0)
+    case .bool: return .bool(false)
+    case .date: return .date(Date(timeIntervalSince1970: 0))
+    case .data: return .data(Data())
+    }
+}
+
+/// Exposes a to-one relationship of a ``ManagedObject`` subclass as a Swift property.
+///
+/// ```swift
+/// final class FeedItem: ManagedObject {
+///     @ToOne("server") var server: Server?
+/// }
+/// item.server = someServer   // also adds item to someServer.feedItems
+/// ```
+@propertyWrapper
+public struct ToOne<Destination: ManagedObject> {
+    public let key: String
+
+    public init(_ key: String) {
+        self.key = key
+    }
+
+    @available(*, unavailable, message: "@ToOne is only available on ManagedObject subclasses")
+    public var wrappedValue: Destination? {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    public static subscript<O: ManagedObject>(
+        _enclosingInstance object: O,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, Destination?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<O, ToOne<Destination>>
+    ) -> Destination? {
+        get {
+            let key = object[keyPath: storageKeyPath].key
+            do {
+                return try object.object(forKey: key) as? Destination
+            } catch {
+                preconditionFailure("\(error)")
+            }
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].key
+            do {
+                try object.setObject(newValue, forKey: key)
+            } catch {
+                preconditionFailure("\(error)")
+            }
+        }
+    }
+}
+
+/// Exposes a to-many relationship of a ``ManagedObject`` subclass as an array, loaded
+/// lazily on access. Change membership by setting the inverse to-one, or with
+/// ``ManagedObject/add(_:toRelationship:)``.
+///
+/// ```swift
+/// final class Server: ManagedObject {
+///     @ToMany("feedItems") var feedItems: [FeedItem]
+/// }
+/// print(server.feedItems.count)
+/// ```
+@propertyWrapper
+public struct ToMany<Destination: ManagedObject> {
+    public let key: String
+
+    public init(_ key: String) {
+        self.key = key
+    }
+
+    @available(*, unavailable, message: "@ToMany is only available on ManagedObject subclasses")
+    public var wrappedValue: [Destination] {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    public static subscript<O: ManagedObject>(
+        _enclosingInstance object: O,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, [Destination]>,
+        storage storageKeyPath: ReferenceWritableKeyPath<O, ToMany<Destination>>
+    ) -> [Destination] {
+        get {
+            let key = object[keyPath: storageKeyPath].key
+            do {
+                return try object.objects(forKey: key).compactMap { $0 as? Destination }
+            } catch {
+                preconditionFailure("\(error)")
+            }
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].key
+            do {
+                let current = try object.objects(forKey: key)
+                let keep = Set(newValue.map { ObjectIdentifier($0) })
+                for old in current where !keep.contains(ObjectIdentifier(old)) {
+                    try object.remove(old, fromRelationship: key)
+                }
+                for new in newValue { try object.add(new, toRelationship: key) }
+            } catch {
+                preconditionFailure("\(error)")
+            }
+        }
+    }
+}

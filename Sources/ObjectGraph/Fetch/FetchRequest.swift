@@ -1,0 +1,71 @@
+import Foundation
+
+/// One key to sort fetch results by; key paths through to-one relationships are allowed.
+///
+/// ```swift
+/// let newestFirst = SortDescriptor("published", ascending: false)
+/// ```
+public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
+    public var key: String
+    public var ascending: Bool
+
+    public init(_ key: String, ascending: Bool = true) {
+        self.key = key
+        self.ascending = ascending
+    }
+
+    /// Parses `"a,b"` into ascending (or all descending) descriptors, MagicalRecord style.
+    ///
+    /// ```swift
+    /// SortDescriptor.list("displayOrder,title")
+    /// ```
+    public static func list(_ keys: String, ascending: Bool = true) -> [SortDescriptor] {
+        keys.split(separator: ",").map { SortDescriptor($0.trimmingCharacters(in: .whitespaces), ascending: ascending) }
+    }
+
+    public var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }
+}
+
+/// Describes what to fetch: an entity, a predicate, sort order, limit, offset and batch
+/// size. Results include the context's unsaved changes (as Core Data's do) unless
+/// ``includesPendingChanges`` is false.
+///
+/// ```swift
+/// var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"))
+/// request.sortDescriptors = [SortDescriptor("published", ascending: false)]
+/// request.fetchLimit = 50
+/// let items = try context.fetch(request)
+/// ```
+public struct FetchRequest<Result: ManagedObject>: Sendable {
+    /// The entity to fetch; nil means the entity whose class is `Result`.
+    public var entityName: String?
+    public var predicate: Predicate?
+    public var sortDescriptors: [SortDescriptor]
+    /// At most this many results (0: no limit).
+    public var fetchLimit: Int
+    /// Skip this many results first.
+    public var fetchOffset: Int
+    /// For ``ManagedObjectContext/fetchBatched(_:)``: how many objects are loaded at a time
+    /// (0: a default of 200).
+    public var fetchBatchSize: Int
+    /// Whether unsaved inserts, updates and deletes of the context are reflected.
+    public var includesPendingChanges: Bool
+
+    public init(
+        entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+        fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, includesPendingChanges: Bool = true
+    ) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.fetchBatchSize = fetchBatchSize
+        self.includesPendingChanges = includesPendingChanges
+    }
+}
+
+/// Aggregates computed by ``ManagedObjectContext/aggregate(_:of:for:)``.
+public enum AggregateFunction: String, Sendable {
+    case sum, min, max, avg, count
+}

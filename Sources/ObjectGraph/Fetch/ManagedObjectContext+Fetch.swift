@@ -1,0 +1,396 @@
+import Foundation
+import GRDB
+
+extension ManagedObjectContext {
+    /// The objects matching `request`, with this context's unsaved changes applied.
+    ///
+    /// ```swift
+    /// let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+    /// ```
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [T] {
+        assertOnQueue()
+        let plan = try FetchPlan(request: request, context: self)
+        return try executeObjects(plan).map { object in
+            guard let typed = object as? T else {
+                preconditionFailure("\(object.entity.name) objects are \(type(of: object)), not \(T.self)")
+            }
+            return typed
+        }
+    }
+
+    /// The IDs of the objects matching `request`, in order.
+    ///
+    /// ```swift
+    /// let ids = try context.fetchObjectIDs(FetchRequest<FeedItem>())
+    /// ```
+    public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [ObjectID] {
+        assertOnQueue()
+        let plan = try FetchPlan(request: request, context: self)
+        if !plan.hasPendingChanges {
+            let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
+            let pks = try store.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+            return pks.map { ObjectID(entity: plan.entity, rawValue: $0) }
+        }
+        return try executeObjects(plan).map(\.objectID)
+    }
+
+    /// How many objects match `request` (limit and offset apply).
+    ///
+    /// ```swift
+    /// let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+    /// ```
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(ObjectGraphError) -> Int {
+        assertOnQueue()
+        let plan = try FetchPlan(request: request, context: self)
+        var total: Int
+        if !plan.hasPendingChanges {
+            let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: [], applyLimit: false)
+            total = try store.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
+        } else {
+            let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: plan.excludedPKs, applyLimit: false)
+            total = try store.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
+            total += try plan.pendingCandidates().count
+        }
+        total = max(0, total - request.fetchOffset)
+        if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
+        return total
+    }
+
+    /// Sum, minimum, maximum, average or count of attribute `key` over the objects matching
+    /// `request` (limit, offset and sort are ignored). Empty sets give `.null` (count: 0).
+    ///
+    /// ```swift
+    /// let total = try context.aggregate(.sum, of: "unreadCount", for: FetchRequest<Server>())
+    /// ```
+    public func aggregate<T: ManagedObject>(_ function: AggregateFunction, of key: String, for request: FetchRequest<T>)
+        throws(ObjectGraphError) -> Value
+    {
+        assertOnQueue()
+        let plan = try FetchPlan(request: request, context: self)
+        guard let index = plan.entity.attributeIndexByName[key], !plan.entity.attributes[index].isTransient else {
+            throw .unknownKey(entity: plan.entity.name, key: key)
+        }
+        let attribute = plan.entity.attributes[index]
+        let column = "t0.\(SchemaGenerator.quote(key))"
+        let (sql, arguments) = plan.selectSQL(
+            columns: "TOTAL(\(column)), COUNT(\(column)), MIN(\(column)), MAX(\(column)), SUM(\(column))",
+            excluding: plan.hasPendingChanges ? plan.excludedPKs : [], applyLimit: false, ordered: false)
+        let row = try store.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
+        var total: Double = row?[0] ?? 0
+        var count: Int = row?[1] ?? 0
+        var minimum = Value(databaseValue: row?[2] ?? .null, type: attribute.type)
+        var maximum = Value(databaseValue: row?[3] ?? .null, type: attribute.type)
+        var integerSum: Int64? = attribute.type == .integer || attribute.type == .bool ? (row?[4] ?? 0) : nil
+        if plan.hasPendingChanges {
+            for object in try plan.pendingCandidates() {
+                let v = object.attributeValue(at: index)
+                if v.isNull { continue }
+                count += 1
+                total += v.numericValue ?? 0
+                if let n = Int64(fromValue: v), let s = integerSum { integerSum = s &+ n }
+                if minimum.isNull || Value.sortOrder(v, minimum) < 0 { minimum = v }
+                if maximum.isNull || Value.sortOrder(v, maximum) > 0 { maximum = v }
+            }
+        }
+        switch function {
+        case .count: return .integer(Int64(count))
+        case .min: return minimum
+        case .max: return maximum
+        case .sum:
+            if count == 0 { return .null }
+            if let integerSum { return .integer(integerSum) }
+            return .double(total)
+        case .avg: return count == 0 ? .null : .double(total / Double(count))
+        }
+    }
+
+    /// A lazily loaded result list: only the matching IDs are read at once, objects are
+    /// loaded `fetchBatchSize` at a time as they are accessed, and a batch no longer in use
+    /// is released, so iterating 100,000 results keeps memory bounded.
+    ///
+    /// ```swift
+    /// for item in try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500)) { … }
+    /// ```
+    public func fetchBatched<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> FetchedResults<T> {
+        let ids = try fetchObjectIDs(request)
+        return FetchedResults(ids: ids, context: self, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : 200)
+    }
+
+    func executeObjects(_ plan: FetchPlan) throws(ObjectGraphError) -> [ManagedObject] {
+        let layout = RowLayout(entity: plan.entity, alias: "t0")
+        if !plan.hasPendingChanges {
+            let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: [], applyLimit: true)
+            return try readObjects(sql: sql, arguments: arguments, layout: layout)
+        }
+        // Store rows for objects without unsaved changes, then the changed objects that
+        // match in memory, merged in sort order.
+        let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: plan.excludedPKs, applyLimit: false, limitForMerge: true)
+        var objects = try readObjects(sql: sql, arguments: arguments, layout: layout)
+        objects.append(contentsOf: try plan.pendingCandidates())
+        try sortInMemory(&objects, by: plan.request.sortDescriptors)
+        let start = min(plan.request.fetchOffset, objects.count)
+        let end = plan.request.fetchLimit > 0 ? min(objects.count, start + plan.request.fetchLimit) : objects.count
+        return Array(objects[start..<end])
+    }
+
+    private func readObjects(sql: String, arguments: [DatabaseValue], layout: RowLayout) throws(ObjectGraphError) -> [ManagedObject] {
+        let entity = layout.entity
+        let model = self.model
+        let decoded = try store.read { db in
+            var result: [(Int64, Snapshot)] = []
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            while let row = try cursor.next() {
+                let d = layout.decode(row, model: model)
+                result.append((d.pk, d.snapshot))
+            }
+            return result
+        }
+        return decoded.map { materialize(entity: entity, pk: $0.0, snapshot: $0.1) }
+    }
+
+    func sortInMemory(_ objects: inout [ManagedObject], by descriptors: [SortDescriptor]) throws(ObjectGraphError) {
+        var keyed: [([Value], Int64, ManagedObject)] = []
+        keyed.reserveCapacity(objects.count)
+        for object in objects {
+            var keys: [Value] = []
+            for d in descriptors { keys.append(try object.value(forKeyPath: d.key)) }
+            let raw = object.objectID.rawValue
+            keyed.append((keys, raw < 0 ? Int64.max + raw : raw, object))
+        }
+        keyed.sort { a, b in
+            for (i, d) in descriptors.enumerated() {
+                let c = Value.sortOrder(a.0[i], b.0[i])
+                if c != 0 { return d.ascending ? c < 0 : c > 0 }
+            }
+            return a.1 < b.1
+        }
+        objects = keyed.map(\.2)
+    }
+}
+
+/// A resolved fetch request: entity, compiled predicate, and the context's pending changes.
+struct FetchPlan {
+    let request: AnyFetchRequest
+    let entity: Entity
+    let context: ManagedObjectContext
+    let whereSQL: SQLFragment?
+    let orderSQL: String
+    let hasPendingChanges: Bool
+    let excludedPKs: [Int64]
+
+    init<T: ManagedObject>(request: FetchRequest<T>, context: ManagedObjectContext) throws(ObjectGraphError) {
+        let model = context.model
+        let entity: Entity
+        if let name = request.entityName {
+            entity = try model.entity(named: name)
+        } else {
+            entity = try model.entity(for: T.self)
+        }
+        self.entity = entity
+        self.context = context
+        self.request = AnyFetchRequest(
+            predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
+            fetchOffset: request.fetchOffset)
+        if let predicate = request.predicate {
+            try predicate.validate(for: entity, in: model)
+            whereSQL = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
+        } else {
+            whereSQL = nil
+        }
+        var order: [String] = []
+        for d in request.sortDescriptors {
+            let expression = try Predicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
+            order.append("\(expression) \(d.ascending ? "ASC" : "DESC")")
+        }
+        order.append("t0.\"Z_PK\" ASC")
+        orderSQL = order.joined(separator: ", ")
+        if request.includesPendingChanges {
+            var excluded: [Int64] = []
+            var any = false
+            for (id, _) in context.updatedByID where id.entity === entity {
+                any = true
+                if let pk = id.primaryKey { excluded.append(pk) }
+            }
+            for (id, _) in context.deletedByID where id.entity === entity {
+                any = true
+                if let pk = id.primaryKey { excluded.append(pk) }
+            }
+            if !any { any = context.insertedByID.keys.contains { $0.entity === entity } }
+            hasPendingChanges = any
+            excludedPKs = excluded
+        } else {
+            hasPendingChanges = false
+            excludedPKs = []
+        }
+    }
+
+    /// `SELECT columns FROM table t0 WHERE … ORDER BY … LIMIT …`.
+    func selectSQL(
+        columns: String, excluding: [Int64], applyLimit: Bool, ordered: Bool = true, limitForMerge: Bool = false
+    ) -> (String, [DatabaseValue]) {
+        var sql = "SELECT \(columns) FROM \(SchemaGenerator.quote(entity.tableName)) t0"
+        var arguments: [DatabaseValue] = []
+        var conditions: [String] = []
+        if let whereSQL {
+            conditions.append("(\(whereSQL.sql))")
+            arguments += whereSQL.arguments
+        }
+        if !excluding.isEmpty {
+            conditions.append("t0.\"Z_PK\" NOT IN (SELECT value FROM json_each(?))")
+            arguments.append(("[" + excluding.map(String.init).joined(separator: ",") + "]").databaseValue)
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if ordered && (applyLimit || limitForMerge) { sql += " ORDER BY \(orderSQL)" }
+        if applyLimit {
+            if request.fetchLimit > 0 {
+                sql += " LIMIT \(request.fetchLimit) OFFSET \(request.fetchOffset)"
+            } else if request.fetchOffset > 0 {
+                sql += " LIMIT -1 OFFSET \(request.fetchOffset)"
+            }
+        } else if limitForMerge && request.fetchLimit > 0 {
+            // Changed objects can only push store rows down: the first offset+limit suffice.
+            sql += " LIMIT \(request.fetchOffset + request.fetchLimit)"
+        }
+        return (sql, arguments)
+    }
+
+    /// The context's inserted and updated objects of the entity that match the predicate.
+    func pendingCandidates() throws(ObjectGraphError) -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        for object in context.changedObjects(of: entity) {
+            if let predicate = request.predicate {
+                do {
+                    guard try predicate.evaluate(with: object) else { continue }
+                } catch {
+                    throw ObjectGraphError.wrapping(error)
+                }
+            }
+            result.append(object)
+        }
+        return result
+    }
+}
+
+/// The untyped parts of a fetch request a plan needs.
+struct AnyFetchRequest {
+    var predicate: Predicate?
+    var sortDescriptors: [SortDescriptor]
+    var fetchLimit: Int
+    var fetchOffset: Int
+}
+
+extension ManagedObject: PredicateEvaluable {
+    public func predicateValue(forKey key: String) throws -> PredicateKeyValue {
+        if let i = entity.attributeIndexByName[key] {
+            return .value(attributeValue(at: i))
+        }
+        if let r = entity.relationshipIndexByName[key] {
+            if entity.relationships[r].isToMany {
+                return .objects(try objects(forKey: key))
+            }
+            return .object(try object(forKey: key))
+        }
+        throw ObjectGraphError.unknownKey(entity: entity.name, key: key)
+    }
+}
+
+extension Value {
+    /// Orders values as SQLite does: NULL, then numbers (bools, dates), then text (by
+    /// Unicode scalar, i.e. UTF-8 bytes), then blobs. Returns -1, 0 or 1.
+    public static func sortOrder(_ a: Value, _ b: Value) -> Int {
+        func rank(_ v: Value) -> Int {
+            switch v {
+            case .null: return 0
+            case .integer, .double, .bool, .date: return 1
+            case .string: return 2
+            case .data: return 3
+            }
+        }
+        let ra = rank(a)
+        let rb = rank(b)
+        if ra != rb { return ra < rb ? -1 : 1 }
+        switch (a, b) {
+        case (.string(let x), .string(let y)):
+            var i = x.utf8.makeIterator()
+            var j = y.utf8.makeIterator()
+            while true {
+                switch (i.next(), j.next()) {
+                case (nil, nil): return 0
+                case (nil, _): return -1
+                case (_, nil): return 1
+                case (let p?, let q?): if p != q { return p < q ? -1 : 1 }
+                }
+            }
+        case (.data(let x), .data(let y)):
+            for (p, q) in zip(x, y) where p != q { return p < q ? -1 : 1 }
+            return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        case (.integer(let x), .integer(let y)):
+            return x == y ? 0 : (x < y ? -1 : 1)
+        default:
+            let x = a.numericValue ?? 0
+            let y = b.numericValue ?? 0
+            return x == y ? 0 : (x < y ? -1 : 1)
+        }
+    }
+}
+
+/// A lazily loaded, batch-faulted list of fetch results (see
+/// ``ManagedObjectContext/fetchBatched(_:)``). Use it on the context's queue only.
+///
+/// ```swift
+/// let results = try context.fetchBatched(request)
+/// print(results.count, results[0])
+/// ```
+public final class FetchedResults<Element: ManagedObject>: RandomAccessCollection {
+    public let objectIDs: [ObjectID]
+    let context: ManagedObjectContext
+    let batchSize: Int
+    private var batchStart = -1
+    private var batch: [Element] = []
+
+    init(ids: [ObjectID], context: ManagedObjectContext, batchSize: Int) {
+        objectIDs = ids
+        self.context = context
+        self.batchSize = batchSize
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { objectIDs.count }
+
+    public subscript(position: Int) -> Element {
+        let start = position - position % batchSize
+        if start != batchStart { loadBatch(at: start) }
+        return batch[position - start]
+    }
+
+    private func loadBatch(at start: Int) {
+        batch = []  // release the previous batch before loading the next
+        let ids = objectIDs[start..<Swift.min(start + batchSize, objectIDs.count)]
+        let faults = ids.compactMap { id -> Int64? in
+            guard let pk = id.primaryKey else { return nil }
+            return context.registeredObject(for: id).map { $0.isFault ? pk : nil } ?? pk
+        }
+        if !faults.isEmpty, let entity = ids.first?.entity {
+            let layout = RowLayout(entity: entity, alias: "t0")
+            let model = context.model
+            let rows =
+                (try? context.store.read { db in
+                    try Row.fetchAll(
+                        db,
+                        sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
+                        arguments: ["[" + faults.map(String.init).joined(separator: ",") + "]"])
+                }) ?? []
+            // Held strongly here: the context registers objects weakly.
+            var loaded: [ManagedObject] = []
+            for row in rows {
+                let d = layout.decode(row, model: model)
+                loaded.append(context.materialize(entity: entity, pk: d.pk, snapshot: d.snapshot))
+            }
+            batch = ids.map { context.object(with: $0) as! Element }
+            withExtendedLifetime(loaded) {}
+        } else {
+            batch = ids.map { context.object(with: $0) as! Element }
+        }
+        batchStart = start
+    }
+}

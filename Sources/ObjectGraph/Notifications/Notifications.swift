@@ -1,0 +1,80 @@
+import Foundation
+
+/// Posted on a context's queue after each batch of changes (the end of a `perform` block,
+/// an explicit ``ManagedObjectContext/processPendingChanges()``, a save or a merge).
+/// Carries the objects themselves: use it on the context's queue only.
+///
+/// ```swift
+/// let token = container.bus.observeObjectsDidChange(in: viewContext) { note in
+///     for object in note.updated where note.changedKeys(for: object).contains("unreadCount") { redraw(object) }
+/// }
+/// ```
+public struct ObjectsDidChangeNotification {
+    public let context: ManagedObjectContext
+    public let inserted: [ManagedObject]
+    public let updated: [ManagedObject]
+    public let deleted: [ManagedObject]
+    /// Changed keys per updated object.
+    public let changedKeysByID: [ObjectID: Set<String>]
+    /// True when the change came from merging another context's or process's save.
+    public let isMerge: Bool
+
+    /// The keys that changed on `object` (empty for inserted and deleted objects).
+    public func changedKeys(for object: ManagedObject) -> Set<String> {
+        changedKeysByID[object.objectID] ?? []
+    }
+
+    /// All objects involved, of the entity named `entityName`.
+    public func objects(ofEntity entityName: String) -> [ManagedObject] {
+        (inserted + updated + deleted).filter { $0.entity.name == entityName }
+    }
+}
+
+/// Posted on the saving context's queue just before it writes.
+///
+/// ```swift
+/// let token = container.bus.observeWillSave { note in print("saving", note.context) }
+/// ```
+public struct WillSaveNotification {
+    public let context: ManagedObjectContext
+}
+
+/// Posted after a context's changes are committed, or when a commit by another process is
+/// noticed. Holds only object IDs and key names, so it may cross queues; hand it to
+/// ``ManagedObjectContext/mergeChanges(fromDidSave:)`` of other contexts.
+///
+/// ```swift
+/// let token = container.bus.observeDidSave { note in
+///     viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
+/// }
+/// ```
+public struct DidSaveNotification: Sendable {
+    /// Identifies the context that saved (nil for another process's commit).
+    public let contextID: ObjectIdentifier?
+    public let contextName: String?
+    public let inserted: Set<ObjectID>
+    /// Updated objects with the keys that changed.
+    public let updated: [ObjectID: Set<String>]
+    public let deleted: Set<ObjectID>
+    /// True for a commit made by another process (the IDs are then unknown: every
+    /// registered object is refreshed).
+    public let isFromOtherProcess: Bool
+
+    init(
+        contextID: ObjectIdentifier?, contextName: String?, inserted: Set<ObjectID>, updated: [ObjectID: Set<String>],
+        deleted: Set<ObjectID>, isFromOtherProcess: Bool = false
+    ) {
+        self.contextID = contextID
+        self.contextName = contextName
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.isFromOtherProcess = isFromOtherProcess
+    }
+
+    /// Whether any object of `entityName` is involved.
+    public func involves(entity entityName: String) -> Bool {
+        isFromOtherProcess || inserted.contains { $0.entity.name == entityName }
+            || updated.keys.contains { $0.entity.name == entityName } || deleted.contains { $0.entity.name == entityName }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+
+/// Where a store keeps its data.
+///
+/// ```swift
+/// let onDisk = StoreLocation.file(URL(fileURLWithPath: "notes.sqlite"))
+/// let scratch = StoreLocation.inMemory
+/// ```
+public enum StoreLocation: Sendable, Equatable {
+    /// An SQLite file in WAL mode: one writer at a time, readers never blocked, shared
+    /// with other processes.
+    case file(URL)
+    /// A private in-memory SQLite database (tests, scratch work, demos).
+    case inMemory
+}
+
+/// An SQLite store for one model: schema creation, validation on open, metadata, and the
+/// reads and writes contexts perform. One store per file.
+///
+/// ```swift
+/// let store = try PersistentStore(model: model, location: .file(url))
+/// try store.setMetadata("2024-05-01", forKey: "lastImport")
+/// ```
+public final class PersistentStore: Sendable {
+    public let model: ManagedObjectModel
+    public let location: StoreLocation
+    let writer: any DatabaseWriter
+    /// The GRDB database, for work ObjectGraph does not cover (full-text search, say).
+    /// Writes made through it bypass contexts and notifications.
+    public var database: any DatabaseWriter { writer }
+
+    static let metadataTable = "Z_METADATA"
+
+    /// Opens (creating if needed) the store at `location` for `model`.
+    ///
+    /// A file that is not an SQLite database, or that was made for another model, is refused
+    /// with ``ObjectGraphError/notADatabase(path:)`` or ``ObjectGraphError/incompatibleStore(path:reason:)``
+    /// and left untouched; a store from a newer model version is refused with
+    /// ``ObjectGraphError/storeTooNew(path:storeVersion:modelVersion:)``; an older one is
+    /// migrated by `migrator` when one is given.
+    public init(model: ManagedObjectModel, location: StoreLocation, migrator: StoreMigrator? = nil) throws(ObjectGraphError) {
+        self.model = model
+        self.location = location
+        var config = Configuration()
+        config.label = "ObjectGraph"
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            PredicateSQLFunctions.register(in: db)
+        }
+        do {
+            switch location {
+            case .inMemory:
+                let queue = try DatabaseQueue(configuration: config)
+                try queue.write { db in try Self.createSchema(model: model, in: db) }
+                writer = queue
+            case .file(let url):
+                let path = url.path
+                try Self.inspectExistingFile(path: path, model: model, migrator: migrator)
+                let pool = try DatabasePool(path: path, configuration: config)
+                try pool.write { db in
+                    if try !db.tableExists(Self.metadataTable) {
+                        try Self.createSchema(model: model, in: db)
+                    }
+                }
+                writer = pool
+            }
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch let error as DatabaseError {
+            throw ObjectGraphError(error)
+        } catch {
+            throw .sqlite(code: -1, message: "\(error)", sql: nil)
+        }
+    }
+
+    /// Checks an existing file before anything writes to it (opening in WAL mode would
+    /// change its header), so that a refused file is left exactly as it was.
+    static func inspectExistingFile(path: String, model: ManagedObjectModel, migrator: StoreMigrator?) throws {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: path) else { return }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ObjectGraphError.incompatibleStore(path: path, reason: "cannot be read")
+        }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        try? handle.close()
+        if header.isEmpty { return }  // an empty file becomes a new store
+        guard header == Data("SQLite format 3\0".utf8) else { throw ObjectGraphError.notADatabase(path: path) }
+
+        var config = Configuration()
+        config.readonly = true
+        let info: (tables: [String], metadata: [String: String])
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            info = try queue.read { db in
+                let tables = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                var metadata: [String: String] = [:]
+                if tables.contains(metadataTable) {
+                    for row in try Row.fetchAll(db, sql: "SELECT key, value FROM \"Z_METADATA\"") {
+                        metadata[row["key"]] = row["value"]
+                    }
+                }
+                return (tables, metadata)
+            }
+            try queue.close()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw ObjectGraphError.notADatabase(path: path)
+        }
+        if info.tables.isEmpty { return }
+        guard info.tables.contains(metadataTable) else {
+            throw ObjectGraphError.incompatibleStore(path: path, reason: "an SQLite database that is not an ObjectGraph store")
+        }
+        guard info.metadata[MetadataKey.modelName] == model.name else {
+            throw ObjectGraphError.incompatibleStore(
+                path: path,
+                reason: "made for model '\(info.metadata[MetadataKey.modelName] ?? "?")', not '\(model.name)'")
+        }
+        let storeVersion = Int(info.metadata[MetadataKey.modelVersion] ?? "") ?? 0
+        if storeVersion > model.version {
+            throw ObjectGraphError.storeTooNew(path: path, storeVersion: storeVersion, modelVersion: model.version)
+        }
+        if storeVersion < model.version {
+            guard let migrator else {
+                throw ObjectGraphError.migrationFailed(
+                    path: path, reason: "store is version \(storeVersion), model is \(model.version), and no migrator was given")
+            }
+            try migrator.migrate(storeAt: path, from: storeVersion, to: model)
+            return
+        }
+        if info.metadata[MetadataKey.schemaHash] != model.schemaHash {
+            throw ObjectGraphError.incompatibleStore(
+                path: path, reason: "its schema differs from model '\(model.name)' version \(model.version)")
+        }
+    }
+
+    static func createSchema(model: ManagedObjectModel, in db: Database) throws {
+        try db.execute(sql: "CREATE TABLE \"Z_METADATA\" (key TEXT PRIMARY KEY NOT NULL, value TEXT)")
+        try db.execute(sql: "CREATE TABLE \"Z_PRIMARYKEY\" (Z_ENTITY TEXT PRIMARY KEY NOT NULL, Z_MAX INTEGER NOT NULL)")
+        for sql in SchemaGenerator.createStatements(for: model) { try db.execute(sql: sql) }
+        try writeModelMetadata(model: model, in: db)
+    }
+
+    static func writeModelMetadata(model: ManagedObjectModel, in db: Database) throws {
+        for (k, v) in [
+            (MetadataKey.modelName, model.name), (MetadataKey.modelVersion, String(model.version)),
+            (MetadataKey.schemaHash, model.schemaHash),
+        ] {
+            try db.execute(sql: "INSERT OR REPLACE INTO \"Z_METADATA\" (key, value) VALUES (?, ?)", arguments: [k, v])
+        }
+    }
+
+    // MARK: Metadata
+
+    /// The store's metadata value for `key` (kept across migrations).
+    ///
+    /// ```swift
+    /// let marker = try store.metadata(forKey: "import.resume")
+    /// ```
+    public func metadata(forKey key: String) throws(ObjectGraphError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM \"Z_METADATA\" WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Sets (or with nil, removes) a metadata value.
+    ///
+    /// ```swift
+    /// try store.setMetadata("42", forKey: "import.resume")
+    /// ```
+    public func setMetadata(_ value: String?, forKey key: String) throws(ObjectGraphError) {
+        try write { db in try Self.setMetadata(value, forKey: key, in: db) }
+    }
+
+    static func setMetadata(_ value: String?, forKey key: String, in db: Database) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO \"Z_METADATA\" (key, value) VALUES (?, ?)", arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM \"Z_METADATA\" WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// All metadata as a dictionary.
+    public func allMetadata() throws(ObjectGraphError) -> [String: String] {
+        try read { db in
+            var result: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM \"Z_METADATA\"") { result[row["key"]] = row["value"] }
+            return result
+        }
+    }
+
+    // MARK: Access
+
+    func read<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
+        do {
+            return try writer.read(block)
+        } catch {
+            throw ObjectGraphError.wrapping(error)
+        }
+    }
+
+    func write<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
+        do {
+            return try writer.write(block)
+        } catch {
+            throw ObjectGraphError.wrapping(error)
+        }
+    }
+
+    /// SQLite's `PRAGMA data_version` as seen by a reader: changes when another connection
+    /// (or process) commits.
+    func dataVersion() -> Int64? {
+        try? writer.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") } ?? nil
+    }
+
+    /// Closes the database (only needed to remove or replace the file while the process runs).
+    public func close() throws(ObjectGraphError) {
+        do {
+            if let pool = writer as? DatabasePool { try pool.close() }
+            if let queue = writer as? DatabaseQueue { try queue.close() }
+        } catch {
+            throw ObjectGraphError.wrapping(error)
+        }
+    }
+}
+
+/// Metadata keys ObjectGraph itself uses.
+public enum MetadataKey {
+    public static let modelName = "objectgraph.model"
+    public static let modelVersion = "objectgraph.version"
+    public static let schemaHash = "objectgraph.schemaHash"
+}
+
+extension ObjectGraphError {
+    init(_ error: DatabaseError) {
+        self = .sqlite(code: error.resultCode.rawValue, message: error.message ?? "\(error)", sql: error.sql)
+    }
+
+    static func wrapping(_ error: any Error) -> ObjectGraphError {
+        if let e = error as? ObjectGraphError { return e }
+        if let e = error as? DatabaseError { return ObjectGraphError(e) }
+        return .sqlite(code: -1, message: "\(error)", sql: nil)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+
+/// How an entity's rows are read: the column list and its decoding into object state.
+struct RowLayout {
+    let entity: Entity
+    /// `"Z_PK", "Z_OPT", <stored attributes…>, <foreign keys…>` qualified by `alias`.
+    let columnsSQL: String
+    let foreignKeyRelationships: [Int]
+
+    init(entity: Entity, alias: String) {
+        self.entity = entity
+        var columns = ["\(alias).\"Z_PK\"", "\(alias).\"Z_OPT\""]
+        for i in entity.storedAttributeIndexes {
+            columns.append("\(alias).\(SchemaGenerator.quote(entity.attributes[i].name))")
+        }
+        var fks: [Int] = []
+        for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
+            columns.append("\(alias).\(SchemaGenerator.quote(r.name))")
+            fks.append(i)
+        }
+        columnsSQL = columns.joined(separator: ", ")
+        foreignKeyRelationships = fks
+    }
+
+    /// Decodes one row selected with ``columnsSQL``.
+    func decode(_ row: Row, model: ManagedObjectModel) -> (pk: Int64, snapshot: Snapshot) {
+        let pk: Int64 = row[0]
+        let version: Int64 = row[1]
+        var values = entity.attributes.map(\.defaultValue)
+        var column = 2
+        for i in entity.storedAttributeIndexes {
+            values[i] = Value(databaseValue: row[column] as DatabaseValue, type: entity.attributes[i].type)
+            column += 1
+        }
+        var toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+        for r in foreignKeyRelationships {
+            if let fk: Int64 = row[column] {
+                toOne[r] = ObjectID(entity: model.destination(of: entity, relationshipIndex: r), rawValue: fk)
+            }
+            column += 1
+        }
+        return (pk, Snapshot(values: values, toOne: toOne, version: version))
+    }
+}
