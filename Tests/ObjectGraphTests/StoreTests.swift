@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import ObjectGraph
+
+@Suite struct StoreTests {
+    @Test func fileStoreUsesWAL() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("wal.sqlite")
+        let container = try TestModel.container(.file(url))
+        let mode = try container.store.database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        #expect(try container.store.metadata(forKey: MetadataKey.modelName) == "Test")
+    }
+
+    @Test func notADatabaseIsRefusedAndUntouched() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("notes.txt")
+        let bytes = Data("this is not a database, it is a shopping list\n".utf8)
+        try bytes.write(to: url)
+        #expect(throws: ObjectGraphError.notADatabase(path: url.path)) { try TestModel.container(.file(url)) }
+        #expect(try Data(contentsOf: url) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+
+    @Test func foreignSQLiteDatabaseIsRefusedAndUntouched() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("other.sqlite")
+        do {
+            let q = try DatabaseQueue(path: url.path)
+            try q.write { db in try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+            try q.close()
+        }
+        let before = try Data(contentsOf: url)
+        #expect(throws: ObjectGraphError.self) { try TestModel.container(.file(url)) }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func storeOfAnotherModelOrNewerVersionIsRefused() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("s.sqlite")
+        _ = try TestModel.container(.file(url))
+        let otherModel = try ManagedObjectModel(name: "Other", version: 1, entities: [EntityDescription("X", attributes: [.string("a")])])
+        #expect(throws: ObjectGraphError.incompatibleStore(path: url.path, reason: "made for model 'Test', not 'Other'")) {
+            try PersistentContainer(model: otherModel, store: .file(url))
+        }
+        let olderModel = try ManagedObjectModel(name: "Test", version: 0, entities: TestModel.entities())
+        #expect(throws: ObjectGraphError.storeTooNew(path: url.path, storeVersion: 1, modelVersion: 0)) {
+            try PersistentContainer(model: olderModel, store: .file(url))
+        }
+        var changed = TestModel.entities()
+        changed[0].attributes.append(.string("extra"))
+        let sameVersionDifferentSchema = try ManagedObjectModel(name: "Test", version: 1, entities: changed)
+        #expect(throws: ObjectGraphError.self) { try PersistentContainer(model: sameVersionDifferentSchema, store: .file(url)) }
+    }
+
+    @Test func metadataRoundTrip() throws {
+        let container = try TestModel.container()
+        try container.store.setMetadata("42", forKey: "import.resume")
+        #expect(try container.store.metadata(forKey: "import.resume") == "42")
+        try container.store.setMetadata(nil, forKey: "import.resume")
+        #expect(try container.store.metadata(forKey: "import.resume") == nil)
+    }
+
+    @Test func schemaComesFromTheModel() throws {
+        let container = try TestModel.container()
+        let columns = try container.store.database.read { db in try db.columns(in: "Note").map(\.name) }
+        #expect(columns == ["Z_PK", "Z_OPT", "title", "body", "read", "rating", "created", "blob", "folder"])
+        let indexes = try container.store.database.read { db in try db.indexes(on: "Folder") }
+        #expect(indexes.contains { $0.isUnique && $0.columns == ["name"] })
+        #expect(indexes.contains { !$0.isUnique && $0.columns == ["position"] })
+    }
+
+    @Test func primaryKeysAreNeverReused() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let a = ctx.insert(Note.self)
+            try ctx.save()
+            let firstPK = a.objectID.primaryKey
+            ctx.delete(a)
+            try ctx.save()
+            let b = ctx.insert(Note.self)
+            try ctx.save()
+            #expect(b.objectID.primaryKey != firstPK)
+        }
+    }
+}
