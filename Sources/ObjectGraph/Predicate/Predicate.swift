@@ -1,0 +1,262 @@
+import Foundation
+
+/// A logical condition on objects, in Core Data's predicate language: parsed from a format
+/// string or built in code, evaluated in memory (``evaluate(with:)``) or compiled to SQL
+/// (``sqlExpression(for:in:alias:)``) with the same answer either way.
+///
+/// ```swift
+/// let unreadSwift = try Predicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
+/// let busy = Predicate.comparison("feedItems.@count", .greaterThan, 3) && !.comparison("title", .equalTo, nil)
+/// ```
+///
+/// Semantics shared by both evaluators (Core Data's): `nil` equals only `nil`; `!=` is true when
+/// exactly one side is `nil`; ordering comparisons and string operators involving `nil` are
+/// false; `NOT` negates those two-valued results. Strings compare by Unicode scalars unless
+/// `[c]` (case folding) or `[d]` (diacritic folding) is given. Bools compare as 0/1, dates as
+/// seconds.
+///
+/// A module that imports both Foundation and ObjectGraph can write `ObjectGraph.Predicate`
+/// where Foundation's `Predicate` macro type would make the name ambiguous.
+public struct Predicate: Sendable, Equatable, CustomStringConvertible {
+    /// The shape of a predicate.
+    ///
+    /// ```swift
+    /// if case .and(let parts) = predicate.node { print(parts.count) }
+    /// ```
+    public indirect enum Node: Sendable, Equatable {
+        /// `TRUEPREDICATE` or `FALSEPREDICATE`.
+        case constant(Bool)
+        /// All parts hold (at least two parts; built through ``Predicate/and(_:)``).
+        case and([Predicate])
+        /// Some part holds (at least two parts; built through ``Predicate/or(_:)``).
+        case or([Predicate])
+        /// The part does not hold.
+        case not(Predicate)
+        /// A comparison of two expressions.
+        case comparison(PredicateComparison)
+    }
+
+    /// The predicate's tree.
+    public let node: Node
+
+    /// Wraps a node. Prefer the builders (``and(_:)``, ``comparison(_:_:_:options:modifier:)``).
+    ///
+    /// ```swift
+    /// let p = Predicate(.constant(true))   // same as Predicate.true
+    /// ```
+    public init(_ node: Node) {
+        self.node = node
+    }
+
+    /// `TRUEPREDICATE`: matches every object. `let all = Predicate.true`
+    public static let `true` = Predicate(.constant(true))
+    /// `FALSEPREDICATE`: matches no object. `let none = Predicate.false`
+    public static let `false` = Predicate(.constant(false))
+
+    /// All of `parts` hold. Nested ANDs are flattened; no part gives ``true``, one part gives itself.
+    ///
+    /// ```swift
+    /// let p = Predicate.and([.comparison("read", .equalTo, false), .comparison("title", .notEqualTo, nil)])
+    /// ```
+    public static func and(_ parts: [Predicate]) -> Predicate {
+        var flat: [Predicate] = []
+        for p in parts {
+            if case .and(let inner) = p.node { flat += inner } else { flat.append(p) }
+        }
+        switch flat.count {
+        case 0: return .true
+        case 1: return flat[0]
+        default: return Predicate(.and(flat))
+        }
+    }
+
+    /// Some of `parts` holds. Nested ORs are flattened; no part gives ``false``, one part gives itself.
+    ///
+    /// ```swift
+    /// let p = Predicate.or([.comparison("rank", .lessThan, 1), .comparison("rank", .greaterThan, 9)])
+    /// ```
+    public static func or(_ parts: [Predicate]) -> Predicate {
+        var flat: [Predicate] = []
+        for p in parts {
+            if case .or(let inner) = p.node { flat += inner } else { flat.append(p) }
+        }
+        switch flat.count {
+        case 0: return .false
+        case 1: return flat[0]
+        default: return Predicate(.or(flat))
+        }
+    }
+
+    /// The negation of `predicate`.
+    ///
+    /// ```swift
+    /// let unread = Predicate.not(.comparison("read", .equalTo, true))
+    /// ```
+    public static func not(_ predicate: Predicate) -> Predicate {
+        Predicate(.not(predicate))
+    }
+
+    /// `lhs AND rhs`. `let p = a && b`
+    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate { .and([lhs, rhs]) }
+    /// `lhs OR rhs`. `let p = a || b`
+    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate { .or([lhs, rhs]) }
+    /// `NOT predicate`. `let p = !a`
+    public static prefix func ! (predicate: Predicate) -> Predicate { .not(predicate) }
+
+    /// Compares the key path `keyPath` with a constant.
+    ///
+    /// ```swift
+    /// let p = Predicate.comparison("title", .contains, "swift", options: [.caseInsensitive, .diacriticInsensitive])
+    /// let q = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
+    /// ```
+    public static func comparison(
+        _ keyPath: String, _ op: ComparisonOperator, _ value: Value, options: ComparisonOptions = [],
+        modifier: ComparisonModifier = .direct
+    ) -> Predicate {
+        comparison(.keyPath(keyPath), op, .constant(value), options: options, modifier: modifier)
+    }
+
+    /// Compares the key path `keyPath` with a collection of constants, for ``ComparisonOperator/in``
+    /// and ``ComparisonOperator/between``.
+    ///
+    /// ```swift
+    /// let p = Predicate.comparison("rank", .between, values: [1, 5])
+    /// let q = Predicate.comparison("title", .in, values: ["a", "b"], options: .caseInsensitive)
+    /// ```
+    public static func comparison(
+        _ keyPath: String, _ op: ComparisonOperator, values: [Value], options: ComparisonOptions = [],
+        modifier: ComparisonModifier = .direct
+    ) -> Predicate {
+        comparison(
+            .keyPath(keyPath), op, .aggregate(values.map(PredicateExpression.constant)), options: options,
+            modifier: modifier)
+    }
+
+    /// Compares two arbitrary expressions.
+    ///
+    /// ```swift
+    /// let p = Predicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
+    /// ```
+    public static func comparison(
+        _ left: PredicateExpression, _ op: ComparisonOperator, _ right: PredicateExpression,
+        options: ComparisonOptions = [], modifier: ComparisonModifier = .direct
+    ) -> Predicate {
+        Predicate(
+            .comparison(PredicateComparison(modifier: modifier, left: left, op: op, options: options, right: right)))
+    }
+}
+
+/// One comparison: `[modifier] left op[options] right`, e.g. `ANY feedItems.title CONTAINS[c] "x"`.
+///
+/// ```swift
+/// let c = PredicateComparison(left: .keyPath("read"), op: .equalTo, right: .constant(false))
+/// let p = Predicate(.comparison(c))
+/// ```
+public struct PredicateComparison: Sendable, Equatable {
+    /// `ANY`, `ALL`, `NONE` or nothing; applies to a left key path crossing a to-many relationship.
+    public var modifier: ComparisonModifier
+    public var left: PredicateExpression
+    public var op: ComparisonOperator
+    /// `[c]`, `[d]`, `[cd]`.
+    public var options: ComparisonOptions
+    public var right: PredicateExpression
+
+    /// Creates a comparison. `PredicateComparison(left: .keyPath("rank"), op: .lessThan, right: .constant(3))`
+    public init(
+        modifier: ComparisonModifier = .direct, left: PredicateExpression, op: ComparisonOperator,
+        options: ComparisonOptions = [], right: PredicateExpression
+    ) {
+        self.modifier = modifier
+        self.left = left
+        self.op = op
+        self.options = options
+        self.right = right
+    }
+}
+
+/// One side of a comparison.
+///
+/// ```swift
+/// let lhs = PredicateExpression.keyPath("server.title")
+/// let rhs = PredicateExpression.aggregate([.constant("a"), .constant("b")])   // {"a", "b"}
+/// ```
+public enum PredicateExpression: Sendable, Equatable {
+    /// A dotted key path from the evaluated object: `title`, `server.title`, `feedItems.@count`.
+    case keyPath(String)
+    /// A constant value; `.constant(.null)` is `nil`.
+    case constant(Value)
+    /// A collection `{a, b, …}`, the right side of `IN` and `BETWEEN`.
+    case aggregate([PredicateExpression])
+}
+
+/// The operator of a comparison.
+///
+/// ```swift
+/// let p = Predicate.comparison("title", .beginsWith, "Swift")
+/// ```
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    case equalTo = "=="
+    case notEqualTo = "!="
+    case lessThan = "<"
+    case lessThanOrEqualTo = "<="
+    case greaterThan = ">"
+    case greaterThanOrEqualTo = ">="
+    /// `BETWEEN {low, high}`, both bounds included.
+    case between = "BETWEEN"
+    /// `IN {a, b, …}`: equal to one of the collection's members.
+    case `in` = "IN"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    /// Whole-string wildcard match: `*` any run of characters, `?` one character, `\` escapes.
+    case like = "LIKE"
+    /// Whole-string ICU regular expression match.
+    case matches = "MATCHES"
+
+    /// Whether the operator compares strings only (BEGINSWITH … MATCHES).
+    var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like, .matches: return true
+        default: return false
+        }
+    }
+
+    /// Whether the operator orders its operands (`<`, `<=`, `>`, `>=`, BETWEEN).
+    var isOrdering: Bool {
+        switch self {
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between: return true
+        default: return false
+        }
+    }
+}
+
+/// The quantifier of a comparison whose left key path crosses a to-many relationship.
+///
+/// ```swift
+/// let anyUnread = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
+/// ```
+public enum ComparisonModifier: String, Sendable, Hashable, CaseIterable {
+    /// No quantifier: the left side is a single value.
+    case direct = ""
+    /// Some member satisfies the comparison (`ANY`, `SOME`).
+    case any = "ANY"
+    /// Every member satisfies it; true for an empty collection (`ALL`).
+    case all = "ALL"
+    /// No member satisfies it (`NONE`).
+    case none = "NONE"
+}
+
+/// String comparison modifiers: `[c]`, `[d]`, `[cd]`.
+///
+/// ```swift
+/// let options: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]   // [cd]
+/// ```
+public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    /// Creates options from their raw bits. `ComparisonOptions(rawValue: 3)` is `[cd]`.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `[c]`: full Unicode case folding (`É` matches `é`, `ß` matches `SS`).
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`: combining marks removed after canonical decomposition (`é` matches `e`).
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Synchronization
+
+/// The comparison rules shared by the in-memory evaluator and the SQL functions, so that both
+/// give the same answer: strings compare by Unicode scalars (UTF-8 bytes, SQLite's BINARY
+/// collation), numbers numerically with bools as 0/1 and dates as seconds since 1970, and
+/// values of different kinds in SQLite's order (numbers < strings < data).
+enum PredicateSemantics {
+    // MARK: Folding
+
+    /// `s` folded as `[c]`, `[d]` or `[cd]` ask: diacritics removed after canonical
+    /// decomposition, then full Unicode case folding.
+    static func fold(_ s: String, _ options: ComparisonOptions) -> String {
+        if options.isEmpty { return s }
+        var result = s
+        if options.contains(.diacriticInsensitive) { result = stripDiacritics(result) }
+        if options.contains(.caseInsensitive) {
+            result = caseFold(result)
+            // Folding can introduce combining marks (İ → i + U+0307); remove those too.
+            if options.contains(.diacriticInsensitive) { result = stripDiacritics(result) }
+        }
+        return result
+    }
+
+    /// Full case folding: uppercasing then lowercasing maps ß to ss, ς to σ, ﬃ to ffi and
+    /// the Kelvin sign to k, as Unicode's CaseFolding.txt does.
+    static func caseFold(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s.lowercased() }
+        return s.uppercased().lowercased()
+    }
+
+    /// Canonical decomposition (NFD) without nonspacing and enclosing marks.
+    static func stripDiacritics(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
+        var out = String.UnicodeScalarView()
+        for scalar in s.decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark: continue
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    // MARK: Ordering and equality
+
+    /// Orders two non-nil values; `nil` when either is nil (such comparisons are false).
+    static func compare(_ a: Value, _ b: Value, _ options: ComparisonOptions) -> ComparisonResult? {
+        switch (a, b) {
+        case (.null, _), (_, .null): return nil
+        case (.string(let x), .string(let y)):
+            return compareBytes(fold(x, options).utf8, fold(y, options).utf8)
+        case (.data(let x), .data(let y)):
+            return compareBytes(x, y)
+        default:
+            break
+        }
+        switch (integerValue(a), integerValue(b)) {
+        case (let x?, let y?): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+        default: break
+        }
+        if let x = a.numericValue, let y = b.numericValue {
+            return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+        }
+        // Different kinds: SQLite orders numbers < text < blobs.
+        let (ra, rb) = (kindRank(a), kindRank(b))
+        return ra < rb ? .orderedAscending : ra > rb ? .orderedDescending : .orderedSame
+    }
+
+    /// Core Data equality: nil equals only nil.
+    static func equals(_ a: Value, _ b: Value, _ options: ComparisonOptions) -> Bool {
+        if a.isNull || b.isNull { return a.isNull && b.isNull }
+        return compare(a, b, options) == .orderedSame
+    }
+
+    static func integerValue(_ v: Value) -> Int64? {
+        switch v {
+        case .integer(let i): return i
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+
+    static func kindRank(_ v: Value) -> Int {
+        switch v {
+        case .null: return 0
+        case .integer, .double, .bool, .date: return 1
+        case .string: return 2
+        case .data: return 3
+        }
+    }
+
+    static func compareBytes<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B) -> ComparisonResult {
+        var ia = a.makeIterator()
+        var ib = b.makeIterator()
+        while true {
+            switch (ia.next(), ib.next()) {
+            case (nil, nil): return .orderedSame
+            case (nil, _): return .orderedAscending
+            case (_, nil): return .orderedDescending
+            case (let x?, let y?):
+                if x != y { return x < y ? .orderedAscending : .orderedDescending }
+            }
+        }
+    }
+
+    // MARK: String operators
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES on two strings. As in Foundation, an
+    /// empty search string is found nowhere.
+    static func stringOperation(
+        _ op: ComparisonOperator, _ options: ComparisonOptions, _ subject: String, _ pattern: String
+    ) throws(PredicateEvaluationError) -> Bool {
+        if op == .matches { return try regexMatches(subject, pattern, options) }
+        let s = Array(fold(subject, options).utf8)
+        let p = Array(fold(pattern, options).utf8)
+        switch op {
+        case .beginsWith: return !p.isEmpty && s.starts(with: p)
+        case .endsWith: return !p.isEmpty && s.count >= p.count && s[(s.count - p.count)...].elementsEqual(p)
+        case .contains: return !p.isEmpty && containsBytes(s, p)
+        case .like:
+            return like(
+                Array(String(decoding: s, as: UTF8.self).unicodeScalars),
+                Array(String(decoding: p, as: UTF8.self).unicodeScalars))
+        default:
+            throw PredicateEvaluationError(message: "\(op.rawValue) is not a string operator")
+        }
+    }
+
+    /// UTF-8 is self-synchronizing: a byte match of a valid needle starts on a scalar boundary.
+    static func containsBytes(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        let first = needle[0]
+        var i = 0
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whole-string wildcard match over Unicode scalars: `*` any run, `?` one scalar, `\` escapes.
+    static func like(_ s: [Unicode.Scalar], _ p: [Unicode.Scalar]) -> Bool {
+        var si = 0
+        var pi = 0
+        var starPattern = -1
+        var starSubject = 0
+        while si < s.count {
+            if pi < p.count {
+                let c = p[pi]
+                if c == "*" {
+                    starPattern = pi
+                    starSubject = si
+                    pi += 1
+                    continue
+                }
+                if c == "?" {
+                    si += 1
+                    pi += 1
+                    continue
+                }
+                let literal: Unicode.Scalar
+                let width: Int
+                if c == "\\" && pi + 1 < p.count {
+                    literal = p[pi + 1]
+                    width = 2
+                } else {
+                    literal = c
+                    width = 1
+                }
+                if literal == s[si] {
+                    si += 1
+                    pi += width
+                    continue
+                }
+            }
+            guard starPattern >= 0 else { return false }
+            starSubject += 1
+            si = starSubject
+            pi = starPattern + 1
+        }
+        while pi < p.count && p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+
+    // MARK: Regular expressions
+
+    private static let regexCache = Mutex<[RegexKey: NSRegularExpression]>([:])
+
+    private struct RegexKey: Hashable {
+        var pattern: String
+        var caseInsensitive: Bool
+    }
+
+    /// The compiled, whole-string form of `pattern`; cached because SQL calls it once per row.
+    static func regex(_ pattern: String, caseInsensitive: Bool) throws(PredicateEvaluationError) -> NSRegularExpression {
+        let key = RegexKey(pattern: pattern, caseInsensitive: caseInsensitive)
+        if let cached = regexCache.withLock({ $0[key] }) { return cached }
+        let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
+        do {
+            // Validate the pattern alone first, so wrapping cannot change its meaning silently.
+            _ = try NSRegularExpression(pattern: pattern, options: options)
+            var body = pattern
+            // An unterminated \Q…\E quote would swallow the closing anchor.
+            if let quote = body.range(of: "\\Q", options: .backwards),
+                body.range(of: "\\E", options: .backwards).map({ $0.lowerBound < quote.lowerBound }) ?? true
+            {
+                body += "\\E"
+            }
+            let compiled = try NSRegularExpression(pattern: "\\A(?:" + body + ")\\z", options: options)
+            regexCache.withLock { cache in
+                if cache.count > 256 { cache.removeAll() }
+                cache[key] = compiled
+            }
+            return compiled
+        } catch {
+            throw PredicateEvaluationError(message: "invalid regular expression \(PredicateFormatter.quote(pattern)): \(error)")
+        }
+    }
+
+    static func regexMatches(_ subject: String, _ pattern: String, _ options: ComparisonOptions) throws(PredicateEvaluationError) -> Bool {
+        var s = subject
+        var p = pattern
+        if options.contains(.diacriticInsensitive) {
+            s = stripDiacritics(s)
+            p = stripDiacritics(p)
+        }
+        let expression = try regex(p, caseInsensitive: options.contains(.caseInsensitive))
+        let range = NSRange(location: 0, length: (s as NSString).length)
+        return expression.firstMatch(in: s, options: [], range: range) != nil
+    }
+}
+
+/// A predicate could not be evaluated (an invalid regular expression, a key path that is not
+/// what the predicate expects).
+///
+/// ```swift
+/// do { _ = try predicate.evaluate(with: object) }
+/// catch let e as PredicateEvaluationError { print(e.message) }
+/// ```
+public struct PredicateEvaluationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    /// Creates an error. `PredicateEvaluationError(message: "bad regex")`
+    public init(message: String) { self.message = message }
+    public var description: String { "cannot evaluate predicate: \(message)" }
+}
