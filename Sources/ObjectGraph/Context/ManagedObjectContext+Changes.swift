@@ -32,7 +32,7 @@ extension ManagedObjectContext {
             if let o = p.objects[id] ?? registeredObject(for: id) { updated.append(o) }
         }
         for id in p.deleted.union(p.deletedInserted) { if let o = p.objects[id] { deleted.append(o) } }
-        container.bus.postObjectsDidChange(
+        bus?.postObjectsDidChange(
             ObjectsDidChangeNotification(
                 context: self, inserted: inserted, updated: updated, deleted: deleted, changedKeysByID: p.updated,
                 isMerge: isMerge))
@@ -114,7 +114,7 @@ extension ManagedObjectContext {
     /// posted here.
     ///
     /// ```swift
-    /// let token = container.bus.observeDidSave(excluding: viewContext) { note in
+    /// let token = bus?.observeDidSave(excluding: viewContext) { note in
     ///     viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
     /// }
     /// ```

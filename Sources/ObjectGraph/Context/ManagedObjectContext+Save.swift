@@ -19,14 +19,14 @@ extension ManagedObjectContext {
         for object in Array(insertedByID.values) + Array(updatedByID.values) { object.willSave() }
         processPendingChanges()
         try validateForSave()
-        container.bus.postWillSave(WillSaveNotification(context: self))
+        bus?.postWillSave(WillSaveNotification(context: self))
 
         let plan = makeSavePlan()
         let policy = mergePolicy
         let model = self.model
         let outcome = try store.write { db in try Self.execute(plan, policy: policy, model: model, in: db) }
         let notification = apply(outcome, plan: plan)
-        container.bus.postDidSave(notification)
+        bus?.postDidSave(notification)
     }
 
     // MARK: Validation

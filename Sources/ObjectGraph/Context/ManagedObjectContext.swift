@@ -32,6 +32,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         return c
     }
     private let containerBox: ContextBox
+    /// The container's bus, while the container lives.
+    var bus: ChangeBus? { containerBox.container?.bus }
     public let queue: DispatchQueue
     /// A name for debugging and for filtering notifications.
     public var name: String?
