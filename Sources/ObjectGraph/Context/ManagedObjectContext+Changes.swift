@@ -79,6 +79,8 @@ extension ManagedObjectContext {
                     if deletedByID[parent.objectID] != nil { continue }
                     parent.fireFaultIfNeeded()
                     guard parent.managedObjectContext === self, counter.attributeIndex < parent.values.count else { continue }
+                    // A parent whose row is gone (deleted elsewhere) has nothing to count.
+                    guard parent.snapshot != nil || insertedByID[parent.objectID] != nil else { continue }
                     let base = parent.snapshot.flatMap { Int64(fromValue: $0.values[counter.attributeIndex]) } ?? 0
                     let value = Value.integer(base + (delta[parent.objectID] ?? 0))
                     if parent.values[counter.attributeIndex] != value {

@@ -477,6 +477,11 @@ extension ManagedObjectContext {
         }
         // Stored derived counts, as the transaction left them.
         for (id, counts) in outcome.counterValues {
+            // Every parent whose count the transaction touched is announced, registered
+            // here or not, so other contexts refresh their copies.
+            if !inserted.contains(id) {
+                updated[id, default: []].formUnion(counts.keys.map { id.entity.attributes[$0].name })
+            }
             guard let object = registered[id]?.object, !object.isFault else { continue }
             var changed = Set<String>()
             for (i, count) in counts {

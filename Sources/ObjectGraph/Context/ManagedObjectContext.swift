@@ -349,6 +349,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 }
             }
         }
+        if pending.deletedInserted.contains(id) {
+            // Never saved: it simply leaves the context.
+            registered.removeValue(forKey: id)
+            object.managedObjectContext = nil
+        }
     }
 
     /// The objects related through relationship `r` (whatever its kind).

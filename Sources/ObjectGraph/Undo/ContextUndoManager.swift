@@ -121,6 +121,7 @@ public final class ContextUndoManager {
         mode = .undoing
         openGroup = Group(name: group.name)
         for record in group.records.reversed() { context.revert(record) }
+        context.remapAliasedReferences()
         context.processPendingChanges()
         let inverse = openGroup ?? Group(name: group.name)
         openGroup = nil
@@ -136,6 +137,7 @@ public final class ContextUndoManager {
         mode = .redoing
         openGroup = Group(name: group.name)
         for record in group.records.reversed() { context.revert(record) }
+        context.remapAliasedReferences()
         context.processPendingChanges()
         let inverse = openGroup ?? Group(name: group.name)
         openGroup = nil
@@ -162,6 +164,17 @@ extension ManagedObjectContext {
     public func redo() -> Bool {
         assertOnQueue()
         return undoManager?.redo(in: self) ?? false
+    }
+
+    /// Objects brought back by undo get new IDs; references to their old IDs (restored in
+    /// the same step, in any order) are pointed at the new objects.
+    func remapAliasedReferences() {
+        for object in Array(insertedByID.values) + Array(updatedByID.values) {
+            for (r, target) in object.toOne.enumerated() {
+                guard let target, let alias = permanentIDForTemporary[target], alias != target else { continue }
+                setForeignKey(object, relationshipIndex: r, to: alias)
+            }
+        }
     }
 
     /// Applies the reverse of `record`, recording its own reverse for redo.
