@@ -1,1 +1,274 @@
-print("zeader-bench")
+// zeader-bench: measurements that must not live in unit tests.
+//
+//   swift run -c release zeader-bench objectgraph [N]   ObjectGraph beside hand-written SQL (GRDB)
+//   swift run -c release zeader-bench toggle            read-flag toggles at 100 and 100,000 items
+import Foundation
+import GRDB
+import ObjectGraph
+
+final class BenchServer: ManagedObject {
+    @Managed("title") var title: String?
+    @Managed("unreadCount") var unreadCount: Int64
+    @ToMany("feedItems") var feedItems: [BenchItem]
+}
+
+final class BenchItem: ManagedObject {
+    @Managed("guid") var guid: String
+    @Managed("title") var title: String?
+    @Managed("published") var published: Date?
+    @Managed("read") var read: Bool
+    @Managed("score") var score: Int64
+    @ToOne("server") var server: BenchServer?
+}
+
+let benchModel = try! ManagedObjectModel(
+    name: "Bench", version: 1,
+    entities: [
+        EntityDescription(
+            "Server", managedClass: BenchServer.self,
+            attributes: [.string("title"), .derivedCount("unreadCount", of: "feedItems", where: "read == NO")],
+            relationships: [.toMany("feedItems", destination: "Item", inverse: "server", deleteRule: .cascade)]),
+        EntityDescription(
+            "Item", managedClass: BenchItem.self,
+            attributes: [
+                .string("guid", optional: false), .string("title"), .date("published", indexed: true),
+                .bool("read", defaultValue: false), .integer("score", defaultValue: 0),
+            ],
+            relationships: [.toOne("server", destination: "Server", inverse: "feedItems")]),
+    ])
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let start = now()
+    let result = try body()
+    return (result, now() - start)
+}
+
+/// Resident set size and its peak, in MiB, from /proc/self/status.
+func memory() -> (rss: Double, peak: Double) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Double {
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
+            let digits = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+            return digits / 1024
+        }
+        return 0
+    }
+    return (field("VmRSS:"), field("VmHWM:"))
+}
+
+func tempStore(_ name: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-bench-\(name)-\(getpid()).sqlite")
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    return url
+}
+
+func removeStore(_ url: URL) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+}
+
+func row(_ label: String, _ og: Double, _ raw: Double) {
+    let ratio = og / max(raw, 1e-9)
+    print(
+        label.padding(toLength: 34, withPad: " ", startingAt: 0)
+            + String(format: "%10.3f s %10.3f s %8.2fx", og, raw, ratio))
+}
+
+func objectGraphBenchmark(count: Int) throws {
+    print("ObjectGraph beside hand-written SQL through GRDB, \(count) objects, file stores in WAL mode")
+    print("operation".padding(toLength: 34, withPad: " ", startingAt: 0) + "  ObjectGraph     raw SQL    ratio")
+    let base = Date(timeIntervalSince1970: 1_700_000_000)
+
+    // ObjectGraph
+    let ogURL = tempStore("og")
+    defer { removeStore(ogURL) }
+    let container = try PersistentContainer(model: benchModel, store: .file(ogURL))
+    let ctx = container.newBackgroundContext(name: "bench")
+    let (_, ogInsert) = try measure {
+        try ctx.performAndWait { () throws in
+            let server = ctx.insert(BenchServer.self)
+            server.title = "bench"
+            for i in 0..<count {
+                let item = ctx.insert(BenchItem.self)
+                item.guid = "guid-\(i)"
+                item.title = "Item number \(i)"
+                item.published = base.addingTimeInterval(Double(i))
+                item.read = i % 3 == 0
+                item.score = Int64(i % 1000)
+                item.server = server
+            }
+            try ctx.save()
+            ctx.reset()
+        }
+    }
+    let predicate = try Predicate(format: "read == NO AND score >= 0")
+    let request = FetchRequest<BenchItem>(
+        predicate: predicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
+    let (ogFetched, ogFetch) = try measure {
+        try ctx.performAndWait { () throws -> Int in
+            let items = try ctx.fetch(request)
+            var checksum = 0
+            for item in items { checksum &+= Int(item.score) }
+            ctx.reset()
+            return items.count + checksum * 0
+        }
+    }
+    let (ogCounted, ogCount) = try measure { try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) } }
+
+    // Raw SQL through GRDB, same schema and work.
+    let rawURL = tempStore("raw")
+    defer { removeStore(rawURL) }
+    let pool = try DatabasePool(path: rawURL.path)
+    try pool.write { db in
+        for sql in SchemaGenerator.createStatements(for: benchModel) { try db.execute(sql: sql) }
+    }
+    let (_, rawInsert) = try measure {
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO Server (Z_PK, title, unreadCount) VALUES (1, 'bench', 0)")
+            let statement = try db.makeStatement(
+                sql: "INSERT INTO Item (Z_PK, Z_OPT, guid, title, published, read, score, server) VALUES (?, 1, ?, ?, ?, ?, ?, 1)")
+            var unread = 0
+            for i in 0..<count {
+                let read = i % 3 == 0
+                if !read { unread += 1 }
+                try statement.execute(arguments: [
+                    i + 1, "guid-\(i)", "Item number \(i)", base.addingTimeInterval(Double(i)).timeIntervalSince1970,
+                    read ? 1 : 0, i % 1000,
+                ])
+            }
+            try db.execute(sql: "UPDATE Server SET unreadCount = ?", arguments: [unread])
+        }
+    }
+    struct RawItem {
+        var pk: Int64
+        var guid: String
+        var title: String?
+        var published: Date?
+        var read: Bool
+        var score: Int64
+        var server: Int64?
+    }
+    let (rawFetched, rawFetch) = try measure {
+        try pool.read { db -> Int in
+            var items: [RawItem] = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT Z_PK, Z_OPT, guid, title, published, read, score, server FROM Item WHERE read = 0 AND score >= 0 ORDER BY published DESC, guid ASC, Z_PK ASC")
+            while let r = try rows.next() {
+                items.append(
+                    RawItem(
+                        pk: r[0], guid: r[2], title: r[3], published: (r[4] as Double?).map { Date(timeIntervalSince1970: $0) },
+                        read: r[5], score: r[6], server: r[7]))
+            }
+            return items.count
+        }
+    }
+    let (rawCounted, rawCount) = try measure {
+        try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item WHERE read = 0 AND score >= 0") ?? 0 }
+    }
+    precondition(ogFetched == rawFetched && ogCounted == rawCounted, "results differ: \(ogFetched)/\(rawFetched) \(ogCounted)/\(rawCounted)")
+    row("insert + save \(count)", ogInsert, rawInsert)
+    row("fetch \(ogFetched) (predicate, 2-key sort)", ogFetch, rawFetch)
+    row("count with predicate", ogCount, rawCount)
+
+    // Memory while iterating a batched fetch, against materialising everything.
+    let before = memory().rss
+    let (peakBatched, _) = try measure {
+        try ctx.performAndWait { () throws -> Double in
+            let results = try ctx.fetchBatched(
+                FetchRequest<BenchItem>(sortDescriptors: [SortDescriptor("published")], fetchBatchSize: 500))
+            var peak = 0.0
+            var sum: Int64 = 0
+            for (i, item) in results.enumerated() {
+                sum &+= item.score
+                if i % 5000 == 0 { peak = max(peak, memory().rss) }
+            }
+            ctx.reset()
+            return peak + Double(sum & 0)
+        }
+    }
+    let (peakAll, _) = try measure {
+        try ctx.performAndWait { () throws -> Double in
+            let all = try ctx.fetch(FetchRequest<BenchItem>(sortDescriptors: [SortDescriptor("published")]))
+            let peak = memory().rss
+            _ = all.count
+            ctx.reset()
+            return peak
+        }
+    }
+    print(
+        String(
+            format: "memory: RSS %.1f MiB before; iterating %d objects in batches of 500 peaks at %.1f MiB; fetching them all at once at %.1f MiB",
+            before, count, peakBatched, peakAll))
+}
+
+func toggleBenchmark() throws {
+    print("Toggle one item's read flag (the Server's unreadCount follows through the bus, ObjectsDidChange posted)")
+    for size in [100, 100_000] {
+        let url = tempStore("toggle\(size)")
+        defer { removeStore(url) }
+        let container = try PersistentContainer(model: benchModel, store: .file(url))
+        let ctx = container.viewContext
+        let notifications = NotificationCounter()
+        let token = container.bus.observeObjectsDidChange(in: ctx) { note in
+            notifications.add(note.updated.count)
+        }
+        try ctx.performAndWait { () throws in
+            let server = ctx.insert(BenchServer.self)
+            for i in 0..<size {
+                let item = ctx.insert(BenchItem.self)
+                item.guid = "g\(i)"
+                item.server = server
+            }
+            try ctx.save()
+        }
+        let toggles = 2000
+        let (items, server) = try ctx.performAndWait { () throws in
+            (try ctx.fetch(FetchRequest<BenchItem>(fetchLimit: 50)), try ctx.fetch(FetchRequest<BenchServer>())[0])
+        }
+        let (_, elapsed) = measure {
+            ctx.performAndWait {
+                for i in 0..<toggles {
+                    items[i % items.count].read.toggle()
+                    ctx.processPendingChanges()
+                }
+            }
+        }
+        let (_, savedElapsed) = try measure {
+            try ctx.performAndWait { () throws in
+                for i in 0..<200 {
+                    items[i % items.count].read.toggle()
+                    try ctx.save()
+                }
+            }
+        }
+        let exact = try ctx.performAndWait { () throws -> Bool in
+            server.unreadCount == Int64(try ctx.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))))
+        }
+        print(
+            String(
+                format: "%7d items: %.4f ms per toggle (in memory, %d notifications); %.3f ms per toggle + save; count exact: %@",
+                size, elapsed / Double(toggles) * 1000, notifications.value, savedElapsed / 200 * 1000, exact ? "yes" : "NO"))
+        withExtendedLifetime(token) {}
+    }
+}
+
+final class NotificationCounter: @unchecked Sendable {
+    // @unchecked Sendable: only touched on the view context's queue (observer) and read
+    // after performAndWait returns, which orders the accesses.
+    private var count = 0
+    func add(_ n: Int) { count += 1 }
+    var value: Int { count }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "objectgraph":
+    try objectGraphBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000)
+case "toggle":
+    try toggleBenchmark()
+default:
+    print("usage: zeader-bench objectgraph [N] | toggle")
+    exit(2)
+}
