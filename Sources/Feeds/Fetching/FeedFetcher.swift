@@ -56,16 +56,24 @@ public final class FeedFetcher: Sendable {
             "User-Agent": configuration.userAgent,
             "Accept": Self.acceptHeader,
         ]
-        // Serial, so a task's body chunks reach the delegate in order.
+        // Serial, so a task's body chunks reach the delegate in order, and on its own
+        // dispatch queue: serial queues get a thread even when every worker of the global
+        // pool is busy. With the default (global, width = cores) the delegate can starve
+        // behind a fast transfer, and with no back-pressure in URLSession on Linux the
+        // undelivered chunks pile up in memory until the size cap finally sees them.
         let delegateQueue = OperationQueue()
         delegateQueue.name = "zeader.FeedFetcher.delegate"
         delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = Self.delegateDispatchQueue
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
     deinit {
         session.finishTasksAndInvalidate()
     }
+
+    /// Shared by all fetchers: `underlyingQueue` does not retain its queue.
+    private static let delegateDispatchQueue = DispatchQueue(label: "zeader.FeedFetcher.delegate")
 
     static let acceptHeader =
         "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "

@@ -73,9 +73,16 @@ final class FetchSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @Sendable @escaping (URLRequest?) -> Void
     ) {
+        let location = response.value(forHTTPHeaderField: "Location")?.trimmingCharacters(in: .whitespaces)
         let verdict: URLRequest? = transfers.withLock { transfers in
-            guard var transfer = transfers[task.taskIdentifier], let target = request.url else { return nil }
+            guard var transfer = transfers[task.taskIdentifier] else { return nil }
             defer { transfers[task.taskIdentifier] = transfer }
+            // Resolve Location ourselves (RFC 3986): URLSession on Linux turns a relative
+            // `feed.xml` into `/feed.xml`, and `file:///x` into `http://same-host/x`.
+            guard
+                let target = location.flatMap({ URL(string: $0, relativeTo: transfer.currentURL)?.absoluteURL })
+                    ?? request.url
+            else { return nil }
             transfer.redirectCount += 1
             if transfer.redirectCount > maxRedirects {
                 transfer.failure = .tooManyRedirects(url: transfer.currentURL, limit: maxRedirects)
@@ -93,7 +100,9 @@ final class FetchSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 transfer.allRedirectsPermanent = false
             }
             transfer.currentURL = target
-            return request
+            var next = request
+            next.url = target
+            return next
         }
         // Refusing (nil) makes URLSession complete the task with the 3xx response; the
         // failure recorded above then names the reason.
@@ -135,15 +144,17 @@ final class FetchSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let id = dataTask.taskIdentifier
         let overflow: Bool = transfers.withLock { transfers in
-            guard var transfer = transfers[dataTask.taskIdentifier], transfer.failure == nil else { return false }
-            defer { transfers[dataTask.taskIdentifier] = transfer }
+            guard let transfer = transfers[id], transfer.failure == nil else { return false }
             if transfer.body.count + data.count > maxBodySize {
-                transfer.failure = .tooLarge(url: transfer.currentURL, limit: maxBodySize)
-                transfer.body = Data()  // free it now; the outcome carries no body
+                transfers[id]?.failure = .tooLarge(url: transfer.currentURL, limit: maxBodySize)
+                transfers[id]?.body = Data()  // free it now; the outcome carries no body
                 return true
             }
-            transfer.body.append(data)
+            // Appended in place: a copy taken out of the dictionary would share the buffer
+            // and make every append copy the whole body so far.
+            transfers[id]?.body.append(data)
             return false
         }
         if overflow { dataTask.cancel() }
