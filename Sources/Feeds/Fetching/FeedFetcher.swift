@@ -28,6 +28,8 @@ public final class FeedFetcher: Sendable {
     private let limiter: ConnectionLimiter
     /// The idle timeout as URLSession applies it (whole seconds, at least 1).
     private let idleTimeout: TimeInterval
+    /// Kept here because `OperationQueue.underlyingQueue` does not retain it.
+    private let delegateDispatchQueue = DispatchQueue(label: "zeader.FeedFetcher.delegate")
 
     /// Creates a fetcher with its own URLSession.
     ///
@@ -64,7 +66,7 @@ public final class FeedFetcher: Sendable {
         let delegateQueue = OperationQueue()
         delegateQueue.name = "zeader.FeedFetcher.delegate"
         delegateQueue.maxConcurrentOperationCount = 1
-        delegateQueue.underlyingQueue = Self.delegateDispatchQueue
+        delegateQueue.underlyingQueue = delegateDispatchQueue
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
@@ -72,8 +74,6 @@ public final class FeedFetcher: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Shared by all fetchers: `underlyingQueue` does not retain its queue.
-    private static let delegateDispatchQueue = DispatchQueue(label: "zeader.FeedFetcher.delegate")
 
     static let acceptHeader =
         "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "
@@ -154,7 +154,7 @@ public final class FeedFetcher: Sendable {
         let totalTimer = Task {
             try await Task.sleep(for: .seconds(totalTimeout))
             if delegate.fail(task, with: .timedOut(url: url, seconds: totalTimeout, kind: .total)) {
-                task.cancel()
+                FetchSessionDelegate.cancelSoon(task)
             }
         }
         defer { totalTimer.cancel() }
@@ -164,7 +164,7 @@ public final class FeedFetcher: Sendable {
                 task.resume()
             }
         } onCancel: {
-            if delegate.fail(task, with: .cancelled(url: url)) { task.cancel() }
+            if delegate.fail(task, with: .cancelled(url: url)) { FetchSessionDelegate.cancelSoon(task) }
         }
     }
 

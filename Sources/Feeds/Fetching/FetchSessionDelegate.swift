@@ -137,7 +137,7 @@ final class FetchSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             fail(dataTask, with: .tooLarge(url: response.url ?? dataTask.originalRequest?.url ?? Self.unknownURL, limit: maxBodySize))
         {
             completionHandler(.cancel)
-            dataTask.cancel()
+            Self.cancelSoon(dataTask)
             return
         }
         completionHandler(.allow)
@@ -157,7 +157,7 @@ final class FetchSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             transfers[id]?.body.append(data)
             return false
         }
-        if overflow { dataTask.cancel() }
+        if overflow { Self.cancelSoon(dataTask) }
     }
 
     func urlSession(
@@ -166,6 +166,17 @@ final class FetchSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         completionHandler(nil)  // Zeader keeps its own validators; nothing is cached
     }
+
+    /// Cancels `task` from another thread. On Linux `URLSessionTask.cancel()` waits
+    /// (`sync`) for the session's work queue, which a fast transfer keeps busy for seconds;
+    /// called here it would stall the delegate while undelivered chunks pile up in memory,
+    /// and called from a Swift task it would block one of the few cooperative threads.
+    /// Until the cancel lands, the delegate drops whatever still arrives.
+    static func cancelSoon(_ task: URLSessionTask) {
+        cancelQueue.async { task.cancel() }
+    }
+
+    private static let cancelQueue = DispatchQueue(label: "zeader.FeedFetcher.cancel", attributes: .concurrent)
 
     private static let unknownURL = URL(fileURLWithPath: "/")
 

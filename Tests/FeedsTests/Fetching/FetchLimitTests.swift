@@ -3,7 +3,9 @@ import Testing
 
 @testable import Feeds
 
-@Suite("FeedFetcher: timeouts, size cap, cancellation")
+// Serialized: the full-speed flood takes both CPUs for a second or more and would skew the
+// timeout measurements running beside it.
+@Suite("FeedFetcher: timeouts, size cap, cancellation", .serialized)
 struct FetchLimitTests {
     @Test func stalledServerTimesOutOnTheIdleClock() async throws {
         try await withLoopbackServer({ _ in .stall(seconds: 30) }) { server in
@@ -27,7 +29,7 @@ struct FetchLimitTests {
     }
 
     @Test func endlessBodyIsCutAtTheCap() async throws {
-        try await withLoopbackServer({ _ in .endless }) { server in
+        try await withLoopbackServer({ _ in .endless() }) { server in
             let cap = 512 * 1024
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
             let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/endless"))) }
@@ -45,6 +47,33 @@ struct FetchLimitTests {
             #expect(sent < 32 * 1024 * 1024, "server sent \(sent) bytes for a \(cap)-byte cap")
             print("measured: endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(sent) bytes")
         }
+    }
+
+    /// A full-speed endless body on loopback: `URLSessionTask.cancel()` on Linux can take
+    /// seconds to land while libcurl keeps reading, so gigabytes may pass; what must hold is
+    /// that memory stays bounded (before the fix, the cancel blocked the delegate and the
+    /// undelivered chunks reached 2.5 GB of RSS) and that the transfer does stop.
+    @Test func fullSpeedEndlessBodyKeepsMemoryBounded() async throws {
+        try await withLoopbackServer({ _ in .endless(fullSpeed: true) }) { server in
+            let cap = 512 * 1024
+            let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
+            let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/flood"))) }
+            #expect(outcome == .failed(.tooLarge(url: server.url("/flood"), limit: cap)))
+            let peak = Self.peakResidentMegabytes()
+            #expect(peak < 400, "peak RSS \(peak) MB")
+            try await Task.sleep(for: .milliseconds(300))
+            let sent = server.bytesSent
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.bytesSent == sent, "server still sending after the abort")
+            print("measured: full-speed endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(sent / 1_000_000) MB, peak RSS \(peak) MB")
+        }
+    }
+
+    /// The process's peak resident set (VmHWM), in MiB; 0 where /proc is missing.
+    static func peakResidentMegabytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
     }
 
     @Test func declaredLengthOverTheCapIsRefusedEarly() async throws {

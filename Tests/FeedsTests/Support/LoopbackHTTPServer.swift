@@ -34,8 +34,8 @@ final class LoopbackHTTPServer: Sendable {
         /// Sends a 200 header, then `chunk` every `interval` seconds, `count` times.
         case trickle(chunk: Data, interval: TimeInterval, count: Int)
         /// Sends a 200 header with no length, then a body that never ends (until the client
-        /// goes away or the server stops), at about 30 MB/s.
-        case endless
+        /// goes away or the server stops): at about 30 MB/s, or as fast as the socket takes it.
+        case endless(fullSpeed: Bool = false)
         /// Waits `seconds`, then answers with `reply`.
         indirect case delayed(seconds: TimeInterval, Reply)
 
@@ -177,13 +177,15 @@ final class LoopbackHTTPServer: Sendable {
                 sleepUnlessStopped(interval)
                 if isStopped || !sendAll(client, chunk) { return }
             }
-        case .endless:
+        case .endless(let fullSpeed):
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n"
             guard sendAll(client, Data(head.utf8)) else { return }
             let chunk = Data(String(repeating: "<item><title>more</title></item>\n", count: 2000).utf8)
             // About 30 MB/s: faster than any feed server's link, and slow enough that this
             // in-process server does not starve the client of the 2 CPUs it shares.
-            while !isStopped, sendAll(client, chunk) { usleep(2000) }
+            while !isStopped, sendAll(client, chunk) {
+                if !fullSpeed { usleep(2000) }
+            }
         case .delayed:
             break  // unwrapped above
         }
