@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Feeds
@@ -15,6 +16,16 @@ struct FetchLimitTests {
             #expect(seconds >= 0.9 && seconds < 10, "idle timeout of 1 s took \(seconds) s")
             print("measured: idle timeout 1 s fired after \(String(format: "%.2f", seconds)) s")
         }
+    }
+
+    @Test func unansweredConnectTimesOutOnTheIdleClock() async throws {
+        let hole = try UnacceptingListener()
+        defer { hole.close() }
+        let fetcher = makeTestFetcher(idleTimeout: 1, totalTimeout: 20)
+        let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: hole.url("/never"))) }
+        #expect(outcome == .failed(.timedOut(url: hole.url("/never"), seconds: 1, kind: .idle)))
+        #expect(seconds >= 0.9 && seconds < 10, "connect timeout of 1 s took \(seconds) s")
+        print("measured: connect (idle) timeout 1 s fired after \(String(format: "%.2f", seconds)) s")
     }
 
     @Test func tricklingServerTimesOutOnTheTotalClock() async throws {
@@ -102,6 +113,27 @@ struct FetchLimitTests {
         }) { server in
             let outcome = await makeTestFetcher(maxBodySize: 100_000).fetch(FetchRequest(url: server.url("/bomb")))
             #expect(outcome == .failed(.tooLarge(url: server.url("/bomb"), limit: 100_000)))
+        }
+    }
+
+    @Test func cancellingFetchAllCancelsRunningAndWaitingFetches() async throws {
+        try await withLoopbackServer({ _ in .stall(seconds: 30) }) { server in
+            // Two run (maxPerHost), four wait in the limiter: both kinds must end.
+            let fetcher = makeTestFetcher(maxPerHost: 2, idleTimeout: 20, totalTimeout: 30)
+            let requests = (0..<6).map { FetchRequest(url: server.url("/hang/\($0)")) }
+            let outcomes = Mutex<[FetchOutcome]>([])
+            let start = Date()
+            let task = Task {
+                await fetcher.fetchAll(requests) { _, outcome in outcomes.withLock { $0.append(outcome) } }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            task.cancel()
+            await task.value
+            let collected = outcomes.withLock { $0 }
+            #expect(collected.count == 6)
+            #expect(collected.allSatisfy { if case .failed(.cancelled) = $0 { true } else { false } })
+            #expect(Date().timeIntervalSince(start) < 10)
+            #expect(server.requests.count == 2)
         }
     }
 

@@ -298,3 +298,54 @@ func withLoopbackServer<T>(
     defer { server.stop() }
     return try await body(server)
 }
+
+/// A port on 127.0.0.1 that listens but never accepts, with its accept queue already full,
+/// so a new connection's handshake never completes: the case a connect timeout is for.
+///
+/// ```swift
+/// let hole = try UnacceptingListener()
+/// defer { hole.close() }
+/// ```
+final class UnacceptingListener: Sendable {
+    let port: UInt16
+    private let descriptors: [Int32]
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ready = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard ready else {
+            Glibc.close(listener)
+            throw LoopbackHTTPServer.ServerError.socket("bind/listen", errno)
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        // Fill the accept queue (backlog 0 holds one; a second for good measure, which stays
+        // half-open). Non-blocking so the filler that cannot complete does not hang us.
+        var fillers: [Int32] = []
+        for _ in 0..<2 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            fillers.append(filler)
+        }
+        descriptors = [listener] + fillers
+        Thread.sleep(forTimeInterval: 0.05)  // let the first handshake land in the queue
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    func close() {
+        for descriptor in descriptors { Glibc.close(descriptor) }
+    }
+}
