@@ -74,7 +74,6 @@ public final class FeedFetcher: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-
     static let acceptHeader =
         "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "
         + "application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
