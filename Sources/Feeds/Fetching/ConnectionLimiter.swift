@@ -1,0 +1,78 @@
+/// Hands out transfer slots: at most `maxConcurrent` in all, at most `maxPerHost` per host.
+///
+/// Waiters are served in arrival order, skipping those whose host is still full, so one busy
+/// host never holds up the others.
+actor ConnectionLimiter {
+    private struct Waiter {
+        let id: UInt64
+        let host: String
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private let maxConcurrent: Int
+    private let maxPerHost: Int
+    private var active = 0
+    private var activePerHost: [String: Int] = [:]
+    private var waiters: [Waiter] = []
+    private var nextWaiterID: UInt64 = 0
+
+    init(maxConcurrent: Int, maxPerHost: Int) {
+        self.maxConcurrent = max(1, maxConcurrent)
+        self.maxPerHost = max(1, maxPerHost)
+    }
+
+    /// Waits for a slot for `host`. Returns `false` (holding no slot) if the task was cancelled.
+    func acquire(host: String) async -> Bool {
+        if Task.isCancelled { return false }
+        if hasRoom(for: host) {
+            take(host)
+            return true
+        }
+        let id = nextWaiterID
+        nextWaiterID += 1
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Runs on this actor: a cancellation that arrives later finds the waiter
+                // queued; one that came earlier is seen here.
+                if Task.isCancelled {
+                    continuation.resume(returning: false)
+                } else {
+                    waiters.append(Waiter(id: id, host: host, continuation: continuation))
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    /// Gives back the slot taken for `host` and wakes whoever can use it.
+    func release(host: String) {
+        active -= 1
+        let remaining = (activePerHost[host] ?? 1) - 1
+        activePerHost[host] = remaining > 0 ? remaining : nil
+        var index = 0
+        while index < waiters.count, active < maxConcurrent {
+            if hasRoom(for: waiters[index].host) {
+                let waiter = waiters.remove(at: index)
+                take(waiter.host)
+                waiter.continuation.resume(returning: true)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private func cancelWaiter(_ id: UInt64) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(returning: false)
+    }
+
+    private func hasRoom(for host: String) -> Bool {
+        active < maxConcurrent && activePerHost[host, default: 0] < maxPerHost
+    }
+
+    private func take(_ host: String) {
+        active += 1
+        activePerHost[host, default: 0] += 1
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Why a fetch failed. Each case names the URL, and the HTTP status where there is one.
+///
+/// ```swift
+/// if case .failed(let error) = outcome {
+///     print(error)          // "https://example.org/feed: HTTP 404"
+/// }
+/// ```
+public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Which of the two clocks ran out.
+    ///
+    /// ```swift
+    /// if case .timedOut(_, _, .idle) = error { print("server went silent") }
+    /// ```
+    public enum TimeoutKind: String, Sendable, Equatable {
+        /// No connection, or no bytes, for ``FetcherConfiguration/idleTimeout`` seconds.
+        case idle
+        /// The whole transfer took longer than ``FetcherConfiguration/totalTimeout``.
+        case total
+    }
+
+    /// The URL cannot be fetched as written (for instance an http URL without a host).
+    case invalidURL(URL, reason: String)
+    /// The scheme is not `http`, `https` or `file`.
+    case unsupportedScheme(URL)
+    /// The server answered with an error status (404, 500, a 429/503 without `Retry-After`…).
+    case httpStatus(Int, url: URL)
+    /// A timeout ran out after `seconds`.
+    case timedOut(url: URL, seconds: TimeInterval, kind: TimeoutKind)
+    /// The body grew past the configured cap of `limit` bytes; the transfer was aborted.
+    case tooLarge(url: URL, limit: Int)
+    /// More than `limit` redirects.
+    case tooManyRedirects(url: URL, limit: Int)
+    /// A redirect led back to a URL already visited in this fetch.
+    case redirectLoop(url: URL)
+    /// A redirect pointed to a scheme other than http or https (`file:`, `ftp:` …).
+    case unsupportedRedirect(from: URL, to: URL)
+    /// A `file:` URL names no existing file.
+    case fileNotFound(URL)
+    /// A `file:` URL could not be read (a directory, no permission …).
+    case fileUnreadable(URL, message: String)
+    /// The connection failed (refused, reset, DNS, TLS …); `message` is the system's.
+    case transport(url: URL, message: String)
+    /// The fetch was cancelled by the caller.
+    case cancelled(url: URL)
+
+    /// The URL the error is about.
+    ///
+    /// ```swift
+    /// log("\(error.url): \(error)")
+    /// ```
+    public var url: URL {
+        switch self {
+        case .invalidURL(let url, _), .unsupportedScheme(let url), .httpStatus(_, let url),
+            .timedOut(let url, _, _), .tooLarge(let url, _), .tooManyRedirects(let url, _),
+            .redirectLoop(let url), .unsupportedRedirect(let url, _), .fileNotFound(let url),
+            .fileUnreadable(let url, _), .transport(let url, _), .cancelled(let url):
+            return url
+        }
+    }
+
+    /// The HTTP status, for ``httpStatus(_:url:)``; `nil` otherwise.
+    ///
+    /// ```swift
+    /// if error.httpStatus == 404 { print("feed moved without a redirect") }
+    /// ```
+    public var httpStatus: Int? {
+        if case .httpStatus(let status, _) = self { return status }
+        return nil
+    }
+
+    /// One line naming the URL and what went wrong.
+    ///
+    /// ```swift
+    /// server.lastError = error.description
+    /// ```
+    public var description: String {
+        let url = self.url.absoluteString
+        switch self {
+        case .invalidURL(_, let reason): return "\(url): invalid URL (\(reason))"
+        case .unsupportedScheme(let u): return "\(url): unsupported scheme '\(u.scheme ?? "")'"
+        case .httpStatus(let status, _):
+            return "\(url): HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))"
+        case .timedOut(_, let seconds, let kind):
+            let what = kind == .idle ? "no answer" : "transfer not finished"
+            return "\(url): timed out (\(what) after \(Self.format(seconds)) s)"
+        case .tooLarge(_, let limit): return "\(url): body larger than \(limit) bytes, aborted"
+        case .tooManyRedirects(_, let limit): return "\(url): more than \(limit) redirects"
+        case .redirectLoop: return "\(url): redirect loop"
+        case .unsupportedRedirect(_, let to): return "\(url): redirect to unsupported URL \(to.absoluteString)"
+        case .fileNotFound: return "\(url): no such file"
+        case .fileUnreadable(_, let message): return "\(url): cannot read file (\(message))"
+        case .transport(_, let message): return "\(url): \(message)"
+        case .cancelled: return "\(url): cancelled"
+        }
+    }
+
+    private static func format(_ seconds: TimeInterval) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
+}

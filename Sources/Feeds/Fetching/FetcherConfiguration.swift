@@ -1,0 +1,60 @@
+import Foundation
+
+/// Limits and identity for a ``FeedFetcher``. The defaults suit a laptop refreshing a few
+/// hundred feeds.
+///
+/// ```swift
+/// var configuration = FetcherConfiguration(version: ZeaderVersion.current)
+/// configuration.maxConcurrent = jobs
+/// let fetcher = FeedFetcher(configuration: configuration)
+/// ```
+public struct FetcherConfiguration: Sendable, Equatable {
+    /// The program version sent in `User-Agent: zeader/VERSION`.
+    public var version: String
+    /// At most this many transfers at once, over all hosts.
+    public var maxConcurrent: Int = 8
+    /// At most this many transfers at once to one host and port, to be polite to servers.
+    public var maxPerHost: Int = 4
+    /// Redirects followed before giving up with ``FetchError/tooManyRedirects(url:limit:)``.
+    public var maxRedirects: Int = 5
+    /// Longest wait for a connection, and between two pieces of the response, in seconds.
+    /// This also bounds connecting: a host that never accepts times out after this long.
+    /// URLSession on Linux counts whole seconds (it truncates), so values are rounded up to
+    /// at least 1.
+    public var idleTimeout: TimeInterval = 20
+    /// Longest time for a whole fetch, redirects included, in seconds.
+    public var totalTimeout: TimeInterval = 60
+    /// Largest body accepted, in bytes, after gzip decoding; larger transfers are aborted
+    /// as soon as they pass it.
+    public var maxBodySize: Int = 16 * 1024 * 1024
+    /// The longest `Retry-After` honoured; longer requests are shortened to this, so a
+    /// hostile server cannot silence a feed for years.
+    public var maxRetryAfter: TimeInterval = 7 * 24 * 3600
+
+    /// Creates a configuration with the defaults above.
+    ///
+    /// ```swift
+    /// let configuration = FetcherConfiguration(version: "0.1.0", maxConcurrent: 16)
+    /// ```
+    public init(
+        version: String, maxConcurrent: Int = 8, maxPerHost: Int = 4, maxRedirects: Int = 5,
+        idleTimeout: TimeInterval = 20, totalTimeout: TimeInterval = 60,
+        maxBodySize: Int = 16 * 1024 * 1024, maxRetryAfter: TimeInterval = 7 * 24 * 3600
+    ) {
+        self.version = version
+        self.maxConcurrent = maxConcurrent
+        self.maxPerHost = maxPerHost
+        self.maxRedirects = maxRedirects
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
+        self.maxBodySize = maxBodySize
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// The `User-Agent` header value, `zeader/VERSION`.
+    ///
+    /// ```swift
+    /// FetcherConfiguration(version: "1.2").userAgent   // "zeader/1.2"
+    /// ```
+    public var userAgent: String { "zeader/\(version)" }
+}
