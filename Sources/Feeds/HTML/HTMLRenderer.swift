@@ -19,6 +19,8 @@ struct HTMLRenderer {
     private let width: Int
     private let baseURL: URL?
     private var lines: [String] = []
+    /// Whether the last line is a blank separator between blocks (which may be ">").
+    private var lastLineIsSeparator = false
     private var frames: [Frame] = []
     private var inline = CollapsedText()
     /// A blank line is owed before the next line; its prefix is taken when it was asked for.
@@ -80,10 +82,11 @@ struct HTMLRenderer {
             end("pre")
         }
         flushInline()
-        while let last = lines.last, isBlank(last) { lines.removeLast() }
+        if lastLineIsSeparator { lines.removeLast() }
+        while lines.last?.isEmpty == true { lines.removeLast() }
         if !links.isEmpty {
             lines.append("")
-            lines.append("Links:")
+            lines.append(contentsOf: Self.cut("Links:", width: width))
             for (index, link) in links.enumerated() {
                 lines.append(contentsOf: Self.cut("[\(index + 1)] \(link)", width: width))
             }
@@ -325,7 +328,7 @@ struct HTMLRenderer {
         if text.hasPrefix("\n") { text.removeFirst() }
         while text.hasSuffix("\n") { text.removeLast() }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            emit(expandTabs(line), keepEmpty: true)
+            emit(expandTabs(line), verbatim: true)
         }
         requestBlank()
     }
@@ -376,25 +379,34 @@ struct HTMLRenderer {
         return prefix
     }
 
-    private mutating func emit(_ content: String, keepEmpty: Bool = false) {
+    /// Appends a line of `content` under the prefixes of the open containers. Lines of
+    /// text always fit the width: when deep nesting leaves too little room, the prefix
+    /// is cut, not the text. `verbatim` lines (from `<pre>`) keep empty lines and may
+    /// be wider.
+    private mutating func emit(_ content: String, verbatim: Bool = false) {
         if let blank = pendingBlank {
             pendingBlank = nil
-            if let last = lines.last, !isBlank(last) { lines.append(blank) }
+            if !lines.isEmpty, !lastLineIsSeparator {
+                lines.append(blank)
+                lastLineIsSeparator = true
+            }
         }
-        let text = prefix(showMarkers: true) + content.replacingOccurrences(of: "\u{A0}", with: " ")
+        var linePrefix = prefix(showMarkers: true)
         for index in frames.indices {
             if case .item(let marker, _) = frames[index].container {
                 frames[index].container = .item(marker: marker, markerShown: true)
             }
         }
-        var trimmed = Substring(text)
+        let text = content.replacingOccurrences(of: "\u{A0}", with: " ")
+        if !verbatim {
+            let room = max(0, width - DisplayWidth.of(text))
+            if DisplayWidth.of(linePrefix) > room { linePrefix = DisplayWidth.prefix(linePrefix, columns: room) }
+        }
+        var trimmed = Substring(linePrefix + text)
         while trimmed.last == " " { trimmed.removeLast() }
-        if trimmed.isEmpty, !keepEmpty, lines.isEmpty { return }
+        if trimmed.isEmpty, !verbatim, lines.isEmpty { return }
         lines.append(String(trimmed))
-    }
-
-    private func isBlank(_ line: String) -> Bool {
-        line.allSatisfy { $0 == ">" || $0 == " " }
+        lastLineIsSeparator = false
     }
 }
 

@@ -61,11 +61,17 @@ public enum HTMLText {
                     text.append(String(raw))
                 }
             case .startTag(let name, _, _):
-                if HTMLTokenizer.rawTextElements.contains(name) { rawElement = name }
-                if !inlineElements.contains(name) { text.breakWord() }
+                if HTMLTokenizer.rawTextElements.contains(name) {
+                    rawElement = name
+                } else if !inlineElements.contains(name) {
+                    text.breakWord()
+                }
             case .endTag(let name):
-                if name == rawElement { rawElement = nil }
-                if !inlineElements.contains(name) { text.breakWord() }
+                if name == rawElement {
+                    rawElement = nil
+                } else if !inlineElements.contains(name) {
+                    text.breakWord()
+                }
             }
         }
         return text.string

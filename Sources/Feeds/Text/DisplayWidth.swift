@@ -120,6 +120,10 @@ public enum DisplayWidth {
     /// embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069), which can
     /// make text display in an order other than the one it is stored in.
     ///
+    /// A C1 control is removed alone, without what follows it: in feeds it is far more
+    /// often a mis-decoded windows-1252 byte than the start of a sequence, and the text
+    /// after it is harmless once the control is gone.
+    ///
     /// ```swift
     /// DisplayWidth.sanitizeForTerminal("\u{1B}[31mred\u{1B}[0m\r\n")  // "red\n"
     /// DisplayWidth.sanitizeForTerminal("a\u{202E}b")                  // "ab"
@@ -149,10 +153,6 @@ public enum DisplayWidth {
                 default:
                     pending = next  // ESC followed by ordinary text: keep the text
                 }
-            case 0x9B:  // C1 CSI
-                pending = skipControlSequence(&scalars)
-            case 0x9D, 0x90, 0x98, 0x9E, 0x9F:  // C1 OSC, DCS, SOS, PM, APC
-                pending = skipControlString(&scalars)
             case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
                 break
             default:
