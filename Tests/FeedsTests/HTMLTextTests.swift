@@ -267,3 +267,21 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("HTML plain text, byte-level against token-level")
+struct PlainTextDifferentialTests {
+    @Test func fastPlainTextAgreesWithTheTokenizer() {
+        var generator = SplitMix64(seed: 7)
+        let pieces = [
+            "<p>", "</p>", "<b>", "</b>", "<br/>", "<script>", "</script>", "<style x=\"a>b\">", "</STYLE>", "<!--", "-->",
+            "<![CDATA[", "]]>", "<!DOCTYPE html>", "<?php ?>", "</>", "< ", "<", ">", "&amp;", "&amp", "&#233;", "&#x1F600;",
+            "&nbsp;", "&notit;", "&bogus;", "&", "#", "text", " ", "\n", "\t", "\r\n", "日本", "😀", "\u{AD}", "\u{1B}[31m",
+            "\u{7}", "\u{85}", "\u{202E}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>", "</textarea>", "<li>",
+            "<div", " class=", "\"", "'", "=", "/", "<script/>", "<title>t</title>",
+        ]
+        for _ in 0..<5000 {
+            let html = (0..<Int(generator.next() % 16)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            #expect(HTMLText.plainText(html) == HTMLText.plainTextByTokens(html), "\(html.debugDescription)")
+        }
+    }
+}

@@ -44,7 +44,7 @@ public enum HTMLEntities {
     }
 
     /// The replacement text and byte length of the reference starting at `start` (an `&`).
-    private static func reference(
+    static func reference(
         in bytes: [UInt8], at start: Int, inAttribute: Bool
     ) -> (String, Int)? {
         var index = start + 1

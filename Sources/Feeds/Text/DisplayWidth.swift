@@ -129,7 +129,7 @@ public enum DisplayWidth {
     /// DisplayWidth.sanitizeForTerminal("a\u{202E}b")                  // "ab"
     /// ```
     public static func sanitizeForTerminal(_ s: String) -> String {
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return s }
+        if !needsSanitizing(s) { return s }
         var out = String.UnicodeScalarView()
         var scalars = s.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
@@ -160,6 +160,31 @@ public enum DisplayWidth {
             }
         }
         return String(out)
+    }
+
+    /// Whether `s` has anything ``sanitizeForTerminal(_:)`` removes, judged on its UTF-8
+    /// bytes: C0 controls other than `\n` and `\t`, DEL, C1 controls (C2 80–C2 9F) and
+    /// the bidi controls (E2 80 AA–AE, E2 81 A6–A9).
+    private static func needsSanitizing(_ s: String) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in s.utf8 {
+            switch byte {
+            case 0x00...0x08, 0x0B...0x1F, 0x7F:
+                return true
+            case 0x80...0x9F where previous == 0xC2:
+                return true
+            case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2:
+                return true
+            case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2:
+                return true
+            default:
+                break
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
     }
 
     /// Skips CSI parameters (0x20–0x3F) up to and including the final byte (0x40–0x7E);
