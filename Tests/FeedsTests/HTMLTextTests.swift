@@ -285,3 +285,27 @@ struct PlainTextDifferentialTests {
         }
     }
 }
+
+@Suite("HTML to text, hostile input")
+struct HTMLHostileInputTests {
+    @Test func deepNestingStaysFastAndWithinTheWidth() {
+        let html = String(repeating: "<blockquote><ul><li>", count: 20_000) + "deep" + String(repeating: "</li></ul></blockquote>", count: 20_000)
+        let started = Date()
+        let result = HTMLText.render(html, width: 30)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(result.lines.contains { $0.hasSuffix("deep") })
+        #expect(result.lines.allSatisfy { DisplayWidth.of($0) <= 30 })
+        #expect(HTMLText.plainText(html) == "deep")
+    }
+
+    @Test func manyAttributesAndUnterminatedConstructsAreLinear() {
+        let attributes = (0..<50_000).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        let started = Date()
+        #expect(HTMLText.render("<p \(attributes)>text</p>", width: 40).lines == ["text"])
+        #expect(HTMLText.plainText(String(repeating: "<!-- ", count: 50_000)) == "")
+        #expect(HTMLText.plainText("<script>" + String(repeating: "</scrip ", count: 50_000)) == "")
+        #expect(HTMLText.render(String(repeating: "<a href=\"x", count: 20_000), width: 40).lines == [])
+        #expect(HTMLText.plainText(String(repeating: "&", count: 200_000)).count == 200_000)
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+}

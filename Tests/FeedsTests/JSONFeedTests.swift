@@ -242,3 +242,27 @@ struct JSONFeedTests {
         }
     }
 }
+
+@Suite("JSON Feed, hostile input")
+struct JSONFeedHostileInputTests {
+    @Test func deeplyNestedJSONIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONFeedError.self) { try JSONFeedParser.parse(data: Data(deep.utf8), baseURL: nil) }
+        let deepItem = #"{"version":"https://jsonfeed.org/version/1","items":[{"id":"1","x":"#
+            + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}]}"
+        #expect(throws: JSONFeedError.self) { try JSONFeedParser.parse(data: Data(deepItem.utf8), baseURL: nil) }
+    }
+
+    @Test func binaryGarbageIsNotJSON() {
+        var generator = SplitMix64(seed: 99)
+        for _ in 0..<200 {
+            let bytes = (0..<Int(generator.next() % 200)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            do {
+                _ = try JSONFeedParser.parse(data: Data(bytes), baseURL: nil)
+            } catch is JSONFeedError {
+            } catch {
+                Issue.record("unexpected error type \(type(of: error)): \(error)")
+            }
+        }
+    }
+}

@@ -260,3 +260,34 @@ private final class OutlineCounter: NSObject, XMLParserDelegate {
         if (attributes["text"] ?? "").isEmpty { outlinesWithoutText += 1 }
     }
 }
+
+@Suite("OPML, mutated input")
+struct OPMLMutationTests {
+    @Test func mutatedDocumentsNeverCrash() throws {
+        let seed = try Data(contentsOf: Bundle.module.resourceURL!.appendingPathComponent("Fixtures/opml/nested-2.0.opml"))
+        var generator = SplitMix64(seed: 2024)
+        let inserts: [[UInt8]] = ["<", ">", "&", "\"", "<outline", "/>", "</body>", "<!--", "]]>", "\u{0}", "&#0;", "&#x110000;"]
+            .map { Array($0.utf8) }
+        var parsed = 0
+        for _ in 0..<600 {
+            var bytes = [UInt8](seed)
+            for _ in 0..<(1 + Int(generator.next() % 6)) {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes.remove(at: position)
+                case 1: bytes[position] = UInt8(truncatingIfNeeded: generator.next())
+                default: bytes.insert(contentsOf: inserts[Int(generator.next() % UInt64(inserts.count))], at: position)
+                }
+            }
+            do {
+                let feeds = try OPML.parse(data: Data(bytes), source: "mutated.opml")
+                parsed += 1
+                #expect(feeds.allSatisfy { !$0.url.isEmpty })
+            } catch is OPMLError {
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+        }
+        #expect(parsed > 300, "recovery should keep most lightly damaged files readable")
+    }
+}

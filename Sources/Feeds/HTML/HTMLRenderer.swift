@@ -49,6 +49,10 @@ struct HTMLRenderer {
         "script", "style", "iframe", "noembed", "noframes", "title", "template",
     ]
 
+    /// Containers nested deeper than this are not opened (their text still shows), so
+    /// that hostile nesting costs neither quadratic time nor a prefix wider than a line.
+    static let maximumDepth = 48
+
     init(width: Int, baseURL: URL?) {
         self.width = max(width, 1)
         self.baseURL = baseURL
@@ -96,6 +100,10 @@ struct HTMLRenderer {
 
     // MARK: - Elements
 
+    private mutating func push(_ frame: Frame) {
+        if frames.count < Self.maximumDepth { frames.append(frame) }
+    }
+
     private mutating func start(_ name: String, attributes: [(name: String, value: String)]) {
         if headingLevel > 0, Self.spacedBlocks.contains(name) || Self.lineBlocks.contains(name) || name == "li" {
             end("h\(headingLevel)")  // a block inside a heading: the heading was not closed
@@ -130,19 +138,19 @@ struct HTMLRenderer {
             headingLevel = Int(String(name.last!)) ?? 1
         case "blockquote":
             blockBoundary(spaced: true)
-            frames.append(Frame(element: name, container: .quote))
+            push(Frame(element: name, container: .quote))
         case "ul", "ol", "menu", "dir":
             let nested = frames.contains(where: { if case .item = $0.container { true } else { false } })
             blockBoundary(spaced: !nested)
             let start = name == "ol" ? Int(attribute("start") ?? "") ?? 1 : 1
             let depth = frames.filter { if case .list = $0.container { true } else { false } }.count + 1
-            frames.append(Frame(element: name, container: .list(ordered: name == "ol", next: start, depth: depth)))
+            push(Frame(element: name, container: .list(ordered: name == "ol", next: start, depth: depth)))
         case "li":
             blockBoundary(spaced: false)
             startListItem(value: attribute("value").flatMap { Int($0) })
         case "dd":
             blockBoundary(spaced: false)
-            frames.append(Frame(element: name, container: .indent))
+            push(Frame(element: name, container: .indent))
         case "tr":
             blockBoundary(spaced: false)
             tableCell = 0
@@ -205,10 +213,11 @@ struct HTMLRenderer {
         if let listIndex = frames.lastIndex(where: { if case .list = $0.container { true } else { false } }) {
             frames.removeSubrange((listIndex + 1)...)
         } else {
-            frames.append(Frame(element: "ul", container: .list(ordered: false, next: 1, depth: 1)))
+            push(Frame(element: "ul", container: .list(ordered: false, next: 1, depth: 1)))
         }
-        let listIndex = frames.count - 1
-        guard case .list(let ordered, let next, let depth) = frames[listIndex].container else { return }
+        guard let listIndex = frames.indices.last,
+            case .list(let ordered, let next, let depth) = frames[listIndex].container
+        else { return }  // nested too deep to open a list
         let number = value ?? next
         let marker: String
         if ordered {
@@ -217,7 +226,7 @@ struct HTMLRenderer {
             marker = ["* ", "- ", "+ "][(depth - 1) % 3]
         }
         frames[listIndex].container = .list(ordered: ordered, next: number + 1, depth: depth)
-        frames.append(Frame(element: "li", container: .item(marker: marker, markerShown: false)))
+        push(Frame(element: "li", container: .item(marker: marker, markerShown: false)))
     }
 
     // MARK: - Inline content

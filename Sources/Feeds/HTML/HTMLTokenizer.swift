@@ -143,6 +143,7 @@ struct HTMLTokenizer {
         while index < source.endIndex, !isTagNameEnd(source[index]) { index = source.index(after: index) }
         let name = source[nameStart..<index].lowercased()
         var attributes: [(name: String, value: String)] = []
+        var seenAttributes = Set<String>()
         var selfClosing = false
         while true {
             while index < source.endIndex, source[index].isWhitespace || source[index] == "/" {
@@ -187,7 +188,7 @@ struct HTMLTokenizer {
                     value = String(source[valueStart..<index])
                 }
             }
-            if !attributes.contains(where: { $0.name == attributeName }) {
+            if seenAttributes.insert(attributeName).inserted {
                 attributes.append((attributeName, HTMLEntities.decode(value, inAttribute: true)))
             }
         }
