@@ -254,7 +254,7 @@ struct JSONFeedHostileInputTests {
     }
 
     @Test func binaryGarbageIsNotJSON() {
-        var generator = SplitMix64(seed: 99)
+        var generator = FeedsTextRandom(seed: 99)
         for _ in 0..<200 {
             let bytes = (0..<Int(generator.next() % 200)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             do {

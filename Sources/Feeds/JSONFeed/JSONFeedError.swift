@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// do { _ = try JSONFeedParser.parse(data: bytes, baseURL: nil) }
-/// catch let error as JSONFeedError { print(error) }  // "not JSON: Invalid value around line 1, column 0."
+/// catch let error as JSONFeedError { print(error) }  // "not JSON: Invalid value around character 0."
 /// ```
 public enum JSONFeedError: Error, Equatable, CustomStringConvertible {
     /// The bytes are not JSON; `detail` is the JSON reader's message, with its position.
