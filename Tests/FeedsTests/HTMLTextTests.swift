@@ -276,7 +276,7 @@ struct PlainTextDifferentialTests {
             "<p>", "</p>", "<b>", "</b>", "<br/>", "<script>", "</script>", "<style x=\"a>b\">", "</STYLE>", "<!--", "-->",
             "<![CDATA[", "]]>", "<!DOCTYPE html>", "<?php ?>", "</>", "< ", "<", ">", "&amp;", "&amp", "&#233;", "&#x1F600;",
             "&nbsp;", "&notit;", "&bogus;", "&", "#", "text", " ", "\n", "\t", "\r\n", "日本", "😀", "\u{AD}", "\u{1B}[31m",
-            "\u{7}", "\u{85}", "\u{202E}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>", "</textarea>", "<li>",
+            "\u{7}", "\u{85}", "\u{202E}", "\r", "a\u{301}", "\u{C2}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>", "</textarea>", "<li>",
             "<div", " class=", "\"", "'", "=", "/", "<script/>", "<title>t</title>",
         ]
         for _ in 0..<5000 {

@@ -270,7 +270,7 @@ struct HTMLRenderer {
 
     /// The absolute URL of a link worth listing, or nil for script, data and in-page links.
     private func acceptableLink(_ href: String?) -> String? {
-        guard let href = href?.trimmingCharacters(in: .whitespacesAndNewlines), !href.isEmpty,
+        guard let href = href.map(RelativeLink.trimmed), !href.isEmpty,
             !href.hasPrefix("#")
         else { return nil }
         let lowered = href.lowercased()
@@ -406,7 +406,10 @@ struct HTMLRenderer {
                 frames[index].container = .item(marker: marker, markerShown: true)
             }
         }
-        let text = content.replacingOccurrences(of: "\u{A0}", with: " ")
+        var text = content
+        if text.unicodeScalars.contains("\u{A0}") {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{A0}" ? " " : $0 }))
+        }
         if !verbatim {
             let room = max(0, width - DisplayWidth.of(text))
             if DisplayWidth.of(linePrefix) > room { linePrefix = DisplayWidth.prefix(linePrefix, columns: room) }

@@ -131,8 +131,9 @@ public enum HTMLText {
             line += piece
             lineWidth += gap + pieceWidth
         }
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-        for word in words {
+        let words = text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+        for wordBytes in words {
+            let word = Substring(wordBytes)
             let wordWidth = DisplayWidth.of(word)
             let gap = lineWidth > 0 ? 1 : 0
             if lineWidth + gap + wordWidth <= width {
@@ -216,34 +217,47 @@ public enum HTMLText {
 
 /// Text accumulated with HTML's whitespace rule: runs of ASCII whitespace become one
 /// space, none at the start or the end. Control characters and escape sequences are
-/// dropped, as are soft hyphens.
+/// dropped, as are soft hyphens. Kept as UTF-8 bytes until the text is taken.
 struct CollapsedText {
-    private(set) var string = ""
+    private var bytes: [UInt8] = []
     private var pendingSpace = false
 
-    var isEmpty: Bool { string.isEmpty }
+    var isEmpty: Bool { bytes.isEmpty }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func append(_ text: String) {
         // A carriage return is whitespace here, not a control to drop.
         let clean = DisplayWidth.sanitizeForTerminal(
-            text.utf8.contains(0x0D) ? text.replacingOccurrences(of: "\r", with: " ") : text)
-        for scalar in clean.unicodeScalars {
-            switch scalar {
-            case " ", "\t", "\n", "\r", "\u{0C}":
+            text.utf8.contains(0x0D)
+                ? String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\r" ? " " : $0 })) : text)
+        var previousWasC2 = false
+        for byte in clean.utf8 {
+            if previousWasC2 {
+                previousWasC2 = false
+                if byte == 0xAD { continue }  // U+00AD soft hyphen
+                emit(0xC2)
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
                 pendingSpace = true
-            case "\u{AD}":
-                continue
+            case 0xC2:
+                previousWasC2 = true
             default:
-                if pendingSpace, !string.isEmpty { string.unicodeScalars.append(" ") }
-                pendingSpace = false
-                string.unicodeScalars.append(scalar)
+                emit(byte)
             }
         }
     }
 
+    private mutating func emit(_ byte: UInt8) {
+        if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
+        pendingSpace = false
+        bytes.append(byte)
+    }
+
     /// Text that sticks to what precedes it, before any pending space (`text[1]`).
     mutating func attach(_ text: String) {
-        string += text
+        bytes.append(contentsOf: text.utf8)
     }
 
     /// A word boundary: a space if more text follows.
@@ -254,7 +268,7 @@ struct CollapsedText {
     /// Takes the text out, leaving this empty.
     mutating func take() -> String {
         defer {
-            string = ""
+            bytes.removeAll(keepingCapacity: true)
             pendingSpace = false
         }
         return string

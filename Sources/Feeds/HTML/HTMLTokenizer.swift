@@ -53,7 +53,7 @@ struct HTMLTokenizer {
         if !pendingRawText.isEmpty { return pendingRawText.removeFirst() }
         while position < source.endIndex {
             if source[position] != "<" {
-                let end = source[position...].firstIndex(of: "<") ?? source.endIndex
+                let end = firstByte(UInt8(ascii: "<"), from: position) ?? source.endIndex
                 defer { position = end }
                 return .text(source[position..<end])
             }
@@ -63,12 +63,14 @@ struct HTMLTokenizer {
                 return .text(source[source.index(before: after)..<after])
             }
             let next = source[after]
-            if next.isASCII && next.isLetter {
+            // Per scalar, as the HTML tokenizer reads: "<a" followed by a combining mark
+            // still opens a tag, though the Character there is "á".
+            if isASCIILetter(at: after) {
                 return readStartTag(from: after)
             }
             if next == "/" {
                 let nameStart = source.index(after: after)
-                if nameStart < source.endIndex, source[nameStart].isASCII, source[nameStart].isLetter {
+                if nameStart < source.endIndex, isASCIILetter(at: nameStart) {
                     return readEndTag(from: nameStart)
                 }
                 // "</>" or "</ junk>": a bogus comment up to '>'
@@ -91,7 +93,7 @@ struct HTMLTokenizer {
     }
 
     private mutating func skip(through terminator: String, from start: Substring.Index) {
-        if let range = source[start...].range(of: terminator) {
+        if let range = find(terminator, from: start) {
             position = range.upperBound
         } else {
             position = source.endIndex
@@ -115,7 +117,7 @@ struct HTMLTokenizer {
         }
         if rest.hasPrefix("[CDATA[") {
             let bodyStart = source.index(start, offsetBy: 7)
-            if let range = source[bodyStart...].range(of: "]]>") {
+            if let range = find("]]>", from: bodyStart) {
                 position = range.upperBound
                 return .rawText(source[bodyStart..<range.lowerBound])
             }
@@ -130,7 +132,7 @@ struct HTMLTokenizer {
         var index = nameStart
         while index < source.endIndex, !isTagNameEnd(source[index]) { index = source.index(after: index) }
         let name = source[nameStart..<index].lowercased()
-        guard let close = source[index...].firstIndex(of: ">") else {
+        guard let close = firstByte(UInt8(ascii: ">"), from: index) else {
             position = source.endIndex
             return nil
         }
@@ -177,7 +179,7 @@ struct HTMLTokenizer {
                 if index < source.endIndex, source[index] == "\"" || source[index] == "'" {
                     let quote = source[index]
                     let valueStart = source.index(after: index)
-                    let valueEnd = source[valueStart...].firstIndex(of: quote) ?? source.endIndex
+                    let valueEnd = firstByte(quote.asciiValue ?? 0x22, from: valueStart) ?? source.endIndex
                     value = String(source[valueStart..<valueEnd])
                     index = valueEnd < source.endIndex ? source.index(after: valueEnd) : valueEnd
                 } else {
@@ -209,14 +211,14 @@ struct HTMLTokenizer {
         var searchFrom = position
         var contentEnd = source.endIndex
         var afterEndTag = source.endIndex
-        while let open = source[searchFrom...].range(of: "</") {
+        while let open = find("</", from: searchFrom) {
             let nameEnd = source.index(open.upperBound, offsetBy: name.count, limitedBy: source.endIndex)
                 ?? source.endIndex
             if source[open.upperBound..<nameEnd].lowercased() == name,
                 nameEnd == source.endIndex || isTagNameEnd(source[nameEnd])
             {
                 contentEnd = open.lowerBound
-                afterEndTag = source[nameEnd...].firstIndex(of: ">").map { source.index(after: $0) }
+                afterEndTag = firstByte(UInt8(ascii: ">"), from: nameEnd).map { source.index(after: $0) }
                     ?? source.endIndex
                 break
             }
@@ -225,6 +227,38 @@ struct HTMLTokenizer {
         position = afterEndTag
         pendingRawText = [.rawText(source[contentStart..<contentEnd]), .endTag(name: name)]
         return .startTag(name: name, attributes: attributes, selfClosing: false)
+    }
+
+    /// The first position of an ASCII byte at or after `start`, searched in UTF-8 (far
+    /// cheaper than walking Characters; an ASCII byte is always a scalar boundary).
+    private func firstByte(_ byte: UInt8, from start: Substring.Index) -> Substring.Index? {
+        source.utf8[start...].firstIndex(of: byte)
+    }
+
+    /// The range of an ASCII `needle` at or after `start`.
+    private func find(_ needle: String, from start: Substring.Index) -> Range<Substring.Index>? {
+        let bytes = Array(needle.utf8)
+        let view = source.utf8
+        var candidate = start
+        while let first = view[candidate...].firstIndex(of: bytes[0]) {
+            var cursor = first
+            var matched = true
+            for byte in bytes {
+                guard cursor < view.endIndex, view[cursor] == byte else {
+                    matched = false
+                    break
+                }
+                cursor = view.index(after: cursor)
+            }
+            if matched { return first..<cursor }
+            candidate = view.index(after: first)
+        }
+        return nil
+    }
+
+    private func isASCIILetter(at index: Substring.Index) -> Bool {
+        let byte = source.utf8[index] | 0x20
+        return byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
     }
 
     private func isTagNameEnd(_ character: Character) -> Bool {

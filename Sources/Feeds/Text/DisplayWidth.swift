@@ -76,8 +76,21 @@ public enum DisplayWidth {
             }
         }
         if allPrintableASCII { return ascii }
+        // Summing scalar widths gives the per-character answer (a base and its combining
+        // marks, Hangul jamo) unless a scalar joins or restyles its neighbours: ZWJ,
+        // variation selectors, regional indicators, skin-tone modifiers. Those strings
+        // are measured character by character.
         var width = 0
-        for character in string { width += of(character) }
+        for scalar in string.unicodeScalars {
+            switch scalar.value {
+            case 0x200D, 0xFE0E, 0xFE0F, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF:
+                var total = 0
+                for character in string { total += of(character) }
+                return total
+            default:
+                width += of(scalar)
+            }
+        }
         return width
     }
 

@@ -8,7 +8,7 @@ enum RelativeLink {
     /// may not appear in a URL (spaces, non-ASCII) are percent-encoded; a relative
     /// reference with no base (or one that cannot be resolved) is returned as it is.
     static func resolve(_ reference: String, against base: URL?) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Self.trimmed(reference)
         guard !trimmed.isEmpty else { return nil }
         guard let url = parse(trimmed) else { return trimmed }
         if url.scheme != nil { return url.absoluteString }
@@ -16,6 +16,16 @@ enum RelativeLink {
             return trimmed
         }
         return resolved.absoluteString
+    }
+
+    /// `text` without leading and trailing whitespace (ASCII and Unicode spaces), done
+    /// on scalars rather than through Foundation, since it runs for every link.
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return text }
+        return String(scalars[first...last])
     }
 
     /// Parses `text` as a URL, percent-encoding what a URL may not contain first.
