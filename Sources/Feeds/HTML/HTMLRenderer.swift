@@ -1,0 +1,432 @@
+import Foundation
+
+/// The layout engine behind ``HTMLText/render(_:width:baseURL:)``: consumes tokens and
+/// keeps a stack of the open containers (quotes, lists, list items, definitions) that
+/// decide each line's prefix.
+struct HTMLRenderer {
+    private enum Container {
+        case quote
+        case list(ordered: Bool, next: Int, depth: Int)
+        case item(marker: String, markerShown: Bool)
+        case indent
+    }
+
+    private struct Frame {
+        var element: String
+        var container: Container
+    }
+
+    private let width: Int
+    private let baseURL: URL?
+    private var lines: [String] = []
+    /// Whether the last line is a blank separator between blocks (which may be ">").
+    private var lastLineIsSeparator = false
+    private var frames: [Frame] = []
+    private var inline = CollapsedText()
+    /// A blank line is owed before the next line; its prefix is taken when it was asked for.
+    private var pendingBlank: String? = nil
+    private var headingLevel = 0
+    private var preDepth = 0
+    private var preText = ""
+    private var rawElement: String? = nil
+    private var openLink: String?? = nil
+    private var links: [String] = []
+    private var linkNumbers: [String: Int] = [:]
+    private var tableCell = 0
+
+    /// Elements set off by blank lines.
+    private static let spacedBlocks: Set<String> = [
+        "p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "ul", "ol", "dl", "table",
+        "figure", "hr", "address", "details", "fieldset", "menu",
+    ]
+    /// Elements that start and end a line.
+    private static let lineBlocks: Set<String> = [
+        "div", "li", "tr", "dt", "dd", "section", "article", "header", "footer", "nav", "aside",
+        "main", "figcaption", "caption", "center", "summary", "body", "html", "option", "legend",
+        "form", "noscript", "video", "audio", "picture", "thead", "tbody", "tfoot", "hgroup",
+    ]
+    private static let droppedRawElements: Set<String> = [
+        "script", "style", "iframe", "noembed", "noframes", "title", "template",
+    ]
+
+    /// Containers nested deeper than this are not opened (their text still shows), so
+    /// that hostile nesting costs neither quadratic time nor a prefix wider than a line.
+    static let maximumDepth = 48
+
+    init(width: Int, baseURL: URL?) {
+        self.width = max(width, 1)
+        self.baseURL = baseURL
+    }
+
+    mutating func consume(_ token: HTMLToken) {
+        switch token {
+        case .text(let raw):
+            appendText(HTMLEntities.decode(String(raw)))
+        case .rawText(let raw):
+            if let rawElement, Self.droppedRawElements.contains(rawElement) { return }
+            appendText(String(raw))
+        case .startTag(let name, let attributes, let selfClosing):
+            start(name, attributes: attributes)
+            if selfClosing, !Self.voidElements.contains(name), name != "a" { end(name) }
+        case .endTag(let name):
+            end(name)
+        }
+    }
+
+    private static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr",
+    ]
+
+    mutating func finish() -> RenderedText {
+        closeLink()
+        if headingLevel > 0 { end("h\(headingLevel)") }
+        if preDepth > 0 {
+            preDepth = 1
+            end("pre")
+        }
+        flushInline()
+        if lastLineIsSeparator { lines.removeLast() }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        if !links.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: Self.cut("Links:", width: width))
+            for (index, link) in links.enumerated() {
+                lines.append(contentsOf: Self.cut("[\(index + 1)] \(link)", width: width))
+            }
+        }
+        return RenderedText(lines: lines, links: links)
+    }
+
+    // MARK: - Elements
+
+    private mutating func push(_ frame: Frame) {
+        if frames.count < Self.maximumDepth { frames.append(frame) }
+    }
+
+    private mutating func start(_ name: String, attributes: [(name: String, value: String)]) {
+        if headingLevel > 0, Self.spacedBlocks.contains(name) || Self.lineBlocks.contains(name) || name == "li" {
+            end("h\(headingLevel)")  // a block inside a heading: the heading was not closed
+        }
+        func attribute(_ key: String) -> String? { attributes.first(where: { $0.name == key })?.value }
+        if HTMLTokenizer.rawTextElements.contains(name) {
+            rawElement = name
+            if name == "iframe", let source = attribute("src") {
+                appendAtom("[embedded]", link: source)
+            }
+            return
+        }
+        switch name {
+        case "br":
+            lineBreak()
+        case "a":
+            closeLink()
+            openLink = .some(acceptableLink(attribute("href")))
+        case "img":
+            let alt = CollapsedText.collapse(attribute("alt") ?? "")
+            appendAtom(alt.isEmpty ? "[image]" : "[image: \(alt)]", link: nil)
+        case "hr":
+            blockBoundary(spaced: true)
+            emit(String(repeating: "-", count: max(1, min(available(), 40))))
+            requestBlank()
+        case "pre":
+            blockBoundary(spaced: true)
+            if preDepth == 0 { preText = "" }
+            preDepth += 1
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            blockBoundary(spaced: true)
+            headingLevel = Int(String(name.last!)) ?? 1
+        case "blockquote":
+            blockBoundary(spaced: true)
+            push(Frame(element: name, container: .quote))
+        case "ul", "ol", "menu", "dir":
+            let nested = frames.contains(where: { if case .item = $0.container { true } else { false } })
+            blockBoundary(spaced: !nested)
+            let start = name == "ol" ? Int(attribute("start") ?? "") ?? 1 : 1
+            let depth = frames.filter { if case .list = $0.container { true } else { false } }.count + 1
+            push(Frame(element: name, container: .list(ordered: name == "ol", next: start, depth: depth)))
+        case "li":
+            blockBoundary(spaced: false)
+            startListItem(value: attribute("value").flatMap { Int($0) })
+        case "dd":
+            blockBoundary(spaced: false)
+            push(Frame(element: name, container: .indent))
+        case "tr":
+            blockBoundary(spaced: false)
+            tableCell = 0
+        case "td", "th":
+            if tableCell > 0 { inline.attach(" | ") }
+            tableCell += 1
+        default:
+            if Self.spacedBlocks.contains(name) {
+                blockBoundary(spaced: true)
+            } else if Self.lineBlocks.contains(name) {
+                blockBoundary(spaced: false)
+            }
+        }
+    }
+
+    private mutating func end(_ name: String) {
+        if name == rawElement {
+            rawElement = nil
+            return
+        }
+        switch name {
+        case "a":
+            closeLink()
+        case "pre":
+            guard preDepth > 0 else { return }
+            preDepth -= 1
+            if preDepth == 0 { emitPre() }
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            guard headingLevel > 0 else { return }
+            let level = headingLevel
+            headingLevel = 0
+            let text = inline.take()
+            for line in HTMLText.wrap(text, width: available()) { emit(line) }
+            if level <= 2, !text.isEmpty {
+                let underline = min(DisplayWidth.of(text), available())
+                emit(String(repeating: level == 1 ? "=" : "-", count: underline))
+            }
+            requestBlank()
+        case "blockquote", "ul", "ol", "menu", "dir", "li", "dd":
+            guard let index = frames.lastIndex(where: { $0.element == name }) else { return }
+            flushInline()
+            let spaced = name == "blockquote" || (name != "li" && name != "dd" && !isInsideItem(below: index))
+            frames.removeSubrange(index...)
+            if spaced { requestBlank() }
+        default:
+            if Self.spacedBlocks.contains(name) {
+                blockBoundary(spaced: true)
+            } else if Self.lineBlocks.contains(name) {
+                blockBoundary(spaced: false)
+            }
+        }
+    }
+
+    private func isInsideItem(below index: Int) -> Bool {
+        frames[..<index].contains(where: { if case .item = $0.container { true } else { false } })
+    }
+
+    private mutating func startListItem(value: Int?) {
+        // An open item of the same list ends where the next one starts.
+        if let listIndex = frames.lastIndex(where: { if case .list = $0.container { true } else { false } }) {
+            frames.removeSubrange((listIndex + 1)...)
+        } else {
+            push(Frame(element: "ul", container: .list(ordered: false, next: 1, depth: 1)))
+        }
+        guard let listIndex = frames.indices.last,
+            case .list(let ordered, let next, let depth) = frames[listIndex].container
+        else { return }  // nested too deep to open a list
+        let number = value ?? next
+        let marker: String
+        if ordered {
+            marker = "\(number). "
+        } else {
+            marker = ["* ", "- ", "+ "][(depth - 1) % 3]
+        }
+        frames[listIndex].container = .list(ordered: ordered, next: number + 1, depth: depth)
+        push(Frame(element: "li", container: .item(marker: marker, markerShown: false)))
+    }
+
+    // MARK: - Inline content
+
+    private mutating func appendText(_ text: String) {
+        if preDepth > 0 {
+            preText += text
+        } else {
+            inline.append(text)
+        }
+    }
+
+    private mutating func appendAtom(_ atom: String, link: String?) {
+        var text = atom
+        if let link, let url = acceptableLink(link) { text += "[\(number(for: url))]" }
+        if preDepth > 0 {
+            preText += text
+        } else {
+            inline.append(text)
+        }
+    }
+
+    private mutating func closeLink() {
+        guard let link = openLink else { return }
+        openLink = nil
+        guard let url = link else { return }
+        let marker = "[\(number(for: url))]"
+        if preDepth > 0 {
+            preText += marker
+        } else {
+            inline.attach(marker)
+        }
+    }
+
+    private mutating func number(for url: String) -> Int {
+        if let existing = linkNumbers[url] { return existing }
+        links.append(url)
+        linkNumbers[url] = links.count
+        return links.count
+    }
+
+    /// The absolute URL of a link worth listing, or nil for script, data and in-page links.
+    private func acceptableLink(_ href: String?) -> String? {
+        guard let href = href.map(RelativeLink.trimmed), !href.isEmpty,
+            !href.hasPrefix("#")
+        else { return nil }
+        let lowered = href.lowercased()
+        for scheme in ["javascript:", "data:", "vbscript:"] where lowered.hasPrefix(scheme) { return nil }
+        guard let resolved = RelativeLink.resolve(href, against: baseURL) else { return nil }
+        return DisplayWidth.sanitizeForTerminal(resolved)
+    }
+
+    // MARK: - Lines
+
+    private mutating func lineBreak() {
+        if preDepth > 0 {
+            preText += "\n"
+        } else if inline.isEmpty {
+            emit("")
+        } else {
+            flushInline()
+        }
+    }
+
+    private mutating func blockBoundary(spaced: Bool) {
+        flushInline()
+        if spaced { requestBlank() }
+    }
+
+    /// Owes a blank line; of two requests before the next line, the one outside more
+    /// quotes wins (the blank between a quote and what follows belongs to neither).
+    private mutating func requestBlank() {
+        let prefix = quotePrefix()
+        if let pending = pendingBlank, pending.count <= prefix.count { return }
+        pendingBlank = prefix
+    }
+
+    /// `text` cut into lines of `width` columns between any two characters (for URLs,
+    /// which have no good place to break).
+    static func cut(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if lineWidth > 0, lineWidth + characterWidth > width {
+                lines.append(line)
+                line = ""
+                lineWidth = 0
+            }
+            line.append(character)
+            lineWidth += characterWidth
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    private mutating func flushInline() {
+        guard preDepth == 0, headingLevel == 0 else { return }
+        let text = inline.take()
+        guard !text.isEmpty else { return }
+        for line in HTMLText.wrap(text, width: available()) { emit(line) }
+    }
+
+    private mutating func emitPre() {
+        var text = DisplayWidth.sanitizeForTerminal(preText.replacingOccurrences(of: "\r\n", with: "\n"))
+        preText = ""
+        if text.hasPrefix("\n") { text.removeFirst() }
+        while text.hasSuffix("\n") { text.removeLast() }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            emit(expandTabs(line), verbatim: true)
+        }
+        requestBlank()
+    }
+
+    private func expandTabs(_ line: Substring) -> String {
+        guard line.contains("\t") else { return String(line) }
+        var out = ""
+        var column = 0
+        for character in line {
+            if character == "\t" {
+                let spaces = 8 - column % 8
+                out += String(repeating: " ", count: spaces)
+                column += spaces
+            } else {
+                out.append(character)
+                column += DisplayWidth.of(character)
+            }
+        }
+        return out
+    }
+
+    /// Columns left for text once the prefixes of the open containers are drawn; at
+    /// least a quarter of the width (deep nesting in a narrow window) and at least 2.
+    private func available() -> Int {
+        let prefixWidth = DisplayWidth.of(prefix(showMarkers: false))
+        return max(width - prefixWidth, min(width, max(2, width / 4)))
+    }
+
+    private func quotePrefix() -> String {
+        var prefix = ""
+        for frame in frames {
+            if case .quote = frame.container { prefix += ">" }
+        }
+        return prefix
+    }
+
+    private func prefix(showMarkers: Bool) -> String {
+        var prefix = ""
+        for frame in frames {
+            switch frame.container {
+            case .quote: prefix += "> "
+            case .list(_, _, let depth): if depth == 1 { prefix += "  " }
+            case .item(let marker, let shown):
+                prefix += showMarkers && !shown ? marker : String(repeating: " ", count: DisplayWidth.of(marker))
+            case .indent: prefix += "    "
+            }
+        }
+        return prefix
+    }
+
+    /// Appends a line of `content` under the prefixes of the open containers. Lines of
+    /// text always fit the width: when deep nesting leaves too little room, the prefix
+    /// is cut, not the text. `verbatim` lines (from `<pre>`) keep empty lines and may
+    /// be wider.
+    private mutating func emit(_ content: String, verbatim: Bool = false) {
+        if let blank = pendingBlank {
+            pendingBlank = nil
+            if !lines.isEmpty, !lastLineIsSeparator {
+                lines.append(blank)
+                lastLineIsSeparator = true
+            }
+        }
+        var linePrefix = prefix(showMarkers: true)
+        for index in frames.indices {
+            if case .item(let marker, _) = frames[index].container {
+                frames[index].container = .item(marker: marker, markerShown: true)
+            }
+        }
+        var text = content
+        if text.unicodeScalars.contains("\u{A0}") {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{A0}" ? " " : $0 }))
+        }
+        if !verbatim {
+            let room = max(0, width - DisplayWidth.of(text))
+            if DisplayWidth.of(linePrefix) > room { linePrefix = DisplayWidth.prefix(linePrefix, columns: room) }
+        }
+        var trimmed = Substring(linePrefix + text)
+        while trimmed.last == " " { trimmed.removeLast() }
+        if trimmed.isEmpty, !verbatim, lines.isEmpty { return }
+        lines.append(String(trimmed))
+        lastLineIsSeparator = false
+    }
+}
+
+extension CollapsedText {
+    /// `text` with its whitespace collapsed and control characters removed.
+    static func collapse(_ text: String) -> String {
+        var collapsed = CollapsedText()
+        collapsed.append(text)
+        return collapsed.string
+    }
+}

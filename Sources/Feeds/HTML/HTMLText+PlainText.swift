@@ -1,0 +1,225 @@
+extension HTMLText {
+    /// The byte-level engine of ``plainText(_:)``: one pass over the UTF-8 bytes, no
+    /// tokens, no per-tag allocation beyond short tag names, since parsers call it for
+    /// every item's summary.
+    static func fastPlainText(_ html: String) -> String {
+        let bytes = Array(html.utf8)
+        var output = PlainTextOutput(capacity: bytes.count)
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "<"):
+                index = skipMarkup(bytes, at: index, into: &output)
+            case UInt8(ascii: "&"):
+                if let (replacement, length) = HTMLEntities.reference(in: bytes, at: index, inAttribute: false) {
+                    for character in replacement.utf8 { output.append(character) }
+                    index += length
+                } else {
+                    output.append(byte)
+                    index += 1
+                }
+            default:
+                output.append(byte)
+                index += 1
+            }
+        }
+        return output.finish()
+    }
+
+    /// Handles the markup starting at the `<` at `start`; returns where text resumes.
+    private static func skipMarkup(_ bytes: [UInt8], at start: Int, into output: inout PlainTextOutput) -> Int {
+        let count = bytes.count
+        var index = start + 1
+        guard index < count else {
+            output.append(bytes[start])
+            return index
+        }
+        let next = bytes[index]
+        if next == UInt8(ascii: "!") {
+            if matches(bytes, at: index + 1, "--") {
+                // "<!-->" and "<!--->" are empty comments
+                if matches(bytes, at: index + 3, ">") { return index + 4 }
+                if matches(bytes, at: index + 3, "->") { return index + 5 }
+                return find(bytes, "-->", from: index + 3).map { $0 + 3 } ?? count
+            }
+            if matches(bytes, at: index + 1, "[CDATA[") {
+                let bodyStart = index + 8
+                let end = find(bytes, "]]>", from: bodyStart) ?? count
+                for position in bodyStart..<end { output.append(bytes[position]) }
+                return min(end + 3, count)
+            }
+            return find(bytes, ">", from: index).map { $0 + 1 } ?? count
+        }
+        if next == UInt8(ascii: "?") {
+            return find(bytes, ">", from: index).map { $0 + 1 } ?? count
+        }
+        let isEndTag = next == UInt8(ascii: "/")
+        if isEndTag { index += 1 }
+        guard index < count, isASCIILetter(bytes[index]) else {
+            if isEndTag {  // "</>" or "</ junk>": a bogus comment
+                return find(bytes, ">", from: index).map { $0 + 1 } ?? count
+            }
+            output.append(bytes[start])  // a '<' that starts nothing is text
+            return start + 1
+        }
+        let nameStart = index
+        while index < count, !isTagNameEnd(bytes[index]) { index += 1 }
+        let nameEnd = index
+        let name = packedName(bytes[nameStart..<nameEnd])
+        // Skip the attributes to the closing '>'; a quote right after '=' (spaces allowed)
+        // opens a value that may contain '>'. End tags have no attributes to honour.
+        var quote: UInt8 = 0
+        var afterEquals = false
+        while index < count {
+            let byte = bytes[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: ">") {
+                break
+            } else if afterEquals, !isEndTag, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+                afterEquals = false
+            } else if byte == UInt8(ascii: "=") {
+                afterEquals = true
+            } else if !isSpace(byte) {
+                afterEquals = false
+            }
+            index += 1
+        }
+        guard index < count else { return count }  // unterminated tag: dropped
+        index += 1
+        if !isEndTag, packedRawTextElements.contains(name) {
+            let selfClosing = bytes[index - 2] == UInt8(ascii: "/")
+            if selfClosing { return index }
+            let contentStart = index
+            let contentEnd = findEndTag(bytes, name: bytes[nameStart..<nameEnd], from: index)
+            if name == pack("textarea") || name == pack("xmp") {
+                for position in contentStart..<contentEnd.contentEnd { output.append(bytes[position]) }
+            }
+            return contentEnd.resume
+        }
+        if !packedInlineElements.contains(name) { output.breakWord() }
+        return index
+    }
+
+    /// Tag names of up to 8 ASCII bytes, lower-cased, packed into an integer so that
+    /// looking one up allocates nothing; longer names (no inline or raw-text element has
+    /// one) pack to 0.
+    private static func packedName(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        guard bytes.count <= 8 else { return 0 }
+        var key: UInt64 = 0
+        for byte in bytes {
+            key = key << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
+        return key
+    }
+
+    private static func pack(_ name: String) -> UInt64 {
+        packedName(ArraySlice(name.utf8))
+    }
+
+    private static let packedInlineElements = Set(HTMLText.inlineElements.map(pack))
+    private static let packedRawTextElements = Set(HTMLTokenizer.rawTextElements.map(pack))
+
+    private static func findEndTag(
+        _ bytes: [UInt8], name: ArraySlice<UInt8>, from start: Int
+    ) -> (contentEnd: Int, resume: Int) {
+        let nameBytes = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        var search = start
+        while let open = find(bytes, "</", from: search) {
+            let nameStart = open + 2
+            let nameEnd = nameStart + nameBytes.count
+            if nameEnd <= bytes.count,
+                zip(bytes[nameStart..<nameEnd], nameBytes).allSatisfy({ $0 | 0x20 == $1 }),
+                nameEnd == bytes.count || isTagNameEnd(bytes[nameEnd])
+            {
+                let resume = find(bytes, ">", from: nameEnd).map { $0 + 1 } ?? bytes.count
+                return (open, resume)
+            }
+            search = nameStart
+        }
+        return (bytes.count, bytes.count)
+    }
+
+    private static func matches(_ bytes: [UInt8], at index: Int, _ text: StaticString) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard index + length <= bytes.count else { return false }
+        return text.withUTF8Buffer { pattern in
+            for offset in 0..<length where bytes[index + offset] != pattern[offset] { return false }
+            return true
+        }
+    }
+
+    private static func find(_ bytes: [UInt8], _ text: StaticString, from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        let first = text.utf8Start.pointee
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == first, matches(bytes, at: index, text) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+    }
+
+    private static func isTagNameEnd(_ byte: UInt8) -> Bool {
+        isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
+    }
+}
+
+/// Collects plain-text bytes with whitespace collapsed and soft hyphens dropped.
+private struct PlainTextOutput {
+    private var bytes: [UInt8] = []
+    private var pendingSpace = false
+    /// A soft hyphen's lead byte (0xC2) waiting to see whether 0xAD follows.
+    private var heldC2 = false
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(_ byte: UInt8) {
+        if heldC2 {
+            heldC2 = false
+            if byte == 0xAD { return }
+            emit(0xC2)
+        }
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+            pendingSpace = true
+        case 0xC2:
+            heldC2 = true
+        default:
+            emit(byte)
+        }
+    }
+
+    private mutating func emit(_ byte: UInt8) {
+        if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
+        pendingSpace = false
+        bytes.append(byte)
+    }
+
+    mutating func breakWord() {
+        if heldC2 {
+            heldC2 = false
+            emit(0xC2)
+        }
+        pendingSpace = true
+    }
+
+    mutating func finish() -> String {
+        breakWord()
+        let text = String(decoding: bytes, as: UTF8.self)
+        let clean = DisplayWidth.sanitizeForTerminal(text)
+        // Removing a control can leave two spaces side by side, or one at an end.
+        return clean.utf8.count == text.utf8.count ? clean : CollapsedText.collapse(clean)
+    }
+}

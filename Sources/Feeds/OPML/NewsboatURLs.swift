@@ -1,0 +1,123 @@
+/// Newsboat's `urls` file: one feed per line, the URL then its tags.
+///
+/// ```
+/// # comment
+/// https://example.org/feed.xml tech "long tag" "~Custom Title"
+/// "query:Unread:unread = \"yes\""
+/// ```
+///
+/// Tags are separated by blanks and may be quoted (`"cool stuff"`, with `\"` and `\\`
+/// inside quotes); a tag starting with `~` renames the feed; `#` at the start of a word
+/// outside quotes starts a comment. Query feeds (`query:`), `exec:` and `filter:` lines
+/// name no feed to fetch (or a command to run) and are skipped with a note, as are
+/// lines whose first word is not an http, https or file URL; hidden-feed tags (`!`),
+/// which have no equivalent here, are dropped with a note.
+///
+/// ```swift
+/// let list = NewsboatURLs.parse(try String(contentsOfFile: path, encoding: .utf8), source: path)
+/// print(list.subscriptions.count, list.notes)
+/// ```
+public enum NewsboatURLs {
+    /// Reads the text of a `urls` file. Never fails: lines it cannot use become notes
+    /// that name the source and line number.
+    ///
+    /// ```swift
+    /// let list = NewsboatURLs.parse("https://a.example/rss news \"~A\"\n", source: "urls")
+    /// list.subscriptions[0].title  // "A"
+    /// ```
+    public static func parse(_ text: String, source: String) -> SubscriptionImport {
+        var subscriptions: [OPMLSubscription] = []
+        var indexByURL: [String: Int] = [:]
+        var notes: [String] = []
+        var lineNumber = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            lineNumber += 1
+            let line = DisplayWidth.sanitizeForTerminal(String(rawLine))
+            let (words, unterminatedQuote) = tokenize(line)
+            guard let url = words.first else { continue }
+            let place = "\(source):\(lineNumber)"
+            if unterminatedQuote { notes.append("\(place): unterminated quote; read to the end of the line") }
+            let lowered = url.lowercased()
+            if lowered.hasPrefix("query:") {
+                let name = url.dropFirst(6).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+                notes.append("\(place): skipped query feed \"\(name)\" (query feeds are newsboat filters; use a smart feed)")
+                continue
+            }
+            if lowered.hasPrefix("exec:") || lowered.hasPrefix("filter:") {
+                notes.append("\(place): skipped \(lowered.hasPrefix("exec:") ? "exec" : "filter") feed (it runs a command)")
+                continue
+            }
+            guard ["http://", "https://", "file://"].contains(where: { lowered.hasPrefix($0) }) else {
+                notes.append("\(place): skipped \"\(url)\": not an http, https or file URL")
+                continue
+            }
+            var title: String? = nil
+            var categories: [String] = []
+            for tag in words.dropFirst() {
+                if tag.hasPrefix("~") {
+                    let name = String(tag.dropFirst())
+                    title = name.isEmpty ? nil : name
+                } else if tag.hasPrefix("!") {
+                    notes.append("\(place): hidden-feed tag \"\(tag)\" ignored; the feed is imported as a visible feed")
+                } else if !tag.isEmpty, !categories.contains(tag) {
+                    categories.append(tag)
+                }
+            }
+            if let index = indexByURL[url] {
+                notes.append("\(place): \(url) is listed again; tags merged")
+                for category in categories where !subscriptions[index].categories.contains(category) {
+                    subscriptions[index].categories.append(category)
+                }
+                if subscriptions[index].title == nil { subscriptions[index].title = title }
+                continue
+            }
+            indexByURL[url] = subscriptions.count
+            subscriptions.append(OPMLSubscription(url: url, title: title, categories: categories))
+        }
+        return SubscriptionImport(subscriptions: subscriptions, notes: notes)
+    }
+
+    /// Splits a line into words the way newsboat does: blanks separate, double quotes
+    /// group (with backslash escapes inside), `#` at the start of a word outside quotes
+    /// ends the line. Also reports a quote left open.
+    static func tokenize(_ line: String) -> (words: [String], unterminatedQuote: Bool) {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var inQuotes = false
+        var escaped = false
+        for character in line {
+            if inQuotes {
+                if escaped {
+                    current.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                } else {
+                    current.append(character)
+                }
+                continue
+            }
+            switch character {
+            case " ", "\t", "\r", "\r\n":
+                if inWord {
+                    words.append(current)
+                    current = ""
+                    inWord = false
+                }
+            case "#" where !inWord:
+                return (words, false)
+            case "\"":
+                inQuotes = true
+                inWord = true
+            default:
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return (words, inQuotes)
+    }
+}
