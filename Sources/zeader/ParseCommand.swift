@@ -32,18 +32,33 @@ struct ParseCommand: ParsableCommand {
     func run() throws {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
         } catch {
             FileHandle.standardError.write(Data("zeader parse: cannot read \(file): \(Self.reason(error))\n".utf8))
             throw ExitCode.failure
         }
         do {
             let feed = try FeedParser.parse(data: data, url: baseURL.flatMap { URL(string: $0) })
-            FileHandle.standardOutput.write(feed.contractJSON())
+            feed.writeContractJSON { chunk in Self.writeToStandardOutput(chunk) }
         } catch {
             let message = baseURL == nil ? "\(file): \(error.withoutSubject)" : "\(error)"
             FileHandle.standardError.write(Data("zeader parse: \(Self.oneLine(message))\n".utf8))
             throw ExitCode.failure
+        }
+    }
+
+    /// Writes all of `bytes` to file descriptor 1 (no stdio buffer in between).
+    private static func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
+        guard var pointer = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(STDOUT_FILENO, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // stdout closed (e.g. a pipe to `head`): nothing more to do
+            }
+            pointer += written
+            remaining -= written
         }
     }
 

@@ -191,6 +191,10 @@ public enum FeedDateParser {
                 }
                 continue
             }
+            if c == 0x2D, i > 0, isLetter(s[i - 1]) || isDigit(s[i - 1]) {  // 10-Jun-03: a separator
+                i += 1
+                continue
+            }
             if c == 0x2B || c == 0x2D {  // numeric zone
                 let sign = c == 0x2D ? -1 : 1
                 i += 1

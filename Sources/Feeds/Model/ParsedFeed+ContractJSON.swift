@@ -10,8 +10,25 @@ extension ParsedFeed {
     /// FileHandle.standardOutput.write(feed.contractJSON())
     /// ```
     public func contractJSON() -> Data {
+        var data = Data()
+        writeContractJSON { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// Writes ``contractJSON()`` in pieces of about 1 MB to `sink`, so that a large feed
+    /// is never held twice in memory.
+    ///
+    /// ```swift
+    /// feed.writeContractJSON { chunk in fwrite(chunk.baseAddress, 1, chunk.count, stdout) }
+    /// ```
+    public func writeContractJSON(_ sink: (UnsafeRawBufferPointer) -> Void) {
+        let flushSize = 1 << 20
         var out: [UInt8] = []
-        out.reserveCapacity(4096 + items.count * 1024)
+        out.reserveCapacity(flushSize + 64 * 1024)
+        func flush() {
+            out.withUnsafeBytes { sink($0) }
+            out.removeAll(keepingCapacity: true)
+        }
         out.append(contentsOf: #"{"format":"#.utf8)
         ContractJSONWriter.string(format.rawValue, to: &out)
         out.append(contentsOf: #","title":"#.utf8)
@@ -38,9 +55,10 @@ extension ParsedFeed {
             out.append(contentsOf: #","content":"#.utf8)
             ContractJSONWriter.string(item.content, to: &out)
             out.append(UInt8(ascii: "}"))
+            if out.count >= flushSize { flush() }
         }
         out.append(contentsOf: "]}\n".utf8)
-        return Data(out)
+        flush()
     }
 }
 
@@ -55,11 +73,21 @@ enum ContractJSONWriter {
         }
         out.append(UInt8(ascii: "\""))
         value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            let count = bytes.count
             var runStart = 0
-            for index in 0..<bytes.count {
+            var index = 0
+            while index < count {
+                if index + 8 <= count, !needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
+                index += 1
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                let at = index - 1
+                if at > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at])) }
                 switch byte {
                 case 0x22: out.append(contentsOf: [0x5C, 0x22])
                 case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
@@ -69,11 +97,22 @@ enum ContractJSONWriter {
                 default:
                     out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
                 }
-                runStart = index + 1
+                runStart = index
             }
             if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte of `word` is a control character, `"` or `\\`.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return below20 | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, or `null`.

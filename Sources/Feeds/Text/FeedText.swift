@@ -42,7 +42,14 @@ enum FeedText {
     static func stripControlCharacters(_ bytes: inout [UInt8]) {
         let count = bytes.count
         let firstBad: Int? = bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<count {
+            guard let base = buffer.baseAddress else { return nil }
+            let raw = UnsafeRawPointer(base)
+            var index = 0
+            while index < count {
+                if index + 8 <= count, !mayHoldControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = buffer[index]
                 if byte < 0x20 {
                     if byte != 0x0A && byte != 0x09 { return index }
@@ -51,6 +58,7 @@ enum FeedText {
                 } else if byte == 0xC2, index + 1 < count, buffer[index + 1] >= 0x80, buffer[index + 1] <= 0x9F {
                     return index
                 }
+                index += 1
             }
             return nil
         }
@@ -85,6 +93,18 @@ enum FeedText {
         bytes.removeLast(count - kept)
     }
 
+    /// Whether any of the eight bytes in `word` is below 0x20, 0x7F or 0xC2 (the lead byte
+    /// of C1 controls): a word-at-a-time prefilter, exact checks follow.
+    @inline(__always)
+    static func mayHoldControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let del = word ^ (ones &* 0x7F)
+        let c2 = word ^ (ones &* 0xC2)
+        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs) != 0
+    }
+
     /// A stable 64-bit FNV-1a hash of `parts` (joined by a separator), as 16 hex digits.
     /// Stable across runs and machines, unlike `Hasher`.
     static func stableHash(_ parts: [String]) -> String {
@@ -103,8 +123,35 @@ enum FeedText {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// Collapses runs of white space into one space and trims the ends.
+    /// `text` without leading and trailing spaces and tabs (no Foundation bridging).
+    static func trimmingSpaces<S: StringProtocol>(_ text: S) -> String {
+        var slice = Substring(text)
+        while let first = slice.unicodeScalars.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.unicodeScalars.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+
+    /// Collapses runs of white space into one space and trims the ends; returns `string`
+    /// itself (no copy) when there is nothing to change.
     static func collapsingWhitespace(_ string: String) -> String {
+        var string = string
+        let clean: Bool = string.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            if isXMLSpace(first) || isXMLSpace(last) { return false }
+            var previousWasSpace = false
+            for byte in bytes {
+                if byte == 0x20 {
+                    if previousWasSpace { return false }
+                    previousWasSpace = true
+                } else if byte == 0x0A || byte == 0x09 || byte == 0x0D {
+                    return false
+                } else {
+                    previousWasSpace = false
+                }
+            }
+            return true
+        }
+        if clean { return string }
         var result = ""
         result.reserveCapacity(string.utf8.count)
         var pendingSpace = false
@@ -119,4 +166,31 @@ enum FeedText {
         }
         return result
     }
+
+    /// The plain-text preview kept as an item's summary: at most `limit` Unicode scalars,
+    /// cut at a space when one is near the end, and ended with "…" when it had to be cut.
+    static func preview(_ text: String, limit: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard text.utf8.count > limit else { return text }  // fewer bytes than limit: fewer scalars too
+        var end = scalars.startIndex
+        var lastSpace: String.Index?
+        var lastSpaceCount = 0
+        var count = 0
+        while end < scalars.endIndex && count < limit {
+            let scalar = scalars[end]
+            if scalar == " " || scalar == "\n" {
+                lastSpace = end
+                lastSpaceCount = count
+            }
+            end = scalars.index(after: end)
+            count += 1
+        }
+        guard end < scalars.endIndex else { return text }
+        var cut = end
+        if let lastSpace, count - lastSpaceCount < limit / 4 { cut = lastSpace }
+        var result = String(scalars[..<cut])
+        while let last = result.unicodeScalars.last, last == " " || last == "\n" { result.unicodeScalars.removeLast() }
+        return result + "…"
+    }
 }
+

@@ -143,6 +143,18 @@ final class FeedXMLHandler {
         if attributeCount > 0, let base = attrs.value(local: "base", namespace: .xml) {
             baseStack.append((depth, FeedURLResolver.resolve(base, against: currentBase)))
         }
+        if itemDepth != 0, isItemStart(localName: localName, uri: uri) {
+            // Items never nest: an item start inside an item means an unclosed tag earlier
+            // (say `<b>` in a description) swallowed the item's end. Close what is open.
+            if target != .none { finishCapture() }
+            personDepth = 0
+            ignoreDepth = 0
+            finishItem()
+            itemDepth = depth
+            item = ItemState()
+            if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = about }
+            return
+        }
         if target != .none {
             if captureKeepsMarkup {
                 writeStartTag(localName: localName, prefix: prefix, uri: uri, attributes: attrs)
@@ -188,6 +200,14 @@ final class FeedXMLHandler {
         } else if namespace == .media {
             startMediaElement(name: name, localName: localName, attributes: attrs)
         }
+    }
+
+    private func isItemStart(localName: UnsafePointer<xmlChar>, uri: UnsafePointer<xmlChar>?) -> Bool {
+        guard captureKind != .xhtml || target == .none else { return false }
+        let name = FeedXMLName.of(localName)
+        guard isAtom ? name == .entry : name == .item else { return false }
+        let namespace = FeedXMLNamespace.of(uri)
+        return namespace == primaryNamespaces.0 || namespace == primaryNamespaces.1
     }
 
     func endElement(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
@@ -574,18 +594,19 @@ final class FeedXMLHandler {
     /// "jane@example.org (Jane Doe)" and "Jane Doe <jane@example.org>" become "Jane Doe".
     private func personText(_ value: String) -> String? {
         let collapsed = FeedText.collapsingWhitespace(value)
-        if collapsed.hasSuffix(")"), let open = collapsed.firstIndex(of: "("),
-            collapsed[..<open].contains("@"), !collapsed[..<open].contains(" ") || collapsed[..<open].hasSuffix(" ")
-        {
-            let name = collapsed[collapsed.index(after: open)..<collapsed.index(before: collapsed.endIndex)]
-            let trimmedName = name.trimmingCharacters(in: .whitespaces)
-            if !trimmedName.isEmpty { return trimmedName }
-        }
-        if collapsed.hasSuffix(">"), let open = collapsed.lastIndex(of: "<"), collapsed[open...].contains("@") {
-            let name = collapsed[..<open].trimmingCharacters(in: .whitespaces)
+        guard let last = collapsed.utf8.last else { return nil }
+        if last == UInt8(ascii: ")"), let open = collapsed.firstIndex(of: "(") {
+            let address = FeedText.trimmingSpaces(collapsed[..<open])
+            if address.contains("@") && !address.contains(" ") {
+                let name = FeedText.trimmingSpaces(
+                    collapsed[collapsed.index(after: open)..<collapsed.index(before: collapsed.endIndex)])
+                if !name.isEmpty { return name }
+            }
+        } else if last == UInt8(ascii: ">"), let open = collapsed.lastIndex(of: "<"), collapsed[open...].contains("@") {
+            let name = FeedText.trimmingSpaces(collapsed[..<open])
             if !name.isEmpty { return name }
         }
-        return collapsed.isEmpty ? nil : collapsed
+        return collapsed
     }
 
     // MARK: - Markup inside HTML fields
@@ -729,8 +750,8 @@ final class FeedXMLHandler {
             summaryHTML = state.description ?? state.itunesSummary ?? state.mediaDescription ?? state.contentEncoded
         }
         let summary: String? = summaryHTML.flatMap { html in
-            let plain = summaryIsText ? html : HTMLText.plainText(html)
-            let sanitized = FeedText.sanitized(plain)
+            let plain = summaryIsText ? html : Self.plainTextPreview(html)
+            let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
             return sanitized.isEmpty ? nil : sanitized
         }
         let id: String
@@ -753,6 +774,32 @@ final class FeedXMLHandler {
                 published: state.pubDate ?? state.published ?? state.dcDate,
                 updated: state.updated, summary: summary, content: contentHTML,
                 enclosures: state.enclosures, categories: state.categories))
+    }
+
+    /// Characters kept in an item's plain-text summary (a preview: the full text is in
+    /// `content`).
+    static let summaryLimit = 300
+    /// Bytes of HTML first turned into text for the summary (then 8 times more, then all,
+    /// while that gives fewer than `summaryLimit` characters): bounds the work per item.
+    static let summaryHTMLBytes = 768
+
+    static func plainTextPreview(_ html: String) -> String {
+        var budget = summaryHTMLBytes
+        while true {
+            let prefix = htmlPrefix(html, bytes: budget)
+            let plain = HTMLText.plainText(prefix)
+            if prefix.utf8.count == html.utf8.count || plain.unicodeScalars.count >= summaryLimit { return plain }
+            budget *= 8
+        }
+    }
+
+    /// The first `bytes` of `html`, cut on a character boundary.
+    static func htmlPrefix(_ html: String, bytes: Int) -> String {
+        let utf8 = html.utf8
+        guard utf8.count > bytes else { return html }
+        var end = utf8.index(utf8.startIndex, offsetBy: bytes)
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
     /// The feed as read so far (at the end of the document: the whole feed).

@@ -18,20 +18,29 @@ enum FeedXMLParser {
         XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue)
 
+    /// Bytes handed to libxml2 per `xmlParseChunk` call. The push parser hands CDATA
+    /// sections and text over in blocks, where the pull parser reads them a character at a
+    /// time; 64 KiB chunks measured fastest (see `Tests/FeedsTests/ThroughputTests.swift`).
+    static let chunkSize = 64 * 1024
+
     static func run(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: String?) -> FeedXMLHandler {
         let handler = FeedXMLHandler(baseURL: baseURL)
-        guard let base = bytes.baseAddress, bytes.count > 0,
-            let context = xmlCreateMemoryParserCtxt(
-                UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count))
-        else { return handler }
-        defer { xmlFreeParserCtxt(context) }
-        context.pointee.sax.pointee = saxHandler
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return handler }
         let retained = Unmanaged.passRetained(handler)
         defer { retained.release() }
-        context.pointee.userData = retained.toOpaque()
+        var sax = saxHandler
+        guard let context = xmlCreatePushParserCtxt(&sax, retained.toOpaque(), nil, 0, nil) else { return handler }
+        defer { xmlFreeParserCtxt(context) }
         handler.parserContext = context
         xmlCtxtUseOptions(context, options)
-        xmlParseDocument(context)
+        let chars = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        var offset = 0
+        while offset < bytes.count && !handler.rejectedRoot {
+            let length = min(chunkSize, bytes.count - offset)
+            xmlParseChunk(context, chars + offset, Int32(length), 0)
+            offset += length
+        }
+        xmlParseChunk(context, nil, 0, 1)
         handler.parserContext = nil
         return handler
     }

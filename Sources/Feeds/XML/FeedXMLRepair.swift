@@ -286,7 +286,12 @@ enum FeedXMLRepair {
         mutating func expand(_ name: String) throws(Failure) -> [UInt8]? {
             guard let entity = entities[name], entity.value != nil else { return nil }
             var visiting: Set<String> = []
-            let length = try expandedLength(name, visiting: &visiting)
+            let length: Int
+            do {
+                length = try expandedLength(name, visiting: &visiting)
+            } catch .entityExpansion {
+                throw .entityExpansion(name: name, limit: budget)  // name the entity the document uses
+            }
             spent += length
             if spent > budget { throw .entityExpansion(name: name, limit: budget) }
             return try materialize(name)
