@@ -10,6 +10,7 @@ struct Zeader: AsyncParsableCommand {
         version: zeaderVersion,
         subcommands: [
             // Subcommands are registered here, one struct per file.
+            ParseCommand.self,
         ]
     )
 

@@ -17,12 +17,19 @@ public struct ParsedFeed: Sendable, Equatable {
     /// The site's link (not the feed's own URL), absolute where it could be resolved.
     public var link: String?
     public var items: [ParsedItem]
+    /// Problems the parser recovered from (malformed XML read in recover mode), as
+    /// "line L, column C: message"; empty for a clean document.
+    public var warnings: [String]
 
-    public init(format: FeedFormat, title: String? = nil, link: String? = nil, items: [ParsedItem] = []) {
+    public init(
+        format: FeedFormat, title: String? = nil, link: String? = nil, items: [ParsedItem] = [],
+        warnings: [String] = []
+    ) {
         self.format = format
         self.title = title
         self.link = link
         self.items = items
+        self.warnings = warnings
     }
 }
 

@@ -1,0 +1,149 @@
+import Foundation
+
+extension ParsedFeed {
+    /// The feed as the JSON object `zeader parse` prints (DESIGN.md's contract): keys
+    /// `format`, `title`, `link`, `items` (each `id`, `title`, `link`, `author`,
+    /// `published`, `updated`, `summary`, `content`), always present, `null` when absent;
+    /// dates as `YYYY-MM-DDTHH:MM:SSZ` in UTC. One line, UTF-8, ending in a newline.
+    ///
+    /// ```swift
+    /// FileHandle.standardOutput.write(feed.contractJSON())
+    /// ```
+    public func contractJSON() -> Data {
+        var data = Data()
+        writeContractJSON { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// Writes ``contractJSON()`` in pieces of about 1 MB to `sink`, so that a large feed
+    /// is never held twice in memory.
+    ///
+    /// ```swift
+    /// feed.writeContractJSON { chunk in fwrite(chunk.baseAddress, 1, chunk.count, stdout) }
+    /// ```
+    public func writeContractJSON(_ sink: (UnsafeRawBufferPointer) -> Void) {
+        let flushSize = 1 << 20
+        var out: [UInt8] = []
+        out.reserveCapacity(flushSize + 64 * 1024)
+        func flush() {
+            out.withUnsafeBytes { sink($0) }
+            out.removeAll(keepingCapacity: true)
+        }
+        out.append(contentsOf: #"{"format":"#.utf8)
+        ContractJSONWriter.string(format.rawValue, to: &out)
+        out.append(contentsOf: #","title":"#.utf8)
+        ContractJSONWriter.string(title, to: &out)
+        out.append(contentsOf: #","link":"#.utf8)
+        ContractJSONWriter.string(link, to: &out)
+        out.append(contentsOf: #","items":["#.utf8)
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"id":"#.utf8)
+            ContractJSONWriter.string(item.id, to: &out)
+            out.append(contentsOf: #","title":"#.utf8)
+            ContractJSONWriter.string(item.title, to: &out)
+            out.append(contentsOf: #","link":"#.utf8)
+            ContractJSONWriter.string(item.link, to: &out)
+            out.append(contentsOf: #","author":"#.utf8)
+            ContractJSONWriter.string(item.author, to: &out)
+            out.append(contentsOf: #","published":"#.utf8)
+            ContractJSONWriter.date(item.published, to: &out)
+            out.append(contentsOf: #","updated":"#.utf8)
+            ContractJSONWriter.date(item.updated, to: &out)
+            out.append(contentsOf: #","summary":"#.utf8)
+            ContractJSONWriter.string(item.summary, to: &out)
+            out.append(contentsOf: #","content":"#.utf8)
+            ContractJSONWriter.string(item.content, to: &out)
+            out.append(UInt8(ascii: "}"))
+            if out.count >= flushSize { flush() }
+        }
+        out.append(contentsOf: "]}\n".utf8)
+        flush()
+    }
+}
+
+/// JSON encoding of strings and dates into a byte buffer, for ``ParsedFeed/contractJSON()``.
+enum ContractJSONWriter {
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func string(_ value: String?, to out: inout [UInt8]) {
+        guard var value else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            let count = bytes.count
+            var runStart = 0
+            var index = 0
+            while index < count {
+                if index + 8 <= count, !needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let byte = bytes[index]
+                index += 1
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                let at = index - 1
+                if at > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at])) }
+                switch byte {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                default:
+                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                }
+                runStart = index
+            }
+            if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte of `word` is a control character, `"` or `\\`.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return below20 | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, or `null`.
+    static func date(_ value: Date?, to out: inout [UInt8]) {
+        guard let value else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: iso8601(value).utf8)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC (seconds rounded down).
+    static func iso8601(_ date: Date) -> String {
+        let seconds = Int64(floor(date.timeIntervalSince1970))
+        var days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - days * 86400
+        // Howard Hinnant's civil_from_days.
+        days += 719468
+        let era = (days >= 0 ? days : days - 146096) / 146097
+        let doe = days - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600))"
+            + ":\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+}

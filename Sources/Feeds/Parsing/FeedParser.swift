@@ -1,0 +1,111 @@
+import Foundation
+
+/// The entry point for reading a feed: detects JSON Feed or XML (RSS 0.9x/1.0/2.0,
+/// Atom 0.3/1.0) and returns plain values.
+///
+/// Safe on hostile input: the size is capped, the encoding is decoded before libxml2 sees
+/// the bytes, DTDs are never read, DOCTYPE entities are expanded within a byte budget, and
+/// libxml2 runs with no network and in recover mode.
+///
+/// ```swift
+/// let bytes = try Data(contentsOf: URL(fileURLWithPath: "feed.xml"))
+/// let feed = try FeedParser.parse(data: bytes, url: URL(string: "https://example.org/feed.xml"))
+/// ```
+public enum FeedParser {
+    /// Bounds applied to every parse.
+    ///
+    /// ```swift
+    /// var limits = FeedParser.Limits()
+    /// limits.maxInputBytes = 8 << 20
+    /// ```
+    public struct Limits: Sendable, Equatable {
+        /// Larger inputs are refused before any parsing (default 128 MiB).
+        public var maxInputBytes: Int = 128 << 20
+        /// Total bytes that DOCTYPE-declared entities may expand to (default 1 MiB).
+        public var maxEntityExpansionBytes: Int = 1 << 20
+
+        public init() {}
+    }
+
+    /// Parses `data` as a feed.
+    ///
+    /// - Parameters:
+    ///   - url: where the feed came from; relative links are resolved against it (after
+    ///     any `xml:base`), and errors name it.
+    ///   - contentTypeCharset: the `charset` parameter of the HTTP `Content-Type`, if any.
+    ///
+    /// ```swift
+    /// let feed = try FeedParser.parse(data: body, url: feedURL, contentTypeCharset: "iso-8859-1")
+    /// ```
+    public static func parse(
+        data: Data, url: URL? = nil, contentTypeCharset: String? = nil, limits: Limits = Limits()
+    ) throws(FeedParseError) -> ParsedFeed {
+        guard data.count <= limits.maxInputBytes else {
+            throw FeedParseError(.inputTooLarge(size: data.count, limit: limits.maxInputBytes), url: url)
+        }
+        if looksLikeJSON(data) {
+            do {
+                return try JSONFeedParser.parse(data: data, baseURL: url)
+            } catch let error as FeedParseError {
+                throw error
+            } catch {
+                throw FeedParseError(.invalidJSON(String(describing: error)), url: url)
+            }
+        }
+        let result: Result<ParsedFeed, FeedParseError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(FeedParseError) in
+                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether the first significant byte (after a UTF-8 BOM and white space) is `{`.
+    static func looksLikeJSON(_ data: Data) -> Bool {
+        var index = data.startIndex
+        if data.count >= 3, data[index] == 0xEF, data[index + 1] == 0xBB, data[index + 2] == 0xBF { index += 3 }
+        while index < data.endIndex, FeedText.isXMLSpace(data[index]) { index += 1 }
+        return index < data.endIndex && data[index] == UInt8(ascii: "{")
+    }
+
+    static func parseXML(
+        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits
+    ) throws(FeedParseError) -> ParsedFeed {
+        guard input.contains(where: { !FeedText.isXMLSpace($0) }) else { throw FeedParseError(.empty, url: url) }
+        let decoded = FeedXMLEncoding.decode(input, charsetHint: charset)
+        if let bytes = decoded.bytes {
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> ParsedFeed in
+                try parseUTF8(buffer, url: url, limits: limits)
+            }
+        }
+        return try parseUTF8(UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits)
+    }
+
+    private static func parseUTF8(
+        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits
+    ) throws(FeedParseError) -> ParsedFeed {
+        let repaired: FeedXMLRepair.Result
+        do {
+            repaired = try FeedXMLRepair.repair(utf8, maxEntityExpansion: limits.maxEntityExpansionBytes)
+        } catch {
+            switch error {
+            case .entityExpansion(let name, let limit):
+                throw FeedParseError(.entityExpansionLimit(entity: name, limit: limit), url: url)
+            case .entityLoop(let name):
+                throw FeedParseError(.entityLoop(entity: name), url: url)
+            }
+        }
+        let base = url?.absoluteString
+        let handler: FeedXMLHandler
+        if let bytes = repaired.bytes {
+            handler = bytes.withUnsafeBufferPointer { FeedXMLParser.run($0, baseURL: base) }
+        } else {
+            handler = FeedXMLParser.run(UnsafeBufferPointer(rebasing: utf8[repaired.offset...]), baseURL: base)
+        }
+        if let feed = handler.makeFeed() { return feed }
+        if handler.rejectedRoot { throw FeedParseError(.notAFeed(rootElement: handler.rootName ?? ""), url: url) }
+        if let first = handler.errors.first { throw FeedParseError(.malformedXML(first), url: url) }
+        throw FeedParseError(.notAFeed(rootElement: ""), url: url)
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+/// Byte-level helpers that turn text captured from a feed into safe `String`s.
+///
+/// Feed text reaches a terminal and stdout, so every control character except `\n` and
+/// `\t` is removed (C0, DEL and C1, which also takes the ESC of escape sequences), and
+/// `\r\n` / `\r` become `\n`.
+///
+/// ```swift
+/// FeedText.sanitized("a\u{1B}[31mb\r\nc")   // "a[31mb\nc"
+/// ```
+enum FeedText {
+    /// `string` without control characters other than `\n` and `\t`; CR and CRLF become LF.
+    static func sanitized(_ string: String) -> String {
+        var bytes = Array(string.utf8)
+        return makeString(&bytes, trim: false) ?? ""
+    }
+
+    /// Strips control characters from UTF-8 `bytes` in place and returns the string, trimmed
+    /// of surrounding white space when `trim` is set; `nil` when nothing is left.
+    static func makeString(_ bytes: inout [UInt8], trim: Bool) -> String? {
+        stripControlCharacters(&bytes)
+        return bytes.withUnsafeBufferPointer { buffer -> String? in
+            var start = 0
+            var end = buffer.count
+            if trim {
+                while start < end, isXMLSpace(buffer[start]) { start += 1 }
+                while end > start, isXMLSpace(buffer[end - 1]) { end -= 1 }
+            }
+            if start == end { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        }
+    }
+
+    @inline(__always)
+    static func isXMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    /// Removes C0 controls (except TAB and LF), DEL and C1 controls (U+0080–U+009F); CR and
+    /// CRLF become LF. Leaves the array untouched (no copy) when there is nothing to remove.
+    static func stripControlCharacters(_ bytes: inout [UInt8]) {
+        let count = bytes.count
+        let firstBad: Int? = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            let raw = UnsafeRawPointer(base)
+            var index = 0
+            while index < count {
+                if index + 8 <= count, !mayHoldControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let byte = buffer[index]
+                if byte < 0x20 {
+                    if byte != 0x0A && byte != 0x09 { return index }
+                } else if byte == 0x7F {
+                    return index
+                } else if byte == 0xC2, index + 1 < count, buffer[index + 1] >= 0x80, buffer[index + 1] <= 0x9F {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let firstBad else { return }
+        var kept = 0
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var write = firstBad
+            var read = firstBad
+            while read < count {
+                let byte = buffer[read]
+                if byte < 0x20 && byte != 0x0A && byte != 0x09 {
+                    if byte == 0x0D {
+                        // CRLF -> LF, lone CR -> LF
+                        if !(read + 1 < count && buffer[read + 1] == 0x0A) {
+                            buffer[write] = 0x0A
+                            write += 1
+                        }
+                    }
+                    read += 1
+                } else if byte == 0x7F {
+                    read += 1
+                } else if byte == 0xC2, read + 1 < count, buffer[read + 1] >= 0x80, buffer[read + 1] <= 0x9F {
+                    read += 2
+                } else {
+                    buffer[write] = byte
+                    write += 1
+                    read += 1
+                }
+            }
+            kept = write
+        }
+        bytes.removeLast(count - kept)
+    }
+
+    /// Whether any of the eight bytes in `word` is below 0x20, 0x7F or 0xC2 (the lead byte
+    /// of C1 controls): a word-at-a-time prefilter, exact checks follow.
+    @inline(__always)
+    static func mayHoldControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let del = word ^ (ones &* 0x7F)
+        let c2 = word ^ (ones &* 0xC2)
+        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs) != 0
+    }
+
+    /// A stable 64-bit FNV-1a hash of `parts` (joined by a separator), as 16 hex digits.
+    /// Stable across runs and machines, unlike `Hasher`.
+    static func stableHash(_ parts: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for (index, part) in parts.enumerated() {
+            if index > 0 {
+                hash ^= 0x1F
+                hash &*= 0x0000_0100_0000_01B3
+            }
+            for byte in part.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// `text` without leading and trailing spaces and tabs (no Foundation bridging).
+    static func trimmingSpaces<S: StringProtocol>(_ text: S) -> String {
+        var slice = Substring(text)
+        while let first = slice.unicodeScalars.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.unicodeScalars.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+
+    /// Collapses runs of white space into one space and trims the ends; returns `string`
+    /// itself (no copy) when there is nothing to change.
+    static func collapsingWhitespace(_ string: String) -> String {
+        var string = string
+        let clean: Bool = string.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            if isXMLSpace(first) || isXMLSpace(last) { return false }
+            var previousWasSpace = false
+            for byte in bytes {
+                if byte == 0x20 {
+                    if previousWasSpace { return false }
+                    previousWasSpace = true
+                } else if byte == 0x0A || byte == 0x09 || byte == 0x0D {
+                    return false
+                } else {
+                    previousWasSpace = false
+                }
+            }
+            return true
+        }
+        if clean { return string }
+        var result = ""
+        result.reserveCapacity(string.utf8.count)
+        var pendingSpace = false
+        for scalar in string.unicodeScalars {
+            if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The plain-text preview kept as an item's summary: at most `limit` Unicode scalars,
+    /// cut at a space when one is near the end, and ended with "…" when it had to be cut.
+    static func preview(_ text: String, limit: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard text.utf8.count > limit else { return text }  // fewer bytes than limit: fewer scalars too
+        var end = scalars.startIndex
+        var lastSpace: String.Index?
+        var lastSpaceCount = 0
+        var count = 0
+        while end < scalars.endIndex && count < limit {
+            let scalar = scalars[end]
+            if scalar == " " || scalar == "\n" {
+                lastSpace = end
+                lastSpaceCount = count
+            }
+            end = scalars.index(after: end)
+            count += 1
+        }
+        guard end < scalars.endIndex else { return text }
+        var cut = end
+        if let lastSpace, count - lastSpaceCount < limit / 4 { cut = lastSpace }
+        var result = String(scalars[..<cut])
+        while let last = result.unicodeScalars.last, last == " " || last == "\n" { result.unicodeScalars.removeLast() }
+        return result + "…"
+    }
+}
+

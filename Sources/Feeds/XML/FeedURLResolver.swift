@@ -1,0 +1,130 @@
+/// Resolves relative references against a base URL as RFC 3986 §5.2 says, on strings,
+/// without percent-encoding or otherwise rewriting either side (feeds are full of URLs
+/// that `URL(string:)` refuses, such as ones with spaces or `|`).
+///
+/// ```swift
+/// FeedURLResolver.resolve("../b?x#y", against: "http://a.example/c/d/e")  // "http://a.example/c/b?x#y"
+/// ```
+enum FeedURLResolver {
+    /// `reference` made absolute against `base`; `reference` itself when it already has a
+    /// scheme, when there is no base, or when the base is not absolute.
+    static func resolve(_ reference: String, against base: String?) -> String {
+        if hasScheme(reference) { return reference }
+        guard let base, hasScheme(base) else { return reference }
+        let r = Components(reference)
+        let b = Components(base)
+        var result = Components()
+        result.scheme = b.scheme
+        if r.authority != nil {
+            result.authority = r.authority
+            result.path = removeDotSegments(r.path)
+            result.query = r.query
+        } else {
+            result.authority = b.authority
+            if r.path.isEmpty {
+                result.path = b.path
+                result.query = r.query ?? b.query
+            } else {
+                if r.path.hasPrefix("/") {
+                    result.path = removeDotSegments(r.path)
+                } else {
+                    result.path = removeDotSegments(merge(base: b, path: r.path))
+                }
+                result.query = r.query
+            }
+        }
+        result.fragment = r.fragment
+        return result.recomposed()
+    }
+
+    static func hasScheme(_ string: String) -> Bool {
+        var sawLetter = false
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                sawLetter = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if !sawLetter { return false }
+            case UInt8(ascii: ":"):
+                return sawLetter
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
+    private struct Components {
+        var scheme: Substring?
+        var authority: Substring?
+        var path: String = ""
+        var query: Substring?
+        var fragment: Substring?
+
+        init() {}
+
+        init(_ string: String) {
+            var rest = Substring(string)
+            if let hash = rest.firstIndex(of: "#") {
+                fragment = rest[rest.index(after: hash)...]
+                rest = rest[..<hash]
+            }
+            if let question = rest.firstIndex(of: "?") {
+                query = rest[rest.index(after: question)...]
+                rest = rest[..<question]
+            }
+            if FeedURLResolver.hasScheme(String(rest)), let colon = rest.firstIndex(of: ":") {
+                scheme = rest[..<colon]
+                rest = rest[rest.index(after: colon)...]
+            }
+            if rest.hasPrefix("//") {
+                rest = rest.dropFirst(2)
+                let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+                authority = rest[..<slash]
+                rest = rest[slash...]
+            }
+            path = String(rest)
+        }
+
+        func recomposed() -> String {
+            var out = ""
+            if let scheme { out += scheme + ":" }
+            if let authority { out += "//" + authority }
+            out += path
+            if let query { out += "?" + query }
+            if let fragment { out += "#" + fragment }
+            return out
+        }
+    }
+
+    private static func merge(base: Components, path: String) -> String {
+        if base.authority != nil && base.path.isEmpty { return "/" + path }
+        if let slash = base.path.lastIndex(of: "/") {
+            return base.path[...slash] + path
+        }
+        return path
+    }
+
+    /// RFC 3986 §5.2.4.
+    private static func removeDotSegments(_ path: String) -> String {
+        guard path.contains(".") else { return path }
+        var input = Substring(path)
+        var output: [Substring] = []
+        let absolute = input.hasPrefix("/")
+        var segments = input.split(separator: "/", omittingEmptySubsequences: false)
+        if absolute { segments.removeFirst() }
+        input = ""
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            if segment == "." {
+                if isLast { output.append("") }
+            } else if segment == ".." {
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            } else {
+                output.append(segment)
+            }
+        }
+        return (absolute ? "/" : "") + output.joined(separator: "/")
+    }
+}

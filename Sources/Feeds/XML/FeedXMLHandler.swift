@@ -1,0 +1,853 @@
+import CLibXML2
+import Foundation
+
+/// The SAX2 state machine that turns libxml2's events into a ``ParsedFeed``.
+///
+/// It keeps a stack of open elements and a few depths (channel, item, person, ignored
+/// subtree, capture); text is gathered as UTF-8 bytes only while a field of interest is
+/// open and becomes a `String` once, when that field closes. Everything else is skipped
+/// without allocating.
+///
+/// ```swift
+/// let handler = FeedXMLHandler(baseURL: "https://example.org/feed")
+/// // … libxml2 calls handler.startElement / characters / endElement …
+/// let feed = handler.makeFeed()
+/// ```
+final class FeedXMLHandler {
+    /// The libxml2 parser driving this handler (set by ``FeedXMLParser``).
+    var parserContext: xmlParserCtxtPtr?
+
+    // MARK: Result
+    private(set) var format: FeedFormat?
+    private(set) var rootName: String?
+    private(set) var rejectedRoot = false
+    private var feedTitle: String?
+    private var feedLink: String?
+    private var feedAlternateLink: String?
+    private var feedAuthor: String?
+    private var items: [ParsedItem] = []
+    private(set) var errors: [String] = []
+    private(set) var errorCount = 0
+
+    // MARK: Structure
+    private var depth = 0
+    private var primaryNamespaces: (FeedXMLNamespace, FeedXMLNamespace) = (.none, .rss)
+    private var isAtom = false
+    private var channelDepth = 0
+    private var itemDepth = 0
+    private var personDepth = 0
+    private var personIsFeedLevel = false
+    private var ignoreDepth = 0
+    private var baseStack: [(depth: Int, base: String)] = []
+    private let documentBase: String?
+
+    // MARK: Capture
+    private enum Target {
+        case none
+        case feedTitle, feedLink
+        case itemTitle, itemLink, itemGuid, itemDescription, itemContentEncoded
+        case itemAuthor, itemCreator, itemItunesAuthor
+        case itemPubDate, itemDCDate, itemPublished, itemUpdated
+        case itemSummary, itemContent, itemCategory, itemID, itemMediaDescription, itemItunesSummary
+        case personName, personEmail
+    }
+    private enum TextKind { case text, html, xhtml }
+    private var target: Target = .none
+    private var captureDepth = 0
+    private var captureKind: TextKind = .text
+    /// Child elements are serialized as markup (and text escaped) once this is set.
+    private var escaping = false
+    /// Child elements are written out (HTML fields) rather than ignored (text fields).
+    private var captureKeepsMarkup = false
+    /// Depth of an xhtml wrapper `<div>` whose tags are left out.
+    private var wrapperDepth = 0
+    private var captureBase: String?
+    /// Text after this point is ignored (the name inside an RSS author has been read).
+    private var captureFrozen = false
+    private var authorNameDepth = 0
+    private var text: [UInt8] = []
+
+    // MARK: Current item
+    private struct ItemState {
+        var title: String?
+        var titleKind: TextKind = .text
+        var link: String?
+        var alternateLink: String?
+        var alternateLinkScore = 0
+        var guid: String?
+        var guidIsPermaLink = true
+        var guidBase: String?
+        var rdfAbout: String?
+        var atomID: String?
+        var description: String?
+        var descriptionKind: TextKind = .html
+        var contentEncoded: String?
+        var summary: String?
+        var summaryKind: TextKind = .text
+        var content: String?
+        var contentKind: TextKind = .text
+        var mediaDescription: String?
+        var itunesSummary: String?
+        var author: String?
+        var creator: String?
+        var itunesAuthor: String?
+        var personName: String?
+        var personEmail: String?
+        var pubDate: Date?
+        var dcDate: Date?
+        var published: Date?
+        var updated: Date?
+        var enclosures: [Enclosure] = []
+        var categories: [String] = []
+    }
+    private var item = ItemState()
+    private var personName: String?
+    private var personEmail: String?
+
+    init(baseURL: String?) {
+        documentBase = baseURL
+        text.reserveCapacity(64 * 1024)
+        baseStack.reserveCapacity(8)
+    }
+
+    private var currentBase: String? { baseStack.last?.base ?? documentBase }
+
+    // MARK: - Errors
+
+    func recordError(_ message: String, line: Int, column: Int) {
+        errorCount += 1
+        if errors.count < 10 {
+            errors.append("line \(line), column \(column): \(message)")
+        }
+    }
+
+    /// libxml2 2.9 drops even `&amp;` once a document has been found not well-formed; the
+    /// repair pass has already turned every other reference into a character reference, so
+    /// resetting the flag keeps recover mode from losing text.
+    @inline(__always)
+    private func keepEntityReferencesAlive() {
+        if let context = parserContext, context.pointee.wellFormed == 0 {
+            context.pointee.wellFormed = 1
+        }
+    }
+
+    // MARK: - SAX events
+
+    func startElement(
+        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        keepEntityReferencesAlive()
+        depth += 1
+        let attrs = Attributes(count: attributeCount, pointer: attributes)
+        if attributeCount > 0, let base = attrs.value(local: "base", namespace: .xml) {
+            baseStack.append((depth, FeedURLResolver.resolve(base, against: currentBase)))
+        }
+        if itemDepth != 0, isItemStart(localName: localName, uri: uri) {
+            // Items never nest: an item start inside an item means an unclosed tag earlier
+            // (say `<b>` in a description) swallowed the item's end. Close what is open.
+            if target != .none { finishCapture() }
+            personDepth = 0
+            ignoreDepth = 0
+            finishItem()
+            itemDepth = depth
+            item = ItemState()
+            if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = about }
+            return
+        }
+        if target != .none {
+            if captureKeepsMarkup {
+                writeStartTag(localName: localName, prefix: prefix, uri: uri, attributes: attrs)
+            } else if target == .itemAuthor && depth == captureDepth + 1 && authorNameDepth == 0
+                && FeedXMLName.of(localName) == .name
+            {
+                // <author><name>…</name><title>…</title></author> without the Atom namespace
+                text.removeAll(keepingCapacity: true)
+                authorNameDepth = depth
+            }
+            return
+        }
+        if ignoreDepth != 0 { return }
+        let namespace = FeedXMLNamespace.of(uri)
+        let name = FeedXMLName.of(localName)
+        if depth == 1 {
+            startRoot(name: name, namespace: namespace, uri: uri, localName: localName, attributes: attrs)
+            return
+        }
+        let primary = namespace == primaryNamespaces.0 || namespace == primaryNamespaces.1
+        if itemDepth == 0 {
+            if primary && (name == .item || name == .entry) && (isAtom ? name == .entry : name == .item) {
+                itemDepth = depth
+                item = ItemState()
+                if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = about }
+                return
+            }
+            if !isAtom && primary && name == .channel {
+                channelDepth = depth
+                if format == .rss1, FeedXMLNamespace.isRSS090(uri) { format = .rss09 }
+                return
+            }
+            if depth == channelDepth + 1 { startFeedField(name: name, namespace: namespace, primary: primary, attributes: attrs) }
+            else if personDepth != 0 && depth == personDepth + 1 { startPersonField(name: name) }
+            return
+        }
+        if personDepth != 0 {
+            if depth == personDepth + 1 { startPersonField(name: name) }
+            return
+        }
+        if depth == itemDepth + 1 {
+            startItemField(name: name, namespace: namespace, primary: primary, attributes: attrs)
+        } else if namespace == .media {
+            startMediaElement(name: name, localName: localName, attributes: attrs)
+        }
+    }
+
+    private func isItemStart(localName: UnsafePointer<xmlChar>, uri: UnsafePointer<xmlChar>?) -> Bool {
+        guard captureKind != .xhtml || target == .none else { return false }
+        let name = FeedXMLName.of(localName)
+        guard isAtom ? name == .entry : name == .item else { return false }
+        let namespace = FeedXMLNamespace.of(uri)
+        return namespace == primaryNamespaces.0 || namespace == primaryNamespaces.1
+    }
+
+    func endElement(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
+        keepEntityReferencesAlive()
+        defer {
+            if let last = baseStack.last, last.depth == depth { baseStack.removeLast() }
+            depth -= 1
+        }
+        if target != .none {
+            if depth == captureDepth {
+                finishCapture()
+            } else if depth == authorNameDepth {
+                captureFrozen = true
+            } else if captureKeepsMarkup {
+                writeEndTag(localName: localName, prefix: prefix)
+            }
+            return
+        }
+        if depth == ignoreDepth {
+            ignoreDepth = 0
+            return
+        }
+        if ignoreDepth != 0 { return }
+        if depth == personDepth {
+            finishPerson()
+            return
+        }
+        if depth == itemDepth {
+            finishItem()
+            itemDepth = 0
+        } else if depth == channelDepth {
+            channelDepth = isAtom ? 1 : 0
+        }
+    }
+
+    func characters(_ bytes: UnsafePointer<xmlChar>, count: Int) {
+        guard target != .none, !captureFrozen else { return }
+        keepEntityReferencesAlive()
+        if escaping {
+            appendEscaped(UnsafeBufferPointer(start: bytes, count: count))
+        } else {
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        }
+    }
+
+    // MARK: - Root and feed level
+
+    private func startRoot(
+        name: FeedXMLName, namespace: FeedXMLNamespace, uri: UnsafePointer<xmlChar>?,
+        localName: UnsafePointer<xmlChar>, attributes: Attributes
+    ) {
+        rootName = String(cString: localName)
+        switch name {
+        case .rss where namespace == .none || namespace == .rss:
+            let version = attributes.value(local: "version", namespace: .none) ?? ""
+            format = version.hasPrefix("0.9") ? .rss09 : .rss2
+            primaryNamespaces = (.none, .rss)
+        case .rdf where namespace == .rdf:
+            format = .rss1
+            primaryNamespaces = (.rss, .none)
+        case .feed where namespace == .atom10 || namespace == .atom03 || namespace == .none:
+            let version = attributes.value(local: "version", namespace: .none)
+            format = namespace == .atom03 || version == "0.3" ? .atom03 : .atom10
+            primaryNamespaces = namespace == .none ? (.none, .atom10) : (namespace, .none)
+            isAtom = true
+            channelDepth = 1
+        default:
+            rejectedRoot = true
+            if let context = parserContext { xmlStopParser(context) }
+        }
+    }
+
+    private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: Attributes) {
+        switch name {
+        case .title where primary && feedTitle == nil:
+            beginCapture(.feedTitle, kind: isAtom ? textKind(attributes) : .text)
+        case .link where primary && !isAtom:
+            if feedLink == nil {
+                if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
+                    feedLink = FeedURLResolver.resolve(trimmed(href), against: currentBase)
+                } else {
+                    beginCapture(.feedLink, kind: .text)
+                }
+            }
+        case .link where isAtom ? primary : namespace == .atom10:
+            noteLink(attributes, feedLevel: true)
+        case .author where isAtom && primary:
+            personDepth = depth
+            personIsFeedLevel = true
+            personName = nil
+            personEmail = nil
+        case .image, .textinput, .items:
+            ignoreDepth = depth
+        case .entry, .item:
+            ignoreDepth = depth  // an item of the other syntax: not ours
+        default:
+            break
+        }
+    }
+
+    // MARK: - Item level
+
+    private func startItemField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: Attributes) {
+        switch namespace {
+        case _ where primary:
+            switch name {
+            case .title: beginCapture(.itemTitle, kind: isAtom ? textKind(attributes) : .text)
+            case .link:
+                if isAtom {
+                    noteLink(attributes, feedLevel: false)
+                } else if item.link == nil {
+                    if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
+                        item.link = FeedURLResolver.resolve(trimmed(href), against: currentBase)
+                    } else {
+                        beginCapture(.itemLink, kind: .text)
+                    }
+                }
+            case .guid:
+                let permalink = attributes.value(local: "isPermaLink", namespace: .none)
+                    ?? attributes.value(local: "ispermalink", namespace: .none)
+                    ?? attributes.value(local: "isPermalink", namespace: .none)
+                item.guidIsPermaLink = permalink.map { $0.trimmingCharacters(in: .whitespaces).lowercased() != "false" } ?? true
+                beginCapture(.itemGuid, kind: .text)
+            case .id: beginCapture(.itemID, kind: .text)
+            case .description: beginCapture(.itemDescription, kind: .html)
+            case .pubDate: beginCapture(.itemPubDate, kind: .text)
+            case .published, .issued, .created: beginCapture(.itemPublished, kind: .text)
+            case .updated, .modified: beginCapture(.itemUpdated, kind: .text)
+            case .summary: beginCapture(.itemSummary, kind: textKind(attributes))
+            case .content:
+                if let src = attributes.value(local: "src", namespace: .none), item.alternateLink == nil {
+                    item.alternateLink = FeedURLResolver.resolve(trimmed(src), against: currentBase)
+                }
+                let kind = textKind(attributes)
+                let type = attributes.value(local: "type", namespace: .none)?.lowercased() ?? ""
+                if type.isEmpty || type.hasPrefix("text") || type.contains("html") || type.contains("xml") {
+                    beginCapture(.itemContent, kind: kind)
+                }
+            case .author:
+                if isAtom {
+                    startPerson()
+                } else {
+                    beginCapture(.itemAuthor, kind: .text)
+                }
+            case .category:
+                if let term = attributes.value(local: "term", namespace: .none) ?? attributes.value(local: "label", namespace: .none) {
+                    addCategory(term)
+                } else {
+                    beginCapture(.itemCategory, kind: .text)
+                }
+            case .enclosure:
+                if let url = attributes.value(local: "url", namespace: .none) {
+                    addEnclosure(
+                        url: url, type: attributes.value(local: "type", namespace: .none),
+                        length: attributes.value(local: "length", namespace: .none))
+                }
+            case .source:
+                ignoreDepth = depth
+            default:
+                break
+            }
+        case .dc:
+            switch name {
+            case .creator: beginCapture(.itemCreator, kind: .text)
+            case .date: beginCapture(.itemDCDate, kind: .text)
+            case .subject: beginCapture(.itemCategory, kind: .text)
+            default: break
+            }
+        case .dcterms:
+            switch name {
+            case .modified: beginCapture(.itemUpdated, kind: .text)
+            case .created, .issued: beginCapture(.itemDCDate, kind: .text)
+            default: break
+            }
+        case .content:
+            if name == .encoded { beginCapture(.itemContentEncoded, kind: .html) }
+        case .itunes:
+            switch name {
+            case .author: beginCapture(.itemItunesAuthor, kind: .text)
+            case .summary: beginCapture(.itemItunesSummary, kind: .text)
+            default: break
+            }
+        case .atom10, .atom03:
+            switch name {
+            case .link: noteLink(attributes, feedLevel: false)
+            case .author: startPerson()
+            case .updated: beginCapture(.itemUpdated, kind: .text)
+            case .published: beginCapture(.itemPublished, kind: .text)
+            default: break
+            }
+        case .media:
+            startMediaElement(name: name, localName: nil, attributes: attributes)
+        default:
+            break
+        }
+    }
+
+    private func startMediaElement(name: FeedXMLName, localName: UnsafePointer<xmlChar>?, attributes: Attributes) {
+        if name == .content {
+            if let url = attributes.value(local: "url", namespace: .none) {
+                addEnclosure(
+                    url: url, type: attributes.value(local: "type", namespace: .none),
+                    length: attributes.value(local: "fileSize", namespace: .none))
+            }
+        } else if name == .description {
+            let type = attributes.value(local: "type", namespace: .none)
+            beginCapture(.itemMediaDescription, kind: type == "html" ? .html : .text)
+        }
+    }
+
+    private func startPerson() {
+        personDepth = depth
+        personIsFeedLevel = false
+        personName = nil
+        personEmail = nil
+    }
+
+    private func startPersonField(name: FeedXMLName) {
+        switch name {
+        case .name: beginCapture(.personName, kind: .text)
+        case .email: beginCapture(.personEmail, kind: .text)
+        default: break
+        }
+    }
+
+    private func finishPerson() {
+        let who = personName ?? personEmail
+        if personIsFeedLevel {
+            if feedAuthor == nil { feedAuthor = who }
+        } else if item.personName == nil && item.personEmail == nil {
+            item.personName = personName
+            item.personEmail = personEmail
+        }
+        personDepth = 0
+    }
+
+    /// Atom `link`: alternate (or no rel) becomes the link, html first; enclosure an enclosure.
+    private func noteLink(_ attributes: Attributes, feedLevel: Bool) {
+        guard let rawHref = attributes.value(local: "href", namespace: .none) else { return }
+        let href = FeedURLResolver.resolve(trimmed(rawHref), against: currentBase)
+        let rel = attributes.value(local: "rel", namespace: .none)?.lowercased() ?? "alternate"
+        let type = attributes.value(local: "type", namespace: .none)?.lowercased()
+        switch rel {
+        case "alternate", "http://www.iana.org/assignments/relation/alternate", "":
+            let score = type == nil ? 2 : (type!.contains("html") ? 3 : 1)
+            if feedLevel {
+                if feedAlternateLink == nil || score > feedAlternateScore {
+                    feedAlternateLink = href
+                    feedAlternateScore = score
+                }
+            } else if item.alternateLink == nil || score > item.alternateLinkScore {
+                item.alternateLink = href
+                item.alternateLinkScore = score
+            }
+        case "enclosure":
+            if !feedLevel {
+                addEnclosure(url: rawHref, type: type, length: attributes.value(local: "length", namespace: .none))
+            }
+        default:
+            break
+        }
+    }
+    private var feedAlternateScore = 0
+
+    private func addEnclosure(url: String, type: String?, length: String?) {
+        let resolved = FeedURLResolver.resolve(trimmed(url), against: currentBase)
+        guard !resolved.isEmpty, !item.enclosures.contains(where: { $0.url == resolved }) else { return }
+        item.enclosures.append(
+            Enclosure(
+                url: FeedText.sanitized(resolved), type: type.map { FeedText.sanitized(trimmed($0)) },
+                length: length.flatMap { Int64(trimmed($0)) }))
+    }
+
+    private func addCategory(_ raw: String) {
+        let category = FeedText.collapsingWhitespace(FeedText.sanitized(raw))
+        if !category.isEmpty && !item.categories.contains(category) { item.categories.append(category) }
+    }
+
+    // MARK: - Capture
+
+    private func textKind(_ attributes: Attributes) -> TextKind {
+        let type = attributes.value(local: "type", namespace: .none)?.lowercased()
+        let mode = attributes.value(local: "mode", namespace: .none)?.lowercased()
+        switch type {
+        case "html", "text/html": return mode == "xml" ? .xhtml : .html
+        case "xhtml", "application/xhtml+xml": return .xhtml
+        default:
+            if format == .atom03 {
+                if mode == "xml" { return .xhtml }
+                if mode == "escaped" && type != "text/plain" { return .html }
+            }
+            return .text
+        }
+    }
+
+    private func beginCapture(_ newTarget: Target, kind: TextKind) {
+        target = newTarget
+        captureDepth = depth
+        captureKind = kind
+        text.removeAll(keepingCapacity: true)
+        captureKeepsMarkup = kind != .text
+            || newTarget == .itemDescription || newTarget == .itemContentEncoded
+        escaping = kind == .xhtml
+        wrapperDepth = 0
+        captureFrozen = false
+        authorNameDepth = 0
+        captureBase = currentBase
+    }
+
+    private func finishCapture() {
+        let finished = target
+        target = .none
+        escaping = false
+        captureKeepsMarkup = false
+        switch finished {
+        case .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated:
+            let date = text.withUnsafeBufferPointer { FeedDateParser.date(fromUTF8: $0) }
+            switch finished {
+            case .itemPubDate: item.pubDate = item.pubDate ?? date
+            case .itemDCDate: item.dcDate = item.dcDate ?? date
+            case .itemPublished: item.published = item.published ?? date
+            default: item.updated = item.updated ?? date
+            }
+            return
+        default:
+            break
+        }
+        guard let value = FeedText.makeString(&text, trim: true) else { return }
+        switch finished {
+        case .none, .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated: break
+        case .feedTitle: feedTitle = titleText(value, kind: captureKind)
+        case .feedLink: feedLink = FeedURLResolver.resolve(value, against: captureBase)
+        case .itemTitle:
+            if item.title == nil { item.title = titleText(value, kind: captureKind) }
+        case .itemLink:
+            if item.link == nil { item.link = FeedURLResolver.resolve(value, against: captureBase) }
+        case .itemGuid:
+            if item.guid == nil {
+                item.guid = value
+                item.guidBase = captureBase
+            }
+        case .itemID:
+            if item.atomID == nil { item.atomID = value }
+        case .itemDescription:
+            if item.description == nil { item.description = value }
+        case .itemContentEncoded:
+            if item.contentEncoded == nil { item.contentEncoded = value }
+        case .itemSummary:
+            if item.summary == nil {
+                item.summary = value
+                item.summaryKind = captureKind
+            }
+        case .itemContent:
+            if item.content == nil {
+                item.content = value
+                item.contentKind = captureKind
+            }
+        case .itemAuthor:
+            if item.author == nil { item.author = personText(value) }
+        case .itemCreator:
+            if item.creator == nil { item.creator = personText(value) }
+        case .itemItunesAuthor:
+            if item.itunesAuthor == nil { item.itunesAuthor = personText(value) }
+        case .itemCategory: addCategory(value)
+        case .itemMediaDescription:
+            if item.mediaDescription == nil {
+                item.mediaDescription = captureKind == .text ? escapeHTML(value) : value
+            }
+        case .itemItunesSummary:
+            if item.itunesSummary == nil { item.itunesSummary = escapeHTML(value) }
+        case .personName:
+            if personName == nil { personName = FeedText.collapsingWhitespace(value) }
+        case .personEmail:
+            if personEmail == nil { personEmail = value }
+        }
+    }
+
+    private func titleText(_ value: String, kind: TextKind) -> String? {
+        let plain = kind == .text ? value : FeedMarkup.plainText(value)
+        let collapsed = FeedText.collapsingWhitespace(plain)
+        return collapsed.isEmpty ? nil : collapsed
+    }
+
+    /// "jane@example.org (Jane Doe)" and "Jane Doe <jane@example.org>" become "Jane Doe".
+    private func personText(_ value: String) -> String? {
+        let collapsed = FeedText.collapsingWhitespace(value)
+        guard let last = collapsed.utf8.last else { return nil }
+        if last == UInt8(ascii: ")"), let open = collapsed.firstIndex(of: "(") {
+            let address = FeedText.trimmingSpaces(collapsed[..<open])
+            if address.contains("@") && !address.contains(" ") {
+                let name = FeedText.trimmingSpaces(
+                    collapsed[collapsed.index(after: open)..<collapsed.index(before: collapsed.endIndex)])
+                if !name.isEmpty { return name }
+            }
+        } else if last == UInt8(ascii: ">"), let open = collapsed.lastIndex(of: "<"), collapsed[open...].contains("@") {
+            let name = FeedText.trimmingSpaces(collapsed[..<open])
+            if !name.isEmpty { return name }
+        }
+        return collapsed
+    }
+
+    // MARK: - Markup inside HTML fields
+
+    private static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+    ]
+
+    private func switchToEscaping() {
+        guard !escaping else { return }
+        escaping = true
+        guard text.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return }
+        let raw = text
+        text.removeAll(keepingCapacity: true)
+        raw.withUnsafeBufferPointer { appendEscaped($0) }
+    }
+
+    private func writeStartTag(
+        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: Attributes
+    ) {
+        switchToEscaping()
+        if captureKind == .xhtml && depth == captureDepth + 1 && wrapperDepth == 0
+            && strcmp(UnsafeRawPointer(localName).assumingMemoryBound(to: CChar.self), "div") == 0
+            && FeedXMLNamespace.of(uri) == .xhtml
+        {
+            wrapperDepth = depth
+            return
+        }
+        text.append(0x3C)
+        appendQualifiedName(localName: localName, prefix: prefix)
+        for index in 0..<attributes.count {
+            text.append(0x20)
+            appendQualifiedName(localName: attributes.localName(index), prefix: attributes.prefix(index))
+            text.append(contentsOf: [0x3D, 0x22])  // ="
+            let value = attributes.rawValue(index)
+            if value.contains(0x26) {
+                let decoded = Array(String(decoding: value, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&").utf8)
+                decoded.withUnsafeBufferPointer { appendEscaped($0, quotes: true) }
+            } else {
+                appendEscaped(value, quotes: true)
+            }
+            text.append(0x22)
+        }
+        text.append(0x3E)
+    }
+
+    private func writeEndTag(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
+        if depth == wrapperDepth {
+            wrapperDepth = 0
+            return
+        }
+        if prefix == nil, Self.voidElements.contains(String(cString: localName)) { return }
+        text.append(contentsOf: [0x3C, 0x2F])  // </
+        appendQualifiedName(localName: localName, prefix: prefix)
+        text.append(0x3E)
+    }
+
+    private func appendQualifiedName(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
+        if let prefix {
+            text.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(UnsafeRawPointer(prefix).assumingMemoryBound(to: CChar.self))))
+            text.append(0x3A)
+        }
+        text.append(contentsOf: UnsafeBufferPointer(start: localName, count: strlen(UnsafeRawPointer(localName).assumingMemoryBound(to: CChar.self))))
+    }
+
+    private func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool = false) {
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let replacement: StaticString
+            switch byte {
+            case 0x26: replacement = "&amp;"
+            case 0x3C: replacement = "&lt;"
+            case 0x3E: replacement = "&gt;"
+            case 0x22 where quotes: replacement = "&quot;"
+            default: continue
+            }
+            if index > runStart { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            text.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            runStart = index + 1
+        }
+        if bytes.count > runStart { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+    }
+
+    private func escapeHTML(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return value }
+        var out = ""
+        out.reserveCapacity(value.utf8.count + 16)
+        for character in value.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    // MARK: - Finishing
+
+    private func finishItem() {
+        let state = item
+        item = ItemState()
+        // Link: RSS <link>, then an alternate link, then a permalink guid that is a URL.
+        var link = state.link ?? state.alternateLink
+        if link == nil, !isAtom, state.guidIsPermaLink, let guid = state.guid {
+            let lower = guid.lowercased()
+            if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+                link = FeedURLResolver.resolve(guid, against: state.guidBase)
+            }
+        }
+        if link == nil, format == .rss1 || format == .rss09, let about = state.rdfAbout {
+            link = FeedURLResolver.resolve(about, against: currentBase)
+        }
+        let personAuthor = state.personName ?? state.personEmail
+        var author = state.author ?? state.creator ?? personAuthor ?? state.itunesAuthor
+        if author == nil, isAtom { author = feedAuthor }
+        var summaryHTML: String?
+        var summaryIsText = false
+        var contentHTML: String?
+        if isAtom {
+            if let summary = state.summary {
+                if state.summaryKind == .text {
+                    summaryIsText = true
+                    summaryHTML = summary
+                } else {
+                    summaryHTML = summary
+                }
+            }
+            if let content = state.content {
+                contentHTML = state.contentKind == .text ? escapeHTML(content) : content
+            }
+            if contentHTML == nil, let summary = state.summary {
+                contentHTML = state.summaryKind == .text ? escapeHTML(summary) : summary
+            }
+            if summaryHTML == nil { summaryHTML = contentHTML }
+        } else {
+            contentHTML = state.contentEncoded ?? state.description ?? state.itunesSummary ?? state.mediaDescription
+            summaryHTML = state.description ?? state.itunesSummary ?? state.mediaDescription ?? state.contentEncoded
+        }
+        let summary: String? = summaryHTML.flatMap { html in
+            let plain = summaryIsText ? html : Self.plainTextPreview(html)
+            let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
+            return sanitized.isEmpty ? nil : sanitized
+        }
+        let id: String
+        if let guid = state.guid ?? state.atomID ?? state.rdfAbout {
+            id = guid
+        } else {
+            let dateText = (state.pubDate ?? state.published ?? state.dcDate ?? state.updated).map {
+                String(Int64($0.timeIntervalSince1970))
+            }
+            var parts = [link ?? "", state.title ?? ""]
+            if link == nil && state.title == nil {
+                parts.append(dateText ?? "")
+                parts.append(String((summaryHTML ?? contentHTML ?? "").prefix(512)))
+            }
+            id = "zeader:" + FeedText.stableHash(parts)
+        }
+        items.append(
+            ParsedItem(
+                id: id, title: state.title, link: link.map(FeedText.sanitized), author: author,
+                published: state.pubDate ?? state.published ?? state.dcDate,
+                updated: state.updated, summary: summary, content: contentHTML,
+                enclosures: state.enclosures, categories: state.categories))
+    }
+
+    /// Characters kept in an item's plain-text summary (a preview: the full text is in
+    /// `content`).
+    static let summaryLimit = 300
+    /// Bytes of HTML first turned into text for the summary (then 8 times more, then all,
+    /// while that gives fewer than `summaryLimit` characters): bounds the work per item.
+    static let summaryHTMLBytes = 768
+
+    static func plainTextPreview(_ html: String) -> String {
+        var budget = summaryHTMLBytes
+        while true {
+            let prefix = htmlPrefix(html, bytes: budget)
+            let plain = HTMLText.plainText(prefix)
+            if prefix.utf8.count == html.utf8.count || plain.unicodeScalars.count >= summaryLimit { return plain }
+            budget *= 8
+        }
+    }
+
+    /// The first `bytes` of `html`, cut on a character boundary.
+    static func htmlPrefix(_ html: String, bytes: Int) -> String {
+        let utf8 = html.utf8
+        guard utf8.count > bytes else { return html }
+        var end = utf8.index(utf8.startIndex, offsetBy: bytes)
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+
+    /// The feed as read so far (at the end of the document: the whole feed).
+    func makeFeed() -> ParsedFeed? {
+        guard let format else { return nil }
+        var feed = ParsedFeed(format: format, title: feedTitle, link: feedLink ?? feedAlternateLink, items: items)
+        feed.link = feed.link.map(FeedText.sanitized)
+        feed.warnings = errors
+        if errorCount > errors.count { feed.warnings.append("… and \(errorCount - errors.count) more") }
+        return feed
+    }
+
+    private func trimmed(_ string: String) -> String {
+        string.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The attributes libxml2 passes to `startElementNs`: five pointers per attribute
+/// (local name, prefix, URI, value start, value end).
+struct Attributes {
+    let count: Int
+    let pointer: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+
+    func localName(_ index: Int) -> UnsafePointer<xmlChar> { pointer![index * 5]! }
+    func prefix(_ index: Int) -> UnsafePointer<xmlChar>? { pointer![index * 5 + 1] }
+
+    func rawValue(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = pointer![index * 5 + 3]!
+        let end = pointer![index * 5 + 4]!
+        return UnsafeBufferPointer(start: start, count: end - start)
+    }
+
+    /// The value of the attribute `local` in `namespace`, with the `&#38;` that libxml2
+    /// leaves for `&` (entities are not substituted) turned back into `&`.
+    func value(local: StaticString, namespace: FeedXMLNamespace) -> String? {
+        guard let pointer, count > 0 else { return nil }
+        for index in 0..<count {
+            let name = pointer[index * 5]!
+            guard strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == local.utf8CodeUnitCount,
+                memcmp(name, local.utf8Start, local.utf8CodeUnitCount) == 0
+            else { continue }
+            let uri = pointer[index * 5 + 2]
+            if namespace == .none ? uri != nil : FeedXMLNamespace.of(uri) != namespace { continue }
+            let raw = rawValue(index)
+            var value = String(decoding: raw, as: UTF8.self)
+            if raw.contains(0x26) { value = value.replacingOccurrences(of: "&#38;", with: "&") }
+            return value
+        }
+        return nil
+    }
+}

@@ -1,0 +1,84 @@
+import CLibXML2
+import Foundation
+
+/// Runs libxml2's SAX2 parser over UTF-8 bytes with the options the hostile-input rules
+/// require, and feeds a ``FeedXMLHandler``.
+///
+/// Options: `XML_PARSE_RECOVER` (keep going past well-formedness errors),
+/// `XML_PARSE_NONET` (no network), `XML_PARSE_IGNORE_ENC` (the bytes were already
+/// decoded to UTF-8), no `XML_PARSE_NOENT`, no `XML_PARSE_DTDLOAD`, no `XML_PARSE_HUGE`
+/// (libxml2's own size limits stay on). The handler has no entity-declaration callbacks
+/// and the repair pass removed the DOCTYPE, so no DTD is ever read.
+///
+/// ```swift
+/// let handler = FeedXMLParser.run(utf8Bytes, baseURL: "https://example.org/")
+/// ```
+enum FeedXMLParser {
+    static let options: Int32 = Int32(
+        XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue)
+
+    /// Bytes handed to libxml2 per `xmlParseChunk` call. The push parser hands CDATA
+    /// sections and text over in blocks, where the pull parser reads them a character at a
+    /// time; 64 KiB chunks measured fastest (see `Tests/FeedsTests/ThroughputTests.swift`).
+    static let chunkSize = 64 * 1024
+
+    static func run(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: String?) -> FeedXMLHandler {
+        let handler = FeedXMLHandler(baseURL: baseURL)
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return handler }
+        let retained = Unmanaged.passRetained(handler)
+        defer { retained.release() }
+        var sax = saxHandler
+        guard let context = xmlCreatePushParserCtxt(&sax, retained.toOpaque(), nil, 0, nil) else { return handler }
+        defer { xmlFreeParserCtxt(context) }
+        handler.parserContext = context
+        xmlCtxtUseOptions(context, options)
+        let chars = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        var offset = 0
+        while offset < bytes.count && !handler.rejectedRoot {
+            let length = min(chunkSize, bytes.count - offset)
+            xmlParseChunk(context, chars + offset, Int32(length), 0)
+            offset += length
+        }
+        xmlParseChunk(context, nil, 0, 1)
+        handler.parserContext = nil
+        return handler
+    }
+
+    private static func handler(_ context: UnsafeMutableRawPointer?) -> FeedXMLHandler {
+        Unmanaged<FeedXMLHandler>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// The SAX2 callbacks: elements, text and errors only. No entity, DTD or
+    /// external-subset callbacks, so nothing can be resolved or loaded.
+    // `xmlSAXHandler` is a C struct of function pointers (not Sendable to Swift); this one is
+    // built once, never mutated, and only ever copied into a parser context.
+    nonisolated(unsafe) private static let saxHandler: xmlSAXHandler = {
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
+            guard let localName else { return }
+            FeedXMLParser.handler(context).startElement(
+                localName: localName, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
+                attributes: attributes)
+        }
+        sax.endElementNs = { context, localName, prefix, _ in
+            guard let localName else { return }
+            FeedXMLParser.handler(context).endElement(localName: localName, prefix: prefix)
+        }
+        sax.characters = { context, bytes, count in
+            guard let bytes else { return }
+            FeedXMLParser.handler(context).characters(bytes, count: Int(count))
+        }
+        sax.cdataBlock = sax.characters
+        sax.ignorableWhitespace = sax.characters
+        sax.serror = { context, error in
+            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+            FeedXMLParser.handler(context).recordError(
+                message.trimmingCharacters(in: .whitespacesAndNewlines), line: Int(error.pointee.line),
+                column: Int(error.pointee.int2))
+        }
+        return sax
+    }()
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import Feeds
+
+@Suite("zeader parse JSON contract")
+struct ContractJSONTests {
+    @Test func everyKeyIsPresentAndNullWhenAbsent() throws {
+        let feed = ParsedFeed(format: .rss2, items: [ParsedItem(id: "x")])
+        let object = try #require(JSONSerialization.jsonObject(with: feed.contractJSON()) as? [String: Any])
+        #expect(Set(object.keys) == ["format", "title", "link", "items"])
+        #expect(object["format"] as? String == "rss2")
+        #expect(object["title"] is NSNull)
+        let item = try #require((object["items"] as? [[String: Any]])?.first)
+        #expect(Set(item.keys) == ["id", "title", "link", "author", "published", "updated", "summary", "content"])
+        for key in ["title", "link", "author", "published", "updated", "summary", "content"] {
+            #expect(item[key] is NSNull, "\(key)")
+        }
+    }
+
+    @Test func stringsAndDatesRoundTrip() throws {
+        let tricky = "quote \" backslash \\ newline \n tab \t bell \u{7} nul \u{0} emoji 🚀 é"
+        let feed = ParsedFeed(
+            format: .atom10, title: tricky, link: "https://x.example/?a=1&b=2",
+            items: [
+                ParsedItem(
+                    id: "1", title: "T", published: Date(timeIntervalSince1970: 1_700_000_000),
+                    updated: Date(timeIntervalSince1970: 1_700_000_001.5), summary: "s", content: "<p>c</p>")
+            ])
+        let data = feed.contractJSON()
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["title"] as? String == tricky)
+        let item = try #require((object["items"] as? [[String: Any]])?.first)
+        #expect(item["published"] as? String == "2023-11-14T22:13:20Z")
+        #expect(item["updated"] as? String == "2023-11-14T22:13:21Z")
+        #expect(item["content"] as? String == "<p>c</p>")
+        #expect(data.last == UInt8(ascii: "\n"))
+    }
+
+    @Test func largeFeedsAreWrittenInPieces() throws {
+        let items = (0..<3000).map { ParsedItem(id: "\($0)", content: String(repeating: "x", count: 1000)) }
+        let feed = ParsedFeed(format: .rss2, items: items)
+        var pieces = 0
+        var joined = Data()
+        feed.writeContractJSON { chunk in
+            pieces += 1
+            joined.append(contentsOf: chunk)
+        }
+        #expect(pieces > 1)
+        #expect(joined == feed.contractJSON())
+    }
+
+    @Test func parsedFixtureMatchesTheContract() throws {
+        let feed = try parseFixture("rss2-full.xml")
+        let object = try #require(JSONSerialization.jsonObject(with: feed.contractJSON()) as? [String: Any])
+        let items = try #require(object["items"] as? [[String: Any]])
+        #expect(items.count == 3)
+        #expect(items[0]["published"] as? String == "2024-06-04T07:15:00Z")
+        #expect(items[0]["title"] as? String == "Crème brûlée & friends")
+    }
+}
