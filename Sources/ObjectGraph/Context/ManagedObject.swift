@@ -33,6 +33,11 @@ open class ManagedObject: CustomStringConvertible {
     public internal(set) var isFault: Bool = false
     /// Keys changed since the last save (attribute and relationship names).
     var changedKeys: Set<String> = []
+    /// True while inserted and not yet saved.
+    var isInsertedFlag = false
+    /// The context's batch number when this object was inserted: changes made in that
+    /// same batch need no bookkeeping (the object is announced as inserted anyway).
+    var insertedInBatch = -1
 
     /// Opaque token: only a context creates managed objects.
     public struct Construction {
@@ -45,6 +50,10 @@ open class ManagedObject: CustomStringConvertible {
     public required init(_ construction: Construction) {
         entity = construction.entity
         objectID = construction.objectID
+    }
+
+    deinit {
+        managedObjectContext?.objectDidDeallocate(objectID, ObjectIdentifier(self))
     }
 
     // MARK: State
@@ -138,6 +147,12 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     func setAttributeValue(_ value: Value, at index: Int) {
+        if isInsertedFlag, let context = managedObjectContext, context.batchNumber == insertedInBatch,
+            context.undoManager == nil
+        {
+            values[index] = value
+            return
+        }
         fireFaultIfNeeded()
         guard index < values.count else { return }
         let old = values[index]

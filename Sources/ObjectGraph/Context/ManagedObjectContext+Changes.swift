@@ -23,6 +23,7 @@ extension ManagedObjectContext {
         undoManager?.closeImplicitGroup()
         let p = pending
         pending = PendingChanges()
+        batchNumber += 1
         guard !p.isEmpty else { return }
         var inserted: [ManagedObject] = []
         var updated: [ManagedObject] = []

@@ -108,6 +108,10 @@ extension ManagedObjectContext {
 
     /// Sets the stored column of to-one `r` and records the change.
     func setForeignKey(_ object: ManagedObject, relationshipIndex r: Int, to id: ObjectID?) {
+        if object.isInsertedFlag, object.insertedInBatch == batchNumber, undoManager == nil {
+            object.toOne[r] = id
+            return
+        }
         object.fireFaultIfNeeded()
         let old = object.toOne[r]
         if old == id { return }

@@ -178,23 +178,34 @@ extension ManagedObjectContext {
             return id.primaryKey?.databaseValue ?? .null
         }
 
-        // 2. Inserts.
+        // 2. Inserts, one prepared statement per entity.
+        var insertStatements: [ObjectIdentifier: Statement] = [:]
         for insert in plan.inserts {
             let entity = insert.entity
             let pk = outcome.permanentIDs[insert.temporaryID]!.rawValue
-            var columns = ["\"Z_PK\"", "\"Z_OPT\""]
             var arguments: [DatabaseValue] = [pk.databaseValue, 1.databaseValue]
+            arguments.reserveCapacity(2 + entity.storedAttributeIndexes.count + entity.relationships.count)
             for i in entity.storedAttributeIndexes {
-                columns.append(SchemaGenerator.quote(entity.attributes[i].name))
                 // Derived counts start at zero; the children's deltas below fill them in.
                 arguments.append(entity.attributes[i].isDerivedCounter ? 0.databaseValue : insert.values[i].databaseValue)
             }
-            for (r, rel) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
-                columns.append(SchemaGenerator.quote(rel.name))
+            for (r, _) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
                 arguments.append(fk(insert.toOne[r]))
             }
-            let sql = "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-            try run(db, sql: sql, arguments: arguments, entity: entity, values: insert.values)
+            let statement: Statement
+            if let cached = insertStatements[ObjectIdentifier(entity)] {
+                statement = cached
+            } else {
+                var columns = ["\"Z_PK\"", "\"Z_OPT\""]
+                for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
+                for (r, rel) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
+                    columns.append(SchemaGenerator.quote(rel.name))
+                }
+                let sql = "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+                statement = try db.cachedStatement(sql: sql)
+                insertStatements[ObjectIdentifier(entity)] = statement
+            }
+            try run(db, statement: statement, arguments: arguments, entity: entity, values: insert.values)
         }
 
         // Derived counts: each changed child's contribution before (as stored) and after.
@@ -402,8 +413,11 @@ extension ManagedObjectContext {
 
     /// Runs one statement, turning constraint failures into typed errors.
     private static func run(_ db: Database, sql: String, arguments: [DatabaseValue], entity: Entity, values: [Value]) throws {
+        try run(db, statement: try db.cachedStatement(sql: sql), arguments: arguments, entity: entity, values: values)
+    }
+
+    private static func run(_ db: Database, statement: Statement, arguments: [DatabaseValue], entity: Entity, values: [Value]) throws {
         do {
-            let statement = try db.cachedStatement(sql: sql)
             try statement.execute(arguments: StatementArguments(arguments))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             let message = error.message ?? ""
@@ -442,6 +456,7 @@ extension ManagedObjectContext {
             registered.removeValue(forKey: insert.temporaryID)
             object.objectID = permanent
             register(object)
+            object.isInsertedFlag = false
             permanentIDForTemporary[insert.temporaryID] = permanent
             inserted.insert(permanent)
         }

@@ -49,9 +49,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Registered objects, weakly held unless they have changes (see `insertedByID` etc.).
-    var registered: [ObjectID: WeakObject] = [:]
-    private var registrationsSincePrune = 0
+    /// Registered objects, not retained (objects with changes are also held strongly, in
+    /// `insertedByID` etc.). An object removes its entry when it is deallocated, so entries
+    /// never dangle; every place that detaches an object also removes its entry.
+    var registered: [ObjectID: UnretainedObject] = [:]
     var insertedByID: [ObjectID: ManagedObject] = [:]
     var updatedByID: [ObjectID: ManagedObject] = [:]
     var deletedByID: [ObjectID: ManagedObject] = [:]
@@ -64,6 +65,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Changes not yet announced by ObjectsDidChange.
     var pending = PendingChanges()
     var isProcessingPendingChanges = false
+    /// Counts ObjectsDidChange batches.
+    var batchNumber = 0
     var isMerging = false
 
     init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
@@ -170,6 +173,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
         register(object)
         insertedByID[id] = object
+        object.isInsertedFlag = true
+        object.insertedInBatch = batchNumber
         pending.inserted.insert(id)
         undoManager?.registerUndo(.insert(object.objectID), in: self)
         object.awakeFromInsert()
@@ -177,12 +182,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     func register(_ object: ManagedObject) {
-        registered[object.objectID] = WeakObject(object)
-        registrationsSincePrune += 1
-        if registrationsSincePrune > 4096 && registrationsSincePrune > registered.count / 2 {
-            registered = registered.filter { $0.value.object != nil }
-            registrationsSincePrune = 0
-        }
+        registered[object.objectID] = UnretainedObject(object)
+    }
+
+    /// Called from a registered object's deinit.
+    func objectDidDeallocate(_ id: ObjectID, _ object: ObjectIdentifier) {
+        if let entry = registered[id], entry.identifier == object { registered.removeValue(forKey: id) }
     }
 
     /// The registered object for `id`, if it is still in memory.
@@ -318,6 +323,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard deletedByID[id] == nil else { return }
         object.fireFaultIfNeeded()
         if insertedByID.removeValue(forKey: id) != nil {
+            object.isInsertedFlag = false
             pending.inserted.remove(id)
             pending.deletedInserted.insert(id)
         } else {
@@ -375,6 +381,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func rollback() {
         assertOnQueue()
         for (id, object) in insertedByID {
+            object.isInsertedFlag = false
             pending.deletedInserted.insert(id)
             pending.inserted.remove(id)
             pending.objects[id] = object
@@ -451,9 +458,17 @@ public struct ManagedObjectBox: Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
 }
 
-final class WeakObject {
-    weak var object: ManagedObject?
-    init(_ object: ManagedObject) { self.object = object }
+/// A registry entry that does not keep its object alive.
+struct UnretainedObject {
+    // unowned(unsafe): the object's deinit removes this entry before the memory is freed
+    // (ManagedObject.deinit → objectDidDeallocate), so the reference never dangles.
+    unowned(unsafe) let unretained: ManagedObject
+    let identifier: ObjectIdentifier
+    init(_ object: ManagedObject) {
+        unretained = object
+        identifier = ObjectIdentifier(object)
+    }
+    var object: ManagedObject? { unretained }
 }
 
 /// Changes since the last ObjectsDidChange.
