@@ -1,0 +1,123 @@
+import Foundation
+import ObjectGraph
+
+/// A subscription: one feed URL and what Zeader knows about it.
+///
+/// ```swift
+/// let server = context.insert(Server.self)
+/// server.url = "https://example.org/feed.xml"
+/// ```
+public final class Server: ManagedObject {
+    @Managed("title") public var title: String?
+    /// The feed's URL (unique).
+    @Managed("url") public var url: String
+    /// The site the feed belongs to.
+    @Managed("siteLink") public var siteLink: String?
+    /// Kept equal to the number of unread items by ObjectGraph (a derived count).
+    @Managed("unreadCount") public var unreadCount: Int64
+    /// Kept equal to the number of items (a derived count).
+    @Managed("totalCount") public var totalCount: Int64
+    /// Position in the user's feed list.
+    @Managed("displayOrder") public var displayOrder: Int64
+    @Managed("lastRefresh") public var lastRefresh: Date?
+    /// The last refresh's error, or nil when it went well.
+    @Managed("lastError") public var lastError: String?
+    @Managed("etag") public var etag: String?
+    @Managed("lastModified") public var lastModified: String?
+    /// Set when the server answered 410 Gone: the feed is no longer refreshed.
+    @Managed("disabled") public var disabled: Bool
+    /// Not before this date (a 429/503 Retry-After).
+    @Managed("retryAfter") public var retryAfter: Date?
+    @ToMany("feedItems") public var feedItems: [FeedItem]
+
+    /// The title to show: the feed's title, else its URL.
+    public var displayTitle: String { (title?.isEmpty == false ? title : nil) ?? url }
+}
+
+/// One article of a feed.
+///
+/// ```swift
+/// item.read = true
+/// ```
+public final class FeedItem: ManagedObject {
+    /// The feed's id for the item (unique within its server).
+    @Managed("guid") public var guid: String
+    @Managed("title") public var title: String?
+    @Managed("link") public var link: String?
+    @Managed("author") public var author: String?
+    /// Plain text.
+    @Managed("summary") public var summary: String?
+    /// HTML.
+    @Managed("content") public var content: String?
+    @Managed("published") public var published: Date?
+    @Managed("updated") public var updated: Date?
+    @Managed("read") public var read: Bool
+    /// When Zeader first stored the item.
+    @Managed("firstSeen") public var firstSeen: Date?
+    /// `published`, else `updated`, else `firstSeen`: the date items are listed by.
+    @Managed("sortDate") public var sortDate: Date?
+    @ToOne("server") public var server: Server?
+}
+
+/// A saved search: a predicate in the ObjectGraph language over FeedItem.
+///
+/// ```swift
+/// let smart = context.insert(SmartFeed.self)
+/// smart.predicateFormat = "read == NO AND title CONTAINS[cd] \"swift\""
+/// ```
+public final class SmartFeed: ManagedObject {
+    @Managed("title") public var title: String
+    @Managed("predicateFormat") public var predicateFormat: String
+    @Managed("displayOrder") public var displayOrder: Int64
+}
+
+/// Zeader's object model. Its entity and attribute names are part of the user interface
+/// (`--where`, smart feeds), so they do not change.
+public enum ZeaderModel {
+    /// The model name recorded in every store.
+    public static let name = "Zeader"
+
+    /// Version 1 of the model.
+    public static let version1: ManagedObjectModel = {
+        do {
+            return try ManagedObjectModel(
+                name: name, version: 1,
+                entities: [
+                    EntityDescription(
+                        "Server", managedClass: Server.self,
+                        attributes: [
+                            .string("title"), .string("url", optional: false), .string("siteLink"),
+                            .derivedCount("unreadCount", of: "feedItems", where: "read == NO"),
+                            .derivedCount("totalCount", of: "feedItems"),
+                            .integer("displayOrder", defaultValue: 0), .date("lastRefresh"), .string("lastError"),
+                            .string("etag"), .string("lastModified"), .bool("disabled", defaultValue: false),
+                            .date("retryAfter"),
+                        ],
+                        relationships: [
+                            .toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
+                        ],
+                        indexes: [["displayOrder"]], uniquenessConstraints: [["url"]]),
+                    EntityDescription(
+                        "FeedItem", managedClass: FeedItem.self,
+                        attributes: [
+                            .string("guid", optional: false), .string("title"), .string("link"), .string("author"),
+                            .string("summary"), .string("content"), .date("published"), .date("updated"),
+                            .bool("read", defaultValue: false), .date("firstSeen"), .date("sortDate", indexed: true),
+                        ],
+                        relationships: [.toOne("server", destination: "Server", inverse: "feedItems")],
+                        indexes: [["server", "read"]], uniquenessConstraints: [["server", "guid"]]),
+                    EntityDescription(
+                        "SmartFeed", managedClass: SmartFeed.self,
+                        attributes: [
+                            .string("title", optional: false), .string("predicateFormat", optional: false),
+                            .integer("displayOrder", defaultValue: 0),
+                        ]),
+                ])
+        } catch {
+            fatalError("Zeader's model is invalid: \(error)")
+        }
+    }()
+
+    /// The model this program writes.
+    public static var current: ManagedObjectModel { version1 }
+}
