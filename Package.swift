@@ -23,7 +23,10 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]),
         .target(
             name: "ObjectGraph",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .target(name: "Feeds", dependencies: ["CLibXML2"]),
         .target(
             name: "ZeaderKit",

@@ -16,6 +16,7 @@ struct ChangeSummary: Sendable, Equatable {
     var updated: [String] = []
     var deleted: [String] = []
     var keys: [String] = []
+    var insertedIDs: [String] = []
     var isMerge = false
 }
 
@@ -23,7 +24,8 @@ func summarize(_ note: ObjectsDidChangeNotification) -> ChangeSummary {
     ChangeSummary(
         inserted: note.inserted.map(\.entity.name).sorted(), updated: note.updated.map(\.entity.name).sorted(),
         deleted: note.deleted.map(\.entity.name).sorted(),
-        keys: note.changedKeysByID.values.flatMap { $0 }.sorted(), isMerge: note.isMerge)
+        keys: note.changedKeysByID.values.flatMap { $0 }.sorted(),
+        insertedIDs: note.insertedObjectIDs.map(\.entity.name).sorted(), isMerge: note.isMerge)
 }
 
 /// Waits (polling) until `condition` holds or `timeout` passes.
@@ -139,7 +141,7 @@ func eventually(timeout: TimeInterval = 3, _ condition: () throws -> Bool) rethr
         view.performAndWait {
             #expect(note.read)
             #expect(folder.notes.count == 2)
-            #expect(changes.all.contains { $0.isMerge && $0.keys.contains("title") && $0.inserted == ["Note"] })
+            #expect(changes.all.contains { $0.isMerge && $0.keys.contains("title") && $0.insertedIDs == ["Note"] })
         }
         withExtendedLifetime(token) {}
     }

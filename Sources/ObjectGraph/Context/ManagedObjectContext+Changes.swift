@@ -35,8 +35,8 @@ extension ManagedObjectContext {
         for id in p.deleted.union(p.deletedInserted) { if let o = p.objects[id] { deleted.append(o) } }
         bus?.postObjectsDidChange(
             ObjectsDidChangeNotification(
-                context: self, inserted: inserted, updated: updated, deleted: deleted, changedKeysByID: p.updated,
-                isMerge: isMerge))
+                context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted.union(p.inserted), updated: updated,
+                deleted: deleted, changedKeysByID: p.updated, isMerge: isMerge))
     }
 
     // MARK: Derived counts ("parent watching its child")
@@ -167,12 +167,8 @@ extension ManagedObjectContext {
                 for pk in pks where !found.contains(pk) { removeDeletedElsewhere(ObjectID(entity: entity, rawValue: pk)) }
             }
         }
-        for id in note.inserted where registered[id]?.object == nil {
-            // Announced as faults: cheap, and fetchable by anyone interested.
-            let object = self.object(with: id)
-            pending.inserted.insert(id)
-            pending.objects[id] = object
-        }
+        // New rows are announced by ID only; they are fetchable by anyone interested.
+        pending.mergedInserted.formUnion(note.inserted)
         processPendingChanges(isMerge: true, forceCounters: true)
     }
 

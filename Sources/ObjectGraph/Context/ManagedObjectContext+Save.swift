@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension ManagedObjectContext {
     /// Writes every unsaved change to the store in one transaction, then announces it with
@@ -183,15 +184,6 @@ extension ManagedObjectContext {
         for insert in plan.inserts {
             let entity = insert.entity
             let pk = outcome.permanentIDs[insert.temporaryID]!.rawValue
-            var arguments: [DatabaseValue] = [pk.databaseValue, 1.databaseValue]
-            arguments.reserveCapacity(2 + entity.storedAttributeIndexes.count + entity.relationships.count)
-            for i in entity.storedAttributeIndexes {
-                // Derived counts start at zero; the children's deltas below fill them in.
-                arguments.append(entity.attributes[i].isDerivedCounter ? 0.databaseValue : insert.values[i].databaseValue)
-            }
-            for (r, _) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
-                arguments.append(fk(insert.toOne[r]))
-            }
             let statement: Statement
             if let cached = insertStatements[ObjectIdentifier(entity)] {
                 statement = cached
@@ -205,7 +197,29 @@ extension ManagedObjectContext {
                 statement = try db.cachedStatement(sql: sql)
                 insertStatements[ObjectIdentifier(entity)] = statement
             }
-            try run(db, statement: statement, arguments: arguments, entity: entity, values: insert.values)
+            let raw = statement.sqliteStatement
+            sqlite3_bind_int64(raw, 1, pk)
+            sqlite3_bind_int64(raw, 2, 1)
+            var parameter: Int32 = 3
+            for i in entity.storedAttributeIndexes {
+                // Derived counts start at zero; the children's deltas below fill them in.
+                RawSQLite.bind(raw, parameter, entity.attributes[i].isDerivedCounter ? .integer(0) : insert.values[i])
+                parameter += 1
+            }
+            for (r, _) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
+                let target = fk(insert.toOne[r])
+                if case .int64(let key) = target.storage {
+                    sqlite3_bind_int64(raw, parameter, key)
+                } else {
+                    sqlite3_bind_null(raw, parameter)
+                }
+                parameter += 1
+            }
+            do {
+                try RawSQLite.step(raw, sql: statement.sql, in: db)
+            } catch let error as DatabaseError {
+                throw mapConstraintError(error, entity: entity, values: insert.values)
+            }
         }
 
         // Derived counts: each changed child's contribution before (as stored) and after.
@@ -419,18 +433,24 @@ extension ManagedObjectContext {
     private static func run(_ db: Database, statement: Statement, arguments: [DatabaseValue], entity: Entity, values: [Value]) throws {
         do {
             try statement.execute(arguments: StatementArguments(arguments))
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            let message = error.message ?? ""
-            if message.hasPrefix("UNIQUE constraint failed:") {
-                let keys = message.dropFirst("UNIQUE constraint failed:".count)
-                    .split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                    .map { $0.split(separator: ".").last.map(String.init) ?? $0 }
-                let shown = keys.map { key in entity.attributeIndexByName[key].map { values[$0].description } ?? "?" }
-                throw ObjectGraphError.uniquenessViolation(entity: entity.name, keys: keys, values: shown)
-            }
-            throw ObjectGraphError(error)
+        } catch let error as DatabaseError {
+            throw mapConstraintError(error, entity: entity, values: values)
         }
+    }
+
+    /// Turns SQLite's uniqueness failures into ``ObjectGraphError/uniquenessViolation(entity:keys:values:)``.
+    static func mapConstraintError(_ error: DatabaseError, entity: Entity, values: [Value]) -> Error {
+        guard error.resultCode == .SQLITE_CONSTRAINT else { return ObjectGraphError(error) }
+        let message = error.message ?? ""
+        if message.hasPrefix("UNIQUE constraint failed:") {
+            let keys = message.dropFirst("UNIQUE constraint failed:".count)
+                .split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+            let shown = keys.map { key in entity.attributeIndexByName[key].map { values[$0].description } ?? "?" }
+            return ObjectGraphError.uniquenessViolation(entity: entity.name, keys: keys, values: shown)
+        }
+        return ObjectGraphError(error)
     }
 
     static func changedKeys(entity: Entity, from old: Snapshot, to new: Snapshot) -> Set<String> {

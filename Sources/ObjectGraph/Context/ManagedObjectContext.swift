@@ -478,10 +478,14 @@ struct PendingChanges {
     var deleted: Set<ObjectID> = []
     /// Inserted objects that were deleted (or rolled back) before being saved.
     var deletedInserted: Set<ObjectID> = []
+    /// Rows other contexts inserted, learnt from a merge.
+    var mergedInserted: Set<ObjectID> = []
     /// The objects involved, kept alive until they are announced.
     var objects: [ObjectID: ManagedObject] = [:]
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty }
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty && mergedInserted.isEmpty
+    }
 }
 
 /// Local unsaved values of an object, by attribute/relationship index.

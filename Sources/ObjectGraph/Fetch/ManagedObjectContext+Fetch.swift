@@ -136,15 +136,7 @@ extension ManagedObjectContext {
     private func readObjects(sql: String, arguments: [DatabaseValue], layout: RowLayout) throws(ObjectGraphError) -> [ManagedObject] {
         let entity = layout.entity
         let model = self.model
-        let decoded = try store.read { db in
-            var result: [(Int64, Snapshot)] = []
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while let row = try cursor.next() {
-                let d = layout.decode(row, model: model)
-                result.append((d.pk, d.snapshot))
-            }
-            return result
-        }
+        let decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
         return decoded.map { materialize(entity: entity, pk: $0.0, snapshot: $0.1) }
     }
 

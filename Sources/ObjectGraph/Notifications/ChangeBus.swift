@@ -84,11 +84,16 @@ public final class ChangeBus: Sendable {
             if let entities = h.entities {
                 let narrowed = ObjectsDidChangeNotification(
                     context: note.context, inserted: note.inserted.filter { entities.contains($0.entity.name) },
+                    insertedObjectIDs: note.insertedObjectIDs.filter { entities.contains($0.entity.name) },
                     updated: note.updated.filter { entities.contains($0.entity.name) },
                     deleted: note.deleted.filter { entities.contains($0.entity.name) },
                     changedKeysByID: note.changedKeysByID.filter { entities.contains($0.key.entity.name) },
                     isMerge: note.isMerge)
-                if narrowed.inserted.isEmpty && narrowed.updated.isEmpty && narrowed.deleted.isEmpty { continue }
+                if narrowed.inserted.isEmpty && narrowed.insertedObjectIDs.isEmpty && narrowed.updated.isEmpty
+                    && narrowed.deleted.isEmpty
+                {
+                    continue
+                }
                 h.handler(narrowed)
             } else {
                 h.handler(note)

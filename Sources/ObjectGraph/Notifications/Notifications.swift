@@ -12,6 +12,9 @@ import Foundation
 public struct ObjectsDidChangeNotification {
     public let context: ManagedObjectContext
     public let inserted: [ManagedObject]
+    /// Objects another context or process inserted, announced by merges as IDs only (so a
+    /// large import does not load every new object into this context): fetch what you show.
+    public let insertedObjectIDs: Set<ObjectID>
     public let updated: [ManagedObject]
     public let deleted: [ManagedObject]
     /// Changed keys per updated object.
@@ -27,6 +30,19 @@ public struct ObjectsDidChangeNotification {
     /// All objects involved, of the entity named `entityName`.
     public func objects(ofEntity entityName: String) -> [ManagedObject] {
         (inserted + updated + deleted).filter { $0.entity.name == entityName }
+    }
+
+    init(
+        context: ManagedObjectContext, inserted: [ManagedObject], insertedObjectIDs: Set<ObjectID> = [],
+        updated: [ManagedObject], deleted: [ManagedObject], changedKeysByID: [ObjectID: Set<String>], isMerge: Bool
+    ) {
+        self.context = context
+        self.inserted = inserted
+        self.insertedObjectIDs = insertedObjectIDs
+        self.updated = updated
+        self.deleted = deleted
+        self.changedKeysByID = changedKeysByID
+        self.isMerge = isMerge
     }
 }
 

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+// The hot paths (writing inserted rows, decoding fetched rows) talk to SQLite's C API on
+// statements GRDB prepared and owns, inside GRDB's database access blocks. This avoids
+// building a boxed `StatementArguments` and a `Row` per object, which cost more than the
+// SQL itself.
+
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+enum RawSQLite {
+    /// Binds `value` (as ``Value/databaseValue`` would store it) to parameter `index` (1-based).
+    static func bind(_ statement: OpaquePointer, _ index: Int32, _ value: Value) {
+        switch value {
+        case .null: sqlite3_bind_null(statement, index)
+        case .integer(let v): sqlite3_bind_int64(statement, index, v)
+        case .double(let v): sqlite3_bind_double(statement, index, v)
+        case .bool(let v): sqlite3_bind_int64(statement, index, v ? 1 : 0)
+        case .date(let v): sqlite3_bind_double(statement, index, v.timeIntervalSince1970)
+        case .string(let s):
+            var s = s
+            s.withUTF8 { buffer in
+                _ = sqlite3_bind_text(
+                    statement, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                    Int32(buffer.count), transient)
+            }
+        case .data(let d):
+            d.withUnsafeBytes { buffer in
+                if let base = buffer.baseAddress {
+                    _ = sqlite3_bind_blob(statement, index, base, Int32(buffer.count), transient)
+                } else {
+                    _ = sqlite3_bind_zeroblob(statement, index, 0)
+                }
+            }
+        }
+    }
+
+    /// Runs a bound statement to completion and resets it; throws GRDB's `DatabaseError`
+    /// (with SQLite's code and message) on failure.
+    static func step(_ statement: OpaquePointer, sql: String, in db: Database) throws {
+        let code = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)), message: message, sql: sql)
+        }
+    }
+
+    /// Reads column `column` of the current row as a value of an attribute of `type`.
+    static func value(_ statement: OpaquePointer, _ column: Int32, type: AttributeType) -> Value {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_NULL:
+            return .null
+        case SQLITE_INTEGER:
+            let v = sqlite3_column_int64(statement, column)
+            switch type {
+            case .bool: return .bool(v != 0)
+            case .double: return .double(Double(v))
+            case .date: return .date(Date(timeIntervalSince1970: Double(v)))
+            case .string: return .string(String(v))
+            default: return .integer(v)
+            }
+        case SQLITE_FLOAT:
+            let v = sqlite3_column_double(statement, column)
+            switch type {
+            case .date: return .date(Date(timeIntervalSince1970: v))
+            case .integer: return .integer(Int64(v))
+            case .bool: return .bool(v != 0)
+            default: return .double(v)
+            }
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard let bytes = sqlite3_column_text(statement, column) else { return .string("") }
+            let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+            return type == .data ? .data(Data(string.utf8)) : .string(string)
+        default:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let data = sqlite3_column_blob(statement, column).map { Data(bytes: $0, count: count) } ?? Data()
+            return type == .string ? .string(String(decoding: data, as: UTF8.self)) : .data(data)
+        }
+    }
+}
+
+extension RowLayout {
+    /// Runs `sql` (selecting ``columnsSQL``) and decodes every row.
+    func fetchAll(_ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel) throws -> [(Int64, Snapshot)] {
+        let statement = try db.makeStatement(sql: sql)
+        try statement.setArguments(StatementArguments(arguments))
+        let raw = statement.sqliteStatement
+        defer {
+            sqlite3_reset(raw)
+        }
+        var result: [(Int64, Snapshot)] = []
+        let attributes = entity.storedAttributeIndexes.map { ($0, entity.attributes[$0].type) }
+        let defaults = entity.attributes.map(\.defaultValue)
+        let destinations = foreignKeyRelationships.map { model.destination(of: entity, relationshipIndex: $0) }
+        let relationshipCount = entity.relationships.count
+        while true {
+            let code = sqlite3_step(raw)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+            }
+            let pk = sqlite3_column_int64(raw, 0)
+            let version = sqlite3_column_int64(raw, 1)
+            var values = defaults
+            var column: Int32 = 2
+            for (i, type) in attributes {
+                values[i] = RawSQLite.value(raw, column, type: type)
+                column += 1
+            }
+            var toOne = [ObjectID?](repeating: nil, count: relationshipCount)
+            for (n, r) in foreignKeyRelationships.enumerated() {
+                if sqlite3_column_type(raw, column) != SQLITE_NULL {
+                    toOne[r] = ObjectID(entity: destinations[n], rawValue: sqlite3_column_int64(raw, column))
+                }
+                column += 1
+            }
+            result.append((pk, Snapshot(values: values, toOne: toOne, version: version)))
+        }
+        return result
+    }
+}
