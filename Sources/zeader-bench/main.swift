@@ -39,9 +39,22 @@ let benchModel = try! ManagedObjectModel(
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
+/// CPU time of the whole process (all threads), in seconds: steadier than wall time on a
+/// machine shared with other work.
+func cpuTime() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Wall and CPU time of `body`.
+nonisolated(unsafe) var lastCPU = 0.0  // written and read on the main thread only
+
 func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let start = now()
+    let startCPU = cpuTime()
     let result = try body()
+    lastCPU = cpuTime() - startCPU
     return (result, now() - start)
 }
 
@@ -68,16 +81,19 @@ func removeStore(_ url: URL) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
 }
 
-func row(_ label: String, _ og: Double, _ raw: Double) {
-    let ratio = og / max(raw, 1e-9)
+func row(_ label: String, _ og: (wall: Double, cpu: Double), _ raw: (wall: Double, cpu: Double)) {
     print(
-        label.padding(toLength: 34, withPad: " ", startingAt: 0)
-            + String(format: "%10.3f s %10.3f s %8.2fx", og, raw, ratio))
+        label.padding(toLength: 36, withPad: " ", startingAt: 0)
+            + String(
+                format: "%8.3f s %8.3f s %6.2fx   %8.3f s %8.3f s %6.2fx", og.wall, raw.wall, og.wall / max(raw.wall, 1e-9),
+                og.cpu, raw.cpu, og.cpu / max(raw.cpu, 1e-9)))
 }
 
 func objectGraphBenchmark(count: Int) throws {
     print("ObjectGraph beside hand-written SQL through GRDB, \(count) objects, file stores in WAL mode")
-    print("operation".padding(toLength: 34, withPad: " ", startingAt: 0) + "  ObjectGraph     raw SQL    ratio")
+    print(
+        "operation".padding(toLength: 36, withPad: " ", startingAt: 0)
+            + "   wall: OG      raw   ratio       CPU: OG      raw   ratio")
     let base = Date(timeIntervalSince1970: 1_700_000_000)
 
     // ObjectGraph
@@ -85,6 +101,7 @@ func objectGraphBenchmark(count: Int) throws {
     defer { removeStore(ogURL) }
     let container = try PersistentContainer(model: benchModel, store: .file(ogURL))
     let ctx = container.newBackgroundContext(name: "bench")
+    var cpu: [String: Double] = [:]
     let (_, ogInsert) = try measure {
         try ctx.performAndWait { () throws in
             let server = ctx.insert(BenchServer.self)
@@ -102,6 +119,7 @@ func objectGraphBenchmark(count: Int) throws {
             ctx.reset()
         }
     }
+    cpu["ogInsert"] = lastCPU
     let predicate = try Predicate(format: "read == NO AND score >= 0")
     let request = FetchRequest<BenchItem>(
         predicate: predicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
@@ -114,7 +132,9 @@ func objectGraphBenchmark(count: Int) throws {
             return items.count + checksum * 0
         }
     }
+    cpu["ogFetch"] = lastCPU
     let (ogCounted, ogCount) = try measure { try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) } }
+    cpu["ogCount"] = lastCPU
 
     // Raw SQL through GRDB, same schema and work.
     let rawURL = tempStore("raw")
@@ -140,6 +160,7 @@ func objectGraphBenchmark(count: Int) throws {
             try db.execute(sql: "UPDATE Server SET unreadCount = ?", arguments: [unread])
         }
     }
+    cpu["rawInsert"] = lastCPU
     struct RawItem {
         var pk: Int64
         var guid: String
@@ -164,13 +185,15 @@ func objectGraphBenchmark(count: Int) throws {
             return items.count
         }
     }
+    cpu["rawFetch"] = lastCPU
     let (rawCounted, rawCount) = try measure {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item WHERE read = 0 AND score >= 0") ?? 0 }
     }
+    cpu["rawCount"] = lastCPU
     precondition(ogFetched == rawFetched && ogCounted == rawCounted, "results differ: \(ogFetched)/\(rawFetched) \(ogCounted)/\(rawCounted)")
-    row("insert + save \(count)", ogInsert, rawInsert)
-    row("fetch \(ogFetched) (predicate, 2-key sort)", ogFetch, rawFetch)
-    row("count with predicate", ogCount, rawCount)
+    row("insert + save \(count)", (ogInsert, cpu["ogInsert"]!), (rawInsert, cpu["rawInsert"]!))
+    row("fetch \(ogFetched) (predicate, 2 sorts)", (ogFetch, cpu["ogFetch"]!), (rawFetch, cpu["rawFetch"]!))
+    row("count with predicate", (ogCount, cpu["ogCount"]!), (rawCount, cpu["rawCount"]!))
 
     // Memory while iterating a batched fetch, against materialising everything.
     let before = memory().rss

@@ -141,11 +141,13 @@ open class ManagedObject: CustomStringConvertible {
         }
     }
 
+    @usableFromInline
     func attributeValue(at index: Int) -> Value {
         fireFaultIfNeeded()
         return index < values.count ? values[index] : entity.attributes[index].defaultValue
     }
 
+    @usableFromInline
     func setAttributeValue(_ value: Value, at index: Int) {
         if isInsertedFlag, let context = managedObjectContext, context.batchNumber == insertedInBatch,
             context.undoManager == nil

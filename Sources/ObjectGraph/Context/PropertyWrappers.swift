@@ -15,7 +15,7 @@ import Foundation
 public struct Managed<V: ValueConvertible> {
     public let key: String
     /// Cached index of the attribute in the entity, filled on first access.
-    var index: Int = -1
+    @usableFromInline var index: Int = -1
 
     public init(_ key: String) {
         self.key = key
@@ -27,6 +27,7 @@ public struct Managed<V: ValueConvertible> {
         set { fatalError("unreachable") }
     }
 
+    @inlinable
     public static subscript<O: ManagedObject>(
         _enclosingInstance object: O,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, V>,
@@ -36,8 +37,7 @@ public struct Managed<V: ValueConvertible> {
             let i = resolveIndex(object, storageKeyPath)
             let value = object.attributeValue(at: i)
             if let v = V(fromValue: value) { return v }
-            if let v = V(fromValue: value.coerced(to: V.attributeType) ?? .null) { return v }
-            return V(fromValue: zeroValue(V.attributeType))!
+            return coercedOrZero(value)
         }
         set {
             let i = resolveIndex(object, storageKeyPath)
@@ -45,11 +45,25 @@ public struct Managed<V: ValueConvertible> {
         }
     }
 
-    private static func resolveIndex<O: ManagedObject>(
+    @usableFromInline
+    static func coercedOrZero(_ value: Value) -> V {
+        if let v = V(fromValue: value.coerced(to: V.attributeType) ?? .null) { return v }
+        return V(fromValue: zeroValue(V.attributeType))!
+    }
+
+    @inlinable
+    static func resolveIndex<O: ManagedObject>(
         _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Managed<V>>
     ) -> Int {
         let cached = object[keyPath: storageKeyPath].index
         if cached >= 0 { return cached }
+        return resolveIndexSlow(object, storageKeyPath)
+    }
+
+    @usableFromInline
+    static func resolveIndexSlow<O: ManagedObject>(
+        _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Managed<V>>
+    ) -> Int {
         let key = object[keyPath: storageKeyPath].key
         guard let i = object.entity.attributeIndexByName[key] else {
             preconditionFailure("\(object.entity.name) has no attribute '\(key)'")

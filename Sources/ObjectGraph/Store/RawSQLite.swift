@@ -38,13 +38,13 @@ enum RawSQLite {
 
     /// Runs a bound statement to completion and resets it; throws GRDB's `DatabaseError`
     /// (with SQLite's code and message) on failure.
-    static func step(_ statement: OpaquePointer, sql: String, in db: Database) throws {
+    static func step(_ statement: OpaquePointer, sql: @autoclosure () -> String, in db: Database) throws {
         let code = sqlite3_step(statement)
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)), message: message, sql: sql)
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)), message: message, sql: sql())
         }
     }
 
