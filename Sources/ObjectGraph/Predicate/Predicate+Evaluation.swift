@@ -113,7 +113,7 @@ enum PredicateEvaluator {
         }
     }
 
-    static func operand(_ e: PredicateExpression, _ object: any PredicateEvaluable, side: String) throws -> Operand {
+    static func operand(_ e: PredicateOperand, _ object: any PredicateEvaluable, side: String) throws -> Operand {
         switch e {
         case .constant(let v): return .single(v)
         case .keyPath(let path):

@@ -13,8 +13,8 @@ extension Predicate {
     public var description: String { predicateFormat }
 }
 
-extension PredicateExpression: CustomStringConvertible {
-    /// The expression in format-string syntax. `PredicateExpression.constant("a").description == "\"a\""`
+extension PredicateOperand: CustomStringConvertible {
+    /// The expression in format-string syntax. `PredicateOperand.constant("a").description == "\"a\""`
     public var description: String { PredicateFormatter.format(self) }
 }
 
@@ -47,7 +47,7 @@ enum PredicateFormatter {
         return text + " " + format(c.right)
     }
 
-    static func format(_ e: PredicateExpression) -> String {
+    static func format(_ e: PredicateOperand) -> String {
         switch e {
         case .keyPath(let path):
             return path.split(separator: ".", omittingEmptySubsequences: false).map { segment in

@@ -241,7 +241,7 @@ private struct PredicateParser {
         return arguments[argumentIndex]?.predicateArgumentValue ?? .value(.null)
     }
 
-    mutating func parseExpression(role: String) throws(ObjectGraphError) -> PredicateExpression {
+    mutating func parseExpression(role: String) throws(ObjectGraphError) -> PredicateOperand {
         let token = current
         switch token.kind {
         case .name(let name):
@@ -257,7 +257,7 @@ private struct PredicateParser {
             advance()
             switch try nextArgument(at: token.position) {
             case .value(let v): return .constant(v)
-            case .collection(let vs): return .aggregate(vs.map(PredicateExpression.constant))
+            case .collection(let vs): return .aggregate(vs.map(PredicateOperand.constant))
             }
         case .string(let s):
             advance()
@@ -276,7 +276,7 @@ private struct PredicateParser {
             return .constant(.null)
         case .symbol("{"):
             advance()
-            var members: [PredicateExpression] = []
+            var members: [PredicateOperand] = []
             if !isSymbol("}") {
                 members.append(try parseExpression(role: "a collection member"))
                 while isSymbol(",") {
@@ -317,7 +317,7 @@ private struct PredicateParser {
 
     /// `CAST(123.0, "NSDate")` (seconds since 2001, as Core Data prints dates),
     /// `CAST("base64", "NSData")`, `CAST("12", "NSNumber")`.
-    mutating func parseCast(at position: Int) throws(ObjectGraphError) -> PredicateExpression {
+    mutating func parseCast(at position: Int) throws(ObjectGraphError) -> PredicateOperand {
         try expectSymbol("(", "after CAST")
         let valuePosition = current.position
         let operand = try parseExpression(role: "a value to cast")

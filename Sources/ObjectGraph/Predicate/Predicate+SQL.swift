@@ -162,7 +162,7 @@ struct PredicateSQLCompiler {
         var constant: Value?
     }
 
-    mutating func operand(_ e: PredicateExpression) throws(ObjectGraphError) -> Operand {
+    mutating func operand(_ e: PredicateOperand) throws(ObjectGraphError) -> Operand {
         switch e {
         case .constant(let v):
             if case .string = v { return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: true, constant: v) }

@@ -180,7 +180,7 @@ struct PredicateValidator {
         }
     }
 
-    func operand(_ e: PredicateExpression, side: String) throws(ObjectGraphError) -> Operand {
+    func operand(_ e: PredicateOperand, side: String) throws(ObjectGraphError) -> Operand {
         switch e {
         case .constant(let v): return Operand(kind: Kind(v), text: e.description, constant: v)
         case .keyPath(let path):

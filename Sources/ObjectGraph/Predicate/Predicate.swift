@@ -128,7 +128,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
         modifier: ComparisonModifier = .direct
     ) -> Predicate {
         comparison(
-            .keyPath(keyPath), op, .aggregate(values.map(PredicateExpression.constant)), options: options,
+            .keyPath(keyPath), op, .aggregate(values.map(PredicateOperand.constant)), options: options,
             modifier: modifier)
     }
 
@@ -138,7 +138,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// let p = Predicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
     /// ```
     public static func comparison(
-        _ left: PredicateExpression, _ op: ComparisonOperator, _ right: PredicateExpression,
+        _ left: PredicateOperand, _ op: ComparisonOperator, _ right: PredicateOperand,
         options: ComparisonOptions = [], modifier: ComparisonModifier = .direct
     ) -> Predicate {
         Predicate(
@@ -155,16 +155,16 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
 public struct PredicateComparison: Sendable, Equatable {
     /// `ANY`, `ALL`, `NONE` or nothing; applies to a left key path crossing a to-many relationship.
     public var modifier: ComparisonModifier
-    public var left: PredicateExpression
+    public var left: PredicateOperand
     public var op: ComparisonOperator
     /// `[c]`, `[d]`, `[cd]`.
     public var options: ComparisonOptions
-    public var right: PredicateExpression
+    public var right: PredicateOperand
 
     /// Creates a comparison. `PredicateComparison(left: .keyPath("rank"), op: .lessThan, right: .constant(3))`
     public init(
-        modifier: ComparisonModifier = .direct, left: PredicateExpression, op: ComparisonOperator,
-        options: ComparisonOptions = [], right: PredicateExpression
+        modifier: ComparisonModifier = .direct, left: PredicateOperand, op: ComparisonOperator,
+        options: ComparisonOptions = [], right: PredicateOperand
     ) {
         self.modifier = modifier
         self.left = left
@@ -177,16 +177,16 @@ public struct PredicateComparison: Sendable, Equatable {
 /// One side of a comparison.
 ///
 /// ```swift
-/// let lhs = PredicateExpression.keyPath("server.title")
-/// let rhs = PredicateExpression.aggregate([.constant("a"), .constant("b")])   // {"a", "b"}
+/// let lhs = PredicateOperand.keyPath("server.title")
+/// let rhs = PredicateOperand.aggregate([.constant("a"), .constant("b")])   // {"a", "b"}
 /// ```
-public enum PredicateExpression: Sendable, Equatable {
+public enum PredicateOperand: Sendable, Equatable {
     /// A dotted key path from the evaluated object: `title`, `server.title`, `feedItems.@count`.
     case keyPath(String)
     /// A constant value; `.constant(.null)` is `nil`.
     case constant(Value)
     /// A collection `{a, b, …}`, the right side of `IN` and `BETWEEN`.
-    case aggregate([PredicateExpression])
+    case aggregate([PredicateOperand])
 }
 
 /// The operator of a comparison.

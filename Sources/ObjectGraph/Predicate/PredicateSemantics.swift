@@ -226,6 +226,8 @@ enum PredicateSemantics {
             s = stripDiacritics(s)
             p = stripDiacritics(p)
         }
+        // ICU rejects an empty pattern; it matches the empty string only.
+        if p.isEmpty { return s.isEmpty }
         let expression = try regex(p, caseInsensitive: options.contains(.caseInsensitive))
         let range = NSRange(location: 0, length: (s as NSString).length)
         return expression.firstMatch(in: s, options: [], range: range) != nil
