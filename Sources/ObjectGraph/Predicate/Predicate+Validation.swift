@@ -281,7 +281,7 @@ struct PredicateValidator {
             if numberSide.keyPath != nil && boolSide.keyPath != nil { return }
             if let v = numberSide.constant, v.numericValue == 0 || v.numericValue == 1 { return }
             if boolSide.constant != nil { return }
-            throw invalid("\(boolSide.text) is a bool; compare it with YES/NO or 1/0, not \(numberSide.text)")
+            throw invalid("\(boolSide.text) compares with YES/NO or 1/0, not \(numberSide.text)")
         case (.date, .number), (.number, .date):
             // A number of seconds since 1970 stands for a date only as a constant.
             let numberSide = left.kind == .number ? left : right

@@ -215,7 +215,8 @@ enum PredicateSemantics {
             }
             return compiled
         } catch {
-            throw PredicateEvaluationError(message: "invalid regular expression \(PredicateFormatter.quote(pattern)): \(error)")
+            throw PredicateEvaluationError(
+                message: "\(PredicateFormatter.quote(pattern)) is not a valid ICU regular expression")
         }
     }
 
