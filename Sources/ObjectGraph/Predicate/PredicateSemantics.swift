@@ -200,7 +200,8 @@ enum PredicateSemantics {
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         do {
             // Validate the pattern alone first, so wrapping cannot change its meaning silently.
-            _ = try NSRegularExpression(pattern: pattern, options: options)
+            // (ICU rejects an empty pattern; wrapped, it matches the empty string only.)
+            if !pattern.isEmpty { _ = try NSRegularExpression(pattern: pattern, options: options) }
             var body = pattern
             // An unterminated \Q…\E quote would swallow the closing anchor.
             if let quote = body.range(of: "\\Q", options: .backwards),
@@ -227,8 +228,6 @@ enum PredicateSemantics {
             s = stripDiacritics(s)
             p = stripDiacritics(p)
         }
-        // ICU rejects an empty pattern; it matches the empty string only.
-        if p.isEmpty { return s.isEmpty }
         let expression = try regex(p, caseInsensitive: options.contains(.caseInsensitive))
         let range = NSRange(location: 0, length: (s as NSString).length)
         return expression.firstMatch(in: s, options: [], range: range) != nil
