@@ -24,7 +24,7 @@ enum PredicateTestModel {
         let item = EntityDescription(
             "FeedItem",
             attributes: [
-                .string("title"), .string("author"), .integer("count", optional: true),
+                .string("title", indexed: true), .string("author"), .integer("count", optional: true),
                 .double("rating", optional: true), .bool("read", optional: true), .date("published"),
             ],
             relationships: [.toOne("server", destination: "Server", inverse: "feedItems")])
