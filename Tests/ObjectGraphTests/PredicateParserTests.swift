@@ -109,6 +109,13 @@ struct PredicateParserTests {
         #expect(try parse("((a == 1))") == a)
     }
 
+    @Test("equality compares strings by Unicode scalars, as evaluation does")
+    func scalarEquality() throws {
+        #expect(try parse("a == 'é'") != parse("a == 'e\u{301}'"))
+        #expect(try parse("a == 'é'") == parse("a == \"\\u00e9\""))
+        #expect(try parse("a == 1") != parse("a == 1.0"))
+    }
+
     @Test("builders and operators")
     func builders() {
         let a = Predicate.comparison("a", .equalTo, 1)

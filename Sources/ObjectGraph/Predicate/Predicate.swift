@@ -187,6 +187,18 @@ public enum PredicateOperand: Sendable, Equatable {
     case constant(Value)
     /// A collection `{a, b, …}`, the right side of `IN` and `BETWEEN`.
     case aggregate([PredicateOperand])
+
+    /// Strings are equal when their Unicode scalars are, as the predicate compares them
+    /// (`"é"` and `"e\u{301}"` make different predicates).
+    public static func == (a: PredicateOperand, b: PredicateOperand) -> Bool {
+        switch (a, b) {
+        case (.keyPath(let x), .keyPath(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+        case (.constant(.string(let x)), .constant(.string(let y))): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+        case (.constant(let x), .constant(let y)): return x == y
+        case (.aggregate(let x), .aggregate(let y)): return x == y
+        default: return false
+        }
+    }
 }
 
 /// The operator of a comparison.
