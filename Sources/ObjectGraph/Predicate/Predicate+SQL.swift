@@ -9,7 +9,9 @@ import GRDB
 ///                              arguments: StatementArguments(fragment.arguments))
 /// ```
 public struct SQLFragment: Sendable, Equatable {
+    /// SQL text with `?` placeholders.
     public var sql: String
+    /// The values bound to the placeholders, in order: `StatementArguments(fragment.arguments)`.
     public var arguments: [DatabaseValue]
 
     /// Creates a fragment. `SQLFragment(sql: "t0.\"read\" IS ?", arguments: [0.databaseValue])`

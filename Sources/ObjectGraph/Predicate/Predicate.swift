@@ -155,10 +155,13 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
 public struct PredicateComparison: Sendable, Equatable {
     /// `ANY`, `ALL`, `NONE` or nothing; applies to a left key path crossing a to-many relationship.
     public var modifier: ComparisonModifier
+    /// The left side, usually a key path: `title` in `title == "x"`.
     public var left: PredicateOperand
+    /// The operator: `==` in `title == "x"`.
     public var op: ComparisonOperator
     /// `[c]`, `[d]`, `[cd]`.
     public var options: ComparisonOptions
+    /// The right side, usually a constant or collection: `"x"` in `title == "x"`.
     public var right: PredicateOperand
 
     /// Creates a comparison. `PredicateComparison(left: .keyPath("rank"), op: .lessThan, right: .constant(3))`
@@ -207,18 +210,27 @@ public enum PredicateOperand: Sendable, Equatable {
 /// let p = Predicate.comparison("title", .beginsWith, "Swift")
 /// ```
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    /// `==` (also `=`): nil equals only nil.
     case equalTo = "=="
+    /// `!=` (also `<>`): true when exactly one side is nil.
     case notEqualTo = "!="
+    /// `<`: false when either side is nil, as are the other orderings.
     case lessThan = "<"
+    /// `<=` (also `=<`).
     case lessThanOrEqualTo = "<="
+    /// `>`.
     case greaterThan = ">"
+    /// `>=` (also `=>`).
     case greaterThanOrEqualTo = ">="
     /// `BETWEEN {low, high}`, both bounds included.
     case between = "BETWEEN"
     /// `IN {a, b, …}`: equal to one of the collection's members.
     case `in` = "IN"
+    /// The left string starts with the right one (an empty right string is found nowhere).
     case beginsWith = "BEGINSWITH"
+    /// The left string ends with the right one.
     case endsWith = "ENDSWITH"
+    /// The left string contains the right one.
     case contains = "CONTAINS"
     /// Whole-string wildcard match: `*` any run of characters, `?` one character, `\` escapes.
     case like = "LIKE"
@@ -264,6 +276,7 @@ public enum ComparisonModifier: String, Sendable, Hashable, CaseIterable {
 /// let options: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]   // [cd]
 /// ```
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    /// Bit 1 for `[c]`, bit 2 for `[d]`, as passed to the SQL functions.
     public let rawValue: Int
     /// Creates options from their raw bits. `ComparisonOptions(rawValue: 3)` is `[cd]`.
     public init(rawValue: Int) { self.rawValue = rawValue }

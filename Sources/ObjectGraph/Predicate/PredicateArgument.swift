@@ -20,7 +20,9 @@ public protocol PredicateArgument: Sendable {
 /// let many: PredicateArgumentValue = .collection([.integer(1), .integer(2)])
 /// ```
 public enum PredicateArgumentValue: Sendable, Equatable {
+    /// One value (`%@` becomes a constant).
     case value(Value)
+    /// A collection (`%@` becomes `{a, b, …}`).
     case collection([Value])
 }
 

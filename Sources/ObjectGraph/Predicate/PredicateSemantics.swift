@@ -242,6 +242,7 @@ enum PredicateSemantics {
 /// catch let e as PredicateEvaluationError { print(e.message) }
 /// ```
 public struct PredicateEvaluationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, naming the key path or pattern.
     public var message: String
     /// Creates an error. `PredicateEvaluationError(message: "bad regex")`
     public init(message: String) { self.message = message }
