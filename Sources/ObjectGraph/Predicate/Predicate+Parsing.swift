@@ -73,6 +73,17 @@ private struct PredicateParser {
     var tokens: [Token] = []
     var index = 0
     var argumentIndex = 0
+    /// Current nesting of parentheses, NOTs, collections and CASTs; bounded so that hostile
+    /// input cannot exhaust the stack.
+    var depth = 0
+    static let maximumDepth = 200
+
+    mutating func enterNesting() throws(ObjectGraphError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw error("predicate nested more than \(Self.maximumDepth) levels deep")
+        }
+    }
 
     init(format: String, arguments: [(any PredicateArgument)?]) throws(ObjectGraphError) {
         self.format = format
@@ -138,6 +149,8 @@ private struct PredicateParser {
 
     mutating func parseNot() throws(ObjectGraphError) -> Predicate {
         if isKeyword("NOT") || isSymbol("!") {
+            try enterNesting()
+            defer { depth -= 1 }
             advance()
             return .not(try parseNot())
         }
@@ -146,6 +159,8 @@ private struct PredicateParser {
 
     mutating func parsePrimary() throws(ObjectGraphError) -> Predicate {
         if isSymbol("(") {
+            try enterNesting()
+            defer { depth -= 1 }
             advance()
             let inner = try parseOr()
             try expectSymbol(")", "to close the parenthesis")
@@ -242,6 +257,8 @@ private struct PredicateParser {
     }
 
     mutating func parseExpression(role: String) throws(ObjectGraphError) -> PredicateOperand {
+        try enterNesting()
+        defer { depth -= 1 }
         let token = current
         switch token.kind {
         case .name(let name):
