@@ -28,7 +28,7 @@ struct PredicateDifferentialTests {
     static let blobs: [Data] = [Data([1, 2]), Data([1]), Data(), Data([0xFF])]
 
     /// Key paths usable from each root, by what they compare as.
-    enum PathKind { case string, number, bool, date, data, relationship }
+    enum PathKind: Equatable { case string, number, bool, date, data, relationship(String) }
 
     struct Path {
         var keyPath: String
@@ -41,7 +41,7 @@ struct PredicateDifferentialTests {
             Path(keyPath: "title", kind: .string, toMany: false), Path(keyPath: "author", kind: .string, toMany: false),
             Path(keyPath: "count", kind: .number, toMany: false), Path(keyPath: "rating", kind: .number, toMany: false),
             Path(keyPath: "read", kind: .bool, toMany: false), Path(keyPath: "published", kind: .date, toMany: false),
-            Path(keyPath: "server", kind: .relationship, toMany: false),
+            Path(keyPath: "server", kind: .relationship("Server"), toMany: false),
             Path(keyPath: "server.title", kind: .string, toMany: false),
             Path(keyPath: "server.rank", kind: .number, toMany: false),
             Path(keyPath: "server.score", kind: .number, toMany: false),
@@ -49,7 +49,7 @@ struct PredicateDifferentialTests {
             Path(keyPath: "server.created", kind: .date, toMany: false),
             Path(keyPath: "server.icon", kind: .data, toMany: false),
             Path(keyPath: "server.feedItems.@count", kind: .number, toMany: false),
-            Path(keyPath: "server.profile", kind: .relationship, toMany: false),
+            Path(keyPath: "server.profile", kind: .relationship("Profile"), toMany: false),
             Path(keyPath: "server.profile.name", kind: .string, toMany: false),
             Path(keyPath: "server.profile.level", kind: .number, toMany: false),
         ],
@@ -58,7 +58,8 @@ struct PredicateDifferentialTests {
             Path(keyPath: "rank", kind: .number, toMany: false), Path(keyPath: "score", kind: .number, toMany: false),
             Path(keyPath: "active", kind: .bool, toMany: false), Path(keyPath: "created", kind: .date, toMany: false),
             Path(keyPath: "icon", kind: .data, toMany: false),
-            Path(keyPath: "profile", kind: .relationship, toMany: false),
+            Path(keyPath: "profile", kind: .relationship("Profile"), toMany: false),
+            Path(keyPath: "feedItems", kind: .relationship("FeedItem"), toMany: true),
             Path(keyPath: "profile.name", kind: .string, toMany: false),
             Path(keyPath: "profile.level", kind: .number, toMany: false),
             Path(keyPath: "feedItems.@count", kind: .number, toMany: false),
@@ -71,9 +72,10 @@ struct PredicateDifferentialTests {
         ],
         "Profile": [
             Path(keyPath: "name", kind: .string, toMany: false), Path(keyPath: "level", kind: .number, toMany: false),
-            Path(keyPath: "server", kind: .relationship, toMany: false),
+            Path(keyPath: "server", kind: .relationship("Server"), toMany: false),
             Path(keyPath: "server.title", kind: .string, toMany: false),
             Path(keyPath: "server.rank", kind: .number, toMany: false),
+            Path(keyPath: "server.feedItems", kind: .relationship("FeedItem"), toMany: true),
             Path(keyPath: "server.feedItems.@count", kind: .number, toMany: false),
             Path(keyPath: "server.feedItems.title", kind: .string, toMany: true),
             Path(keyPath: "server.feedItems.read", kind: .bool, toMany: true),
@@ -196,6 +198,13 @@ struct PredicateDifferentialTests {
         }
     }
 
+    /// nil or a reference to an object of `entity`: stored, missing, or unsaved (negative).
+    static func reference(for kind: PathKind, _ g: inout SeededGenerator) -> PredicateOperand {
+        guard case .relationship(let entity) = kind, Int.random(in: 0..<4, using: &g) != 0 else { return .constant(.null) }
+        let count: Int64 = entity == "Server" ? 24 : entity == "FeedItem" ? 120 : 14
+        return .objectReference(entity: entity, rawValue: Int64.random(in: -2...(count + 2), using: &g))
+    }
+
     static func randomComparison(root: String, _ g: inout SeededGenerator) -> Predicate {
         let path = paths[root]!.randomElement(using: &g)!
         let modifier: ComparisonModifier =
@@ -210,11 +219,15 @@ struct PredicateDifferentialTests {
         case .number, .date: ops = [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan,
             .greaterThanOrEqualTo, .between, .in]
         case .bool, .data: ops = [.equalTo, .notEqualTo, .in]
-        case .relationship: ops = [.equalTo, .notEqualTo]
+        case .relationship: ops = [.equalTo, .notEqualTo, .in]
         }
         let op = ops.randomElement(using: &g)!
         let right: PredicateOperand
         switch op {
+        case .in where path.kind.isRelationship:
+            right = .aggregate((0..<Int.random(in: 0...3, using: &g)).map { _ in reference(for: path.kind, &g) })
+        case .equalTo where path.kind.isRelationship, .notEqualTo where path.kind.isRelationship:
+            right = reference(for: path.kind, &g)
         case .in:
             right = .aggregate(
                 (0..<Int.random(in: 0...4, using: &g)).map { _ in .constant(constant(for: path.kind, &g)) })
@@ -226,7 +239,7 @@ struct PredicateDifferentialTests {
             right = .constant(.string(regexes.randomElement(using: &g)!))
         default:
             // Sometimes another key path of the same kind, from the root.
-            let peers = paths[root]!.filter { $0.kind == path.kind && !$0.toMany && $0.kind != .relationship }
+            let peers = paths[root]!.filter { $0.kind == path.kind && !$0.toMany && !$0.kind.isRelationship }
             if !peers.isEmpty, Int.random(in: 0..<5, using: &g) == 0 {
                 right = .keyPath(peers.randomElement(using: &g)!.keyPath)
             } else {
@@ -299,6 +312,13 @@ struct PredicateDifferentialTests {
         }
         // The generator must produce predicates that discriminate, or the test proves nothing.
         #expect(nonTrivial > count / 4, "only \(nonTrivial) of \(count) predicates selected a proper subset")
+    }
+}
+
+extension PredicateDifferentialTests.PathKind {
+    var isRelationship: Bool {
+        if case .relationship = self { return true }
+        return false
     }
 }
 

@@ -102,11 +102,13 @@ struct PredicateErrorTests {
         ("FeedItem", "server.@count > 1", "@count must follow a to-many relationship"),
         ("Server", "feedItems.@count.title > 1", "@count must come last"),
         ("Server", "feedItems.title == 'x'", "'feedItems.title' crosses the to-many relationship 'feedItems': use ANY, ALL or NONE"),
-        ("Server", "feedItems == nil", "to-many relationship 'feedItems' of Server needs @count or a key after it"),
+        ("Server", "feedItems == nil", "'feedItems' crosses the to-many relationship 'feedItems': use ANY, ALL or NONE"),
         ("Server", "ANY feedItems.server.feedItems.title == 'x'", "crosses more than one to-many relationship"),
         ("Server", "title == ANY feedItems.title", "expected"),
-        ("FeedItem", "server == 'x'", "a relationship can only be compared with nil using == or !=: relationship 'server'"),
-        ("FeedItem", "server < nil", "a relationship can only be compared with nil"),
+        ("FeedItem", "server == 'x'", "relationship 'server' is a relationship to Server, \"x\" is a string"),
+        ("FeedItem", "server < nil", "relationships and objects can only be compared using ==, != or IN"),
+        ("FeedItem", "server == CAST(3, 'ObjectID:Profile')", "relationship 'server' is a relationship to Server, CAST(3, \"ObjectID:Profile\") is a Profile object"),
+        ("Server", "ANY feedItems == CAST(3, 'ObjectID:Server')", "is a relationship to FeedItem"),
         ("FeedItem", "read == 2", "'read' (bool) compares with YES/NO or 1/0, not 2"),
         ("FeedItem", "published > 'x'", "cannot compare a date with a string: 'published' (date)"),
         ("FeedItem", "published > count", "cannot compare a date with a number"),
@@ -131,6 +133,11 @@ struct PredicateErrorTests {
         }
         #expect(e == entity)
         #expect(m.contains(message), "\(format): \(m)")
+    }
+
+    @Test("object references name an existing entity")
+    func objectReferences() throws {
+        #expect(try validationError("FeedItem", "server == CAST(3, 'ObjectID:Nope')") == .unknownEntity("Nope"))
     }
 
     @Test("data attributes only compare for equality")

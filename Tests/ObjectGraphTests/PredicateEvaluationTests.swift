@@ -162,6 +162,21 @@ struct PredicateEvaluationTests {
         #expect(try select("FeedItem", "server.active == NO") == [3, 4, 5])
     }
 
+    @Test("relationships compare with object IDs (server == %@, ANY feedItems == %@)")
+    func objectReferences() throws {
+        let a = objectID("Server", 1)
+        #expect(try select("FeedItem", "server == %@", a) == [1, 2])
+        #expect(try select("FeedItem", "server != %@", a) == Array(3...Int64(Self.titles.count)))
+        #expect(try select("FeedItem", "server IN %@", [a, objectID("Server", 2)]) == [1, 2, 3, 4, 5])
+        #expect(try select("Server", "ANY feedItems == %@", objectID("FeedItem", 4)) == [2])
+        #expect(try select("Server", "NONE feedItems IN %@", [objectID("FeedItem", 1), objectID("FeedItem", 3)]) == [3])
+        #expect(try select("Server", "ALL feedItems != %@", objectID("FeedItem", 1)) == [2, 3])
+        // An unsaved object is referenced by no stored row, and by no object here.
+        #expect(try select("FeedItem", "server == %@", objectID("Server", -1)).isEmpty)
+        #expect(try select("FeedItem", "server != %@", objectID("Server", -1)).count == Self.titles.count)
+        #expect(try select("FeedItem", "server.feedItems.@count == 2 AND server == %@", a) == [1, 2])
+    }
+
     @Test("bools compare as 0/1, dates and numbers numerically")
     func numbers() throws {
         #expect(try select("FeedItem", "read == 1") == select("FeedItem", "read == YES"))

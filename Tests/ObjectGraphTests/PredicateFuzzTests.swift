@@ -25,7 +25,7 @@ struct PredicateFuzzTests {
     func mutations() {
         var g = SeededGenerator(seed: 4242)
         var parsed = 0
-        for _ in 0..<20_000 {
+        for _ in 0..<8_000 {
             var scalars = Array(Self.corpus.randomElement(using: &g)!.unicodeScalars)
             for _ in 0..<Int.random(in: 1...3, using: &g) {
                 let at = Int.random(in: 0...scalars.count, using: &g)
@@ -43,7 +43,7 @@ struct PredicateFuzzTests {
             format.append(contentsOf: scalars)
             check(String(format), parsed: &parsed)
         }
-        #expect(parsed > 1000, "only \(parsed) mutated formats parsed; the fuzzer explores too little")
+        #expect(parsed > 400, "only \(parsed) mutated formats parsed; the fuzzer explores too little")
     }
 
     func check(_ format: String, parsed: inout Int) {

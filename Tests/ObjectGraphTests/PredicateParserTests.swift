@@ -93,6 +93,9 @@ struct PredicateParserTests {
         #expect(try parse("a == %d AND b == %@", 7, Value.bool(true)) == (.comparison("a", .equalTo, 7) && .comparison("b", .equalTo, true)))
         #expect(try parse("%K.title == 'x'", "server") == .comparison("server.title", .equalTo, "x"))
         #expect(try Predicate(format: "a == %@", argumentArray: [Int64(3)]) == .comparison("a", .equalTo, 3))
+        let id = objectID("Server", 12)
+        #expect(try parse("server == %@", id) == .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: 12)))
+        #expect(try parse("server == %@", id).description == "server == CAST(12, \"ObjectID:Server\")")
     }
 
     @Test("precedence: NOT binds tighter than AND, AND tighter than OR")
@@ -139,6 +142,7 @@ struct PredicateParserTests {
         "title == \"\u{301}leading mark\" AND title != \"\u{7}bell\"",
         "title =[c] author AND 3 < count",
         "a IN {}",
+        "server == CAST(12, \"ObjectID:Server\") OR ANY feedItems IN {CAST(-3, \"ObjectID:FeedItem\")}",
     ])
     func roundTrip(format: String) throws {
         let p = try Predicate(format: format)

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ObjectGraph
+@testable import ObjectGraph
 import Testing
 
 /// Foundation also declares a `Predicate`; these tests mean ObjectGraph's.
@@ -77,6 +77,9 @@ final class TestObject: PredicateEvaluable, CustomStringConvertible {
         return r.isToMany ? .objects(toMany[key] ?? []) : .object(toOne[key])
     }
 
+    /// Saved objects' IDs carry their primary key, as the store's do.
+    var predicateObjectID: ObjectID? { ObjectID(entity: entity, rawValue: primaryKey) }
+
     var description: String { "\(entity.name)/\(primaryKey) \(values)" }
 }
 
@@ -85,6 +88,11 @@ func sqlMatches(_ predicate: Predicate, entity: Entity, in db: Database) throws 
     let fragment = try predicate.sqlExpression(for: entity, in: PredicateTestModel.model, alias: "t0")
     let sql = "SELECT t0.\"Z_PK\" FROM \"\(entity.tableName)\" AS t0 WHERE \(fragment.sql)"
     return Set(try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(fragment.arguments)))
+}
+
+/// The ID of the `entity` object stored with primary key `primaryKey` (negative: temporary).
+func objectID(_ entity: String, _ primaryKey: Int64) -> ObjectID {
+    ObjectID(entity: PredicateTestModel.entity(entity), rawValue: primaryKey)
 }
 
 /// A small deterministic generator (SplitMix64) so a seed reproduces a run.

@@ -19,6 +19,9 @@ extension PredicateOperand: CustomStringConvertible {
 }
 
 enum PredicateFormatter {
+    /// Object references print as `CAST(12, "ObjectID:Server")`.
+    static let objectIDCastPrefix = "ObjectID:"
+
     static func format(_ predicate: Predicate) -> String {
         switch predicate.node {
         case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -56,6 +59,8 @@ enum PredicateFormatter {
                 return "#" + s
             }.joined(separator: ".")
         case .constant(let v): return format(v)
+        case .objectReference(let entity, let rawValue):
+            return "CAST(\(rawValue), \(quote(objectIDCastPrefix + entity)))"
         case .aggregate(let members): return "{" + members.map(format).joined(separator: ", ") + "}"
         }
     }

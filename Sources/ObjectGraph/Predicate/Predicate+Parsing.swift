@@ -247,13 +247,13 @@ private struct PredicateParser {
         return options
     }
 
-    mutating func nextArgument(at position: Int) throws(ObjectGraphError) -> PredicateArgumentValue {
+    mutating func nextArgument(at position: Int) throws(ObjectGraphError) -> PredicateOperand {
         guard argumentIndex < arguments.count else {
             throw error(
                 "substitution \(argumentIndex + 1) has no argument (\(arguments.count) given)", at: position)
         }
         defer { argumentIndex += 1 }
-        return arguments[argumentIndex]?.predicateArgumentValue ?? .value(.null)
+        return arguments[argumentIndex]?.predicateOperand ?? .constant(.null)
     }
 
     mutating func parseExpression(role: String) throws(ObjectGraphError) -> PredicateOperand {
@@ -266,16 +266,13 @@ private struct PredicateParser {
             return .keyPath(try parseKeyPathTail(name))
         case .substitution(isKeyPath: true):
             advance()
-            guard case .value(.string(let key)) = try nextArgument(at: token.position), !key.isEmpty else {
+            guard case .constant(.string(let key)) = try nextArgument(at: token.position), !key.isEmpty else {
                 throw error("%K needs a non-empty String key path argument", at: token.position)
             }
             return .keyPath(try parseKeyPathTail(key))
         case .substitution(isKeyPath: false):
             advance()
-            switch try nextArgument(at: token.position) {
-            case .value(let v): return .constant(v)
-            case .collection(let vs): return .aggregate(vs.map(PredicateOperand.constant))
-            }
+            return try nextArgument(at: token.position)
         case .string(let s):
             advance()
             return .constant(.string(s))
@@ -333,7 +330,7 @@ private struct PredicateParser {
     }
 
     /// `CAST(123.0, "NSDate")` (seconds since 2001, as Core Data prints dates),
-    /// `CAST("base64", "NSData")`, `CAST("12", "NSNumber")`.
+    /// `CAST("base64", "NSData")`, `CAST("12", "NSNumber")`, `CAST(12, "ObjectID:Server")`.
     mutating func parseCast(at position: Int) throws(ObjectGraphError) -> PredicateOperand {
         try expectSymbol("(", "after CAST")
         let valuePosition = current.position
@@ -365,6 +362,10 @@ private struct PredicateParser {
             return .constant(.double(d))
         case ("NSNumber", .integer), ("NSNumber", .double):
             return .constant(value)
+        case (_, .integer(let rawValue)) where type.hasPrefix(PredicateFormatter.objectIDCastPrefix):
+            let entity = String(type.dropFirst(PredicateFormatter.objectIDCastPrefix.count))
+            guard !entity.isEmpty else { throw error("CAST to an object ID needs an entity name", at: typePosition) }
+            return .objectReference(entity: entity, rawValue: rawValue)
         default:
             throw error("unsupported CAST to \(PredicateFormatter.quote(type)) of \(value)", at: typePosition)
         }

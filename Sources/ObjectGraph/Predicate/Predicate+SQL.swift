@@ -141,6 +141,9 @@ struct PredicateSQLCompiler {
             let t = newAlias()
             return SQLFragment(
                 sql: "(SELECT COUNT(*) FROM \(Self.quote(hop.destination.tableName)) AS \(t) WHERE \(hopCondition(hop, from: alias, to: t)))")
+        case (.relationship, 0):
+            // A to-many relationship's destination, joined by a quantifier: its own key.
+            return SQLFragment(sql: "\(alias).\"Z_PK\"")
         case (.relationship, 1) where path.hops[start].isStoredInSource:
             return SQLFragment(sql: "\(alias).\(Self.quote(path.hops[start].relationship.name))")
         case (.relationship, 1):
@@ -168,6 +171,9 @@ struct PredicateSQLCompiler {
         switch e {
         case .constant(let v):
             if case .string = v { return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: true, constant: v) }
+            return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: false, constant: v)
+        case .objectReference(_, let rawValue):
+            let v = Value.integer(rawValue)
             return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: false, constant: v)
         case .keyPath(let path):
             let resolved = try ModelKeyPath(path, root: root, model: model)

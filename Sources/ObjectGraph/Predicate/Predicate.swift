@@ -190,6 +190,15 @@ public enum PredicateOperand: Sendable, Equatable {
     case constant(Value)
     /// A collection `{a, b, …}`, the right side of `IN` and `BETWEEN`.
     case aggregate([PredicateOperand])
+    /// A managed object, by entity name and ``ObjectID/rawValue``, compared with a to-one
+    /// relationship (`server == %@`) or the members of a to-many one (`ANY feedItems == %@`).
+    /// Prints as `CAST(12, "ObjectID:Server")`.
+    case objectReference(entity: String, rawValue: Int64)
+
+    /// A reference to the object `id` identifies. `Predicate.comparison(.keyPath("server"), .equalTo, .object(id))`
+    public static func object(_ id: ObjectID) -> PredicateOperand {
+        .objectReference(entity: id.entity.name, rawValue: id.rawValue)
+    }
 
     /// Strings are equal when their Unicode scalars are, as the predicate compares them
     /// (`"é"` and `"e\u{301}"` make different predicates).
@@ -199,6 +208,7 @@ public enum PredicateOperand: Sendable, Equatable {
         case (.constant(.string(let x)), .constant(.string(let y))): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
         case (.constant(let x), .constant(let y)): return x == y
         case (.aggregate(let x), .aggregate(let y)): return x == y
+        case (.objectReference(let e1, let r1), .objectReference(let e2, let r2)): return e1 == e2 && r1 == r2
         default: return false
         }
     }
