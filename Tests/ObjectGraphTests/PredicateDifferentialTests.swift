@@ -89,7 +89,7 @@ struct PredicateDifferentialTests {
         var objects: [String: [TestObject]]
     }
 
-    static func randomString(_ g: inout SeededGenerator) -> Value {
+    static func randomString(_ g: inout PredicateRandomGenerator) -> Value {
         switch Int.random(in: 0..<10, using: &g) {
         case 0, 1: return .null
         case 2, 3: return .string(strings.randomElement(using: &g)! + strings.randomElement(using: &g)!)
@@ -97,11 +97,11 @@ struct PredicateDifferentialTests {
         }
     }
 
-    static func maybe(_ g: inout SeededGenerator, _ value: Value) -> Value {
+    static func maybe(_ g: inout PredicateRandomGenerator, _ value: Value) -> Value {
         Int.random(in: 0..<6, using: &g) == 0 ? .null : value
     }
 
-    static func makeDataset(_ g: inout SeededGenerator, in db: Database) throws -> Dataset {
+    static func makeDataset(_ g: inout PredicateRandomGenerator, in db: Database) throws -> Dataset {
         let model = PredicateTestModel.model
         let serverEntity = model.entityIfPresent(named: "Server")!
         let itemEntity = model.entityIfPresent(named: "FeedItem")!
@@ -177,7 +177,7 @@ struct PredicateDifferentialTests {
 
     // MARK: Random predicates
 
-    static func constant(for kind: PathKind, _ g: inout SeededGenerator) -> Value {
+    static func constant(for kind: PathKind, _ g: inout PredicateRandomGenerator) -> Value {
         if Int.random(in: 0..<12, using: &g) == 0 { return .null }
         switch kind {
         case .string: return .string(strings.randomElement(using: &g)!)
@@ -199,13 +199,13 @@ struct PredicateDifferentialTests {
     }
 
     /// nil or a reference to an object of `entity`: stored, missing, or unsaved (negative).
-    static func reference(for kind: PathKind, _ g: inout SeededGenerator) -> PredicateOperand {
+    static func reference(for kind: PathKind, _ g: inout PredicateRandomGenerator) -> PredicateOperand {
         guard case .relationship(let entity) = kind, Int.random(in: 0..<4, using: &g) != 0 else { return .constant(.null) }
         let count: Int64 = entity == "Server" ? 24 : entity == "FeedItem" ? 120 : 14
         return .objectReference(entity: entity, rawValue: Int64.random(in: -2...(count + 2), using: &g))
     }
 
-    static func randomComparison(root: String, _ g: inout SeededGenerator) -> Predicate {
+    static func randomComparison(root: String, _ g: inout PredicateRandomGenerator) -> Predicate {
         let path = paths[root]!.randomElement(using: &g)!
         let modifier: ComparisonModifier =
             path.toMany ? [.any, .all, .none].randomElement(using: &g)! : .direct
@@ -253,7 +253,7 @@ struct PredicateDifferentialTests {
         return .comparison(.keyPath(path.keyPath), op, right, options: options, modifier: modifier)
     }
 
-    static func randomPredicate(root: String, depth: Int, _ g: inout SeededGenerator) -> Predicate {
+    static func randomPredicate(root: String, depth: Int, _ g: inout PredicateRandomGenerator) -> Predicate {
         let choice = depth <= 0 ? 0 : Int.random(in: 0..<10, using: &g)
         switch choice {
         case 0...4: return randomComparison(root: root, &g)
@@ -273,7 +273,7 @@ struct PredicateDifferentialTests {
         let seed = environment["PREDICATE_SEED"].flatMap { UInt64($0) } ?? 20_261_122
         let count = environment["PREDICATE_COUNT"].flatMap { Int($0) } ?? 3000
         print("Predicate differential test: seed \(seed), \(count) predicates (PREDICATE_SEED=\(seed) to replay)")
-        var g = SeededGenerator(seed: seed)
+        var g = PredicateRandomGenerator(seed: seed)
         let queue = try PredicateTestModel.makeDatabase()
         let dataset = try queue.write { db in try Self.makeDataset(&g, in: db) }
         var failures = 0

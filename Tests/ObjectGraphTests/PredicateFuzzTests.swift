@@ -23,7 +23,7 @@ struct PredicateFuzzTests {
 
     @Test("mutated formats parse and round-trip, or fail with a position inside the format")
     func mutations() {
-        var g = SeededGenerator(seed: 4242)
+        var g = PredicateRandomGenerator(seed: 4242)
         var parsed = 0
         for _ in 0..<8_000 {
             var scalars = Array(Self.corpus.randomElement(using: &g)!.unicodeScalars)

@@ -96,7 +96,7 @@ func objectID(_ entity: String, _ primaryKey: Int64) -> ObjectID {
 }
 
 /// A small deterministic generator (SplitMix64) so a seed reproduces a run.
-struct SeededGenerator: RandomNumberGenerator {
+struct PredicateRandomGenerator: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

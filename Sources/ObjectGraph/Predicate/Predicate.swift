@@ -214,6 +214,14 @@ public enum PredicateOperand: Sendable, Equatable {
     }
 }
 
+/// The former name of ``PredicateOperand``, kept for code written against it. Foundation
+/// declares a `PredicateExpression` too, so outside this module prefer ``PredicateOperand``.
+///
+/// ```swift
+/// let lhs: PredicateOperand = .keyPath("title")
+/// ```
+public typealias PredicateExpression = PredicateOperand
+
 /// The operator of a comparison.
 ///
 /// ```swift
