@@ -207,6 +207,10 @@ struct PredicateDifferentialTests {
 
     static func randomComparison(root: String, _ g: inout PredicateRandomGenerator) -> Predicate {
         let path = paths[root]!.randomElement(using: &g)!
+        if path.toMany, path.kind.isRelationship, Int.random(in: 0..<4, using: &g) == 0 {
+            // `feedItems CONTAINS %@`: collection membership.
+            return .comparison(.keyPath(path.keyPath), .contains, reference(for: path.kind, &g))
+        }
         let modifier: ComparisonModifier =
             path.toMany ? [.any, .all, .none].randomElement(using: &g)! : .direct
         let options: ComparisonOptions =

@@ -177,6 +177,8 @@ struct PredicateEvaluationTests {
         #expect(try select("Server", "ANY feedItems == %@", objectID("FeedItem", 4)) == [2])
         #expect(try select("Server", "NONE feedItems IN %@", [objectID("FeedItem", 1), objectID("FeedItem", 3)]) == [3])
         #expect(try select("Server", "ALL feedItems != %@", objectID("FeedItem", 1)) == [2, 3])
+        #expect(try select("Server", "feedItems CONTAINS %@", objectID("FeedItem", 4)) == [2])
+        #expect(try select("Server", "NOT feedItems CONTAINS %@", objectID("FeedItem", 4)) == [1, 3])
         // An unsaved object is referenced by no stored row, and by no object here.
         #expect(try select("FeedItem", "server == %@", objectID("Server", -1)).isEmpty)
         #expect(try select("FeedItem", "server != %@", objectID("Server", -1)).count == Self.titles.count)

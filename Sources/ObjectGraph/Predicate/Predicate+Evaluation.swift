@@ -98,6 +98,10 @@ enum PredicateEvaluator {
             switch left {
             case .single(let v): return try test(v, c.op, c.options, right)
             case .missing: return try test(.null, c.op, c.options, right)
+            case .many(let members) where c.op == .contains:
+                // `feedItems CONTAINS %@`: membership in the collection.
+                for m in members where try test(m, .equalTo, c.options, right) { return true }
+                return false
             case .many:
                 throw PredicateEvaluationError(
                     message: "key path \(c.left) crosses a to-many relationship: use ANY, ALL or NONE")

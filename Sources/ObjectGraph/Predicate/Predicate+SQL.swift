@@ -194,7 +194,8 @@ struct PredicateSQLCompiler {
         return "\(PredicateSQLFunctions.foldFunctionName)(" + operand.sql + ", \(options.rawValue))"
     }
 
-    mutating func compile(_ c: PredicateComparison) throws(ObjectGraphError) -> SQLFragment {
+    mutating func compile(_ comparison: PredicateComparison) throws(ObjectGraphError) -> SQLFragment {
+        let c = try comparison.membershipDesugared(root: root, model: model)
         guard case .keyPath(let path) = c.left, c.modifier != .direct else {
             let left = try operand(c.left)
             return try test(left, c)

@@ -112,6 +112,20 @@ struct ModelKeyPath {
     }
 }
 
+extension PredicateComparison {
+    /// `feedItems CONTAINS %@` (a to-many relationship containing an object) as Core Data
+    /// means it: `ANY feedItems == %@`. Other comparisons are returned unchanged.
+    func membershipDesugared(root: Entity, model: ManagedObjectModel) throws(ObjectGraphError) -> PredicateComparison {
+        guard modifier == .direct, op == .contains, case .keyPath(let path) = left else { return self }
+        let resolved = try ModelKeyPath(path, root: root, model: model)
+        guard case .relationship = resolved.terminal, resolved.quantifiedHop != nil else { return self }
+        var c = self
+        c.modifier = .any
+        c.op = .equalTo
+        return c
+    }
+}
+
 struct PredicateValidator {
     let model: ManagedObjectModel
     let root: Entity
@@ -213,7 +227,8 @@ struct PredicateValidator {
         }
     }
 
-    func validate(_ c: PredicateComparison) throws(ObjectGraphError) {
+    func validate(_ comparison: PredicateComparison) throws(ObjectGraphError) {
+        let c = try comparison.membershipDesugared(root: root, model: model)
         let left = try operand(c.left, side: "left")
         if c.modifier == .direct {
             if let quantified = left.keyPath?.quantifiedHop, let kp = left.keyPath {
