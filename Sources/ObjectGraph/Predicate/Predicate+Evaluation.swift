@@ -13,6 +13,15 @@ public protocol PredicateEvaluable {
     /// (``PredicateKeyValue/object(_:)``) or to-many destinations
     /// (``PredicateKeyValue/objects(_:)``) for `key`; throws for an unknown key.
     func predicateValue(forKey key: String) throws -> PredicateKeyValue
+
+    /// The object's identity, compared with object references (`server == %@`); the default
+    /// is nil, which suits objects only ever compared with nil.
+    var predicateObjectID: ObjectID? { get }
+}
+
+extension PredicateEvaluable {
+    /// No identity: relationships to this object compare with nil only.
+    public var predicateObjectID: ObjectID? { nil }
 }
 
 /// What a key of a ``PredicateEvaluable`` holds.
@@ -80,6 +89,7 @@ enum PredicateEvaluator {
         switch c.left {
         case .keyPath(let path): left = try resolve(path.split(separator: ".")[...], object, path: path)
         case .constant(let v): left = .single(v)
+        case .objectReference(_, let rawValue): left = .single(.integer(rawValue))
         case .aggregate:
             throw PredicateEvaluationError(message: "a collection cannot be the left side of \(c.op.rawValue)")
         }
@@ -88,6 +98,10 @@ enum PredicateEvaluator {
             switch left {
             case .single(let v): return try test(v, c.op, c.options, right)
             case .missing: return try test(.null, c.op, c.options, right)
+            case .many(let members) where c.op == .contains:
+                // `feedItems CONTAINS %@`: membership in the collection.
+                for m in members where try test(m, .equalTo, c.options, right) { return true }
+                return false
             case .many:
                 throw PredicateEvaluationError(
                     message: "key path \(c.left) crosses a to-many relationship: use ANY, ALL or NONE")
@@ -113,9 +127,10 @@ enum PredicateEvaluator {
         }
     }
 
-    static func operand(_ e: PredicateExpression, _ object: any PredicateEvaluable, side: String) throws -> Operand {
+    static func operand(_ e: PredicateOperand, _ object: any PredicateEvaluable, side: String) throws -> Operand {
         switch e {
         case .constant(let v): return .single(v)
+        case .objectReference(_, let rawValue): return .single(.integer(rawValue))
         case .keyPath(let path):
             switch try resolve(path.split(separator: ".")[...], object, path: path) {
             case .single(let v): return .single(v)
@@ -155,15 +170,11 @@ enum PredicateEvaluator {
             }
             return .single(v)
         case .object(let destination):
-            // A relationship at the end of a path only compares with nil; any non-nil marker will do.
-            if rest.isEmpty { return .single(destination == nil ? .null : .bool(true)) }
+            if rest.isEmpty { return .single(destination.map(identity) ?? .null) }
             return try resolve(rest, destination, path: path)
         case .objects(let destinations):
+            if rest.isEmpty { return .many(destinations.map(identity)) }
             if rest.count == 1 && rest.first == "@count" { return .single(.integer(Int64(destinations.count))) }
-            guard !rest.isEmpty else {
-                throw PredicateEvaluationError(
-                    message: "to-many '\(key)' in \(path) needs @count or a key after it")
-            }
             var values: [Value] = []
             for destination in destinations {
                 switch try resolve(rest, destination, path: path) {
@@ -175,6 +186,14 @@ enum PredicateEvaluator {
             return .many(values)
         }
     }
+
+    /// What a relationship's destination compares as: its object ID's raw value (the row's
+    /// `Z_PK` once saved, as in SQL), or a marker equal to no constant when it has none.
+    static func identity(_ object: any PredicateEvaluable) -> Value {
+        object.predicateObjectID.map { .integer($0.rawValue) } ?? anonymousObject
+    }
+
+    static let anonymousObject = Value.data(Data("ObjectGraph.Predicate.anonymous-object".utf8))
 
     /// One comparison of a single left value, with Core Data's two-valued nil semantics.
     static func test(_ left: Value, _ op: ComparisonOperator, _ options: ComparisonOptions, _ right: Operand) throws -> Bool {

@@ -13,12 +13,15 @@ extension Predicate {
     public var description: String { predicateFormat }
 }
 
-extension PredicateExpression: CustomStringConvertible {
-    /// The expression in format-string syntax. `PredicateExpression.constant("a").description == "\"a\""`
+extension PredicateOperand: CustomStringConvertible {
+    /// The expression in format-string syntax. `PredicateOperand.constant("a").description == "\"a\""`
     public var description: String { PredicateFormatter.format(self) }
 }
 
 enum PredicateFormatter {
+    /// Object references print as `CAST(12, "ObjectID:Server")`.
+    static let objectIDCastPrefix = "ObjectID:"
+
     static func format(_ predicate: Predicate) -> String {
         switch predicate.node {
         case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -47,7 +50,7 @@ enum PredicateFormatter {
         return text + " " + format(c.right)
     }
 
-    static func format(_ e: PredicateExpression) -> String {
+    static func format(_ e: PredicateOperand) -> String {
         switch e {
         case .keyPath(let path):
             return path.split(separator: ".", omittingEmptySubsequences: false).map { segment in
@@ -56,6 +59,8 @@ enum PredicateFormatter {
                 return "#" + s
             }.joined(separator: ".")
         case .constant(let v): return format(v)
+        case .objectReference(let entity, let rawValue):
+            return "CAST(\(rawValue), \(quote(objectIDCastPrefix + entity)))"
         case .aggregate(let members): return "{" + members.map(format).joined(separator: ", ") + "}"
         }
     }

@@ -73,6 +73,17 @@ private struct PredicateParser {
     var tokens: [Token] = []
     var index = 0
     var argumentIndex = 0
+    /// Current nesting of parentheses, NOTs, collections and CASTs; bounded so that hostile
+    /// input cannot exhaust the stack.
+    var depth = 0
+    static let maximumDepth = 200
+
+    mutating func enterNesting() throws(ObjectGraphError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw error("predicate nested more than \(Self.maximumDepth) levels deep")
+        }
+    }
 
     init(format: String, arguments: [(any PredicateArgument)?]) throws(ObjectGraphError) {
         self.format = format
@@ -138,6 +149,8 @@ private struct PredicateParser {
 
     mutating func parseNot() throws(ObjectGraphError) -> Predicate {
         if isKeyword("NOT") || isSymbol("!") {
+            try enterNesting()
+            defer { depth -= 1 }
             advance()
             return .not(try parseNot())
         }
@@ -146,6 +159,8 @@ private struct PredicateParser {
 
     mutating func parsePrimary() throws(ObjectGraphError) -> Predicate {
         if isSymbol("(") {
+            try enterNesting()
+            defer { depth -= 1 }
             advance()
             let inner = try parseOr()
             try expectSymbol(")", "to close the parenthesis")
@@ -232,16 +247,18 @@ private struct PredicateParser {
         return options
     }
 
-    mutating func nextArgument(at position: Int) throws(ObjectGraphError) -> PredicateArgumentValue {
+    mutating func nextArgument(at position: Int) throws(ObjectGraphError) -> PredicateOperand {
         guard argumentIndex < arguments.count else {
             throw error(
                 "substitution \(argumentIndex + 1) has no argument (\(arguments.count) given)", at: position)
         }
         defer { argumentIndex += 1 }
-        return arguments[argumentIndex]?.predicateArgumentValue ?? .value(.null)
+        return arguments[argumentIndex]?.predicateOperand ?? .constant(.null)
     }
 
-    mutating func parseExpression(role: String) throws(ObjectGraphError) -> PredicateExpression {
+    mutating func parseExpression(role: String) throws(ObjectGraphError) -> PredicateOperand {
+        try enterNesting()
+        defer { depth -= 1 }
         let token = current
         switch token.kind {
         case .name(let name):
@@ -249,16 +266,13 @@ private struct PredicateParser {
             return .keyPath(try parseKeyPathTail(name))
         case .substitution(isKeyPath: true):
             advance()
-            guard case .value(.string(let key)) = try nextArgument(at: token.position), !key.isEmpty else {
+            guard case .constant(.string(let key)) = try nextArgument(at: token.position), !key.isEmpty else {
                 throw error("%K needs a non-empty String key path argument", at: token.position)
             }
             return .keyPath(try parseKeyPathTail(key))
         case .substitution(isKeyPath: false):
             advance()
-            switch try nextArgument(at: token.position) {
-            case .value(let v): return .constant(v)
-            case .collection(let vs): return .aggregate(vs.map(PredicateExpression.constant))
-            }
+            return try nextArgument(at: token.position)
         case .string(let s):
             advance()
             return .constant(.string(s))
@@ -276,7 +290,7 @@ private struct PredicateParser {
             return .constant(.null)
         case .symbol("{"):
             advance()
-            var members: [PredicateExpression] = []
+            var members: [PredicateOperand] = []
             if !isSymbol("}") {
                 members.append(try parseExpression(role: "a collection member"))
                 while isSymbol(",") {
@@ -316,8 +330,8 @@ private struct PredicateParser {
     }
 
     /// `CAST(123.0, "NSDate")` (seconds since 2001, as Core Data prints dates),
-    /// `CAST("base64", "NSData")`, `CAST("12", "NSNumber")`.
-    mutating func parseCast(at position: Int) throws(ObjectGraphError) -> PredicateExpression {
+    /// `CAST("base64", "NSData")`, `CAST("12", "NSNumber")`, `CAST(12, "ObjectID:Server")`.
+    mutating func parseCast(at position: Int) throws(ObjectGraphError) -> PredicateOperand {
         try expectSymbol("(", "after CAST")
         let valuePosition = current.position
         let operand = try parseExpression(role: "a value to cast")
@@ -348,6 +362,10 @@ private struct PredicateParser {
             return .constant(.double(d))
         case ("NSNumber", .integer), ("NSNumber", .double):
             return .constant(value)
+        case (_, .integer(let rawValue)) where type.hasPrefix(PredicateFormatter.objectIDCastPrefix):
+            let entity = String(type.dropFirst(PredicateFormatter.objectIDCastPrefix.count))
+            guard !entity.isEmpty else { throw error("CAST to an object ID needs an entity name", at: typePosition) }
+            return .objectReference(entity: entity, rawValue: rawValue)
         default:
             throw error("unsupported CAST to \(PredicateFormatter.quote(type)) of \(value)", at: typePosition)
         }

@@ -9,7 +9,9 @@ import GRDB
 ///                              arguments: StatementArguments(fragment.arguments))
 /// ```
 public struct SQLFragment: Sendable, Equatable {
+    /// SQL text with `?` placeholders.
     public var sql: String
+    /// The values bound to the placeholders, in order: `StatementArguments(fragment.arguments)`.
     public var arguments: [DatabaseValue]
 
     /// Creates a fragment. `SQLFragment(sql: "t0.\"read\" IS ?", arguments: [0.databaseValue])`
@@ -139,6 +141,9 @@ struct PredicateSQLCompiler {
             let t = newAlias()
             return SQLFragment(
                 sql: "(SELECT COUNT(*) FROM \(Self.quote(hop.destination.tableName)) AS \(t) WHERE \(hopCondition(hop, from: alias, to: t)))")
+        case (.relationship, 0):
+            // A to-many relationship's destination, joined by a quantifier: its own key.
+            return SQLFragment(sql: "\(alias).\"Z_PK\"")
         case (.relationship, 1) where path.hops[start].isStoredInSource:
             return SQLFragment(sql: "\(alias).\(Self.quote(path.hops[start].relationship.name))")
         case (.relationship, 1):
@@ -162,10 +167,13 @@ struct PredicateSQLCompiler {
         var constant: Value?
     }
 
-    mutating func operand(_ e: PredicateExpression) throws(ObjectGraphError) -> Operand {
+    mutating func operand(_ e: PredicateOperand) throws(ObjectGraphError) -> Operand {
         switch e {
         case .constant(let v):
             if case .string = v { return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: true, constant: v) }
+            return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: false, constant: v)
+        case .objectReference(_, let rawValue):
+            let v = Value.integer(rawValue)
             return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: false, constant: v)
         case .keyPath(let path):
             let resolved = try ModelKeyPath(path, root: root, model: model)
@@ -186,7 +194,8 @@ struct PredicateSQLCompiler {
         return "\(PredicateSQLFunctions.foldFunctionName)(" + operand.sql + ", \(options.rawValue))"
     }
 
-    mutating func compile(_ c: PredicateComparison) throws(ObjectGraphError) -> SQLFragment {
+    mutating func compile(_ comparison: PredicateComparison) throws(ObjectGraphError) -> SQLFragment {
+        let c = try comparison.membershipDesugared(root: root, model: model)
         guard case .keyPath(let path) = c.left, c.modifier != .direct else {
             let left = try operand(c.left)
             return try test(left, c)

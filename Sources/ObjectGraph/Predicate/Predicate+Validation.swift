@@ -32,7 +32,8 @@ struct ModelKeyPath {
     enum Terminal {
         /// An attribute of the last hop's destination (or of the root).
         case attribute(AttributeDescription)
-        /// The last hop itself, a to-one relationship (compared with nil).
+        /// The last hop itself, a relationship compared with nil or object references
+        /// (a to-many one under ANY, ALL or NONE).
         case relationship
         /// `@count` of the last hop, a to-many relationship.
         case count
@@ -48,7 +49,7 @@ struct ModelKeyPath {
     var kind: PredicateValidator.Kind {
         switch terminal {
         case .attribute(let a): return PredicateValidator.Kind(a.type)
-        case .relationship: return .relationship
+        case .relationship: return .relationship(hops.last!.destination.name)
         case .count: return .number
         }
     }
@@ -96,13 +97,8 @@ struct ModelKeyPath {
             }
         }
         if terminal == nil {
-            guard let last = hops.last else {
+            guard !hops.isEmpty else {
                 throw .invalidPredicate(entity: root.name, message: "empty key path")
-            }
-            if last.isToMany {
-                throw .invalidPredicate(
-                    entity: root.name,
-                    message: "in key path '\(path)', to-many relationship '\(last.relationship.name)' of \(last.source.name) needs @count or a key after it")
             }
             terminal = .relationship
         }
@@ -116,13 +112,31 @@ struct ModelKeyPath {
     }
 }
 
+extension PredicateComparison {
+    /// `feedItems CONTAINS %@` (a to-many relationship containing an object) as Core Data
+    /// means it: `ANY feedItems == %@`. Other comparisons are returned unchanged.
+    func membershipDesugared(root: Entity, model: ManagedObjectModel) throws(ObjectGraphError) -> PredicateComparison {
+        guard modifier == .direct, op == .contains, case .keyPath(let path) = left else { return self }
+        let resolved = try ModelKeyPath(path, root: root, model: model)
+        guard case .relationship = resolved.terminal, resolved.quantifiedHop != nil else { return self }
+        var c = self
+        c.modifier = .any
+        c.op = .equalTo
+        return c
+    }
+}
+
 struct PredicateValidator {
     let model: ManagedObjectModel
     let root: Entity
 
     /// What an operand compares as.
     enum Kind: Equatable {
-        case string, number, bool, date, data, relationship, null
+        case string, number, bool, date, data, null
+        /// A relationship key path, with its destination entity.
+        case relationship(String)
+        /// An object reference constant, with its entity.
+        case object(String)
 
         init(_ type: AttributeType) {
             switch type {
@@ -145,6 +159,14 @@ struct PredicateValidator {
             }
         }
 
+        /// The entity of a relationship's destination or of an object reference.
+        var objectEntity: String? {
+            switch self {
+            case .relationship(let e), .object(let e): return e
+            default: return nil
+            }
+        }
+
         var name: String {
             switch self {
             case .string: return "a string"
@@ -152,7 +174,8 @@ struct PredicateValidator {
             case .bool: return "a bool"
             case .date: return "a date"
             case .data: return "data"
-            case .relationship: return "a relationship"
+            case .relationship(let e): return "a relationship to \(e)"
+            case .object(let e): return "a \(e) object"
             case .null: return "nil"
             }
         }
@@ -180,9 +203,12 @@ struct PredicateValidator {
         }
     }
 
-    func operand(_ e: PredicateExpression, side: String) throws(ObjectGraphError) -> Operand {
+    func operand(_ e: PredicateOperand, side: String) throws(ObjectGraphError) -> Operand {
         switch e {
         case .constant(let v): return Operand(kind: Kind(v), text: e.description, constant: v)
+        case .objectReference(let entity, _):
+            guard model.entityIfPresent(named: entity) != nil else { throw .unknownEntity(entity) }
+            return Operand(kind: .object(entity), text: e.description)
         case .keyPath(let path):
             let resolved = try ModelKeyPath(path, root: root, model: model)
             if side != "left", resolved.quantifiedHop != nil {
@@ -201,7 +227,8 @@ struct PredicateValidator {
         }
     }
 
-    func validate(_ c: PredicateComparison) throws(ObjectGraphError) {
+    func validate(_ comparison: PredicateComparison) throws(ObjectGraphError) {
+        let c = try comparison.membershipDesugared(root: root, model: model)
         let left = try operand(c.left, side: "left")
         if c.modifier == .direct {
             if let quantified = left.keyPath?.quantifiedHop, let kp = left.keyPath {
@@ -249,10 +276,13 @@ struct PredicateValidator {
     /// Whether `left op right` compares values of compatible types.
     func check(_ left: Operand, _ op: ComparisonOperator, _ right: Operand) throws(ObjectGraphError) {
         let described = "\(left.text) \(op.rawValue) \(right.text)"
-        if left.kind == .relationship || right.kind == .relationship {
-            let other = left.kind == .relationship ? right : left
-            guard other.kind == .null, op == .equalTo || op == .notEqualTo || op == .in else {
-                throw invalid("a relationship can only be compared with nil using == or !=: \(described)")
+        if left.kind.objectEntity != nil || right.kind.objectEntity != nil {
+            guard op == .equalTo || op == .notEqualTo || op == .in else {
+                throw invalid("relationships and objects can only be compared using ==, != or IN: \(described)")
+            }
+            if left.kind == .null || right.kind == .null { return }
+            guard left.kind.objectEntity == right.kind.objectEntity else {
+                throw invalid("\(left.text) is \(left.kind.name), \(right.text) is \(right.kind.name): \(described)")
             }
             return
         }
@@ -281,7 +311,7 @@ struct PredicateValidator {
             if numberSide.keyPath != nil && boolSide.keyPath != nil { return }
             if let v = numberSide.constant, v.numericValue == 0 || v.numericValue == 1 { return }
             if boolSide.constant != nil { return }
-            throw invalid("\(boolSide.text) is a bool; compare it with YES/NO or 1/0, not \(numberSide.text)")
+            throw invalid("\(boolSide.text) compares with YES/NO or 1/0, not \(numberSide.text)")
         case (.date, .number), (.number, .date):
             // A number of seconds since 1970 stands for a date only as a constant.
             let numberSide = left.kind == .number ? left : right

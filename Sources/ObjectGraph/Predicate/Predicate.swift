@@ -128,7 +128,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
         modifier: ComparisonModifier = .direct
     ) -> Predicate {
         comparison(
-            .keyPath(keyPath), op, .aggregate(values.map(PredicateExpression.constant)), options: options,
+            .keyPath(keyPath), op, .aggregate(values.map(PredicateOperand.constant)), options: options,
             modifier: modifier)
     }
 
@@ -138,7 +138,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// let p = Predicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
     /// ```
     public static func comparison(
-        _ left: PredicateExpression, _ op: ComparisonOperator, _ right: PredicateExpression,
+        _ left: PredicateOperand, _ op: ComparisonOperator, _ right: PredicateOperand,
         options: ComparisonOptions = [], modifier: ComparisonModifier = .direct
     ) -> Predicate {
         Predicate(
@@ -155,16 +155,19 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
 public struct PredicateComparison: Sendable, Equatable {
     /// `ANY`, `ALL`, `NONE` or nothing; applies to a left key path crossing a to-many relationship.
     public var modifier: ComparisonModifier
-    public var left: PredicateExpression
+    /// The left side, usually a key path: `title` in `title == "x"`.
+    public var left: PredicateOperand
+    /// The operator: `==` in `title == "x"`.
     public var op: ComparisonOperator
     /// `[c]`, `[d]`, `[cd]`.
     public var options: ComparisonOptions
-    public var right: PredicateExpression
+    /// The right side, usually a constant or collection: `"x"` in `title == "x"`.
+    public var right: PredicateOperand
 
     /// Creates a comparison. `PredicateComparison(left: .keyPath("rank"), op: .lessThan, right: .constant(3))`
     public init(
-        modifier: ComparisonModifier = .direct, left: PredicateExpression, op: ComparisonOperator,
-        options: ComparisonOptions = [], right: PredicateExpression
+        modifier: ComparisonModifier = .direct, left: PredicateOperand, op: ComparisonOperator,
+        options: ComparisonOptions = [], right: PredicateOperand
     ) {
         self.modifier = modifier
         self.left = left
@@ -177,17 +180,47 @@ public struct PredicateComparison: Sendable, Equatable {
 /// One side of a comparison.
 ///
 /// ```swift
-/// let lhs = PredicateExpression.keyPath("server.title")
-/// let rhs = PredicateExpression.aggregate([.constant("a"), .constant("b")])   // {"a", "b"}
+/// let lhs = PredicateOperand.keyPath("server.title")
+/// let rhs = PredicateOperand.aggregate([.constant("a"), .constant("b")])   // {"a", "b"}
 /// ```
-public enum PredicateExpression: Sendable, Equatable {
+public enum PredicateOperand: Sendable, Equatable {
     /// A dotted key path from the evaluated object: `title`, `server.title`, `feedItems.@count`.
     case keyPath(String)
     /// A constant value; `.constant(.null)` is `nil`.
     case constant(Value)
     /// A collection `{a, b, …}`, the right side of `IN` and `BETWEEN`.
-    case aggregate([PredicateExpression])
+    case aggregate([PredicateOperand])
+    /// A managed object, by entity name and ``ObjectID/rawValue``, compared with a to-one
+    /// relationship (`server == %@`) or the members of a to-many one (`ANY feedItems == %@`).
+    /// Prints as `CAST(12, "ObjectID:Server")`.
+    case objectReference(entity: String, rawValue: Int64)
+
+    /// A reference to the object `id` identifies. `Predicate.comparison(.keyPath("server"), .equalTo, .object(id))`
+    public static func object(_ id: ObjectID) -> PredicateOperand {
+        .objectReference(entity: id.entity.name, rawValue: id.rawValue)
+    }
+
+    /// Strings are equal when their Unicode scalars are, as the predicate compares them
+    /// (`"é"` and `"e\u{301}"` make different predicates).
+    public static func == (a: PredicateOperand, b: PredicateOperand) -> Bool {
+        switch (a, b) {
+        case (.keyPath(let x), .keyPath(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+        case (.constant(.string(let x)), .constant(.string(let y))): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+        case (.constant(let x), .constant(let y)): return x == y
+        case (.aggregate(let x), .aggregate(let y)): return x == y
+        case (.objectReference(let e1, let r1), .objectReference(let e2, let r2)): return e1 == e2 && r1 == r2
+        default: return false
+        }
+    }
 }
+
+/// The former name of ``PredicateOperand``, kept for code written against it. Foundation
+/// declares a `PredicateExpression` too, so outside this module prefer ``PredicateOperand``.
+///
+/// ```swift
+/// let lhs: PredicateOperand = .keyPath("title")
+/// ```
+public typealias PredicateExpression = PredicateOperand
 
 /// The operator of a comparison.
 ///
@@ -195,18 +228,27 @@ public enum PredicateExpression: Sendable, Equatable {
 /// let p = Predicate.comparison("title", .beginsWith, "Swift")
 /// ```
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    /// `==` (also `=`): nil equals only nil.
     case equalTo = "=="
+    /// `!=` (also `<>`): true when exactly one side is nil.
     case notEqualTo = "!="
+    /// `<`: false when either side is nil, as are the other orderings.
     case lessThan = "<"
+    /// `<=` (also `=<`).
     case lessThanOrEqualTo = "<="
+    /// `>`.
     case greaterThan = ">"
+    /// `>=` (also `=>`).
     case greaterThanOrEqualTo = ">="
     /// `BETWEEN {low, high}`, both bounds included.
     case between = "BETWEEN"
     /// `IN {a, b, …}`: equal to one of the collection's members.
     case `in` = "IN"
+    /// The left string starts with the right one (an empty right string is found nowhere).
     case beginsWith = "BEGINSWITH"
+    /// The left string ends with the right one.
     case endsWith = "ENDSWITH"
+    /// The left string contains the right one.
     case contains = "CONTAINS"
     /// Whole-string wildcard match: `*` any run of characters, `?` one character, `\` escapes.
     case like = "LIKE"
@@ -252,6 +294,7 @@ public enum ComparisonModifier: String, Sendable, Hashable, CaseIterable {
 /// let options: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]   // [cd]
 /// ```
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    /// Bit 1 for `[c]`, bit 2 for `[d]`, as passed to the SQL functions.
     public let rawValue: Int
     /// Creates options from their raw bits. `ComparisonOptions(rawValue: 3)` is `[cd]`.
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -1,97 +1,82 @@
 import Foundation
 
 /// A value that can be substituted for `%@` (or `%K`, for a String) in a predicate format.
-/// String, Int, Int64, Int32, Double, Float, Bool, Date, Data, ``Value``, arrays and sets of
-/// these, and optionals (`nil` is the predicate's `nil`) conform.
+/// String, Int, Int64, Int32, Double, Float, Bool, Date, Data, ``Value``, ``ObjectID``, arrays
+/// and sets of these, and optionals (`nil` is the predicate's `nil`) conform.
 ///
 /// ```swift
 /// let p = try Predicate(format: "%K IN %@ AND published > %@", "title", ["a", "b"], Date())
-/// let q = try Predicate(format: "author == %@", nil)
+/// let q = try Predicate(format: "server == %@ AND author == %@", server.objectID, nil)
 /// ```
-public protocol PredicateArgument: Sendable {
-    /// The value substituted into the predicate.
-    var predicateArgumentValue: PredicateArgumentValue { get }
-}
-
-/// What a ``PredicateArgument`` substitutes: one value, or a collection (for `IN` and `BETWEEN`).
-///
-/// ```swift
-/// let one: PredicateArgumentValue = .value(.string("x"))
-/// let many: PredicateArgumentValue = .collection([.integer(1), .integer(2)])
-/// ```
-public enum PredicateArgumentValue: Sendable, Equatable {
-    case value(Value)
-    case collection([Value])
+public protocol PredicateArgument {
+    /// What `%@` becomes: a constant, an object reference or a collection `{…}`.
+    var predicateOperand: PredicateOperand { get }
 }
 
 extension Value: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(self) }
+    public var predicateOperand: PredicateOperand { .constant(self) }
 }
 
 extension String: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.string(self)) }
+    public var predicateOperand: PredicateOperand { .constant(.string(self)) }
 }
 
 extension Substring: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.string(String(self))) }
+    public var predicateOperand: PredicateOperand { .constant(.string(String(self))) }
 }
 
 extension Int: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.integer(Int64(self))) }
+    public var predicateOperand: PredicateOperand { .constant(.integer(Int64(self))) }
 }
 
 extension Int64: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.integer(self)) }
+    public var predicateOperand: PredicateOperand { .constant(.integer(self)) }
 }
 
 extension Int32: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.integer(Int64(self))) }
+    public var predicateOperand: PredicateOperand { .constant(.integer(Int64(self))) }
 }
 
 extension Double: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.double(self)) }
+    public var predicateOperand: PredicateOperand { .constant(.double(self)) }
 }
 
 extension Float: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.double(Double(self))) }
+    public var predicateOperand: PredicateOperand { .constant(.double(Double(self))) }
 }
 
 extension Bool: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.bool(self)) }
+    public var predicateOperand: PredicateOperand { .constant(.bool(self)) }
 }
 
 extension Date: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.date(self)) }
+    public var predicateOperand: PredicateOperand { .constant(.date(self)) }
 }
 
 extension Data: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue { .value(.data(self)) }
+    public var predicateOperand: PredicateOperand { .constant(.data(self)) }
+}
+
+extension ObjectID: PredicateArgument {
+    public var predicateOperand: PredicateOperand { .object(self) }
 }
 
 extension Optional: PredicateArgument where Wrapped: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue {
-        self?.predicateArgumentValue ?? .value(.null)
-    }
+    public var predicateOperand: PredicateOperand { self?.predicateOperand ?? .constant(.null) }
 }
 
 extension Array: PredicateArgument where Element: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue {
-        .collection(flatMap(\.predicateArgumentValue.members))
-    }
+    public var predicateOperand: PredicateOperand { .aggregate(flatMap(\.predicateOperand.members)) }
 }
 
 extension Set: PredicateArgument where Element: PredicateArgument {
-    public var predicateArgumentValue: PredicateArgumentValue {
-        .collection(flatMap(\.predicateArgumentValue.members))
-    }
+    public var predicateOperand: PredicateOperand { .aggregate(flatMap(\.predicateOperand.members)) }
 }
 
-extension PredicateArgumentValue {
-    /// The values of a collection, or the one value.
-    var members: [Value] {
-        switch self {
-        case .value(let v): return [v]
-        case .collection(let vs): return vs
-        }
+extension PredicateOperand {
+    /// The members of a collection, or the operand itself.
+    var members: [PredicateOperand] {
+        if case .aggregate(let members) = self { return members }
+        return [self]
     }
 }

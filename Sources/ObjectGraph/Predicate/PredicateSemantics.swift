@@ -8,37 +8,77 @@ import Synchronization
 enum PredicateSemantics {
     // MARK: Folding
 
-    /// `s` folded as `[c]`, `[d]` or `[cd]` ask: diacritics removed after canonical
-    /// decomposition, then full Unicode case folding.
+    /// `s` folded as `[c]`, `[d]` or `[cd]` ask: `[d]` removes nonspacing and enclosing marks
+    /// after canonical decomposition (é → e, Hangul syllables → jamo); `[c]` applies full Unicode
+    /// case folding (uppercasing then lowercasing maps ß to ss, ς to σ, ﬃ to ffi, K to k).
+    ///
+    /// Folding works scalar by scalar (marks are dropped, so canonical reordering cannot
+    /// matter), with ASCII handled inline and other scalars' foldings cached: SQL calls this
+    /// once per row.
     static func fold(_ s: String, _ options: ComparisonOptions) -> String {
         if options.isEmpty { return s }
-        var result = s
-        if options.contains(.diacriticInsensitive) { result = stripDiacritics(result) }
-        if options.contains(.caseInsensitive) {
-            result = caseFold(result)
-            // Folding can introduce combining marks (İ → i + U+0307); remove those too.
-            if options.contains(.diacriticInsensitive) { result = stripDiacritics(result) }
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return options.contains(.caseInsensitive) ? s.lowercased() : s }
+        return String(decoding: foldedUTF8(s, options), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of `fold(s, options)`.
+    static func foldedUTF8(_ s: String, _ options: ComparisonOptions) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        if options.isEmpty {
+            out.append(contentsOf: s.utf8)
+            return out
         }
-        return result
-    }
-
-    /// Full case folding: uppercasing then lowercasing maps ß to ss, ς to σ, ﬃ to ffi and
-    /// the Kelvin sign to k, as Unicode's CaseFolding.txt does.
-    static func caseFold(_ s: String) -> String {
-        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s.lowercased() }
-        return s.uppercased().lowercased()
-    }
-
-    /// Canonical decomposition (NFD) without nonspacing and enclosing marks.
-    static func stripDiacritics(_ s: String) -> String {
-        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
-        var out = String.UnicodeScalarView()
-        for scalar in s.decomposedStringWithCanonicalMapping.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark: continue
-            default: out.append(scalar)
+        let caseInsensitive = options.contains(.caseInsensitive)
+        for scalar in s.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                out.append(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            } else {
+                out.append(contentsOf: folded(scalar, options).utf8)
             }
         }
+        return out
+    }
+
+    /// Removes diacritics only (`[d]`). `stripDiacritics("Café") == "Cafe"`
+    static func stripDiacritics(_ s: String) -> String { fold(s, .diacriticInsensitive) }
+
+    private static let foldingCache = Mutex<[UInt32: String]>([:])
+    private static let foldingCacheLimit = 65_536
+
+    /// The folding of one non-ASCII scalar, computed once.
+    static func folded(_ scalar: Unicode.Scalar, _ options: ComparisonOptions) -> String {
+        let key = scalar.value | UInt32(options.rawValue) << 21
+        if let cached = foldingCache.withLock({ $0[key] }) { return cached }
+        var text = String(scalar)
+        if options.contains(.diacriticInsensitive) { text = removingMarks(text.decomposedStringWithCanonicalMapping) }
+        if options.contains(.caseInsensitive) {
+            text = text.uppercased().lowercased()
+            // Case mappings can bring marks back (İ → i + U+0307).
+            if options.contains(.diacriticInsensitive) {
+                text = removingMarks(text.decomposedStringWithCanonicalMapping)
+            }
+        }
+        foldingCache.withLock { cache in
+            if cache.count < foldingCacheLimit { cache[key] = text }
+        }
+        return text
+    }
+
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return false }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+
+    /// `s` without nonspacing and enclosing marks.
+    static func removingMarks(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isMark) else { return s }
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars where !isMark(scalar) { out.append(scalar) }
         return String(out)
     }
 
@@ -112,16 +152,13 @@ enum PredicateSemantics {
         _ op: ComparisonOperator, _ options: ComparisonOptions, _ subject: String, _ pattern: String
     ) throws(PredicateEvaluationError) -> Bool {
         if op == .matches { return try regexMatches(subject, pattern, options) }
-        let s = Array(fold(subject, options).utf8)
-        let p = Array(fold(pattern, options).utf8)
+        let s = foldedUTF8(subject, options)
+        let p = foldedUTF8(pattern, options)
         switch op {
         case .beginsWith: return !p.isEmpty && s.starts(with: p)
         case .endsWith: return !p.isEmpty && s.count >= p.count && s[(s.count - p.count)...].elementsEqual(p)
         case .contains: return !p.isEmpty && containsBytes(s, p)
-        case .like:
-            return like(
-                Array(String(decoding: s, as: UTF8.self).unicodeScalars),
-                Array(String(decoding: p, as: UTF8.self).unicodeScalars))
+        case .like: return like(s, p)
         default:
             throw PredicateEvaluationError(message: "\(op.rawValue) is not a string operator")
         }
@@ -140,8 +177,14 @@ enum PredicateSemantics {
         return false
     }
 
-    /// Whole-string wildcard match over Unicode scalars: `*` any run, `?` one scalar, `\` escapes.
-    static func like(_ s: [Unicode.Scalar], _ p: [Unicode.Scalar]) -> Bool {
+    /// Whole-string wildcard match over UTF-8: `*` any run, `?` one Unicode scalar, `\` escapes.
+    /// The wildcards are ASCII, and a literal scalar's lead byte never matches inside another
+    /// scalar, so matching bytes matches scalars.
+    static func like(_ s: [UInt8], _ p: [UInt8]) -> Bool {
+        /// The length of the UTF-8 sequence starting with `lead`.
+        func width(_ lead: UInt8) -> Int {
+            lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        }
         var si = 0
         var pi = 0
         var starPattern = -1
@@ -149,38 +192,30 @@ enum PredicateSemantics {
         while si < s.count {
             if pi < p.count {
                 let c = p[pi]
-                if c == "*" {
+                if c == UInt8(ascii: "*") {
                     starPattern = pi
                     starSubject = si
                     pi += 1
                     continue
                 }
-                if c == "?" {
-                    si += 1
+                if c == UInt8(ascii: "?") {
+                    si += width(s[si])
                     pi += 1
                     continue
                 }
-                let literal: Unicode.Scalar
-                let width: Int
-                if c == "\\" && pi + 1 < p.count {
-                    literal = p[pi + 1]
-                    width = 2
-                } else {
-                    literal = c
-                    width = 1
-                }
-                if literal == s[si] {
+                let literal = c == UInt8(ascii: "\\") && pi + 1 < p.count ? pi + 1 : pi
+                if p[literal] == s[si] {
                     si += 1
-                    pi += width
+                    pi = literal + 1
                     continue
                 }
             }
             guard starPattern >= 0 else { return false }
-            starSubject += 1
+            starSubject += width(s[starSubject])
             si = starSubject
             pi = starPattern + 1
         }
-        while pi < p.count && p[pi] == "*" { pi += 1 }
+        while pi < p.count && p[pi] == UInt8(ascii: "*") { pi += 1 }
         return pi == p.count
     }
 
@@ -200,7 +235,8 @@ enum PredicateSemantics {
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         do {
             // Validate the pattern alone first, so wrapping cannot change its meaning silently.
-            _ = try NSRegularExpression(pattern: pattern, options: options)
+            // (ICU rejects an empty pattern; wrapped, it matches the empty string only.)
+            if !pattern.isEmpty { _ = try NSRegularExpression(pattern: pattern, options: options) }
             var body = pattern
             // An unterminated \Q…\E quote would swallow the closing anchor.
             if let quote = body.range(of: "\\Q", options: .backwards),
@@ -215,7 +251,8 @@ enum PredicateSemantics {
             }
             return compiled
         } catch {
-            throw PredicateEvaluationError(message: "invalid regular expression \(PredicateFormatter.quote(pattern)): \(error)")
+            throw PredicateEvaluationError(
+                message: "\(PredicateFormatter.quote(pattern)) is not a valid ICU regular expression")
         }
     }
 
@@ -240,6 +277,7 @@ enum PredicateSemantics {
 /// catch let e as PredicateEvaluationError { print(e.message) }
 /// ```
 public struct PredicateEvaluationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, naming the key path or pattern.
     public var message: String
     /// Creates an error. `PredicateEvaluationError(message: "bad regex")`
     public init(message: String) { self.message = message }
