@@ -9,7 +9,7 @@ extension Predicate {
         func visit(_ e: PredicateExpression) {
             switch e {
             case .keyPath(let k): if !result.contains(k) { result.append(k) }
-            case .constant: break
+            case .constant, .objectReference: break
             case .aggregate(let parts): parts.forEach(visit)
             }
         }
