@@ -69,6 +69,9 @@ struct PredicateDifferentialTests {
             Path(keyPath: "feedItems.rating", kind: .number, toMany: true),
             Path(keyPath: "feedItems.read", kind: .bool, toMany: true),
             Path(keyPath: "feedItems.published", kind: .date, toMany: true),
+            // To-ones after the to-many, some nil.
+            Path(keyPath: "feedItems.server.profile.name", kind: .string, toMany: true),
+            Path(keyPath: "feedItems.server.profile", kind: .relationship("Profile"), toMany: true),
         ],
         "Profile": [
             Path(keyPath: "name", kind: .string, toMany: false), Path(keyPath: "level", kind: .number, toMany: false),
