@@ -193,7 +193,7 @@ struct HTMLTextTests {
         var generator = FeedsTextRandom(seed: 0x5EED)
         let pieces = ["<", ">", "/", "\"", "'", "=", "&", ";", "#", "<p>", "</li>", "<ul>", "<pre>", "</pre>",
                       "<blockquote>", "<a href=", "日", "😀", " ", "\n", "\t", "x", "<!--", "-->", "<![CDATA["]
-        for iteration in 0..<1500 {
+        for iteration in 0..<fuzzIterations(1500) {
             var html = Array(seeds[iteration % seeds.count])
             for _ in 0..<Int(generator.next() % 8) {
                 let position = Int(generator.next() % UInt64(html.count + 1))
@@ -255,6 +255,12 @@ struct HTMLTextTests {
     }
 }
 
+/// How many rounds a random test runs: `default`, or `ZEADER_TEXT_FUZZ_ITERATIONS` when
+/// set, to fuzz for longer by hand (`ZEADER_TEXT_FUZZ_ITERATIONS=2000000 swift test --filter …`).
+func fuzzIterations(_ default: Int) -> Int {
+    ProcessInfo.processInfo.environment["ZEADER_TEXT_FUZZ_ITERATIONS"].flatMap(Int.init) ?? `default`
+}
+
 /// A small deterministic generator so failures can be replayed.
 struct FeedsTextRandom: RandomNumberGenerator {
     private var state: UInt64
@@ -279,7 +285,7 @@ struct PlainTextDifferentialTests {
             "\u{7}", "\u{85}", "\u{202E}", "\r", "a\u{301}", "\u{C2}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>", "</textarea>", "<li>",
             "<div", " class=", "\"", "'", "=", "/", "<script/>", "<title>t</title>",
         ]
-        for _ in 0..<5000 {
+        for _ in 0..<fuzzIterations(5000) {
             let html = (0..<Int(generator.next() % 16)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
             #expect(HTMLText.plainText(html) == HTMLText.plainTextByTokens(html), "\(html.debugDescription)")
         }
