@@ -164,6 +164,10 @@ struct HTMLTextTests {
         #expect(lines("<p>  Caf&eacute;\n\n  &amp;   &#8220;quotes&#8221;&nbsp;&hellip; </p>") == ["Café & “quotes” …"])
     }
 
+    @Test func inlineQuotesGetQuotationMarks() {
+        #expect(lines("<p>He said <q>hi</q>.</p>") == ["He said \u{201C}hi\u{201D}."])
+    }
+
     @Test func scriptAndStyleAreDropped() {
         #expect(lines("<style>body{color:red}</style><p>text</p><script>document.write('<p>x</p>')</script>") == ["text"])
     }

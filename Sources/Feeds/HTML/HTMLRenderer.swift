@@ -157,6 +157,8 @@ struct HTMLRenderer {
         case "td", "th":
             if tableCell > 0 { inline.attach(" | ") }
             tableCell += 1
+        case "q":
+            appendText("\u{201C}")
         default:
             if Self.spacedBlocks.contains(name) {
                 blockBoundary(spaced: true)
@@ -174,6 +176,8 @@ struct HTMLRenderer {
         switch name {
         case "a":
             closeLink()
+        case "q":
+            appendText("\u{201D}")
         case "pre":
             guard preDepth > 0 else { return }
             preDepth -= 1
