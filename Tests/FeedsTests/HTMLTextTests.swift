@@ -164,6 +164,15 @@ struct HTMLTextTests {
         #expect(lines("<p>  Caf&eacute;\n\n  &amp;   &#8220;quotes&#8221;&nbsp;&hellip; </p>") == ["Café & “quotes” …"])
     }
 
+    @Test func mediaAndEmbedsAreLinked() {
+        let result = HTMLText.render(
+            "<p>Listen:</p><audio controls src=\"/ep1.mp3\">Your browser <b>cannot</b> play it <a href=\"/dl\">download</a> <img alt=x></audio> <iframe src=\"https://video.example/embed/1\"></iframe><video><source src=\"v.webm\"><source src=\"v.mp4\">old browser</video>",
+            width: 60, baseURL: URL(string: "https://pod.example/show/"))
+        #expect(result.links == ["https://pod.example/ep1.mp3", "https://video.example/embed/1", "https://pod.example/show/v.webm"])
+        #expect(result.lines.prefix(4) == ["Listen:", "", "[audio][1]", "[embedded][2]"])
+        #expect(result.lines[4] == "[video][3]")
+    }
+
     @Test func inlineQuotesGetQuotationMarks() {
         #expect(lines("<p>He said <q>hi</q>.</p>") == ["He said \u{201C}hi\u{201D}."])
     }

@@ -63,9 +63,11 @@ public enum HTMLText {
     /// `start`), nested lists are indented and continuation lines hang under the text;
     /// blockquotes are prefixed with `> `; `<pre>` keeps its lines as written (tabs
     /// expanded, not wrapped); table rows become lines with cells separated by ` | `;
-    /// `<q>` gets “quotation marks”; images show as `[image: alt]`; links are numbered `text[1]` (one number per
-    /// distinct URL, resolved against `baseURL`) and listed after a `Links:` line at the
-    /// end. `javascript:`, `data:` and fragment-only links are not numbered.
+    /// `<q>` gets “quotation marks”; images show as `[image: alt]`, and `<audio src>`,
+    /// `<video src>` and `<iframe src>` as `[audio][n]`, `[video][n]`, `[embedded][n]`;
+    /// links are numbered `text[1]` (one number per distinct URL, resolved against
+    /// `baseURL`) and listed after a `Links:` line at the end. `javascript:`, `data:` and
+    /// fragment-only links are not numbered.
     ///
     /// ```swift
     /// let page = HTMLText.render(item.content ?? "", width: 72, baseURL: feedURL)
