@@ -164,6 +164,19 @@ struct HTMLTextTests {
         #expect(lines("<p>  Caf&eacute;\n\n  &amp;   &#8220;quotes&#8221;&nbsp;&hellip; </p>") == ["Café & “quotes” …"])
     }
 
+    @Test func mediaAndEmbedsAreLinked() {
+        let result = HTMLText.render(
+            "<p>Listen:</p><audio controls src=\"/ep1.mp3\">Your browser <b>cannot</b> play it <a href=\"/dl\">download</a> <img alt=x></audio> <iframe src=\"https://video.example/embed/1\"></iframe><video><source src=\"v.webm\"><source src=\"v.mp4\">old browser</video>",
+            width: 60, baseURL: URL(string: "https://pod.example/show/"))
+        #expect(result.links == ["https://pod.example/ep1.mp3", "https://video.example/embed/1", "https://pod.example/show/v.webm"])
+        #expect(result.lines.prefix(4) == ["Listen:", "", "[audio][1]", "[embedded][2]"])
+        #expect(result.lines[4] == "[video][3]")
+    }
+
+    @Test func inlineQuotesGetQuotationMarks() {
+        #expect(lines("<p>He said <q>hi</q>.</p>") == ["He said \u{201C}hi\u{201D}."])
+    }
+
     @Test func scriptAndStyleAreDropped() {
         #expect(lines("<style>body{color:red}</style><p>text</p><script>document.write('<p>x</p>')</script>") == ["text"])
     }
@@ -193,7 +206,7 @@ struct HTMLTextTests {
         var generator = FeedsTextRandom(seed: 0x5EED)
         let pieces = ["<", ">", "/", "\"", "'", "=", "&", ";", "#", "<p>", "</li>", "<ul>", "<pre>", "</pre>",
                       "<blockquote>", "<a href=", "日", "😀", " ", "\n", "\t", "x", "<!--", "-->", "<![CDATA["]
-        for iteration in 0..<1500 {
+        for iteration in 0..<fuzzIterations(1500) {
             var html = Array(seeds[iteration % seeds.count])
             for _ in 0..<Int(generator.next() % 8) {
                 let position = Int(generator.next() % UInt64(html.count + 1))
@@ -255,6 +268,12 @@ struct HTMLTextTests {
     }
 }
 
+/// How many rounds a random test runs: `default`, or `ZEADER_TEXT_FUZZ_ITERATIONS` when
+/// set, to fuzz for longer by hand (`ZEADER_TEXT_FUZZ_ITERATIONS=2000000 swift test --filter …`).
+func fuzzIterations(_ default: Int) -> Int {
+    ProcessInfo.processInfo.environment["ZEADER_TEXT_FUZZ_ITERATIONS"].flatMap(Int.init) ?? `default`
+}
+
 /// A small deterministic generator so failures can be replayed.
 struct FeedsTextRandom: RandomNumberGenerator {
     private var state: UInt64
@@ -279,7 +298,7 @@ struct PlainTextDifferentialTests {
             "\u{7}", "\u{85}", "\u{202E}", "\r", "a\u{301}", "\u{C2}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>", "</textarea>", "<li>",
             "<div", " class=", "\"", "'", "=", "/", "<script/>", "<title>t</title>",
         ]
-        for _ in 0..<5000 {
+        for _ in 0..<fuzzIterations(5000) {
             let html = (0..<Int(generator.next() % 16)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
             #expect(HTMLText.plainText(html) == HTMLText.plainTextByTokens(html), "\(html.debugDescription)")
         }

@@ -253,9 +253,41 @@ struct JSONFeedHostileInputTests {
         #expect(throws: JSONFeedError.self) { try JSONFeedParser.parse(data: Data(deepItem.utf8), baseURL: nil) }
     }
 
+    @Test func mutatedFeedsParseOrThrowTypedErrors() throws {
+        let seed = Array(
+            #"{"version":"https://jsonfeed.org/version/1.1","title":"T &amp; t","home_page_url":"https://h.example/","items":[{"id":1,"url":"/a","title":"A","authors":[{"name":"N"}],"content_html":"<p>x</p>","date_published":"2020-01-01T00:00:00.5+01:00","tags":["t"],"attachments":[{"url":"m.mp3","size_in_bytes":"12"}]},{"content_text":"plain\nline","date_modified":"2020-01-02"}]}"#.utf8)
+        let inserts: [[UInt8]] = [#"""#, "{", "}", "[", "]", ",", ":", "null", "1e999", #"\u0000"#, #"\ud800"#, "-", "\u{1B}[2J"]
+            .map { Array($0.utf8) }
+        var generator = FeedsTextRandom(seed: 5)
+        var parsed = 0
+        for _ in 0..<fuzzIterations(2000) {
+            var bytes = seed
+            for _ in 0..<(1 + Int(generator.next() % 4)) {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes.remove(at: position)
+                case 1: bytes[position] = UInt8(truncatingIfNeeded: generator.next())
+                default: bytes.insert(contentsOf: inserts[Int(generator.next() % UInt64(inserts.count))], at: position)
+                }
+            }
+            do {
+                let feed = try JSONFeedParser.parse(data: Data(bytes), baseURL: nil)
+                parsed += 1
+                for item in feed.items {
+                    #expect(!item.id.isEmpty)
+                    #expect(!(item.title ?? "").unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })
+                }
+            } catch is JSONFeedError {
+            } catch {
+                Issue.record("unexpected error type \(type(of: error)): \(error)")
+            }
+        }
+        #expect(parsed > 0)
+    }
+
     @Test func binaryGarbageIsNotJSON() {
         var generator = FeedsTextRandom(seed: 99)
-        for _ in 0..<200 {
+        for _ in 0..<fuzzIterations(200) {
             let bytes = (0..<Int(generator.next() % 200)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             do {
                 _ = try JSONFeedParser.parse(data: Data(bytes), baseURL: nil)

@@ -269,7 +269,7 @@ struct OPMLMutationTests {
         let inserts: [[UInt8]] = ["<", ">", "&", "\"", "<outline", "/>", "</body>", "<!--", "]]>", "\u{0}", "&#0;", "&#x110000;"]
             .map { Array($0.utf8) }
         var parsed = 0
-        for _ in 0..<600 {
+        for _ in 0..<fuzzIterations(600) {
             var bytes = [UInt8](seed)
             for _ in 0..<(1 + Int(generator.next() % 6)) {
                 let position = Int(generator.next() % UInt64(bytes.count))

@@ -33,6 +33,10 @@ struct HTMLRenderer {
     private var links: [String] = []
     private var linkNumbers: [String: Int] = [:]
     private var tableCell = 0
+    /// Inside `<audio>`/`<video>`, whose fallback content is not shown.
+    private var mediaDepth = 0
+    /// An `<audio>`/`<video>` without `src`, waiting for a `<source src>`.
+    private var mediaAwaitingSource: String? = nil
 
     /// Elements set off by blank lines.
     private static let spacedBlocks: Set<String> = [
@@ -111,7 +115,7 @@ struct HTMLRenderer {
         func attribute(_ key: String) -> String? { attributes.first(where: { $0.name == key })?.value }
         if HTMLTokenizer.rawTextElements.contains(name) {
             rawElement = name
-            if name == "iframe", let source = attribute("src") {
+            if name == "iframe", mediaDepth == 0, let source = attribute("src") {
                 appendAtom("[embedded]", link: source)
             }
             return
@@ -123,6 +127,7 @@ struct HTMLRenderer {
             closeLink()
             openLink = .some(acceptableLink(attribute("href")))
         case "img":
+            guard mediaDepth == 0 else { return }
             let alt = CollapsedText.collapse(attribute("alt") ?? "")
             appendAtom(alt.isEmpty ? "[image]" : "[image: \(alt)]", link: nil)
         case "hr":
@@ -157,6 +162,23 @@ struct HTMLRenderer {
         case "td", "th":
             if tableCell > 0 { inline.attach(" | ") }
             tableCell += 1
+        case "q":
+            appendText("\u{201C}")
+        case "audio", "video":
+            // Their content is a fallback for browsers without media support: not shown.
+            blockBoundary(spaced: false)
+            if let source = attribute("src") {
+                appendAtom("[\(name)]", link: source)
+                mediaAwaitingSource = nil
+            } else {
+                mediaAwaitingSource = name
+            }
+            mediaDepth += 1
+        case "source":
+            if let media = mediaAwaitingSource, let source = attribute("src") {
+                appendAtom("[\(media)]", link: source)
+                mediaAwaitingSource = nil
+            }
         default:
             if Self.spacedBlocks.contains(name) {
                 blockBoundary(spaced: true)
@@ -174,6 +196,13 @@ struct HTMLRenderer {
         switch name {
         case "a":
             closeLink()
+        case "q":
+            appendText("\u{201D}")
+        case "audio", "video":
+            guard mediaDepth > 0 else { return }
+            mediaDepth -= 1
+            mediaAwaitingSource = nil
+            blockBoundary(spaced: false)
         case "pre":
             guard preDepth > 0 else { return }
             preDepth -= 1
@@ -232,6 +261,7 @@ struct HTMLRenderer {
     // MARK: - Inline content
 
     private mutating func appendText(_ text: String) {
+        if mediaDepth > 0 { return }
         if preDepth > 0 {
             preText += text
         } else {
@@ -252,7 +282,7 @@ struct HTMLRenderer {
     private mutating func closeLink() {
         guard let link = openLink else { return }
         openLink = nil
-        guard let url = link else { return }
+        guard let url = link, mediaDepth == 0 else { return }
         let marker = "[\(number(for: url))]"
         if preDepth > 0 {
             preText += marker

@@ -1,33 +1,5 @@
 import Foundation
 
-/// HTML from a feed rendered as terminal text: lines that fit a width, and the links
-/// those lines refer to by number.
-///
-/// ```swift
-/// let page = HTMLText.render("<p>See <a href=\"/x\">this</a></p>", width: 40,
-///                            baseURL: URL(string: "https://example.org/"))
-/// page.lines  // ["See this[1]", "", "Links:", "[1] https://example.org/x"]
-/// ```
-public struct RenderedText: Sendable, Equatable {
-    /// The lines to show, the list of links included, none wider than the width asked
-    /// for except the lines of `<pre>` blocks, which are kept as written.
-    public var lines: [String]
-    /// Absolute URLs of the numbered links: `links[0]` is `[1]`.
-    public var links: [String]
-
-    /// The lines joined with newlines.
-    ///
-    /// ```swift
-    /// print(HTMLText.render(html, width: 72).text)
-    /// ```
-    public var text: String { lines.joined(separator: "\n") }
-
-    public init(lines: [String], links: [String]) {
-        self.lines = lines
-        self.links = links
-    }
-}
-
 /// Turning feed HTML into text: one line of plain text for summaries and lists, or a
 /// laid-out page for the article view.
 ///
@@ -91,9 +63,11 @@ public enum HTMLText {
     /// `start`), nested lists are indented and continuation lines hang under the text;
     /// blockquotes are prefixed with `> `; `<pre>` keeps its lines as written (tabs
     /// expanded, not wrapped); table rows become lines with cells separated by ` | `;
-    /// images show as `[image: alt]`; links are numbered `text[1]` (one number per
-    /// distinct URL, resolved against `baseURL`) and listed after a `Links:` line at the
-    /// end. `javascript:`, `data:` and fragment-only links are not numbered.
+    /// `<q>` gets “quotation marks”; images show as `[image: alt]`, and `<audio src>`,
+    /// `<video src>` and `<iframe src>` as `[audio][n]`, `[video][n]`, `[embedded][n]`;
+    /// links are numbered `text[1]` (one number per distinct URL, resolved against
+    /// `baseURL`) and listed after a `Links:` line at the end. `javascript:`, `data:` and
+    /// fragment-only links are not numbered.
     ///
     /// ```swift
     /// let page = HTMLText.render(item.content ?? "", width: 72, baseURL: feedURL)

@@ -13,6 +13,11 @@ public enum JSONFeedError: Error, Equatable, CustomStringConvertible {
     /// `items` is missing or not an array. `reason` says which.
     case notAFeed(reason: String)
 
+    /// One line for a person: what was wrong, with the JSON reader's position if any.
+    ///
+    /// ```swift
+    /// print(JSONFeedError.notAnObject(found: "an array"))  // not a JSON Feed: the top level is an array, not an object
+    /// ```
     public var description: String {
         switch self {
         case .notJSON(let detail): "not JSON: \(detail)"

@@ -1,6 +1,7 @@
-// This file talks to libxml2 and must not import Foundation: libxml2's headers bring in
+// This file talks to libxml2 and imports nothing else: Debian's libxml2 headers bring in
 // the system ICU, whose declarations clash with the copy of ICU inside Foundation when
-// both are visible in the same Swift file.
+// both are visible in one Swift file (unless the CLibXML2 shim hides them), so the
+// libxml2 side is kept apart from the Foundation side (OPML.swift).
 import CLibXML2
 
 /// An `<outline>` element as read from the document: attributes (names lower-cased,

@@ -20,6 +20,11 @@ public enum OPMLError: Error, Equatable, CustomStringConvertible {
     /// A `urls` file that is not UTF-8 text.
     case unreadableText(source: String)
 
+    /// One line for a person, starting with the file (and line:column for XML errors).
+    ///
+    /// ```swift
+    /// print(OPMLError.missingBody(source: "a.opml"))  // a.opml: OPML without a <body> element
+    /// ```
     public var description: String {
         switch self {
         case .tooLarge(let source, let bytes, let limit):

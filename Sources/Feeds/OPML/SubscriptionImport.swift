@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a subscription list yielded: its feeds, and a note for each line or entry that
+/// was left out or changed (query feeds, exec and filter commands, hidden tags).
+///
+/// ```swift
+/// let list = try SubscriptionImport.read(data: bytes, source: "feeds.opml")
+/// list.notes.forEach { print("note:", $0) }
+/// ```
+public struct SubscriptionImport: Sendable, Equatable {
+    /// The feeds, in file order, each URL once.
+    public var subscriptions: [OPMLSubscription]
+    /// One line per entry left out or changed, naming the file and line (`urls:6: …`).
+    public var notes: [String]
+
+    /// A result made of these feeds and notes.
+    ///
+    /// ```swift
+    /// let list = SubscriptionImport(subscriptions: [OPMLSubscription(url: "https://a.example/feed")])
+    /// ```
+    public init(subscriptions: [OPMLSubscription], notes: [String] = []) {
+        self.subscriptions = subscriptions
+        self.notes = notes
+    }
+
+    /// Reads an OPML file or a newsboat `urls` file, told apart by content: a file whose
+    /// first non-blank character is `<` is OPML. `source` (a file name) is only used in
+    /// error messages and notes.
+    ///
+    /// ```swift
+    /// let list = try SubscriptionImport.read(data: Data(contentsOf: fileURL), source: fileURL.path)
+    /// for feed in list.subscriptions { print(feed.url) }
+    /// ```
+    public static func read(data: Data, source: String) throws -> SubscriptionImport {
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D })
+        if first == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            return SubscriptionImport(subscriptions: try OPML.parse(data: data, source: source))
+        }
+        guard let text = String(data: Data(bytes), encoding: .utf8) else {
+            throw OPMLError.unreadableText(source: source)
+        }
+        return NewsboatURLs.parse(text, source: source)
+    }
+}
