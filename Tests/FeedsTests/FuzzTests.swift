@@ -51,7 +51,12 @@ struct FuzzTests {
 
     static var fixtureNames: [String] {
         let url = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
-        return ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+        // Files only: other suites keep their fixtures in subdirectories.
+        return ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted().filter { name in
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            return exists && !isDirectory.boolValue
+        }
     }
 
     @Test(.timeLimit(.minutes(2))) func randomMutationsNeverCrash() throws {
