@@ -102,6 +102,8 @@ func objectGraphBenchmark(count: Int) throws {
     let container = try PersistentContainer(model: benchModel, store: .file(ogURL))
     let ctx = container.newBackgroundContext(name: "bench")
     var cpu: [String: Double] = [:]
+    var phases = (0.0, 0.0, 0.0, 0.0)
+    let insertStart = cpuTime()
     let (_, ogInsert) = try measure {
         try ctx.performAndWait { () throws in
             let server = ctx.insert(BenchServer.self)
@@ -115,11 +117,20 @@ func objectGraphBenchmark(count: Int) throws {
                 item.score = Int64(i % 1000)
                 item.server = server
             }
+            let t1 = cpuTime()
+            ctx.processPendingChanges()
+            let t2 = cpuTime()
             try ctx.save()
+            let t3 = cpuTime()
             ctx.reset()
+            phases = (t1, t2, t3, cpuTime())
         }
     }
     cpu["ogInsert"] = lastCPU
+    if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
+        print(String(format: "phases (CPU s): create %.3f, process changes %.3f, save %.3f, reset %.3f",
+            phases.0 - insertStart, phases.1 - phases.0, phases.2 - phases.1, phases.3 - phases.2))
+    }
     let predicate = try Predicate(format: "read == NO AND score >= 0")
     let request = FetchRequest<BenchItem>(
         predicate: predicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])

@@ -231,6 +231,9 @@ extension CounterInfo {
     /// The parent a child with these values counts towards, or nil.
     func contribution(of childEntity: Entity, values: [Value], toOne: [ObjectID?]) -> ObjectID? {
         guard childToOneIndex < toOne.count, let parent = toOne[childToOneIndex] else { return nil }
+        if let (index, constant) = simpleEquality {
+            return index < values.count && values[index] == constant ? parent : nil
+        }
         if let predicate {
             guard (try? predicate.evaluate(with: ValuesEvaluable(entity: childEntity, values: values))) == true else { return nil }
         }

@@ -67,8 +67,10 @@ extension ManagedObjectContext {
             let object: ManagedObject
             let entity: Entity
             let temporaryID: ObjectID
-            let values: [Value]
-            let toOne: [ObjectID?]
+            // The object's values are read in place: the context's queue waits for the
+            // write, so nothing changes them meanwhile.
+            var values: [Value] { object.values }
+            var toOne: [ObjectID?] { object.toOne }
         }
         struct Update {
             let object: ManagedObject
@@ -100,7 +102,7 @@ extension ManagedObjectContext {
         var plan = SavePlan()
         plan.deletedIDs = Set(deletedByID.keys)
         for (id, object) in insertedByID {
-            plan.inserts.append(.init(object: object, entity: object.entity, temporaryID: id, values: object.values, toOne: object.toOne))
+            plan.inserts.append(.init(object: object, entity: object.entity, temporaryID: id))
         }
         // Deterministic primary keys: insertion order.
         plan.inserts.sort { $0.temporaryID.rawValue > $1.temporaryID.rawValue }
@@ -201,13 +203,14 @@ extension ManagedObjectContext {
             sqlite3_bind_int64(raw, 1, pk)
             sqlite3_bind_int64(raw, 2, 1)
             var parameter: Int32 = 3
+            let object = insert.object
             for i in entity.storedAttributeIndexes {
                 // Derived counts start at zero; the children's deltas below fill them in.
-                RawSQLite.bind(raw, parameter, entity.attributes[i].isDerivedCounter ? .integer(0) : insert.values[i])
+                RawSQLite.bind(raw, parameter, entity.attributes[i].isDerivedCounter ? .integer(0) : object.values[i])
                 parameter += 1
             }
             for (r, _) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
-                let target = fk(insert.toOne[r])
+                let target = fk(object.toOne[r])
                 if case .int64(let key) = target.storage {
                     sqlite3_bind_int64(raw, parameter, key)
                 } else {
@@ -477,7 +480,8 @@ extension ManagedObjectContext {
             object.objectID = permanent
             register(object)
             object.isInsertedFlag = false
-            permanentIDForTemporary[insert.temporaryID] = permanent
+            // Temporary IDs stay usable for undo; without an undo manager they lapse, as in Core Data.
+            if undoManager != nil { permanentIDForTemporary[insert.temporaryID] = permanent }
             inserted.insert(permanent)
         }
         // Relationship columns that pointed at temporary IDs now point at permanent ones.

@@ -169,8 +169,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         let id = ObjectID.temporary(for: entity)
         let object = entity.managedClass.init(ManagedObject.Construction(entity: entity, objectID: id))
         object.managedObjectContext = self
-        object.values = entity.attributes.map(\.defaultValue)
-        object.toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+        object.values = entity.defaultValues
+        object.toOne = entity.emptyToOne
         register(object)
         insertedByID[id] = object
         object.isInsertedFlag = true
@@ -249,8 +249,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 arguments: [pk])
         }
         guard let row else {
-            object.values = entity.attributes.map(\.defaultValue)
-            object.toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+            object.values = entity.defaultValues
+            object.toOne = entity.emptyToOne
             return false
         }
         let decoded = layout.decode(row, model: model)

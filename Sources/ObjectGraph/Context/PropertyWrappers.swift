@@ -57,23 +57,26 @@ public struct Managed<V: ValueConvertible> {
     ) -> Int {
         let cached = object[keyPath: storageKeyPath].index
         if cached >= 0 { return cached }
-        return resolveIndexSlow(object, storageKeyPath)
-    }
-
-    @usableFromInline
-    static func resolveIndexSlow<O: ManagedObject>(
-        _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Managed<V>>
-    ) -> Int {
-        let key = object[keyPath: storageKeyPath].key
-        guard let i = object.entity.attributeIndexByName[key] else {
-            preconditionFailure("\(object.entity.name) has no attribute '\(key)'")
-        }
-        let attribute = object.entity.attributes[i]
-        precondition(
-            attribute.type == V.attributeType
-                || (attribute.type == .integer && V.attributeType == .bool),
-            "\(object.entity.name).\(key) is \(attribute.type.rawValue), declared as \(V.self)")
+        // First access on this object: a dictionary look-up by name (checked once per
+        // entity and key), then cached in the wrapper.
+        let i = object.entity.attributeIndex(forManagedKey: object[keyPath: storageKeyPath].key, type: V.attributeType)
         object[keyPath: storageKeyPath].index = i
+        return i
+    }
+}
+
+extension Entity {
+    /// The index of attribute `key` for a ``Managed`` property of Swift type `type`; stops
+    /// the program with a clear message when the declaration does not match the model.
+    @usableFromInline
+    func attributeIndex(forManagedKey key: String, type: AttributeType) -> Int {
+        guard let i = attributeIndexByName[key] else {
+            preconditionFailure("\(name) has no attribute '\(key)'")
+        }
+        let attribute = attributes[i]
+        precondition(
+            attribute.type == type || (attribute.type == .integer && type == .bool),
+            "\(name).\(key) is \(attribute.type.rawValue), declared as a Swift \(type.rawValue)")
         return i
     }
 }

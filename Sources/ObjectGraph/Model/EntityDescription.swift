@@ -56,7 +56,7 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// The SQLite table holding this entity's rows.
     public let tableName: String
 
-    let attributeIndexByName: [String: Int]
+    @usableFromInline let attributeIndexByName: [String: Int]
     let relationshipIndexByName: [String: Int]
     /// Index (in `relationships`) of each relationship's destination entity in the model.
     let destinationIndex: [Int]
@@ -65,6 +65,10 @@ public final class Entity: Sendable, CustomStringConvertible {
     let storesForeignKey: [Bool]
     /// Indexes of the attributes that are stored (not transient), in column order.
     let storedAttributeIndexes: [Int]
+    /// Every attribute's default value, in order: a new object's starting values.
+    let defaultValues: [Value]
+    /// An empty to-one slot per relationship.
+    let emptyToOne: [ObjectID?]
     /// Derived counts this entity keeps (this entity is the parent).
     let counters: [CounterInfo]
     /// Derived counts of other entities that this entity's objects contribute to.
@@ -95,6 +99,8 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.destinationIndex = destinationIndex
         self.storesForeignKey = storesForeignKey
         storedAttributeIndexes = d.attributes.indices.filter { !d.attributes[$0].isTransient }
+        defaultValues = d.attributes.map(\.defaultValue)
+        emptyToOne = [ObjectID?](repeating: nil, count: d.relationships.count)
     }
 
     /// The attribute named `name`, if any.
@@ -125,6 +131,26 @@ struct CounterInfo: Sendable {
     let childEntityIndex: Int
     let childToOneIndex: Int
     let predicate: Predicate?
+    /// For the common `attribute == constant` predicate: the attribute's index and the
+    /// constant, compared directly instead of through the evaluator.
+    let simpleEquality: (index: Int, value: Value)?
+
+    init(parentEntityIndex: Int, attributeIndex: Int, childEntityIndex: Int, childToOneIndex: Int, predicate: Predicate?, child: EntityDescription) {
+        self.parentEntityIndex = parentEntityIndex
+        self.attributeIndex = attributeIndex
+        self.childEntityIndex = childEntityIndex
+        self.childToOneIndex = childToOneIndex
+        self.predicate = predicate
+        var simple: (Int, Value)?
+        if let predicate, case .comparison(let c) = predicate.node, c.modifier == .direct, c.op == .equalTo, c.options.isEmpty,
+            case .keyPath(let key) = c.left, case .constant(let constant) = c.right,
+            let i = child.attributes.firstIndex(where: { $0.name == key }),
+            !constant.isNull, let coerced = constant.coerced(to: child.attributes[i].type)
+        {
+            simple = (i, coerced)
+        }
+        simpleEquality = simple
+    }
 }
 
 /// Set once while the model is built, read-only afterwards.

@@ -113,7 +113,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     }
                 }
                 counters.append(
-                    CounterInfo(parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse, predicate: predicate))
+                    CounterInfo(
+                        parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse,
+                        predicate: predicate, child: child))
             }
             resolved.append(
                 Entity(description: e, index: i, destinationIndex: destinations, storesForeignKey: storesFK, counters: counters))

@@ -94,7 +94,7 @@ extension RowLayout {
         }
         var result: [(Int64, Snapshot)] = []
         let attributes = entity.storedAttributeIndexes.map { ($0, entity.attributes[$0].type) }
-        let defaults = entity.attributes.map(\.defaultValue)
+        let defaults = entity.defaultValues
         let destinations = foreignKeyRelationships.map { model.destination(of: entity, relationshipIndex: $0) }
         let relationshipCount = entity.relationships.count
         while true {

@@ -27,13 +27,13 @@ struct RowLayout {
     func decode(_ row: Row, model: ManagedObjectModel) -> (pk: Int64, snapshot: Snapshot) {
         let pk: Int64 = row[0]
         let version: Int64 = row[1]
-        var values = entity.attributes.map(\.defaultValue)
+        var values = entity.defaultValues
         var column = 2
         for i in entity.storedAttributeIndexes {
             values[i] = Value(databaseValue: row[column] as DatabaseValue, type: entity.attributes[i].type)
             column += 1
         }
-        var toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+        var toOne = entity.emptyToOne
         for r in foreignKeyRelationships {
             if let fk: Int64 = row[column] {
                 toOne[r] = ObjectID(entity: model.destination(of: entity, relationshipIndex: r), rawValue: fk)
