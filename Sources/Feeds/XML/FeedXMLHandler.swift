@@ -121,6 +121,23 @@ final class FeedXMLHandler {
         }
     }
 
+    /// At the end of the input: an item still open (its end tag lost to an unclosed
+    /// element, or to the end of a truncated document) is kept with what it has.
+    func finishOpenItem() {
+        guard itemDepth != 0 else { return }
+        if target != .none { finishCapture() }
+        personDepth = 0
+        ignoreDepth = 0
+        finishItem()
+        itemDepth = 0
+    }
+
+    /// Forgets the errors recorded after the first `count` ones.
+    func dropErrors(after count: Int) {
+        errorCount = count
+        if errors.count > count { errors.removeLast(errors.count - count) }
+    }
+
     /// libxml2 2.9 drops even `&amp;` once a document has been found not well-formed; the
     /// repair pass has already turned every other reference into a character reference, so
     /// resetting the flag keeps recover mode from losing text.
