@@ -60,13 +60,17 @@ enum FeedXMLSplitter {
         var ranges: [Range<Int>] = []
         var position = 0
         let n = s.count
+        // Each marker is searched again only once the scan has passed it: a document
+        // without comments is scanned for "<!--" once, not once per CDATA section.
+        var nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: 0, anchor: 2) ?? n
+        var nextComment = FeedXMLRepair.find(s, "<!--", from: 0, anchor: 1) ?? n
         while position < end {
-            let cdata = FeedXMLRepair.find(s, "<![CDATA[", from: position, anchor: 2) ?? n
-            let comment = FeedXMLRepair.find(s, "<!--", from: position, anchor: 1) ?? n
-            let start = min(cdata, comment)
+            if nextCDATA < position { nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: position, anchor: 2) ?? n }
+            if nextComment < position { nextComment = FeedXMLRepair.find(s, "<!--", from: position, anchor: 1) ?? n }
+            let start = min(nextCDATA, nextComment)
             guard start < end else { break }
             let close: Int
-            if start == cdata {
+            if start == nextCDATA {
                 close = FeedXMLRepair.find(s, "]]>", from: start + 9, anchor: 1).map { $0 + 3 } ?? n
             } else {
                 close = FeedXMLRepair.find(s, "-->", from: start + 4, anchor: 1).map { $0 + 3 } ?? n
