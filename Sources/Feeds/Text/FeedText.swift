@@ -167,6 +167,19 @@ enum FeedText {
         return result
     }
 
+    /// Whether `text` has at least `count` Unicode scalars (counted on its UTF-8 bytes).
+    static func scalarCount(_ text: String, atLeast count: Int) -> Bool {
+        let utf8 = text.utf8
+        if utf8.count < count { return false }
+        if utf8.count >= 4 * count { return true }
+        var scalars = 0
+        for byte in utf8 where byte & 0xC0 != 0x80 {
+            scalars += 1
+            if scalars >= count { return true }
+        }
+        return false
+    }
+
     /// The plain-text preview kept as an item's summary: at most `limit` Unicode scalars,
     /// cut at a space when one is near the end, and ended with "…" when it had to be cut.
     static func preview(_ text: String, limit: Int) -> String {

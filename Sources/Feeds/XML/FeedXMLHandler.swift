@@ -805,9 +805,7 @@ final class FeedXMLHandler {
         while true {
             let prefix = htmlPrefix(html, bytes: budget)
             let plain = HTMLText.plainText(prefix)
-            if prefix.utf8.count == html.utf8.count || plain.utf8.count >= 4 * summaryLimit
-                || plain.unicodeScalars.count >= summaryLimit
-            {
+            if prefix.utf8.count == html.utf8.count || FeedText.scalarCount(plain, atLeast: summaryLimit) {
                 return plain
             }
             budget *= 8
