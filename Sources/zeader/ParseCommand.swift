@@ -1,6 +1,9 @@
 import ArgumentParser
 import Feeds
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `zeader parse FILE [--base-url URL]`: parses one feed file and prints the JSON of
 /// DESIGN.md's contract on stdout.
@@ -40,6 +43,9 @@ struct ParseCommand: ParsableCommand {
         do {
             let feed = try FeedParser.parse(data: data, url: baseURL.flatMap { URL(string: $0) })
             feed.writeContractJSON { chunk in Self.writeToStandardOutput(chunk) }
+            // Done: leave without tearing down the feed item by item (tens of thousands of
+            // strings for a large feed); output went straight to the descriptor, unbuffered.
+            Glibc.exit(EXIT_SUCCESS)
         } catch {
             let message = baseURL == nil ? "\(file): \(error.withoutSubject)" : "\(error)"
             FileHandle.standardError.write(Data("zeader parse: \(Self.oneLine(message))\n".utf8))

@@ -346,7 +346,7 @@ final class FeedXMLHandler {
                 let permalink = attributes.value(local: "isPermaLink", namespace: .none)
                     ?? attributes.value(local: "ispermalink", namespace: .none)
                     ?? attributes.value(local: "isPermalink", namespace: .none)
-                item.guidIsPermaLink = permalink.map { $0.trimmingCharacters(in: .whitespaces).lowercased() != "false" } ?? true
+                item.guidIsPermaLink = permalink.map { trimmed($0).lowercased() != "false" } ?? true
                 beginCapture(.itemGuid, kind: .text)
             case .id: beginCapture(.itemID, kind: .text)
             case .description: beginCapture(.itemDescription, kind: .html)
@@ -831,8 +831,15 @@ final class FeedXMLHandler {
         return feed
     }
 
+    /// `string` without surrounding XML white space; itself (no copy) when there is none.
     private func trimmed(_ string: String) -> String {
-        string.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = string.utf8.first, let last = string.utf8.last,
+            FeedText.isXMLSpace(first) || FeedText.isXMLSpace(last)
+        else { return string }
+        var slice = Substring(string)
+        while let byte = slice.utf8.first, FeedText.isXMLSpace(byte) { slice = slice.dropFirst() }
+        while let byte = slice.utf8.last, FeedText.isXMLSpace(byte) { slice = slice.dropLast() }
+        return String(slice)
     }
 }
 
