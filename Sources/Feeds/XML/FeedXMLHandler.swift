@@ -117,7 +117,7 @@ final class FeedXMLHandler {
     func recordError(_ message: String, line: Int, column: Int) {
         errorCount += 1
         if errors.count < 10 {
-            errors.append("line \(line), column \(column): \(message)")
+            errors.append(FeedText.sanitized("line \(line), column \(column): \(message)"))
         }
     }
 
@@ -169,7 +169,7 @@ final class FeedXMLHandler {
             finishItem()
             itemDepth = depth
             item = ItemState()
-            if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = about }
+            if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = FeedText.sanitized(about) }
             return
         }
         if target != .none {
@@ -196,7 +196,7 @@ final class FeedXMLHandler {
             if primary && (name == .item || name == .entry) && (isAtom ? name == .entry : name == .item) {
                 itemDepth = depth
                 item = ItemState()
-                if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = about }
+                if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = FeedText.sanitized(about) }
                 return
             }
             if !isAtom && primary && name == .channel {
@@ -603,7 +603,7 @@ final class FeedXMLHandler {
     }
 
     private func titleText(_ value: String, kind: TextKind) -> String? {
-        let plain = kind == .text ? value : FeedMarkup.plainText(value)
+        let plain = kind == .text ? value : FeedText.sanitized(FeedMarkup.plainText(value))
         let collapsed = FeedText.collapsingWhitespace(plain)
         return collapsed.isEmpty ? nil : collapsed
     }
