@@ -28,6 +28,7 @@ public enum FeedParser {
         /// is the same as a parse in one piece.
         public var parallelParsingThreshold: Int = 4 << 20
 
+        /// The default limits.
         public init() {}
     }
 
