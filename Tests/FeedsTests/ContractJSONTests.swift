@@ -50,6 +50,14 @@ struct ContractJSONTests {
         #expect(joined == feed.contractJSON())
     }
 
+    @Test func largeListsKeepTheirOrder() throws {
+        let count = 2501
+        let feed = ParsedFeed(format: .rss2, items: (0..<count).map { ParsedItem(id: "id-\($0)", title: "t\"\($0)") })
+        let object = try #require(JSONSerialization.jsonObject(with: feed.contractJSON()) as? [String: Any])
+        let ids = try #require(object["items"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(ids == (0..<count).map { "id-\($0)" })
+    }
+
     @Test func parsedFixtureMatchesTheContract() throws {
         let feed = try parseFixture("rss2-full.xml")
         let object = try #require(JSONSerialization.jsonObject(with: feed.contractJSON()) as? [String: Any])

@@ -94,6 +94,9 @@ struct SafetyTests {
         #expect(csi.title == "a31mbc", "C1 controls (CSI, NEL) are removed")
         #expect(csi.items.first?.title?.unicodeScalars.contains { $0.value < 0x20 } == false)
         #expect(FeedText.sanitized("a\u{1B}[31mb\r\nc\u{7F}d\u{0}") == "a[31mb\nc" + "d")
+        let attributes = try parse(
+            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\"><item rdf:about=\"x\u{85}y\u{9B}z\"><title type=\"html\">t</title></item></rdf:RDF>")
+        #expect(attributes.items.first?.id == "xyz", "ids from attributes are sanitized too")
     }
 
     @Test func malformedXMLIsRecovered() throws {

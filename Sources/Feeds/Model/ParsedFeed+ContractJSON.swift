@@ -22,48 +22,61 @@ extension ParsedFeed {
     /// feed.writeContractJSON { chunk in fwrite(chunk.baseAddress, 1, chunk.count, stdout) }
     /// ```
     public func writeContractJSON(_ sink: (UnsafeRawBufferPointer) -> Void) {
-        let flushSize = 1 << 20
+        var head: [UInt8] = []
+        head.append(contentsOf: #"{"format":"#.utf8)
+        ContractJSONWriter.string(format.rawValue, to: &head)
+        head.append(contentsOf: #","title":"#.utf8)
+        ContractJSONWriter.string(title, to: &head)
+        head.append(contentsOf: #","link":"#.utf8)
+        ContractJSONWriter.string(link, to: &head)
+        head.append(contentsOf: #","items":["#.utf8)
+        head.withUnsafeBytes { sink($0) }
         var out: [UInt8] = []
-        out.reserveCapacity(flushSize + 64 * 1024)
-        func flush() {
-            out.withUnsafeBytes { sink($0) }
-            out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(Self.flushSize + 64 * 1024)
+        ContractJSONWriter.items(items[...], first: true, to: &out) { buffer in
+            if buffer.count >= Self.flushSize {
+                buffer.withUnsafeBytes { sink($0) }
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
-        out.append(contentsOf: #"{"format":"#.utf8)
-        ContractJSONWriter.string(format.rawValue, to: &out)
-        out.append(contentsOf: #","title":"#.utf8)
-        ContractJSONWriter.string(title, to: &out)
-        out.append(contentsOf: #","link":"#.utf8)
-        ContractJSONWriter.string(link, to: &out)
-        out.append(contentsOf: #","items":["#.utf8)
-        for (index, item) in items.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"id":"#.utf8)
-            ContractJSONWriter.string(item.id, to: &out)
-            out.append(contentsOf: #","title":"#.utf8)
-            ContractJSONWriter.string(item.title, to: &out)
-            out.append(contentsOf: #","link":"#.utf8)
-            ContractJSONWriter.string(item.link, to: &out)
-            out.append(contentsOf: #","author":"#.utf8)
-            ContractJSONWriter.string(item.author, to: &out)
-            out.append(contentsOf: #","published":"#.utf8)
-            ContractJSONWriter.date(item.published, to: &out)
-            out.append(contentsOf: #","updated":"#.utf8)
-            ContractJSONWriter.date(item.updated, to: &out)
-            out.append(contentsOf: #","summary":"#.utf8)
-            ContractJSONWriter.string(item.summary, to: &out)
-            out.append(contentsOf: #","content":"#.utf8)
-            ContractJSONWriter.string(item.content, to: &out)
-            out.append(UInt8(ascii: "}"))
-            if out.count >= flushSize { flush() }
-        }
-        out.append(contentsOf: "]}\n".utf8)
-        flush()
+        out.withUnsafeBytes { sink($0) }
+        Array("]}\n".utf8).withUnsafeBytes { sink($0) }
     }
+
+    /// Pieces handed to the sink are about this large.
+    static let flushSize = 1 << 20
 }
 
 /// JSON encoding of strings and dates into a byte buffer, for ``ParsedFeed/contractJSON()``.
 enum ContractJSONWriter {
+    /// Appends the JSON objects of `items` (comma-separated, with a leading comma unless
+    /// `first`), calling `flush` after each item so the caller can hand pieces on.
+    static func items(
+        _ items: ArraySlice<ParsedItem>, first: Bool, to out: inout [UInt8], flush: (inout [UInt8]) -> Void
+    ) {
+        for (offset, item) in items.enumerated() {
+            if offset > 0 || !first { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"id":"#.utf8)
+            string(item.id, to: &out)
+            out.append(contentsOf: #","title":"#.utf8)
+            string(item.title, to: &out)
+            out.append(contentsOf: #","link":"#.utf8)
+            string(item.link, to: &out)
+            out.append(contentsOf: #","author":"#.utf8)
+            string(item.author, to: &out)
+            out.append(contentsOf: #","published":"#.utf8)
+            date(item.published, to: &out)
+            out.append(contentsOf: #","updated":"#.utf8)
+            date(item.updated, to: &out)
+            out.append(contentsOf: #","summary":"#.utf8)
+            string(item.summary, to: &out)
+            out.append(contentsOf: #","content":"#.utf8)
+            string(item.content, to: &out)
+            out.append(UInt8(ascii: "}"))
+            flush(&out)
+        }
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func string(_ value: String?, to out: inout [UInt8]) {

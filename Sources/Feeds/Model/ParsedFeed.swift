@@ -12,15 +12,19 @@ public enum FeedFormat: String, Sendable, Codable, Equatable {
 /// print(feed.title ?? "untitled", feed.items.count)
 /// ```
 public struct ParsedFeed: Sendable, Equatable {
+    /// The syntax the feed was written in (`rss2`, `atom10` …).
     public var format: FeedFormat
+    /// The feed's title, as plain text.
     public var title: String?
     /// The site's link (not the feed's own URL), absolute where it could be resolved.
     public var link: String?
+    /// The entries, in document order.
     public var items: [ParsedItem]
     /// Problems the parser recovered from (malformed XML read in recover mode), as
     /// "line L, column C: message"; empty for a clean document.
     public var warnings: [String]
 
+    /// A feed; `ParsedFeed(format: .rss2, title: "T", items: [])`.
     public init(
         format: FeedFormat, title: String? = nil, link: String? = nil, items: [ParsedItem] = [],
         warnings: [String] = []
@@ -41,18 +45,27 @@ public struct ParsedFeed: Sendable, Equatable {
 public struct ParsedItem: Sendable, Equatable {
     /// The guid/id from the feed, or a stable id derived from the item's content.
     public var id: String
+    /// The item's title, as plain text.
     public var title: String?
+    /// The item's web page, absolute where a base was known.
     public var link: String?
+    /// The author's name (else e-mail address).
     public var author: String?
+    /// When the item was first published.
     public var published: Date?
+    /// When the item was last changed.
     public var updated: Date?
-    /// Plain text.
+    /// A plain-text preview (at most 300 characters, cut at a word, ending in "…" when
+    /// cut) of the item's description/summary, else of its content.
     public var summary: String?
-    /// HTML.
+    /// The item's body as HTML (`content:encoded`, Atom `content`, else the description).
     public var content: String?
+    /// Attached media: RSS enclosures, `media:content`, Atom `rel="enclosure"` links.
     public var enclosures: [Enclosure]
+    /// Category names (RSS `category`, `dc:subject`, Atom `category@term`).
     public var categories: [String]
 
+    /// An item; `ParsedItem(id: "guid-1", title: "Hello")`.
     public init(
         id: String, title: String? = nil, link: String? = nil, author: String? = nil,
         published: Date? = nil, updated: Date? = nil, summary: String? = nil, content: String? = nil,
@@ -73,10 +86,14 @@ public struct ParsedItem: Sendable, Equatable {
 
 /// A media file attached to an item (podcast audio, images).
 public struct Enclosure: Sendable, Equatable {
+    /// Absolute URL of the media file.
     public var url: String
+    /// MIME type, e.g. `audio/mpeg`.
     public var type: String?
+    /// Size in bytes, when the feed gives it.
     public var length: Int64?
 
+    /// An enclosure; `Enclosure(url: "https://x.example/a.mp3", type: "audio/mpeg")`.
     public init(url: String, type: String? = nil, length: Int64? = nil) {
         self.url = url
         self.type = type

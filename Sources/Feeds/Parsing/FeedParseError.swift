@@ -25,15 +25,18 @@ public struct FeedParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case invalidJSON(String)
     }
 
+    /// What went wrong.
     public var reason: Reason
     /// The feed's URL, when the caller gave one.
     public var url: URL?
 
+    /// An error about the feed at `url`: `FeedParseError(.empty, url: feedURL)`.
     public init(_ reason: Reason, url: URL? = nil) {
         self.reason = reason
         self.url = url
     }
 
+    /// One line naming the feed and the problem, e.g. `https://x.example/feed: empty document`.
     public var description: String {
         let subject = url.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "feed"
         switch reason {

@@ -167,30 +167,47 @@ enum FeedText {
         return result
     }
 
+    /// Whether `text` has at least `count` Unicode scalars (counted on its UTF-8 bytes).
+    static func scalarCount(_ text: String, atLeast count: Int) -> Bool {
+        let utf8 = text.utf8
+        if utf8.count < count { return false }
+        if utf8.count >= 4 * count { return true }
+        var scalars = 0
+        for byte in utf8 where byte & 0xC0 != 0x80 {
+            scalars += 1
+            if scalars >= count { return true }
+        }
+        return false
+    }
+
     /// The plain-text preview kept as an item's summary: at most `limit` Unicode scalars,
     /// cut at a space when one is near the end, and ended with "…" when it had to be cut.
     static func preview(_ text: String, limit: Int) -> String {
-        let scalars = text.unicodeScalars
         guard text.utf8.count > limit else { return text }  // fewer bytes than limit: fewer scalars too
-        var end = scalars.startIndex
-        var lastSpace: String.Index?
-        var lastSpaceCount = 0
-        var count = 0
-        while end < scalars.endIndex && count < limit {
-            let scalar = scalars[end]
-            if scalar == " " || scalar == "\n" {
-                lastSpace = end
-                lastSpaceCount = count
+        var text = text
+        return text.withUTF8 { bytes -> String in
+            var scalars = 0
+            var index = 0
+            var lastSpace = -1
+            var lastSpaceScalars = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte & 0xC0 != 0x80 {  // a scalar starts here
+                    if scalars == limit { break }
+                    scalars += 1
+                    if byte == 0x20 || byte == 0x0A {
+                        lastSpace = index
+                        lastSpaceScalars = scalars
+                    }
+                }
+                index += 1
             }
-            end = scalars.index(after: end)
-            count += 1
+            guard index < bytes.count else { return String(decoding: bytes, as: UTF8.self) }
+            var cut = index
+            if lastSpace >= 0 && scalars - lastSpaceScalars < limit / 4 { cut = lastSpace }
+            while cut > 0 && (bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x0A) { cut -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cut]), as: UTF8.self) + "…"
         }
-        guard end < scalars.endIndex else { return text }
-        var cut = end
-        if let lastSpace, count - lastSpaceCount < limit / 4 { cut = lastSpace }
-        var result = String(scalars[..<cut])
-        while let last = result.unicodeScalars.last, last == " " || last == "\n" { result.unicodeScalars.removeLast() }
-        return result + "…"
     }
 }
 

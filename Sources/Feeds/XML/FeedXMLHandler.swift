@@ -117,8 +117,25 @@ final class FeedXMLHandler {
     func recordError(_ message: String, line: Int, column: Int) {
         errorCount += 1
         if errors.count < 10 {
-            errors.append("line \(line), column \(column): \(message)")
+            errors.append(FeedText.sanitized("line \(line), column \(column): \(message)"))
         }
+    }
+
+    /// At the end of the input: an item still open (its end tag lost to an unclosed
+    /// element, or to the end of a truncated document) is kept with what it has.
+    func finishOpenItem() {
+        guard itemDepth != 0 else { return }
+        if target != .none { finishCapture() }
+        personDepth = 0
+        ignoreDepth = 0
+        finishItem()
+        itemDepth = 0
+    }
+
+    /// Forgets the errors recorded after the first `count` ones.
+    func dropErrors(after count: Int) {
+        errorCount = count
+        if errors.count > count { errors.removeLast(errors.count - count) }
     }
 
     /// libxml2 2.9 drops even `&amp;` once a document has been found not well-formed; the
@@ -152,7 +169,7 @@ final class FeedXMLHandler {
             finishItem()
             itemDepth = depth
             item = ItemState()
-            if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = about }
+            if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = FeedText.sanitized(about) }
             return
         }
         if target != .none {
@@ -179,7 +196,7 @@ final class FeedXMLHandler {
             if primary && (name == .item || name == .entry) && (isAtom ? name == .entry : name == .item) {
                 itemDepth = depth
                 item = ItemState()
-                if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = about }
+                if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = FeedText.sanitized(about) }
                 return
             }
             if !isAtom && primary && name == .channel {
@@ -329,7 +346,7 @@ final class FeedXMLHandler {
                 let permalink = attributes.value(local: "isPermaLink", namespace: .none)
                     ?? attributes.value(local: "ispermalink", namespace: .none)
                     ?? attributes.value(local: "isPermalink", namespace: .none)
-                item.guidIsPermaLink = permalink.map { $0.trimmingCharacters(in: .whitespaces).lowercased() != "false" } ?? true
+                item.guidIsPermaLink = permalink.map { trimmed($0).lowercased() != "false" } ?? true
                 beginCapture(.itemGuid, kind: .text)
             case .id: beginCapture(.itemID, kind: .text)
             case .description: beginCapture(.itemDescription, kind: .html)
@@ -586,7 +603,7 @@ final class FeedXMLHandler {
     }
 
     private func titleText(_ value: String, kind: TextKind) -> String? {
-        let plain = kind == .text ? value : FeedMarkup.plainText(value)
+        let plain = kind == .text ? value : FeedText.sanitized(FeedMarkup.plainText(value))
         let collapsed = FeedText.collapsingWhitespace(plain)
         return collapsed.isEmpty ? nil : collapsed
     }
@@ -788,7 +805,9 @@ final class FeedXMLHandler {
         while true {
             let prefix = htmlPrefix(html, bytes: budget)
             let plain = HTMLText.plainText(prefix)
-            if prefix.utf8.count == html.utf8.count || plain.unicodeScalars.count >= summaryLimit { return plain }
+            if prefix.utf8.count == html.utf8.count || FeedText.scalarCount(plain, atLeast: summaryLimit) {
+                return plain
+            }
             budget *= 8
         }
     }
@@ -812,8 +831,15 @@ final class FeedXMLHandler {
         return feed
     }
 
+    /// `string` without surrounding XML white space; itself (no copy) when there is none.
     private func trimmed(_ string: String) -> String {
-        string.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = string.utf8.first, let last = string.utf8.last,
+            FeedText.isXMLSpace(first) || FeedText.isXMLSpace(last)
+        else { return string }
+        var slice = Substring(string)
+        while let byte = slice.utf8.first, FeedText.isXMLSpace(byte) { slice = slice.dropFirst() }
+        while let byte = slice.utf8.last, FeedText.isXMLSpace(byte) { slice = slice.dropLast() }
+        return String(slice)
     }
 }
 

@@ -71,19 +71,19 @@ enum FeedXMLRepair {
         var expansion = EntityExpander(entities: entities, budget: maxEntityExpansion)
 
         var position = i
-        var nextCDATA = find(s, "<![CDATA[", from: position) ?? n
-        var nextComment = find(s, "<!--", from: position) ?? n
+        var nextCDATA = find(s, "<![CDATA[", from: position, anchor: 2) ?? n
+        var nextComment = find(s, "<!--", from: position, anchor: 1) ?? n
         while position < n {
             let amp = findByte(s, 0x26, from: position) ?? n
             let special = min(nextCDATA, nextComment)
             if special < amp {
                 if special == nextCDATA {
-                    position = find(s, "]]>", from: special + 9).map { $0 + 3 } ?? n
+                    position = find(s, "]]>", from: special + 9, anchor: 1).map { $0 + 3 } ?? n
                 } else {
-                    position = find(s, "-->", from: special + 4).map { $0 + 3 } ?? n
+                    position = find(s, "-->", from: special + 4, anchor: 1).map { $0 + 3 } ?? n
                 }
-                if nextCDATA < position { nextCDATA = find(s, "<![CDATA[", from: position) ?? n }
-                if nextComment < position { nextComment = find(s, "<!--", from: position) ?? n }
+                if nextCDATA < position { nextCDATA = find(s, "<![CDATA[", from: position, anchor: 2) ?? n }
+                if nextComment < position { nextComment = find(s, "<!--", from: position, anchor: 1) ?? n }
                 continue
             }
             if amp >= n { break }
@@ -413,13 +413,18 @@ enum FeedXMLRepair {
         return memcmp(s.baseAddress! + i, literal.utf8Start, count) == 0
     }
 
-    static func find(_ s: UnsafeBufferPointer<UInt8>, _ literal: StaticString, from i: Int) -> Int? {
+    /// The first occurrence of `literal` at or after `i`. `memchr` looks for the byte at
+    /// `anchor` (pick a rare one: `[` of `<![CDATA[` rather than its `<`, which starts
+    /// every tag).
+    static func find(_ s: UnsafeBufferPointer<UInt8>, _ literal: StaticString, from i: Int, anchor: Int = 0) -> Int? {
         let count = literal.utf8CodeUnitCount
-        var position = i
-        while position + count <= s.count, let first = findByte(s, literal.utf8Start.pointee, from: position) {
-            guard first + count <= s.count else { return nil }
-            if memcmp(s.baseAddress! + first, literal.utf8Start, count) == 0 { return first }
-            position = first + 1
+        let anchorByte = literal.utf8Start[anchor]
+        var position = i + anchor
+        while position < s.count, let hit = findByte(s, anchorByte, from: position) {
+            let start = hit - anchor
+            guard start + count <= s.count else { return nil }
+            if memcmp(s.baseAddress! + start, literal.utf8Start, count) == 0 { return start }
+            position = hit + 1
         }
         return nil
     }

@@ -1,0 +1,83 @@
+/// Finds where a large feed can be cut in two so that each half is parsed on its own
+/// core: at the start tag of an item (`<item` or `<entry`) near the middle, outside CDATA
+/// sections and comments. The second half is parsed after the document's prolog (the
+/// bytes before the first item: root, channel, namespace declarations, `xml:base`), so
+/// it sees the same context as in the whole document.
+///
+/// ```swift
+/// if let cut = FeedXMLSplitter.split(bytes) { /* parse ..<cut.middle, and prolog + middle... */ }
+/// ```
+enum FeedXMLSplitter {
+    struct Cut: Equatable {
+        /// Start of the first item: `bytes[..<firstItem]` is the prolog.
+        var firstItem: Int
+        /// Start of the item where the second half begins.
+        var middle: Int
+    }
+
+    static func split(_ s: UnsafeBufferPointer<UInt8>) -> Cut? {
+        let n = s.count
+        guard n > 0 else { return nil }
+        let itemStart = find(tag: "<item", in: s, from: 0)
+        let entryStart = find(tag: "<entry", in: s, from: 0)
+        let first: Int
+        let isAtom: Bool
+        switch (itemStart, entryStart) {
+        case let (item?, entry?): (first, isAtom) = item < entry ? (item, false) : (entry, true)
+        case let (item?, nil): (first, isAtom) = (item, false)
+        case let (nil, entry?): (first, isAtom) = (entry, true)
+        case (nil, nil): return nil
+        }
+        var candidate = max(first + 1, n / 2)
+        while let middle = isAtom ? find(tag: "<entry", in: s, from: candidate) : find(tag: "<item", in: s, from: candidate) {
+            let protected = protectedRanges(s, upTo: middle)
+            if protected.contains(where: { $0.contains(first) }) { return nil }
+            if let blocking = protected.first(where: { $0.contains(middle) }) {
+                candidate = blocking.upperBound
+                continue
+            }
+            return Cut(firstItem: first, middle: middle)
+        }
+        return nil
+    }
+
+    /// The next `<item`/`<entry` start tag (followed by white space, `>` or `/`).
+    private static func find(tag: StaticString, in s: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var position = start
+        let length = tag.utf8CodeUnitCount
+        while let hit = FeedXMLRepair.find(s, tag, from: position) {
+            let after = hit + length
+            guard after < s.count else { return nil }
+            let next = s[after]
+            if next == 0x3E || next == 0x2F || FeedText.isXMLSpace(next) { return hit }
+            position = hit + 1
+        }
+        return nil
+    }
+
+    /// CDATA sections and comments that begin before `end`, in document order.
+    static func protectedRanges(_ s: UnsafeBufferPointer<UInt8>, upTo end: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var position = 0
+        let n = s.count
+        // Each marker is searched again only once the scan has passed it: a document
+        // without comments is scanned for "<!--" once, not once per CDATA section.
+        var nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: 0, anchor: 2) ?? n
+        var nextComment = FeedXMLRepair.find(s, "<!--", from: 0, anchor: 1) ?? n
+        while position < end {
+            if nextCDATA < position { nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: position, anchor: 2) ?? n }
+            if nextComment < position { nextComment = FeedXMLRepair.find(s, "<!--", from: position, anchor: 1) ?? n }
+            let start = min(nextCDATA, nextComment)
+            guard start < end else { break }
+            let close: Int
+            if start == nextCDATA {
+                close = FeedXMLRepair.find(s, "]]>", from: start + 9, anchor: 1).map { $0 + 3 } ?? n
+            } else {
+                close = FeedXMLRepair.find(s, "-->", from: start + 4, anchor: 1).map { $0 + 3 } ?? n
+            }
+            ranges.append(start..<close)
+            position = close
+        }
+        return ranges
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import Feeds
+
+@Suite("Text helpers")
+struct TextTests {
+    @Test func previewCutsAtAWordBoundary() {
+        #expect(FeedText.preview("short text", limit: 300) == "short text")
+        let long = String(repeating: "word ", count: 100)  // 500 scalars
+        let preview = FeedText.preview(long, limit: 52)
+        #expect(preview == String(repeating: "word ", count: 10).dropLast() + "…")
+        let accented = String(repeating: "é", count: 20)
+        #expect(FeedText.preview(accented, limit: 10) == String(repeating: "é", count: 10) + "…")
+        #expect(FeedText.preview(accented, limit: 20) == accented)
+    }
+
+    @Test func markupBecomesText() {
+        #expect(FeedMarkup.plainText("<p>One</p><p>Two<br>three</p>") == "One\n\nTwo\nthree")
+        #expect(FeedMarkup.plainText("a <script>var x = '<p>';</script>b<style>p{}</style> c") == "a b c")
+        #expect(FeedMarkup.plainText("x &lt; y &amp;&amp; &#8220;q&#8221; &eacute; &#x1F680; &bogus; 5 < 6") == "x < y && “q” é 🚀 &bogus; 5 < 6")
+        #expect(FeedMarkup.plainText("<a href=\"x>y\">link</a>   text\n\n more") == "link text more")
+        #expect(FeedMarkup.plainText("<!-- hidden --><![CDATA[x]]>shown") == "shown")
+    }
+
+    @Test func whitespaceAndControls() {
+        #expect(FeedText.collapsingWhitespace("  a \n\t b  ") == "a b")
+        #expect(FeedText.collapsingWhitespace("already clean") == "already clean")
+        var bytes = Array("a\u{1B}b\u{85}c\r\nd".utf8)
+        FeedText.stripControlCharacters(&bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "abc\nd")
+        let long = String(repeating: "clean text ", count: 20) + "\u{7}" + String(repeating: "more ", count: 20)
+        #expect(!FeedText.sanitized(long).contains("\u{7}"))
+    }
+
+    @Test func stableHashIsStable() {
+        #expect(FeedText.stableHash(["https://a.example/1", "Title"]) == FeedText.stableHash(["https://a.example/1", "Title"]))
+        #expect(FeedText.stableHash(["a", "bc"]) != FeedText.stableHash(["ab", "c"]))
+        #expect(FeedText.stableHash([""]).count == 16)
+    }
+}
