@@ -90,7 +90,7 @@ public struct FeedImporter: Sendable {
             status = .gone
             _ = metadata
         case .outcome(.deferred(let until, let metadata)):
-            server.retryAfter = until
+            if server.retryAfter != until { server.retryAfter = until }
             status = .deferred(until: until)
             if let metadata {
                 let message = "\(url): HTTP \(metadata.status), retry after \(Self.timestamp(until))"
@@ -131,9 +131,16 @@ public struct FeedImporter: Sendable {
             if let item = existing[parsed.id] {
                 if Self.copy(parsed, into: item) { changed += 1 }
             } else {
+                // A new item: plain assignments (no comparisons), nil fields left alone.
                 let item = context.insert(FeedItem.self)
                 item.guid = parsed.id
-                _ = Self.copy(parsed, into: item)
+                if let title = parsed.title { item.title = title }
+                if let link = parsed.link { item.link = link }
+                if let author = parsed.author { item.author = author }
+                if let summary = parsed.summary { item.summary = summary }
+                if let content = parsed.content { item.content = content }
+                if let published = parsed.published { item.published = published }
+                if let updated = parsed.updated { item.updated = updated }
                 item.firstSeen = now
                 item.sortDate = parsed.published ?? parsed.updated ?? now
                 item.server = server
