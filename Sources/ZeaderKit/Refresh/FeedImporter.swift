@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import ObjectGraph
+import Synchronization
 
 /// Writes one feed's fetch outcome into a context: upserts its items by guid (an item seen
 /// again is updated in place and keeps its read flag), records validators, redirects,
@@ -8,14 +9,40 @@ import ObjectGraph
 ///
 /// ```swift
 /// let importer = FeedImporter(context: container.newBackgroundContext(name: "import"))
-/// let status = importer.context.performAndWait { importer.apply(.notModified(metadata), parsed: nil, to: serverID) }
+/// let result = importer.context.performAndWait { importer.apply(.outcome(.notModified(metadata)), to: serverID) }
+/// importer.context.performAndWait { importer.flush() }
 /// ```
-public struct FeedImporter: Sendable {
+public final class FeedImporter: Sendable {
     /// The import context (a background context).
     public let context: ManagedObjectContext
+    /// Feeds whose outcome changed only the Server (304, errors, Retry-After) and is not
+    /// saved yet: those are saved in groups of ``metadataBatchSize``, or with the next feed
+    /// that brings items, or by ``flush()``.
+    private let unsavedFeeds = Mutex(0)
+    /// How many item-less outcomes are saved together (a warm refresh of 200 feeds that all
+    /// answer 304 makes 7 transactions instead of 200).
+    public let metadataBatchSize: Int
 
-    public init(context: ManagedObjectContext) {
+    public init(context: ManagedObjectContext, metadataBatchSize: Int = 32) {
         self.context = context
+        self.metadataBatchSize = max(1, metadataBatchSize)
+    }
+
+    /// Saves the outcomes not saved yet. Call it on the context's queue when a refresh ends.
+    ///
+    /// ```swift
+    /// await importer.context.run { importer.flush() }
+    /// ```
+    public func flush() {
+        guard unsavedFeeds.withLock({ $0 }) > 0 else { return }
+        do {
+            try context.save()
+        } catch {
+            // Only Server bookkeeping (validators, times, errors) is lost; the next refresh redoes it.
+            context.rollback()
+        }
+        unsavedFeeds.withLock { $0 = 0 }
+        context.reset()
     }
 
     /// What happened to one feed: parsed (a 2xx body), a fetch outcome other than
@@ -34,6 +61,10 @@ public struct FeedImporter: Sendable {
     /// let result = importer.apply(.outcome(.notModified(metadata)), to: serverID, now: Date())
     /// ```
     public func apply(_ input: Input, to serverID: ObjectID, now: Date = Date()) -> FeedRefreshResult {
+        let bringsItems: Bool
+        if case .parsed = input { bringsItems = true } else { bringsItems = false }
+        // A feed with items is saved alone, so that its failure cannot undo another feed's.
+        if bringsItems { flush() }
         guard let server = try? context.existingObject(with: serverID) as? Server else {
             return FeedRefreshResult(url: "?", status: .failed("feed was removed during the refresh"))
         }
@@ -41,8 +72,15 @@ public struct FeedImporter: Sendable {
         var result = FeedRefreshResult(url: url, status: .notModified)
         do {
             result = try update(server, with: input, now: now)
+            let unsaved = unsavedFeeds.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if !bringsItems && unsaved < metadataBatchSize && result.movedTo == nil { return result }
+            unsavedFeeds.withLock { $0 = 0 }
             try context.save()
         } catch {
+            unsavedFeeds.withLock { $0 = 0 }
             context.rollback()
             let message = "\(url): cannot store the feed: \(ZeaderError.wrapping(error))"
             result = FeedRefreshResult(url: url, status: .failed(message))

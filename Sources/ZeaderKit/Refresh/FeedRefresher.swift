@@ -79,6 +79,7 @@ public final class FeedRefresher: Sendable {
                 running -= 1
             }
         }
+        await context.run { importer.flush() }
         let (finalProgress, results) = state.withLock { ($0.progress, $0.results) }
         return RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
     }
