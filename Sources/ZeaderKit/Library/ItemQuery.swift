@@ -1,0 +1,79 @@
+import Foundation
+import ObjectGraph
+
+/// Which items `zeader items` lists: all filters combine with AND.
+///
+/// ```swift
+/// let query = ItemQuery(feed: "https://example.org/feed", unreadOnly: true, search: "swift linux", limit: 10)
+/// let predicate = try query.predicate()
+/// ```
+public struct ItemQuery: Sendable, Equatable {
+    /// Only items of this feed (its URL).
+    public var feed: String?
+    public var unreadOnly: Bool
+    /// Words that must each appear in the title, author, summary or content, ignoring case
+    /// and diacritics.
+    public var search: String?
+    /// A predicate over FeedItem in the ObjectGraph format language.
+    public var wherePredicate: String?
+    /// At most this many items (nil: all).
+    public var limit: Int?
+
+    public init(
+        feed: String? = nil, unreadOnly: Bool = false, search: String? = nil, wherePredicate: String? = nil,
+        limit: Int? = nil
+    ) {
+        self.feed = feed
+        self.unreadOnly = unreadOnly
+        self.search = search
+        self.wherePredicate = wherePredicate
+        self.limit = limit
+    }
+
+    /// The keys a search word is looked for in.
+    public static let searchKeys = ["title", "author", "summary", "content"]
+
+    /// The predicate for this query (`TRUEPREDICATE` when there is no filter).
+    ///
+    /// ```swift
+    /// try ItemQuery(search: "café").predicate()
+    /// // (title CONTAINS[cd] "café" OR author CONTAINS[cd] "café" OR …)
+    /// ```
+    public func predicate() throws(ZeaderError) -> ObjectGraph.Predicate {
+        var parts: [ObjectGraph.Predicate] = []
+        if let feed {
+            parts.append(.comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed))))
+        }
+        if unreadOnly {
+            parts.append(.comparison(.keyPath("read"), .equalTo, .constant(.bool(false))))
+        }
+        if let search {
+            parts.append(contentsOf: Self.searchPredicates(search))
+        }
+        if let wherePredicate {
+            do {
+                parts.append(try Predicate(format: wherePredicate))
+            } catch {
+                throw .invalidPredicate(String(describing: error))
+            }
+        }
+        return parts.isEmpty ? .true : parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    /// One predicate per word: the word in any of ``searchKeys``, case- and
+    /// diacritic-insensitive.
+    ///
+    /// ```swift
+    /// let parts = ItemQuery.searchPredicates("swift linux")   // two ORs
+    /// ```
+    public static func searchPredicates(_ words: String) -> [ObjectGraph.Predicate] {
+        words.split(whereSeparator: { $0.isWhitespace }).map { word in
+            .or(
+                searchKeys.map { key in
+                    Predicate.comparison(
+                        .keyPath(key), .contains, .constant(.string(String(word))),
+                        options: [.caseInsensitive, .diacriticInsensitive])
+                })
+        }
+    }
+}

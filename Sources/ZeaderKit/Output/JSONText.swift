@@ -1,0 +1,92 @@
+import Feeds
+import Foundation
+
+/// Small, fast JSON text building for the command line's `--json` output: strings are
+/// sanitized for the terminal (feed text never carries control characters or escape
+/// sequences to stdout) and escaped; dates are `YYYY-MM-DDTHH:MM:SSZ` in UTC.
+///
+/// ```swift
+/// var out = ""
+/// JSONText.appendString("a \"b\"", to: &out)   // "a \"b\""
+/// ```
+public enum JSONText {
+    /// Appends `value` as a JSON string (or `null`), sanitized and escaped.
+    ///
+    /// ```swift
+    /// JSONText.appendString(item.title, to: &out)
+    /// ```
+    public static func appendString(_ value: String?, to out: inout String) {
+        guard let value else {
+            out += "null"
+            return
+        }
+        let clean = DisplayWidth.sanitizeForTerminal(value)
+        out.unicodeScalars.append("\"")
+        for scalar in clean.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out.unicodeScalars.append("\"")
+    }
+
+    /// Appends a date as a JSON string `"YYYY-MM-DDTHH:MM:SSZ"`, or `null`.
+    ///
+    /// ```swift
+    /// JSONText.appendDate(item.published, to: &out)
+    /// ```
+    public static func appendDate(_ value: Date?, to out: inout String) {
+        guard let value else {
+            out += "null"
+            return
+        }
+        out += "\"" + timestamp(value) + "\""
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` in UTC.
+    ///
+    /// ```swift
+    /// JSONText.timestamp(Date(timeIntervalSince1970: 0))   // "1970-01-01T00:00:00Z"
+    /// ```
+    public static func timestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+}
+
+/// Feed text made safe for one line of a terminal: sanitized, line breaks and tabs folded
+/// to spaces.
+///
+/// ```swift
+/// print(TerminalText.line(server.displayTitle))
+/// ```
+public enum TerminalText {
+    /// The sanitized text on one line.
+    ///
+    /// ```swift
+    /// TerminalText.line("a\nb\u{1B}[31m")   // "a b"
+    /// ```
+    public static func line(_ text: String?) -> String {
+        guard let text else { return "" }
+        let clean = DisplayWidth.sanitizeForTerminal(text)
+        guard clean.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return clean }
+        return String(
+            String.UnicodeScalarView(clean.unicodeScalars.map { $0 == "\n" || $0 == "\t" || $0 == "\r" ? " " : $0 }))
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import ObjectGraph
+
+/// One feed as `zeader list` shows it: plain values, safe to pass between queues.
+///
+/// ```swift
+/// let feeds = try library.servers()
+/// print(ServerSummary.json(feeds))
+/// ```
+public struct ServerSummary: Sendable, Equatable {
+    public var url: String
+    public var title: String?
+    public var unread: Int
+    public var total: Int
+    public var lastError: String?
+    public var lastRefresh: Date?
+    public var disabled: Bool
+
+    public init(
+        url: String, title: String?, unread: Int, total: Int, lastError: String? = nil, lastRefresh: Date? = nil,
+        disabled: Bool = false
+    ) {
+        self.url = url
+        self.title = title
+        self.unread = unread
+        self.total = total
+        self.lastError = lastError
+        self.lastRefresh = lastRefresh
+        self.disabled = disabled
+    }
+
+    /// Reads a server's values (on its context's queue).
+    init(_ server: Server) {
+        self.init(
+            url: server.url, title: server.title, unread: Int(server.unreadCount), total: Int(server.totalCount),
+            lastError: server.lastError, lastRefresh: server.lastRefresh, disabled: server.disabled)
+    }
+
+    /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (DESIGN.md),
+    /// plus `"lastRefresh"` and `"disabled"`, ending with a newline.
+    ///
+    /// ```swift
+    /// ServerSummary.json([feed])   // [{"url":"https://…","title":"Ex","unread":3,"total":9,"lastError":null,…}]
+    /// ```
+    public static func json(_ servers: [ServerSummary]) -> String {
+        var out = "["
+        for (index, server) in servers.enumerated() {
+            out += index == 0 ? "\n" : ",\n"
+            out += "{\"url\":"
+            JSONText.appendString(server.url, to: &out)
+            out += ",\"title\":"
+            JSONText.appendString(server.title, to: &out)
+            out += ",\"unread\":\(server.unread),\"total\":\(server.total),\"lastError\":"
+            JSONText.appendString(server.lastError, to: &out)
+            out += ",\"lastRefresh\":"
+            JSONText.appendDate(server.lastRefresh, to: &out)
+            out += ",\"disabled\":\(server.disabled)}"
+        }
+        out += servers.isEmpty ? "]\n" : "\n]\n"
+        return out
+    }
+
+    /// One line per feed: `unread/total  title  <url>`, then `! error` when the last refresh failed.
+    ///
+    /// ```swift
+    /// print(ServerSummary.text(feeds), terminator: "")
+    /// ```
+    public static func text(_ servers: [ServerSummary]) -> String {
+        var out = ""
+        let width = servers.map { "\($0.unread)/\($0.total)".count }.max() ?? 0
+        for server in servers {
+            let counts = "\(server.unread)/\(server.total)"
+            out += String(repeating: " ", count: width - counts.count) + counts + "  "
+            if server.disabled { out += "[disabled] " }
+            out += TerminalText.line(server.title?.isEmpty == false ? server.title : server.url)
+            out += "  <" + TerminalText.line(server.url) + ">\n"
+            if let error = server.lastError {
+                out += String(repeating: " ", count: width) + "  ! " + TerminalText.line(error) + "\n"
+            }
+        }
+        return out
+    }
+}
+
+/// One item as `zeader items` shows it.
+///
+/// ```swift
+/// let items = try library.items(ItemQuery(limit: 5))
+/// print(ItemSummary.text(items), terminator: "")
+/// ```
+public struct ItemSummary: Sendable, Equatable {
+    /// The URL of the item's feed.
+    public var feed: String
+    /// The guid.
+    public var id: String
+    public var title: String?
+    public var link: String?
+    public var author: String?
+    public var published: Date?
+    public var updated: Date?
+    /// The date the item is listed by (published, else updated, else first seen).
+    public var sortDate: Date?
+    public var read: Bool
+
+    public init(
+        feed: String, id: String, title: String? = nil, link: String? = nil, author: String? = nil,
+        published: Date? = nil, updated: Date? = nil, sortDate: Date? = nil, read: Bool = false
+    ) {
+        self.feed = feed
+        self.id = id
+        self.title = title
+        self.link = link
+        self.author = author
+        self.published = published
+        self.updated = updated
+        self.sortDate = sortDate
+        self.read = read
+    }
+
+    init(_ item: FeedItem, feedURL: String) {
+        self.init(
+            feed: feedURL, id: item.guid, title: item.title, link: item.link, author: item.author,
+            published: item.published, updated: item.updated, sortDate: item.sortDate, read: item.read)
+    }
+
+    /// One JSON array of `{"feed", "id", "title", "link", "author", "published", "read"}`
+    /// (DESIGN.md), plus `"updated"`, ending with a newline.
+    ///
+    /// ```swift
+    /// ItemSummary.json(items)   // [{"feed":"https://…","id":"42","title":"Hello",…,"read":false}]
+    /// ```
+    public static func json(_ items: [ItemSummary]) -> String {
+        var out = "["
+        out.reserveCapacity(items.count * 256)
+        for (index, item) in items.enumerated() {
+            out += index == 0 ? "\n" : ",\n"
+            out += "{\"feed\":"
+            JSONText.appendString(item.feed, to: &out)
+            out += ",\"id\":"
+            JSONText.appendString(item.id, to: &out)
+            out += ",\"title\":"
+            JSONText.appendString(item.title, to: &out)
+            out += ",\"link\":"
+            JSONText.appendString(item.link, to: &out)
+            out += ",\"author\":"
+            JSONText.appendString(item.author, to: &out)
+            out += ",\"published\":"
+            JSONText.appendDate(item.published, to: &out)
+            out += ",\"updated\":"
+            JSONText.appendDate(item.updated, to: &out)
+            out += ",\"read\":\(item.read)}"
+        }
+        out += items.isEmpty ? "]\n" : "\n]\n"
+        return out
+    }
+
+    /// One line per item: `YYYY-MM-DD HH:MM  N  title  (author)`, `N` marking unread.
+    ///
+    /// ```swift
+    /// print(ItemSummary.text(items), terminator: "")
+    /// ```
+    public static func text(_ items: [ItemSummary]) -> String {
+        var out = ""
+        for item in items {
+            let date = item.sortDate.map { String(JSONText.timestamp($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
+            out += (date ?? String(repeating: " ", count: 16)) + (item.read ? "     " : "  N  ")
+            out += TerminalText.line(item.title?.isEmpty == false ? item.title : item.link ?? item.id)
+            if let author = item.author, !author.isEmpty { out += "  (" + TerminalText.line(author) + ")" }
+            out += "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import ZeaderKit
+
+/// `zeader items [--feed URL] [--unread] [--search WORDS] [--where PREDICATE] [--limit N] [--json]`.
+///
+/// ```sh
+/// zeader items --unread --search "swift linux" --limit 10
+/// zeader items --where 'title CONTAINS[cd] "release" AND read == NO' --json
+/// ```
+struct ItemsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "items", abstract: "List items, newest first; filters combine with AND.")
+
+    @Option(help: ArgumentHelp("Only the items of this feed.", valueName: "URL"))
+    var feed: String?
+
+    @Flag(help: "Only unread items.")
+    var unread = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Words that must each appear in the title, author or text (case- and accent-insensitive).",
+            valueName: "WORDS"))
+    var search: String?
+
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "A predicate over items in the ObjectGraph language, e.g. 'read == NO AND author CONTAINS[c] \"ann\"'.",
+            valueName: "PREDICATE"))
+    var wherePredicate: String?
+
+    @Option(help: ArgumentHelp("At most N items.", valueName: "N"))
+    var limit: Int?
+
+    @Flag(help: "Print one JSON array of {feed, id, title, link, author, published, updated, read}.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    var query: ItemQuery {
+        ItemQuery(feed: feed, unreadOnly: unread, search: search, wherePredicate: wherePredicate, limit: limit)
+    }
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+        do { _ = try query.predicate() } catch { throw ValidationError(error.description) }
+    }
+
+    func run() throws {
+        let library = FeedLibrary(store: try store.openStore(command: "items"))
+        do {
+            let items = try library.items(query)
+            CommandOutput.write(json ? ItemSummary.json(items) : ItemSummary.text(items))
+        } catch {
+            throw CommandOutput.fail("items", error)
+        }
+    }
+}

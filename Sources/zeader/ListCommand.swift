@@ -1,0 +1,27 @@
+import ArgumentParser
+import ZeaderKit
+
+/// `zeader list [--json]`: the feeds with their unread and total counts.
+///
+/// ```sh
+/// zeader list --json | jq '.[] | select(.lastError != null) | .url'
+/// ```
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the feeds with unread/total counts and their last error.")
+
+    @Flag(help: "Print one JSON array of {url, title, unread, total, lastError, lastRefresh, disabled}.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        let library = FeedLibrary(store: try store.openStore(command: "list"))
+        do {
+            let servers = try library.servers()
+            CommandOutput.write(json ? ServerSummary.json(servers) : ServerSummary.text(servers))
+        } catch {
+            throw CommandOutput.fail("list", error)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import ZeaderKit
+
+/// `zeader refresh [--jobs N] [FEED…]`: fetches feeds and stores their new items.
+///
+/// A progress bar on stderr when it is a terminal, one line per failed feed on stderr, one
+/// summary line on stdout. Exit status 0 when every feed went well, 1 when any failed.
+///
+/// ```sh
+/// zeader refresh --jobs 16 || echo "some feeds failed"
+/// ```
+struct RefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Fetch feeds and store their new items.",
+        discussion: "Without FEED, every enabled feed is refreshed. Exit status 1 when any feed failed.")
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Feeds fetched at once (1-64).", valueName: "N"))
+    var jobs = 8
+
+    @Argument(help: ArgumentHelp("Only these feeds (their URLs); a disabled feed named here is retried.", valueName: "FEED"))
+    var feeds: [String] = []
+
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64, not \(jobs)") }
+    }
+
+    func run() async throws {
+        let store = try self.store.openStore(command: "refresh")
+        let refresher = FeedRefresher(store: store, options: RefreshOptions(jobs: jobs))
+        let drawsProgress = isatty(STDERR_FILENO) == 1
+        let lastDraw = Mutex(ContinuousClock.now - .seconds(1))
+        let columns = Self.terminalColumns()
+        let summary: RefreshSummary
+        do {
+            summary = try await refresher.refresh(urls: feeds) { event in
+                guard drawsProgress else { return }
+                let now = ContinuousClock.now
+                let due = lastDraw.withLock { last in
+                    guard now - last >= .milliseconds(50) || event.progress.completed == event.progress.total else {
+                        return false
+                    }
+                    last = now
+                    return true
+                }
+                if due { FileHandle.standardError.write(Data(ProgressBar.render(event.progress, columns: columns).utf8)) }
+            }
+        } catch {
+            throw CommandOutput.fail("refresh", error)
+        }
+        if drawsProgress { FileHandle.standardError.write(Data(ProgressBar.clear.utf8)) }
+        for failure in summary.failures {
+            if case .failed(let message) = failure.status {
+                CommandOutput.warn("zeader refresh: \(TerminalText.line(message))")
+            } else if case .gone = failure.status {
+                CommandOutput.warn("zeader refresh: \(TerminalText.line(failure.url)): HTTP 410 Gone; feed disabled")
+            }
+        }
+        for moved in summary.results where moved.movedTo != nil {
+            CommandOutput.warn("zeader refresh: \(TerminalText.line(moved.url)) moved permanently to \(TerminalText.line(moved.movedTo))")
+        }
+        CommandOutput.write(summary.line + "\n")
+        if !summary.failures.isEmpty { throw ExitCode.failure }
+    }
+
+    private static func terminalColumns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import ZeaderKit
+
+/// `--db PATH`, accepted by every command (before or after its name: see `Zeader.main`).
+struct StoreOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The store (default: $ZEADER_DB, else $XDG_DATA_HOME/zeader/zeader.sqlite).", valueName: "PATH"))
+    var db: String?
+
+    /// Opens the store, or reports why not and exits with status 1.
+    func openStore(command: String) throws -> ZeaderStore {
+        let url = ZeaderPaths.databaseURL(explicit: db)
+        do {
+            return try ZeaderStore.open(at: url)
+        } catch {
+            throw CommandOutput.fail(command, ZeaderError.store(error))
+        }
+    }
+}
+
+/// Output helpers shared by the commands: stdout in one write, one-line errors on stderr.
+enum CommandOutput {
+    /// Writes `text` to stdout (file descriptor 1), all of it.
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard var pointer = bytes.baseAddress else { return }
+            var remaining = bytes.count
+            while remaining > 0 {
+                let written = Foundation.write(STDOUT_FILENO, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // stdout closed (a pipe to `head`): nothing more to do
+                }
+                pointer += written
+                remaining -= written
+            }
+        }
+    }
+
+    /// Writes one line to stderr.
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Reports `error` as `zeader COMMAND: message` on stderr and returns the exit code to
+    /// throw: 2 for usage errors (a bad URL or predicate), 1 for everything else.
+    static func fail(_ command: String, _ error: ZeaderError) -> ExitCode {
+        warn("zeader \(command): \(TerminalText.line(error.description))")
+        return ExitCode(error.isUsageError ? 2 : 1)
+    }
+}

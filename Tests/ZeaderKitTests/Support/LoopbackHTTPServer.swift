@@ -1,0 +1,351 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A small HTTP/1.1 server for tests, on 127.0.0.1 and an ephemeral port, one thread per
+/// connection, one request per connection (`Connection: close`).
+///
+/// Tests get one through ``withLoopbackServer(gauge:_:_:)``, which stops it when the test's
+/// body returns; as a safety net it also stops itself after `lifetime` seconds.
+///
+/// ```swift
+/// try await withLoopbackServer({ _ in .ok("hello") }) { server in
+///     let outcome = await fetcher.fetch(FetchRequest(url: server.url("/feed")))
+/// }
+/// ```
+final class LoopbackHTTPServer: Sendable {
+    struct Request: Sendable {
+        var method: String
+        var path: String
+        /// Header names lowercased.
+        var headers: [String: String]
+    }
+
+    enum Reply: Sendable {
+        /// A complete response with `Content-Length`.
+        case respond(status: Int, headers: [(String, String)], body: Data)
+        /// Reads the request and then sends nothing for `seconds` (or until stopped).
+        case stall(seconds: TimeInterval)
+        /// Sends a 200 header, then `chunk` every `interval` seconds, `count` times.
+        case trickle(chunk: Data, interval: TimeInterval, count: Int)
+        /// Sends a 200 header with no length, then a body that never ends (until the client
+        /// goes away or the server stops): at about 30 MB/s, or as fast as the socket takes it.
+        case endless(fullSpeed: Bool = false)
+        /// Waits `seconds`, then answers with `reply`.
+        indirect case delayed(seconds: TimeInterval, Reply)
+
+        static func ok(_ text: String, contentType: String = "application/rss+xml; charset=utf-8") -> Reply {
+            .respond(status: 200, headers: [("Content-Type", contentType)], body: Data(text.utf8))
+        }
+
+        static func status(_ status: Int, headers: [(String, String)] = []) -> Reply {
+            .respond(status: status, headers: headers, body: Data("status \(status)\n".utf8))
+        }
+
+        static func redirect(_ status: Int, to location: String) -> Reply {
+            .respond(status: status, headers: [("Location", location)], body: Data())
+        }
+    }
+
+    private struct State {
+        var requests: [Request] = []
+        var inProgress = 0
+        var maxInProgress = 0
+        var bytesSent = 0
+        var stopped = false
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Reply
+    private let state = Mutex(State())
+    private let gauge: ConcurrencyGauge?
+    private let acceptLoopDone = Mutex(false)
+
+    init(
+        gauge: ConcurrencyGauge? = nil, lifetime: TimeInterval = 60,
+        handler: @escaping @Sendable (Request) -> Reply
+    ) throws {
+        self.handler = handler
+        self.gauge = gauge
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError.socket("socket", errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            close(fd)
+            throw ServerError.socket("bind/listen", errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in acceptLoop() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + lifetime) { [weak self] in self?.stop() }
+    }
+
+    deinit { stop() }
+
+    enum ServerError: Error { case socket(String, Int32) }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    var requests: [Request] { state.withLock { $0.requests } }
+    /// Most requests being worked on at once (from request read to reply sent).
+    var maxInProgress: Int { state.withLock { $0.maxInProgress } }
+    var bytesSent: Int { state.withLock { $0.bytesSent } }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Stops accepting; connections still open notice within a fraction of a second.
+    func stop() {
+        let wasStopped = state.withLock { state in
+            defer { state.stopped = true }
+            return state.stopped
+        }
+        guard !wasStopped else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        // The accept loop closes the listener itself once accept() has returned.
+    }
+
+    private func acceptLoop() {
+        while !isStopped {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if isStopped {
+                close(client)
+                break
+            }
+            Thread.detachNewThread { [self] in serve(client) }
+        }
+        close(listener)
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let request = readRequest(client) else { return }
+        state.withLock { $0.requests.append(request) }
+        beginWork()
+        var workEnded = false
+        let endWork = { [self] in
+            if !workEnded {
+                workEnded = true
+                self.endWork()
+            }
+        }
+        defer { endWork() }
+        var reply = handler(request)
+        while case .delayed(let seconds, let next) = reply {
+            sleepUnlessStopped(seconds)
+            reply = next
+        }
+        // Counted as finished before the answer goes out, so a client that starts its next
+        // request as soon as this one completes can never be seen overlapping it.
+        endWork()
+        switch reply {
+        case .respond(let status, let headers, let body):
+            var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            _ = sendAll(client, Data(head.utf8) + body)
+        case .stall(let seconds):
+            sleepUnlessStopped(seconds)
+        case .trickle(let chunk, let interval, let count):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n"
+            guard sendAll(client, Data(head.utf8)) else { return }
+            for _ in 0..<count {
+                sleepUnlessStopped(interval)
+                if isStopped || !sendAll(client, chunk) { return }
+            }
+        case .endless(let fullSpeed):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n"
+            guard sendAll(client, Data(head.utf8)) else { return }
+            let chunk = Data(String(repeating: "<item><title>more</title></item>\n", count: 2000).utf8)
+            // About 30 MB/s: faster than any feed server's link, and slow enough that this
+            // in-process server does not starve the client of the 2 CPUs it shares.
+            while !isStopped, sendAll(client, chunk) {
+                if !fullSpeed { usleep(2000) }
+            }
+        case .delayed:
+            break  // unwrapped above
+        }
+    }
+
+    private func beginWork() {
+        state.withLock {
+            $0.inProgress += 1
+            $0.maxInProgress = max($0.maxInProgress, $0.inProgress)
+        }
+        gauge?.enter()
+    }
+
+    private func endWork() {
+        state.withLock { $0.inProgress -= 1 }
+        gauge?.leave()
+    }
+
+    private func sleepUnlessStopped(_ seconds: TimeInterval) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !isStopped, Date() < deadline {
+            Thread.sleep(forTimeInterval: min(0.05, max(0, deadline.timeIntervalSinceNow)))
+        }
+    }
+
+    /// Writes all of `data`; false once the peer has gone.
+    private func sendAll(_ client: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                #if canImport(Glibc)
+                    let flags = Int32(MSG_NOSIGNAL)
+                #else
+                    let flags: Int32 = 0
+                #endif
+                let written = send(client, raw.baseAddress! + offset, raw.count - offset, flags)
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+                state.withLock { $0.bytesSent += written }
+            }
+            return true
+        }
+    }
+
+    private func readRequest(_ client: Int32) -> Request? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var received = Data()
+        let terminator = Data("\r\n\r\n".utf8)
+        while received.range(of: terminator) == nil {
+            let count = recv(client, &buffer, buffer.count, 0)
+            if count <= 0 || received.count > 64 * 1024 { return nil }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        guard let text = String(data: received, encoding: .utf8) else { return nil }
+        var lines = text.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 404: "Not Found"
+        case 410: "Gone"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
+
+/// Counts work in progress across several servers, to check a global concurrency limit.
+final class ConcurrencyGauge: Sendable {
+    private let counts = Mutex((current: 0, maximum: 0))
+
+    var maximum: Int { counts.withLock { $0.maximum } }
+
+    func enter() {
+        counts.withLock {
+            $0.current += 1
+            $0.maximum = max($0.maximum, $0.current)
+        }
+    }
+
+    func leave() { counts.withLock { $0.current -= 1 } }
+}
+
+/// Runs `body` with a server on 127.0.0.1 and stops the server when `body` returns or throws.
+func withLoopbackServer<T>(
+    gauge: ConcurrencyGauge? = nil, _ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply,
+    _ body: (LoopbackHTTPServer) async throws -> T
+) async throws -> T {
+    let server = try LoopbackHTTPServer(gauge: gauge, handler: handler)
+    defer { server.stop() }
+    return try await body(server)
+}
+
+/// A port on 127.0.0.1 that listens but never accepts, with its accept queue already full,
+/// so a new connection's handshake never completes: the case a connect timeout is for.
+///
+/// ```swift
+/// let hole = try UnacceptingListener()
+/// defer { hole.close() }
+/// ```
+final class UnacceptingListener: Sendable {
+    let port: UInt16
+    private let descriptors: [Int32]
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ready = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard ready else {
+            Glibc.close(listener)
+            throw LoopbackHTTPServer.ServerError.socket("bind/listen", errno)
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        // Fill the accept queue (backlog 0 holds one; a second for good measure, which stays
+        // half-open). Non-blocking so the filler that cannot complete does not hang us.
+        var fillers: [Int32] = []
+        for _ in 0..<2 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            fillers.append(filler)
+        }
+        descriptors = [listener] + fillers
+        Thread.sleep(forTimeInterval: 0.05)  // let the first handshake land in the queue
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    func close() {
+        for descriptor in descriptors { Glibc.close(descriptor) }
+    }
+}
