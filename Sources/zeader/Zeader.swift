@@ -1,5 +1,8 @@
 import ArgumentParser
+import Feeds
+import Foundation
 import ZeaderKit
+import ZeaderTUI
 
 /// The `zeader` command: the interactive reader and its headless subcommands.
 @main
@@ -14,8 +17,24 @@ struct Zeader: AsyncParsableCommand {
         ]
     )
 
+    @Option(name: .customLong("db"), help: ArgumentHelp("The store (default: $ZEADER_DB, else $XDG_DATA_HOME/zeader/zeader.sqlite).", valueName: "PATH"))
+    var database: String?
+
+    @Flag(help: "Read the bundled offline demo feeds (in memory; nothing is saved).")
+    var demo = false
+
     func run() async throws {
-        print("zeader \(zeaderVersion)")
+        let config: ReaderConfig
+        do { config = try ReaderConfig.load() } catch {
+            throw ValidationError("\(error)")
+        }
+        let store = try demo ? ZeaderStore.inMemory() : ZeaderStore.open(at: ZeaderPaths.databaseURL(explicit: database))
+        if demo { try DemoFeeds.load(into: store) }
+        let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
+        do {
+            try await ReaderTerminal.run(store: store, config: config, refresher: nil, fetcher: fetcher)
+        } catch let error as ReaderTerminalError {
+            throw ValidationError(error.description)
+        }
     }
 }
-
