@@ -19,7 +19,7 @@ public enum DemoFeeds {
                 let url = "file:///usr/share/zeader/demo/\(file.name)"
                 let feed = try FeedParser.parse(data: Data(file.text.utf8), url: URL(string: url))
                 let server = ReaderModel.insert(feed, url: url, into: context, displayOrder: Int64(order))
-                server.lastRefresh = Date(timeIntervalSince1970: 1_795_737_600)  // 2026-11-21
+                server.lastRefresh = Date(timeIntervalSince1970: 1_795_248_000)  // 2026-11-21 08:00 UTC
             }
             let smart = context.insert(SmartFeed.self)
             smart.title = "Unread about Swift"

@@ -86,7 +86,7 @@ enum FeedListView {
             let counts =
                 String(repeating: " ", count: max(0, numberWidth - String(row.unread).count)) + "\(row.unread)/\(row.total)"
                 + String(repeating: " ", count: max(0, numberWidth - String(row.total).count))
-            x = buffer.write(" (\(counts)) ", x: x, y: y, style: style)
+            x = buffer.write(" \(counts)  ", x: x, y: y, style: style)
             let dateColumn = buffer.width >= 60 && !isSmart ? 11 : 0
             let titleWidth = buffer.width - x - dateColumn
             buffer.write(ReaderView.clean(row.title), x: x, y: y, style: style, maxWidth: titleWidth)
@@ -231,7 +231,8 @@ enum StatusLineView {
         case .help: actions = [.quit]
         }
         return actions.compactMap { action in
-            keyMap.keys(for: action).first.map { "\($0.name):\(action.rawValue)" }
+            let keys = keyMap.keys(for: action)
+            return (keys.contains(.enter) ? Key.enter : keys.first).map { "\($0.name):\(action.rawValue)" }
         }.joined(separator: " ")
     }
 }
