@@ -75,7 +75,7 @@ import Testing
         #expect(config.keyMap.action(for: .character("d")) == nil)
         #expect(config.refreshIntervalMinutes == 15)
         #expect(config.browser == "lynx -accept_all_cookies")
-        #expect(config.smartFeeds == [.init(title: "Swift", predicateFormat: #"read == NO AND title CONTAINS[cd] swift"#)])
+        #expect(config.smartFeeds == [.init(title: "Swift", predicateFormat: #"read == NO AND title CONTAINS[cd] "swift""#)])
         #expect(config.useColor == false)
     }
 

@@ -28,6 +28,7 @@ public final class ReaderApp: @unchecked Sendable {
     let refresher: FeedRefresher?
     let fetcher: FeedFetcher?
     private var observation: ObservationToken?
+    private var otherProcessObservation: ObservationToken?
     private var modelChanged = false
     private var itemsChanged = false
     private var redrawScheduled = false
@@ -63,6 +64,16 @@ public final class ReaderApp: @unchecked Sendable {
             if !note.objects(ofEntity: "FeedItem").isEmpty || note.isMerge { self.itemsChanged = true }
             self.scheduleRedraw()
         }
+        // Another process's commit may touch nothing this context has registered (a new
+        // feed): reload after the view context has merged it (queued before this).
+        otherProcessObservation = model.store.container.bus.observeDidSave { [weak self] note in
+            guard note.isFromOtherProcess, let self else { return }
+            self.queue.async {
+                self.modelChanged = true
+                self.itemsChanged = true
+                self.scheduleRedraw()
+            }
+        }
         if config.refreshIntervalMinutes > 0, refresher != nil {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = Double(config.refreshIntervalMinutes * 60)
@@ -78,6 +89,8 @@ public final class ReaderApp: @unchecked Sendable {
     public func stop() {
         observation?.cancel()
         observation = nil
+        otherProcessObservation?.cancel()
+        otherProcessObservation = nil
         refreshTimer?.cancel()
         refreshTimer = nil
     }

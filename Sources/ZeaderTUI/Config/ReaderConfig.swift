@@ -89,14 +89,39 @@ public struct ReaderConfig: Equatable, Sendable {
                 guard arguments.count == 1, ["yes", "no"].contains(arguments[0]) else { throw fail("color needs yes or no") }
                 config.useColor = arguments[0] == "yes"
             case "smart-feed":
-                guard arguments.count >= 2 else { throw fail("smart-feed needs a title and a predicate") }
-                config.smartFeeds.append(
-                    SmartFeedDefinition(title: arguments[0], predicateFormat: arguments.dropFirst().joined(separator: " ")))
+                // The predicate is kept as written: its own quotes belong to it.
+                guard arguments.count >= 2, let predicate = rawRemainder(of: String(rawLine), afterWords: 2) else {
+                    throw fail("smart-feed needs a title and a predicate")
+                }
+                config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
             default:
                 throw fail("unknown directive '\(directive)'")
             }
         }
         return config
+    }
+
+    /// The text of `line` after its first `count` words (quoted words count as one),
+    /// trimmed; nil when nothing follows.
+    static func rawRemainder(of line: String, afterWords count: Int) -> String? {
+        var index = line.startIndex
+        for _ in 0..<count {
+            while index < line.endIndex, line[index].isWhitespace { index = line.index(after: index) }
+            var quoted = false
+            while index < line.endIndex {
+                let c = line[index]
+                if quoted {
+                    if c == "\\" { index = line.index(after: index) } else if c == "\"" { quoted = false }
+                } else if c == "\"" {
+                    quoted = true
+                } else if c.isWhitespace {
+                    break
+                }
+                if index < line.endIndex { index = line.index(after: index) }
+            }
+        }
+        let rest = line[index...].trimmingCharacters(in: .whitespaces)
+        return rest.isEmpty ? nil : rest
     }
 
     /// Splits a line into words: double quotes group (with `\"` inside), `#` outside
