@@ -32,6 +32,7 @@ let package = Package(
             name: "ZeaderKit",
             dependencies: [
                 "ObjectGraph", "Feeds",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "ZeaderTUI", dependencies: ["ZeaderKit", "CNCurses"]),

@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
+#include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
 /* Wrappers for curses macros that Swift cannot import. */
@@ -15,4 +16,13 @@ static inline int zc_a_bold(void) { return (int)A_BOLD; }
 static inline int zc_a_reverse(void) { return (int)A_REVERSE; }
 static inline int zc_a_underline(void) { return (int)A_UNDERLINE; }
 static inline int zc_a_dim(void) { return (int)A_DIM; }
+static inline int zc_attrset(int attributes) { return wattrset(stdscr, attributes); }
+static inline int zc_mvaddnwstr(int y, int x, const wchar_t *text, int n) { return mvwaddnwstr(stdscr, y, x, text, n); }
+static inline int zc_get_wch(wint_t *out) { return wget_wch(stdscr, out); }
+static inline int zc_key_code_yes(void) { return KEY_CODE_YES; }
+/* The terminal's size from the kernel (0 when it cannot be read). */
+static inline void zc_terminal_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0) { *rows = ws.ws_row; *cols = ws.ws_col; } else { *rows = 0; *cols = 0; }
+}
 #endif

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Feeds
 import Foundation
 import ZeaderKit
+import ZeaderTUI
 
 /// The `zeader` command: the interactive reader and its headless subcommands.
 ///
@@ -28,8 +30,24 @@ struct Zeader: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Flag(help: "Read the bundled offline demo feeds (in memory; nothing is saved).")
+    var demo = false
+
     func run() async throws {
-        print("zeader \(zeaderVersion)")
+        let config: ReaderConfig
+        do { config = try ReaderConfig.load() } catch {
+            throw ValidationError("\(error)")
+        }
+        let store = try demo ? ZeaderStore.inMemory() : self.store.openStore(command: "zeader")
+        if demo { try DemoFeeds.load(into: store) }
+        let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
+        do {
+            // The demo's feeds are offline: no refresh there.
+            let refresher: ReaderRefresher? = demo ? nil : FeedRefresher(store: store)
+            try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
+        } catch let error as ReaderTerminalError {
+            throw ValidationError(error.description)
+        }
     }
 
     /// Parses the arguments with `--db` moved after the subcommand's name, runs the command,

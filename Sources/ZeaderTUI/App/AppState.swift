@@ -1,0 +1,277 @@
+import Foundation
+import ObjectGraph
+
+/// One line of the feed list: a subscription or a smart feed, as plain values.
+///
+/// ```swift
+/// let row = FeedRow(kind: .server(id), title: "Swift.org", unread: 3, total: 10)
+/// ```
+public struct FeedRow: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case server(ObjectID)
+        /// A smart feed and its predicate (stored ones carry their object ID).
+        case smart(predicateFormat: String, id: ObjectID?)
+    }
+
+    public var kind: Kind
+    public var title: String
+    public var unread: Int
+    public var total: Int
+    public var lastRefresh: Date?
+    /// The last refresh's error: the row gets a `!` and the status line shows it.
+    public var lastError: String?
+    public var url: String?
+
+    public init(
+        kind: Kind, title: String, unread: Int, total: Int, lastRefresh: Date? = nil, lastError: String? = nil,
+        url: String? = nil
+    ) {
+        self.kind = kind
+        self.title = title
+        self.unread = unread
+        self.total = total
+        self.lastRefresh = lastRefresh
+        self.lastError = lastError
+        self.url = url
+    }
+
+    public var serverID: ObjectID? {
+        if case .server(let id) = kind { return id }
+        return nil
+    }
+}
+
+/// One line of an item list.
+public struct ItemRow: Equatable, Sendable {
+    public var id: ObjectID
+    public var title: String
+    public var author: String?
+    public var date: Date?
+    public var read: Bool
+    /// The feed's title, shown in search results and smart feeds.
+    public var feedTitle: String?
+
+    public init(id: ObjectID, title: String, author: String?, date: Date?, read: Bool, feedTitle: String? = nil) {
+        self.id = id
+        self.title = title
+        self.author = author
+        self.date = date
+        self.read = read
+        self.feedTitle = feedTitle
+    }
+}
+
+/// Which items an item list shows.
+public enum ItemSource: Equatable, Sendable {
+    case server(ObjectID)
+    case smart(predicateFormat: String)
+    case search(String)
+}
+
+/// A scrolling list position.
+public struct ListPosition: Equatable, Sendable {
+    public var cursor = 0
+    public var top = 0
+
+    public init(cursor: Int = 0, top: Int = 0) {
+        self.cursor = cursor
+        self.top = top
+    }
+
+    /// Moves the cursor by `delta` within `count` rows and scrolls so it stays in a
+    /// window of `height` rows.
+    public mutating func move(by delta: Int, count: Int, height: Int) {
+        set(cursor + delta, count: count, height: height)
+    }
+
+    public mutating func set(_ row: Int, count: Int, height: Int) {
+        cursor = count == 0 ? 0 : min(max(0, row), count - 1)
+        clamp(count: count, height: height)
+    }
+
+    /// Keeps `top` so that the cursor is visible and no empty rows show below the list.
+    public mutating func clamp(count: Int, height: Int) {
+        let height = max(1, height)
+        cursor = count == 0 ? 0 : min(max(0, cursor), count - 1)
+        if cursor < top { top = cursor }
+        if cursor >= top + height { top = cursor - height + 1 }
+        top = max(0, min(top, max(0, count - height)))
+    }
+}
+
+/// The item list's state: the IDs in order and the rows loaded for display.
+public struct ItemListState: Equatable, Sendable {
+    public var source: ItemSource
+    public var title: String
+    public var ids: [ObjectID]
+    /// Rows loaded for the visible window (filled by the controller before drawing).
+    public var rows: [ObjectID: ItemRow] = [:]
+    public var position = ListPosition()
+
+    public init(source: ItemSource, title: String, ids: [ObjectID]) {
+        self.source = source
+        self.title = title
+        self.ids = ids
+    }
+
+    public var selectedID: ObjectID? { ids.indices.contains(position.cursor) ? ids[position.cursor] : nil }
+}
+
+/// The article view's state: the item's header and its body rendered at a width.
+public struct ArticleState: Equatable, Sendable {
+    public var itemID: ObjectID
+    public var feedTitle: String
+    public var title: String
+    public var author: String?
+    public var date: Date?
+    public var link: String?
+    public var bodyHTML: String
+    public var baseURL: URL?
+    /// `bodyHTML` rendered at `renderedWidth` (lines, then the numbered links).
+    public var lines: [String] = []
+    public var links: [String] = []
+    public var renderedWidth = 0
+    public var scroll = 0
+
+    public init(
+        itemID: ObjectID, feedTitle: String, title: String, author: String?, date: Date?, link: String?,
+        bodyHTML: String, baseURL: URL?
+    ) {
+        self.itemID = itemID
+        self.feedTitle = feedTitle
+        self.title = title
+        self.author = author
+        self.date = date
+        self.link = link
+        self.bodyHTML = bodyHTML
+        self.baseURL = baseURL
+    }
+}
+
+/// A question on the bottom line.
+public enum Prompt: Equatable, Sendable {
+    case search(text: String)
+    case addFeed(text: String)
+    /// The fetched feed, waiting for keep (y) or discard (n).
+    case addFeedPreview(url: String, title: String, itemCount: Int)
+    case confirmDelete(title: String, id: ObjectID)
+
+    /// The line as shown.
+    public var line: String {
+        switch self {
+        case .search(let text): return "Search: " + text
+        case .addFeed(let text): return "Add feed URL: " + text
+        case .addFeedPreview(let url, let title, let count):
+            return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
+        case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
+        }
+    }
+
+    /// Whether the prompt takes typed text (else one y/n key).
+    public var isTextEntry: Bool {
+        switch self {
+        case .search, .addFeed: return true
+        default: return false
+        }
+    }
+}
+
+/// Everything the views draw: the reader's whole state as values.
+///
+/// ```swift
+/// var state = AppState(width: 80, height: 24)
+/// state.feeds = rows
+/// let buffer = ReaderView.render(state, keyMap: .default)
+/// ```
+public struct AppState: Equatable, Sendable {
+    public enum Screen: Equatable, Sendable { case feeds, items, article, help }
+
+    public var width: Int
+    public var height: Int
+    /// The screens open, the last on top (help over whatever was open).
+    public var screens: [Screen] = [.feeds]
+    public var feeds: [FeedRow] = []
+    public var feedPosition = ListPosition()
+    public var items: ItemListState?
+    public var article: ArticleState?
+    public var helpScroll = 0
+    public var prompt: Prompt?
+    /// A message for the status line; errors are highlighted.
+    public var message: String?
+    public var messageIsError = false
+    /// Refresh in progress: feeds done and in all.
+    public var refreshProgress: (done: Int, total: Int)? {
+        get { refreshTotal > 0 ? (refreshDone, refreshTotal) : nil }
+        set {
+            refreshDone = newValue?.done ?? 0
+            refreshTotal = newValue?.total ?? 0
+        }
+    }
+    var refreshDone = 0
+    var refreshTotal = 0
+    /// Digits typed in the article view: the link number to open.
+    public var pendingLinkNumber = ""
+    public var colors = true
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var screen: Screen { screens.last ?? .feeds }
+
+    /// Rows available to a list: the screen minus the title and status lines.
+    public var listHeight: Int { max(1, height - 2) }
+
+    public var selectedFeed: FeedRow? { feeds.indices.contains(feedPosition.cursor) ? feeds[feedPosition.cursor] : nil }
+
+    public var totalUnread: Int { feeds.reduce(0) { $0 + ($1.serverID != nil ? $1.unread : 0) } }
+
+    /// Applies a cursor movement to the list or article on top. Pure: no model access.
+    ///
+    /// ```swift
+    /// state.move(.down)
+    /// ```
+    public mutating func move(_ action: Action) {
+        let page = listHeight
+        let delta: Int
+        switch action {
+        case .up: delta = -1
+        case .down: delta = 1
+        case .pageUp: delta = -page
+        case .pageDown: delta = page
+        case .top: delta = Int.min / 2
+        case .bottom: delta = Int.max / 2
+        default: return
+        }
+        switch screen {
+        case .feeds: feedPosition.move(by: delta, count: feeds.count, height: page)
+        case .items:
+            if var list = items {
+                list.position.move(by: delta, count: list.ids.count, height: page)
+                items = list
+            }
+        case .article:
+            if var article {
+                article.scroll = max(0, min(article.scroll + delta, max(0, article.lines.count + 6 - page)))
+                self.article = article
+            }
+        case .help: helpScroll = max(0, min(helpScroll + delta, Action.allCases.count))
+        }
+    }
+
+    /// Re-clamps every list after a resize or a change of contents.
+    public mutating func clampPositions() {
+        feedPosition.clamp(count: feeds.count, height: listHeight)
+        if var list = items {
+            list.position.clamp(count: list.ids.count, height: listHeight)
+            items = list
+        }
+    }
+
+    /// Shows `text` on the status line.
+    public mutating func say(_ text: String, error: Bool = false) {
+        message = text
+        messageIsError = error
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Opens links safely: only `http`, `https` and `mailto`, by executing the browser with
+/// the URL as its own argument (no shell ever parses it).
+///
+/// ```swift
+/// let argv = try LinkOpener.command(for: "https://swift.org", browser: "lynx -dump")   // ["lynx", "-dump", "https://swift.org"]
+/// ```
+public enum LinkOpener {
+    /// A link that may not be opened.
+    public struct RefusedLink: Error, CustomStringConvertible, Equatable {
+        public let link: String
+        public let reason: String
+        public var description: String { "not opening \(link): \(reason)" }
+    }
+
+    /// The argument vector to run: the browser's words (config `browser`, else
+    /// `$BROWSER`, else `xdg-open`), then the URL.
+    public static func command(
+        for link: String, browser: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(RefusedLink) -> [String] {
+        guard !link.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
+            throw RefusedLink(link: link, reason: "it contains spaces or control characters")
+        }
+        guard let url = URL(string: link), let scheme = url.scheme?.lowercased() else {
+            throw RefusedLink(link: link, reason: "not an absolute URL")
+        }
+        guard ["http", "https", "mailto"].contains(scheme) else {
+            throw RefusedLink(link: link, reason: "only http, https and mailto links are opened")
+        }
+        let chosen = [browser, environment["BROWSER"]].compactMap { $0 }.first { !$0.isEmpty } ?? "xdg-open"
+        // $BROWSER may list alternatives separated by ':'; the first one is used.
+        let first = chosen.split(separator: ":").first.map(String.init) ?? chosen
+        let words = first.split(separator: " ").map(String.init)
+        return (words.isEmpty ? ["xdg-open"] : words) + [link]
+    }
+
+    /// Runs `argv` and waits for it; returns its exit status, or an error naming the program.
+    public static func run(_ argv: [String]) -> Result<Int32, RefusedLink> {
+        var pid: pid_t = 0
+        var cArguments = argv.map { strdup($0) }
+        cArguments.append(nil)
+        defer { for pointer in cArguments { free(pointer) } }
+        let status = posix_spawnp(&pid, argv[0], nil, nil, cArguments, environ)
+        guard status == 0 else {
+            return .failure(RefusedLink(link: argv.last ?? "", reason: "cannot run \(argv[0]): \(String(cString: strerror(status)))"))
+        }
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+        return .success((exitStatus >> 8) & 0xFF)
+    }
+}

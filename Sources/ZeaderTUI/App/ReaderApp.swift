@@ -1,0 +1,575 @@
+import Dispatch
+import Feeds
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// The reader: keys become actions, actions change ``AppState`` (through
+/// ``ReaderModel`` for edits), and every change ends in one render of the pure views
+/// into a buffer that the backend draws.
+///
+/// Everything runs on `queue`, the view context's queue: key handling, model changes
+/// (ObjectsDidChange from merges of background and other-process saves), refresh
+/// progress. Nothing here blocks on I/O: fetching a new feed and refreshing run in tasks
+/// that report back with `queue.async`.
+///
+/// ```swift
+/// let app = ReaderApp(model: model, backend: TestBackend(width: 80, height: 24), config: config, queue: queue)
+/// queue.sync { app.start(); app.handle(.character("j")) }
+/// ```
+// @unchecked Sendable: every property is used only on `queue` (a serial queue); the
+// closures that cross threads (observers, tasks) hop onto it with `queue.async` first.
+public final class ReaderApp: @unchecked Sendable {
+    public private(set) var state: AppState
+    let model: ReaderModel
+    let backend: TerminalBackend
+    let config: ReaderConfig
+    let queue: DispatchQueue
+    let refresher: ReaderRefresher?
+    let fetcher: FeedFetcher?
+    private var observation: ObservationToken?
+    private var otherProcessObservation: ObservationToken?
+    private var modelChanged = false
+    private var itemsChanged = false
+    private var redrawScheduled = false
+    private var refreshTimer: DispatchSourceTimer?
+    /// The scratch context holding an add-feed preview until the user decides.
+    private var preview: (context: ManagedObjectContext, url: String)?
+    /// Called when the user quits.
+    public var onQuit: (() -> Void)?
+    public private(set) var hasQuit = false
+
+    public init(
+        model: ReaderModel, backend: TerminalBackend, config: ReaderConfig, queue: DispatchQueue,
+        refresher: ReaderRefresher? = nil, fetcher: FeedFetcher? = nil
+    ) {
+        self.model = model
+        self.backend = backend
+        self.config = config
+        self.queue = queue
+        self.refresher = refresher
+        self.fetcher = fetcher
+        state = AppState(width: backend.size.width, height: backend.size.height)
+        state.colors = config.useColor
+    }
+
+    /// Loads the feed list, starts watching the model, draws the first frame. On `queue`.
+    public func start() {
+        do { state.feeds = try model.feedRows() } catch { state.say("Cannot read the feeds: \(error)", error: true) }
+        state.clampPositions()
+        observation = model.store.container.bus.observeObjectsDidChange(in: model.context) { [weak self] note in
+            // Runs on the view context's queue, which is `queue`.
+            guard let self else { return }
+            self.modelChanged = true
+            if !note.objects(ofEntity: "FeedItem").isEmpty || note.isMerge { self.itemsChanged = true }
+            self.scheduleRedraw()
+        }
+        // Another process's commit may touch nothing this context has registered (a new
+        // feed): reload after the view context has merged it (queued before this).
+        otherProcessObservation = model.store.container.bus.observeDidSave { [weak self] note in
+            guard note.isFromOtherProcess, let self else { return }
+            self.queue.async {
+                self.modelChanged = true
+                self.itemsChanged = true
+                self.scheduleRedraw()
+            }
+        }
+        if config.refreshIntervalMinutes > 0, refresher != nil {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let interval = Double(config.refreshIntervalMinutes * 60)
+            timer.schedule(deadline: .now() + interval, repeating: interval)
+            timer.setEventHandler { [weak self] in self?.perform(.refreshAll) }
+            timer.resume()
+            refreshTimer = timer
+        }
+        redraw()
+    }
+
+    /// Stops watching; the caller restores the terminal.
+    public func stop() {
+        observation?.cancel()
+        observation = nil
+        otherProcessObservation?.cancel()
+        otherProcessObservation = nil
+        refreshTimer?.cancel()
+        refreshTimer = nil
+    }
+
+    private func scheduleRedraw() {
+        guard !redrawScheduled else { return }
+        redrawScheduled = true
+        queue.async { [self] in
+            redrawScheduled = false
+            redraw()
+        }
+    }
+
+    /// Brings the state up to date with the model if it changed, then renders and draws.
+    public func redraw() {
+        if modelChanged { reloadFromModel() }
+        let size = backend.size
+        if size.width != state.width || size.height != state.height {
+            state.width = size.width
+            state.height = size.height
+            state.clampPositions()
+        }
+        prepareVisibleRows()
+        backend.draw(ReaderView.render(state, keyMap: config.keyMap))
+    }
+
+    /// Re-reads the feed rows (stored counts) and, when items came or went, the item list
+    /// (keeping the cursor on the same item).
+    private func reloadFromModel() {
+        modelChanged = false
+        let selected = state.selectedFeed
+        do {
+            state.feeds = try model.feedRows()
+        } catch {
+            state.say("Cannot read the feeds: \(error)", error: true)
+        }
+        if let selected, let index = state.feeds.firstIndex(where: { $0.kind == selected.kind }) {
+            state.feedPosition.cursor = index
+        }
+        if itemsChanged, var list = state.items {
+            itemsChanged = false
+            let selectedID = list.selectedID
+            if let ids = try? model.itemIDs(list.source) {
+                list.ids = ids
+                if let selectedID, let index = ids.firstIndex(of: selectedID) { list.position.cursor = index }
+            }
+            state.items = list
+        }
+        state.items?.rows = [:]
+        if let article = state.article, model.item(article.itemID) == nil {
+            // The article's item was deleted (its feed removed elsewhere).
+            state.article = nil
+            state.screens.removeAll { $0 == .article }
+        }
+        state.clampPositions()
+    }
+
+    /// Loads the rows of the visible window of the item list, and renders the article at
+    /// the current width.
+    private func prepareVisibleRows() {
+        if var list = state.items {
+            let end = min(list.ids.count, list.position.top + state.listHeight)
+            if list.position.top < end {
+                for id in list.ids[list.position.top..<end] where list.rows[id] == nil {
+                    list.rows[id] = model.itemRow(id)
+                }
+            }
+            if list.rows.count > 4 * state.listHeight + 100 {
+                let visible = Set(list.ids[list.position.top..<end])
+                list.rows = list.rows.filter { visible.contains($0.key) }
+            }
+            state.items = list
+        }
+        if var article = state.article, article.renderedWidth != state.width {
+            let rendered = HTMLText.render(article.bodyHTML, width: max(10, state.width - 1), baseURL: article.baseURL)
+            article.lines = rendered.lines
+            article.links = rendered.links
+            article.renderedWidth = state.width
+            state.article = article
+        }
+    }
+
+    // MARK: Input
+
+    /// Handles the keys the backend has, then redraws once.
+    public func handleInput() {
+        let keys = backend.readKeys()
+        guard !keys.isEmpty else { return }
+        for key in keys where !hasQuit { handle(key, draw: false) }
+        if !hasQuit { redraw() }
+    }
+
+    /// Handles one key (and redraws unless `draw` is false).
+    public func handle(_ key: Key, draw: Bool = true) {
+        if key == .resize {
+            backend.updateSize()
+        } else if let prompt = state.prompt {
+            handlePromptKey(key, prompt)
+        } else if state.screen == .article, case .character(let c) = key, c.isASCII, c.isNumber {
+            state.pendingLinkNumber.append(c)
+        } else if state.screen == .article, key == .enter || key == .escape, !state.pendingLinkNumber.isEmpty {
+            let number = state.pendingLinkNumber
+            state.pendingLinkNumber = ""
+            if key == .enter { openLink(number: Int(number) ?? 0) }
+        } else if let action = config.keyMap.action(for: key) {
+            state.message = nil
+            perform(action)
+        } else if key == .escape, state.screen != .feeds {
+            perform(.quit)
+        }
+        if draw && !hasQuit { redraw() }
+    }
+
+    /// Runs one action: the `update` of the reader.
+    public func perform(_ action: Action) {
+        switch action {
+        case .up, .down, .pageUp, .pageDown, .top, .bottom:
+            state.move(action)
+        case .open: open()
+        case .quit: back()
+        case .hardQuit: quit()
+        case .help:
+            if state.screen != .help {
+                state.helpScroll = 0
+                state.screens.append(.help)
+            }
+        case .redraw: backend.updateSize()
+        case .refreshFeed:
+            if let id = state.selectedFeed?.serverID, state.screen == .feeds {
+                refresh([id])
+            } else if case .server(let id)? = state.items?.source {
+                refresh([id])
+            } else {
+                refresh([])
+            }
+        case .refreshAll: refresh([])
+        case .nextUnread: nextUnread()
+        case .toggleRead: toggleRead()
+        case .markFeedRead: markRead(all: false)
+        case .markAllRead: markRead(all: true)
+        case .search: state.prompt = .search(text: "")
+        case .openInBrowser: openInBrowser()
+        case .addFeed: state.prompt = .addFeed(text: "")
+        case .deleteFeed:
+            if state.screen == .feeds, let row = state.selectedFeed, let id = row.serverID {
+                state.prompt = .confirmDelete(title: row.title, id: id)
+            } else {
+                state.say("Select a feed in the feed list to delete it", error: true)
+            }
+        case .moveFeedUp, .moveFeedDown:
+            guard state.screen == .feeds, let id = state.selectedFeed?.serverID else { return }
+            attempt {
+                try model.moveServer(id, by: action == .moveFeedUp ? -1 : 1)
+                reloadFromModel()
+                if let index = state.feeds.firstIndex(where: { $0.serverID == id }) {
+                    state.feedPosition.set(index, count: state.feeds.count, height: state.listHeight)
+                }
+            }
+        case .undo:
+            attempt {
+                if let name = try model.undo() { state.say("Undid \(name)") } else { state.say("Nothing to undo") }
+            }
+        case .redo:
+            attempt {
+                if let name = try model.redo() { state.say("Redid \(name)") } else { state.say("Nothing to redo") }
+            }
+        }
+        if modelChanged { reloadFromModel() }
+    }
+
+    /// Runs a model edit, showing its error on the status line.
+    private func attempt(_ body: () throws -> Void) {
+        do { try body() } catch { state.say("\(error)", error: true) }
+    }
+
+    private func open() {
+        switch state.screen {
+        case .feeds:
+            guard let row = state.selectedFeed else { return }
+            let source: ItemSource
+            switch row.kind {
+            case .server(let id): source = .server(id)
+            case .smart(let format, _): source = .smart(predicateFormat: format)
+            }
+            showItems(source, title: row.title)
+        case .items:
+            guard let id = state.items?.selectedID else { return }
+            showArticle(id)
+        case .article, .help: break
+        }
+    }
+
+    private func showItems(_ source: ItemSource, title: String) {
+        do {
+            let ids = try model.itemIDs(source)
+            state.items = ItemListState(source: source, title: title, ids: ids)
+            state.screens = [.feeds, .items]
+        } catch {
+            state.say("\(title): \(error)", error: true)
+        }
+    }
+
+    private func showArticle(_ id: ObjectID) {
+        guard let article = model.article(id) else { return }
+        state.article = article
+        state.pendingLinkNumber = ""
+        if state.screen != .article { state.screens.append(.article) }
+        attempt { try model.setRead(id, true) }
+    }
+
+    private func back() {
+        if state.screens.count > 1 {
+            let leaving = state.screens.removeLast()
+            if leaving == .article { state.article = nil }
+            if leaving == .items { state.items = nil }
+        } else {
+            quit()
+        }
+    }
+
+    public func quit() {
+        guard !hasQuit else { return }
+        hasQuit = true
+        stop()
+        onQuit?()
+    }
+
+    private func nextUnread() {
+        if state.screen == .feeds {
+            let count = state.feeds.count
+            guard count > 0 else { return }
+            for step in 0..<count {
+                let index = (state.feedPosition.cursor + step) % count
+                if state.feeds[index].unread > 0 && state.feeds[index].serverID != nil {
+                    state.feedPosition.set(index, count: count, height: state.listHeight)
+                    open()
+                    break
+                }
+            }
+        }
+        guard var list = state.items, state.screen != .feeds else {
+            if state.screen == .feeds { state.say("No unread items") }
+            return
+        }
+        // From the item list the cursor's own item counts; from an article, the ones after it.
+        let start = state.screen == .article ? list.position.cursor + 1 : list.position.cursor
+        guard let index = (start..<list.ids.count).first(where: { !model.isRead(list.ids[$0]) }) else {
+            state.say("No more unread items")
+            return
+        }
+        list.position.set(index, count: list.ids.count, height: state.listHeight)
+        state.items = list
+        showArticle(list.ids[index])
+    }
+
+    private func toggleRead() {
+        let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
+        guard let id, state.screen != .feeds else { return }
+        let read = !model.isRead(id)
+        attempt {
+            try model.setRead(id, read)
+            state.say(read ? "Marked read" : "Marked unread")
+        }
+        if state.screen == .items { state.move(.down) }
+    }
+
+    private func markRead(all: Bool) {
+        let kind: FeedRow.Kind?
+        if all {
+            kind = nil
+        } else if state.screen == .feeds {
+            guard let row = state.selectedFeed else { return }
+            kind = row.kind
+        } else {
+            switch state.items?.source {
+            case .server(let id): kind = .server(id)
+            case .smart(let format): kind = .smart(predicateFormat: format, id: nil)
+            default:
+                state.say("Mark read works on a feed", error: true)
+                return
+            }
+        }
+        attempt {
+            let count = try model.markRead(kind)
+            state.say(count == 0 ? "Nothing unread" : "Marked \(count) items read (u to undo)")
+        }
+    }
+
+    // MARK: Prompts
+
+    private func handlePromptKey(_ key: Key, _ prompt: Prompt) {
+        if prompt.isTextEntry {
+            var text: String
+            switch prompt {
+            case .search(let t), .addFeed(let t): text = t
+            default: return
+            }
+            switch key {
+            case .escape:
+                state.prompt = nil
+                return
+            case .enter:
+                state.prompt = nil
+                submit(prompt, text: text)
+                return
+            case .backspace, .delete: if !text.isEmpty { text.removeLast() }
+            case .control("u"): text = ""
+            case .character(let c): text.append(c)
+            default: return
+            }
+            if case .search = prompt { state.prompt = .search(text: text) } else { state.prompt = .addFeed(text: text) }
+            return
+        }
+        let yes = key == .character("y") || key == .character("Y")
+        let no = key == .character("n") || key == .character("N") || key == .escape
+        guard yes || no else { return }
+        state.prompt = nil
+        switch prompt {
+        case .confirmDelete(let title, let id):
+            if yes {
+                attempt {
+                    try model.deleteServer(id)
+                    state.say("Deleted \(title) (u to undo)")
+                }
+            }
+        case .addFeedPreview(_, let title, _):
+            guard let preview else { return }
+            self.preview = nil
+            if yes {
+                do {
+                    try preview.context.save()
+                    state.say("Added \(title)")
+                } catch {
+                    state.say("Cannot add \(preview.url): \(error)", error: true)
+                }
+            } else {
+                preview.context.reset()
+                state.say("Discarded \(title)")
+            }
+        default: break
+        }
+    }
+
+    private func submit(_ prompt: Prompt, text: String) {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return }
+        switch prompt {
+        case .search:
+            let started = Date()
+            showItems(.search(text), title: "Search: \(text)")
+            if let count = state.items?.ids.count {
+                state.say("\(count) items match (\(Int(Date().timeIntervalSince(started) * 1000)) ms)")
+            }
+        case .addFeed: startPreview(url: text)
+        default: break
+        }
+    }
+
+    /// Fetches and parses `url` off the queue, then fills a scratch context and asks keep
+    /// or discard.
+    private func startPreview(url text: String) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
+        else {
+            state.say("'\(text)' is not an http, https or file URL", error: true)
+            return
+        }
+        if model.serverExists(url: text) {
+            state.say("\(text) is already subscribed", error: true)
+            return
+        }
+        guard let fetcher else {
+            state.say("Adding feeds is not available here", error: true)
+            return
+        }
+        state.say("Fetching \(text) …")
+        Task.detached { [self] in
+            let outcome = await fetcher.fetch(Feeds.FetchRequest(url: url))
+            let result: Result<ParsedFeed, Error>
+            switch outcome {
+            case .fetched(let body, let metadata):
+                result = Result { try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset) }
+            case .failed(let error): result = .failure(error)
+            default: result = .failure(FetchError.unsupportedScheme(url))
+            }
+            queue.async { [self] in
+                showPreview(result, url: text)
+                redraw()
+            }
+        }
+    }
+
+    private func showPreview(_ result: Result<ParsedFeed, Error>, url: String) {
+        switch result {
+        case .failure(let error):
+            state.say("\(url): \(error)", error: true)
+        case .success(let feed):
+            let scratch = model.store.container.newScratchContext()
+            let server = ReaderModel.insert(feed, url: url, into: scratch, displayOrder: model.nextDisplayOrder())
+            preview = (scratch, url)
+            state.message = nil
+            state.prompt = .addFeedPreview(url: url, title: server.displayTitle, itemCount: feed.items.count)
+        }
+    }
+
+    // MARK: Refresh
+
+    private func refresh(_ servers: [ObjectID]) {
+        guard let refresher else {
+            state.say("Refreshing is not available in this build yet (the refresh pipeline is not wired in)", error: true)
+            return
+        }
+        guard state.refreshProgress == nil else {
+            state.say("A refresh is already running")
+            return
+        }
+        state.refreshProgress = (0, max(servers.count, 1))
+        Task.detached { [self] in
+            await refresher.refresh(servers: servers) { [self] event in
+                queue.async { [self] in
+                    apply(event)
+                    redraw()
+                }
+            }
+        }
+    }
+
+    /// Shows a refresh event on the status line.
+    func apply(_ event: ReaderRefreshEvent) {
+        switch event {
+        case .started(let total): state.refreshProgress = (0, total)
+        case .feedFinished(_, let error, _):
+            if let (done, total) = state.refreshProgress { state.refreshProgress = (done + 1, total) }
+            if let error { state.say(error, error: true) }
+        case .finished(let failed):
+            let total = state.refreshProgress?.total ?? 0
+            state.refreshProgress = nil
+            state.say(
+                failed == 0 ? "Refreshed \(total) feeds" : "Refreshed \(total) feeds, \(failed) failed", error: failed > 0)
+        }
+    }
+
+    // MARK: Links
+
+    private func openInBrowser() {
+        let link: String?
+        switch state.screen {
+        case .article: link = state.article?.link
+        case .items: link = state.items?.selectedID.flatMap { model.article($0)?.link }
+        case .feeds: link = nil
+        case .help: link = nil
+        }
+        guard let link, !link.isEmpty else {
+            state.say("No link to open", error: true)
+            return
+        }
+        open(link: link)
+    }
+
+    private func openLink(number: Int) {
+        guard let article = state.article, number >= 1, number <= article.links.count else {
+            state.say("No link \(number)", error: true)
+            return
+        }
+        open(link: article.links[number - 1])
+    }
+
+    private func open(link: String) {
+        let argv: [String]
+        do { argv = try LinkOpener.command(for: link, browser: config.browser) } catch {
+            state.say(error.description, error: true)
+            return
+        }
+        backend.suspend()
+        let result = LinkOpener.run(argv)
+        backend.resume()
+        switch result {
+        case .success(0): state.say("Opened \(link)")
+        case .success(let status): state.say("\(argv[0]) exited with status \(status)", error: true)
+        case .failure(let error): state.say(error.description, error: true)
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import Feeds
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+typealias Predicate = ObjectGraph.Predicate
+
+/// The reader's access to the store, on the view context's queue: rows for the lists,
+/// articles, and the undoable edits (read toggles, mark read, delete, reorder).
+///
+/// ```swift
+/// let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
+/// let rows = try model.feedRows()
+/// ```
+public final class ReaderModel {
+    public let store: ZeaderStore
+    public var context: ManagedObjectContext { store.container.viewContext }
+    let searchIndex: SearchIndex?
+    let configSmartFeeds: [ReaderConfig.SmartFeedDefinition]
+
+    public init(store: ZeaderStore, smartFeeds: [ReaderConfig.SmartFeedDefinition] = [], searchIndex: SearchIndex? = nil) {
+        self.store = store
+        self.configSmartFeeds = smartFeeds
+        self.searchIndex = searchIndex
+        if store.container.viewContext.undoManager == nil {
+            store.container.viewContext.undoManager = ContextUndoManager()
+        }
+    }
+
+    // MARK: Reading
+
+    /// The subscriptions in user order (stored counts, never counted), then smart feeds
+    /// with their counts (one SQL count each).
+    public func feedRows() throws -> [FeedRow] {
+        let servers = try context.fetch(
+            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
+        var rows = servers.map { server in
+            FeedRow(
+                kind: .server(server.objectID), title: server.displayTitle, unread: Int(server.unreadCount),
+                total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url)
+        }
+        let stored = try context.fetch(ObjectGraph.FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
+        let smart =
+            stored.map { ($0.title, $0.predicateFormat, Optional($0.objectID)) }
+            + configSmartFeeds.map { ($0.title, $0.predicateFormat, ObjectID?.none) }
+        for (title, format, id) in smart {
+            var row = FeedRow(kind: .smart(predicateFormat: format, id: id), title: title, unread: 0, total: 0)
+            do {
+                let predicate = try Predicate(format: format)
+                row.total = try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+                row.unread = try context.count(
+                    for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate && (try Predicate(format: "read == NO"))))
+            } catch {
+                row.lastError = "smart feed '\(title)': \(error)"
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// The items of `source`, newest first.
+    public func itemIDs(_ source: ItemSource) throws -> [ObjectID] {
+        let newestFirst = [SortDescriptor("sortDate", ascending: false)]
+        switch source {
+        case .server(let id):
+            return try context.fetchObjectIDs(
+                ObjectGraph.FetchRequest<FeedItem>(predicate: try serverPredicate(id), sortDescriptors: newestFirst))
+        case .smart(let format):
+            return try context.fetchObjectIDs(
+                ObjectGraph.FetchRequest<FeedItem>(predicate: try Predicate(format: format), sortDescriptors: newestFirst))
+        case .search(let text):
+            if let searchIndex { return try searchIndex.search(text, in: context) }
+            return try context.fetchObjectIDs(
+                ObjectGraph.FetchRequest<FeedItem>(predicate: Self.fallbackSearchPredicate(text), sortDescriptors: newestFirst))
+        }
+    }
+
+    /// Every word in the title, author or summary, `[cd]` (used when there is no FTS index).
+    static func fallbackSearchPredicate(_ text: String) throws -> Predicate {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        return .and(
+            try words.map { word in
+                try Predicate(
+                    format: "title CONTAINS[cd] %@ OR author CONTAINS[cd] %@ OR summary CONTAINS[cd] %@", word, word, word)
+            })
+    }
+
+    /// Items of one server (by its unique URL: predicates take values, not objects).
+    func serverPredicate(_ id: ObjectID) throws -> Predicate {
+        guard let server = try context.existingObject(with: id) as? Server else {
+            throw ObjectGraphError.objectInaccessible("\(id) is not a Server")
+        }
+        return try Predicate(format: "server.url == %@", server.url)
+    }
+
+    func item(_ id: ObjectID) -> FeedItem? {
+        (try? context.existingObject(with: id)) as? FeedItem
+    }
+
+    public func itemRow(_ id: ObjectID) -> ItemRow? {
+        guard let item = item(id) else { return nil }
+        return ItemRow(
+            id: id, title: item.title ?? "", author: item.author, date: item.sortDate ?? item.published, read: item.read,
+            feedTitle: item.server?.displayTitle)
+    }
+
+    public func article(_ id: ObjectID) -> ArticleState? {
+        guard let item = item(id) else { return nil }
+        let body = item.content?.isEmpty == false ? item.content! : (item.summary ?? "")
+        return ArticleState(
+            itemID: id, feedTitle: item.server?.displayTitle ?? "", title: item.title ?? "(untitled)", author: item.author,
+            date: item.published ?? item.sortDate, link: item.link, bodyHTML: body,
+            baseURL: item.link.flatMap(URL.init(string:)) ?? item.server.flatMap { URL(string: $0.url) })
+    }
+
+    public func isRead(_ id: ObjectID) -> Bool { item(id)?.read ?? true }
+
+    // MARK: Undoable edits
+
+    /// Runs `edit` as one named undo step and saves.
+    func undoable(_ name: String, _ edit: () throws -> Void) throws {
+        context.undoManager?.beginUndoGrouping(named: name)
+        defer { context.undoManager?.endUndoGrouping() }
+        do {
+            try edit()
+            try context.save()
+        } catch {
+            context.rollback()
+            throw error
+        }
+    }
+
+    public func setRead(_ id: ObjectID, _ read: Bool) throws {
+        guard let item = item(id), item.read != read else { return }
+        try undoable(read ? "Mark Read" : "Mark Unread") { item.read = read }
+    }
+
+    /// Marks every unread item of a feed (or a smart feed, or everything when nil) read.
+    public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
+        var predicate = try Predicate(format: "read == NO")
+        var name = "Mark All Read"
+        switch kind {
+        case .server(let id):
+            predicate = predicate && (try serverPredicate(id))
+            name = "Mark Feed Read"
+        case .smart(let format, _):
+            predicate = predicate && (try Predicate(format: format))
+            name = "Mark Feed Read"
+        case nil: break
+        }
+        let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+        guard !items.isEmpty else { return 0 }
+        try undoable(name) { for item in items { item.read = true } }
+        return items.count
+    }
+
+    public func deleteServer(_ id: ObjectID) throws {
+        let server = try context.existingObject(with: id)
+        try undoable("Delete Feed") { context.delete(server) }
+    }
+
+    /// Moves a feed one place up (`-1`) or down (`+1`) and persists `displayOrder`.
+    public func moveServer(_ id: ObjectID, by offset: Int) throws {
+        let servers = try context.fetch(
+            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
+        guard let index = servers.firstIndex(where: { $0.objectID == id }) else { return }
+        let target = index + offset
+        guard servers.indices.contains(target) else { return }
+        try undoable("Move Feed") {
+            var ordered = servers
+            ordered.swapAt(index, target)
+            for (position, server) in ordered.enumerated() where server.displayOrder != Int64(position) {
+                server.displayOrder = Int64(position)
+            }
+        }
+    }
+
+    /// Undoes the last step and saves; returns its name, or nil when there was none.
+    public func undo() throws -> String? {
+        guard let manager = context.undoManager, manager.canUndo else { return nil }
+        let name = manager.undoActionName ?? "Change"
+        guard context.undo() else { return nil }
+        try context.save()
+        return name
+    }
+
+    public func redo() throws -> String? {
+        guard let manager = context.undoManager, manager.canRedo else { return nil }
+        let name = manager.redoActionName ?? "Change"
+        guard context.redo() else { return nil }
+        try context.save()
+        return name
+    }
+
+    // MARK: Adding feeds
+
+    /// Puts `feed` (fetched from `url`) into `scratch` as a new Server with its items, for
+    /// a preview; nothing is saved until the scratch context is.
+    public static func insert(_ feed: ParsedFeed, url: String, into scratch: ManagedObjectContext, displayOrder: Int64) -> Server {
+        let server = scratch.insert(Server.self)
+        server.url = url
+        server.title = feed.title.map(DisplayWidth.sanitizeForTerminal)
+        server.siteLink = feed.link
+        server.displayOrder = displayOrder
+        server.lastRefresh = Date()
+        let now = Date()
+        var seen = Set<String>()
+        for parsed in feed.items {
+            let guid = parsed.id.isEmpty ? (parsed.link ?? parsed.title ?? UUID().uuidString) : parsed.id
+            guard seen.insert(guid).inserted else { continue }
+            let item = scratch.insert(FeedItem.self)
+            item.guid = guid
+            item.title = parsed.title
+            item.link = parsed.link
+            item.author = parsed.author
+            item.summary = parsed.summary
+            item.content = parsed.content
+            item.published = parsed.published
+            item.updated = parsed.updated
+            item.firstSeen = now
+            item.sortDate = parsed.published ?? parsed.updated ?? now
+            item.server = server
+        }
+        return server
+    }
+
+    /// The next `displayOrder` for a new feed.
+    public func nextDisplayOrder() -> Int64 {
+        let last = try? context.fetch(
+            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder", ascending: false)], fetchLimit: 1))
+        return (last?.first?.displayOrder ?? -1) + 1
+    }
+
+    public func serverExists(url: String) -> Bool {
+        ((try? context.count(for: ObjectGraph.FetchRequest<Server>(predicate: try Predicate(format: "url == %@", url)))) ?? 0) > 0
+    }
+}

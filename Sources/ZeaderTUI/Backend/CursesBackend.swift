@@ -1,0 +1,154 @@
+import CNCurses
+import Foundation
+
+/// The terminal through ncursesw: the only file of Zeader that talks to curses. Draws
+/// only the rows that changed; maps style roles to colour pairs unless colours are off
+/// (`NO_COLOR`, `color no`, or a terminal without colours), when bold and reverse carry
+/// the meaning instead.
+///
+/// ```swift
+/// let backend = CursesBackend(useColor: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+/// defer { backend.end() }
+/// ```
+public final class CursesBackend: TerminalBackend {
+    public private(set) var size: (width: Int, height: Int)
+    private var previous: ScreenBuffer?
+    private var hasColor = false
+    private var isEnded = false
+
+    public init(useColor: Bool) {
+        setlocale(LC_ALL, "")
+        // Escape alone must not wait a second for a sequence that never comes.
+        setenv("ESCDELAY", "25", 0)
+        initscr()
+        cbreak()
+        noecho()
+        nonl()
+        keypad(zc_stdscr(), true)
+        nodelay(zc_stdscr(), true)
+        curs_set(0)
+        if useColor && has_colors() {
+            start_color()
+            use_default_colors()
+            hasColor = true
+            let colors: [(Style.Role, Int16, Int16)] = [
+                (.title, Int16(COLOR_WHITE), Int16(COLOR_BLUE)), (.unread, Int16(COLOR_CYAN), -1),
+                (.dim, Int16(COLOR_WHITE), -1), (.error, Int16(COLOR_RED), -1),
+                (.selected, Int16(COLOR_WHITE), Int16(COLOR_BLUE)), (.statusBar, Int16(COLOR_BLACK), Int16(COLOR_WHITE)),
+                (.link, Int16(COLOR_BLUE), -1), (.heading, Int16(COLOR_YELLOW), -1),
+            ]
+            for (role, foreground, background) in colors {
+                init_pair(Int16(role.rawValue), foreground, background)
+            }
+        }
+        size = (Int(zc_getmaxx(zc_stdscr())), Int(zc_getmaxy(zc_stdscr())))
+    }
+
+    private func attributes(_ style: Style) -> Int32 {
+        var value: Int32 = 0
+        if style.bold { value |= zc_a_bold() }
+        if style.underline { value |= zc_a_underline() }
+        if hasColor {
+            if style.role != .normal && !(style.role == .selected && !style.reverse) {
+                value |= zc_color_pair(Int32(style.role.rawValue))
+            }
+            if style.role == .dim { value |= zc_a_dim() }
+            if style.reverse && style.role != .selected { value |= zc_a_reverse() }
+        } else {
+            if style.reverse || style.role == .selected || style.role == .title || style.role == .statusBar {
+                value |= zc_a_reverse()
+            }
+            if style.role == .error || style.role == .heading { value |= zc_a_bold() }
+        }
+        return value
+    }
+
+    public func draw(_ buffer: ScreenBuffer) {
+        guard !isEnded else { return }
+        let full = previous == nil || previous!.width != buffer.width || previous!.height != buffer.height
+        if full { erase() }
+        for y in 0..<buffer.height {
+            if !full, let previous, (0..<buffer.width).allSatisfy({ previous[$0, y] == buffer[$0, y] }) { continue }
+            var x = 0
+            while x < buffer.width {
+                let style = buffer[x, y].style
+                var run: [wchar_t] = []
+                let start = x
+                while x < buffer.width && buffer[x, y].style == style {
+                    for scalar in buffer[x, y].text.unicodeScalars { run.append(wchar_t(bitPattern: scalar.value)) }
+                    x += 1
+                }
+                // The bottom-right cell cannot be written without scrolling: leave it out.
+                if y == buffer.height - 1 && x == buffer.width && buffer[x - 1, y].width == 1 && !run.isEmpty {
+                    run.removeLast()
+                }
+                zc_attrset(attributes(style))
+                _ = run.withUnsafeBufferPointer { zc_mvaddnwstr(Int32(y), Int32(start), $0.baseAddress, Int32($0.count)) }
+            }
+        }
+        zc_attrset(0)
+        refresh()
+        previous = buffer
+    }
+
+    public func readKeys() -> [Key] {
+        var keys: [Key] = []
+        var character: wint_t = 0
+        while true {
+            let result = zc_get_wch(&character)
+            if result == ERR { break }
+            if result == zc_key_code_yes() {
+                if let key = Self.functionKey(Int32(character)) { keys.append(key) }
+            } else if let key = Key(controlByte: UInt32(character)) {
+                keys.append(key)
+            } else if let scalar = Unicode.Scalar(UInt32(character)) {
+                keys.append(.character(Character(scalar)))
+            }
+        }
+        return keys
+    }
+
+    private static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_NPAGE: return .pageDown
+        case KEY_PPAGE: return .pageUp
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case zc_key_resize(): return .resize
+        default: return nil
+        }
+    }
+
+    public func updateSize() {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        zc_terminal_size(STDOUT_FILENO, &rows, &columns)
+        if rows > 0 && columns > 0 { resizeterm(rows, columns) }
+        size = (Int(zc_getmaxx(zc_stdscr())), Int(zc_getmaxy(zc_stdscr())))
+        previous = nil
+    }
+
+    public func suspend() {
+        def_prog_mode()
+        endwin()
+    }
+
+    public func resume() {
+        reset_prog_mode()
+        previous = nil
+        updateSize()
+    }
+
+    public func end() {
+        guard !isEnded else { return }
+        isEnded = true
+        endwin()
+    }
+}

@@ -1,0 +1,37 @@
+import Feeds
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// The offline demo: the feeds of `Resources/demo` (compiled in), parsed into a store,
+/// with a smart feed and a few items already read.
+///
+/// ```swift
+/// let store = try ZeaderStore.inMemory()
+/// try DemoFeeds.load(into: store)
+/// ```
+public enum DemoFeeds {
+    /// Parses every demo feed and saves it into `store` as subscriptions with items.
+    public static func load(into store: ZeaderStore) throws {
+        let context = store.container.newBackgroundContext(name: "demo")
+        try context.performAndWait {
+            for (order, file) in files.enumerated() {
+                let url = "file:///usr/share/zeader/demo/\(file.name)"
+                let feed = try FeedParser.parse(data: Data(file.text.utf8), url: URL(string: url))
+                let server = ReaderModel.insert(feed, url: url, into: context, displayOrder: Int64(order))
+                server.lastRefresh = Date(timeIntervalSince1970: 1_795_248_000)  // 2026-11-21 08:00 UTC
+            }
+            let smart = context.insert(SmartFeed.self)
+            smart.title = "Unread about Swift"
+            smart.predicateFormat = #"read == NO AND (title CONTAINS[cd] "swift" OR summary CONTAINS[cd] "swift")"#
+            try context.save()
+            // One item already read, so both kinds show.
+            for item in try context.fetch(
+                ObjectGraph.FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "guid == %@", "zeader-undo")))
+            {
+                item.read = true
+            }
+            try context.save()
+        }
+    }
+}

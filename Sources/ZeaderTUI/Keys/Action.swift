@@ -1,0 +1,46 @@
+/// What a key asks the reader to do. The key map binds keys to actions; help lists them.
+///
+/// ```swift
+/// keyMap.action(for: .character("r"))   // .refreshFeed
+/// ```
+public enum Action: String, CaseIterable, Sendable {
+    case up, down, pageUp = "page-up", pageDown = "page-down", top, bottom
+    case open, quit, hardQuit = "hard-quit"
+    case refreshFeed = "refresh", refreshAll = "refresh-all"
+    case nextUnread = "next-unread", toggleRead = "toggle-read", markFeedRead = "mark-feed-read"
+    case markAllRead = "mark-all-read"
+    case search, openInBrowser = "open-in-browser", addFeed = "add-feed", deleteFeed = "delete-feed"
+    case moveFeedUp = "move-feed-up", moveFeedDown = "move-feed-down"
+    case undo, redo, help, redraw
+
+    /// One line for the help screen.
+    public var summary: String {
+        switch self {
+        case .up: return "Move up"
+        case .down: return "Move down"
+        case .pageUp: return "Page up"
+        case .pageDown: return "Page down"
+        case .top: return "Go to the first line"
+        case .bottom: return "Go to the last line"
+        case .open: return "Open the feed or item"
+        case .quit: return "Go back; quit from the feed list"
+        case .hardQuit: return "Quit at once"
+        case .refreshFeed: return "Refresh the selected feed"
+        case .refreshAll: return "Refresh all feeds"
+        case .nextUnread: return "Go to the next unread item"
+        case .toggleRead: return "Toggle the item's read state"
+        case .markFeedRead: return "Mark the feed read"
+        case .markAllRead: return "Mark every feed read"
+        case .search: return "Search all items"
+        case .openInBrowser: return "Open the link in the browser"
+        case .addFeed: return "Add a feed (preview first)"
+        case .deleteFeed: return "Delete the feed and its items"
+        case .moveFeedUp: return "Move the feed up the list"
+        case .moveFeedDown: return "Move the feed down the list"
+        case .undo: return "Undo"
+        case .redo: return "Redo"
+        case .help: return "Show this help"
+        case .redraw: return "Redraw the screen"
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Feeds
+import Foundation
+import ZeaderKit
+
+/// The whole screen as a pure function of ``AppState``: a title bar, the screen on top
+/// (feed list, item list, article or help), and the status line (or prompt).
+///
+/// ```swift
+/// let buffer = ReaderView.render(state, keyMap: config.keyMap)
+/// backend.draw(buffer)
+/// ```
+public enum ReaderView {
+    public static func render(_ state: AppState, keyMap: KeyMap) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: state.width, height: state.height)
+        guard state.width > 0, state.height > 0 else { return buffer }
+        drawTitleBar(state, into: &buffer)
+        if state.height >= 3 {
+            let body = 1..<(state.height - 1)
+            switch state.screen {
+            case .feeds: FeedListView.draw(state, rows: body, into: &buffer)
+            case .items: ItemListView.draw(state, rows: body, into: &buffer)
+            case .article: ArticleView.draw(state, rows: body, into: &buffer)
+            case .help: HelpView.draw(state, keyMap: keyMap, rows: body, into: &buffer)
+            }
+        }
+        if state.height >= 2 { StatusLineView.draw(state, keyMap: keyMap, y: state.height - 1, into: &buffer) }
+        return buffer
+    }
+
+    static func drawTitleBar(_ state: AppState, into buffer: inout ScreenBuffer) {
+        let bar = Style(role: .title, bold: true, reverse: !state.colors)
+        buffer.fill(y: 0, style: bar)
+        let place: String
+        switch state.screen {
+        case .feeds: place = "Feeds (\(state.totalUnread) unread)"
+        case .items: place = state.items.map { "\($0.title) (\($0.ids.count) items)" } ?? "Items"
+        case .article: place = state.article?.title ?? "Article"
+        case .help: place = "Help"
+        }
+        buffer.write("Zeader \(zeaderVersion) - " + place, x: 0, y: 0, style: bar)
+    }
+
+    /// `YYYY-MM-DD` in the local time zone, or blanks.
+    static func shortDate(_ date: Date?) -> String {
+        guard let date else { return "          " }
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    /// `YYYY-MM-DD HH:MM` in the local time zone.
+    static func longDate(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+
+    /// Feed text made safe for the terminal and one line long.
+    static func clean(_ text: String?) -> String {
+        guard let text, !text.isEmpty else { return "" }
+        return DisplayWidth.sanitizeForTerminal(text).split(whereSeparator: { $0 == "\n" || $0 == "\t" }).joined(
+            separator: " ")
+    }
+
+    static func selectionStyle(_ state: AppState) -> Style {
+        Style(role: .selected, bold: true, reverse: true)
+    }
+}
+
+/// The feed list: unread/total, title, last refresh, and `!` for a feed whose last
+/// refresh failed. Smart feeds follow the subscriptions, marked `*`.
+enum FeedListView {
+    static func draw(_ state: AppState, rows: Range<Int>, into buffer: inout ScreenBuffer) {
+        if state.feeds.isEmpty {
+            buffer.write("No feeds yet. Press a to add one, or run zeader import FILE.", x: 1, y: rows.lowerBound)
+            return
+        }
+        let numberWidth = max(3, String(state.feeds.map(\.total).max() ?? 0).count)
+        for (offset, y) in rows.enumerated() {
+            let index = state.feedPosition.top + offset
+            guard index < state.feeds.count else { break }
+            let row = state.feeds[index]
+            let isSmart = row.serverID == nil
+            let style = row.unread > 0 ? Style(role: .unread, bold: true) : Style.normal
+            var x = 0
+            let marker = row.lastError != nil ? "!" : (isSmart ? "*" : " ")
+            x = buffer.write(marker, x: x, y: y, style: row.lastError != nil ? Style(role: .error, bold: true) : style)
+            let counts =
+                String(repeating: " ", count: max(0, numberWidth - String(row.unread).count)) + "\(row.unread)/\(row.total)"
+                + String(repeating: " ", count: max(0, numberWidth - String(row.total).count))
+            x = buffer.write(" \(counts)  ", x: x, y: y, style: style)
+            let dateColumn = buffer.width >= 60 && !isSmart ? 11 : 0
+            let titleWidth = buffer.width - x - dateColumn
+            buffer.write(ReaderView.clean(row.title), x: x, y: y, style: style, maxWidth: titleWidth)
+            if dateColumn > 0, let refreshed = row.lastRefresh {
+                buffer.write(ReaderView.shortDate(refreshed), x: buffer.width - 10, y: y, style: Style(role: .dim))
+            }
+            if index == state.feedPosition.cursor { buffer.restyle(y: y, style: ReaderView.selectionStyle(state)) }
+        }
+    }
+}
+
+/// The item list: read marker (`N` for unread), date, title, and the author (or the
+/// feed, in search results and smart feeds).
+enum ItemListView {
+    static func draw(_ state: AppState, rows: Range<Int>, into buffer: inout ScreenBuffer) {
+        guard let list = state.items else { return }
+        if list.ids.isEmpty {
+            let text: String
+            if case .search(let query) = list.source { text = "No items match \"\(ReaderView.clean(query))\"." } else {
+                text = "No items."
+            }
+            buffer.write(text, x: 1, y: rows.lowerBound)
+            return
+        }
+        let showFeed: Bool
+        if case .server = list.source { showFeed = false } else { showFeed = true }
+        for (offset, y) in rows.enumerated() {
+            let index = list.position.top + offset
+            guard index < list.ids.count else { break }
+            guard let row = list.rows[list.ids[index]] else {
+                buffer.write("  …", x: 0, y: y, style: Style(role: .dim))
+                continue
+            }
+            let style = row.read ? Style.normal : Style(role: .unread, bold: true)
+            var x = buffer.write(row.read ? "  " : "N ", x: 0, y: y, style: style)
+            if buffer.width >= 40 { x = buffer.write(ReaderView.shortDate(row.date) + "  ", x: x, y: y, style: style) }
+            let extra = showFeed ? row.feedTitle : row.author
+            let extraText = ReaderView.clean(extra)
+            let extraWidth = extraText.isEmpty || buffer.width < 50 ? 0 : min(24, DisplayWidth.of(extraText) + 3)
+            let title = ReaderView.clean(row.title).isEmpty ? "(untitled)" : ReaderView.clean(row.title)
+            buffer.write(title, x: x, y: y, style: style, maxWidth: buffer.width - x - extraWidth)
+            if extraWidth > 0 {
+                buffer.write(
+                    "(" + DisplayWidth.prefix(extraText, columns: extraWidth - 3) + ")", x: buffer.width - extraWidth + 1, y: y,
+                    style: Style(role: .dim))
+            }
+            if index == list.position.cursor { buffer.restyle(y: y, style: ReaderView.selectionStyle(state)) }
+        }
+    }
+}
+
+/// The article: a header (feed, title, author, date, link), the body rendered from HTML
+/// and wrapped, then its numbered links.
+enum ArticleView {
+    static func headerLines(_ article: ArticleState) -> [(String, String)] {
+        var lines: [(String, String)] = [("Feed: ", article.feedTitle), ("Title: ", article.title)]
+        if let author = article.author, !author.isEmpty { lines.append(("Author: ", author)) }
+        if let date = article.date { lines.append(("Date: ", ReaderView.longDate(date))) }
+        if let link = article.link, !link.isEmpty { lines.append(("Link: ", link)) }
+        return lines
+    }
+
+    static func draw(_ state: AppState, rows: Range<Int>, into buffer: inout ScreenBuffer) {
+        guard let article = state.article else { return }
+        var lines: [(String, Style, String)] = headerLines(article).map {
+            ($0.0, Style(role: .heading, bold: true), ReaderView.clean($0.1))
+        }
+        lines.append(("", .normal, ""))
+        for line in article.lines {
+            lines.append(("", .normal, DisplayWidth.sanitizeForTerminal(line)))
+        }
+        for (offset, y) in rows.enumerated() {
+            let index = article.scroll + offset
+            guard index < lines.count else { break }
+            let (label, labelStyle, text) = lines[index]
+            let x = buffer.write(label, x: 0, y: y, style: labelStyle)
+            let style: Style =
+                text.hasPrefix("[") && text.first(where: { $0 == "]" }) != nil && index > lines.count - article.links.count - 1
+                ? Style(role: .link, underline: true) : .normal
+            buffer.write(text, x: x, y: y, style: style)
+        }
+    }
+}
+
+/// Help: every action with its keys, generated from the key map in use.
+enum HelpView {
+    static func lines(keyMap: KeyMap) -> [String] {
+        Action.allCases.map { action in
+            let keys = keyMap.keys(for: action).map(\.name).joined(separator: " ")
+            return DisplayWidth.padded(keys.isEmpty ? "(unbound)" : keys, toColumns: 16) + action.summary
+        } + ["", "In the article view, type a link's number then ENTER to open it."]
+    }
+
+    static func draw(_ state: AppState, keyMap: KeyMap, rows: Range<Int>, into buffer: inout ScreenBuffer) {
+        let all = lines(keyMap: keyMap)
+        for (offset, y) in rows.enumerated() {
+            let index = state.helpScroll + offset
+            guard index < all.count else { break }
+            buffer.write(all[index], x: 1, y: y)
+        }
+    }
+}
+
+/// The bottom line: the prompt when one is open, else the message, refresh progress, the
+/// selected feed's last error, or key hints.
+enum StatusLineView {
+    static func draw(_ state: AppState, keyMap: KeyMap, y: Int, into buffer: inout ScreenBuffer) {
+        let bar = Style(role: .statusBar, reverse: !state.colors)
+        buffer.fill(y: y, style: bar)
+        if let prompt = state.prompt {
+            var text = ReaderView.clean(prompt.line)
+            // Keep the end of long input visible.
+            while DisplayWidth.of(text) >= buffer.width, !text.isEmpty { text.removeFirst() }
+            buffer.write(text + (prompt.isTextEntry ? "_" : ""), x: 0, y: y, style: Style(role: .statusBar, bold: true))
+            return
+        }
+        var text: String
+        var style = bar
+        if let message = state.message {
+            text = ReaderView.clean(message)
+            if state.messageIsError { style = Style(role: .error, bold: true, reverse: !state.colors) }
+        } else if state.screen == .feeds, let error = state.selectedFeed?.lastError {
+            text = "Last refresh failed: " + ReaderView.clean(error)
+            style = Style(role: .error, bold: true, reverse: !state.colors)
+        } else if state.screen == .article, !state.pendingLinkNumber.isEmpty {
+            text = "Open link \(state.pendingLinkNumber) (ENTER)"
+        } else {
+            text = hints(state, keyMap: keyMap)
+        }
+        if let (done, total) = state.refreshProgress {
+            text = "Refreshing \(done)/\(total)" + (text.isEmpty ? "" : " | " + text)
+        }
+        buffer.write(text, x: 0, y: y, style: style)
+    }
+
+    static func hints(_ state: AppState, keyMap: KeyMap) -> String {
+        let actions: [Action]
+        switch state.screen {
+        case .feeds: actions = [.quit, .open, .refreshAll, .search, .addFeed, .help]
+        case .items: actions = [.quit, .open, .toggleRead, .markFeedRead, .nextUnread, .help]
+        case .article: actions = [.quit, .openInBrowser, .nextUnread, .help]
+        case .help: actions = [.quit]
+        }
+        return actions.compactMap { action in
+            let keys = keyMap.keys(for: action)
+            return (keys.contains(.enter) ? Key.enter : keys.first).map { "\($0.name):\(action.rawValue)" }
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,225 @@
+import Dispatch
+import Foundation
+import ObjectGraph
+import Synchronization
+import Testing
+import ZeaderKit
+@testable import ZeaderTUI
+
+/// A reader on the demo feeds (in memory), driven through the test backend on the view
+/// context's queue.
+final class Harness {
+    let store: ZeaderStore
+    let backend: TestBackend
+    let app: ReaderApp
+    var queue: DispatchQueue { store.container.viewContext.queue }
+
+    init(width: Int = 100, height: Int = 30, config: ReaderConfig = ReaderConfig(), refresher: ReaderRefresher? = nil) throws {
+        store = try ZeaderStore.inMemory()
+        try DemoFeeds.load(into: store)
+        backend = TestBackend(width: width, height: height)
+        let model = ReaderModel(store: store, smartFeeds: config.smartFeeds, searchIndex: try SearchIndex(store: store))
+        app = ReaderApp(model: model, backend: backend, config: config, queue: store.container.viewContext.queue, refresher: refresher)
+        let app = self.app
+        queue.sync { app.start() }
+    }
+
+    /// Types `keys`, then lets queued work (merges, redraws) run, and returns the screen.
+    @discardableResult
+    func type(_ keys: Key...) -> String {
+        let app = self.app
+        queue.sync { for key in keys { app.handle(key) } }
+        return settle()
+    }
+
+    @discardableResult
+    func type(text: String) -> String {
+        let app = self.app
+        queue.sync { for c in text { app.handle(.character(c)) } }
+        return settle()
+    }
+
+    func settle() -> String {
+        for _ in 0..<3 { queue.sync {} }
+        let app = self.app
+        queue.sync { app.redraw() }
+        return backend.screen?.text ?? ""
+    }
+
+    var screen: String { settle() }
+    func line(_ y: Int) -> String { backend.screen?.line(y) ?? "" }
+}
+
+@Suite struct ReaderAppTests {
+    @Test func feedListShowsCountsTitlesAndSmartFeeds() throws {
+        let h = try Harness()
+        let screen = h.screen
+        #expect(h.line(0).hasPrefix("Zeader \(zeaderVersion) - Feeds (9 unread)"))
+        #expect(h.line(1).contains("3/4") && h.line(1).contains("Zeader News"))
+        #expect(h.line(2).contains("3/3") && h.line(2).contains("Swift on Linux"))
+        #expect(h.line(3).contains("世界の文字 · World Scripts"))
+        #expect(h.line(4).hasPrefix("*") && h.line(4).contains("Unread about Swift"))
+        #expect(screen.split(separator: "\n").last?.contains("?:help") == true)
+    }
+
+    @Test func navigationOpensItemsAndArticles() throws {
+        let h = try Harness()
+        var screen = h.type(.character("j"), .enter)
+        #expect(h.line(0).contains("Swift on Linux (3 items)"))
+        #expect(h.line(1).hasPrefix("N 2026-11-21  Strict concurrency"))
+        screen = h.type(.down, .enter)
+        #expect(screen.contains("Title: A Core Data-style stack without Apple platforms"))
+        #expect(screen.contains("Author: Grace Hopper"))
+        #expect(screen.contains("let items = try FeedItem.findAll"))
+        screen = h.type(.character("q"))
+        #expect(h.line(2).hasPrefix("  2026-11-17"))  // read now: no N
+        h.type(.character("q"))
+        #expect(h.line(2).contains("2/3"))
+        #expect(h.line(0).contains("(8 unread)"))
+    }
+
+    @Test func toggleReadUndoAndRedoChangeTheStoredCount() throws {
+        let h = try Harness()
+        h.type(.enter)  // Zeader News
+        h.type(.character("N"))  // first item read
+        h.type(.character("q"))
+        #expect(h.line(1).contains("2/4"))
+        h.type(.character("u"))
+        #expect(h.line(1).contains("3/4"))
+        #expect(h.screen.contains("Undid Mark Read"))
+        h.type(.control("r"))
+        #expect(h.line(1).contains("2/4"))
+    }
+
+    @Test func markFeedReadAndDeleteFeedAreUndoable() throws {
+        let h = try Harness()
+        h.type(.character("A"))
+        #expect(h.line(1).contains("0/4"))
+        #expect(h.screen.contains("Marked 3 items read"))
+        h.type(.character("u"))
+        #expect(h.line(1).contains("3/4"))
+        h.type(.character("d"))
+        #expect(h.screen.contains("Delete Zeader News and all its items? [y/n]"))
+        h.type(.character("y"))
+        #expect(h.line(1).contains("Swift on Linux"))
+        #expect(h.screen.contains("Deleted Zeader News (u to undo)"))
+        h.type(.character("u"))
+        #expect(h.screen.contains("Zeader News"))
+        let count = try h.queue.sync { try FeedItem.count(in: h.store.container.viewContext) }
+        #expect(count == 10)
+    }
+
+    @Test func searchIsMultiWordCaseAndDiacriticInsensitive() throws {
+        let h = try Harness()
+        h.type(.character("/"))
+        var screen = h.type(text: "CREME brulee")
+        #expect(screen.contains("Search: CREME brulee_"))
+        screen = h.type(.enter)
+        #expect(h.line(0).contains("Search: CREME brulee (1 items)"))
+        #expect(h.line(1).contains("Crème brûlée and naïve façades"))
+        h.type(.character("q"), .character("/"))
+        h.type(text: "swift ncurses")
+        screen = h.type(.enter)
+        #expect(h.line(0).contains("(1 items)"))
+        #expect(h.line(1).contains("Café talk"))
+        h.type(.character("q"), .character("/"))
+        h.type(text: "nowhere-to-be-found")
+        screen = h.type(.enter)
+        #expect(screen.contains("No items match"))
+    }
+
+    @Test func smartFeedCountsFollowReadChanges() throws {
+        let h = try Harness()
+        #expect(h.line(4).contains("1/1"))
+        h.type(.down, .down, .down, .enter)
+        #expect(h.line(1).contains("Café talk: Swift and ncurses"))
+        h.type(.character("N"), .character("q"))
+        #expect(h.line(4).contains("0/0"))
+    }
+
+    @Test func helpIsGeneratedFromTheKeyMap() throws {
+        var config = ReaderConfig()
+        config.keyMap.bind(.character("x"), to: .deleteFeed)
+        let h = try Harness(config: config)
+        let screen = h.type(.character("?"))
+        #expect(screen.contains("d x             Delete the feed and its items"))
+        #expect(screen.contains("^R              Redo"))
+        h.type(.character("q"))
+        #expect(h.line(0).contains("Feeds"))
+    }
+
+    @Test func tinyAndResizedTerminalsStillDraw() throws {
+        let h = try Harness(width: 20, height: 5)
+        #expect(h.line(0) == "Zeader \(zeaderVersion) - Feeds")
+        h.type(.enter, .enter)
+        #expect(h.backend.screen?.width == 20)
+        h.backend.size = (8, 2)
+        h.type(.resize)
+        #expect(h.backend.screen?.height == 2)
+        h.backend.size = (1, 1)
+        h.type(.resize, .character("j"), .character("q"))
+        h.backend.size = (0, 0)
+        h.type(.resize)
+        #expect(h.backend.screen?.height == 0)
+    }
+
+    @Test func feedTextIsSanitized() throws {
+        let h = try Harness()
+        try h.queue.sync {
+            let context = h.store.container.viewContext
+            let server = try #require(try Server.findFirst(byAttribute: "title", value: "Zeader News", in: context))
+            server.title = "Evil\u{1B}]0;pwned\u{07}\u{1B}[2J News\r"
+            try context.save()
+        }
+        let screen = h.screen
+        #expect(screen.contains("Evil News"))
+        #expect(!screen.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test func liveUpdatesFromBackgroundSaves() throws {
+        let h = try Harness()
+        h.type(.enter)
+        #expect(h.line(0).contains("(4 items)"))
+        let done = DispatchSemaphore(value: 0)
+        h.store.container.saveInBackground({ context in
+            let server = try #require(try Server.findFirst(byAttribute: "title", value: "Zeader News", in: context))
+            let item = context.insert(FeedItem.self)
+            item.guid = "new-one"
+            item.title = "Brand new item"
+            item.sortDate = Date(timeIntervalSince1970: 1_900_000_000)
+            item.server = server
+        }, completion: { _ in done.signal() })
+        done.wait()
+        let screen = h.screen
+        #expect(h.line(0).contains("(5 items)"))
+        #expect(h.line(1).contains("Brand new item"))
+        #expect(screen.contains("Welcome to Zeader"))
+    }
+
+    @Test func refreshShowsProgressFromTheRefresher() throws {
+        let refresher = FakeRefresher()
+        let h = try Harness(refresher: refresher)
+        h.type(.character("R"))
+        refresher.waitUntilCalled()
+        let screen = h.screen
+        #expect(screen.contains("Refreshed 3 feeds, 1 failed") || screen.contains("Refreshing"))
+        for _ in 0..<50 where !h.screen.contains("Refreshed 3 feeds, 1 failed") { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(h.screen.contains("Refreshed 3 feeds, 1 failed"))
+        #expect(refresher.requested.withLock { $0 } == [[]])
+    }
+}
+
+/// Reports three feeds, one failing, without touching the network.
+final class FakeRefresher: ReaderRefresher {
+    let requested = Mutex<[[ObjectID]]>([])
+    let called = DispatchSemaphore(value: 0)
+
+    func refresh(servers: [ObjectID], progress: @escaping @Sendable (ReaderRefreshEvent) -> Void) async {
+        requested.withLock { $0.append(servers) }
+        progress(.started(total: 3))
+        progress(.finished(failed: 1))
+        called.signal()
+    }
+
+    func waitUntilCalled() { called.wait() }
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
+# start-up, navigation, mark read and the count changing, undo/redo, search, resize
+# (down to 20x5 and below), a commit by another process showing up live, and the
+# terminal restored after q, SIGTERM and SIGINT.
+#   usage: Tests/e2e/tui_tmux.sh      env: ZEADER=.build/debug/zeader
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+zeader=$(realpath "${ZEADER:-$root/.build/debug/zeader}")
+work=$(mktemp -d -t ztui.XXXXXX)
+sock="$work/tmux.0.sock" starts=0
+export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" LC_ALL=C.UTF-8
+mkdir -p "$XDG_CONFIG_HOME"
+trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done; rm -rf "$work"' EXIT
+failures=0 checks=0
+
+t() { tmux -S "$sock" "$@"; }
+screen() { t capture-pane -p -t main; }
+# expect TEXT [SECONDS]: waits until the screen shows TEXT.
+expect() {
+	local text=$1 limit=${2:-5} i
+	checks=$((checks + 1))
+	for i in $(seq $((limit * 20))); do
+		screen | grep -qF -- "$text" && return 0
+		sleep 0.05
+	done
+	echo "FAIL: screen never showed '$text'" >&2
+	screen | sed 's/^/    | /' >&2
+	failures=$((failures + 1))
+}
+expect_line() {  # expect_line N TEXT: line N (1-based) contains TEXT
+	local n=$1 text=$2 i
+	checks=$((checks + 1))
+	for i in $(seq 100); do
+		screen | sed -n "${n}p" | grep -qF -- "$text" && return 0
+		sleep 0.05
+	done
+	echo "FAIL: line $n never showed '$text' (it is: '$(screen | sed -n "${n}p")')" >&2
+	failures=$((failures + 1))
+}
+keys() { t send-keys -t main "$@"; sleep 0.15; }
+# start CMD: runs CMD in a fresh 100x30 pane, then a shell line reporting the exit status
+# and the terminal modes (stty), which a restored terminal has back.
+start() {
+	t kill-server 2>/dev/null || true
+	starts=$((starts + 1))
+	sock="$work/tmux.$starts.sock"  # a fresh private server each time
+	t new-session -d -s main -x 100 -y 30 "stty sane; $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 60"
+}
+
+echo "== start-up and navigation (demo)"
+start "$zeader --demo"
+expect "Zeader News"
+expect_line 1 "Feeds (9 unread)"
+keys j Enter
+expect_line 1 "Swift on Linux (3 items)"
+expect_line 2 "N 2026-11-21  Strict concurrency"
+keys Enter
+expect "Title: Strict concurrency in a terminal app"
+keys q q
+expect_line 3 "2/3"
+expect_line 1 "Feeds (8 unread)"
+
+echo "== mark read, undo, redo"
+keys k A
+expect_line 2 "0/4"
+keys u
+expect_line 2 "3/4"
+expect "Undid Mark Feed Read"
+keys C-r
+expect_line 2 "0/4"
+keys u
+
+echo "== search"
+keys / c r e m e Space B R U L E E Enter
+expect_line 1 "Search: creme BRULEE (1 items)"
+expect_line 2 "Crème brûlée and naïve façades"
+keys q
+
+echo "== help and resize"
+keys '?'
+expect "Refresh all feeds"
+keys q
+t resize-window -t main -x 40 -y 10
+expect_line 1 "Zeader 0.1.0 - Feeds (8 unread)"
+t resize-window -t main -x 20 -y 5
+expect_line 1 "Zeader 0.1.0 - Feeds"
+t resize-window -t main -x 3 -y 2
+sleep 0.3
+t resize-window -t main -x 100 -y 30
+expect "世界の文字 · World Scripts"
+
+echo "== quit restores the terminal"
+keys q
+expect "EXIT=0"
+expect "icanon echo"
+
+echo "== SIGTERM and SIGINT restore the terminal"
+start "$zeader --demo"
+expect "Zeader News"
+# The reader is the only child of the pane's shell.
+kill -TERM "$(pgrep -P "$(t display -p -t main '#{pane_pid}')")"
+expect "EXIT=143"
+expect "icanon echo"
+start "$zeader --demo"
+expect "Zeader News"
+keys C-c
+expect "EXIT=130"
+expect "icanon echo"
+
+echo "== another process's commit shows up live"
+store="$work/store.sqlite"
+start "$zeader --db $store"
+expect "No feeds yet"
+sqlite3 "$store" "BEGIN;
+  INSERT INTO Server (Z_PK, title, url, unreadCount, totalCount, displayOrder) VALUES (1, 'Cron Feed', 'http://127.0.0.1/cron.xml', 1, 1, 0);
+  INSERT INTO FeedItem (Z_PK, guid, title, read, sortDate, server) VALUES (1, 'g1', 'Stored elsewhere', 0, 1795248000, 1);
+  INSERT OR REPLACE INTO Z_PRIMARYKEY VALUES ('Server', 1), ('FeedItem', 1);
+  COMMIT;"
+expect "Cron Feed"
+expect_line 2 "1/1"
+keys Enter
+expect "Stored elsewhere"
+keys Enter q q
+expect_line 2 "0/1"
+keys q
+expect "EXIT=0"
+
+echo "$checks checks, $failures failed"
+[ "$failures" = 0 ]
