@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A problem found in a model definition.
 public struct ModelError: Error, CustomStringConvertible, Equatable {
@@ -125,7 +126,12 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         }
         self.entities = resolved
         self.entityIndexByName = byName
+        Self.all.withLock { $0.append(self) }
     }
+
+    /// Every model ever created: models live until the process ends (a program has a
+    /// handful), which lets object IDs refer to their entity without counting references.
+    static let all = Mutex<[ManagedObjectModel]>([])
 
     /// The entity named `name`.
     public func entity(named name: String) throws(ObjectGraphError) -> Entity {

@@ -8,7 +8,10 @@ import Synchronization
 /// background.perform { ctx in let same = try ctx.existingObject(with: id) }
 /// ```
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
-    public let entity: Entity
+    // unowned(unsafe): entities belong to a model, and every model lives until the process
+    // ends (ManagedObjectModel keeps itself in `ManagedObjectModel.all`), so the reference
+    // never dangles; not counting references makes IDs free to copy, hash and store.
+    public unowned(unsafe) let entity: Entity
     /// The row's primary key when permanent; a negative process-unique number when temporary.
     public let rawValue: Int64
 
