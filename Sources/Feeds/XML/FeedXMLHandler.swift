@@ -157,7 +157,7 @@ final class FeedXMLHandler {
     ) {
         keepEntityReferencesAlive()
         depth += 1
-        let attrs = Attributes(count: attributeCount, pointer: attributes)
+        let attrs = FeedXMLAttributes(count: attributeCount, pointer: attributes)
         if attributeCount > 0, let base = attrs.value(local: "base", namespace: .xml) {
             baseStack.append((depth, FeedURLResolver.resolve(base, against: currentBase)))
         }
@@ -275,7 +275,7 @@ final class FeedXMLHandler {
 
     private func startRoot(
         name: FeedXMLName, namespace: FeedXMLNamespace, uri: UnsafePointer<xmlChar>?,
-        localName: UnsafePointer<xmlChar>, attributes: Attributes
+        localName: UnsafePointer<xmlChar>, attributes: FeedXMLAttributes
     ) {
         rootName = String(cString: localName)
         switch name {
@@ -298,7 +298,7 @@ final class FeedXMLHandler {
         }
     }
 
-    private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: Attributes) {
+    private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
         switch name {
         case .title where primary && feedTitle == nil:
             beginCapture(.feedTitle, kind: isAtom ? textKind(attributes) : .text)
@@ -328,7 +328,7 @@ final class FeedXMLHandler {
 
     // MARK: - Item level
 
-    private func startItemField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: Attributes) {
+    private func startItemField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
         switch namespace {
         case _ where primary:
             switch name {
@@ -423,7 +423,7 @@ final class FeedXMLHandler {
         }
     }
 
-    private func startMediaElement(name: FeedXMLName, localName: UnsafePointer<xmlChar>?, attributes: Attributes) {
+    private func startMediaElement(name: FeedXMLName, localName: UnsafePointer<xmlChar>?, attributes: FeedXMLAttributes) {
         if name == .content {
             if let url = attributes.value(local: "url", namespace: .none) {
                 addEnclosure(
@@ -463,7 +463,7 @@ final class FeedXMLHandler {
     }
 
     /// Atom `link`: alternate (or no rel) becomes the link, html first; enclosure an enclosure.
-    private func noteLink(_ attributes: Attributes, feedLevel: Bool) {
+    private func noteLink(_ attributes: FeedXMLAttributes, feedLevel: Bool) {
         guard let rawHref = attributes.value(local: "href", namespace: .none) else { return }
         let href = FeedURLResolver.resolve(trimmed(rawHref), against: currentBase)
         let rel = attributes.value(local: "rel", namespace: .none)?.lowercased() ?? "alternate"
@@ -506,7 +506,7 @@ final class FeedXMLHandler {
 
     // MARK: - Capture
 
-    private func textKind(_ attributes: Attributes) -> TextKind {
+    private func textKind(_ attributes: FeedXMLAttributes) -> TextKind {
         let type = attributes.value(local: "type", namespace: .none)?.lowercased()
         let mode = attributes.value(local: "mode", namespace: .none)?.lowercased()
         switch type {
@@ -648,7 +648,7 @@ final class FeedXMLHandler {
 
     private func writeStartTag(
         localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-        attributes: Attributes
+        attributes: FeedXMLAttributes
     ) {
         switchToEscaping()
         if captureKind == .xhtml && depth == captureDepth + 1 && wrapperDepth == 0
@@ -851,7 +851,7 @@ final class FeedXMLHandler {
 
 /// The attributes libxml2 passes to `startElementNs`: five pointers per attribute
 /// (local name, prefix, URI, value start, value end).
-struct Attributes {
+struct FeedXMLAttributes {
     let count: Int
     let pointer: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 
