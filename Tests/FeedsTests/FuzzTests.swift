@@ -66,10 +66,14 @@ struct FuzzTests {
         let corpus = try Self.fixtureNames.map { Array(try fixture($0)) }
         var parsed = 0
         var refused = 0
+        var splitting = FeedParser.Limits()
+        splitting.parallelParsingThreshold = 0  // every other input also goes through the two-halves path
         for iteration in 0..<iterations {
             let input = Self.mutate(corpus[iteration % corpus.count], using: &rng)
             do {
-                let feed = try FeedParser.parse(data: Data(input), url: URL(string: "https://fuzz.example/feed"))
+                let feed = try FeedParser.parse(
+                    data: Data(input), url: URL(string: "https://fuzz.example/feed"),
+                    limits: iteration % 2 == 1 ? splitting : FeedParser.Limits())
                 _ = feed.contractJSON()
                 for item in feed.items {
                     #expect(!(item.title ?? "").unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })

@@ -29,7 +29,7 @@ struct SafetyTests {
                 try parse(Self.billionLaughs)
             }
         }
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .seconds(10), "alone it takes milliseconds; the bound allows for a busy CI machine")
     }
 
     @Test(.timeLimit(.minutes(1))) func quadraticBlowupIsRefusedFast() {
@@ -40,7 +40,7 @@ struct SafetyTests {
         let elapsed = clock.measure {
             #expect(throws: FeedParseError(.entityExpansionLimit(entity: "big", limit: 1 << 20))) { try parse(xml) }
         }
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < .seconds(10), "alone it takes milliseconds; the bound allows for a busy CI machine")
     }
 
     @Test func selfReferencingEntityIsRefused() {

@@ -12,8 +12,35 @@ import Foundation
 enum FeedText {
     /// `string` without control characters other than `\n` and `\t`; CR and CRLF become LF.
     static func sanitized(_ string: String) -> String {
+        var string = string
+        let clean = string.withUTF8 { firstControlCharacter(in: $0) == nil }
+        if clean { return string }
         var bytes = Array(string.utf8)
         return makeString(&bytes, trim: false) ?? ""
+    }
+
+    /// The index of the first byte `stripControlCharacters` would remove, if any.
+    static func firstControlCharacter(in buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = buffer.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let count = buffer.count
+        var index = 0
+        while index < count {
+            if index + 8 <= count, !mayHoldControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = buffer[index]
+            if byte < 0x20 {
+                if byte != 0x0A && byte != 0x09 { return index }
+            } else if byte == 0x7F {
+                return index
+            } else if byte == 0xC2, index + 1 < count, buffer[index + 1] >= 0x80, buffer[index + 1] <= 0x9F {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Strips control characters from UTF-8 `bytes` in place and returns the string, trimmed
@@ -32,6 +59,17 @@ enum FeedText {
         }
     }
 
+    /// `bytes` stripped of control characters and surrounding white space, as a new
+    /// array; `nil` when nothing is left.
+    static func trimmedBytes(_ bytes: inout [UInt8]) -> [UInt8]? {
+        stripControlCharacters(&bytes)
+        var start = 0
+        var end = bytes.count
+        while start < end, isXMLSpace(bytes[start]) { start += 1 }
+        while end > start, isXMLSpace(bytes[end - 1]) { end -= 1 }
+        return start == end ? nil : Array(bytes[start..<end])
+    }
+
     @inline(__always)
     static func isXMLSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
@@ -41,27 +79,7 @@ enum FeedText {
     /// CRLF become LF. Leaves the array untouched (no copy) when there is nothing to remove.
     static func stripControlCharacters(_ bytes: inout [UInt8]) {
         let count = bytes.count
-        let firstBad: Int? = bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            let raw = UnsafeRawPointer(base)
-            var index = 0
-            while index < count {
-                if index + 8 <= count, !mayHoldControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                    index += 8
-                    continue
-                }
-                let byte = buffer[index]
-                if byte < 0x20 {
-                    if byte != 0x0A && byte != 0x09 { return index }
-                } else if byte == 0x7F {
-                    return index
-                } else if byte == 0xC2, index + 1 < count, buffer[index + 1] >= 0x80, buffer[index + 1] <= 0x9F {
-                    return index
-                }
-                index += 1
-            }
-            return nil
-        }
+        let firstBad = bytes.withUnsafeBufferPointer { firstControlCharacter(in: $0) }
         guard let firstBad else { return }
         var kept = 0
         bytes.withUnsafeMutableBufferPointer { buffer in

@@ -79,8 +79,9 @@ final class FeedXMLHandler {
         var guidBase: String?
         var rdfAbout: String?
         var atomID: String?
-        var description: String?
-        var descriptionKind: TextKind = .html
+        /// Kept as UTF-8 bytes: when `content:encoded` is there too, only the first bytes
+        /// (for the summary) are ever turned into a String.
+        var description: [UInt8]?
         var contentEncoded: String?
         var summary: String?
         var summaryKind: TextKind = .text
@@ -156,7 +157,7 @@ final class FeedXMLHandler {
     ) {
         keepEntityReferencesAlive()
         depth += 1
-        let attrs = Attributes(count: attributeCount, pointer: attributes)
+        let attrs = FeedXMLAttributes(count: attributeCount, pointer: attributes)
         if attributeCount > 0, let base = attrs.value(local: "base", namespace: .xml) {
             baseStack.append((depth, FeedURLResolver.resolve(base, against: currentBase)))
         }
@@ -274,7 +275,7 @@ final class FeedXMLHandler {
 
     private func startRoot(
         name: FeedXMLName, namespace: FeedXMLNamespace, uri: UnsafePointer<xmlChar>?,
-        localName: UnsafePointer<xmlChar>, attributes: Attributes
+        localName: UnsafePointer<xmlChar>, attributes: FeedXMLAttributes
     ) {
         rootName = String(cString: localName)
         switch name {
@@ -297,7 +298,7 @@ final class FeedXMLHandler {
         }
     }
 
-    private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: Attributes) {
+    private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
         switch name {
         case .title where primary && feedTitle == nil:
             beginCapture(.feedTitle, kind: isAtom ? textKind(attributes) : .text)
@@ -327,7 +328,7 @@ final class FeedXMLHandler {
 
     // MARK: - Item level
 
-    private func startItemField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: Attributes) {
+    private func startItemField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
         switch namespace {
         case _ where primary:
             switch name {
@@ -422,7 +423,7 @@ final class FeedXMLHandler {
         }
     }
 
-    private func startMediaElement(name: FeedXMLName, localName: UnsafePointer<xmlChar>?, attributes: Attributes) {
+    private func startMediaElement(name: FeedXMLName, localName: UnsafePointer<xmlChar>?, attributes: FeedXMLAttributes) {
         if name == .content {
             if let url = attributes.value(local: "url", namespace: .none) {
                 addEnclosure(
@@ -462,7 +463,7 @@ final class FeedXMLHandler {
     }
 
     /// Atom `link`: alternate (or no rel) becomes the link, html first; enclosure an enclosure.
-    private func noteLink(_ attributes: Attributes, feedLevel: Bool) {
+    private func noteLink(_ attributes: FeedXMLAttributes, feedLevel: Bool) {
         guard let rawHref = attributes.value(local: "href", namespace: .none) else { return }
         let href = FeedURLResolver.resolve(trimmed(rawHref), against: currentBase)
         let rel = attributes.value(local: "rel", namespace: .none)?.lowercased() ?? "alternate"
@@ -505,7 +506,7 @@ final class FeedXMLHandler {
 
     // MARK: - Capture
 
-    private func textKind(_ attributes: Attributes) -> TextKind {
+    private func textKind(_ attributes: FeedXMLAttributes) -> TextKind {
         let type = attributes.value(local: "type", namespace: .none)?.lowercased()
         let mode = attributes.value(local: "mode", namespace: .none)?.lowercased()
         switch type {
@@ -552,6 +553,10 @@ final class FeedXMLHandler {
         default:
             break
         }
+        if finished == .itemDescription {
+            if item.description == nil { item.description = FeedText.trimmedBytes(&text) }
+            return
+        }
         guard let value = FeedText.makeString(&text, trim: true) else { return }
         switch finished {
         case .none, .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated: break
@@ -569,7 +574,7 @@ final class FeedXMLHandler {
         case .itemID:
             if item.atomID == nil { item.atomID = value }
         case .itemDescription:
-            if item.description == nil { item.description = value }
+            break  // taken as bytes above
         case .itemContentEncoded:
             if item.contentEncoded == nil { item.contentEncoded = value }
         case .itemSummary:
@@ -643,7 +648,7 @@ final class FeedXMLHandler {
 
     private func writeStartTag(
         localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-        attributes: Attributes
+        attributes: FeedXMLAttributes
     ) {
         switchToEscaping()
         if captureKind == .xhtml && depth == captureDepth + 1 && wrapperDepth == 0
@@ -744,6 +749,7 @@ final class FeedXMLHandler {
         var author = state.author ?? state.creator ?? personAuthor ?? state.itunesAuthor
         if author == nil, isAtom { author = feedAuthor }
         var summaryHTML: String?
+        var summaryFromBytes: [UInt8]?
         var summaryIsText = false
         var contentHTML: String?
         if isAtom {
@@ -763,11 +769,21 @@ final class FeedXMLHandler {
             }
             if summaryHTML == nil { summaryHTML = contentHTML }
         } else {
-            contentHTML = state.contentEncoded ?? state.description ?? state.itunesSummary ?? state.mediaDescription
-            summaryHTML = state.description ?? state.itunesSummary ?? state.mediaDescription ?? state.contentEncoded
+            contentHTML = state.contentEncoded ?? state.description.map { String(decoding: $0, as: UTF8.self) }
+                ?? state.itunesSummary ?? state.mediaDescription
+            if let description = state.description {
+                summaryFromBytes = description
+            } else {
+                summaryHTML = state.itunesSummary ?? state.mediaDescription ?? state.contentEncoded
+            }
         }
-        let summary: String? = summaryHTML.flatMap { html in
-            let plain = summaryIsText ? html : Self.plainTextPreview(html)
+        var plainSummary: String?
+        if let bytes = summaryFromBytes {
+            plainSummary = bytes.withUnsafeBufferPointer { Self.plainTextPreview($0) }
+        } else if var html = summaryHTML {
+            plainSummary = summaryIsText ? html : html.withUTF8 { Self.plainTextPreview($0) }
+        }
+        let summary: String? = plainSummary.flatMap { plain in
             let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
             return sanitized.isEmpty ? nil : sanitized
         }
@@ -781,7 +797,7 @@ final class FeedXMLHandler {
             var parts = [link ?? "", state.title ?? ""]
             if link == nil && state.title == nil {
                 parts.append(dateText ?? "")
-                parts.append(String((summaryHTML ?? contentHTML ?? "").prefix(512)))
+                parts.append(String((contentHTML ?? summaryHTML ?? "").prefix(512)))
             }
             id = "zeader:" + FeedText.stableHash(parts)
         }
@@ -800,25 +816,15 @@ final class FeedXMLHandler {
     /// while that gives fewer than `summaryLimit` characters): bounds the work per item.
     static let summaryHTMLBytes = 768
 
-    static func plainTextPreview(_ html: String) -> String {
+    static func plainTextPreview(_ html: UnsafeBufferPointer<UInt8>) -> String {
         var budget = summaryHTMLBytes
         while true {
-            let prefix = htmlPrefix(html, bytes: budget)
-            let plain = HTMLText.plainText(prefix)
-            if prefix.utf8.count == html.utf8.count || FeedText.scalarCount(plain, atLeast: summaryLimit) {
-                return plain
-            }
+            var end = min(budget, html.count)
+            while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
+            let plain = HTMLText.plainText(String(decoding: UnsafeBufferPointer(rebasing: html[..<end]), as: UTF8.self))
+            if end == html.count || FeedText.scalarCount(plain, atLeast: summaryLimit) { return plain }
             budget *= 8
         }
-    }
-
-    /// The first `bytes` of `html`, cut on a character boundary.
-    static func htmlPrefix(_ html: String, bytes: Int) -> String {
-        let utf8 = html.utf8
-        guard utf8.count > bytes else { return html }
-        var end = utf8.index(utf8.startIndex, offsetBy: bytes)
-        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
-        return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
     /// The feed as read so far (at the end of the document: the whole feed).
@@ -845,7 +851,7 @@ final class FeedXMLHandler {
 
 /// The attributes libxml2 passes to `startElementNs`: five pointers per attribute
 /// (local name, prefix, URI, value start, value end).
-struct Attributes {
+struct FeedXMLAttributes {
     let count: Int
     let pointer: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 
