@@ -214,4 +214,27 @@ struct RefreshPipelineTests {
             #expect(gauge.maximum >= 1)
         }
     }
+
+    @Test("a temporary redirect keeps the stored URL; a file feed refreshes, then costs nothing while unchanged")
+    func temporaryRedirectAndFiles() async throws {
+        let routes = Routes()
+        routes["/feed"] = .redirect(302, to: "/elsewhere")
+        routes["/elsewhere"] = .ok(rss(guids: ["t1"]))
+        try await withLoopbackServer(routes.handler) { http in
+            let store = try makeStore()
+            let library = FeedLibrary(store: store)
+            try library.add(url: http.url("/feed").absoluteString)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-\(UUID().uuidString).xml")
+            try rss(guids: ["f1", "f2"]).write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            try library.add(url: file.absoluteString)
+            let refresher = FeedRefresher(store: store, options: testOptions())
+            let first = try await refresher.refresh()
+            #expect(first.progress.newItems == 3)
+            #expect(first.results.allSatisfy { $0.movedTo == nil })
+            #expect(try serverRows(store)[http.url("/feed").absoluteString]?.total == 1)
+            let second = try await refresher.refresh(urls: [file.absoluteString])
+            #expect(second.results.map(\.status) == [.notModified])
+        }
+    }
 }
