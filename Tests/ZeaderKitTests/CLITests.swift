@@ -211,3 +211,37 @@ struct CLITests {
         #expect(r.stdout.contains("--search"))
     }
 }
+
+@Suite("man page")
+struct ManPageTests {
+    let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("man/zeader.1")
+
+    @Test("documents every command and option, and exit statuses 0, 1 and 2")
+    func completeness() throws {
+        let text = try String(contentsOf: page, encoding: .utf8)
+        for command in ["refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse"] {
+            #expect(text.contains(".B \(command)") || text.contains(".BR \(command)") || text.contains(".BI \(command)"), "\(command)")
+        }
+        for option in ["\\-\\-jobs", "\\-\\-title", "\\-\\-json", "\\-\\-feed", "\\-\\-unread", "\\-\\-search", "\\-\\-where",
+                       "\\-\\-limit", "\\-\\-all", "\\-\\-db", "\\-\\-base\\-url", "ZEADER_DB", "XDG_DATA_HOME"] {
+            #expect(text.contains(option), "\(option)")
+        }
+        for section in ["EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES", "KEYS"] { #expect(text.contains(".SH \(section)")) }
+    }
+
+    @Test("groff -ww -z reports nothing")
+    func groffClean() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        process.arguments = ["-ww", "-z", "-man", page.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: output, as: UTF8.self) == "")
+    }
+}

@@ -214,4 +214,69 @@ struct RefreshPipelineTests {
             #expect(gauge.maximum >= 1)
         }
     }
+
+    @Test("a temporary redirect keeps the stored URL; a file feed refreshes, then costs nothing while unchanged")
+    func temporaryRedirectAndFiles() async throws {
+        let routes = Routes()
+        routes["/feed"] = .redirect(302, to: "/elsewhere")
+        routes["/elsewhere"] = .ok(rss(guids: ["t1"]))
+        try await withLoopbackServer(routes.handler) { http in
+            let store = try makeStore()
+            let library = FeedLibrary(store: store)
+            try library.add(url: http.url("/feed").absoluteString)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-\(UUID().uuidString).xml")
+            try rss(guids: ["f1", "f2"]).write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            try library.add(url: file.absoluteString)
+            let refresher = FeedRefresher(store: store, options: testOptions())
+            let first = try await refresher.refresh()
+            #expect(first.progress.newItems == 3)
+            #expect(first.results.allSatisfy { $0.movedTo == nil })
+            #expect(try serverRows(store)[http.url("/feed").absoluteString]?.total == 1)
+            let second = try await refresher.refresh(urls: [file.absoluteString])
+            #expect(second.results.map(\.status) == [.notModified])
+        }
+    }
+
+    @Test("a chain of 301s stores the final URL, a redirect loop is recorded, a gzip body is decoded")
+    func redirectChainsLoopsAndGzip() async throws {
+        let routes = Routes()
+        routes["/one"] = .redirect(301, to: "/two")
+        routes["/two"] = .redirect(308, to: "/three")
+        routes["/three"] = .ok(rss(guids: ["c1"]))
+        routes["/loop-a"] = .redirect(301, to: "/loop-b")
+        routes["/loop-b"] = .redirect(301, to: "/loop-a")
+        routes["/gzip"] = .respond(
+            status: 200, headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "gzip")],
+            body: try gzip(Data(rss(guids: ["z1", "z2"]).utf8)))
+        try await withLoopbackServer(routes.handler) { http in
+            let store = try makeStore()
+            let library = FeedLibrary(store: store)
+            for path in ["/one", "/loop-a", "/gzip"] { try library.add(url: http.url(path).absoluteString) }
+            let summary = try await FeedRefresher(store: store, options: testOptions()).refresh()
+            let rows = try serverRows(store)
+            #expect(rows[http.url("/three").absoluteString]?.total == 1)
+            #expect(rows[http.url("/one").absoluteString] == nil)
+            #expect(rows[http.url("/loop-a").absoluteString]?.lastError?.contains("redirect loop") == true)
+            #expect(rows[http.url("/gzip").absoluteString]?.total == 2)
+            #expect(summary.progress.failed == 1)
+        }
+    }
+}
+
+/// `data` compressed by the system's gzip.
+func gzip(_ data: Data) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-c"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(data)
+    try input.fileHandleForWriting.close()
+    let compressed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return compressed
 }

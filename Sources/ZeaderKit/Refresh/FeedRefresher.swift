@@ -125,20 +125,21 @@ public final class FeedRefresher: Sendable {
             let input = FeedImporter.Input.failed("\(target.url): invalid URL")
             return await importer.context.run { importer.apply(input, to: target.serverID) }
         }
-        let outcome = await fetcher.fetch(request)
-        let input: FeedImporter.Input
-        switch outcome {
-        case .fetched(let body, let metadata):
-            do {
-                let feed = try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
-                input = .parsed(feed, metadata)
-            } catch {
-                input = .failed(error.description)
-            }
-        default:
-            input = .outcome(outcome)
-        }
+        let input = await fetchAndParse(request)
         return await importer.context.run { importer.apply(input, to: target.serverID) }
+    }
+
+    /// The fetch's outcome, with a 2xx body parsed; the body itself is released on return,
+    /// before the feed waits for the import context.
+    private func fetchAndParse(_ request: Feeds.FetchRequest) async -> FeedImporter.Input {
+        let outcome = await fetcher.fetch(request)
+        guard case .fetched(let body, let metadata) = outcome else { return .outcome(outcome) }
+        do {
+            return .parsed(
+                try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset), metadata)
+        } catch {
+            return .failed(error.description)
+        }
     }
 }
 
