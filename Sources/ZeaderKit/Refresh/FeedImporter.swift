@@ -153,13 +153,17 @@ public final class FeedImporter: Sendable {
         return FeedRefreshResult(url: url, movedTo: movedTo, status: status)
     }
 
-    /// Inserts new items and updates known ones in place. The existing items of the server
-    /// are read in one fetch (through the relationship's foreign key), never one by one.
+    /// Inserts new items and updates known ones in place. The stored items with the
+    /// document's guids are read in one fetch (the (server, guid) index answers it), never
+    /// one by one and never the feed's whole history.
     private func upsertItems(_ items: [ParsedItem], into server: Server, now: Date) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
         var existing: [String: FeedItem] = [:]
         if server.objectID.primaryKey != nil {
-            for item in server.feedItems { existing[item.guid] = item }
+            let guids = items.map(\.id).filter { !$0.isEmpty }
+            let request = ObjectGraph.FetchRequest<FeedItem>(
+                predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, guids))
+            for item in try context.fetch(request) { existing[item.guid] = item }
         }
         var seen = Set<String>()
         var new = 0
