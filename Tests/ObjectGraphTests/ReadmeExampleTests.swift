@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+// The README's "ObjectGraph in five minutes" example, kept compiling and true.
+final class Topic: ManagedObject {
+    @Managed("name") var name: String
+    @Managed("unreadCount") var unreadCount: Int64
+    @ToMany("memos") var memos: [Memo]
+}
+
+final class Memo: ManagedObject {
+    @Managed("title") var title: String?
+    @Managed("read") var read: Bool
+    @ToOne("topic") var topic: Topic?
+}
+
+@Suite struct ReadmeExampleTests {
+    @Test func theReadmeExampleWorks() throws {
+        let tmp = TemporaryDirectory()
+        let model = try ManagedObjectModel(
+            name: "Memos", version: 1,
+            entities: [
+                EntityDescription(
+                    "Topic", managedClass: Topic.self,
+                    attributes: [
+                        .string("name", optional: false),
+                        .derivedCount("unreadCount", of: "memos", where: "read == NO"),
+                    ],
+                    relationships: [.toMany("memos", destination: "Memo", inverse: "topic", deleteRule: .cascade)],
+                    uniquenessConstraints: [["name"]]),
+                EntityDescription(
+                    "Memo", managedClass: Memo.self,
+                    attributes: [.string("title"), .bool("read", defaultValue: false)],
+                    relationships: [.toOne("topic", destination: "Topic", inverse: "memos")]),
+            ])
+        let container = try PersistentContainer(model: model, store: .file(tmp.file("memos.sqlite")))
+        let context = container.viewContext
+        let (count, unread) = try context.performAndWait { () throws in
+            let inbox = context.insert(Topic.self)
+            inbox.name = "Inbox"
+            let memo = context.insert(Memo.self)
+            memo.title = "Café au lait"
+            memo.topic = inbox
+            try context.save()
+            let hits = try Memo.findAll(where: "title CONTAINS[cd] %@", "cafe", in: context)
+            return (hits.count, inbox.unreadCount)
+        }
+        #expect(count == 1 && unread == 1)
+    }
+}
