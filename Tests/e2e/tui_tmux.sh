@@ -2,7 +2,7 @@
 # tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
 # start-up, navigation, mark read and the count changing, undo/redo, search, resize
 # (down to 20x5 and below), a commit by another process showing up live, and the
-# terminal restored after q, SIGTERM and SIGINT.
+# terminal restored after q, SIGTERM, SIGINT and a crash.
 #   usage: Tests/e2e/tui_tmux.sh      env: ZEADER=.build/debug/zeader
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -106,6 +106,13 @@ start "$zeader --demo"
 expect "Zeader News"
 keys C-c
 expect "EXIT=130"
+expect "icanon echo"
+
+echo "== a crash (a Swift trap is SIGILL/SIGTRAP) restores the terminal too"
+start "$zeader --demo"
+expect "Zeader News"
+kill -ILL "$(pgrep -P "$(t display -p -t main '#{pane_pid}')")"
+expect "EXIT=132"
 expect "icanon echo"
 
 echo "== another process's commit shows up live"

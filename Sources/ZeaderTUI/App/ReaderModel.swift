@@ -13,7 +13,9 @@ typealias Predicate = ObjectGraph.Predicate
 /// let rows = try model.feedRows()
 /// ```
 public final class ReaderModel {
+    /// The store the reader shows.
     public let store: ZeaderStore
+    /// The view context: every call of this class runs on its queue.
     public var context: ManagedObjectContext { store.container.viewContext }
     let searchIndex: SearchIndex?
     let configSmartFeeds: [ReaderConfig.SmartFeedDefinition]
@@ -97,6 +99,7 @@ public final class ReaderModel {
         (try? context.existingObject(with: id)) as? FeedItem
     }
 
+    /// The item list line of `id`, or nil when the item is gone: `model.itemRow(id)?.title`.
     public func itemRow(_ id: ObjectID) -> ItemRow? {
         guard let item = item(id) else { return nil }
         return ItemRow(
@@ -104,6 +107,7 @@ public final class ReaderModel {
             feedTitle: item.server?.displayTitle)
     }
 
+    /// The article view's state for `id` (body not yet rendered): `state.article = model.article(id)`.
     public func article(_ id: ObjectID) -> ArticleState? {
         guard let item = item(id) else { return nil }
         let body = item.content?.isEmpty == false ? item.content! : (item.summary ?? "")
@@ -113,6 +117,7 @@ public final class ReaderModel {
             baseURL: item.link.flatMap(URL.init(string:)) ?? item.server.flatMap { URL(string: $0.url) })
     }
 
+    /// Whether the item is read (a missing item counts as read): `if !model.isRead(id) { … }`.
     public func isRead(_ id: ObjectID) -> Bool { item(id)?.read ?? true }
 
     // MARK: Undoable edits
@@ -130,6 +135,7 @@ public final class ReaderModel {
         }
     }
 
+    /// Marks one item read or unread, as one undo step: `try model.setRead(id, true)`.
     public func setRead(_ id: ObjectID, _ read: Bool) throws {
         guard let item = item(id), item.read != read else { return }
         try undoable(read ? "Mark Read" : "Mark Unread") { item.read = read }
@@ -154,6 +160,7 @@ public final class ReaderModel {
         return items.count
     }
 
+    /// Deletes a feed and (cascade) its items, as one undo step: `try model.deleteServer(id)`.
     public func deleteServer(_ id: ObjectID) throws {
         let server = try context.existingObject(with: id)
         try undoable("Delete Feed") { context.delete(server) }
@@ -184,6 +191,7 @@ public final class ReaderModel {
         return name
     }
 
+    /// Redoes the last undone step and saves; returns its name: `try model.redo()`.
     public func redo() throws -> String? {
         guard let manager = context.undoManager, manager.canRedo else { return nil }
         let name = manager.redoActionName ?? "Change"
@@ -231,6 +239,7 @@ public final class ReaderModel {
         return (last?.first?.displayOrder ?? -1) + 1
     }
 
+    /// Whether a feed with this URL is subscribed: `model.serverExists(url: text)`.
     public func serverExists(url: String) -> Bool {
         ((try? context.count(for: ObjectGraph.FetchRequest<Server>(predicate: try Predicate(format: "url == %@", url)))) ?? 0) > 0
     }
