@@ -62,18 +62,20 @@ public final class ReaderModel {
 
     /// The items of `source`, newest first.
     public func itemIDs(_ source: ItemSource) throws -> [ObjectID] {
-        let newestFirst = [SortDescriptor("sortDate", ascending: false)]
+        let newestFirstOrder = [SortDescriptor("sortDate", ascending: false)]
         switch source {
         case .server(let id):
-            return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: try serverPredicate(id), sortDescriptors: newestFirst))
+            // Through the relationship (the foreign-key index): the cost follows the feed's
+            // size, not the store's. A predicate can only reach the server by a key path
+            // such as `server.url`, which SQLite evaluates for every item of the store.
+            return try items(ofServer: id).sorted(by: Self.newestFirst).map(\.objectID)
         case .smart(let format):
             return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: try Predicate(format: format), sortDescriptors: newestFirst))
+                ObjectGraph.FetchRequest<FeedItem>(predicate: try Predicate(format: format), sortDescriptors: newestFirstOrder))
         case .search(let text):
             if let searchIndex { return try searchIndex.search(text, in: context) }
             return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: Self.fallbackSearchPredicate(text), sortDescriptors: newestFirst))
+                ObjectGraph.FetchRequest<FeedItem>(predicate: Self.fallbackSearchPredicate(text), sortDescriptors: newestFirstOrder))
         }
     }
 
@@ -87,12 +89,22 @@ public final class ReaderModel {
             })
     }
 
-    /// Items of one server (by its unique URL: predicates take values, not objects).
-    func serverPredicate(_ id: ObjectID) throws -> Predicate {
+    /// The items of one server.
+    func items(ofServer id: ObjectID) throws -> [FeedItem] {
         guard let server = try context.existingObject(with: id) as? Server else {
             throw ObjectGraphError.objectInaccessible("\(id) is not a Server")
         }
-        return try Predicate(format: "server.url == %@", server.url)
+        return server.feedItems
+    }
+
+    /// Newest first by `sortDate` (undated last), then by ID for a stable order.
+    static func newestFirst(_ a: FeedItem, _ b: FeedItem) -> Bool {
+        switch (a.sortDate, b.sortDate) {
+        case let (x?, y?) where x != y: return x > y
+        case (nil, _?): return false
+        case (_?, nil): return true
+        default: return (a.objectID.primaryKey ?? 0) > (b.objectID.primaryKey ?? 0)
+        }
     }
 
     func item(_ id: ObjectID) -> FeedItem? {
@@ -145,16 +157,18 @@ public final class ReaderModel {
     public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
         var predicate = try Predicate(format: "read == NO")
         var name = "Mark All Read"
+        let items: [FeedItem]
         switch kind {
         case .server(let id):
-            predicate = predicate && (try serverPredicate(id))
+            items = try self.items(ofServer: id).filter { !$0.read }
             name = "Mark Feed Read"
         case .smart(let format, _):
             predicate = predicate && (try Predicate(format: format))
             name = "Mark Feed Read"
-        case nil: break
+            items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+        case nil:
+            items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
         }
-        let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
         guard !items.isEmpty else { return 0 }
         try undoable(name) { for item in items { item.read = true } }
         return items.count
