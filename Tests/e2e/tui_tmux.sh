@@ -11,6 +11,9 @@ work=$(mktemp -d -t ztui.XXXXXX)
 sock="$work/tmux.0.sock" starts=0
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME"
+printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]\\n" "$a"; done >>"%s"\n' "$work/browser.log" >"$work/browser"
+chmod +x "$work/browser"
+export BROWSER="$work/browser"
 trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done; rm -rf "$work"' EXIT
 failures=0 checks=0
 
@@ -77,12 +80,28 @@ expect_line 1 "Search: creme BRULEE (1 items)"
 expect_line 2 "Crème brûlée and naïve façades"
 keys q
 
+echo "== links: the browser gets the URL as its own argument, and gives the terminal back"
+# (BROWSER is set for the whole pane below: a script that records its arguments.)
+keys g Enter Enter
+expect "Links:"
+keys 1 Enter
+expect "Opened https://zeader.example/manual"
+keys o
+expect "Opened https://zeader.example/welcome"
+checks=$((checks + 1))
+if [ "$(cat "$work/browser.log")" != "$(printf '%s\n' "[https://zeader.example/manual]" "[https://zeader.example/welcome]")" ]; then
+	echo "FAIL: the browser was run with: $(cat "$work/browser.log")" >&2
+	failures=$((failures + 1))
+fi
+expect "Title: Welcome to Zeader"
+keys q q
+
 echo "== help and resize"
 keys '?'
 expect "Refresh all feeds"
 keys q
 t resize-window -t main -x 40 -y 10
-expect_line 1 "Zeader 0.1.0 - Feeds (8 unread)"
+expect_line 1 "Zeader 0.1.0 - Feeds (7 unread)"
 t resize-window -t main -x 20 -y 5
 expect_line 1 "Zeader 0.1.0 - Feeds"
 t resize-window -t main -x 3 -y 2
