@@ -138,11 +138,16 @@ echo "== another process's commit shows up live"
 store="$work/store.sqlite"
 start "$zeader --db $store"
 expect "No feeds yet"
-sqlite3 "$store" "BEGIN;
+sql="BEGIN;
   INSERT INTO Server (Z_PK, title, url, unreadCount, totalCount, displayOrder) VALUES (1, 'Cron Feed', 'http://127.0.0.1/cron.xml', 1, 1, 0);
   INSERT INTO FeedItem (Z_PK, guid, title, read, sortDate, server) VALUES (1, 'g1', 'Stored elsewhere', 0, 1795248000, 1);
   INSERT OR REPLACE INTO Z_PRIMARYKEY VALUES ('Server', 1), ('FeedItem', 1);
   COMMIT;"
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$store" "$sql"
+else
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2])' "$store" "$sql"
+fi
 expect "Cron Feed"
 expect_line 2 "1/1"
 keys Enter
