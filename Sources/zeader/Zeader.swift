@@ -17,24 +17,25 @@ struct Zeader: AsyncParsableCommand {
         ]
     )
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The store (default: $ZEADER_DB, else $XDG_DATA_HOME/zeader/zeader.sqlite).", valueName: "PATH"))
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp("The store (default: $ZEADER_DB, else $XDG_DATA_HOME/zeader/zeader.sqlite).", valueName: "PATH"))
     var database: String?
 
     @Flag(help: "Read the bundled offline demo feeds (in memory; nothing is saved).")
     var demo = false
 
     func run() async throws {
-        let config: ReaderConfig
-        do { config = try ReaderConfig.load() } catch {
-            throw ValidationError("\(error)")
-        }
-        let store = try demo ? ZeaderStore.inMemory() : ZeaderStore.open(at: ZeaderPaths.databaseURL(explicit: database))
-        if demo { try DemoFeeds.load(into: store) }
-        let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
         do {
+            let config = try ReaderConfig.load()
+            let store = try demo ? ZeaderStore.inMemory() : ZeaderStore.open(at: ZeaderPaths.databaseURL(explicit: database))
+            if demo { try DemoFeeds.load(into: store) }
+            let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             try await ReaderTerminal.run(store: store, config: config, refresher: nil, fetcher: fetcher)
-        } catch let error as ReaderTerminalError {
-            throw ValidationError(error.description)
+        } catch {
+            // One line naming what was wrong (the config file and line, the store, the terminal).
+            FileHandle.standardError.write(Data("zeader: \(error)\n".utf8))
+            throw ExitCode.failure
         }
     }
 }
