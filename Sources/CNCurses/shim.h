@@ -25,4 +25,5 @@ static inline void zc_terminal_size(int fd, int *rows, int *cols) {
     struct winsize ws;
     if (ioctl(fd, TIOCGWINSZ, &ws) == 0) { *rows = ws.ws_row; *cols = ws.ws_col; } else { *rows = 0; *cols = 0; }
 }
+
 #endif

@@ -34,19 +34,18 @@ struct Zeader: AsyncParsableCommand {
     var demo = false
 
     func run() async throws {
-        let config: ReaderConfig
-        do { config = try ReaderConfig.load() } catch {
-            throw ValidationError("\(error)")
-        }
-        let store = try demo ? ZeaderStore.inMemory() : self.store.openStore(command: "zeader")
-        if demo { try DemoFeeds.load(into: store) }
-        let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
         do {
+            let config = try ReaderConfig.load()
+            let store = try demo ? ZeaderStore.inMemory() : ZeaderStore.open(at: ZeaderPaths.databaseURL(explicit: self.store.db))
+            if demo { try DemoFeeds.load(into: store) }
+            let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             // The demo's feeds are offline: no refresh there.
             let refresher: ReaderRefresher? = demo ? nil : FeedRefresher(store: store)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
-        } catch let error as ReaderTerminalError {
-            throw ValidationError(error.description)
+        } catch {
+            // One line naming what was wrong (the config file and line, the store, the terminal).
+            FileHandle.standardError.write(Data("zeader: \(error)\n".utf8))
+            throw ExitCode.failure
         }
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Feeds
 import Foundation
 import ObjectGraph
 import Synchronization
@@ -196,14 +197,14 @@ final class Harness {
         #expect(screen.contains("Welcome to Zeader"))
     }
 
-    @Test func refreshShowsProgressFromTheRefresher() throws {
+    @Test func refreshShowsProgressFromTheRefresher() async throws {
         let refresher = FakeRefresher()
         let h = try Harness(refresher: refresher)
         h.type(.character("R"))
-        refresher.waitUntilCalled()
-        let screen = h.screen
-        #expect(screen.contains("Refreshed 3 feeds, 1 failed") || screen.contains("Refreshing"))
-        for _ in 0..<50 where !h.screen.contains("Refreshed 3 feeds, 1 failed") { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(h.screen.contains("Refreshing 0/1") || h.screen.contains("Refreshed"))
+        for _ in 0..<250 where !h.screen.contains("Refreshed 3 feeds, 1 failed") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(h.screen.contains("Refreshed 3 feeds, 1 failed"))
         #expect(refresher.requested.withLock { $0 } == [[]])
     }
@@ -212,14 +213,73 @@ final class Harness {
 /// Reports three feeds, one failing, without touching the network.
 final class FakeRefresher: ReaderRefresher {
     let requested = Mutex<[[ObjectID]]>([])
-    let called = DispatchSemaphore(value: 0)
 
     func refresh(servers: [ObjectID], progress: @escaping @Sendable (ReaderRefreshEvent) -> Void) async {
         requested.withLock { $0.append(servers) }
         progress(.started(total: 3))
         progress(.finished(failed: 1))
-        called.signal()
     }
+}
 
-    func waitUntilCalled() { called.wait() }
+@Suite struct AddFeedTests {
+    @Test func previewThenKeepOrDiscard() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("za-\(UUID().uuidString.prefix(8)).xml")
+        try Data(
+            """
+            <rss version="2.0"><channel><title>Added Feed</title>
+            <item><guid>a1</guid><title>First added item</title></item>
+            <item><guid>a2</guid><title>Second added item</title></item></channel></rss>
+            """.utf8
+        ).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let store = try ZeaderStore.inMemory()
+        try DemoFeeds.load(into: store)
+        let backend = TestBackend(width: 100, height: 30)
+        let queue = store.container.viewContext.queue
+        let app = ReaderApp(
+            model: ReaderModel(store: store), backend: backend, config: ReaderConfig(), queue: queue,
+            fetcher: FeedFetcher(configuration: FetcherConfiguration(version: "test")))
+        queue.sync { app.start() }
+        func type(_ keys: [Key]) { queue.sync { for key in keys { app.handle(key) } } }
+        func screen() -> String { queue.sync { app.redraw() }; return backend.screen?.text ?? "" }
+        // Sleeps without holding a thread of the pool the fetch runs on.
+        func waitFor(_ text: String) async -> Bool {
+            for _ in 0..<250 {
+                if screen().contains(text) { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return false
+        }
+
+        type([.character("a")] + file.absoluteString.map { Key.character($0) } + [.enter])
+        #expect(await waitFor("Added Feed (2 items, \(file.absoluteString)) - keep it? [y/n]"))
+        // Nothing is saved while the preview waits.
+        #expect(!screen().contains("2/2"))
+        type([.character("n")])
+        #expect(screen().contains("Discarded Added Feed"))
+        #expect(try queue.sync { try Server.count(in: store.container.viewContext) } == 3)
+
+        type([.character("a")] + file.absoluteString.map { Key.character($0) } + [.enter])
+        #expect(await waitFor("keep it? [y/n]"))
+        type([.character("y")])
+        #expect(await waitFor("Added Added Feed"))
+        let lines = screen().split(separator: "\n")
+        #expect(lines[4].contains("2/2") && lines[4].contains("Added Feed"))
+        #expect(try queue.sync { try FeedItem.count(in: store.container.viewContext) } == 12)
+
+        type([.character("a")] + "ftp://x".map { Key.character($0) } + [.enter])
+        #expect(screen().contains("'ftp://x' is not an http, https or file URL"))
+    }
+}
+
+@Suite struct NoColorTests {
+    @Test func withoutColourTheBarsAreReverseVideo() {
+        var state = AppState(width: 30, height: 5)
+        state.colors = false
+        let buffer = ReaderView.render(state, keyMap: .default)
+        #expect(buffer[0, 0].style.reverse)
+        #expect(buffer[0, 4].style.reverse)
+        state.colors = true
+        #expect(!ReaderView.render(state, keyMap: .default)[0, 0].style.reverse)
+    }
 }

@@ -2,7 +2,7 @@
 # tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
 # start-up, navigation, mark read and the count changing, undo/redo, search, resize
 # (down to 20x5 and below), a commit by another process showing up live, and the
-# terminal restored after q, SIGTERM and SIGINT.
+# terminal restored after q, SIGTERM, SIGINT and a crash.
 #   usage: Tests/e2e/tui_tmux.sh      env: ZEADER=.build/debug/zeader
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,6 +11,9 @@ work=$(mktemp -d -t ztui.XXXXXX)
 sock="$work/tmux.0.sock" starts=0
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME"
+printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]\\n" "$a"; done >>"%s"\n' "$work/browser.log" >"$work/browser"
+chmod +x "$work/browser"
+export BROWSER="$work/browser"
 trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done; rm -rf "$work"' EXIT
 failures=0 checks=0
 
@@ -77,12 +80,28 @@ expect_line 1 "Search: creme BRULEE (1 items)"
 expect_line 2 "Crème brûlée and naïve façades"
 keys q
 
+echo "== links: the browser gets the URL as its own argument, and gives the terminal back"
+# (BROWSER is set for the whole pane below: a script that records its arguments.)
+keys g Enter Enter
+expect "Links:"
+keys 1 Enter
+expect "Opened https://zeader.example/manual"
+keys o
+expect "Opened https://zeader.example/welcome"
+checks=$((checks + 1))
+if [ "$(cat "$work/browser.log")" != "$(printf '%s\n' "[https://zeader.example/manual]" "[https://zeader.example/welcome]")" ]; then
+	echo "FAIL: the browser was run with: $(cat "$work/browser.log")" >&2
+	failures=$((failures + 1))
+fi
+expect "Title: Welcome to Zeader"
+keys q q
+
 echo "== help and resize"
 keys '?'
 expect "Refresh all feeds"
 keys q
 t resize-window -t main -x 40 -y 10
-expect_line 1 "Zeader 0.1.0 - Feeds (8 unread)"
+expect_line 1 "Zeader 0.1.0 - Feeds (7 unread)"
 t resize-window -t main -x 20 -y 5
 expect_line 1 "Zeader 0.1.0 - Feeds"
 t resize-window -t main -x 3 -y 2
@@ -108,15 +127,27 @@ keys C-c
 expect "EXIT=130"
 expect "icanon echo"
 
+echo "== a crash (a Swift trap is SIGILL/SIGTRAP) restores the terminal too"
+start "$zeader --demo"
+expect "Zeader News"
+kill -ILL "$(pgrep -P "$(t display -p -t main '#{pane_pid}')")"
+expect "EXIT=132"
+expect "icanon echo"
+
 echo "== another process's commit shows up live"
 store="$work/store.sqlite"
 start "$zeader --db $store"
 expect "No feeds yet"
-sqlite3 "$store" "BEGIN;
+sql="BEGIN;
   INSERT INTO Server (Z_PK, title, url, unreadCount, totalCount, displayOrder) VALUES (1, 'Cron Feed', 'http://127.0.0.1/cron.xml', 1, 1, 0);
   INSERT INTO FeedItem (Z_PK, guid, title, read, sortDate, server) VALUES (1, 'g1', 'Stored elsewhere', 0, 1795248000, 1);
   INSERT OR REPLACE INTO Z_PRIMARYKEY VALUES ('Server', 1), ('FeedItem', 1);
   COMMIT;"
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$store" "$sql"
+else
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2])' "$store" "$sql"
+fi
 expect "Cron Feed"
 expect_line 2 "1/1"
 keys Enter

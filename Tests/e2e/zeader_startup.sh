@@ -55,6 +55,22 @@ for r in $(seq "$runs"); do
 	rss+=("$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/time.$r")")
 	tmux -S "$sock" kill-session -t "$sess" 2>/dev/null || true
 done
+# The same start with 'q' typed in advance: the reader draws its first frame, reads the
+# q and exits, so GNU time gives the CPU time of start-up + first frame + quit, which
+# unlike wall time does not depend on the other load of the machine.
+cpus=() walls=()
+for r in $(seq "$runs"); do
+	rm -f "$work/quick.$r"
+	tmux -S "$sock" new-session -d -s "$sess" -x 120 -y 40 \
+		"sleep 0.4; TERM=screen-256color /usr/bin/time -f '%e %U %S' -o $work/quick.$r $zeader --db $store; sleep 30"
+	sleep 0.1
+	tmux -S "$sock" send-keys -t "$sess" q
+	for _ in $(seq 200); do [ -s "$work/quick.$r" ] && break; sleep 0.05; done
+	read -r wall user sys <"$work/quick.$r"
+	cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')") walls+=("$wall")
+	tmux -S "$sock" kill-session -t "$sess" 2>/dev/null || true
+done
+echo "start, first frame and quit: CPU median $(median "${cpus[@]}") s (runs: ${cpus[*]}), wall median $(median "${walls[@]}") s"
 head -3 "$work/ui-screen.txt"
 echo "Zeader ($feeds feeds x $items items): feed list shown after median $(median "${uis[@]}") s" \
 	"(runs: ${uis[*]}; title \"$title\"), peak RSS $(printf '%s\n' "${rss[@]}" | sort -g | tail -n 1) MB"

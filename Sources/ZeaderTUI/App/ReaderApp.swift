@@ -32,6 +32,7 @@ public final class ReaderApp: @unchecked Sendable {
     private var modelChanged = false
     private var itemsChanged = false
     private var redrawScheduled = false
+    private var smartCountsScheduled = false
     private var refreshTimer: DispatchSourceTimer?
     /// The scratch context holding an add-feed preview until the user decides.
     private var preview: (context: ManagedObjectContext, url: String)?
@@ -123,7 +124,20 @@ public final class ReaderApp: @unchecked Sendable {
         modelChanged = false
         let selected = state.selectedFeed
         do {
-            state.feeds = try model.feedRows()
+            // Subscriptions now (stored counts); smart feeds, whose counts may scan every
+            // item, right after this frame is drawn.
+            state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
+            if state.feeds.contains(where: { $0.serverID == nil }) && !smartCountsScheduled {
+                smartCountsScheduled = true
+                queue.async { [self] in
+                    smartCountsScheduled = false
+                    if let rows = try? model.feedRows(), rows != state.feeds {
+                        state.feeds = rows
+                        state.clampPositions()
+                        redraw()
+                    }
+                }
+            }
         } catch {
             state.say("Cannot read the feeds: \(error)", error: true)
         }

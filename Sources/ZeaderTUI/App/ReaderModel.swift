@@ -13,7 +13,9 @@ typealias Predicate = ObjectGraph.Predicate
 /// let rows = try model.feedRows()
 /// ```
 public final class ReaderModel {
+    /// The store the reader shows.
     public let store: ZeaderStore
+    /// The view context: every call of this class runs on its queue.
     public var context: ManagedObjectContext { store.container.viewContext }
     let searchIndex: SearchIndex?
     let configSmartFeeds: [ReaderConfig.SmartFeedDefinition]
@@ -30,8 +32,13 @@ public final class ReaderModel {
     // MARK: Reading
 
     /// The subscriptions in user order (stored counts, never counted), then smart feeds
-    /// with their counts (one SQL count each).
-    public func feedRows() throws -> [FeedRow] {
+    /// with their counts (two SQL counts each) or, when `countingSmartFeeds` is false,
+    /// the counts of the matching rows of `previous` (counting can scan every item).
+    ///
+    /// ```swift
+    /// state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
+    /// ```
+    public func feedRows(countingSmartFeeds: Bool = true, previous: [FeedRow] = []) throws -> [FeedRow] {
         let servers = try context.fetch(
             ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
         var rows = servers.map { server in
@@ -45,6 +52,10 @@ public final class ReaderModel {
             + configSmartFeeds.map { ($0.title, $0.predicateFormat, ObjectID?.none) }
         for (title, format, id) in smart {
             var row = FeedRow(kind: .smart(predicateFormat: format, id: id), title: title, unread: 0, total: 0)
+            if !countingSmartFeeds, let old = previous.first(where: { $0.kind == row.kind }) {
+                rows.append(old)
+                continue
+            }
             do {
                 let predicate = try Predicate(format: format)
                 row.total = try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
@@ -60,18 +71,20 @@ public final class ReaderModel {
 
     /// The items of `source`, newest first.
     public func itemIDs(_ source: ItemSource) throws -> [ObjectID] {
-        let newestFirst = [SortDescriptor("sortDate", ascending: false)]
+        let newestFirstOrder = [SortDescriptor("sortDate", ascending: false)]
         switch source {
         case .server(let id):
-            return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: try serverPredicate(id), sortDescriptors: newestFirst))
+            // Through the relationship (the foreign-key index): the cost follows the feed's
+            // size, not the store's. A predicate can only reach the server by a key path
+            // such as `server.url`, which SQLite evaluates for every item of the store.
+            return try items(ofServer: id).sorted(by: Self.newestFirst).map(\.objectID)
         case .smart(let format):
             return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: try Predicate(format: format), sortDescriptors: newestFirst))
+                ObjectGraph.FetchRequest<FeedItem>(predicate: try Predicate(format: format), sortDescriptors: newestFirstOrder))
         case .search(let text):
             if let searchIndex { return try searchIndex.search(text, in: context) }
             return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: Self.fallbackSearchPredicate(text), sortDescriptors: newestFirst))
+                ObjectGraph.FetchRequest<FeedItem>(predicate: Self.fallbackSearchPredicate(text), sortDescriptors: newestFirstOrder))
         }
     }
 
@@ -85,18 +98,29 @@ public final class ReaderModel {
             })
     }
 
-    /// Items of one server (by its unique URL: predicates take values, not objects).
-    func serverPredicate(_ id: ObjectID) throws -> Predicate {
+    /// The items of one server.
+    func items(ofServer id: ObjectID) throws -> [FeedItem] {
         guard let server = try context.existingObject(with: id) as? Server else {
             throw ObjectGraphError.objectInaccessible("\(id) is not a Server")
         }
-        return try Predicate(format: "server.url == %@", server.url)
+        return server.feedItems
+    }
+
+    /// Newest first by `sortDate` (undated last), then by ID for a stable order.
+    static func newestFirst(_ a: FeedItem, _ b: FeedItem) -> Bool {
+        switch (a.sortDate, b.sortDate) {
+        case let (x?, y?) where x != y: return x > y
+        case (nil, _?): return false
+        case (_?, nil): return true
+        default: return (a.objectID.primaryKey ?? 0) > (b.objectID.primaryKey ?? 0)
+        }
     }
 
     func item(_ id: ObjectID) -> FeedItem? {
         (try? context.existingObject(with: id)) as? FeedItem
     }
 
+    /// The item list line of `id`, or nil when the item is gone: `model.itemRow(id)?.title`.
     public func itemRow(_ id: ObjectID) -> ItemRow? {
         guard let item = item(id) else { return nil }
         return ItemRow(
@@ -104,6 +128,7 @@ public final class ReaderModel {
             feedTitle: item.server?.displayTitle)
     }
 
+    /// The article view's state for `id` (body not yet rendered): `state.article = model.article(id)`.
     public func article(_ id: ObjectID) -> ArticleState? {
         guard let item = item(id) else { return nil }
         let body = item.content?.isEmpty == false ? item.content! : (item.summary ?? "")
@@ -113,6 +138,7 @@ public final class ReaderModel {
             baseURL: item.link.flatMap(URL.init(string:)) ?? item.server.flatMap { URL(string: $0.url) })
     }
 
+    /// Whether the item is read (a missing item counts as read): `if !model.isRead(id) { … }`.
     public func isRead(_ id: ObjectID) -> Bool { item(id)?.read ?? true }
 
     // MARK: Undoable edits
@@ -130,6 +156,7 @@ public final class ReaderModel {
         }
     }
 
+    /// Marks one item read or unread, as one undo step: `try model.setRead(id, true)`.
     public func setRead(_ id: ObjectID, _ read: Bool) throws {
         guard let item = item(id), item.read != read else { return }
         try undoable(read ? "Mark Read" : "Mark Unread") { item.read = read }
@@ -139,21 +166,24 @@ public final class ReaderModel {
     public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
         var predicate = try Predicate(format: "read == NO")
         var name = "Mark All Read"
+        let items: [FeedItem]
         switch kind {
         case .server(let id):
-            predicate = predicate && (try serverPredicate(id))
+            items = try self.items(ofServer: id).filter { !$0.read }
             name = "Mark Feed Read"
         case .smart(let format, _):
             predicate = predicate && (try Predicate(format: format))
             name = "Mark Feed Read"
-        case nil: break
+            items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+        case nil:
+            items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
         }
-        let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
         guard !items.isEmpty else { return 0 }
         try undoable(name) { for item in items { item.read = true } }
         return items.count
     }
 
+    /// Deletes a feed and (cascade) its items, as one undo step: `try model.deleteServer(id)`.
     public func deleteServer(_ id: ObjectID) throws {
         let server = try context.existingObject(with: id)
         try undoable("Delete Feed") { context.delete(server) }
@@ -184,6 +214,7 @@ public final class ReaderModel {
         return name
     }
 
+    /// Redoes the last undone step and saves; returns its name: `try model.redo()`.
     public func redo() throws -> String? {
         guard let manager = context.undoManager, manager.canRedo else { return nil }
         let name = manager.redoActionName ?? "Change"
@@ -231,6 +262,7 @@ public final class ReaderModel {
         return (last?.first?.displayOrder ?? -1) + 1
     }
 
+    /// Whether a feed with this URL is subscribed: `model.serverExists(url: text)`.
     public func serverExists(url: String) -> Bool {
         ((try? context.count(for: ObjectGraph.FetchRequest<Server>(predicate: try Predicate(format: "url == %@", url)))) ?? 0) > 0
     }

@@ -20,6 +20,8 @@ public final class CursesBackend: TerminalBackend {
         setlocale(LC_ALL, "")
         // Escape alone must not wait a second for a sequence that never comes.
         setenv("ESCDELAY", "25", 0)
+        // A crash (a Swift trap is SIGILL/SIGTRAP) must not leave the terminal raw.
+        installCrashRestore()
         initscr()
         cbreak()
         noecho()
@@ -150,5 +152,25 @@ public final class CursesBackend: TerminalBackend {
         guard !isEnded else { return }
         isEnded = true
         endwin()
+    }
+}
+
+// The terminal modes from before curses started, put back (with the normal screen and a
+// visible cursor) if the program dies on a fatal signal; the handler makes only
+// async-signal-safe calls (tcsetattr, write, signal, raise).
+// nonisolated(unsafe): written once, before the handlers that read them are installed.
+nonisolated(unsafe) private var savedTerminalModes = termios()
+nonisolated(unsafe) private var hasSavedTerminalModes = false
+
+private func installCrashRestore() {
+    hasSavedTerminalModes = tcgetattr(STDIN_FILENO, &savedTerminalModes) == 0
+    for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
+        signal(fatal) { number in
+            if hasSavedTerminalModes { tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminalModes) }
+            let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+            _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
+            signal(number, SIG_DFL)
+            raise(number)
+        }
     }
 }

@@ -32,8 +32,11 @@ public struct Cell: Hashable, Sendable {
 /// print(buffer.line(0))   // "日本語 feed" padded to 80 columns
 /// ```
 public struct ScreenBuffer: Equatable, Sendable {
+    /// Columns.
     public let width: Int
+    /// Rows.
     public let height: Int
+    /// Row by row, `width` cells each.
     public private(set) var cells: [Cell]
 
     public init(width: Int, height: Int) {
@@ -42,6 +45,7 @@ public struct ScreenBuffer: Equatable, Sendable {
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
+    /// The cell at column `x`, row `y`: `buffer[0, 0].text`.
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * width + x] }
         set { cells[y * width + x] = newValue }

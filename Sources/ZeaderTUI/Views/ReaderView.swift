@@ -10,6 +10,7 @@ import ZeaderKit
 /// backend.draw(buffer)
 /// ```
 public enum ReaderView {
+    /// Draws `state` into a new buffer of its size; `keyMap` feeds help and the key hints.
     public static func render(_ state: AppState, keyMap: KeyMap) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: state.width, height: state.height)
         guard state.width > 0, state.height > 0 else { return buffer }
@@ -155,18 +156,18 @@ enum ArticleView {
             ($0.0, Style(role: .heading, bold: true), ReaderView.clean($0.1))
         }
         lines.append(("", .normal, ""))
-        for line in article.lines {
-            lines.append(("", .normal, DisplayWidth.sanitizeForTerminal(line)))
+        // The renderer lists the numbered links after a last "Links:" line.
+        let linksStart = article.links.isEmpty ? article.lines.count : (article.lines.lastIndex(of: "Links:") ?? article.lines.count)
+        for (index, line) in article.lines.enumerated() {
+            let style = index > linksStart ? Style(role: .link, underline: true) : index == linksStart ? Style(role: .heading, bold: true) : .normal
+            lines.append(("", style, DisplayWidth.sanitizeForTerminal(line)))
         }
         for (offset, y) in rows.enumerated() {
             let index = article.scroll + offset
             guard index < lines.count else { break }
-            let (label, labelStyle, text) = lines[index]
-            let x = buffer.write(label, x: 0, y: y, style: labelStyle)
-            let style: Style =
-                text.hasPrefix("[") && text.first(where: { $0 == "]" }) != nil && index > lines.count - article.links.count - 1
-                ? Style(role: .link, underline: true) : .normal
-            buffer.write(text, x: x, y: y, style: style)
+            let (label, style, text) = lines[index]
+            let x = buffer.write(label, x: 0, y: y, style: label.isEmpty ? style : Style(role: .heading, bold: true))
+            buffer.write(text, x: x, y: y, style: label.isEmpty ? style : .normal)
         }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// Runs `Tests/e2e/tui_tmux.sh` against the `zeader` binary built beside the tests: the
+/// real reader in tmux (start-up, navigation, mark read, undo, search, links, resize,
+/// another process's commit, the terminal restored after q, signals and a crash).
+@Suite struct EndToEndTests {
+    @Test(.timeLimit(.minutes(3))) func readerInTmux() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [buildDirectory, buildDirectory.deletingLastPathComponent()].map {
+            $0.appendingPathComponent("zeader").path
+        }
+        let binary = try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
+            "no zeader binary beside the tests (looked at \(candidates))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [root.appendingPathComponent("Tests/e2e/tui_tmux.sh").path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["ZEADER": binary]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains(" checks, 0 failed"), "\(text)")
+    }
+}
