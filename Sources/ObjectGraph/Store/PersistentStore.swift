@@ -197,9 +197,19 @@ public final class PersistentStore: Sendable {
         }
     }
 
+    /// Extra work that ``write(_:)`` runs at the end of its transaction, for writes started
+    /// within `PersistentStore.$transactionExtras.withValue(…)` on the same thread. A batched
+    /// import uses it to record its resume marker in the transaction that saves the batch.
+    @TaskLocal static var transactionExtras: (@Sendable (Database) throws -> Void)?
+
     func write<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
+        let extras = Self.transactionExtras
         do {
-            return try writer.write(block)
+            return try writer.write { db in
+                let result = try block(db)
+                try extras?(db)
+                return result
+            }
         } catch {
             throw ObjectGraphError.wrapping(error)
         }
