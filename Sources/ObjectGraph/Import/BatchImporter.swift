@@ -156,9 +156,7 @@ public final class BatchImporter: Sendable {
         let value = marker.metadataValue
         context.processPendingChanges()
         if context.hasChanges {
-            try PersistentStore.$transactionExtras.withValue({ db in
-                try PersistentStore.setMetadata(value, forKey: key, in: db)
-            }) {
+            try PersistentStore.withTransactionExtras({ db in try PersistentStore.setMetadata(value, forKey: key, in: db) }) {
                 try context.save()
             }
         } else {

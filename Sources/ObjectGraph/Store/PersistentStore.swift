@@ -197,17 +197,29 @@ public final class PersistentStore: Sendable {
         }
     }
 
-    /// Extra work that ``write(_:)`` runs at the end of its transaction, for writes started
-    /// within `PersistentStore.$transactionExtras.withValue(…)` on the same thread. A batched
-    /// import uses it to record its resume marker in the transaction that saves the batch.
-    @TaskLocal static var transactionExtras: (@Sendable (Database) throws -> Void)?
+    /// Runs `body`; writes it starts on this thread run `work` at the end of their transaction.
+    /// A batched import uses it to record its resume marker in the transaction that saves
+    /// the batch. (A thread-dictionary entry, not a task-local: contexts run on dispatch queues.)
+    static func withTransactionExtras<R>(_ work: @escaping (Database) throws -> Void, _ body: () throws -> R) rethrows -> R {
+        let dictionary = Thread.current.threadDictionary
+        let previous = dictionary[TransactionExtras.key]
+        dictionary[TransactionExtras.key] = TransactionExtras(work: work)
+        defer { dictionary[TransactionExtras.key] = previous }
+        return try body()
+    }
+
+    final class TransactionExtras {
+        static let key = "ObjectGraph.transactionExtras"
+        let work: (Database) throws -> Void
+        init(work: @escaping (Database) throws -> Void) { self.work = work }
+    }
 
     func write<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
-        let extras = Self.transactionExtras
+        let extras = Thread.current.threadDictionary[TransactionExtras.key] as? TransactionExtras
         do {
             return try writer.write { db in
                 let result = try block(db)
-                try extras?(db)
+                try extras?.work(db)
                 return result
             }
         } catch {
