@@ -130,3 +130,75 @@ struct Killed: Error {}
         #expect(try storedGuids(container).count == 14)
     }
 }
+
+/// A real kill: a child process (this test binary, running only ``importInChildProcess()``)
+/// imports into a file store; it is killed with SIGKILL after a few batches, and a resumed
+/// import must leave every record in the store exactly once.
+@Suite struct ImportKillTests {
+    static let childStoreVariable = "OBJECTGRAPH_IMPORT_CHILD_STORE"
+    static let recordCount = 30_000
+    static let batchSize = 200
+
+    /// Runs only in the child process started by ``sigkilledImportResumes()`` (it returns at
+    /// once in a normal test run): imports until it is killed.
+    @Test func importInChildProcess() throws {
+        guard let path = ProcessInfo.processInfo.environment[Self.childStoreVariable] else { return }
+        let container = try PersistentContainer(model: looseModel, store: .file(URL(fileURLWithPath: path)))
+        let importer = BatchImporter(container: container, name: "killed", batchSize: Self.batchSize)
+        try importer.run(importRecords(Self.recordCount), insert: insertRecord)
+    }
+
+    @Test func sigkilledImportResumes() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("killed.sqlite")
+        // Create the store first so that parent and child agree on it.
+        try PersistentContainer(model: looseModel, store: .file(url)).store.close()
+
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "importInChildProcess"]
+        child.environment = ProcessInfo.processInfo.environment.merging([Self.childStoreVariable: url.path]) { $1 }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+
+        // Wait until at least three batches are saved, then kill it mid-import.
+        var config = Configuration()
+        config.readonly = true
+        let reader = try DatabaseQueue(path: url.path, configuration: config)
+        let key = "objectgraph.import.killed"
+        let deadline = Date().addingTimeInterval(120)
+        var savedBeforeKill = 0
+        while Date() < deadline, child.isRunning {
+            let value = try? reader.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?", arguments: [key])
+            }
+            if let value, let n = Int(value), n >= 3 * Self.batchSize {
+                savedBeforeKill = n
+                break
+            }
+            usleep(5_000)
+        }
+        try reader.close()
+        #expect(child.isRunning, "the child finished or died before it could be killed")
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
+        #expect(savedBeforeKill >= 3 * Self.batchSize)
+
+        let container = try PersistentContainer(model: looseModel, store: .file(url))
+        let integrity = try container.store.database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        let importer = BatchImporter(container: container, name: "killed", batchSize: Self.batchSize)
+        let marker = try #require(try importer.marker())
+        #expect(!marker.isFinished && marker.savedRecords >= savedBeforeKill && marker.savedRecords % Self.batchSize == 0)
+        // The marker and the data were committed together.
+        #expect(try storedGuids(container).count == marker.savedRecords)
+
+        let result = try importer.run(importRecords(Self.recordCount), insert: insertRecord)
+        #expect(result.resumedAfter == marker.savedRecords && result.total == Self.recordCount)
+        let guids = try storedGuids(container)
+        #expect(guids.count == Self.recordCount)
+        #expect(guids.values.allSatisfy { $0 == 1 })
+    }
+}
