@@ -212,6 +212,25 @@ func withNewItem<T>(_ body: (ManagedObject, ManagedObjectContext) throws -> T) t
             == .object(["a": .array([.integer(1), .double(2.5), .string("x"), .null, .bool(true)])]))
     }
 
+    @Test func swiftValuesInAnyDictionariesImport() throws {
+        try withNewItem { item, _ in
+            let when = Date(timeIntervalSince1970: 1_714_557_600)
+            let values: [String: Any] = [
+                "guid": "s", "read": true, "score": 3, "rating": 2.5, "published": when, "title": Optional<String>.none as Any,
+            ]
+            try item.importValues(from: values)
+            #expect(item["read"] == true)
+            #expect(item["score"] == 3)
+            #expect(item["rating"] == 2.5)
+            #expect(item["published"] == .date(when))
+            #expect(item["title"] == .null)
+            // A Swift Bool stays a bool (a double attribute refuses it), not the number 1.
+            #expect(throws: ObjectGraphError.typeMismatch(entity: "Item", key: "rating", expected: "double", got: "bool true")) {
+                try item.importValues(from: ["rating": true] as [String: Any])
+            }
+        }
+    }
+
     @Test func importedObjectsSaveAndFetch() throws {
         let container = try PersistentContainer(model: ImportModel.model, store: .inMemory)
         let context = container.viewContext

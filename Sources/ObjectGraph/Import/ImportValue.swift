@@ -25,9 +25,17 @@ public enum ImportValue: Sendable, Hashable, CustomStringConvertible {
     /// let value = ImportValue(any: any)
     /// ```
     public init?(any value: Any?) {
-        guard let value else {
+        guard var value else {
             self = .null
             return
+        }
+        // An Optional wrapped in Any (`[String: Any]` built from optionals): look inside.
+        while case let mirror = Mirror(reflecting: value), mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else {
+                self = .null
+                return
+            }
+            value = wrapped
         }
         switch value {
         case let v as ImportValue: self = v
