@@ -2,25 +2,33 @@
 // ObjectGraph's safe import and BatchImporter, into a file store; reports time, throughput
 // and peak memory (VmHWM). Goal: 1,000,000 items under 200 MB.
 import Foundation
+import GRDB
 import ObjectGraph
 
-private let importBenchModel = try! ManagedObjectModel(
-    name: "ImportBench", version: 1,
-    entities: [
-        EntityDescription(
-            "Server",
-            attributes: [.string("url", optional: false), .string("title"), .derivedCount("unreadCount", of: "feedItems", where: "read == NO")],
-            relationships: [.toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)],
-            uniquenessConstraints: [["url"]]),
-        EntityDescription(
-            "FeedItem",
-            attributes: [
-                .string("guid", optional: false), .string("title"), .string("link"), .string("author"),
-                .date("published", indexed: true), .bool("read", defaultValue: false),
-            ],
-            relationships: [.toOne("server", destination: "Server", inverse: "feedItems")],
-            uniquenessConstraints: [["guid"]]),
-    ])
+/// The benchmark's reader model; version 2 adds `flagged` (indexed, default NO) to items.
+private func importBenchModel(version: Int) -> ManagedObjectModel {
+    var itemAttributes: [AttributeDescription] = [
+        .string("guid", optional: false), .string("title"), .string("link"), .string("author"),
+        .date("published", indexed: true), .bool("read", defaultValue: false),
+    ]
+    if version >= 2 { itemAttributes.append(.bool("flagged", defaultValue: false, indexed: true)) }
+    return try! ManagedObjectModel(
+        name: "ImportBench", version: version,
+        entities: [
+            EntityDescription(
+                "Server",
+                attributes: [
+                    .string("url", optional: false), .string("title"),
+                    .derivedCount("unreadCount", of: "feedItems", where: "read == NO"),
+                ],
+                relationships: [.toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)],
+                uniquenessConstraints: [["url"]]),
+            EntityDescription(
+                "FeedItem", attributes: itemAttributes,
+                relationships: [.toOne("server", destination: "Server", inverse: "feedItems")],
+                uniquenessConstraints: [["guid"]]),
+        ])
+}
 
 /// One backup record, as `zeader export --json` would write it (strings for dates, as JSON has).
 private func backupRecord(_ i: Int) -> [String: ImportValue] {
@@ -52,18 +60,20 @@ private func peakMemoryMiB() -> Double {
     return 0
 }
 
-/// Imports `count` backup records in batches of `batchSize` and prints one report line.
+/// Imports `count` backup records in batches of `batchSize`, then migrates the store to
+/// version 2 (inferred, and again with a custom policy); prints one line for each.
 ///
 /// ```swift
 /// try runImportBenchmark(count: 1_000_000)
 /// ```
 func runImportBenchmark(count: Int = 1_000_000, batchSize: Int = 5_000) throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-bench-import-\(getpid()).sqlite")
-    let paths = ["", "-wal", "-shm"].map { url.path + $0 }
+    let paths = ["", "-wal", "-shm", ".v1.bak"].map { url.path + $0 }
     for p in paths { try? FileManager.default.removeItem(atPath: p) }
     defer { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
 
-    let container = try PersistentContainer(model: importBenchModel, store: .file(url))
+    let v1 = importBenchModel(version: 1)
+    let container = try PersistentContainer(model: v1, store: .file(url))
     // The servers first; items refer to them by position in the backup.
     let setup = container.newBackgroundContext(name: "setup")
     let serverIDs: [ObjectID] = try setup.performAndWait {
@@ -109,5 +119,57 @@ func runImportBenchmark(count: Int = 1_000_000, batchSize: Int = 5_000) throws {
     guard stored == count, unread == (0..<count).filter({ $0 % 3 == 0 }).count else {
         print("import: MISMATCH — expected \(count) items and \((0..<count).filter { $0 % 3 == 0 }.count) unread")
         exit(1)
+    }
+    try container.store.close()
+
+    // Upgrade the store: v1 → v2, first inferred (INSERT … SELECT), then with a custom
+    // policy (row by row) on a fresh copy of the v1 store.
+    let v2 = importBenchModel(version: 2)
+    let v1Copy = url.path + ".v1.copy"
+    try? FileManager.default.removeItem(atPath: v1Copy)
+    do {
+        // Through SQLite's backup API: the closed store may still have part of its data in
+        // its WAL, which copying the file alone would lose.
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let source = try DatabaseQueue(path: url.path, configuration: readOnly)
+        let copy = try DatabaseQueue(path: v1Copy)
+        try source.backup(to: copy)
+        try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try copy.close()
+        try source.close()
+    }
+    defer { try? FileManager.default.removeItem(atPath: v1Copy) }
+    let inferred = try MigrationPlan(versions: [v1, v2], backupRetention: .remove)
+    let flagFirstItems = EntityMigrationPolicy(entity: "FeedItem", toVersion: 2) { row in
+        if row.primaryKey % 10 == 0 { row["flagged"] = true }
+    }
+    let custom = try MigrationPlan(versions: [v1, v2], policies: [flagFirstItems], backupRetention: .remove)
+    for (label, plan) in [("inferred", inferred), ("custom policy", custom)] {
+        if label == "custom policy" {
+            // Replace the store, with its WAL and shared memory (a stale WAL would be
+            // replayed onto the copy).
+            for p in paths { try? FileManager.default.removeItem(atPath: p) }
+            try FileManager.default.copyItem(atPath: v1Copy, toPath: url.path)
+        }
+        let migrationStart = DispatchTime.now().uptimeNanoseconds
+        let migrated = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
+        let migrationSeconds = Double(DispatchTime.now().uptimeNanoseconds - migrationStart) / 1e9
+        let (items, flagged, tenths) = try migrated.store.database.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM FeedItem") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM FeedItem WHERE flagged = 1") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM FeedItem WHERE Z_PK % 10 = 0") ?? -1
+            )
+        }
+        print(
+            String(
+                format: "migrate v1→v2 (%@): %d items in %.1f s, %d flagged; peak memory (VmHWM) %.0f MB", label, items,
+                migrationSeconds, flagged, peakMemoryMiB()))
+        guard items == stored, flagged == (label == "inferred" ? 0 : tenths) else {
+            print("migrate: MISMATCH — expected \(stored) items and \(label == "inferred" ? 0 : tenths) flagged")
+            exit(1)
+        }
+        try migrated.store.close()
     }
 }

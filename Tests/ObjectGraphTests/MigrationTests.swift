@@ -408,3 +408,46 @@ extension EntityMigrationPolicy {
         EntityMigrationPolicy(entity: entityName, toVersion: version, transform: transform)
     }
 }
+
+@Suite struct MigrationIndexTests {
+    /// Rebuilding a table that has indexes (a foreign-key index, an attribute index, a unique
+    /// index) drops and recreates them.
+    @Test func rebuiltTableKeepsItsIndexes() throws {
+        func model(_ version: Int) throws -> ManagedObjectModel {
+            var attributes: [AttributeDescription] = [.string("guid", optional: false), .date("published", indexed: true)]
+            if version == 2 { attributes.append(.bool("flagged", defaultValue: false, indexed: true)) }
+            return try ManagedObjectModel(
+                name: "Idx", version: version,
+                entities: [
+                    EntityDescription("Server", attributes: [.string("url")], relationships: [.toMany("items", destination: "Item", inverse: "server")]),
+                    EntityDescription(
+                        "Item", attributes: attributes, relationships: [.toOne("server", destination: "Server", inverse: "items")],
+                        uniquenessConstraints: [["guid"]]),
+                ])
+        }
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("idx.sqlite")
+        // Filled by a batched import, closed without being released (as a long-running program would).
+        let old = try PersistentContainer(model: try model(1), store: .file(url))
+        let serverID = try old.viewContext.performAndWait {
+            let server = try old.viewContext.insertObject(entityName: "Server")
+            try old.viewContext.save()
+            return server.objectID
+        }
+        try BatchImporter(container: old, name: "fill", batchSize: 5_000).run(0..<20_000) { i, context in
+            let item = try context.insertObject(entityName: "Item")
+            try item.importValues(from: ["guid": .string("g\(i)"), "published": .integer(Int64(i))])
+            try item.setObject(context.object(with: serverID), forKey: "server")
+        }
+        try old.store.close()
+        let v2 = try model(2)
+        let container = try PersistentContainer(model: v2, store: .file(url), migrator: try MigrationPlan(versions: [try model(1), v2]))
+        let indexes = try container.store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item' AND sql IS NOT NULL ORDER BY name")
+        }
+        #expect(indexes == ["Z_Item_flagged", "Z_Item_published", "Z_Item_server", "Z_Item_unique_guid"])
+        let integrity = try container.store.database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        #expect(try container.store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item") } == 20_000)
+    }
+}

@@ -18,6 +18,7 @@ import GRDB
 /// rows, a required value is missing) throws ``ObjectGraphError/migrationFailed(path:reason:)``
 /// naming the step and the entity, and leaves the store byte for byte as it was. Store
 /// metadata set by the application survives; the model version and schema hash are updated.
+/// The store must not be open in another process while it is migrated (it is replaced).
 ///
 /// ```swift
 /// let plan = try MigrationPlan(versions: [toDoV1, toDoV2], policies: [
@@ -115,9 +116,12 @@ public struct MigrationPlan: StoreMigrator {
         let backup = Self.freePath(Self.backupPath(forStoreAt: path, version: version))
         let work = Self.freePath(path + ".migrating")
         var succeeded = false
+        var originalTouched = false
         defer {
             if !succeeded {
-                for p in [work, work + "-journal", work + "-wal", work + "-shm", backup] { try? fm.removeItem(atPath: p) }
+                for p in [work, work + "-journal", work + "-wal", work + "-shm"] { try? fm.removeItem(atPath: p) }
+                // Once the old WAL is gone, the backup is the only complete copy: keep it.
+                if !originalTouched { try? fm.removeItem(atPath: backup) }
             }
         }
         do {
@@ -125,16 +129,20 @@ public struct MigrationPlan: StoreMigrator {
             // transaction, and the original is only read.
             var readOnly = Configuration()
             readOnly.readonly = true
+            // Both copies are made with it, each left as one self-contained file (rollback
+            // journal, not WAL), so that nothing depends on a -wal file beside it.
             let source = try DatabaseQueue(path: path, configuration: readOnly)
             let copy = try DatabaseQueue(path: backup)
             try source.backup(to: copy)
+            try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try copy.close()
-            try source.close()
-            try fm.copyItem(atPath: backup, toPath: work)
 
             var config = Configuration()
             config.prepareDatabase { db in PredicateSQLFunctions.register(in: db) }
             let queue = try DatabaseQueue(path: work, configuration: config)
+            try source.backup(to: queue)
+            try source.close()
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try queue.write { db in
                 for i in start..<end {
                     let step = MigrationStep(
@@ -155,6 +163,7 @@ public struct MigrationPlan: StoreMigrator {
 
         // The backup holds everything the old WAL held; the old WAL must not be replayed
         // onto the new file.
+        originalTouched = true
         for p in [path + "-wal", path + "-shm"] where fm.fileExists(atPath: p) { try? fm.removeItem(atPath: p) }
         guard rename(work, path) == 0 else {
             throw ObjectGraphError.migrationFailed(
