@@ -19,7 +19,11 @@ import GRDB
 /// }
 /// print(result.importedNow, result.total)
 /// ```
+///
+/// Call ``run(_:progress:insert:)`` off the view context's queue: it blocks until the import
+/// ends, and the view context merges each batch's DidSave on its own queue.
 public final class BatchImporter: Sendable {
+    /// The stack imported into (each run uses a new background context of it).
     public let container: PersistentContainer
     /// Identifies the import in the store's metadata.
     public let name: String
@@ -83,6 +87,10 @@ public final class BatchImporter: Sendable {
     }
 
     /// The stored marker, nil when the import never saved anything.
+    ///
+    /// ```swift
+    /// let saved = try importer.marker()?.savedRecords ?? 0
+    /// ```
     public func marker() throws -> Marker? {
         guard let value = try container.store.metadata(forKey: markerKey) else { return nil }
         guard let marker = Marker(metadataValue: value) else {
@@ -93,6 +101,10 @@ public final class BatchImporter: Sendable {
     }
 
     /// Forgets the marker, so that the next run starts from the first record.
+    ///
+    /// ```swift
+    /// try importer.discardMarker()   // import the same file again from the top
+    /// ```
     public func discardMarker() throws {
         try container.store.setMetadata(nil, forKey: markerKey)
     }

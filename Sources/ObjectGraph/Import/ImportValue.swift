@@ -8,12 +8,19 @@ import Foundation
 /// try item.importValues(from: record)
 /// ```
 public enum ImportValue: Sendable, Hashable, CustomStringConvertible {
+    /// JSON `null`: sets an optional attribute to nil.
     case null
+    /// JSON `true`/`false`.
     case bool(Bool)
+    /// A JSON number without a fraction.
     case integer(Int64)
+    /// A JSON number with a fraction (or too large for `Int64`).
     case double(Double)
+    /// A JSON string.
     case string(String)
+    /// A JSON array (never imported into an attribute; a type error).
     case array([ImportValue])
+    /// A JSON object (never imported into an attribute; a type error).
     case object([String: ImportValue])
 
     /// Converts what `JSONSerialization` (or hand-written Swift literals) produce: `NSNull`,

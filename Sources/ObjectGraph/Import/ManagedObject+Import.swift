@@ -1,6 +1,6 @@
 import Foundation
 
-/// How ``ManagedObject/importValues(from:options:)-([String:ImportValue],_)`` reads a dictionary.
+/// How `ManagedObject.importValues(from:options:)` reads a dictionary.
 ///
 /// ```swift
 /// var options = ImportOptions()
@@ -22,7 +22,9 @@ public struct ImportOptions {
 
     /// What numbers mean for date attributes.
     public enum NumericDateUnit {
+        /// `1714557600` is 2024-05-01T10:00:00Z.
         case secondsSince1970
+        /// `1714557600000` is 2024-05-01T10:00:00Z (JavaScript's `Date.now()`).
         case millisecondsSince1970
     }
 
@@ -37,8 +39,11 @@ public struct ImportOptions {
         case skip
     }
 
+    /// How strings become dates (`options.dates = .formatter(rfc822)`); ISO 8601 by default.
     public var dates: DateStrategy = .iso8601
+    /// What numbers mean for dates (`options.numericDates = .millisecondsSince1970`).
     public var numericDates: NumericDateUnit = .secondsSince1970
+    /// Throw on the first bad value (default) or skip it (`options.onTypeError = .skip`).
     public var onTypeError: TypeErrorHandling = .throw
     /// Source keys that differ from attribute names: `["id": "guid"]`. Unmapped keys are
     /// matched to attributes by name.
@@ -118,7 +123,7 @@ extension ManagedObject {
     }
 
     /// Sets attributes from a dictionary as `JSONSerialization` returns it (see
-    /// ``importValues(from:options:)-([String:ImportValue],_)`` for the rules). A value of a
+    /// the `[String: ImportValue]` variant for the rules). A value of a
     /// kind JSON does not have is a type error.
     ///
     /// ```swift

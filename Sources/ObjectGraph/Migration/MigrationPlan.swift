@@ -93,6 +93,10 @@ public struct MigrationPlan: StoreMigrator {
 
     /// Migrates the store at `path` from `version` to `model` step by step (called by
     /// ``PersistentStore`` when it opens an older store).
+    ///
+    /// ```swift
+    /// try plan.migrate(storeAt: url.path, from: 1, to: toDoV2)   // usually done by PersistentContainer
+    /// ```
     public func migrate(storeAt path: String, from version: Int, to model: ManagedObjectModel) throws {
         guard let start = versions.firstIndex(where: { $0.version == version }) else {
             throw ObjectGraphError.migrationFailed(
@@ -242,7 +246,7 @@ public struct MigrationRow: Sendable {
     /// The new row's values, by the new version's attribute names.
     public var newValues: [String: Value]
 
-    /// The new value of `key`.
+    /// The new value of `key`: `row["doNotAlert"] = true`.
     public subscript(key: String) -> Value {
         get { newValues[key] ?? .null }
         set { newValues[key] = newValue }
