@@ -197,9 +197,31 @@ public final class PersistentStore: Sendable {
         }
     }
 
+    /// Runs `body`; writes it starts on this thread run `work` at the end of their transaction.
+    /// A batched import uses it to record its resume marker in the transaction that saves
+    /// the batch. (A thread-dictionary entry, not a task-local: contexts run on dispatch queues.)
+    static func withTransactionExtras<R>(_ work: @escaping (Database) throws -> Void, _ body: () throws -> R) rethrows -> R {
+        let dictionary = Thread.current.threadDictionary
+        let previous = dictionary[TransactionExtras.key]
+        dictionary[TransactionExtras.key] = TransactionExtras(work: work)
+        defer { dictionary[TransactionExtras.key] = previous }
+        return try body()
+    }
+
+    final class TransactionExtras {
+        static let key = "ObjectGraph.transactionExtras"
+        let work: (Database) throws -> Void
+        init(work: @escaping (Database) throws -> Void) { self.work = work }
+    }
+
     func write<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
+        let extras = Thread.current.threadDictionary[TransactionExtras.key] as? TransactionExtras
         do {
-            return try writer.write(block)
+            return try writer.write { db in
+                let result = try block(db)
+                try extras?.work(db)
+                return result
+            }
         } catch {
             throw ObjectGraphError.wrapping(error)
         }

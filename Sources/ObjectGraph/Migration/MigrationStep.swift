@@ -1,0 +1,307 @@
+import Foundation
+import GRDB
+
+/// One step of a migration, from one model version to the next, run inside the caller's
+/// transaction on the working copy of the store.
+///
+/// Tables whose stored shape is unchanged (and that no policy touches) are left alone. Every
+/// other table is rebuilt: the old table is renamed aside, the new one created, rows copied
+/// (with `INSERT … SELECT` when inferred, row by row through the policy otherwise, keeping
+/// `Z_PK` and `Z_OPT`), the indexes created (a new uniqueness constraint is checked here),
+/// and the old table dropped.
+struct MigrationStep {
+    let from: ManagedObjectModel
+    let to: ManagedObjectModel
+    let policies: [EntityMigrationPolicy]
+
+    /// A reason the step cannot be performed; becomes ``ObjectGraphError/migrationFailed(path:reason:)``.
+    struct Failure: Error {
+        var reason: String
+    }
+
+    var name: String { "step v\(from.version)→v\(to.version)" }
+
+    func fail(_ entity: String, _ message: String) -> Failure {
+        Failure(reason: "\(name), entity \(entity): \(message)")
+    }
+
+    /// How one entity of the new version is filled from the old version.
+    struct EntityMapping {
+        let new: Entity
+        let old: Entity?
+        /// For each stored attribute of `new` (in column order): its source attribute in `old`.
+        let attributeSources: [(new: AttributeDescription, old: AttributeDescription?)]
+        /// For each stored to-one of `new`: its column and its source column in `old`.
+        let foreignKeySources: [(new: RelationshipDescription, old: RelationshipDescription?)]
+        let policy: EntityMigrationPolicy?
+        let needsRebuild: Bool
+    }
+
+    func run(in db: Database) throws {
+        let mappings = try to.entities.map(mapping(for:))
+        let sources = Set(mappings.compactMap { $0.old?.name })
+        let removed = from.entities.filter { !sources.contains($0.name) }
+
+        // 1. Move the old tables aside (with their indexes gone, so new ones can take the names).
+        for m in mappings where m.needsRebuild {
+            guard let old = m.old else { continue }
+            try dropIndexes(of: old.tableName, in: db)
+            try db.execute(sql: "ALTER TABLE \(q(old.tableName)) RENAME TO \(q(asideName(old)))")
+        }
+        for old in removed {
+            try db.execute(sql: "DROP TABLE \(q(old.tableName))")
+            try db.execute(sql: "DELETE FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [old.name])
+        }
+
+        // 2. New tables, rows, then indexes (uniqueness is checked as each index is built).
+        for m in mappings where m.needsRebuild {
+            let statements = SchemaGenerator.createStatements(for: m.new)
+            try db.execute(sql: statements[0])
+            if let old = m.old {
+                if m.policy != nil {
+                    try copyRowByRow(m, old: old, in: db)
+                } else {
+                    try copyInferred(m, old: old, in: db)
+                }
+            }
+            for sql in statements.dropFirst() {
+                do {
+                    try db.execute(sql: sql)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                    throw fail(m.new.name, "existing rows violate a new uniqueness constraint (\(error.message ?? "constraint failed"))")
+                }
+            }
+            if let old = m.old {
+                try db.execute(sql: "DROP TABLE \(q(asideName(old)))")
+                if old.name != m.new.name {
+                    try db.execute(
+                        sql: "UPDATE \"Z_PRIMARYKEY\" SET Z_ENTITY = ? WHERE Z_ENTITY = ?", arguments: [m.new.name, old.name])
+                }
+            }
+        }
+
+        // 3. Required values the new version demands of existing rows.
+        for m in mappings where m.needsRebuild && m.old != nil {
+            for (attribute, _) in m.attributeSources where !attribute.isOptional {
+                let missing = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(q(m.new.tableName)) WHERE \(q(attribute.name)) IS NULL") ?? 0
+                if missing > 0 {
+                    throw fail(
+                        m.new.name,
+                        "\(missing) row\(missing == 1 ? "" : "s") would have no value for required attribute '\(attribute.name)'; give it a default or an EntityMigrationPolicy")
+                }
+            }
+            for (relationship, source) in m.foreignKeySources where !relationship.isOptional && source == nil {
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(q(m.new.tableName))") ?? 0
+                if count > 0 {
+                    throw fail(m.new.name, "new required relationship '\(relationship.name)' has no value for \(count) existing rows")
+                }
+            }
+        }
+
+        // 4. Derived counts that are new (or whose children a policy rewrote): count once.
+        for m in mappings {
+            for counter in m.new.counters {
+                let attribute = m.new.attributes[counter.attributeIndex]
+                let source = m.attributeSources.first { $0.new.name == attribute.name }?.old
+                let child = to.entities[counter.childEntityIndex]
+                let childRewritten = mappings[counter.childEntityIndex].policy != nil
+                guard source?.derivedCount != attribute.derivedCount || childRewritten || m.old == nil
+                    || !sameCounterChild(counter)
+                else { continue }
+                try fillDerivedCount(parent: m.new, attribute: attribute, child: child, counter: counter, in: db)
+            }
+        }
+    }
+
+    // MARK: Mapping
+
+    func mapping(for new: Entity) throws -> EntityMapping {
+        let policy = policies.first { $0.entityName == new.name }
+        let old = from.entityIfPresent(named: new.renamingIdentifier ?? new.name)
+            ?? (new.renamingIdentifier != nil ? from.entityIfPresent(named: new.name) : nil)
+        guard let old else {
+            if policy != nil { throw fail(new.name, "has a migration policy but no entity in version \(from.version)") }
+            return EntityMapping(new: new, old: nil, attributeSources: [], foreignKeySources: [], policy: nil, needsRebuild: true)
+        }
+        var attributes: [(AttributeDescription, AttributeDescription?)] = []
+        for i in new.storedAttributeIndexes {
+            let a = new.attributes[i]
+            var source = old.attribute(named: a.renamingIdentifier ?? a.name)
+            if source == nil, a.renamingIdentifier != nil { source = old.attribute(named: a.name) }
+            if let s = source, s.isTransient { source = nil }
+            if let s = source, s.type != a.type, policy == nil, !Self.convertsLosslessly(s.type, a.type) {
+                throw fail(
+                    new.name,
+                    "attribute '\(a.name)' changes type from \(s.type.rawValue) to \(a.type.rawValue); that needs an EntityMigrationPolicy")
+            }
+            if source == nil, !a.isOptional, a.defaultValue.isNull, a.derivedCount == nil, policy == nil {
+                throw fail(
+                    new.name,
+                    "new required attribute '\(a.name)' has no default value; give it one or add an EntityMigrationPolicy")
+            }
+            attributes.append((a, source))
+        }
+        var foreignKeys: [(RelationshipDescription, RelationshipDescription?)] = []
+        for (i, r) in new.relationships.enumerated() where new.storesForeignKey[i] {
+            var source: RelationshipDescription?
+            for name in [r.renamingIdentifier, r.name].compactMap({ $0 }) {
+                if let j = old.relationships.firstIndex(where: { $0.name == name }), old.storesForeignKey[j] {
+                    source = old.relationships[j]
+                    break
+                }
+            }
+            foreignKeys.append((r, source))
+        }
+        let unchanged = policy == nil && Self.sameStoredShape(old: old, new: new, attributes: attributes, foreignKeys: foreignKeys)
+        return EntityMapping(
+            new: new, old: old, attributeSources: attributes, foreignKeySources: foreignKeys, policy: policy,
+            needsRebuild: !unchanged)
+    }
+
+    /// Whether `new`'s table would be exactly `old`'s: same name, columns, defaults,
+    /// optionality, indexes and constraints.
+    static func sameStoredShape(
+        old: Entity, new: Entity, attributes: [(AttributeDescription, AttributeDescription?)],
+        foreignKeys: [(RelationshipDescription, RelationshipDescription?)]
+    ) -> Bool {
+        guard old.name == new.name, new.indexes == old.indexes, new.uniquenessConstraints == old.uniquenessConstraints else {
+            return false
+        }
+        let oldAttributeNames: [String] = old.storedAttributeIndexes.map { old.attributes[$0].name }
+        guard attributes.map({ $0.0.name }) == oldAttributeNames else { return false }
+        for (a, source) in attributes {
+            guard let s = source else { return false }
+            let same: Bool = s.name == a.name && s.type == a.type && s.defaultValue == a.defaultValue
+            guard same, s.isIndexed == a.isIndexed, s.isOptional == a.isOptional else { return false }
+        }
+        let oldForeignKeyNames: [String] = old.relationships.indices.filter { old.storesForeignKey[$0] }.map { old.relationships[$0].name }
+        let sources: [String?] = foreignKeys.map { $0.1?.name }
+        let names: [String?] = foreignKeys.map { $0.0.name }
+        return sources == names && names.compactMap({ $0 }) == oldForeignKeyNames
+    }
+
+    /// Type changes the inferred step carries out with SQLite's own conversions.
+    static func convertsLosslessly(_ from: AttributeType, _ to: AttributeType) -> Bool {
+        switch (from, to) {
+        case (.integer, .double), (.bool, .integer): return true
+        default: return false
+        }
+    }
+
+    /// Whether a derived count's children come from the same entity as before.
+    func sameCounterChild(_ counter: CounterInfo) -> Bool {
+        let child = to.entities[counter.childEntityIndex]
+        guard let oldChild = from.entityIfPresent(named: child.renamingIdentifier ?? child.name) else { return false }
+        let relationship = child.relationships[counter.childToOneIndex]
+        return oldChild.relationship(named: relationship.renamingIdentifier ?? relationship.name) != nil
+    }
+
+    // MARK: Copying
+
+    func copyInferred(_ m: EntityMapping, old: Entity, in db: Database) throws {
+        var columns = ["\"Z_PK\"", "\"Z_OPT\""]
+        var sources = ["\"Z_PK\"", "\"Z_OPT\""]
+        for (a, s) in m.attributeSources {
+            guard let s else { continue }
+            columns.append(q(a.name))
+            sources.append(q(s.name))
+        }
+        for (r, s) in m.foreignKeySources {
+            guard let s else { continue }
+            columns.append(q(r.name))
+            sources.append(q(s.name))
+        }
+        try db.execute(
+            sql: "INSERT INTO \(q(m.new.tableName)) (\(columns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(q(asideName(old)))"
+        )
+    }
+
+    func copyRowByRow(_ m: EntityMapping, old: Entity, in db: Database) throws {
+        let oldAttributes = old.storedAttributeIndexes.map { old.attributes[$0] }
+        let oldForeignKeys = old.relationships.indices.filter { old.storesForeignKey[$0] }.map { old.relationships[$0] }
+        let select =
+            (["\"Z_PK\"", "\"Z_OPT\""] + oldAttributes.map { q($0.name) } + oldForeignKeys.map { q($0.name) })
+            .joined(separator: ", ")
+        let newColumns = m.attributeSources.map(\.new.name) + m.foreignKeySources.map(\.new.name)
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO \(q(m.new.tableName)) (\"Z_PK\", \"Z_OPT\", \(newColumns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: newColumns.count + 2).joined(separator: ", ")))"
+        )
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(select) FROM \(q(asideName(old))) ORDER BY \"Z_PK\"")
+        while let row = try rows.next() {
+            let pk: Int64 = row[0]
+            let version: Int64 = row[1]
+            var oldValues: [String: Value] = [:]
+            var column = 2
+            for a in oldAttributes {
+                oldValues[a.name] = Value(databaseValue: row[column], type: a.type)
+                column += 1
+            }
+            for r in oldForeignKeys {
+                oldValues[r.name] = Value(databaseValue: row[column], type: .integer)
+                column += 1
+            }
+            var newValues: [String: Value] = [:]
+            for (a, s) in m.attributeSources {
+                if let s, let value = oldValues[s.name], let converted = value.coerced(to: a.type) {
+                    newValues[a.name] = converted
+                } else {
+                    newValues[a.name] = a.defaultValue
+                }
+            }
+            for (r, s) in m.foreignKeySources { newValues[r.name] = s.flatMap { oldValues[$0.name] } ?? .null }
+            var migrationRow = MigrationRow(primaryKey: pk, old: oldValues, newValues: newValues)
+            if let policy = m.policy {
+                do {
+                    try policy.transform(&migrationRow)
+                } catch {
+                    throw fail(m.new.name, "the policy failed on the row with Z_PK \(pk): \(error)")
+                }
+            }
+            var arguments: [DatabaseValue] = [pk.databaseValue, version.databaseValue]
+            for (a, _) in m.attributeSources {
+                let value = migrationRow.newValues[a.name] ?? .null
+                guard let converted = value.coerced(to: a.type) else {
+                    throw fail(
+                        m.new.name, "the row with Z_PK \(pk) has \(value) for '\(a.name)', which is not a \(a.type.rawValue)")
+                }
+                arguments.append(converted.databaseValue)
+            }
+            for (r, _) in m.foreignKeySources {
+                switch migrationRow.newValues[r.name] ?? .null {
+                case .null: arguments.append(.null)
+                case .integer(let key): arguments.append(key.databaseValue)
+                case let other:
+                    throw fail(m.new.name, "the row with Z_PK \(pk) has \(other) for relationship '\(r.name)', not a primary key")
+                }
+            }
+            try insert.execute(arguments: StatementArguments(arguments))
+        }
+    }
+
+    func fillDerivedCount(
+        parent: Entity, attribute: AttributeDescription, child: Entity, counter: CounterInfo, in db: Database
+    ) throws {
+        let foreignKey = child.relationships[counter.childToOneIndex].name
+        var condition = SQLFragment(sql: "c.\(q(foreignKey)) = p.\"Z_PK\"")
+        if let predicate = counter.predicate {
+            let fragment = try predicate.sqlExpression(for: child, in: to, alias: "c")
+            condition = SQLFragment(sql: condition.sql + " AND (\(fragment.sql))", arguments: fragment.arguments)
+        }
+        try db.execute(
+            sql: "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c WHERE \(condition.sql))",
+            arguments: StatementArguments(condition.arguments))
+    }
+
+    // MARK: Helpers
+
+    func dropIndexes(of table: String, in db: Database) throws {
+        let names = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [table])
+        for name in names { try db.execute(sql: "DROP INDEX \(q(name))") }
+    }
+
+    func asideName(_ old: Entity) -> String { "Z_MIGRATING_\(old.tableName)" }
+
+    func q(_ identifier: String) -> String { SchemaGenerator.quote(identifier) }
+}
