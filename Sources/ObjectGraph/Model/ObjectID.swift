@@ -20,6 +20,18 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         self.rawValue = rawValue
     }
 
+    /// The ID of the row with primary key `primaryKey` of `entity` (for keys read from SQL
+    /// run beside ObjectGraph, e.g. a full-text index). Look the object up with
+    /// ``ManagedObjectContext/existingObject(with:)`` to check that it exists.
+    ///
+    /// ```swift
+    /// let id = ObjectID(entity: try model.entity(named: "FeedItem"), primaryKey: 42)
+    /// ```
+    public init(entity: Entity, primaryKey: Int64) {
+        precondition(primaryKey > 0, "primary keys are positive")
+        self.init(entity: entity, rawValue: primaryKey)
+    }
+
     /// True before the object's first successful save.
     public var isTemporary: Bool { rawValue < 0 }
 
