@@ -382,6 +382,34 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
         #expect(try fileBytes(url) == before)
     }
 
+    @Test func anExistingBackupIsNeverOverwrittenAndStaleWorkFilesAreReplaced() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        try makeToDoV1Store(at: url, names: ["a"])
+        let earlierBackup = Data("an earlier backup".utf8)
+        try earlierBackup.write(to: URL(fileURLWithPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1)))
+        try Data("left by a killed migration".utf8).write(to: URL(fileURLWithPath: url.path + ".migrating"))
+        let plan = try MigrationPlan(versions: [ToDoModels.v1, ToDoModels.v2])
+        let container = try PersistentContainer(model: ToDoModels.v2, store: .file(url), migrator: plan)
+        #expect(try fetchAll(container, "ToDo", sortedBy: "name").count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1))) == earlierBackup)
+        let second = URL(fileURLWithPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1) + ".2")
+        #expect(try fetchAll(try PersistentContainer(model: ToDoModels.v1, store: .file(second)), "ToDo", sortedBy: "name").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
+    }
+
+    @Test func storeVersionMissingFromThePlanIsRefused() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        try makeToDoV1Store(at: url, names: ["a"])
+        let before = try fileBytes(url)
+        let plan = try MigrationPlan(versions: [ToDoModels.v2, ToDoModels.v3])
+        #expect(throws: ObjectGraphError.migrationFailed(path: url.path, reason: "store is version 1, which the migration plan does not list")) {
+            try PersistentContainer(model: ToDoModels.v3, store: .file(url), migrator: plan)
+        }
+        #expect(try fileBytes(url) == before)
+    }
+
     @Test func olderStoreWithoutMigratorIsRefused() throws {
         let tmp = TemporaryDirectory()
         let url = tmp.file("todo.sqlite")

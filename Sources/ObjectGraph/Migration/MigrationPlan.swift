@@ -118,7 +118,9 @@ public struct MigrationPlan: StoreMigrator {
 
         let fm = FileManager.default
         let backup = Self.freePath(Self.backupPath(forStoreAt: path, version: version))
-        let work = Self.freePath(path + ".migrating")
+        // A working copy left by a migration that was killed is garbage: start afresh.
+        let work = path + ".migrating"
+        for p in [work, work + "-journal"] where fm.fileExists(atPath: p) { try? fm.removeItem(atPath: p) }
         var succeeded = false
         var originalTouched = false
         defer {
