@@ -52,7 +52,7 @@ let package = Package(
             name: "ObjectGraphTests",
             dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ZeaderKitTests", dependencies: ["ZeaderKit"]),
+        .testTarget(name: "ZeaderKitTests", dependencies: ["ZeaderKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@
 //
 //   swift run -c release zeader-bench objectgraph [N]   ObjectGraph beside hand-written SQL (GRDB)
 //   swift run -c release zeader-bench toggle            read-flag toggles at 100 and 100,000 items
+//   swift run -c release zeader-bench import [N]        batched import of N records, then migrations
 import Foundation
 import GRDB
 import ObjectGraph
@@ -302,7 +303,9 @@ case "objectgraph":
     try objectGraphBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000)
 case "toggle":
     try toggleBenchmark()
+case "import":
+    try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
-    print("usage: zeader-bench objectgraph [N] | toggle")
+    print("usage: zeader-bench objectgraph [N] | toggle | import [N]")
     exit(2)
 }
