@@ -42,11 +42,32 @@ public final class PersistentContainer: Sendable {
         self.viewContext = ManagedObjectContext(containerBox: placeholder, queue: queue, name: "view")
         placeholder.container = self
         viewContext.bindContainer()
-        let view = viewContext
-        let token = bus.observeDidSave(excluding: viewContext) { note in
-            view.perform { view.mergeChanges(fromDidSave: note) }
+        automaticallyMergesChangesIntoViewContext = true
+    }
+
+    /// Whether every other context's save (and, once watched, other processes' commits) is
+    /// merged into the view context on its queue. On by default; turn it off for a stack
+    /// without a user interface (a batch tool, a benchmark).
+    ///
+    /// ```swift
+    /// container.automaticallyMergesChangesIntoViewContext = false
+    /// ```
+    public var automaticallyMergesChangesIntoViewContext: Bool {
+        get { autoMergeToken.withLock { $0 != nil } }
+        set {
+            let view = viewContext
+            let token: ObservationToken? =
+                newValue
+                ? bus.observeDidSave(excluding: viewContext) { note in
+                    view.perform { view.mergeChanges(fromDidSave: note) }
+                } : nil
+            let old = autoMergeToken.withLock { current -> ObservationToken? in
+                if (current != nil) == newValue { return nil }
+                defer { current = token }
+                return current
+            }
+            old?.cancel()
         }
-        autoMergeToken.withLock { $0 = token }
     }
 
     deinit {
