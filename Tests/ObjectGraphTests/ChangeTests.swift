@@ -146,6 +146,38 @@ func eventually(timeout: TimeInterval = 3, _ condition: () throws -> Bool) rethr
         withExtendedLifetime(token) {}
     }
 
+    @Test func automaticMergingCanBeTurnedOff() throws {
+        let container = try TestModel.container()
+        let view = container.viewContext
+        let note = try view.performAndWait { () throws in
+            let n = view.insert(Note.self)
+            n.title = "old"
+            try view.save()
+            return n
+        }
+        let id = view.performAndWait { note.objectID }
+        container.automaticallyMergesChangesIntoViewContext = false
+        #expect(!container.automaticallyMergesChangesIntoViewContext)
+        let saves = Recorder<DidSaveNotification>()
+        let token = container.bus.observeDidSave(excluding: view) { saves.append($0) }
+        let bg = container.newBackgroundContext()
+        try bg.performAndWait { () throws in
+            (try bg.existingObject(with: id) as! Note).title = "new"
+            try bg.save()
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+        view.performAndWait { #expect(note.title == "old") }
+        view.performAndWait { for s in saves.all { view.mergeChanges(fromDidSave: s) } }
+        view.performAndWait { #expect(note.title == "new") }
+        container.automaticallyMergesChangesIntoViewContext = true
+        try bg.performAndWait { () throws in
+            (try bg.existingObject(with: id) as! Note).title = "newer"
+            try bg.save()
+        }
+        #expect(eventually { view.performAndWait { note.title == "newer" } })
+        withExtendedLifetime(token) {}
+    }
+
     @Test func mergeRemovesObjectsDeletedElsewhere() throws {
         let container = try TestModel.container()
         let view = container.viewContext
