@@ -95,3 +95,33 @@ import Testing
         #expect(SearchIndex.matchExpression(for: " -- ") == nil)
     }
 }
+
+@Suite struct SearchIndexOrderTests {
+    @Test func newestFirstUndatedLastTiesByNewestKey() throws {
+        let store = try ZeaderStore.inMemory()
+        let index = try SearchIndex(store: store)
+        let context = store.container.viewContext
+        let dates: [(String, Double?)] = [("undated one", nil), ("old", 10), ("tie first", 500), ("tie second", 500), ("new", 900)]
+        let keysByTitle = try context.performAndWait { () throws -> [String: ObjectID] in
+            let server = context.insert(Server.self)
+            server.url = "https://a.example/feed"
+            let items = dates.map { title, seconds in
+                let item = context.insert(FeedItem.self)
+                item.guid = title
+                item.title = "match \(title)"
+                item.sortDate = seconds.map(Date.init(timeIntervalSince1970:))
+                item.server = server
+                return item
+            }
+            try context.save()
+            return Dictionary(uniqueKeysWithValues: items.map { ($0.title!, $0.objectID) })
+        }
+        let ids = try context.performAndWait { try index.search("MATCH", in: context) }
+        let expected = ["match new", "match tie second", "match tie first", "match old", "match undated one"]
+        #expect(ids == expected.map { keysByTitle[$0]! })
+        // The IDs name live rows of the view context.
+        let titles = try context.performAndWait { try ids.map { (try context.existingObject(with: $0) as! FeedItem).title } }
+        #expect(titles == expected)
+        #expect(try index.matchingKeysNewestFirst("nothing here").isEmpty)
+    }
+}

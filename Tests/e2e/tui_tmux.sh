@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
 # start-up, navigation, mark read and the count changing, undo/redo, search, resize
-# (down to 20x5 and below), a commit by another process showing up live, and the
-# terminal restored after q, SIGTERM, SIGINT and a crash.
+# (down to 20x5 and below), a commit by another process showing up live, refresh (R, r)
+# against a loopback HTTP server started here on 127.0.0.1, a concurrent `zeader refresh`,
+# and the terminal restored after q, SIGTERM, SIGINT and a crash.
 #   usage: Tests/e2e/tui_tmux.sh      env: ZEADER=.build/debug/zeader
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,7 +15,12 @@ mkdir -p "$XDG_CONFIG_HOME"
 printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]\\n" "$a"; done >>"%s"\n' "$work/browser.log" >"$work/browser"
 chmod +x "$work/browser"
 export BROWSER="$work/browser"
-trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done; rm -rf "$work"' EXIT
+# Feeds come from 127.0.0.1 only, never through a proxy.
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+export no_proxy=127.0.0.1 NO_PROXY=127.0.0.1
+server_pid=""
+trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done
+	[ -z "$server_pid" ] || kill -KILL "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 failures=0 checks=0
 
 t() { tmux -S "$sock" "$@"; }
@@ -156,6 +162,93 @@ keys Enter q q
 expect_line 2 "0/1"
 keys q
 expect "EXIT=0"
+
+echo "== refresh against a loopback server: R fetches every feed, r the one under the cursor"
+www="$work/www"
+mkdir -p "$www"
+# feed NAME COUNT STAMP: an RSS file of COUNT items ("NAME item 1" oldest), modified at
+# STAMP (epoch seconds): the server answers If-Modified-Since from the file's time.
+feed() {
+	{
+		printf '<?xml version="1.0"?><rss version="2.0"><channel><title>%s Feed</title>' "$1"
+		for i in $(seq "$2"); do
+			printf '<item><guid>%s-%d</guid><title>%s item %d</title><pubDate>Sat, 21 Nov 2026 %02d:00:00 GMT</pubDate></item>' \
+				"$1" "$i" "$1" "$i" "$i"
+		done
+		printf '</channel></rss>\n'
+	} >"$www/$1.xml.tmp"
+	mv "$www/$1.xml.tmp" "$www/$1.xml"
+	touch -d "@$3" "$www/$1.xml"
+}
+feed Alpha 2 1795000000
+feed Beta 1 1795000000
+# A static server on 127.0.0.1 and a free port. It stops by itself after 170 s (a timer
+# of its own: under `swift test` the script may inherit a blocked SIGTERM, which `timeout`
+# cannot get through), and SIGTERM is unblocked and made fatal again for the kill below.
+python3 -u -c '
+import functools, http.server, signal, sys, threading
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+print("serving on 127.0.0.1 port", server.server_address[1], flush=True)
+threading.Timer(170, server.shutdown).start()
+server.serve_forever()
+' "$www" >"$work/http.log" 2>&1 &
+server_pid=$!
+port=""
+for i in $(seq 200); do
+	port=$(sed -n 's/^serving on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$work/http.log" | head -n 1)
+	[ -n "$port" ] && break
+	sleep 0.05
+done
+checks=$((checks + 1))
+if [ -z "$port" ]; then
+	echo "FAIL: the loopback HTTP server did not start: $(cat "$work/http.log")" >&2
+	failures=$((failures + 1))
+	port=9  # the checks below then fail one by one instead of stopping the script
+fi
+base="http://127.0.0.1:$port"
+live="$work/live.sqlite"
+"$zeader" add --db "$live" "$base/Alpha.xml" >/dev/null
+"$zeader" add --db "$live" "$base/Beta.xml" >/dev/null
+start "$zeader --db $live"
+expect "$base/Beta.xml"
+keys R
+expect_line 2 "Alpha Feed" 10
+expect_line 2 "2/2"
+expect_line 3 "1/1"
+expect "Refreshed 2 feeds"
+expect_line 1 "Feeds (3 unread)"
+feed Alpha 3 1795000100
+keys r
+expect_line 2 "3/3" 10
+expect "Refreshed 1 feed"
+expect_line 1 "Feeds (4 unread)"
+keys Enter
+expect_line 1 "Alpha Feed (3 items)"
+expect_line 2 "Alpha item 3"
+keys q
+
+echo "== a concurrent \`zeader refresh\` shows up live, in the feed list and in an open item list"
+keys j Enter
+expect_line 1 "Beta Feed (1 items)"
+feed Beta 3 1795000200
+checks=$((checks + 1))
+if ! timeout -s KILL 60 "$zeader" refresh --db "$live" >"$work/refresh.out" 2>&1; then
+	echo "FAIL: zeader refresh: $(cat "$work/refresh.out")" >&2
+	failures=$((failures + 1))
+fi
+expect_line 1 "Beta Feed (3 items)" 4
+expect_line 2 "Beta item 3"
+keys q
+expect_line 3 "3/3" 4
+expect_line 1 "Feeds (6 unread)"
+keys q
+expect "EXIT=0"
+kill -KILL "$server_pid" 2>/dev/null || true  # nothing to clean up; KILL cannot be blocked
+wait "$server_pid" 2>/dev/null || true
+server_pid=""
 
 echo "$checks checks, $failures failed"
 [ "$failures" = 0 ]

@@ -66,15 +66,34 @@ public final class SearchIndex: Sendable {
         }
     }
 
-    /// The IDs of the items matching `text`, newest first. Call on `context`'s queue.
+    /// The primary keys of the items matching `text`, newest first (by `sortDate`, undated
+    /// last, then newest key first). The cost follows the number of matches, not of items:
+    /// FTS5 finds the rows, and only those are looked up and sorted.
     ///
-    /// ObjectGraph offers no public way to make an ObjectID from a primary key, so the
-    /// matches are picked out of the sorted ID list of all items (one index scan).
+    /// ```swift
+    /// let keys = try index.matchingKeysNewestFirst("swift linux")   // [Int64]
+    /// ```
+    public func matchingKeysNewestFirst(_ text: String) throws -> [Int64] {
+        guard let expression = Self.matchExpression(for: text) else { return [] }
+        return try store.container.store.database.read { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT FeedItem.Z_PK FROM ZSEARCH JOIN FeedItem ON FeedItem.Z_PK = ZSEARCH.rowid
+                    WHERE ZSEARCH MATCH ? ORDER BY FeedItem.sortDate IS NULL, FeedItem.sortDate DESC, FeedItem.Z_PK DESC
+                    """,
+                arguments: [expression])
+        }
+    }
+
+    /// The IDs of the items matching `text`, newest first, as stored (committed) in the
+    /// store. Call on `context`'s queue.
+    ///
+    /// ```swift
+    /// let ids = try index.search("cafe swift", in: store.container.viewContext)
+    /// ```
     public func search(_ text: String, in context: ManagedObjectContext) throws -> [ObjectID] {
-        let keys = try matchingKeys(text)
-        guard !keys.isEmpty else { return [] }
-        let all = try context.fetchObjectIDs(
-            ObjectGraph.FetchRequest<FeedItem>(sortDescriptors: [SortDescriptor("sortDate", ascending: false)]))
-        return all.filter { $0.primaryKey.map(keys.contains) ?? false }
+        let entity = try context.container.model.entity(for: FeedItem.self)
+        return try matchingKeysNewestFirst(text).map { ObjectID(entity: entity, primaryKey: $0) }
     }
 }

@@ -541,8 +541,8 @@ public final class ReaderApp: @unchecked Sendable {
         case .finished(let failed):
             let total = state.refreshProgress?.total ?? 0
             state.refreshProgress = nil
-            state.say(
-                failed == 0 ? "Refreshed \(total) feeds" : "Refreshed \(total) feeds, \(failed) failed", error: failed > 0)
+            let feeds = total == 1 ? "1 feed" : "\(total) feeds"
+            state.say(failed == 0 ? "Refreshed \(feeds)" : "Refreshed \(feeds), \(failed) failed", error: failed > 0)
         }
     }
 

@@ -162,25 +162,55 @@ public final class ReaderModel {
         try undoable(read ? "Mark Read" : "Mark Unread") { item.read = read }
     }
 
-    /// Marks every unread item of a feed (or a smart feed, or everything when nil) read.
+    /// How many items one save of "mark read" changes: however many items are unread, at
+    /// most this many are loaded at a time (the undo records keep IDs and old values only).
+    static let markReadBatchSize = 1000
+
+    /// Marks every unread item of a feed (or a smart feed, or everything when nil) read,
+    /// as one undo step, and returns how many items it changed.
+    ///
+    /// A feed's items come through its relationship; a smart feed and "everything" fetch
+    /// only the IDs of the unread items, then load and save them ``markReadBatchSize`` at
+    /// a time, so 100,000 unread items never sit in the view context at once. If a batch
+    /// fails to save, the batches saved before it stay read (and undoable).
+    ///
+    /// ```swift
+    /// let count = try model.markRead(nil)   // "Mark All Read"; `u` undoes it in one step
+    /// ```
     public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
         var predicate = try Predicate(format: "read == NO")
-        var name = "Mark All Read"
-        let items: [FeedItem]
         switch kind {
         case .server(let id):
-            items = try self.items(ofServer: id).filter { !$0.read }
-            name = "Mark Feed Read"
+            let items = try self.items(ofServer: id).filter { !$0.read }
+            guard !items.isEmpty else { return 0 }
+            try undoable("Mark Feed Read") { for item in items { item.read = true } }
+            return items.count
         case .smart(let format, _):
             predicate = predicate && (try Predicate(format: format))
-            name = "Mark Feed Read"
-            items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
         case nil:
-            items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+            break
         }
-        guard !items.isEmpty else { return 0 }
-        try undoable(name) { for item in items { item.read = true } }
-        return items.count
+        let unread = try context.fetchBatched(
+            ObjectGraph.FetchRequest<FeedItem>(predicate: predicate, fetchBatchSize: Self.markReadBatchSize))
+        guard !unread.isEmpty else { return 0 }
+        context.undoManager?.beginUndoGrouping(named: kind == nil ? "Mark All Read" : "Mark Feed Read")
+        defer { context.undoManager?.endUndoGrouping() }
+        var changed = 0
+        do {
+            for (index, item) in unread.enumerated() {
+                if !item.read {
+                    item.read = true
+                    changed += 1
+                }
+                // Save each batch before the next one is loaded, so that it can be released.
+                if (index + 1) % Self.markReadBatchSize == 0 { try context.save() }
+            }
+            try context.save()
+        } catch {
+            context.rollback()
+            throw error
+        }
+        return changed
     }
 
     /// Deletes a feed and (cascade) its items, as one undo step: `try model.deleteServer(id)`.
