@@ -40,22 +40,6 @@ struct SplitParsingTests {
         #expect(halves.warnings.isEmpty, "the cut itself is not reported as an error")
     }
 
-    @Test(arguments: [false, true])
-    func jsonWrittenWhileParsingHalvesIsTheSame(atom: Bool) throws {
-        let data = Data(Self.bigFeed(atom: atom, items: 300).utf8)
-        let expected = try FeedParser.parse(data: data, limits: Self.limits(split: false)).contractJSON()
-        for split in [false, true] {
-            var written = Data()
-            try FeedParser.writeContractJSON(data: data, limits: Self.limits(split: split)) { written.append(contentsOf: $0) }
-            #expect(written == expected, "split: \(split)")
-        }
-        // One item: the second half's JSON is joined without a stray comma.
-        let one = Data(Self.bigFeed(atom: atom, items: 1).utf8)
-        var written = Data()
-        try FeedParser.writeContractJSON(data: one, limits: Self.limits(split: true)) { written.append(contentsOf: $0) }
-        #expect(written == (try FeedParser.parse(data: one, limits: Self.limits(split: false)).contractJSON()))
-    }
-
     @Test func channelElementsAfterTheItemsAreFound() throws {
         let feed = try FeedParser.parse(data: Data(Self.bigFeed(atom: false, items: 50).utf8), limits: Self.limits(split: true))
         #expect(feed.link == "https://big.example/site")

@@ -22,7 +22,15 @@ extension ParsedFeed {
     /// feed.writeContractJSON { chunk in fwrite(chunk.baseAddress, 1, chunk.count, stdout) }
     /// ```
     public func writeContractJSON(_ sink: (UnsafeRawBufferPointer) -> Void) {
-        writeContractJSONHead(sink)
+        var head: [UInt8] = []
+        head.append(contentsOf: #"{"format":"#.utf8)
+        ContractJSONWriter.string(format.rawValue, to: &head)
+        head.append(contentsOf: #","title":"#.utf8)
+        ContractJSONWriter.string(title, to: &head)
+        head.append(contentsOf: #","link":"#.utf8)
+        ContractJSONWriter.string(link, to: &head)
+        head.append(contentsOf: #","items":["#.utf8)
+        head.withUnsafeBytes { sink($0) }
         var out: [UInt8] = []
         out.reserveCapacity(Self.flushSize + 64 * 1024)
         ContractJSONWriter.items(items[...], first: true, to: &out) { buffer in
@@ -33,27 +41,6 @@ extension ParsedFeed {
         }
         out.withUnsafeBytes { sink($0) }
         Array("]}\n".utf8).withUnsafeBytes { sink($0) }
-    }
-
-    /// ``writeContractJSON(_:)`` with the items already written out (by
-    /// `ContractJSONWriter.items`), in pieces that are joined as they are.
-    func writeContractJSON(itemsJSON: [[UInt8]], to sink: (UnsafeRawBufferPointer) -> Void) {
-        writeContractJSONHead(sink)
-        for piece in itemsJSON { piece.withUnsafeBytes { sink($0) } }
-        Array("]}\n".utf8).withUnsafeBytes { sink($0) }
-    }
-
-    /// Everything before the first item: `{"format":…,"title":…,"link":…,"items":[`.
-    private func writeContractJSONHead(_ sink: (UnsafeRawBufferPointer) -> Void) {
-        var head: [UInt8] = []
-        head.append(contentsOf: #"{"format":"#.utf8)
-        ContractJSONWriter.string(format.rawValue, to: &head)
-        head.append(contentsOf: #","title":"#.utf8)
-        ContractJSONWriter.string(title, to: &head)
-        head.append(contentsOf: #","link":"#.utf8)
-        ContractJSONWriter.string(link, to: &head)
-        head.append(contentsOf: #","items":["#.utf8)
-        head.withUnsafeBytes { sink($0) }
     }
 
     /// Pieces handed to the sink are about this large.

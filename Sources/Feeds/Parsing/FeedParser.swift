@@ -45,55 +45,22 @@ public enum FeedParser {
     public static func parse(
         data: Data, url: URL? = nil, contentTypeCharset: String? = nil, limits: Limits = Limits()
     ) throws(FeedParseError) -> ParsedFeed {
-        try parse(data: data, url: url, contentTypeCharset: contentTypeCharset, limits: limits, renderingJSON: false).feed
-    }
-
-    /// Parses `data` and writes the feed as the JSON of `zeader parse` to `sink` (the same
-    /// bytes as ``ParsedFeed/writeContractJSON(_:)`` of ``parse(data:url:contentTypeCharset:limits:)``'s
-    /// result). When a large document is parsed in two halves, each half's items are
-    /// turned into JSON on the thread that parsed them.
-    ///
-    /// ```swift
-    /// try FeedParser.writeContractJSON(data: bytes, url: feedURL) { chunk in fwrite(chunk.baseAddress, 1, chunk.count, stdout) }
-    /// ```
-    public static func writeContractJSON(
-        data: Data, url: URL? = nil, contentTypeCharset: String? = nil, limits: Limits = Limits(),
-        to sink: (UnsafeRawBufferPointer) -> Void
-    ) throws(FeedParseError) {
-        let parsed = try parse(data: data, url: url, contentTypeCharset: contentTypeCharset, limits: limits, renderingJSON: true)
-        if let itemsJSON = parsed.itemsJSON {
-            parsed.feed.writeContractJSON(itemsJSON: itemsJSON, to: sink)
-        } else {
-            parsed.feed.writeContractJSON(sink)
-        }
-    }
-
-    /// A feed, and when asked for and made while parsing, the contract JSON of its items
-    /// in pieces (each a comma-separated run of item objects, in order).
-    struct Parsed {
-        var feed: ParsedFeed
-        var itemsJSON: [[UInt8]]?
-    }
-
-    static func parse(
-        data: Data, url: URL?, contentTypeCharset: String?, limits: Limits, renderingJSON: Bool
-    ) throws(FeedParseError) -> Parsed {
         guard data.count <= limits.maxInputBytes else {
             throw FeedParseError(.inputTooLarge(size: data.count, limit: limits.maxInputBytes), url: url)
         }
         if looksLikeJSON(data) {
             do {
-                return Parsed(feed: try JSONFeedParser.parse(data: data, baseURL: url))
+                return try JSONFeedParser.parse(data: data, baseURL: url)
             } catch let error as FeedParseError {
                 throw error
             } catch {
                 throw FeedParseError(.invalidJSON(String(describing: error)), url: url)
             }
         }
-        let result: Result<Parsed, FeedParseError> = data.withUnsafeBytes { raw in
+        let result: Result<ParsedFeed, FeedParseError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             return Result { () throws(FeedParseError) in
-                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits, renderingJSON: renderingJSON)
+                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits)
             }
         }
         return try result.get()
@@ -101,11 +68,10 @@ public enum FeedParser {
 
     /// Parses `document` as two halves on two threads (see ``FeedXMLSplitter``); `nil` when
     /// it cannot be cut or a half does not parse as a feed (the caller then parses it whole).
-    /// With `renderingJSON`, each thread also writes its items' contract JSON.
-    static func parseInHalves(_ document: UnsafeBufferPointer<UInt8>, baseURL: String?, renderingJSON: Bool) -> Parsed? {
+    static func parseInHalves(_ document: UnsafeBufferPointer<UInt8>, baseURL: String?) -> ParsedFeed? {
         guard ProcessInfo.processInfo.activeProcessorCount > 1, let cut = FeedXMLSplitter.split(document)
         else { return nil }
-        let halves = UnsafeMutableBufferPointer<Half?>.allocate(capacity: 2)
+        let halves = UnsafeMutableBufferPointer<ParsedFeed?>.allocate(capacity: 2)
         halves.initialize(repeating: nil)
         defer { halves.deinitialize().deallocate() }
         let shared = HalvesWork(document: document, halves: halves)
@@ -122,33 +88,14 @@ public enum FeedParser {
                     [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])],
                     baseURL: baseURL, truncated: false)
             }
-            guard let feed = handler.makeFeed() else { return }
-            var json: [UInt8]?
-            if renderingJSON {
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(document.count / 2 + document.count / 8)
-                ContractJSONWriter.items(feed.items[...], first: true, to: &bytes) { _ in }
-                json = bytes
-            }
-            halves[half] = Half(feed: feed, itemsJSON: json)
+            halves[half] = handler.makeFeed()
         }
-        guard let first = halves[0], let second = halves[1], first.feed.format == second.feed.format else { return nil }
-        var feed = first.feed
-        feed.title = feed.title ?? second.feed.title
-        feed.link = feed.link ?? second.feed.link
-        feed.items += second.feed.items
-        feed.warnings += second.feed.warnings
-        var itemsJSON: [[UInt8]]?
-        if let one = first.itemsJSON, let two = second.itemsJSON {
-            itemsJSON = one.isEmpty || two.isEmpty ? [one, two] : [one, Array(",".utf8), two]
-        }
-        return Parsed(feed: feed, itemsJSON: itemsJSON)
-    }
-
-    /// What one thread of ``parseInHalves(_:baseURL:renderingJSON:)`` made.
-    private struct Half {
-        var feed: ParsedFeed
-        var itemsJSON: [UInt8]?
+        guard var feed = halves[0], let second = halves[1], feed.format == second.format else { return nil }
+        feed.title = feed.title ?? second.title
+        feed.link = feed.link ?? second.link
+        feed.items += second.items
+        feed.warnings += second.warnings
+        return feed
     }
 
     /// Grows the calling thread's malloc heap once, in large steps, before a half is parsed.
@@ -176,7 +123,7 @@ public enum FeedParser {
     /// the slots are read after `concurrentPerform` has returned (it waits for both).
     private struct HalvesWork: @unchecked Sendable {
         let document: UnsafeBufferPointer<UInt8>
-        let halves: UnsafeMutableBufferPointer<Half?>
+        let halves: UnsafeMutableBufferPointer<ParsedFeed?>
     }
 
     /// Whether the first significant byte (after a UTF-8 BOM and white space) is `{`.
@@ -188,22 +135,21 @@ public enum FeedParser {
     }
 
     static func parseXML(
-        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits, renderingJSON: Bool = false
-    ) throws(FeedParseError) -> Parsed {
+        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits
+    ) throws(FeedParseError) -> ParsedFeed {
         guard input.contains(where: { !FeedText.isXMLSpace($0) }) else { throw FeedParseError(.empty, url: url) }
         let decoded = FeedXMLEncoding.decode(input, charsetHint: charset)
         if let bytes = decoded.bytes {
-            return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> Parsed in
-                try parseUTF8(buffer, url: url, limits: limits, renderingJSON: renderingJSON)
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> ParsedFeed in
+                try parseUTF8(buffer, url: url, limits: limits)
             }
         }
-        return try parseUTF8(
-            UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits, renderingJSON: renderingJSON)
+        return try parseUTF8(UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits)
     }
 
     private static func parseUTF8(
-        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits, renderingJSON: Bool
-    ) throws(FeedParseError) -> Parsed {
+        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits
+    ) throws(FeedParseError) -> ParsedFeed {
         let repaired: FeedXMLRepair.Result
         do {
             repaired = try FeedXMLRepair.repair(utf8, maxEntityExpansion: limits.maxEntityExpansionBytes)
@@ -219,21 +165,19 @@ public enum FeedParser {
         let handler: FeedXMLHandler
         if let bytes = repaired.bytes {
             if bytes.count >= limits.parallelParsingThreshold,
-                let parsed = bytes.withUnsafeBufferPointer({ parseInHalves($0, baseURL: base, renderingJSON: renderingJSON) })
+                let feed = bytes.withUnsafeBufferPointer({ parseInHalves($0, baseURL: base) })
             {
-                return parsed
+                return feed
             }
             handler = bytes.withUnsafeBufferPointer { FeedXMLParser.run($0, baseURL: base) }
         } else {
             let document = UnsafeBufferPointer(rebasing: utf8[repaired.offset...])
-            if document.count >= limits.parallelParsingThreshold,
-                let parsed = parseInHalves(document, baseURL: base, renderingJSON: renderingJSON)
-            {
-                return parsed
+            if document.count >= limits.parallelParsingThreshold, let feed = parseInHalves(document, baseURL: base) {
+                return feed
             }
             handler = FeedXMLParser.run(document, baseURL: base)
         }
-        if let feed = handler.makeFeed() { return Parsed(feed: feed) }
+        if let feed = handler.makeFeed() { return feed }
         if handler.rejectedRoot { throw FeedParseError(.notAFeed(rootElement: handler.rootName ?? ""), url: url) }
         if let first = handler.errors.first { throw FeedParseError(.malformedXML(first), url: url) }
         throw FeedParseError(.notAFeed(rootElement: ""), url: url)
