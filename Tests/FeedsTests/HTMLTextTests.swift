@@ -297,6 +297,8 @@ struct PlainTextDifferentialTests {
             "&nbsp;", "&notit;", "&bogus;", "&", "#", "text", " ", "\n", "\t", "\r\n", "日本", "😀", "\u{AD}", "\u{1B}[31m",
             "\u{7}", "\u{85}", "\u{202E}", "\r", "a\u{301}", "\u{C2}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>", "</textarea>", "<li>",
             "<div", " class=", "\"", "'", "=", "/", "<script/>", "<title>t</title>",
+            // runs of words that the fast path copies whole
+            "two words", "a b c", " x y ", "é ü", "\u{AD} z", "z \u{AD}", "w\u{AD}w", "\u{C2}\u{AD} q",
         ]
         for _ in 0..<fuzzIterations(5000) {
             let html = (0..<Int(generator.next() % 16)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()

@@ -3,7 +3,12 @@ extension HTMLText {
     /// tokens, no per-tag allocation beyond short tag names, since parsers call it for
     /// every item's summary.
     static func fastPlainText(_ html: String) -> String {
-        let bytes = Array(html.utf8)
+        fastPlainText(utf8: Array(html.utf8))
+    }
+
+    /// ``fastPlainText(_:)`` of HTML already held as UTF-8 bytes (a parser's captured
+    /// text), without making a `String` of the HTML first.
+    static func fastPlainText(utf8 bytes: [UInt8]) -> String {
         var output = PlainTextOutput(capacity: bytes.count)
         let count = bytes.count
         var index = 0
@@ -21,11 +26,45 @@ extension HTMLText {
                     index += 1
                 }
             default:
-                output.append(byte)
-                index += 1
+                // Most bytes are ordinary text: find the end of their run and copy it whole.
+                if isOrdinaryText(byte) {
+                    let end = bytes.withUnsafeBufferPointer { ordinaryRunEnd($0, from: index) }
+                    output.append(run: bytes, from: index, to: end)
+                    index = end
+                } else {
+                    output.append(byte)
+                    index += 1
+                }
             }
         }
         return output.finish()
+    }
+
+    /// The end of the run of text starting with the ordinary byte at `start`: ordinary
+    /// bytes, and single spaces between two of them (which the output keeps as they are).
+    @inline(__always)
+    private static func ordinaryRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let count = bytes.count
+        var end = start + 1
+        while end < count {
+            let byte = bytes[end]
+            if isOrdinaryText(byte) {
+                end += 1
+            } else if byte == 0x20, end + 1 < count, isOrdinaryText(bytes[end + 1]) {
+                end += 2
+            } else {
+                break
+            }
+        }
+        return end
+    }
+
+    /// Bytes that ``PlainTextOutput`` copies as they are and the main loop does not look
+    /// at: not markup (`<`, `&`), not white space, not the lead byte of a soft hyphen.
+    @inline(__always)
+    private static func isOrdinaryText(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") && byte > 0x20 && byte != 0xC2
+            || byte >= 0x0E && byte < 0x20 || byte == 0x0B
     }
 
     /// Handles the markup starting at the `<` at `start`; returns where text resumes.
@@ -199,6 +238,24 @@ private struct PlainTextOutput {
         default:
             emit(byte)
         }
+    }
+
+    /// Appends `source[start..<end]`, a run that begins with an ordinary byte (see
+    /// `HTMLText.ordinaryRunEnd`): once a pending space is written and a held 0xC2 is
+    /// settled (a soft hyphen's 0xAD is dropped), the rest is copied as it is, since its
+    /// spaces are single ones between ordinary bytes.
+    mutating func append(run source: [UInt8], from start: Int, to end: Int) {
+        var index = start
+        // One by one until the output's state is plain: nothing pending or held, some
+        // output already, and the last byte handled not a space.
+        while index < end
+            && (index == start || pendingSpace || heldC2 || bytes.isEmpty || source[index - 1] == 0x20)
+        {
+            append(source[index])
+            index += 1
+        }
+        guard index < end else { return }
+        source.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[index..<end])) }
     }
 
     private mutating func emit(_ byte: UInt8) {

@@ -54,8 +54,9 @@ enum ContractJSONWriter {
     static func items(
         _ items: ArraySlice<ParsedItem>, first: Bool, to out: inout [UInt8], flush: (inout [UInt8]) -> Void
     ) {
-        for (offset, item) in items.enumerated() {
-            if offset > 0 || !first { out.append(UInt8(ascii: ",")) }
+        for index in items.indices {
+            if index > items.startIndex || !first { out.append(UInt8(ascii: ",")) }
+            let item = items[index]
             out.append(contentsOf: #"{"id":"#.utf8)
             string(item.id, to: &out)
             out.append(contentsOf: #","title":"#.utf8)
@@ -135,12 +136,42 @@ enum ContractJSONWriter {
             return
         }
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: iso8601(value).utf8)
+        appendISO8601(value, to: &out)
         out.append(UInt8(ascii: "\""))
     }
 
-    /// `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC (seconds rounded down).
-    static func iso8601(_ date: Date) -> String {
+    /// Appends `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC, digit by digit (no intermediate
+    /// strings: two dates per item).
+    static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
+        let (year, month, day, secondOfDay) = civil(date)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        if year < 0 || year > 9999 {
+            out.append(contentsOf: iso8601(date).utf8)
+            return
+        }
+        digits(year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        out.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Year, month, day and second of the day of `date` in UTC (seconds rounded down).
+    private static func civil(_ date: Date) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64) {
         let seconds = Int64(floor(date.timeIntervalSince1970))
         var days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
@@ -154,6 +185,12 @@ enum ContractJSONWriter {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day, secondOfDay)
+    }
+
+    /// `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC (seconds rounded down).
+    static func iso8601(_ date: Date) -> String {
+        let (year, month, day, secondOfDay) = civil(date)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600))"

@@ -179,25 +179,52 @@ public enum DisplayWidth {
     /// bytes: C0 controls other than `\n` and `\t`, DEL, C1 controls (C2 80–C2 9F) and
     /// the bidi controls (E2 80 AA–AE, E2 81 A6–A9).
     private static func needsSanitizing(_ s: String) -> Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in s.utf8 {
-            switch byte {
-            case 0x00...0x08, 0x0B...0x1F, 0x7F:
-                return true
-            case 0x80...0x9F where previous == 0xC2:
-                return true
-            case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2:
-                return true
-            case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2:
-                return true
-            default:
-                break
+        var s = s
+        return s.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            let raw = UnsafeRawPointer(base)
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                // Eight bytes at a time while none can start anything removed (called for
+                // every item's summary: most text has nothing to remove).
+                if index + 8 <= count, !mayNeedSanitizing(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                switch bytes[index] {
+                case 0x00...0x08, 0x0B...0x1F, 0x7F:
+                    return true
+                case 0xC2:
+                    if index + 1 < count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+                case 0xE2:
+                    if index + 2 < count {
+                        let second = bytes[index + 1]
+                        let third = bytes[index + 2]
+                        if second == 0x80 && (0xAA...0xAE).contains(third) { return true }
+                        if second == 0x81 && (0xA6...0xA9).contains(third) { return true }
+                    }
+                default:
+                    break
+                }
+                index += 1
             }
-            beforePrevious = previous
-            previous = byte
+            return false
         }
-        return false
+    }
+
+    /// Whether any of the eight bytes in `word` is below 0x20, 0x7F, or the lead byte of
+    /// a C1 control (0xC2) or of a bidi control (0xE2): a prefilter, exact checks follow.
+    @inline(__always)
+    private static func mayNeedSanitizing(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let del = word ^ (ones &* 0x7F)
+        let c2 = word ^ (ones &* 0xC2)
+        let e2 = word ^ (ones &* 0xE2)
+        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs)
+            | ((e2 &- ones) & ~e2 & highs) != 0
     }
 
     /// Skips CSI parameters (0x20–0x3F) up to and including the final byte (0x40–0x7E);

@@ -190,12 +190,15 @@ enum FeedText {
         let utf8 = text.utf8
         if utf8.count < count { return false }
         if utf8.count >= 4 * count { return true }
-        var scalars = 0
-        for byte in utf8 where byte & 0xC0 != 0x80 {
-            scalars += 1
-            if scalars >= count { return true }
+        var text = text
+        return text.withUTF8 { bytes in
+            var scalars = 0
+            for byte in bytes where byte & 0xC0 != 0x80 {
+                scalars += 1
+                if scalars >= count { return true }
+            }
+            return false
         }
-        return false
     }
 
     /// The plain-text preview kept as an item's summary: at most `limit` Unicode scalars,

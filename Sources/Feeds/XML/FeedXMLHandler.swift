@@ -619,12 +619,12 @@ final class FeedXMLHandler {
         guard let last = collapsed.utf8.last else { return nil }
         if last == UInt8(ascii: ")"), let open = collapsed.firstIndex(of: "(") {
             let address = FeedText.trimmingSpaces(collapsed[..<open])
-            if address.contains("@") && !address.contains(" ") {
+            if address.utf8.contains(UInt8(ascii: "@")) && !address.utf8.contains(UInt8(ascii: " ")) {
                 let name = FeedText.trimmingSpaces(
                     collapsed[collapsed.index(after: open)..<collapsed.index(before: collapsed.endIndex)])
                 if !name.isEmpty { return name }
             }
-        } else if last == UInt8(ascii: ">"), let open = collapsed.lastIndex(of: "<"), collapsed[open...].contains("@") {
+        } else if last == UInt8(ascii: ">"), let open = collapsed.lastIndex(of: "<"), collapsed[open...].utf8.contains(UInt8(ascii: "@")) {
             let name = FeedText.trimmingSpaces(collapsed[..<open])
             if !name.isEmpty { return name }
         }
@@ -821,7 +821,8 @@ final class FeedXMLHandler {
         while true {
             var end = min(budget, html.count)
             while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
-            let plain = HTMLText.plainText(String(decoding: UnsafeBufferPointer(rebasing: html[..<end]), as: UTF8.self))
+            // The bytes come from libxml2 (valid UTF-8) and `end` is on a character boundary.
+            let plain = HTMLText.fastPlainText(utf8: Array(UnsafeBufferPointer(rebasing: html[..<end])))
             if end == html.count || FeedText.scalarCount(plain, atLeast: summaryLimit) { return plain }
             budget *= 8
         }
