@@ -57,4 +57,56 @@ struct CLIModelV2Tests {
         r = try zeader(["--db", db, "export"], in: dir)
         #expect(r.stdout.contains("category=\"/Linux\""))
     }
+
+    @Test("a restore killed with SIGKILL resumes after its last saved batch; every item ends up stored once")
+    func killedRestoreResumes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let count = 20_000
+        var text = #"{"format":"zeader-backup","version":1,"feeds":[{"url":"http://a.example/feed","title":"A"}],"items":["#
+        for n in 0..<count {
+            text += n == 0 ? "\n" : ",\n"
+            text += #"{"feed":"http://a.example/feed","guid":"g\#(n)","title":"Item \#(n)","summary":"\#(String(repeating: "lorem ipsum ", count: 20))","read":\#(n % 2 == 0),"flagged":false,"firstSeen":"2024-06-01T10:00:00Z"}"#
+        }
+        text += "\n]}\n"
+        let backup = dir.appendingPathComponent("backup.json")
+        try Data(text.utf8).write(to: backup)
+        let db = dir.appendingPathComponent("z.sqlite")
+
+        let binary = try #require(zeaderBinary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--db", db.path, "import", backup.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill it once a few batches have gone through the write-ahead log (opening the store
+        // to look would compete with the import for it).
+        let wal = db.path + "-wal"
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline {
+            let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+            if size > 3_000_000 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the import finished before it could be killed")
+        let markerKey = "objectgraph.import.zeader.restore:\(backup.path):\(text.utf8.count)"
+        let savedBeforeKill = try #require(
+            try ZeaderStore.open(at: db).container.store.metadata(forKey: markerKey).flatMap { Int($0) },
+            "no batch was saved before the kill")
+        #expect(savedBeforeKill > 0 && savedBeforeKill < count)
+        #expect(try FeedLibrary(store: try ZeaderStore.open(at: db)).servers().map(\.total) == [savedBeforeKill])
+
+        let r = try zeader(["--db", db.path, "import", backup.path], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let resumed = try #require(r.stdout.firstMatch(of: /resumed after (\d+) items/).flatMap { Int($0.1) })
+        #expect(resumed == savedBeforeKill)
+        let library = FeedLibrary(store: try ZeaderStore.open(at: db))
+        let servers = try library.servers()
+        #expect(servers.map(\.total) == [count])
+        #expect(servers.map(\.unread) == [count / 2])
+        #expect(try library.items(ItemQuery(wherePredicate: "guid == \"g19999\"")).count == 1)
+    }
 }

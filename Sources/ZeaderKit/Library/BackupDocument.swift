@@ -74,7 +74,7 @@ struct BackupDocument: Sendable {
     func record(at range: Range<Int>, what: String, path: String) throws(ZeaderError) -> [String: ImportValue] {
         let value: ImportValue
         do {
-            value = try ImportValue(json: data.subdata(in: range))
+            value = try Self.decoder.decode(DecodedValue.self, from: data.subdata(in: range)).value
         } catch {
             throw ZeaderError.unreadableFile(path: path, reason: "\(what) (byte \(range.lowerBound)) is not valid JSON")
         }
@@ -83,6 +83,50 @@ struct BackupDocument: Sendable {
         }
         return record
     }
+
+    /// JSONDecoder straight into ``ImportValue``: about twice as fast as JSONSerialization
+    /// and a conversion from `Any`, which a restore does once per record.
+    struct DecodedValue: Decodable {
+        let value: ImportValue
+
+        init(from decoder: any Decoder) throws {
+            if let container = try? decoder.container(keyedBy: AnyKey.self) {
+                var members: [String: ImportValue] = [:]
+                for key in container.allKeys {
+                    members[key.stringValue] = try container.decode(DecodedValue.self, forKey: key).value
+                }
+                value = .object(members)
+                return
+            }
+            if var container = try? decoder.unkeyedContainer() {
+                var items: [ImportValue] = []
+                while !container.isAtEnd { items.append(try container.decode(DecodedValue.self).value) }
+                value = .array(items)
+                return
+            }
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                value = .null
+            } else if let string = try? single.decode(String.self) {
+                value = .string(string)
+            } else if let bool = try? single.decode(Bool.self) {
+                value = .bool(bool)
+            } else if let integer = try? single.decode(Int64.self) {
+                value = .integer(integer)
+            } else {
+                value = .double(try single.decode(Double.self))
+            }
+        }
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private static let decoder = JSONDecoder()
 
     static func decodeString(_ bytes: Data) throws -> String {
         guard case .string(let s) = try ImportValue(json: bytes) else { throw ReadError(description: "a key is not a string") }

@@ -196,14 +196,19 @@ extension FeedLibrary {
                 guard case .string(let guid)? = record["guid"], !guid.isEmpty else {
                     throw ZeaderError.unreadableFile(path: path, reason: "item \(position + 1) has no \"guid\"")
                 }
-                let server = try context.existingObject(with: feedID) as! Server
+                // A fault: no query until it is needed (the feed exists, it was saved above).
+                guard let server = context.object(with: feedID) as? Server else {
+                    throw ZeaderError.other("\(feedURL) is not a feed in this store")
+                }
                 var item: FeedItem?
                 if resuming || feedsWithItems.contains(feedURL) {
                     item = try context.fetch(
                         ObjectGraph.FetchRequest<FeedItem>(
                             predicate: .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: feedID.primaryKey ?? -1))
                                 && .comparison(.keyPath("guid"), .equalTo, .constant(.string(guid))),
-                            fetchLimit: 1)
+                            // Saved items only: a backup holds each (feed, guid) once, and
+                            // looking through this batch's inserts would cost O(batch) per item.
+                            fetchLimit: 1, includesPendingChanges: false)
                     ).first
                 }
                 if let item {
