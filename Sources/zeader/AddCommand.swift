@@ -1,10 +1,10 @@
 import ArgumentParser
 import ZeaderKit
 
-/// `zeader add URL [--title T]`: subscribes to a feed.
+/// `zeader add URL [--title T] [--tag T…]`: subscribes to a feed.
 ///
 /// ```sh
-/// zeader add https://example.org/feed.xml --title Example && zeader refresh https://example.org/feed.xml
+/// zeader add https://example.org/feed.xml --title Example --tag news && zeader refresh https://example.org/feed.xml
 /// ```
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +16,9 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The name to show instead of the feed's own title.", valueName: "T"))
     var title: String?
 
+    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag for the feed (repeat for more).", valueName: "T"))
+    var tags: [String] = []
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -25,7 +28,7 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         let library = FeedLibrary(store: try store.openStore(command: "add"))
         do {
-            let stored = try library.add(url: url, title: title)
+            let stored = try library.add(url: url, title: title, tags: tags)
             CommandOutput.write("added \(TerminalText.line(stored))\n")
         } catch {
             throw CommandOutput.fail("add", error)

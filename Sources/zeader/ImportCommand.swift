@@ -2,16 +2,18 @@ import ArgumentParser
 import Foundation
 import ZeaderKit
 
-/// `zeader import FILE`: subscribes to the feeds of an OPML file or a newsboat `urls` file.
+/// `zeader import FILE`: subscribes to the feeds of an OPML file or a newsboat `urls` file
+/// (folders, categories and tags become tags), or restores a JSON backup made by
+/// `zeader export --json` (merged with what the store holds; an interrupted restore resumes).
 ///
 /// ```sh
 /// zeader import ~/.newsboat/urls && zeader refresh
 /// ```
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Subscribe to the feeds of an OPML file or a newsboat urls file.")
+        commandName: "import", abstract: "Subscribe to the feeds of an OPML or newsboat urls file, or restore a JSON backup.")
 
-    @Argument(help: "The OPML or urls file ('-' reads stdin).")
+    @Argument(help: "The OPML, urls or backup file ('-' reads OPML or urls from stdin).")
     var file: String
 
     @OptionGroup var store: StoreOptions
@@ -21,12 +23,30 @@ struct ImportCommand: ParsableCommand {
         do {
             data =
                 file == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
         } catch {
             CommandOutput.warn("zeader import: cannot read \(file): \((error as NSError).localizedDescription)")
             throw ExitCode.failure
         }
         let library = FeedLibrary(store: try store.openStore(command: "import"))
+        if FeedLibrary.looksLikeBackup(data) {
+            guard file != "-" else {
+                CommandOutput.warn("zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)")
+                throw ExitCode.failure
+            }
+            do {
+                let report = try library.restoreBackup(from: URL(fileURLWithPath: file))
+                var line = "restored \(report.feedsAdded) feed\(report.feedsAdded == 1 ? "" : "s") and \(report.itemsAdded) item\(report.itemsAdded == 1 ? "" : "s") from \(file)"
+                if report.feedsUpdated + report.itemsUpdated > 0 {
+                    line += " (updated \(report.feedsUpdated) feeds and \(report.itemsUpdated) items already stored)"
+                }
+                if report.resumedAfter > 0 { line += " (resumed after \(report.resumedAfter) items)" }
+                CommandOutput.write(line + "\n")
+            } catch {
+                throw CommandOutput.fail("import", error)
+            }
+            return
+        }
         do {
             let report = try library.importSubscriptions(data: data, source: file)
             for note in report.notes { CommandOutput.warn("zeader import: \(TerminalText.line(note))") }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ZeaderKit
 
-/// `zeader items [--feed URL] [--unread] [--search WORDS] [--where PREDICATE] [--limit N] [--json]`.
+/// `zeader items [--feed URL] [--unread] [--flagged] [--tag T…] [--search WORDS] [--where PREDICATE] [--limit N] [--json]`.
 ///
 /// ```sh
 /// zeader items --unread --search "swift linux" --limit 10
@@ -16,6 +16,14 @@ struct ItemsCommand: ParsableCommand {
 
     @Flag(help: "Only unread items.")
     var unread = false
+
+    @Flag(help: "Only flagged (starred) items.")
+    var flagged = false
+
+    @Option(
+        name: .customLong("tag"),
+        help: ArgumentHelp("Only the items of feeds with this tag (repeat: any of them).", valueName: "T"))
+    var tags: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -33,13 +41,13 @@ struct ItemsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("At most N items.", valueName: "N"))
     var limit: Int?
 
-    @Flag(help: "Print one JSON array of {feed, id, title, link, author, published, updated, read}.")
+    @Flag(help: "Print one JSON array of {feed, id, title, link, author, published, updated, read, flagged}.")
     var json = false
 
     @OptionGroup var store: StoreOptions
 
     var query: ItemQuery {
-        ItemQuery(feed: feed, unreadOnly: unread, search: search, wherePredicate: wherePredicate, limit: limit)
+        ItemQuery(feed: feed, unreadOnly: unread, flaggedOnly: flagged, tags: tags, search: search, wherePredicate: wherePredicate, limit: limit)
     }
 
     func validate() throws {

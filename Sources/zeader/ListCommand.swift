@@ -1,7 +1,7 @@
 import ArgumentParser
 import ZeaderKit
 
-/// `zeader list [--json]`: the feeds with their unread and total counts.
+/// `zeader list [--tag T] [--json]`: the feeds with their unread and total counts and tags.
 ///
 /// ```sh
 /// zeader list --json | jq '.[] | select(.lastError != null) | .url'
@@ -10,7 +10,10 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the feeds with unread/total counts and their last error.")
 
-    @Flag(help: "Print one JSON array of {url, title, unread, total, lastError, lastRefresh, disabled}.")
+    @Option(help: ArgumentHelp("Only the feeds with this tag (ignoring case).", valueName: "T"))
+    var tag: String?
+
+    @Flag(help: "Print one JSON array of {url, title, unread, total, lastError, lastRefresh, disabled, tags}.")
     var json = false
 
     @OptionGroup var store: StoreOptions
@@ -18,7 +21,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let library = FeedLibrary(store: try store.openStore(command: "list"))
         do {
-            let servers = try library.servers()
+            let servers = try library.servers(tag: tag)
             CommandOutput.write(json ? ServerSummary.json(servers) : ServerSummary.text(servers))
         } catch {
             throw CommandOutput.fail("list", error)

@@ -220,11 +220,11 @@ struct ManPageTests {
     @Test("documents every command and option, and exit statuses 0, 1 and 2")
     func completeness() throws {
         let text = try String(contentsOf: page, encoding: .utf8)
-        for command in ["refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse"] {
+        for command in ["refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse", "tag", "flag", "unflag"] {
             #expect(text.contains(".B \(command)") || text.contains(".BR \(command)") || text.contains(".BI \(command)"), "\(command)")
         }
         for option in ["\\-\\-jobs", "\\-\\-title", "\\-\\-json", "\\-\\-feed", "\\-\\-unread", "\\-\\-search", "\\-\\-where",
-                       "\\-\\-limit", "\\-\\-all", "\\-\\-db", "\\-\\-base\\-url", "ZEADER_DB", "XDG_DATA_HOME"] {
+                       "\\-\\-limit", "\\-\\-all", "\\-\\-tag", "\\-\\-flagged", "\\-\\-remove", "\\-\\-db", "\\-\\-base\\-url", "ZEADER_DB", "XDG_DATA_HOME"] {
             #expect(text.contains(option), "\(option)")
         }
         for section in ["EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES", "KEYS"] { #expect(text.contains(".SH \(section)")) }

@@ -35,4 +35,98 @@ import Testing
             #expect(servers[0].title == "Zürich Tech Blog #1")
         }
     }
+
+    @Test func versionOneStoreMigratesToVersionTwoKeepingEverything() throws {
+        let url = try Self.copyOfFixture()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let old = ZeaderStore(container: try PersistentContainer(model: ZeaderModel.version1, store: .file(url)), url: url)
+        let before = try Self.snapshot(old)
+        try old.container.store.close()
+        #expect(before.items.count == 24)
+
+        let store = try ZeaderStore.open(at: url)
+        #expect(try store.container.store.metadata(forKey: "objectgraph.version") == "2")
+        #expect(FileManager.default.fileExists(atPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1)))
+        let after = try Self.snapshot(store)
+        #expect(after.servers == before.servers)
+        #expect(after.items == before.items)
+        let context = store.container.viewContext
+        try context.performAndWait { () throws in
+            #expect(try FeedItem.count(where: try ObjectGraph.Predicate(format: "flagged == YES"), in: context) == 0)
+            #expect(try Server.count(where: try ObjectGraph.Predicate(format: "tags != nil"), in: context) == 0)
+            // The new attributes work, and the derived counts still follow the items.
+            let servers = try Server.findAll(sortedBy: "displayOrder", in: context)
+            servers[1].tags = "news"
+            let item = try #require(servers[1].feedItems.first)
+            item.flagged = true
+            item.read = false
+            try context.save()
+            #expect(servers[1].unreadCount == 1)
+        }
+        // Opened again: no second migration, the changes are there.
+        let reopened = try ZeaderStore.open(at: url)
+        let library = FeedLibrary(store: reopened)
+        #expect(try library.items(ItemQuery(flaggedOnly: true)).count == 1)
+        #expect(try library.servers().map(\.tags) == [[], ["news"], [], []])
+    }
+
+    @Test func searchIndexSurvivesTheMigration() throws {
+        let url = try Self.copyOfFixture()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        do {
+            // The version 1 store as a user of the reader has it: with its search index.
+            let old = ZeaderStore(container: try PersistentContainer(model: ZeaderModel.version1, store: .file(url)), url: url)
+            let index = try SearchIndex(store: old)
+            #expect(try index.matchingKeys("zürich").count > 0)
+            try old.container.store.close()
+        }
+        let store = try ZeaderStore.open(at: url)
+        let index = try SearchIndex(store: store)
+        let title = try store.container.viewContext.performAndWait { () throws -> String in
+            try #require(try FeedItem.findFirst(where: .true, sortedBy: "sortDate", ascending: true, in: store.container.viewContext)?.title)
+        }
+        let word = try #require(title.split(separator: " ").first.map(String.init))
+        #expect(try index.matchingKeys(word).count > 0)
+        // The triggers are back: a new item is found, a deleted one is not.
+        let context = store.container.viewContext
+        try context.performAndWait { () throws in
+            let server = try #require(try Server.findFirst(where: .true, sortedBy: "displayOrder", ascending: true, in: context))
+            let item = context.insert(FeedItem.self)
+            item.guid = "new-after-migration"
+            item.title = "Xylophonic migration news"
+            item.server = server
+            try context.save()
+        }
+        #expect(try index.matchingKeys("xylophonic").count == 1)
+        try context.performAndWait { () throws in
+            let item = try #require(try FeedItem.findFirst(byAttribute: "guid", value: .string("new-after-migration"), in: context))
+            context.delete(item)
+            try context.save()
+        }
+        #expect(try index.matchingKeys("xylophonic").isEmpty)
+    }
+
+    struct Snapshot: Equatable {
+        var servers: [String]
+        var items: [String]
+    }
+
+    /// Every value the migration must keep, as text, in a fixed order.
+    static func snapshot(_ store: ZeaderStore) throws -> Snapshot {
+        let context = store.container.newBackgroundContext(name: "snapshot")
+        return try context.performAndWait { () throws -> Snapshot in
+            let servers = try Server.findAll(sortedBy: "displayOrder", in: context)
+            let serverLines = servers.map {
+                [$0.url, $0.title ?? "-", $0.siteLink ?? "-", "\($0.displayOrder)", $0.etag ?? "-", $0.lastModified ?? "-",
+                 "\($0.unreadCount)/\($0.totalCount)", "\($0.lastRefresh?.timeIntervalSince1970 ?? 0)"].joined(separator: "|")
+            }
+            let items = try FeedItem.findAll(sortedBy: "guid", in: context).map {
+                [$0.server?.url ?? "-", $0.guid, $0.title ?? "-", $0.link ?? "-", $0.author ?? "-", $0.summary ?? "-",
+                 $0.content ?? "-", "\($0.published?.timeIntervalSince1970 ?? 0)", "\($0.updated?.timeIntervalSince1970 ?? 0)",
+                 "\($0.read)", "\($0.firstSeen?.timeIntervalSince1970 ?? 0)", "\($0.sortDate?.timeIntervalSince1970 ?? 0)"]
+                    .joined(separator: "|")
+            }
+            return Snapshot(servers: serverLines, items: items.sorted())
+        }
+    }
 }

@@ -57,8 +57,8 @@ public enum OPML {
     ///
     /// Each feed is an `<outline type="rss">` with `text`, `title`, `xmlUrl` and
     /// `htmlUrl`; feeds are grouped in a folder outline named after their first category,
-    /// and a feed with more than one category also carries them all in `category`
-    /// (`/Tech,/News`), so ``parse(data:source:)`` gives back the same list. Text is
+    /// and a feed with categories also carries them all in `category` (`/Tech,/News`), for
+    /// readers that ignore folders, so ``parse(data:source:)`` gives back the same list. Text is
     /// escaped for XML attributes, and characters XML cannot carry are dropped.
     ///
     /// ```swift
@@ -107,7 +107,7 @@ public enum OPML {
             ("type", "rss"), ("text", name), ("title", name), ("xmlUrl", subscription.url),
         ]
         if let site = subscription.siteLink, !site.isEmpty { attributes.append(("htmlUrl", site)) }
-        if subscription.categories.count > 1 {
+        if !subscription.categories.isEmpty {
             let categories = subscription.categories.map { "/" + $0.replacingOccurrences(of: ",", with: " ") }
             attributes.append(("category", categories.joined(separator: ",")))
         }

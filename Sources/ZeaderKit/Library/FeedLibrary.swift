@@ -53,13 +53,13 @@ public struct FeedLibrary: Sendable {
         return trimmed
     }
 
-    /// Subscribes to `url` (placed last in the feed list). Returns the URL stored.
+    /// Subscribes to `url` (placed last in the feed list) with optional tags. Returns the URL stored.
     ///
     /// ```swift
-    /// try library.add(url: "https://example.org/feed.xml", title: "Example")
+    /// try library.add(url: "https://example.org/feed.xml", title: "Example", tags: ["news"])
     /// ```
     @discardableResult
-    public func add(url: String, title: String? = nil) throws(ZeaderError) -> String {
+    public func add(url: String, title: String? = nil, tags: [String] = []) throws(ZeaderError) -> String {
         let url = try Self.validatedFeedURL(url)
         return try withContext { context in
             if try Server.findFirst(byAttribute: "url", value: .string(url), in: context) != nil {
@@ -68,13 +68,14 @@ public struct FeedLibrary: Sendable {
             let server = context.insert(Server.self)
             server.url = url
             if let title, !title.isEmpty { server.title = title }
+            server.tags = FeedTags.normalized(tags)
             server.displayOrder = try nextDisplayOrder(in: context)
             try context.save()
             return url
         }
     }
 
-    private func nextDisplayOrder(in context: ManagedObjectContext) throws -> Int64 {
+    func nextDisplayOrder(in context: ManagedObjectContext) throws -> Int64 {
         let last = try Server.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
         return (last?.displayOrder ?? -1) + 1
     }
@@ -97,14 +98,17 @@ public struct FeedLibrary: Sendable {
         }
     }
 
-    /// Every feed in the user's order, with its counts.
+    /// Every feed in the user's order, with its counts and tags; with `tag`, only the feeds
+    /// carrying it (ignoring case).
     ///
     /// ```swift
-    /// for feed in try library.servers() { print(feed.unread, feed.title) }
+    /// for feed in try library.servers(tag: "linux") { print(feed.unread, feed.title) }
     /// ```
-    public func servers() throws(ZeaderError) -> [ServerSummary] {
+    public func servers(tag: String? = nil) throws(ZeaderError) -> [ServerSummary] {
         try withContext { context in
-            try Server.findAll(sortedBy: "displayOrder", in: context).map(ServerSummary.init)
+            try Server.findAll(sortedBy: "displayOrder", in: context)
+                .filter { server in tag.map { FeedTags.contains(server.tags, $0) } ?? true }
+                .map(ServerSummary.init)
         }
     }
 
@@ -168,7 +172,9 @@ public struct FeedLibrary: Sendable {
     // MARK: Import and export
 
     /// Subscribes to every feed of an OPML file or a newsboat `urls` file (told apart by
-    /// content) that is not subscribed yet, in the file's order.
+    /// content) that is not subscribed yet, in the file's order. OPML folders and
+    /// `category` attributes, and newsboat tags, become the feeds' tags; a feed already
+    /// subscribed gains the file's tags for it.
     ///
     /// ```swift
     /// let report = try library.importSubscriptions(data: Data(contentsOf: url), source: url.path)
@@ -185,7 +191,8 @@ public struct FeedLibrary: Sendable {
         }
         var report = ImportReport(notes: list.notes)
         try withContext { context in
-            var known = Set(try Server.findAll(in: context).map(\.url))
+            var known: [String: Server] = [:]
+            for server in try Server.findAll(in: context) { known[server.url] = server }
             var order = try nextDisplayOrder(in: context)
             for subscription in list.subscriptions {
                 let url: String
@@ -195,13 +202,17 @@ public struct FeedLibrary: Sendable {
                     report.notes.append("\(source): skipped \(error)")
                     continue
                 }
-                guard known.insert(url).inserted else {
+                if let existing = known[url] {
+                    let merged = FeedTags.normalized(FeedTags.list(existing.tags) + subscription.categories)
+                    if merged != existing.tags { existing.tags = merged }
                     report.alreadySubscribed += 1
                     continue
                 }
                 let server = context.insert(Server.self)
+                known[url] = server
                 server.url = url
                 server.title = subscription.title
+                server.tags = FeedTags.normalized(subscription.categories)
                 server.siteLink = subscription.siteLink
                 server.displayOrder = order
                 order += 1
@@ -212,7 +223,8 @@ public struct FeedLibrary: Sendable {
         return report
     }
 
-    /// The subscriptions as an OPML 2.0 document, in the user's order.
+    /// The subscriptions as an OPML 2.0 document, in the user's order; each feed's tags
+    /// become its folder and `category` attribute.
     ///
     /// ```swift
     /// print(try library.exportOPML(), terminator: "")
@@ -220,7 +232,7 @@ public struct FeedLibrary: Sendable {
     public func exportOPML(dateCreated: Date = Date()) throws(ZeaderError) -> String {
         let subscriptions = try withContext { context in
             try Server.findAll(sortedBy: "displayOrder", in: context).map {
-                OPMLSubscription(url: $0.url, title: $0.title, siteLink: $0.siteLink)
+                OPMLSubscription(url: $0.url, title: $0.title, siteLink: $0.siteLink, categories: FeedTags.list($0.tags))
             }
         }
         return OPML.export(subscriptions, dateCreated: dateCreated)

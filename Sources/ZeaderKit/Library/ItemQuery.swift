@@ -11,6 +11,10 @@ public struct ItemQuery: Sendable, Equatable {
     /// Only items of this feed (its URL).
     public var feed: String?
     public var unreadOnly: Bool
+    /// Only flagged (starred) items.
+    public var flaggedOnly: Bool
+    /// Only items of feeds carrying at least one of these tags (ignoring case); empty: any feed.
+    public var tags: [String]
     /// Words that must each appear in the title, author, summary or content, ignoring case
     /// and diacritics.
     public var search: String?
@@ -20,11 +24,13 @@ public struct ItemQuery: Sendable, Equatable {
     public var limit: Int?
 
     public init(
-        feed: String? = nil, unreadOnly: Bool = false, search: String? = nil, wherePredicate: String? = nil,
-        limit: Int? = nil
+        feed: String? = nil, unreadOnly: Bool = false, flaggedOnly: Bool = false, tags: [String] = [],
+        search: String? = nil, wherePredicate: String? = nil, limit: Int? = nil
     ) {
         self.feed = feed
         self.unreadOnly = unreadOnly
+        self.flaggedOnly = flaggedOnly
+        self.tags = tags
         self.search = search
         self.wherePredicate = wherePredicate
         self.limit = limit
@@ -46,6 +52,12 @@ public struct ItemQuery: Sendable, Equatable {
         }
         if unreadOnly {
             parts.append(.comparison(.keyPath("read"), .equalTo, .constant(.bool(false))))
+        }
+        if flaggedOnly {
+            parts.append(.comparison(.keyPath("flagged"), .equalTo, .constant(.bool(true))))
+        }
+        if !tags.isEmpty {
+            parts.append(.or(tags.map { Self.tagPredicate($0, keyPath: "server.tags") }))
         }
         if let search {
             parts.append(contentsOf: Self.searchPredicates(search))
@@ -75,5 +87,22 @@ public struct ItemQuery: Sendable, Equatable {
                         options: [.caseInsensitive, .diacriticInsensitive])
                 })
         }
+    }
+
+    /// Whether the tags stored at `keyPath` (``FeedTags``' comma-joined form) include `tag`,
+    /// ignoring case: the whole string, or the first, last or an inner element.
+    ///
+    /// ```swift
+    /// let p = ItemQuery.tagPredicate("linux", keyPath: "server.tags")
+    /// ```
+    public static func tagPredicate(_ tag: String, keyPath: String) -> ObjectGraph.Predicate {
+        let tag = FeedTags.clean(tag) ?? tag
+        let key = PredicateOperand.keyPath(keyPath)
+        return .or([
+            .comparison(key, .equalTo, .constant(.string(tag)), options: [.caseInsensitive]),
+            .comparison(key, .beginsWith, .constant(.string(tag + ",")), options: [.caseInsensitive]),
+            .comparison(key, .endsWith, .constant(.string("," + tag)), options: [.caseInsensitive]),
+            .comparison(key, .contains, .constant(.string("," + tag + ",")), options: [.caseInsensitive]),
+        ])
     }
 }

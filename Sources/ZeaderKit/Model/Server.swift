@@ -28,6 +28,9 @@ public final class Server: ManagedObject {
     @Managed("disabled") public var disabled: Bool
     /// Not before this date (a 429/503 Retry-After).
     @Managed("retryAfter") public var retryAfter: Date?
+    /// The feed's tags, normalised by ``FeedTags`` (`"linux,news"`), nil when it has none
+    /// (model version 2).
+    @Managed("tags") public var tags: String?
     @ToMany("feedItems") public var feedItems: [FeedItem]
 
     /// The title to show: the feed's title, else its URL.
@@ -52,6 +55,8 @@ public final class FeedItem: ManagedObject {
     @Managed("published") public var published: Date?
     @Managed("updated") public var updated: Date?
     @Managed("read") public var read: Bool
+    /// Flagged (starred) by the user to keep or come back to (model version 2).
+    @Managed("flagged") public var flagged: Bool
     /// When Zeader first stored the item.
     @Managed("firstSeen") public var firstSeen: Date?
     /// `published`, else `updated`, else `firstSeen`: the date items are listed by.
@@ -118,6 +123,66 @@ public enum ZeaderModel {
         }
     }()
 
+    /// Version 2 of the model: tags on feeds (`Server.tags`, a normalised string, since
+    /// ObjectGraph has no many-to-many relationships and feeds have few tags) and flagged
+    /// items (`FeedItem.flagged`, indexed). Both are additive, so ``migrationPlan`` infers
+    /// the step from version 1.
+    public static let version2: ManagedObjectModel = {
+        do {
+            return try ManagedObjectModel(
+                name: name, version: 2,
+                entities: [
+                    EntityDescription(
+                        "Server", managedClass: Server.self,
+                        attributes: [
+                            .string("title"), .string("url", optional: false), .string("siteLink"),
+                            .derivedCount("unreadCount", of: "feedItems", where: "read == NO"),
+                            .derivedCount("totalCount", of: "feedItems"),
+                            .integer("displayOrder", defaultValue: 0), .date("lastRefresh"), .string("lastError"),
+                            .string("etag"), .string("lastModified"), .bool("disabled", defaultValue: false),
+                            .date("retryAfter"), .string("tags"),
+                        ],
+                        relationships: [
+                            .toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
+                        ],
+                        indexes: [["displayOrder"]], uniquenessConstraints: [["url"]]),
+                    EntityDescription(
+                        "FeedItem", managedClass: FeedItem.self,
+                        attributes: [
+                            .string("guid", optional: false), .string("title"), .string("link"), .string("author"),
+                            .string("summary"), .string("content"), .date("published"), .date("updated"),
+                            .bool("read", defaultValue: false), .date("firstSeen"), .date("sortDate", indexed: true),
+                            .bool("flagged", defaultValue: false, indexed: true),
+                        ],
+                        relationships: [.toOne("server", destination: "Server", inverse: "feedItems")],
+                        indexes: [["server", "read"]], uniquenessConstraints: [["server", "guid"]]),
+                    EntityDescription(
+                        "SmartFeed", managedClass: SmartFeed.self,
+                        attributes: [
+                            .string("title", optional: false), .string("predicateFormat", optional: false),
+                            .integer("displayOrder", defaultValue: 0),
+                        ]),
+                ])
+        } catch {
+            fatalError("Zeader's model is invalid: \(error)")
+        }
+    }()
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version1 }
+    public static var current: ManagedObjectModel { version2 }
+
+    /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
+    /// uses to bring an older store up to ``current``. The old file is kept beside the
+    /// store as `zeader.sqlite.v1.bak` until the user removes it.
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer(model: ZeaderModel.current, store: .file(url), migrator: ZeaderModel.migrationPlan)
+    /// ```
+    public static let migrationPlan: MigrationPlan = {
+        do {
+            return try MigrationPlan(versions: [version1, version2])
+        } catch {
+            fatalError("Zeader's migration plan is invalid: \(error)")
+        }
+    }()
 }

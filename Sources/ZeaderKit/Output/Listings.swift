@@ -15,11 +15,14 @@ public struct ServerSummary: Sendable, Equatable {
     public var lastError: String?
     public var lastRefresh: Date?
     public var disabled: Bool
+    /// The feed's tags, sorted (see ``FeedTags``).
+    public var tags: [String]
 
     public init(
         url: String, title: String?, unread: Int, total: Int, lastError: String? = nil, lastRefresh: Date? = nil,
-        disabled: Bool = false
+        disabled: Bool = false, tags: [String] = []
     ) {
+        self.tags = tags
         self.url = url
         self.title = title
         self.unread = unread
@@ -33,11 +36,12 @@ public struct ServerSummary: Sendable, Equatable {
     init(_ server: Server) {
         self.init(
             url: server.url, title: server.title, unread: Int(server.unreadCount), total: Int(server.totalCount),
-            lastError: server.lastError, lastRefresh: server.lastRefresh, disabled: server.disabled)
+            lastError: server.lastError, lastRefresh: server.lastRefresh, disabled: server.disabled,
+            tags: FeedTags.list(server.tags))
     }
 
     /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (DESIGN.md),
-    /// plus `"lastRefresh"` and `"disabled"`, ending with a newline.
+    /// plus `"lastRefresh"`, `"disabled"` and `"tags"` (an array of strings), ending with a newline.
     ///
     /// ```swift
     /// ServerSummary.json([feed])   // [{"url":"https://…","title":"Ex","unread":3,"total":9,"lastError":null,…}]
@@ -54,13 +58,19 @@ public struct ServerSummary: Sendable, Equatable {
             JSONText.appendString(server.lastError, to: &out)
             out += ",\"lastRefresh\":"
             JSONText.appendDate(server.lastRefresh, to: &out)
-            out += ",\"disabled\":\(server.disabled)}"
+            out += ",\"disabled\":\(server.disabled),\"tags\":["
+            for (n, tag) in server.tags.enumerated() {
+                if n > 0 { out += "," }
+                JSONText.appendString(tag, to: &out)
+            }
+            out += "]}"
         }
         out += servers.isEmpty ? "]\n" : "\n]\n"
         return out
     }
 
-    /// One line per feed: `unread/total  title  <url>`, then `! error` when the last refresh failed.
+    /// One line per feed: `unread/total  title  <url>`, then `[tag, tag]` when it has tags,
+    /// then a line `! error` when the last refresh failed.
     ///
     /// ```swift
     /// print(ServerSummary.text(feeds), terminator: "")
@@ -73,7 +83,9 @@ public struct ServerSummary: Sendable, Equatable {
             out += String(repeating: " ", count: width - counts.count) + counts + "  "
             if server.disabled { out += "[disabled] " }
             out += TerminalText.line(server.title?.isEmpty == false ? server.title : server.url)
-            out += "  <" + TerminalText.line(server.url) + ">\n"
+            out += "  <" + TerminalText.line(server.url) + ">"
+            if !server.tags.isEmpty { out += "  [" + server.tags.map(TerminalText.line).joined(separator: ", ") + "]" }
+            out += "\n"
             if let error = server.lastError {
                 out += String(repeating: " ", count: width) + "  ! " + TerminalText.line(error) + "\n"
             }
@@ -101,11 +113,14 @@ public struct ItemSummary: Sendable, Equatable {
     /// The date the item is listed by (published, else updated, else first seen).
     public var sortDate: Date?
     public var read: Bool
+    /// Flagged (starred) by the user.
+    public var flagged: Bool
 
     public init(
         feed: String, id: String, title: String? = nil, link: String? = nil, author: String? = nil,
-        published: Date? = nil, updated: Date? = nil, sortDate: Date? = nil, read: Bool = false
+        published: Date? = nil, updated: Date? = nil, sortDate: Date? = nil, read: Bool = false, flagged: Bool = false
     ) {
+        self.flagged = flagged
         self.feed = feed
         self.id = id
         self.title = title
@@ -120,11 +135,12 @@ public struct ItemSummary: Sendable, Equatable {
     init(_ item: FeedItem, feedURL: String) {
         self.init(
             feed: feedURL, id: item.guid, title: item.title, link: item.link, author: item.author,
-            published: item.published, updated: item.updated, sortDate: item.sortDate, read: item.read)
+            published: item.published, updated: item.updated, sortDate: item.sortDate, read: item.read,
+            flagged: item.flagged)
     }
 
     /// One JSON array of `{"feed", "id", "title", "link", "author", "published", "read"}`
-    /// (DESIGN.md), plus `"updated"`, ending with a newline.
+    /// (DESIGN.md), plus `"updated"` and `"flagged"`, ending with a newline.
     ///
     /// ```swift
     /// ItemSummary.json(items)   // [{"feed":"https://…","id":"42","title":"Hello",…,"read":false}]
@@ -148,13 +164,14 @@ public struct ItemSummary: Sendable, Equatable {
             JSONText.appendDate(item.published, to: &out)
             out += ",\"updated\":"
             JSONText.appendDate(item.updated, to: &out)
-            out += ",\"read\":\(item.read)}"
+            out += ",\"read\":\(item.read),\"flagged\":\(item.flagged)}"
         }
         out += items.isEmpty ? "]\n" : "\n]\n"
         return out
     }
 
-    /// One line per item: `YYYY-MM-DD HH:MM  N  title  (author)`, `N` marking unread.
+    /// One line per item: `YYYY-MM-DD HH:MM  N* title  (author)`, `N` marking unread and `*`
+    /// flagged.
     ///
     /// ```swift
     /// print(ItemSummary.text(items), terminator: "")
@@ -163,7 +180,7 @@ public struct ItemSummary: Sendable, Equatable {
         var out = ""
         for item in items {
             let date = item.sortDate.map { String(JSONText.timestamp($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
-            out += (date ?? String(repeating: " ", count: 16)) + (item.read ? "     " : "  N  ")
+            out += (date ?? String(repeating: " ", count: 16)) + "  " + (item.read ? " " : "N") + (item.flagged ? "* " : "  ")
             out += TerminalText.line(item.title?.isEmpty == false ? item.title : item.link ?? item.id)
             if let author = item.author, !author.isEmpty { out += "  (" + TerminalText.line(author) + ")" }
             out += "\n"

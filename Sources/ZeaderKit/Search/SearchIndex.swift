@@ -16,20 +16,38 @@ public final class SearchIndex: Sendable {
     let store: ZeaderStore
 
     /// Creates the index and its triggers when the store has none yet (filling it from
-    /// the items already stored).
+    /// the items already stored). When the index exists but its triggers do not — a
+    /// migration rebuilt the `FeedItem` table, and SQLite drops a table's triggers with
+    /// it — the triggers are recreated and the index rebuilt from the items.
+    ///
+    /// ```swift
+    /// let index = try SearchIndex(store: store)
+    /// ```
     public init(store: ZeaderStore) throws {
         self.store = store
         try store.container.store.database.write { db in
-            guard try !db.tableExists("ZSEARCH") else { return }
-            try db.execute(sql: Self.schema)
+            if try !db.tableExists("ZSEARCH") {
+                try db.execute(sql: Self.tableSchema)
+            } else {
+                let triggers = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'FeedItem'")
+                guard !Set(Self.triggerNames).isSubset(of: triggers) else { return }
+                for name in Self.triggerNames { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
+            }
+            try db.execute(sql: Self.triggerSchema)
             try db.execute(sql: "INSERT INTO ZSEARCH(ZSEARCH) VALUES('rebuild')")
         }
     }
 
-    static let schema = """
+    static let triggerNames = ["ZSEARCH_insert", "ZSEARCH_delete", "ZSEARCH_update"]
+
+    static let tableSchema = """
         CREATE VIRTUAL TABLE ZSEARCH USING fts5(
             title, author, summary, content, content='FeedItem', content_rowid='Z_PK',
             tokenize='unicode61 remove_diacritics 2');
+        """
+
+    static let triggerSchema = """
         CREATE TRIGGER ZSEARCH_insert AFTER INSERT ON FeedItem BEGIN
             INSERT INTO ZSEARCH(rowid, title, author, summary, content)
             VALUES (new.Z_PK, new.title, new.author, new.summary, new.content);

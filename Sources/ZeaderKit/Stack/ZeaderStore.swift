@@ -17,7 +17,13 @@ public final class ZeaderStore: Sendable {
         self.url = url
     }
 
-    /// Opens (creating the directory and file if needed) the store at `url`.
+    /// Opens (creating the directory and file if needed) the store at `url`. A store written
+    /// by an older model version is migrated first (``ZeaderModel/migrationPlan``; the old
+    /// file is kept as `<store>.v<N>.bak`); a newer one is refused, untouched.
+    ///
+    /// ```swift
+    /// let store = try ZeaderStore.open(at: URL(fileURLWithPath: "/tmp/zeader.sqlite"))
+    /// ```
     public static func open(at url: URL) throws(ObjectGraphError) -> ZeaderStore {
         let directory = url.deletingLastPathComponent()
         do {
@@ -25,7 +31,7 @@ public final class ZeaderStore: Sendable {
         } catch {
             throw .incompatibleStore(path: url.path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
         }
-        let container = try PersistentContainer(model: ZeaderModel.current, store: .file(url))
+        let container = try PersistentContainer(model: ZeaderModel.current, store: .file(url), migrator: ZeaderModel.migrationPlan)
         return ZeaderStore(container: container, url: url)
     }
 

@@ -50,8 +50,13 @@ public struct ItemRow: Equatable, Sendable {
     public var read: Bool
     /// The feed's title, shown in search results and smart feeds.
     public var feedTitle: String?
+    /// Flagged (starred): a `*` beside the read marker.
+    public var flagged: Bool
 
-    public init(id: ObjectID, title: String, author: String?, date: Date?, read: Bool, feedTitle: String? = nil) {
+    public init(
+        id: ObjectID, title: String, author: String?, date: Date?, read: Bool, feedTitle: String? = nil, flagged: Bool = false
+    ) {
+        self.flagged = flagged
         self.id = id
         self.title = title
         self.author = author

@@ -243,6 +243,7 @@ public final class ReaderApp: @unchecked Sendable {
         case .refreshAll: refresh([])
         case .nextUnread: nextUnread()
         case .toggleRead: toggleRead()
+        case .toggleFlag: toggleFlag()
         case .markFeedRead: markRead(all: false)
         case .markAllRead: markRead(all: true)
         case .search: state.prompt = .search(text: "")
@@ -369,6 +370,16 @@ public final class ReaderApp: @unchecked Sendable {
             state.say(read ? "Marked read" : "Marked unread")
         }
         if state.screen == .items { state.move(.down) }
+    }
+
+    private func toggleFlag() {
+        let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
+        guard let id, state.screen != .feeds else { return }
+        let flagged = !model.isFlagged(id)
+        attempt {
+            try model.setFlagged(id, flagged)
+            state.say(flagged ? "Flagged" : "Unflagged")
+        }
     }
 
     private func markRead(all: Bool) {

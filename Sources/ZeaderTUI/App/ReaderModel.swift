@@ -125,7 +125,7 @@ public final class ReaderModel {
         guard let item = item(id) else { return nil }
         return ItemRow(
             id: id, title: item.title ?? "", author: item.author, date: item.sortDate ?? item.published, read: item.read,
-            feedTitle: item.server?.displayTitle)
+            feedTitle: item.server?.displayTitle, flagged: item.flagged)
     }
 
     /// The article view's state for `id` (body not yet rendered): `state.article = model.article(id)`.

@@ -7,7 +7,7 @@ public enum Action: String, CaseIterable, Sendable {
     case up, down, pageUp = "page-up", pageDown = "page-down", top, bottom
     case open, quit, hardQuit = "hard-quit"
     case refreshFeed = "refresh", refreshAll = "refresh-all"
-    case nextUnread = "next-unread", toggleRead = "toggle-read", markFeedRead = "mark-feed-read"
+    case nextUnread = "next-unread", toggleRead = "toggle-read", toggleFlag = "toggle-flag", markFeedRead = "mark-feed-read"
     case markAllRead = "mark-all-read"
     case search, openInBrowser = "open-in-browser", addFeed = "add-feed", deleteFeed = "delete-feed"
     case moveFeedUp = "move-feed-up", moveFeedDown = "move-feed-down"
@@ -29,6 +29,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .refreshAll: return "Refresh all feeds"
         case .nextUnread: return "Go to the next unread item"
         case .toggleRead: return "Toggle the item's read state"
+        case .toggleFlag: return "Flag (star) or unflag the item"
         case .markFeedRead: return "Mark the feed read"
         case .markAllRead: return "Mark every feed read"
         case .search: return "Search all items"

@@ -19,7 +19,7 @@ public struct KeyMap: Equatable, Sendable {
         .enter: .open, .right: .open, .character("l"): .open,
         .character("q"): .quit, .left: .quit, .character("Q"): .hardQuit,
         .character("r"): .refreshFeed, .character("R"): .refreshAll,
-        .character("n"): .nextUnread, .character("N"): .toggleRead,
+        .character("n"): .nextUnread, .character("N"): .toggleRead, .character("*"): .toggleFlag,
         .character("A"): .markFeedRead, .character("C"): .markAllRead,
         .character("/"): .search, .character("o"): .openInBrowser,
         .character("a"): .addFeed, .character("d"): .deleteFeed,

@@ -99,7 +99,7 @@ enum FeedListView {
     }
 }
 
-/// The item list: read marker (`N` for unread), date, title, and the author (or the
+/// The item list: read marker (`N` for unread) and flag (`*`), date, title, and the author (or the
 /// feed, in search results and smart feeds).
 enum ItemListView {
     static func draw(_ state: AppState, rows: Range<Int>, into buffer: inout ScreenBuffer) {
@@ -122,7 +122,7 @@ enum ItemListView {
                 continue
             }
             let style = row.read ? Style.normal : Style(role: .unread, bold: true)
-            var x = buffer.write(row.read ? "  " : "N ", x: 0, y: y, style: style)
+            var x = buffer.write((row.read ? " " : "N") + (row.flagged ? "*" : " "), x: 0, y: y, style: style)
             if buffer.width >= 40 { x = buffer.write(ReaderView.shortDate(row.date) + "  ", x: x, y: y, style: style) }
             let extra = showFeed ? row.feedTitle : row.author
             let extraText = ReaderView.clean(extra)

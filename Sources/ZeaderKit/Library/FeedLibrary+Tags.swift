@@ -1,0 +1,81 @@
+import Foundation
+import ObjectGraph
+
+/// Tags on feeds and flags on items (model version 2).
+extension FeedLibrary {
+    /// Adds `add` to the tags of the feed `url` and takes `remove` away (ignoring case).
+    /// Returns the feed's tags afterwards, sorted.
+    ///
+    /// ```swift
+    /// try library.tag(url: "https://lwn.net/headlines/rss", add: ["linux", "news"])
+    /// try library.tag(url: "https://lwn.net/headlines/rss", remove: ["news"])   // ["linux"]
+    /// ```
+    @discardableResult
+    public func tag(url: String, add: [String] = [], remove: [String] = []) throws(ZeaderError) -> [String] {
+        try withContext { context in
+            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
+                throw ZeaderError.notSubscribed(url)
+            }
+            let removed = Set(remove.compactMap { FeedTags.clean($0)?.lowercased() })
+            let kept = FeedTags.list(server.tags).filter { !removed.contains($0.lowercased()) }
+            let tags = FeedTags.normalized(kept + add)
+            if tags != server.tags {
+                server.tags = tags
+                try context.save()
+            }
+            return FeedTags.list(tags)
+        }
+    }
+
+    /// Every tag in use, sorted, with the number of feeds carrying it.
+    ///
+    /// ```swift
+    /// for (tag, feeds) in try library.tags() { print(tag, feeds) }
+    /// ```
+    public func tags() throws(ZeaderError) -> [(tag: String, feeds: Int)] {
+        let all = try servers().flatMap(\.tags)
+        var counts: [String: (tag: String, feeds: Int)] = [:]
+        for tag in all { counts[tag.lowercased(), default: (tag, 0)].feeds += 1 }
+        return counts.values.sorted { ($0.tag.lowercased(), $0.tag) < ($1.tag.lowercased(), $1.tag) }
+    }
+
+    /// Flags (or, with `flagged: false`, unflags) items: those whose guid is in `ids` (in
+    /// the feed `feed` when given), or every item of `feed` when `ids` is empty. Returns how
+    /// many items changed. An id that matches no item is an error naming it, and nothing
+    /// is changed.
+    ///
+    /// ```swift
+    /// try library.setFlag(true, ids: ["tag:example.org,2024:42"])
+    /// try library.setFlag(false, feed: "https://example.org/feed.xml")   // unflag a whole feed
+    /// ```
+    @discardableResult
+    public func setFlag(_ flagged: Bool, ids: [String] = [], feed: String? = nil) throws(ZeaderError) -> Int {
+        guard !ids.isEmpty || feed != nil else {
+            throw ZeaderError.other("name the items to \(flagged ? "flag" : "unflag"): their ids, or --feed URL")
+        }
+        return try withContext { context in
+            var predicate = ObjectGraph.Predicate.true
+            if let feed {
+                guard try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) != nil else {
+                    throw ZeaderError.notSubscribed(feed)
+                }
+                predicate = .comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed)))
+            }
+            if !ids.isEmpty {
+                predicate = predicate && .comparison(.keyPath("guid"), .in, .aggregate(ids.map { .constant(.string($0)) }))
+            }
+            let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+            let found = Set(items.map(\.guid))
+            if let missing = ids.first(where: { !found.contains($0) }) {
+                throw ZeaderError.other("no item with id '\(missing)'\(feed.map { " in \($0)" } ?? "")")
+            }
+            var changed = 0
+            for item in items where item.flagged != flagged {
+                item.flagged = flagged
+                changed += 1
+            }
+            if changed > 0 { try context.save() }
+            return changed
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The tags of a feed, as ``Server/tags`` stores them: one string, the tags sorted
+/// (ignoring case) and joined by commas, each trimmed, inner white space collapsed to one
+/// space, commas and control characters removed, duplicates (ignoring case) dropped. No
+/// tags is nil. Tags compare ignoring case: `Linux` and `linux` are one tag.
+///
+/// ```swift
+/// FeedTags.normalized(["news", " Linux ", "NEWS"])   // "Linux,news"
+/// FeedTags.list("Linux,news")                          // ["Linux", "news"]
+/// ```
+public enum FeedTags {
+    /// One tag cleaned up, or nil when nothing is left of it.
+    ///
+    /// ```swift
+    /// FeedTags.clean("  tech,\tnews ")   // "tech news"
+    /// ```
+    public static func clean(_ tag: String) -> String? {
+        let words = tag.unicodeScalars.map { scalar -> Character in
+            scalar == "," || CharacterSet.controlCharacters.contains(scalar) || CharacterSet.whitespacesAndNewlines.contains(scalar)
+                ? " " : Character(scalar)
+        }
+        let cleaned = String(words).split(separator: " ").joined(separator: " ")
+        return cleaned.isEmpty ? nil : cleaned
+    }
+
+    /// The stored form of `tags`: cleaned, without duplicates, sorted; nil for none.
+    ///
+    /// ```swift
+    /// server.tags = FeedTags.normalized(["b", "a"])   // "a,b"
+    /// ```
+    public static func normalized<Tags: Sequence<String>>(_ tags: Tags) -> String? {
+        var seen = Set<String>()
+        var kept: [String] = []
+        for tag in tags {
+            guard let tag = clean(tag), seen.insert(tag.lowercased()).inserted else { continue }
+            kept.append(tag)
+        }
+        kept.sort { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
+        return kept.isEmpty ? nil : kept.joined(separator: ",")
+    }
+
+    /// The tags of a stored string, in order (empty for nil).
+    ///
+    /// ```swift
+    /// for tag in FeedTags.list(server.tags) { print(tag) }
+    /// ```
+    public static func list(_ stored: String?) -> [String] {
+        guard let stored, !stored.isEmpty else { return [] }
+        return stored.split(separator: ",").map(String.init)
+    }
+
+    /// Whether the stored tags include `tag` (ignoring case).
+    ///
+    /// ```swift
+    /// FeedTags.contains("Linux,news", "linux")   // true
+    /// ```
+    public static func contains(_ stored: String?, _ tag: String) -> Bool {
+        guard let wanted = clean(tag)?.lowercased() else { return false }
+        return list(stored).contains { $0.lowercased() == wanted }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Writes backup documents (see ``FeedLibrary/exportBackup(batchSize:write:)``): JSON with
+/// text exactly as stored — every control character escaped, none dropped — and dates
+/// with microseconds, so that a restore gives back the same values.
+///
+/// ```swift
+/// var out = ""
+/// BackupJSON.appendString("a\u{1B}b", to: &out)   // "a\u001bb"
+/// ```
+public enum BackupJSON {
+    /// Appends `value` as a JSON string (or `null`), escaping quotes, backslashes, C0 and
+    /// C1 control characters and the line separators, so the text is safe on a terminal.
+    ///
+    /// ```swift
+    /// BackupJSON.appendString(item.content, to: &out)
+    /// ```
+    public static func appendString(_ value: String?, to out: inout String) {
+        guard let value else {
+            out += "null"
+            return
+        }
+        out.unicodeScalars.append("\"")
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                let v = scalar.value
+                if v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 {
+                    out += String(format: "\\u%04x", v)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out.unicodeScalars.append("\"")
+    }
+
+    /// Appends a date as `"YYYY-MM-DDTHH:MM:SSZ"`, or `"YYYY-MM-DDTHH:MM:SS.ffffffZ"` when it
+    /// has a fraction of a second, or `null`.
+    ///
+    /// ```swift
+    /// BackupJSON.appendDate(Date(timeIntervalSince1970: 0.5), to: &out)   // "1970-01-01T00:00:00.500000Z"
+    /// ```
+    public static func appendDate(_ value: Date?, to out: inout String) {
+        guard let value else {
+            out += "null"
+            return
+        }
+        var seconds = value.timeIntervalSince1970.rounded(.down)
+        var micros = ((value.timeIntervalSince1970 - seconds) * 1_000_000).rounded()
+        if micros >= 1_000_000 {
+            seconds += 1
+            micros = 0
+        }
+        let stamp = JSONText.timestamp(Date(timeIntervalSince1970: seconds))
+        if micros == 0 {
+            out += "\"" + stamp + "\""
+        } else {
+            out += "\"" + stamp.dropLast() + String(format: ".%06dZ", Int(micros)) + "\""
+        }
+    }
+
+    static func appendFeed(_ server: Server, to out: inout String) {
+        out += "{\"url\":"
+        appendString(server.url, to: &out)
+        out += ",\"title\":"
+        appendString(server.title, to: &out)
+        out += ",\"siteLink\":"
+        appendString(server.siteLink, to: &out)
+        out += ",\"displayOrder\":\(server.displayOrder),\"tags\":["
+        for (n, tag) in FeedTags.list(server.tags).enumerated() {
+            if n > 0 { out += "," }
+            appendString(tag, to: &out)
+        }
+        out += "],\"etag\":"
+        appendString(server.etag, to: &out)
+        out += ",\"lastModified\":"
+        appendString(server.lastModified, to: &out)
+        out += "}"
+    }
+
+    static func appendItem(_ item: FeedItem, feedURL: String, to out: inout String) {
+        out += "{\"feed\":"
+        appendString(feedURL, to: &out)
+        out += ",\"guid\":"
+        appendString(item.guid, to: &out)
+        out += ",\"title\":"
+        appendString(item.title, to: &out)
+        out += ",\"link\":"
+        appendString(item.link, to: &out)
+        out += ",\"author\":"
+        appendString(item.author, to: &out)
+        out += ",\"summary\":"
+        appendString(item.summary, to: &out)
+        out += ",\"content\":"
+        appendString(item.content, to: &out)
+        out += ",\"published\":"
+        appendDate(item.published, to: &out)
+        out += ",\"updated\":"
+        appendDate(item.updated, to: &out)
+        out += ",\"read\":\(item.read),\"flagged\":\(item.flagged),\"firstSeen\":"
+        appendDate(item.firstSeen, to: &out)
+        out += "}"
+    }
+}

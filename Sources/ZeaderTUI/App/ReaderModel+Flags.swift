@@ -1,0 +1,23 @@
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// Flagged (starred) items in the reader (model version 2).
+extension ReaderModel {
+    /// Whether the item is flagged (false when it is gone).
+    ///
+    /// ```swift
+    /// let flagged = model.isFlagged(id)
+    /// ```
+    public func isFlagged(_ id: ObjectID) -> Bool { item(id)?.flagged ?? false }
+
+    /// Flags or unflags the item, as one undoable step.
+    ///
+    /// ```swift
+    /// try model.setFlagged(id, true)   // `u` undoes it
+    /// ```
+    public func setFlagged(_ id: ObjectID, _ flagged: Bool) throws {
+        guard let item = item(id), item.flagged != flagged else { return }
+        try undoable(flagged ? "Flag" : "Unflag") { item.flagged = flagged }
+    }
+}
