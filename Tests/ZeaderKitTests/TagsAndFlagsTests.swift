@@ -116,3 +116,21 @@ struct TagsAndFlagsTests {
         #expect(try FeedLibrary(store: back).servers().map(\.tags) == tags)
     }
 }
+
+@Suite struct SmartFeedLibraryTests {
+    @Test func smartFeedsAreCheckedAndSaved() throws {
+        let store = try ZeaderStore.inMemory()
+        let library = FeedLibrary(store: store)
+        try library.addSmartFeed(title: "Swift", predicate: "read == NO AND title CONTAINS[cd] \"swift\"")
+        #expect(throws: ZeaderError.self) { try library.addSmartFeed(title: "Swift", predicate: "read == NO") }
+        #expect(throws: ZeaderError.self) { try library.addSmartFeed(title: "Bad", predicate: "nosuchkey == 1") }
+        #expect(throws: ZeaderError.self) { try library.addSmartFeed(title: "Bad", predicate: "title ==") }
+        #expect(throws: ZeaderError.self) { try library.addSmartFeed(title: " ", predicate: "read == NO") }
+        let context = store.container.viewContext
+        try context.performAndWait { () throws in
+            let smart = try SmartFeed.findAll(in: context)
+            #expect(smart.map(\.title) == ["Swift"])
+            #expect(smart.first?.predicateFormat == "read == NO AND title CONTAINS[cd] \"swift\"")
+        }
+    }
+}

@@ -75,6 +75,43 @@ public struct FeedLibrary: Sendable {
         }
     }
 
+    /// Saves a smart feed: a predicate over FeedItem in the ObjectGraph language, listed
+    /// with the feeds in the reader with live counts. The predicate is checked first.
+    ///
+    /// ```swift
+    /// try library.addSmartFeed(title: "Swift", predicate: "read == NO AND title CONTAINS[cd] \"swift\"")
+    /// ```
+    public func addSmartFeed(title: String, predicate format: String) throws(ZeaderError) {
+        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw ZeaderError.other("a smart feed needs a --title") }
+        try Self.validateSmartPredicate(format)
+        try withContext { context in
+            if try SmartFeed.findFirst(byAttribute: "title", value: .string(title), in: context) != nil {
+                throw ZeaderError.other("a smart feed named '\(title)' exists already")
+            }
+            let smart = context.insert(SmartFeed.self)
+            smart.title = title
+            smart.predicateFormat = format
+            let last = try SmartFeed.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
+            smart.displayOrder = (last?.displayOrder ?? -1) + 1
+            try context.save()
+        }
+    }
+
+    /// Checks a smart feed's predicate against FeedItem: syntax, keys and types.
+    ///
+    /// ```swift
+    /// try FeedLibrary.validateSmartPredicate("read == NO")
+    /// ```
+    public static func validateSmartPredicate(_ format: String) throws(ZeaderError) {
+        do {
+            let predicate = try ObjectGraph.Predicate(format: format)
+            try predicate.validate(for: try ZeaderModel.current.entity(named: "FeedItem"), in: ZeaderModel.current)
+        } catch {
+            throw ZeaderError.other("invalid --smart predicate: \(error)")
+        }
+    }
+
     func nextDisplayOrder(in context: ManagedObjectContext) throws -> Int64 {
         let last = try Server.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
         return (last?.displayOrder ?? -1) + 1
