@@ -51,8 +51,10 @@ let package = Package(
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ZeaderKitTests", dependencies: ["ZeaderKit"], resources: [.copy("Fixtures")]),
+        // A loopback-only HTTP server for tests (127.0.0.1, stops by itself); shared by test targets.
+        .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "LoopbackHTTPServer"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ZeaderKitTests", dependencies: ["ZeaderKit", "LoopbackHTTPServer"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import ObjectGraph
 import Synchronization
 import Testing

@@ -116,17 +116,12 @@ public final class ContextUndoManager {
     @discardableResult
     public func undo(in context: ManagedObjectContext) -> Bool {
         closeImplicitGroup()
-        if explicitDepth > 0 { explicitDepth = 0; commitOpenGroup() }
+        if explicitDepth > 0 {
+            explicitDepth = 0
+            commitOpenGroup()
+        }
         guard let group = undoStack.popLast() else { return false }
-        mode = .undoing
-        openGroup = Group(name: group.name)
-        for record in group.records.reversed() { context.revert(record) }
-        context.remapAliasedReferences()
-        context.processPendingChanges()
-        let inverse = openGroup ?? Group(name: group.name)
-        openGroup = nil
-        mode = .normal
-        redoStack.append(Group(name: group.name, records: inverse.records))
+        redoStack.append(replay(group, as: .undoing, in: context))
         return true
     }
 
@@ -134,7 +129,13 @@ public final class ContextUndoManager {
     @discardableResult
     public func redo(in context: ManagedObjectContext) -> Bool {
         guard let group = redoStack.popLast() else { return false }
-        mode = .redoing
+        undoStack.append(replay(group, as: .redoing, in: context))
+        return true
+    }
+
+    /// Reverts `group`'s records, newest first, and returns the group that reverses that.
+    private func replay(_ group: Group, as replayMode: Mode, in context: ManagedObjectContext) -> Group {
+        mode = replayMode
         openGroup = Group(name: group.name)
         for record in group.records.reversed() { context.revert(record) }
         context.remapAliasedReferences()
@@ -142,8 +143,7 @@ public final class ContextUndoManager {
         let inverse = openGroup ?? Group(name: group.name)
         openGroup = nil
         mode = .normal
-        undoStack.append(Group(name: group.name, records: inverse.records))
-        return true
+        return Group(name: group.name, records: inverse.records)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Synchronization
 import Testing
 

@@ -18,15 +18,15 @@ import Synchronization
 ///     let outcome = await fetcher.fetch(FetchRequest(url: server.url("/feed")))
 /// }
 /// ```
-final class LoopbackHTTPServer: Sendable {
-    struct Request: Sendable {
-        var method: String
-        var path: String
+public final class LoopbackHTTPServer: Sendable {
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
         /// Header names lowercased.
-        var headers: [String: String]
+        public var headers: [String: String]
     }
 
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// A complete response with `Content-Length`.
         case respond(status: Int, headers: [(String, String)], body: Data)
         /// Reads the request and then sends nothing for `seconds` (or until stopped).
@@ -39,15 +39,15 @@ final class LoopbackHTTPServer: Sendable {
         /// Waits `seconds`, then answers with `reply`.
         indirect case delayed(seconds: TimeInterval, Reply)
 
-        static func ok(_ text: String, contentType: String = "application/rss+xml; charset=utf-8") -> Reply {
+        public static func ok(_ text: String, contentType: String = "application/rss+xml; charset=utf-8") -> Reply {
             .respond(status: 200, headers: [("Content-Type", contentType)], body: Data(text.utf8))
         }
 
-        static func status(_ status: Int, headers: [(String, String)] = []) -> Reply {
+        public static func status(_ status: Int, headers: [(String, String)] = []) -> Reply {
             .respond(status: status, headers: headers, body: Data("status \(status)\n".utf8))
         }
 
-        static func redirect(_ status: Int, to location: String) -> Reply {
+        public static func redirect(_ status: Int, to location: String) -> Reply {
             .respond(status: status, headers: [("Location", location)], body: Data())
         }
     }
@@ -60,14 +60,14 @@ final class LoopbackHTTPServer: Sendable {
         var stopped = false
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
     private let state = Mutex(State())
     private let gauge: ConcurrencyGauge?
     private let acceptLoopDone = Mutex(false)
 
-    init(
+    public init(
         gauge: ConcurrencyGauge? = nil, lifetime: TimeInterval = 60,
         handler: @escaping @Sendable (Request) -> Reply
     ) throws {
@@ -102,18 +102,18 @@ final class LoopbackHTTPServer: Sendable {
 
     deinit { stop() }
 
-    enum ServerError: Error { case socket(String, Int32) }
+    public enum ServerError: Error { case socket(String, Int32) }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    var requests: [Request] { state.withLock { $0.requests } }
+    public var requests: [Request] { state.withLock { $0.requests } }
     /// Most requests being worked on at once (from request read to reply sent).
-    var maxInProgress: Int { state.withLock { $0.maxInProgress } }
-    var bytesSent: Int { state.withLock { $0.bytesSent } }
+    public var maxInProgress: Int { state.withLock { $0.maxInProgress } }
+    public var bytesSent: Int { state.withLock { $0.bytesSent } }
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Stops accepting; connections still open notice within a fraction of a second.
-    func stop() {
+    public func stop() {
         let wasStopped = state.withLock { state in
             defer { state.stopped = true }
             return state.stopped
@@ -274,23 +274,25 @@ final class LoopbackHTTPServer: Sendable {
 }
 
 /// Counts work in progress across several servers, to check a global concurrency limit.
-final class ConcurrencyGauge: Sendable {
+public final class ConcurrencyGauge: Sendable {
     private let counts = Mutex((current: 0, maximum: 0))
 
-    var maximum: Int { counts.withLock { $0.maximum } }
+    public init() {}
 
-    func enter() {
+    public var maximum: Int { counts.withLock { $0.maximum } }
+
+    public func enter() {
         counts.withLock {
             $0.current += 1
             $0.maximum = max($0.maximum, $0.current)
         }
     }
 
-    func leave() { counts.withLock { $0.current -= 1 } }
+    public func leave() { counts.withLock { $0.current -= 1 } }
 }
 
 /// Runs `body` with a server on 127.0.0.1 and stops the server when `body` returns or throws.
-func withLoopbackServer<T>(
+public func withLoopbackServer<T>(
     gauge: ConcurrencyGauge? = nil, _ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply,
     _ body: (LoopbackHTTPServer) async throws -> T
 ) async throws -> T {
@@ -306,11 +308,11 @@ func withLoopbackServer<T>(
 /// let hole = try UnacceptingListener()
 /// defer { hole.close() }
 /// ```
-final class UnacceptingListener: Sendable {
-    let port: UInt16
+public final class UnacceptingListener: Sendable {
+    public let port: UInt16
     private let descriptors: [Int32]
 
-    init() throws {
+    public init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -343,9 +345,9 @@ final class UnacceptingListener: Sendable {
         Thread.sleep(forTimeInterval: 0.05)  // let the first handshake land in the queue
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    func close() {
+    public func close() {
         for descriptor in descriptors { Glibc.close(descriptor) }
     }
 }
