@@ -36,3 +36,29 @@ import ZeaderKit
         #expect(try flaggedCount(h) == 0)
     }
 }
+
+@Suite struct FeedTagsInTheReaderTests {
+    @Test func feedListShowsTagsAndSmartFeedsFilterByThem() throws {
+        let store = try ZeaderStore.inMemory()
+        let context = store.container.viewContext
+        try context.performAndWait { () throws in
+            let a = context.insert(Server.self)
+            a.url = "https://a.example/feed"
+            a.title = "Alpha"
+            a.tags = FeedTags.normalized(["news", "linux"])
+            let item = context.insert(FeedItem.self)
+            item.guid = "1"
+            item.server = a
+            let b = context.insert(Server.self)
+            b.url = "https://b.example/feed"
+            b.title = "Beta"
+            b.displayOrder = 1
+            try context.save()
+        }
+        let model = ReaderModel(
+            store: store, smartFeeds: [.init(title: "Linux", predicateFormat: "server.tags CONTAINS[c] \"linux\"")])
+        let rows = try context.performAndWait { () throws in try model.feedRows() }
+        #expect(rows.map(\.title) == ["Alpha [linux, news]", "Beta", "Linux"])
+        #expect(rows[2].total == 1)
+    }
+}

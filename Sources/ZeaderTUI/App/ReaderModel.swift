@@ -43,7 +43,7 @@ public final class ReaderModel {
             ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
         var rows = servers.map { server in
             FeedRow(
-                kind: .server(server.objectID), title: server.displayTitle, unread: Int(server.unreadCount),
+                kind: .server(server.objectID), title: Self.titleWithTags(server), unread: Int(server.unreadCount),
                 total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url)
         }
         let stored = try context.fetch(ObjectGraph.FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
@@ -67,6 +67,13 @@ public final class ReaderModel {
             rows.append(row)
         }
         return rows
+    }
+
+    /// A feed's title followed by its tags, e.g. `Kernel Daily [linux, news]`; filter by tag
+    /// with a smart feed such as `server.tags CONTAINS[c] "linux"`.
+    static func titleWithTags(_ server: Server) -> String {
+        let tags = FeedTags.list(server.tags)
+        return tags.isEmpty ? server.displayTitle : "\(server.displayTitle) [\(tags.joined(separator: ", "))]"
     }
 
     /// The items of `source`, newest first.
