@@ -472,6 +472,10 @@ extension ManagedObjectContext {
         var updated: [ObjectID: Set<String>] = [:]
         var deleted = Set<ObjectID>()
         let remap: (ObjectID?) -> ObjectID? = { id in id.flatMap { outcome.permanentIDs[$0] ?? $0 } }
+        // Only arrays that point at a just-inserted object need rewriting.
+        func remapped(_ toOne: [ObjectID?]) -> [ObjectID?] {
+            toOne.contains(where: { $0?.isTemporary == true }) ? toOne.map(remap) : toOne
+        }
 
         for insert in plan.inserts {
             let object = insert.object
@@ -487,7 +491,7 @@ extension ManagedObjectContext {
         // Relationship columns that pointed at temporary IDs now point at permanent ones.
         for insert in plan.inserts {
             let object = insert.object
-            object.toOne = object.toOne.map(remap)
+            object.toOne = remapped(object.toOne)
             object.snapshot = Snapshot(values: object.values, toOne: object.toOne, version: 1)
             object.changedKeys = []
         }
@@ -504,7 +508,7 @@ extension ManagedObjectContext {
                 object.values = values
                 object.toOne = toOne
             } else {
-                object.toOne = object.toOne.map(remap)
+                object.toOne = remapped(object.toOne)
             }
             if let snapshot = outcome.resolved[id] { object.snapshot = snapshot }
             object.changedKeys = []
