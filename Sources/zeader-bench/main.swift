@@ -6,6 +6,7 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import Synchronization
 
 final class BenchServer: ManagedObject {
     @Managed("title") var title: String?
@@ -48,15 +49,18 @@ func cpuTime() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Wall and CPU time of `body`.
-nonisolated(unsafe) var lastCPU = 0.0  // written and read on the main thread only
+/// Wall and CPU time of one measurement, in seconds.
+struct Timing {
+    var wall: Double
+    var cpu: Double
+}
 
-func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+/// Runs `body`, timing it.
+func measure<T>(_ body: () throws -> T) rethrows -> (T, Timing) {
     let start = now()
     let startCPU = cpuTime()
     let result = try body()
-    lastCPU = cpuTime() - startCPU
-    return (result, now() - start)
+    return (result, Timing(wall: now() - start, cpu: cpuTime() - startCPU))
 }
 
 /// Resident set size and its peak, in MiB, from /proc/self/status.
@@ -82,7 +86,7 @@ func removeStore(_ url: URL) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
 }
 
-func row(_ label: String, _ og: (wall: Double, cpu: Double), _ raw: (wall: Double, cpu: Double)) {
+func row(_ label: String, _ og: Timing, _ raw: Timing) {
     print(
         label.padding(toLength: 36, withPad: " ", startingAt: 0)
             + String(
@@ -104,7 +108,6 @@ func objectGraphBenchmark(count: Int) throws {
     // Like the raw SQL side, no user interface to keep up to date.
     container.automaticallyMergesChangesIntoViewContext = false
     let ctx = container.newBackgroundContext(name: "bench")
-    var cpu: [String: Double] = [:]
     var phases = (0.0, 0.0, 0.0, 0.0)
     let insertStart = cpuTime()
     let (_, ogInsert) = try measure {
@@ -129,7 +132,6 @@ func objectGraphBenchmark(count: Int) throws {
             phases = (t1, t2, t3, cpuTime())
         }
     }
-    cpu["ogInsert"] = lastCPU
     if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
         print(String(format: "phases (CPU s): create %.3f, process changes %.3f, save %.3f, reset %.3f",
             phases.0 - insertStart, phases.1 - phases.0, phases.2 - phases.1, phases.3 - phases.2))
@@ -146,9 +148,7 @@ func objectGraphBenchmark(count: Int) throws {
             return items.count + checksum * 0
         }
     }
-    cpu["ogFetch"] = lastCPU
     let (ogCounted, ogCount) = try measure { try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) } }
-    cpu["ogCount"] = lastCPU
 
     // Raw SQL through GRDB, same schema and work.
     let rawURL = tempStore("raw")
@@ -174,7 +174,6 @@ func objectGraphBenchmark(count: Int) throws {
             try db.execute(sql: "UPDATE Server SET unreadCount = ?", arguments: [unread])
         }
     }
-    cpu["rawInsert"] = lastCPU
     struct RawItem {
         var pk: Int64
         var guid: String
@@ -199,15 +198,13 @@ func objectGraphBenchmark(count: Int) throws {
             return items.count
         }
     }
-    cpu["rawFetch"] = lastCPU
     let (rawCounted, rawCount) = try measure {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item WHERE read = 0 AND score >= 0") ?? 0 }
     }
-    cpu["rawCount"] = lastCPU
     precondition(ogFetched == rawFetched && ogCounted == rawCounted, "results differ: \(ogFetched)/\(rawFetched) \(ogCounted)/\(rawCounted)")
-    row("insert + save \(count)", (ogInsert, cpu["ogInsert"]!), (rawInsert, cpu["rawInsert"]!))
-    row("fetch \(ogFetched) (predicate, 2 sorts)", (ogFetch, cpu["ogFetch"]!), (rawFetch, cpu["rawFetch"]!))
-    row("count with predicate", (ogCount, cpu["ogCount"]!), (rawCount, cpu["rawCount"]!))
+    row("insert + save \(count)", ogInsert, rawInsert)
+    row("fetch \(ogFetched) (predicate, 2 sorts)", ogFetch, rawFetch)
+    row("count with predicate", ogCount, rawCount)
 
     // Memory while iterating a batched fetch, against materialising everything.
     let before = memory().rss
@@ -248,8 +245,8 @@ func toggleBenchmark() throws {
         let container = try PersistentContainer(model: benchModel, store: .file(url))
         let ctx = container.viewContext
         let notifications = NotificationCounter()
-        let token = container.bus.observeObjectsDidChange(in: ctx) { note in
-            notifications.add(note.updated.count)
+        let token = container.bus.observeObjectsDidChange(in: ctx) { _ in
+            notifications.increment()
         }
         try ctx.performAndWait { () throws in
             let server = ctx.insert(BenchServer.self)
@@ -286,17 +283,16 @@ func toggleBenchmark() throws {
         print(
             String(
                 format: "%7d items: %.4f ms per toggle (in memory, %d notifications); %.3f ms per toggle + save; count exact: %@",
-                size, elapsed / Double(toggles) * 1000, notifications.value, savedElapsed / 200 * 1000, exact ? "yes" : "NO"))
+                size, elapsed.wall / Double(toggles) * 1000, notifications.value, savedElapsed.wall / 200 * 1000, exact ? "yes" : "NO"))
         withExtendedLifetime(token) {}
     }
 }
 
-final class NotificationCounter: @unchecked Sendable {
-    // @unchecked Sendable: only touched on the view context's queue (observer) and read
-    // after performAndWait returns, which orders the accesses.
-    private var count = 0
-    func add(_ n: Int) { count += 1 }
-    var value: Int { count }
+/// Counts ObjectsDidChange notifications (posted on the view context's queue).
+final class NotificationCounter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -121,6 +121,7 @@ public enum FeedParser {
     /// `@unchecked Sendable` is safe here: `document` is only read, and stays valid until
     /// `concurrentPerform` returns; each thread writes only its own slot of `halves`, and
     /// the slots are read after `concurrentPerform` has returned (it waits for both).
+    // @unchecked Sendable: read-only document, one writer per slot, read after both threads end.
     private struct HalvesWork: @unchecked Sendable {
         let document: UnsafeBufferPointer<UInt8>
         let halves: UnsafeMutableBufferPointer<ParsedFeed?>

@@ -69,8 +69,8 @@ enum FeedXMLParser {
 
     /// The SAX2 callbacks: elements, text and errors only. No entity, DTD or
     /// external-subset callbacks, so nothing can be resolved or loaded.
-    // `xmlSAXHandler` is a C struct of function pointers (not Sendable to Swift); this one is
-    // built once, never mutated, and only ever copied into a parser context.
+    // nonisolated(unsafe): `xmlSAXHandler` is a C struct of function pointers (not Sendable
+    // to Swift); this one is built once, never mutated, and only copied into parser contexts.
     nonisolated(unsafe) private static let saxHandler: xmlSAXHandler = {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)

@@ -189,17 +189,23 @@ public final class PersistentContainer: Sendable {
     }
 }
 
-/// Lets a context refer to its container before the container's initialiser finishes.
-final class ContextBox: @unchecked Sendable {
-    // @unchecked Sendable: written once during container set-up, before the context is
-    // used on any queue; read-only afterwards.
-    weak var container: PersistentContainer?
+/// Lets a context refer to its container (weakly) before the container's initialiser finishes.
+final class ContextBox: Sendable {
+    private struct WeakContainer {
+        weak var container: PersistentContainer?
+    }
+    private let storage = Mutex(WeakContainer())
+
+    var container: PersistentContainer? {
+        get { storage.withLock { $0.container } }
+        set { storage.withLock { $0.container = newValue } }
+    }
 }
 
 /// Holds a dispatch timer.
+// @unchecked Sendable: DispatchSource objects are thread-safe (cancel, resume and the
+// handler setters may be called from any thread) and the reference never changes.
 final class TimerBox: @unchecked Sendable {
-    // @unchecked Sendable: DispatchSource objects are thread-safe (their cancel, resume
-    // and handler setters may be called from any thread); the reference never changes.
     let timer: DispatchSourceTimer
     init(_ timer: DispatchSourceTimer) { self.timer = timer }
 }

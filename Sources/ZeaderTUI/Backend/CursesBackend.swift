@@ -160,6 +160,7 @@ public final class CursesBackend: TerminalBackend {
 // async-signal-safe calls (tcsetattr, write, signal, raise).
 // nonisolated(unsafe): written once, before the handlers that read them are installed.
 nonisolated(unsafe) private var savedTerminalModes = termios()
+// nonisolated(unsafe): as above; set right after savedTerminalModes, before the handlers exist.
 nonisolated(unsafe) private var hasSavedTerminalModes = false
 
 private func installCrashRestore() {
