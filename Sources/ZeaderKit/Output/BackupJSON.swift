@@ -20,24 +20,7 @@ public enum BackupJSON {
             out += "null"
             return
         }
-        out.unicodeScalars.append("\"")
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                let v = scalar.value
-                if v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 {
-                    out += String(format: "\\u%04x", v)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out.unicodeScalars.append("\"")
+        JSONText.appendEscaped(value, to: &out)
     }
 
     /// Appends a date as `"YYYY-MM-DDTHH:MM:SSZ"`, or `"YYYY-MM-DDTHH:MM:SS.ffffffZ"` when it

@@ -20,20 +20,28 @@ public enum JSONText {
             out += "null"
             return
         }
-        let clean = DisplayWidth.sanitizeForTerminal(value)
+        appendEscaped(DisplayWidth.sanitizeForTerminal(value), to: &out)
+    }
+
+    /// Appends `value` as a JSON string escaped but otherwise unchanged (backups keep
+    /// every character): quotes, backslashes, C0 and C1 controls, U+2028 and U+2029.
+    ///
+    /// ```swift
+    /// JSONText.appendEscaped("tab\there", to: &out)   // "tab\there"
+    /// ```
+    public static func appendEscaped(_ value: String, to out: inout String) {
         out.unicodeScalars.append("\"")
-        for scalar in clean.unicodeScalars {
+        for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
             default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
+                let v = scalar.value
+                if v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 {
+                    out += String(format: "\\u%04x", v)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
