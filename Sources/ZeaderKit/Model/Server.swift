@@ -82,91 +82,62 @@ public enum ZeaderModel {
     /// The model name recorded in every store.
     public static let name = "Zeader"
 
+    /// Version 1 of the model's entities: the record of what stores of version 1 hold.
+    static func version1Entities() -> [EntityDescription] {
+        [
+            EntityDescription(
+                "Server", managedClass: Server.self,
+                attributes: [
+                    .string("title"), .string("url", optional: false), .string("siteLink"),
+                    .derivedCount("unreadCount", of: "feedItems", where: "read == NO"),
+                    .derivedCount("totalCount", of: "feedItems"),
+                    .integer("displayOrder", defaultValue: 0), .date("lastRefresh"), .string("lastError"),
+                    .string("etag"), .string("lastModified"), .bool("disabled", defaultValue: false),
+                    .date("retryAfter"),
+                ],
+                relationships: [
+                    .toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
+                ],
+                indexes: [["displayOrder"]], uniquenessConstraints: [["url"]]),
+            EntityDescription(
+                "FeedItem", managedClass: FeedItem.self,
+                attributes: [
+                    .string("guid", optional: false), .string("title"), .string("link"), .string("author"),
+                    .string("summary"), .string("content"), .date("published"), .date("updated"),
+                    .bool("read", defaultValue: false), .date("firstSeen"), .date("sortDate", indexed: true),
+                ],
+                relationships: [.toOne("server", destination: "Server", inverse: "feedItems")],
+                indexes: [["server", "read"]], uniquenessConstraints: [["server", "guid"]]),
+            EntityDescription(
+                "SmartFeed", managedClass: SmartFeed.self,
+                attributes: [
+                    .string("title", optional: false), .string("predicateFormat", optional: false),
+                    .integer("displayOrder", defaultValue: 0),
+                ]),
+        ]
+    }
+
     /// Version 1 of the model.
-    public static let version1: ManagedObjectModel = {
-        do {
-            return try ManagedObjectModel(
-                name: name, version: 1,
-                entities: [
-                    EntityDescription(
-                        "Server", managedClass: Server.self,
-                        attributes: [
-                            .string("title"), .string("url", optional: false), .string("siteLink"),
-                            .derivedCount("unreadCount", of: "feedItems", where: "read == NO"),
-                            .derivedCount("totalCount", of: "feedItems"),
-                            .integer("displayOrder", defaultValue: 0), .date("lastRefresh"), .string("lastError"),
-                            .string("etag"), .string("lastModified"), .bool("disabled", defaultValue: false),
-                            .date("retryAfter"),
-                        ],
-                        relationships: [
-                            .toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
-                        ],
-                        indexes: [["displayOrder"]], uniquenessConstraints: [["url"]]),
-                    EntityDescription(
-                        "FeedItem", managedClass: FeedItem.self,
-                        attributes: [
-                            .string("guid", optional: false), .string("title"), .string("link"), .string("author"),
-                            .string("summary"), .string("content"), .date("published"), .date("updated"),
-                            .bool("read", defaultValue: false), .date("firstSeen"), .date("sortDate", indexed: true),
-                        ],
-                        relationships: [.toOne("server", destination: "Server", inverse: "feedItems")],
-                        indexes: [["server", "read"]], uniquenessConstraints: [["server", "guid"]]),
-                    EntityDescription(
-                        "SmartFeed", managedClass: SmartFeed.self,
-                        attributes: [
-                            .string("title", optional: false), .string("predicateFormat", optional: false),
-                            .integer("displayOrder", defaultValue: 0),
-                        ]),
-                ])
-        } catch {
-            fatalError("Zeader's model is invalid: \(error)")
-        }
+    public static let version1 = model(version: 1, entities: version1Entities())
+
+    /// Version 2 of the model: version 1 plus tags on feeds (`Server.tags`, a normalised
+    /// string, since ObjectGraph has no many-to-many relationships and feeds have few tags)
+    /// and flagged items (`FeedItem.flagged`, indexed). Both are additive, so
+    /// ``migrationPlan`` infers the step from version 1.
+    public static let version2: ManagedObjectModel = {
+        var entities = version1Entities()
+        entities[0].attributes.append(.string("tags"))
+        entities[1].attributes.append(.bool("flagged", defaultValue: false, indexed: true))
+        return model(version: 2, entities: entities)
     }()
 
-    /// Version 2 of the model: tags on feeds (`Server.tags`, a normalised string, since
-    /// ObjectGraph has no many-to-many relationships and feeds have few tags) and flagged
-    /// items (`FeedItem.flagged`, indexed). Both are additive, so ``migrationPlan`` infers
-    /// the step from version 1.
-    public static let version2: ManagedObjectModel = {
+    private static func model(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
         do {
-            return try ManagedObjectModel(
-                name: name, version: 2,
-                entities: [
-                    EntityDescription(
-                        "Server", managedClass: Server.self,
-                        attributes: [
-                            .string("title"), .string("url", optional: false), .string("siteLink"),
-                            .derivedCount("unreadCount", of: "feedItems", where: "read == NO"),
-                            .derivedCount("totalCount", of: "feedItems"),
-                            .integer("displayOrder", defaultValue: 0), .date("lastRefresh"), .string("lastError"),
-                            .string("etag"), .string("lastModified"), .bool("disabled", defaultValue: false),
-                            .date("retryAfter"), .string("tags"),
-                        ],
-                        relationships: [
-                            .toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
-                        ],
-                        indexes: [["displayOrder"]], uniquenessConstraints: [["url"]]),
-                    EntityDescription(
-                        "FeedItem", managedClass: FeedItem.self,
-                        attributes: [
-                            .string("guid", optional: false), .string("title"), .string("link"), .string("author"),
-                            .string("summary"), .string("content"), .date("published"), .date("updated"),
-                            .bool("read", defaultValue: false), .date("firstSeen"), .date("sortDate", indexed: true),
-                            .bool("flagged", defaultValue: false, indexed: true),
-                        ],
-                        relationships: [.toOne("server", destination: "Server", inverse: "feedItems")],
-                        indexes: [["server", "read"]], uniquenessConstraints: [["server", "guid"]]),
-                    EntityDescription(
-                        "SmartFeed", managedClass: SmartFeed.self,
-                        attributes: [
-                            .string("title", optional: false), .string("predicateFormat", optional: false),
-                            .integer("displayOrder", defaultValue: 0),
-                        ]),
-                ])
+            return try ManagedObjectModel(name: name, version: version, entities: entities)
         } catch {
-            fatalError("Zeader's model is invalid: \(error)")
+            fatalError("Zeader's model version \(version) is invalid: \(error)")
         }
-    }()
+    }
 
     /// The model this program writes.
     public static var current: ManagedObjectModel { version2 }
