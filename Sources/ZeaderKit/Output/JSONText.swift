@@ -23,6 +23,20 @@ public enum JSONText {
         appendEscaped(DisplayWidth.sanitizeForTerminal(value), to: &out)
     }
 
+    /// Appends `values` as a JSON array of strings, each sanitized and escaped.
+    ///
+    /// ```swift
+    /// JSONText.appendStrings(["linux", "news"], to: &out)   // ["linux","news"]
+    /// ```
+    public static func appendStrings(_ values: [String], to out: inout String) {
+        out += "["
+        for (n, value) in values.enumerated() {
+            if n > 0 { out += "," }
+            appendString(value, to: &out)
+        }
+        out += "]"
+    }
+
     /// Appends `value` as a JSON string escaped but otherwise unchanged (backups keep
     /// every character): quotes, backslashes, C0 and C1 controls, U+2028 and U+2029.
     ///

@@ -58,12 +58,9 @@ public struct ServerSummary: Sendable, Equatable {
             JSONText.appendString(server.lastError, to: &out)
             out += ",\"lastRefresh\":"
             JSONText.appendDate(server.lastRefresh, to: &out)
-            out += ",\"disabled\":\(server.disabled),\"tags\":["
-            for (n, tag) in server.tags.enumerated() {
-                if n > 0 { out += "," }
-                JSONText.appendString(tag, to: &out)
-            }
-            out += "]}"
+            out += ",\"disabled\":\(server.disabled),\"tags\":"
+            JSONText.appendStrings(server.tags, to: &out)
+            out += "}"
         }
         out += servers.isEmpty ? "]\n" : "\n]\n"
         return out
