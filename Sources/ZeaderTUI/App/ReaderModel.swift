@@ -82,8 +82,8 @@ public final class ReaderModel {
         switch source {
         case .server(let id):
             // Through the relationship (the foreign-key index): the cost follows the feed's
-            // size, not the store's. A predicate can only reach the server by a key path
-            // such as `server.url`, which SQLite evaluates for every item of the store.
+            // size, not the store's; `newestFirst` breaks date ties by the newer row, which
+            // the fetch request's ascending key tie-break would not.
             return try items(ofServer: id).sorted(by: Self.newestFirst).map(\.objectID)
         case .smart(let format):
             return try context.fetchObjectIDs(
