@@ -4,19 +4,6 @@ import Testing
 
 @testable import ObjectGraph
 
-/// A small deterministic generator (SplitMix64) so failures can be replayed from the seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct DerivedCountTests {
     /// The invariant, as an observer can see it in `context`: every folder's unreadCount
     /// equals the number of its unread notes, unsaved changes included.
@@ -82,7 +69,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func randomOperationSequencesKeepCountsExact(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = PredicateRandomGenerator(seed: seed)  // SplitMix64, in PredicateTestSupport.swift
         let container = try TestModel.container()
         let a = container.newContext(queue: DispatchQueue(label: "A"), name: "A")
         a.undoManager = ContextUndoManager()

@@ -95,7 +95,8 @@ func objectID(_ entity: String, _ primaryKey: Int64) -> ObjectID {
     ObjectID(entity: PredicateTestModel.entity(entity), rawValue: primaryKey)
 }
 
-/// A small deterministic generator (SplitMix64) so a seed reproduces a run.
+/// A small deterministic generator (SplitMix64) so a seed reproduces a run (shared by the
+/// randomized tests of this target).
 struct PredicateRandomGenerator: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
