@@ -71,23 +71,32 @@ struct FetchLimitTests {
         try await withLoopbackServer({ _ in .endless(fullSpeed: true) }) { server in
             let cap = 512 * 1024
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
+            // Other suites run in this process at the same time: measure what the flood adds,
+            // from a peak reset just before it (Linux: clear_refs 5 resets VmHWM).
+            Self.resetPeakResident()
+            let baseline = Self.residentMegabytes(field: "VmRSS:")
             let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/flood"))) }
             #expect(outcome == .failed(.tooLarge(url: server.url("/flood"), limit: cap)))
-            let peak = Self.peakResidentMegabytes()
-            #expect(peak < 400, "peak RSS \(peak) MB")
+            let peak = Self.residentMegabytes(field: "VmHWM:") - baseline
+            #expect(peak < 400, "peak RSS grew by \(peak) MB")
             try await Task.sleep(for: .milliseconds(300))
             let sent = server.bytesSent
             try await Task.sleep(for: .milliseconds(300))
             #expect(server.bytesSent == sent, "server still sending after the abort")
-            print("measured: full-speed endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(sent / 1_000_000) MB, peak RSS \(peak) MB")
+            print("measured: full-speed endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(sent / 1_000_000) MB, peak RSS +\(peak) MB")
         }
     }
 
-    /// The process's peak resident set (VmHWM), in MiB; 0 where /proc is missing.
-    static func peakResidentMegabytes() -> Int {
+    /// A /proc/self/status size field (`VmRSS:`, `VmHWM:`), in MiB; 0 where /proc is missing.
+    static func residentMegabytes(field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return 0 }
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+
+    /// Resets the process's peak resident set (VmHWM) to the current one.
+    static func resetPeakResident() {
+        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
     }
 
     @Test func declaredLengthOverTheCapIsRefusedEarly() async throws {
