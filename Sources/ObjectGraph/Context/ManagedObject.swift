@@ -183,10 +183,15 @@ open class ManagedObject: CustomStringConvertible {
         guard let r = entity.relationshipIndexByName[key] else {
             throw .unknownKey(entity: entity.name, key: key)
         }
-        let relationship = entity.relationships[r]
-        guard !relationship.isToMany else {
+        guard !entity.relationships[r].isToMany else {
             throw .typeMismatch(entity: entity.name, key: key, expected: "to-one relationship", got: "to-many relationship")
         }
+        return try object(relationshipIndex: r)
+    }
+
+    /// The destination of to-one relationship number `r` (an index into `entity.relationships`).
+    @usableFromInline
+    func object(relationshipIndex r: Int) throws(ObjectGraphError) -> ManagedObject? {
         guard let context = managedObjectContext else { return nil }
         return try context.destinationOfToOne(self, relationshipIndex: r)
     }
@@ -200,21 +205,39 @@ open class ManagedObject: CustomStringConvertible {
         guard let r = entity.relationshipIndexByName[key] else {
             throw .unknownKey(entity: entity.name, key: key)
         }
-        let relationship = entity.relationships[r]
-        guard !relationship.isToMany else {
-            throw .typeMismatch(entity: entity.name, key: key, expected: "to-one relationship", got: "to-many relationship")
+        try setObject(object, relationshipIndex: r)
+    }
+
+    /// Sets to-one relationship number `r` (an index into `entity.relationships`).
+    @usableFromInline
+    func setObject(_ object: ManagedObject?, relationshipIndex r: Int) throws(ObjectGraphError) {
+        let toMany = entity.relationships[r].isToMany
+        guard !toMany else {
+            throw .typeMismatch(
+                entity: entity.name, key: entity.relationships[r].name, expected: "to-one relationship", got: "to-many relationship")
         }
+        let context = managedObjectContext
         if let object {
-            guard object.entity.name == relationship.destinationEntityName else {
+            guard object.entity.index == entity.destinationIndex[r] else {
+                let relationship = entity.relationships[r]
                 throw .typeMismatch(
-                    entity: entity.name, key: key, expected: relationship.destinationEntityName, got: object.entity.name)
+                    entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName, got: object.entity.name)
             }
-            guard object.managedObjectContext === managedObjectContext else {
+            guard object.managedObjectContext === context else {
                 throw .objectInaccessible("\(object.objectID) belongs to another context than \(objectID)")
             }
         }
-        guard let context = managedObjectContext else { return }
+        guard let context else { return }
         try context.setToOne(self, relationshipIndex: r, to: object)
+    }
+
+    /// The index of to-one relationship `key`, checked once per object and key.
+    @usableFromInline
+    func toOneIndex(forManagedKey key: String) -> Int {
+        guard let r = entity.relationshipIndexByName[key], !entity.relationships[r].isToMany else {
+            preconditionFailure("\(entity.name) has no to-one relationship '\(key)'")
+        }
+        return r
     }
 
     /// The objects of to-many relationship `key`, in primary-key order (new objects last).

@@ -28,14 +28,15 @@ extension ManagedObjectContext {
         var inserted: [ManagedObject] = []
         var updated: [ManagedObject] = []
         var deleted: [ManagedObject] = []
-        for id in p.inserted { if let o = p.objects[id] ?? registeredObject(for: id) { inserted.append(o) } }
+        inserted.reserveCapacity(p.inserted.count)
+        for id in p.inserted { if let o = insertedByID[id] ?? p.objects[id] ?? registeredObject(for: id) { inserted.append(o) } }
         for (id, _) in p.updated where !p.inserted.contains(id) && !p.deleted.contains(id) {
             if let o = p.objects[id] ?? registeredObject(for: id) { updated.append(o) }
         }
         for id in p.deleted.union(p.deletedInserted) { if let o = p.objects[id] { deleted.append(o) } }
         bus?.postObjectsDidChange(
             ObjectsDidChangeNotification(
-                context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted.union(p.inserted), updated: updated,
+                context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted.isEmpty ? p.inserted : p.mergedInserted.union(p.inserted), updated: updated,
                 deleted: deleted, changedKeysByID: p.updated, isMerge: isMerge))
     }
 
@@ -49,13 +50,15 @@ extension ManagedObjectContext {
         if force {
             entitiesToCheck = model.entities.filter { !$0.counterDependencies.isEmpty }
         } else {
-            var seen = Set<ObjectIdentifier>()
-            for (id, _) in pending.objects where !id.entity.counterDependencies.isEmpty {
-                if seen.insert(ObjectIdentifier(id.entity)).inserted { entitiesToCheck.append(id.entity) }
+            // A handful of entities at most: a linear scan beats hashing every ID.
+            func note(_ entity: Entity) {
+                if !entity.counterDependencies.isEmpty, !entitiesToCheck.contains(where: { $0 === entity }) {
+                    entitiesToCheck.append(entity)
+                }
             }
-            for id in pending.inserted.union(pending.deleted) where !id.entity.counterDependencies.isEmpty {
-                if seen.insert(ObjectIdentifier(id.entity)).inserted { entitiesToCheck.append(id.entity) }
-            }
+            for (id, _) in pending.objects { note(id.entity) }
+            for id in pending.inserted { note(id.entity) }
+            for id in pending.deleted { note(id.entity) }
         }
         guard !entitiesToCheck.isEmpty else { return }
         for childEntity in entitiesToCheck {

@@ -70,10 +70,8 @@ extension ManagedObjectContext {
         assertOnQueue()
         object.fireFaultIfNeeded()
         let entity = object.entity
-        let relationship = entity.relationships[r]
-        let destinationEntity = model.destination(of: entity, relationshipIndex: r)
-        guard let inverse = destinationEntity.relationshipIndexByName[relationship.inverseName] else { return }
-        let inverseIsToMany = destinationEntity.relationships[inverse].isToMany
+        let inverse = entity.inverseIndex[r]
+        let inverseIsToMany = entity.inverseIsToMany[r]
         if entity.storesForeignKey[r] {
             if object.toOne[r] == destination?.objectID { return }
             if let destination, !inverseIsToMany {

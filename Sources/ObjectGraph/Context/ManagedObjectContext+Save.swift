@@ -142,6 +142,8 @@ extension ManagedObjectContext {
 
     struct SaveOutcome {
         var permanentIDs: [ObjectID: ObjectID] = [:]
+        /// The permanent ID of each of the plan's inserts, in the plan's order.
+        var insertedIDs: [ObjectID] = []
         /// Final values and snapshot per updated object, after conflict resolution.
         var resolved: [ObjectID: Snapshot] = [:]
         var resolvedValues: [ObjectID: ([Value], [ObjectID?])] = [:]
@@ -153,52 +155,83 @@ extension ManagedObjectContext {
 
     static func execute(_ plan: SavePlan, policy: MergePolicy, model: ManagedObjectModel, in db: Database) throws -> SaveOutcome {
         var outcome = SaveOutcome()
-        // 1. Permanent primary keys, never reused (kept in Z_PRIMARYKEY like Core Data).
+        // 1. Permanent primary keys, never reused (kept in Z_PRIMARYKEY like Core Data),
+        //    handed out in insertion order; inserts come grouped by entity in practice, so
+        //    the entity's next key is looked up only when the entity changes.
+        outcome.insertedIDs.reserveCapacity(plan.inserts.count)
+        outcome.permanentIDs.reserveCapacity(plan.inserts.count)
         var nextPK: [ObjectIdentifier: Int64] = [:]
+        var currentEntity: Entity?
+        var currentNext: Int64 = 0
         for insert in plan.inserts {
-            let key = ObjectIdentifier(insert.entity)
-            if nextPK[key] == nil {
-                let stored = try Int64.fetchOne(
-                    db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [insert.entity.name]) ?? 0
-                let maxRow = try Int64.fetchOne(
-                    db, sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(insert.entity.tableName))") ?? 0
-                nextPK[key] = max(stored, maxRow) + 1
+            if insert.entity !== currentEntity {
+                if let currentEntity { nextPK[ObjectIdentifier(currentEntity)] = currentNext }
+                currentEntity = insert.entity
+                if let next = nextPK[ObjectIdentifier(insert.entity)] {
+                    currentNext = next
+                } else {
+                    let stored = try Int64.fetchOne(
+                        db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [insert.entity.name]) ?? 0
+                    let maxRow = try Int64.fetchOne(
+                        db, sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(insert.entity.tableName))") ?? 0
+                    currentNext = max(stored, maxRow) + 1
+                }
             }
-            let pk = nextPK[key]!
-            nextPK[key] = pk + 1
-            outcome.permanentIDs[insert.temporaryID] = ObjectID(entity: insert.entity, rawValue: pk)
+            let permanent = ObjectID(entity: insert.entity, rawValue: currentNext)
+            currentNext += 1
+            outcome.insertedIDs.append(permanent)
+            outcome.permanentIDs[insert.temporaryID] = permanent
         }
+        if let currentEntity { nextPK[ObjectIdentifier(currentEntity)] = currentNext }
         for (key, next) in nextPK {
             let entity = model.entities.first { ObjectIdentifier($0) == key }!
             try db.execute(
                 sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)",
                 arguments: [entity.name, next - 1])
         }
+        // Where a relationship points, as saved: nil for objects deleted in this save,
+        // permanent IDs for objects inserted in it. Consecutive objects usually point at
+        // the same new object (a feed's new items at their new feed): one look-up for all.
+        var lastTemporary: ObjectID?
+        var lastPermanent: ObjectID?
+        func saved(_ id: ObjectID?) -> ObjectID? {
+            guard let id else { return nil }
+            if !plan.deletedIDs.isEmpty && plan.deletedIDs.contains(id) { return nil }
+            guard id.isTemporary else { return id }
+            if id == lastTemporary { return lastPermanent }
+            let permanent = outcome.permanentIDs[id] ?? id
+            lastTemporary = id
+            lastPermanent = permanent
+            return permanent
+        }
         func fk(_ id: ObjectID?) -> DatabaseValue {
-            guard let id else { return .null }
-            if plan.deletedIDs.contains(id) { return .null }
-            if let permanent = outcome.permanentIDs[id] { return permanent.rawValue.databaseValue }
-            return id.primaryKey?.databaseValue ?? .null
+            saved(id)?.primaryKey?.databaseValue ?? .null
         }
 
         // 2. Inserts, one prepared statement per entity.
         var insertStatements: [ObjectIdentifier: Statement] = [:]
-        for insert in plan.inserts {
+        var statementEntity: Entity?
+        var statement: Statement?
+        for (n, insert) in plan.inserts.enumerated() {
             let entity = insert.entity
-            let pk = outcome.permanentIDs[insert.temporaryID]!.rawValue
-            let statement: Statement
-            if let cached = insertStatements[ObjectIdentifier(entity)] {
-                statement = cached
-            } else {
-                var columns = ["\"Z_PK\"", "\"Z_OPT\""]
-                for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
-                for (r, rel) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
-                    columns.append(SchemaGenerator.quote(rel.name))
+            let pk = outcome.insertedIDs[n].rawValue
+            if entity !== statementEntity {
+                statementEntity = entity
+                if let cached = insertStatements[ObjectIdentifier(entity)] {
+                    statement = cached
+                } else {
+                    var columns = ["\"Z_PK\"", "\"Z_OPT\""]
+                    for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
+                    for (r, rel) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
+                        columns.append(SchemaGenerator.quote(rel.name))
+                    }
+                    let sql = "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+                    let prepared = try db.cachedStatement(sql: sql)
+                    insertStatements[ObjectIdentifier(entity)] = prepared
+                    statement = prepared
                 }
-                let sql = "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-                statement = try db.cachedStatement(sql: sql)
-                insertStatements[ObjectIdentifier(entity)] = statement
             }
+            guard let statement else { continue }
             let raw = statement.sqliteStatement
             sqlite3_bind_int64(raw, 1, pk)
             sqlite3_bind_int64(raw, 2, 1)
@@ -206,12 +239,15 @@ extension ManagedObjectContext {
             let object = insert.object
             for i in entity.storedAttributeIndexes {
                 // Derived counts start at zero; the children's deltas below fill them in.
-                RawSQLite.bind(raw, parameter, entity.attributes[i].isDerivedCounter ? .integer(0) : object.values[i])
+                if entity.counters.isEmpty || !entity.attributes[i].isDerivedCounter {
+                    RawSQLite.bind(raw, parameter, object.values[i])
+                } else {
+                    sqlite3_bind_int64(raw, parameter, 0)
+                }
                 parameter += 1
             }
-            for (r, _) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
-                let target = fk(object.toOne[r])
-                if case .int64(let key) = target.storage {
+            for r in entity.relationships.indices where entity.storesForeignKey[r] {
+                if let key = saved(object.toOne[r])?.primaryKey {
                     sqlite3_bind_int64(raw, parameter, key)
                 } else {
                     sqlite3_bind_null(raw, parameter)
@@ -226,22 +262,27 @@ extension ManagedObjectContext {
         }
 
         // Derived counts: each changed child's contribution before (as stored) and after.
-        var counterDelta: [CounterKey: (CounterInfo, [ObjectID: Int64])] = [:]
+        // A model has a handful of counts: a linear search finds a count's deltas.
+        var counterDelta: [(counter: CounterInfo, deltas: [ObjectID: Int64])] = []
         func account(_ entity: Entity, before: Snapshot?, afterValues: [Value]?, afterToOne: [ObjectID?]?) {
             for counter in entity.counterDependencies {
                 let old = before.flatMap { counter.contribution(of: entity, values: $0.values, toOne: $0.toOne) }
                 var new: ObjectID?
                 if let afterValues, let afterToOne {
-                    new = counter.contribution(of: entity, values: afterValues, toOne: afterToOne.map { id in
-                        id.flatMap { plan.deletedIDs.contains($0) ? nil : (outcome.permanentIDs[$0] ?? $0) }
-                    })
+                    new = saved(counter.contribution(of: entity, values: afterValues, toOne: afterToOne))
                 }
                 if old == new { continue }
-                let key = CounterKey(counter)
-                var entry = counterDelta[key] ?? (counter, [:])
-                if let old { entry.1[old, default: 0] -= 1 }
-                if let new { entry.1[new, default: 0] += 1 }
-                counterDelta[key] = entry
+                let slot: Int
+                if let found = counterDelta.firstIndex(where: {
+                    $0.counter.parentEntityIndex == counter.parentEntityIndex && $0.counter.attributeIndex == counter.attributeIndex
+                }) {
+                    slot = found
+                } else {
+                    counterDelta.append((counter, [:]))
+                    slot = counterDelta.count - 1
+                }
+                if let old { counterDelta[slot].deltas[old, default: 0] -= 1 }
+                if let new { counterDelta[slot].deltas[new, default: 0] += 1 }
             }
         }
         for insert in plan.inserts where !insert.entity.counterDependencies.isEmpty {
@@ -371,7 +412,7 @@ extension ManagedObjectContext {
         // 5. Apply the derived-count deltas as increments (exact whatever else was saved
         //    meanwhile), then read back the final counts of every parent involved.
         var parentsToRead: [ObjectIdentifier: (Entity, Set<Int64>)] = [:]
-        for (_, (counter, deltas)) in counterDelta {
+        for (counter, deltas) in counterDelta {
             let parent = model.entities[counter.parentEntityIndex]
             let column = SchemaGenerator.quote(parent.attributes[counter.attributeIndex].name)
             for (id, delta) in deltas where delta != 0 {
@@ -385,8 +426,8 @@ extension ManagedObjectContext {
         for object in plan.counterOnly + plan.updates.map(\.object) where !object.entity.counters.isEmpty {
             if let pk = object.objectID.primaryKey { parentsToRead[ObjectIdentifier(object.entity), default: (object.entity, [])].1.insert(pk) }
         }
-        for insert in plan.inserts where !insert.entity.counters.isEmpty {
-            if let pk = outcome.permanentIDs[insert.temporaryID]?.primaryKey {
+        for (n, insert) in plan.inserts.enumerated() where !insert.entity.counters.isEmpty {
+            if let pk = outcome.insertedIDs[n].primaryKey {
                 parentsToRead[ObjectIdentifier(insert.entity), default: (insert.entity, [])].1.insert(pk)
             }
         }
@@ -477,9 +518,10 @@ extension ManagedObjectContext {
             toOne.contains(where: { $0?.isTemporary == true }) ? toOne.map(remap) : toOne
         }
 
-        for insert in plan.inserts {
+        inserted.reserveCapacity(plan.inserts.count)
+        for (n, insert) in plan.inserts.enumerated() {
             let object = insert.object
-            let permanent = outcome.permanentIDs[insert.temporaryID]!
+            let permanent = outcome.insertedIDs[n]
             registered.removeValue(forKey: insert.temporaryID)
             object.objectID = permanent
             register(object)
@@ -488,12 +530,22 @@ extension ManagedObjectContext {
             if undoManager != nil { permanentIDForTemporary[insert.temporaryID] = permanent }
             inserted.insert(permanent)
         }
-        // Relationship columns that pointed at temporary IDs now point at permanent ones.
+        // Relationship columns that pointed at temporary IDs now point at permanent ones
+        // (rewritten in place: the object's array is its own).
+        var lastTemporary: ObjectID?
+        var lastPermanent: ObjectID?
         for insert in plan.inserts {
             let object = insert.object
-            object.toOne = remapped(object.toOne)
+            for r in object.toOne.indices {
+                guard let id = object.toOne[r], id.isTemporary else { continue }
+                if id != lastTemporary {
+                    lastTemporary = id
+                    lastPermanent = outcome.permanentIDs[id] ?? id
+                }
+                object.toOne[r] = lastPermanent
+            }
             object.snapshot = Snapshot(values: object.values, toOne: object.toOne, version: 1)
-            object.changedKeys = []
+            if !object.changedKeys.isEmpty { object.changedKeys = [] }
         }
         for update in plan.updates {
             let object = update.object

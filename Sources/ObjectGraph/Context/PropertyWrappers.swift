@@ -103,6 +103,7 @@ func zeroValue(_ type: AttributeType) -> Value {
 @propertyWrapper
 public struct ToOne<Destination: ManagedObject> {
     public let key: String
+    @usableFromInline var index: Int = -1
 
     public init(_ key: String) {
         self.key = key
@@ -120,21 +121,33 @@ public struct ToOne<Destination: ManagedObject> {
         storage storageKeyPath: ReferenceWritableKeyPath<O, ToOne<Destination>>
     ) -> Destination? {
         get {
-            let key = object[keyPath: storageKeyPath].key
+            let r = resolveIndex(object, storageKeyPath)
             do {
-                return try object.object(forKey: key) as? Destination
+                return try object.object(relationshipIndex: r) as? Destination
             } catch {
                 preconditionFailure("\(error)")
             }
         }
         set {
-            let key = object[keyPath: storageKeyPath].key
+            let r = resolveIndex(object, storageKeyPath)
             do {
-                try object.setObject(newValue, forKey: key)
+                try object.setObject(newValue, relationshipIndex: r)
             } catch {
                 preconditionFailure("\(error)")
             }
         }
+    }
+
+    @usableFromInline
+    static func resolveIndex<O: ManagedObject>(
+        _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, ToOne<Destination>>
+    ) -> Int {
+        let cached = object[keyPath: storageKeyPath].index
+        if cached >= 0 { return cached }
+        // First access on this object: a look-up by name, then cached in the wrapper.
+        let r = object.toOneIndex(forManagedKey: object[keyPath: storageKeyPath].key)
+        object[keyPath: storageKeyPath].index = r
+        return r
     }
 }
 

@@ -60,6 +60,10 @@ public final class Entity: Sendable, CustomStringConvertible {
     let relationshipIndexByName: [String: Int]
     /// Index (in `relationships`) of each relationship's destination entity in the model.
     let destinationIndex: [Int]
+    /// Index of each relationship's inverse among the destination entity's relationships.
+    let inverseIndex: [Int]
+    /// Whether each relationship's inverse is to-many.
+    let inverseIsToMany: [Bool]
     /// Whether relationship `i` is stored as a column in this table (a to-one whose
     /// inverse is to-many, or the owning side of a one-to-one).
     let storesForeignKey: [Bool]
@@ -72,15 +76,15 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// Derived counts this entity keeps (this entity is the parent).
     let counters: [CounterInfo]
     /// Derived counts of other entities that this entity's objects contribute to.
-    var counterDependencies: [CounterInfo] { dependencyBox.value }
-    let dependencyBox: DependencyBox
+    let counterDependencies: [CounterInfo]
 
     init(
-        description d: EntityDescription, index: Int, destinationIndex: [Int], storesForeignKey: [Bool],
-        counters: [CounterInfo]
+        description d: EntityDescription, index: Int, destinationIndex: [Int], inverseIndex: [Int], inverseIsToMany: [Bool],
+        storesForeignKey: [Bool],
+        counters: [CounterInfo], counterDependencies: [CounterInfo]
     ) {
         self.counters = counters
-        dependencyBox = DependencyBox()
+        self.counterDependencies = counterDependencies
         name = d.name
         self.index = index
         managedClass = d.managedClass
@@ -97,6 +101,8 @@ public final class Entity: Sendable, CustomStringConvertible {
         for (i, rel) in d.relationships.enumerated() { r[rel.name] = i }
         relationshipIndexByName = r
         self.destinationIndex = destinationIndex
+        self.inverseIndex = inverseIndex
+        self.inverseIsToMany = inverseIsToMany
         self.storesForeignKey = storesForeignKey
         storedAttributeIndexes = d.attributes.indices.filter { !d.attributes[$0].isTransient }
         defaultValues = d.attributes.map(\.defaultValue)
@@ -153,9 +159,3 @@ struct CounterInfo: Sendable {
     }
 }
 
-/// Set once while the model is built, read-only afterwards.
-final class DependencyBox: Sendable {
-    private let storage = Mutex<[CounterInfo]>([])
-    var value: [CounterInfo] { storage.withLock { $0 } }
-    func append(_ info: CounterInfo) { storage.withLock { $0.append(info) } }
-}

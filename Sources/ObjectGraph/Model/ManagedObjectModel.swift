@@ -32,6 +32,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             byName[e.name] = i
         }
         var resolved: [Entity] = []
+        var parts: [(destinations: [Int], inverses: [Int], inverseToMany: [Bool], storesFK: [Bool], counters: [CounterInfo])] = []
         for (i, e) in descriptions.enumerated() {
             var seen = Set<String>()
             for a in e.attributes {
@@ -47,6 +48,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             }
             var destinations: [Int] = []
             var storesFK: [Bool] = []
+            var inverses: [Int] = []
+            var inverseToMany: [Bool] = []
             for r in e.relationships {
                 guard Self.isValidName(r.name), !r.name.hasPrefix("Z_") else {
                     throw ModelError(message: "\(e.name).\(r.name): not a valid relationship name")
@@ -55,9 +58,12 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 guard let d = byName[r.destinationEntityName] else {
                     throw ModelError(message: "\(e.name).\(r.name): destination entity '\(r.destinationEntityName)' does not exist")
                 }
-                guard let inverse = descriptions[d].relationships.first(where: { $0.name == r.inverseName }) else {
+                guard let inverseIndex = descriptions[d].relationships.firstIndex(where: { $0.name == r.inverseName }) else {
                     throw ModelError(message: "\(e.name).\(r.name): inverse '\(r.destinationEntityName).\(r.inverseName)' does not exist")
                 }
+                let inverse = descriptions[d].relationships[inverseIndex]
+                inverses.append(inverseIndex)
+                inverseToMany.append(inverse.isToMany)
                 guard inverse.destinationEntityName == e.name, inverse.inverseName == r.name else {
                     throw ModelError(message: "\(e.name).\(r.name) and \(r.destinationEntityName).\(r.inverseName) are not each other's inverse")
                 }
@@ -118,11 +124,20 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                         parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse,
                         predicate: predicate, child: child))
             }
-            resolved.append(
-                Entity(description: e, index: i, destinationIndex: destinations, storesForeignKey: storesFK, counters: counters))
+            parts.append((destinations, inverses, inverseToMany, storesFK, counters))
         }
-        for entity in resolved {
-            for counter in entity.counters { resolved[counter.childEntityIndex].dependencyBox.append(counter) }
+        // Each child entity learns the counts that depend on it before it is built, so
+        // entities stay immutable (and lock-free) afterwards.
+        var dependencies = [[CounterInfo]](repeating: [], count: descriptions.count)
+        for part in parts {
+            for counter in part.counters { dependencies[counter.childEntityIndex].append(counter) }
+        }
+        for (i, e) in descriptions.enumerated() {
+            resolved.append(
+                Entity(
+                    description: e, index: i, destinationIndex: parts[i].destinations, inverseIndex: parts[i].inverses,
+                    inverseIsToMany: parts[i].inverseToMany, storesForeignKey: parts[i].storesFK,
+                    counters: parts[i].counters, counterDependencies: dependencies[i]))
         }
         self.entities = resolved
         self.entityIndexByName = byName

@@ -48,6 +48,20 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(rawValue)
     }
 
+    /// The hash Set and Dictionary use. Contexts keep several tables keyed by ObjectID and
+    /// touch each of them once or more per object saved, so this replaces the default
+    /// (a full SipHash round through `Hasher`) with splitmix64's finalizer over the key and
+    /// the per-table seed: a bijection of the key, so distinct keys never collide before
+    /// bucketing, and every bit of the key reaches the low bits the tables index with.
+    /// Keys are row numbers and counters chosen by this process, not by outside input, so
+    /// the flooding resistance SipHash buys is not needed here.
+    public func _rawHashValue(seed: Int) -> Int {
+        var x = UInt64(bitPattern: rawValue) &+ UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(bitPattern: UInt(truncatingIfNeeded: x ^ (x >> 31)))
+    }
+
     /// `Server/12`, or `Server/t5` for a temporary ID.
     public var description: String {
         isTemporary ? "\(entity.name)/t\(-rawValue)" : "\(entity.name)/\(rawValue)"
