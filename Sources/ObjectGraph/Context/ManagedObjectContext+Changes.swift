@@ -65,7 +65,8 @@ extension ManagedObjectContext {
             for counter in childEntity.counterDependencies {
                 var delta: [ObjectID: Int64] = [:]
                 func account(_ object: ManagedObject) {
-                    let local = deletedByID[object.objectID] != nil ? nil : counter.contribution(of: childEntity, values: object.values, toOne: object.toOne)
+                    let isDeleted = !deletedByID.isEmpty && deletedByID[object.objectID] != nil
+                    let local = isDeleted ? nil : counter.contribution(of: childEntity, values: object.values, toOne: object.toOne)
                     let stored = object.snapshot.flatMap { counter.contribution(of: childEntity, values: $0.values, toOne: $0.toOne) }
                     if local == stored { return }
                     if let local { delta[local, default: 0] += 1 }

@@ -17,7 +17,9 @@ extension ManagedObjectContext {
         assertOnQueue()
         processPendingChanges()
         guard hasChanges else { return }
-        for object in Array(insertedByID.values) + Array(updatedByID.values) { object.willSave() }
+        // willSave may change (or insert) objects: iterate over copies.
+        for object in Array(insertedByID.values) { object.willSave() }
+        for object in Array(updatedByID.values) { object.willSave() }
         processPendingChanges()
         try validateForSave()
         bus?.postWillSave(WillSaveNotification(context: self))
@@ -33,23 +35,20 @@ extension ManagedObjectContext {
     // MARK: Validation
 
     func validateForSave() throws(ObjectGraphError) {
-        for object in Array(insertedByID.values) + Array(updatedByID.values) {
+        func validate(_ object: ManagedObject) throws(ObjectGraphError) {
             let entity = object.entity
             object.fireFaultIfNeeded()
-            for i in entity.storedAttributeIndexes where !entity.attributes[i].isOptional && object.values[i].isNull {
+            for i in entity.requiredAttributeIndexes where object.values[i].isNull {
                 throw .missingValue(entity: entity.name, key: entity.attributes[i].name)
             }
-            for (r, relationship) in entity.relationships.enumerated()
-            where entity.storesForeignKey[r] && !relationship.isOptional && object.toOne[r] == nil {
-                throw .missingValue(entity: entity.name, key: relationship.name)
-            }
-            for (r, relationship) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
-                if let target = object.toOne[r], deletedByID[target] != nil {
-                    // Points at an object deleted in this save: treat as nil.
-                    if !relationship.isOptional { throw .missingValue(entity: entity.name, key: relationship.name) }
-                }
+            for r in entity.requiredForeignKeyIndexes {
+                // Pointing at an object deleted in this save counts as nil.
+                if let target = object.toOne[r], deletedByID.isEmpty || deletedByID[target] == nil { continue }
+                throw .missingValue(entity: entity.name, key: entity.relationships[r].name)
             }
         }
+        for object in insertedByID.values { try validate(object) }
+        for object in updatedByID.values { try validate(object) }
         for object in deletedByID.values {
             for (r, relationship) in object.entity.relationships.enumerated() where relationship.deleteRule == .deny {
                 let remaining = try relatedObjects(of: object, relationshipIndex: r).filter { deletedByID[$0.objectID] == nil }
@@ -519,10 +518,10 @@ extension ManagedObjectContext {
         }
 
         inserted.reserveCapacity(plan.inserts.count)
+        registered.reserveCapacity(registered.count + plan.inserts.count)
         for (n, insert) in plan.inserts.enumerated() {
             let object = insert.object
             let permanent = outcome.insertedIDs[n]
-            registered.removeValue(forKey: insert.temporaryID)
             object.objectID = permanent
             register(object)
             object.isInsertedFlag = false

@@ -137,7 +137,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Objects deleted since the last save.
     public var deletedObjects: Set<ManagedObjectBox> { Set(deletedByID.values.map(ManagedObjectBox.init)) }
     /// All objects the context currently holds in memory.
-    public var registeredObjects: [ManagedObject] { registered.values.compactMap(\.object) }
+    public var registeredObjects: [ManagedObject] { registered.values.compactMap(\.object) + insertedByID.values }
 
     // MARK: Creating objects
 
@@ -171,7 +171,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.managedObjectContext = self
         object.values = entity.defaultValues
         object.toOne = entity.emptyToOne
-        register(object)
+        // Not in `registered` until it has a permanent ID: `insertedByID` holds it, and
+        // look-ups by temporary ID go there.
         insertedByID[id] = object
         object.isInsertedFlag = true
         object.insertedInBatch = batchNumber
@@ -193,7 +194,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The registered object for `id`, if it is still in memory.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
         let id = permanentIDForTemporary[id] ?? id
-        return registered[id]?.object
+        if let object = registered[id]?.object { return object }
+        return id.isTemporary ? insertedByID[id] : nil
     }
 
     /// The object for `id`, as a fault if it is not in memory yet (its row is read on first
@@ -206,6 +208,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         assertOnQueue()
         let id = permanentIDForTemporary[id] ?? id
         if let object = registered[id]?.object { return object }
+        if id.isTemporary, let object = insertedByID[id] { return object }
         let object = id.entity.managedClass.init(ManagedObject.Construction(entity: id.entity, objectID: id))
         object.managedObjectContext = self
         object.isFault = true
@@ -417,6 +420,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func reset() {
         assertOnQueue()
         for box in registered.values { box.object?.managedObjectContext = nil }
+        for object in insertedByID.values { object.managedObjectContext = nil }
         registered = [:]
         insertedByID = [:]
         updatedByID = [:]

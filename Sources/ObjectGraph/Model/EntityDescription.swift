@@ -69,6 +69,11 @@ public final class Entity: Sendable, CustomStringConvertible {
     let storesForeignKey: [Bool]
     /// Indexes of the attributes that are stored (not transient), in column order.
     let storedAttributeIndexes: [Int]
+    /// Stored attributes that must have a value to be saved.
+    let requiredAttributeIndexes: [Int]
+    /// Relationships stored as a column here (to-one), and those of them that are required.
+    let foreignKeyIndexes: [Int]
+    let requiredForeignKeyIndexes: [Int]
     /// Every attribute's default value, in order: a new object's starting values.
     let defaultValues: [Value]
     /// An empty to-one slot per relationship.
@@ -105,6 +110,9 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.inverseIsToMany = inverseIsToMany
         self.storesForeignKey = storesForeignKey
         storedAttributeIndexes = d.attributes.indices.filter { !d.attributes[$0].isTransient }
+        requiredAttributeIndexes = storedAttributeIndexes.filter { !d.attributes[$0].isOptional }
+        foreignKeyIndexes = d.relationships.indices.filter { storesForeignKey[$0] }
+        requiredForeignKeyIndexes = foreignKeyIndexes.filter { !d.relationships[$0].isOptional }
         defaultValues = d.attributes.map(\.defaultValue)
         emptyToOne = [ObjectID?](repeating: nil, count: d.relationships.count)
     }
