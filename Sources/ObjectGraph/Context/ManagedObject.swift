@@ -38,6 +38,8 @@ open class ManagedObject: CustomStringConvertible {
     /// The context's batch number when this object was inserted: changes made in that
     /// same batch need no bookkeeping (the object is announced as inserted anyway).
     var insertedInBatch = -1
+    /// Position in the context's list of inserted objects (see ``InsertedObjects``).
+    var insertedSlot = -1
 
     /// Opaque token: only a context creates managed objects.
     public struct Construction {
@@ -59,7 +61,7 @@ open class ManagedObject: CustomStringConvertible {
     // MARK: State
 
     /// True between insertion and the first successful save.
-    public var isInserted: Bool { managedObjectContext?.insertedByID[objectID] != nil }
+    public var isInserted: Bool { managedObjectContext?.newObjects.contains(self) ?? false }
     /// True when the object has unsaved changes to a stored object.
     public var isUpdated: Bool { managedObjectContext?.updatedByID[objectID] != nil }
     /// True when the object was deleted (until the deletion is saved).

@@ -28,15 +28,26 @@ extension ManagedObjectContext {
         var inserted: [ManagedObject] = []
         var updated: [ManagedObject] = []
         var deleted: [ManagedObject] = []
-        inserted.reserveCapacity(p.inserted.count)
-        for id in p.inserted { if let o = insertedByID[id] ?? p.objects[id] ?? registeredObject(for: id) { inserted.append(o) } }
+        var insertedIDs: [ObjectID] = []
+        inserted.reserveCapacity(p.newObjects.count + p.inserted.count)
+        insertedIDs.reserveCapacity(p.newObjects.count + p.inserted.count)
+        for object in p.newObjects where object.isInsertedFlag {
+            inserted.append(object)
+            insertedIDs.append(object.objectID)
+        }
+        for id in p.inserted {
+            if let o = p.objects[id] ?? registeredObject(for: id) {
+                inserted.append(o)
+                insertedIDs.append(id)
+            }
+        }
         for (id, _) in p.updated where !p.inserted.contains(id) && !p.deleted.contains(id) {
             if let o = p.objects[id] ?? registeredObject(for: id) { updated.append(o) }
         }
         for id in p.deleted.union(p.deletedInserted) { if let o = p.objects[id] { deleted.append(o) } }
         bus?.postObjectsDidChange(
             ObjectsDidChangeNotification(
-                context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted.isEmpty ? p.inserted : p.mergedInserted.union(p.inserted), updated: updated,
+                context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted, ownInsertedIDs: insertedIDs, updated: updated,
                 deleted: deleted, changedKeysByID: p.updated, isMerge: isMerge))
     }
 
@@ -57,6 +68,7 @@ extension ManagedObjectContext {
                 }
             }
             for (id, _) in pending.objects { note(id.entity) }
+            for object in pending.newObjects { note(object.entity) }
             for id in pending.inserted { note(id.entity) }
             for id in pending.deleted { note(id.entity) }
         }
@@ -72,7 +84,7 @@ extension ManagedObjectContext {
                     if let local { delta[local, default: 0] += 1 }
                     if let stored { delta[stored, default: 0] -= 1 }
                 }
-                for object in insertedByID.values where object.entity === childEntity { account(object) }
+                for object in newObjects where object.entity === childEntity { account(object) }
                 for object in updatedByID.values where object.entity === childEntity && !object.isFault { account(object) }
                 for object in deletedByID.values where object.entity === childEntity { account(object) }
                 let key = CounterKey(counter)
@@ -85,7 +97,7 @@ extension ManagedObjectContext {
                     parent.fireFaultIfNeeded()
                     guard parent.managedObjectContext === self, counter.attributeIndex < parent.values.count else { continue }
                     // A parent whose row is gone (deleted elsewhere) has nothing to count.
-                    guard parent.snapshot != nil || insertedByID[parent.objectID] != nil else { continue }
+                    guard parent.snapshot != nil || newObjects.contains(parent) else { continue }
                     let base = parent.snapshot.flatMap { Int64(fromValue: $0.values[counter.attributeIndex]) } ?? 0
                     let value = Value.integer(base + (delta[parent.objectID] ?? 0))
                     if parent.values[counter.attributeIndex] != value {
@@ -93,10 +105,10 @@ extension ManagedObjectContext {
                         let name = parent.entity.attributes[counter.attributeIndex].name
                         if parent.snapshot.map({ $0.values[counter.attributeIndex] == value }) == true {
                             parent.changedKeys.remove(name)
-                            if parent.changedKeys.isEmpty, insertedByID[parent.objectID] == nil {
+                            if parent.changedKeys.isEmpty, !newObjects.contains(parent) {
                                 updatedByID.removeValue(forKey: parent.objectID)
                             }
-                            if !pending.inserted.contains(parent.objectID) {
+                            if !isPendingInsert(parent) {
                                 pending.updated[parent.objectID, default: []].insert(name)
                             }
                             pending.objects[parent.objectID] = parent
@@ -194,7 +206,7 @@ extension ManagedObjectContext {
                 relationships: local.relationships,
                 keys: local.keys.filter { entity.attribute(named: $0)?.isDerivedCounter != true })
             object.reapply(kept)
-            if kept.keys.isEmpty, insertedByID[object.objectID] == nil { updatedByID.removeValue(forKey: object.objectID) }
+            if kept.keys.isEmpty, !newObjects.contains(object) { updatedByID.removeValue(forKey: object.objectID) }
         }
         var changed = Set<String>()
         for i in entity.attributes.indices where i < old.count && old[i] != object.values[i] {

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges else { return }
         // willSave may change (or insert) objects: iterate over copies.
-        for object in Array(insertedByID.values) { object.willSave() }
+        for object in Array(newObjects) { object.willSave() }
         for object in Array(updatedByID.values) { object.willSave() }
         processPendingChanges()
         try validateForSave()
@@ -47,7 +47,7 @@ extension ManagedObjectContext {
                 throw .missingValue(entity: entity.name, key: entity.relationships[r].name)
             }
         }
-        for object in insertedByID.values { try validate(object) }
+        for object in newObjects { try validate(object) }
         for object in updatedByID.values { try validate(object) }
         for object in deletedByID.values {
             for (r, relationship) in object.entity.relationships.enumerated() where relationship.deleteRule == .deny {
@@ -100,11 +100,11 @@ extension ManagedObjectContext {
     func makeSavePlan() -> SavePlan {
         var plan = SavePlan()
         plan.deletedIDs = Set(deletedByID.keys)
-        for (id, object) in insertedByID {
-            plan.inserts.append(.init(object: object, entity: object.entity, temporaryID: id))
-        }
         // Deterministic primary keys: insertion order.
-        plan.inserts.sort { $0.temporaryID.rawValue > $1.temporaryID.rawValue }
+        plan.inserts.reserveCapacity(newObjects.count)
+        for object in newObjects {
+            plan.inserts.append(.init(object: object, entity: object.entity, temporaryID: object.objectID))
+        }
         for (id, object) in updatedByID {
             guard let pk = id.primaryKey, let snapshot = object.snapshot else { continue }
             let entity = object.entity
@@ -599,7 +599,7 @@ extension ManagedObjectContext {
             delete.object.managedObjectContext = nil
             deleted.insert(delete.object.objectID)
         }
-        insertedByID = [:]
+        newObjects.removeAll()
         updatedByID = [:]
         deletedByID = [:]
         return DidSaveNotification(

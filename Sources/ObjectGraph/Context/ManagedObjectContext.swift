@@ -49,11 +49,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Registered objects, not retained (objects with changes are also held strongly, in
-    /// `insertedByID` etc.). An object removes its entry when it is deallocated, so entries
-    /// never dangle; every place that detaches an object also removes its entry.
+    /// Registered objects with a permanent ID, not retained (objects with changes are also
+    /// held strongly, in `updatedByID` etc.). An object removes its entry when it is
+    /// deallocated, so entries never dangle; every place that detaches an object also
+    /// removes its entry.
     var registered: [ObjectID: UnretainedObject] = [:]
-    var insertedByID: [ObjectID: ManagedObject] = [:]
+    /// Objects inserted and not saved yet, held strongly, in insertion order.
+    var newObjects = InsertedObjects()
     var updatedByID: [ObjectID: ManagedObject] = [:]
     var deletedByID: [ObjectID: ManagedObject] = [:]
     /// Temporary IDs of objects saved by this context, for late look-ups.
@@ -129,15 +131,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // MARK: State
 
     /// True when there are unsaved insertions, updates or deletions.
-    public var hasChanges: Bool { !insertedByID.isEmpty || !updatedByID.isEmpty || !deletedByID.isEmpty }
+    public var hasChanges: Bool { !newObjects.isEmpty || !updatedByID.isEmpty || !deletedByID.isEmpty }
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<ManagedObjectBox> { Set(insertedByID.values.map(ManagedObjectBox.init)) }
+    public var insertedObjects: Set<ManagedObjectBox> { Set(newObjects.map(ManagedObjectBox.init)) }
     /// Objects changed since the last save.
     public var updatedObjects: Set<ManagedObjectBox> { Set(updatedByID.values.map(ManagedObjectBox.init)) }
     /// Objects deleted since the last save.
     public var deletedObjects: Set<ManagedObjectBox> { Set(deletedByID.values.map(ManagedObjectBox.init)) }
     /// All objects the context currently holds in memory.
-    public var registeredObjects: [ManagedObject] { registered.values.compactMap(\.object) + insertedByID.values }
+    public var registeredObjects: [ManagedObject] { registered.values.compactMap(\.object) + Array(newObjects) }
 
     // MARK: Creating objects
 
@@ -171,12 +173,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.managedObjectContext = self
         object.values = entity.defaultValues
         object.toOne = entity.emptyToOne
-        // Not in `registered` until it has a permanent ID: `insertedByID` holds it, and
+        // Not in `registered` until it has a permanent ID: `newObjects` holds it, and
         // look-ups by temporary ID go there.
-        insertedByID[id] = object
+        newObjects.append(object)
         object.isInsertedFlag = true
         object.insertedInBatch = batchNumber
-        pending.inserted.insert(id)
+        pending.newObjects.append(object)
         undoManager?.registerUndo(.insert(object.objectID), in: self)
         object.awakeFromInsert()
         return object
@@ -195,7 +197,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
         let id = permanentIDForTemporary[id] ?? id
         if let object = registered[id]?.object { return object }
-        return id.isTemporary ? insertedByID[id] : nil
+        return id.isTemporary ? newObjects.object(for: id) : nil
     }
 
     /// The object for `id`, as a fault if it is not in memory yet (its row is read on first
@@ -208,7 +210,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         assertOnQueue()
         let id = permanentIDForTemporary[id] ?? id
         if let object = registered[id]?.object { return object }
-        if id.isTemporary, let object = insertedByID[id] { return object }
+        if id.isTemporary, let object = newObjects.object(for: id) { return object }
         let object = id.entity.managedClass.init(ManagedObject.Construction(entity: id.entity, objectID: id))
         object.managedObjectContext = self
         object.isFault = true
@@ -274,7 +276,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 object.toOne = snapshot.toOne
                 object.snapshot = snapshot
                 object.awakeFromFetch()
-            } else if object.changedKeys.isEmpty && insertedByID[id] == nil && deletedByID[id] == nil,
+            } else if object.changedKeys.isEmpty && !newObjects.contains(object) && deletedByID[id] == nil,
                 (object.snapshot?.version ?? 0) < snapshot.version
             {
                 // The row changed elsewhere since this copy was read: take the newer one.
@@ -296,13 +298,18 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Change tracking
 
+    /// True when `object` will be announced as inserted by the next ObjectsDidChange.
+    func isPendingInsert(_ object: ManagedObject) -> Bool {
+        (object.isInsertedFlag && object.insertedInBatch == batchNumber) || pending.inserted.contains(object.objectID)
+    }
+
     /// Records that `object` changed `key`.
     func objectDidChange(_ object: ManagedObject, key: String, undo: UndoRecord.Change) {
         let id = object.objectID
-        if insertedByID[id] == nil && deletedByID[id] == nil {
+        if !newObjects.contains(object) && deletedByID[id] == nil {
             updatedByID[id] = object
         }
-        if !pending.inserted.contains(id) {
+        if !isPendingInsert(object) {
             pending.updated[id, default: []].insert(key)
         }
         pending.objects[id] = object
@@ -325,7 +332,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         let id = object.objectID
         guard deletedByID[id] == nil else { return }
         object.fireFaultIfNeeded()
-        if insertedByID.removeValue(forKey: id) != nil {
+        if newObjects.remove(object) {
             object.isInsertedFlag = false
             pending.inserted.remove(id)
             pending.deletedInserted.insert(id)
@@ -383,7 +390,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public func rollback() {
         assertOnQueue()
-        for (id, object) in insertedByID {
+        for object in newObjects {
+            let id = object.objectID
             object.isInsertedFlag = false
             pending.deletedInserted.insert(id)
             pending.inserted.remove(id)
@@ -403,7 +411,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             pending.deleted.remove(id)
             pending.objects[id] = object
         }
-        insertedByID = [:]
+        newObjects.removeAll()
         updatedByID = [:]
         deletedByID = [:]
         touchedCounterParents = [:]
@@ -420,9 +428,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func reset() {
         assertOnQueue()
         for box in registered.values { box.object?.managedObjectContext = nil }
-        for object in insertedByID.values { object.managedObjectContext = nil }
+        for object in newObjects { object.managedObjectContext = nil }
         registered = [:]
-        insertedByID = [:]
+        newObjects.removeAll()
         updatedByID = [:]
         deletedByID = [:]
         permanentIDForTemporary = [:]
@@ -477,6 +485,9 @@ struct UnretainedObject {
 
 /// Changes since the last ObjectsDidChange.
 struct PendingChanges {
+    /// Objects inserted in this batch (those deleted again have `isInsertedFlag` false).
+    var newObjects: [ManagedObject] = []
+    /// Objects announced as inserted again: a rolled-back or undone deletion.
     var inserted: Set<ObjectID> = []
     var updated: [ObjectID: Set<String>] = [:]
     var deleted: Set<ObjectID> = []
@@ -488,7 +499,7 @@ struct PendingChanges {
     var objects: [ObjectID: ManagedObject] = [:]
 
     var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty && mergedInserted.isEmpty
+        newObjects.isEmpty && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty && mergedInserted.isEmpty
     }
 }
 

@@ -207,7 +207,7 @@ struct FetchPlan {
                 any = true
                 if let pk = id.primaryKey { excluded.append(pk) }
             }
-            if !any { any = context.insertedByID.keys.contains { $0.entity === entity } }
+            if !any { any = context.newObjects.contains { $0.entity === entity } }
             hasPendingChanges = any
             excludedPKs = excluded
         } else {

@@ -84,12 +84,14 @@ public final class ChangeBus: Sendable {
             if let entities = h.entities {
                 let narrowed = ObjectsDidChangeNotification(
                     context: note.context, inserted: note.inserted.filter { entities.contains($0.entity.name) },
-                    insertedObjectIDs: note.insertedObjectIDs.filter { entities.contains($0.entity.name) },
+                    insertedObjectIDs: note.insertedIDsFromMerges.filter { entities.contains($0.entity.name) },
+                    ownInsertedIDs: note.ownInsertedIDs.filter { entities.contains($0.entity.name) },
                     updated: note.updated.filter { entities.contains($0.entity.name) },
                     deleted: note.deleted.filter { entities.contains($0.entity.name) },
                     changedKeysByID: note.changedKeysByID.filter { entities.contains($0.key.entity.name) },
                     isMerge: note.isMerge)
-                if narrowed.inserted.isEmpty && narrowed.insertedObjectIDs.isEmpty && narrowed.updated.isEmpty
+                if narrowed.inserted.isEmpty && narrowed.insertedIDsFromMerges.isEmpty && narrowed.ownInsertedIDs.isEmpty
+                    && narrowed.updated.isEmpty
                     && narrowed.deleted.isEmpty
                 {
                     continue

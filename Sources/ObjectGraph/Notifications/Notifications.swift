@@ -14,7 +14,11 @@ public struct ObjectsDidChangeNotification {
     public let inserted: [ManagedObject]
     /// Objects another context or process inserted, announced by merges as IDs only (so a
     /// large import does not load every new object into this context): fetch what you show.
-    public let insertedObjectIDs: Set<ObjectID>
+    /// Includes the IDs of ``inserted``, as they were when the notification was posted.
+    public var insertedObjectIDs: Set<ObjectID> { insertedIDsFromMerges.union(ownInsertedIDs) }
+    let insertedIDsFromMerges: Set<ObjectID>
+    /// IDs of ``inserted`` (kept as a list: a set of them is built only if asked for).
+    let ownInsertedIDs: [ObjectID]
     public let updated: [ManagedObject]
     public let deleted: [ManagedObject]
     /// Changed keys per updated object.
@@ -34,11 +38,13 @@ public struct ObjectsDidChangeNotification {
 
     init(
         context: ManagedObjectContext, inserted: [ManagedObject], insertedObjectIDs: Set<ObjectID> = [],
+        ownInsertedIDs: [ObjectID] = [],
         updated: [ManagedObject], deleted: [ManagedObject], changedKeysByID: [ObjectID: Set<String>], isMerge: Bool
     ) {
         self.context = context
         self.inserted = inserted
-        self.insertedObjectIDs = insertedObjectIDs
+        self.insertedIDsFromMerges = insertedObjectIDs
+        self.ownInsertedIDs = ownInsertedIDs
         self.updated = updated
         self.deleted = deleted
         self.changedKeysByID = changedKeysByID

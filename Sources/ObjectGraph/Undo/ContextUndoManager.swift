@@ -169,7 +169,7 @@ extension ManagedObjectContext {
     /// Objects brought back by undo get new IDs; references to their old IDs (restored in
     /// the same step, in any order) are pointed at the new objects.
     func remapAliasedReferences() {
-        for object in Array(insertedByID.values) + Array(updatedByID.values) {
+        for object in Array(newObjects) + Array(updatedByID.values) {
             for (r, target) in object.toOne.enumerated() {
                 guard let target, let alias = permanentIDForTemporary[target], alias != target else { continue }
                 setForeignKey(object, relationshipIndex: r, to: alias)
