@@ -236,7 +236,7 @@ open class ManagedObject: CustomStringConvertible {
     /// The index of to-one relationship `key`, checked once per object and key.
     @usableFromInline
     func toOneIndex(forManagedKey key: String) -> Int {
-        guard let r = entity.relationshipIndexByName[key], !entity.relationships[r].isToMany else {
+        guard let r = entity.relationshipNames.index(of: key) ?? entity.relationshipIndexByName[key], !entity.isToMany[r] else {
             preconditionFailure("\(entity.name) has no to-one relationship '\(key)'")
         }
         return r

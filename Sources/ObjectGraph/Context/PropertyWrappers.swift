@@ -70,13 +70,13 @@ extension Entity {
     /// the program with a clear message when the declaration does not match the model.
     @usableFromInline
     func attributeIndex(forManagedKey key: String, type: AttributeType) -> Int {
-        guard let i = attributeIndexByName[key] else {
+        guard let i = attributeNames.index(of: key) ?? attributeIndexByName[key] else {
             preconditionFailure("\(name) has no attribute '\(key)'")
         }
-        let attribute = attributes[i]
+        let declared = attributeTypes[i]
         precondition(
-            attribute.type == type || (attribute.type == .integer && type == .bool),
-            "\(name).\(key) is \(attribute.type.rawValue), declared as a Swift \(type.rawValue)")
+            declared == type || (declared == .integer && type == .bool),
+            "\(name).\(key) is \(declared.rawValue), declared as a Swift \(type.rawValue)")
         return i
     }
 }
@@ -115,6 +115,7 @@ public struct ToOne<Destination: ManagedObject> {
         set { fatalError("unreachable") }
     }
 
+    @inlinable
     public static subscript<O: ManagedObject>(
         _enclosingInstance object: O,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<O, Destination?>,
@@ -138,7 +139,7 @@ public struct ToOne<Destination: ManagedObject> {
         }
     }
 
-    @usableFromInline
+    @inlinable
     static func resolveIndex<O: ManagedObject>(
         _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, ToOne<Destination>>
     ) -> Int {

@@ -137,6 +137,7 @@ extension ManagedObjectContext {
         let entity = layout.entity
         let model = self.model
         let decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
+        registered.reserveCapacity(registered.count + decoded.count)
         return decoded.map { materialize(entity: entity, pk: $0.0, snapshot: $0.1) }
     }
 

@@ -69,6 +69,12 @@ public final class Entity: Sendable, CustomStringConvertible {
     let storesForeignKey: [Bool]
     /// Indexes of the attributes that are stored (not transient), in column order.
     let storedAttributeIndexes: [Int]
+    /// Each attribute's type, and each relationship's to-many flag, for quick checks.
+    let attributeTypes: [AttributeType]
+    let isToMany: [Bool]
+    /// Attribute and relationship names, for the property wrappers' first look-up.
+    let attributeNames: NameTable
+    let relationshipNames: NameTable
     /// Stored attributes that must have a value to be saved.
     let requiredAttributeIndexes: [Int]
     /// Relationships stored as a column here (to-one), and those of them that are required.
@@ -110,6 +116,10 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.inverseIsToMany = inverseIsToMany
         self.storesForeignKey = storesForeignKey
         storedAttributeIndexes = d.attributes.indices.filter { !d.attributes[$0].isTransient }
+        attributeTypes = d.attributes.map(\.type)
+        isToMany = d.relationships.map(\.isToMany)
+        attributeNames = NameTable(d.attributes.map(\.name))
+        relationshipNames = NameTable(d.relationships.map(\.name))
         requiredAttributeIndexes = storedAttributeIndexes.filter { !d.attributes[$0].isOptional }
         foreignKeyIndexes = d.relationships.indices.filter { storesForeignKey[$0] }
         requiredForeignKeyIndexes = foreignKeyIndexes.filter { !d.relationships[$0].isOptional }
@@ -167,3 +177,45 @@ struct CounterInfo: Sendable {
     }
 }
 
+
+/// Finds a name's position by the identity of its `String` representation.
+///
+/// Each new object resolves its property wrappers' keys once (`@Managed("title")`), which
+/// with a dictionary means hashing the string every time. The key is nearly always a short
+/// literal: Swift stores strings of up to 15 UTF-8 bytes inline, so two equal short strings
+/// have the same 16 bytes, and a long literal is a pointer to its bytes. Comparing those 16
+/// bytes finds the name without hashing; a miss (a long name spelled by another literal)
+/// only means the caller falls back to the dictionary. Equal bytes always mean equal
+/// strings: the bytes are either the characters themselves or a pointer to storage the
+/// (immortal) model keeps alive.
+struct NameTable: Sendable {
+    private let bits: [UInt64]
+
+    init(_ names: [String]) {
+        var bits: [UInt64] = []
+        if MemoryLayout<String>.size == 16 {
+            for name in names {
+                let (a, b) = Self.representation(of: name)
+                bits.append(a)
+                bits.append(b)
+            }
+        }
+        self.bits = bits
+    }
+
+    private static func representation(of string: String) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: string) { raw in (raw.load(fromByteOffset: 0, as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self)) }
+    }
+
+    /// The position of `name`, or nil when its representation is not one of the table's.
+    func index(of name: String) -> Int? {
+        guard !bits.isEmpty else { return nil }
+        let (a, b) = Self.representation(of: name)
+        var i = 0
+        while i < bits.count {
+            if bits[i] == a && bits[i + 1] == b { return i / 2 }
+            i += 2
+        }
+        return nil
+    }
+}

@@ -95,8 +95,11 @@ extension RowLayout {
         var result: [(Int64, Snapshot)] = []
         let attributes = entity.storedAttributeIndexes.map { ($0, entity.attributes[$0].type) }
         let defaults = entity.defaultValues
+        // Attributes in column order with none transient (the usual case): build the
+        // values array by appending, instead of copying the defaults and overwriting them.
+        let contiguous = entity.storedAttributeIndexes == Array(entity.attributes.indices)
+        let emptyToOne = entity.emptyToOne
         let destinations = foreignKeyRelationships.map { model.destination(of: entity, relationshipIndex: $0) }
-        let relationshipCount = entity.relationships.count
         while true {
             let code = sqlite3_step(raw)
             if code == SQLITE_DONE { break }
@@ -106,13 +109,24 @@ extension RowLayout {
             }
             let pk = sqlite3_column_int64(raw, 0)
             let version = sqlite3_column_int64(raw, 1)
-            var values = defaults
+            var values: [Value]
             var column: Int32 = 2
-            for (i, type) in attributes {
-                values[i] = RawSQLite.value(raw, column, type: type)
-                column += 1
+            if contiguous {
+                values = []
+                values.reserveCapacity(attributes.count)
+                for (_, type) in attributes {
+                    values.append(RawSQLite.value(raw, column, type: type))
+                    column += 1
+                }
+            } else {
+                values = defaults
+                for (i, type) in attributes {
+                    values[i] = RawSQLite.value(raw, column, type: type)
+                    column += 1
+                }
             }
-            var toOne = [ObjectID?](repeating: nil, count: relationshipCount)
+            // Rows whose to-one columns are all NULL share one empty array.
+            var toOne = emptyToOne
             for (n, r) in foreignKeyRelationships.enumerated() {
                 if sqlite3_column_type(raw, column) != SQLITE_NULL {
                     toOne[r] = ObjectID(entity: destinations[n], rawValue: sqlite3_column_int64(raw, column))

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// The context's internal bookkeeping that the save path's speed depends on: inserted
+/// objects kept in insertion order, look-ups by temporary ID, name tables for the property
+/// wrappers, and the ObjectID hash.
+@Suite struct BookkeepingTests {
+    @Test func nameTableFindsLiteralsAndLeavesOtherSpellingsToTheDictionary() throws {
+        let long = "aVeryLongAttributeNameIndeed"  // more than 15 UTF-8 bytes: not stored inline
+        let table = NameTable(["id", "title", long])
+        #expect(table.index(of: "id") == 0)
+        #expect(table.index(of: "title") == 1)
+        #expect(table.index(of: "nope") == nil)
+        // Short strings built at run time are stored inline too: same bytes, found.
+        let built = String(["t", "i", "t", "l", "e"])
+        #expect(table.index(of: built) == 1)
+        // A long name spelled by other storage is not found by identity (never a wrong
+        // answer), and the entity falls back to its dictionary.
+        let heapLong = String(long.reversed().reversed())
+        #expect(table.index(of: heapLong) == nil || table.index(of: heapLong) == 2)
+
+        let model = try ManagedObjectModel(
+            name: "Names", version: 1,
+            entities: [EntityDescription("Thing", attributes: [.string("id"), .integer(long, defaultValue: 0)])])
+        let entity = try model.entity(named: "Thing")
+        #expect(entity.attributeIndex(forManagedKey: heapLong, type: .integer) == 1)
+        #expect(entity.attributeIndex(forManagedKey: String(["i", "d"]), type: .string) == 0)
+    }
+
+    @Test func insertedObjectsKeepInsertionOrderThroughDeletionsAndCompaction() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            var notes: [Note] = []
+            for i in 0..<300 {
+                let note = ctx.insert(Note.self)
+                note.title = "n\(i)"
+                notes.append(note)
+            }
+            // Delete most of them (forces the list to close its holes), keeping every 7th.
+            for (i, note) in notes.enumerated() where i % 7 != 0 { ctx.delete(note) }
+            let kept = notes.enumerated().filter { $0.offset % 7 == 0 }.map(\.element)
+            #expect(ctx.insertedObjects.count == kept.count)
+            #expect(kept.allSatisfy { $0.isInserted })
+            #expect(!notes[1].isInserted)
+            // Still found by temporary ID after the compaction.
+            for note in kept { #expect(ctx.object(with: note.objectID) === note) }
+            let late = ctx.insert(Note.self)
+            late.title = "late"
+            #expect(ctx.registeredObject(for: late.objectID) === late)
+            try ctx.save()
+            // Primary keys follow insertion order.
+            let keys = (kept + [late]).map { $0.objectID.primaryKey ?? -1 }
+            #expect(keys == keys.sorted() && Set(keys).count == keys.count && !keys.contains(-1))
+            let fetched = try ctx.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("title")]))
+            #expect(fetched.count == kept.count + 1)
+            #expect(fetched.allSatisfy { f in (kept + [late]).contains { $0 === f } })  // uniquing after save
+        }
+    }
+
+    @Test func temporaryIDsResolveUntilSavedAndRollbackEmptiesTheList() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let folder = ctx.insert(Folder.self)
+            folder.name = "A"
+            let temporary = folder.objectID
+            #expect(ctx.registeredObjects.contains { $0 === folder })
+            #expect(ctx.object(with: temporary) === folder)
+            ctx.rollback()
+            #expect(!ctx.hasChanges)
+            #expect(ctx.insertedObjects.isEmpty)
+            #expect(!folder.isInserted)
+            let again = ctx.insert(Folder.self)
+            again.name = "B"
+            try ctx.save()
+            #expect(ctx.object(with: again.objectID) === again)
+            #expect(try ctx.count(for: FetchRequest<Folder>()) == 1)
+        }
+    }
+
+    @Test func objectsDidChangeListsTheIDsOfInsertedObjects() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        let seen = LockedBox<[Set<ObjectID>]>([])
+        let token = container.bus.observeObjectsDidChange(in: ctx) { note in
+            seen.update { $0.append(note.insertedObjectIDs) }
+        }
+        defer { token.cancel() }
+        var ids: Set<ObjectID> = []
+        ctx.performAndWait {
+            let a = ctx.insert(Note.self)
+            let b = ctx.insert(Note.self)
+            let c = ctx.insert(Note.self)
+            ctx.delete(c)
+            ids = [a.objectID, b.objectID]
+        }
+        #expect(seen.value.first == ids)
+    }
+
+    @Test func objectIDHashSpreadsSequentialKeys() throws {
+        let entity = try TestModel.model.entity(named: "Note")
+        // Sequential row numbers land in distinct low bits (what a table indexes with).
+        var buckets = Set<Int>()
+        for pk in 1...1024 { buckets.insert(ObjectID(entity: entity, primaryKey: Int64(pk))._rawHashValue(seed: 0) & 4095) }
+        #expect(buckets.count > 800)
+        // Equal IDs hash equally; the seed changes the hash.
+        let id = ObjectID(entity: entity, primaryKey: 7)
+        #expect(id._rawHashValue(seed: 1) == ObjectID(entity: entity, primaryKey: 7)._rawHashValue(seed: 1))
+        #expect(id._rawHashValue(seed: 1) != id._rawHashValue(seed: 2))
+    }
+}
+
+/// A value shared with a notification handler.
+// @unchecked Sendable: every access to `stored` goes through `lock`.
+final class LockedBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T { lock.withLock { stored } }
+    func update(_ body: (inout T) -> Void) { lock.withLock { body(&stored) } }
+}
