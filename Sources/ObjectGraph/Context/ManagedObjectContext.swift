@@ -267,9 +267,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Registers (or refreshes) the object for a row just read from the store.
-    func materialize(entity: Entity, pk: Int64, snapshot: Snapshot) -> ManagedObject {
+    func materialize(entity: Entity, pk: Int64, snapshot: Snapshot, mayBeRegistered: Bool = true) -> ManagedObject {
         let id = ObjectID(entity: entity, rawValue: pk)
-        if let object = registered[id]?.object {
+        if mayBeRegistered, let object = registered[id]?.object {
             if object.isFault {
                 object.isFault = false
                 object.values = snapshot.values

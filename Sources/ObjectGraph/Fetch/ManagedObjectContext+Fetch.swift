@@ -137,8 +137,11 @@ extension ManagedObjectContext {
         let entity = layout.entity
         let model = self.model
         let decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
+        // One query returns each row once: when nothing is registered yet, no row can be,
+        // and the look-up before each registration is skipped.
+        let mayBeRegistered = !registered.isEmpty
         registered.reserveCapacity(registered.count + decoded.count)
-        return decoded.map { materialize(entity: entity, pk: $0.0, snapshot: $0.1) }
+        return decoded.map { materialize(entity: entity, pk: $0.0, snapshot: $0.1, mayBeRegistered: mayBeRegistered) }
     }
 
     func sortInMemory(_ objects: inout [ManagedObject], by descriptors: [SortDescriptor]) throws(ObjectGraphError) {
