@@ -148,6 +148,19 @@ func objectGraphBenchmark(count: Int) throws {
             return items.count + checksum * 0
         }
     }
+    // Every row: the predicate holds for all 100,000.
+    let allPredicate = try Predicate(format: "score >= 0 AND guid != NULL")
+    let allRequest = FetchRequest<BenchItem>(
+        predicate: allPredicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
+    let (ogFetchedAll, ogFetchAll) = try measure {
+        try ctx.performAndWait { () throws -> Int in
+            let items = try ctx.fetch(allRequest)
+            var checksum = 0
+            for item in items { checksum &+= Int(item.score) }
+            ctx.reset()
+            return items.count + checksum * 0
+        }
+    }
     let (ogCounted, ogCount) = try measure { try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) } }
 
     // Raw SQL through GRDB, same schema and work.
@@ -198,12 +211,30 @@ func objectGraphBenchmark(count: Int) throws {
             return items.count
         }
     }
+    let (rawFetchedAll, rawFetchAll) = try measure {
+        try pool.read { db -> Int in
+            var items: [RawItem] = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT Z_PK, Z_OPT, guid, title, published, read, score, server FROM Item WHERE score >= 0 AND guid IS NOT NULL ORDER BY published DESC, guid ASC, Z_PK ASC")
+            while let r = try rows.next() {
+                items.append(
+                    RawItem(
+                        pk: r[0], guid: r[2], title: r[3], published: (r[4] as Double?).map { Date(timeIntervalSince1970: $0) },
+                        read: r[5], score: r[6], server: r[7]))
+            }
+            return items.count
+        }
+    }
     let (rawCounted, rawCount) = try measure {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item WHERE read = 0 AND score >= 0") ?? 0 }
     }
-    precondition(ogFetched == rawFetched && ogCounted == rawCounted, "results differ: \(ogFetched)/\(rawFetched) \(ogCounted)/\(rawCounted)")
+    precondition(
+        ogFetched == rawFetched && ogFetchedAll == rawFetchedAll && ogFetchedAll == count && ogCounted == rawCounted,
+        "results differ: \(ogFetched)/\(rawFetched) \(ogFetchedAll)/\(rawFetchedAll) \(ogCounted)/\(rawCounted)")
     row("insert + save \(count)", ogInsert, rawInsert)
     row("fetch \(ogFetched) (predicate, 2 sorts)", ogFetch, rawFetch)
+    row("fetch \(ogFetchedAll) (predicate, 2 sorts)", ogFetchAll, rawFetchAll)
     row("count with predicate", ogCount, rawCount)
 
     // Memory while iterating a batched fetch, against materialising everything.
