@@ -190,7 +190,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Called from a registered object's deinit.
     func objectDidDeallocate(_ id: ObjectID, _ object: ObjectIdentifier) {
-        if let entry = registered[id], entry.identifier == object { registered.removeValue(forKey: id) }
+        if let entry = registered[id], entry.refers(to: object) { registered.removeValue(forKey: id) }
     }
 
     /// The registered object for `id`, if it is still in memory.
@@ -267,7 +267,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Registers (or refreshes) the object for a row just read from the store.
-    func materialize(entity: Entity, pk: Int64, snapshot: Snapshot, mayBeRegistered: Bool = true) -> ManagedObject {
+    func materialize(entity: Entity, pk: Int64, snapshot: consuming Snapshot, mayBeRegistered: Bool = true) -> ManagedObject {
         let id = ObjectID(entity: entity, rawValue: pk)
         if mayBeRegistered, let object = registered[id]?.object {
             if object.isFault {
@@ -427,7 +427,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public func reset() {
         assertOnQueue()
-        for box in registered.values { box.object?.managedObjectContext = nil }
+        for entry in registered.values { entry.withObject { $0.managedObjectContext = nil } }
         for object in newObjects { object.managedObjectContext = nil }
         registered = [:]
         newObjects.removeAll()
@@ -472,15 +472,22 @@ public struct ManagedObjectBox: Hashable {
 
 /// A registry entry that does not keep its object alive.
 struct UnretainedObject {
-    // unowned(unsafe): the object's deinit removes this entry before the memory is freed
-    // (ManagedObject.deinit → objectDidDeallocate), so the reference never dangles.
-    unowned(unsafe) let unretained: ManagedObject
-    let identifier: ObjectIdentifier
+    // Unmanaged (not retained): the object's deinit removes this entry before the memory
+    // is freed (ManagedObject.deinit → objectDidDeallocate), so the reference never
+    // dangles. One word per entry, and identity checks without touching the object.
+    let reference: Unmanaged<ManagedObject>
     init(_ object: ManagedObject) {
-        unretained = object
-        identifier = ObjectIdentifier(object)
+        reference = .passUnretained(object)
     }
-    var object: ManagedObject? { unretained }
+    var object: ManagedObject? { reference.takeUnretainedValue() }
+    /// Whether this entry is the object with identifier `identifier`.
+    func refers(to identifier: ObjectIdentifier) -> Bool {
+        UInt(bitPattern: reference.toOpaque()) == UInt(bitPattern: identifier)
+    }
+    /// Runs `body` on the object without retaining it.
+    func withObject(_ body: (ManagedObject) -> Void) {
+        reference._withUnsafeGuaranteedRef(body)
+    }
 }
 
 /// Changes since the last ObjectsDidChange.

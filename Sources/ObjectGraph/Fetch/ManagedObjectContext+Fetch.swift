@@ -136,12 +136,20 @@ extension ManagedObjectContext {
     private func readObjects(sql: String, arguments: [DatabaseValue], layout: RowLayout) throws(ObjectGraphError) -> [ManagedObject] {
         let entity = layout.entity
         let model = self.model
-        let decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
+        var decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
         // One query returns each row once: when nothing is registered yet, no row can be,
         // and the look-up before each registration is skipped.
         let mayBeRegistered = !registered.isEmpty
         registered.reserveCapacity(registered.count + decoded.count)
-        return decoded.map { materialize(entity: entity, pk: $0.0, snapshot: $0.1, mayBeRegistered: mayBeRegistered) }
+        // Rows are taken out of `decoded` (last first, after reversing it) so their arrays
+        // move into the objects instead of being retained by both.
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(decoded.count)
+        decoded.reverse()
+        while let (pk, snapshot) = decoded.popLast() {
+            objects.append(materialize(entity: entity, pk: pk, snapshot: snapshot, mayBeRegistered: mayBeRegistered))
+        }
+        return objects
     }
 
     func sortInMemory(_ objects: inout [ManagedObject], by descriptors: [SortDescriptor]) throws(ObjectGraphError) {
