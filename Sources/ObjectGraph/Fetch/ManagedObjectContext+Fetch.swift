@@ -141,13 +141,14 @@ extension ManagedObjectContext {
         // and the look-up before each registration is skipped.
         let mayBeRegistered = !registered.isEmpty
         registered.reserveCapacity(registered.count + decoded.count)
-        // Rows are taken out of `decoded` (last first, after reversing it) so their arrays
-        // move into the objects instead of being retained by both.
+        // Each row's arrays are swapped out of `decoded` so they move into the object
+        // instead of being retained by both.
         var objects: [ManagedObject] = []
         objects.reserveCapacity(decoded.count)
-        decoded.reverse()
-        while let (pk, snapshot) = decoded.popLast() {
-            objects.append(materialize(entity: entity, pk: pk, snapshot: snapshot, mayBeRegistered: mayBeRegistered))
+        for i in decoded.indices {
+            var snapshot = Snapshot(values: [], toOne: [], version: 0)
+            swap(&snapshot, &decoded[i].1)
+            objects.append(materialize(entity: entity, pk: decoded[i].0, snapshot: snapshot, mayBeRegistered: mayBeRegistered))
         }
         return objects
     }
