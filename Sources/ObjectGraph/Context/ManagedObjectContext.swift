@@ -267,9 +267,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Registers (or refreshes) the object for a row just read from the store.
-    func materialize(entity: Entity, pk: Int64, snapshot: consuming Snapshot, mayBeRegistered: Bool = true) -> ManagedObject {
+    func materialize(entity: Entity, pk: Int64, snapshot: consuming Snapshot) -> ManagedObject {
         let id = ObjectID(entity: entity, rawValue: pk)
-        if mayBeRegistered, let object = registered[id]?.object {
+        if let object = registered[id]?.object {
             if object.isFault {
                 object.isFault = false
                 object.values = snapshot.values

@@ -136,10 +136,31 @@ extension ManagedObjectContext {
     private func readObjects(sql: String, arguments: [DatabaseValue], layout: RowLayout) throws(ObjectGraphError) -> [ManagedObject] {
         let entity = layout.entity
         let model = self.model
+        if registered.isEmpty {
+            // Nothing registered (a fresh or reset context): no row can have an object yet,
+            // so objects are made as the rows are read, with no look-up and no list of rows
+            // in between; they join the context (and hear awakeFromFetch) back on its queue.
+            let objects = try store.read { db in
+                var objects: [ManagedObject] = []
+                try layout.forEachRow(db, sql: sql, arguments: arguments, model: model) { pk, snapshot in
+                    let object = entity.managedClass.init(
+                        ManagedObject.Construction(entity: entity, objectID: ObjectID(entity: entity, rawValue: pk)))
+                    object.values = snapshot.values
+                    object.toOne = snapshot.toOne
+                    object.snapshot = snapshot
+                    objects.append(object)
+                }
+                return objects
+            }
+            registered.reserveCapacity(objects.count)
+            for object in objects {
+                object.managedObjectContext = self
+                register(object)
+                object.awakeFromFetch()
+            }
+            return objects
+        }
         var decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
-        // One query returns each row once: when nothing is registered yet, no row can be,
-        // and the look-up before each registration is skipped.
-        let mayBeRegistered = !registered.isEmpty
         registered.reserveCapacity(registered.count + decoded.count)
         // Each row's arrays are swapped out of `decoded` so they move into the object
         // instead of being retained by both.
@@ -148,7 +169,7 @@ extension ManagedObjectContext {
         for i in decoded.indices {
             var snapshot = Snapshot(values: [], toOne: [], version: 0)
             swap(&snapshot, &decoded[i].1)
-            objects.append(materialize(entity: entity, pk: decoded[i].0, snapshot: snapshot, mayBeRegistered: mayBeRegistered))
+            objects.append(materialize(entity: entity, pk: decoded[i].0, snapshot: snapshot))
         }
         return objects
     }

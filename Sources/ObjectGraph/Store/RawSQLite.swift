@@ -86,13 +86,22 @@ enum RawSQLite {
 extension RowLayout {
     /// Runs `sql` (selecting ``columnsSQL``) and decodes every row.
     func fetchAll(_ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel) throws -> [(Int64, Snapshot)] {
+        var result: [(Int64, Snapshot)] = []
+        try forEachRow(db, sql: sql, arguments: arguments, model: model) { result.append(($0, $1)) }
+        return result
+    }
+
+    /// Runs `sql` (selecting ``columnsSQL``) and hands each decoded row to `body`.
+    func forEachRow(
+        _ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel,
+        _ body: (Int64, consuming Snapshot) -> Void
+    ) throws {
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(StatementArguments(arguments))
         let raw = statement.sqliteStatement
         defer {
             sqlite3_reset(raw)
         }
-        var result: [(Int64, Snapshot)] = []
         let attributes = entity.storedAttributeIndexes.map { ($0, entity.attributes[$0].type) }
         let defaults = entity.defaultValues
         // Attributes in column order with none transient (the usual case): build the
@@ -133,8 +142,7 @@ extension RowLayout {
                 }
                 column += 1
             }
-            result.append((pk, Snapshot(values: values, toOne: toOne, version: version)))
+            body(pk, Snapshot(values: values, toOne: toOne, version: version))
         }
-        return result
     }
 }
