@@ -100,6 +100,35 @@ import Testing
         #expect(seen.value.first == ids)
     }
 
+    @Test func lifecycleHooksRunInTheContextOnItsQueue() throws {
+        let model = try ManagedObjectModel(
+            name: "Hooks", version: 1,
+            entities: [EntityDescription("Hooked", managedClass: Hooked.self, attributes: [.string("name")])])
+        let container = try PersistentContainer(model: model, store: .inMemory)
+        let writer = container.newBackgroundContext()
+        let kept = try writer.performAndWait { () throws -> [Hooked] in
+            let objects = (0..<3).map { i in
+                let object = writer.insert(Hooked.self)
+                object.name = "h\(i)"
+                return object
+            }
+            try writer.save()
+            return objects
+        }
+        #expect(Hooked.events.value.filter { $0 == "insert" }.count == 3)
+        #expect(Hooked.events.value.filter { $0 == "save" }.count == 3)
+        // A fresh context (nothing registered) and one that already holds the objects.
+        for context in [container.newBackgroundContext(), writer] {
+            Hooked.events.update { $0 = [] }
+            let fetched = try context.performAndWait { try context.fetch(FetchRequest<Hooked>()) }
+            #expect(fetched.count == 3)
+            let expected = context === writer ? 0 : 3  // registered, loaded objects are not fetched again
+            #expect(Hooked.events.value == Array(repeating: "fetch", count: expected))
+        }
+        #expect(!Hooked.offQueue.value)
+        withExtendedLifetime(kept) {}
+    }
+
     @Test func objectIDHashSpreadsSequentialKeys() throws {
         let entity = try TestModel.model.entity(named: "Note")
         // Sequential row numbers land in distinct low bits (what a table indexes with).
@@ -111,6 +140,21 @@ import Testing
         #expect(id._rawHashValue(seed: 1) == ObjectID(entity: entity, primaryKey: 7)._rawHashValue(seed: 1))
         #expect(id._rawHashValue(seed: 1) != id._rawHashValue(seed: 2))
     }
+}
+
+/// Records its lifecycle hooks, and whether any ran off its context's queue.
+final class Hooked: ManagedObject {
+    @Managed("name") var name: String?
+    static let events = LockedBox<[String]>([])
+    static let offQueue = LockedBox(false)
+    private func record(_ event: String) {
+        let onQueue = managedObjectContext?.isOnQueue ?? false
+        Self.events.update { $0.append(event) }
+        if !onQueue { Self.offQueue.update { $0 = true } }
+    }
+    override func awakeFromInsert() { record("insert") }
+    override func awakeFromFetch() { record("fetch") }
+    override func willSave() { record("save") }
 }
 
 /// A value shared with a notification handler.
