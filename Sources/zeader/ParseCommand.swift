@@ -49,8 +49,9 @@ struct ParseCommand: ParsableCommand {
             throw ExitCode.failure
         }
         do {
-            let feed = try FeedParser.parse(data: data, url: baseURL.flatMap { URL(string: $0) })
-            feed.writeContractJSON { chunk in Self.writeToStandardOutput(chunk) }
+            try FeedParser.writeContractJSON(data: data, url: baseURL.flatMap { URL(string: $0) }) { chunk in
+                Self.writeToStandardOutput(chunk)
+            }
             // Done: leave without tearing down the feed item by item (tens of thousands of
             // strings for a large feed); output went straight to the descriptor, unbuffered.
             Glibc.exit(EXIT_SUCCESS)

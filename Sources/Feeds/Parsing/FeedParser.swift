@@ -57,21 +57,64 @@ public enum FeedParser {
                 throw FeedParseError(.invalidJSON(String(describing: error)), url: url)
             }
         }
-        let result: Result<ParsedFeed, FeedParseError> = data.withUnsafeBytes { raw in
+        let result: Result<XMLResult, FeedParseError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             return Result { () throws(FeedParseError) in
-                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits)
+                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits, itemsAsJSON: false)
             }
         }
-        return try result.get()
+        return try result.get().feed
+    }
+
+    /// Parses `data` as a feed and hands the JSON of ``ParsedFeed/contractJSON()`` to
+    /// `sink`, in pieces: the same bytes as `try parse(...).writeContractJSON(sink)`, but
+    /// the items of an XML feed go straight from the parser to their JSON (their content
+    /// never becomes a `String`, and no ``ParsedItem`` is kept). Nothing is written when
+    /// it throws.
+    ///
+    /// ```swift
+    /// try FeedParser.writeContractJSON(data: bytes, url: feedURL) { chunk in
+    ///     fwrite(chunk.baseAddress, 1, chunk.count, stdout)
+    /// }
+    /// ```
+    public static func writeContractJSON(
+        data: Data, url: URL? = nil, contentTypeCharset: String? = nil, limits: Limits = Limits(),
+        to sink: (UnsafeRawBufferPointer) -> Void
+    ) throws(FeedParseError) {
+        guard data.count <= limits.maxInputBytes, !looksLikeJSON(data) else {
+            try parse(data: data, url: url, contentTypeCharset: contentTypeCharset, limits: limits).writeContractJSON(sink)
+            return
+        }
+        let result: Result<XMLResult, FeedParseError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(FeedParseError) in
+                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits, itemsAsJSON: true)
+            }
+        }
+        let parsed = try result.get()
+        parsed.feed.contractJSONHead().withUnsafeBytes { sink($0) }
+        var first = true
+        for piece in parsed.itemsJSON where !piece.isEmpty {
+            // Each item is preceded by a comma; the first of all is not.
+            piece.withUnsafeBytes { sink(first ? UnsafeRawBufferPointer(rebasing: $0.dropFirst()) : $0) }
+            first = false
+        }
+        ParsedFeed.contractJSONTail.withUnsafeBytes { sink($0) }
+    }
+
+    /// A parsed XML feed. With `itemsAsJSON`, `feed.items` is empty and the items are in
+    /// `itemsJSON`, in document order, each as a comma then its JSON object.
+    struct XMLResult {
+        var feed: ParsedFeed
+        var itemsJSON: [[UInt8]] = []
     }
 
     /// Parses `document` as two halves on two threads (see ``FeedXMLSplitter``); `nil` when
     /// it cannot be cut or a half does not parse as a feed (the caller then parses it whole).
-    static func parseInHalves(_ document: UnsafeBufferPointer<UInt8>, baseURL: String?) -> ParsedFeed? {
+    static func parseInHalves(_ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool) -> XMLResult? {
         guard ProcessInfo.processInfo.activeProcessorCount > 1, let cut = FeedXMLSplitter.split(document)
         else { return nil }
-        let halves = UnsafeMutableBufferPointer<ParsedFeed?>.allocate(capacity: 2)
+        let halves = UnsafeMutableBufferPointer<XMLResult?>.allocate(capacity: 2)
         halves.initialize(repeating: nil)
         defer { halves.deinitialize().deallocate() }
         let shared = HalvesWork(document: document, halves: halves)
@@ -82,20 +125,22 @@ public enum FeedParser {
             let handler: FeedXMLHandler
             if half == 0 {
                 handler = FeedXMLParser.run(
-                    [UnsafeBufferPointer(rebasing: document[..<cut.middle])], baseURL: baseURL, truncated: true)
+                    [UnsafeBufferPointer(rebasing: document[..<cut.middle])], baseURL: baseURL, truncated: true,
+                    itemsAsJSON: itemsAsJSON)
             } else {
                 handler = FeedXMLParser.run(
                     [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])],
-                    baseURL: baseURL, truncated: false)
+                    baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON)
             }
-            halves[half] = handler.makeFeed()
+            halves[half] = handler.makeFeed().map { XMLResult(feed: $0, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
         }
-        guard var feed = halves[0], let second = halves[1], feed.format == second.format else { return nil }
-        feed.title = feed.title ?? second.title
-        feed.link = feed.link ?? second.link
-        feed.items += second.items
-        feed.warnings += second.warnings
-        return feed
+        guard var result = halves[0], let second = halves[1], result.feed.format == second.feed.format else { return nil }
+        result.feed.title = result.feed.title ?? second.feed.title
+        result.feed.link = result.feed.link ?? second.feed.link
+        result.feed.items += second.feed.items
+        result.feed.warnings += second.feed.warnings
+        result.itemsJSON += second.itemsJSON
+        return result
     }
 
     /// Grows the calling thread's malloc heap once, in large steps, before a half is parsed.
@@ -124,7 +169,7 @@ public enum FeedParser {
     // @unchecked Sendable: read-only document, one writer per slot, read after both threads end.
     private struct HalvesWork: @unchecked Sendable {
         let document: UnsafeBufferPointer<UInt8>
-        let halves: UnsafeMutableBufferPointer<ParsedFeed?>
+        let halves: UnsafeMutableBufferPointer<XMLResult?>
     }
 
     /// Whether the first significant byte (after a UTF-8 BOM and white space) is `{`.
@@ -136,21 +181,22 @@ public enum FeedParser {
     }
 
     static func parseXML(
-        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits
-    ) throws(FeedParseError) -> ParsedFeed {
+        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits, itemsAsJSON: Bool
+    ) throws(FeedParseError) -> XMLResult {
         guard input.contains(where: { !FeedText.isXMLSpace($0) }) else { throw FeedParseError(.empty, url: url) }
         let decoded = FeedXMLEncoding.decode(input, charsetHint: charset)
         if let bytes = decoded.bytes {
-            return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> ParsedFeed in
-                try parseUTF8(buffer, url: url, limits: limits)
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> XMLResult in
+                try parseUTF8(buffer, url: url, limits: limits, itemsAsJSON: itemsAsJSON)
             }
         }
-        return try parseUTF8(UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits)
+        return try parseUTF8(
+            UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits, itemsAsJSON: itemsAsJSON)
     }
 
     private static func parseUTF8(
-        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits
-    ) throws(FeedParseError) -> ParsedFeed {
+        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits, itemsAsJSON: Bool
+    ) throws(FeedParseError) -> XMLResult {
         let repaired: FeedXMLRepair.Result
         do {
             repaired = try FeedXMLRepair.repair(utf8, maxEntityExpansion: limits.maxEntityExpansionBytes)
@@ -166,19 +212,21 @@ public enum FeedParser {
         let handler: FeedXMLHandler
         if let bytes = repaired.bytes {
             if bytes.count >= limits.parallelParsingThreshold,
-                let feed = bytes.withUnsafeBufferPointer({ parseInHalves($0, baseURL: base) })
+                let result = bytes.withUnsafeBufferPointer({ parseInHalves($0, baseURL: base, itemsAsJSON: itemsAsJSON) })
             {
-                return feed
+                return result
             }
-            handler = bytes.withUnsafeBufferPointer { FeedXMLParser.run($0, baseURL: base) }
+            handler = bytes.withUnsafeBufferPointer { FeedXMLParser.run($0, baseURL: base, itemsAsJSON: itemsAsJSON) }
         } else {
             let document = UnsafeBufferPointer(rebasing: utf8[repaired.offset...])
-            if document.count >= limits.parallelParsingThreshold, let feed = parseInHalves(document, baseURL: base) {
-                return feed
+            if document.count >= limits.parallelParsingThreshold,
+                let result = parseInHalves(document, baseURL: base, itemsAsJSON: itemsAsJSON)
+            {
+                return result
             }
-            handler = FeedXMLParser.run(document, baseURL: base)
+            handler = FeedXMLParser.run(document, baseURL: base, itemsAsJSON: itemsAsJSON)
         }
-        if let feed = handler.makeFeed() { return feed }
+        if let feed = handler.makeFeed() { return XMLResult(feed: feed, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
         if handler.rejectedRoot { throw FeedParseError(.notAFeed(rootElement: handler.rootName ?? ""), url: url) }
         if let first = handler.errors.first { throw FeedParseError(.malformedXML(first), url: url) }
         throw FeedParseError(.notAFeed(rootElement: ""), url: url)

@@ -26,6 +26,9 @@ final class FeedXMLHandler {
     private var feedAlternateLink: String?
     private var feedAuthor: String?
     private var items: [ParsedItem] = []
+    /// When set, items are not collected: each is appended here as JSON (see
+    /// ``ContractJSONWriter/item(_:contentUTF8:to:)``), preceded by a comma.
+    var itemsJSON: [UInt8]?
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
 
@@ -79,13 +82,15 @@ final class FeedXMLHandler {
         var guidBase: String?
         var rdfAbout: String?
         var atomID: String?
-        /// Kept as UTF-8 bytes: when `content:encoded` is there too, only the first bytes
-        /// (for the summary) are ever turned into a String.
+        /// The bodies are kept as UTF-8 bytes (stripped of control characters, trimmed):
+        /// only the first bytes of the summary's source are read as text, and the content
+        /// becomes a `String` only when items are collected (not when they are written
+        /// straight out as JSON).
         var description: [UInt8]?
-        var contentEncoded: String?
-        var summary: String?
+        var contentEncoded: [UInt8]?
+        var summary: [UInt8]?
         var summaryKind: TextKind = .text
-        var content: String?
+        var content: [UInt8]?
         var contentKind: TextKind = .text
         var mediaDescription: String?
         var itunesSummary: String?
@@ -102,6 +107,26 @@ final class FeedXMLHandler {
         var categories: [String] = []
     }
     private var item = ItemState()
+
+    /// An item's HTML body: bytes captured from the document, or a string made earlier.
+    private enum ItemBody {
+        case bytes([UInt8])
+        case string(String)
+
+        var string: String {
+            switch self {
+            case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .string(let string): string
+            }
+        }
+
+        func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            switch self {
+            case .bytes(let bytes): return bytes.withUnsafeBufferPointer(body)
+            case .string(var string): return string.withUTF8(body)
+            }
+        }
+    }
     private var personName: String?
     private var personEmail: String?
 
@@ -553,9 +578,27 @@ final class FeedXMLHandler {
         default:
             break
         }
-        if finished == .itemDescription {
+        switch finished {
+        case .itemDescription:
             if item.description == nil { item.description = FeedText.trimmedBytes(&text) }
             return
+        case .itemContentEncoded:
+            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text) }
+            return
+        case .itemSummary:
+            if item.summary == nil, let bytes = FeedText.trimmedBytes(&text) {
+                item.summary = bytes
+                item.summaryKind = captureKind
+            }
+            return
+        case .itemContent:
+            if item.content == nil, let bytes = FeedText.trimmedBytes(&text) {
+                item.content = bytes
+                item.contentKind = captureKind
+            }
+            return
+        default:
+            break
         }
         guard let value = FeedText.makeString(&text, trim: true) else { return }
         switch finished {
@@ -573,20 +616,8 @@ final class FeedXMLHandler {
             }
         case .itemID:
             if item.atomID == nil { item.atomID = value }
-        case .itemDescription:
+        case .itemDescription, .itemContentEncoded, .itemSummary, .itemContent:
             break  // taken as bytes above
-        case .itemContentEncoded:
-            if item.contentEncoded == nil { item.contentEncoded = value }
-        case .itemSummary:
-            if item.summary == nil {
-                item.summary = value
-                item.summaryKind = captureKind
-            }
-        case .itemContent:
-            if item.content == nil {
-                item.content = value
-                item.contentKind = captureKind
-            }
         case .itemAuthor:
             if item.author == nil { item.author = personText(value) }
         case .itemCreator:
@@ -714,6 +745,22 @@ final class FeedXMLHandler {
         if bytes.count > runStart { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
     }
 
+    /// `bytes` with `&`, `<` and `>` escaped (the same as ``escapeHTML(_:)`` on their string).
+    private static func escapedHTML(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        for byte in bytes {
+            switch byte {
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            default: out.append(byte)
+            }
+        }
+        return out
+    }
+
     private func escapeHTML(_ value: String) -> String {
         guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return value }
         var out = ""
@@ -748,40 +795,30 @@ final class FeedXMLHandler {
         let personAuthor = state.personName ?? state.personEmail
         var author = state.author ?? state.creator ?? personAuthor ?? state.itunesAuthor
         if author == nil, isAtom { author = feedAuthor }
-        var summaryHTML: String?
-        var summaryFromBytes: [UInt8]?
+        var summaryHTML: ItemBody?
         var summaryIsText = false
-        var contentHTML: String?
+        var contentHTML: ItemBody?
         if isAtom {
             if let summary = state.summary {
-                if state.summaryKind == .text {
-                    summaryIsText = true
-                    summaryHTML = summary
-                } else {
-                    summaryHTML = summary
-                }
+                summaryIsText = state.summaryKind == .text
+                summaryHTML = .bytes(summary)
             }
             if let content = state.content {
-                contentHTML = state.contentKind == .text ? escapeHTML(content) : content
+                contentHTML = .bytes(state.contentKind == .text ? Self.escapedHTML(content) : content)
             }
             if contentHTML == nil, let summary = state.summary {
-                contentHTML = state.summaryKind == .text ? escapeHTML(summary) : summary
+                contentHTML = .bytes(state.summaryKind == .text ? Self.escapedHTML(summary) : summary)
             }
             if summaryHTML == nil { summaryHTML = contentHTML }
         } else {
-            contentHTML = state.contentEncoded ?? state.description.map { String(decoding: $0, as: UTF8.self) }
-                ?? state.itunesSummary ?? state.mediaDescription
-            if let description = state.description {
-                summaryFromBytes = description
-            } else {
-                summaryHTML = state.itunesSummary ?? state.mediaDescription ?? state.contentEncoded
-            }
+            contentHTML = state.contentEncoded.map(ItemBody.bytes) ?? state.description.map(ItemBody.bytes)
+                ?? state.itunesSummary.map(ItemBody.string) ?? state.mediaDescription.map(ItemBody.string)
+            summaryHTML = state.description.map(ItemBody.bytes) ?? state.itunesSummary.map(ItemBody.string)
+                ?? state.mediaDescription.map(ItemBody.string) ?? state.contentEncoded.map(ItemBody.bytes)
         }
         var plainSummary: String?
-        if let bytes = summaryFromBytes {
-            plainSummary = bytes.withUnsafeBufferPointer { Self.plainTextPreview($0) }
-        } else if var html = summaryHTML {
-            plainSummary = summaryIsText ? html : html.withUTF8 { Self.plainTextPreview($0) }
+        if let html = summaryHTML {
+            plainSummary = summaryIsText ? html.string : html.withUTF8 { Self.plainTextPreview($0) }
         }
         let summary: String? = plainSummary.flatMap { plain in
             let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
@@ -797,16 +834,31 @@ final class FeedXMLHandler {
             var parts = [link ?? "", state.title ?? ""]
             if link == nil && state.title == nil {
                 parts.append(dateText ?? "")
-                parts.append(String((contentHTML ?? summaryHTML ?? "").prefix(512)))
+                parts.append(String(((contentHTML ?? summaryHTML)?.string ?? "").prefix(512)))
             }
             id = "zeader:" + FeedText.stableHash(parts)
         }
-        items.append(
-            ParsedItem(
-                id: id, title: state.title, link: link.map(FeedText.sanitized), author: author,
-                published: state.pubDate ?? state.published ?? state.dcDate,
-                updated: state.updated, summary: summary, content: contentHTML,
-                enclosures: state.enclosures, categories: state.categories))
+        var parsed = ParsedItem(
+            id: id, title: state.title, link: link.map(FeedText.sanitized), author: author,
+            published: state.pubDate ?? state.published ?? state.dcDate,
+            updated: state.updated, summary: summary, content: nil,
+            enclosures: state.enclosures, categories: state.categories)
+        if itemsJSON != nil {
+            // Written out now: the content goes from its bytes to the JSON, never a String.
+            itemsJSON!.append(UInt8(ascii: ","))
+            switch contentHTML {
+            case .bytes(let bytes)?:
+                bytes.withUnsafeBufferPointer { ContractJSONWriter.item(parsed, contentUTF8: $0, to: &itemsJSON!) }
+            case .string(let string)?:
+                parsed.content = string
+                ContractJSONWriter.item(parsed, contentUTF8: nil, to: &itemsJSON!)
+            case nil:
+                ContractJSONWriter.item(parsed, contentUTF8: nil, to: &itemsJSON!)
+            }
+            return
+        }
+        parsed.content = contentHTML?.string
+        items.append(parsed)
     }
 
     /// Characters kept in an item's plain-text summary (a preview: the full text is in

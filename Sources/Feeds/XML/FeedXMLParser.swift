@@ -27,16 +27,27 @@ enum FeedXMLParser {
     /// libxml2's global state, set up once before any thread parses.
     private static let initialized: Void = { xmlInitParser() }()
 
-    static func run(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: String?) -> FeedXMLHandler {
-        run([bytes], baseURL: baseURL, truncated: false)
+    static func run(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool = false) -> FeedXMLHandler {
+        run([bytes], baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON)
     }
 
     /// Parses the concatenation of `segments`. With `truncated`, the document is known to
     /// stop early (the first half of a split feed): errors raised by its premature end are
-    /// not reported.
-    static func run(_ segments: [UnsafeBufferPointer<UInt8>], baseURL: String?, truncated: Bool) -> FeedXMLHandler {
+    /// not reported. With `itemsAsJSON`, the handler writes items as JSON to its
+    /// `itemsJSON` instead of collecting them.
+    static func run(
+        _ segments: [UnsafeBufferPointer<UInt8>], baseURL: String?, truncated: Bool, itemsAsJSON: Bool = false
+    ) -> FeedXMLHandler {
         _ = initialized
         let handler = FeedXMLHandler(baseURL: baseURL)
+        if itemsAsJSON {
+            // About as many bytes as the input (markup out, escapes in): reserved once, so
+            // the buffer is never copied to grow; pages are only touched as they are used.
+            var json: [UInt8] = []
+            let inputSize = segments.reduce(0) { $0 + $1.count }
+            json.reserveCapacity(inputSize + inputSize / 4 + 4096)
+            handler.itemsJSON = json
+        }
         guard segments.contains(where: { $0.count > 0 }) else { return handler }
         let retained = Unmanaged.passRetained(handler)
         defer { retained.release() }
