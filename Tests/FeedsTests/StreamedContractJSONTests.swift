@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import Feeds
+
+/// `FeedParser.writeContractJSON(data:…)` writes items from the parser straight to JSON;
+/// its bytes must be exactly those of `parse(…)` followed by `contractJSON()`.
+@Suite("Contract JSON written while parsing")
+struct StreamedContractJSONTests {
+    /// The streamed JSON, or the error it threw (with nothing written).
+    static func streamed(_ data: Data, url: URL?, limits: FeedParser.Limits) -> Result<Data, FeedParseError> {
+        var out = Data()
+        do {
+            try FeedParser.writeContractJSON(data: data, url: url, limits: limits) { out.append(contentsOf: $0) }
+            return .success(out)
+        } catch {
+            #expect(out.isEmpty, "nothing is written before an error")
+            return .failure(error)
+        }
+    }
+
+    /// The JSON of the parsed feed, or the error `parse` threw.
+    static func collected(_ data: Data, url: URL?, limits: FeedParser.Limits) -> Result<Data, FeedParseError> {
+        do {
+            return .success(try FeedParser.parse(data: data, url: url, limits: limits).contractJSON())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func expectSame(_ data: Data, url: URL?, limits: FeedParser.Limits, _ name: String) {
+        let streamed = streamed(data, url: url, limits: limits)
+        let collected = collected(data, url: url, limits: limits)
+        switch (streamed, collected) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b, "\(name): \(String(decoding: a.prefix(300), as: UTF8.self)) vs \(String(decoding: b.prefix(300), as: UTF8.self))")
+        case (.failure(let a), .failure(let b)):
+            #expect(a == b, "\(name)")
+        default:
+            Issue.record("\(name): \(streamed) vs \(collected)")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func everyFixtureGivesTheSameBytes(split: Bool) throws {
+        for name in FuzzTests.fixtureNames {
+            let data = try fixture(name)
+            Self.expectSame(data, url: URL(string: "https://example.org/feeds/\(name)"), limits: SplitParsingTests.limits(split: split), name)
+            Self.expectSame(data, url: nil, limits: SplitParsingTests.limits(split: split), name)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func largeFeedsInHalvesGiveTheSameBytes(atom: Bool) throws {
+        let data = Data(SplitParsingTests.bigFeed(atom: atom, items: 300).utf8)
+        let whole = try Self.streamed(data, url: nil, limits: SplitParsingTests.limits(split: false)).get()
+        let halves = try Self.streamed(data, url: nil, limits: SplitParsingTests.limits(split: true)).get()
+        let collected = try FeedParser.parse(data: data).contractJSON()
+        #expect(whole == collected)
+        #expect(halves == collected)
+        let object = try #require(JSONSerialization.jsonObject(with: halves) as? [String: Any])
+        #expect((object["items"] as? [Any])?.count == 300)
+    }
+
+    @Test func itemBodiesOfEveryKindGiveTheSameBytes() {
+        let xml = """
+            <?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+              xmlns:media="http://search.yahoo.com/mrss/" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><title>T</title>
+            <item><title>a</title><itunes:summary>Plain &lt;text&gt; &amp; "quotes"</itunes:summary></item>
+            <item><title>b</title><media:description type="html">&lt;b&gt;bold&lt;/b&gt;</media:description></item>
+            <item><title>c</title><description>d</description><content:encoded><![CDATA[<p>é\u{7}\\ "x"</p>]]></content:encoded></item>
+            <item><description>   </description></item>
+            </channel></rss>
+            """
+        Self.expectSame(Data(xml.utf8), url: nil, limits: FeedParser.Limits(), "rss bodies")
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title>
+            <entry><id>1</id><summary>text &lt;b&gt;</summary></entry>
+            <entry><id>2</id><summary type="html">&lt;i&gt;s&lt;/i&gt;</summary><content type="text">a &lt; b &amp; c</content></entry>
+            <entry><id>3</id><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>x &amp; <br/>y</p></div></content></entry>
+            <entry><content type="html">no id, no title, no link</content></entry>
+            </feed>
+            """
+        Self.expectSame(Data(atom.utf8), url: nil, limits: FeedParser.Limits(), "atom bodies")
+    }
+
+    @Test func invalidUTF8IsRepairedAsAStringWouldBe() {
+        let samples: [[UInt8]] = [
+            [0x61, 0xFF, 0x62], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80, 0x22], [0xF4, 0x90, 0x80, 0x80],
+            Array("long ascii run before the bad byte \u{1}".utf8) + [0xC0, 0xAF] + Array("é\\".utf8),
+            Array("valid: é 北京 🚀 \"q\"\n".utf8),
+        ]
+        for sample in samples {
+            var fromBytes: [UInt8] = []
+            sample.withUnsafeBufferPointer { ContractJSONWriter.utf8($0, to: &fromBytes) }
+            var fromString: [UInt8] = []
+            ContractJSONWriter.string(String(decoding: sample, as: UTF8.self), to: &fromString)
+            #expect(fromBytes == fromString, "\(sample)")
+        }
+    }
+
+    @Test func mutatedFixturesGiveTheSameBytes() throws {
+        var rng = FuzzTests.SplitMix64(state: 0xC0FFEE)
+        let corpus = try FuzzTests.fixtureNames.map { Array(try fixture($0)) }
+        for iteration in 0..<400 {
+            let input = FuzzTests.mutate(corpus[iteration % corpus.count], using: &rng)
+            Self.expectSame(
+                Data(input), url: URL(string: "https://fuzz.example/feed"),
+                limits: SplitParsingTests.limits(split: iteration % 2 == 1), "mutation \(iteration)")
+        }
+    }
+}
