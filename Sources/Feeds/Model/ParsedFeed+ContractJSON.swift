@@ -129,11 +129,13 @@ enum ContractJSONWriter {
         var index = 0
         while index < count {
             if index + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if !needsEscape(word) && word & highBits == 0 {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let flags = escapeFlags(word) | word & highBits
+                if flags == 0 {
                     index += 8
                     continue
                 }
+                index += flags.trailingZeroBitCount >> 3  // the first byte to look at
             }
             let byte = bytes[index]
             if byte >= 0x80 {
@@ -165,15 +167,18 @@ enum ContractJSONWriter {
         return true
     }
 
-    /// Whether any byte of `word` is a control character, `"` or `\\`.
+    /// The high bit of each byte of `word` that may be a control character, `"` or `\\`.
+    /// The lowest flagged byte (of a little-endian load: the first in memory) is exact;
+    /// bytes after it may be flagged wrongly (a borrow), which the byte-by-byte check
+    /// then dismisses.
     @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
+    private static func escapeFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let below20 = (word &- ones &* 0x20) & ~word & highs
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
-        return below20 | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0
+        return below20 | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, or `null`.

@@ -26,9 +26,13 @@ enum FeedText {
         let count = buffer.count
         var index = 0
         while index < count {
-            if index + 8 <= count, !mayHoldControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index += 8
-                continue
+            if index + 8 <= count {
+                let flags = controlFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                if flags == 0 {
+                    index += 8
+                    continue
+                }
+                index += flags.trailingZeroBitCount >> 3  // the first byte that may be one
             }
             let byte = buffer[index]
             if byte < 0x20 {
@@ -111,16 +115,18 @@ enum FeedText {
         bytes.removeLast(count - kept)
     }
 
-    /// Whether any of the eight bytes in `word` is below 0x20, 0x7F or 0xC2 (the lead byte
-    /// of C1 controls): a word-at-a-time prefilter, exact checks follow.
+    /// The high bit of each byte of `word` that may be a control (below 0x20, 0x7F, or 0xC2,
+    /// the lead byte of C1 controls): a word-at-a-time prefilter, exact checks follow.
+    /// The lowest flagged byte (of a little-endian load: the first in memory) is exact;
+    /// bytes after it may be flagged wrongly.
     @inline(__always)
-    static func mayHoldControl(_ word: UInt64) -> Bool {
+    static func controlFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let below20 = (word &- ones &* 0x20) & ~word & highs
         let del = word ^ (ones &* 0x7F)
         let c2 = word ^ (ones &* 0xC2)
-        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs) != 0
+        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs)
     }
 
     /// A stable 64-bit FNV-1a hash of `parts` (joined by a separator), as 16 hex digits.
