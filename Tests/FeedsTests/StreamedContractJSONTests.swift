@@ -109,4 +109,26 @@ struct StreamedContractJSONTests {
                 limits: SplitParsingTests.limits(split: iteration % 2 == 1), "mutation \(iteration)")
         }
     }
+
+    @Test func summariesFromBytesEqualSummariesFromStrings() throws {
+        var rng = FuzzTests.SplitMix64(state: 0x5A11)
+        let pieces = [
+            "<p>", "</p>", "<b>", "</b>", "<br/>", "&amp;", "&nbsp;", "&#8217;", "&eacute;", "&nb", "\u{AD}", "\u{85}",
+            "\u{202E}", "\u{1B}[1m", "é", "北京", "🚀", " ", "  ", "\n", "\t", "word", "<script>x</script>", "<!-- c -->",
+        ]
+        for round in 0..<600 {
+            var html = ""
+            for _ in 0..<Int.random(in: 0...(round % 3 == 0 ? 400 : 60), using: &rng) {
+                html += pieces.randomElement(using: &rng)!
+            }
+            let bytes = Array(html.utf8)
+            let viaString = bytes.withUnsafeBufferPointer { FeedXMLHandler.plainTextPreview($0) }
+            if let viaBytes = bytes.withUnsafeBufferPointer({ FeedXMLHandler.plainTextPreviewUTF8($0) }) {
+                #expect(viaBytes == Array(viaString.utf8), "\(html)")
+            }
+            for limit in [5, 40, 300] {
+                #expect(FeedText.preview(utf8: Array(viaString.utf8), limit: limit) == Array(FeedText.preview(viaString, limit: limit).utf8))
+            }
+        }
+    }
 }

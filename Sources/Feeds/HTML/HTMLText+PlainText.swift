@@ -9,6 +9,19 @@ extension HTMLText {
     /// ``fastPlainText(_:)`` of HTML already held as UTF-8 bytes (a parser's captured
     /// text), without making a `String` of the HTML first.
     static func fastPlainText(utf8 bytes: [UInt8]) -> String {
+        var output = plainTextOutput(utf8: bytes)
+        return output.finish()
+    }
+
+    /// The UTF-8 bytes of ``fastPlainText(utf8:)``, when they are found without making a
+    /// `String` (they are valid UTF-8 with nothing for the terminal sanitizer to remove,
+    /// which is nearly always); `nil` otherwise.
+    static func fastPlainTextUTF8(_ bytes: [UInt8]) -> [UInt8]? {
+        var output = plainTextOutput(utf8: bytes)
+        return output.finishUTF8()
+    }
+
+    private static func plainTextOutput(utf8 bytes: [UInt8]) -> PlainTextOutput {
         var output = PlainTextOutput(capacity: bytes.count)
         let count = bytes.count
         var index = 0
@@ -37,7 +50,7 @@ extension HTMLText {
                 }
             }
         }
-        return output.finish()
+        return output
     }
 
     /// The end of the run of text starting with the ordinary byte at `start`: ordinary
@@ -270,6 +283,16 @@ private struct PlainTextOutput {
             emit(0xC2)
         }
         pendingSpace = true
+    }
+
+    /// The bytes as they are, when ``finish()`` would give exactly their string; nil when
+    /// they are not valid UTF-8 or hold something the terminal sanitizer removes.
+    mutating func finishUTF8() -> [UInt8]? {
+        breakWord()
+        let clean = bytes.withUnsafeBufferPointer { buffer in
+            FeedXMLEncoding.isValidUTF8(buffer, from: 0, to: buffer.count) && !DisplayWidth.needsSanitizing(utf8: buffer)
+        }
+        return clean ? bytes : nil
     }
 
     mutating func finish() -> String {

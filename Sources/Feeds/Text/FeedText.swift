@@ -193,18 +193,20 @@ enum FeedText {
 
     /// Whether `text` has at least `count` Unicode scalars (counted on its UTF-8 bytes).
     static func scalarCount(_ text: String, atLeast count: Int) -> Bool {
-        let utf8 = text.utf8
-        if utf8.count < count { return false }
-        if utf8.count >= 4 * count { return true }
         var text = text
-        return text.withUTF8 { bytes in
-            var scalars = 0
-            for byte in bytes where byte & 0xC0 != 0x80 {
-                scalars += 1
-                if scalars >= count { return true }
-            }
-            return false
+        return text.withUTF8 { scalarCount(utf8: $0, atLeast: count) }
+    }
+
+    /// ``scalarCount(_:atLeast:)`` of the string whose UTF-8 bytes are `bytes`.
+    static func scalarCount(utf8 bytes: UnsafeBufferPointer<UInt8>, atLeast count: Int) -> Bool {
+        if bytes.count < count { return false }
+        if bytes.count >= 4 * count { return true }
+        var scalars = 0
+        for byte in bytes where byte & 0xC0 != 0x80 {
+            scalars += 1
+            if scalars >= count { return true }
         }
+        return false
     }
 
     /// The plain-text preview kept as an item's summary: at most `limit` Unicode scalars,
@@ -213,28 +215,41 @@ enum FeedText {
         guard text.utf8.count > limit else { return text }  // fewer bytes than limit: fewer scalars too
         var text = text
         return text.withUTF8 { bytes -> String in
-            var scalars = 0
-            var index = 0
-            var lastSpace = -1
-            var lastSpaceScalars = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte & 0xC0 != 0x80 {  // a scalar starts here
-                    if scalars == limit { break }
-                    scalars += 1
-                    if byte == 0x20 || byte == 0x0A {
-                        lastSpace = index
-                        lastSpaceScalars = scalars
-                    }
-                }
-                index += 1
-            }
-            guard index < bytes.count else { return String(decoding: bytes, as: UTF8.self) }
-            var cut = index
-            if lastSpace >= 0 && scalars - lastSpaceScalars < limit / 4 { cut = lastSpace }
-            while cut > 0 && (bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x0A) { cut -= 1 }
+            guard let cut = previewCut(bytes, limit: limit) else { return String(decoding: bytes, as: UTF8.self) }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cut]), as: UTF8.self) + "…"
         }
+    }
+
+    /// ``preview(_:limit:)`` of the string whose UTF-8 bytes are `bytes`, as UTF-8 bytes.
+    static func preview(utf8 bytes: [UInt8], limit: Int) -> [UInt8] {
+        guard bytes.count > limit else { return bytes }
+        guard let cut = bytes.withUnsafeBufferPointer({ previewCut($0, limit: limit) }) else { return bytes }
+        return Array(bytes[..<cut]) + "…".utf8
+    }
+
+    /// Where ``preview(_:limit:)`` cuts `bytes` (before its "…"); nil when it keeps them all.
+    private static func previewCut(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
+        var scalars = 0
+        var index = 0
+        var lastSpace = -1
+        var lastSpaceScalars = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte & 0xC0 != 0x80 {  // a scalar starts here
+                if scalars == limit { break }
+                scalars += 1
+                if byte == 0x20 || byte == 0x0A {
+                    lastSpace = index
+                    lastSpaceScalars = scalars
+                }
+            }
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        var cut = index
+        if lastSpace >= 0 && scalars - lastSpaceScalars < limit / 4 { cut = lastSpace }
+        while cut > 0 && (bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x0A) { cut -= 1 }
+        return cut
     }
 }
 

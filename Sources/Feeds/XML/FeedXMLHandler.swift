@@ -27,7 +27,7 @@ final class FeedXMLHandler {
     private var feedAuthor: String?
     private var items: [ParsedItem] = []
     /// When set, items are not collected: each is appended here as JSON (see
-    /// ``ContractJSONWriter/item(_:contentUTF8:to:)``), preceded by a comma.
+    /// ``ContractJSONWriter/item(_:contentUTF8:summaryUTF8:to:)``), preceded by a comma.
     var itemsJSON: [UInt8]?
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
@@ -816,13 +816,20 @@ final class FeedXMLHandler {
             summaryHTML = state.description.map(ItemBody.bytes) ?? state.itunesSummary.map(ItemBody.string)
                 ?? state.mediaDescription.map(ItemBody.string) ?? state.contentEncoded.map(ItemBody.bytes)
         }
-        var plainSummary: String?
+        // The summary: as UTF-8 bytes when the plain text comes out clean (the usual case),
+        // else (or for a text summary) through strings; both give the same text.
+        var summary: String?
+        var summaryUTF8: [UInt8]?
         if let html = summaryHTML {
-            plainSummary = summaryIsText ? html.string : html.withUTF8 { Self.plainTextPreview($0) }
-        }
-        let summary: String? = plainSummary.flatMap { plain in
-            let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
-            return sanitized.isEmpty ? nil : sanitized
+            if !summaryIsText, let plain = html.withUTF8({ Self.plainTextPreviewUTF8($0) }) {
+                var bytes = FeedText.preview(utf8: plain, limit: Self.summaryLimit)
+                FeedText.stripControlCharacters(&bytes)
+                if !bytes.isEmpty { summaryUTF8 = bytes }
+            } else {
+                let plain = summaryIsText ? html.string : html.withUTF8 { Self.plainTextPreview($0) }
+                let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
+                summary = sanitized.isEmpty ? nil : sanitized
+            }
         }
         let id: String
         if let guid = state.guid ?? state.atomID ?? state.rdfAbout {
@@ -846,17 +853,24 @@ final class FeedXMLHandler {
         if itemsJSON != nil {
             // Written out now: the content goes from its bytes to the JSON, never a String.
             itemsJSON!.append(UInt8(ascii: ","))
-            switch contentHTML {
-            case .bytes(let bytes)?:
-                bytes.withUnsafeBufferPointer { ContractJSONWriter.item(parsed, contentUTF8: $0, to: &itemsJSON!) }
-            case .string(let string)?:
-                parsed.content = string
-                ContractJSONWriter.item(parsed, contentUTF8: nil, to: &itemsJSON!)
-            case nil:
-                ContractJSONWriter.item(parsed, contentUTF8: nil, to: &itemsJSON!)
+            let summaryBytes = summaryUTF8 ?? []
+            summaryBytes.withUnsafeBufferPointer { summaryBuffer in
+                let summaryUTF8 = summaryUTF8 == nil ? nil : summaryBuffer
+                switch contentHTML {
+                case .bytes(let bytes)?:
+                    bytes.withUnsafeBufferPointer {
+                        ContractJSONWriter.item(parsed, contentUTF8: $0, summaryUTF8: summaryUTF8, to: &itemsJSON!)
+                    }
+                case .string(let string)?:
+                    parsed.content = string
+                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
+                case nil:
+                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
+                }
             }
             return
         }
+        parsed.summary = summary ?? summaryUTF8.map { String(decoding: $0, as: UTF8.self) }
         parsed.content = contentHTML?.string
         items.append(parsed)
     }
@@ -867,6 +881,21 @@ final class FeedXMLHandler {
     /// Bytes of HTML first turned into text for the summary (then 8 times more, then all,
     /// while that gives fewer than `summaryLimit` characters): bounds the work per item.
     static let summaryHTMLBytes = 768
+
+    /// ``plainTextPreview(_:)`` as UTF-8 bytes, when ``HTMLText/fastPlainTextUTF8(_:)``
+    /// finds them; nil otherwise.
+    static func plainTextPreviewUTF8(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var budget = summaryHTMLBytes
+        while true {
+            var end = min(budget, html.count)
+            while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
+            guard let plain = HTMLText.fastPlainTextUTF8(Array(UnsafeBufferPointer(rebasing: html[..<end]))) else { return nil }
+            if end == html.count || plain.withUnsafeBufferPointer({ FeedText.scalarCount(utf8: $0, atLeast: summaryLimit) }) {
+                return plain
+            }
+            budget *= 8
+        }
+    }
 
     static func plainTextPreview(_ html: UnsafeBufferPointer<UInt8>) -> String {
         var budget = summaryHTMLBytes
