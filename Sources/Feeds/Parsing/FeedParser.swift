@@ -121,7 +121,10 @@ public enum FeedParser {
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             let document = shared.document
             let halves = shared.halves
-            reserveHeap(bytes: document.count / 2)
+            // Items kept as values allocate as much as the document; written as JSON, only
+            // small strings per item plus one output buffer, whose pages should stay
+            // untouched (huge pages, see `FeedXMLParser.adviseHugePages`).
+            if !itemsAsJSON { reserveHeap(bytes: document.count / 2) }
             let handler: FeedXMLHandler
             if half == 0 {
                 handler = FeedXMLParser.run(
