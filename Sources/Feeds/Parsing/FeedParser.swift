@@ -122,8 +122,7 @@ public enum FeedParser {
             let document = shared.document
             let halves = shared.halves
             // Items kept as values allocate as much as the document; written as JSON, only
-            // small strings per item plus one output buffer, whose pages should stay
-            // untouched (huge pages, see `FeedXMLParser.adviseHugePages`).
+            // small strings per item plus one output buffer (mapped on its own).
             if !itemsAsJSON { reserveHeap(bytes: document.count / 2) }
             let handler: FeedXMLHandler
             if half == 0 {

@@ -46,7 +46,6 @@ enum FeedXMLParser {
             var json: [UInt8] = []
             let inputSize = segments.reduce(0) { $0 + $1.count }
             json.reserveCapacity(inputSize + inputSize / 4 + 4096)
-            adviseHugePages(&json)
             handler.itemsJSON = json
         }
         guard segments.contains(where: { $0.count > 0 }) else { return handler }
@@ -73,25 +72,6 @@ enum FeedXMLParser {
         handler.finishOpenItem()
         handler.parserContext = nil
         return handler
-    }
-
-    /// Asks the kernel to back the unused capacity of a large buffer with 2 MiB pages
-    /// (transparent huge pages, where enabled): writing the JSON of a 60 MB feed then
-    /// takes ~30 page faults instead of ~15,000. Only advice; nothing changes elsewhere.
-    static func adviseHugePages(_ buffer: inout [UInt8]) {
-        #if os(Linux)
-            let hugePage = 2 << 20
-            guard buffer.capacity >= 2 * hugePage else { return }
-            let capacity = buffer.capacity
-            let count = buffer.count
-            buffer.withUnsafeMutableBufferPointer { elements in
-                guard let base = elements.baseAddress else { return }
-                let start = (Int(bitPattern: base + count) + hugePage - 1) & ~(hugePage - 1)
-                let end = Int(bitPattern: base + capacity) & ~(hugePage - 1)
-                guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-                _ = madvise(pointer, end - start, MADV_HUGEPAGE)
-            }
-        #endif
     }
 
     private static func handler(_ context: UnsafeMutableRawPointer?) -> FeedXMLHandler {
