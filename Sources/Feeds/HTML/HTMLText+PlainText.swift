@@ -16,16 +16,32 @@ extension HTMLText {
     /// The UTF-8 bytes of ``fastPlainText(utf8:)``, when they are found without making a
     /// `String` (they are valid UTF-8 with nothing for the terminal sanitizer to remove,
     /// which is nearly always); `nil` otherwise.
-    static func fastPlainTextUTF8(_ bytes: [UInt8]) -> [UInt8]? {
-        var output = plainTextOutput(utf8: bytes)
+    ///
+    /// With `scalarLimit`, the work stops once the text holds more than that many
+    /// characters (Unicode scalars): the result is then only a prefix of the text, whose
+    /// first `scalarLimit + 1` characters are exact (what a preview of that length needs).
+    static func fastPlainTextUTF8(_ bytes: [UInt8], scalarLimit: Int = .max) -> [UInt8]? {
+        var output = plainTextOutput(utf8: bytes, stopAfterScalars: scalarLimit == .max ? .max : scalarLimit + 2)
         return output.finishUTF8()
     }
 
-    private static func plainTextOutput(utf8 bytes: [UInt8]) -> PlainTextOutput {
+    /// The text of `bytes`, or (with `stopAfterScalars`) its beginning: the output is only
+    /// ever appended to, so once it holds that many scalar starts, all but the last of
+    /// them are complete and final.
+    private static func plainTextOutput(utf8 bytes: [UInt8], stopAfterScalars: Int = .max) -> PlainTextOutput {
         var output = PlainTextOutput(capacity: bytes.count)
         let count = bytes.count
         var index = 0
+        var scalars = 0
+        var countedBytes = 0
+        var nextCount = stopAfterScalars  // at least one byte per scalar: no need to count before
         while index < count {
+            if output.count >= nextCount {
+                scalars += output.scalarStarts(from: countedBytes)
+                countedBytes = output.count
+                if scalars >= stopAfterScalars { break }
+                nextCount = output.count + (stopAfterScalars - scalars)
+            }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "<"):
@@ -236,6 +252,16 @@ private struct PlainTextOutput {
     private var heldC2 = false
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    /// Bytes written so far.
+    var count: Int { bytes.count }
+
+    /// How many of the bytes from `start` on begin a scalar (are not continuation bytes).
+    func scalarStarts(from start: Int) -> Int {
+        var starts = 0
+        for index in start..<bytes.count where bytes[index] & 0xC0 != 0x80 { starts += 1 }
+        return starts
+    }
 
     mutating func append(_ byte: UInt8) {
         if heldC2 {

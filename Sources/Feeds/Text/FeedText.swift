@@ -224,7 +224,11 @@ enum FeedText {
     static func preview(utf8 bytes: [UInt8], limit: Int) -> [UInt8] {
         guard bytes.count > limit else { return bytes }
         guard let cut = bytes.withUnsafeBufferPointer({ previewCut($0, limit: limit) }) else { return bytes }
-        return Array(bytes[..<cut]) + "…".utf8
+        var preview: [UInt8] = []
+        preview.reserveCapacity(cut + 3)
+        preview.append(contentsOf: bytes[..<cut])
+        preview.append(contentsOf: [0xE2, 0x80, 0xA6])  // …
+        return preview
     }
 
     /// Where ``preview(_:limit:)`` cuts `bytes` (before its "…"); nil when it keeps them all.

@@ -821,14 +821,14 @@ final class FeedXMLHandler {
         var summary: String?
         var summaryUTF8: [UInt8]?
         if let html = summaryHTML {
-            if !summaryIsText, let plain = html.withUTF8({ Self.plainTextPreviewUTF8($0) }) {
-                var bytes = FeedText.preview(utf8: plain, limit: Self.summaryLimit)
-                FeedText.stripControlCharacters(&bytes)
-                if !bytes.isEmpty { summaryUTF8 = bytes }
+            if summaryIsText {
+                summary = Self.summary(fromText: html.string)
             } else {
-                let plain = summaryIsText ? html.string : html.withUTF8 { Self.plainTextPreview($0) }
-                let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
-                summary = sanitized.isEmpty ? nil : sanitized
+                switch html.withUTF8({ Self.summary(fromHTML: $0) }) {
+                case .utf8(let bytes)?: summaryUTF8 = bytes
+                case .string(let string)?: summary = string
+                case nil: break
+                }
             }
         }
         let id: String
@@ -882,14 +882,41 @@ final class FeedXMLHandler {
     /// while that gives fewer than `summaryLimit` characters): bounds the work per item.
     static let summaryHTMLBytes = 768
 
-    /// ``plainTextPreview(_:)`` as UTF-8 bytes, when ``HTMLText/fastPlainTextUTF8(_:)``
-    /// finds them; nil otherwise.
+    /// An item's summary, as UTF-8 bytes when it could be made without strings.
+    enum Summary: Equatable {
+        case utf8([UInt8])
+        case string(String)
+    }
+
+    /// The summary of an HTML body: ``summary(fromText:)`` of ``plainTextPreview(_:)``,
+    /// made from UTF-8 bytes when the plain text comes out clean (nearly always); nil
+    /// when it is empty.
+    static func summary(fromHTML html: UnsafeBufferPointer<UInt8>) -> Summary? {
+        guard let plain = plainTextPreviewUTF8(html) else {
+            return summary(fromText: plainTextPreview(html)).map(Summary.string)
+        }
+        var bytes = FeedText.preview(utf8: plain, limit: summaryLimit)
+        FeedText.stripControlCharacters(&bytes)  // as `FeedText.sanitized`
+        return bytes.isEmpty ? nil : .utf8(bytes)
+    }
+
+    /// The summary of plain text: its preview, without control characters; nil when empty.
+    static func summary(fromText plain: String) -> String? {
+        let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: summaryLimit))
+        return sanitized.isEmpty ? nil : sanitized
+    }
+
+    /// ``plainTextPreview(_:)`` as UTF-8 bytes, when ``HTMLText/fastPlainTextUTF8(_:scalarLimit:)``
+    /// finds them, but possibly only its first `summaryLimit + 1` characters (all that
+    /// its preview reads); nil otherwise.
     static func plainTextPreviewUTF8(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var budget = summaryHTMLBytes
         while true {
             var end = min(budget, html.count)
             while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
-            guard let plain = HTMLText.fastPlainTextUTF8(Array(UnsafeBufferPointer(rebasing: html[..<end]))) else { return nil }
+            // Only the first `summaryLimit + 1` characters matter to the preview made of it.
+            guard let plain = HTMLText.fastPlainTextUTF8(Array(UnsafeBufferPointer(rebasing: html[..<end])), scalarLimit: summaryLimit)
+            else { return nil }
             if end == html.count || plain.withUnsafeBufferPointer({ FeedText.scalarCount(utf8: $0, atLeast: summaryLimit) }) {
                 return plain
             }
