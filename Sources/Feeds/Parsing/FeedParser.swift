@@ -111,8 +111,11 @@ public enum FeedParser {
 
     /// Parses `document` as two halves on two threads (see ``FeedXMLSplitter``); `nil` when
     /// it cannot be cut or a half does not parse as a feed (the caller then parses it whole).
-    static func parseInHalves(_ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool) -> XMLResult? {
-        guard ProcessInfo.processInfo.activeProcessorCount > 1, let cut = FeedXMLSplitter.split(document)
+    static func parseInHalves(
+        _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, outsideAfterMiddle: Int? = nil
+    ) -> XMLResult? {
+        guard ProcessInfo.processInfo.activeProcessorCount > 1,
+            let cut = FeedXMLSplitter.split(document, outsideAfterMiddle: outsideAfterMiddle)
         else { return nil }
         let halves = UnsafeMutableBufferPointer<XMLResult?>.allocate(capacity: 2)
         halves.initialize(repeating: nil)
@@ -214,7 +217,9 @@ public enum FeedParser {
         let handler: FeedXMLHandler
         if let bytes = repaired.bytes {
             if bytes.count >= limits.parallelParsingThreshold,
-                let result = bytes.withUnsafeBufferPointer({ parseInHalves($0, baseURL: base, itemsAsJSON: itemsAsJSON) })
+                let result = bytes.withUnsafeBufferPointer({
+                    parseInHalves($0, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle)
+                })
             {
                 return result
             }
@@ -222,7 +227,8 @@ public enum FeedParser {
         } else {
             let document = UnsafeBufferPointer(rebasing: utf8[repaired.offset...])
             if document.count >= limits.parallelParsingThreshold,
-                let result = parseInHalves(document, baseURL: base, itemsAsJSON: itemsAsJSON)
+                let result = parseInHalves(
+                    document, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle)
             {
                 return result
             }
