@@ -516,6 +516,7 @@ final class FeedXMLHandler {
     private var feedAlternateScore = 0
 
     private func addEnclosure(url: String, type: String?, length: String?) {
+        guard itemsJSON == nil else { return }  // not part of the contract JSON
         let resolved = FeedURLResolver.resolve(trimmed(url), against: currentBase)
         guard !resolved.isEmpty, !item.enclosures.contains(where: { $0.url == resolved }) else { return }
         item.enclosures.append(
@@ -525,6 +526,7 @@ final class FeedXMLHandler {
     }
 
     private func addCategory(_ raw: String) {
+        guard itemsJSON == nil else { return }  // not part of the contract JSON
         let category = FeedText.collapsingWhitespace(FeedText.sanitized(raw))
         if !category.isEmpty && !item.categories.contains(category) { item.categories.append(category) }
     }
@@ -579,6 +581,8 @@ final class FeedXMLHandler {
             break
         }
         switch finished {
+        case .itemCategory where itemsJSON != nil:
+            return  // categories are not part of the contract JSON: no string to make
         case .itemDescription:
             if item.description == nil { item.description = FeedText.trimmedBytes(&text) }
             return
