@@ -5,6 +5,25 @@ import Testing
 
 @Suite("Text helpers")
 struct TextTests {
+    @Test func controlCharactersAreFoundAtEveryLengthAndPosition() {
+        // The scan reads 16 and 8 bytes at a time: no word boundary may hide a control or
+        // read past the end.
+        for length in 0...48 {
+            let clean = Array(repeating: UInt8(ascii: "a"), count: length)
+            #expect(clean.withUnsafeBufferPointer { FeedText.firstControlCharacter(in: $0) } == nil)
+            for position in 0..<length {
+                for control: [UInt8] in [[0x01], [0x7F], [0xC2, 0x85], [0x0D]] where position + control.count <= length {
+                    var bytes = clean
+                    bytes.replaceSubrange(position..<(position + control.count), with: control)
+                    #expect(bytes.withUnsafeBufferPointer { FeedText.firstControlCharacter(in: $0) } == position, "\(length) \(position)")
+                }
+                var harmless = clean
+                harmless[position] = 0x0A  // LF and TAB stay
+                #expect(harmless.withUnsafeBufferPointer { FeedText.firstControlCharacter(in: $0) } == nil)
+            }
+        }
+    }
+
     @Test func previewCutsAtAWordBoundary() {
         #expect(FeedText.preview("short text", limit: 300) == "short text")
         let long = String(repeating: "word ", count: 100)  // 500 scalars

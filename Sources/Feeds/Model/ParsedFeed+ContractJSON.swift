@@ -135,6 +135,14 @@ enum ContractJSONWriter {
         var runStart = 0
         var index = 0
         while index < count {
+            // Sixteen bytes at a time while none needs a look (the usual case).
+            while index + 16 <= count {
+                let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+                if escapeFlags(low) | escapeFlags(high) | (low | high) & highBits != 0 { break }
+                index += 16
+            }
+            if index == count { break }
             if index + 8 <= count {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 let flags = escapeFlags(word) | word & highBits

@@ -26,6 +26,14 @@ enum FeedText {
         let count = buffer.count
         var index = 0
         while index < count {
+            // Sixteen bytes at a time while none may be a control (the usual case).
+            while index + 16 <= count {
+                let low = controlFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                let high = controlFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)))
+                if low | high != 0 { break }
+                index += 16
+            }
+            if index == count { break }
             if index + 8 <= count {
                 let flags = controlFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
                 if flags == 0 {

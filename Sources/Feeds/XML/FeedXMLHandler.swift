@@ -919,12 +919,21 @@ final class FeedXMLHandler {
             var end = min(budget, html.count)
             while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
             // Only the first `summaryLimit + 1` characters matter to the preview made of it.
-            guard let plain = HTMLText.fastPlainTextUTF8(Array(UnsafeBufferPointer(rebasing: html[..<end])), scalarLimit: summaryLimit)
+            guard let plain = HTMLText.fastPlainTextUTF8(Self.copy(html, count: end), scalarLimit: summaryLimit)
             else { return nil }
             if end == html.count || plain.withUnsafeBufferPointer({ FeedText.scalarCount(utf8: $0, atLeast: summaryLimit) }) {
                 return plain
             }
             budget *= 8
+        }
+    }
+
+    /// The first `count` bytes of `bytes`, copied in one `memcpy` (building the array from
+    /// the buffer as a sequence copied it byte by byte).
+    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0, let source = bytes.baseAddress { buffer.baseAddress!.initialize(from: source, count: count) }
+            initialized = count
         }
     }
 
@@ -934,7 +943,7 @@ final class FeedXMLHandler {
             var end = min(budget, html.count)
             while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
             // The bytes come from libxml2 (valid UTF-8) and `end` is on a character boundary.
-            let plain = HTMLText.fastPlainText(utf8: Array(UnsafeBufferPointer(rebasing: html[..<end])))
+            let plain = HTMLText.fastPlainText(utf8: Self.copy(html, count: end))
             if end == html.count || FeedText.scalarCount(plain, atLeast: summaryLimit) { return plain }
             budget *= 8
         }
