@@ -136,4 +136,35 @@ struct StreamedContractJSONTests {
             }
         }
     }
+
+    /// The author rule as first written (searching by `Character`), for comparison.
+    static func referencePersonText(_ value: String) -> String? {
+        let collapsed = FeedText.collapsingWhitespace(value)
+        guard let last = collapsed.utf8.last else { return nil }
+        if last == UInt8(ascii: ")"), let open = collapsed.firstIndex(of: "(") {
+            let address = FeedText.trimmingSpaces(collapsed[..<open])
+            if address.utf8.contains(UInt8(ascii: "@")) && !address.utf8.contains(UInt8(ascii: " ")) {
+                let name = FeedText.trimmingSpaces(
+                    collapsed[collapsed.index(after: open)..<collapsed.index(before: collapsed.endIndex)])
+                if !name.isEmpty { return name }
+            }
+        } else if last == UInt8(ascii: ">"), let open = collapsed.lastIndex(of: "<"),
+            collapsed[open...].utf8.contains(UInt8(ascii: "@"))
+        {
+            let name = FeedText.trimmingSpaces(collapsed[..<open])
+            if !name.isEmpty { return name }
+        }
+        return collapsed
+    }
+
+    @Test(arguments: [
+        "jane@example.org (Jane Doe)", "lilei@example.com (李雷)", "jane@example.org(Jane)", "jane@example.org ( )",
+        "(Jane)", "Jane (the editor)", "a@b (\u{301}Jane)", "a@b \u{301}(Jane)", "a@b (Jane\u{301})", "a@b (x (y))",
+        "a@b\t(\tJane\t)", "a@b (Jane \u{1F600})", "x\u{301}(a@b) (c)", "a@b ()",
+    ])
+    func authorsInParenthesesAreReadAsBefore(author: String) throws {
+        let xml = "<rss version=\"2.0\"><channel><title>T</title><item><title>i</title><author>\(author)</author></item></channel></rss>"
+        let feed = try FeedParser.parse(data: Data(xml.utf8))
+        #expect(feed.items.first?.author == Self.referencePersonText(author))
+    }
 }

@@ -650,8 +650,11 @@ final class FeedXMLHandler {
 
     /// "jane@example.org (Jane Doe)" and "Jane Doe <jane@example.org>" become "Jane Doe".
     private func personText(_ value: String) -> String? {
-        let collapsed = FeedText.collapsingWhitespace(value)
+        var collapsed = FeedText.collapsingWhitespace(value)
         guard let last = collapsed.utf8.last else { return nil }
+        if last == UInt8(ascii: ")"), let decided = collapsed.withUTF8({ Self.nameInParentheses($0) }) {
+            return decided ?? collapsed
+        }
         if last == UInt8(ascii: ")"), let open = collapsed.firstIndex(of: "(") {
             let address = FeedText.trimmingSpaces(collapsed[..<open])
             if address.utf8.contains(UInt8(ascii: "@")) && !address.utf8.contains(UInt8(ascii: " ")) {
@@ -664,6 +667,28 @@ final class FeedXMLHandler {
             if !name.isEmpty { return name }
         }
         return collapsed
+    }
+
+    /// What ``personText(_:)`` makes of "address (Name)", worked out on the UTF-8 bytes:
+    /// the name, or `.some(nil)` when the text stays as it is. `nil` (undecided) when a
+    /// parenthesis has a non-ASCII neighbour, which could join it into a larger character
+    /// (a combining mark), where the search by `Character` could find another one.
+    private static func nameInParentheses(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        let count = bytes.count
+        guard let open = bytes.firstIndex(of: UInt8(ascii: "(")) else { return .some(nil) }
+        let close = count - 1  // the last byte, a ')'
+        guard open < close, open == 0 || bytes[open - 1] < 0x80, bytes[open + 1] < 0x80, close == 0 || bytes[close - 1] < 0x80
+        else { return nil }
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var range = range
+            while let first = range.first, bytes[first] == 0x20 || bytes[first] == 0x09 { range = range.dropFirst() }
+            while let last = range.last, bytes[last] == 0x20 || bytes[last] == 0x09 { range = range.dropLast() }
+            return range
+        }
+        let address = UnsafeBufferPointer(rebasing: bytes[trimmed(0..<open)])
+        guard address.contains(UInt8(ascii: "@")) && !address.contains(UInt8(ascii: " ")) else { return .some(nil) }
+        let name = trimmed((open + 1)..<close)
+        return name.isEmpty ? .some(nil) : String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
     }
 
     // MARK: - Markup inside HTML fields
