@@ -82,13 +82,16 @@ enum FeedXMLSplitter {
         var ranges: [Range<Int>] = []
         var position = start
         let n = s.count
+        // Openers are looked for only where they could begin before `end` (a document
+        // without comments is not scanned to its end for "<!--"); closers anywhere.
+        let openers = UnsafeBufferPointer(rebasing: s[..<min(n, end + 9)])
         // Each marker is searched again only once the scan has passed it: a document
         // without comments is scanned for "<!--" once, not once per CDATA section.
-        var nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: start, anchor: 2) ?? n
-        var nextComment = FeedXMLRepair.find(s, "<!--", from: start, anchor: 1) ?? n
+        var nextCDATA = FeedXMLRepair.find(openers, "<![CDATA[", from: start, anchor: 2) ?? n
+        var nextComment = FeedXMLRepair.find(openers, "<!--", from: start, anchor: 1) ?? n
         while position < end {
-            if nextCDATA < position { nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: position, anchor: 2) ?? n }
-            if nextComment < position { nextComment = FeedXMLRepair.find(s, "<!--", from: position, anchor: 1) ?? n }
+            if nextCDATA < position { nextCDATA = FeedXMLRepair.find(openers, "<![CDATA[", from: position, anchor: 2) ?? n }
+            if nextComment < position { nextComment = FeedXMLRepair.find(openers, "<!--", from: position, anchor: 1) ?? n }
             let start = min(nextCDATA, nextComment)
             guard start < end else { break }
             let close: Int
