@@ -265,6 +265,14 @@ enum FeedXMLEncoding {
         let slice = UnsafeBufferPointer(start: base, count: end)
         var i = start
         while i < end {
+            // Sixteen ASCII bytes at a time (most of a feed's markup).
+            while i + 16 <= end,
+                (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                    & 0x8080_8080_8080_8080 == 0
+            {
+                i += 16
+            }
+            if i == end { break }
             if i + 8 <= end {
                 let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) & 0x8080_8080_8080_8080
                 if high == 0 {
