@@ -167,4 +167,23 @@ struct StreamedContractJSONTests {
         let feed = try FeedParser.parse(data: Data(xml.utf8))
         #expect(feed.items.first?.author == Self.referencePersonText(author))
     }
+
+    @Test(arguments: [
+        "a&#38;b", "&#38;", "x?a=1&#38;b=2&#38;c", "&#38;#38;", "&#3", "&#38", "no ampersand", "&#38;\u{301}x", "é&#38;é",
+        "&#38;é", "&amp;", "",
+    ])
+    func attributeAmpersandsAreUnescapedAsFoundationDoes(value: String) {
+        let bytes = Array(value.utf8)
+        let expected = Array(value.replacingOccurrences(of: "&#38;", with: "&").utf8)
+        if let unescaped = bytes.withUnsafeBufferPointer({ FeedXMLAttributes.unescapingAmpersands($0) }) {
+            #expect(unescaped == expected, "\(value)")
+        } else {
+            // Only a reference followed by a non-ASCII byte is left to Foundation.
+            let reference = Array("&#38;".utf8)
+            let leftOver = bytes.indices.contains { start in
+                start + 5 < bytes.count && Array(bytes[start..<(start + 5)]) == reference && bytes[start + 5] >= 0x80
+            }
+            #expect(leftOver, "\(value)")
+        }
+    }
 }

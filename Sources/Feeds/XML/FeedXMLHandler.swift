@@ -726,7 +726,8 @@ final class FeedXMLHandler {
             text.append(contentsOf: [0x3D, 0x22])  // ="
             let value = attributes.rawValue(index)
             if value.contains(0x26) {
-                let decoded = Array(String(decoding: value, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&").utf8)
+                let decoded = FeedXMLAttributes.unescapingAmpersands(value)
+                    ?? Array(String(decoding: value, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&").utf8)
                 decoded.withUnsafeBufferPointer { appendEscaped($0, quotes: true) }
             } else {
                 appendEscaped(value, quotes: true)
@@ -1023,10 +1024,36 @@ struct FeedXMLAttributes {
             let uri = pointer[index * 5 + 2]
             if namespace == .none ? uri != nil : FeedXMLNamespace.of(uri) != namespace { continue }
             let raw = rawValue(index)
-            var value = String(decoding: raw, as: UTF8.self)
-            if raw.contains(0x26) { value = value.replacingOccurrences(of: "&#38;", with: "&") }
-            return value
+            guard raw.contains(0x26) else { return String(decoding: raw, as: UTF8.self) }
+            if let unescaped = Self.unescapingAmpersands(raw) { return String(decoding: unescaped, as: UTF8.self) }
+            return String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&")
         }
         return nil
+    }
+
+    /// `bytes` with every `&#38;` turned into `&`, done on the bytes: the same as
+    /// Foundation's `replacingOccurrences(of: "&#38;", with: "&")` on their string when
+    /// they are valid UTF-8 and each `&#38;` is followed by an ASCII byte or the end (a
+    /// combining mark after the `;` would make Foundation's search skip it); nil otherwise.
+    static func unescapingAmpersands(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard FeedXMLEncoding.isValidUTF8(bytes, from: 0, to: bytes.count) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0x26, index + 5 <= count, bytes[index + 1] == 0x23, bytes[index + 2] == 0x33,
+                bytes[index + 3] == 0x38, bytes[index + 4] == 0x3B
+            {
+                if index + 5 < count, bytes[index + 5] >= 0x80 { return nil }
+                out.append(0x26)
+                index += 5
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        return out
     }
 }
