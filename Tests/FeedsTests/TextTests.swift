@@ -24,6 +24,45 @@ struct TextTests {
         }
     }
 
+    /// The preview as first written (one scalar at a time), for comparison.
+    static func referencePreview(_ text: String, limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        let bytes = Array(text.utf8)
+        var scalars = 0
+        var index = 0
+        var lastSpace = -1
+        var lastSpaceScalars = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte & 0xC0 != 0x80 {
+                if scalars == limit { break }
+                scalars += 1
+                if byte == 0x20 || byte == 0x0A {
+                    lastSpace = index
+                    lastSpaceScalars = scalars
+                }
+            }
+            index += 1
+        }
+        guard index < bytes.count else { return text }
+        var cut = index
+        if lastSpace >= 0 && scalars - lastSpaceScalars < limit / 4 { cut = lastSpace }
+        while cut > 0 && (bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x0A) { cut -= 1 }
+        return String(decoding: bytes[..<cut], as: UTF8.self) + "…"
+    }
+
+    @Test func previewMatchesTheScalarByScalarRule() {
+        var rng = FuzzTests.SplitMix64(state: 0x9E7)
+        let pieces = ["a", "word", " ", "  ", "\n", "é", "北京", "🚀", "x\u{301}", ".", "longerword"]
+        for _ in 0..<2000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...120, using: &rng) { text += pieces.randomElement(using: &rng)! }
+            for limit in [1, 3, 4, 7, 8, 9, 16, 40, 300] {
+                #expect(FeedText.preview(text, limit: limit) == Self.referencePreview(text, limit: limit), "\(limit) \(text)")
+            }
+        }
+    }
+
     @Test func previewCutsAtAWordBoundary() {
         #expect(FeedText.preview("short text", limit: 300) == "short text")
         let long = String(repeating: "word ", count: 100)  // 500 scalars

@@ -241,25 +241,42 @@ enum FeedText {
 
     /// Where ``preview(_:limit:)`` cuts `bytes` (before its "…"); nil when it keeps them all.
     private static func previewCut(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
+        // Where the scalar after the first `limit` ones starts: counted eight bytes at a
+        // time while a whole word fits (continuation bytes are 10xxxxxx).
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
         var scalars = 0
         var index = 0
-        var lastSpace = -1
-        var lastSpaceScalars = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte & 0xC0 != 0x80 {  // a scalar starts here
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let continuations = (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            guard scalars + 8 - continuations <= limit else { break }
+            scalars += 8 - continuations
+            index += 8
+        }
+        while index < count {
+            if bytes[index] & 0xC0 != 0x80 {  // a scalar starts here
                 if scalars == limit { break }
                 scalars += 1
-                if byte == 0x20 || byte == 0x0A {
-                    lastSpace = index
-                    lastSpaceScalars = scalars
-                }
             }
             index += 1
         }
-        guard index < bytes.count else { return nil }
+        guard index < count else { return nil }
+        // Back to the last space or newline before it, if it is fewer than `limit / 4`
+        // scalars back: the cut is made there, at a word's end.
         var cut = index
-        if lastSpace >= 0 && scalars - lastSpaceScalars < limit / 4 { cut = lastSpace }
+        var scalarsAfter = 0
+        var position = index - 1
+        while position >= 0 && scalarsAfter < limit / 4 {
+            let byte = bytes[position]
+            if byte == 0x20 || byte == 0x0A {
+                cut = position
+                break
+            }
+            if byte & 0xC0 != 0x80 { scalarsAfter += 1 }
+            position -= 1
+        }
         while cut > 0 && (bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x0A) { cut -= 1 }
         return cut
     }

@@ -809,8 +809,8 @@ final class FeedXMLHandler {
     // MARK: - Finishing
 
     private func finishItem() {
-        let state = item
-        item = ItemState()
+        var state = ItemState()
+        swap(&state, &item)  // moved out, not copied (no retain and release of every field)
         // Link: RSS <link>, then an alternate link, then a permalink guid that is a URL.
         var link = state.link ?? state.alternateLink
         if link == nil, !isAtom, state.guidIsPermaLink, let guid = state.guid {
