@@ -757,6 +757,12 @@ final class FeedXMLHandler {
     }
 
     private func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool = false) {
+        // One access to `text` for the whole call (each `self.text.append` is checked for
+        // exclusive access on its own).
+        Self.appendEscaped(bytes, quotes: quotes, to: &text)
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to text: inout [UInt8]) {
         var runStart = 0
         for index in 0..<bytes.count {
             let byte = bytes[index]
