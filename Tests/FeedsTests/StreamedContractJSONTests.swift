@@ -62,6 +62,29 @@ struct StreamedContractJSONTests {
         #expect((object["items"] as? [Any])?.count == 300)
     }
 
+    @Test func aFirstHalfWrittenWhileTheSecondIsParsedGivesTheSameBytes() throws {
+        // Title and link before the items: the head is settled early and the first half's
+        // items go out in pieces of `streamedBytes` while the second half is parsed.
+        var xml = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Streamed</title><link>https://s.example/</link>"
+        let body = String(repeating: "<p>Some text &amp; more text, with \"quotes\" and é.</p>", count: 6)
+        for index in 0..<8000 {
+            xml += "<item><title>Item \(index)</title><guid>g\(index)</guid><description><![CDATA[\(body)]]></description></item>\n"
+        }
+        xml += "<title>Not this one</title></channel></rss>"
+        let data = Data(xml.utf8)
+        var pieces = 0
+        var streamed = Data()
+        try FeedParser.writeContractJSON(data: data, limits: SplitParsingTests.limits(split: true)) { chunk in
+            pieces += 1
+            streamed.append(contentsOf: chunk)
+        }
+        #expect(pieces > 4, "the first half went out in pieces")
+        #expect(streamed == (try FeedParser.parse(data: data, limits: SplitParsingTests.limits(split: false)).contractJSON()))
+        let object = try #require(JSONSerialization.jsonObject(with: streamed) as? [String: Any])
+        #expect(object["title"] as? String == "Streamed")
+        #expect((object["items"] as? [Any])?.count == 8000)
+    }
+
     @Test func itemBodiesOfEveryKindGiveTheSameBytes() {
         let xml = """
             <?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"

@@ -85,21 +85,20 @@ public enum FeedParser {
             try parse(data: data, url: url, contentTypeCharset: contentTypeCharset, limits: limits).writeContractJSON(sink)
             return
         }
-        let result: Result<XMLResult, FeedParseError> = data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            return Result { () throws(FeedParseError) in
-                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits, itemsAsJSON: true)
+        try withoutActuallyEscaping(sink) { (sink) throws(FeedParseError) in
+            // A large feed's first half may be written while the second is being parsed.
+            let stream = ContractJSONStream(sink: sink)
+            let result: Result<XMLResult, FeedParseError> = data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                return Result { () throws(FeedParseError) in
+                    try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits, itemsAsJSON: true, stream: stream)
+                }
             }
+            let parsed = try result.get()
+            if !stream.headWritten { stream.write(head: parsed.feed.contractJSONHead()) }
+            for var piece in parsed.itemsJSON { stream.write(items: &piece) }
+            ParsedFeed.contractJSONTail.withUnsafeBytes { sink($0) }
         }
-        let parsed = try result.get()
-        parsed.feed.contractJSONHead().withUnsafeBytes { sink($0) }
-        var first = true
-        for piece in parsed.itemsJSON where !piece.isEmpty {
-            // Each item is preceded by a comma; the first of all is not.
-            piece.withUnsafeBytes { sink(first ? UnsafeRawBufferPointer(rebasing: $0.dropFirst()) : $0) }
-            first = false
-        }
-        ParsedFeed.contractJSONTail.withUnsafeBytes { sink($0) }
     }
 
     /// A parsed XML feed. With `itemsAsJSON`, `feed.items` is empty and the items are in
@@ -109,10 +108,39 @@ public enum FeedParser {
         var itemsJSON: [[UInt8]] = []
     }
 
+    /// Where ``writeContractJSON(data:url:contentTypeCharset:limits:to:)`` writes: its
+    /// sink, and how far the writing has got. Used on the calling thread only.
+    final class ContractJSONStream {
+        let sink: (UnsafeRawBufferPointer) -> Void
+        private(set) var headWritten = false
+        private var itemWritten = false
+
+        init(sink: @escaping (UnsafeRawBufferPointer) -> Void) { self.sink = sink }
+
+        func write(head: [UInt8]) {
+            head.withUnsafeBytes { sink($0) }
+            headWritten = true
+        }
+
+        /// Writes items (each preceded by a comma; the very first one's is left out) and
+        /// empties `items`, keeping its capacity.
+        func write(items: inout [UInt8]) {
+            guard !items.isEmpty else { return }
+            items.withUnsafeBytes { sink(itemWritten ? $0 : UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
+            itemWritten = true
+            items.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Parses `document` as two halves on two threads (see ``FeedXMLSplitter``); `nil` when
     /// it cannot be cut or a half does not parse as a feed (the caller then parses it whole).
+    ///
+    /// With `stream`, the first half is parsed on the calling thread, which writes its
+    /// items to the stream as they come once the feed's head is settled (see
+    /// `FeedXMLHandler.stream`); the second half is parsed on another thread meanwhile.
     static func parseInHalves(
-        _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, outsideAfterMiddle: Int? = nil
+        _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, outsideAfterMiddle: Int? = nil,
+        stream: ContractJSONStream? = nil
     ) -> XMLResult? {
         guard ProcessInfo.processInfo.activeProcessorCount > 1,
             let cut = FeedXMLSplitter.split(document, outsideAfterMiddle: outsideAfterMiddle)
@@ -121,7 +149,7 @@ public enum FeedParser {
         halves.initialize(repeating: nil)
         defer { halves.deinitialize().deallocate() }
         let shared = HalvesWork(document: document, halves: halves)
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
+        @Sendable func parse(half: Int, stream: ContractJSONStream?) {
             let document = shared.document
             let halves = shared.halves
             // Items kept as values allocate as much as the document; written as JSON, only
@@ -131,13 +159,31 @@ public enum FeedParser {
             if half == 0 {
                 handler = FeedXMLParser.run(
                     [UnsafeBufferPointer(rebasing: document[..<cut.middle])], baseURL: baseURL, truncated: true,
-                    itemsAsJSON: itemsAsJSON)
+                    itemsAsJSON: itemsAsJSON, stream: stream)
             } else {
                 handler = FeedXMLParser.run(
                     [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])],
                     baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON)
             }
             halves[half] = handler.makeFeed().map { XMLResult(feed: $0, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
+        }
+        if let stream {
+            let secondHalf = DispatchGroup()
+            DispatchQueue.global().async(group: secondHalf) { parse(half: 1, stream: nil) }
+            parse(half: 0, stream: stream)
+            secondHalf.wait()
+            if stream.headWritten, let first = halves[0] {
+                // Items are out already: no going back to a parse in one piece. Both halves
+                // read the same prolog (root, channel), so they agree on the format.
+                var result = first
+                if let second = halves[1] {
+                    result.feed.warnings += second.feed.warnings
+                    result.itemsJSON += second.itemsJSON
+                }
+                return result
+            }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: 2) { half in parse(half: half, stream: nil) }
         }
         guard var result = halves[0], let second = halves[1], result.feed.format == second.feed.format else { return nil }
         result.feed.title = result.feed.title ?? second.feed.title
@@ -186,21 +232,23 @@ public enum FeedParser {
     }
 
     static func parseXML(
-        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits, itemsAsJSON: Bool
+        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits, itemsAsJSON: Bool,
+        stream: ContractJSONStream? = nil
     ) throws(FeedParseError) -> XMLResult {
         guard input.contains(where: { !FeedText.isXMLSpace($0) }) else { throw FeedParseError(.empty, url: url) }
         let decoded = FeedXMLEncoding.decode(input, charsetHint: charset)
         if let bytes = decoded.bytes {
             return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> XMLResult in
-                try parseUTF8(buffer, url: url, limits: limits, itemsAsJSON: itemsAsJSON)
+                try parseUTF8(buffer, url: url, limits: limits, itemsAsJSON: itemsAsJSON, stream: stream)
             }
         }
         return try parseUTF8(
-            UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits, itemsAsJSON: itemsAsJSON)
+            UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits, itemsAsJSON: itemsAsJSON,
+            stream: stream)
     }
 
     private static func parseUTF8(
-        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits, itemsAsJSON: Bool
+        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits, itemsAsJSON: Bool, stream: ContractJSONStream?
     ) throws(FeedParseError) -> XMLResult {
         let repaired: FeedXMLRepair.Result
         do {
@@ -218,7 +266,9 @@ public enum FeedParser {
         if let bytes = repaired.bytes {
             if bytes.count >= limits.parallelParsingThreshold,
                 let result = bytes.withUnsafeBufferPointer({
-                    parseInHalves($0, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle)
+                    parseInHalves(
+                        $0, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle,
+                        stream: stream)
                 })
             {
                 return result
@@ -228,7 +278,8 @@ public enum FeedParser {
             let document = UnsafeBufferPointer(rebasing: utf8[repaired.offset...])
             if document.count >= limits.parallelParsingThreshold,
                 let result = parseInHalves(
-                    document, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle)
+                    document, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle,
+                    stream: stream)
             {
                 return result
             }

@@ -29,6 +29,11 @@ final class FeedXMLHandler {
     /// When set, items are not collected: each is appended here as JSON (see
     /// ``ContractJSONWriter/item(_:contentUTF8:summaryUTF8:to:)``), preceded by a comma.
     var itemsJSON: [UInt8]?
+    /// When set (with `itemsJSON`), items are written to it in pieces of about
+    /// ``streamedBytes`` as soon as the feed's head is settled (see ``settledHead()``).
+    var stream: FeedParser.ContractJSONStream?
+    /// Bytes of items gathered before they are handed to `stream`.
+    static let streamedBytes = 1 << 20
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
 
@@ -889,6 +894,7 @@ final class FeedXMLHandler {
         if itemsJSON != nil {
             // Written out now: the content goes from its bytes to the JSON, never a String.
             itemsJSON!.append(UInt8(ascii: ","))
+            defer { if stream != nil && itemsJSON!.count >= Self.streamedBytes { writeToStream() } }
             let summaryBytes = summaryUTF8 ?? []
             summaryBytes.withUnsafeBufferPointer { summaryBuffer in
                 let summaryUTF8 = summaryUTF8 == nil ? nil : summaryBuffer
@@ -979,6 +985,24 @@ final class FeedXMLHandler {
             if end == html.count || FeedText.scalarCount(plain, atLeast: summaryLimit) { return plain }
             budget *= 8
         }
+    }
+
+    /// Hands the items gathered so far to `stream`, once the head is settled.
+    private func writeToStream() {
+        guard let stream else { return }
+        if !stream.headWritten {
+            guard let head = settledHead() else { return }
+            stream.write(head: head.contractJSONHead())
+        }
+        stream.write(items: &itemsJSON!)
+    }
+
+    /// The feed's head (format, title, link) when nothing later in the document can change
+    /// it: an RSS or RDF feed whose title and link have been read (the first of each is
+    /// kept). Atom links are chosen among all of a feed's links: never settled early.
+    func settledHead() -> ParsedFeed? {
+        guard format != nil, !isAtom, feedTitle != nil, feedLink != nil else { return nil }
+        return makeFeed()
     }
 
     /// The feed as read so far (at the end of the document: the whole feed).

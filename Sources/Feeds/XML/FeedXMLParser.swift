@@ -36,11 +36,18 @@ enum FeedXMLParser {
     /// not reported. With `itemsAsJSON`, the handler writes items as JSON to its
     /// `itemsJSON` instead of collecting them.
     static func run(
-        _ segments: [UnsafeBufferPointer<UInt8>], baseURL: String?, truncated: Bool, itemsAsJSON: Bool = false
+        _ segments: [UnsafeBufferPointer<UInt8>], baseURL: String?, truncated: Bool, itemsAsJSON: Bool = false,
+        stream: FeedParser.ContractJSONStream? = nil
     ) -> FeedXMLHandler {
         _ = initialized
         let handler = FeedXMLHandler(baseURL: baseURL)
-        if itemsAsJSON {
+        if itemsAsJSON, let stream {
+            // Written out every `streamedBytes`: a small buffer, used over and over.
+            var json: [UInt8] = []
+            json.reserveCapacity(FeedXMLHandler.streamedBytes + 256 * 1024)
+            handler.itemsJSON = json
+            handler.stream = stream
+        } else if itemsAsJSON {
             // About as many bytes as the input (markup out, escapes in): reserved once, so
             // the buffer is never copied to grow; pages are only touched as they are used.
             var json: [UInt8] = []
