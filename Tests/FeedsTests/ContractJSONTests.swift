@@ -37,6 +37,27 @@ struct ContractJSONTests {
         #expect(data.last == UInt8(ascii: "\n"))
     }
 
+    @Test func stringsOfEveryLengthRoundTrip() throws {
+        // The escaper reads 16 and 8 bytes at a time: every length and position of a
+        // special byte, so that no word boundary reads past the end or skips a byte.
+        for length in 0...48 {
+            for special in [nil, "\"", "\\", "\n", "\u{1}", "é"] as [String?] {
+                for position in special == nil ? [0] : Array(0..<max(length, 1)) {
+                    var characters = Array(repeating: "a", count: length)
+                    if let special, position < length { characters[position] = special }
+                    let text = characters.joined()
+                    var out: [UInt8] = []
+                    ContractJSONWriter.string(text, to: &out)
+                    let decoded = try JSONSerialization.jsonObject(with: Data(out), options: .fragmentsAllowed) as? String
+                    #expect(decoded == text, "\(length) \(position) \(special ?? "-")")
+                    var fromBytes: [UInt8] = []
+                    Array(text.utf8).withUnsafeBufferPointer { ContractJSONWriter.utf8($0, to: &fromBytes) }
+                    #expect(fromBytes == out)
+                }
+            }
+        }
+    }
+
     @Test func largeFeedsAreWrittenInPieces() throws {
         let items = (0..<3000).map { ParsedItem(id: "\($0)", content: String(repeating: "x", count: 1000)) }
         let feed = ParsedFeed(format: .rss2, items: items)

@@ -5,6 +5,23 @@ import Testing
 
 @Suite("Encodings")
 struct EncodingTests {
+    @Test func utf8ValidationHoldsAtEveryLengthAndPosition() {
+        // The check reads 16 and 8 bytes at a time: a bad or multi-byte sequence must be
+        // judged wherever it falls, and nothing read past the end.
+        let sequences: [[UInt8]] = [[0xC3, 0xA9], [0xE2, 0x80, 0x99], [0xF0, 0x9F, 0x9A, 0x80], [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF]]
+        for length in 0...40 {
+            for position in 0...length {
+                for sequence in sequences {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    bytes.insert(contentsOf: sequence, at: position)
+                    let expected = String(data: Data(bytes), encoding: .utf8) != nil
+                    let found = bytes.withUnsafeBufferPointer { FeedXMLEncoding.isValidUTF8($0, from: 0) }
+                    #expect(found == expected, "\(length) \(position) \(sequence)")
+                }
+            }
+        }
+    }
+
     @Test func latin1IsReadAsWindows1252() throws {
         let feed = try parseFixture("rss091-latin1.xml")
         #expect(feed.format == .rss09)

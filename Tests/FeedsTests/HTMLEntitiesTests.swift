@@ -38,4 +38,32 @@ struct HTMLEntitiesTests {
         #expect(HTMLEntities.table["amp"] == "&")
         #expect(HTMLEntities.table["zwnj;"] == "\u{200C}")
     }
+
+    @Test func theTableHoldsEveryEntryOfThePackedText() {
+        // The packed text read the plain way (split into entries, then name and scalars).
+        var expected: [String: String] = [:]
+        for entry in HTMLEntities.packedTable.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            guard let colon = entry.lastIndex(of: ":") else { continue }
+            let scalars = entry[entry.index(after: colon)...].split(separator: ",").compactMap {
+                UInt32($0, radix: 16).flatMap(Unicode.Scalar.init)
+            }
+            expected[String(entry[..<colon])] = String(String.UnicodeScalarView(scalars))
+        }
+        #expect(HTMLEntities.table == expected)
+        #expect(HTMLEntities.table["NotNestedGreaterGreater;"] == "\u{2AA2}\u{338}")
+    }
+
+    @Test func commonReferencesDecodeAsTheTableSays() {
+        for name in ["amp;", "lt;", "gt;", "quot;", "apos;", "nbsp;"] {
+            let decoded = HTMLEntities.reference(in: Array("&\(name) tail".utf8), at: 0, inAttribute: false)
+            #expect(decoded?.0 == HTMLEntities.table[name], "\(name)")
+            #expect(decoded?.1 == name.utf8.count + 1, "\(name)")
+        }
+        // Near misses fall back to the table: a legacy name without its semicolon, or nothing.
+        #expect(HTMLEntities.reference(in: Array("&ampx;".utf8), at: 0, inAttribute: false).map { [$0.0, "\($0.1)"] } == ["&", "4"])
+        #expect(HTMLEntities.reference(in: Array("&ltx;".utf8), at: 0, inAttribute: false).map { [$0.0, "\($0.1)"] } == ["<", "3"])
+        #expect(HTMLEntities.reference(in: Array("&nbs;".utf8), at: 0, inAttribute: false) == nil)
+        #expect(HTMLEntities.reference(in: Array("&quo;".utf8), at: 0, inAttribute: false) == nil)
+        #expect(HTMLEntities.reference(in: Array("&QUOT;".utf8), at: 0, inAttribute: false)?.0 == "\"")
+    }
 }

@@ -54,6 +54,27 @@ struct SplitParsingTests {
         #expect(xml.withUnsafeBufferPointer { FeedXMLSplitter.split(UnsafeBufferPointer(rebasing: $0[..<100])) } == nil)
     }
 
+    @Test(arguments: [false, true])
+    func theRepairPassShowsWhereTheSplitterCanStart(atom: Bool) throws {
+        // `&amp;` in every item makes the repair copy nothing (it is valid XML); a bare `&`
+        // makes it copy, which shifts positions: the hint must be in the repaired bytes.
+        for bare in [false, true] {
+            var xml = Self.bigFeed(atom: atom, items: 200)
+            if bare { xml = xml.replacingOccurrences(of: "&amp; co", with: "& co") }
+            let input = Array(xml.utf8)
+            let repaired = try input.withUnsafeBufferPointer { try FeedXMLRepair.repair($0, maxEntityExpansion: 1 << 20) }
+            let document = repaired.bytes ?? Array(input[repaired.offset...])
+            let hint = try #require(repaired.outsideAfterMiddle)
+            #expect(hint >= input.count / 2 - repaired.offset && hint < document.count)
+            let ranges = document.withUnsafeBufferPointer { FeedXMLSplitter.protectedRanges($0, upTo: document.count) }
+            #expect(!ranges.contains { $0.contains(hint) && $0.lowerBound != hint })
+            let cut = try #require(document.withUnsafeBufferPointer { FeedXMLSplitter.split($0, outsideAfterMiddle: hint) })
+            #expect(cut.middle >= hint)
+            #expect(!ranges.contains { $0.contains(cut.middle) })
+            #expect(Array(document[cut.middle..<(cut.middle + (atom ? 7 : 6))]) == Array((atom ? "<entry>" : "<item>").utf8))
+        }
+    }
+
     @Test func everyFixtureParsesTheSameInHalves() throws {
         for name in FuzzTests.fixtureNames {
             let data = try fixture(name)

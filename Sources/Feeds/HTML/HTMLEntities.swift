@@ -59,6 +59,7 @@ public enum HTMLEntities {
         }
         guard index > nameStart else { return nil }
         if index < bytes.count, bytes[index] == UInt8(ascii: ";") {
+            if let value = commonReference(bytes, from: nameStart, to: index) { return (value, index + 1 - start) }
             let name = String(decoding: bytes[nameStart...index], as: UTF8.self)
             if let value = table[name] { return (value, index + 1 - start) }
         }
@@ -77,6 +78,34 @@ public enum HTMLEntities {
             end -= 1
         }
         return nil
+    }
+
+    /// The value of `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;` and `&nbsp;` (the name is
+    /// `bytes[start..<end]`, followed by `;`), the same as ``table``'s, found without
+    /// making a string or building the table.
+    @inline(__always)
+    private static func commonReference(_ bytes: [UInt8], from start: Int, to end: Int) -> String? {
+        switch end - start {
+        case 2:
+            guard bytes[start + 1] == UInt8(ascii: "t") else { return nil }
+            if bytes[start] == UInt8(ascii: "l") { return "<" }
+            if bytes[start] == UInt8(ascii: "g") { return ">" }
+            return nil
+        case 3:
+            return bytes[start] == UInt8(ascii: "a") && bytes[start + 1] == UInt8(ascii: "m")
+                && bytes[start + 2] == UInt8(ascii: "p") ? "&" : nil
+        case 4:
+            let word = UInt32(bytes[start]) | UInt32(bytes[start + 1]) << 8 | UInt32(bytes[start + 2]) << 16
+                | UInt32(bytes[start + 3]) << 24
+            switch word {
+            case 0x7073_626E: return "\u{A0}"  // nbsp
+            case 0x746F_7571: return "\""  // quot
+            case 0x736F_7061: return "'"  // apos
+            default: return nil
+            }
+        default:
+            return nil
+        }
     }
 
     private static func numericReference(in bytes: [UInt8], at start: Int) -> (String, Int)? {
@@ -124,17 +153,40 @@ public enum HTMLEntities {
 
     /// Name (with its ';' where one is required) → replacement text.
     static let table: [String: String] = {
+        // Read byte by byte (splitting the text into Characters took ~25 M instructions,
+        // paid by the first feed with an uncommon reference).
         var table: [String: String] = [:]
         table.reserveCapacity(2300)
-        for entry in packedTable.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            guard let colon = entry.lastIndex(of: ":") else { continue }
-            var value = String.UnicodeScalarView()
-            for hex in entry[entry.index(after: colon)...].split(separator: ",") {
-                if let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) {
-                    value.append(scalar)
+        var packed = packedTable
+        packed.withUTF8 { bytes in
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
+                let entryStart = index
+                while index < count, bytes[index] != 0x20 && bytes[index] != 0x0A { index += 1 }
+                guard index > entryStart else { continue }
+                // `name:scalars`; the name never holds a colon, the last one is the separator.
+                var colon = index - 1
+                while colon > entryStart, bytes[colon] != UInt8(ascii: ":") { colon -= 1 }
+                guard bytes[colon] == UInt8(ascii: ":") else { continue }
+                var value = String.UnicodeScalarView()
+                var code: UInt32 = 0
+                var digits = 0
+                for position in (colon + 1)...index {
+                    let byte = position < index ? bytes[position] : UInt8(ascii: ",")
+                    if byte == UInt8(ascii: ",") {
+                        if digits > 0, let scalar = Unicode.Scalar(code) { value.append(scalar) }
+                        code = 0
+                        digits = 0
+                    } else if let digit = digitValue(byte, hex: true) {
+                        code = code &* 16 &+ digit
+                        digits += 1
+                    }
                 }
+                table[String(decoding: UnsafeBufferPointer(rebasing: bytes[entryStart..<colon]), as: UTF8.self)] =
+                    String(value)
             }
-            table[String(entry[..<colon])] = String(value)
         }
         return table
     }()

@@ -9,10 +9,39 @@ extension HTMLText {
     /// ``fastPlainText(_:)`` of HTML already held as UTF-8 bytes (a parser's captured
     /// text), without making a `String` of the HTML first.
     static func fastPlainText(utf8 bytes: [UInt8]) -> String {
+        var output = plainTextOutput(utf8: bytes)
+        return output.finish()
+    }
+
+    /// The UTF-8 bytes of ``fastPlainText(utf8:)``, when they are found without making a
+    /// `String` (they are valid UTF-8 with nothing for the terminal sanitizer to remove,
+    /// which is nearly always); `nil` otherwise.
+    ///
+    /// With `scalarLimit`, the work stops once the text holds more than that many
+    /// characters (Unicode scalars): the result is then only a prefix of the text, whose
+    /// first `scalarLimit + 1` characters are exact (what a preview of that length needs).
+    static func fastPlainTextUTF8(_ bytes: [UInt8], scalarLimit: Int = .max) -> [UInt8]? {
+        var output = plainTextOutput(utf8: bytes, stopAfterScalars: scalarLimit == .max ? .max : scalarLimit + 2)
+        return output.finishUTF8()
+    }
+
+    /// The text of `bytes`, or (with `stopAfterScalars`) its beginning: the output is only
+    /// ever appended to, so once it holds that many scalar starts, all but the last of
+    /// them are complete and final.
+    private static func plainTextOutput(utf8 bytes: [UInt8], stopAfterScalars: Int = .max) -> PlainTextOutput {
         var output = PlainTextOutput(capacity: bytes.count)
         let count = bytes.count
         var index = 0
+        var scalars = 0
+        var countedBytes = 0
+        var nextCount = stopAfterScalars  // at least one byte per scalar: no need to count before
         while index < count {
+            if output.count >= nextCount {
+                scalars += output.scalarStarts(from: countedBytes)
+                countedBytes = output.count
+                if scalars >= stopAfterScalars { break }
+                nextCount = output.count + (stopAfterScalars - scalars)
+            }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "<"):
@@ -37,7 +66,7 @@ extension HTMLText {
                 }
             }
         }
-        return output.finish()
+        return output
     }
 
     /// The end of the run of text starting with the ordinary byte at `start`: ordinary
@@ -224,6 +253,16 @@ private struct PlainTextOutput {
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
+    /// Bytes written so far.
+    var count: Int { bytes.count }
+
+    /// How many of the bytes from `start` on begin a scalar (are not continuation bytes).
+    func scalarStarts(from start: Int) -> Int {
+        var starts = 0
+        for index in start..<bytes.count where bytes[index] & 0xC0 != 0x80 { starts += 1 }
+        return starts
+    }
+
     mutating func append(_ byte: UInt8) {
         if heldC2 {
             heldC2 = false
@@ -270,6 +309,16 @@ private struct PlainTextOutput {
             emit(0xC2)
         }
         pendingSpace = true
+    }
+
+    /// The bytes as they are, when ``finish()`` would give exactly their string; nil when
+    /// they are not valid UTF-8 or hold something the terminal sanitizer removes.
+    mutating func finishUTF8() -> [UInt8]? {
+        breakWord()
+        let clean = bytes.withUnsafeBufferPointer { buffer in
+            FeedXMLEncoding.isValidUTF8(buffer, from: 0, to: buffer.count) && !DisplayWidth.needsSanitizing(utf8: buffer)
+        }
+        return clean ? bytes : nil
     }
 
     mutating func finish() -> String {

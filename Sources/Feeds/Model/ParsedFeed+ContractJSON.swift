@@ -22,15 +22,7 @@ extension ParsedFeed {
     /// feed.writeContractJSON { chunk in fwrite(chunk.baseAddress, 1, chunk.count, stdout) }
     /// ```
     public func writeContractJSON(_ sink: (UnsafeRawBufferPointer) -> Void) {
-        var head: [UInt8] = []
-        head.append(contentsOf: #"{"format":"#.utf8)
-        ContractJSONWriter.string(format.rawValue, to: &head)
-        head.append(contentsOf: #","title":"#.utf8)
-        ContractJSONWriter.string(title, to: &head)
-        head.append(contentsOf: #","link":"#.utf8)
-        ContractJSONWriter.string(link, to: &head)
-        head.append(contentsOf: #","items":["#.utf8)
-        head.withUnsafeBytes { sink($0) }
+        contractJSONHead().withUnsafeBytes { sink($0) }
         var out: [UInt8] = []
         out.reserveCapacity(Self.flushSize + 64 * 1024)
         ContractJSONWriter.items(items[...], first: true, to: &out) { buffer in
@@ -40,8 +32,24 @@ extension ParsedFeed {
             }
         }
         out.withUnsafeBytes { sink($0) }
-        Array("]}\n".utf8).withUnsafeBytes { sink($0) }
+        Self.contractJSONTail.withUnsafeBytes { sink($0) }
     }
+
+    /// The contract JSON up to the items: `{"format":…,"title":…,"link":…,"items":[`.
+    func contractJSONHead() -> [UInt8] {
+        var head: [UInt8] = []
+        head.append(contentsOf: #"{"format":"#.utf8)
+        ContractJSONWriter.string(format.rawValue, to: &head)
+        head.append(contentsOf: #","title":"#.utf8)
+        ContractJSONWriter.string(title, to: &head)
+        head.append(contentsOf: #","link":"#.utf8)
+        ContractJSONWriter.string(link, to: &head)
+        head.append(contentsOf: #","items":["#.utf8)
+        return head
+    }
+
+    /// What follows the last item.
+    static let contractJSONTail: [UInt8] = Array("]}\n".utf8)
 
     /// Pieces handed to the sink are about this large.
     static let flushSize = 1 << 20
@@ -56,26 +64,43 @@ enum ContractJSONWriter {
     ) {
         for index in items.indices {
             if index > items.startIndex || !first { out.append(UInt8(ascii: ",")) }
-            let item = items[index]
-            out.append(contentsOf: #"{"id":"#.utf8)
-            string(item.id, to: &out)
-            out.append(contentsOf: #","title":"#.utf8)
-            string(item.title, to: &out)
-            out.append(contentsOf: #","link":"#.utf8)
-            string(item.link, to: &out)
-            out.append(contentsOf: #","author":"#.utf8)
-            string(item.author, to: &out)
-            out.append(contentsOf: #","published":"#.utf8)
-            date(item.published, to: &out)
-            out.append(contentsOf: #","updated":"#.utf8)
-            date(item.updated, to: &out)
-            out.append(contentsOf: #","summary":"#.utf8)
-            string(item.summary, to: &out)
-            out.append(contentsOf: #","content":"#.utf8)
-            string(item.content, to: &out)
-            out.append(UInt8(ascii: "}"))
+            item(items[index], contentUTF8: nil, summaryUTF8: nil, to: &out)
             flush(&out)
         }
+    }
+
+    /// Appends the JSON object of `item`; with `contentUTF8`, its `content` is those UTF-8
+    /// bytes (the same JSON as for `String(decoding: contentUTF8, as: UTF8.self)`) and
+    /// `item.content` is not read; `summaryUTF8` likewise stands for `item.summary`.
+    static func item(
+        _ item: ParsedItem, contentUTF8: UnsafeBufferPointer<UInt8>?, summaryUTF8: UnsafeBufferPointer<UInt8>?,
+        to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        string(item.id, to: &out)
+        out.append(contentsOf: #","title":"#.utf8)
+        string(item.title, to: &out)
+        out.append(contentsOf: #","link":"#.utf8)
+        string(item.link, to: &out)
+        out.append(contentsOf: #","author":"#.utf8)
+        string(item.author, to: &out)
+        out.append(contentsOf: #","published":"#.utf8)
+        date(item.published, to: &out)
+        out.append(contentsOf: #","updated":"#.utf8)
+        date(item.updated, to: &out)
+        out.append(contentsOf: #","summary":"#.utf8)
+        if let summaryUTF8 {
+            utf8(summaryUTF8, to: &out)
+        } else {
+            string(item.summary, to: &out)
+        }
+        out.append(contentsOf: #","content":"#.utf8)
+        if let contentUTF8 {
+            utf8(contentUTF8, to: &out)
+        } else {
+            string(item.content, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -85,48 +110,90 @@ enum ContractJSONWriter {
             out.append(contentsOf: "null".utf8)
             return
         }
+        value.withUTF8 { _ = escaped($0, validating: false, to: &out) }
+    }
+
+    /// Appends UTF-8 `bytes` as a JSON string: the same as ``string(_:to:)`` of
+    /// `String(decoding: bytes, as: UTF8.self)`, which it falls back to when the bytes are
+    /// not valid UTF-8 (it then repairs them).
+    static func utf8(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let mark = out.count
+        if escaped(bytes, validating: true, to: &out) { return }
+        out.removeSubrange(mark...)
+        string(String(decoding: bytes, as: UTF8.self), to: &out)
+    }
+
+    /// Appends `bytes` quoted and escaped. With `validating`, stops and returns false at
+    /// the first byte that is not part of valid UTF-8 (leaving `out` partly written).
+    private static func escaped(_ bytes: UnsafeBufferPointer<UInt8>, validating: Bool, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "\""))
-        value.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            let raw = UnsafeRawPointer(base)
-            let count = bytes.count
-            var runStart = 0
-            var index = 0
-            while index < count {
-                if index + 8 <= count, !needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+        defer { out.append(UInt8(ascii: "\"")) }
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        let highBits: UInt64 = validating ? 0x8080_8080_8080_8080 : 0
+        var runStart = 0
+        var index = 0
+        while index < count {
+            // Sixteen bytes at a time while none needs a look (the usual case).
+            while index + 16 <= count {
+                let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+                if escapeFlags(low) | escapeFlags(high) | (low | high) & highBits != 0 { break }
+                index += 16
+            }
+            if index == count { break }
+            if index + 8 <= count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let flags = escapeFlags(word) | word & highBits
+                if flags == 0 {
                     index += 8
                     continue
                 }
-                let byte = bytes[index]
-                index += 1
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                let at = index - 1
-                if at > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at])) }
-                switch byte {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-                case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-                default:
-                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-                }
-                runStart = index
+                index += flags.trailingZeroBitCount >> 3  // the first byte to look at
             }
-            if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                if validating {
+                    let length = FeedXMLEncoding.utf8SequenceLength(bytes, at: index)
+                    if length == 0 { return false }
+                    index += length
+                } else {
+                    index += 1
+                }
+                continue
+            }
+            index += 1
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            let at = index - 1
+            if at > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<at])) }
+            switch byte {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+            case 0x09: out.append(contentsOf: [0x5C, 0x74])
+            case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+            default:
+                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            }
+            runStart = index
         }
-        out.append(UInt8(ascii: "\""))
+        if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        return true
     }
 
-    /// Whether any byte of `word` is a control character, `"` or `\\`.
+    /// The high bit of each byte of `word` that may be a control character, `"` or `\\`.
+    /// The lowest flagged byte (of a little-endian load: the first in memory) is exact;
+    /// bytes after it may be flagged wrongly (a borrow), which the byte-by-byte check
+    /// then dismisses.
     @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
+    private static func escapeFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let below20 = (word &- ones &* 0x20) & ~word & highs
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
-        return below20 | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0
+        return below20 | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, or `null`.

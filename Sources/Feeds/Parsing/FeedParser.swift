@@ -57,45 +57,141 @@ public enum FeedParser {
                 throw FeedParseError(.invalidJSON(String(describing: error)), url: url)
             }
         }
-        let result: Result<ParsedFeed, FeedParseError> = data.withUnsafeBytes { raw in
+        let result: Result<XMLResult, FeedParseError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             return Result { () throws(FeedParseError) in
-                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits)
+                try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits, itemsAsJSON: false)
             }
         }
-        return try result.get()
+        return try result.get().feed
+    }
+
+    /// Parses `data` as a feed and hands the JSON of ``ParsedFeed/contractJSON()`` to
+    /// `sink`, in pieces: the same bytes as `try parse(...).writeContractJSON(sink)`, but
+    /// the items of an XML feed go straight from the parser to their JSON (their content
+    /// never becomes a `String`, and no ``ParsedItem`` is kept). Nothing is written when
+    /// it throws.
+    ///
+    /// ```swift
+    /// try FeedParser.writeContractJSON(data: bytes, url: feedURL) { chunk in
+    ///     fwrite(chunk.baseAddress, 1, chunk.count, stdout)
+    /// }
+    /// ```
+    public static func writeContractJSON(
+        data: Data, url: URL? = nil, contentTypeCharset: String? = nil, limits: Limits = Limits(),
+        to sink: (UnsafeRawBufferPointer) -> Void
+    ) throws(FeedParseError) {
+        guard data.count <= limits.maxInputBytes, !looksLikeJSON(data) else {
+            try parse(data: data, url: url, contentTypeCharset: contentTypeCharset, limits: limits).writeContractJSON(sink)
+            return
+        }
+        try withoutActuallyEscaping(sink) { (sink) throws(FeedParseError) in
+            // A large feed's first half may be written while the second is being parsed.
+            let stream = ContractJSONStream(sink: sink)
+            let result: Result<XMLResult, FeedParseError> = data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                return Result { () throws(FeedParseError) in
+                    try parseXML(bytes, url: url, charset: contentTypeCharset, limits: limits, itemsAsJSON: true, stream: stream)
+                }
+            }
+            let parsed = try result.get()
+            if !stream.headWritten { stream.write(head: parsed.feed.contractJSONHead()) }
+            for var piece in parsed.itemsJSON { stream.write(items: &piece) }
+            ParsedFeed.contractJSONTail.withUnsafeBytes { sink($0) }
+        }
+    }
+
+    /// A parsed XML feed. With `itemsAsJSON`, `feed.items` is empty and the items are in
+    /// `itemsJSON`, in document order, each as a comma then its JSON object.
+    struct XMLResult {
+        var feed: ParsedFeed
+        var itemsJSON: [[UInt8]] = []
+    }
+
+    /// Where ``writeContractJSON(data:url:contentTypeCharset:limits:to:)`` writes: its
+    /// sink, and how far the writing has got. Used on the calling thread only.
+    final class ContractJSONStream {
+        let sink: (UnsafeRawBufferPointer) -> Void
+        private(set) var headWritten = false
+        private var itemWritten = false
+
+        init(sink: @escaping (UnsafeRawBufferPointer) -> Void) { self.sink = sink }
+
+        func write(head: [UInt8]) {
+            head.withUnsafeBytes { sink($0) }
+            headWritten = true
+        }
+
+        /// Writes items (each preceded by a comma; the very first one's is left out) and
+        /// empties `items`, keeping its capacity.
+        func write(items: inout [UInt8]) {
+            guard !items.isEmpty else { return }
+            items.withUnsafeBytes { sink(itemWritten ? $0 : UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
+            itemWritten = true
+            items.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Parses `document` as two halves on two threads (see ``FeedXMLSplitter``); `nil` when
     /// it cannot be cut or a half does not parse as a feed (the caller then parses it whole).
-    static func parseInHalves(_ document: UnsafeBufferPointer<UInt8>, baseURL: String?) -> ParsedFeed? {
-        guard ProcessInfo.processInfo.activeProcessorCount > 1, let cut = FeedXMLSplitter.split(document)
+    ///
+    /// With `stream`, the first half is parsed on the calling thread, which writes its
+    /// items to the stream as they come once the feed's head is settled (see
+    /// `FeedXMLHandler.stream`); the second half is parsed on another thread meanwhile.
+    static func parseInHalves(
+        _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, outsideAfterMiddle: Int? = nil,
+        stream: ContractJSONStream? = nil
+    ) -> XMLResult? {
+        guard ProcessInfo.processInfo.activeProcessorCount > 1,
+            let cut = FeedXMLSplitter.split(document, outsideAfterMiddle: outsideAfterMiddle)
         else { return nil }
-        let halves = UnsafeMutableBufferPointer<ParsedFeed?>.allocate(capacity: 2)
+        let halves = UnsafeMutableBufferPointer<XMLResult?>.allocate(capacity: 2)
         halves.initialize(repeating: nil)
         defer { halves.deinitialize().deallocate() }
         let shared = HalvesWork(document: document, halves: halves)
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
+        @Sendable func parse(half: Int, stream: ContractJSONStream?) {
             let document = shared.document
             let halves = shared.halves
-            reserveHeap(bytes: document.count / 2)
+            // Items kept as values allocate as much as the document; written as JSON, only
+            // small strings per item plus one output buffer (mapped on its own).
+            if !itemsAsJSON { reserveHeap(bytes: document.count / 2) }
             let handler: FeedXMLHandler
             if half == 0 {
                 handler = FeedXMLParser.run(
-                    [UnsafeBufferPointer(rebasing: document[..<cut.middle])], baseURL: baseURL, truncated: true)
+                    [UnsafeBufferPointer(rebasing: document[..<cut.middle])], baseURL: baseURL, truncated: true,
+                    itemsAsJSON: itemsAsJSON, stream: stream)
             } else {
                 handler = FeedXMLParser.run(
                     [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])],
-                    baseURL: baseURL, truncated: false)
+                    baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON)
             }
-            halves[half] = handler.makeFeed()
+            halves[half] = handler.makeFeed().map { XMLResult(feed: $0, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
         }
-        guard var feed = halves[0], let second = halves[1], feed.format == second.format else { return nil }
-        feed.title = feed.title ?? second.title
-        feed.link = feed.link ?? second.link
-        feed.items += second.items
-        feed.warnings += second.warnings
-        return feed
+        if let stream {
+            let secondHalf = DispatchGroup()
+            DispatchQueue.global().async(group: secondHalf) { parse(half: 1, stream: nil) }
+            parse(half: 0, stream: stream)
+            secondHalf.wait()
+            if stream.headWritten, let first = halves[0] {
+                // Items are out already: no going back to a parse in one piece. Both halves
+                // read the same prolog (root, channel), so they agree on the format.
+                var result = first
+                if let second = halves[1] {
+                    result.feed.warnings += second.feed.warnings
+                    result.itemsJSON += second.itemsJSON
+                }
+                return result
+            }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: 2) { half in parse(half: half, stream: nil) }
+        }
+        guard var result = halves[0], let second = halves[1], result.feed.format == second.feed.format else { return nil }
+        result.feed.title = result.feed.title ?? second.feed.title
+        result.feed.link = result.feed.link ?? second.feed.link
+        result.feed.items += second.feed.items
+        result.feed.warnings += second.feed.warnings
+        result.itemsJSON += second.itemsJSON
+        return result
     }
 
     /// Grows the calling thread's malloc heap once, in large steps, before a half is parsed.
@@ -124,7 +220,7 @@ public enum FeedParser {
     // @unchecked Sendable: read-only document, one writer per slot, read after both threads end.
     private struct HalvesWork: @unchecked Sendable {
         let document: UnsafeBufferPointer<UInt8>
-        let halves: UnsafeMutableBufferPointer<ParsedFeed?>
+        let halves: UnsafeMutableBufferPointer<XMLResult?>
     }
 
     /// Whether the first significant byte (after a UTF-8 BOM and white space) is `{`.
@@ -136,21 +232,24 @@ public enum FeedParser {
     }
 
     static func parseXML(
-        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits
-    ) throws(FeedParseError) -> ParsedFeed {
+        _ input: UnsafeBufferPointer<UInt8>, url: URL?, charset: String?, limits: Limits, itemsAsJSON: Bool,
+        stream: ContractJSONStream? = nil
+    ) throws(FeedParseError) -> XMLResult {
         guard input.contains(where: { !FeedText.isXMLSpace($0) }) else { throw FeedParseError(.empty, url: url) }
         let decoded = FeedXMLEncoding.decode(input, charsetHint: charset)
         if let bytes = decoded.bytes {
-            return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> ParsedFeed in
-                try parseUTF8(buffer, url: url, limits: limits)
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(FeedParseError) -> XMLResult in
+                try parseUTF8(buffer, url: url, limits: limits, itemsAsJSON: itemsAsJSON, stream: stream)
             }
         }
-        return try parseUTF8(UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits)
+        return try parseUTF8(
+            UnsafeBufferPointer(rebasing: input[decoded.offset...]), url: url, limits: limits, itemsAsJSON: itemsAsJSON,
+            stream: stream)
     }
 
     private static func parseUTF8(
-        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits
-    ) throws(FeedParseError) -> ParsedFeed {
+        _ utf8: UnsafeBufferPointer<UInt8>, url: URL?, limits: Limits, itemsAsJSON: Bool, stream: ContractJSONStream?
+    ) throws(FeedParseError) -> XMLResult {
         let repaired: FeedXMLRepair.Result
         do {
             repaired = try FeedXMLRepair.repair(utf8, maxEntityExpansion: limits.maxEntityExpansionBytes)
@@ -166,19 +265,27 @@ public enum FeedParser {
         let handler: FeedXMLHandler
         if let bytes = repaired.bytes {
             if bytes.count >= limits.parallelParsingThreshold,
-                let feed = bytes.withUnsafeBufferPointer({ parseInHalves($0, baseURL: base) })
+                let result = bytes.withUnsafeBufferPointer({
+                    parseInHalves(
+                        $0, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle,
+                        stream: stream)
+                })
             {
-                return feed
+                return result
             }
-            handler = bytes.withUnsafeBufferPointer { FeedXMLParser.run($0, baseURL: base) }
+            handler = bytes.withUnsafeBufferPointer { FeedXMLParser.run($0, baseURL: base, itemsAsJSON: itemsAsJSON) }
         } else {
             let document = UnsafeBufferPointer(rebasing: utf8[repaired.offset...])
-            if document.count >= limits.parallelParsingThreshold, let feed = parseInHalves(document, baseURL: base) {
-                return feed
+            if document.count >= limits.parallelParsingThreshold,
+                let result = parseInHalves(
+                    document, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle,
+                    stream: stream)
+            {
+                return result
             }
-            handler = FeedXMLParser.run(document, baseURL: base)
+            handler = FeedXMLParser.run(document, baseURL: base, itemsAsJSON: itemsAsJSON)
         }
-        if let feed = handler.makeFeed() { return feed }
+        if let feed = handler.makeFeed() { return XMLResult(feed: feed, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
         if handler.rejectedRoot { throw FeedParseError(.notAFeed(rootElement: handler.rootName ?? ""), url: url) }
         if let first = handler.errors.first { throw FeedParseError(.malformedXML(first), url: url) }
         throw FeedParseError(.notAFeed(rootElement: ""), url: url)

@@ -180,37 +180,40 @@ public enum DisplayWidth {
     /// the bidi controls (E2 80 AA–AE, E2 81 A6–A9).
     private static func needsSanitizing(_ s: String) -> Bool {
         var s = s
-        return s.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            let raw = UnsafeRawPointer(base)
-            let count = bytes.count
-            var index = 0
-            while index < count {
-                // Eight bytes at a time while none can start anything removed (called for
-                // every item's summary: most text has nothing to remove).
-                if index + 8 <= count, !mayNeedSanitizing(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                    index += 8
-                    continue
-                }
-                switch bytes[index] {
-                case 0x00...0x08, 0x0B...0x1F, 0x7F:
-                    return true
-                case 0xC2:
-                    if index + 1 < count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
-                case 0xE2:
-                    if index + 2 < count {
-                        let second = bytes[index + 1]
-                        let third = bytes[index + 2]
-                        if second == 0x80 && (0xAA...0xAE).contains(third) { return true }
-                        if second == 0x81 && (0xA6...0xA9).contains(third) { return true }
-                    }
-                default:
-                    break
-                }
-                index += 1
+        return s.withUTF8 { needsSanitizing(utf8: $0) }
+    }
+
+    /// ``needsSanitizing(_:)`` of the string whose UTF-8 bytes are `bytes`.
+    static func needsSanitizing(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            // Eight bytes at a time while none can start anything removed (called for
+            // every item's summary: most text has nothing to remove).
+            if index + 8 <= count, !mayNeedSanitizing(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
             }
-            return false
+            switch bytes[index] {
+            case 0x00...0x08, 0x0B...0x1F, 0x7F:
+                return true
+            case 0xC2:
+                if index + 1 < count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+            case 0xE2:
+                if index + 2 < count {
+                    let second = bytes[index + 1]
+                    let third = bytes[index + 2]
+                    if second == 0x80 && (0xAA...0xAE).contains(third) { return true }
+                    if second == 0x81 && (0xA6...0xA9).contains(third) { return true }
+                }
+            default:
+                break
+            }
+            index += 1
         }
+        return false
     }
 
     /// Whether any of the eight bytes in `word` is below 0x20, 0x7F, or the lead byte of

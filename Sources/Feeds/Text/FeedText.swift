@@ -26,9 +26,21 @@ enum FeedText {
         let count = buffer.count
         var index = 0
         while index < count {
-            if index + 8 <= count, !mayHoldControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index += 8
-                continue
+            // Sixteen bytes at a time while none may be a control (the usual case).
+            while index + 16 <= count {
+                let low = controlFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                let high = controlFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)))
+                if low | high != 0 { break }
+                index += 16
+            }
+            if index == count { break }
+            if index + 8 <= count {
+                let flags = controlFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                if flags == 0 {
+                    index += 8
+                    continue
+                }
+                index += flags.trailingZeroBitCount >> 3  // the first byte that may be one
             }
             let byte = buffer[index]
             if byte < 0x20 {
@@ -111,16 +123,18 @@ enum FeedText {
         bytes.removeLast(count - kept)
     }
 
-    /// Whether any of the eight bytes in `word` is below 0x20, 0x7F or 0xC2 (the lead byte
-    /// of C1 controls): a word-at-a-time prefilter, exact checks follow.
+    /// The high bit of each byte of `word` that may be a control (below 0x20, 0x7F, or 0xC2,
+    /// the lead byte of C1 controls): a word-at-a-time prefilter, exact checks follow.
+    /// The lowest flagged byte (of a little-endian load: the first in memory) is exact;
+    /// bytes after it may be flagged wrongly.
     @inline(__always)
-    static func mayHoldControl(_ word: UInt64) -> Bool {
+    static func controlFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let below20 = (word &- ones &* 0x20) & ~word & highs
         let del = word ^ (ones &* 0x7F)
         let c2 = word ^ (ones &* 0xC2)
-        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs) != 0
+        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs)
     }
 
     /// A stable 64-bit FNV-1a hash of `parts` (joined by a separator), as 16 hex digits.
@@ -187,18 +201,20 @@ enum FeedText {
 
     /// Whether `text` has at least `count` Unicode scalars (counted on its UTF-8 bytes).
     static func scalarCount(_ text: String, atLeast count: Int) -> Bool {
-        let utf8 = text.utf8
-        if utf8.count < count { return false }
-        if utf8.count >= 4 * count { return true }
         var text = text
-        return text.withUTF8 { bytes in
-            var scalars = 0
-            for byte in bytes where byte & 0xC0 != 0x80 {
-                scalars += 1
-                if scalars >= count { return true }
-            }
-            return false
+        return text.withUTF8 { scalarCount(utf8: $0, atLeast: count) }
+    }
+
+    /// ``scalarCount(_:atLeast:)`` of the string whose UTF-8 bytes are `bytes`.
+    static func scalarCount(utf8 bytes: UnsafeBufferPointer<UInt8>, atLeast count: Int) -> Bool {
+        if bytes.count < count { return false }
+        if bytes.count >= 4 * count { return true }
+        var scalars = 0
+        for byte in bytes where byte & 0xC0 != 0x80 {
+            scalars += 1
+            if scalars >= count { return true }
         }
+        return false
     }
 
     /// The plain-text preview kept as an item's summary: at most `limit` Unicode scalars,
@@ -207,28 +223,62 @@ enum FeedText {
         guard text.utf8.count > limit else { return text }  // fewer bytes than limit: fewer scalars too
         var text = text
         return text.withUTF8 { bytes -> String in
-            var scalars = 0
-            var index = 0
-            var lastSpace = -1
-            var lastSpaceScalars = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte & 0xC0 != 0x80 {  // a scalar starts here
-                    if scalars == limit { break }
-                    scalars += 1
-                    if byte == 0x20 || byte == 0x0A {
-                        lastSpace = index
-                        lastSpaceScalars = scalars
-                    }
-                }
-                index += 1
-            }
-            guard index < bytes.count else { return String(decoding: bytes, as: UTF8.self) }
-            var cut = index
-            if lastSpace >= 0 && scalars - lastSpaceScalars < limit / 4 { cut = lastSpace }
-            while cut > 0 && (bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x0A) { cut -= 1 }
+            guard let cut = previewCut(bytes, limit: limit) else { return String(decoding: bytes, as: UTF8.self) }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cut]), as: UTF8.self) + "…"
         }
+    }
+
+    /// ``preview(_:limit:)`` of the string whose UTF-8 bytes are `bytes`, as UTF-8 bytes.
+    static func preview(utf8 bytes: [UInt8], limit: Int) -> [UInt8] {
+        guard bytes.count > limit else { return bytes }
+        guard let cut = bytes.withUnsafeBufferPointer({ previewCut($0, limit: limit) }) else { return bytes }
+        var preview: [UInt8] = []
+        preview.reserveCapacity(cut + 3)
+        preview.append(contentsOf: bytes[..<cut])
+        preview.append(contentsOf: [0xE2, 0x80, 0xA6])  // …
+        return preview
+    }
+
+    /// Where ``preview(_:limit:)`` cuts `bytes` (before its "…"); nil when it keeps them all.
+    private static func previewCut(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
+        // Where the scalar after the first `limit` ones starts: counted eight bytes at a
+        // time while a whole word fits (continuation bytes are 10xxxxxx).
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        var scalars = 0
+        var index = 0
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let continuations = (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            guard scalars + 8 - continuations <= limit else { break }
+            scalars += 8 - continuations
+            index += 8
+        }
+        while index < count {
+            if bytes[index] & 0xC0 != 0x80 {  // a scalar starts here
+                if scalars == limit { break }
+                scalars += 1
+            }
+            index += 1
+        }
+        guard index < count else { return nil }
+        // Back to the last space or newline before it, if it is fewer than `limit / 4`
+        // scalars back: the cut is made there, at a word's end.
+        var cut = index
+        var scalarsAfter = 0
+        var position = index - 1
+        while position >= 0 && scalarsAfter < limit / 4 {
+            let byte = bytes[position]
+            if byte == 0x20 || byte == 0x0A {
+                cut = position
+                break
+            }
+            if byte & 0xC0 != 0x80 { scalarsAfter += 1 }
+            position -= 1
+        }
+        while cut > 0 && (bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x0A) { cut -= 1 }
+        return cut
     }
 }
 

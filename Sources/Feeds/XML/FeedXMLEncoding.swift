@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -222,18 +224,64 @@ enum FeedXMLEncoding {
         return 0
     }
 
-    /// Whether `input[start...]` is valid UTF-8; ASCII runs are checked eight bytes at a time.
+    /// Whether `input[start...]` is valid UTF-8; ASCII runs are checked eight bytes at a
+    /// time. Large inputs are checked in two halves on two threads.
     static func isValidUTF8(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        let n = input.count
+        guard n - start >= parallelValidationBytes, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            return isValidUTF8(input, from: start, to: n)
+        }
+        // Cut where a character starts: a sequence cut short at the end of the first half
+        // is invalid in the whole too (the byte after it is not a continuation byte).
+        var middle = start + (n - start) / 2
+        while middle > start, input[middle] & 0xC0 == 0x80 { middle -= 1 }
+        let halves = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 2)
+        halves.initialize(repeating: false)
+        defer { halves.deinitialize().deallocate() }
+        let work = ValidationWork(input: input, results: halves)
+        let cut = middle
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            work.results[half] = half == 0
+                ? isValidUTF8(work.input, from: start, to: cut) : isValidUTF8(work.input, from: cut, to: work.input.count)
+        }
+        return halves[0] && halves[1]
+    }
+
+    /// Inputs at least this large are validated on two threads.
+    static let parallelValidationBytes = 4 << 20
+
+    /// What the two threads of ``isValidUTF8(_:from:)`` share.
+    // @unchecked Sendable: `input` is only read and outlives `concurrentPerform`; each
+    // thread writes only its own slot of `results`, read after both have finished.
+    private struct ValidationWork: @unchecked Sendable {
+        let input: UnsafeBufferPointer<UInt8>
+        let results: UnsafeMutableBufferPointer<Bool>
+    }
+
+    /// Whether `input[start..<end]` is valid UTF-8 (a sequence may not run past `end`).
+    static func isValidUTF8(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard let base = input.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
-        let n = input.count
+        let slice = UnsafeBufferPointer(start: base, count: end)
         var i = start
-        while i < n {
-            if i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-                continue
+        while i < end {
+            // Sixteen ASCII bytes at a time (most of a feed's markup).
+            while i + 16 <= end,
+                (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                    & 0x8080_8080_8080_8080 == 0
+            {
+                i += 16
             }
-            let length = utf8SequenceLength(input, at: i)
+            if i == end { break }
+            if i + 8 <= end {
+                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) & 0x8080_8080_8080_8080
+                if high == 0 {
+                    i += 8
+                    continue
+                }
+                i += high.trailingZeroBitCount >> 3  // the first non-ASCII byte
+            }
+            let length = utf8SequenceLength(slice, at: i)
             if length == 0 { return false }
             i += length
         }

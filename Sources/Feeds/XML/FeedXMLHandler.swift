@@ -26,6 +26,14 @@ final class FeedXMLHandler {
     private var feedAlternateLink: String?
     private var feedAuthor: String?
     private var items: [ParsedItem] = []
+    /// When set, items are not collected: each is appended here as JSON (see
+    /// ``ContractJSONWriter/item(_:contentUTF8:summaryUTF8:to:)``), preceded by a comma.
+    var itemsJSON: [UInt8]?
+    /// When set (with `itemsJSON`), items are written to it in pieces of about
+    /// ``streamedBytes`` as soon as the feed's head is settled (see ``settledHead()``).
+    var stream: FeedParser.ContractJSONStream?
+    /// Bytes of items gathered before they are handed to `stream`.
+    static let streamedBytes = 1 << 20
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
 
@@ -79,13 +87,15 @@ final class FeedXMLHandler {
         var guidBase: String?
         var rdfAbout: String?
         var atomID: String?
-        /// Kept as UTF-8 bytes: when `content:encoded` is there too, only the first bytes
-        /// (for the summary) are ever turned into a String.
+        /// The bodies are kept as UTF-8 bytes (stripped of control characters, trimmed):
+        /// only the first bytes of the summary's source are read as text, and the content
+        /// becomes a `String` only when items are collected (not when they are written
+        /// straight out as JSON).
         var description: [UInt8]?
-        var contentEncoded: String?
-        var summary: String?
+        var contentEncoded: [UInt8]?
+        var summary: [UInt8]?
         var summaryKind: TextKind = .text
-        var content: String?
+        var content: [UInt8]?
         var contentKind: TextKind = .text
         var mediaDescription: String?
         var itunesSummary: String?
@@ -102,6 +112,26 @@ final class FeedXMLHandler {
         var categories: [String] = []
     }
     private var item = ItemState()
+
+    /// An item's HTML body: bytes captured from the document, or a string made earlier.
+    private enum ItemBody {
+        case bytes([UInt8])
+        case string(String)
+
+        var string: String {
+            switch self {
+            case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .string(let string): string
+            }
+        }
+
+        func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            switch self {
+            case .bytes(let bytes): return bytes.withUnsafeBufferPointer(body)
+            case .string(var string): return string.withUTF8(body)
+            }
+        }
+    }
     private var personName: String?
     private var personEmail: String?
 
@@ -491,6 +521,7 @@ final class FeedXMLHandler {
     private var feedAlternateScore = 0
 
     private func addEnclosure(url: String, type: String?, length: String?) {
+        guard itemsJSON == nil else { return }  // not part of the contract JSON
         let resolved = FeedURLResolver.resolve(trimmed(url), against: currentBase)
         guard !resolved.isEmpty, !item.enclosures.contains(where: { $0.url == resolved }) else { return }
         item.enclosures.append(
@@ -500,6 +531,7 @@ final class FeedXMLHandler {
     }
 
     private func addCategory(_ raw: String) {
+        guard itemsJSON == nil else { return }  // not part of the contract JSON
         let category = FeedText.collapsingWhitespace(FeedText.sanitized(raw))
         if !category.isEmpty && !item.categories.contains(category) { item.categories.append(category) }
     }
@@ -553,9 +585,29 @@ final class FeedXMLHandler {
         default:
             break
         }
-        if finished == .itemDescription {
+        switch finished {
+        case .itemCategory where itemsJSON != nil:
+            return  // categories are not part of the contract JSON: no string to make
+        case .itemDescription:
             if item.description == nil { item.description = FeedText.trimmedBytes(&text) }
             return
+        case .itemContentEncoded:
+            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text) }
+            return
+        case .itemSummary:
+            if item.summary == nil, let bytes = FeedText.trimmedBytes(&text) {
+                item.summary = bytes
+                item.summaryKind = captureKind
+            }
+            return
+        case .itemContent:
+            if item.content == nil, let bytes = FeedText.trimmedBytes(&text) {
+                item.content = bytes
+                item.contentKind = captureKind
+            }
+            return
+        default:
+            break
         }
         guard let value = FeedText.makeString(&text, trim: true) else { return }
         switch finished {
@@ -573,20 +625,8 @@ final class FeedXMLHandler {
             }
         case .itemID:
             if item.atomID == nil { item.atomID = value }
-        case .itemDescription:
+        case .itemDescription, .itemContentEncoded, .itemSummary, .itemContent:
             break  // taken as bytes above
-        case .itemContentEncoded:
-            if item.contentEncoded == nil { item.contentEncoded = value }
-        case .itemSummary:
-            if item.summary == nil {
-                item.summary = value
-                item.summaryKind = captureKind
-            }
-        case .itemContent:
-            if item.content == nil {
-                item.content = value
-                item.contentKind = captureKind
-            }
         case .itemAuthor:
             if item.author == nil { item.author = personText(value) }
         case .itemCreator:
@@ -615,8 +655,11 @@ final class FeedXMLHandler {
 
     /// "jane@example.org (Jane Doe)" and "Jane Doe <jane@example.org>" become "Jane Doe".
     private func personText(_ value: String) -> String? {
-        let collapsed = FeedText.collapsingWhitespace(value)
+        var collapsed = FeedText.collapsingWhitespace(value)
         guard let last = collapsed.utf8.last else { return nil }
+        if last == UInt8(ascii: ")"), let decided = collapsed.withUTF8({ Self.nameInParentheses($0) }) {
+            return decided ?? collapsed
+        }
         if last == UInt8(ascii: ")"), let open = collapsed.firstIndex(of: "(") {
             let address = FeedText.trimmingSpaces(collapsed[..<open])
             if address.utf8.contains(UInt8(ascii: "@")) && !address.utf8.contains(UInt8(ascii: " ")) {
@@ -629,6 +672,28 @@ final class FeedXMLHandler {
             if !name.isEmpty { return name }
         }
         return collapsed
+    }
+
+    /// What ``personText(_:)`` makes of "address (Name)", worked out on the UTF-8 bytes:
+    /// the name, or `.some(nil)` when the text stays as it is. `nil` (undecided) when a
+    /// parenthesis has a non-ASCII neighbour, which could join it into a larger character
+    /// (a combining mark), where the search by `Character` could find another one.
+    private static func nameInParentheses(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        let count = bytes.count
+        guard let open = bytes.firstIndex(of: UInt8(ascii: "(")) else { return .some(nil) }
+        let close = count - 1  // the last byte, a ')'
+        guard open < close, open == 0 || bytes[open - 1] < 0x80, bytes[open + 1] < 0x80, close == 0 || bytes[close - 1] < 0x80
+        else { return nil }
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var range = range
+            while let first = range.first, bytes[first] == 0x20 || bytes[first] == 0x09 { range = range.dropFirst() }
+            while let last = range.last, bytes[last] == 0x20 || bytes[last] == 0x09 { range = range.dropLast() }
+            return range
+        }
+        let address = UnsafeBufferPointer(rebasing: bytes[trimmed(0..<open)])
+        guard address.contains(UInt8(ascii: "@")) && !address.contains(UInt8(ascii: " ")) else { return .some(nil) }
+        let name = trimmed((open + 1)..<close)
+        return name.isEmpty ? .some(nil) : String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
     }
 
     // MARK: - Markup inside HTML fields
@@ -666,7 +731,8 @@ final class FeedXMLHandler {
             text.append(contentsOf: [0x3D, 0x22])  // ="
             let value = attributes.rawValue(index)
             if value.contains(0x26) {
-                let decoded = Array(String(decoding: value, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&").utf8)
+                let decoded = FeedXMLAttributes.unescapingAmpersands(value)
+                    ?? Array(String(decoding: value, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&").utf8)
                 decoded.withUnsafeBufferPointer { appendEscaped($0, quotes: true) }
             } else {
                 appendEscaped(value, quotes: true)
@@ -696,6 +762,12 @@ final class FeedXMLHandler {
     }
 
     private func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool = false) {
+        // One access to `text` for the whole call (each `self.text.append` is checked for
+        // exclusive access on its own).
+        Self.appendEscaped(bytes, quotes: quotes, to: &text)
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to text: inout [UInt8]) {
         var runStart = 0
         for index in 0..<bytes.count {
             let byte = bytes[index]
@@ -712,6 +784,22 @@ final class FeedXMLHandler {
             runStart = index + 1
         }
         if bytes.count > runStart { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+    }
+
+    /// `bytes` with `&`, `<` and `>` escaped (the same as ``escapeHTML(_:)`` on their string).
+    private static func escapedHTML(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        for byte in bytes {
+            switch byte {
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            default: out.append(byte)
+            }
+        }
+        return out
     }
 
     private func escapeHTML(_ value: String) -> String {
@@ -732,8 +820,8 @@ final class FeedXMLHandler {
     // MARK: - Finishing
 
     private func finishItem() {
-        let state = item
-        item = ItemState()
+        var state = ItemState()
+        swap(&state, &item)  // moved out, not copied (no retain and release of every field)
         // Link: RSS <link>, then an alternate link, then a permalink guid that is a URL.
         var link = state.link ?? state.alternateLink
         if link == nil, !isAtom, state.guidIsPermaLink, let guid = state.guid {
@@ -748,44 +836,41 @@ final class FeedXMLHandler {
         let personAuthor = state.personName ?? state.personEmail
         var author = state.author ?? state.creator ?? personAuthor ?? state.itunesAuthor
         if author == nil, isAtom { author = feedAuthor }
-        var summaryHTML: String?
-        var summaryFromBytes: [UInt8]?
+        var summaryHTML: ItemBody?
         var summaryIsText = false
-        var contentHTML: String?
+        var contentHTML: ItemBody?
         if isAtom {
             if let summary = state.summary {
-                if state.summaryKind == .text {
-                    summaryIsText = true
-                    summaryHTML = summary
-                } else {
-                    summaryHTML = summary
-                }
+                summaryIsText = state.summaryKind == .text
+                summaryHTML = .bytes(summary)
             }
             if let content = state.content {
-                contentHTML = state.contentKind == .text ? escapeHTML(content) : content
+                contentHTML = .bytes(state.contentKind == .text ? Self.escapedHTML(content) : content)
             }
             if contentHTML == nil, let summary = state.summary {
-                contentHTML = state.summaryKind == .text ? escapeHTML(summary) : summary
+                contentHTML = .bytes(state.summaryKind == .text ? Self.escapedHTML(summary) : summary)
             }
             if summaryHTML == nil { summaryHTML = contentHTML }
         } else {
-            contentHTML = state.contentEncoded ?? state.description.map { String(decoding: $0, as: UTF8.self) }
-                ?? state.itunesSummary ?? state.mediaDescription
-            if let description = state.description {
-                summaryFromBytes = description
+            contentHTML = state.contentEncoded.map(ItemBody.bytes) ?? state.description.map(ItemBody.bytes)
+                ?? state.itunesSummary.map(ItemBody.string) ?? state.mediaDescription.map(ItemBody.string)
+            summaryHTML = state.description.map(ItemBody.bytes) ?? state.itunesSummary.map(ItemBody.string)
+                ?? state.mediaDescription.map(ItemBody.string) ?? state.contentEncoded.map(ItemBody.bytes)
+        }
+        // The summary: as UTF-8 bytes when the plain text comes out clean (the usual case),
+        // else (or for a text summary) through strings; both give the same text.
+        var summary: String?
+        var summaryUTF8: [UInt8]?
+        if let html = summaryHTML {
+            if summaryIsText {
+                summary = Self.summary(fromText: html.string)
             } else {
-                summaryHTML = state.itunesSummary ?? state.mediaDescription ?? state.contentEncoded
+                switch html.withUTF8({ Self.summary(fromHTML: $0) }) {
+                case .utf8(let bytes)?: summaryUTF8 = bytes
+                case .string(let string)?: summary = string
+                case nil: break
+                }
             }
-        }
-        var plainSummary: String?
-        if let bytes = summaryFromBytes {
-            plainSummary = bytes.withUnsafeBufferPointer { Self.plainTextPreview($0) }
-        } else if var html = summaryHTML {
-            plainSummary = summaryIsText ? html : html.withUTF8 { Self.plainTextPreview($0) }
-        }
-        let summary: String? = plainSummary.flatMap { plain in
-            let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: Self.summaryLimit))
-            return sanitized.isEmpty ? nil : sanitized
         }
         let id: String
         if let guid = state.guid ?? state.atomID ?? state.rdfAbout {
@@ -797,16 +882,39 @@ final class FeedXMLHandler {
             var parts = [link ?? "", state.title ?? ""]
             if link == nil && state.title == nil {
                 parts.append(dateText ?? "")
-                parts.append(String((contentHTML ?? summaryHTML ?? "").prefix(512)))
+                parts.append(String(((contentHTML ?? summaryHTML)?.string ?? "").prefix(512)))
             }
             id = "zeader:" + FeedText.stableHash(parts)
         }
-        items.append(
-            ParsedItem(
-                id: id, title: state.title, link: link.map(FeedText.sanitized), author: author,
-                published: state.pubDate ?? state.published ?? state.dcDate,
-                updated: state.updated, summary: summary, content: contentHTML,
-                enclosures: state.enclosures, categories: state.categories))
+        var parsed = ParsedItem(
+            id: id, title: state.title, link: link.map(FeedText.sanitized), author: author,
+            published: state.pubDate ?? state.published ?? state.dcDate,
+            updated: state.updated, summary: summary, content: nil,
+            enclosures: state.enclosures, categories: state.categories)
+        if itemsJSON != nil {
+            // Written out now: the content goes from its bytes to the JSON, never a String.
+            itemsJSON!.append(UInt8(ascii: ","))
+            defer { if stream != nil && itemsJSON!.count >= Self.streamedBytes { writeToStream() } }
+            let summaryBytes = summaryUTF8 ?? []
+            summaryBytes.withUnsafeBufferPointer { summaryBuffer in
+                let summaryUTF8 = summaryUTF8 == nil ? nil : summaryBuffer
+                switch contentHTML {
+                case .bytes(let bytes)?:
+                    bytes.withUnsafeBufferPointer {
+                        ContractJSONWriter.item(parsed, contentUTF8: $0, summaryUTF8: summaryUTF8, to: &itemsJSON!)
+                    }
+                case .string(let string)?:
+                    parsed.content = string
+                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
+                case nil:
+                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
+                }
+            }
+            return
+        }
+        parsed.summary = summary ?? summaryUTF8.map { String(decoding: $0, as: UTF8.self) }
+        parsed.content = contentHTML?.string
+        items.append(parsed)
     }
 
     /// Characters kept in an item's plain-text summary (a preview: the full text is in
@@ -816,16 +924,85 @@ final class FeedXMLHandler {
     /// while that gives fewer than `summaryLimit` characters): bounds the work per item.
     static let summaryHTMLBytes = 768
 
+    /// An item's summary, as UTF-8 bytes when it could be made without strings.
+    enum Summary: Equatable {
+        case utf8([UInt8])
+        case string(String)
+    }
+
+    /// The summary of an HTML body: ``summary(fromText:)`` of ``plainTextPreview(_:)``,
+    /// made from UTF-8 bytes when the plain text comes out clean (nearly always); nil
+    /// when it is empty.
+    static func summary(fromHTML html: UnsafeBufferPointer<UInt8>) -> Summary? {
+        guard let plain = plainTextPreviewUTF8(html) else {
+            return summary(fromText: plainTextPreview(html)).map(Summary.string)
+        }
+        var bytes = FeedText.preview(utf8: plain, limit: summaryLimit)
+        FeedText.stripControlCharacters(&bytes)  // as `FeedText.sanitized`
+        return bytes.isEmpty ? nil : .utf8(bytes)
+    }
+
+    /// The summary of plain text: its preview, without control characters; nil when empty.
+    static func summary(fromText plain: String) -> String? {
+        let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: summaryLimit))
+        return sanitized.isEmpty ? nil : sanitized
+    }
+
+    /// ``plainTextPreview(_:)`` as UTF-8 bytes, when ``HTMLText/fastPlainTextUTF8(_:scalarLimit:)``
+    /// finds them, but possibly only its first `summaryLimit + 1` characters (all that
+    /// its preview reads); nil otherwise.
+    static func plainTextPreviewUTF8(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var budget = summaryHTMLBytes
+        while true {
+            var end = min(budget, html.count)
+            while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
+            // Only the first `summaryLimit + 1` characters matter to the preview made of it.
+            guard let plain = HTMLText.fastPlainTextUTF8(Self.copy(html, count: end), scalarLimit: summaryLimit)
+            else { return nil }
+            if end == html.count || plain.withUnsafeBufferPointer({ FeedText.scalarCount(utf8: $0, atLeast: summaryLimit) }) {
+                return plain
+            }
+            budget *= 8
+        }
+    }
+
+    /// The first `count` bytes of `bytes`, copied in one `memcpy` (building the array from
+    /// the buffer as a sequence copied it byte by byte).
+    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0, let source = bytes.baseAddress { buffer.baseAddress!.initialize(from: source, count: count) }
+            initialized = count
+        }
+    }
+
     static func plainTextPreview(_ html: UnsafeBufferPointer<UInt8>) -> String {
         var budget = summaryHTMLBytes
         while true {
             var end = min(budget, html.count)
             while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
             // The bytes come from libxml2 (valid UTF-8) and `end` is on a character boundary.
-            let plain = HTMLText.fastPlainText(utf8: Array(UnsafeBufferPointer(rebasing: html[..<end])))
+            let plain = HTMLText.fastPlainText(utf8: Self.copy(html, count: end))
             if end == html.count || FeedText.scalarCount(plain, atLeast: summaryLimit) { return plain }
             budget *= 8
         }
+    }
+
+    /// Hands the items gathered so far to `stream`, once the head is settled.
+    private func writeToStream() {
+        guard let stream else { return }
+        if !stream.headWritten {
+            guard let head = settledHead() else { return }
+            stream.write(head: head.contractJSONHead())
+        }
+        stream.write(items: &itemsJSON!)
+    }
+
+    /// The feed's head (format, title, link) when nothing later in the document can change
+    /// it: an RSS or RDF feed whose title and link have been read (the first of each is
+    /// kept). Atom links are chosen among all of a feed's links: never settled early.
+    func settledHead() -> ParsedFeed? {
+        guard format != nil, !isAtom, feedTitle != nil, feedLink != nil else { return nil }
+        return makeFeed()
     }
 
     /// The feed as read so far (at the end of the document: the whole feed).
@@ -877,10 +1054,36 @@ struct FeedXMLAttributes {
             let uri = pointer[index * 5 + 2]
             if namespace == .none ? uri != nil : FeedXMLNamespace.of(uri) != namespace { continue }
             let raw = rawValue(index)
-            var value = String(decoding: raw, as: UTF8.self)
-            if raw.contains(0x26) { value = value.replacingOccurrences(of: "&#38;", with: "&") }
-            return value
+            guard raw.contains(0x26) else { return String(decoding: raw, as: UTF8.self) }
+            if let unescaped = Self.unescapingAmpersands(raw) { return String(decoding: unescaped, as: UTF8.self) }
+            return String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&")
         }
         return nil
+    }
+
+    /// `bytes` with every `&#38;` turned into `&`, done on the bytes: the same as
+    /// Foundation's `replacingOccurrences(of: "&#38;", with: "&")` on their string when
+    /// they are valid UTF-8 and each `&#38;` is followed by an ASCII byte or the end (a
+    /// combining mark after the `;` would make Foundation's search skip it); nil otherwise.
+    static func unescapingAmpersands(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard FeedXMLEncoding.isValidUTF8(bytes, from: 0, to: bytes.count) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0x26, index + 5 <= count, bytes[index + 1] == 0x23, bytes[index + 2] == 0x33,
+                bytes[index + 3] == 0x38, bytes[index + 4] == 0x3B
+            {
+                if index + 5 < count, bytes[index + 5] >= 0x80 { return nil }
+                out.append(0x26)
+                index += 5
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        return out
     }
 }

@@ -26,6 +26,10 @@ enum FeedXMLRepair {
     struct Result {
         var bytes: [UInt8]?
         var offset: Int
+        /// A position in the repaired document, past the middle of the input, where no
+        /// CDATA section or comment is open (a place for ``FeedXMLSplitter`` to start
+        /// looking for a cut without scanning the first half again); nil when unknown.
+        var outsideAfterMiddle: Int? = nil
     }
 
     enum Failure: Error {
@@ -73,7 +77,15 @@ enum FeedXMLRepair {
         var position = i
         var nextCDATA = find(s, "<![CDATA[", from: position, anchor: 2) ?? n
         var nextComment = find(s, "<!--", from: position, anchor: 1) ?? n
+        // Entities declared in a DOCTYPE may expand to markup: no hint for the splitter then.
+        var middleToNote = doctype == nil ? n / 2 : Int.max
+        var outsideAfterMiddle: Int?
         while position < n {
+            if position >= middleToNote {
+                // Every `position` the loop starts with is outside CDATA sections and comments.
+                outsideAfterMiddle = out.map { $0.count + position - copied } ?? position - start
+                middleToNote = Int.max
+            }
             let amp = findByte(s, 0x26, from: position) ?? n
             let special = min(nextCDATA, nextComment)
             if special < amp {
@@ -102,9 +114,9 @@ enum FeedXMLRepair {
         }
         if out != nil {
             out!.append(contentsOf: UnsafeBufferPointer(rebasing: s[copied..<n]))
-            return Result(bytes: out, offset: 0)
+            return Result(bytes: out, offset: 0, outsideAfterMiddle: outsideAfterMiddle)
         }
-        return Result(bytes: nil, offset: start)
+        return Result(bytes: nil, offset: start, outsideAfterMiddle: outsideAfterMiddle)
     }
 
     private static let ampersandReference: [UInt8] = Array("&#38;".utf8)

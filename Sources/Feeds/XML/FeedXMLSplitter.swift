@@ -15,14 +15,23 @@ enum FeedXMLSplitter {
         var middle: Int
     }
 
-    static func split(_ s: UnsafeBufferPointer<UInt8>) -> Cut? {
+    /// The cut, if there is one. `outsideAfterMiddle` (from ``FeedXMLRepair/Result``), a
+    /// position past the middle where no CDATA section or comment is open, spares the scan
+    /// of everything before it.
+    static func split(_ s: UnsafeBufferPointer<UInt8>, outsideAfterMiddle: Int? = nil) -> Cut? {
         let n = s.count
         guard n > 0 else { return nil }
         guard let (first, isAtom) = firstItem(in: s) else { return nil }
+        var scanFrom = 0
         var candidate = max(first + 1, n / 2)
+        if let outside = outsideAfterMiddle, outside > first, outside < n {
+            if protectedRanges(s, upTo: first + 1).contains(where: { $0.contains(first) }) { return nil }
+            scanFrom = outside
+            candidate = outside
+        }
         while let middle = isAtom ? find(tag: "<entry", in: s, from: candidate) : find(tag: "<item", in: s, from: candidate) {
-            let protected = protectedRanges(s, upTo: middle)
-            if protected.contains(where: { $0.contains(first) }) { return nil }
+            let protected = protectedRanges(s, from: scanFrom, upTo: middle)
+            if scanFrom == 0, protected.contains(where: { $0.contains(first) }) { return nil }
             if let blocking = protected.first(where: { $0.contains(middle) }) {
                 candidate = blocking.upperBound
                 continue
@@ -67,18 +76,22 @@ enum FeedXMLSplitter {
         return nil
     }
 
-    /// CDATA sections and comments that begin before `end`, in document order.
-    static func protectedRanges(_ s: UnsafeBufferPointer<UInt8>, upTo end: Int) -> [Range<Int>] {
+    /// CDATA sections and comments that begin before `end`, in document order; with
+    /// `start`, those that begin from there on (none may be open at `start`).
+    static func protectedRanges(_ s: UnsafeBufferPointer<UInt8>, from start: Int = 0, upTo end: Int) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        var position = 0
+        var position = start
         let n = s.count
+        // Openers are looked for only where they could begin before `end` (a document
+        // without comments is not scanned to its end for "<!--"); closers anywhere.
+        let openers = UnsafeBufferPointer(rebasing: s[..<min(n, end + 9)])
         // Each marker is searched again only once the scan has passed it: a document
         // without comments is scanned for "<!--" once, not once per CDATA section.
-        var nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: 0, anchor: 2) ?? n
-        var nextComment = FeedXMLRepair.find(s, "<!--", from: 0, anchor: 1) ?? n
+        var nextCDATA = FeedXMLRepair.find(openers, "<![CDATA[", from: start, anchor: 2) ?? n
+        var nextComment = FeedXMLRepair.find(openers, "<!--", from: start, anchor: 1) ?? n
         while position < end {
-            if nextCDATA < position { nextCDATA = FeedXMLRepair.find(s, "<![CDATA[", from: position, anchor: 2) ?? n }
-            if nextComment < position { nextComment = FeedXMLRepair.find(s, "<!--", from: position, anchor: 1) ?? n }
+            if nextCDATA < position { nextCDATA = FeedXMLRepair.find(openers, "<![CDATA[", from: position, anchor: 2) ?? n }
+            if nextComment < position { nextComment = FeedXMLRepair.find(openers, "<!--", from: position, anchor: 1) ?? n }
             let start = min(nextCDATA, nextComment)
             guard start < end else { break }
             let close: Int
