@@ -129,6 +129,36 @@ import Testing
         withExtendedLifetime(kept) {}
     }
 
+    @Test func resetAndTheContextsEndDetachTheirObjects() throws {
+        let container = try TestModel.container()
+        var context: ManagedObjectContext? = container.newBackgroundContext()
+        let (before, after, inserted) = try context!.performAndWait { () throws -> (Note, Note, Note) in
+            let ctx = context!
+            let note = ctx.insert(Note.self)
+            note.title = "kept"
+            try ctx.save()
+            let unsaved = ctx.insert(Note.self)
+            #expect(note.managedObjectContext === ctx && unsaved.managedObjectContext === ctx)
+            ctx.reset()
+            #expect(note.managedObjectContext == nil && unsaved.managedObjectContext == nil)
+            // Changing a detached object records nothing anywhere.
+            note.title = "changed after reset"
+            #expect(!ctx.hasChanges)
+            let again = try ctx.fetch(FetchRequest<Note>())[0]
+            #expect(again !== note && again.managedObjectContext === ctx && again.title == "kept")
+            // Objects inserted after a reset still take the fast path and are announced.
+            let fresh = ctx.insert(Note.self)
+            fresh.title = "fresh"
+            #expect(ctx.insertedObjects.count == 1)
+            return (note, again, fresh)
+        }
+        context = nil
+        // The context is gone: its objects say so instead of pointing at freed memory.
+        #expect(before.managedObjectContext == nil)
+        #expect(after.managedObjectContext == nil)
+        #expect(inserted.managedObjectContext == nil)
+    }
+
     @Test func objectIDHashSpreadsSequentialKeys() throws {
         let entity = try TestModel.model.entity(named: "Note")
         // Sequential row numbers land in distinct low bits (what a table indexes with).

@@ -20,7 +20,12 @@ open class ManagedObject: CustomStringConvertible {
     /// The object's identity; temporary until its first save.
     public internal(set) var objectID: ObjectID
     /// The context that manages this object, while it does.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { link?.context }
+        set { link = newValue?.link }
+    }
+    /// The managing context's link, shared by all its objects.
+    var link: ContextLink?
 
     /// Current attribute values, one per attribute of ``entity`` (empty while a fault).
     var values: [Value] = []
@@ -151,9 +156,9 @@ open class ManagedObject: CustomStringConvertible {
 
     @usableFromInline
     func setAttributeValue(_ value: Value, at index: Int) {
-        if isInsertedFlag, let context = managedObjectContext, context.batchNumber == insertedInBatch,
-            context.undoManager == nil
-        {
+        // Set in the batch that inserted it, with no undo: nothing to record (the object
+        // is announced as inserted anyway). Decided from the link, without loading the context.
+        if isInsertedFlag, let link, link.batchNumber == insertedInBatch, !link.hasUndoManager {
             values[index] = value
             return
         }
@@ -313,6 +318,18 @@ open class ManagedObject: CustomStringConvertible {
     open func awakeFromFetch() {}
     /// Called before the object is saved; changes made here are saved too.
     open func willSave() {}
+}
+
+/// What objects need of their context on every access, shared by all of one context's
+/// objects: each object holds this link strongly, and only the link holds the context
+/// (weakly). Attaching an object is a plain retain instead of a weak reference per object,
+/// the hot paths read the batch number without loading the context, and a reset detaches
+/// every object at once by clearing the old link. Confined to the context's queue, like
+/// the objects.
+final class ContextLink {
+    weak var context: ManagedObjectContext?
+    var batchNumber = 0
+    var hasUndoManager = false
 }
 
 /// The stored state of an object: what the store held when it was last read or written.

@@ -40,7 +40,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// How conflicts with changes saved elsewhere are resolved when this context saves.
     public var mergePolicy: MergePolicy = .error
     /// Records changes for undo/redo; nil (off) unless set.
-    public var undoManager: ContextUndoManager?
+    public var undoManager: ContextUndoManager? {
+        didSet { link.hasUndoManager = undoManager != nil }
+    }
+    /// Shared by every object this context manages (see ``ContextLink``); replaced by
+    /// ``reset()``, which detaches all objects at once.
+    private(set) var link = ContextLink()
     /// Whether ObjectsDidChange is posted and derived values are kept (on by default).
     var model: ManagedObjectModel { _model! }
     var store: PersistentStore { _store! }
@@ -67,8 +72,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Changes not yet announced by ObjectsDidChange.
     var pending = PendingChanges()
     var isProcessingPendingChanges = false
-    /// Counts ObjectsDidChange batches.
-    var batchNumber = 0
+    /// Counts ObjectsDidChange batches (kept in the link, where objects read it).
+    var batchNumber: Int {
+        get { link.batchNumber }
+        set { link.batchNumber = newValue }
+    }
     var isMerging = false
 
     init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
@@ -76,6 +84,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         self.queue = queue
         self.name = name
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(queue))
+        link.context = self
     }
 
     func bindContainer() {
@@ -427,8 +436,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public func reset() {
         assertOnQueue()
-        for entry in registered.values { entry.withObject { $0.managedObjectContext = nil } }
-        for object in newObjects { object.managedObjectContext = nil }
+        // Every object obtained before leaves the context at once: they share the old link.
+        let old = link
+        old.context = nil
+        link = ContextLink()
+        link.context = self
+        link.batchNumber = old.batchNumber
+        link.hasUndoManager = old.hasUndoManager
         registered = [:]
         newObjects.removeAll()
         updatedByID = [:]
