@@ -231,7 +231,9 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
                         pk: r[0], guid: r[2], title: r[3], published: (r[4] as Double?).map { Date(timeIntervalSince1970: $0) },
                         read: r[5], score: r[6], server: r[7]))
             }
-            return items.count
+            var checksum: Int64 = 0
+            for item in items { checksum &+= item.score }
+            return items.count + Int(checksum & 0)
         }
     }
     let (rawFetchedAll, rawFetchAll) = try measure {
@@ -246,7 +248,9 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
                         pk: r[0], guid: r[2], title: r[3], published: (r[4] as Double?).map { Date(timeIntervalSince1970: $0) },
                         read: r[5], score: r[6], server: r[7]))
             }
-            return items.count
+            var checksum: Int64 = 0
+            for item in items { checksum &+= item.score }
+            return items.count + Int(checksum & 0)
         }
     }
     let (rawCounted, rawCount) = try measure {

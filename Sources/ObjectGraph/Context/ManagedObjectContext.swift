@@ -179,7 +179,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         assertOnQueue()
         let id = ObjectID.temporary(for: entity)
         let object = entity.managedClass.init(ManagedObject.Construction(entity: entity, objectID: id))
-        object.managedObjectContext = self
+        object.link = link
         object.values = entity.defaultValues
         object.toOne = entity.emptyToOne
         // Not in `registered` until it has a permanent ID: `newObjects` holds it, and
@@ -221,7 +221,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if let object = registered[id]?.object { return object }
         if id.isTemporary, let object = newObjects.object(for: id) { return object }
         let object = id.entity.managedClass.init(ManagedObject.Construction(entity: id.entity, objectID: id))
-        object.managedObjectContext = self
+        object.link = link
         object.isFault = true
         register(object)
         return object
@@ -296,7 +296,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             return object
         }
         let object = entity.managedClass.init(ManagedObject.Construction(entity: entity, objectID: id))
-        object.managedObjectContext = self
+        object.link = link
         object.values = snapshot.values
         object.toOne = snapshot.toOne
         object.snapshot = snapshot

@@ -154,7 +154,7 @@ extension ManagedObjectContext {
             }
             registered.reserveCapacity(objects.count)
             for object in objects {
-                object.managedObjectContext = self
+                object.link = link
                 register(object)
                 object.awakeFromFetch()
             }
