@@ -6,6 +6,7 @@
 //   swift run -c release zeader-bench import [N]        batched import of N records, then migrations
 import Foundation
 import GRDB
+import GRDBSQLite
 import ObjectGraph
 import Synchronization
 
@@ -177,11 +178,21 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
         predicate: allPredicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
     let (ogFetchedAll, ogFetchAll) = try measure {
         try ctx.performAndWait { () throws -> Int in
-            let items = try ctx.fetch(allRequest)
+            let t0 = cpuTime()
+            var items = try ctx.fetch(allRequest)
+            let t1 = cpuTime()
             var checksum = 0
             for item in items { checksum &+= Int(item.score) }
+            let t2 = cpuTime()
             ctx.reset()
-            return items.count + checksum * 0
+            let t3 = cpuTime()
+            let c = items.count
+            items = []
+            let t4 = cpuTime()
+            if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
+                print(String(format: "fetch-all phases: fetch %.3f iterate %.3f reset %.3f dealloc %.3f", t1 - t0, t2 - t1, t3 - t2, t4 - t3))
+            }
+            return c + checksum * 0
         }
     }
     let (ogCounted, ogCount) = try measure { try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) } }
@@ -252,6 +263,17 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
             for item in items { checksum &+= item.score }
             return items.count + Int(checksum & 0)
         }
+    }
+    if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
+        let (stepped, stepOnly) = try measure {
+            try pool.read { db -> Int in
+                let statement = try db.makeStatement(sql: "SELECT Z_PK, Z_OPT, guid, title, published, read, score, server FROM Item WHERE score >= 0 AND guid IS NOT NULL ORDER BY published DESC, guid ASC, Z_PK ASC")
+                var n = 0
+                while sqlite3_step(statement.sqliteStatement) == SQLITE_ROW { n += 1 }
+                return n
+            }
+        }
+        print(String(format: "step only: %d rows %.3f s", stepped, stepOnly.cpu))
     }
     let (rawCounted, rawCount) = try measure {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item WHERE read = 0 AND score >= 0") ?? 0 }

@@ -108,6 +108,7 @@ extension RowLayout {
         // values array by appending, instead of copying the defaults and overwriting them.
         let contiguous = entity.storedAttributeIndexes == Array(entity.attributes.indices)
         let emptyToOne = entity.emptyToOne
+        var previousToOne = emptyToOne
         let destinations = foreignKeyRelationships.map { model.destination(of: entity, relationshipIndex: $0) }
         while true {
             let code = sqlite3_step(raw)
@@ -134,15 +135,30 @@ extension RowLayout {
                     column += 1
                 }
             }
-            // Rows whose to-one columns are all NULL share one empty array.
-            var toOne = emptyToOne
+            // Rows pointing where the previous row points (a feed's items at their feed)
+            // share its array, as rows with every to-one NULL share the empty one: arrays
+            // are values, so whoever changes one gets a copy.
+            var sameAsPrevious = true
             for (n, r) in foreignKeyRelationships.enumerated() {
-                if sqlite3_column_type(raw, column) != SQLITE_NULL {
-                    toOne[r] = ObjectID(entity: destinations[n], rawValue: sqlite3_column_int64(raw, column))
+                let c = column + Int32(n)
+                let id =
+                    sqlite3_column_type(raw, c) == SQLITE_NULL
+                    ? nil : ObjectID(entity: destinations[n], rawValue: sqlite3_column_int64(raw, c))
+                if previousToOne[r] != id {
+                    sameAsPrevious = false
+                    break
                 }
-                column += 1
             }
-            body(pk, Snapshot(values: values, toOne: toOne, version: version))
+            if !sameAsPrevious {
+                var toOne = emptyToOne
+                for (n, r) in foreignKeyRelationships.enumerated() {
+                    if sqlite3_column_type(raw, column + Int32(n)) != SQLITE_NULL {
+                        toOne[r] = ObjectID(entity: destinations[n], rawValue: sqlite3_column_int64(raw, column + Int32(n)))
+                    }
+                }
+                previousToOne = toOne
+            }
+            body(pk, Snapshot(values: values, toOne: previousToOne, version: version))
         }
     }
 }
