@@ -159,6 +159,36 @@ import Testing
         #expect(inserted.managedObjectContext == nil)
     }
 
+    @Test func rowsSharingTargetsStayIndependent() throws {
+        let container = try TestModel.container()
+        try container.viewContext.performAndWait { () throws in
+            let ctx = container.viewContext
+            let a = ctx.insert(Folder.self)
+            a.name = "A"
+            let b = ctx.insert(Folder.self)
+            b.name = "B"
+            for i in 0..<3 {
+                let note = ctx.insert(Note.self)
+                note.title = "n\(i)"
+                note.folder = a
+            }
+            try ctx.save()
+        }
+        let other = container.newBackgroundContext()
+        try other.performAndWait { () throws in
+            let notes = try other.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("title")]))
+            let b = try #require(try other.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'B'"))).first)
+            notes[1].folder = b
+            #expect(notes.map { $0.folder?.name } == ["A", "B", "A"])
+            try other.save()
+        }
+        let check = container.newBackgroundContext()
+        try check.performAndWait { () throws in
+            let notes = try check.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("title")]))
+            #expect(notes.map { $0.folder?.name } == ["A", "B", "A"])
+        }
+    }
+
     @Test func objectIDHashSpreadsSequentialKeys() throws {
         let entity = try TestModel.model.entity(named: "Note")
         // Sequential row numbers land in distinct low bits (what a table indexes with).
