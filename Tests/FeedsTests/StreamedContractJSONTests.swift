@@ -122,10 +122,14 @@ struct StreamedContractJSONTests {
         }
     }
 
-    @Test func mutatedFixturesGiveTheSameBytes() throws {
-        var rng = FuzzTests.SplitMix64(state: 0xC0FFEE)
+    /// Also a fuzz target for the streaming writer: ZEADER_FUZZ_ITERATIONS and
+    /// ZEADER_FUZZ_SEED make longer runs, as for FuzzTests.
+    @Test(.timeLimit(.minutes(30))) func mutatedFixturesGiveTheSameBytes() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let iterations = environment["ZEADER_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 400
+        var rng = FuzzTests.SplitMix64(state: environment["ZEADER_FUZZ_SEED"].flatMap(UInt64.init) ?? 0xC0FFEE)
         let corpus = try FuzzTests.fixtureNames.map { Array(try fixture($0)) }
-        for iteration in 0..<400 {
+        for iteration in 0..<iterations {
             let input = FuzzTests.mutate(corpus[iteration % corpus.count], using: &rng)
             Self.expectSame(
                 Data(input), url: URL(string: "https://fuzz.example/feed"),
