@@ -1,7 +1,7 @@
 // zeader-bench: measurements that must not live in unit tests.
 //
 //   swift run -c release zeader-bench objectgraph [N [ROUNDS]]   ObjectGraph beside hand-written SQL
-//                                                     (GRDB), best of ROUNDS (3) rounds
+//                                                     (GRDB), best of ROUNDS (5) rounds
 //   swift run -c release zeader-bench toggle            read-flag toggles at 100 and 100,000 items
 //   swift run -c release zeader-bench import [N]        batched import of N records, then migrations
 import Foundation
@@ -382,7 +382,7 @@ switch arguments.first {
 case "objectgraph":
     let rest = Array(arguments.dropFirst())
     try objectGraphBenchmark(
-        count: rest.first.flatMap { Int($0) } ?? 100_000, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 3)
+        count: rest.first.flatMap { Int($0) } ?? 100_000, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
 case "toggle":
     try toggleBenchmark()
 case "import":
