@@ -218,7 +218,7 @@ final class Hooked: ManagedObject {
 }
 
 /// A value shared with a notification handler.
-// @unchecked Sendable: every access to `stored` goes through `lock`.
+// Unchecked sendability is sound: every access to `stored` goes through `lock`.
 final class LockedBox<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: T

@@ -213,11 +213,9 @@ public enum FeedParser {
     }
 
     /// What the two threads of ``parseInHalves(_:baseURL:)`` share.
-    ///
-    /// `@unchecked Sendable` is safe here: `document` is only read, and stays valid until
-    /// `concurrentPerform` returns; each thread writes only its own slot of `halves`, and
-    /// the slots are read after `concurrentPerform` has returned (it waits for both).
-    // @unchecked Sendable: read-only document, one writer per slot, read after both threads end.
+    // Unchecked sendability is sound: `document` is only read, and stays valid until
+    // `concurrentPerform` returns; each thread writes only its own slot of `halves`, and
+    // the slots are read after `concurrentPerform` has returned (it waits for both).
     private struct HalvesWork: @unchecked Sendable {
         let document: UnsafeBufferPointer<UInt8>
         let halves: UnsafeMutableBufferPointer<XMLResult?>

@@ -251,7 +251,7 @@ enum FeedXMLEncoding {
     static let parallelValidationBytes = 4 << 20
 
     /// What the two threads of ``isValidUTF8(_:from:)`` share.
-    // @unchecked Sendable: `input` is only read and outlives `concurrentPerform`; each
+    // Unchecked sendability is sound: `input` is only read and outlives `concurrentPerform`; each
     // thread writes only its own slot of `results`, read after both have finished.
     private struct ValidationWork: @unchecked Sendable {
         let input: UnsafeBufferPointer<UInt8>

@@ -105,7 +105,7 @@ enum FeedXMLParser {
 
     /// The SAX2 callbacks: elements, text and errors only. No entity, DTD or
     /// external-subset callbacks, so nothing can be resolved or loaded.
-    // nonisolated(unsafe): `xmlSAXHandler` is a C struct of function pointers (not Sendable
+    // Unsafe nonisolation is sound: `xmlSAXHandler` is a C struct of function pointers (not Sendable
     // to Swift); this one is built once, never mutated, and only copied into parser contexts.
     nonisolated(unsafe) private static let saxHandler: xmlSAXHandler = {
         var sax = xmlSAXHandler()

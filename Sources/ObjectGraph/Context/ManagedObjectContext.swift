@@ -21,7 +21,7 @@ import GRDB
 ///     try? context.save()
 /// }
 /// ```
-// @unchecked Sendable: every mutable property is touched only on `queue` (a serial
+// Unchecked sendability is sound: every mutable property is touched only on `queue` (a serial
 // queue); `perform`/`performAndWait` are the only entry points from other threads, and
 // `assertOnQueue()` checks the rule in debug builds.
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {

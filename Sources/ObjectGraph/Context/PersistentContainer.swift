@@ -203,7 +203,7 @@ final class ContextBox: Sendable {
 }
 
 /// Holds a dispatch timer.
-// @unchecked Sendable: DispatchSource objects are thread-safe (cancel, resume and the
+// Unchecked sendability is sound: DispatchSource objects are thread-safe (cancel, resume and the
 // handler setters may be called from any thread) and the reference never changes.
 final class TimerBox: @unchecked Sendable {
     let timer: DispatchSourceTimer

@@ -17,7 +17,7 @@ import ZeaderKit
 /// let app = ReaderApp(model: model, backend: TestBackend(width: 80, height: 24), config: config, queue: queue)
 /// queue.sync { app.start(); app.handle(.character("j")) }
 /// ```
-// @unchecked Sendable: every property is used only on `queue` (a serial queue); the
+// Unchecked sendability is sound: every property is used only on `queue` (a serial queue); the
 // closures that cross threads (observers, tasks) hop onto it with `queue.async` first.
 public final class ReaderApp: @unchecked Sendable {
     public private(set) var state: AppState

@@ -158,9 +158,9 @@ public final class CursesBackend: TerminalBackend {
 // The terminal modes from before curses started, put back (with the normal screen and a
 // visible cursor) if the program dies on a fatal signal; the handler makes only
 // async-signal-safe calls (tcsetattr, write, signal, raise).
-// nonisolated(unsafe): written once, before the handlers that read them are installed.
+// Unsafe nonisolation is sound: written once, before the handlers that read them are installed.
 nonisolated(unsafe) private var savedTerminalModes = termios()
-// nonisolated(unsafe): as above; set right after savedTerminalModes, before the handlers exist.
+// Unsafe nonisolation is sound, as above: set right after savedTerminalModes, before the handlers exist.
 nonisolated(unsafe) private var hasSavedTerminalModes = false
 
 private func installCrashRestore() {
