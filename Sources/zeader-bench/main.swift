@@ -161,40 +161,10 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
             phases.0 - insertStart, phases.1 - phases.0, phases.2 - phases.1, phases.3 - phases.2))
     }
     let predicate = try Predicate(format: "read == NO AND score >= 0")
-    let request = FetchRequest<BenchItem>(
-        predicate: predicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
-    let (ogFetched, ogFetch) = try measure {
-        try ctx.performAndWait { () throws -> Int in
-            let items = try ctx.fetch(request)
-            var checksum = 0
-            for item in items { checksum &+= Int(item.score) }
-            ctx.reset()
-            return items.count + checksum * 0
-        }
-    }
-    // Every row: the predicate holds for all 100,000.
+    // Every row: the predicate holds for all of them.
     let allPredicate = try Predicate(format: "score >= 0 AND guid != NULL")
-    let allRequest = FetchRequest<BenchItem>(
-        predicate: allPredicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
-    let (ogFetchedAll, ogFetchAll) = try measure {
-        try ctx.performAndWait { () throws -> Int in
-            let t0 = cpuTime()
-            var items = try ctx.fetch(allRequest)
-            let t1 = cpuTime()
-            var checksum = 0
-            for item in items { checksum &+= Int(item.score) }
-            let t2 = cpuTime()
-            ctx.reset()
-            let t3 = cpuTime()
-            let c = items.count
-            items = []
-            let t4 = cpuTime()
-            if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
-                print(String(format: "fetch-all phases: fetch %.3f iterate %.3f reset %.3f dealloc %.3f", t1 - t0, t2 - t1, t3 - t2, t4 - t3))
-            }
-            return c + checksum * 0
-        }
-    }
+    let (ogFetched, ogFetch) = try measure { try fetchAndRead(ctx, predicate, phases: false) }
+    let (ogFetchedAll, ogFetchAll) = try measure { try fetchAndRead(ctx, allPredicate, phases: true) }
     let (ogCounted, ogCount) = try measure { try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) } }
 
     // Raw SQL through GRDB, same schema and work.
@@ -221,53 +191,14 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
             try db.execute(sql: "UPDATE Server SET unreadCount = ?", arguments: [unread])
         }
     }
-    struct RawItem {
-        var pk: Int64
-        var guid: String
-        var title: String?
-        var published: Date?
-        var read: Bool
-        var score: Int64
-        var server: Int64?
-    }
-    let (rawFetched, rawFetch) = try measure {
-        try pool.read { db -> Int in
-            var items: [RawItem] = []
-            let rows = try Row.fetchCursor(
-                db,
-                sql: "SELECT Z_PK, Z_OPT, guid, title, published, read, score, server FROM Item WHERE read = 0 AND score >= 0 ORDER BY published DESC, guid ASC, Z_PK ASC")
-            while let r = try rows.next() {
-                items.append(
-                    RawItem(
-                        pk: r[0], guid: r[2], title: r[3], published: (r[4] as Double?).map { Date(timeIntervalSince1970: $0) },
-                        read: r[5], score: r[6], server: r[7]))
-            }
-            var checksum: Int64 = 0
-            for item in items { checksum &+= item.score }
-            return items.count + Int(checksum & 0)
-        }
-    }
-    let (rawFetchedAll, rawFetchAll) = try measure {
-        try pool.read { db -> Int in
-            var items: [RawItem] = []
-            let rows = try Row.fetchCursor(
-                db,
-                sql: "SELECT Z_PK, Z_OPT, guid, title, published, read, score, server FROM Item WHERE score >= 0 AND guid IS NOT NULL ORDER BY published DESC, guid ASC, Z_PK ASC")
-            while let r = try rows.next() {
-                items.append(
-                    RawItem(
-                        pk: r[0], guid: r[2], title: r[3], published: (r[4] as Double?).map { Date(timeIntervalSince1970: $0) },
-                        read: r[5], score: r[6], server: r[7]))
-            }
-            var checksum: Int64 = 0
-            for item in items { checksum &+= item.score }
-            return items.count + Int(checksum & 0)
-        }
-    }
+    let rawWhere = "read = 0 AND score >= 0"
+    let rawWhereAll = "score >= 0 AND guid IS NOT NULL"
+    let (rawFetched, rawFetch) = try measure { try rawFetchAndRead(pool, where: rawWhere) }
+    let (rawFetchedAll, rawFetchAll) = try measure { try rawFetchAndRead(pool, where: rawWhereAll) }
     if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
         let (stepped, stepOnly) = try measure {
             try pool.read { db -> Int in
-                let statement = try db.makeStatement(sql: "SELECT Z_PK, Z_OPT, guid, title, published, read, score, server FROM Item WHERE score >= 0 AND guid IS NOT NULL ORDER BY published DESC, guid ASC, Z_PK ASC")
+                let statement = try db.makeStatement(sql: rawFetchSQL(where: rawWhereAll))
                 var n = 0
                 while sqlite3_step(statement.sqliteStatement) == SQLITE_ROW { n += 1 }
                 return n
@@ -276,7 +207,7 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
         print(String(format: "step only: %d rows %.3f s", stepped, stepOnly.cpu))
     }
     let (rawCounted, rawCount) = try measure {
-        try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item WHERE read = 0 AND score >= 0") ?? 0 }
+        try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Item WHERE \(rawWhere)") ?? 0 }
     }
     precondition(
         ogFetched == rawFetched && ogFetchedAll == rawFetchedAll && ogFetchedAll == count && ogCounted == rawCounted,
@@ -317,6 +248,64 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
         format: "memory: RSS %.1f MiB before; iterating %d objects in batches of 500 peaks at %.1f MiB; fetching them all at once at %.1f MiB",
         before, count, peakBatched, peakAll)
     return round
+}
+
+/// Fetches the items matching `predicate` (newest first, then by guid), reads a field of
+/// each, and forgets them: the ObjectGraph side of a fetch row. With `phases` and
+/// BENCH_PHASES set, prints where the time went.
+func fetchAndRead(_ ctx: ManagedObjectContext, _ predicate: ObjectGraph.Predicate, phases: Bool) throws -> Int {
+    let request = FetchRequest<BenchItem>(
+        predicate: predicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
+    return try ctx.performAndWait { () throws -> Int in
+        let t0 = cpuTime()
+        var items = try ctx.fetch(request)
+        let t1 = cpuTime()
+        var checksum = 0
+        for item in items { checksum &+= Int(item.score) }
+        let t2 = cpuTime()
+        ctx.reset()
+        let t3 = cpuTime()
+        let fetched = items.count
+        items = []
+        let t4 = cpuTime()
+        if phases && ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
+            print(String(format: "fetch-all phases: fetch %.3f iterate %.3f reset %.3f dealloc %.3f", t1 - t0, t2 - t1, t3 - t2, t4 - t3))
+        }
+        return fetched + checksum * 0
+    }
+}
+
+/// The raw SQL of a fetch row: the same columns and order as ObjectGraph's query.
+func rawFetchSQL(where condition: String) -> String {
+    "SELECT Z_PK, Z_OPT, guid, title, published, read, score, server FROM Item WHERE \(condition) ORDER BY published DESC, guid ASC, Z_PK ASC"
+}
+
+/// A fetched row as hand-written code would hold it.
+struct RawItem {
+    var pk: Int64
+    var guid: String
+    var title: String?
+    var published: Date?
+    var read: Bool
+    var score: Int64
+    var server: Int64?
+}
+
+/// The raw side of a fetch row: decodes the rows into structs and reads the same field.
+func rawFetchAndRead(_ pool: DatabasePool, where condition: String) throws -> Int {
+    try pool.read { db -> Int in
+        var items: [RawItem] = []
+        let rows = try Row.fetchCursor(db, sql: rawFetchSQL(where: condition))
+        while let r = try rows.next() {
+            items.append(
+                RawItem(
+                    pk: r[0], guid: r[2], title: r[3], published: (r[4] as Double?).map { Date(timeIntervalSince1970: $0) },
+                    read: r[5], score: r[6], server: r[7]))
+        }
+        var checksum: Int64 = 0
+        for item in items { checksum &+= item.score }
+        return items.count + Int(checksum & 0)
+    }
 }
 
 func toggleBenchmark() throws {
