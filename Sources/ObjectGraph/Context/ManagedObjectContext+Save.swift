@@ -221,9 +221,7 @@ extension ManagedObjectContext {
                 } else {
                     var columns = ["\"Z_PK\"", "\"Z_OPT\""]
                     for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
-                    for (r, rel) in entity.relationships.enumerated() where entity.storesForeignKey[r] {
-                        columns.append(SchemaGenerator.quote(rel.name))
-                    }
+                    for r in entity.foreignKeyIndexes { columns.append(SchemaGenerator.quote(entity.relationships[r].name)) }
                     let sql = "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
                     let prepared = try db.cachedStatement(sql: sql)
                     insertStatements[ObjectIdentifier(entity)] = prepared
@@ -245,7 +243,7 @@ extension ManagedObjectContext {
                 }
                 parameter += 1
             }
-            for r in entity.relationships.indices where entity.storesForeignKey[r] {
+            for r in entity.foreignKeyIndexes {
                 if let key = saved(object.toOne[r])?.primaryKey {
                     sqlite3_bind_int64(raw, parameter, key)
                 } else {

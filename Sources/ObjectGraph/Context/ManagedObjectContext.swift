@@ -498,10 +498,6 @@ struct UnretainedObject {
     func refers(to identifier: ObjectIdentifier) -> Bool {
         UInt(bitPattern: reference.toOpaque()) == UInt(bitPattern: identifier)
     }
-    /// Runs `body` on the object without retaining it.
-    func withObject(_ body: (ManagedObject) -> Void) {
-        reference._withUnsafeGuaranteedRef(body)
-    }
 }
 
 /// Changes since the last ObjectsDidChange.

@@ -14,13 +14,11 @@ struct RowLayout {
         for i in entity.storedAttributeIndexes {
             columns.append("\(alias).\(SchemaGenerator.quote(entity.attributes[i].name))")
         }
-        var fks: [Int] = []
-        for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
-            columns.append("\(alias).\(SchemaGenerator.quote(r.name))")
-            fks.append(i)
+        for r in entity.foreignKeyIndexes {
+            columns.append("\(alias).\(SchemaGenerator.quote(entity.relationships[r].name))")
         }
         columnsSQL = columns.joined(separator: ", ")
-        foreignKeyRelationships = fks
+        foreignKeyRelationships = entity.foreignKeyIndexes
     }
 
     /// Decodes one row selected with ``columnsSQL``.
