@@ -25,6 +25,18 @@ public final class ChangeBus: Sendable {
 
     init() {}
 
+    /// Adds `entry` to one of the observer tables; the token removes it again.
+    private func addObserver<Entry>(
+        _ table: WritableKeyPath<Observers, [UInt64: Entry]> & Sendable, _ entry: Entry
+    ) -> ObservationToken {
+        let id = observers.withLock { o in
+            o.nextID += 1
+            o[keyPath: table][o.nextID] = entry
+            return o.nextID
+        }
+        return ObservationToken { [weak self] in _ = self?.observers.withLock { $0[keyPath: table].removeValue(forKey: id) } }
+    }
+
     /// Observes ObjectsDidChange, optionally only of `context` and only when objects of
     /// `entities` are involved (the notification is then narrowed to them).
     ///
@@ -35,12 +47,7 @@ public final class ChangeBus: Sendable {
         in context: ManagedObjectContext? = nil, entities: Set<String>? = nil,
         _ handler: @escaping @Sendable (ObjectsDidChangeNotification) -> Void
     ) -> ObservationToken {
-        let id = observers.withLock { o in
-            o.nextID += 1
-            o.didChange[o.nextID] = (context.map(ObjectIdentifier.init), entities, handler)
-            return o.nextID
-        }
-        return ObservationToken { [weak self] in _ = self?.observers.withLock { $0.didChange.removeValue(forKey: id) } }
+        addObserver(\.didChange, (context.map(ObjectIdentifier.init), entities, handler))
     }
 
     /// Observes WillSave, optionally of one context.
@@ -51,12 +58,7 @@ public final class ChangeBus: Sendable {
     public func observeWillSave(
         of context: ManagedObjectContext? = nil, _ handler: @escaping @Sendable (WillSaveNotification) -> Void
     ) -> ObservationToken {
-        let id = observers.withLock { o in
-            o.nextID += 1
-            o.willSave[o.nextID] = (context.map(ObjectIdentifier.init), handler)
-            return o.nextID
-        }
-        return ObservationToken { [weak self] in _ = self?.observers.withLock { $0.willSave.removeValue(forKey: id) } }
+        addObserver(\.willSave, (context.map(ObjectIdentifier.init), handler))
     }
 
     /// Observes DidSave from every context except `excluding` (typically the observer's own),
@@ -69,12 +71,7 @@ public final class ChangeBus: Sendable {
         excluding context: ManagedObjectContext? = nil, entities: Set<String>? = nil,
         _ handler: @escaping @Sendable (DidSaveNotification) -> Void
     ) -> ObservationToken {
-        let id = observers.withLock { o in
-            o.nextID += 1
-            o.didSave[o.nextID] = (context.map(ObjectIdentifier.init), entities, handler)
-            return o.nextID
-        }
-        return ObservationToken { [weak self] in _ = self?.observers.withLock { $0.didSave.removeValue(forKey: id) } }
+        addObserver(\.didSave, (context.map(ObjectIdentifier.init), entities, handler))
     }
 
     func postObjectsDidChange(_ note: ObjectsDidChangeNotification) {
