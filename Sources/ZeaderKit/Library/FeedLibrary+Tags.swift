@@ -69,13 +69,7 @@ extension FeedLibrary {
             if let missing = ids.first(where: { !found.contains($0) }) {
                 throw ZeaderError.other("no item with id '\(missing)'\(feed.map { " in \($0)" } ?? "")")
             }
-            var changed = 0
-            for item in items where item.flagged != flagged {
-                item.flagged = flagged
-                changed += 1
-            }
-            if changed > 0 { try context.save() }
-            return changed
+            return try ItemMarking.setFlagged(items.map(\.objectID), flagged, in: context)
         }
     }
 }

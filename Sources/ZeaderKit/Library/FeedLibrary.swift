@@ -151,13 +151,16 @@ public struct FeedLibrary: Sendable {
 
     // MARK: Items
 
-    /// The items matching `query`, newest first.
+    /// The items matching `query`, newest first (``ItemOrder``); with a search, through
+    /// ``ItemSearch`` as the reader searches.
     ///
     /// ```swift
     /// let unread = try library.items(ItemQuery(unreadOnly: true, limit: 20))
     /// ```
     public func items(_ query: ItemQuery) throws(ZeaderError) -> [ItemSummary] {
         let predicate = try query.predicate()
+        let filter = predicate == .true ? nil : predicate
+        let search = try query.search.map { _ throws(ZeaderError) in try ItemSearch(store: store) }
         return try withContext { context in
             if let feed = query.feed, try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) == nil {
                 throw ZeaderError.notSubscribed(feed)
@@ -166,20 +169,32 @@ public struct FeedLibrary: Sendable {
             let servers = try Server.findAll(in: context)
             var urls: [ObjectID: String] = [:]
             for server in servers { urls[server.objectID] = server.url }
-            let request = ObjectGraph.FetchRequest<FeedItem>(
-                predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: false)],
-                fetchLimit: query.limit ?? 0)
-            do throws(ObjectGraphError) {
-                return try context.fetch(request).map { (item: FeedItem) -> ItemSummary in
-                    ItemSummary(item, feedURL: item.server.flatMap { urls[$0.objectID] } ?? "")
+            do {
+                let items: [FeedItem]
+                if let search, let text = query.search {
+                    items = try search.itemIDs(text, filter: filter, limit: query.limit, in: context).compactMap {
+                        try context.existingObject(with: $0) as? FeedItem
+                    }
+                } else {
+                    items = try ItemOrder.items(matching: filter, limit: query.limit, in: context)
                 }
+                return items.map { ItemSummary($0, feedURL: $0.server.flatMap { urls[$0.objectID] } ?? "") }
             } catch {
-                switch error {
-                case .unknownKey, .invalidPredicate, .typeMismatch, .predicateSyntax:
-                    throw ZeaderError.invalidPredicate(error.description)
-                default: throw ZeaderError.store(error)
-                }
+                throw Self.predicateError(error)
             }
+        }
+    }
+
+    /// A store error caused by a `--where` predicate (an unknown key, a type mismatch)
+    /// becomes ``ZeaderError/invalidPredicate(_:)``.
+    static func predicateError(_ error: any Error) -> ZeaderError {
+        switch ZeaderError.wrapping(error) {
+        case .store(let graph):
+            switch graph {
+            case .unknownKey, .invalidPredicate, .typeMismatch, .predicateSyntax: return .invalidPredicate(graph.description)
+            default: return .store(graph)
+            }
+        case let other: return other
         }
     }
 
@@ -192,17 +207,11 @@ public struct FeedLibrary: Sendable {
     @discardableResult
     public func markRead(feed url: String?) throws(ZeaderError) -> Int {
         try withContext { context in
-            var predicate = Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
-            if let url {
-                guard try Server.findFirst(byAttribute: "url", value: .string(url), in: context) != nil else {
-                    throw ZeaderError.notSubscribed(url)
-                }
-                predicate = predicate && Predicate.comparison(.keyPath("server.url"), .equalTo, .constant(.string(url)))
+            guard let url else { return try ItemMarking.markRead(.all, in: context) }
+            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
+                throw ZeaderError.notSubscribed(url)
             }
-            let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
-            for item in items { item.read = true }
-            try context.save()
-            return items.count
+            return try ItemMarking.markRead(.feed(server.objectID), in: context)
         }
     }
 
