@@ -214,10 +214,15 @@ final class Harness {
 final class FakeRefresher: ReaderRefresher {
     let requested = Mutex<[[ObjectID]]>([])
 
-    func refresh(servers: [ObjectID], progress: @escaping @Sendable (ReaderRefreshEvent) -> Void) async {
+    func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
+        -> RefreshSummary
+    {
         requested.withLock { $0.append(servers) }
-        progress(.started(total: 3))
-        progress(.finished(failed: 1))
+        var totals = RefreshProgress(total: 3)
+        progress?(.started(url: "https://one.example/", totals))
+        totals.completed = 3
+        totals.failed = 1
+        return RefreshSummary(progress: totals, results: [], duration: 0)
     }
 }
 

@@ -8,7 +8,8 @@ import ObjectGraph
 /// do { try library.remove(url: "https://example.org/feed") }
 /// catch { print("zeader remove: \(error)") }   // "not subscribed: https://example.org/feed"
 /// ```
-public enum ZeaderError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Its wording lives with every other message in `Messages/Messages.swift`.
+public enum ZeaderError: Error, Sendable, Equatable {
     /// The URL is not one Zeader can subscribe to (no scheme, no host, not http/https/file).
     case invalidURL(String, reason: String)
     /// `add` of a URL already in the store.
@@ -21,6 +22,8 @@ public enum ZeaderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPredicate(String)
     /// The store refused an operation.
     case store(ObjectGraphError)
+    /// The store's folder could not be created (`path` is the folder, `reason` the system's words).
+    case cannotCreateFolder(path: String, reason: String)
     /// Anything else, described.
     case other(String)
 
@@ -33,18 +36,6 @@ public enum ZeaderError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidURL, .invalidPredicate: return true
         default: return false
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .invalidURL(let url, let reason): return "invalid feed URL '\(url)': \(reason)"
-        case .alreadySubscribed(let url): return "already subscribed: \(url)"
-        case .notSubscribed(let url): return "not subscribed: \(url)"
-        case .unreadableFile(let path, let reason): return "\(path): \(reason)"
-        case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
-        case .store(let error): return "store: \(error)"
-        case .other(let message): return message
         }
     }
 

@@ -533,27 +533,37 @@ public final class ReaderApp: @unchecked Sendable {
         }
         state.refreshProgress = (0, max(servers.count, 1))
         Task.detached { [self] in
-            await refresher.refresh(servers: servers) { [self] event in
-                queue.async { [self] in
-                    apply(event)
-                    redraw()
-                }
+            let outcome: Result<RefreshSummary, ZeaderError>
+            do throws(ZeaderError) {
+                outcome = .success(
+                    try await refresher.refresh(servers: servers) { [self] event in
+                        queue.async { [self] in
+                            apply(event)
+                            redraw()
+                        }
+                    })
+            } catch {
+                outcome = .failure(error)
+            }
+            queue.async { [self] in
+                finishRefresh(outcome)
+                redraw()
             }
         }
     }
 
-    /// Shows a refresh event on the status line.
-    func apply(_ event: ReaderRefreshEvent) {
-        switch event {
-        case .started(let total): state.refreshProgress = (0, total)
-        case .feedFinished(_, let error, _):
-            if let (done, total) = state.refreshProgress { state.refreshProgress = (done + 1, total) }
-            if let error { state.say(error, error: true) }
-        case .finished(let failed):
-            let total = state.refreshProgress?.total ?? 0
-            state.refreshProgress = nil
-            let feeds = total == 1 ? "1 feed" : "\(total) feeds"
-            state.say(failed == 0 ? "Refreshed \(feeds)" : "Refreshed \(feeds), \(failed) failed", error: failed > 0)
+    /// Shows a refresh event on the status line: progress, and a feed's problem.
+    func apply(_ event: RefreshEvent) {
+        state.refreshProgress = (event.progress.completed, event.progress.total)
+        if case .failed(let result, _) = event, let problem = result.problem { state.say(problem, error: true) }
+    }
+
+    /// Shows how the refresh ended.
+    func finishRefresh(_ outcome: Result<RefreshSummary, ZeaderError>) {
+        state.refreshProgress = nil
+        switch outcome {
+        case .success(let summary): state.say(Messages.refreshed(summary.progress), error: summary.progress.failed > 0)
+        case .failure(let error): state.say("Cannot refresh: \(error)", error: true)
         }
     }
 
