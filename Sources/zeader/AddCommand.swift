@@ -42,7 +42,7 @@ struct AddCommand: ParsableCommand {
             return
         }
         guard let url else { throw ValidationError("Missing expected argument '<url>' (or --smart PREDICATE --title T)") }
-        do { _ = try FeedLibrary.validatedFeedURL(url) } catch { throw ValidationError(error.description) }
+        do { _ = try FeedSubscription.validatedURL(url) } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {

@@ -273,7 +273,7 @@ final class FakeRefresher: ReaderRefresher {
         #expect(try queue.sync { try FeedItem.count(in: store.container.viewContext) } == 12)
 
         type([.character("a")] + "ftp://x".map { Key.character($0) } + [.enter])
-        #expect(screen().contains("'ftp://x' is not an http, https or file URL"))
+        #expect(screen().contains("invalid feed URL 'ftp://x': unsupported scheme 'ftp' (expected http, https or file)"))
     }
 }
 

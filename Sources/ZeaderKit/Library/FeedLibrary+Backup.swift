@@ -137,7 +137,7 @@ extension FeedLibrary {
                 known[server.url] = server
                 if server.totalCount > 0 { feedsWithItems.insert(server.url) }
             }
-            var order = try nextDisplayOrder(in: context)
+            var order = try FeedSubscription.nextDisplayOrder(in: context)
             for (position, range) in document.feeds.enumerated() {
                 var record = try document.record(at: range, what: "feed \(position + 1)", path: path)
                 guard case .string(let url)? = record.removeValue(forKey: "url"), !url.isEmpty else {

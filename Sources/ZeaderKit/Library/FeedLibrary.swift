@@ -30,29 +30,6 @@ public struct FeedLibrary: Sendable {
 
     // MARK: Subscriptions
 
-    /// Checks that `text` is a URL Zeader can fetch (http or https with a host, or file)
-    /// and returns it trimmed.
-    ///
-    /// ```swift
-    /// try FeedLibrary.validatedFeedURL(" https://example.org/feed ")   // "https://example.org/feed"
-    /// ```
-    public static func validatedFeedURL(_ text: String) throws(ZeaderError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .invalidURL(text, reason: "empty") }
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
-            throw .invalidURL(text, reason: "not an absolute URL (expected http://, https:// or file://)")
-        }
-        switch scheme {
-        case "http", "https":
-            guard let host = url.host, !host.isEmpty else { throw .invalidURL(text, reason: "no host") }
-        case "file":
-            guard !url.path.isEmpty else { throw .invalidURL(text, reason: "no path") }
-        default:
-            throw .invalidURL(text, reason: "unsupported scheme '\(scheme)' (expected http, https or file)")
-        }
-        return trimmed
-    }
-
     /// Subscribes to `url` (placed last in the feed list) with optional tags. Returns the URL stored.
     ///
     /// ```swift
@@ -60,18 +37,10 @@ public struct FeedLibrary: Sendable {
     /// ```
     @discardableResult
     public func add(url: String, title: String? = nil, tags: [String] = []) throws(ZeaderError) -> String {
-        let url = try Self.validatedFeedURL(url)
-        return try withContext { context in
-            if try Server.findFirst(byAttribute: "url", value: .string(url), in: context) != nil {
-                throw ZeaderError.alreadySubscribed(url)
-            }
-            let server = context.insert(Server.self)
-            server.url = url
-            if let title, !title.isEmpty { server.title = title }
-            server.tags = FeedTags.normalized(tags)
-            server.displayOrder = try nextDisplayOrder(in: context)
+        try withContext { context in
+            let server = try FeedSubscription.add(url: url, title: title, tags: tags, in: context)
             try context.save()
-            return url
+            return server.url
         }
     }
 
@@ -110,11 +79,6 @@ public struct FeedLibrary: Sendable {
         } catch {
             throw ZeaderError.other("invalid --smart predicate: \(error)")
         }
-    }
-
-    func nextDisplayOrder(in context: ManagedObjectContext) throws -> Int64 {
-        let last = try Server.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
-        return (last?.displayOrder ?? -1) + 1
     }
 
     /// Unsubscribes from `url`, deleting its items. Returns how many items went with it.
@@ -239,11 +203,11 @@ public struct FeedLibrary: Sendable {
         try withContext { context in
             var known: [String: Server] = [:]
             for server in try Server.findAll(in: context) { known[server.url] = server }
-            var order = try nextDisplayOrder(in: context)
+            var order = try FeedSubscription.nextDisplayOrder(in: context)
             for subscription in list.subscriptions {
                 let url: String
                 do {
-                    url = try Self.validatedFeedURL(subscription.url)
+                    url = try FeedSubscription.validatedURL(subscription.url)
                 } catch {
                     report.notes.append("\(source): skipped \(error)")
                     continue

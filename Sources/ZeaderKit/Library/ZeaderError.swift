@@ -24,6 +24,8 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case store(ObjectGraphError)
     /// The store's folder could not be created (`path` is the folder, `reason` the system's words).
     case cannotCreateFolder(path: String, reason: String)
+    /// A feed could not be fetched or read (adding a feed with a preview).
+    indirect case feedUnavailable(RefreshFailure)
     /// Anything else, described.
     case other(String)
 

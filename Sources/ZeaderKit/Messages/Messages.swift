@@ -23,6 +23,7 @@ extension ZeaderError: CustomStringConvertible {
         case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
         case .store(let error): return "store: \(error)"
         case .cannotCreateFolder(let path, let reason): return "cannot create the store's folder \(path): \(reason)"
+        case .feedUnavailable(let failure): return failure.description
         case .other(let message): return message
         }
     }

@@ -34,8 +34,8 @@ public final class ReaderApp: @unchecked Sendable {
     private var redrawScheduled = false
     private var smartCountsScheduled = false
     private var refreshTimer: DispatchSourceTimer?
-    /// The scratch context holding an add-feed preview until the user decides.
-    private var preview: (context: ManagedObjectContext, url: String)?
+    /// The add-feed preview (a scratch context) until the user decides.
+    private var preview: FeedPreview?
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public private(set) var hasQuit = false
@@ -446,13 +446,13 @@ public final class ReaderApp: @unchecked Sendable {
             self.preview = nil
             if yes {
                 do {
-                    try preview.context.save()
+                    try preview.keep()
                     state.say("Added \(title)")
                 } catch {
                     state.say("Cannot add \(preview.url): \(error)", error: true)
                 }
             } else {
-                preview.context.reset()
+                preview.discard()
                 state.say("Discarded \(title)")
             }
         default: break
@@ -475,48 +475,39 @@ public final class ReaderApp: @unchecked Sendable {
     }
 
     /// Fetches and parses `url` off the queue, then fills a scratch context and asks keep
-    /// or discard.
+    /// or discard (``FeedPreview``).
     private func startPreview(url text: String) {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
-        else {
-            state.say("'\(text)' is not an http, https or file URL", error: true)
-            return
-        }
-        if model.serverExists(url: text) {
-            state.say("\(text) is already subscribed", error: true)
+        let url: String
+        do {
+            url = try FeedSubscription.validatedURL(text)
+            if try FeedSubscription.isSubscribed(url, in: model.context) { throw ZeaderError.alreadySubscribed(url) }
+        } catch {
+            state.say("\(error)", error: true)
             return
         }
         guard let fetcher else {
             state.say("Adding feeds is not available here", error: true)
             return
         }
-        state.say("Fetching \(text) …")
+        state.say("Fetching \(url) …")
         Task.detached { [self] in
-            let outcome = await fetcher.fetch(Feeds.FetchRequest(url: url))
-            let result: Result<ParsedFeed, Error>
-            switch outcome {
-            case .fetched(let body, let metadata):
-                result = Result { try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset) }
-            case .failed(let error): result = .failure(error)
-            default: result = .failure(FetchError.unsupportedScheme(url))
-            }
+            let input = await FeedPreview.fetch(url, with: fetcher)
             queue.async { [self] in
-                showPreview(result, url: text)
+                showPreview(input, url: url)
                 redraw()
             }
         }
     }
 
-    private func showPreview(_ result: Result<ParsedFeed, Error>, url: String) {
-        switch result {
-        case .failure(let error):
-            state.say("\(url): \(error)", error: true)
-        case .success(let feed):
-            let scratch = model.store.container.newScratchContext()
-            let server = ReaderModel.insert(feed, url: url, into: scratch, displayOrder: model.nextDisplayOrder())
-            preview = (scratch, url)
+    private func showPreview(_ input: FeedImporter.Input, url: String) {
+        do {
+            let preview = try FeedPreview(url: url, input: input, store: model.store)
+            self.preview = preview
             state.message = nil
-            state.prompt = .addFeedPreview(url: url, title: server.displayTitle, itemCount: feed.items.count)
+            state.prompt = .addFeedPreview(
+                url: url, title: DisplayWidth.sanitizeForTerminal(preview.title), itemCount: preview.itemCount)
+        } catch {
+            state.say("\(error)", error: true)
         }
     }
 

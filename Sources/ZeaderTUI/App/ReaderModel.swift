@@ -183,48 +183,4 @@ public final class ReaderModel {
         try context.save()
         return name
     }
-
-    // MARK: Adding feeds
-
-    /// Puts `feed` (fetched from `url`) into `scratch` as a new Server with its items, for
-    /// a preview; nothing is saved until the scratch context is.
-    public static func insert(_ feed: ParsedFeed, url: String, into scratch: ManagedObjectContext, displayOrder: Int64) -> Server {
-        let server = scratch.insert(Server.self)
-        server.url = url
-        server.title = feed.title.map(DisplayWidth.sanitizeForTerminal)
-        server.siteLink = feed.link
-        server.displayOrder = displayOrder
-        server.lastRefresh = Date()
-        let now = Date()
-        var seen = Set<String>()
-        for parsed in feed.items {
-            let guid = parsed.id.isEmpty ? (parsed.link ?? parsed.title ?? UUID().uuidString) : parsed.id
-            guard seen.insert(guid).inserted else { continue }
-            let item = scratch.insert(FeedItem.self)
-            item.guid = guid
-            item.title = parsed.title
-            item.link = parsed.link
-            item.author = parsed.author
-            item.summary = parsed.summary
-            item.content = parsed.content
-            item.published = parsed.published
-            item.updated = parsed.updated
-            item.firstSeen = now
-            item.sortDate = parsed.published ?? parsed.updated ?? now
-            item.server = server
-        }
-        return server
-    }
-
-    /// The next `displayOrder` for a new feed.
-    public func nextDisplayOrder() -> Int64 {
-        let last = try? context.fetch(
-            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder", ascending: false)], fetchLimit: 1))
-        return (last?.first?.displayOrder ?? -1) + 1
-    }
-
-    /// Whether a feed with this URL is subscribed: `model.serverExists(url: text)`.
-    public func serverExists(url: String) -> Bool {
-        ((try? context.count(for: ObjectGraph.FetchRequest<Server>(predicate: try Predicate(format: "url == %@", url)))) ?? 0) > 0
-    }
 }
