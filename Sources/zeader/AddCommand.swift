@@ -35,7 +35,7 @@ struct AddCommand: ParsableCommand {
             guard let title, !title.isEmpty else { throw ValidationError("--smart needs a --title") }
             guard tags.isEmpty else { throw ValidationError("--tag applies to feeds, not smart feeds") }
             do {
-                try FeedLibrary.validateSmartPredicate(smart)
+                try SmartFeeds.validate(smart)
             } catch {
                 throw ValidationError(error.description)
             }

@@ -13,17 +13,7 @@ extension FeedLibrary {
     @discardableResult
     public func tag(url: String, add: [String] = [], remove: [String] = []) throws(ZeaderError) -> [String] {
         try withContext { context in
-            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                throw ZeaderError.notSubscribed(url)
-            }
-            let removed = Set(remove.compactMap { FeedTags.clean($0)?.lowercased() })
-            let kept = FeedTags.list(server.tags).filter { !removed.contains($0.lowercased()) }
-            let tags = FeedTags.normalized(kept + add)
-            if tags != server.tags {
-                server.tags = tags
-                try context.save()
-            }
-            return FeedTags.list(tags)
+            try FeedEditing.tag(try FeedEditing.server(url: url, in: context).objectID, add: add, remove: remove, in: context)
         }
     }
 

@@ -51,33 +51,9 @@ public struct FeedLibrary: Sendable {
     /// try library.addSmartFeed(title: "Swift", predicate: "read == NO AND title CONTAINS[cd] \"swift\"")
     /// ```
     public func addSmartFeed(title: String, predicate format: String) throws(ZeaderError) {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw ZeaderError.other("a smart feed needs a --title") }
-        try Self.validateSmartPredicate(format)
         try withContext { context in
-            if try SmartFeed.findFirst(byAttribute: "title", value: .string(title), in: context) != nil {
-                throw ZeaderError.other("a smart feed named '\(title)' exists already")
-            }
-            let smart = context.insert(SmartFeed.self)
-            smart.title = title
-            smart.predicateFormat = format
-            let last = try SmartFeed.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
-            smart.displayOrder = (last?.displayOrder ?? -1) + 1
+            try SmartFeeds.add(title: title, predicate: format, in: context)
             try context.save()
-        }
-    }
-
-    /// Checks a smart feed's predicate against FeedItem: syntax, keys and types.
-    ///
-    /// ```swift
-    /// try FeedLibrary.validateSmartPredicate("read == NO")
-    /// ```
-    public static func validateSmartPredicate(_ format: String) throws(ZeaderError) {
-        do {
-            let predicate = try ObjectGraph.Predicate(format: format)
-            try predicate.validate(for: try ZeaderModel.current.entity(named: "FeedItem"), in: ZeaderModel.current)
-        } catch {
-            throw ZeaderError.other("invalid --smart predicate: \(error)")
         }
     }
 
@@ -89,13 +65,7 @@ public struct FeedLibrary: Sendable {
     @discardableResult
     public func remove(url: String) throws(ZeaderError) -> Int {
         try withContext { context in
-            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                throw ZeaderError.notSubscribed(url)
-            }
-            let items = Int(server.totalCount)
-            context.delete(server)
-            try context.save()
-            return items
+            try FeedEditing.delete(try FeedEditing.server(url: url, in: context).objectID, in: context)
         }
     }
 
@@ -107,7 +77,7 @@ public struct FeedLibrary: Sendable {
     /// ```
     public func servers(tag: String? = nil) throws(ZeaderError) -> [ServerSummary] {
         try withContext { context in
-            try Server.findAll(sortedBy: "displayOrder", in: context)
+            try FeedEditing.servers(in: context)
                 .filter { server in tag.map { FeedTags.contains(server.tags, $0) } ?? true }
                 .map(ServerSummary.init)
         }

@@ -5,8 +5,11 @@ import ZeaderKit
 
 typealias Predicate = ObjectGraph.Predicate
 
-/// The reader's access to the store, on the view context's queue: rows for the lists,
-/// articles, and the undoable edits (read toggles, mark read, delete, reorder).
+/// The reader's adapter from ZeaderKit's use cases to screen state, on the view context's
+/// queue: rows for the lists and articles are read here; every edit (read toggles, mark
+/// read, flag, delete, reorder) and every list (``ItemOrder``, ``ItemSearch``,
+/// ``SmartFeeds``) is the use case the command line calls too, run on the view context so
+/// that `u` undoes it.
 ///
 /// ```swift
 /// let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
@@ -39,14 +42,12 @@ public final class ReaderModel {
     /// state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
     /// ```
     public func feedRows(countingSmartFeeds: Bool = true, previous: [FeedRow] = []) throws -> [FeedRow] {
-        let servers = try context.fetch(
-            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
-        var rows = servers.map { server in
+        var rows = try FeedEditing.servers(in: context).map { server in
             FeedRow(
                 kind: .server(server.objectID), title: Self.titleWithTags(server), unread: Int(server.unreadCount),
                 total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url)
         }
-        let stored = try context.fetch(ObjectGraph.FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
+        let stored = try SmartFeeds.stored(in: context)
         let smart =
             stored.map { ($0.title, $0.predicateFormat, Optional($0.objectID)) }
             + configSmartFeeds.map { ($0.title, $0.predicateFormat, ObjectID?.none) }
@@ -57,10 +58,7 @@ public final class ReaderModel {
                 continue
             }
             do {
-                let predicate = try Predicate(format: format)
-                row.total = try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
-                row.unread = try context.count(
-                    for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate && (try Predicate(format: "read == NO"))))
+                (row.unread, row.total) = try SmartFeeds.counts(of: format, in: context)
             } catch {
                 row.lastError = "smart feed '\(title)': \(error)"
             }
@@ -120,11 +118,6 @@ public final class ReaderModel {
 
     // MARK: Undoable edits
 
-    /// Runs `edit` as one named undo step and saves.
-    func undoable(_ name: String, _ edit: () throws -> Void) throws {
-        try ItemMarking.undoable(name, in: context, edit)
-    }
-
     /// Marks one item read or unread, as one undo step: `try model.setRead(id, true)`.
     public func setRead(_ id: ObjectID, _ read: Bool) throws {
         try ItemMarking.setRead([id], read, in: context)
@@ -146,24 +139,12 @@ public final class ReaderModel {
 
     /// Deletes a feed and (cascade) its items, as one undo step: `try model.deleteServer(id)`.
     public func deleteServer(_ id: ObjectID) throws {
-        let server = try context.existingObject(with: id)
-        try undoable("Delete Feed") { context.delete(server) }
+        try FeedEditing.delete(id, in: context)
     }
 
     /// Moves a feed one place up (`-1`) or down (`+1`) and persists `displayOrder`.
     public func moveServer(_ id: ObjectID, by offset: Int) throws {
-        let servers = try context.fetch(
-            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
-        guard let index = servers.firstIndex(where: { $0.objectID == id }) else { return }
-        let target = index + offset
-        guard servers.indices.contains(target) else { return }
-        try undoable("Move Feed") {
-            var ordered = servers
-            ordered.swapAt(index, target)
-            for (position, server) in ordered.enumerated() where server.displayOrder != Int64(position) {
-                server.displayOrder = Int64(position)
-            }
-        }
+        try FeedEditing.move(id, by: offset, in: context)
     }
 
     /// Undoes the last step and saves; returns its name, or nil when there was none.
