@@ -74,8 +74,8 @@ struct TagsAndFlagsTests {
         #expect(try library.setFlag(true, feed: "http://c.example/feed") == 3)
         #expect(try library.setFlag(false, ids: ["C1"], feed: "http://c.example/feed") == 1)
         #expect(try library.items(ItemQuery(flaggedOnly: true)).count == 4)
-        #expect(throws: ZeaderError.other("no item with id 'A9'")) { try library.setFlag(true, ids: ["A2", "A9"]) }
-        #expect(throws: ZeaderError.other("no item with id 'A1' in http://b.example/feed")) {
+        #expect(throws: ZeaderError.noSuchItem(id: "A9", feed: nil)) { try library.setFlag(true, ids: ["A2", "A9"]) }
+        #expect(throws: ZeaderError.noSuchItem(id: "A1", feed: "http://b.example/feed")) {
             try library.setFlag(true, ids: ["A1"], feed: "http://b.example/feed")
         }
         #expect(throws: ZeaderError.notSubscribed("http://z.example/")) { try library.setFlag(true, feed: "http://z.example/") }

@@ -198,7 +198,7 @@ extension FeedLibrary {
                 }
                 // A fault: no query until it is needed (the feed exists, it was saved above).
                 guard let server = context.object(with: feedID) as? Server else {
-                    throw ZeaderError.other("\(feedURL) is not a feed in this store")
+                    throw ZeaderError.notAFeedInStore(feedURL)
                 }
                 var item: FeedItem?
                 if resuming || feedsWithItems.contains(feedURL) {

@@ -41,7 +41,7 @@ extension FeedLibrary {
     @discardableResult
     public func setFlag(_ flagged: Bool, ids: [String] = [], feed: String? = nil) throws(ZeaderError) -> Int {
         guard !ids.isEmpty || feed != nil else {
-            throw ZeaderError.other("name the items to \(flagged ? "flag" : "unflag"): their ids, or --feed URL")
+            throw ZeaderError.noItemsNamed(flagging: flagged)
         }
         return try withContext { context in
             var predicate = ObjectGraph.Predicate.true
@@ -57,7 +57,7 @@ extension FeedLibrary {
             let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
             let found = Set(items.map(\.guid))
             if let missing = ids.first(where: { !found.contains($0) }) {
-                throw ZeaderError.other("no item with id '\(missing)'\(feed.map { " in \($0)" } ?? "")")
+                throw ZeaderError.noSuchItem(id: missing, feed: feed)
             }
             return try ItemMarking.setFlagged(items.map(\.objectID), flagged, in: context)
         }

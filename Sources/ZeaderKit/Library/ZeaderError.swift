@@ -24,6 +24,18 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case store(ObjectGraphError)
     /// The store's folder could not be created (`path` is the folder, `reason` the system's words).
     case cannotCreateFolder(path: String, reason: String)
+    /// A smart feed's predicate that does not parse or does not fit FeedItem.
+    case invalidSmartPredicate(String)
+    /// A smart feed without a title.
+    case smartFeedNeedsTitle
+    /// A smart feed whose title is taken.
+    case smartFeedExists(String)
+    /// `flag`/`unflag` with neither ids nor a feed.
+    case noItemsNamed(flagging: Bool)
+    /// An item id (guid) that matches no item (in `feed`, when given).
+    case noSuchItem(id: String, feed: String?)
+    /// A backup names a feed that is not in the store.
+    case notAFeedInStore(String)
     /// A feed could not be fetched or read (adding a feed with a preview).
     indirect case feedUnavailable(RefreshFailure)
     /// Anything else, described.

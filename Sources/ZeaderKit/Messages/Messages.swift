@@ -23,6 +23,12 @@ extension ZeaderError: CustomStringConvertible {
         case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
         case .store(let error): return "store: \(error)"
         case .cannotCreateFolder(let path, let reason): return "cannot create the store's folder \(path): \(reason)"
+        case .invalidSmartPredicate(let message): return "invalid --smart predicate: \(message)"
+        case .smartFeedNeedsTitle: return "a smart feed needs a --title"
+        case .smartFeedExists(let title): return "a smart feed named '\(title)' exists already"
+        case .noItemsNamed(let flagging): return "name the items to \(flagging ? "flag" : "unflag"): their ids, or --feed URL"
+        case .noSuchItem(let id, let feed): return "no item with id '\(id)'" + (feed.map { " in \($0)" } ?? "")
+        case .notAFeedInStore(let url): return "\(url) is not a feed in this store"
         case .feedUnavailable(let failure): return failure.description
         case .other(let message): return message
         }

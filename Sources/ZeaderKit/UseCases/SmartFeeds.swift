@@ -21,7 +21,7 @@ public enum SmartFeeds {
             let predicate = try ObjectGraph.Predicate(format: format)
             try predicate.validate(for: try ZeaderModel.current.entity(named: "FeedItem"), in: ZeaderModel.current)
         } catch {
-            throw ZeaderError.other("invalid --smart predicate: \(error)")
+            throw ZeaderError.invalidSmartPredicate(String(describing: error))
         }
     }
 
@@ -34,10 +34,10 @@ public enum SmartFeeds {
     @discardableResult
     public static func add(title: String, predicate format: String, in context: ManagedObjectContext) throws -> SmartFeed {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw ZeaderError.other("a smart feed needs a --title") }
+        guard !title.isEmpty else { throw ZeaderError.smartFeedNeedsTitle }
         try validate(format)
         if try SmartFeed.findFirst(byAttribute: "title", value: .string(title), in: context) != nil {
-            throw ZeaderError.other("a smart feed named '\(title)' exists already")
+            throw ZeaderError.smartFeedExists(title)
         }
         let smart = context.insert(SmartFeed.self)
         smart.title = title
