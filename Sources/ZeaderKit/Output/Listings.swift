@@ -40,7 +40,7 @@ public struct ServerSummary: Sendable, Equatable {
             tags: FeedTags.list(server.tags))
     }
 
-    /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (DESIGN.md),
+    /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (docs/ARCHITECTURE.md, "Contracts"),
     /// plus `"lastRefresh"`, `"disabled"` and `"tags"` (an array of strings), ending with a newline.
     ///
     /// ```swift
@@ -71,7 +71,7 @@ public struct ServerSummary: Sendable, Equatable {
 ///
 /// ```swift
 /// let items = try library.items(ItemQuery(limit: 5))
-/// print(ItemSummary.text(items), terminator: "")
+/// print(ItemSummary.json(items), terminator: "")
 /// ```
 public struct ItemSummary: Sendable, Equatable {
     /// The URL of the item's feed.
@@ -113,7 +113,7 @@ public struct ItemSummary: Sendable, Equatable {
     }
 
     /// One JSON array of `{"feed", "id", "title", "link", "author", "published", "read"}`
-    /// (DESIGN.md), plus `"updated"` and `"flagged"`, ending with a newline.
+    /// (docs/ARCHITECTURE.md, "Contracts"), plus `"updated"` and `"flagged"`, ending with a newline.
     ///
     /// ```swift
     /// ItemSummary.json(items)   // [{"feed":"https://…","id":"42","title":"Hello",…,"read":false}]

@@ -207,7 +207,7 @@ extension ManagedObjectContext {
     /// without blocking a thread while the queue is busy.
     ///
     /// ```swift
-    /// let n = await context.run { (try? context.count(for: FetchRequest<Server>())) ?? 0 }
+    /// let n = await context.run { (try? context.count(for: ObjectGraph.FetchRequest<Server>())) ?? 0 }
     /// ```
     public func run<T: Sendable>(_ block: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in

@@ -145,7 +145,7 @@ public enum RefreshEvent: Sendable, Equatable {
     /// The totals at the time of the event.
     ///
     /// ```swift
-    /// bar.draw(event.progress)
+    /// print(event.progress.completed, "of", event.progress.total)
     /// ```
     public var progress: RefreshProgress {
         switch self {
