@@ -71,12 +71,6 @@ public enum Messages {
 
     /// A feed that a permanent redirect moved.
     public static func moved(url: String, to target: String) -> String { "\(url) moved permanently to \(target)" }
-
-    /// The reader's line when a refresh ends: `Refreshed 3 feeds, 1 failed`.
-    public static func refreshed(_ progress: RefreshProgress) -> String {
-        let feeds = progress.total == 1 ? "1 feed" : "\(progress.total) feeds"
-        return progress.failed == 0 ? "Refreshed \(feeds)" : "Refreshed \(feeds), \(progress.failed) failed"
-    }
 }
 
 extension RefreshSummary {
