@@ -99,6 +99,10 @@ public final class FeedPreview {
     public let itemCount: Int
 
     /// Fetches and parses `url`; call from any task.
+    ///
+    /// ```swift
+    /// let input = await FeedPreview.fetch("https://example.org/feed.xml", with: fetcher)
+    /// ```
     public static func fetch(_ url: String, with fetcher: FeedFetcher) async -> FeedImporter.Input {
         guard let address = URL(string: url) else { return .failed(.invalidURL(url)) }
         return await FeedRefresher.fetchAndParse(Feeds.FetchRequest(url: address), with: fetcher)
@@ -106,6 +110,10 @@ public final class FeedPreview {
 
     /// Puts the fetched feed into a new scratch context of `store`, on the view context's
     /// queue. A fetch that brought no feed throws ``ZeaderError/feedUnavailable(_:)``.
+    ///
+    /// ```swift
+    /// let preview = try FeedPreview(url: url, input: input, store: store)
+    /// ```
     public init(url text: String, input: FeedImporter.Input, store: ZeaderStore, now: Date = Date()) throws(ZeaderError) {
         let url = try FeedSubscription.validatedURL(text)
         let feed: ParsedFeed
@@ -144,6 +152,10 @@ public final class FeedPreview {
     }
 
     /// Saves the feed and its items to the store.
+    ///
+    /// ```swift
+    /// try preview.keep()   // the reader's `y`
+    /// ```
     public func keep() throws(ZeaderError) {
         do {
             try context.save()
@@ -154,6 +166,10 @@ public final class FeedPreview {
     }
 
     /// Drops the feed; nothing was written.
+    ///
+    /// ```swift
+    /// preview.discard()   // the reader's `n`
+    /// ```
     public func discard() {
         context.reset()
     }

@@ -15,6 +15,10 @@ public struct ItemSearch: Sendable {
     public let index: SearchIndex
 
     /// Searches through `index`.
+    ///
+    /// ```swift
+    /// let search = ItemSearch(index: try SearchIndex(store: store))
+    /// ```
     public init(index: SearchIndex) {
         self.index = index
     }
