@@ -38,6 +38,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case migrationFailed(path: String, reason: String)
     /// The object was deleted or belongs to another context.
     case objectInaccessible(String)
+    /// A batch update cannot set this key (a transient attribute, a derived count).
+    case notBatchUpdatable(entity: String, key: String, reason: String)
     /// An error reported by SQLite, with its message and the SQL.
     case sqlite(code: Int32, message: String, sql: String?)
 
@@ -64,6 +66,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
             return "\(p): store is version \(s), newer than this program's model version \(m); refusing to open it"
         case .migrationFailed(let p, let r): return "\(p): migration failed: \(r)"
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
+        case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
         case .sqlite(let code, let m, let sql):
             return "SQLite error \(code): \(m)" + (sql.map { " — while executing \($0)" } ?? "")
         }
