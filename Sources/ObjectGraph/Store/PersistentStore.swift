@@ -52,7 +52,10 @@ public final class PersistentStore: Sendable {
             switch location {
             case .inMemory:
                 let queue = try DatabaseQueue(configuration: config)
-                try queue.write { db in try Self.createSchema(model: model, in: db) }
+                try queue.write { db in
+                    try Self.createSchema(model: model, in: db)
+                    try FullTextIndexSchema.update(model: model, in: db)
+                }
                 writer = queue
             case .file(let url):
                 let path = url.path
@@ -61,6 +64,9 @@ public final class PersistentStore: Sendable {
                 try pool.write { db in
                     if try !db.tableExists(Self.metadataTable) {
                         try Self.createSchema(model: model, in: db)
+                    }
+                    if try FullTextIndexSchema.needsWork(model: model, in: db) {
+                        try FullTextIndexSchema.update(model: model, in: db)
                     }
                 }
                 writer = pool

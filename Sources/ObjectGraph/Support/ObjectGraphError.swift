@@ -40,6 +40,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case objectInaccessible(String)
     /// A batch update cannot set this key (a transient attribute, a derived count).
     case notBatchUpdatable(entity: String, key: String, reason: String)
+    /// A full-text search on an entity that declares no full-text index.
+    case noFullTextIndex(entity: String)
     /// An error reported by SQLite, with its message and the SQL.
     case sqlite(code: Int32, message: String, sql: String?)
 
@@ -67,6 +69,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .migrationFailed(let p, let r): return "\(p): migration failed: \(r)"
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
         case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
+        case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"
         case .sqlite(let code, let m, let sql):
             return "SQLite error \(code): \(m)" + (sql.map { " — while executing \($0)" } ?? "")
         }
