@@ -13,30 +13,13 @@ func resetPeakMemory() {
 func batchBenchmark(count: Int, servers: Int) throws {
     let url = tempStore("batch")
     defer { removeStore(url) }
-    do {
-        // Build the store in its own stack, so that the measured stack starts cold.
-        let container = try PersistentContainer(model: benchModel, store: .file(url))
-        container.automaticallyMergesChangesIntoViewContext = false
-        let ctx = container.newBackgroundContext(name: "build")
-        try ctx.performAndWait { () throws in
-            var feeds: [BenchServer] = []
-            for s in 0..<servers {
-                let server = ctx.insert(BenchServer.self)
-                server.title = "server \(s)"
-                feeds.append(server)
-            }
-            for i in 0..<count {
-                let item = ctx.insert(BenchItem.self)
-                item.guid = "guid-\(i)"
-                item.title = "Item number \(i)"
-                item.published = Date(timeIntervalSince1970: 1_700_000_000 + Double(i))
-                item.read = i % 3 == 0
-                item.server = feeds[i % servers]
-            }
-            try ctx.save()
-        }
-        try container.store.close()
-    }
+    // The store is built by another process, so that this one's memory is a reader's.
+    let builder = Process()
+    builder.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    builder.arguments = ["batch-build", url.path, String(count), String(servers)]
+    try builder.run()
+    builder.waitUntilExit()
+    guard builder.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
     let container = try PersistentContainer(model: benchModel, store: .file(url))
     let view = container.viewContext
     let unreadBefore = try view.performAndWait { () throws -> Int in
@@ -75,8 +58,33 @@ func batchBenchmark(count: Int, servers: Int) throws {
     }
     try step("redo") {
         view.performAndWait { _ = view.redo() }
-        return try view.performAndWait { try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == YES"))) }
+        return unreadBefore - (try view.performAndWait { try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))) })
     }
+}
+
+/// Builds the store of ``batchBenchmark(count:servers:)`` at `path` (run in a child process).
+func buildBatchStore(path: String, count: Int, servers: Int) throws {
+    let container = try PersistentContainer(model: benchModel, store: .file(URL(fileURLWithPath: path)))
+    container.automaticallyMergesChangesIntoViewContext = false
+    let ctx = container.newBackgroundContext(name: "build")
+    try ctx.performAndWait { () throws in
+        var feeds: [BenchServer] = []
+        for s in 0..<servers {
+            let server = ctx.insert(BenchServer.self)
+            server.title = "server \(s)"
+            feeds.append(server)
+        }
+        for i in 0..<count {
+            let item = ctx.insert(BenchItem.self)
+            item.guid = "guid-\(i)"
+            item.title = "Item number \(i)"
+            item.published = Date(timeIntervalSince1970: 1_700_000_000 + Double(i))
+            item.read = i % 3 == 2
+            item.server = feeds[i % servers]
+        }
+        try ctx.save()
+    }
+    try container.store.close()
 }
 
 /// Whether every server's stored and registered unreadCount equals its unread items.
