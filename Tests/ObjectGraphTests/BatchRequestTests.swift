@@ -188,6 +188,20 @@ import Testing
         }
     }
 
+    @Test func aBatchThatChangesNothingIsNoUndoStep() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.memory, directory: directory)
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            ctx.undoManager = ContextUndoManager()
+            let none = try ctx.execute(
+                BatchUpdateRequest(entityName: "Note", predicate: try Predicate(format: "read == YES"), propertiesToUpdate: ["read": .bool(true)]))
+            #expect(none.changedCount == 0)
+            #expect(try ctx.execute(BatchDeleteRequest(entityName: "Note", predicate: try Predicate(format: "title == 'absent'"))).changedCount == 0)
+            #expect(ctx.undoManager?.canUndo == false)
+        }
+    }
+
     @Test func badBatchUpdatesAreRefusedWithTheKeyNamed() throws {
         let directory = TemporaryDirectory()
         let container = try makeContainer(.memory, directory: directory)

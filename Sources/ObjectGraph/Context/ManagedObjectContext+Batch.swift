@@ -40,6 +40,7 @@ extension ManagedObjectContext {
         let target = try batchTarget(entity: entity, predicate: request.predicate)
         let (previous, counts) = try store.batchUpdate(entity, attributes: attributes, groups: [(values, target)])
         let changed = previous.groups.flatMap(\.keys).map { ObjectID(entity: entity, rawValue: $0) }
+        guard !changed.isEmpty else { return BatchResult(changedObjectIDs: []) }  // nothing to announce or undo
         recordBatchStep(.revertBatchUpdate(previous))
         announceBatch(updated: changed, keys: Set(attributes.map { entity.attributes[$0].name }), counts: counts)
         return BatchResult(changedObjectIDs: changed)
@@ -60,6 +61,7 @@ extension ManagedObjectContext {
         let entity = try model.entity(named: request.entityName)
         let target = try batchTarget(entity: entity, predicate: request.predicate)
         let (removed, counts) = try store.batchDelete(entity, target: target)
+        guard !removed.requestedKeys.isEmpty else { return BatchResult(changedObjectIDs: []) }  // nothing to announce or undo
         recordBatchStep(.restoreBatchDelete(removed))
         announceBatch(removed, counts: counts)
         return BatchResult(changedObjectIDs: removed.requestedKeys.map { ObjectID(entity: entity, rawValue: $0) })
@@ -81,9 +83,9 @@ extension ManagedObjectContext {
                     updated: previous.groups.flatMap(\.keys).map { ObjectID(entity: change.entity, rawValue: $0) },
                     keys: Set(change.attributes.map { change.entity.attributes[$0].name }), counts: counts)
             case .restoreBatchDelete(let removed):
+                guard let entity = removed.deleted.first?.entity else { return }
                 let counts = try store.restore(removed)
-                let entity = removed.deleted.first?.entity
-                undoManager?.registerUndo(.batch(.repeatBatchDelete(entity ?? model.entities[0], removed.requestedKeys)), in: self)
+                undoManager?.registerUndo(.batch(.repeatBatchDelete(entity, removed.requestedKeys)), in: self)
                 announceRestore(removed, counts: counts)
             case .repeatBatchDelete(let entity, let keys):
                 let (removed, counts) = try store.batchDelete(entity, target: .keys(keys))

@@ -32,7 +32,11 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// request.searchText = "swift linux"
     /// ```
     public static let relevance = SortDescriptor(relevanceKey)
-    /// The key of ``relevance``.
+    /// The key of ``relevance``, for a descriptor that puts the best match last.
+    ///
+    /// ```swift
+    /// let worstFirst = SortDescriptor(SortDescriptor.relevanceKey, ascending: false)
+    /// ```
     public static let relevanceKey = "@relevance"
 
     public var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }

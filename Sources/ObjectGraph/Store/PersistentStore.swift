@@ -29,6 +29,11 @@ public final class PersistentStore: Sendable {
     let writer: any DatabaseWriter
     /// Whether the store was opened for reading only (asked for, or a file this process
     /// may not write): every write throws ``ObjectGraphError/readOnlyStore(path:)``.
+    ///
+    /// ```swift
+    /// let store = try PersistentStore(model: model, location: .file(url), readOnly: true)
+    /// if store.isReadOnly { print("browsing only") }
+    /// ```
     public let isReadOnly: Bool
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
