@@ -270,11 +270,8 @@ struct BatchWriter {
                     throw SaveExecution.mapConstraintError(error, entity: entity, values: entity.defaultValues)
                 }
             }
-            let keys = part.keys
-            if let highest = keys.max(), highest >= (try PrimaryKeyAllocator.next(for: entity, in: db)) {
-                try PrimaryKeyAllocator.record(last: highest, for: entity, in: db)
-            }
-            try account(entity, counters: entity.counterDependencies, keysJSON: jsonArray(keys), sign: 1)
+            // The keys were handed out before (Z_PRIMARYKEY still counts them): no new ones are needed.
+            try account(entity, counters: entity.counterDependencies, keysJSON: jsonArray(part.keys), sign: 1)
         }
         for part in removed.nullified {
             let column = SchemaGenerator.quote(part.entity.relationships[part.relationship].name)
