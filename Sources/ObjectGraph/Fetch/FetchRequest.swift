@@ -50,10 +50,16 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var fetchBatchSize: Int
     /// Whether unsaved inserts, updates and deletes of the context are reflected.
     public var includesPendingChanges: Bool
+    /// How long the fetch (or count, or aggregate) may run before it is stopped with
+    /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``: SQLite's progress handler
+    /// interrupts the statement, and MATCHES, LIKE and CONTAINS stop inside a row.
+    /// `request.timeLimit = .milliseconds(500)`
+    public var timeLimit: Duration
 
     public init(
         entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
-        fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, includesPendingChanges: Bool = true
+        fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, includesPendingChanges: Bool = true,
+        timeLimit: Duration = Predicate.Limits.timeLimit
     ) {
         self.entityName = entityName
         self.predicate = predicate
@@ -62,6 +68,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         self.fetchOffset = fetchOffset
         self.fetchBatchSize = fetchBatchSize
         self.includesPendingChanges = includesPendingChanges
+        self.timeLimit = timeLimit
     }
 }
 

@@ -28,7 +28,7 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request: request, context: self)
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
-            let pks = try store.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+            let pks = try plan.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
             return pks.map { ObjectID(entity: plan.entity, rawValue: $0) }
         }
         return try executeObjects(plan).map(\.objectID)
@@ -45,10 +45,10 @@ extension ManagedObjectContext {
         var total: Int
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: [], applyLimit: false)
-            total = try store.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
+            total = try plan.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
         } else {
             let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: plan.excludedPKs, applyLimit: false)
-            total = try store.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
+            total = try plan.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
             total += try plan.pendingCandidates().count
         }
         total = max(0, total - request.fetchOffset)
@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         let (sql, arguments) = plan.selectSQL(
             columns: "TOTAL(\(column)), COUNT(\(column)), MIN(\(column)), MAX(\(column)), SUM(\(column))",
             excluding: plan.hasPendingChanges ? plan.excludedPKs : [], applyLimit: false, ordered: false)
-        let row = try store.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
+        let row = try plan.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
         var total: Double = row?[0] ?? 0
         var count: Int = row?[1] ?? 0
         var minimum = Value(databaseValue: row?[2] ?? .null, type: attribute.type)
@@ -120,12 +120,12 @@ extension ManagedObjectContext {
         let layout = RowLayout(entity: plan.entity, alias: "t0")
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: [], applyLimit: true)
-            return try readObjects(sql: sql, arguments: arguments, layout: layout)
+            return try readObjects(plan, sql: sql, arguments: arguments, layout: layout)
         }
         // Store rows for objects without unsaved changes, then the changed objects that
         // match in memory, merged in sort order.
         let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: plan.excludedPKs, applyLimit: false, limitForMerge: true)
-        var objects = try readObjects(sql: sql, arguments: arguments, layout: layout)
+        var objects = try readObjects(plan, sql: sql, arguments: arguments, layout: layout)
         objects.append(contentsOf: try plan.pendingCandidates())
         try sortInMemory(&objects, by: plan.request.sortDescriptors)
         let start = min(plan.request.fetchOffset, objects.count)
@@ -133,14 +133,16 @@ extension ManagedObjectContext {
         return Array(objects[start..<end])
     }
 
-    private func readObjects(sql: String, arguments: [DatabaseValue], layout: RowLayout) throws(ObjectGraphError) -> [ManagedObject] {
+    private func readObjects(_ plan: FetchPlan, sql: String, arguments: [DatabaseValue], layout: RowLayout)
+        throws(ObjectGraphError) -> [ManagedObject]
+    {
         let entity = layout.entity
         let model = self.model
         if registered.isEmpty {
             // Nothing registered (a fresh or reset context): no row can have an object yet,
             // so objects are made as the rows are read, with no look-up and no list of rows
             // in between; they join the context (and hear awakeFromFetch) back on its queue.
-            let objects = try store.read { db in
+            let objects = try plan.read { db in
                 var objects: [ManagedObject] = []
                 try layout.forEachRow(db, sql: sql, arguments: arguments, model: model) { pk, snapshot in
                     let object = entity.managedClass.init(
@@ -160,7 +162,7 @@ extension ManagedObjectContext {
             }
             return objects
         }
-        var decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
+        var decoded = try plan.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
         registered.reserveCapacity(registered.count + decoded.count)
         // Each row's arrays are swapped out of `decoded` so they move into the object
         // instead of being retained by both.
@@ -203,6 +205,9 @@ struct FetchPlan {
     let orderSQL: String
     let hasPendingChanges: Bool
     let excludedPKs: [Int64]
+    /// The request's time budget, counted from the plan's making, for its reads and its
+    /// in-memory evaluation of pending changes alike.
+    let deadline: QueryDeadline
 
     init<T: ManagedObject>(request: FetchRequest<T>, context: ManagedObjectContext) throws(ObjectGraphError) {
         let model = context.model
@@ -214,6 +219,7 @@ struct FetchPlan {
         }
         self.entity = entity
         self.context = context
+        self.deadline = QueryDeadline(limit: request.timeLimit)
         self.request = AnyFetchRequest(
             predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
             fetchOffset: request.fetchOffset)
@@ -248,6 +254,23 @@ struct FetchPlan {
             hasPendingChanges = false
             excludedPKs = []
         }
+    }
+
+    /// Runs `block` on the store with the request's deadline: past it the statement is
+    /// interrupted and the fetch throws ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
+    func read<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
+        do {
+            return try context.store.read { db in try deadline.run(in: db) { try block(db) } }
+        } catch {
+            throw timedOut(error)
+        }
+    }
+
+    /// `error`, or the time-out it stands for when the deadline has passed (SQLite reports an
+    /// interrupted statement as SQLITE_INTERRUPT).
+    func timedOut(_ error: ObjectGraphError) -> ObjectGraphError {
+        guard deadline.isExceeded else { return error }
+        return .timeLimitExceeded(entity: entity.name, seconds: deadline.seconds)
     }
 
     /// `SELECT columns FROM table t0 WHERE … ORDER BY … LIMIT …`.
@@ -286,9 +309,9 @@ struct FetchPlan {
         for object in context.changedObjects(of: entity) {
             if let predicate = request.predicate {
                 do {
-                    guard try predicate.evaluate(with: object) else { continue }
+                    guard try deadline.run({ try predicate.evaluate(with: object) }) else { continue }
                 } catch {
-                    throw ObjectGraphError.wrapping(error)
+                    throw timedOut(ObjectGraphError.wrapping(error))
                 }
             }
             result.append(object)

@@ -90,6 +90,18 @@ enum PredicateFormatter {
         return String(d)
     }
 
+    /// `s` cut to its first `limit` Unicode scalars, with "…" where it was cut, for error
+    /// messages that must stay short whatever the input.
+    static func abbreviated(_ s: String, limit: Int = 60) -> String {
+        var scalars = s.unicodeScalars.makeIterator()
+        var out = String.UnicodeScalarView()
+        for _ in 0..<limit {
+            guard let scalar = scalars.next() else { return s }
+            out.append(scalar)
+        }
+        return scalars.next() == nil ? s : String(out) + "…"
+    }
+
     /// `s` in double quotes with `"`, `\` and control characters escaped.
     static func quote(_ s: String) -> String {
         var out = "\""
