@@ -262,15 +262,22 @@ struct FetchPlan {
         do {
             return try context.store.read { db in try deadline.run(in: db) { try block(db) } }
         } catch {
-            throw timedOut(error)
+            throw explained(error)
         }
     }
 
-    /// `error`, or the time-out it stands for when the deadline has passed (SQLite reports an
-    /// interrupted statement as SQLITE_INTERRUPT).
-    func timedOut(_ error: ObjectGraphError) -> ObjectGraphError {
-        guard deadline.isExceeded else { return error }
-        return .timeLimitExceeded(entity: entity.name, seconds: deadline.seconds)
+    /// `error`, or what it stands for: the time-out when the deadline has passed (SQLite
+    /// reports an interrupted statement as SQLITE_INTERRUPT), a predicate too deep for SQLite
+    /// when its parser gives up (the ``Predicate/Limits`` keep predicates short of that).
+    func explained(_ error: ObjectGraphError) -> ObjectGraphError {
+        if deadline.isExceeded { return .timeLimitExceeded(entity: entity.name, seconds: deadline.seconds) }
+        if case .sqlite(_, let message, _) = error,
+            message.contains("parser stack overflow") || message.hasPrefix("Expression tree is too large")
+        {
+            return .invalidPredicate(
+                entity: entity.name, message: "the predicate or sort key paths nest too deeply for SQLite (\(message))")
+        }
+        return error
     }
 
     /// `SELECT columns FROM table t0 WHERE … ORDER BY … LIMIT …`.
@@ -311,7 +318,7 @@ struct FetchPlan {
                 do {
                     guard try deadline.run({ try predicate.evaluate(with: object) }) else { continue }
                 } catch {
-                    throw timedOut(ObjectGraphError.wrapping(error))
+                    throw explained(ObjectGraphError.wrapping(error))
                 }
             }
             result.append(object)

@@ -52,11 +52,11 @@ extension Predicate {
     ///
     /// A string operator running past the current fetch's deadline (outside a fetch, past
     /// ``Limits/timeLimit``) throws ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``; a
-    /// predicate built in code deeper than ``Limits/nestingDepth`` throws before evaluating.
+    /// predicate built in code deeper than ``Limits/predicateDepth`` throws before evaluating.
     public func evaluate(with object: some PredicateEvaluable) throws -> Bool {
-        guard depth <= Limits.nestingDepth else {
+        guard depth <= Limits.predicateDepth else {
             throw PredicateEvaluationError(
-                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.nestingDepth)")
+                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
         }
         return try PredicateEvaluator.evaluate(self, object)
     }

@@ -93,6 +93,16 @@ private struct PredicateParser {
         }
     }
 
+    /// `predicate`, unless it nests NOT, AND and OR deeper than the limit (an error at `position`,
+    /// where the construct begins).
+    func checkedDepth(_ predicate: Predicate, at position: Int) throws(ObjectGraphError) -> Predicate {
+        guard predicate.depth <= Predicate.Limits.predicateDepth else {
+            throw error(
+                "NOT, AND and OR nested more than \(Predicate.Limits.predicateDepth) levels deep (the limit)", at: position)
+        }
+        return predicate
+    }
+
     mutating func countComparison() throws(ObjectGraphError) {
         comparisons += 1
         guard comparisons <= Predicate.Limits.comparisons else {
@@ -145,29 +155,32 @@ private struct PredicateParser {
     }
 
     mutating func parseOr() throws(ObjectGraphError) -> Predicate {
+        let start = current.position
         var parts = [try parseAnd()]
         while isKeyword("OR") || isSymbol("||") {
             advance()
             parts.append(try parseAnd())
         }
-        return .or(parts)
+        return try checkedDepth(.or(parts), at: start)
     }
 
     mutating func parseAnd() throws(ObjectGraphError) -> Predicate {
+        let start = current.position
         var parts = [try parseNot()]
         while isKeyword("AND") || isSymbol("&&") {
             advance()
             parts.append(try parseNot())
         }
-        return .and(parts)
+        return try checkedDepth(.and(parts), at: start)
     }
 
     mutating func parseNot() throws(ObjectGraphError) -> Predicate {
         if isKeyword("NOT") || isSymbol("!") {
+            let start = current.position
             try enterNesting()
             defer { depth -= 1 }
             advance()
-            return .not(try parseNot())
+            return try checkedDepth(.not(try parseNot()), at: start)
         }
         return try parsePrimary()
     }

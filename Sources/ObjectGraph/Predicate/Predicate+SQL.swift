@@ -38,11 +38,21 @@ public struct SQLFragment: Sendable, Equatable {
 
     /// `parts` joined by `AND` or `OR`, in parentheses. SQLite parses `a AND b AND c …` into a
     /// chain as deep as it is long and refuses expressions deeper than 1,000 levels, so long
-    /// lists are grouped in halves: the depth grows with the logarithm of the count.
+    /// lists are cut into at most 64 groups of at most 64 (recursively): the depth grows with
+    /// the logarithm of the count, and each level costs SQLite's parser (whose stack holds
+    /// about 100 entries) only a few entries.
     static func grouped(_ parts: ArraySlice<SQLFragment>, by op: String) -> SQLFragment {
-        if parts.count <= 8 { return "(" + joined(Array(parts), separator: " \(op) ") + ")" }
-        let middle = parts.startIndex + parts.count / 2
-        return "(" + grouped(parts[..<middle], by: op) + " \(op) " + grouped(parts[middle...], by: op) + ")"
+        let width = 64
+        if parts.count <= width { return "(" + joined(Array(parts), separator: " \(op) ") + ")" }
+        let size = (parts.count + width - 1) / width
+        var groups: [SQLFragment] = []
+        var start = parts.startIndex
+        while start < parts.endIndex {
+            let end = min(start + size, parts.endIndex)
+            groups.append(grouped(parts[start..<end], by: op))
+            start = end
+        }
+        return grouped(groups[...], by: op)
     }
 }
 
@@ -130,7 +140,9 @@ struct PredicateSQLCompiler {
             return SQLFragment.grouped(compiled[...], by: "OR")
         case .not(let inner):
             // Every compiled predicate is 1 when true and 0 or NULL when false, so "IS NOT 1"
-            // negates it without letting SQL's third truth value through.
+            // negates it without letting SQL's third truth value through, and a double negation
+            // is the predicate itself (saving SQLite's parser two levels).
+            if case .not(let twice) = inner.node { return try compile(twice) }
             return "(" + (try compile(inner)) + " IS NOT 1)"
         case .comparison(let c): return try compile(c)
         }

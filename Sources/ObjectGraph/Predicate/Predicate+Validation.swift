@@ -13,13 +13,14 @@ extension Predicate {
     /// Throws ``ObjectGraphError/unknownKey(entity:key:)`` naming the entity in which a key was
     /// looked up, or ``ObjectGraphError/invalidPredicate(entity:message:)`` naming the key path.
     ///
-    /// A predicate built in code that nests NOT, AND and OR deeper than ``Limits/nestingDepth``
-    /// is refused too (a parsed one never is).
+    /// A predicate built in code that nests NOT, AND and OR deeper than ``Limits/predicateDepth``
+    /// is refused too (a parsed one never is), as is a key path crossing more than
+    /// ``Limits/keyPathRelationships`` relationships.
     public func validate(for entity: Entity, in model: ManagedObjectModel) throws(ObjectGraphError) {
-        guard depth <= Limits.nestingDepth else {
+        guard depth <= Limits.predicateDepth else {
             throw .invalidPredicate(
                 entity: entity.name,
-                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.nestingDepth)")
+                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
         }
         try PredicateValidator(model: model, root: entity).validate(self)
     }
@@ -95,6 +96,11 @@ struct ModelKeyPath {
             if let a = entity.attribute(named: key) {
                 terminal = .attribute(a)
             } else if let r = entity.relationshipIndexByName[key] {
+                guard hops.count < Predicate.Limits.keyPathRelationships else {
+                    throw .invalidPredicate(
+                        entity: root.name,
+                        message: "key path '\(PredicateFormatter.abbreviated(path))' crosses more than \(Predicate.Limits.keyPathRelationships) relationships (the limit)")
+                }
                 let destination = model.destination(of: entity, relationshipIndex: r)
                 let hop = Hop(source: entity, relationshipIndex: r, destination: destination)
                 if hop.isToMany { toManyHops.append(hops.count) }

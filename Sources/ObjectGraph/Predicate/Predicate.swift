@@ -41,7 +41,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
 
     /// Levels of NOT, AND and OR down to the deepest comparison (a comparison or constant is
     /// 1). Kept with each node so that a predicate built in code deeper than
-    /// ``Limits/nestingDepth`` is refused before any recursion over it could exhaust the stack.
+    /// ``Limits/predicateDepth`` is refused before any recursion over it could exhaust the stack.
     let depth: Int
 
     /// Wraps a node. Prefer the builders (``and(_:)``, ``comparison(_:_:_:options:modifier:)``).
@@ -71,9 +71,15 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
         public static let formatLength = 65_536
         /// The most comparisons (and TRUEPREDICATE/FALSEPREDICATE) in one format string.
         public static let comparisons = 1_000
-        /// The deepest nesting of parentheses, NOT, collections and CAST in a format string, and
-        /// of NOT, AND and OR (see ``Predicate/node``) in any predicate evaluated or compiled.
+        /// The deepest nesting of parentheses, NOT, collections and CAST in a format string.
         public static let nestingDepth = 200
+        /// The deepest nesting of NOT, AND and OR (a comparison is level 1, `a AND (b OR c)` is
+        /// level 3), in a format string and in any predicate evaluated or compiled. SQLite's
+        /// parser gives up on SQL nested about 100 levels deep ("parser stack overflow"); a
+        /// level of a predicate costs it up to 6, a relationship of a key path up to 6 more.
+        public static let predicateDepth = 10
+        /// The most relationships one key path may cross (`server.title` crosses one).
+        public static let keyPathRelationships = 6
         /// The longest string literal in a format string, in Unicode scalars.
         public static let stringLength = 16_384
         /// The longest MATCHES pattern, literal or substituted, in Unicode scalars.
