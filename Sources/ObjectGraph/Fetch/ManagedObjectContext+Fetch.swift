@@ -224,8 +224,7 @@ struct FetchPlan {
             predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
             fetchOffset: request.fetchOffset)
         if let predicate = request.predicate {
-            try predicate.validate(for: entity, in: model)
-            whereSQL = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
+            whereSQL = try predicate.sqlExpression(for: entity, in: model, alias: "t0")  // validates it first
         } else {
             whereSQL = nil
         }

@@ -298,35 +298,46 @@ struct PredicateSQLCompiler {
         switch c.op {
         case .in:
             guard case .aggregate(let members) = c.right else { return SQLFragment(sql: "0") }
-            var jsonMembers: [String] = []
-            var constants: [SQLFragment] = []
-            var alternatives: [SQLFragment] = []
+            // Constants (a collection can hold hundreds of thousands) go straight to JSON
+            // text; key paths and nil become alternatives of their own.
+            var constantMembers: [Value] = []
+            var otherMembers: [Operand] = []
+            var hasNull = false
             var isString = left.isString
-            var compiledMembers: [Operand] = []
             for m in members {
-                let o = try operand(m)
-                isString = isString || o.isString
-                compiledMembers.append(o)
+                switch m {
+                case .constant(.null): hasNull = true
+                case .constant(let v):
+                    if case .string = v { isString = true }
+                    constantMembers.append(v)
+                case .objectReference(_, let rawValue): constantMembers.append(.integer(rawValue))
+                default:
+                    let o = try operand(m)
+                    isString = isString || o.isString
+                    otherMembers.append(o)
+                }
             }
             var l = left
             l.isString = isString
             let lhs = folded(l, options)
-            for var o in compiledMembers {
-                o.isString = isString
-                if o.constant == .null {
-                    alternatives.append("(" + lhs + " IS NULL)")
-                } else if var constant = o.constant {
-                    if isString, !options.isEmpty, case .string(let s) = constant {
-                        constant = .string(PredicateSemantics.fold(s, options))
-                    }
-                    if let json = Self.jsonLiteral(constant) {
-                        jsonMembers.append(json)
-                    } else {
-                        constants.append(SQLFragment(sql: "?", arguments: [constant.databaseValue]))
-                    }
-                } else {
-                    alternatives.append("(" + lhs + " IS " + folded(o, options) + ")")
+            var jsonMembers: [String] = []
+            var constants: [SQLFragment] = []
+            var alternatives: [SQLFragment] = []
+            jsonMembers.reserveCapacity(constantMembers.count)
+            for var constant in constantMembers {
+                if isString, !options.isEmpty, case .string(let s) = constant {
+                    constant = .string(PredicateSemantics.fold(s, options))
                 }
+                if let json = Self.jsonLiteral(constant) {
+                    jsonMembers.append(json)
+                } else {
+                    constants.append(SQLFragment(sql: "?", arguments: [constant.databaseValue]))
+                }
+            }
+            if hasNull { alternatives.append("(" + lhs + " IS NULL)") }
+            for var o in otherMembers {
+                o.isString = isString
+                alternatives.append("(" + lhs + " IS " + folded(o, options) + ")")
             }
             if !constants.isEmpty {
                 alternatives.insert("(" + lhs + " IN (" + SQLFragment.joined(constants, separator: ", ") + "))", at: 0)
