@@ -52,7 +52,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var includesPendingChanges: Bool
     /// How long the fetch (or count, or aggregate) may run before it is stopped with
     /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``: SQLite's progress handler
-    /// interrupts the statement, and MATCHES, LIKE and CONTAINS stop inside a row.
+    /// interrupts the statement, and MATCHES, LIKE and CONTAINS stop inside a row. The
+    /// default is ``Predicate/Limits/timeLimit`` (10 s); `.seconds(Int64.max)` means no limit.
     /// `request.timeLimit = .milliseconds(500)`
     public var timeLimit: Duration
 
