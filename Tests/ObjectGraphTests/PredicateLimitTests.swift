@@ -156,6 +156,7 @@ struct PredicateLimitTests {
             return message.contains("2000 levels deep, more than the limit of \(limit)")
         }
         #expect(throws: PredicateEvaluationError.self) { try deep.evaluate(with: TestObject(item, ["title": "a"])) }
+        #expect(deep.description == "<a predicate nested 2000 levels deep>")  // no recursion that deep
         // Alternating AND/OR nests too (each level keeps two parts, so flattening cannot help).
         var mixed = Predicate.comparison("title", .equalTo, "a")
         for i in 0..<(limit + 1) {

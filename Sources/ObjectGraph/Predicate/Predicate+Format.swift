@@ -1,7 +1,9 @@
 import Foundation
 
 extension Predicate {
-    /// The predicate as a format string that parses back to an equal predicate.
+    /// The predicate as a format string that parses back to an equal predicate (within the
+    /// ``Limits``; a predicate built in code nested deeper than ``Limits/nestingDepth`` prints
+    /// as a short placeholder instead of recursing that deep).
     ///
     /// ```swift
     /// let p = try Predicate(format: "read = no && title contains[cd] 'swift'")
@@ -23,6 +25,9 @@ enum PredicateFormatter {
     static let objectIDCastPrefix = "ObjectID:"
 
     static func format(_ predicate: Predicate) -> String {
+        guard predicate.depth <= Predicate.Limits.nestingDepth else {
+            return "<a predicate nested \(predicate.depth) levels deep>"
+        }
         switch predicate.node {
         case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .and(let parts): return parts.map(grouped).joined(separator: " AND ")
