@@ -36,6 +36,13 @@ final class FeedXMLHandler {
     static let streamedBytes = 1 << 20
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
+    /// libxml2 met a character XML forbids (see ``recordError(_:line:column:code:)``).
+    private(set) var sawInvalidCharacter = false
+    /// Items not to report: the first items of a document parsed again after some of its
+    /// items were already written to `stream`.
+    var itemsToSkip = 0
+    /// Items in `itemsJSON` not yet handed to `stream`.
+    private var itemsPending = 0
 
     // MARK: Structure
     private var depth = 0
@@ -145,7 +152,14 @@ final class FeedXMLHandler {
 
     // MARK: - Errors
 
-    func recordError(_ message: String, line: Int, column: Int) {
+    func recordError(_ message: String, line: Int, column: Int, code: Int = 0) {
+        if code == Int(XML_ERR_INVALID_CHAR.rawValue) && !sawInvalidCharacter {
+            // A character XML forbids (a control character): libxml2's push parser gives up
+            // on the rest of a CDATA section that holds one, and with it on every later
+            // item. Stop here; the caller parses the document again without them.
+            sawInvalidCharacter = true
+            if let context = parserContext { xmlStopParser(context) }
+        }
         errorCount += 1
         if errors.count < 10 {
             errors.append(FeedText.sanitized("line \(line), column \(column): \(message)"))
@@ -161,6 +175,58 @@ final class FeedXMLHandler {
         ignoreDepth = 0
         finishItem()
         itemDepth = 0
+    }
+
+    /// A note for ``ParsedFeed/warnings`` that did not come from libxml2.
+    func noteWarning(_ message: String) {
+        notes.append(message)
+    }
+    private var notes: [String] = []
+    private var problems: [String] = []
+
+    /// At the end of the whole input (`tail` being its last bytes): a document whose root
+    /// element is still open and that does not end with the root's end tag was cut off
+    /// (a transfer cut short, a full disk): reported as a problem; the items read are kept.
+    func noteEndOfInput(tail: UnsafeBufferPointer<UInt8>) {
+        guard format != nil, depth > 0, !rejectedRoot, !sawInvalidCharacter, let rootName else { return }
+        if Self.endsWithEndTag(of: rootName, tail) { return }
+        problems.append("the document is cut off before its closing </\(rootName)> tag; the items before the cut are kept")
+    }
+
+    /// Whether `bytes` end with `</root>` (or `</prefix:root>`), after any white space,
+    /// comments and processing instructions.
+    static func endsWithEndTag(of root: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = bytes.count
+        while true {
+            while end > 0, FeedText.isXMLSpace(bytes[end - 1]) { end -= 1 }
+            guard end > 0, bytes[end - 1] == UInt8(ascii: ">") else { return false }
+            let head = UnsafeBufferPointer(rebasing: bytes[..<end])
+            if end >= 3, bytes[end - 2] == UInt8(ascii: "-"), bytes[end - 3] == UInt8(ascii: "-"),
+                let open = lastIndex(of: "<!--", in: head)
+            {
+                end = open
+                continue
+            }
+            if end >= 2, bytes[end - 2] == UInt8(ascii: "?"), let open = lastIndex(of: "<?", in: head) {
+                end = open
+                continue
+            }
+            guard let open = lastIndex(of: "</", in: head) else { return false }
+            var name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 2)..<(end - 1)]), as: UTF8.self)
+            while let last = name.utf8.last, FeedText.isXMLSpace(last) { name.removeLast() }
+            if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
+            return name == root
+        }
+    }
+
+    private static func lastIndex(of literal: String, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let needle = Array(literal.utf8)
+        var index = bytes.count - needle.count
+        while index >= 0 {
+            if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle { return index }
+            index -= 1
+        }
+        return nil
     }
 
     /// Forgets the errors recorded after the first `count` ones.
@@ -822,6 +888,10 @@ final class FeedXMLHandler {
     private func finishItem() {
         var state = ItemState()
         swap(&state, &item)  // moved out, not copied (no retain and release of every field)
+        if itemsToSkip > 0 {
+            itemsToSkip -= 1
+            return
+        }
         // Link: RSS <link>, then an alternate link, then a permalink guid that is a URL.
         var link = state.link ?? state.alternateLink
         if link == nil, !isAtom, state.guidIsPermaLink, let guid = state.guid {
@@ -894,6 +964,7 @@ final class FeedXMLHandler {
         if itemsJSON != nil {
             // Written out now: the content goes from its bytes to the JSON, never a String.
             itemsJSON!.append(UInt8(ascii: ","))
+            itemsPending += 1
             defer { if stream != nil && itemsJSON!.count >= Self.streamedBytes { writeToStream() } }
             let summaryBytes = summaryUTF8 ?? []
             summaryBytes.withUnsafeBufferPointer { summaryBuffer in
@@ -989,12 +1060,13 @@ final class FeedXMLHandler {
 
     /// Hands the items gathered so far to `stream`, once the head is settled.
     private func writeToStream() {
-        guard let stream else { return }
+        guard let stream, !sawInvalidCharacter else { return }
         if !stream.headWritten {
             guard let head = settledHead() else { return }
             stream.write(head: head.contractJSONHead())
         }
-        stream.write(items: &itemsJSON!)
+        stream.write(items: &itemsJSON!, count: itemsPending)
+        itemsPending = 0
     }
 
     /// The feed's head (format, title, link) when nothing later in the document can change
@@ -1012,6 +1084,8 @@ final class FeedXMLHandler {
         feed.link = feed.link.map(FeedText.sanitized)
         feed.warnings = errors
         if errorCount > errors.count { feed.warnings.append("… and \(errorCount - errors.count) more") }
+        feed.warnings += notes
+        feed.problems = problems
         return feed
     }
 

@@ -111,8 +111,10 @@ public final class FeedImporter: Sendable {
             set(server, \.lastModified, metadata.lastModified)
         }
         let status: FeedRefreshStatus
+        var parseProblem: String?  // items stored, but the document was incomplete
         switch input {
         case .parsed(let feed, let metadata):
+            parseProblem = feed.problems.first.map { "\(url): \($0)" }
             try recordMetadata(metadata)
             let (new, changed) = try upsertItems(feed.items, into: server, now: now)
             if server.title?.isEmpty ?? true, let title = feed.title, !title.isEmpty { server.title = title }
@@ -146,7 +148,7 @@ public final class FeedImporter: Sendable {
         case .failed(let message): set(server, \.lastError, message)
         case .gone: set(server, \.lastError, "\(url): HTTP 410 Gone; the feed is disabled")
         default:
-            set(server, \.lastError, nil)
+            set(server, \.lastError, parseProblem)
             if server.retryAfter != nil { server.retryAfter = nil }
             if server.disabled { server.disabled = false }
         }
