@@ -97,11 +97,11 @@ struct ParsedIntoStoreTests {
         #expect(feed.lastError == nil)
     }
 
-    @Test("a DOCTYPE entity chain 25,000 deep fails this feed with a lastError")
+    @Test("a DOCTYPE entity chain 5,000 deep fails this feed with a lastError")
     func deepEntityChain() async throws {
         var declarations = "<!ENTITY e0 \"x\">"
-        for level in 1..<25_000 { declarations += "<!ENTITY e\(level) \"&e\(level - 1);\">" }
-        let feed = try await Self.refresh("<!DOCTYPE rss [\(declarations)]><rss><channel><title>&e24999;</title></channel></rss>")
+        for level in 1..<5_000 { declarations += "<!ENTITY e\(level) \"&e\(level - 1);\">" }
+        let feed = try await Self.refresh("<!DOCTYPE rss [\(declarations)]><rss><channel><title>&e4999;</title></channel></rss>")
         #expect(feed.items.isEmpty)
         #expect(feed.lastError?.contains("levels deep") == true)
     }
