@@ -218,6 +218,17 @@ struct NoCrashNoLossTests {
         #expect(feed.items.map(\.id) == (0..<count).map { "g\($0)" })
     }
 
+    @Test func controlCharactersInJSONFeedStringsLoseNothing() throws {
+        // Before: "not JSON: Unescaped control character", the whole feed refused.
+        var json = Array(#"{"version": "https://jsonfeed.org/version/1.1", "title": "J"#.utf8) + [0x01]
+        json += Array(#"x", "items": [{"id": "1", "title": "a"#.utf8) + [0x1B] + Array(#"[31mb", "content_html": "<p>x"#.utf8)
+        json += [0x02, 0x0A] + Array(#"y</p>"}, {"id": "2", "title": "two"}]}"#.utf8)
+        let feed = try FeedParser.parse(data: Data(json))
+        #expect(feed.title == "Jx")
+        #expect(feed.items.map(\.title) == ["a[31mb", "two"])
+        #expect(feed.items.first?.content == "<p>x\ny</p>")
+    }
+
     // MARK: - Documents cut off
 
     static let complete = """
@@ -232,6 +243,11 @@ struct NoCrashNoLossTests {
         let feed = try parse(cut)
         #expect(feed.items.map(\.title) == ["a", "b", "c"])
         #expect(feed.problems == ["the document is cut off before its closing </rss> tag; the items before the cut are kept"])
+        // The `zeader parse` path prints the items and hands the problem back for stderr.
+        var json: [UInt8] = []
+        let problems = try FeedParser.writeContractJSON(data: Data(cut.utf8)) { json.append(contentsOf: $0) }
+        #expect(problems == feed.problems)
+        #expect(try JSONDecoder().decode(FeedCorrectnessTests.Contract.self, from: Data(json)).items.count == 3)
     }
 
     @Test(arguments: ["</channel>", "<item><title>c</title>", "<ite", "</rs"])
@@ -271,6 +287,7 @@ struct NoCrashNoLossTests {
         let feed = try FeedParser.parse(data: cut, limits: limits)
         #expect(feed.items.count == 4000)
         #expect(feed.problems.count == 1)
+        #expect(try FeedParser.writeContractJSON(data: cut, limits: limits) { _ in } == feed.problems)
         let whole = try FeedParser.parse(data: Data((xml + "</channel></rss>").utf8), limits: limits)
         #expect(whole.problems.isEmpty)
     }

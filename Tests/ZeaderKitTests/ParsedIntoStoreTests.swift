@@ -106,6 +106,96 @@ struct ParsedIntoStoreTests {
         #expect(feed.lastError?.contains("levels deep") == true)
     }
 
+    // MARK: - Issue 13: feed correctness, through a refresh into the store
+
+    @Test("1. base64 Atom text constructs are stored decoded; binary content is absent")
+    func base64() async throws {
+        let b64 = { (text: String) in Data(text.utf8).base64EncodedString() }
+        let feed = try await Self.refresh("""
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title mode="base64">\(b64("Feed Title"))</title>
+            <entry><id>a</id><title mode="base64">\(b64("Entry"))</title>
+            <content type="text/html" mode="base64">\(b64("<p>Body</p>"))</content></entry>
+            <entry><id>b</id><title>Bin</title><content type="image/png" mode="base64">iVBORw0KGgoAAAANSUhEUv/+AAE=</content></entry></feed>
+            """)
+        #expect(feed.title == "Feed Title")
+        #expect(feed.items.map(\.title) == ["Entry", "Bin"])
+        #expect(feed.items[0].content == "<p>Body</p>")
+        #expect(feed.items[1].content == nil)
+    }
+
+    @Test("2. Atom 0.3 under the echo namespace is stored as a feed")
+    func historicalNamespace() async throws {
+        let feed = try await Self.refresh("""
+            <feed version="0.3" xmlns="http://purl.org/echo/"><title>Echo</title><link rel="alternate" href="http://echo.example/"/>
+            <entry><id>e1</id><title>First</title><issued>2003-12-13T08:29:29Z</issued></entry></feed>
+            """)
+        #expect(feed.lastError == nil)
+        #expect(feed.title == "Echo")
+        #expect(feed.siteLink == "http://echo.example/")
+        #expect(feed.items.map(\.guid) == ["e1"])
+    }
+
+    @Test("3. an RSS feed's atom:link rel=self is not stored as its site link")
+    func selfLink() async throws {
+        let feed = try await Self.refresh("""
+            <rss version="2.0"><channel><title>S</title><atom:link href="http://s.example/feed.xml" rel="self"/>
+            <link>http://s.example/</link><item><guid>1</guid><atom:link rel="self" href="http://s.example/1.xml"/><link>http://s.example/1</link></item></channel></rss>
+            """)
+        #expect(feed.siteLink == "http://s.example/")
+        #expect(feed.items.first?.link == "http://s.example/1")
+    }
+
+    @Test("4. relative links in content are stored resolved against the feed's file URL and xml:base")
+    func relativeContentLinks() async throws {
+        let feed = try await Self.refresh("""
+            <rss version="2.0"><channel><title>R</title>
+            <item><guid>1</guid><description>&lt;a href="https://abs.example/"&gt;abs&lt;/a&gt;&lt;img src="img.png"&gt;</description></item>
+            <item xml:base="http://base.example/dir/"><guid>2</guid><description>&lt;a href="../up"&gt;up&lt;/a&gt;</description></item>
+            </channel></rss>
+            """)
+        let first = try #require(feed.items.first?.content)
+        #expect(first.contains(#"src="file:///"#), "\(first)")
+        #expect(first.hasSuffix(#"/img.png">"#), "\(first)")
+        #expect(feed.items[1].content == #"<a href="http://base.example/up">up</a>"#)
+    }
+
+    @Test("5. dc:title and dc:author are stored as title and author")
+    func dublinCore() async throws {
+        let feed = try await Self.refresh("""
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><dc:title>DC</dc:title>
+            <item><guid>1</guid><dc:title>Item</dc:title><dc:author>Ann</dc:author></item></channel></rss>
+            """)
+        #expect(feed.title == "DC")
+        #expect(feed.items.first?.title == "Item")
+        #expect(feed.items.first?.author == "Ann")
+    }
+
+    @Test("6. a JSON Feed with version \"1.1\" is stored")
+    func shortJSONFeedVersion() async throws {
+        let feed = try await Self.refresh(
+            #"{"version": "1.1", "title": "J", "items": [{"id": "1", "title": "One", "date_published": "2024-01-01T00:00:00Z"}]}"#,
+            fileExtension: "json")
+        #expect(feed.lastError == nil)
+        #expect(feed.items.map(\.title) == ["One"])
+    }
+
+    @Test("7. a macgreek feed is stored decoded")
+    func legacyEncoding() async throws {
+        let bytes = Array(#"<?xml version="1.0" encoding="macgreek"?><rss version="2.0"><channel><title>T</title><item><guid>1</guid><title>"#.utf8)
+            + [0x80, 0xE1] + Array("</title></item></channel></rss>".utf8)
+        let feed = try await Self.refresh(bytes)
+        #expect(feed.items.first?.title == "Äα")
+    }
+
+    @Test("8. an Atom 0.3 entry's issued date is stored as its publication date")
+    func atom03Issued() async throws {
+        let feed = try await Self.refresh("""
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>D</title>
+            <entry><id>1</id><created>2004-01-01T00:00:00Z</created><issued>2004-01-02T00:00:00Z</issued></entry></feed>
+            """)
+        #expect(feed.items.first?.published == Date(timeIntervalSince1970: 1_073_001_600))
+    }
+
     @Test("zeader import names the outlines it cannot import and exits 1, importing the rest")
     func importNamesRejectedOutlines() throws {
         let dir = try temporaryDirectory()

@@ -77,15 +77,19 @@ public enum FeedParser {
     ///     fwrite(chunk.baseAddress, 1, chunk.count, stdout)
     /// }
     /// ```
+    /// Returns the feed's ``ParsedFeed/problems`` (a document cut off, say), which the
+    /// JSON does not carry.
+    @discardableResult
     public static func writeContractJSON(
         data: Data, url: URL? = nil, contentTypeCharset: String? = nil, limits: Limits = Limits(),
         to sink: (UnsafeRawBufferPointer) -> Void
-    ) throws(FeedParseError) {
+    ) throws(FeedParseError) -> [String] {
         guard data.count <= limits.maxInputBytes, !looksLikeJSON(data) else {
-            try parse(data: data, url: url, contentTypeCharset: contentTypeCharset, limits: limits).writeContractJSON(sink)
-            return
+            let feed = try parse(data: data, url: url, contentTypeCharset: contentTypeCharset, limits: limits)
+            feed.writeContractJSON(sink)
+            return feed.problems
         }
-        try withoutActuallyEscaping(sink) { (sink) throws(FeedParseError) in
+        return try withoutActuallyEscaping(sink) { (sink) throws(FeedParseError) -> [String] in
             // A large feed's first half may be written while the second is being parsed.
             let stream = ContractJSONStream(sink: sink)
             let result: Result<XMLResult, FeedParseError> = data.withUnsafeBytes { raw in
@@ -98,6 +102,7 @@ public enum FeedParser {
             if !stream.headWritten { stream.write(head: parsed.feed.contractJSONHead()) }
             for var piece in parsed.itemsJSON { stream.write(items: &piece) }
             ParsedFeed.contractJSONTail.withUnsafeBytes { sink($0) }
+            return parsed.feed.problems
         }
     }
 
