@@ -49,8 +49,12 @@ struct ParseCommand: ParsableCommand {
             throw ExitCode.failure
         }
         do {
-            try FeedParser.writeContractJSON(data: data, url: baseURL.flatMap { URL(string: $0) }) { chunk in
+            let problems = try FeedParser.writeContractJSON(data: data, url: baseURL.flatMap { URL(string: $0) }) { chunk in
                 Self.writeToStandardOutput(chunk)
+            }
+            // What was read is printed; what may be missing is said (exit status 0).
+            for problem in problems {
+                FileHandle.standardError.write(Data("zeader parse: \(file): \(Self.oneLine(problem))\n".utf8))
             }
             // Done: leave without tearing down the feed item by item (tens of thousands of
             // strings for a large feed); output went straight to the descriptor, unbuffered.

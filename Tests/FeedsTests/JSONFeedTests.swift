@@ -221,9 +221,11 @@ struct JSONFeedTests {
         #expect(throws: JSONFeedError.notAnObject(found: "a string")) { try parse(#""feed""#) }
     }
 
-    @Test func otherVersionIsNotAFeed() {
+    @Test func otherVersionWithoutItemsIsNotAFeed() throws {
+        // Issue 13: any object with an `items` array is read as JSON Feed, whatever its version.
+        #expect(try parse(#"{"version":"2.0","items":[]}"#).format == .jsonfeed)
         #expect {
-            try parse(#"{"version":"2.0","items":[]}"#)
+            try parse(#"{"version":"2.0","title":"no items"}"#)
         } throws: { error in
             guard case .notAFeed(let reason) = error as? JSONFeedError else { return false }
             return reason.contains("\"2.0\"")

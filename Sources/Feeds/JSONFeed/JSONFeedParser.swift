@@ -35,7 +35,10 @@ public enum JSONFeedParser {
             throw JSONFeedError.notAnObject(found: describe(root))
         }
         let version = feed["version"] as? String
-        if let version {
+        // Any object with an `items` array is read as JSON Feed, whatever its `version`
+        // says ("1.1", "1", none), as lenient readers do; the version only explains why
+        // an object without one is not a feed.
+        if let version, !(feed["items"] is [Any]) {
             guard version.lowercased().contains("jsonfeed.org/version/") else {
                 throw JSONFeedError.notAFeed(
                     reason: "version \"\(version)\" is not a JSON Feed version (https://jsonfeed.org/version/1.1)")
@@ -95,10 +98,55 @@ public enum JSONFeedParser {
         do {
             return try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         } catch {
+            // Raw control characters inside strings make the JSON invalid, and with it the
+            // whole feed: read it again with them escaped (tab, line breaks) or dropped.
+            if let repaired = escapingControlCharacters(bytes),
+                let object = try? JSONSerialization.jsonObject(with: repaired, options: [.fragmentsAllowed])
+            {
+                return object
+            }
             let nsError = error as NSError
             let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? nsError.localizedDescription
             throw JSONFeedError.notJSON(detail: detail)
         }
+    }
+
+    /// `json` with the raw control characters of its strings escaped (`\t`, `\n`, `\r`)
+    /// or dropped (the others, ESC included); nil when it has none.
+    static func escapingControlCharacters(_ json: Data) -> Data? {
+        guard json.contains(where: { $0 < 0x20 }) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count + 64)
+        var inString = false
+        var escaped = false
+        var changed = false
+        for byte in json {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                } else if byte < 0x20 {
+                    changed = true
+                    switch byte {
+                    case 0x09: out += Array("\\t".utf8)
+                    case 0x0A: out += Array("\\n".utf8)
+                    case 0x0D: out += Array("\\r".utf8)
+                    default: break
+                    }
+                    continue
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                changed = true
+                continue
+            }
+            out.append(byte)
+        }
+        return changed ? Data(out) : nil
     }
 
     private static func describe(_ value: Any) -> String {
