@@ -11,7 +11,8 @@ import Synchronization
 /// connection, one request per connection (`Connection: close`).
 ///
 /// Tests get one through ``withLoopbackServer(gauge:_:_:)``, which stops it when the test's
-/// body returns; as a safety net it also stops itself after `lifetime` seconds.
+/// body returns; as a safety net it also stops itself after `lifetime` seconds (default 600: under a full
+/// parallel test run on two cores a test can wait over a minute before it connects).
 ///
 /// ```swift
 /// try await withLoopbackServer({ _ in .ok("hello") }) { server in
@@ -85,7 +86,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let acceptLoopDone = Mutex(false)
 
     public init(
-        gauge: ConcurrencyGauge? = nil, lifetime: TimeInterval = 60,
+        gauge: ConcurrencyGauge? = nil, lifetime: TimeInterval = 600,
         handler: @escaping @Sendable (Request) -> Reply
     ) throws {
         self.handler = handler
