@@ -21,13 +21,16 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "ObjectGraph",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
-        .target(name: "Feeds", dependencies: ["CLibXML2"]),
+        .target(name: "Feeds", dependencies: ["CLibXML2", "CCurl"]),
         .target(
             name: "ZeaderKit",
             dependencies: [

@@ -38,6 +38,14 @@ public final class LoopbackHTTPServer: Sendable {
         case endless(fullSpeed: Bool = false)
         /// Waits `seconds`, then answers with `reply`.
         indirect case delayed(seconds: TimeInterval, Reply)
+        /// Sends exactly these bytes (status line, headers and body as given), then closes:
+        /// for lying `Content-Length`s, cut-off chunked bodies and other broken responses.
+        case raw(Data)
+        /// Sends a 200 header with `Transfer-Encoding: chunked`, then chunks that never end.
+        case endlessChunked(fullSpeed: Bool = false)
+        /// Sends a 200 header with `Content-Encoding` gzip or deflate and no length, then a
+        /// compressed stream of zeros that never ends: about 160 decoded bytes per byte sent.
+        case compressionBomb(CompressionBomb.Encoding)
 
         public static func ok(_ text: String, contentType: String = "application/rss+xml; charset=utf-8") -> Reply {
             .respond(status: 200, headers: [("Content-Type", contentType)], body: Data(text.utf8))
@@ -49,6 +57,15 @@ public final class LoopbackHTTPServer: Sendable {
 
         public static func redirect(_ status: Int, to location: String) -> Reply {
             .respond(status: status, headers: [("Location", location)], body: Data())
+        }
+
+        /// A 200 whose `Content-Length` says `declaredLength` (any text, even a lie or
+        /// nonsense), followed by `body`, then the connection closes.
+        public static func declaring(_ declaredLength: String, body: Data, headers: [(String, String)] = []) -> Reply {
+            var head = "HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            head += "Content-Length: \(declaredLength)\r\nConnection: close\r\n\r\n"
+            return .raw(Data(head.utf8) + body)
         }
     }
 
@@ -186,6 +203,26 @@ public final class LoopbackHTTPServer: Sendable {
             while !isStopped, sendAll(client, chunk) {
                 if !fullSpeed { usleep(2000) }
             }
+        case .raw(let bytes):
+            _ = sendAll(client, bytes)
+        case .endlessChunked(let fullSpeed):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n"
+            guard sendAll(client, Data(head.utf8)) else { return }
+            let payload = Data(String(repeating: "<item><title>more</title></item>\n", count: 2000).utf8)
+            let chunk = Data(String(payload.count, radix: 16).utf8) + Data("\r\n".utf8) + payload + Data("\r\n".utf8)
+            while !isStopped, sendAll(client, chunk) {
+                if !fullSpeed { usleep(2000) }
+            }
+        case .compressionBomb(let encoding):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: \(encoding.rawValue)\r\n"
+                + "Connection: close\r\n\r\n"
+            let stream = CompressionBomb.endlessStream(encoding)
+            guard sendAll(client, Data(head.utf8) + Data(stream.prefix)) else { return }
+            var block: [UInt8] = []
+            while block.count < 64 * 1024 { block += stream.period }
+            let data = Data(block)
+            while !isStopped, sendAll(client, data) {}
         case .delayed:
             break  // unwrapped above
         }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Why a fetch failed. Each case names the URL, and the HTTP status where there is one.
 ///
 /// ```swift
@@ -34,6 +30,11 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(url: URL, seconds: TimeInterval, kind: TimeoutKind)
     /// The body grew past the configured cap of `limit` bytes; the transfer was aborted.
     case tooLarge(url: URL, limit: Int)
+    /// The connection ended before the whole body arrived: `received` bytes of the
+    /// `expected` its `Content-Length` announced (`nil`: no length, e.g. a chunked body cut off).
+    case incompleteBody(url: URL, received: Int64, expected: Int64?)
+    /// The server sent more than the `declared` `Content-Length`; the body is unreliable.
+    case bodyLongerThanDeclared(url: URL, declared: Int64)
     /// More than `limit` redirects.
     case tooManyRedirects(url: URL, limit: Int)
     /// A redirect led back to a URL already visited in this fetch.
@@ -57,7 +58,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: URL {
         switch self {
         case .invalidURL(let url, _), .unsupportedScheme(let url), .httpStatus(_, let url),
-            .timedOut(let url, _, _), .tooLarge(let url, _), .tooManyRedirects(let url, _),
+            .timedOut(let url, _, _), .tooLarge(let url, _), .incompleteBody(let url, _, _),
+            .bodyLongerThanDeclared(let url, _), .tooManyRedirects(let url, _),
             .redirectLoop(let url), .unsupportedRedirect(let url, _), .fileNotFound(let url),
             .fileUnreadable(let url, _), .transport(let url, _), .cancelled(let url):
             return url
@@ -85,11 +87,17 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidURL(_, let reason): return "\(url): invalid URL (\(reason))"
         case .unsupportedScheme(let u): return "\(url): unsupported scheme '\(u.scheme ?? "")'"
         case .httpStatus(let status, _):
-            return "\(url): HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))"
+            return "\(url): HTTP \(status) \(HTTPHeaderValues.reasonPhrase(status))"
         case .timedOut(_, let seconds, let kind):
             let what = kind == .idle ? "no answer" : "transfer not finished"
             return "\(url): timed out (\(what) after \(Self.format(seconds)) s)"
         case .tooLarge(_, let limit): return "\(url): body larger than \(limit) bytes, aborted"
+        case .incompleteBody(_, let received, let expected?):
+            return "\(url): body cut off: \(received) of the \(expected) bytes its Content-Length announced"
+        case .incompleteBody(_, let received, nil):
+            return "\(url): body cut off: the connection closed after \(received) bytes"
+        case .bodyLongerThanDeclared(_, let declared):
+            return "\(url): body longer than its Content-Length of \(declared) bytes"
         case .tooManyRedirects(_, let limit): return "\(url): more than \(limit) redirects"
         case .redirectLoop: return "\(url): redirect loop"
         case .unsupportedRedirect(_, let to): return "\(url): redirect to unsupported URL \(to.absoluteString)"
@@ -101,6 +109,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func format(_ seconds: TimeInterval) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        // Int(_:) traps outside its range: only small whole numbers take that path.
+        abs(seconds) < 1e15 && seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
     }
 }

@@ -19,16 +19,16 @@ public struct FetcherConfiguration: Sendable, Equatable {
     public var maxRedirects: Int = 5
     /// Longest wait for a connection, and between two pieces of the response, in seconds.
     /// This also bounds connecting: a host that never accepts times out after this long.
-    /// URLSession on Linux counts whole seconds (it truncates), so values are rounded up to
-    /// at least 1.
+    /// libcurl's low-speed check counts whole seconds, so values are rounded up to at least 1;
+    /// once bytes have flowed, "idle" means under one byte a second over its sliding window.
     public var idleTimeout: TimeInterval = 20
     /// Longest time for a whole fetch, redirects included, in seconds.
     public var totalTimeout: TimeInterval = 60
     /// Largest body accepted, in bytes, after gzip decoding; larger transfers are aborted
     /// as soon as they pass it.
     public var maxBodySize: Int = 16 * 1024 * 1024
-    /// The longest `Retry-After` honoured; longer requests are shortened to this, so a
-    /// hostile server cannot silence a feed for years.
+    /// The longest `Retry-After` honoured; longer requests are shortened to this (and never
+    /// past a year, whatever this says), so a hostile server cannot silence a feed for years.
     public var maxRetryAfter: TimeInterval = 7 * 24 * 3600
 
     /// Creates a configuration with the defaults above.

@@ -27,19 +27,89 @@ enum HTTPHeaderValues {
         return formatter.string(from: date)
     }
 
+    /// The longest wait any `Retry-After` can cause, whatever the configuration says.
+    static let longestRetryAfter: TimeInterval = 365 * 24 * 3600
+
     /// The date a `Retry-After` value points to: delay-seconds or an HTTP-date. A date in the
-    /// past means "now"; anything beyond `maximum` seconds is shortened to it.
+    /// past means "now"; anything beyond `maximum` seconds (itself at most a year) is
+    /// shortened to it. Anything else, a negative or fractional number included, is `nil`.
     static func retryAfter(_ value: String, now: Date, maximum: TimeInterval) -> Date? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let ceiling = maximum > 0 ? min(maximum, longestRetryAfter) : 0  // NaN and negatives: 0
         let delay: TimeInterval
-        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCIIDigit) {
-            delay = Double(trimmed) ?? maximum  // too many digits for Double: clamp below
-        } else if let date = parseHTTPDate(trimmed) {
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            // More digits than a year has seconds: no need to read them.
+            delay = trimmed.utf8.count > 12 ? ceiling : Double(trimmed) ?? ceiling
+        } else if trimmed.utf8.count <= 64, let date = parseHTTPDate(trimmed) {
             delay = date.timeIntervalSince(now)
         } else {
             return nil
         }
-        return now.addingTimeInterval(min(max(delay, 0), maximum))
+        guard !delay.isNaN else { return nil }
+        return now.addingTimeInterval(min(max(delay, 0), ceiling))
+    }
+
+    /// A `Content-Length` value as a number: digits only; more than `Int64` holds gives
+    /// `Int64.max` (larger than any cap). `nil` when absent or not a number.
+    static func contentLength(_ value: String?) -> Int64? {
+        guard let value, !value.isEmpty,
+            value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return Int64(value) ?? Int64.max
+    }
+
+    /// `value` if it can go into a request header as it is: no control characters (a line
+    /// break would start a header of the server's choosing). `nil` otherwise.
+    static func headerSafe(_ value: String) -> String? {
+        value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F } ? nil : value
+    }
+
+    /// The reason phrase of an HTTP status (RFC 9110), for messages.
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 300: "Multiple Choices"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 305: "Use Proxy"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 402: "Payment Required"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 407: "Proxy Authentication Required"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
+        case 421: "Misdirected Request"
+        case 422: "Unprocessable Content"
+        case 426: "Upgrade Required"
+        case 429: "Too Many Requests"
+        case 451: "Unavailable For Legal Reasons"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        case 100..<200: "Informational"
+        case 200..<300: "Success"
+        case 300..<400: "Redirection"
+        case 400..<500: "Client Error"
+        case 500..<600: "Server Error"
+        default: "Unknown Status"
+        }
     }
 
     /// Splits `Content-Type: text/xml; charset="ISO-8859-1"` into the lowercased media type
@@ -60,8 +130,4 @@ enum HTTPHeaderValues {
         }
         return (mediaType?.isEmpty == false ? mediaType : nil, charset)
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -48,43 +48,92 @@ struct FetchLimitTests {
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
             let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/endless"))) }
             #expect(outcome == .failed(.tooLarge(url: server.url("/endless"), limit: cap)))
-            #expect(seconds < 25)
-            // The transfer really stopped: the server could only push what the socket buffers
-            // and the client's in-flight chunks held after the cap, not an endless stream.
-            try await Task.sleep(for: .milliseconds(300))
-            let sent = server.bytesSent
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(server.bytesSent == sent, "server still sending after the abort")
-            // URLSession on Linux queues chunks for the delegate without back-pressure, so
-            // what passes before the cap is seen depends on the delegate's lag; at 30 MB/s it
-            // is a few MB (socket buffers included), where an uncapped transfer keeps going.
-            #expect(sent < 32 * 1024 * 1024, "server sent \(sent) bytes for a \(cap)-byte cap")
-            print("measured: endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(sent) bytes")
+            try await Self.expectTransferEnded(server)
+            // The cap is checked on every write: past it, only what the socket buffers held.
+            #expect(server.bytesSent < 8 * 1024 * 1024, "server sent \(server.bytesSent) bytes for a \(cap)-byte cap")
+            print("measured: endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(server.bytesSent) bytes")
         }
     }
 
-    /// A full-speed endless body on loopback: `URLSessionTask.cancel()` on Linux can take
-    /// seconds to land while libcurl keeps reading, so gigabytes may pass; what must hold is
-    /// that memory stays bounded (before the fix, the cancel blocked the delegate and the
-    /// undelivered chunks reached 2.5 GB of RSS) and that the transfer does stop.
-    @Test func fullSpeedEndlessBodyKeepsMemoryBounded() async throws {
-        try await withLoopbackServer({ _ in .endless(fullSpeed: true) }) { server in
+    @Test func endlessChunkedBodyIsCutAtTheCap() async throws {
+        try await withLoopbackServer({ _ in .endlessChunked() }) { server in
             let cap = 512 * 1024
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
-            // Other suites run in this process at the same time: measure what the flood adds,
-            // from a peak reset just before it (Linux: clear_refs 5 resets VmHWM).
-            Self.resetPeakResident()
-            let baseline = Self.residentMegabytes(field: "VmRSS:")
-            let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/flood"))) }
-            #expect(outcome == .failed(.tooLarge(url: server.url("/flood"), limit: cap)))
-            let peak = Self.residentMegabytes(field: "VmHWM:") - baseline
-            #expect(peak < 400, "peak RSS grew by \(peak) MB")
-            try await Task.sleep(for: .milliseconds(300))
-            let sent = server.bytesSent
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(server.bytesSent == sent, "server still sending after the abort")
-            print("measured: full-speed endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(sent / 1_000_000) MB, peak RSS +\(peak) MB")
+            let outcome = await fetcher.fetch(FetchRequest(url: server.url("/chunked")))
+            #expect(outcome == .failed(.tooLarge(url: server.url("/chunked"), limit: cap)))
+            #expect(outcome.error?.description.contains("\(cap) bytes") == true)
+            try await Self.expectTransferEnded(server)
+            #expect(server.bytesSent < 8 * 1024 * 1024, "server sent \(server.bytesSent) bytes for a \(cap)-byte cap")
         }
+    }
+
+    /// Full speed over loopback, with the production cap: memory stays bounded by the cap
+    /// (URLSession reached gigabytes here: it went on reading for seconds after a cancel and
+    /// queued what it read), and the transfer does stop.
+    @Test(arguments: [LoopbackHTTPServer.Reply.endless(fullSpeed: true), .endlessChunked(fullSpeed: true)])
+    func fullSpeedEndlessBodyKeepsMemoryBounded(reply: LoopbackHTTPServer.Reply) async throws {
+        try await withLoopbackServer({ _ in reply }) { server in
+            let cap = 16 * 1024 * 1024
+            let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
+            let (outcome, growth) = await Self.peakResidentGrowth {
+                await fetcher.fetch(FetchRequest(url: server.url("/flood")))
+            }
+            #expect(outcome == .failed(.tooLarge(url: server.url("/flood"), limit: cap)))
+            #expect(growth < 100, "peak RSS grew by \(growth) MB")
+            try await Self.expectTransferEnded(server)
+            print("measured: full-speed endless body: server sent \(server.bytesSent / 1_000_000) MB, peak RSS +\(growth) MB")
+        }
+    }
+
+    /// An endless stream of compressed zeros (~160:1): the cap counts decoded bytes, so the
+    /// transfer ends after a few kilobytes on the wire, with the production cap and memory
+    /// bounded by it.
+    @Test(arguments: CompressionBomb.Encoding.allCases)
+    func compressionBombIsCutAtTheCapAfterDecoding(encoding: CompressionBomb.Encoding) async throws {
+        try await withLoopbackServer({ _ in .compressionBomb(encoding) }) { server in
+            let cap = 16 * 1024 * 1024
+            let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
+            let (outcome, growth) = await Self.peakResidentGrowth {
+                await fetcher.fetch(FetchRequest(url: server.url("/bomb.\(encoding)")))
+            }
+            #expect(outcome == .failed(.tooLarge(url: server.url("/bomb.\(encoding)"), limit: cap)))
+            #expect(growth < 100, "peak RSS grew by \(growth) MB")
+            try await Self.expectTransferEnded(server)
+            // Not even the cap's worth went over the wire: the count is of decoded bytes.
+            #expect(server.bytesSent < cap, "server sent \(server.bytesSent) bytes")
+            print("measured: \(encoding) bomb: server sent \(server.bytesSent / 1000) kB, peak RSS +\(growth) MB")
+        }
+    }
+
+    /// A small, complete bomb whose Content-Length is far under the cap: only the decoded
+    /// size can catch it.
+    @Test(arguments: CompressionBomb.Encoding.allCases)
+    func finiteBombUnderTheDeclaredCapIsCutAfterDecoding(encoding: CompressionBomb.Encoding) async throws {
+        let body = CompressionBomb.finite(encoding, periods: 2_000)  // 26 kB → 4.1 MB of zeros
+        try await withLoopbackServer({ _ in
+            .respond(status: 200, headers: [("Content-Encoding", encoding.rawValue)], body: body)
+        }) { server in
+            let outcome = await makeTestFetcher(maxBodySize: 1024 * 1024).fetch(FetchRequest(url: server.url("/b")))
+            #expect(outcome == .failed(.tooLarge(url: server.url("/b"), limit: 1024 * 1024)))
+        }
+    }
+
+    /// Expects the server to have stopped sending: the client closed the connection.
+    static func expectTransferEnded(_ server: LoopbackHTTPServer) async throws {
+        try await Task.sleep(for: .milliseconds(300))
+        let sent = server.bytesSent
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.bytesSent == sent, "server still sending after the abort")
+    }
+
+    /// What `body` adds to the process's peak resident set, in MiB. Other suites run in
+    /// this process at the same time: the peak is reset just before (Linux: clear_refs 5
+    /// resets VmHWM) and compared with the resident set at that moment.
+    static func peakResidentGrowth<T>(_ body: () async -> T) async -> (T, Int) {
+        resetPeakResident()
+        let baseline = residentMegabytes(field: "VmRSS:")
+        let value = await body()
+        return (value, residentMegabytes(field: "VmHWM:") - baseline)
     }
 
     /// A /proc/self/status size field (`VmRSS:`, `VmHWM:`), in MiB; 0 where /proc is missing.
@@ -116,8 +165,8 @@ struct FetchLimitTests {
     }
 
     @Test func gzipBombIsCutAtTheCapAfterDecoding() async throws {
-        // Few bytes on the wire would be better, but even stored gzip shows that the cap
-        // applies to the decoded body, whatever Content-Length says.
+        // Stored (uncompressed) gzip, so its Content-Length already passes the cap; the
+        // compression-bomb tests above are the ones only the decoded count can catch.
         let decoded = Data(repeating: UInt8(ascii: "a"), count: 400_000)
         let compressed = gzipStored(decoded)
         try await withLoopbackServer({ _ in

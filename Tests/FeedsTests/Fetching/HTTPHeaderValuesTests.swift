@@ -47,3 +47,50 @@ struct FetchHeaderValueTests {
         #expect(HTTPHeaderValues.contentType("; charset=") == (nil, nil))
     }
 }
+
+@Suite("FeedFetcher: untrusted header numbers")
+struct FetchUntrustedHeaderValueTests {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test func retryAfterNeverPassesAYearWhateverTheMaximum() {
+        for maximum in [TimeInterval.infinity, .greatestFiniteMagnitude, 1e300] {
+            #expect(
+                HTTPHeaderValues.retryAfter("99999999999999", now: now, maximum: maximum)
+                    == now.addingTimeInterval(HTTPHeaderValues.longestRetryAfter))
+        }
+        #expect(HTTPHeaderValues.retryAfter("120", now: now, maximum: .nan) == now)
+        #expect(HTTPHeaderValues.retryAfter("120", now: now, maximum: -5) == now)
+    }
+
+    @Test func retryAfterWithAMegabyteOfDigitsIsClamped() {
+        let digits = String(repeating: "7", count: 1_000_000)
+        #expect(HTTPHeaderValues.retryAfter(digits, now: now, maximum: 60) == now.addingTimeInterval(60))
+        #expect(HTTPHeaderValues.retryAfter(String(repeating: "x", count: 1_000_000), now: now, maximum: 60) == nil)
+    }
+
+    @Test func retryAfterDatesAtTheEndsOfTime() {
+        #expect(HTTPHeaderValues.retryAfter("Fri, 31 Dec 9999 23:59:59 GMT", now: now, maximum: 60) == now.addingTimeInterval(60))
+        #expect(HTTPHeaderValues.retryAfter("Mon, 01 Jan 0001 00:00:00 GMT", now: now, maximum: 60) == now)
+    }
+
+    @Test func contentLengthValues() {
+        #expect(HTTPHeaderValues.contentLength("1234") == 1234)
+        #expect(HTTPHeaderValues.contentLength(String(repeating: "9", count: 30)) == Int64.max)
+        #expect(HTTPHeaderValues.contentLength("-1") == nil)
+        #expect(HTTPHeaderValues.contentLength("12 34") == nil)
+        #expect(HTTPHeaderValues.contentLength(nil) == nil)
+    }
+
+    @Test func headerSafeRefusesControlCharacters() {
+        #expect(HTTPHeaderValues.headerSafe("\"abc\"") == "\"abc\"")
+        #expect(HTTPHeaderValues.headerSafe("W/\"a\tb\"") == "W/\"a\tb\"")
+        for bad in ["a\r\nb", "a\nb", "a\u{0}b", "a\u{7F}"] { #expect(HTTPHeaderValues.headerSafe(bad) == nil) }
+    }
+
+    @Test func everyStatusHasAReasonPhrase() {
+        #expect(HTTPHeaderValues.reasonPhrase(404) == "Not Found")
+        for status in [Int.min, -1, 0, 99, 299, 599, 600, Int.max] {
+            #expect(!HTTPHeaderValues.reasonPhrase(status).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// libcurl's multi interface on one thread of its own: every transfer of a ``FeedFetcher``
+/// runs on that thread, which sleeps in `curl_multi_poll` until a socket is ready, a
+/// libcurl timer is due, or `curl_multi_wakeup` brings a new transfer or a cancellation.
+/// No busy waiting: a fetch that waits costs no CPU until something happens.
+///
+/// The thread starts with the first transfer and ends when none is left; the multi handle,
+/// and with it the connection cache (keep-alive, HTTP/2) and the DNS cache, lives as long
+/// as the fetcher.
+///
+/// ```swift
+/// let multi = CurlMulti(maxPerHost: 4, maxConcurrent: 8)
+/// multi.start(transfer)       // transfer.continuation is resumed on the loop thread
+/// ```
+final class CurlMulti: Sendable {
+    private struct Inbox {
+        var arriving: [CurlTransfer] = []
+        var loopRunning = false
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let multi: MultiHandle
+
+    init(maxPerHost: Int, maxConcurrent: Int) {
+        CurlGlobal.initialize()
+        multi = MultiHandle(curl_multi_init())
+        guard let handle = multi.pointer else { return }
+        // Politeness and reuse: at most this many connections to one host, and a cache big
+        // enough to keep one connection per running transfer alive for the next.
+        _ = zc_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxPerHost))
+        _ = zc_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, max(8, min(maxConcurrent, 512) * 2))
+    }
+
+    /// Whether libcurl could make a multi handle; without one nothing can be fetched.
+    var isUsable: Bool { multi.pointer != nil }
+
+    /// Hands `transfer` to the loop thread (starting it if needed). The transfer's
+    /// continuation must be set; it is resumed exactly once, on the loop thread.
+    func start(_ transfer: CurlTransfer) {
+        let startLoop = inbox.withLock { inbox -> Bool in
+            inbox.arriving.append(transfer)
+            defer { inbox.loopRunning = true }
+            return !inbox.loopRunning
+        }
+        if startLoop {
+            let thread = Thread { [self] in runLoop() }
+            thread.name = "zeader.FeedFetcher.curl"
+            thread.start()
+        } else {
+            wake()
+        }
+    }
+
+    /// Makes the loop look at its inbox and at cancellation requests now.
+    func wake() {
+        if let handle = multi.pointer { _ = curl_multi_wakeup(handle) }
+    }
+
+    // MARK: - The loop thread
+
+    private func runLoop() {
+        guard let handle = multi.pointer else { return }
+        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        while true {
+            let arriving = inbox.withLock { inbox -> [CurlTransfer]? in
+                let arriving = inbox.arriving
+                inbox.arriving = []
+                if arriving.isEmpty && active.isEmpty {
+                    inbox.loopRunning = false
+                    return nil
+                }
+                return arriving
+            }
+            guard let arriving else { return }
+            for transfer in arriving {
+                guard let easy = transfer.handle, !transfer.cancelRequested.load(ordering: .relaxed),
+                    curl_multi_add_handle(handle, easy) == CURLM_OK
+                else {
+                    transfer.finish(.failure(.cancelled(url: transfer.originalURL)))
+                    continue
+                }
+                active[easy] = transfer
+            }
+            for (easy, transfer) in active where transfer.cancelRequested.load(ordering: .relaxed) {
+                curl_multi_remove_handle(handle, easy)
+                active[easy] = nil
+                transfer.finish(.failure(.cancelled(url: transfer.originalURL)))
+            }
+
+            var running: Int32 = 0
+            _ = curl_multi_perform(handle, &running)
+            collectFinished(handle, &active)
+
+            if active.isEmpty { continue }  // exits above unless something new arrived
+            // Sleeps until a socket is ready, libcurl's next timer (connect, low-speed and
+            // total timeouts), or curl_multi_wakeup; never longer than a second.
+            var ready: Int32 = 0
+            _ = curl_multi_poll(handle, nil, 0, 1000, &ready)
+        }
+    }
+
+    /// Reads libcurl's "done" messages: redirects go round again on the same handle,
+    /// everything else resumes its fetch.
+    private func collectFinished(_ handle: UnsafeMutableRawPointer, _ active: inout [UnsafeMutableRawPointer: CurlTransfer]) {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(handle, &queued) {
+            // The message is gone once its handle is removed: read it first.
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            guard let transfer = active.removeValue(forKey: easy) else { continue }
+            curl_multi_remove_handle(handle, easy)
+            switch transfer.complete(with: code) {
+            case .followRedirect:
+                if curl_multi_add_handle(handle, easy) == CURLM_OK {
+                    active[easy] = transfer
+                } else {
+                    transfer.finish(.failure(.transport(url: transfer.currentURL, message: "cannot follow the redirect")))
+                }
+            case .done(let result):
+                transfer.finish(result)
+            }
+        }
+    }
+}
+
+/// The `CURLM *`. Unchecked `Sendable`: libcurl lets only one thread use a multi handle at
+/// a time, and here only the loop thread does (there is at most one, see
+/// `Inbox.loopRunning`), except `curl_multi_wakeup`, which libcurl documents as callable
+/// from any thread, and `curl_multi_cleanup` in `deinit`, when no loop can be running (the
+/// loop holds the ``CurlMulti``).
+private final class MultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer?
+
+    init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+
+    deinit {
+        if let pointer { curl_multi_cleanup(pointer) }
+    }
+}

@@ -1,0 +1,386 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// What one transfer produced: a final response (any status), or why there is none.
+enum TransferResult: Sendable {
+    case response(HTTPResponse)
+    case failure(FetchError)
+}
+
+/// The final response of a transfer, after any redirects.
+struct HTTPResponse: Sendable {
+    var status: Int
+    /// Header names lowercased; the first of repeated headers.
+    var headers: [String: String]
+    var finalURL: URL
+    /// The decoded body of a 2xx response; empty for other statuses.
+    var body: Data
+    var redirectCount: Int
+    var allRedirectsPermanent: Bool
+}
+
+/// One fetch as a libcurl easy handle: its options, its callbacks (body, headers, debug
+/// text), and what happens when libcurl reports it done: a redirect is followed by hand on
+/// the same handle, anything else becomes a ``TransferResult``.
+///
+/// Redirects are followed here, not by `CURLOPT_FOLLOWLOCATION`: the fetcher must know
+/// whether every hop was permanent (301/308, to update the stored URL), stop at a loop
+/// before requesting the same URL again, and name the URL it gave up at; libcurl's follower
+/// reports none of these. The scheme whitelist is enforced both here and by libcurl
+/// (`CURLOPT_PROTOCOLS_STR`/`CURLOPT_REDIR_PROTOCOLS_STR` "http,https").
+///
+/// Unchecked `Sendable` because the fetching task sets a transfer up and then hands it to
+/// ``CurlMulti`` through the multi's locked inbox, which orders the two; from then on only
+/// the multi's loop thread touches its state (libcurl runs the callbacks inside
+/// `curl_multi_perform` on that thread). The one exception is `cancelRequested`, an atomic.
+final class CurlTransfer: @unchecked Sendable {
+    /// The URL the caller asked for.
+    let originalURL: URL
+    /// The URL being requested now (changes at each redirect).
+    private(set) var currentURL: URL
+    /// The easy handle; `nil` once released.
+    private(set) var handle: UnsafeMutableRawPointer?
+    /// Resumed once, by ``finish(_:)``.
+    var continuation: CheckedContinuation<TransferResult, Never>?
+    /// Set by the caller's cancellation handler, from any thread; the loop thread polls it.
+    let cancelRequested = Atomic<Bool>(false)
+
+    private let limits: TransferLimits
+    private let deadline: ContinuousClock.Instant
+    private var requestHeaders: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    // The current response.
+    private var status = 0
+    private var headers: [String: String] = [:]
+    private var headerBytes = 0
+    private var bodyStarted = false
+    private var body: BodyBuffer
+    /// Decoded body bytes of the current response, stored or not.
+    private var bodyBytes = 0
+    /// libcurl saw more bytes than `Content-Length` announced (it drops them silently).
+    private var excessFound = false
+    /// Why a callback aborted the transfer.
+    private var failure: FetchError?
+
+    // The whole fetch.
+    private var redirectCount = 0
+    private var allRedirectsPermanent = true
+    private var visited: Set<String>
+
+    /// Most response-header bytes accepted per response.
+    static let maxHeaderBytes = 256 * 1024
+
+    /// Sets up an easy handle for `request`; `nil` when libcurl cannot make one.
+    init?(request: FetchRequest, limits: TransferLimits, acceptHeader: String) {
+        CurlGlobal.initialize()
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        originalURL = request.url
+        currentURL = request.url
+        self.limits = limits
+        deadline = .now + .milliseconds(limits.totalMilliseconds)
+        body = BodyBuffer(limit: limits.maxBodySize)
+        visited = [Self.redirectKey(request.url)]
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+
+        var lines = ["Accept: \(acceptHeader)"]
+        // Validators come from the store, and so once from a server: never let one carry
+        // a line break into the request.
+        if let etag = request.etag.flatMap(HTTPHeaderValues.headerSafe) { lines.append("If-None-Match: \(etag)") }
+        if let stamp = request.lastModified.flatMap(HTTPHeaderValues.headerSafe) {
+            lines.append("If-Modified-Since: \(stamp)")
+        }
+        for line in lines { requestHeaders = curl_slist_append(requestHeaders, line) }
+        configure(handle)
+    }
+
+    deinit {
+        releaseHandle()
+        errorBuffer.deallocate()
+    }
+
+    private func configure(_ handle: UnsafeMutableRawPointer) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        setLong(CURLOPT_NOSIGNAL, 1)  // many threads; timeouts must not use signals
+        setString(CURLOPT_PROTOCOLS_STR, "http,https")
+        setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        setLong(CURLOPT_FOLLOWLOCATION, 0)
+        setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        setString(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl decodes
+        setString(CURLOPT_USERAGENT, limits.userAgent)
+        _ = zc_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaders)
+        setLong(CURLOPT_CONNECTTIMEOUT_MS, limits.idleSeconds * 1000)
+        setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
+        setLong(CURLOPT_LOW_SPEED_TIME, limits.idleSeconds)
+        _ = zc_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = zc_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, Self.bodyCallback)
+        _ = zc_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        _ = zc_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, Self.headerCallback)
+        _ = zc_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        // libcurl tells of bytes past Content-Length only in its verbose text; the callback
+        // looks at that one message and drops the rest.
+        _ = zc_easy_setopt_debug_callback(handle, Self.debugCallback)
+        _ = zc_easy_setopt_pointer(handle, CURLOPT_DEBUGDATA, context)
+        setLong(CURLOPT_VERBOSE, 1)
+        pointAt(currentURL)
+    }
+
+    /// Sets the URL and the time left of the whole-fetch clock, for the first request and
+    /// for each redirect.
+    private func pointAt(_ url: URL) {
+        setString(CURLOPT_URL, url.absoluteString)
+        setLong(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(deadline - .now)))
+    }
+
+    private func setLong(_ option: CURLoption, _ value: Int) {
+        guard let handle else { return }
+        _ = zc_easy_setopt_long(handle, option, value)
+    }
+
+    private func setString(_ option: CURLoption, _ value: String) {
+        guard let handle else { return }
+        _ = value.withCString { zc_easy_setopt_string(handle, option, $0) }
+    }
+
+    /// Frees the easy handle and the request headers. Call only once the handle is out of
+    /// the multi handle.
+    func releaseHandle() {
+        if let handle { curl_easy_cleanup(handle) }
+        handle = nil
+        if let requestHeaders { curl_slist_free_all(requestHeaders) }
+        requestHeaders = nil
+        body.removeAll()
+    }
+
+    /// Releases the handle and resumes the waiting fetch with `result`.
+    func finish(_ result: TransferResult) {
+        releaseHandle()
+        continuation?.resume(returning: result)
+        continuation = nil
+    }
+
+    // MARK: - Callbacks
+
+    private static let bodyCallback: curl_write_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().receiveBody(data, size, count)
+    }
+
+    private static let headerCallback: curl_write_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().receiveHeader(data, size, count)
+    }
+
+    private static let debugCallback: curl_debug_callback = { _, type, text, size, context in
+        guard type == CURLINFO_TEXT, let text, let context, size >= excessPrefix.count else { return 0 }
+        // "Excess found in a read" (7.x) or "Excess found writing body" (8.x).
+        let matches = UnsafeRawBufferPointer(start: text, count: excessPrefix.count).elementsEqual(excessPrefix)
+        if matches { Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().excessFound = true }
+        return 0
+    }
+
+    private static let excessPrefix = Array("Excess found".utf8)
+
+    /// Takes decoded body bytes; returning anything but `size × count` aborts the transfer.
+    private func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int) -> Int {
+        let (length, overflow) = size.multipliedReportingOverflow(by: count)
+        guard !overflow, failure == nil else { return 0 }
+        bodyStarted = true
+        guard length > 0, let data else { return length }
+        let (total, tooMany) = bodyBytes.addingReportingOverflow(length)
+        guard !tooMany, total <= limits.maxBodySize else {
+            failure = .tooLarge(url: currentURL, limit: limits.maxBodySize)
+            body.removeAll()
+            return 0
+        }
+        bodyBytes = total
+        // Only a 2xx body is kept; a redirect's or an error page's is counted and dropped.
+        if (200..<300).contains(status), !body.append(data, count: length) {
+            failure = .transport(url: currentURL, message: "out of memory for the body")
+            body.removeAll()
+            return 0
+        }
+        return length
+    }
+
+    /// Takes one header line (status lines included, with their CRLF).
+    private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int) -> Int {
+        let (length, overflow) = size.multipliedReportingOverflow(by: count)
+        guard !overflow, failure == nil else { return 0 }
+        guard let data, length > 0 else { return length }
+        // Trailers after a chunked body: nothing the fetcher reads comes from them.
+        if bodyStarted { return length }
+        headerBytes += length
+        guard headerBytes <= Self.maxHeaderBytes else {
+            failure = .transport(url: currentURL, message: "response headers larger than \(Self.maxHeaderBytes) bytes")
+            return 0
+        }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            // A new response (an interim 1xx came first, or this is the first): start over.
+            let fields = line.split(separator: " ", maxSplits: 2)
+            status = fields.count >= 2 ? Int(fields[1]) ?? 0 : 0
+            headers = [:]
+        } else if line.isEmpty {
+            if (200..<300).contains(status), let declared = HTTPHeaderValues.contentLength(headers["content-length"]),
+                declared > Int64(limits.maxBodySize)
+            {
+                // A declared length over the cap is refused before any of the body is read.
+                failure = .tooLarge(url: currentURL, limit: limits.maxBodySize)
+                return 0
+            }
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            if headers[name] == nil {
+                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return length
+    }
+
+    // MARK: - Completion
+
+    /// What the loop does with a transfer libcurl reports done.
+    enum Completion {
+        /// The handle points at the redirect's target: add it to the multi handle again.
+        case followRedirect
+        case done(TransferResult)
+    }
+
+    /// Turns libcurl's verdict into a result, or prepares the next request of a redirect.
+    func complete(with code: CURLcode) -> Completion {
+        if let failure { return .done(.failure(failure)) }
+        guard code == CURLE_OK else { return .done(.failure(error(for: code))) }
+        var responseCode = 0
+        if let handle { _ = zc_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &responseCode) }
+        guard responseCode > 0 else {
+            return .done(.failure(.transport(url: currentURL, message: "no HTTP response")))
+        }
+        if Self.redirectStatuses.contains(responseCode), let location = headers["location"] {
+            if let verdict = followRedirect(status: responseCode, location: location) { return .done(verdict) }
+            return .followRedirect
+        }
+        if (200..<300).contains(responseCode), excessFound {
+            return .done(.failure(.bodyLongerThanDeclared(url: currentURL, declared: info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T))))
+        }
+        let response = HTTPResponse(
+            status: responseCode, headers: headers, finalURL: currentURL,
+            body: (200..<300).contains(responseCode) ? body.takeData() : Data(),
+            redirectCount: redirectCount, allRedirectsPermanent: allRedirectsPermanent)
+        return .done(.response(response))
+    }
+
+    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Checks the hop and points the handle at its target; returns the failure that ends
+    /// the fetch instead, or `nil` to go on.
+    private func followRedirect(status: Int, location: String) -> TransferResult? {
+        // RFC 3986 resolution against the URL that answered.
+        guard let target = URL(string: location, relativeTo: currentURL)?.absoluteURL else {
+            return .failure(.httpStatus(status, url: currentURL))
+        }
+        redirectCount += 1
+        if redirectCount > limits.maxRedirects {
+            return .failure(.tooManyRedirects(url: currentURL, limit: limits.maxRedirects))
+        }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return .failure(.unsupportedRedirect(from: currentURL, to: target))
+        }
+        guard visited.insert(Self.redirectKey(target)).inserted else {
+            return .failure(.redirectLoop(url: currentURL))
+        }
+        if status != 301 && status != 308 { allRedirectsPermanent = false }
+        currentURL = target
+        guard deadline > .now else {
+            return .failure(.timedOut(url: currentURL, seconds: limits.totalTimeout, kind: .total))
+        }
+        // A fresh response on the same handle (its connection is reused when it can be).
+        self.status = 0
+        headers = [:]
+        headerBytes = 0
+        bodyStarted = false
+        bodyBytes = 0
+        excessFound = false
+        body.removeAll()
+        errorBuffer[0] = 0
+        pointAt(target)
+        return nil
+    }
+
+    private func error(for code: CURLcode) -> FetchError {
+        let detail = errorBuffer[0] == 0 ? "" : String(cString: errorBuffer)
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            // libcurl reports both clocks with one code; the deadline tells them apart.
+            if deadline - .now < .milliseconds(50) {
+                return .timedOut(url: currentURL, seconds: limits.totalTimeout, kind: .total)
+            }
+            return .timedOut(url: currentURL, seconds: TimeInterval(limits.idleSeconds), kind: .idle)
+        case CURLE_PARTIAL_FILE:
+            let expected = info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+            return .incompleteBody(
+                url: currentURL, received: info(CURLINFO_SIZE_DOWNLOAD_T), expected: expected >= 0 ? expected : nil)
+        case CURLE_URL_MALFORMAT:
+            return .invalidURL(currentURL, reason: detail.isEmpty ? "malformed" : detail)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .unsupportedScheme(currentURL)
+        default:
+            return .transport(url: currentURL, message: Self.message(for: code, detail: detail))
+        }
+    }
+
+    /// One short phrase per failure a feed reader meets, with libcurl's own words where
+    /// they add something (which certificate problem, which encoding error).
+    static func message(for code: CURLcode, detail: String) -> String {
+        let phrase: String
+        var withDetail = true
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST: (phrase, withDetail) = ("host not found", false)
+        case CURLE_COULDNT_CONNECT: (phrase, withDetail) = ("cannot connect to host", false)
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR: (phrase, withDetail) = ("connection lost", false)
+        case CURLE_GOT_NOTHING: (phrase, withDetail) = ("empty reply from server", false)
+        case CURLE_SSL_CONNECT_ERROR: phrase = "TLS connection failed"
+        case CURLE_PEER_FAILED_VERIFICATION: phrase = "server certificate not trusted"
+        case CURLE_BAD_CONTENT_ENCODING: phrase = "body could not be decoded"
+        case CURLE_WEIRD_SERVER_REPLY: phrase = "bad server response"
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM: phrase = "HTTP/2 error"
+        case CURLE_OUT_OF_MEMORY: (phrase, withDetail) = ("out of memory", false)
+        default: phrase = curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+        }
+        return withDetail && !detail.isEmpty && detail != phrase ? "\(phrase) (\(detail))" : phrase
+    }
+
+    private func info(_ item: CURLINFO) -> Int64 {
+        var value: curl_off_t = -1
+        if let handle { _ = zc_easy_getinfo_off_t(handle, item, &value) }
+        return Int64(value)
+    }
+
+    /// Redirect loops are detected on the URL without its fragment (never sent to the server).
+    private static func redirectKey(_ url: URL) -> String {
+        var text = url.absoluteString
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        return text
+    }
+
+    /// A duration in whole milliseconds, clamped to libcurl's useful range.
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let ceiling = Int64(TransferLimits.longestTimeoutSeconds)
+        guard seconds < ceiling else { return Int(ceiling) * 1000 }
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+/// `curl_global_init`, once per process, before the first handle.
+enum CurlGlobal {
+    private static let result: CURLcode = zc_global_init()
+
+    /// Initializes libcurl on first use (thread-safe: a Swift static is initialized once).
+    static func initialize() { _ = result }
+}
