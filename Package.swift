@@ -12,7 +12,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -36,7 +35,6 @@ let package = Package(
             dependencies: [
                 "ObjectGraph", "Feeds",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "ZeaderTUI", dependencies: ["ZeaderKit", "CNCurses"]),
         .executableTarget(
@@ -59,6 +57,9 @@ let package = Package(
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "LoopbackHTTPServer"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ZeaderKitTests", dependencies: ["ZeaderKit", "LoopbackHTTPServer"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI"]),
+        // The command line's own parts (argument handling, progress bar, terminal text) and
+        // its commands parsed in-process, one behaviour per test.
+        .testTarget(name: "zeaderTests", dependencies: ["zeader"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,14 +35,14 @@ struct AddCommand: ParsableCommand {
             guard let title, !title.isEmpty else { throw ValidationError("--smart needs a --title") }
             guard tags.isEmpty else { throw ValidationError("--tag applies to feeds, not smart feeds") }
             do {
-                try FeedLibrary.validateSmartPredicate(smart)
+                try SmartFeeds.validate(smart)
             } catch {
                 throw ValidationError(error.description)
             }
             return
         }
         guard let url else { throw ValidationError("Missing expected argument '<url>' (or --smart PREDICATE --title T)") }
-        do { _ = try FeedLibrary.validatedFeedURL(url) } catch { throw ValidationError(error.description) }
+        do { _ = try FeedSubscription.validatedURL(url) } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {

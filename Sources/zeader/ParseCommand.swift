@@ -5,8 +5,8 @@ import Foundation
 import Glibc
 #endif
 
-/// `zeader parse FILE [--base-url URL]`: parses one feed file and prints the JSON of
-/// DESIGN.md's contract on stdout.
+/// `zeader parse FILE [--base-url URL]`: parses one feed file and prints the JSON of the
+/// contract (docs/ARCHITECTURE.md, "Contracts") on stdout.
 ///
 /// ```sh
 /// zeader parse feed.xml --base-url https://example.org/feed.xml | jq .title

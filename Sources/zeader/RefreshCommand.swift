@@ -54,14 +54,12 @@ struct RefreshCommand: AsyncParsableCommand {
         }
         if drawsProgress { FileHandle.standardError.write(Data(ProgressBar.clear.utf8)) }
         for failure in summary.failures {
-            if case .failed(let message) = failure.status {
-                CommandOutput.warn("zeader refresh: \(TerminalText.line(message))")
-            } else if case .gone = failure.status {
-                CommandOutput.warn("zeader refresh: \(TerminalText.line(failure.url)): HTTP 410 Gone; feed disabled")
-            }
+            if let problem = failure.problem { CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))") }
         }
-        for moved in summary.results where moved.movedTo != nil {
-            CommandOutput.warn("zeader refresh: \(TerminalText.line(moved.url)) moved permanently to \(TerminalText.line(moved.movedTo))")
+        for result in summary.results {
+            if let target = result.movedTo {
+                CommandOutput.warn("zeader refresh: \(TerminalText.line(Messages.moved(url: result.url, to: target)))")
+            }
         }
         CommandOutput.write(summary.line + "\n")
         if !summary.failures.isEmpty { throw ExitCode.failure }

@@ -16,7 +16,7 @@ struct StoreOptions: ParsableArguments {
         do {
             return try ZeaderStore.open(at: url)
         } catch {
-            throw CommandOutput.fail(command, ZeaderError.store(error))
+            throw CommandOutput.fail(command, error)
         }
     }
 }

@@ -56,22 +56,33 @@ struct Zeader: AsyncParsableCommand {
     /// and exits 2 (not ArgumentParser's 64) on bad usage.
     static func main() async {
         limitMallocArenas()
-        let names = Set(configuration.subcommands.map { $0._commandName })
-        let arguments = GlobalOptions.normalize(Array(CommandLine.arguments.dropFirst()), subcommands: names)
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            if exitCode(for: error) == .validationFailure {
+            if exitStatus(for: error) == 2 {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)
         }
+    }
+
+    /// The arguments (without the program name) as the parser reads them: `--db` given
+    /// before the subcommand's name moved after it.
+    static func normalizedArguments(_ arguments: [String]) -> [String] {
+        GlobalOptions.normalize(arguments, subcommands: Set(configuration.subcommands.map { $0._commandName }))
+    }
+
+    /// The exit status for an error from parsing or running: 2 for bad usage (where
+    /// ArgumentParser would say 64), else ArgumentParser's own.
+    static func exitStatus(for error: any Error) -> Int32 {
+        let code = exitCode(for: error)
+        return code == .validationFailure ? 2 : code.rawValue
     }
 
     /// One malloc arena instead of up to 8 per core: refresh's worker threads otherwise each

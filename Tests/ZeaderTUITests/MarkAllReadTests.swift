@@ -11,7 +11,7 @@ import ZeaderKit
         let store = try ZeaderStore.inMemory()
         let model = ReaderModel(store: store)
         let context = model.context
-        let perFeed = ReaderModel.markReadBatchSize + 250
+        let perFeed = ItemMarking.batchSize + 250
         try context.performAndWait { () throws in
             for f in 0..<2 {
                 let server = context.insert(Server.self)

@@ -214,10 +214,15 @@ final class Harness {
 final class FakeRefresher: ReaderRefresher {
     let requested = Mutex<[[ObjectID]]>([])
 
-    func refresh(servers: [ObjectID], progress: @escaping @Sendable (ReaderRefreshEvent) -> Void) async {
+    func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
+        -> RefreshSummary
+    {
         requested.withLock { $0.append(servers) }
-        progress(.started(total: 3))
-        progress(.finished(failed: 1))
+        var totals = RefreshProgress(total: 3)
+        progress?(.started(url: "https://one.example/", totals))
+        totals.completed = 3
+        totals.failed = 1
+        return RefreshSummary(progress: totals, results: [], duration: 0)
     }
 }
 
@@ -268,7 +273,7 @@ final class FakeRefresher: ReaderRefresher {
         #expect(try queue.sync { try FeedItem.count(in: store.container.viewContext) } == 12)
 
         type([.character("a")] + "ftp://x".map { Key.character($0) } + [.enter])
-        #expect(screen().contains("'ftp://x' is not an http, https or file URL"))
+        #expect(screen().contains("invalid feed URL 'ftp://x': unsupported scheme 'ftp' (expected http, https or file)"))
     }
 }
 

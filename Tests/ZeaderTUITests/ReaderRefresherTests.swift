@@ -36,10 +36,10 @@ import ZeaderKit
         return (store, ids.0, ids.1, directory)
     }
 
-    static func events(_ refresher: ReaderRefresher, _ servers: [ObjectID]) async -> [ReaderRefreshEvent] {
-        let events = Mutex<[ReaderRefreshEvent]>([])
-        await refresher.refresh(servers: servers) { event in events.withLock { $0.append(event) } }
-        return events.withLock { $0 }
+    static func refresh(_ refresher: ReaderRefresher, _ servers: [ObjectID]) async throws -> ([RefreshEvent], RefreshSummary) {
+        let events = Mutex<[RefreshEvent]>([])
+        let summary = try await refresher.refresh(servers: servers) { event in events.withLock { $0.append(event) } }
+        return (events.withLock { $0 }, summary)
     }
 
     @Test func feedRefresherReportsEachFeedByObjectID() async throws {
@@ -47,20 +47,29 @@ import ZeaderKit
         defer { try? FileManager.default.removeItem(at: directory) }
         let refresher = FeedRefresher(store: store)
 
-        let all = await Self.events(refresher, [])
-        #expect(all.first == .started(total: 2))
-        #expect(all.last == .finished(failed: 1))
-        #expect(all.count == 4)
-        #expect(all.contains(.feedFinished(good, error: nil, newItems: 2)))
-        let missingEvent = all.first {
-            if case .feedFinished(missing, let error?, 0) = $0 { return error.contains("missing.xml") }
-            return false
+        let (all, summary) = try await Self.refresh(refresher, [])
+        #expect(summary.progress.total == 2 && summary.progress.failed == 1)
+        #expect(all.count == 4)  // started and finished (or failed) per feed
+        #expect(all.first?.progress.total == 2)
+        let finished = all.compactMap { event -> FeedRefreshResult? in
+            if case .finished(let result, _) = event { return result }
+            return nil
         }
-        #expect(missingEvent != nil, "\(all)")
+        #expect(finished.map(\.serverID) == [good])
+        #expect(finished.first?.status == .updated(newItems: 2, updatedItems: 0))
+        let failed = all.compactMap { event -> FeedRefreshResult? in
+            if case .failed(let result, _) = event { return result }
+            return nil
+        }
+        #expect(failed.map(\.serverID) == [missing])
+        #expect(failed.first?.problem?.contains("missing.xml") == true, "\(all)")
+        if case .failed(.fetch(.fileNotFound))? = failed.first?.status {} else { Issue.record("\(failed)") }
 
         // One feed, named by its ID: only that feed is refreshed (a file unchanged costs nothing).
-        let one = await Self.events(refresher, [good])
-        #expect(one == [.started(total: 1), .feedFinished(good, error: nil, newItems: 0), .finished(failed: 0)])
+        let (one, oneSummary) = try await Self.refresh(refresher, [good])
+        #expect(one.count == 2)
+        #expect(oneSummary.results.map(\.serverID) == [good])
+        #expect(oneSummary.results.first?.status == .notModified)
         let count = try store.container.viewContext.performAndWait { try FeedItem.count(in: store.container.viewContext) }
         #expect(count == 2)
     }
@@ -73,19 +82,28 @@ import ZeaderKit
             context.delete(try context.existingObject(with: good))
             try context.save()
         }
-        let events = await Self.events(FeedRefresher(store: store), [good])
-        #expect(events == [.started(total: 0), .finished(failed: 0)])
+        let (events, summary) = try await Self.refresh(FeedRefresher(store: store), [good])
+        #expect(events.isEmpty)
+        #expect(summary.progress.total == 0)
     }
 
     @Test func statusLineCountsFeedsInWords() throws {
         let h = try Harness()
         let app = h.app
+        let id = try h.queue.sync { try Server.findAll(in: h.store.container.viewContext)[0].objectID }
         h.queue.sync {
-            app.apply(.started(total: 1))
+            app.apply(.started(url: "https://a.example/", RefreshProgress(total: 1)))
             app.redraw()
         }
         #expect(h.screen.contains("Refreshing 0/1"))
-        h.queue.sync { app.apply(.finished(failed: 0)) }
+        var progress = RefreshProgress(total: 1)
+        progress.completed = 1
+        progress.failed = 1
+        let gone = FeedRefreshResult(serverID: id, url: "https://a.example/", status: .gone)
+        h.queue.sync { app.apply(.failed(gone, progress)) }
+        #expect(h.screen.contains("https://a.example/: HTTP 410 Gone; the feed is disabled"))
+        progress.failed = 0
+        h.queue.sync { app.finishRefresh(.success(RefreshSummary(progress: progress, results: [], duration: 0))) }
         #expect(h.screen.contains("Refreshed 1 feed") && !h.screen.contains("1 feeds"))
     }
 }

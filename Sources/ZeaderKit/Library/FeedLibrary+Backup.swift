@@ -137,7 +137,7 @@ extension FeedLibrary {
                 known[server.url] = server
                 if server.totalCount > 0 { feedsWithItems.insert(server.url) }
             }
-            var order = try nextDisplayOrder(in: context)
+            var order = try FeedSubscription.nextDisplayOrder(in: context)
             for (position, range) in document.feeds.enumerated() {
                 var record = try document.record(at: range, what: "feed \(position + 1)", path: path)
                 guard case .string(let url)? = record.removeValue(forKey: "url"), !url.isEmpty else {
@@ -198,7 +198,7 @@ extension FeedLibrary {
                 }
                 // A fault: no query until it is needed (the feed exists, it was saved above).
                 guard let server = context.object(with: feedID) as? Server else {
-                    throw ZeaderError.other("\(feedURL) is not a feed in this store")
+                    throw ZeaderError.notAFeedInStore(feedURL)
                 }
                 var item: FeedItem?
                 if resuming || feedsWithItems.contains(feedURL) {

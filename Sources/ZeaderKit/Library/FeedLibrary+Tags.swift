@@ -13,17 +13,7 @@ extension FeedLibrary {
     @discardableResult
     public func tag(url: String, add: [String] = [], remove: [String] = []) throws(ZeaderError) -> [String] {
         try withContext { context in
-            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                throw ZeaderError.notSubscribed(url)
-            }
-            let removed = Set(remove.compactMap { FeedTags.clean($0)?.lowercased() })
-            let kept = FeedTags.list(server.tags).filter { !removed.contains($0.lowercased()) }
-            let tags = FeedTags.normalized(kept + add)
-            if tags != server.tags {
-                server.tags = tags
-                try context.save()
-            }
-            return FeedTags.list(tags)
+            try FeedEditing.tag(try FeedEditing.server(url: url, in: context).objectID, add: add, remove: remove, in: context)
         }
     }
 
@@ -51,7 +41,7 @@ extension FeedLibrary {
     @discardableResult
     public func setFlag(_ flagged: Bool, ids: [String] = [], feed: String? = nil) throws(ZeaderError) -> Int {
         guard !ids.isEmpty || feed != nil else {
-            throw ZeaderError.other("name the items to \(flagged ? "flag" : "unflag"): their ids, or --feed URL")
+            throw ZeaderError.noItemsNamed(flagging: flagged)
         }
         return try withContext { context in
             var predicate = ObjectGraph.Predicate.true
@@ -67,15 +57,9 @@ extension FeedLibrary {
             let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
             let found = Set(items.map(\.guid))
             if let missing = ids.first(where: { !found.contains($0) }) {
-                throw ZeaderError.other("no item with id '\(missing)'\(feed.map { " in \($0)" } ?? "")")
+                throw ZeaderError.noSuchItem(id: missing, feed: feed)
             }
-            var changed = 0
-            for item in items where item.flagged != flagged {
-                item.flagged = flagged
-                changed += 1
-            }
-            if changed > 0 { try context.save() }
-            return changed
+            return try ItemMarking.setFlagged(items.map(\.objectID), flagged, in: context)
         }
     }
 }

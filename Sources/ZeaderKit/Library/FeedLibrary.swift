@@ -30,29 +30,6 @@ public struct FeedLibrary: Sendable {
 
     // MARK: Subscriptions
 
-    /// Checks that `text` is a URL Zeader can fetch (http or https with a host, or file)
-    /// and returns it trimmed.
-    ///
-    /// ```swift
-    /// try FeedLibrary.validatedFeedURL(" https://example.org/feed ")   // "https://example.org/feed"
-    /// ```
-    public static func validatedFeedURL(_ text: String) throws(ZeaderError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .invalidURL(text, reason: "empty") }
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
-            throw .invalidURL(text, reason: "not an absolute URL (expected http://, https:// or file://)")
-        }
-        switch scheme {
-        case "http", "https":
-            guard let host = url.host, !host.isEmpty else { throw .invalidURL(text, reason: "no host") }
-        case "file":
-            guard !url.path.isEmpty else { throw .invalidURL(text, reason: "no path") }
-        default:
-            throw .invalidURL(text, reason: "unsupported scheme '\(scheme)' (expected http, https or file)")
-        }
-        return trimmed
-    }
-
     /// Subscribes to `url` (placed last in the feed list) with optional tags. Returns the URL stored.
     ///
     /// ```swift
@@ -60,18 +37,10 @@ public struct FeedLibrary: Sendable {
     /// ```
     @discardableResult
     public func add(url: String, title: String? = nil, tags: [String] = []) throws(ZeaderError) -> String {
-        let url = try Self.validatedFeedURL(url)
-        return try withContext { context in
-            if try Server.findFirst(byAttribute: "url", value: .string(url), in: context) != nil {
-                throw ZeaderError.alreadySubscribed(url)
-            }
-            let server = context.insert(Server.self)
-            server.url = url
-            if let title, !title.isEmpty { server.title = title }
-            server.tags = FeedTags.normalized(tags)
-            server.displayOrder = try nextDisplayOrder(in: context)
+        try withContext { context in
+            let server = try FeedSubscription.add(url: url, title: title, tags: tags, in: context)
             try context.save()
-            return url
+            return server.url
         }
     }
 
@@ -82,39 +51,10 @@ public struct FeedLibrary: Sendable {
     /// try library.addSmartFeed(title: "Swift", predicate: "read == NO AND title CONTAINS[cd] \"swift\"")
     /// ```
     public func addSmartFeed(title: String, predicate format: String) throws(ZeaderError) {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw ZeaderError.other("a smart feed needs a --title") }
-        try Self.validateSmartPredicate(format)
         try withContext { context in
-            if try SmartFeed.findFirst(byAttribute: "title", value: .string(title), in: context) != nil {
-                throw ZeaderError.other("a smart feed named '\(title)' exists already")
-            }
-            let smart = context.insert(SmartFeed.self)
-            smart.title = title
-            smart.predicateFormat = format
-            let last = try SmartFeed.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
-            smart.displayOrder = (last?.displayOrder ?? -1) + 1
+            try SmartFeeds.add(title: title, predicate: format, in: context)
             try context.save()
         }
-    }
-
-    /// Checks a smart feed's predicate against FeedItem: syntax, keys and types.
-    ///
-    /// ```swift
-    /// try FeedLibrary.validateSmartPredicate("read == NO")
-    /// ```
-    public static func validateSmartPredicate(_ format: String) throws(ZeaderError) {
-        do {
-            let predicate = try ObjectGraph.Predicate(format: format)
-            try predicate.validate(for: try ZeaderModel.current.entity(named: "FeedItem"), in: ZeaderModel.current)
-        } catch {
-            throw ZeaderError.other("invalid --smart predicate: \(error)")
-        }
-    }
-
-    func nextDisplayOrder(in context: ManagedObjectContext) throws -> Int64 {
-        let last = try Server.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
-        return (last?.displayOrder ?? -1) + 1
     }
 
     /// Unsubscribes from `url`, deleting its items. Returns how many items went with it.
@@ -125,13 +65,7 @@ public struct FeedLibrary: Sendable {
     @discardableResult
     public func remove(url: String) throws(ZeaderError) -> Int {
         try withContext { context in
-            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                throw ZeaderError.notSubscribed(url)
-            }
-            let items = Int(server.totalCount)
-            context.delete(server)
-            try context.save()
-            return items
+            try FeedEditing.delete(try FeedEditing.server(url: url, in: context).objectID, in: context)
         }
     }
 
@@ -143,7 +77,7 @@ public struct FeedLibrary: Sendable {
     /// ```
     public func servers(tag: String? = nil) throws(ZeaderError) -> [ServerSummary] {
         try withContext { context in
-            try Server.findAll(sortedBy: "displayOrder", in: context)
+            try FeedEditing.servers(in: context)
                 .filter { server in tag.map { FeedTags.contains(server.tags, $0) } ?? true }
                 .map(ServerSummary.init)
         }
@@ -151,13 +85,16 @@ public struct FeedLibrary: Sendable {
 
     // MARK: Items
 
-    /// The items matching `query`, newest first.
+    /// The items matching `query`, newest first (``ItemOrder``); with a search, through
+    /// ``ItemSearch`` as the reader searches.
     ///
     /// ```swift
     /// let unread = try library.items(ItemQuery(unreadOnly: true, limit: 20))
     /// ```
     public func items(_ query: ItemQuery) throws(ZeaderError) -> [ItemSummary] {
         let predicate = try query.predicate()
+        let filter = predicate == .true ? nil : predicate
+        let search = try query.search.map { _ throws(ZeaderError) in try ItemSearch(store: store) }
         return try withContext { context in
             if let feed = query.feed, try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) == nil {
                 throw ZeaderError.notSubscribed(feed)
@@ -166,20 +103,32 @@ public struct FeedLibrary: Sendable {
             let servers = try Server.findAll(in: context)
             var urls: [ObjectID: String] = [:]
             for server in servers { urls[server.objectID] = server.url }
-            let request = ObjectGraph.FetchRequest<FeedItem>(
-                predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: false)],
-                fetchLimit: query.limit ?? 0)
-            do throws(ObjectGraphError) {
-                return try context.fetch(request).map { (item: FeedItem) -> ItemSummary in
-                    ItemSummary(item, feedURL: item.server.flatMap { urls[$0.objectID] } ?? "")
+            do {
+                let items: [FeedItem]
+                if let search, let text = query.search {
+                    items = try search.itemIDs(text, filter: filter, limit: query.limit, in: context).compactMap {
+                        try context.existingObject(with: $0) as? FeedItem
+                    }
+                } else {
+                    items = try ItemOrder.items(matching: filter, limit: query.limit, in: context)
                 }
+                return items.map { ItemSummary($0, feedURL: $0.server.flatMap { urls[$0.objectID] } ?? "") }
             } catch {
-                switch error {
-                case .unknownKey, .invalidPredicate, .typeMismatch, .predicateSyntax:
-                    throw ZeaderError.invalidPredicate(error.description)
-                default: throw ZeaderError.store(error)
-                }
+                throw Self.predicateError(error)
             }
+        }
+    }
+
+    /// A store error caused by a `--where` predicate (an unknown key, a type mismatch)
+    /// becomes ``ZeaderError/invalidPredicate(_:)``.
+    static func predicateError(_ error: any Error) -> ZeaderError {
+        switch ZeaderError.wrapping(error) {
+        case .store(let graph):
+            switch graph {
+            case .unknownKey, .invalidPredicate, .typeMismatch, .predicateSyntax: return .invalidPredicate(graph.description)
+            default: return .store(graph)
+            }
+        case let other: return other
         }
     }
 
@@ -192,17 +141,11 @@ public struct FeedLibrary: Sendable {
     @discardableResult
     public func markRead(feed url: String?) throws(ZeaderError) -> Int {
         try withContext { context in
-            var predicate = Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
-            if let url {
-                guard try Server.findFirst(byAttribute: "url", value: .string(url), in: context) != nil else {
-                    throw ZeaderError.notSubscribed(url)
-                }
-                predicate = predicate && Predicate.comparison(.keyPath("server.url"), .equalTo, .constant(.string(url)))
+            guard let url else { return try ItemMarking.markRead(.all, in: context) }
+            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
+                throw ZeaderError.notSubscribed(url)
             }
-            let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
-            for item in items { item.read = true }
-            try context.save()
-            return items.count
+            return try ItemMarking.markRead(.feed(server.objectID), in: context)
         }
     }
 
@@ -230,11 +173,11 @@ public struct FeedLibrary: Sendable {
         try withContext { context in
             var known: [String: Server] = [:]
             for server in try Server.findAll(in: context) { known[server.url] = server }
-            var order = try nextDisplayOrder(in: context)
+            var order = try FeedSubscription.nextDisplayOrder(in: context)
             for subscription in list.subscriptions {
                 let url: String
                 do {
-                    url = try Self.validatedFeedURL(subscription.url)
+                    url = try FeedSubscription.validatedURL(subscription.url)
                 } catch {
                     report.notes.append("\(source): skipped \(error)")
                     continue

@@ -5,7 +5,7 @@ import ObjectGraph
 ///
 /// ```swift
 /// let query = ItemQuery(feed: "https://example.org/feed", unreadOnly: true, search: "swift linux", limit: 10)
-/// let predicate = try query.predicate()
+/// let items = try library.items(query)
 /// ```
 public struct ItemQuery: Sendable, Equatable {
     /// Only items of this feed (its URL).
@@ -15,8 +15,8 @@ public struct ItemQuery: Sendable, Equatable {
     public var flaggedOnly: Bool
     /// Only items of feeds carrying at least one of these tags (ignoring case); empty: any feed.
     public var tags: [String]
-    /// Words that must each appear in the title, author, summary or content, ignoring case
-    /// and diacritics.
+    /// Words that must each appear (as word prefixes) in the title, author, summary or
+    /// content, ignoring case and diacritics: ``ItemSearch``, not part of ``predicate()``.
     public var search: String?
     /// A predicate over FeedItem in the ObjectGraph format language.
     public var wherePredicate: String?
@@ -36,14 +36,12 @@ public struct ItemQuery: Sendable, Equatable {
         self.limit = limit
     }
 
-    /// The keys a search word is looked for in.
-    public static let searchKeys = ["title", "author", "summary", "content"]
-
-    /// The predicate for this query (`TRUEPREDICATE` when there is no filter).
+    /// The predicate for this query's filters other than ``search`` (`TRUEPREDICATE` when
+    /// there is none).
     ///
     /// ```swift
-    /// try ItemQuery(search: "café").predicate()
-    /// // (title CONTAINS[cd] "café" OR author CONTAINS[cd] "café" OR …)
+    /// try ItemQuery(unreadOnly: true, wherePredicate: "author == \"Ann\"").predicate()
+    /// // read == NO AND author == "Ann"
     /// ```
     public func predicate() throws(ZeaderError) -> ObjectGraph.Predicate {
         var parts: [ObjectGraph.Predicate] = []
@@ -59,9 +57,6 @@ public struct ItemQuery: Sendable, Equatable {
         if !tags.isEmpty {
             parts.append(.or(tags.map { Self.tagPredicate($0, keyPath: "server.tags") }))
         }
-        if let search {
-            parts.append(contentsOf: Self.searchPredicates(search))
-        }
         if let wherePredicate {
             do {
                 parts.append(try Predicate(format: wherePredicate))
@@ -70,23 +65,6 @@ public struct ItemQuery: Sendable, Equatable {
             }
         }
         return parts.isEmpty ? .true : parts.count == 1 ? parts[0] : .and(parts)
-    }
-
-    /// One predicate per word: the word in any of ``searchKeys``, case- and
-    /// diacritic-insensitive.
-    ///
-    /// ```swift
-    /// let parts = ItemQuery.searchPredicates("swift linux")   // two ORs
-    /// ```
-    public static func searchPredicates(_ words: String) -> [ObjectGraph.Predicate] {
-        words.split(whereSeparator: { $0.isWhitespace }).map { word in
-            .or(
-                searchKeys.map { key in
-                    Predicate.comparison(
-                        .keyPath(key), .contains, .constant(.string(String(word))),
-                        options: [.caseInsensitive, .diacriticInsensitive])
-                })
-        }
     }
 
     /// Whether the tags stored at `keyPath` (``FeedTags``' comma-joined form) include `tag`,

@@ -8,7 +8,8 @@ import ObjectGraph
 /// do { try library.remove(url: "https://example.org/feed") }
 /// catch { print("zeader remove: \(error)") }   // "not subscribed: https://example.org/feed"
 /// ```
-public enum ZeaderError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Its wording lives with every other message in `Messages/Messages.swift`.
+public enum ZeaderError: Error, Sendable, Equatable {
     /// The URL is not one Zeader can subscribe to (no scheme, no host, not http/https/file).
     case invalidURL(String, reason: String)
     /// `add` of a URL already in the store.
@@ -21,6 +22,22 @@ public enum ZeaderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPredicate(String)
     /// The store refused an operation.
     case store(ObjectGraphError)
+    /// The store's folder could not be created (`path` is the folder, `reason` the system's words).
+    case cannotCreateFolder(path: String, reason: String)
+    /// A smart feed's predicate that does not parse or does not fit FeedItem.
+    case invalidSmartPredicate(String)
+    /// A smart feed without a title.
+    case smartFeedNeedsTitle
+    /// A smart feed whose title is taken.
+    case smartFeedExists(String)
+    /// `flag`/`unflag` with neither ids nor a feed.
+    case noItemsNamed(flagging: Bool)
+    /// An item id (guid) that matches no item (in `feed`, when given).
+    case noSuchItem(id: String, feed: String?)
+    /// A backup names a feed that is not in the store.
+    case notAFeedInStore(String)
+    /// A feed could not be fetched or read (adding a feed with a preview).
+    indirect case feedUnavailable(RefreshFailure)
     /// Anything else, described.
     case other(String)
 
@@ -33,18 +50,6 @@ public enum ZeaderError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidURL, .invalidPredicate: return true
         default: return false
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .invalidURL(let url, let reason): return "invalid feed URL '\(url)': \(reason)"
-        case .alreadySubscribed(let url): return "already subscribed: \(url)"
-        case .notSubscribed(let url): return "not subscribed: \(url)"
-        case .unreadableFile(let path, let reason): return "\(path): \(reason)"
-        case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
-        case .store(let error): return "store: \(error)"
-        case .other(let message): return message
         }
     }
 

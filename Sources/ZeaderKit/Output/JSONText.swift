@@ -91,24 +91,3 @@ public enum JSONText {
             Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }
-
-/// Feed text made safe for one line of a terminal: sanitized, line breaks and tabs folded
-/// to spaces.
-///
-/// ```swift
-/// print(TerminalText.line(server.displayTitle))
-/// ```
-public enum TerminalText {
-    /// The sanitized text on one line.
-    ///
-    /// ```swift
-    /// TerminalText.line("a\nb\u{1B}[31m")   // "a b"
-    /// ```
-    public static func line(_ text: String?) -> String {
-        guard let text else { return "" }
-        let clean = DisplayWidth.sanitizeForTerminal(text)
-        guard clean.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return clean }
-        return String(
-            String.UnicodeScalarView(clean.unicodeScalars.map { $0 == "\n" || $0 == "\t" || $0 == "\r" ? " " : $0 }))
-    }
-}

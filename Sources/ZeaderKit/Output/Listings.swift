@@ -40,7 +40,7 @@ public struct ServerSummary: Sendable, Equatable {
             tags: FeedTags.list(server.tags))
     }
 
-    /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (DESIGN.md),
+    /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (docs/ARCHITECTURE.md, "Contracts"),
     /// plus `"lastRefresh"`, `"disabled"` and `"tags"` (an array of strings), ending with a newline.
     ///
     /// ```swift
@@ -65,37 +65,13 @@ public struct ServerSummary: Sendable, Equatable {
         out += servers.isEmpty ? "]\n" : "\n]\n"
         return out
     }
-
-    /// One line per feed: `unread/total  title  <url>`, then `[tag, tag]` when it has tags,
-    /// then a line `! error` when the last refresh failed.
-    ///
-    /// ```swift
-    /// print(ServerSummary.text(feeds), terminator: "")
-    /// ```
-    public static func text(_ servers: [ServerSummary]) -> String {
-        var out = ""
-        let width = servers.map { "\($0.unread)/\($0.total)".count }.max() ?? 0
-        for server in servers {
-            let counts = "\(server.unread)/\(server.total)"
-            out += String(repeating: " ", count: width - counts.count) + counts + "  "
-            if server.disabled { out += "[disabled] " }
-            out += TerminalText.line(server.title?.isEmpty == false ? server.title : server.url)
-            out += "  <" + TerminalText.line(server.url) + ">"
-            if !server.tags.isEmpty { out += "  [" + server.tags.map(TerminalText.line).joined(separator: ", ") + "]" }
-            out += "\n"
-            if let error = server.lastError {
-                out += String(repeating: " ", count: width) + "  ! " + TerminalText.line(error) + "\n"
-            }
-        }
-        return out
-    }
 }
 
 /// One item as `zeader items` shows it.
 ///
 /// ```swift
 /// let items = try library.items(ItemQuery(limit: 5))
-/// print(ItemSummary.text(items), terminator: "")
+/// print(ItemSummary.json(items), terminator: "")
 /// ```
 public struct ItemSummary: Sendable, Equatable {
     /// The URL of the item's feed.
@@ -137,7 +113,7 @@ public struct ItemSummary: Sendable, Equatable {
     }
 
     /// One JSON array of `{"feed", "id", "title", "link", "author", "published", "read"}`
-    /// (DESIGN.md), plus `"updated"` and `"flagged"`, ending with a newline.
+    /// (docs/ARCHITECTURE.md, "Contracts"), plus `"updated"` and `"flagged"`, ending with a newline.
     ///
     /// ```swift
     /// ItemSummary.json(items)   // [{"feed":"https://…","id":"42","title":"Hello",…,"read":false}]
@@ -164,24 +140,6 @@ public struct ItemSummary: Sendable, Equatable {
             out += ",\"read\":\(item.read),\"flagged\":\(item.flagged)}"
         }
         out += items.isEmpty ? "]\n" : "\n]\n"
-        return out
-    }
-
-    /// One line per item: `YYYY-MM-DD HH:MM  N* title  (author)`, `N` marking unread and `*`
-    /// flagged.
-    ///
-    /// ```swift
-    /// print(ItemSummary.text(items), terminator: "")
-    /// ```
-    public static func text(_ items: [ItemSummary]) -> String {
-        var out = ""
-        for item in items {
-            let date = item.sortDate.map { String(JSONText.timestamp($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
-            out += (date ?? String(repeating: " ", count: 16)) + "  " + (item.read ? " " : "N") + (item.flagged ? "* " : "  ")
-            out += TerminalText.line(item.title?.isEmpty == false ? item.title : item.link ?? item.id)
-            if let author = item.author, !author.isEmpty { out += "  (" + TerminalText.line(author) + ")" }
-            out += "\n"
-        }
         return out
     }
 }

@@ -50,8 +50,8 @@ public final class FeedImporter: Sendable {
     public enum Input: Sendable {
         case parsed(ParsedFeed, FetchMetadata)
         case outcome(FetchOutcome)
-        /// The message names the URL. Validators are not stored, so the next refresh tries again.
-        case failed(String)
+        /// Validators are not stored, so the next refresh tries again.
+        case failed(RefreshFailure)
     }
 
     /// Applies `input` to the server `serverID` and saves. On a failed save the context is
@@ -66,10 +66,10 @@ public final class FeedImporter: Sendable {
         // A feed with items is saved alone, so that its failure cannot undo another feed's.
         if bringsItems { flush() }
         guard let server = try? context.existingObject(with: serverID) as? Server else {
-            return FeedRefreshResult(url: "?", status: .failed("feed was removed during the refresh"))
+            return FeedRefreshResult(serverID: serverID, url: "?", status: .failed(.removedDuringRefresh))
         }
         let url = server.url
-        var result = FeedRefreshResult(url: url, status: .notModified)
+        var result = FeedRefreshResult(serverID: serverID, url: url, status: .notModified)
         do {
             result = try update(server, with: input, now: now)
             let unsaved = unsavedFeeds.withLock { count -> Int in
@@ -82,10 +82,10 @@ public final class FeedImporter: Sendable {
         } catch {
             unsavedFeeds.withLock { $0 = 0 }
             context.rollback()
-            let message = "\(url): cannot store the feed: \(ZeaderError.wrapping(error))"
-            result = FeedRefreshResult(url: url, status: .failed(message))
+            let failure = error as? RefreshFailure ?? .store(url: url, ZeaderError.wrapping(error))
+            result = FeedRefreshResult(serverID: serverID, url: url, status: .failed(failure))
             if let server = try? context.existingObject(with: serverID) as? Server {
-                server.lastError = message
+                server.lastError = failure.description
                 server.lastRefresh = now
                 do { try context.save() } catch { context.rollback() }
             }
@@ -102,7 +102,7 @@ public final class FeedImporter: Sendable {
                 if let other = try Server.findFirst(byAttribute: "url", value: .string(redirect), in: context),
                     other.objectID != server.objectID
                 {
-                    throw ZeaderError.other("moved permanently to \(redirect), which is already subscribed")
+                    throw RefreshFailure.movedToSubscribedFeed(url: url, target: redirect)
                 }
                 server.url = redirect
                 movedTo = redirect
@@ -114,12 +114,11 @@ public final class FeedImporter: Sendable {
         switch input {
         case .parsed(let feed, let metadata):
             try recordMetadata(metadata)
-            let (new, changed) = try upsertItems(feed.items, into: server, now: now)
-            if server.title?.isEmpty ?? true, let title = feed.title, !title.isEmpty { server.title = title }
-            set(server, \.siteLink, feed.link)
+            let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: now)
+            ItemImport.updateDetails(of: server, from: feed)
             status = .updated(newItems: new, updatedItems: changed)
-        case .failed(let message):
-            status = .failed(message)
+        case .failed(let failure):
+            status = .failed(failure)
         case .outcome(.notModified(let metadata)):
             try recordMetadata(metadata)
             status = .notModified
@@ -131,97 +130,29 @@ public final class FeedImporter: Sendable {
             if server.retryAfter != until { server.retryAfter = until }
             status = .deferred(until: until)
             if let metadata {
-                let message = "\(url): HTTP \(metadata.status), retry after \(Self.timestamp(until))"
-                set(server, \.lastError, message)
+                set(server, \.lastError, Messages.deferred(url: url, httpStatus: metadata.status, until: until))
                 server.lastRefresh = now
             }
-            return FeedRefreshResult(url: url, movedTo: nil, status: status)
+            return FeedRefreshResult(serverID: server.objectID, url: url, movedTo: nil, status: status)
         case .outcome(.failed(let error)):
-            status = .failed(error.description)
+            status = .failed(.fetch(error))
         case .outcome(.fetched):
             preconditionFailure("a fetched body must be parsed before it is applied")
         }
         server.lastRefresh = now
         switch status {
-        case .failed(let message): set(server, \.lastError, message)
-        case .gone: set(server, \.lastError, "\(url): HTTP 410 Gone; the feed is disabled")
+        case .failed(let failure): set(server, \.lastError, failure.description)
+        case .gone: set(server, \.lastError, Messages.gone(url: url))
         default:
             set(server, \.lastError, nil)
             if server.retryAfter != nil { server.retryAfter = nil }
             if server.disabled { server.disabled = false }
         }
-        return FeedRefreshResult(url: url, movedTo: movedTo, status: status)
-    }
-
-    /// Inserts new items and updates known ones in place. The stored items with the
-    /// document's guids are read in one fetch (the (server, guid) index answers it), never
-    /// one by one and never the feed's whole history.
-    private func upsertItems(_ items: [ParsedItem], into server: Server, now: Date) throws -> (new: Int, changed: Int) {
-        guard !items.isEmpty else { return (0, 0) }
-        var existing: [String: FeedItem] = [:]
-        if server.objectID.primaryKey != nil {
-            let guids = items.map(\.id).filter { !$0.isEmpty }
-            let request = ObjectGraph.FetchRequest<FeedItem>(
-                predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, guids))
-            for item in try context.fetch(request) { existing[item.guid] = item }
-        }
-        var seen = Set<String>()
-        var new = 0
-        var changed = 0
-        for parsed in items where !parsed.id.isEmpty {
-            guard seen.insert(parsed.id).inserted else { continue }  // a guid repeated within one document
-            if let item = existing[parsed.id] {
-                if Self.copy(parsed, into: item) { changed += 1 }
-            } else {
-                // A new item: plain assignments (no comparisons), nil fields left alone.
-                let item = context.insert(FeedItem.self)
-                item.guid = parsed.id
-                if let title = parsed.title { item.title = title }
-                if let link = parsed.link { item.link = link }
-                if let author = parsed.author { item.author = author }
-                if let summary = parsed.summary { item.summary = summary }
-                if let content = parsed.content { item.content = content }
-                if let published = parsed.published { item.published = published }
-                if let updated = parsed.updated { item.updated = updated }
-                item.firstSeen = now
-                item.sortDate = parsed.published ?? parsed.updated ?? now
-                item.server = server
-                new += 1
-            }
-        }
-        return (new, changed)
-    }
-
-    /// Copies the feed's fields into `item`, touching only those that differ (so an unchanged
-    /// item is not written). The read flag is never touched. Returns whether anything changed.
-    private static func copy(_ parsed: ParsedItem, into item: FeedItem) -> Bool {
-        var changed = false
-        func assign<T: Equatable>(_ value: T, _ keyPath: ReferenceWritableKeyPath<FeedItem, T>) {
-            if item[keyPath: keyPath] != value {
-                item[keyPath: keyPath] = value
-                changed = true
-            }
-        }
-        assign(parsed.title, \.title)
-        assign(parsed.link, \.link)
-        assign(parsed.author, \.author)
-        assign(parsed.summary, \.summary)
-        assign(parsed.content, \.content)
-        assign(parsed.published, \.published)
-        assign(parsed.updated, \.updated)
-        if changed, item.firstSeen != nil {
-            let sortDate = parsed.published ?? parsed.updated ?? item.firstSeen
-            if item.sortDate != sortDate { item.sortDate = sortDate }
-        }
-        return changed
+        return FeedRefreshResult(serverID: server.objectID, url: url, movedTo: movedTo, status: status)
     }
 
     /// Assigns only when the value differs, so an unchanged server is not written.
     private func set(_ server: Server, _ keyPath: ReferenceWritableKeyPath<Server, String?>, _ value: String?) {
         if server[keyPath: keyPath] != value { server[keyPath: keyPath] = value }
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        JSONText.timestamp(date)
     }
 }

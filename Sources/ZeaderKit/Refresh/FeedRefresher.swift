@@ -3,7 +3,7 @@ import Foundation
 import ObjectGraph
 import Synchronization
 
-/// The refresh pipeline of DESIGN.md: fetch N feeds at a time (conditional GET), parse each
+/// The refresh pipeline (docs/ARCHITECTURE.md, "From `zeader refresh` to the store"): fetch N feeds at a time (conditional GET), parse each
 /// body off the view queue, upsert its items by guid in an import context on a background
 /// queue, save per feed; every save's DidSave is merged into the view context by the
 /// container. One feed's failure is recorded on that feed (`Server.lastError`) and touches
@@ -14,6 +14,10 @@ import Synchronization
 /// let summary = try await refresher.refresh { event in print(event.progress.completed) }
 /// print(summary.line)
 /// ```
+///
+/// The command line names feeds by URL (``refresh(urls:progress:)``), the reader by object
+/// ID (``refresh(servers:progress:)``); both run the same pipeline and report the same
+/// ``RefreshEvent``s, whose results carry the Server's ID and URL.
 public final class FeedRefresher: Sendable {
     public let store: ZeaderStore
     public let options: RefreshOptions
@@ -42,9 +46,28 @@ public final class FeedRefresher: Sendable {
     public func refresh(
         urls: [String] = [], progress: (@Sendable (RefreshEvent) -> Void)? = nil
     ) async throws(ZeaderError) -> RefreshSummary {
-        let start = Date()
         let context = store.container.newBackgroundContext(name: "import")
-        let targets = try loadTargets(urls: urls, context: context)
+        return await run(try loadTargets(urls: urls, context: context), context: context, progress: progress)
+    }
+
+    /// Refreshes the feeds `servers` (all enabled feeds when empty; a disabled feed named
+    /// here is tried again; a feed deleted meanwhile is left out). Throws only when the
+    /// store cannot be read.
+    ///
+    /// ```swift
+    /// let summary = try await refresher.refresh(servers: [serverID]) { event in show(event) }
+    /// ```
+    public func refresh(
+        servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)? = nil
+    ) async throws(ZeaderError) -> RefreshSummary {
+        let context = store.container.newBackgroundContext(name: "import")
+        return await run(try loadTargets(servers: servers, context: context), context: context, progress: progress)
+    }
+
+    private func run(
+        _ targets: [Target], context: ManagedObjectContext, progress: (@Sendable (RefreshEvent) -> Void)?
+    ) async -> RefreshSummary {
+        let start = Date()
         let importer = FeedImporter(context: context)
         let state = Mutex(State(progress: RefreshProgress(total: targets.count)))
         // Called from several tasks; the lock keeps the totals exact and the events in order.
@@ -90,19 +113,29 @@ public final class FeedRefresher: Sendable {
     }
 
     private func loadTargets(urls: [String], context: ManagedObjectContext) throws(ZeaderError) -> [Target] {
+        try loadTargets(context: context, named: urls.isEmpty ? nil : { () throws -> [Server] in
+            try urls.map { url throws -> Server in
+                guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
+                    throw ZeaderError.notSubscribed(url)
+                }
+                return server
+            }
+        })
+    }
+
+    private func loadTargets(servers ids: [ObjectID], context: ManagedObjectContext) throws(ZeaderError) -> [Target] {
+        try loadTargets(context: context, named: ids.isEmpty ? nil : {
+            ids.compactMap { (try? context.existingObject(with: $0)) as? Server }
+        })
+    }
+
+    /// The feeds `named` returns, each once; every enabled feed when `named` is nil.
+    private func loadTargets(context: ManagedObjectContext, named: (() throws -> [Server])?) throws(ZeaderError)
+        -> [Target]
+    {
         do {
             return try context.performAndWait { () throws -> [Target] in
-                let servers: [Server]
-                if urls.isEmpty {
-                    servers = try Server.findAll(sortedBy: "displayOrder", in: context).filter { !$0.disabled }
-                } else {
-                    servers = try urls.map { url throws -> Server in
-                        guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                            throw ZeaderError.notSubscribed(url)
-                        }
-                        return server
-                    }
-                }
+                let servers = try named?() ?? Server.findAll(sortedBy: "displayOrder", in: context).filter { !$0.disabled }
                 var seen = Set<ObjectID>()
                 return servers.filter { seen.insert($0.objectID).inserted }.map { server in
                     Target(
@@ -122,23 +155,28 @@ public final class FeedRefresher: Sendable {
     /// context's queue, awaited without blocking a thread).
     private func refresh(_ target: Target, importer: FeedImporter) async -> FeedRefreshResult {
         guard let request = target.request else {
-            let input = FeedImporter.Input.failed("\(target.url): invalid URL")
+            let input = FeedImporter.Input.failed(.invalidURL(target.url))
             return await importer.context.run { importer.apply(input, to: target.serverID) }
         }
-        let input = await fetchAndParse(request)
+        let input = await Self.fetchAndParse(request, with: fetcher)
         return await importer.context.run { importer.apply(input, to: target.serverID) }
     }
 
     /// The fetch's outcome, with a 2xx body parsed; the body itself is released on return,
-    /// before the feed waits for the import context.
-    private func fetchAndParse(_ request: Feeds.FetchRequest) async -> FeedImporter.Input {
+    /// before the feed waits for the import context. The reader's add-feed preview fetches
+    /// through this too.
+    ///
+    /// ```swift
+    /// let input = await FeedRefresher.fetchAndParse(Feeds.FetchRequest(url: url), with: fetcher)
+    /// ```
+    public static func fetchAndParse(_ request: Feeds.FetchRequest, with fetcher: FeedFetcher) async -> FeedImporter.Input {
         let outcome = await fetcher.fetch(request)
         guard case .fetched(let body, let metadata) = outcome else { return .outcome(outcome) }
         do {
             return .parsed(
                 try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset), metadata)
         } catch {
-            return .failed(error.description)
+            return .failed(.parse(error))
         }
     }
 }
@@ -169,7 +207,7 @@ extension ManagedObjectContext {
     /// without blocking a thread while the queue is busy.
     ///
     /// ```swift
-    /// let n = await context.run { (try? context.count(for: FetchRequest<Server>())) ?? 0 }
+    /// let n = await context.run { (try? context.count(for: ObjectGraph.FetchRequest<Server>())) ?? 0 }
     /// ```
     public func run<T: Sendable>(_ block: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in

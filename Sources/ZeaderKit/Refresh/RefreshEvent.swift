@@ -1,4 +1,6 @@
+import Feeds
 import Foundation
+import ObjectGraph
 
 /// How one feed's refresh ended.
 ///
@@ -14,8 +16,9 @@ public enum FeedRefreshStatus: Sendable, Equatable {
     case deferred(until: Date)
     /// 410 Gone: the feed is now disabled.
     case gone
-    /// Anything else; the message (also stored in `Server.lastError`) names the URL.
-    case failed(String)
+    /// Anything else: the typed reason (its description, also stored in `Server.lastError`,
+    /// names the URL).
+    case failed(RefreshFailure)
 
     /// True for outcomes that count as failures (exit status 1).
     ///
@@ -30,22 +33,60 @@ public enum FeedRefreshStatus: Sendable, Equatable {
     }
 }
 
+/// Why one feed's refresh failed: the fetcher's, the parser's or the store's typed error,
+/// or one of the refresh's own reasons. Words in `Messages/Messages.swift`.
+///
+/// ```swift
+/// if case .failed(.fetch(let error)) = result.status, error.httpStatus == 404 { … }
+/// ```
+public enum RefreshFailure: Error, Sendable, Equatable {
+    /// Fetching failed (HTTP status, timeout, size cap, transport, file).
+    case fetch(FetchError)
+    /// The body is not a feed Zeader can read.
+    case parse(FeedParseError)
+    /// The store refused the feed's items (the save was rolled back).
+    case store(url: String, ZeaderError)
+    /// The stored URL is not a URL.
+    case invalidURL(String)
+    /// A permanent redirect points at a feed that is subscribed already.
+    case movedToSubscribedFeed(url: String, target: String)
+    /// The feed was deleted while it was being refreshed.
+    case removedDuringRefresh
+}
+
 /// The outcome of refreshing one feed.
 ///
 /// ```swift
-/// print(result.url, result.status)
+/// print(result.serverID, result.url, result.status)
 /// ```
 public struct FeedRefreshResult: Sendable, Equatable {
+    /// The Server refreshed: the reader finds its row by this ID.
+    public var serverID: ObjectID
     /// The feed's URL as stored before the refresh.
     public var url: String
     /// Set when a permanent redirect moved the feed: the URL now stored.
     public var movedTo: String?
     public var status: FeedRefreshStatus
 
-    public init(url: String, movedTo: String? = nil, status: FeedRefreshStatus) {
+    public init(serverID: ObjectID, url: String, movedTo: String? = nil, status: FeedRefreshStatus) {
+        self.serverID = serverID
         self.url = url
         self.movedTo = movedTo
         self.status = status
+    }
+
+    /// The one line that says what went wrong (nil when nothing did): the text of
+    /// `Server.lastError`, the CLI's warnings and the reader's status line.
+    ///
+    /// ```swift
+    /// if let problem = result.problem { warn(problem) }
+    /// ```
+    public var problem: String? {
+        switch status {
+        case .failed(let failure): return failure.description
+        case .gone: return Messages.gone(url: url)
+        case .updated, .notModified, .deferred: return nil
+        }
     }
 }
 
@@ -86,8 +127,10 @@ public struct RefreshProgress: Sendable, Equatable {
     }
 }
 
-/// What a refresh reports while it runs: one `started` and then one `finished` or
-/// `failed` per feed. Events may arrive from several threads, never two at once.
+/// What a refresh reports while it runs, the one event type of a refresh (the command
+/// line's progress bar and the reader's status line both read it): one `started` and then
+/// one `finished` or `failed` per feed. Events may arrive from several threads, never two
+/// at once; the ``RefreshSummary`` returned at the end has the totals.
 ///
 /// ```swift
 /// let summary = try await refresher.refresh { event in
@@ -102,7 +145,7 @@ public enum RefreshEvent: Sendable, Equatable {
     /// The totals at the time of the event.
     ///
     /// ```swift
-    /// bar.draw(event.progress)
+    /// print(event.progress.completed, "of", event.progress.total)
     /// ```
     public var progress: RefreshProgress {
         switch self {
@@ -124,19 +167,12 @@ public struct RefreshSummary: Sendable, Equatable {
     /// Wall time in seconds.
     public var duration: TimeInterval
 
+    public init(progress: RefreshProgress, results: [FeedRefreshResult], duration: TimeInterval) {
+        self.progress = progress
+        self.results = results
+        self.duration = duration
+    }
+
     /// The feeds that failed.
     public var failures: [FeedRefreshResult] { results.filter(\.status.isFailure) }
-
-    /// One line for humans.
-    public var line: String {
-        var parts = ["\(progress.updated) updated", "\(progress.notModified) unchanged"]
-        if progress.deferred > 0 { parts.append("\(progress.deferred) deferred") }
-        parts.append("\(progress.failed) failed")
-        let feeds = progress.total == 1 ? "1 feed" : "\(progress.total) feeds"
-        var line = "\(feeds): " + parts.joined(separator: ", ")
-        line += "; \(progress.newItems) new item\(progress.newItems == 1 ? "" : "s")"
-        if progress.updatedItems > 0 { line += ", \(progress.updatedItems) changed" }
-        line += String(format: " in %.1f s", duration)
-        return line
-    }
 }

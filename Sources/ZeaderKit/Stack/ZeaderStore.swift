@@ -17,22 +17,41 @@ public final class ZeaderStore: Sendable {
         self.url = url
     }
 
-    /// Opens (creating the directory and file if needed) the store at `url`. A store written
+    /// Opens (creating the folder and file if needed) the store at `url`. A store written
     /// by an older model version is migrated first (``ZeaderModel/migrationPlan``; the old
-    /// file is kept as `<store>.v<N>.bak`); a newer one is refused, untouched.
+    /// file is kept as `<store>.v<N>.bak`); a newer one is refused, untouched. A folder that
+    /// cannot be created is ``ZeaderError/cannotCreateFolder(path:reason:)``; the store's
+    /// own refusals are ``ZeaderError/store(_:)``.
     ///
     /// ```swift
     /// let store = try ZeaderStore.open(at: URL(fileURLWithPath: "/tmp/zeader.sqlite"))
     /// ```
-    public static func open(at url: URL) throws(ObjectGraphError) -> ZeaderStore {
+    public static func open(at url: URL) throws(ZeaderError) -> ZeaderStore {
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .incompatibleStore(path: url.path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
+            throw .cannotCreateFolder(path: directory.path, reason: Self.reason(error))
         }
-        let container = try PersistentContainer(model: ZeaderModel.current, store: .file(url), migrator: ZeaderModel.migrationPlan)
-        return ZeaderStore(container: container, url: url)
+        do {
+            let container = try PersistentContainer(
+                model: ZeaderModel.current, store: .file(url), migrator: ZeaderModel.migrationPlan)
+            return ZeaderStore(container: container, url: url)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The system's words for a file error, without Foundation's "The file … couldn't be saved" preamble.
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return String(cString: strerror(code.rawValue))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
     }
 
     /// A store in memory (demo, tests).

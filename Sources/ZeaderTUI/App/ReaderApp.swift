@@ -34,8 +34,8 @@ public final class ReaderApp: @unchecked Sendable {
     private var redrawScheduled = false
     private var smartCountsScheduled = false
     private var refreshTimer: DispatchSourceTimer?
-    /// The scratch context holding an add-feed preview until the user decides.
-    private var preview: (context: ManagedObjectContext, url: String)?
+    /// The add-feed preview (a scratch context) until the user decides.
+    private var preview: FeedPreview?
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public private(set) var hasQuit = false
@@ -56,7 +56,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Loads the feed list, starts watching the model, draws the first frame. On `queue`.
     public func start() {
-        do { state.feeds = try model.feedRows() } catch { state.say("Cannot read the feeds: \(error)", error: true) }
+        do { state.feeds = try model.feedRows() } catch { state.say(.cannotReadFeeds("\(error)")) }
         state.clampPositions()
         observation = model.store.container.bus.observeObjectsDidChange(in: model.context) { [weak self] note in
             // Runs on the view context's queue, which is `queue`.
@@ -139,7 +139,7 @@ public final class ReaderApp: @unchecked Sendable {
                 }
             }
         } catch {
-            state.say("Cannot read the feeds: \(error)", error: true)
+            state.say(.cannotReadFeeds("\(error)"))
         }
         if let selected, let index = state.feeds.firstIndex(where: { $0.kind == selected.kind }) {
             state.feedPosition.cursor = index
@@ -253,7 +253,7 @@ public final class ReaderApp: @unchecked Sendable {
             if state.screen == .feeds, let row = state.selectedFeed, let id = row.serverID {
                 state.prompt = .confirmDelete(title: row.title, id: id)
             } else {
-                state.say("Select a feed in the feed list to delete it", error: true)
+                state.say(.selectFeedToDelete)
             }
         case .moveFeedUp, .moveFeedDown:
             guard state.screen == .feeds, let id = state.selectedFeed?.serverID else { return }
@@ -266,11 +266,11 @@ public final class ReaderApp: @unchecked Sendable {
             }
         case .undo:
             attempt {
-                if let name = try model.undo() { state.say("Undid \(name)") } else { state.say("Nothing to undo") }
+                state.say(try model.undo().map(StatusMessage.undid) ?? .nothingToUndo)
             }
         case .redo:
             attempt {
-                if let name = try model.redo() { state.say("Redid \(name)") } else { state.say("Nothing to redo") }
+                state.say(try model.redo().map(StatusMessage.redid) ?? .nothingToRedo)
             }
         }
         if modelChanged { reloadFromModel() }
@@ -278,7 +278,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Runs a model edit, showing its error on the status line.
     private func attempt(_ body: () throws -> Void) {
-        do { try body() } catch { state.say("\(error)", error: true) }
+        do { try body() } catch { state.say(.failed("\(error)")) }
     }
 
     private func open() {
@@ -304,7 +304,7 @@ public final class ReaderApp: @unchecked Sendable {
             state.items = ItemListState(source: source, title: title, ids: ids)
             state.screens = [.feeds, .items]
         } catch {
-            state.say("\(title): \(error)", error: true)
+            state.say(.cannotList(title: title, "\(error)"))
         }
     }
 
@@ -347,13 +347,13 @@ public final class ReaderApp: @unchecked Sendable {
             }
         }
         guard var list = state.items, state.screen != .feeds else {
-            if state.screen == .feeds { state.say("No unread items") }
+            if state.screen == .feeds { state.say(.noUnreadItems) }
             return
         }
         // From the item list the cursor's own item counts; from an article, the ones after it.
         let start = state.screen == .article ? list.position.cursor + 1 : list.position.cursor
         guard let index = (start..<list.ids.count).first(where: { !model.isRead(list.ids[$0]) }) else {
-            state.say("No more unread items")
+            state.say(.noMoreUnreadItems)
             return
         }
         list.position.set(index, count: list.ids.count, height: state.listHeight)
@@ -367,7 +367,7 @@ public final class ReaderApp: @unchecked Sendable {
         let read = !model.isRead(id)
         attempt {
             try model.setRead(id, read)
-            state.say(read ? "Marked read" : "Marked unread")
+            state.say(.markedRead(read))
         }
         if state.screen == .items { state.move(.down) }
     }
@@ -378,7 +378,7 @@ public final class ReaderApp: @unchecked Sendable {
         let flagged = !model.isFlagged(id)
         attempt {
             try model.setFlagged(id, flagged)
-            state.say(flagged ? "Flagged" : "Unflagged")
+            state.say(.flagged(flagged))
         }
     }
 
@@ -394,13 +394,13 @@ public final class ReaderApp: @unchecked Sendable {
             case .server(let id): kind = .server(id)
             case .smart(let format): kind = .smart(predicateFormat: format, id: nil)
             default:
-                state.say("Mark read works on a feed", error: true)
+                state.say(.markReadNeedsAFeed)
                 return
             }
         }
         attempt {
             let count = try model.markRead(kind)
-            state.say(count == 0 ? "Nothing unread" : "Marked \(count) items read (u to undo)")
+            state.say(.markedItemsRead(count))
         }
     }
 
@@ -438,7 +438,7 @@ public final class ReaderApp: @unchecked Sendable {
             if yes {
                 attempt {
                     try model.deleteServer(id)
-                    state.say("Deleted \(title) (u to undo)")
+                    state.say(.deleted(title))
                 }
             }
         case .addFeedPreview(_, let title, _):
@@ -446,14 +446,14 @@ public final class ReaderApp: @unchecked Sendable {
             self.preview = nil
             if yes {
                 do {
-                    try preview.context.save()
-                    state.say("Added \(title)")
+                    try preview.keep()
+                    state.say(.added(title))
                 } catch {
-                    state.say("Cannot add \(preview.url): \(error)", error: true)
+                    state.say(.cannotAdd(url: preview.url, "\(error)"))
                 }
             } else {
-                preview.context.reset()
-                state.say("Discarded \(title)")
+                preview.discard()
+                state.say(.discarded(title))
             }
         default: break
         }
@@ -467,7 +467,7 @@ public final class ReaderApp: @unchecked Sendable {
             let started = Date()
             showItems(.search(text), title: "Search: \(text)")
             if let count = state.items?.ids.count {
-                state.say("\(count) items match (\(Int(Date().timeIntervalSince(started) * 1000)) ms)")
+                state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
             }
         case .addFeed: startPreview(url: text)
         default: break
@@ -475,48 +475,39 @@ public final class ReaderApp: @unchecked Sendable {
     }
 
     /// Fetches and parses `url` off the queue, then fills a scratch context and asks keep
-    /// or discard.
+    /// or discard (``FeedPreview``).
     private func startPreview(url text: String) {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
-        else {
-            state.say("'\(text)' is not an http, https or file URL", error: true)
-            return
-        }
-        if model.serverExists(url: text) {
-            state.say("\(text) is already subscribed", error: true)
+        let url: String
+        do {
+            url = try FeedSubscription.validatedURL(text)
+            if try FeedSubscription.isSubscribed(url, in: model.context) { throw ZeaderError.alreadySubscribed(url) }
+        } catch {
+            state.say(.failed("\(error)"))
             return
         }
         guard let fetcher else {
-            state.say("Adding feeds is not available here", error: true)
+            state.say(.addingNotAvailable)
             return
         }
-        state.say("Fetching \(text) …")
+        state.say(.fetching(url))
         Task.detached { [self] in
-            let outcome = await fetcher.fetch(Feeds.FetchRequest(url: url))
-            let result: Result<ParsedFeed, Error>
-            switch outcome {
-            case .fetched(let body, let metadata):
-                result = Result { try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset) }
-            case .failed(let error): result = .failure(error)
-            default: result = .failure(FetchError.unsupportedScheme(url))
-            }
+            let input = await FeedPreview.fetch(url, with: fetcher)
             queue.async { [self] in
-                showPreview(result, url: text)
+                showPreview(input, url: url)
                 redraw()
             }
         }
     }
 
-    private func showPreview(_ result: Result<ParsedFeed, Error>, url: String) {
-        switch result {
-        case .failure(let error):
-            state.say("\(url): \(error)", error: true)
-        case .success(let feed):
-            let scratch = model.store.container.newScratchContext()
-            let server = ReaderModel.insert(feed, url: url, into: scratch, displayOrder: model.nextDisplayOrder())
-            preview = (scratch, url)
+    private func showPreview(_ input: FeedImporter.Input, url: String) {
+        do {
+            let preview = try FeedPreview(url: url, input: input, store: model.store)
+            self.preview = preview
             state.message = nil
-            state.prompt = .addFeedPreview(url: url, title: server.displayTitle, itemCount: feed.items.count)
+            state.prompt = .addFeedPreview(
+                url: url, title: DisplayWidth.sanitizeForTerminal(preview.title), itemCount: preview.itemCount)
+        } catch {
+            state.say(.failed("\(error)"))
         }
     }
 
@@ -524,36 +515,46 @@ public final class ReaderApp: @unchecked Sendable {
 
     private func refresh(_ servers: [ObjectID]) {
         guard let refresher else {
-            state.say("Refreshing is not available in this build yet (the refresh pipeline is not wired in)", error: true)
+            state.say(.refreshNotAvailable)
             return
         }
         guard state.refreshProgress == nil else {
-            state.say("A refresh is already running")
+            state.say(.refreshRunning)
             return
         }
         state.refreshProgress = (0, max(servers.count, 1))
         Task.detached { [self] in
-            await refresher.refresh(servers: servers) { [self] event in
-                queue.async { [self] in
-                    apply(event)
-                    redraw()
-                }
+            let outcome: Result<RefreshSummary, ZeaderError>
+            do throws(ZeaderError) {
+                outcome = .success(
+                    try await refresher.refresh(servers: servers) { [self] event in
+                        queue.async { [self] in
+                            apply(event)
+                            redraw()
+                        }
+                    })
+            } catch {
+                outcome = .failure(error)
+            }
+            queue.async { [self] in
+                finishRefresh(outcome)
+                redraw()
             }
         }
     }
 
-    /// Shows a refresh event on the status line.
-    func apply(_ event: ReaderRefreshEvent) {
-        switch event {
-        case .started(let total): state.refreshProgress = (0, total)
-        case .feedFinished(_, let error, _):
-            if let (done, total) = state.refreshProgress { state.refreshProgress = (done + 1, total) }
-            if let error { state.say(error, error: true) }
-        case .finished(let failed):
-            let total = state.refreshProgress?.total ?? 0
-            state.refreshProgress = nil
-            let feeds = total == 1 ? "1 feed" : "\(total) feeds"
-            state.say(failed == 0 ? "Refreshed \(feeds)" : "Refreshed \(feeds), \(failed) failed", error: failed > 0)
+    /// Shows a refresh event on the status line: progress, and a feed's problem.
+    func apply(_ event: RefreshEvent) {
+        state.refreshProgress = (event.progress.completed, event.progress.total)
+        if case .failed(let result, _) = event, let problem = result.problem { state.say(.refreshProblem(problem)) }
+    }
+
+    /// Shows how the refresh ended.
+    func finishRefresh(_ outcome: Result<RefreshSummary, ZeaderError>) {
+        state.refreshProgress = nil
+        switch outcome {
+        case .success(let summary): state.say(.refreshed(summary.progress))
+        case .failure(let error): state.say(.cannotRefresh("\(error)"))
         }
     }
 
@@ -568,7 +569,7 @@ public final class ReaderApp: @unchecked Sendable {
         case .help: link = nil
         }
         guard let link, !link.isEmpty else {
-            state.say("No link to open", error: true)
+            state.say(.noLinkToOpen)
             return
         }
         open(link: link)
@@ -576,7 +577,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     private func openLink(number: Int) {
         guard let article = state.article, number >= 1, number <= article.links.count else {
-            state.say("No link \(number)", error: true)
+            state.say(.noLink(number))
             return
         }
         open(link: article.links[number - 1])
@@ -585,16 +586,16 @@ public final class ReaderApp: @unchecked Sendable {
     private func open(link: String) {
         let argv: [String]
         do { argv = try LinkOpener.command(for: link, browser: config.browser) } catch {
-            state.say(error.description, error: true)
+            state.say(.failed(error.description))
             return
         }
         backend.suspend()
         let result = LinkOpener.run(argv)
         backend.resume()
         switch result {
-        case .success(0): state.say("Opened \(link)")
-        case .success(let status): state.say("\(argv[0]) exited with status \(status)", error: true)
-        case .failure(let error): state.say(error.description, error: true)
+        case .success(0): state.say(.opened(link))
+        case .success(let status): state.say(.browserExited(command: argv[0], status: status))
+        case .failure(let error): state.say(.failed(error.description))
         }
     }
 }

@@ -17,7 +17,6 @@ extension ReaderModel {
     /// try model.setFlagged(id, true)   // `u` undoes it
     /// ```
     public func setFlagged(_ id: ObjectID, _ flagged: Bool) throws {
-        guard let item = item(id), item.flagged != flagged else { return }
-        try undoable(flagged ? "Flag" : "Unflag") { item.flagged = flagged }
+        try ItemMarking.setFlagged([id], flagged, in: context)
     }
 }

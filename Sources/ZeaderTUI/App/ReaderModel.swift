@@ -5,8 +5,11 @@ import ZeaderKit
 
 typealias Predicate = ObjectGraph.Predicate
 
-/// The reader's access to the store, on the view context's queue: rows for the lists,
-/// articles, and the undoable edits (read toggles, mark read, delete, reorder).
+/// The reader's adapter from ZeaderKit's use cases to screen state, on the view context's
+/// queue: rows for the lists and articles are read here; every edit (read toggles, mark
+/// read, flag, delete, reorder) and every list (``ItemOrder``, ``ItemSearch``,
+/// ``SmartFeeds``) is the use case the command line calls too, run on the view context so
+/// that `u` undoes it.
 ///
 /// ```swift
 /// let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
@@ -17,13 +20,13 @@ public final class ReaderModel {
     public let store: ZeaderStore
     /// The view context: every call of this class runs on its queue.
     public var context: ManagedObjectContext { store.container.viewContext }
-    let searchIndex: SearchIndex?
+    private var itemSearch: ItemSearch?
     let configSmartFeeds: [ReaderConfig.SmartFeedDefinition]
 
     public init(store: ZeaderStore, smartFeeds: [ReaderConfig.SmartFeedDefinition] = [], searchIndex: SearchIndex? = nil) {
         self.store = store
         self.configSmartFeeds = smartFeeds
-        self.searchIndex = searchIndex
+        itemSearch = searchIndex.map(ItemSearch.init(index:))
         if store.container.viewContext.undoManager == nil {
             store.container.viewContext.undoManager = ContextUndoManager()
         }
@@ -39,14 +42,12 @@ public final class ReaderModel {
     /// state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
     /// ```
     public func feedRows(countingSmartFeeds: Bool = true, previous: [FeedRow] = []) throws -> [FeedRow] {
-        let servers = try context.fetch(
-            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
-        var rows = servers.map { server in
+        var rows = try FeedEditing.servers(in: context).map { server in
             FeedRow(
                 kind: .server(server.objectID), title: Self.titleWithTags(server), unread: Int(server.unreadCount),
                 total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url)
         }
-        let stored = try context.fetch(ObjectGraph.FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
+        let stored = try SmartFeeds.stored(in: context)
         let smart =
             stored.map { ($0.title, $0.predicateFormat, Optional($0.objectID)) }
             + configSmartFeeds.map { ($0.title, $0.predicateFormat, ObjectID?.none) }
@@ -57,10 +58,7 @@ public final class ReaderModel {
                 continue
             }
             do {
-                let predicate = try Predicate(format: format)
-                row.total = try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
-                row.unread = try context.count(
-                    for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate && (try Predicate(format: "read == NO"))))
+                (row.unread, row.total) = try SmartFeeds.counts(of: format, in: context)
             } catch {
                 row.lastError = "smart feed '\(title)': \(error)"
             }
@@ -76,51 +74,21 @@ public final class ReaderModel {
         return tags.isEmpty ? server.displayTitle : "\(server.displayTitle) [\(tags.joined(separator: ", "))]"
     }
 
-    /// The items of `source`, newest first.
+    /// The items of `source`, newest first (``ItemOrder``; a search through ``ItemSearch``).
     public func itemIDs(_ source: ItemSource) throws -> [ObjectID] {
-        let newestFirstOrder = [SortDescriptor("sortDate", ascending: false)]
         switch source {
-        case .server(let id):
-            // Through the relationship (the foreign-key index): the cost follows the feed's
-            // size, not the store's; `newestFirst` breaks date ties by the newer row, which
-            // the fetch request's ascending key tie-break would not.
-            return try items(ofServer: id).sorted(by: Self.newestFirst).map(\.objectID)
-        case .smart(let format):
-            return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: try Predicate(format: format), sortDescriptors: newestFirstOrder))
-        case .search(let text):
-            if let searchIndex { return try searchIndex.search(text, in: context) }
-            return try context.fetchObjectIDs(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: Self.fallbackSearchPredicate(text), sortDescriptors: newestFirstOrder))
+        case .server(let id): return try ItemOrder.itemIDs(ofServer: id, in: context)
+        case .smart(let format): return try ItemOrder.itemIDs(matching: try Predicate(format: format), in: context)
+        case .search(let text): return try search().itemIDs(text, in: context)
         }
     }
 
-    /// Every word in the title, author or summary, `[cd]` (used when there is no FTS index).
-    static func fallbackSearchPredicate(_ text: String) throws -> Predicate {
-        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        return .and(
-            try words.map { word in
-                try Predicate(
-                    format: "title CONTAINS[cd] %@ OR author CONTAINS[cd] %@ OR summary CONTAINS[cd] %@", word, word, word)
-            })
-    }
-
-    /// The items of one server.
-    func items(ofServer id: ObjectID) throws -> [FeedItem] {
-        guard let server = try context.existingObject(with: id) as? Server else {
-            throw ObjectGraphError.objectInaccessible("\(id) is not a Server")
-        }
-        return server.feedItems
-    }
-
-    /// Newest first by `sortDate` (undated last), then by ID for a stable order.
-    static func newestFirst(_ a: FeedItem, _ b: FeedItem) -> Bool {
-        switch (a.sortDate, b.sortDate) {
-        case let (x?, y?) where x != y: return x > y
-        case (nil, _?): return false
-        case (_?, nil): return true
-        default: return (a.objectID.primaryKey ?? 0) > (b.objectID.primaryKey ?? 0)
-        }
+    /// The search use case, opening the store's index on first use when none was given.
+    private func search() throws -> ItemSearch {
+        if let itemSearch { return itemSearch }
+        let opened = try ItemSearch(store: store)
+        itemSearch = opened
+        return opened
     }
 
     func item(_ id: ObjectID) -> FeedItem? {
@@ -150,96 +118,33 @@ public final class ReaderModel {
 
     // MARK: Undoable edits
 
-    /// Runs `edit` as one named undo step and saves.
-    func undoable(_ name: String, _ edit: () throws -> Void) throws {
-        context.undoManager?.beginUndoGrouping(named: name)
-        defer { context.undoManager?.endUndoGrouping() }
-        do {
-            try edit()
-            try context.save()
-        } catch {
-            context.rollback()
-            throw error
-        }
-    }
-
     /// Marks one item read or unread, as one undo step: `try model.setRead(id, true)`.
     public func setRead(_ id: ObjectID, _ read: Bool) throws {
-        guard let item = item(id), item.read != read else { return }
-        try undoable(read ? "Mark Read" : "Mark Unread") { item.read = read }
+        try ItemMarking.setRead([id], read, in: context)
     }
 
-    /// How many items one save of "mark read" changes: however many items are unread, at
-    /// most this many are loaded at a time (the undo records keep IDs and old values only).
-    static let markReadBatchSize = 1000
-
     /// Marks every unread item of a feed (or a smart feed, or everything when nil) read,
-    /// as one undo step, and returns how many items it changed.
-    ///
-    /// A feed's items come through its relationship; a smart feed and "everything" fetch
-    /// only the IDs of the unread items, then load and save them ``markReadBatchSize`` at
-    /// a time, so 100,000 unread items never sit in the view context at once. If a batch
-    /// fails to save, the batches saved before it stay read (and undoable).
+    /// as one undo step (``ItemMarking/markRead(_:in:)``), and returns how many items it changed.
     ///
     /// ```swift
     /// let count = try model.markRead(nil)   // "Mark All Read"; `u` undoes it in one step
     /// ```
     public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
-        var predicate = try Predicate(format: "read == NO")
         switch kind {
-        case .server(let id):
-            let items = try self.items(ofServer: id).filter { !$0.read }
-            guard !items.isEmpty else { return 0 }
-            try undoable("Mark Feed Read") { for item in items { item.read = true } }
-            return items.count
-        case .smart(let format, _):
-            predicate = predicate && (try Predicate(format: format))
-        case nil:
-            break
+        case .server(let id): return try ItemMarking.markRead(.feed(id), in: context)
+        case .smart(let format, _): return try ItemMarking.markRead(.matching(predicateFormat: format), in: context)
+        case nil: return try ItemMarking.markRead(.all, in: context)
         }
-        let unread = try context.fetchBatched(
-            ObjectGraph.FetchRequest<FeedItem>(predicate: predicate, fetchBatchSize: Self.markReadBatchSize))
-        guard !unread.isEmpty else { return 0 }
-        context.undoManager?.beginUndoGrouping(named: kind == nil ? "Mark All Read" : "Mark Feed Read")
-        defer { context.undoManager?.endUndoGrouping() }
-        var changed = 0
-        do {
-            for (index, item) in unread.enumerated() {
-                if !item.read {
-                    item.read = true
-                    changed += 1
-                }
-                // Save each batch before the next one is loaded, so that it can be released.
-                if (index + 1) % Self.markReadBatchSize == 0 { try context.save() }
-            }
-            try context.save()
-        } catch {
-            context.rollback()
-            throw error
-        }
-        return changed
     }
 
     /// Deletes a feed and (cascade) its items, as one undo step: `try model.deleteServer(id)`.
     public func deleteServer(_ id: ObjectID) throws {
-        let server = try context.existingObject(with: id)
-        try undoable("Delete Feed") { context.delete(server) }
+        try FeedEditing.delete(id, in: context)
     }
 
     /// Moves a feed one place up (`-1`) or down (`+1`) and persists `displayOrder`.
     public func moveServer(_ id: ObjectID, by offset: Int) throws {
-        let servers = try context.fetch(
-            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder"), SortDescriptor("title")]))
-        guard let index = servers.firstIndex(where: { $0.objectID == id }) else { return }
-        let target = index + offset
-        guard servers.indices.contains(target) else { return }
-        try undoable("Move Feed") {
-            var ordered = servers
-            ordered.swapAt(index, target)
-            for (position, server) in ordered.enumerated() where server.displayOrder != Int64(position) {
-                server.displayOrder = Int64(position)
-            }
-        }
+        try FeedEditing.move(id, by: offset, in: context)
     }
 
     /// Undoes the last step and saves; returns its name, or nil when there was none.
@@ -258,49 +163,5 @@ public final class ReaderModel {
         guard context.redo() else { return nil }
         try context.save()
         return name
-    }
-
-    // MARK: Adding feeds
-
-    /// Puts `feed` (fetched from `url`) into `scratch` as a new Server with its items, for
-    /// a preview; nothing is saved until the scratch context is.
-    public static func insert(_ feed: ParsedFeed, url: String, into scratch: ManagedObjectContext, displayOrder: Int64) -> Server {
-        let server = scratch.insert(Server.self)
-        server.url = url
-        server.title = feed.title.map(DisplayWidth.sanitizeForTerminal)
-        server.siteLink = feed.link
-        server.displayOrder = displayOrder
-        server.lastRefresh = Date()
-        let now = Date()
-        var seen = Set<String>()
-        for parsed in feed.items {
-            let guid = parsed.id.isEmpty ? (parsed.link ?? parsed.title ?? UUID().uuidString) : parsed.id
-            guard seen.insert(guid).inserted else { continue }
-            let item = scratch.insert(FeedItem.self)
-            item.guid = guid
-            item.title = parsed.title
-            item.link = parsed.link
-            item.author = parsed.author
-            item.summary = parsed.summary
-            item.content = parsed.content
-            item.published = parsed.published
-            item.updated = parsed.updated
-            item.firstSeen = now
-            item.sortDate = parsed.published ?? parsed.updated ?? now
-            item.server = server
-        }
-        return server
-    }
-
-    /// The next `displayOrder` for a new feed.
-    public func nextDisplayOrder() -> Int64 {
-        let last = try? context.fetch(
-            ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder", ascending: false)], fetchLimit: 1))
-        return (last?.first?.displayOrder ?? -1) + 1
-    }
-
-    /// Whether a feed with this URL is subscribed: `model.serverExists(url: text)`.
-    public func serverExists(url: String) -> Bool {
-        ((try? context.count(for: ObjectGraph.FetchRequest<Server>(predicate: try Predicate(format: "url == %@", url)))) ?? 0) > 0
     }
 }

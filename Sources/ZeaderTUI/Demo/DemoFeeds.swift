@@ -18,8 +18,12 @@ public enum DemoFeeds {
             for (order, file) in files.enumerated() {
                 let url = "file:///usr/share/zeader/demo/\(file.name)"
                 let feed = try FeedParser.parse(data: Data(file.text.utf8), url: URL(string: url))
-                let server = ReaderModel.insert(feed, url: url, into: context, displayOrder: Int64(order))
-                server.lastRefresh = Date(timeIntervalSince1970: 1_795_248_000)  // 2026-11-21 08:00 UTC
+                let fetched = Date(timeIntervalSince1970: 1_795_248_000)  // 2026-11-21 08:00 UTC
+                let server = try FeedSubscription.add(url: url, in: context)
+                server.displayOrder = Int64(order)
+                ItemImport.updateDetails(of: server, from: feed)
+                _ = try ItemImport.upsert(feed.items, into: server, in: context, now: fetched)
+                server.lastRefresh = fetched
             }
             let smart = context.insert(SmartFeed.self)
             smart.title = "Unread about Swift"

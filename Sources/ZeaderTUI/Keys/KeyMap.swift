@@ -1,4 +1,4 @@
-/// Keys bound to actions: the defaults of DESIGN.md (newsboat's keys), changed by the
+/// Keys bound to actions: newsboat's keys by default (docs/ARCHITECTURE.md, "Contracts"), changed by the
 /// config file's `bind-key KEY ACTION` and `unbind-key KEY` lines.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ public struct KeyMap: Equatable, Sendable {
 
     public init(_ bindings: [Key: Action]) { actions = bindings }
 
-    /// DESIGN.md's keys.
+    /// The default keys: newsboat's where newsboat has the action (docs/ARCHITECTURE.md).
     public static let `default` = KeyMap([
         .character("j"): .down, .down: .down, .character("k"): .up, .up: .up,
         .pageDown: .pageDown, .character(" "): .pageDown, .pageUp: .pageUp,

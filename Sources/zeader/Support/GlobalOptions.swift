@@ -6,13 +6,13 @@
 /// GlobalOptions.normalize(["--db", "x.sqlite", "list", "--json"], subcommands: ["list"])
 /// // ["list", "--db", "x.sqlite", "--json"]
 /// ```
-public enum GlobalOptions {
+enum GlobalOptions {
     /// The options taking one value that may come before the subcommand.
-    public static let valueOptions: Set<String> = ["--db"]
+    static let valueOptions: Set<String> = ["--db"]
 
     /// The arguments (without the program name) with global options moved after the first
     /// subcommand name. Arguments with no subcommand name, or after `--`, are left alone.
-    public static func normalize(_ arguments: [String], subcommands: Set<String>) -> [String] {
+    static func normalize(_ arguments: [String], subcommands: Set<String>) -> [String] {
         var moved: [String] = []
         var kept: [String] = []
         var index = 0

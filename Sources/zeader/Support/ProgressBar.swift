@@ -1,13 +1,15 @@
+import ZeaderKit
+
 /// The one-line progress bar `zeader refresh` draws on a terminal's stderr.
 ///
 /// ```swift
 /// let line = ProgressBar.render(progress, columns: 80)
 /// // "\r[##########          ] 100/200 feeds, 3 failed, 4800 new\u{1B}[K"
 /// ```
-public enum ProgressBar {
+enum ProgressBar {
     /// The bar for `progress`, starting with a carriage return and ending with
     /// erase-to-end-of-line, fitting in `columns`.
-    public static func render(_ progress: RefreshProgress, columns: Int) -> String {
+    static func render(_ progress: RefreshProgress, columns: Int) -> String {
         var text = " \(progress.completed)/\(progress.total) feeds"
         if progress.failed > 0 { text += ", \(progress.failed) failed" }
         text += ", \(progress.newItems) new"
@@ -19,5 +21,5 @@ public enum ProgressBar {
     }
 
     /// Erases the bar (before the summary line is written).
-    public static let clear = "\r\u{1B}[K"
+    static let clear = "\r\u{1B}[K"
 }

@@ -1,0 +1,93 @@
+import Feeds
+import Foundation
+import ObjectGraph
+
+// The words of every message ZeaderKit hands to a person, in one place: errors are data
+// (``ZeaderError``, ``RefreshFailure``, ``FeedRefreshStatus``), this file turns them into
+// one line each, as swift-argument-parser keeps `ParserError` apart from `MessageInfo`.
+// The command line prefixes them with `zeader COMMAND: `; the reader shows them on its
+// status line; `Server.lastError` stores a refresh's.
+
+extension ZeaderError: CustomStringConvertible {
+    /// One line naming the feed, file or argument at fault.
+    ///
+    /// ```swift
+    /// ZeaderError.notSubscribed("https://example.org/feed").description   // "not subscribed: https://example.org/feed"
+    /// ```
+    public var description: String {
+        switch self {
+        case .invalidURL(let url, let reason): return "invalid feed URL '\(url)': \(reason)"
+        case .alreadySubscribed(let url): return "already subscribed: \(url)"
+        case .notSubscribed(let url): return "not subscribed: \(url)"
+        case .unreadableFile(let path, let reason): return "\(path): \(reason)"
+        case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
+        case .store(let error): return "store: \(error)"
+        case .cannotCreateFolder(let path, let reason): return "cannot create the store's folder \(path): \(reason)"
+        case .invalidSmartPredicate(let message): return "invalid --smart predicate: \(message)"
+        case .smartFeedNeedsTitle: return "a smart feed needs a --title"
+        case .smartFeedExists(let title): return "a smart feed named '\(title)' exists already"
+        case .noItemsNamed(let flagging): return "name the items to \(flagging ? "flag" : "unflag"): their ids, or --feed URL"
+        case .noSuchItem(let id, let feed): return "no item with id '\(id)'" + (feed.map { " in \($0)" } ?? "")
+        case .notAFeedInStore(let url): return "\(url) is not a feed in this store"
+        case .feedUnavailable(let failure): return failure.description
+        case .other(let message): return message
+        }
+    }
+}
+
+extension RefreshFailure: CustomStringConvertible {
+    /// One line that names the feed's URL and what went wrong.
+    ///
+    /// ```swift
+    /// RefreshFailure.invalidURL("not a url").description   // "not a url: invalid URL"
+    /// ```
+    public var description: String {
+        switch self {
+        case .fetch(let error): return error.description
+        case .parse(let error): return error.description
+        case .store(let url, let error): return "\(url): cannot store the feed: \(error)"
+        case .invalidURL(let url): return "\(url): invalid URL"
+        case .movedToSubscribedFeed(let url, let target):
+            return "\(url): moved permanently to \(target), which is already subscribed"
+        case .removedDuringRefresh: return "feed was removed during the refresh"
+        }
+    }
+}
+
+/// Messages that are not one error's description.
+///
+/// ```swift
+/// server.lastError = Messages.gone(url: server.url)
+/// ```
+public enum Messages {
+    /// A feed that answered 410 Gone: the one wording the store, the command line and the
+    /// reader use.
+    public static func gone(url: String) -> String { "\(url): HTTP 410 Gone; the feed is disabled" }
+
+    /// A feed that asked to wait (429/503 with Retry-After).
+    public static func deferred(url: String, httpStatus: Int, until: Date) -> String {
+        "\(url): HTTP \(httpStatus), retry after \(JSONText.timestamp(until))"
+    }
+
+    /// A feed that a permanent redirect moved.
+    public static func moved(url: String, to target: String) -> String { "\(url) moved permanently to \(target)" }
+}
+
+extension RefreshSummary {
+    /// The command line's summary of a refresh, one line.
+    ///
+    /// ```swift
+    /// print(summary.line)   // "200 feeds: 195 updated, 3 unchanged, 2 failed; 9750 new items in 2.1 s"
+    /// ```
+    public var line: String {
+        var parts = ["\(progress.updated) updated", "\(progress.notModified) unchanged"]
+        if progress.deferred > 0 { parts.append("\(progress.deferred) deferred") }
+        parts.append("\(progress.failed) failed")
+        let feeds = progress.total == 1 ? "1 feed" : "\(progress.total) feeds"
+        var line = "\(feeds): " + parts.joined(separator: ", ")
+        line += "; \(progress.newItems) new item\(progress.newItems == 1 ? "" : "s")"
+        if progress.updatedItems > 0 { line += ", \(progress.updatedItems) changed" }
+        line += String(format: " in %.1f s", duration)
+        return line
+    }
+}

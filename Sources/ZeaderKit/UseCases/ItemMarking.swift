@@ -1,0 +1,125 @@
+import Foundation
+import ObjectGraph
+
+/// Which items "mark read" covers: one feed, a smart feed's predicate, or everything.
+///
+/// ```swift
+/// try ItemMarking.markRead(.feed(serverID), in: context)
+/// ```
+public enum ItemScope: Sendable, Equatable {
+    /// The items of one Server.
+    case feed(ObjectID)
+    /// The items matching a predicate over FeedItem (a smart feed's), in the ObjectGraph format.
+    case matching(predicateFormat: String)
+    /// Every item.
+    case all
+}
+
+/// Marking items read, unread, flagged and unflagged: the one implementation the reader's
+/// keys and `zeader mark-read` / `flag` / `unflag` share. Each call is one save, and one
+/// named undo step when the context has an undo manager (the reader's view context has
+/// one; the command line's background contexts do not). On failure the context is
+/// rolled back. Call on `context`'s queue.
+///
+/// ```swift
+/// let changed = try ItemMarking.markRead(.all, in: viewContext)   // "Mark All Read"; undo restores it
+/// try ItemMarking.setRead([id], true, in: viewContext)
+/// ```
+public enum ItemMarking {
+    /// How many items one save of "mark read" changes: however many items are unread, at
+    /// most this many are loaded at a time (the undo records keep IDs and old values only).
+    public static let batchSize = 1000
+
+    /// Runs `edit` as one undo step named `name` (when the context has an undo manager),
+    /// then saves; rolls the context back if either fails.
+    ///
+    /// ```swift
+    /// try ItemMarking.undoable("Move Feed", in: context) { server.displayOrder = 3 }
+    /// ```
+    public static func undoable<T>(_ name: String, in context: ManagedObjectContext, _ edit: () throws -> T) throws -> T {
+        context.undoManager?.beginUndoGrouping(named: name)
+        defer { context.undoManager?.endUndoGrouping() }
+        do {
+            let result = try edit()
+            try context.save()
+            return result
+        } catch {
+            context.rollback()
+            throw error
+        }
+    }
+
+    /// Marks the items `ids` read (or unread); returns how many changed. Items already so,
+    /// or gone, are left alone.
+    ///
+    /// ```swift
+    /// try ItemMarking.setRead([id], false, in: context)   // "Mark Unread"
+    /// ```
+    @discardableResult
+    public static func setRead(_ ids: [ObjectID], _ read: Bool, in context: ManagedObjectContext) throws -> Int {
+        try set(\.read, to: read, for: ids, named: read ? "Mark Read" : "Mark Unread", in: context)
+    }
+
+    /// Flags (or unflags) the items `ids`; returns how many changed.
+    ///
+    /// ```swift
+    /// try ItemMarking.setFlagged([id], true, in: context)   // "Flag"
+    /// ```
+    @discardableResult
+    public static func setFlagged(_ ids: [ObjectID], _ flagged: Bool, in context: ManagedObjectContext) throws -> Int {
+        try set(\.flagged, to: flagged, for: ids, named: flagged ? "Flag" : "Unflag", in: context)
+    }
+
+    private static func set(
+        _ keyPath: ReferenceWritableKeyPath<FeedItem, Bool>, to value: Bool, for ids: [ObjectID], named name: String,
+        in context: ManagedObjectContext
+    ) throws -> Int {
+        let items = ids.compactMap { (try? context.existingObject(with: $0)) as? FeedItem }.filter { $0[keyPath: keyPath] != value }
+        guard !items.isEmpty else { return 0 }
+        return try undoable(name, in: context) {
+            for item in items { item[keyPath: keyPath] = value }
+            return items.count
+        }
+    }
+
+    /// Marks every unread item of `scope` read, as one undo step ("Mark Feed Read" or
+    /// "Mark All Read"), and returns how many items it changed.
+    ///
+    /// Only the IDs of the unread items are fetched; they are loaded and saved
+    /// ``batchSize`` at a time, so 100,000 unread items never sit in the context at once.
+    /// If a batch fails to save, the batches saved before it stay read (and undoable).
+    ///
+    /// ```swift
+    /// let count = try ItemMarking.markRead(.matching(predicateFormat: "title CONTAINS[cd] \"swift\""), in: context)
+    /// ```
+    @discardableResult
+    public static func markRead(_ scope: ItemScope, in context: ManagedObjectContext) throws -> Int {
+        let unreadOnly = ObjectGraph.Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
+        let predicate: ObjectGraph.Predicate
+        switch scope {
+        case .feed(let id): predicate = unreadOnly && (try ObjectGraph.Predicate(format: "server == %@", id))
+        case .matching(let format): predicate = unreadOnly && (try ObjectGraph.Predicate(format: format))
+        case .all: predicate = unreadOnly
+        }
+        let unread = try context.fetchBatched(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate, fetchBatchSize: batchSize))
+        guard !unread.isEmpty else { return 0 }
+        context.undoManager?.beginUndoGrouping(named: scope == .all ? "Mark All Read" : "Mark Feed Read")
+        defer { context.undoManager?.endUndoGrouping() }
+        var changed = 0
+        do {
+            for (index, item) in unread.enumerated() {
+                if !item.read {
+                    item.read = true
+                    changed += 1
+                }
+                // Save each batch before the next one is loaded, so that it can be released.
+                if (index + 1) % batchSize == 0 { try context.save() }
+            }
+            try context.save()
+        } catch {
+            context.rollback()
+            throw error
+        }
+        return changed
+    }
+}

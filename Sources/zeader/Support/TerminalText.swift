@@ -1,0 +1,71 @@
+import Feeds
+import ZeaderKit
+
+/// Feed text made safe for one line of a terminal: sanitized, line breaks and tabs folded
+/// to spaces.
+///
+/// ```swift
+/// print(TerminalText.line(server.displayTitle))
+/// ```
+enum TerminalText {
+    /// The sanitized text on one line.
+    ///
+    /// ```swift
+    /// TerminalText.line("a\nb\u{1B}[31m")   // "a b"
+    /// ```
+    static func line(_ text: String?) -> String {
+        guard let text else { return "" }
+        let clean = DisplayWidth.sanitizeForTerminal(text)
+        guard clean.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return clean }
+        return String(
+            String.UnicodeScalarView(clean.unicodeScalars.map { $0 == "\n" || $0 == "\t" || $0 == "\r" ? " " : $0 }))
+    }
+}
+
+/// `zeader list`'s text form.
+extension ServerSummary {
+    /// One line per feed: `unread/total  title  <url>`, then `[tag, tag]` when it has tags,
+    /// then a line `! error` when the last refresh failed.
+    ///
+    /// ```swift
+    /// print(ServerSummary.text(feeds), terminator: "")
+    /// ```
+    static func text(_ servers: [ServerSummary]) -> String {
+        var out = ""
+        let width = servers.map { "\($0.unread)/\($0.total)".count }.max() ?? 0
+        for server in servers {
+            let counts = "\(server.unread)/\(server.total)"
+            out += String(repeating: " ", count: width - counts.count) + counts + "  "
+            if server.disabled { out += "[disabled] " }
+            out += TerminalText.line(server.title?.isEmpty == false ? server.title : server.url)
+            out += "  <" + TerminalText.line(server.url) + ">"
+            if !server.tags.isEmpty { out += "  [" + server.tags.map(TerminalText.line).joined(separator: ", ") + "]" }
+            out += "\n"
+            if let error = server.lastError {
+                out += String(repeating: " ", count: width) + "  ! " + TerminalText.line(error) + "\n"
+            }
+        }
+        return out
+    }
+}
+
+/// `zeader items`'s text form.
+extension ItemSummary {
+    /// One line per item: `YYYY-MM-DD HH:MM  N* title  (author)`, `N` marking unread and `*`
+    /// flagged.
+    ///
+    /// ```swift
+    /// print(ItemSummary.text(items), terminator: "")
+    /// ```
+    static func text(_ items: [ItemSummary]) -> String {
+        var out = ""
+        for item in items {
+            let date = item.sortDate.map { String(JSONText.timestamp($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
+            out += (date ?? String(repeating: " ", count: 16)) + "  " + (item.read ? " " : "N") + (item.flagged ? "* " : "  ")
+            out += TerminalText.line(item.title?.isEmpty == false ? item.title : item.link ?? item.id)
+            if let author = item.author, !author.isEmpty { out += "  (" + TerminalText.line(author) + ")" }
+            out += "\n"
+        }
+        return out
+    }
+}

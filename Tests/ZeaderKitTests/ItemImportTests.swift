@@ -1,0 +1,75 @@
+import Feeds
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import ZeaderKit
+
+/// The one mapping from parsed items to stored ones, and its rule for items without an id.
+@Suite struct ItemImportTests {
+    func store() throws -> (ZeaderStore, ManagedObjectContext, Server) {
+        let store = try ZeaderStore.inMemory()
+        let context = store.container.viewContext
+        let server = context.performAndWait { () -> Server in
+            let server = context.insert(Server.self)
+            server.url = "https://a.example/feed"
+            return server
+        }
+        return (store, context, server)
+    }
+
+    @Test func anItemWithoutAnIDGetsAStableSynthesizedOne() {
+        let item = ParsedItem(id: "", title: "Hello", link: "https://a.example/1")
+        let guid = ItemImport.guid(for: item)
+        #expect(guid.hasPrefix("zeader:") && guid.count == 7 + 16)
+        #expect(ItemImport.guid(for: item) == guid)  // the same on every refresh
+        #expect(ItemImport.guid(for: ParsedItem(id: "", title: "Other", link: "https://a.example/1")) != guid)
+        #expect(ItemImport.guid(for: ParsedItem(id: "given", title: "Hello")) == "given")
+    }
+
+    @Test func itemsWithoutAnIDAreStoredOnceAndUpdatedInPlace() throws {
+        let (_, context, server) = try store()
+        try context.performAndWait { () throws in
+            let items = [ParsedItem(id: "", title: "No id", link: "https://a.example/1"), ParsedItem(id: "g", title: "Has id")]
+            #expect(try ItemImport.upsert(items, into: server, in: context, now: Date()) == (2, 0))
+            try context.save()
+            #expect(try ItemImport.upsert(items, into: server, in: context, now: Date()) == (0, 0))
+            var changed = items
+            changed[1].title = "Has id, renamed"
+            #expect(try ItemImport.upsert(changed, into: server, in: context, now: Date()) == (0, 1))
+            #expect(try FeedItem.count(in: context) == 2)
+        }
+    }
+
+    @Test func aRepeatedGuidIsStoredOnceAndSortDateFallsBackToFirstSeen() throws {
+        let (_, context, server) = try store()
+        let now = Date(timeIntervalSince1970: 1_000)
+        try context.performAndWait { () throws in
+            let items = [ParsedItem(id: "x", title: "first"), ParsedItem(id: "x", title: "second")]
+            #expect(try ItemImport.upsert(items, into: server, in: context, now: now) == (1, 0))
+            let stored = try FeedItem.findAll(in: context)
+            #expect(stored.map(\.title) == ["first"])
+            #expect(stored.first?.sortDate == now)
+        }
+    }
+}
+
+@Suite struct StoreFolderTests {
+    @Test func aFolderThatCannotBeCreatedIsReportedAsSuch() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zf-\(UUID().uuidString.prefix(8))")
+        try Data("not a folder".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            _ = try ZeaderStore.open(at: file.appendingPathComponent("sub/z.sqlite"))
+            Issue.record("opened a store under a file")
+        } catch {
+            guard case .cannotCreateFolder(let path, let reason) = error else {
+                Issue.record("expected cannotCreateFolder, got \(error)")
+                return
+            }
+            #expect(path == file.appendingPathComponent("sub").path)
+            #expect(!reason.isEmpty)
+            #expect(error.description.hasPrefix("cannot create the store's folder \(path): "))
+        }
+    }
+}
