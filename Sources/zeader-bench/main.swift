@@ -4,6 +4,9 @@
 //                                                     (GRDB), best of ROUNDS (5) rounds
 //   swift run -c release zeader-bench toggle            read-flag toggles at 100 and 100,000 items
 //   swift run -c release zeader-bench import [N]        batched import of N records, then migrations
+//   swift run -c release zeader-bench batch [N [S]]     mark all read (one batch update) on N items
+//                                                     over S servers, its undo and redo
+//   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -374,9 +377,18 @@ case "objectgraph":
         count: rest.first.flatMap { Int($0) } ?? 100_000, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
 case "toggle":
     try toggleBenchmark()
+case "batch":
+    let rest = Array(arguments.dropFirst())
+    try batchBenchmark(count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
+case "batch-build":
+    let rest = Array(arguments.dropFirst())
+    try buildBatchStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)
+case "fts":
+    let rest = Array(arguments.dropFirst())
+    try fullTextBenchmark(count: rest.first.flatMap { Int($0) } ?? 20_000, batch: rest.dropFirst().first.flatMap { Int($0) } ?? 50)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
-    print("usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N]")
+    print("usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | fts [N [PER_SAVE]]")
     exit(2)
 }

@@ -140,6 +140,11 @@ extension ManagedObjectContext {
     public func mergeChanges(fromDidSave note: DidSaveNotification) {
         assertOnQueue()
         if note.contextID == ObjectIdentifier(self) { return }
+        mergeStoreChanges(note)
+    }
+
+    /// Merges `note` whoever made it (a batch request merges its own changes this way).
+    func mergeStoreChanges(_ note: DidSaveNotification) {
         processPendingChanges()
         isMerging = true
         defer { isMerging = false }

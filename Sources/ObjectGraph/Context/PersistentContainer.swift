@@ -29,13 +29,20 @@ public final class PersistentContainer: Sendable {
     private let lastDataVersion = Mutex<Int64?>(nil)
 
     /// Opens the store and builds the stack. `viewQueue` is the view context's queue
-    /// (a private serial queue unless you pass one, e.g. `.main`).
+    /// (a private serial queue unless you pass one, e.g. `.main`). With `readOnly` (or a
+    /// file this process may not write) contexts can fetch, and saving throws
+    /// ``ObjectGraphError/readOnlyStore(path:)``.
+    ///
+    /// ```swift
+    /// let reader = try PersistentContainer(model: model, store: .file(url), readOnly: true)
+    /// let count = try reader.viewContext.performAndWait { try reader.viewContext.count(for: FetchRequest<Note>()) }
+    /// ```
     public init(
         model: ManagedObjectModel, store location: StoreLocation, migrator: StoreMigrator? = nil,
-        viewQueue: DispatchQueue? = nil
+        viewQueue: DispatchQueue? = nil, readOnly: Bool = false
     ) throws(ObjectGraphError) {
         self.model = model
-        self.store = try PersistentStore(model: model, location: location, migrator: migrator)
+        self.store = try PersistentStore(model: model, location: location, migrator: migrator, readOnly: readOnly)
         self.bus = ChangeBus()
         let queue = viewQueue ?? DispatchQueue(label: "ObjectGraph.view")
         let placeholder = ContextBox()

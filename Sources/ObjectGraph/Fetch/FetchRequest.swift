@@ -23,6 +23,22 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
         keys.split(separator: ",").map { SortDescriptor($0.trimmingCharacters(in: .whitespaces), ascending: ascending) }
     }
 
+    /// Orders full-text search results (``FetchRequest/searchText``) best match first
+    /// (FTS5's bm25 rank); `ascending: false` puts the best last. Other descriptors may
+    /// follow it to break ties.
+    ///
+    /// ```swift
+    /// var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, SortDescriptor("published", ascending: false)])
+    /// request.searchText = "swift linux"
+    /// ```
+    public static let relevance = SortDescriptor(relevanceKey)
+    /// The key of ``relevance``, for a descriptor that puts the best match last.
+    ///
+    /// ```swift
+    /// let worstFirst = SortDescriptor(SortDescriptor.relevanceKey, ascending: false)
+    /// ```
+    public static let relevanceKey = "@relevance"
+
     public var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }
 }
 
@@ -50,6 +66,19 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var fetchBatchSize: Int
     /// Whether unsaved inserts, updates and deletes of the context are reflected.
     public var includesPendingChanges: Bool
+    /// Full-text search, iTunes-style: only objects in which every word of the text
+    /// occurs, as the start of a word, in one of the attributes of the entity's
+    /// ``FullTextIndexDescription`` (case and diacritics ignored) match; combines with the
+    /// predicate, sort descriptors (``SortDescriptor/relevance`` for best match first),
+    /// limit and offset. Text without any letter or digit matches nothing; nil: no search.
+    /// Fetching an entity without a full-text index this way throws
+    /// ``ObjectGraphError/noFullTextIndex(entity:)``.
+    ///
+    /// ```swift
+    /// var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [.relevance])
+    /// request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
+    /// ```
+    public var searchText: String?
 
     public init(
         entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
@@ -62,6 +91,17 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         self.fetchOffset = fetchOffset
         self.fetchBatchSize = fetchBatchSize
         self.includesPendingChanges = includesPendingChanges
+    }
+
+    /// This request, limited to the objects matching `text` (see ``searchText``).
+    ///
+    /// ```swift
+    /// let hits = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [.relevance]).matching("swift linux"))
+    /// ```
+    public func matching(_ text: String) -> FetchRequest {
+        var request = self
+        request.searchText = text
+        return request
     }
 }
 

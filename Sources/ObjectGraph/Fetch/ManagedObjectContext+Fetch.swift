@@ -126,8 +126,16 @@ extension ManagedObjectContext {
         // match in memory, merged in sort order.
         let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: plan.excludedPKs, applyLimit: false, limitForMerge: true)
         var objects = try readObjects(sql: sql, arguments: arguments, layout: layout)
-        objects.append(contentsOf: try plan.pendingCandidates())
-        try sortInMemory(&objects, by: plan.request.sortDescriptors)
+        if plan.sortsByRelevance {
+            // Only stored rows have a rank: they come in the index's order, objects with
+            // unsaved changes after them, ordered by the other descriptors.
+            var pending = try plan.pendingCandidates()
+            try sortInMemory(&pending, by: plan.request.sortDescriptors.filter { $0.key != SortDescriptor.relevanceKey })
+            objects += pending
+        } else {
+            objects.append(contentsOf: try plan.pendingCandidates())
+            try sortInMemory(&objects, by: plan.request.sortDescriptors)
+        }
         let start = min(plan.request.fetchOffset, objects.count)
         let end = plan.request.fetchLimit > 0 ? min(objects.count, start + plan.request.fetchLimit) : objects.count
         return Array(objects[start..<end])
@@ -203,6 +211,9 @@ struct FetchPlan {
     let orderSQL: String
     let hasPendingChanges: Bool
     let excludedPKs: [Int64]
+    /// For a full-text search: the FTS5 table and the query (nil: the text has no words).
+    let search: (table: String, expression: String?)?
+    let sortsByRelevance: Bool
 
     init<T: ManagedObject>(request: FetchRequest<T>, context: ManagedObjectContext) throws(ObjectGraphError) {
         let model = context.model
@@ -216,7 +227,13 @@ struct FetchPlan {
         self.context = context
         self.request = AnyFetchRequest(
             predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
-            fetchOffset: request.fetchOffset)
+            fetchOffset: request.fetchOffset, searchText: request.searchText)
+        if let text = request.searchText {
+            guard let table = FullTextIndexSchema.tableName(of: entity) else { throw .noFullTextIndex(entity: entity.name) }
+            search = (table, FullTextSearch.matchExpression(for: text))
+        } else {
+            search = nil
+        }
         if let predicate = request.predicate {
             try predicate.validate(for: entity, in: model)
             whereSQL = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
@@ -224,12 +241,20 @@ struct FetchPlan {
             whereSQL = nil
         }
         var order: [String] = []
+        var sortsByRelevance = false
         for d in request.sortDescriptors {
+            if d.key == SortDescriptor.relevanceKey {
+                guard let search else { throw .unknownKey(entity: entity.name, key: d.key) }
+                sortsByRelevance = true
+                order.append("\(SchemaGenerator.quote(search.table)).rank \(d.ascending ? "ASC" : "DESC")")
+                continue
+            }
             let expression = try Predicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
             order.append("\(expression) \(d.ascending ? "ASC" : "DESC")")
         }
         order.append("t0.\"Z_PK\" ASC")
         orderSQL = order.joined(separator: ", ")
+        self.sortsByRelevance = sortsByRelevance
         if request.includesPendingChanges {
             var excluded: [Int64] = []
             var any = false
@@ -257,6 +282,17 @@ struct FetchPlan {
         var sql = "SELECT \(columns) FROM \(SchemaGenerator.quote(entity.tableName)) t0"
         var arguments: [DatabaseValue] = []
         var conditions: [String] = []
+        if let search {
+            // FTS5 finds the matching rows; only those are joined, filtered and sorted.
+            let table = SchemaGenerator.quote(search.table)
+            sql += " JOIN \(table) ON \(table).rowid = t0.\"Z_PK\""
+            if let expression = search.expression {
+                conditions.append("\(table) MATCH ?")
+                arguments.append(expression.databaseValue)
+            } else {
+                conditions.append("0")
+            }
+        }
         if let whereSQL {
             conditions.append("(\(whereSQL.sql))")
             arguments += whereSQL.arguments
@@ -283,7 +319,15 @@ struct FetchPlan {
     /// The context's inserted and updated objects of the entity that match the predicate.
     func pendingCandidates() throws(ObjectGraphError) -> [ManagedObject] {
         var result: [ManagedObject] = []
+        let searchFields = entity.fullTextAttributeIndexes
         for object in context.changedObjects(of: entity) {
+            if let text = request.searchText {
+                let fields = searchFields.map { i -> String? in
+                    if case .string(let s) = object.attributeValue(at: i) { return s }
+                    return nil
+                }
+                guard FullTextSearch.matches(text, in: fields) else { continue }
+            }
             if let predicate = request.predicate {
                 do {
                     guard try predicate.evaluate(with: object) else { continue }
@@ -303,6 +347,7 @@ struct AnyFetchRequest {
     var sortDescriptors: [SortDescriptor]
     var fetchLimit: Int
     var fetchOffset: Int
+    var searchText: String?
 }
 
 extension ManagedObject: PredicateEvaluable {

@@ -135,6 +135,7 @@ public struct MigrationPlan: StoreMigrator {
             // transaction, and the original is only read.
             var readOnly = Configuration()
             readOnly.readonly = true
+            readOnly.busyMode = .timeout(PersistentStore.busyTimeout)
             // Both copies are made with it, each left as one self-contained file (rollback
             // journal, not WAL), so that nothing depends on a -wal file beside it.
             let source = try DatabaseQueue(path: path, configuration: readOnly)
@@ -183,6 +184,7 @@ public struct MigrationPlan: StoreMigrator {
     static func storedSchemaHash(path: String) throws -> String? {
         var config = Configuration()
         config.readonly = true
+        config.busyMode = .timeout(PersistentStore.busyTimeout)
         let queue = try DatabaseQueue(path: path, configuration: config)
         defer { try? queue.close() }
         return try queue.read { db in

@@ -20,12 +20,17 @@ public struct EntityDescription: Sendable {
     public var uniquenessConstraints: [[String]]
     /// The name this entity had in an earlier model version, for inferred migration.
     public var renamingIdentifier: String?
+    /// A full-text index over some of the entity's string attributes (see
+    /// ``FullTextIndexDescription``), searched with ``FetchRequest/searchText``.
+    public var fullTextIndex: FullTextIndexDescription?
 
     public init(
         _ name: String, managedClass: ManagedObject.Type = ManagedObject.self,
         attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
-        indexes: [[String]] = [], uniquenessConstraints: [[String]] = [], renamingIdentifier: String? = nil
+        indexes: [[String]] = [], uniquenessConstraints: [[String]] = [], renamingIdentifier: String? = nil,
+        fullTextIndex: FullTextIndexDescription? = nil
     ) {
+        self.fullTextIndex = fullTextIndex
         self.name = name
         self.managedClass = managedClass
         self.attributes = attributes
@@ -55,6 +60,10 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let renamingIdentifier: String?
     /// The SQLite table holding this entity's rows.
     public let tableName: String
+    /// The entity's full-text index, if it has one.
+    public let fullTextIndex: FullTextIndexDescription?
+    /// Positions of the full-text index's attributes, in its column order.
+    let fullTextAttributeIndexes: [Int]
 
     @usableFromInline let attributeIndexByName: [String: Int]
     let relationshipIndexByName: [String: Int]
@@ -105,9 +114,11 @@ public final class Entity: Sendable, CustomStringConvertible {
         uniquenessConstraints = d.uniquenessConstraints
         renamingIdentifier = d.renamingIdentifier
         tableName = d.name
+        fullTextIndex = d.fullTextIndex
         var a: [String: Int] = [:]
         for (i, attr) in d.attributes.enumerated() { a[attr.name] = i }
         attributeIndexByName = a
+        fullTextAttributeIndexes = (d.fullTextIndex?.attributes ?? []).compactMap { a[$0] }
         var r: [String: Int] = [:]
         for (i, rel) in d.relationships.enumerated() { r[rel.name] = i }
         relationshipIndexByName = r

@@ -90,6 +90,17 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     }
                 }
             }
+            if let index = e.fullTextIndex {
+                guard !index.attributes.isEmpty else { throw ModelError(message: "\(e.name): a full-text index has no attributes") }
+                for key in index.attributes {
+                    guard e.attributes.contains(where: { $0.name == key && !$0.isTransient && $0.type == .string }) else {
+                        throw ModelError(message: "\(e.name): full-text index key '\(key)' is not a stored string attribute")
+                    }
+                }
+                if let table = index.tableName, !Self.isValidName(table) {
+                    throw ModelError(message: "\(e.name): full-text index table name '\(table)' is not an identifier")
+                }
+            }
             var counters: [CounterInfo] = []
             for (ai, a) in e.attributes.enumerated() {
                 guard let derived = a.derivedCount else { continue }

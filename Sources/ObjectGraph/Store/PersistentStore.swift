@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Where a store keeps its data.
 ///
@@ -26,6 +27,17 @@ public final class PersistentStore: Sendable {
     public let model: ManagedObjectModel
     public let location: StoreLocation
     let writer: any DatabaseWriter
+    /// Whether the store was opened for reading only (asked for, or a file this process
+    /// may not write): every write throws ``ObjectGraphError/readOnlyStore(path:)``.
+    ///
+    /// ```swift
+    /// let store = try PersistentStore(model: model, location: .file(url), readOnly: true)
+    /// if store.isReadOnly { print("browsing only") }
+    /// ```
+    public let isReadOnly: Bool
+    /// How long any connection waits for another connection's (or process's) lock
+    /// before giving up with "database is locked", in seconds.
+    static let busyTimeout: TimeInterval = 10
     /// The GRDB database, for work ObjectGraph does not cover (full-text search, say).
     /// Writes made through it bypass contexts and notifications.
     public var database: any DatabaseWriter { writer }
@@ -39,44 +51,63 @@ public final class PersistentStore: Sendable {
     /// and left untouched; a store from a newer model version is refused with
     /// ``ObjectGraphError/storeTooNew(path:storeVersion:modelVersion:)``; an older one is
     /// migrated by `migrator` when one is given.
-    public init(model: ManagedObjectModel, location: StoreLocation, migrator: StoreMigrator? = nil) throws(ObjectGraphError) {
+    ///
+    /// With `readOnly` (or when the file exists and this process may not write it) the
+    /// store is opened for reading only: fetches work, and saves, batch requests and
+    /// metadata changes throw ``ObjectGraphError/readOnlyStore(path:)``. A file whose pages
+    /// turn out to be damaged makes any call throw ``ObjectGraphError/damaged(path:detail:)``.
+    public init(model: ManagedObjectModel, location: StoreLocation, migrator: StoreMigrator? = nil, readOnly: Bool = false)
+        throws(ObjectGraphError)
+    {
         self.model = model
         self.location = location
         var config = Configuration()
         config.label = "ObjectGraph"
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(Self.busyTimeout)
         config.prepareDatabase { db in
             PredicateSQLFunctions.register(in: db)
         }
         do {
             switch location {
             case .inMemory:
+                isReadOnly = false
                 let queue = try DatabaseQueue(configuration: config)
-                try queue.write { db in try Self.createSchema(model: model, in: db) }
+                try queue.write { db in
+                    try Self.createSchema(model: model, in: db)
+                    try FullTextIndexSchema.update(model: model, in: db)
+                }
                 writer = queue
             case .file(let url):
                 let path = url.path
-                try Self.inspectExistingFile(path: path, model: model, migrator: migrator)
+                let exists = FileManager.default.fileExists(atPath: path)
+                isReadOnly = readOnly || (exists && access(path, W_OK) != 0)
+                if isReadOnly {
+                    guard exists else { throw ObjectGraphError.incompatibleStore(path: path, reason: "does not exist (opened read-only)") }
+                    try Self.inspectExistingFile(path: path, model: model, migrator: nil, readOnly: true)
+                    config.readonly = true
+                    writer = try DatabaseQueue(path: path, configuration: config)
+                    break
+                }
+                try Self.inspectExistingFile(path: path, model: model, migrator: migrator, readOnly: false)
                 let pool = try DatabasePool(path: path, configuration: config)
                 try pool.write { db in
                     if try !db.tableExists(Self.metadataTable) {
                         try Self.createSchema(model: model, in: db)
                     }
+                    if try FullTextIndexSchema.needsWork(model: model, in: db) {
+                        try FullTextIndexSchema.update(model: model, in: db)
+                    }
                 }
                 writer = pool
             }
-        } catch let error as ObjectGraphError {
-            throw error
-        } catch let error as DatabaseError {
-            throw ObjectGraphError(error)
         } catch {
-            throw .sqlite(code: -1, message: "\(error)", sql: nil)
+            throw ObjectGraphError.wrapping(error, path: location.path)
         }
     }
 
     /// Checks an existing file before anything writes to it (opening in WAL mode would
     /// change its header), so that a refused file is left exactly as it was.
-    static func inspectExistingFile(path: String, model: ManagedObjectModel, migrator: StoreMigrator?) throws {
+    static func inspectExistingFile(path: String, model: ManagedObjectModel, migrator: StoreMigrator?, readOnly: Bool = false) throws {
         let fm = FileManager.default
         guard fm.fileExists(atPath: path) else { return }
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -89,6 +120,8 @@ public final class PersistentStore: Sendable {
 
         var config = Configuration()
         config.readonly = true
+        // Another process may hold the lock for a moment (a refresh committing): wait, as every other open does.
+        config.busyMode = .timeout(busyTimeout)
         let info: (tables: [String], metadata: [String: String])
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
@@ -121,6 +154,10 @@ public final class PersistentStore: Sendable {
             throw ObjectGraphError.storeTooNew(path: path, storeVersion: storeVersion, modelVersion: model.version)
         }
         if storeVersion < model.version {
+            if readOnly {
+                throw ObjectGraphError.migrationFailed(
+                    path: path, reason: "store is version \(storeVersion), model is \(model.version), and the store is read-only")
+            }
             guard let migrator else {
                 throw ObjectGraphError.migrationFailed(
                     path: path, reason: "store is version \(storeVersion), model is \(model.version), and no migrator was given")
@@ -193,7 +230,7 @@ public final class PersistentStore: Sendable {
         do {
             return try writer.read(block)
         } catch {
-            throw ObjectGraphError.wrapping(error)
+            throw ObjectGraphError.wrapping(error, path: location.path)
         }
     }
 
@@ -215,6 +252,7 @@ public final class PersistentStore: Sendable {
     }
 
     func write<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
+        if isReadOnly { throw .readOnlyStore(path: location.path) }
         let extras = Thread.current.threadDictionary[TransactionExtras.key] as? TransactionExtras
         do {
             return try writer.write { db in
@@ -223,7 +261,26 @@ public final class PersistentStore: Sendable {
                 return result
             }
         } catch {
-            throw ObjectGraphError.wrapping(error)
+            throw ObjectGraphError.wrapping(error, path: location.path)
+        }
+    }
+
+    // MARK: Checking
+
+    /// SQLite's `PRAGMA integrity_check` over the whole store: the problems found, or an
+    /// empty list when the store is sound. A damaged store answers with what SQLite
+    /// could tell; restore a backup, or copy what can still be read into a new store.
+    ///
+    /// ```swift
+    /// let problems = try store.integrityCheck()
+    /// if !problems.isEmpty { print("damaged:", problems.joined(separator: "\n")) }
+    /// ```
+    public func integrityCheck() throws(ObjectGraphError) -> [String] {
+        do {
+            let lines = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            return lines == ["ok"] ? [] : lines
+        } catch .damaged(_, let detail) {
+            return [detail]
         }
     }
 
@@ -244,6 +301,16 @@ public final class PersistentStore: Sendable {
     }
 }
 
+extension StoreLocation {
+    /// The file's path, or `:memory:`.
+    var path: String {
+        switch self {
+        case .file(let url): return url.path
+        case .inMemory: return ":memory:"
+        }
+    }
+}
+
 /// Metadata keys ObjectGraph itself uses.
 public enum MetadataKey {
     public static let modelName = "objectgraph.model"
@@ -260,5 +327,17 @@ extension ObjectGraphError {
         if let e = error as? ObjectGraphError { return e }
         if let e = error as? DatabaseError { return ObjectGraphError(e) }
         return .sqlite(code: -1, message: "\(error)", sql: nil)
+    }
+
+    /// As ``wrapping(_:)``, naming the store at `path` when SQLite finds its file damaged
+    /// (SQLITE_CORRUPT, SQLITE_NOTADB) or read-only (SQLITE_READONLY).
+    static func wrapping(_ error: any Error, path: String) -> ObjectGraphError {
+        let wrapped = wrapping(error)
+        guard case .sqlite(let code, let message, _) = wrapped else { return wrapped }
+        switch code & 0xff {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .damaged(path: path, detail: message)
+        case SQLITE_READONLY: return .readOnlyStore(path: path)
+        default: return wrapped
+        }
     }
 }

@@ -38,6 +38,15 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case migrationFailed(path: String, reason: String)
     /// The object was deleted or belongs to another context.
     case objectInaccessible(String)
+    /// A batch update cannot set this key (a transient attribute, a derived count).
+    case notBatchUpdatable(entity: String, key: String, reason: String)
+    /// A full-text search on an entity that declares no full-text index.
+    case noFullTextIndex(entity: String)
+    /// The store's file is damaged (SQLite found a malformed page or header), named with
+    /// SQLite's message. Nothing more is written to it.
+    case damaged(path: String, detail: String)
+    /// The store was opened read-only (or its file may not be written): it can be read, not changed.
+    case readOnlyStore(path: String)
     /// An error reported by SQLite, with its message and the SQL.
     case sqlite(code: Int32, message: String, sql: String?)
 
@@ -64,6 +73,11 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
             return "\(p): store is version \(s), newer than this program's model version \(m); refusing to open it"
         case .migrationFailed(let p, let r): return "\(p): migration failed: \(r)"
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
+        case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
+        case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"
+        case .damaged(let p, let detail):
+            return "\(p): the store is damaged (\(detail)); restore it from a backup, or export what can still be read and import it into a new store"
+        case .readOnlyStore(let p): return "\(p): the store is read-only; it can be read but not changed"
         case .sqlite(let code, let m, let sql):
             return "SQLite error \(code): \(m)" + (sql.map { " — while executing \($0)" } ?? "")
         }

@@ -11,6 +11,18 @@ public struct UndoRecord {
         case insert(ObjectID)
         case delete(ObjectID, [Value], [ObjectID?], Snapshot?, Set<String>)
         case change(ObjectID, Change)
+        /// A batch request's effect, reverted in the store with set-based SQL.
+        case batch(BatchStep)
+    }
+
+    /// What reverting a batch step does.
+    enum BatchStep {
+        /// Puts back the values a batch update replaced.
+        case revertBatchUpdate(BatchUpdateChange)
+        /// Inserts again what a batch delete removed.
+        case restoreBatchDelete(BatchDeleteChange)
+        /// Deletes again (redo) the rows an undone batch delete had removed.
+        case repeatBatchDelete(Entity, [Int64])
     }
 
     let kind: Kind
@@ -46,6 +58,15 @@ public final class ContextUndoManager {
     public var levelsOfUndo: Int = 100
     /// While false, changes are not recorded.
     public var isEnabled = true
+    /// Why the last undo or redo of a batch step (``BatchUpdateRequest``,
+    /// ``BatchDeleteRequest``) could not be applied, e.g. a uniqueness violation when the
+    /// deleted rows came back; nil after a step that succeeded.
+    ///
+    /// ```swift
+    /// context.undo()
+    /// if let error = context.undoManager?.lastError { print(error) }
+    /// ```
+    public internal(set) var lastError: ObjectGraphError?
 
     public init() {}
 
@@ -121,6 +142,7 @@ public final class ContextUndoManager {
             commitOpenGroup()
         }
         guard let group = undoStack.popLast() else { return false }
+        lastError = nil
         redoStack.append(replay(group, as: .undoing, in: context))
         return true
     }
@@ -129,6 +151,7 @@ public final class ContextUndoManager {
     @discardableResult
     public func redo(in context: ManagedObjectContext) -> Bool {
         guard let group = redoStack.popLast() else { return false }
+        lastError = nil
         undoStack.append(replay(group, as: .redoing, in: context))
         return true
     }
@@ -217,6 +240,8 @@ extension ManagedObjectContext {
             case .relationship(let index, let oldValue):
                 setForeignKey(object, relationshipIndex: index, to: oldValue.map { permanentIDForTemporary[$0] ?? $0 })
             }
+        case .batch(let step):
+            revertBatch(step)
         }
     }
 }

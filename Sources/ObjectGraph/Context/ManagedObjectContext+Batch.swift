@@ -1,0 +1,156 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Running batch requests
+
+    /// Runs a batch update in the store (one transaction, set-based SQL), then refreshes
+    /// this context's registered objects, announces the change on the bus (DidSave with
+    /// the changed IDs; other contexts merge it) and records it as one undo step.
+    ///
+    /// ```swift
+    /// let request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    /// let marked = try context.execute(request).changedCount
+    /// ```
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws(ObjectGraphError) -> BatchResult {
+        assertOnQueue()
+        processPendingChanges()
+        let entity = try model.entity(named: request.entityName)
+        var attributes: [Int] = []
+        var values: [Value] = []
+        for (key, value) in request.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
+            guard let i = entity.attributeIndexByName[key] else { throw .unknownKey(entity: entity.name, key: key) }
+            let attribute = entity.attributes[i]
+            if attribute.isTransient || attribute.isDerivedCounter {
+                throw .notBatchUpdatable(
+                    entity: entity.name, key: key, reason: attribute.isTransient ? "it is transient" : "it is a derived count")
+            }
+            if value.isNull {
+                guard attribute.isOptional else { throw .missingValue(entity: entity.name, key: key) }
+                values.append(.null)
+            } else {
+                guard let coerced = value.coerced(to: attribute.type) else {
+                    throw .typeMismatch(entity: entity.name, key: key, expected: attribute.type.rawValue, got: "\(value)")
+                }
+                values.append(coerced)
+            }
+            attributes.append(i)
+        }
+        guard !attributes.isEmpty else { return BatchResult(changedObjectIDs: []) }
+        let target = try batchTarget(entity: entity, predicate: request.predicate)
+        let (previous, counts) = try store.batchUpdate(entity, attributes: attributes, groups: [(values, target)])
+        let changed = previous.groups.flatMap(\.keys).map { ObjectID(entity: entity, rawValue: $0) }
+        guard !changed.isEmpty else { return BatchResult(changedObjectIDs: []) }  // nothing to announce or undo
+        recordBatchStep(.revertBatchUpdate(previous))
+        announceBatch(updated: changed, keys: Set(attributes.map { entity.attributes[$0].name }), counts: counts)
+        return BatchResult(changedObjectIDs: changed)
+    }
+
+    /// Runs a batch delete in the store (one transaction, set-based SQL, delete rules
+    /// applied), then removes the deleted objects from this context, announces the change
+    /// on the bus and records it as one undo step.
+    ///
+    /// ```swift
+    /// let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == YES"))
+    /// let deleted = try context.execute(request).changedObjectIDs
+    /// ```
+    @discardableResult
+    public func execute(_ request: BatchDeleteRequest) throws(ObjectGraphError) -> BatchResult {
+        assertOnQueue()
+        processPendingChanges()
+        let entity = try model.entity(named: request.entityName)
+        let target = try batchTarget(entity: entity, predicate: request.predicate)
+        let (removed, counts) = try store.batchDelete(entity, target: target)
+        guard !removed.requestedKeys.isEmpty else { return BatchResult(changedObjectIDs: []) }  // nothing to announce or undo
+        recordBatchStep(.restoreBatchDelete(removed))
+        announceBatch(removed, counts: counts)
+        return BatchResult(changedObjectIDs: removed.requestedKeys.map { ObjectID(entity: entity, rawValue: $0) })
+    }
+
+    // MARK: - Undo and redo of batch steps
+
+    /// Applies the reverse of a batch step (writing to the store at once) and records its
+    /// own reverse. A failure leaves the store as it was and is kept in
+    /// ``ContextUndoManager/lastError``.
+    func revertBatch(_ step: UndoRecord.BatchStep) {
+        do {
+            switch step {
+            case .revertBatchUpdate(let change):
+                let (previous, counts) = try store.batchUpdate(
+                    change.entity, attributes: change.attributes, groups: change.groups.map { ($0.values, .keys($0.keys)) })
+                undoManager?.registerUndo(.batch(.revertBatchUpdate(previous)), in: self)
+                announceBatch(
+                    updated: previous.groups.flatMap(\.keys).map { ObjectID(entity: change.entity, rawValue: $0) },
+                    keys: Set(change.attributes.map { change.entity.attributes[$0].name }), counts: counts)
+            case .restoreBatchDelete(let removed):
+                guard let entity = removed.deleted.first?.entity else { return }
+                let counts = try store.restore(removed)
+                undoManager?.registerUndo(.batch(.repeatBatchDelete(entity, removed.requestedKeys)), in: self)
+                announceRestore(removed, counts: counts)
+            case .repeatBatchDelete(let entity, let keys):
+                let (removed, counts) = try store.batchDelete(entity, target: .keys(keys))
+                undoManager?.registerUndo(.batch(.restoreBatchDelete(removed)), in: self)
+                announceBatch(removed, counts: counts)
+            }
+        } catch {
+            undoManager?.lastError = error
+        }
+    }
+
+    // MARK: - Non public
+
+    private func batchTarget(entity: Entity, predicate: Predicate?) throws(ObjectGraphError) -> BatchTarget {
+        guard let predicate else { return .matching(nil) }
+        try predicate.validate(for: entity, in: model)
+        return .matching(try predicate.sqlExpression(for: entity, in: model, alias: "t0"))
+    }
+
+    /// Records `step` as an undo step of its own (or as part of an explicit group).
+    private func recordBatchStep(_ step: UndoRecord.BatchStep) {
+        guard let undoManager else { return }
+        undoManager.closeImplicitGroup()
+        undoManager.registerUndo(.batch(step), in: self)
+        undoManager.closeImplicitGroup()
+    }
+
+    private func announceBatch(updated: [ObjectID], keys: Set<String>, counts: StoredCounts) {
+        var changes: [ObjectID: Set<String>] = [:]
+        changes.reserveCapacity(updated.count + counts.count)
+        for id in updated { changes[id] = keys }
+        announce(inserted: [], updated: changes, deleted: [], counts: counts)
+    }
+
+    private func announceBatch(_ removed: BatchDeleteChange, counts: StoredCounts) {
+        var deleted = Set<ObjectID>()
+        for part in removed.deleted { for key in part.keys { deleted.insert(ObjectID(entity: part.entity, rawValue: key)) } }
+        announce(inserted: [], updated: nullifiedChanges(removed), deleted: deleted, counts: counts)
+    }
+
+    private func announceRestore(_ removed: BatchDeleteChange, counts: StoredCounts) {
+        var inserted = Set<ObjectID>()
+        for part in removed.deleted { for key in part.keys { inserted.insert(ObjectID(entity: part.entity, rawValue: key)) } }
+        announce(inserted: inserted, updated: nullifiedChanges(removed), deleted: [], counts: counts)
+    }
+
+    private func nullifiedChanges(_ removed: BatchDeleteChange) -> [ObjectID: Set<String>] {
+        var changes: [ObjectID: Set<String>] = [:]
+        for part in removed.nullified {
+            let name = part.entity.relationships[part.relationship].name
+            for link in part.links { changes[ObjectID(entity: part.entity, rawValue: link.key), default: []].insert(name) }
+        }
+        return changes
+    }
+
+    /// Brings this context up to date with what a batch step wrote (as a merge would),
+    /// then posts DidSave so that every other context does the same.
+    private func announce(inserted: Set<ObjectID>, updated: [ObjectID: Set<String>], deleted: Set<ObjectID>, counts: StoredCounts) {
+        var updated = updated
+        for (id, values) in counts where !deleted.contains(id) {
+            updated[id, default: []].formUnion(values.keys.map { id.entity.attributes[$0].name })
+        }
+        let note = DidSaveNotification(
+            contextID: ObjectIdentifier(self), contextName: name, inserted: inserted, updated: updated, deleted: deleted)
+        mergeStoreChanges(note)
+        bus?.postDidSave(note)
+    }
+}

@@ -1,0 +1,531 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+// MARK: - The save plan (what a context hands the store)
+
+/// Everything a context's save asks of the store: the rows to insert, update and delete,
+/// and the parents whose only change is a derived count. Made by
+/// `ManagedObjectContext.makeSavePlan()` on the context's queue; read (never changed) by
+/// ``SaveExecution`` inside the write transaction while that queue waits.
+struct SavePlan {
+    struct Insert {
+        let object: ManagedObject
+        let entity: Entity
+        let temporaryID: ObjectID
+        // The object's values are read in place: the context's queue waits for the
+        // write, so nothing changes them meanwhile.
+        var values: [Value] { object.values }
+        var toOne: [ObjectID?] { object.toOne }
+    }
+    struct Update {
+        let object: ManagedObject
+        let entity: Entity
+        let pk: Int64
+        let expectedVersion: Int64
+        let values: [Value]
+        let toOne: [ObjectID?]
+        let snapshot: Snapshot
+        let changedAttributes: [Int]
+        let changedRelationships: [Int]
+        let changedKeys: Set<String>
+    }
+    struct Delete {
+        let object: ManagedObject
+        let entity: Entity
+        let pk: Int64
+        let expectedVersion: Int64?
+    }
+    var inserts: [Insert] = []
+    var updates: [Update] = []
+    var deletes: [Delete] = []
+    var deletedIDs: Set<ObjectID> = []
+    /// Parents whose only change is a derived count.
+    var counterOnly: [ManagedObject] = []
+}
+
+/// What the store did with a ``SavePlan``: the permanent IDs it allocated, each update's
+/// final state after conflict resolution, and the derived counts as the transaction left them.
+struct SaveOutcome {
+    var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// The permanent ID of each of the plan's inserts, in the plan's order.
+    var insertedIDs: [ObjectID] = []
+    /// Final values and snapshot per updated object, after conflict resolution.
+    var resolved: [ObjectID: Snapshot] = [:]
+    var resolvedValues: [ObjectID: ([Value], [ObjectID?])] = [:]
+    var updatedKeys: [ObjectID: Set<String>] = [:]
+    var deletedInStore: Set<ObjectID> = []
+    /// Final stored derived counts, by parent (permanent ID) and attribute index.
+    var counterValues: [ObjectID: [Int: Int64]] = [:]
+}
+
+extension PersistentStore {
+    /// Writes `plan` in one transaction under `policy` and reports what it did; throws
+    /// (writing nothing) on a constraint failure or, under ``MergePolicy/error``, a conflict.
+    func save(_ plan: SavePlan, policy: MergePolicy) throws(ObjectGraphError) -> SaveOutcome {
+        let model = self.model
+        return try write { db in
+            var execution = SaveExecution(plan: plan, policy: policy, model: model, db: db)
+            try execution.run()
+            return execution.outcome
+        }
+    }
+}
+
+// MARK: - Executing a plan (inside the write transaction; touches no context state)
+
+/// One save, step by step: allocate primary keys, insert, update (with optimistic locking
+/// and conflict resolution), delete, then apply the derived-count deltas the changes
+/// caused and read back the counts.
+struct SaveExecution {
+    let plan: SavePlan
+    let policy: MergePolicy
+    let model: ManagedObjectModel
+    let db: Database
+    private(set) var outcome = SaveOutcome()
+    /// Each derived count's deltas per parent. A model has a handful of counts: a linear
+    /// search finds a count's entry.
+    private var counterDeltas: [(counter: CounterInfo, deltas: [ObjectID: Int64])] = []
+    private var conflicts: [MergeConflict] = []
+    // The last temporary ID ``saved(_:)`` resolved, and its permanent ID.
+    private var lastTemporary: ObjectID?
+    private var lastPermanent: ObjectID?
+
+    init(plan: SavePlan, policy: MergePolicy, model: ManagedObjectModel, db: Database) {
+        self.plan = plan
+        self.policy = policy
+        self.model = model
+        self.db = db
+    }
+
+    mutating func run() throws {
+        try allocatePrimaryKeys()
+        try insertRows()
+        try updateRows()
+        try deleteRows()
+        if !conflicts.isEmpty { throw ObjectGraphError.mergeConflict(conflicts) }
+        try applyCounterDeltas()
+        try readBackCounters()
+    }
+
+    // MARK: Keys
+
+    /// Permanent primary keys, never reused (kept in Z_PRIMARYKEY like Core Data), handed
+    /// out in insertion order. Inserts come grouped by entity in practice, so the entity's
+    /// next key is looked up only when the entity changes.
+    private mutating func allocatePrimaryKeys() throws {
+        outcome.insertedIDs.reserveCapacity(plan.inserts.count)
+        outcome.permanentIDs.reserveCapacity(plan.inserts.count)
+        var nextPK: [ObjectIdentifier: Int64] = [:]
+        var currentEntity: Entity?
+        var currentNext: Int64 = 0
+        for insert in plan.inserts {
+            if insert.entity !== currentEntity {
+                if let currentEntity { nextPK[ObjectIdentifier(currentEntity)] = currentNext }
+                currentEntity = insert.entity
+                if let next = nextPK[ObjectIdentifier(insert.entity)] {
+                    currentNext = next
+                } else {
+                    currentNext = try PrimaryKeyAllocator.next(for: insert.entity, in: db)
+                }
+            }
+            let permanent = ObjectID(entity: insert.entity, rawValue: currentNext)
+            currentNext += 1
+            outcome.insertedIDs.append(permanent)
+            outcome.permanentIDs[insert.temporaryID] = permanent
+        }
+        if let currentEntity { nextPK[ObjectIdentifier(currentEntity)] = currentNext }
+        for (key, next) in nextPK {
+            let entity = model.entities.first { ObjectIdentifier($0) == key }!
+            try PrimaryKeyAllocator.record(last: next - 1, for: entity, in: db)
+        }
+    }
+
+    /// Where a relationship points, as saved: nil for objects deleted in this save,
+    /// permanent IDs for objects inserted in it. Consecutive objects usually point at the
+    /// same new object (a feed's new items at their new feed): one look-up for all.
+    private mutating func saved(_ id: ObjectID?) -> ObjectID? {
+        guard let id else { return nil }
+        if !plan.deletedIDs.isEmpty && plan.deletedIDs.contains(id) { return nil }
+        guard id.isTemporary else { return id }
+        if id == lastTemporary { return lastPermanent }
+        let permanent = outcome.permanentIDs[id] ?? id
+        lastTemporary = id
+        lastPermanent = permanent
+        return permanent
+    }
+
+    // MARK: Inserts
+
+    /// One prepared statement per entity, bound through SQLite's C API (a boxed argument
+    /// list per row would cost more than the SQL itself).
+    private mutating func insertRows() throws {
+        var statements: [ObjectIdentifier: Statement] = [:]
+        var statementEntity: Entity?
+        var statement: Statement?
+        for (n, insert) in plan.inserts.enumerated() {
+            let entity = insert.entity
+            if entity !== statementEntity {
+                statementEntity = entity
+                if let cached = statements[ObjectIdentifier(entity)] {
+                    statement = cached
+                } else {
+                    let prepared = try db.cachedStatement(sql: Self.insertSQL(for: entity))
+                    statements[ObjectIdentifier(entity)] = prepared
+                    statement = prepared
+                }
+            }
+            guard let statement else { continue }
+            try bindAndInsert(insert, pk: outcome.insertedIDs[n].rawValue, into: statement)
+            if !entity.counterDependencies.isEmpty {
+                account(entity, before: nil, afterValues: insert.values, afterToOne: insert.toOne)
+            }
+        }
+    }
+
+    static func insertSQL(for entity: Entity) -> String {
+        var columns = ["\"Z_PK\"", "\"Z_OPT\""]
+        for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
+        for r in entity.foreignKeyIndexes { columns.append(SchemaGenerator.quote(entity.relationships[r].name)) }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        return "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+    }
+
+    private mutating func bindAndInsert(_ insert: SavePlan.Insert, pk: Int64, into statement: Statement) throws {
+        let entity = insert.entity
+        let raw = statement.sqliteStatement
+        sqlite3_bind_int64(raw, 1, pk)
+        sqlite3_bind_int64(raw, 2, 1)
+        var parameter: Int32 = 3
+        let object = insert.object
+        for i in entity.storedAttributeIndexes {
+            // Derived counts start at zero; the children's deltas fill them in.
+            if entity.counters.isEmpty || !entity.attributes[i].isDerivedCounter {
+                RawSQLite.bind(raw, parameter, object.values[i])
+            } else {
+                sqlite3_bind_int64(raw, parameter, 0)
+            }
+            parameter += 1
+        }
+        for r in entity.foreignKeyIndexes {
+            if let key = saved(object.toOne[r])?.primaryKey {
+                sqlite3_bind_int64(raw, parameter, key)
+            } else {
+                sqlite3_bind_null(raw, parameter)
+            }
+            parameter += 1
+        }
+        do {
+            try RawSQLite.step(raw, sql: statement.sql, in: db)
+        } catch let error as DatabaseError {
+            throw Self.mapConstraintError(error, entity: entity, values: insert.values)
+        }
+    }
+
+    // MARK: Updates
+
+    /// Each changed row, written only if its version is still the one the object read
+    /// (optimistic locking); a row changed meanwhile is resolved by the merge policy.
+    private mutating func updateRows() throws {
+        for update in plan.updates {
+            let entity = update.entity
+            let written = try writeUpdate(
+                entity: entity, pk: update.pk, expectedVersion: update.expectedVersion,
+                attributes: update.changedAttributes, relationships: update.changedRelationships,
+                values: update.values, toOne: update.toOne)
+            if written {
+                var snapshot = Snapshot(values: update.values, toOne: update.toOne, version: update.expectedVersion + 1)
+                snapshot.toOne = snapshot.toOne.map { id in id.flatMap { outcome.permanentIDs[$0] ?? $0 } }
+                outcome.resolved[update.object.objectID] = snapshot
+                outcome.updatedKeys[update.object.objectID] = update.changedKeys
+                if !entity.counterDependencies.isEmpty {
+                    account(entity, before: update.snapshot, afterValues: update.values, afterToOne: update.toOne)
+                }
+            } else {
+                try resolveConflict(update)
+            }
+        }
+    }
+
+    /// The row changed (or vanished) since the object read it: record a conflict under
+    /// ``MergePolicy/error`` and ``MergePolicy/rollback``, else merge as the policy says.
+    private mutating func resolveConflict(_ update: SavePlan.Update) throws {
+        let entity = update.entity
+        let layout = RowLayout(entity: entity, alias: "t0")
+        let row = try Row.fetchOne(
+            db, sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?",
+            arguments: [update.pk])
+        guard let row else {
+            if policy == .error {
+                conflicts.append(
+                    MergeConflict(
+                        objectID: update.object.objectID, storeChangedKeys: [], objectChangedKeys: update.changedKeys.sorted(),
+                        deletedInStore: true))
+            } else {
+                outcome.deletedInStore.insert(update.object.objectID)
+            }
+            return
+        }
+        let store = layout.decode(row, model: model).snapshot
+        let storeChanged = Self.changedKeys(entity: entity, from: update.snapshot, to: store)
+        if policy == .error {
+            conflicts.append(
+                MergeConflict(
+                    objectID: update.object.objectID, storeChangedKeys: storeChanged.sorted(),
+                    objectChangedKeys: update.changedKeys.sorted(), deletedInStore: false))
+            return
+        }
+        var values = store.values
+        var toOne = store.toOne
+        var attributes: [Int] = []
+        var relationships: [Int] = []
+        switch policy {
+        case .error, .rollback:
+            break
+        case .storeTrumps, .objectTrumps:
+            for i in update.changedAttributes {
+                let key = entity.attributes[i].name
+                if entity.attributes[i].isDerivedCounter {
+                    // A count kept by deltas: apply this context's delta to the store's value.
+                    let delta = (Int64(fromValue: update.values[i]) ?? 0) - (Int64(fromValue: update.snapshot.values[i]) ?? 0)
+                    values[i] = .integer((Int64(fromValue: store.values[i]) ?? 0) + delta)
+                    attributes.append(i)
+                } else if policy == .objectTrumps || !storeChanged.contains(key) {
+                    values[i] = update.values[i]
+                    attributes.append(i)
+                }
+            }
+            for r in update.changedRelationships {
+                if policy == .objectTrumps || !storeChanged.contains(entity.relationships[r].name) {
+                    toOne[r] = update.toOne[r]
+                    relationships.append(r)
+                }
+            }
+        case .overwrite:
+            values = update.values
+            toOne = update.toOne
+            attributes = entity.storedAttributeIndexes
+            relationships = entity.relationships.indices.filter { entity.storesForeignKey[$0] }
+        }
+        // Transient attributes keep the context's values.
+        for (i, a) in entity.attributes.enumerated() where a.isTransient { values[i] = update.values[i] }
+        var version = store.version
+        if !attributes.isEmpty || !relationships.isEmpty {
+            _ = try writeUpdate(
+                entity: entity, pk: update.pk, expectedVersion: store.version, attributes: attributes,
+                relationships: relationships, values: values, toOne: toOne)
+            version += 1
+        }
+        if !entity.counterDependencies.isEmpty {
+            account(entity, before: store, afterValues: values, afterToOne: toOne)
+        }
+        let resolvedToOne = toOne.map { id in id.flatMap { outcome.permanentIDs[$0] ?? $0 } }
+        outcome.resolved[update.object.objectID] = Snapshot(values: values, toOne: resolvedToOne, version: version)
+        outcome.resolvedValues[update.object.objectID] = (values, resolvedToOne)
+        let writtenKeys = Set(attributes.map { entity.attributes[$0].name } + relationships.map { entity.relationships[$0].name })
+        outcome.updatedKeys[update.object.objectID] = writtenKeys.union(storeChanged)
+    }
+
+    /// `UPDATE … SET changed columns, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?`;
+    /// false when the row's version was not `expectedVersion`.
+    private mutating func writeUpdate(
+        entity: Entity, pk: Int64, expectedVersion: Int64, attributes: [Int], relationships: [Int],
+        values: [Value], toOne: [ObjectID?]
+    ) throws -> Bool {
+        var assignments: [String] = []
+        var arguments: [DatabaseValue] = []
+        for i in attributes {
+            assignments.append("\(SchemaGenerator.quote(entity.attributes[i].name)) = ?")
+            arguments.append(values[i].databaseValue)
+        }
+        for r in relationships {
+            assignments.append("\(SchemaGenerator.quote(entity.relationships[r].name)) = ?")
+            arguments.append(saved(toOne[r])?.primaryKey?.databaseValue ?? .null)
+        }
+        assignments.append("\"Z_OPT\" = \"Z_OPT\" + 1")
+        arguments.append(pk.databaseValue)
+        arguments.append(expectedVersion.databaseValue)
+        let sql =
+            "UPDATE \(SchemaGenerator.quote(entity.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?"
+        do {
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        } catch let error as DatabaseError {
+            throw Self.mapConstraintError(error, entity: entity, values: values)
+        }
+        return db.changesCount > 0
+    }
+
+    // MARK: Deletes
+
+    /// A row already gone is fine; one changed elsewhere is a conflict only under the
+    /// error policy.
+    private mutating func deleteRows() throws {
+        for delete in plan.deletes {
+            let table = SchemaGenerator.quote(delete.entity.tableName)
+            if !delete.entity.counterDependencies.isEmpty {
+                let layout = RowLayout(entity: delete.entity, alias: "t0")
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT \(layout.columnsSQL) FROM \(table) t0 WHERE t0.\"Z_PK\" = ?", arguments: [delete.pk])
+                {
+                    account(delete.entity, before: layout.decode(row, model: model).snapshot, afterValues: nil, afterToOne: nil)
+                }
+            }
+            if policy == .error, let expected = delete.expectedVersion {
+                try db.execute(sql: "DELETE FROM \(table) WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?", arguments: [delete.pk, expected])
+                if db.changesCount == 0,
+                    try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE \"Z_PK\" = ?", arguments: [delete.pk]) == true
+                {
+                    conflicts.append(
+                        MergeConflict(objectID: delete.object.objectID, storeChangedKeys: [], objectChangedKeys: [], deletedInStore: false))
+                }
+            } else {
+                try db.execute(sql: "DELETE FROM \(table) WHERE \"Z_PK\" = ?", arguments: [delete.pk])
+            }
+        }
+    }
+
+    // MARK: Derived counts
+
+    /// Notes a changed child's contribution to each count it feeds, before (as stored)
+    /// and after (nil values: deleted).
+    private mutating func account(_ entity: Entity, before: Snapshot?, afterValues: [Value]?, afterToOne: [ObjectID?]?) {
+        for counter in entity.counterDependencies {
+            let old = before.flatMap { counter.contribution(of: entity, values: $0.values, toOne: $0.toOne) }
+            var new: ObjectID?
+            if let afterValues, let afterToOne {
+                new = saved(counter.contribution(of: entity, values: afterValues, toOne: afterToOne))
+            }
+            if old == new { continue }
+            let slot: Int
+            if let found = counterDeltas.firstIndex(where: {
+                $0.counter.parentEntityIndex == counter.parentEntityIndex && $0.counter.attributeIndex == counter.attributeIndex
+            }) {
+                slot = found
+            } else {
+                counterDeltas.append((counter, [:]))
+                slot = counterDeltas.count - 1
+            }
+            if let old { counterDeltas[slot].deltas[old, default: 0] -= 1 }
+            if let new { counterDeltas[slot].deltas[new, default: 0] += 1 }
+        }
+    }
+
+    /// Applies the deltas as increments, exact whatever else was saved meanwhile.
+    private func applyCounterDeltas() throws {
+        for (counter, deltas) in counterDeltas {
+            try DerivedCountWriter.apply(deltas.compactMap { id, delta in id.primaryKey.map { ($0, delta) } }, to: counter, model: model, in: db)
+        }
+    }
+
+    /// Reads the final counts of every parent involved: those the deltas touched and every
+    /// saved object that keeps counts.
+    private mutating func readBackCounters() throws {
+        var parentsToRead: [ObjectIdentifier: (Entity, Set<Int64>)] = [:]
+        func add(_ entity: Entity, _ pk: Int64?) {
+            guard let pk else { return }
+            parentsToRead[ObjectIdentifier(entity), default: (entity, [])].1.insert(pk)
+        }
+        for (counter, deltas) in counterDeltas {
+            let parent = model.entities[counter.parentEntityIndex]
+            for (id, delta) in deltas where delta != 0 { add(parent, id.primaryKey) }
+        }
+        for object in plan.counterOnly + plan.updates.map(\.object) where !object.entity.counters.isEmpty {
+            add(object.entity, object.objectID.primaryKey)
+        }
+        for (n, insert) in plan.inserts.enumerated() where !insert.entity.counters.isEmpty {
+            add(insert.entity, outcome.insertedIDs[n].primaryKey)
+        }
+        for (_, (parent, pks)) in parentsToRead {
+            for (pk, counts) in try DerivedCountWriter.read(parent, keys: pks, in: db) {
+                outcome.counterValues[ObjectID(entity: parent, rawValue: pk)] = counts
+            }
+        }
+    }
+
+    // MARK: Errors and keys
+
+    /// Turns SQLite's uniqueness failures into ``ObjectGraphError/uniquenessViolation(entity:keys:values:)``.
+    static func mapConstraintError(_ error: DatabaseError, entity: Entity, values: [Value]) -> Error {
+        guard error.resultCode == .SQLITE_CONSTRAINT else { return ObjectGraphError(error) }
+        let message = error.message ?? ""
+        if message.hasPrefix("UNIQUE constraint failed:") {
+            let keys = message.dropFirst("UNIQUE constraint failed:".count)
+                .split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+            let shown = keys.map { key in entity.attributeIndexByName[key].map { values[$0].description } ?? "?" }
+            return ObjectGraphError.uniquenessViolation(entity: entity.name, keys: keys, values: shown)
+        }
+        return ObjectGraphError(error)
+    }
+
+    static func changedKeys(entity: Entity, from old: Snapshot, to new: Snapshot) -> Set<String> {
+        var keys = Set<String>()
+        for i in entity.storedAttributeIndexes where old.values[i] != new.values[i] { keys.insert(entity.attributes[i].name) }
+        for (r, rel) in entity.relationships.enumerated() where entity.storesForeignKey[r] && old.toOne[r] != new.toOne[r] {
+            keys.insert(rel.name)
+        }
+        return keys
+    }
+}
+
+// MARK: - Shared store steps
+
+/// Hands out primary keys: never reused, even after the row with the highest key is
+/// deleted (the last key given out is kept in `Z_PRIMARYKEY`, like Core Data's).
+enum PrimaryKeyAllocator {
+    /// The next free key of `entity`.
+    static func next(for entity: Entity, in db: Database) throws -> Int64 {
+        let stored = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entity.name]) ?? 0
+        let maxRow = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(entity.tableName))") ?? 0
+        return max(stored, maxRow) + 1
+    }
+
+    /// Records `last` as the highest key given out for `entity`.
+    static func record(last: Int64, for entity: Entity, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)", arguments: [entity.name, last])
+    }
+}
+
+/// Writes and reads stored derived counts ("parent watching its child").
+enum DerivedCountWriter {
+    /// Adds each delta to its parent's stored count.
+    static func apply(_ deltas: [(parent: Int64, delta: Int64)], to counter: CounterInfo, model: ManagedObjectModel, in db: Database) throws {
+        let parent = model.entities[counter.parentEntityIndex]
+        let column = SchemaGenerator.quote(parent.attributes[counter.attributeIndex].name)
+        let statement = try db.cachedStatement(
+            sql: "UPDATE \(SchemaGenerator.quote(parent.tableName)) SET \(column) = \(column) + ? WHERE \"Z_PK\" = ?")
+        for (pk, delta) in deltas where delta != 0 {
+            try statement.execute(arguments: [delta, pk])
+        }
+    }
+
+    /// The stored counts of the parents with these keys, by key and attribute index.
+    static func read(_ parent: Entity, keys: some Collection<Int64>, in db: Database) throws -> [Int64: [Int: Int64]] {
+        let columns = parent.counters.map { SchemaGenerator.quote(parent.attributes[$0.attributeIndex].name) }
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT \"Z_PK\", \(columns.joined(separator: ", ")) FROM \(SchemaGenerator.quote(parent.tableName)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))",
+            arguments: [jsonArray(keys)])
+        var result: [Int64: [Int: Int64]] = [:]
+        for row in rows {
+            var values: [Int: Int64] = [:]
+            for (n, counter) in parent.counters.enumerated() { values[counter.attributeIndex] = row[n + 1] }
+            result[row[0]] = values
+        }
+        return result
+    }
+}
+
+/// `[1,2,3]`: a list of keys as one argument, for `IN (SELECT value FROM json_each(?))`.
+func jsonArray(_ keys: some Collection<Int64>) -> String {
+    var text = "["
+    text.reserveCapacity(keys.count * 8 + 2)
+    var first = true
+    for key in keys {
+        if !first { text += "," }
+        first = false
+        text += String(key)
+    }
+    return text + "]"
+}
