@@ -47,14 +47,18 @@ struct ImportCommand: ParsableCommand {
             }
             return
         }
+        let report: ImportReport
         do {
-            let report = try library.importSubscriptions(data: data, source: file)
-            for note in report.notes { CommandOutput.warn("zeader import: \(TerminalText.line(note))") }
-            var line = "imported \(report.added) feed\(report.added == 1 ? "" : "s") from \(file)"
-            if report.alreadySubscribed > 0 { line += " (\(report.alreadySubscribed) already subscribed)" }
-            CommandOutput.write(line + "\n")
+            report = try library.importSubscriptions(data: data, source: file)
         } catch {
             throw CommandOutput.fail("import", error)
         }
+        for note in report.notes { CommandOutput.warn("zeader import: \(TerminalText.line(note))") }
+        for entry in report.rejected { CommandOutput.warn("zeader import: \(TerminalText.line(entry))") }
+        var line = "imported \(report.added) feed\(report.added == 1 ? "" : "s") from \(file)"
+        if report.alreadySubscribed > 0 { line += " (\(report.alreadySubscribed) already subscribed)" }
+        if !report.rejected.isEmpty { line += "; \(report.rejected.count) not imported" }
+        CommandOutput.write(line + "\n")
+        if !report.rejected.isEmpty { throw ExitCode.failure }
     }
 }

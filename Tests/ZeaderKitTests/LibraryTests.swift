@@ -80,7 +80,9 @@ struct LibraryTests {
             """
         let report = try library.importSubscriptions(data: Data(opml.utf8), source: "feeds.opml")
         #expect(report.added == 2)
-        #expect(report.notes.count == 1)
+        #expect(report.notes.isEmpty)
+        #expect(report.rejected.count == 1, "the gopher outline cannot be imported: named, and import exits 1")
+        #expect(report.rejected.first?.contains("gopher://c.example/") == true)
         let urls = "http://b.example/feed\nhttp://d.example/feed \"tag\"\n# comment\n"
         let second = try library.importSubscriptions(data: Data(urls.utf8), source: "urls")
         #expect(second.added == 1)

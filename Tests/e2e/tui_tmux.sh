@@ -133,12 +133,14 @@ keys C-c
 expect "EXIT=130"
 expect "icanon echo"
 
-echo "== a crash (a Swift trap is SIGILL/SIGTRAP) restores the terminal too"
-start "$zeader --demo"
-expect "Zeader News"
-kill -ILL "$(pgrep -P "$(t display -p -t main '#{pane_pid}')")"
-expect "EXIT=132"
-expect "icanon echo"
+echo "== a crash (a Swift trap is SIGILL/SIGTRAP; SEGV, BUS, FPE, ABRT) restores the terminal too"
+for crash in ILL:132 SEGV:139 BUS:135 FPE:136 ABRT:134 TRAP:133; do
+	start "$zeader --demo"
+	expect "Zeader News"
+	kill -"${crash%%:*}" "$(pgrep -P "$(t display -p -t main '#{pane_pid}')")"
+	expect "EXIT=${crash##*:}"
+	expect "icanon echo"
+done
 
 echo "== another process's commit shows up live"
 store="$work/store.sqlite"

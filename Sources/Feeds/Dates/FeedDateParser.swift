@@ -106,7 +106,8 @@ public enum FeedDateParser {
                     if i < n, s[i] == 0x3A { i += 1 }
                     if let m = number(2) { mm = m.value }
                 }
-                offset = sign * (hh.value * 3600 + mm * 60)
+                guard let zone = zoneSeconds(hours: hh.value, minutes: mm) else { return nil }
+                offset = sign * zone
             default:
                 let rest = UnsafeBufferPointer(rebasing: s[i..<n])
                 guard let zone = zoneOffset(rest) else { return nil }
@@ -148,7 +149,7 @@ public enum FeedDateParser {
                 let tokenStart = i
                 var value = 0
                 while i < n, isDigit(s[i]) {
-                    value = value &* 10 &+ Int(s[i] - 48)
+                    value = accumulate(value, s[i])
                     i += 1
                 }
                 let digits = i - tokenStart
@@ -158,7 +159,7 @@ public enum FeedDateParser {
                     var m = 0
                     var mDigits = 0
                     while i < n, isDigit(s[i]) {
-                        m = m * 10 + Int(s[i] - 48)
+                        m = accumulate(m, s[i])
                         i += 1
                         mDigits += 1
                     }
@@ -168,7 +169,7 @@ public enum FeedDateParser {
                         i += 1
                         var sec = 0
                         while i < n, isDigit(s[i]) {
-                            sec = sec * 10 + Int(s[i] - 48)
+                            sec = accumulate(sec, s[i])
                             i += 1
                         }
                         second = sec
@@ -202,17 +203,20 @@ public enum FeedDateParser {
                 var digits = 0
                 while i < n, isDigit(s[i]) || s[i] == 0x3A {
                     if s[i] != 0x3A {
-                        value = value * 10 + Int(s[i] - 48)
+                        value = accumulate(value, s[i])
                         digits += 1
                     }
                     i += 1
                 }
+                let hours: Int
+                let minutes: Int
                 switch digits {
-                case 4: offset = sign * ((value / 100) * 3600 + (value % 100) * 60)
-                case 1, 2: offset = sign * value * 3600
-                case 3: offset = sign * ((value / 100) * 3600 + (value % 100) * 60)
+                case 3, 4: (hours, minutes) = (value / 100, value % 100)
+                case 1, 2: (hours, minutes) = (value, 0)
                 default: return nil
                 }
+                guard let zone = zoneSeconds(hours: hours, minutes: minutes) else { return nil }
+                offset = sign * zone
                 continue
             }
             if isLetter(c) {
@@ -369,6 +373,23 @@ public enum FeedDateParser {
 
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// Numbers in a date are read with this ceiling: any field of more digits is out of
+    /// range anyway, and a run of 19 or more digits must not overflow `Int`.
+    static let numberCeiling = 1_000_000_000
+
+    /// `value * 10 + digit`, saturating at ``numberCeiling``.
+    @inline(__always)
+    static func accumulate(_ value: Int, _ digit: UInt8) -> Int {
+        value >= numberCeiling ? numberCeiling : value * 10 + Int(digit - 48)
+    }
+
+    /// A numeric zone's offset in seconds, nil when it is not a real one (beyond ±23:59 or
+    /// minutes past 59).
+    static func zoneSeconds(hours: Int, minutes: Int) -> Int? {
+        guard (0...23).contains(hours), (0...59).contains(minutes) else { return nil }
+        return hours * 3600 + minutes * 60
+    }
 
     @inline(__always)
     static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }

@@ -147,12 +147,12 @@ struct HTMLRenderer {
         case "ul", "ol", "menu", "dir":
             let nested = frames.contains(where: { if case .item = $0.container { true } else { false } })
             blockBoundary(spaced: !nested)
-            let start = name == "ol" ? Int(attribute("start") ?? "") ?? 1 : 1
+            let start = name == "ol" ? Self.listNumber(attribute("start")) ?? 1 : 1
             let depth = frames.filter { if case .list = $0.container { true } else { false } }.count + 1
             push(Frame(element: name, container: .list(ordered: name == "ol", next: start, depth: depth)))
         case "li":
             blockBoundary(spaced: false)
-            startListItem(value: attribute("value").flatMap { Int($0) })
+            startListItem(value: Self.listNumber(attribute("value")))
         case "dd":
             blockBoundary(spaced: false)
             push(Frame(element: name, container: .indent))
@@ -237,6 +237,15 @@ struct HTMLRenderer {
         frames[..<index].contains(where: { if case .item = $0.container { true } else { false } })
     }
 
+    /// A list's `start` or an item's `value`, clamped so that counting on from it can
+    /// never overflow (`<ol start="9223372036854775807">`).
+    static func listNumber(_ text: String?) -> Int? {
+        guard let text, let number = Int(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        return min(max(number, -listNumberLimit), listNumberLimit)
+    }
+
+    static let listNumberLimit = 999_999_999
+
     private mutating func startListItem(value: Int?) {
         // An open item of the same list ends where the next one starts.
         if let listIndex = frames.lastIndex(where: { if case .list = $0.container { true } else { false } }) {
@@ -254,7 +263,7 @@ struct HTMLRenderer {
         } else {
             marker = ["* ", "- ", "+ "][(depth - 1) % 3]
         }
-        frames[listIndex].container = .list(ordered: ordered, next: number + 1, depth: depth)
+        frames[listIndex].container = .list(ordered: ordered, next: min(number, Self.listNumberLimit) + 1, depth: depth)
         push(Frame(element: "li", container: .item(marker: marker, markerShown: false)))
     }
 

@@ -35,7 +35,10 @@ public enum JSONFeedParser {
             throw JSONFeedError.notAnObject(found: describe(root))
         }
         let version = feed["version"] as? String
-        if let version {
+        // Any object with an `items` array is read as JSON Feed, whatever its `version`
+        // says ("1.1", "1", none), as lenient readers do; the version only explains why
+        // an object without one is not a feed.
+        if let version, !(feed["items"] is [Any]) {
             guard version.lowercased().contains("jsonfeed.org/version/") else {
                 throw JSONFeedError.notAFeed(
                     reason: "version \"\(version)\" is not a JSON Feed version (https://jsonfeed.org/version/1.1)")

@@ -23,17 +23,26 @@ public struct ParsedFeed: Sendable, Equatable {
     /// Problems the parser recovered from (malformed XML read in recover mode), as
     /// "line L, column C: message"; empty for a clean document.
     public var warnings: [String]
+    /// Problems that may have cost content, though what was read is usable (a document cut
+    /// off before its end): a refresh stores the items and records these as the feed's
+    /// error. Empty for a complete document.
+    ///
+    /// ```swift
+    /// if let problem = feed.problems.first { server.lastError = "\(url): \(problem)" }
+    /// ```
+    public var problems: [String]
 
     /// A feed; `ParsedFeed(format: .rss2, title: "T", items: [])`.
     public init(
         format: FeedFormat, title: String? = nil, link: String? = nil, items: [ParsedItem] = [],
-        warnings: [String] = []
+        warnings: [String] = [], problems: [String] = []
     ) {
         self.format = format
         self.title = title
         self.link = link
         self.items = items
         self.warnings = warnings
+        self.problems = problems
     }
 }
 

@@ -31,26 +31,59 @@ public enum OPML {
     /// feeds.first?.categories  // ["News", "Tech"]
     /// ```
     public static func parse(data: Data, source: String) throws -> [OPMLSubscription] {
+        try read(data: data, source: source).subscriptions
+    }
+
+    /// ``parse(data:source:)``, with a line for each outline (or part of the file) that
+    /// could not be imported: an `xmlUrl` holding control characters, the rest of a file
+    /// libxml2 stopped reading (nesting past 2,048 levels).
+    ///
+    /// ```swift
+    /// let (feeds, rejected) = try OPML.read(data: bytes, source: "feeds.opml")
+    /// rejected.forEach { print("not imported:", $0) }
+    /// ```
+    public static func read(data: Data, source: String) throws -> (subscriptions: [OPMLSubscription], rejected: [String]) {
         guard data.count <= maximumSize else {
             throw OPMLError.tooLarge(source: source, bytes: data.count, limit: maximumSize)
         }
         if declaresEntities(data) { throw OPMLError.entityDeclarations(source: source) }
         guard !data.isEmpty else { throw OPMLError.notXML(source: source, line: 1, column: 1, message: "the file is empty") }
 
-        let repaired = isUTF16(data) ? data : repairAmpersands(data)
+        let repaired = isUTF16(data) ? data : replaceControlCharacters(repairAmpersands(data))
         let reading = repaired.withUnsafeBytes { OPMLDocumentReader.read($0) }
         switch reading {
         case .failure(let line, let column, let message):
             throw OPMLError.notXML(source: source, line: line, column: column, message: message)
-        case .document(let rootElement, let body):
+        case .document(let rootElement, let body, let stop):
             guard rootElement.lowercased() == "opml" else {
                 throw OPMLError.notOPML(source: source, rootElement: rootElement)
             }
             guard let body else { throw OPMLError.missingBody(source: source) }
-            var collector = Collector()
-            collector.visit(body, folders: [])
-            return collector.subscriptions
+            var collector = Collector(source: source)
+            collector.visit(body)
+            if let stop {
+                collector.rejected.append(
+                    "\(source):\(stop.line):\(stop.column): outlines from here to the end of the file are not imported: \(stop.message)")
+            }
+            return (collector.subscriptions, collector.rejected)
         }
+    }
+
+    /// C0 control characters (but tab, line feed and carriage return) become U+FFFD: XML
+    /// forbids them, and libxml2 drops the whole `<outline>` holding one (with everything
+    /// in it). A feed URL holding one is then refused by name; a name keeps the mark.
+    static func replaceControlCharacters(_ data: Data) -> Data {
+        guard data.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return data }
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + 64)
+        for byte in data {
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                out += [0xEF, 0xBF, 0xBD]
+            } else {
+                out.append(byte)
+            }
+        }
+        return Data(out)
     }
 
     /// A valid OPML 2.0 document listing `subscriptions`.
@@ -248,17 +281,32 @@ public enum OPML {
 
     /// Walks outlines, keeping the folder path, merging feeds listed more than once.
     private struct Collector {
+        let source: String
         var subscriptions: [OPMLSubscription] = []
+        var rejected: [String] = []
         var indexByURL: [String: Int] = [:]
 
-        mutating func visit(_ outlines: [OPMLOutlineNode], folders: [String]) {
+        init(source: String) { self.source = source }
+
+        /// `outlines` in document order with their depths; an outline's folders are the
+        /// names of the outlines it sits in (an outline without a name adds none).
+        mutating func visit(_ outlines: [OPMLOutlineNode]) {
+            var path: [(depth: Int, named: Bool)] = []  // the outlines this one sits in
+            var folders: [String] = []  // their names
             for outline in outlines {
+                while let last = path.last, last.depth >= outline.depth {
+                    if last.named { folders.removeLast() }
+                    path.removeLast()
+                }
                 func value(_ key: String) -> String? { outline.attributes[key].map(clean).flatMap(nonEmpty) }
                 let text = value("text")
                 let title = value("title")
                 var feedURL = value("xmlurl")
                 if feedURL == nil, outline.attributes["type"]?.lowercased() == "rss" { feedURL = value("url") }
-                if let feedURL {
+                if let feedURL, feedURL.unicodeScalars.contains("\u{FFFD}") {
+                    let name = title ?? text ?? feedURL
+                    rejected.append("\(source): outline \"\(name)\" not imported: its feed URL holds control characters")
+                } else if let feedURL {
                     var categories = folders
                     for entry in (outline.attributes["category"] ?? "").split(separator: ",") {
                         let category = clean(entry.trimmingCharacters(in: CharacterSet(charactersIn: "/ \t\n")))
@@ -267,7 +315,8 @@ public enum OPML {
                     add(OPMLSubscription(url: feedURL, title: title ?? text, siteLink: value("htmlurl"), categories: categories))
                 }
                 let folder = text ?? title
-                visit(outline.children, folders: folder.map { folders + [$0] } ?? folders)
+                path.append((outline.depth, folder != nil))
+                if let folder { folders.append(folder) }
             }
         }
 

@@ -5,16 +5,27 @@
 import CLibXML2
 
 /// An `<outline>` element as read from the document: attributes (names lower-cased,
-/// since exporters disagree on `xmlUrl` vs `xmlURL`) and child outlines.
+/// since exporters disagree on `xmlUrl` vs `xmlURL`) and how deep it is nested (1: a
+/// child of `<body>`). Outlines come as a flat list in document order, so that no walk
+/// over them (nor their deallocation) recurses once per level.
 struct OPMLOutlineNode {
     var attributes: [String: String]
-    var children: [OPMLOutlineNode]
+    var depth: Int
+}
+
+/// Where libxml2 stopped reading a document before its end (nesting past its depth limit,
+/// say): what came after is lost.
+struct OPMLStop: Equatable {
+    var line: Int
+    var column: Int
+    var message: String
 }
 
 /// What libxml2 made of a document.
 enum OPMLDocumentReading {
-    /// The root element's name and the outlines of `<body>` (nil when there is no body).
-    case document(rootElement: String, body: [OPMLOutlineNode]?)
+    /// The root element's name and the outlines of `<body>` (nil when there is no body),
+    /// and where reading stopped early, if it did.
+    case document(rootElement: String, body: [OPMLOutlineNode]?, stoppedAt: OPMLStop?)
     /// No document at all; libxml2's message and position.
     case failure(line: Int, column: Int, message: String)
 }
@@ -30,9 +41,11 @@ enum OPMLDocumentReader {
             return .failure(line: 0, column: 0, message: "libxml2 could not allocate a parser")
         }
         defer { xmlFreeParserCtxt(context) }
+        // XML_PARSE_HUGE raises libxml2's nesting limit from 256 to 2048 levels (folders in
+        // folders); the size is capped by the caller and entities are refused before this.
         let options = Int32(
             XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue
-                | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+                | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue)
         guard let base = bytes.baseAddress,
             let document = xmlCtxtReadMemory(
                 context, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options)
@@ -44,7 +57,14 @@ enum OPMLDocumentReader {
             return failure(context.pointee.lastError)
         }
         let body = elements(in: root).first(where: { lowercasedName(of: $0) == "body" })
-        return .document(rootElement: name(of: root), body: body.map(outlines(in:)))
+        // Recovery goes on past most errors; a halt (disableSAX) drops the rest of the file.
+        var stop: OPMLStop?
+        if context.pointee.disableSAX != 0 {
+            if case .failure(let line, let column, let message) = failure(context.pointee.lastError) {
+                stop = OPMLStop(line: line, column: column, message: message)
+            }
+        }
+        return .document(rootElement: name(of: root), body: body.map(outlines(in:)), stoppedAt: stop)
     }
 
     private static func failure(_ error: xmlError) -> OPMLDocumentReading {
@@ -54,10 +74,19 @@ enum OPMLDocumentReader {
             line: Int(error.line), column: Int(error.int2), message: message.isEmpty ? "no document element" : message)
     }
 
+    /// The outlines under `parent`, in document order, walked with an explicit stack.
     private static func outlines(in parent: xmlNodePtr) -> [OPMLOutlineNode] {
-        elements(in: parent).filter { lowercasedName(of: $0) == "outline" }.map { element in
-            OPMLOutlineNode(attributes: attributes(of: element), children: outlines(in: element))
+        var result: [OPMLOutlineNode] = []
+        var pending: [(node: xmlNodePtr, depth: Int)] = childOutlines(of: parent).reversed().map { ($0, 1) }
+        while let (node, depth) = pending.popLast() {
+            result.append(OPMLOutlineNode(attributes: attributes(of: node), depth: depth))
+            pending += childOutlines(of: node).reversed().map { ($0, depth + 1) }
         }
+        return result
+    }
+
+    private static func childOutlines(of node: xmlNodePtr) -> [xmlNodePtr] {
+        elements(in: node).filter { lowercasedName(of: $0) == "outline" }
     }
 
     private static func name(of node: xmlNodePtr) -> String {

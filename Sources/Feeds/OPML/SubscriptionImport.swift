@@ -12,6 +12,10 @@ public struct SubscriptionImport: Sendable, Equatable {
     public var subscriptions: [OPMLSubscription]
     /// One line per entry left out or changed, naming the file and line (`urls:6: …`).
     public var notes: [String]
+    /// One line per entry that could not be imported although it was meant to be (an
+    /// OPML outline whose feed URL holds control characters, the part of a file the XML
+    /// parser could not read): the import is incomplete.
+    public var rejected: [String] = []
 
     /// A result made of these feeds and notes.
     ///
@@ -36,7 +40,10 @@ public struct SubscriptionImport: Sendable, Equatable {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D })
         if first == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
-            return SubscriptionImport(subscriptions: try OPML.parse(data: data, source: source))
+            let (subscriptions, rejected) = try OPML.read(data: data, source: source)
+            var list = SubscriptionImport(subscriptions: subscriptions)
+            list.rejected = rejected
+            return list
         }
         guard let text = String(data: Data(bytes), encoding: .utf8) else {
             throw OPMLError.unreadableText(source: source)

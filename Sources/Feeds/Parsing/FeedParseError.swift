@@ -21,6 +21,8 @@ public struct FeedParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case entityExpansionLimit(entity: String, limit: Int)
         /// An entity that refers to itself.
         case entityLoop(entity: String)
+        /// Entities that refer to entities more than `limit` levels deep.
+        case entityDepthLimit(entity: String, limit: Int)
         /// A JSON document that is not a usable JSON Feed.
         case invalidJSON(String)
     }
@@ -48,6 +50,8 @@ public struct FeedParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case .entityExpansionLimit(let entity, let limit):
             return "\(subject): entity '\(entity)' expands past the \(limit)-byte limit (refused)"
         case .entityLoop(let entity): return "\(subject): entity '\(entity)' refers to itself (refused)"
+        case .entityDepthLimit(let entity, let limit):
+            return "\(subject): entity '\(entity)' nests entities more than \(limit) levels deep (refused)"
         case .invalidJSON(let message): return "\(subject): \(message)"
         }
     }

@@ -106,6 +106,9 @@ public enum FeedParser {
     struct XMLResult {
         var feed: ParsedFeed
         var itemsJSON: [[UInt8]] = []
+        /// libxml2 met a character XML forbids: the document must be parsed again without
+        /// them (see ``parseWithoutForbiddenCharacters(_:baseURL:itemsAsJSON:stream:)``).
+        var sawInvalidCharacter = false
     }
 
     /// Where ``writeContractJSON(data:url:contentTypeCharset:limits:to:)`` writes: its
@@ -114,6 +117,8 @@ public enum FeedParser {
         let sink: (UnsafeRawBufferPointer) -> Void
         private(set) var headWritten = false
         private var itemWritten = false
+        /// How many items have been written (as counted by the writers).
+        private(set) var itemsWritten = 0
 
         init(sink: @escaping (UnsafeRawBufferPointer) -> Void) { self.sink = sink }
 
@@ -124,8 +129,9 @@ public enum FeedParser {
 
         /// Writes items (each preceded by a comma; the very first one's is left out) and
         /// empties `items`, keeping its capacity.
-        func write(items: inout [UInt8]) {
+        func write(items: inout [UInt8], count: Int = 0) {
             guard !items.isEmpty else { return }
+            itemsWritten += count
             items.withUnsafeBytes { sink(itemWritten ? $0 : UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
             itemWritten = true
             items.removeAll(keepingCapacity: true)
@@ -165,7 +171,10 @@ public enum FeedParser {
                     [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])],
                     baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON)
             }
-            halves[half] = handler.makeFeed().map { XMLResult(feed: $0, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
+            halves[half] = handler.makeFeed().map {
+                XMLResult(
+                    feed: $0, itemsJSON: handler.itemsJSON.map { [$0] } ?? [], sawInvalidCharacter: handler.sawInvalidCharacter)
+            }
         }
         if let stream {
             let secondHalf = DispatchGroup()
@@ -178,7 +187,9 @@ public enum FeedParser {
                 var result = first
                 if let second = halves[1] {
                     result.feed.warnings += second.feed.warnings
+                    result.feed.problems += second.feed.problems
                     result.itemsJSON += second.itemsJSON
+                    result.sawInvalidCharacter = result.sawInvalidCharacter || second.sawInvalidCharacter
                 }
                 return result
             }
@@ -190,8 +201,28 @@ public enum FeedParser {
         result.feed.link = result.feed.link ?? second.feed.link
         result.feed.items += second.feed.items
         result.feed.warnings += second.feed.warnings
+        result.feed.problems += second.feed.problems
         result.itemsJSON += second.itemsJSON
+        result.sawInvalidCharacter = result.sawInvalidCharacter || second.sawInvalidCharacter
         return result
+    }
+
+    /// Parses `document` again, in one piece, with the characters XML forbids (control
+    /// characters; see ``FeedXMLRepair/removeForbiddenCharacters(_:)``) taken out, after
+    /// libxml2 met one: its push parser gives up on the rest of a CDATA section holding
+    /// one, and with it on every later item. Items already written to `stream` (all from
+    /// before the first such character, so the same in both parses) are not reported again.
+    static func parseWithoutForbiddenCharacters(
+        _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, stream: ContractJSONStream?
+    ) -> FeedXMLHandler {
+        var cleaned = Array(document)
+        let removed = FeedXMLRepair.removeForbiddenCharacters(&cleaned)
+        let handler = cleaned.withUnsafeBufferPointer {
+            FeedXMLParser.run(
+                [$0], baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON, itemsToSkip: stream?.itemsWritten ?? 0)
+        }
+        handler.noteWarning("\(removed) control character\(removed == 1 ? "" : "s") removed")
+        return handler
     }
 
     /// Grows the calling thread's malloc heap once, in large steps, before a half is parsed.
@@ -257,32 +288,36 @@ public enum FeedParser {
                 throw FeedParseError(.entityExpansionLimit(entity: name, limit: limit), url: url)
             case .entityLoop(let name):
                 throw FeedParseError(.entityLoop(entity: name), url: url)
+            case .entityDepth(let name, let limit):
+                throw FeedParseError(.entityDepthLimit(entity: name, limit: limit), url: url)
             }
         }
         let base = url?.absoluteString
-        let handler: FeedXMLHandler
-        if let bytes = repaired.bytes {
-            if bytes.count >= limits.parallelParsingThreshold,
-                let result = bytes.withUnsafeBufferPointer({
-                    parseInHalves(
-                        $0, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle,
-                        stream: stream)
-                })
-            {
-                return result
-            }
-            handler = bytes.withUnsafeBufferPointer { FeedXMLParser.run($0, baseURL: base, itemsAsJSON: itemsAsJSON) }
-        } else {
-            let document = UnsafeBufferPointer(rebasing: utf8[repaired.offset...])
+        func parse(_ document: UnsafeBufferPointer<UInt8>) -> (XMLResult?, FeedXMLHandler?) {
             if document.count >= limits.parallelParsingThreshold,
                 let result = parseInHalves(
                     document, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle,
                     stream: stream)
             {
-                return result
+                if result.sawInvalidCharacter {
+                    return (nil, parseWithoutForbiddenCharacters(document, baseURL: base, itemsAsJSON: itemsAsJSON, stream: stream))
+                }
+                return (result, nil)
             }
-            handler = FeedXMLParser.run(document, baseURL: base, itemsAsJSON: itemsAsJSON)
+            let handler = FeedXMLParser.run(document, baseURL: base, itemsAsJSON: itemsAsJSON)
+            if handler.sawInvalidCharacter {
+                return (nil, parseWithoutForbiddenCharacters(document, baseURL: base, itemsAsJSON: itemsAsJSON, stream: stream))
+            }
+            return (nil, handler)
         }
+        let parsed: (XMLResult?, FeedXMLHandler?)
+        if let bytes = repaired.bytes {
+            parsed = bytes.withUnsafeBufferPointer { parse($0) }
+        } else {
+            parsed = parse(UnsafeBufferPointer(rebasing: utf8[repaired.offset...]))
+        }
+        if let result = parsed.0 { return result }
+        guard let handler = parsed.1 else { throw FeedParseError(.notAFeed(rootElement: ""), url: url) }
         if let feed = handler.makeFeed() { return XMLResult(feed: feed, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
         if handler.rejectedRoot { throw FeedParseError(.notAFeed(rootElement: handler.rootName ?? ""), url: url) }
         if let first = handler.errors.first { throw FeedParseError(.malformedXML(first), url: url) }

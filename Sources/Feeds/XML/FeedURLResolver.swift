@@ -37,6 +37,91 @@ enum FeedURLResolver {
         return result.recomposed()
     }
 
+    /// `html` with the relative URLs of its links and images (`href`, `src`, `poster`,
+    /// `action` … of any tag) resolved against `base`; the same bytes when there is none.
+    /// Attribute values are read as written (quoted or not); absolute URLs, fragments
+    /// (`#note`) and other schemes are left alone.
+    ///
+    /// ```swift
+    /// let body = FeedURLResolver.resolvingLinks(inHTML: Array(#"<a href="/a">"#.utf8), against: "https://x.example/f")
+    /// ```
+    static func resolvingLinks(inHTML html: [UInt8], against base: String) -> [UInt8] {
+        guard html.contains(UInt8(ascii: "=")) else { return html }
+        var out: [UInt8] = []
+        var copied = 0
+        var index = 0
+        let count = html.count
+        while index < count {
+            guard html[index] == UInt8(ascii: "<"), index + 1 < count, isLetter(html[index + 1]) else {
+                index += 1
+                continue
+            }
+            // Inside a start tag: attributes up to '>'.
+            index += 1
+            while index < count, html[index] != UInt8(ascii: ">"), !isSpace(html[index]) { index += 1 }
+            while index < count, html[index] != UInt8(ascii: ">") {
+                while index < count, isSpace(html[index]) || html[index] == UInt8(ascii: "/") { index += 1 }
+                let nameStart = index
+                while index < count, !isSpace(html[index]), html[index] != UInt8(ascii: "="), html[index] != UInt8(ascii: ">") {
+                    index += 1
+                }
+                let name = html[nameStart..<index]
+                if index == nameStart { break }
+                while index < count, isSpace(html[index]) { index += 1 }
+                guard index < count, html[index] == UInt8(ascii: "=") else { continue }
+                index += 1
+                while index < count, isSpace(html[index]) { index += 1 }
+                guard index < count else { break }
+                var valueStart = index
+                var valueEnd: Int
+                if html[index] == UInt8(ascii: "\"") || html[index] == UInt8(ascii: "'") {
+                    let quote = html[index]
+                    valueStart = index + 1
+                    valueEnd = valueStart
+                    while valueEnd < count, html[valueEnd] != quote { valueEnd += 1 }
+                    index = min(count, valueEnd + 1)
+                } else {
+                    valueEnd = index
+                    while valueEnd < count, !isSpace(html[valueEnd]), html[valueEnd] != UInt8(ascii: ">") { valueEnd += 1 }
+                    index = valueEnd
+                }
+                guard isLinkAttribute(name) else { continue }
+                let value = String(decoding: html[valueStart..<valueEnd], as: UTF8.self)
+                let trimmedValue = value.trimmingCharacters(in: .whitespaces)
+                guard !trimmedValue.isEmpty, !trimmedValue.hasPrefix("#"), !hasScheme(trimmedValue) else { continue }
+                let resolved = resolve(trimmedValue, against: base)
+                guard resolved != trimmedValue else { continue }
+                out.append(contentsOf: html[copied..<valueStart])
+                for byte in resolved.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "\""): out.append(contentsOf: "%22".utf8)
+                    case UInt8(ascii: "'"): out.append(contentsOf: "%27".utf8)
+                    case UInt8(ascii: " "): out.append(contentsOf: "%20".utf8)
+                    case UInt8(ascii: ">"): out.append(contentsOf: "%3E".utf8)
+                    default: out.append(byte)
+                    }
+                }
+                copied = valueEnd
+            }
+        }
+        if copied == 0 { return html }
+        out.append(contentsOf: html[copied...])
+        return out
+    }
+
+    private static func isLinkAttribute(_ name: ArraySlice<UInt8>) -> Bool {
+        switch String(decoding: name, as: UTF8.self).lowercased() {
+        case "href", "src", "poster", "action", "cite", "background", "longdesc", "data", "formaction": return true
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C }
+
+    @inline(__always)
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
     static func hasScheme(_ string: String) -> Bool {
         var sawLetter = false
         for byte in string.utf8 {

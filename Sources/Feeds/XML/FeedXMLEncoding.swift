@@ -58,7 +58,13 @@ enum FeedXMLEncoding {
             let declared = head.bytes.flatMap { bytes in
                 bytes.withUnsafeBufferPointer { declaredEncoding(in: $0) }
             }
-            return transcode(input, from: 0, encoding: declared.map(canonicalName) ?? "IBM037")
+            if let declared = declared.map(canonicalName) {
+                for name in [declared] + alternativeNames(declared) {
+                    let decoded = transcode(input, from: 0, encoding: name)
+                    if decoded.bytes != nil { return decoded }
+                }
+            }
+            return transcode(input, from: 0, encoding: "IBM037")
         }
         var labels: [String] = []
         if let charsetHint, !charsetHint.isEmpty { labels.append(canonicalName(charsetHint)) }
@@ -78,8 +84,13 @@ enum FeedXMLEncoding {
                 }
             }
             if label == "WINDOWS-1252" { return Decoded(bytes: windows1252ToUTF8(input, from: 0), offset: 0, encoding: label) }
-            let decoded = transcode(input, from: 0, encoding: label)
-            if decoded.bytes != nil { return decoded }
+            if let high = macTables[label] {
+                return Decoded(bytes: singleByteToUTF8(input, from: 0, high: high), offset: 0, encoding: label)
+            }
+            for name in [label] + alternativeNames(label) {
+                let decoded = transcode(input, from: 0, encoding: name)
+                if decoded.bytes != nil { return decoded }
+            }
         }
         return decodeAsUTF8(input, from: 0, label: "UTF-8")
     }
@@ -119,8 +130,38 @@ enum FeedXMLEncoding {
         case "EUC-KR", "KS_C_5601-1987": return "CP949"
         case "TIS-620", "ISO-8859-11": return "CP874"
         case "EBCDIC-CP-US", "CP037": return "IBM037"
+        case "MACROMAN", "MAC-ROMAN", "X-MAC-ROMAN", "MACOS-ROMAN", "MACINTOSH", "CSMACINTOSH", "MAC", "X-MAC": return "MACINTOSH"
+        case "MACCENTRALEUROPE", "MAC-CENTRALEUROPE", "X-MAC-CENTRALEURROMAN", "X-MAC-CE", "MACCE", "MACLATIN2", "MAC-LATIN2",
+            "X-MAC-LATIN2", "MAC-CE":
+            return "MAC-CENTRALEUROPE"
+        case "MACCYRILLIC", "MAC-CYRILLIC", "X-MAC-CYRILLIC", "X-MAC-UKRAINIAN": return "MAC-CYRILLIC"
+        case "MACGREEK", "MAC-GREEK", "X-MAC-GREEK": return "MACGREEK"
+        case "MACTURKISH", "MAC-TURKISH", "X-MAC-TURKISH": return "MACTURKISH"
+        case "MACICELAND", "MAC-ICELAND", "MACICELANDIC", "X-MAC-ICELANDIC", "MAC-ICELANDIC": return "MACICELAND"
         default: return name
         }
+    }
+
+    /// Other spellings of `label` to try when iconv does not know it as written: without
+    /// an `X-` or `CS` prefix, `WIN-1251`/`WIN1251` as `WINDOWS-1251`, `CP-850`/`IBM-850`
+    /// without the hyphen, `EBCDIC-…` names through IBM numbers are iconv's own aliases.
+    static func alternativeNames(_ label: String) -> [String] {
+        var names: [String] = []
+        var name = label
+        if name.hasPrefix("X-") {
+            name.removeFirst(2)
+            names.append(name)
+        }
+        if name.hasPrefix("WIN-") || (name.hasPrefix("WIN") && !name.hasPrefix("WINDOWS")) {
+            let digits = name.drop { !$0.isNumber }
+            if !digits.isEmpty { names.append("WINDOWS-" + digits) }
+        }
+        for prefix in ["CP-", "CP_", "IBM-", "IBM_", "MS-", "MS_"] where name.hasPrefix(prefix) {
+            names.append(String(name.prefix(prefix.count - 1)) + name.dropFirst(prefix.count))
+        }
+        let compact = name.filter { $0 != "-" && $0 != "_" && $0 != " " }
+        if compact != name { names.append(compact) }
+        return names.filter { $0 != label }
     }
 
     private static func isUTF8Label(_ label: String) -> Bool { label == "UTF-8" }
@@ -336,6 +377,68 @@ enum FeedXMLEncoding {
         var out: [UInt8] = []
         out.reserveCapacity((input.count - start) + (input.count - start) / 8)
         for index in start..<input.count { appendWindows1252(input[index], to: &out) }
+        return out
+    }
+
+    // MARK: - Mac code pages glibc's iconv lacks
+
+    /// Bytes 0x80–0xFF of the Mac code pages that glibc's iconv does not know (or knows
+    /// in an older form: its MAC-IS is not Apple's Mac Icelandic), from Apple's mapping
+    /// tables (as Python's codecs carry them).
+    static let macTables: [String: [UInt16]] = [
+        "MACGREEK": [
+            0x00C4, 0x00B9, 0x00B2, 0x00C9, 0x00B3, 0x00D6, 0x00DC, 0x0385, 0x00E0, 0x00E2, 0x00E4, 0x0384,
+            0x00A8, 0x00E7, 0x00E9, 0x00E8, 0x00EA, 0x00EB, 0x00A3, 0x2122, 0x00EE, 0x00EF, 0x2022, 0x00BD,
+            0x2030, 0x00F4, 0x00F6, 0x00A6, 0x20AC, 0x00F9, 0x00FB, 0x00FC, 0x2020, 0x0393, 0x0394, 0x0398,
+            0x039B, 0x039E, 0x03A0, 0x00DF, 0x00AE, 0x00A9, 0x03A3, 0x03AA, 0x00A7, 0x2260, 0x00B0, 0x00B7,
+            0x0391, 0x00B1, 0x2264, 0x2265, 0x00A5, 0x0392, 0x0395, 0x0396, 0x0397, 0x0399, 0x039A, 0x039C,
+            0x03A6, 0x03AB, 0x03A8, 0x03A9, 0x03AC, 0x039D, 0x00AC, 0x039F, 0x03A1, 0x2248, 0x03A4, 0x00AB,
+            0x00BB, 0x2026, 0x00A0, 0x03A5, 0x03A7, 0x0386, 0x0388, 0x0153, 0x2013, 0x2015, 0x201C, 0x201D,
+            0x2018, 0x2019, 0x00F7, 0x0389, 0x038A, 0x038C, 0x038E, 0x03AD, 0x03AE, 0x03AF, 0x03CC, 0x038F,
+            0x03CD, 0x03B1, 0x03B2, 0x03C8, 0x03B4, 0x03B5, 0x03C6, 0x03B3, 0x03B7, 0x03B9, 0x03BE, 0x03BA,
+            0x03BB, 0x03BC, 0x03BD, 0x03BF, 0x03C0, 0x03CE, 0x03C1, 0x03C3, 0x03C4, 0x03B8, 0x03C9, 0x03C2,
+            0x03C7, 0x03C5, 0x03B6, 0x03CA, 0x03CB, 0x0390, 0x03B0, 0x00AD,
+        ],
+        "MACTURKISH": [
+            0x00C4, 0x00C5, 0x00C7, 0x00C9, 0x00D1, 0x00D6, 0x00DC, 0x00E1, 0x00E0, 0x00E2, 0x00E4, 0x00E3,
+            0x00E5, 0x00E7, 0x00E9, 0x00E8, 0x00EA, 0x00EB, 0x00ED, 0x00EC, 0x00EE, 0x00EF, 0x00F1, 0x00F3,
+            0x00F2, 0x00F4, 0x00F6, 0x00F5, 0x00FA, 0x00F9, 0x00FB, 0x00FC, 0x2020, 0x00B0, 0x00A2, 0x00A3,
+            0x00A7, 0x2022, 0x00B6, 0x00DF, 0x00AE, 0x00A9, 0x2122, 0x00B4, 0x00A8, 0x2260, 0x00C6, 0x00D8,
+            0x221E, 0x00B1, 0x2264, 0x2265, 0x00A5, 0x00B5, 0x2202, 0x2211, 0x220F, 0x03C0, 0x222B, 0x00AA,
+            0x00BA, 0x03A9, 0x00E6, 0x00F8, 0x00BF, 0x00A1, 0x00AC, 0x221A, 0x0192, 0x2248, 0x2206, 0x00AB,
+            0x00BB, 0x2026, 0x00A0, 0x00C0, 0x00C3, 0x00D5, 0x0152, 0x0153, 0x2013, 0x2014, 0x201C, 0x201D,
+            0x2018, 0x2019, 0x00F7, 0x25CA, 0x00FF, 0x0178, 0x011E, 0x011F, 0x0130, 0x0131, 0x015E, 0x015F,
+            0x2021, 0x00B7, 0x201A, 0x201E, 0x2030, 0x00C2, 0x00CA, 0x00C1, 0x00CB, 0x00C8, 0x00CD, 0x00CE,
+            0x00CF, 0x00CC, 0x00D3, 0x00D4, 0xF8FF, 0x00D2, 0x00DA, 0x00DB, 0x00D9, 0xF8A0, 0x02C6, 0x02DC,
+            0x00AF, 0x02D8, 0x02D9, 0x02DA, 0x00B8, 0x02DD, 0x02DB, 0x02C7,
+        ],
+        "MACICELAND": [
+            0x00C4, 0x00C5, 0x00C7, 0x00C9, 0x00D1, 0x00D6, 0x00DC, 0x00E1, 0x00E0, 0x00E2, 0x00E4, 0x00E3,
+            0x00E5, 0x00E7, 0x00E9, 0x00E8, 0x00EA, 0x00EB, 0x00ED, 0x00EC, 0x00EE, 0x00EF, 0x00F1, 0x00F3,
+            0x00F2, 0x00F4, 0x00F6, 0x00F5, 0x00FA, 0x00F9, 0x00FB, 0x00FC, 0x00DD, 0x00B0, 0x00A2, 0x00A3,
+            0x00A7, 0x2022, 0x00B6, 0x00DF, 0x00AE, 0x00A9, 0x2122, 0x00B4, 0x00A8, 0x2260, 0x00C6, 0x00D8,
+            0x221E, 0x00B1, 0x2264, 0x2265, 0x00A5, 0x00B5, 0x2202, 0x2211, 0x220F, 0x03C0, 0x222B, 0x00AA,
+            0x00BA, 0x03A9, 0x00E6, 0x00F8, 0x00BF, 0x00A1, 0x00AC, 0x221A, 0x0192, 0x2248, 0x2206, 0x00AB,
+            0x00BB, 0x2026, 0x00A0, 0x00C0, 0x00C3, 0x00D5, 0x0152, 0x0153, 0x2013, 0x2014, 0x201C, 0x201D,
+            0x2018, 0x2019, 0x00F7, 0x25CA, 0x00FF, 0x0178, 0x2044, 0x20AC, 0x00D0, 0x00F0, 0x00DE, 0x00FE,
+            0x00FD, 0x00B7, 0x201A, 0x201E, 0x2030, 0x00C2, 0x00CA, 0x00C1, 0x00CB, 0x00C8, 0x00CD, 0x00CE,
+            0x00CF, 0x00CC, 0x00D3, 0x00D4, 0xF8FF, 0x00D2, 0x00DA, 0x00DB, 0x00D9, 0x0131, 0x02C6, 0x02DC,
+            0x00AF, 0x02D8, 0x02D9, 0x02DA, 0x00B8, 0x02DD, 0x02DB, 0x02C7,
+        ],
+    ]
+
+    /// `input[start...]` through a table of the high half of a single-byte code page.
+    static func singleByteToUTF8(_ input: UnsafeBufferPointer<UInt8>, from start: Int, high: [UInt16]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity((input.count - start) + (input.count - start) / 4)
+        for index in start..<input.count {
+            let byte = input[index]
+            if byte < 0x80 {
+                out.append(byte)
+            } else {
+                appendScalar(UInt32(high[Int(byte - 0x80)]), to: &out)
+            }
+        }
         return out
     }
 

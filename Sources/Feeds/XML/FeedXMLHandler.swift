@@ -22,6 +22,7 @@ final class FeedXMLHandler {
     private(set) var rootName: String?
     private(set) var rejectedRoot = false
     private var feedTitle: String?
+    private var feedDCTitle: String?
     private var feedLink: String?
     private var feedAlternateLink: String?
     private var feedAuthor: String?
@@ -36,6 +37,13 @@ final class FeedXMLHandler {
     static let streamedBytes = 1 << 20
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
+    /// libxml2 met a character XML forbids (see ``recordError(_:line:column:code:)``).
+    private(set) var sawInvalidCharacter = false
+    /// Items not to report: the first items of a document parsed again after some of its
+    /// items were already written to `stream`.
+    var itemsToSkip = 0
+    /// Items in `itemsJSON` not yet handed to `stream`.
+    private var itemsPending = 0
 
     // MARK: Structure
     private var depth = 0
@@ -52,8 +60,8 @@ final class FeedXMLHandler {
     // MARK: Capture
     private enum Target {
         case none
-        case feedTitle, feedLink
-        case itemTitle, itemLink, itemGuid, itemDescription, itemContentEncoded
+        case feedTitle, feedLink, feedDCTitle
+        case itemTitle, itemDCTitle, itemIssued, itemLink, itemGuid, itemDescription, itemContentEncoded
         case itemAuthor, itemCreator, itemItunesAuthor
         case itemPubDate, itemDCDate, itemPublished, itemUpdated
         case itemSummary, itemContent, itemCategory, itemID, itemMediaDescription, itemItunesSummary
@@ -70,6 +78,10 @@ final class FeedXMLHandler {
     /// Depth of an xhtml wrapper `<div>` whose tags are left out.
     private var wrapperDepth = 0
     private var captureBase: String?
+    /// The captured text is base64 (Atom 0.3 `mode="base64"`, an Atom 1.0 text construct
+    /// with a MIME type that is neither text nor XML): decoded when it closes, read as
+    /// this kind; `.some(nil)` for binary content, which is left out.
+    private var captureBase64: TextKind??
     /// Text after this point is ignored (the name inside an RSS author has been read).
     private var captureFrozen = false
     private var authorNameDepth = 0
@@ -78,6 +90,7 @@ final class FeedXMLHandler {
     // MARK: Current item
     private struct ItemState {
         var title: String?
+        var dcTitle: String?
         var titleKind: TextKind = .text
         var link: String?
         var alternateLink: String?
@@ -107,6 +120,7 @@ final class FeedXMLHandler {
         var pubDate: Date?
         var dcDate: Date?
         var published: Date?
+        var issued: Date?
         var updated: Date?
         var enclosures: [Enclosure] = []
         var categories: [String] = []
@@ -145,7 +159,14 @@ final class FeedXMLHandler {
 
     // MARK: - Errors
 
-    func recordError(_ message: String, line: Int, column: Int) {
+    func recordError(_ message: String, line: Int, column: Int, code: Int = 0) {
+        if code == Int(XML_ERR_INVALID_CHAR.rawValue) && !sawInvalidCharacter {
+            // A character XML forbids (a control character): libxml2's push parser gives up
+            // on the rest of a CDATA section that holds one, and with it on every later
+            // item. Stop here; the caller parses the document again without them.
+            sawInvalidCharacter = true
+            if let context = parserContext { xmlStopParser(context) }
+        }
         errorCount += 1
         if errors.count < 10 {
             errors.append(FeedText.sanitized("line \(line), column \(column): \(message)"))
@@ -161,6 +182,58 @@ final class FeedXMLHandler {
         ignoreDepth = 0
         finishItem()
         itemDepth = 0
+    }
+
+    /// A note for ``ParsedFeed/warnings`` that did not come from libxml2.
+    func noteWarning(_ message: String) {
+        notes.append(message)
+    }
+    private var notes: [String] = []
+    private var problems: [String] = []
+
+    /// At the end of the whole input (`tail` being its last bytes): a document whose root
+    /// element is still open and that does not end with the root's end tag was cut off
+    /// (a transfer cut short, a full disk): reported as a problem; the items read are kept.
+    func noteEndOfInput(tail: UnsafeBufferPointer<UInt8>) {
+        guard format != nil, depth > 0, !rejectedRoot, !sawInvalidCharacter, let rootName else { return }
+        if Self.endsWithEndTag(of: rootName, tail) { return }
+        problems.append("the document is cut off before its closing </\(rootName)> tag; the items before the cut are kept")
+    }
+
+    /// Whether `bytes` end with `</root>` (or `</prefix:root>`), after any white space,
+    /// comments and processing instructions.
+    static func endsWithEndTag(of root: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = bytes.count
+        while true {
+            while end > 0, FeedText.isXMLSpace(bytes[end - 1]) { end -= 1 }
+            guard end > 0, bytes[end - 1] == UInt8(ascii: ">") else { return false }
+            let head = UnsafeBufferPointer(rebasing: bytes[..<end])
+            if end >= 3, bytes[end - 2] == UInt8(ascii: "-"), bytes[end - 3] == UInt8(ascii: "-"),
+                let open = lastIndex(of: "<!--", in: head)
+            {
+                end = open
+                continue
+            }
+            if end >= 2, bytes[end - 2] == UInt8(ascii: "?"), let open = lastIndex(of: "<?", in: head) {
+                end = open
+                continue
+            }
+            guard let open = lastIndex(of: "</", in: head) else { return false }
+            var name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 2)..<(end - 1)]), as: UTF8.self)
+            while let last = name.utf8.last, FeedText.isXMLSpace(last) { name.removeLast() }
+            if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
+            return name == root
+        }
+    }
+
+    private static func lastIndex(of literal: String, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let needle = Array(literal.utf8)
+        var index = bytes.count - needle.count
+        while index >= 0 {
+            if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle { return index }
+            index -= 1
+        }
+        return nil
     }
 
     /// Forgets the errors recorded after the first `count` ones.
@@ -331,14 +404,22 @@ final class FeedXMLHandler {
     private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
         switch name {
         case .title where primary && feedTitle == nil:
-            beginCapture(.feedTitle, kind: isAtom ? textKind(attributes) : .text)
+            if isAtom {
+                beginAtomTextCapture(.feedTitle, attributes: attributes)
+            } else {
+                beginCapture(.feedTitle, kind: .text)
+            }
+        case .title where namespace == .dc && !isAtom && feedDCTitle == nil:
+            beginCapture(.feedDCTitle, kind: .text)
         case .link where primary && !isAtom:
-            if feedLink == nil {
-                if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
+            // `<link href rel="self">` (an Atom link whose prefix was never declared, or
+            // written without one) is the feed's own URL, not its site.
+            if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
+                if feedLink == nil, Self.isAlternate(attributes) {
                     feedLink = FeedURLResolver.resolve(trimmed(href), against: currentBase)
-                } else {
-                    beginCapture(.feedLink, kind: .text)
                 }
+            } else if feedLink == nil {
+                beginCapture(.feedLink, kind: .text)
             }
         case .link where isAtom ? primary : namespace == .atom10:
             noteLink(attributes, feedLevel: true)
@@ -362,16 +443,21 @@ final class FeedXMLHandler {
         switch namespace {
         case _ where primary:
             switch name {
-            case .title: beginCapture(.itemTitle, kind: isAtom ? textKind(attributes) : .text)
+            case .title:
+                if isAtom {
+                    beginAtomTextCapture(.itemTitle, attributes: attributes)
+                } else {
+                    beginCapture(.itemTitle, kind: .text)
+                }
             case .link:
                 if isAtom {
                     noteLink(attributes, feedLevel: false)
-                } else if item.link == nil {
-                    if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
+                } else if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
+                    if item.link == nil, Self.isAlternate(attributes) {
                         item.link = FeedURLResolver.resolve(trimmed(href), against: currentBase)
-                    } else {
-                        beginCapture(.itemLink, kind: .text)
                     }
+                } else if item.link == nil {
+                    beginCapture(.itemLink, kind: .text)
                 }
             case .guid:
                 let permalink = attributes.value(local: "isPermaLink", namespace: .none)
@@ -382,17 +468,17 @@ final class FeedXMLHandler {
             case .id: beginCapture(.itemID, kind: .text)
             case .description: beginCapture(.itemDescription, kind: .html)
             case .pubDate: beginCapture(.itemPubDate, kind: .text)
-            case .published, .issued, .created: beginCapture(.itemPublished, kind: .text)
+            case .published, .created: beginCapture(.itemPublished, kind: .text)
+            case .issued: beginCapture(.itemIssued, kind: .text)
             case .updated, .modified: beginCapture(.itemUpdated, kind: .text)
-            case .summary: beginCapture(.itemSummary, kind: textKind(attributes))
+            case .summary: beginAtomTextCapture(.itemSummary, attributes: attributes)
             case .content:
-                if let src = attributes.value(local: "src", namespace: .none), item.alternateLink == nil {
-                    item.alternateLink = FeedURLResolver.resolve(trimmed(src), against: currentBase)
-                }
-                let kind = textKind(attributes)
-                let type = attributes.value(local: "type", namespace: .none)?.lowercased() ?? ""
-                if type.isEmpty || type.hasPrefix("text") || type.contains("html") || type.contains("xml") {
-                    beginCapture(.itemContent, kind: kind)
+                if let src = attributes.value(local: "src", namespace: .none) {
+                    if item.alternateLink == nil {
+                        item.alternateLink = FeedURLResolver.resolve(trimmed(src), against: currentBase)
+                    }
+                } else {
+                    beginAtomTextCapture(.itemContent, attributes: attributes)
                 }
             case .author:
                 if isAtom {
@@ -419,7 +505,8 @@ final class FeedXMLHandler {
             }
         case .dc:
             switch name {
-            case .creator: beginCapture(.itemCreator, kind: .text)
+            case .creator, .author: beginCapture(.itemCreator, kind: .text)
+            case .title: beginCapture(.itemDCTitle, kind: .text)
             case .date: beginCapture(.itemDCDate, kind: .text)
             case .subject: beginCapture(.itemCategory, kind: .text)
             default: break
@@ -520,6 +607,13 @@ final class FeedXMLHandler {
     }
     private var feedAlternateScore = 0
 
+    /// Whether a link's `rel` (absent: alternate) names the page it stands for.
+    private static func isAlternate(_ attributes: FeedXMLAttributes) -> Bool {
+        guard let rel = attributes.value(local: "rel", namespace: .none) else { return true }
+        let name = rel.trimmingCharacters(in: .whitespaces).lowercased()
+        return name.isEmpty || name == "alternate" || name == "http://www.iana.org/assignments/relation/alternate"
+    }
+
     private func addEnclosure(url: String, type: String?, length: String?) {
         guard itemsJSON == nil else { return }  // not part of the contract JSON
         let resolved = FeedURLResolver.resolve(trimmed(url), against: currentBase)
@@ -553,7 +647,56 @@ final class FeedXMLHandler {
         }
     }
 
+    /// An HTML body with its relative links and images resolved against the base in
+    /// effect where it was read (`xml:base`, else the feed's URL); as it is without one.
+    private func resolvingLinks(_ html: [UInt8]) -> [UInt8] {
+        guard let base = captureBase else { return html }
+        return FeedURLResolver.resolvingLinks(inHTML: html, against: base)
+    }
+
+    /// An Atom text construct (or content): its kind from `type`/`mode`, or base64.
+    private func beginAtomTextCapture(_ newTarget: Target, attributes: FeedXMLAttributes) {
+        let base64 = base64Kind(attributes)
+        beginCapture(newTarget, kind: base64 == nil ? textKind(attributes) : .text)
+        captureBase64 = base64
+    }
+
+    /// Whether an Atom element's text is base64, and if so what its decoded bytes are:
+    /// Atom 0.3's `mode="base64"` (its `type` a MIME type, `text/plain` by default), or
+    /// an Atom 1.0 `type` that is a MIME type other than `text/…` or an XML type (RFC
+    /// 4287 §4.1.3.3). `.some(nil)`: binary (an image, say), shown as absent.
+    private func base64Kind(_ attributes: FeedXMLAttributes) -> TextKind?? {
+        let type = attributes.value(local: "type", namespace: .none).map { trimmed($0).lowercased() }
+        if format == .atom03 {
+            guard attributes.value(local: "mode", namespace: .none).map({ trimmed($0).lowercased() }) == "base64" else {
+                return nil
+            }
+            switch type {
+            case nil, "", "text", "text/plain": return .some(.text)
+            case "html", "text/html", "xhtml", "application/xhtml+xml": return .some(.html)
+            case let other?: return other.hasPrefix("text/") ? .some(.text) : .some(nil)
+            }
+        }
+        guard let type, type.contains("/"), !type.hasPrefix("text/"), !type.hasSuffix("+xml"), !type.hasSuffix("/xml")
+        else { return nil }
+        return .some(.text)  // decoded; kept only if it is text (see `decodeBase64Capture`)
+    }
+
+    /// Replaces the captured base64 with what it encodes, or with nothing when that is
+    /// binary (not UTF-8 text) or the kind says so.
+    private func decodeBase64Capture(as kind: TextKind?) {
+        let encoded = String(decoding: text, as: UTF8.self)
+        text.removeAll(keepingCapacity: true)
+        guard let kind, let decoded = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters),
+            let string = String(data: decoded, encoding: .utf8),
+            !string.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
+        else { return }
+        text.append(contentsOf: string.utf8)
+        captureKind = kind
+    }
+
     private func beginCapture(_ newTarget: Target, kind: TextKind) {
+        captureBase64 = nil
         target = newTarget
         captureDepth = depth
         captureKind = kind
@@ -572,13 +715,18 @@ final class FeedXMLHandler {
         target = .none
         escaping = false
         captureKeepsMarkup = false
+        if let base64 = captureBase64 {
+            captureBase64 = nil
+            decodeBase64Capture(as: base64)
+        }
         switch finished {
-        case .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated:
+        case .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated, .itemIssued:
             let date = text.withUnsafeBufferPointer { FeedDateParser.date(fromUTF8: $0) }
             switch finished {
             case .itemPubDate: item.pubDate = item.pubDate ?? date
             case .itemDCDate: item.dcDate = item.dcDate ?? date
             case .itemPublished: item.published = item.published ?? date
+            case .itemIssued: item.issued = item.issued ?? date
             default: item.updated = item.updated ?? date
             }
             return
@@ -589,20 +737,20 @@ final class FeedXMLHandler {
         case .itemCategory where itemsJSON != nil:
             return  // categories are not part of the contract JSON: no string to make
         case .itemDescription:
-            if item.description == nil { item.description = FeedText.trimmedBytes(&text) }
+            if item.description == nil { item.description = FeedText.trimmedBytes(&text).map(resolvingLinks) }
             return
         case .itemContentEncoded:
-            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text) }
+            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text).map(resolvingLinks) }
             return
         case .itemSummary:
             if item.summary == nil, let bytes = FeedText.trimmedBytes(&text) {
-                item.summary = bytes
+                item.summary = captureKind == .text ? bytes : resolvingLinks(bytes)
                 item.summaryKind = captureKind
             }
             return
         case .itemContent:
             if item.content == nil, let bytes = FeedText.trimmedBytes(&text) {
-                item.content = bytes
+                item.content = captureKind == .text ? bytes : resolvingLinks(bytes)
                 item.contentKind = captureKind
             }
             return
@@ -611,8 +759,11 @@ final class FeedXMLHandler {
         }
         guard let value = FeedText.makeString(&text, trim: true) else { return }
         switch finished {
-        case .none, .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated: break
+        case .none, .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated, .itemIssued: break
         case .feedTitle: feedTitle = titleText(value, kind: captureKind)
+        case .feedDCTitle: feedDCTitle = titleText(value, kind: .text)
+        case .itemDCTitle:
+            if item.dcTitle == nil { item.dcTitle = titleText(value, kind: .text) }
         case .feedLink: feedLink = FeedURLResolver.resolve(value, against: captureBase)
         case .itemTitle:
             if item.title == nil { item.title = titleText(value, kind: captureKind) }
@@ -822,6 +973,10 @@ final class FeedXMLHandler {
     private func finishItem() {
         var state = ItemState()
         swap(&state, &item)  // moved out, not copied (no retain and release of every field)
+        if itemsToSkip > 0 {
+            itemsToSkip -= 1
+            return
+        }
         // Link: RSS <link>, then an alternate link, then a permalink guid that is a URL.
         var link = state.link ?? state.alternateLink
         if link == nil, !isAtom, state.guidIsPermaLink, let guid = state.guid {
@@ -872,28 +1027,35 @@ final class FeedXMLHandler {
                 }
             }
         }
+        // Atom 0.3 defines `issued` as the publication date (`created` as when the entry
+        // was written); elsewhere `published` (Atom 1.0) comes first.
+        let published = format == .atom03
+            ? state.pubDate ?? state.issued ?? state.published ?? state.dcDate
+            : state.pubDate ?? state.published ?? state.issued ?? state.dcDate
+        let title = state.title ?? state.dcTitle
         let id: String
         if let guid = state.guid ?? state.atomID ?? state.rdfAbout {
             id = guid
         } else {
-            let dateText = (state.pubDate ?? state.published ?? state.dcDate ?? state.updated).map {
+            let dateText = (published ?? state.updated).map {
                 String(Int64($0.timeIntervalSince1970))
             }
-            var parts = [link ?? "", state.title ?? ""]
-            if link == nil && state.title == nil {
+            var parts = [link ?? "", title ?? ""]
+            if link == nil && title == nil {
                 parts.append(dateText ?? "")
                 parts.append(String(((contentHTML ?? summaryHTML)?.string ?? "").prefix(512)))
             }
             id = "zeader:" + FeedText.stableHash(parts)
         }
         var parsed = ParsedItem(
-            id: id, title: state.title, link: link.map(FeedText.sanitized), author: author,
-            published: state.pubDate ?? state.published ?? state.dcDate,
+            id: id, title: title, link: link.map(FeedText.sanitized), author: author,
+            published: published,
             updated: state.updated, summary: summary, content: nil,
             enclosures: state.enclosures, categories: state.categories)
         if itemsJSON != nil {
             // Written out now: the content goes from its bytes to the JSON, never a String.
             itemsJSON!.append(UInt8(ascii: ","))
+            itemsPending += 1
             defer { if stream != nil && itemsJSON!.count >= Self.streamedBytes { writeToStream() } }
             let summaryBytes = summaryUTF8 ?? []
             summaryBytes.withUnsafeBufferPointer { summaryBuffer in
@@ -989,12 +1151,13 @@ final class FeedXMLHandler {
 
     /// Hands the items gathered so far to `stream`, once the head is settled.
     private func writeToStream() {
-        guard let stream else { return }
+        guard let stream, !sawInvalidCharacter else { return }
         if !stream.headWritten {
             guard let head = settledHead() else { return }
             stream.write(head: head.contractJSONHead())
         }
-        stream.write(items: &itemsJSON!)
+        stream.write(items: &itemsJSON!, count: itemsPending)
+        itemsPending = 0
     }
 
     /// The feed's head (format, title, link) when nothing later in the document can change
@@ -1008,10 +1171,13 @@ final class FeedXMLHandler {
     /// The feed as read so far (at the end of the document: the whole feed).
     func makeFeed() -> ParsedFeed? {
         guard let format else { return nil }
-        var feed = ParsedFeed(format: format, title: feedTitle, link: feedLink ?? feedAlternateLink, items: items)
+        var feed = ParsedFeed(
+            format: format, title: feedTitle ?? feedDCTitle, link: feedLink ?? feedAlternateLink, items: items)
         feed.link = feed.link.map(FeedText.sanitized)
         feed.warnings = errors
         if errorCount > errors.count { feed.warnings.append("… and \(errorCount - errors.count) more") }
+        feed.warnings += notes
+        feed.problems = problems
         return feed
     }
 

@@ -37,10 +37,11 @@ enum FeedXMLParser {
     /// `itemsJSON` instead of collecting them.
     static func run(
         _ segments: [UnsafeBufferPointer<UInt8>], baseURL: String?, truncated: Bool, itemsAsJSON: Bool = false,
-        stream: FeedParser.ContractJSONStream? = nil
+        stream: FeedParser.ContractJSONStream? = nil, itemsToSkip: Int = 0
     ) -> FeedXMLHandler {
         _ = initialized
         let handler = FeedXMLHandler(baseURL: baseURL)
+        handler.itemsToSkip = itemsToSkip
         if itemsAsJSON, let stream {
             // Written out every `streamedBytes`: a small buffer, used over and over.
             var json: [UInt8] = []
@@ -76,7 +77,11 @@ enum FeedXMLParser {
         }
         let errorsBeforeEnd = handler.errorCount
         xmlParseChunk(context, nil, 0, 1)
-        if truncated { handler.dropErrors(after: errorsBeforeEnd) }
+        if truncated {
+            handler.dropErrors(after: errorsBeforeEnd)
+        } else if let last = segments.last(where: { $0.count > 0 }) {
+            handler.noteEndOfInput(tail: UnsafeBufferPointer(rebasing: last[max(0, last.count - 4096)...]))
+        }
         handler.finishOpenItem()
         handler.parserContext = nil
         return handler
@@ -131,7 +136,7 @@ enum FeedXMLParser {
             let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
             FeedXMLParser.handler(context).recordError(
                 message.trimmingCharacters(in: .whitespacesAndNewlines), line: Int(error.pointee.line),
-                column: Int(error.pointee.int2))
+                column: Int(error.pointee.int2), code: Int(error.pointee.code))
         }
         return sax
     }()

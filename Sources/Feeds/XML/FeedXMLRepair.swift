@@ -35,6 +35,7 @@ enum FeedXMLRepair {
     enum Failure: Error {
         case entityExpansion(name: String, limit: Int)
         case entityLoop(name: String)
+        case entityDepth(name: String, limit: Int)
     }
 
     private struct DeclaredEntity {
@@ -119,6 +120,33 @@ enum FeedXMLRepair {
         return Result(bytes: nil, offset: start, outsideAfterMiddle: outsideAfterMiddle)
     }
 
+    /// Takes out the characters XML 1.0 forbids — C0 controls but tab, line feed and
+    /// carriage return, ESC included — wherever they are (text, CDATA sections,
+    /// attributes), as libxml2 itself skips them in text. Returns how many were found.
+    static func removeForbiddenCharacters(_ bytes: inout [UInt8]) -> Int {
+        var found = 0
+        var write = 0
+        var previous: (UInt8, UInt8) = (0, 0)  // the two bytes read before, as they were
+        for read in bytes.indices {
+            let byte = bytes[read]
+            defer { previous = (previous.1, byte) }
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                found += 1
+                continue
+            } else if byte >= 0xBE, byte <= 0xBF, previous == (0xEF, 0xBF), write >= 2 {
+                // U+FFFE, U+FFFF: noncharacters XML forbids too (their first two bytes go)
+                found += 1
+                write -= 2
+                continue
+            } else {
+                bytes[write] = byte
+            }
+            write += 1
+        }
+        bytes.removeLast(bytes.count - write)
+        return found
+    }
+
     private static let ampersandReference: [UInt8] = Array("&#38;".utf8)
 
     /// What to write for the reference starting at `amp` (nil: keep it) and where it ends.
@@ -133,14 +161,16 @@ enum FeedXMLRepair {
             var digits = 0
             if i < n, s[i] | 0x20 == 0x78 {  // x
                 i += 1
-                while i < n, let digit = hexValue(s[i]), digits < 8 {
-                    value = value << 4 | digit
+                // Saturating past the last code point: `&#x7FFFFFFFFFFFFFFF;` is one
+                // (forbidden) reference, not an overflow.
+                while i < n, let digit = hexValue(s[i]), digits < 64 {
+                    value = value > 0x10FFFF ? 0x110000 : value << 4 | digit
                     digits += 1
                     i += 1
                 }
             } else {
-                while i < n, s[i] >= 0x30, s[i] <= 0x39, digits < 9 {
-                    value = value * 10 + UInt32(s[i] - 0x30)
+                while i < n, s[i] >= 0x30, s[i] <= 0x39, digits < 64 {
+                    value = value > 0x10FFFF ? 0x110000 : value * 10 + UInt32(s[i] - 0x30)
                     digits += 1
                     i += 1
                 }
@@ -281,12 +311,21 @@ enum FeedXMLRepair {
 
     // MARK: - Entity expansion with a budget
 
+    /// Entities may refer to entities this many levels deep (libxml2 allows 40); a longer
+    /// chain is refused. The walk over a chain uses no recursion, so even a chain of
+    /// 100,000 declarations is refused without exhausting the stack.
+    static let maxEntityDepth = 64
+
     private struct EntityExpander {
         let entities: [String: DeclaredEntity]
         let budget: Int
         var spent = 0
+        /// Bytes of all the expansions built so far (each entity's once): at most four
+        /// budgets, so that many mid-sized entities cannot add up to a large allocation.
+        var materializedBytes = 0
         var lengths: [String: Int] = [:]
         var expansions: [String: [UInt8]] = [:]
+        private var piecesByName: [String: [Piece]] = [:]
 
         init(entities: [String: DeclaredEntity], budget: Int) {
             self.entities = entities
@@ -297,49 +336,95 @@ enum FeedXMLRepair {
         /// with an internal value (undeclared or external: left to the other rules).
         mutating func expand(_ name: String) throws(Failure) -> [UInt8]? {
             guard let entity = entities[name], entity.value != nil else { return nil }
-            var visiting: Set<String> = []
+            let newlyMeasured: [String]
             let length: Int
             do {
-                length = try expandedLength(name, visiting: &visiting)
+                (length, newlyMeasured) = try measure(name)
             } catch .entityExpansion {
                 throw .entityExpansion(name: name, limit: budget)  // name the entity the document uses
             }
-            spent += length
+            spent = spent > budget - length ? budget + 1 : spent + length
             if spent > budget { throw .entityExpansion(name: name, limit: budget) }
-            return try materialize(name)
+            // Children come before their parents in `newlyMeasured`: each one is built
+            // from expansions that already exist.
+            for measured in newlyMeasured where expansions[measured] == nil {
+                let built = materialize(measured)
+                materializedBytes += built.count
+                if materializedBytes > budget * 4 { throw .entityExpansion(name: name, limit: budget) }
+                expansions[measured] = built
+            }
+            return expansions[name] ?? materialize(name)
         }
 
-        /// The length of the full expansion, computed without building it; saturates just
-        /// past the budget so that a billion laughs is refused after a few dozen additions.
-        private mutating func expandedLength(_ name: String, visiting: inout Set<String>) throws(Failure) -> Int {
-            if let known = lengths[name] { return known }
-            guard let value = entities[name]?.value else { return name.utf8.count + 2 }
-            if visiting.contains(name) { throw .entityLoop(name: name) }
-            visiting.insert(name)
-            defer { visiting.remove(name) }
+        /// One open entity of the walk in ``measure(_:)``.
+        private struct Frame {
+            var name: String
+            var pieces: [Piece]
+            var next = 0
             var total = 0
-            try forEachPiece(of: value) { (piece: Piece) throws(Failure) in
+        }
+
+        /// The length of `name`'s full expansion, computed without building it, and the
+        /// entities measured for the first time, children first. An explicit stack (no
+        /// recursion), at most ``FeedXMLRepair/maxEntityDepth`` deep; stops as soon as a
+        /// length passes the budget, so a billion laughs is refused after a few dozen
+        /// additions.
+        private mutating func measure(_ name: String) throws(Failure) -> (Int, [String]) {
+            if let known = lengths[name] { return (known, []) }
+            var measured: [String] = []
+            var stack = [Frame(name: name, pieces: pieces(of: name))]
+            var open: Set<String> = [name]
+            while let top = stack.indices.last {
+                guard stack[top].next < stack[top].pieces.count else {
+                    let done = stack.removeLast()
+                    open.remove(done.name)
+                    lengths[done.name] = done.total
+                    measured.append(done.name)
+                    guard let parent = stack.indices.last else { return (done.total, measured) }
+                    stack[parent].total += done.total
+                    if stack[parent].total > budget { throw .entityExpansion(name: stack[parent].name, limit: budget) }
+                    continue
+                }
+                let piece = stack[top].pieces[stack[top].next]
+                stack[top].next += 1
                 switch piece {
-                case .bytes(let count): total += count
+                case .bytes(let count):
+                    stack[top].total += count
                 case .reference(let reference):
-                    if entities[reference]?.value != nil {
-                        total += try expandedLength(reference, visiting: &visiting)
+                    if let known = lengths[reference] {
+                        stack[top].total += known
+                    } else if entities[reference]?.value != nil {
+                        if open.contains(reference) { throw .entityLoop(name: reference) }
+                        if stack.count >= FeedXMLRepair.maxEntityDepth {
+                            throw .entityDepth(name: name, limit: FeedXMLRepair.maxEntityDepth)
+                        }
+                        stack.append(Frame(name: reference, pieces: pieces(of: reference)))
+                        open.insert(reference)
+                        continue
                     } else {
-                        total += reference.utf8.count + 6
+                        stack[top].total += reference.utf8.count + 6
                     }
                 }
-                if total > budget { throw .entityExpansion(name: name, limit: budget) }
+                if stack[top].total > budget { throw .entityExpansion(name: stack[top].name, limit: budget) }
             }
-            lengths[name] = total
-            return total
+            return (0, measured)
         }
 
-        private mutating func materialize(_ name: String) throws(Failure) -> [UInt8] {
-            if let known = expansions[name] { return known }
+        private mutating func pieces(of name: String) -> [Piece] {
+            if let known = piecesByName[name] { return known }
+            var pieces: [Piece] = []
+            if let value = entities[name]?.value { forEachPiece(of: value) { pieces.append($0) } }
+            piecesByName[name] = pieces
+            return pieces
+        }
+
+        /// The expansion of `name`, from the expansions of the entities it refers to
+        /// (built before it by ``expand(_:)``).
+        private func materialize(_ name: String) -> [UInt8] {
             guard let value = entities[name]?.value else { return [] }
             var out: [UInt8] = []
             var index = 0
-            try forEachPiece(of: value) { (piece: Piece) throws(Failure) in
+            forEachPiece(of: value) { piece in
                 switch piece {
                 case .bytes(let count):
                     out.append(contentsOf: decodeCharacterReferences(value[index..<(index + count)]))
@@ -347,7 +432,7 @@ enum FeedXMLRepair {
                 case .reference(let reference):
                     index += reference.utf8.count + 2
                     if entities[reference]?.value != nil {
-                        out.append(contentsOf: try materialize(reference))
+                        out.append(contentsOf: expansions[reference] ?? [])
                     } else if let scalar = FeedHTMLEntities.scalar(named: reference),
                         !["amp", "lt", "gt", "quot", "apos"].contains(reference)
                     {
@@ -359,7 +444,6 @@ enum FeedXMLRepair {
                     }
                 }
             }
-            expansions[name] = out
             return out
         }
 
@@ -369,22 +453,22 @@ enum FeedXMLRepair {
         }
 
         /// Splits an entity value into literal runs and `&name;` references.
-        private func forEachPiece(of value: [UInt8], _ body: (Piece) throws(Failure) -> Void) throws(Failure) {
+        private func forEachPiece(of value: [UInt8], _ body: (Piece) -> Void) {
             var i = 0
             var runStart = 0
             while i < value.count {
                 if value[i] == 0x26, i + 1 < value.count, value[i + 1] != 0x23,
                     let semicolon = value[(i + 1)...].firstIndex(of: 0x3B), semicolon - i <= 33
                 {
-                    if i > runStart { try body(.bytes(i - runStart)) }
-                    try body(.reference(String(decoding: value[(i + 1)..<semicolon], as: UTF8.self)))
+                    if i > runStart { body(.bytes(i - runStart)) }
+                    body(.reference(String(decoding: value[(i + 1)..<semicolon], as: UTF8.self)))
                     i = semicolon + 1
                     runStart = i
                 } else {
                     i += 1
                 }
             }
-            if i > runStart { try body(.bytes(i - runStart)) }
+            if i > runStart { body(.bytes(i - runStart)) }
         }
 
         /// Character references in an entity value are replaced when it is declared.

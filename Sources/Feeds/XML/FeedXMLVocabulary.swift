@@ -16,7 +16,12 @@ enum FeedXMLNamespace: UInt8 {
         }
         switch length {
         case 27 where equals("http://www.w3.org/2005/Atom"): return .atom10
-        case 24 where equals("http://purl.org/atom/ns#"): return .atom03
+        // Atom 0.3, and the names the drafts before it went by ("echo", "pie", "necho").
+        case 24 where equals("http://purl.org/atom/ns#"), 29 where equals("http://example.com/newformat#"),
+            24 where equals("http://example.com/necho"), 21 where equals("http://purl.org/echo/"),
+            20 where equals("http://purl.org/pie/"), 22 where equals("uri/of/echo/namespace#"),
+            25 where equals("http://purl.org/necho/0.1"), 21 where equals("http://purl.org/echo#"):
+            return .atom03
         case 43 where equals("http://www.w3.org/1999/02/22-rdf-syntax-ns#"): return .rdf
         case 32 where equals("http://purl.org/dc/elements/1.1/"): return .dc
         case 25 where equals("http://purl.org/dc/terms/"): return .dcterms

@@ -170,6 +170,7 @@ public struct FeedLibrary: Sendable {
                 path: source, reason: message.hasPrefix(source) ? String(message.dropFirst(source.count + 2)) : message)
         }
         var report = ImportReport(notes: list.notes)
+        report.rejected = list.rejected
         try withContext { context in
             var known: [String: Server] = [:]
             for server in try Server.findAll(in: context) { known[server.url] = server }
@@ -179,7 +180,7 @@ public struct FeedLibrary: Sendable {
                 do {
                     url = try FeedSubscription.validatedURL(subscription.url)
                 } catch {
-                    report.notes.append("\(source): skipped \(error)")
+                    report.rejected.append("\(source): not imported: \(error)")
                     continue
                 }
                 if let existing = known[url] {
@@ -229,6 +230,9 @@ public struct ImportReport: Sendable, Equatable {
     public var alreadySubscribed = 0
     /// Entries left out or changed, one line each (naming the file).
     public var notes: [String]
+    /// Entries that could not be imported, one line each (naming the file and the entry):
+    /// `zeader import` exits non-zero when there are any.
+    public var rejected: [String] = []
 
     public init(added: Int = 0, alreadySubscribed: Int = 0, notes: [String] = []) {
         self.added = added

@@ -111,8 +111,10 @@ public final class FeedImporter: Sendable {
             set(server, \.lastModified, metadata.lastModified)
         }
         let status: FeedRefreshStatus
+        var parseProblem: String?  // items stored, but the document was incomplete
         switch input {
         case .parsed(let feed, let metadata):
+            parseProblem = feed.problems.first.map { "\(url): \($0)" }
             try recordMetadata(metadata)
             let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: now)
             ItemImport.updateDetails(of: server, from: feed)
@@ -144,7 +146,7 @@ public final class FeedImporter: Sendable {
         case .failed(let failure): set(server, \.lastError, failure.description)
         case .gone: set(server, \.lastError, Messages.gone(url: url))
         default:
-            set(server, \.lastError, nil)
+            set(server, \.lastError, parseProblem)
             if server.retryAfter != nil { server.retryAfter = nil }
             if server.disabled { server.disabled = false }
         }

@@ -5,7 +5,8 @@ import ZeaderKit
 
 /// Runs a ``ReaderApp`` in the real terminal: curses, an input thread that waits on
 /// standard input without blocking the UI queue, and signals (SIGWINCH resizes;
-/// SIGINT, SIGTERM and SIGHUP restore the terminal and exit).
+/// SIGINT, SIGTERM and SIGHUP restore the terminal and exit; fatal signals restore it
+/// and end the process, see ``FatalSignalRestore``).
 ///
 /// ```swift
 /// try await ReaderTerminal.run(store: store, config: config, refresher: nil)
@@ -41,8 +42,10 @@ public enum ReaderTerminal {
                 _ = write(ReaderTerminal.signalPipe.write, &byte, 1)
             }
         }
+        FatalSignalRestore.saveTerminalModes()
         let app = queue.sync {
             let backend = CursesBackend(useColor: useColor)
+            FatalSignalRestore.install()  // after the backend, whose own handlers it replaces
             return ReaderApp(
                 model: model, backend: backend, config: effectiveConfig, queue: queue, refresher: refresher,
                 fetcher: fetcher)
@@ -55,7 +58,10 @@ public enum ReaderTerminal {
                     continuation.resume()
                 }
                 app.start()
-                let thread = Thread { inputLoop(app: app, queue: queue) }
+                let thread = Thread {
+                    FatalSignalRestore.prepareThread()
+                    inputLoop(app: app, queue: queue)
+                }
                 thread.name = "zeader.input"
                 thread.start()
             }

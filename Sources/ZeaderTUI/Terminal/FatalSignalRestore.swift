@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Puts the terminal back (the modes from before curses started, the normal screen, a
+/// visible cursor, default colours) when the reader dies on a fatal signal — a Swift trap
+/// (SIGILL, SIGTRAP), SIGSEGV, SIGBUS, SIGFPE, SIGABRT — and then lets the signal kill the
+/// process as it would have (same exit status, core dump where enabled).
+///
+/// Installed with `sigaction`: `SA_ONSTACK` runs the handler on an alternate stack, so a
+/// stack overflow on a thread that has one (the main thread and the reader's input thread,
+/// see ``prepareThread()``) can still run it; `SA_RESETHAND` makes the re-raised signal
+/// take its default action. The handler only makes async-signal-safe calls (`tcsetattr`,
+/// `write`, `raise`).
+///
+/// ```swift
+/// FatalSignalRestore.saveTerminalModes()   // before curses changes them
+/// let backend = CursesBackend(useColor: true)
+/// FatalSignalRestore.install()
+/// ```
+enum FatalSignalRestore {
+    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    /// Saves the terminal's modes; call before curses starts.
+    static func saveTerminalModes() {
+        savedModesValid = tcgetattr(STDIN_FILENO, &savedModes) == 0
+    }
+
+    /// Installs the handler for every fatal signal, and an alternate stack for the
+    /// calling thread.
+    static func install() {
+        prepareThread()
+        for number in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in restoreAndReraise(number) }
+            action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    /// Gives the calling thread an alternate signal stack (once per thread), so that the
+    /// handler can run even when the thread's own stack is exhausted.
+    static func prepareThread() {
+        var current = stack_t()
+        guard sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 else { return }
+        let size = 64 * 1024
+        guard let memory = malloc(size) else { return }  // kept for the thread's lifetime
+        var stack = stack_t(ss_sp: memory, ss_flags: 0, ss_size: size)
+        if sigaltstack(&stack, nil) != 0 { free(memory) }
+    }
+
+    /// The reset written to the terminal: default colours, visible cursor, normal screen.
+    static let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+}
+
+// Unsafe nonisolation is sound: written once, before the handlers that read them are installed,
+// and only read (by the handler) afterwards.
+nonisolated(unsafe) private var savedModes = termios()
+// Unsafe nonisolation is sound, as above: set right after savedModes, before the handlers exist.
+nonisolated(unsafe) private var savedModesValid = false
+
+/// The handler: async-signal-safe calls only.
+private func restoreAndReraise(_ number: Int32) {
+    if savedModesValid { tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
+    _ = write(STDOUT_FILENO, FatalSignalRestore.reset.utf8Start, FatalSignalRestore.reset.utf8CodeUnitCount)
+    // SA_RESETHAND has restored the default action: this ends the process with `number`.
+    raise(number)
+}
