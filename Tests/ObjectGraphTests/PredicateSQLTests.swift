@@ -13,8 +13,10 @@ struct PredicateSQLTests {
     func nativeSQL() throws {
         let p = try Predicate(format: "read == NO AND count > %@ AND title IN {'a', 'b'}", 3)
         let fragment = try p.sqlExpression(for: item, in: model, alias: "t0")
-        #expect(fragment.sql == "((t0.\"read\" IS ?) AND (t0.\"count\" > ?) AND ((t0.\"title\" IN (?, ?))))")
-        #expect(fragment.arguments == [0.databaseValue, 3.databaseValue, "a".databaseValue, "b".databaseValue])
+        #expect(
+            fragment.sql
+                == "((t0.\"read\" IS ?) AND (t0.\"count\" > ?) AND ((t0.\"title\" IN (SELECT value FROM json_each(?)))))")
+        #expect(fragment.arguments == [0.databaseValue, 3.databaseValue, "[\"a\",\"b\"]".databaseValue])
         let dated = try Predicate(format: "published < %@", Date(timeIntervalSince1970: 12.5))
         #expect(try dated.sqlExpression(for: item, in: model, alias: "t0").arguments == [(12.5).databaseValue])
     }

@@ -79,10 +79,17 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     /// ```
     public var searchText: String?
+    /// How long the fetch (or count, or aggregate) may run before it is stopped with
+    /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``: SQLite's progress handler
+    /// interrupts the statement, and MATCHES, LIKE and CONTAINS stop inside a row. The
+    /// default is ``Predicate/Limits/timeLimit`` (10 s); `.seconds(Int64.max)` means no limit.
+    /// `request.timeLimit = .milliseconds(500)`
+    public var timeLimit: Duration
 
     public init(
         entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
-        fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, includesPendingChanges: Bool = true
+        fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, includesPendingChanges: Bool = true,
+        timeLimit: Duration = Predicate.Limits.timeLimit
     ) {
         self.entityName = entityName
         self.predicate = predicate
@@ -91,6 +98,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         self.fetchOffset = fetchOffset
         self.fetchBatchSize = fetchBatchSize
         self.includesPendingChanges = includesPendingChanges
+        self.timeLimit = timeLimit
     }
 
     /// This request, limited to the objects matching `text` (see ``searchText``).

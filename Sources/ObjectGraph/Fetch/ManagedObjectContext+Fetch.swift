@@ -28,7 +28,7 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request: request, context: self)
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
-            let pks = try store.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+            let pks = try plan.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
             return pks.map { ObjectID(entity: plan.entity, rawValue: $0) }
         }
         return try executeObjects(plan).map(\.objectID)
@@ -45,10 +45,10 @@ extension ManagedObjectContext {
         var total: Int
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: [], applyLimit: false)
-            total = try store.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
+            total = try plan.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
         } else {
             let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: plan.excludedPKs, applyLimit: false)
-            total = try store.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
+            total = try plan.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
             total += try plan.pendingCandidates().count
         }
         total = max(0, total - request.fetchOffset)
@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         let (sql, arguments) = plan.selectSQL(
             columns: "TOTAL(\(column)), COUNT(\(column)), MIN(\(column)), MAX(\(column)), SUM(\(column))",
             excluding: plan.hasPendingChanges ? plan.excludedPKs : [], applyLimit: false, ordered: false)
-        let row = try store.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
+        let row = try plan.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
         var total: Double = row?[0] ?? 0
         var count: Int = row?[1] ?? 0
         var minimum = Value(databaseValue: row?[2] ?? .null, type: attribute.type)
@@ -120,12 +120,12 @@ extension ManagedObjectContext {
         let layout = RowLayout(entity: plan.entity, alias: "t0")
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: [], applyLimit: true)
-            return try readObjects(sql: sql, arguments: arguments, layout: layout)
+            return try readObjects(plan, sql: sql, arguments: arguments, layout: layout)
         }
         // Store rows for objects without unsaved changes, then the changed objects that
         // match in memory, merged in sort order.
         let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: plan.excludedPKs, applyLimit: false, limitForMerge: true)
-        var objects = try readObjects(sql: sql, arguments: arguments, layout: layout)
+        var objects = try readObjects(plan, sql: sql, arguments: arguments, layout: layout)
         if plan.sortsByRelevance {
             // Only stored rows have a rank: they come in the index's order, objects with
             // unsaved changes after them, ordered by the other descriptors.
@@ -141,14 +141,16 @@ extension ManagedObjectContext {
         return Array(objects[start..<end])
     }
 
-    private func readObjects(sql: String, arguments: [DatabaseValue], layout: RowLayout) throws(ObjectGraphError) -> [ManagedObject] {
+    private func readObjects(_ plan: FetchPlan, sql: String, arguments: [DatabaseValue], layout: RowLayout)
+        throws(ObjectGraphError) -> [ManagedObject]
+    {
         let entity = layout.entity
         let model = self.model
         if registered.isEmpty {
             // Nothing registered (a fresh or reset context): no row can have an object yet,
             // so objects are made as the rows are read, with no look-up and no list of rows
             // in between; they join the context (and hear awakeFromFetch) back on its queue.
-            let objects = try store.read { db in
+            let objects = try plan.read { db in
                 var objects: [ManagedObject] = []
                 try layout.forEachRow(db, sql: sql, arguments: arguments, model: model) { pk, snapshot in
                     let object = entity.managedClass.init(
@@ -168,7 +170,7 @@ extension ManagedObjectContext {
             }
             return objects
         }
-        var decoded = try store.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
+        var decoded = try plan.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
         registered.reserveCapacity(registered.count + decoded.count)
         // Each row's arrays are swapped out of `decoded` so they move into the object
         // instead of being retained by both.
@@ -214,6 +216,9 @@ struct FetchPlan {
     /// For a full-text search: the FTS5 table and the query (nil: the text has no words).
     let search: (table: String, expression: String?)?
     let sortsByRelevance: Bool
+    /// The request's time budget, counted from the plan's making, for its reads and its
+    /// in-memory evaluation of pending changes alike.
+    let deadline: QueryDeadline
 
     init<T: ManagedObject>(request: FetchRequest<T>, context: ManagedObjectContext) throws(ObjectGraphError) {
         let model = context.model
@@ -225,6 +230,7 @@ struct FetchPlan {
         }
         self.entity = entity
         self.context = context
+        self.deadline = QueryDeadline(limit: request.timeLimit)
         self.request = AnyFetchRequest(
             predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
             fetchOffset: request.fetchOffset, searchText: request.searchText)
@@ -235,8 +241,7 @@ struct FetchPlan {
             search = nil
         }
         if let predicate = request.predicate {
-            try predicate.validate(for: entity, in: model)
-            whereSQL = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
+            whereSQL = try predicate.sqlExpression(for: entity, in: model, alias: "t0")  // validates it first
         } else {
             whereSQL = nil
         }
@@ -273,6 +278,30 @@ struct FetchPlan {
             hasPendingChanges = false
             excludedPKs = []
         }
+    }
+
+    /// Runs `block` on the store with the request's deadline: past it the statement is
+    /// interrupted and the fetch throws ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
+    func read<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
+        do {
+            return try context.store.read { db in try deadline.run(in: db) { try block(db) } }
+        } catch {
+            throw explained(error)
+        }
+    }
+
+    /// `error`, or what it stands for: the time-out when the deadline has passed (SQLite
+    /// reports an interrupted statement as SQLITE_INTERRUPT), a predicate too deep for SQLite
+    /// when its parser gives up (the ``Predicate/Limits`` keep predicates short of that).
+    func explained(_ error: ObjectGraphError) -> ObjectGraphError {
+        if deadline.isExceeded { return .timeLimitExceeded(entity: entity.name, seconds: deadline.seconds) }
+        if case .sqlite(_, let message, _) = error,
+            message.contains("parser stack overflow") || message.hasPrefix("Expression tree is too large")
+        {
+            return .invalidPredicate(
+                entity: entity.name, message: "the predicate or sort key paths nest too deeply for SQLite (\(message))")
+        }
+        return error
     }
 
     /// `SELECT columns FROM table t0 WHERE … ORDER BY … LIMIT …`.
@@ -330,9 +359,9 @@ struct FetchPlan {
             }
             if let predicate = request.predicate {
                 do {
-                    guard try predicate.evaluate(with: object) else { continue }
+                    guard try deadline.run({ try predicate.evaluate(with: object) }) else { continue }
                 } catch {
-                    throw ObjectGraphError.wrapping(error)
+                    throw explained(ObjectGraphError.wrapping(error))
                 }
             }
             result.append(object)

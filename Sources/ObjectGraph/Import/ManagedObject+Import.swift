@@ -173,23 +173,28 @@ extension ManagedObject {
             default: throw mismatch
             }
         case .integer:
+            // From 2^53 on a double no longer tells which integer it stands for
+            // ("-9223372036854775809" reads as -2^63), so only smaller ones are taken.
+            func exactInteger(_ d: Double) -> Int64? {
+                abs(d) < Self.exactIntegerBound ? Int64(exactly: d) : nil
+            }
             switch raw {
             case .integer(let i): return .integer(i)
             case .double(let d):
-                guard let i = Int64(exactly: d) else { throw mismatch }
+                guard let i = exactInteger(d) else { throw mismatch }
                 return .integer(i)
             case .bool(let b): return .integer(b ? 1 : 0)
             case .string(let s):
                 let t = s.trimmingCharacters(in: .whitespaces)
                 if let i = Int64(t) { return .integer(i) }
-                if let d = Double(t), let i = Int64(exactly: d) { return .integer(i) }
+                if let d = Double(t), let i = exactInteger(d) { return .integer(i) }
                 throw mismatch
             default: throw mismatch
             }
         case .double:
             switch raw {
             case .integer(let i): return .double(Double(i))
-            case .double(let d): return .double(d)
+            case .double(let d) where d.isFinite: return .double(d)  // SQLite would store NaN as NULL
             case .string(let s):
                 guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else { throw mismatch }
                 return .double(d)
@@ -228,6 +233,9 @@ extension ManagedObject {
             return .data(data)
         }
     }
+
+    /// 2^53: every integer below it has a double of its own; 2^53 + 1 already reads as 2^53.
+    static let exactIntegerBound: Double = 9_007_199_254_740_992
 
     private static func date(fromNumber n: Double, _ options: ImportOptions) -> Date {
         switch options.numericDates {

@@ -49,8 +49,16 @@ extension Predicate {
     /// let unread = try Predicate(format: "read == NO")
     /// let matches = try items.filter { try unread.evaluate(with: $0) }
     /// ```
+    ///
+    /// A string operator running past the current fetch's deadline (outside a fetch, past
+    /// ``Limits/timeLimit``) throws ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``; a
+    /// predicate built in code deeper than ``Limits/predicateDepth`` throws before evaluating.
     public func evaluate(with object: some PredicateEvaluable) throws -> Bool {
-        try PredicateEvaluator.evaluate(self, object)
+        guard depth <= Limits.predicateDepth else {
+            throw PredicateEvaluationError(
+                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
+        }
+        return try PredicateEvaluator.evaluate(self, object)
     }
 }
 

@@ -1,7 +1,9 @@
 import Foundation
 
 extension Predicate {
-    /// The predicate as a format string that parses back to an equal predicate.
+    /// The predicate as a format string that parses back to an equal predicate (within the
+    /// ``Limits``; a predicate built in code nested deeper than ``Limits/nestingDepth`` prints
+    /// as a short placeholder instead of recursing that deep).
     ///
     /// ```swift
     /// let p = try Predicate(format: "read = no && title contains[cd] 'swift'")
@@ -23,6 +25,9 @@ enum PredicateFormatter {
     static let objectIDCastPrefix = "ObjectID:"
 
     static func format(_ predicate: Predicate) -> String {
+        guard predicate.depth <= Predicate.Limits.nestingDepth else {
+            return "<a predicate nested \(predicate.depth) levels deep>"
+        }
         switch predicate.node {
         case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .and(let parts): return parts.map(grouped).joined(separator: " AND ")
@@ -88,6 +93,18 @@ enum PredicateFormatter {
         if d.isNaN { return "CAST(\"nan\", \"NSNumber\")" }
         if d.isInfinite { return d < 0 ? "-1e999" : "1e999" }
         return String(d)
+    }
+
+    /// `s` cut to its first `limit` Unicode scalars, with "…" where it was cut, for error
+    /// messages that must stay short whatever the input.
+    static func abbreviated(_ s: String, limit: Int = 60) -> String {
+        var scalars = s.unicodeScalars.makeIterator()
+        var out = String.UnicodeScalarView()
+        for _ in 0..<limit {
+            guard let scalar = scalars.next() else { return s }
+            out.append(scalar)
+        }
+        return scalars.next() == nil ? s : String(out) + "…"
     }
 
     /// `s` in double quotes with `"`, `\` and control characters escaped.

@@ -10,7 +10,8 @@ extension Predicate {
     /// ```
     ///
     /// Throws ``ObjectGraphError/predicateSyntax(format:position:message:)`` naming the offset
-    /// (in Unicode scalars, which is the character offset for ordinary text) where parsing failed.
+    /// (in Unicode scalars, which is the character offset for ordinary text) where parsing failed,
+    /// also for a format past one of the ``Limits``.
     public init(format: String, _ arguments: (any PredicateArgument)?...) throws(ObjectGraphError) {
         try self.init(format: format, argumentArray: arguments)
     }
@@ -22,6 +23,12 @@ extension Predicate {
     /// let p = try Predicate(format: "%K ==[c] %@", argumentArray: args)
     /// ```
     public init(format: String, argumentArray arguments: [(any PredicateArgument)?]) throws(ObjectGraphError) {
+        let length = format.unicodeScalars.count
+        guard length <= Limits.formatLength else {
+            throw .predicateSyntax(
+                format: format, position: Limits.formatLength,
+                message: "the format is \(length) characters long, more than the limit of \(Limits.formatLength) (pass long collections as a %@ argument)")
+        }
         var parser = try PredicateParser(format: format, arguments: arguments)
         self = try parser.parseAll()
     }
@@ -55,9 +62,9 @@ private struct Token {
 
     var display: String {
         switch kind {
-        case .name(let n): return "'\(n)'"
+        case .name(let n): return "'\(PredicateFormatter.abbreviated(n))'"
         case .keyword(let k): return "'\(k)'"
-        case .string(let s): return "string \(PredicateFormatter.quote(s))"
+        case .string(let s): return "string \(PredicateFormatter.quote(PredicateFormatter.abbreviated(s)))"
         case .number(let v): return "number \(v)"
         case .symbol(let s): return "'\(s)'"
         case .collectionOperator(let o): return "'@\(o)'"
@@ -76,12 +83,30 @@ private struct PredicateParser {
     /// Current nesting of parentheses, NOTs, collections and CASTs; bounded so that hostile
     /// input cannot exhaust the stack.
     var depth = 0
-    static let maximumDepth = 200
+    /// Comparisons (and TRUEPREDICATE/FALSEPREDICATE) read so far.
+    var comparisons = 0
 
     mutating func enterNesting() throws(ObjectGraphError) {
         depth += 1
-        guard depth <= Self.maximumDepth else {
-            throw error("predicate nested more than \(Self.maximumDepth) levels deep")
+        guard depth <= Predicate.Limits.nestingDepth else {
+            throw error("predicate nested more than \(Predicate.Limits.nestingDepth) levels deep (the limit)")
+        }
+    }
+
+    /// `predicate`, unless it nests NOT, AND and OR deeper than the limit (an error at `position`,
+    /// where the construct begins).
+    func checkedDepth(_ predicate: Predicate, at position: Int) throws(ObjectGraphError) -> Predicate {
+        guard predicate.depth <= Predicate.Limits.predicateDepth else {
+            throw error(
+                "NOT, AND and OR nested more than \(Predicate.Limits.predicateDepth) levels deep (the limit)", at: position)
+        }
+        return predicate
+    }
+
+    mutating func countComparison() throws(ObjectGraphError) {
+        comparisons += 1
+        guard comparisons <= Predicate.Limits.comparisons else {
+            throw error("predicate has more than \(Predicate.Limits.comparisons) comparisons (the limit)")
         }
     }
 
@@ -130,29 +155,32 @@ private struct PredicateParser {
     }
 
     mutating func parseOr() throws(ObjectGraphError) -> Predicate {
+        let start = current.position
         var parts = [try parseAnd()]
         while isKeyword("OR") || isSymbol("||") {
             advance()
             parts.append(try parseAnd())
         }
-        return .or(parts)
+        return try checkedDepth(.or(parts), at: start)
     }
 
     mutating func parseAnd() throws(ObjectGraphError) -> Predicate {
+        let start = current.position
         var parts = [try parseNot()]
         while isKeyword("AND") || isSymbol("&&") {
             advance()
             parts.append(try parseNot())
         }
-        return .and(parts)
+        return try checkedDepth(.and(parts), at: start)
     }
 
     mutating func parseNot() throws(ObjectGraphError) -> Predicate {
         if isKeyword("NOT") || isSymbol("!") {
+            let start = current.position
             try enterNesting()
             defer { depth -= 1 }
             advance()
-            return .not(try parseNot())
+            return try checkedDepth(.not(try parseNot()), at: start)
         }
         return try parsePrimary()
     }
@@ -166,6 +194,7 @@ private struct PredicateParser {
             try expectSymbol(")", "to close the parenthesis")
             return inner
         }
+        try countComparison()
         if isKeyword("TRUEPREDICATE") {
             advance()
             return .true
@@ -239,7 +268,9 @@ private struct PredicateParser {
             case "c": options.insert(.caseInsensitive)
             case "d": options.insert(.diacriticInsensitive)
             default:
-                throw error("unknown comparison option '\(letter)' in [\(letters)]: expected c, d or cd", at: position)
+                throw error(
+                    "unknown comparison option '\(letter)' in [\(PredicateFormatter.abbreviated(letters))]: expected c, d or cd",
+                    at: position)
             }
         }
         advance()
@@ -510,10 +541,10 @@ private struct PredicateLexer {
             while Self.isDigit(peek()) { text.unicodeScalars.append(peek()!); position += 1 }
         }
         if let c = peek(), Self.isNameStart(c) {
-            throw error("unexpected '\(c)' after number \(text)", at: position)
+            throw error("unexpected '\(c)' after number \(PredicateFormatter.abbreviated(text))", at: position)
         }
         if isInteger, let i = Int64(text) { return .integer(i) }
-        guard let d = Double(text) else { throw error("malformed number \(text)", at: start) }
+        guard let d = Double(text) else { throw error("malformed number \(PredicateFormatter.abbreviated(text))", at: start) }
         return .double(d)
     }
 
@@ -521,10 +552,15 @@ private struct PredicateLexer {
         let start = position
         position += 1
         var out = String.UnicodeScalarView()
+        var length = 0
         while true {
             guard let c = peek() else { throw error("unterminated string literal", at: start) }
             position += 1
             if c == quote { return String(out) }
+            length += 1
+            guard length <= Predicate.Limits.stringLength else {
+                throw error("string literal longer than \(Predicate.Limits.stringLength) characters (the limit)", at: start)
+            }
             guard c == "\\" else {
                 out.append(c)
                 continue

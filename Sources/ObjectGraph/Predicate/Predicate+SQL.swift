@@ -35,6 +35,25 @@ public struct SQLFragment: Sendable, Equatable {
     static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
         SQLFragment(sql: parts.map(\.sql).joined(separator: separator), arguments: parts.flatMap(\.arguments))
     }
+
+    /// `parts` joined by `AND` or `OR`, in parentheses. SQLite parses `a AND b AND c …` into a
+    /// chain as deep as it is long and refuses expressions deeper than 1,000 levels, so long
+    /// lists are cut into at most 64 groups of at most 64 (recursively): the depth grows with
+    /// the logarithm of the count, and each level costs SQLite's parser (whose stack holds
+    /// about 100 entries) only a few entries.
+    static func grouped(_ parts: ArraySlice<SQLFragment>, by op: String) -> SQLFragment {
+        let width = 64
+        if parts.count <= width { return "(" + joined(Array(parts), separator: " \(op) ") + ")" }
+        let size = (parts.count + width - 1) / width
+        var groups: [SQLFragment] = []
+        var start = parts.startIndex
+        while start < parts.endIndex {
+            let end = min(start + size, parts.endIndex)
+            groups.append(grouped(parts[start..<end], by: op))
+            start = end
+        }
+        return grouped(groups[...], by: op)
+    }
 }
 
 extension Predicate {
@@ -49,12 +68,23 @@ extension Predicate {
     /// let where = try Predicate(format: "server.title == %@", "Swift").sqlExpression(for: item, in: model, alias: "t0")
     /// // where.sql: ((SELECT t0_1."title" FROM "Server" AS t0_1 WHERE t0_1."Z_PK" = t0."server") IS ?)
     /// ```
+    ///
+    /// `IN` binds its constants as one JSON array (`lhs IN (SELECT value FROM json_each(?))`),
+    /// so a collection of any size compiles; the rest binds one parameter per constant, and a
+    /// predicate needing more than ``Limits/sqlParameters`` is refused with
+    /// ``ObjectGraphError/invalidPredicate(entity:message:)``.
     public func sqlExpression(for entity: Entity, in model: ManagedObjectModel, alias: String) throws(ObjectGraphError)
         -> SQLFragment
     {
         try validate(for: entity, in: model)
         var compiler = PredicateSQLCompiler(model: model, root: entity, rootAlias: alias)
-        return try compiler.compile(self)
+        let fragment = try compiler.compile(self)
+        guard fragment.arguments.count <= Limits.sqlParameters else {
+            throw .invalidPredicate(
+                entity: entity.name,
+                message: "the predicate needs \(fragment.arguments.count) SQL parameters, more than the limit of \(Limits.sqlParameters); use IN with a collection for long lists of values")
+        }
+        return fragment
     }
 
     /// The SQL scalar expression for a single-valued key path (`title`, `server.title`,
@@ -103,14 +133,16 @@ struct PredicateSQLCompiler {
         case .and(let parts):
             var compiled: [SQLFragment] = []
             for p in parts { compiled.append(try compile(p)) }
-            return "(" + SQLFragment.joined(compiled, separator: " AND ") + ")"
+            return SQLFragment.grouped(compiled[...], by: "AND")
         case .or(let parts):
             var compiled: [SQLFragment] = []
             for p in parts { compiled.append(try compile(p)) }
-            return "(" + SQLFragment.joined(compiled, separator: " OR ") + ")"
+            return SQLFragment.grouped(compiled[...], by: "OR")
         case .not(let inner):
             // Every compiled predicate is 1 when true and 0 or NULL when false, so "IS NOT 1"
-            // negates it without letting SQL's third truth value through.
+            // negates it without letting SQL's third truth value through, and a double negation
+            // is the predicate itself (saving SQLite's parser two levels).
+            if case .not(let twice) = inner.node { return try compile(twice) }
             return "(" + (try compile(inner)) + " IS NOT 1)"
         case .comparison(let c): return try compile(c)
         }
@@ -226,36 +258,95 @@ struct PredicateSQLCompiler {
         }
     }
 
+    /// `value` as a JSON literal that SQLite's `json_each` turns back into the very value
+    /// binding it would store (numbers print in their shortest round-trip form), or nil for
+    /// what JSON cannot carry exactly: data, NaN (SQLite stores it as NULL) and strings with NUL.
+    static func jsonLiteral(_ value: Value) -> String? {
+        func number(_ d: Double) -> String? {
+            if d.isNaN { return nil }
+            if d.isInfinite { return d < 0 ? "-1e999" : "1e999" }
+            return "\(d)"
+        }
+        switch value {
+        case .integer(let i): return String(i)
+        case .bool(let b): return b ? "1" : "0"
+        case .double(let d): return number(d)
+        case .date(let d): return number(d.timeIntervalSince1970)
+        case .string(let s):
+            if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                return "\"" + s + "\""
+            }
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\0": return nil
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20:
+                    out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        case .null, .data: return nil
+        }
+    }
+
     /// `left op right` for one left value, 1 when true and 0 or NULL when false.
     mutating func test(_ left: Operand, _ c: PredicateComparison) throws(ObjectGraphError) -> SQLFragment {
         let options = c.options
         switch c.op {
         case .in:
             guard case .aggregate(let members) = c.right else { return SQLFragment(sql: "0") }
-            var constants: [SQLFragment] = []
-            var alternatives: [SQLFragment] = []
+            // Constants (a collection can hold hundreds of thousands) go straight to JSON
+            // text; key paths and nil become alternatives of their own.
+            var constantMembers: [Value] = []
+            var otherMembers: [Operand] = []
+            var hasNull = false
             var isString = left.isString
-            var compiledMembers: [Operand] = []
             for m in members {
-                let o = try operand(m)
-                isString = isString || o.isString
-                compiledMembers.append(o)
+                switch m {
+                case .constant(.null): hasNull = true
+                case .constant(let v):
+                    if case .string = v { isString = true }
+                    constantMembers.append(v)
+                case .objectReference(_, let rawValue): constantMembers.append(.integer(rawValue))
+                default:
+                    let o = try operand(m)
+                    isString = isString || o.isString
+                    otherMembers.append(o)
+                }
             }
             var l = left
             l.isString = isString
             let lhs = folded(l, options)
-            for var o in compiledMembers {
-                o.isString = isString
-                if o.constant == .null {
-                    alternatives.append("(" + lhs + " IS NULL)")
-                } else if o.constant != nil {
-                    constants.append(folded(o, options))
-                } else {
-                    alternatives.append("(" + lhs + " IS " + folded(o, options) + ")")
+            var jsonMembers: [String] = []
+            var constants: [SQLFragment] = []
+            var alternatives: [SQLFragment] = []
+            jsonMembers.reserveCapacity(constantMembers.count)
+            for var constant in constantMembers {
+                if isString, !options.isEmpty, case .string(let s) = constant {
+                    constant = .string(PredicateSemantics.fold(s, options))
                 }
+                if let json = Self.jsonLiteral(constant) {
+                    jsonMembers.append(json)
+                } else {
+                    constants.append(SQLFragment(sql: "?", arguments: [constant.databaseValue]))
+                }
+            }
+            if hasNull { alternatives.append("(" + lhs + " IS NULL)") }
+            for var o in otherMembers {
+                o.isString = isString
+                alternatives.append("(" + lhs + " IS " + folded(o, options) + ")")
             }
             if !constants.isEmpty {
                 alternatives.insert("(" + lhs + " IN (" + SQLFragment.joined(constants, separator: ", ") + "))", at: 0)
+            }
+            if !jsonMembers.isEmpty {
+                let array = "[" + jsonMembers.joined(separator: ",") + "]"
+                alternatives.insert(
+                    "(" + lhs + SQLFragment(sql: " IN (SELECT value FROM json_each(?)))", arguments: [array.databaseValue]),
+                    at: 0)
             }
             if alternatives.isEmpty { return SQLFragment(sql: "0") }
             return "(" + SQLFragment.joined(alternatives, separator: " OR ") + ")"

@@ -12,7 +12,16 @@ extension Predicate {
     ///
     /// Throws ``ObjectGraphError/unknownKey(entity:key:)`` naming the entity in which a key was
     /// looked up, or ``ObjectGraphError/invalidPredicate(entity:message:)`` naming the key path.
+    ///
+    /// A predicate built in code that nests NOT, AND and OR deeper than ``Limits/predicateDepth``
+    /// is refused too (a parsed one never is), as is a key path crossing more than
+    /// ``Limits/keyPathRelationships`` relationships.
     public func validate(for entity: Entity, in model: ManagedObjectModel) throws(ObjectGraphError) {
+        guard depth <= Limits.predicateDepth else {
+            throw .invalidPredicate(
+                entity: entity.name,
+                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
+        }
         try PredicateValidator(model: model, root: entity).validate(self)
     }
 }
@@ -66,34 +75,39 @@ struct ModelKeyPath {
             if terminal != nil {
                 throw .invalidPredicate(
                     entity: root.name,
-                    message: "in key path '\(path)', '\(segments[i - 1])' is an attribute of \(entity.name); no key can follow it")
+                    message: "in key path '\(PredicateFormatter.abbreviated(path))', '\(segments[i - 1])' is an attribute of \(entity.name); no key can follow it")
             }
             if key == "@count" {
                 guard i > 0, let last = hops.last, last.isToMany else {
                     throw .invalidPredicate(
                         entity: root.name,
-                        message: "in key path '\(path)', @count must follow a to-many relationship")
+                        message: "in key path '\(PredicateFormatter.abbreviated(path))', @count must follow a to-many relationship")
                 }
                 guard isLast else {
-                    throw .invalidPredicate(entity: root.name, message: "in key path '\(path)', @count must come last")
+                    throw .invalidPredicate(entity: root.name, message: "in key path '\(PredicateFormatter.abbreviated(path))', @count must come last")
                 }
                 terminal = .count
                 continue
             }
             if key.hasPrefix("@") {
                 throw .invalidPredicate(
-                    entity: root.name, message: "in key path '\(path)', unsupported collection operator '\(key)'")
+                    entity: root.name, message: "in key path '\(PredicateFormatter.abbreviated(path))', unsupported collection operator '\(PredicateFormatter.abbreviated(key))'")
             }
             if let a = entity.attribute(named: key) {
                 terminal = .attribute(a)
             } else if let r = entity.relationshipIndexByName[key] {
+                guard hops.count < Predicate.Limits.keyPathRelationships else {
+                    throw .invalidPredicate(
+                        entity: root.name,
+                        message: "key path '\(PredicateFormatter.abbreviated(path))' crosses more than \(Predicate.Limits.keyPathRelationships) relationships (the limit)")
+                }
                 let destination = model.destination(of: entity, relationshipIndex: r)
                 let hop = Hop(source: entity, relationshipIndex: r, destination: destination)
                 if hop.isToMany { toManyHops.append(hops.count) }
                 hops.append(hop)
                 entity = destination
             } else {
-                throw .unknownKey(entity: entity.name, key: key)
+                throw .unknownKey(entity: entity.name, key: PredicateFormatter.abbreviated(key))
             }
         }
         if terminal == nil {
@@ -104,7 +118,7 @@ struct ModelKeyPath {
         }
         guard toManyHops.count <= 1 else {
             throw .invalidPredicate(
-                entity: root.name, message: "key path '\(path)' crosses more than one to-many relationship")
+                entity: root.name, message: "key path '\(PredicateFormatter.abbreviated(path))' crosses more than one to-many relationship")
         }
         self.hops = hops
         self.terminal = terminal!
@@ -184,9 +198,21 @@ struct PredicateValidator {
     /// One operand as the checker sees it.
     struct Operand {
         var kind: Kind
-        var text: String
+        /// How a message names the operand: a described key path, or the source abbreviated.
+        var described: String?
+        var source: PredicateOperand
         var constant: Value?
         var keyPath: ModelKeyPath?
+
+        var text: String { described ?? PredicateValidator.shown(source) }
+    }
+
+    /// `e` as messages show it: short whatever its size.
+    static func shown(_ e: PredicateOperand) -> String {
+        if case .aggregate(let members) = e, members.count > 8 {
+            return "{" + members.prefix(3).map { shown($0) }.joined(separator: ", ") + ", … (\(members.count) members)}"
+        }
+        return PredicateFormatter.abbreviated(e.description, limit: 80)
     }
 
     func invalid(_ message: String) -> ObjectGraphError {
@@ -205,25 +231,25 @@ struct PredicateValidator {
 
     func operand(_ e: PredicateOperand, side: String) throws(ObjectGraphError) -> Operand {
         switch e {
-        case .constant(let v): return Operand(kind: Kind(v), text: e.description, constant: v)
+        case .constant(let v): return Operand(kind: Kind(v), source: e, constant: v)
         case .objectReference(let entity, _):
             guard model.entityIfPresent(named: entity) != nil else { throw .unknownEntity(entity) }
-            return Operand(kind: .object(entity), text: e.description)
+            return Operand(kind: .object(entity), source: e)
         case .keyPath(let path):
             let resolved = try ModelKeyPath(path, root: root, model: model)
             if side != "left", resolved.quantifiedHop != nil {
                 throw invalid(
-                    "key path '\(path)' crosses a to-many relationship; it can only be the left side of a comparison with ANY, ALL or NONE")
+                    "key path '\(PredicateFormatter.abbreviated(path))' crosses a to-many relationship; it can only be the left side of a comparison with ANY, ALL or NONE")
             }
             let text: String
             switch resolved.terminal {
-            case .attribute(let a): text = "'\(path)' (\(a.type.rawValue))"
-            case .relationship: text = "relationship '\(path)'"
-            case .count: text = "'\(path)'"
+            case .attribute(let a): text = "'\(PredicateFormatter.abbreviated(path))' (\(a.type.rawValue))"
+            case .relationship: text = "relationship '\(PredicateFormatter.abbreviated(path))'"
+            case .count: text = "'\(PredicateFormatter.abbreviated(path))'"
             }
-            return Operand(kind: resolved.kind, text: text, keyPath: resolved)
+            return Operand(kind: resolved.kind, described: text, source: e, keyPath: resolved)
         case .aggregate:
-            throw invalid("a collection \(e) can only be the right side of IN or BETWEEN")
+            throw invalid("a collection \(Self.shown(e)) can only be the right side of IN or BETWEEN")
         }
     }
 
@@ -233,7 +259,7 @@ struct PredicateValidator {
         if c.modifier == .direct {
             if let quantified = left.keyPath?.quantifiedHop, let kp = left.keyPath {
                 throw invalid(
-                    "key path '\(kp.path)' crosses the to-many relationship '\(kp.hops[quantified].relationship.name)': use ANY, ALL or NONE"
+                    "key path '\(PredicateFormatter.abbreviated(kp.path))' crosses the to-many relationship '\(kp.hops[quantified].relationship.name)': use ANY, ALL or NONE"
                 )
             }
         } else if left.keyPath?.quantifiedHop == nil {
@@ -244,20 +270,20 @@ struct PredicateValidator {
         switch (c.op, c.right) {
         case (.in, .aggregate(let members)), (.between, .aggregate(let members)):
             if c.op == .between && members.count != 2 {
-                throw invalid("BETWEEN needs exactly two bounds, got \(c.right)")
+                throw invalid("BETWEEN needs exactly two bounds, got \(Self.shown(c.right))")
             }
             var list: [Operand] = []
             for m in members {
-                if case .aggregate = m { throw invalid("collections cannot be nested: \(c.right)") }
+                if case .aggregate = m { throw invalid("collections cannot be nested: \(Self.shown(c.right))") }
                 list.append(try operand(m, side: "right"))
             }
             rights = list
         case (.in, .constant(.null)):
             rights = []
         case (.in, _), (.between, _):
-            throw invalid("\(c.op.rawValue) needs a collection such as {1, 2} on its right side, got \(c.right)")
+            throw invalid("\(c.op.rawValue) needs a collection such as {1, 2} on its right side, got \(Self.shown(c.right))")
         case (_, .aggregate):
-            throw invalid("\(c.op.rawValue) needs a single value on its right side, got \(c.right)")
+            throw invalid("\(c.op.rawValue) needs a single value on its right side, got \(Self.shown(c.right))")
         default:
             rights = [try operand(c.right, side: "right")]
         }
@@ -275,7 +301,7 @@ struct PredicateValidator {
 
     /// Whether `left op right` compares values of compatible types.
     func check(_ left: Operand, _ op: ComparisonOperator, _ right: Operand) throws(ObjectGraphError) {
-        let described = "\(left.text) \(op.rawValue) \(right.text)"
+        var described: String { "\(left.text) \(op.rawValue) \(right.text)" }
         if left.kind.objectEntity != nil || right.kind.objectEntity != nil {
             guard op == .equalTo || op == .notEqualTo || op == .in else {
                 throw invalid("relationships and objects can only be compared using ==, != or IN: \(described)")

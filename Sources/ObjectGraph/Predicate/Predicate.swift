@@ -39,6 +39,11 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// The predicate's tree.
     public let node: Node
 
+    /// Levels of NOT, AND and OR down to the deepest comparison (a comparison or constant is
+    /// 1). Kept with each node so that a predicate built in code deeper than
+    /// ``Limits/predicateDepth`` is refused before any recursion over it could exhaust the stack.
+    let depth: Int
+
     /// Wraps a node. Prefer the builders (``and(_:)``, ``comparison(_:_:_:options:modifier:)``).
     ///
     /// ```swift
@@ -46,6 +51,46 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// ```
     public init(_ node: Node) {
         self.node = node
+        switch node {
+        case .constant, .comparison: depth = 1
+        case .and(let parts), .or(let parts): depth = 1 + (parts.lazy.map(\.depth).max() ?? 0)
+        case .not(let inner): depth = 1 + inner.depth
+        }
+    }
+
+    /// The bounds on predicates that keep hostile input from exhausting time, memory or the
+    /// stack. Past any of them parsing, evaluating or compiling fails with an error naming the
+    /// limit (and, in a format string, the position), never echoing the whole predicate.
+    ///
+    /// ```swift
+    /// if format.unicodeScalars.count > Predicate.Limits.formatLength { print("too long") }
+    /// ```
+    public enum Limits {
+        /// The longest format string, in Unicode scalars. Pass long collections as a `%@`
+        /// argument (`guid IN %@`); those have no limit.
+        public static let formatLength = 65_536
+        /// The most comparisons (and TRUEPREDICATE/FALSEPREDICATE) in one format string.
+        public static let comparisons = 1_000
+        /// The deepest nesting of parentheses, NOT, collections and CAST in a format string.
+        public static let nestingDepth = 200
+        /// The deepest nesting of NOT, AND and OR (a comparison is level 1, `a AND (b OR c)` is
+        /// level 3), in a format string and in any predicate evaluated or compiled. SQLite's
+        /// parser gives up on SQL nested about 100 levels deep ("parser stack overflow"); a
+        /// level of a predicate costs it up to 6, a relationship of a key path up to 6 more.
+        public static let predicateDepth = 10
+        /// The most relationships one key path may cross (`server.title` crosses one).
+        public static let keyPathRelationships = 6
+        /// The longest string literal in a format string, in Unicode scalars.
+        public static let stringLength = 16_384
+        /// The longest MATCHES pattern, literal or substituted, in Unicode scalars.
+        public static let patternLength = 1_000
+        /// The most SQL parameters one compiled predicate may bind (SQLite's default
+        /// `SQLITE_MAX_VARIABLE_NUMBER`); `IN` collections bind one parameter whatever their size.
+        public static let sqlParameters = 32_766
+        /// How long a fetch may run by default (``FetchRequest/timeLimit``), and how long an
+        /// in-memory evaluation of one string operator outside a fetch may run, before it is
+        /// stopped with ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
+        public static let timeLimit: Duration = .seconds(10)
     }
 
     /// `TRUEPREDICATE`: matches every object. `let all = Predicate.true`

@@ -46,6 +46,12 @@ public enum PredicateSQLFunctions {
             return 0
         }
         let options = ComparisonOptions(rawValue: Int(Int64.fromDatabaseValue(arguments[1]) ?? 0))
-        return try PredicateSemantics.stringOperation(op, options, subject, pattern) ? 1 : 0
+        do {
+            return try PredicateSemantics.stringOperation(op, options, subject, pattern) ? 1 : 0
+        } catch let error as ObjectGraphError {
+            // Past the deadline: stop the statement as the progress handler would.
+            guard case .timeLimitExceeded = error else { throw error }
+            throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: error.description)
+        }
     }
 }

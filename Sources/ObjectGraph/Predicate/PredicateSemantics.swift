@@ -148,30 +148,40 @@ enum PredicateSemantics {
 
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES on two strings. As in Foundation, an
     /// empty search string is found nowhere.
+    ///
+    /// Throws ``PredicateEvaluationError`` for an invalid or too long regular expression, and
+    /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)`` when MATCHES, LIKE or CONTAINS
+    /// runs past the current ``QueryDeadline`` (or, outside a fetch, ``Predicate/Limits/timeLimit``).
     static func stringOperation(
         _ op: ComparisonOperator, _ options: ComparisonOptions, _ subject: String, _ pattern: String
-    ) throws(PredicateEvaluationError) -> Bool {
+    ) throws -> Bool {
         if op == .matches { return try regexMatches(subject, pattern, options) }
         let s = foldedUTF8(subject, options)
         let p = foldedUTF8(pattern, options)
         switch op {
         case .beginsWith: return !p.isEmpty && s.starts(with: p)
         case .endsWith: return !p.isEmpty && s.count >= p.count && s[(s.count - p.count)...].elementsEqual(p)
-        case .contains: return !p.isEmpty && containsBytes(s, p)
-        case .like: return like(s, p)
+        case .contains: return try !p.isEmpty && containsBytes(s, p)
+        case .like: return try like(s, p)
         default:
             throw PredicateEvaluationError(message: "\(op.rawValue) is not a string operator")
         }
     }
 
     /// UTF-8 is self-synchronizing: a byte match of a valid needle starts on a scalar boundary.
-    static func containsBytes(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    /// Checks the deadline as it goes: a long needle of repeated bytes costs its length at each
+    /// position of a long haystack.
+    static func containsBytes(_ haystack: [UInt8], _ needle: [UInt8]) throws(ObjectGraphError) -> Bool {
         guard needle.count <= haystack.count else { return false }
         let first = needle[0]
         var i = 0
         let last = haystack.count - needle.count
+        var ticker = DeadlineTicker()
         while i <= last {
-            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            if haystack[i] == first {
+                if haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+                try ticker.tick(needle.count)
+            }
             i += 1
         }
         return false
@@ -179,8 +189,9 @@ enum PredicateSemantics {
 
     /// Whole-string wildcard match over UTF-8: `*` any run, `?` one Unicode scalar, `\` escapes.
     /// The wildcards are ASCII, and a literal scalar's lead byte never matches inside another
-    /// scalar, so matching bytes matches scalars.
-    static func like(_ s: [UInt8], _ p: [UInt8]) -> Bool {
+    /// scalar, so matching bytes matches scalars. Backtracking to the last `*` costs up to the
+    /// product of the lengths, so the deadline is checked as it goes.
+    static func like(_ s: [UInt8], _ p: [UInt8]) throws(ObjectGraphError) -> Bool {
         /// The length of the UTF-8 sequence starting with `lead`.
         func width(_ lead: UInt8) -> Int {
             lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
@@ -189,7 +200,9 @@ enum PredicateSemantics {
         var pi = 0
         var starPattern = -1
         var starSubject = 0
+        var ticker = DeadlineTicker()
         while si < s.count {
+            try ticker.tick()
             if pi < p.count {
                 let c = p[pi]
                 if c == UInt8(ascii: "*") {
@@ -230,6 +243,11 @@ enum PredicateSemantics {
 
     /// The compiled, whole-string form of `pattern`; cached because SQL calls it once per row.
     static func regex(_ pattern: String, caseInsensitive: Bool) throws(PredicateEvaluationError) -> NSRegularExpression {
+        let length = pattern.unicodeScalars.count
+        guard length <= Predicate.Limits.patternLength else {
+            throw PredicateEvaluationError(
+                message: "the MATCHES pattern is \(length) characters long, more than the limit of \(Predicate.Limits.patternLength)")
+        }
         let key = RegexKey(pattern: pattern, caseInsensitive: caseInsensitive)
         if let cached = regexCache.withLock({ $0[key] }) { return cached }
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
@@ -252,11 +270,15 @@ enum PredicateSemantics {
             return compiled
         } catch {
             throw PredicateEvaluationError(
-                message: "\(PredicateFormatter.quote(pattern)) is not a valid ICU regular expression")
+                message: "\(PredicateFormatter.quote(PredicateFormatter.abbreviated(pattern))) is not a valid ICU regular expression")
         }
     }
 
-    static func regexMatches(_ subject: String, _ pattern: String, _ options: ComparisonOptions) throws(PredicateEvaluationError) -> Bool {
+    /// Whether the whole of `subject` matches `pattern`, by ICU through NSRegularExpression.
+    /// A pattern can backtrack exponentially (`(a|aa)+` against a long run of `a`s and a `b`),
+    /// so the match asks ICU for progress reports (`.reportProgress`, ICU's match callback)
+    /// and stops at the current deadline.
+    static func regexMatches(_ subject: String, _ pattern: String, _ options: ComparisonOptions) throws -> Bool {
         var s = subject
         var p = pattern
         if options.contains(.diacriticInsensitive) {
@@ -265,7 +287,23 @@ enum PredicateSemantics {
         }
         let expression = try regex(p, caseInsensitive: options.contains(.caseInsensitive))
         let range = NSRange(location: 0, length: (s as NSString).length)
-        return expression.firstMatch(in: s, options: [], range: range) != nil
+        var matched = false
+        var deadline: QueryDeadline?
+        var stoppedByDeadline = false
+        expression.enumerateMatches(in: s, options: [.reportProgress], range: range) { result, _, stop in
+            if result != nil {
+                matched = true
+                stop.pointee = true
+                return
+            }
+            if deadline == nil { deadline = QueryDeadline.currentOrDefault() }
+            if deadline!.hasPassed() {
+                stoppedByDeadline = true
+                stop.pointee = true
+            }
+        }
+        if stoppedByDeadline, let deadline { try deadline.check() }
+        return matched
     }
 }
 

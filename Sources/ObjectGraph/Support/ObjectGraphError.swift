@@ -26,6 +26,9 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case invalidPredicate(entity: String, message: String)
     /// A fetch that must match at most one object matched several.
     case multipleMatches(entity: String, predicate: String, count: Int)
+    /// A fetch, count or predicate evaluation ran past its time limit
+    /// (``FetchRequest/timeLimit``) and was stopped; `entity` is empty when not known.
+    case timeLimitExceeded(entity: String, seconds: Double)
     /// Optimistic-locking conflicts found on save under the `.error` merge policy.
     case mergeConflict([MergeConflict])
     /// The file exists but is not an SQLite database.
@@ -62,9 +65,11 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .deleteDenied(let e, let r, let n):
             return "\(e).\(r): cannot delete, \(n) related object\(n == 1 ? "" : "s") remain (delete rule deny)"
         case .predicateSyntax(let f, let p, let m):
-            return "predicate syntax error at position \(p): \(m) in \"\(f)\""
+            return "predicate syntax error at position \(p): \(m) \(Self.excerpt(of: f, around: p))"
         case .invalidPredicate(let e, let m): return "invalid predicate for \(e): \(m)"
         case .multipleMatches(let e, let p, let n): return "\(n) \(e) objects match \(p), expected at most one"
+        case .timeLimitExceeded(let e, let seconds):
+            return "the \(e.isEmpty ? "" : e + " ")query took longer than \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)) s and was stopped"
         case .mergeConflict(let c):
             return "merge conflict on save: " + c.map(\.description).joined(separator: "; ")
         case .notADatabase(let p): return "\(p): not an SQLite database"
@@ -79,8 +84,24 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
             return "\(p): the store is damaged (\(detail)); restore it from a backup, or export what can still be read and import it into a new store"
         case .readOnlyStore(let p): return "\(p): the store is read-only; it can be read but not changed"
         case .sqlite(let code, let m, let sql):
-            return "SQLite error \(code): \(m)" + (sql.map { " — while executing \($0)" } ?? "")
+            return "SQLite error \(code): \(m)" + (sql.map { " — while executing \(Self.abbreviated($0, limit: 300))" } ?? "")
         }
+    }
+
+    /// A format in quotes, or for a long one the part around `position`, so that a message
+    /// about a 60 KB predicate stays one short line.
+    static func excerpt(of format: String, around position: Int) -> String {
+        let scalars = Array(format.unicodeScalars)
+        if scalars.count <= 120 { return "in \"\(format)\"" }
+        let start = max(0, min(position, scalars.count) - 40)
+        let end = min(scalars.count, start + 80)
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars[start..<end])
+        return "near \"\(start > 0 ? "…" : "")\(String(text))\(end < scalars.count ? "…" : "")\""
+    }
+
+    static func abbreviated(_ text: String, limit: Int) -> String {
+        text.unicodeScalars.count <= limit ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…"
     }
 }
 
