@@ -211,6 +211,38 @@ final class Article: ManagedObject {
         }
     }
 
+    @Test func aMigrationThatRebuildsTheTableKeepsTheIndex() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("search.sqlite")
+        do {
+            let container = try PersistentContainer(model: Self.indexedModel, store: .file(url))
+            try fill(container.viewContext)
+            try container.store.close()
+        }
+        // Version 2 adds an attribute: the table is rebuilt (and its triggers go with the old one).
+        let v2 = try ManagedObjectModel(
+            name: "Search", version: 2,
+            entities: [
+                EntityDescription(
+                    "Article", managedClass: Article.self,
+                    attributes: [
+                        .string("title"), .string("author"), .string("body"), .bool("read", defaultValue: false),
+                        .integer("position", defaultValue: 0), .string("language", optional: false, defaultValue: "en"),
+                    ],
+                    fullTextIndex: FullTextIndexDescription(attributes: ["title", "author", "body"]))
+            ])
+        let container = try PersistentContainer(
+            model: v2, store: .file(url), migrator: try MigrationPlan(versions: [Self.indexedModel, v2]))
+        #expect(try titles(container.viewContext, "swift") == ["Swift on Linux", "Rust and Swift"])
+        try container.viewContext.performAndWait { () throws in
+            let article = container.viewContext.insert(Article.self)
+            article.title = "Swift after the migration"
+            article.position = 9
+            try container.viewContext.save()
+        }
+        #expect(try titles(container.viewContext, "swift") == ["Swift on Linux", "Rust and Swift", "Swift after the migration"])
+    }
+
     @Test func batchUpdatesAndDeletesKeepTheIndex() throws {
         let container = try PersistentContainer(model: Self.indexedModel, store: .inMemory)
         let ctx = container.viewContext

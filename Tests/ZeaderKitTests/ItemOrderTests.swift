@@ -115,3 +115,37 @@ import Testing
         #expect(throws: ZeaderError.self) { try library.items(ItemQuery(search: "swift", wherePredicate: "nosuchkey == 1")) }
     }
 }
+
+/// Many matches are read in one query, few one by one: the same items in the same order.
+@Suite struct ItemSearchLoadingTests {
+    @Test func bothWaysOfLoadingGiveTheSameList() throws {
+        let store = try ZeaderStore.inMemory()
+        let context = store.container.viewContext
+        let count = ItemSearch.oneQueryThreshold + 40
+        try context.performAndWait { () throws in
+            let server = context.insert(Server.self)
+            server.url = "https://a.example/feed"
+            for n in 0..<count {
+                let item = context.insert(FeedItem.self)
+                item.guid = "\(n)"
+                item.title = n % 2 == 0 ? "common even \(n)" : "common odd \(n)"
+                item.read = n % 3 == 0
+                item.sortDate = Date(timeIntervalSince1970: Double(n / 4))  // ties in fours
+                item.server = server
+            }
+            try context.save()
+        }
+        let search = try ItemSearch(store: store)
+        try context.performAndWait { () throws in
+            let unread = try ObjectGraph.Predicate(format: "read == NO")
+            for (text, filter, limit) in [("common", nil, nil), ("common", unread, nil), ("common", unread, 7), ("even", nil, 5)]
+                as [(String, ObjectGraph.Predicate?, Int?)]
+            {
+                let loaded = try search.items(text, filter: filter, limit: limit, in: context).map(\.objectID)
+                #expect(loaded == (try search.itemIDs(text, filter: filter, limit: limit, in: context)), "\(text) \(String(describing: filter))")
+            }
+            #expect(try search.items("common", in: context).count == count)
+            #expect(try search.items("even", in: context).count == count / 2)
+        }
+    }
+}

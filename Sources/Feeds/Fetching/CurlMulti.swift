@@ -76,13 +76,13 @@ final class CurlMulti: Sendable {
             }
             guard let arriving else { return }
             for transfer in arriving {
-                guard let easy = transfer.handle, !transfer.cancelRequested.load(ordering: .relaxed),
-                    curl_multi_add_handle(handle, easy) == CURLM_OK
-                else {
+                if transfer.cancelRequested.load(ordering: .relaxed) {
                     transfer.finish(.failure(.cancelled(url: transfer.originalURL)))
-                    continue
+                } else if let easy = transfer.handle, curl_multi_add_handle(handle, easy) == CURLM_OK {
+                    active[easy] = transfer
+                } else {
+                    transfer.finish(.failure(.transport(url: transfer.originalURL, message: "libcurl refused the transfer")))
                 }
-                active[easy] = transfer
             }
             for (easy, transfer) in active where transfer.cancelRequested.load(ordering: .relaxed) {
                 curl_multi_remove_handle(handle, easy)

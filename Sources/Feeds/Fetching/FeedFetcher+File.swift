@@ -8,7 +8,7 @@ extension FeedFetcher {
         if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
             return .failed(.invalidURL(url, reason: "file URL on another host '\(host)'"))
         }
-        let limit = configuration.maxBodySize
+        let limit = limits.maxBodySize
         // Disk reads block: run them on a dispatch queue, not the cooperative pool.
         return await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {

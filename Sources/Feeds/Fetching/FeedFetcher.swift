@@ -28,7 +28,8 @@ import Foundation
 public final class FeedFetcher: Sendable {
     /// The limits this fetcher was created with.
     public let configuration: FetcherConfiguration
-    private let limits: TransferLimits
+    /// The configuration's numbers, clamped; the file reader uses the same cap.
+    let limits: TransferLimits
     private let limiter: ConnectionLimiter
     private let multi: CurlMulti
 

@@ -34,6 +34,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `expected` its `Content-Length` announced (`nil`: no length, e.g. a chunked body cut off).
     case incompleteBody(url: URL, received: Int64, expected: Int64?)
     /// The server sent more than the `declared` `Content-Length`; the body is unreliable.
+    /// Seen when the extra bytes arrive with the end of the body, as they do when a server
+    /// miscounts; bytes that come later are dropped unread with the connection.
     case bodyLongerThanDeclared(url: URL, declared: Int64)
     /// More than `limit` redirects.
     case tooManyRedirects(url: URL, limit: Int)

@@ -106,9 +106,7 @@ public struct FeedLibrary: Sendable {
             do {
                 let items: [FeedItem]
                 if let search, let text = query.search {
-                    items = try search.itemIDs(text, filter: filter, limit: query.limit, in: context).compactMap {
-                        try context.existingObject(with: $0) as? FeedItem
-                    }
+                    items = try search.items(text, filter: filter, limit: query.limit, in: context)
                 } else {
                     items = try ItemOrder.items(matching: filter, limit: query.limit, in: context)
                 }

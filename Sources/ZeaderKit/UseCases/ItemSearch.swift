@@ -59,4 +59,41 @@ public struct ItemSearch: Sendable {
             throw ZeaderError.wrapping(error)
         }
     }
+
+    /// Above this many matches, ``items(_:filter:limit:in:)`` reads the items in one query
+    /// rather than one look-up per match.
+    static let oneQueryThreshold = 256
+
+    /// The items matching `text` (and `filter`), newest first, at most `limit`, loaded:
+    /// what `zeader items --search` prints. A few matches are looked up one by one; many
+    /// (a common word) are read in one newest-first query over `filter` and kept when
+    /// they match, which gives the same list in the same order (``ItemOrder``).
+    ///
+    /// ```swift
+    /// let items = try search.items("linux", filter: nil, limit: 10, in: context)
+    /// ```
+    public func items(
+        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext
+    ) throws(ZeaderError) -> [FeedItem] {
+        do {
+            let matches = try index.search(text, in: context)
+            var items: [FeedItem] = []
+            if matches.count <= Self.oneQueryThreshold {
+                for id in matches {
+                    if let limit, items.count >= limit { break }
+                    guard let item = (try? context.existingObject(with: id)) as? FeedItem else { continue }
+                    if try filter?.evaluate(with: item) ?? true { items.append(item) }
+                }
+            } else {
+                let keys = Set(matches.compactMap(\.primaryKey))
+                for item in try ItemOrder.items(matching: filter, in: context) {
+                    if let limit, items.count >= limit { break }
+                    if let key = item.objectID.primaryKey, keys.contains(key) { items.append(item) }
+                }
+            }
+            return items
+        } catch {
+            throw ZeaderError.wrapping(error)
+        }
+    }
 }
