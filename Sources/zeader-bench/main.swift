@@ -6,6 +6,8 @@
 //   swift run -c release zeader-bench import [N]        batched import of N records, then migrations
 //   swift run -c release zeader-bench batch [N [S]]     mark all read (one batch update) on N items
 //                                                     over S servers, its undo and redo
+//   swift run -c release zeader-bench mark [N [S]]      the reader's C (mark all read) and u (undo) on
+//                                                     a Zeader store of N items over S feeds
 //   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
 import Foundation
 import GRDB
@@ -383,12 +385,18 @@ case "batch":
 case "batch-build":
     let rest = Array(arguments.dropFirst())
     try buildBatchStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)
+case "mark":
+    let rest = Array(arguments.dropFirst())
+    try readerMarkBenchmark(count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
+case "mark-build":
+    let rest = Array(arguments.dropFirst())
+    try buildReaderMarkStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)
 case "fts":
     let rest = Array(arguments.dropFirst())
     try fullTextBenchmark(count: rest.first.flatMap { Int($0) } ?? 20_000, batch: rest.dropFirst().first.flatMap { Int($0) } ?? 50)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
-    print("usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | fts [N [PER_SAVE]]")
+    print("usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]]")
     exit(2)
 }

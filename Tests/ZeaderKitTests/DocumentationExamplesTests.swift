@@ -87,8 +87,8 @@ struct DocumentationExamplesTests {
             #expect(ids == sorted.map(\.objectID) && latest.map(\.objectID) == ids)
             #expect(try ItemOrder.itemIDs(ofServer: serverID, in: context) == ids)
             // ItemSearch
-            let search = try ItemSearch(store: store)
-            #expect(try search.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context) == ids)
+            #expect(try ItemSearch.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context) == ids)
+            #expect(try ItemSearch.items("linux", filter: nil, limit: 10, in: context).isEmpty)
             // ItemMarking
             let id = ids[0]
             try ItemMarking.setRead([id], true, in: context)
