@@ -89,6 +89,22 @@ func tempStore(_ name: String) -> URL {
     return url
 }
 
+/// Reads the store file at `url` through a connection of its own, as another process
+/// would: the benchmarks check their results in SQL without reaching into ObjectGraph.
+func readStoreFile<T>(_ url: URL, _ block: (Database) throws -> T) throws -> T {
+    var config = Configuration()
+    config.readonly = true
+    let queue = try DatabaseQueue(path: url.path, configuration: config)
+    defer { try? queue.close() }
+    return try queue.read(block)
+}
+
+/// The file of a store opened at a URL.
+func fileURL(of store: PersistentStore) -> URL {
+    guard case .file(let url) = store.location else { preconditionFailure("the benchmarks use file stores") }
+    return url
+}
+
 func removeStore(_ url: URL) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
 }

@@ -129,7 +129,7 @@ struct DocumentationExamplesTests {
         #expect(failed.isEmpty && options.jobs == 16)
         // ManagedObjectContext.run
         let context = store.container.viewContext
-        let n = await context.run { (try? context.count(for: ObjectGraph.FetchRequest<Server>())) ?? 0 }
+        let n = await context.run { (try? context.count(for: FetchRequest<Server>())) ?? 0 }
         #expect(n == 0)
         // Messages
         #expect(ZeaderError.notSubscribed("https://example.org/feed").description == "not subscribed: https://example.org/feed")

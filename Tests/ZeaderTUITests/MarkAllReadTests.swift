@@ -31,10 +31,10 @@ import ZeaderKit
         }
         let unreadBefore = perFeed - (perFeed + 9) / 10
         func unreadCounts() throws -> [Int64] {
-            try context.fetch(ObjectGraph.FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder")])).map(\.unreadCount)
+            try context.fetch(FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder")])).map(\.unreadCount)
         }
         func storedUnread() throws -> Int {
-            try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+            try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
         }
         try context.performAndWait { () throws in
             #expect(try unreadCounts() == [Int64(unreadBefore), Int64(unreadBefore)])

@@ -35,13 +35,13 @@ public enum ItemOrder {
     /// items the full-text index matches (``ItemSearch``).
     static func oldestFirst(
         _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, in context: ManagedObjectContext
-    ) throws(ObjectGraphError) -> ObjectGraph.FetchRequest<FeedItem> {
-        var request = ObjectGraph.FetchRequest<FeedItem>(
+    ) throws(ObjectGraphError) -> FetchRequest<FeedItem> {
+        var request = FetchRequest<FeedItem>(
             predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: true)])
         request.searchText = searchText
         if let limit, limit > 0 {
             // The newest `limit` are the last `limit` of the ascending order.
-            var counting = ObjectGraph.FetchRequest<FeedItem>(predicate: predicate)
+            var counting = FetchRequest<FeedItem>(predicate: predicate)
             counting.searchText = searchText
             let total = try context.count(for: counting)
             request.fetchOffset = max(0, total - limit)
