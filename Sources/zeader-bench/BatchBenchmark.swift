@@ -89,7 +89,7 @@ func buildBatchStore(path: String, count: Int, servers: Int) throws {
 
 /// Whether every server's stored and registered unreadCount equals its unread items.
 func countsAreExact(_ container: PersistentContainer) throws -> Bool {
-    let stored = try container.store.database.read { db in
+    let stored = try readStoreFile(fileURL(of: container.store)) { db in
         try Bool.fetchOne(
             db,
             sql: "SELECT COUNT(*) = 0 FROM Server s WHERE s.unreadCount != (SELECT COUNT(*) FROM Item i WHERE i.server = s.Z_PK AND i.read = 0)")

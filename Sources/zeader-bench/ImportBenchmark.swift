@@ -107,7 +107,7 @@ func runImportBenchmark(count: Int = 1_000_000, batchSize: Int = 5_000) throws {
     let stored = try container.viewContext.performAndWait {
         try container.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "FeedItem"))
     }
-    let unread = try container.store.database.read { db in
+    let unread = try readStoreFile(fileURL(of: container.store)) { db in
         try Int.fetchOne(db, sql: "SELECT SUM(unreadCount) FROM Server")
     }
     let fileMiB = Double((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) / 1_048_576
@@ -155,7 +155,7 @@ func runImportBenchmark(count: Int = 1_000_000, batchSize: Int = 5_000) throws {
         let migrationStart = DispatchTime.now().uptimeNanoseconds
         let migrated = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
         let migrationSeconds = Double(DispatchTime.now().uptimeNanoseconds - migrationStart) / 1e9
-        let (items, flagged, tenths) = try migrated.store.database.read { db in
+        let (items, flagged, tenths) = try readStoreFile(fileURL(of: migrated.store)) { db in
             (
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM FeedItem") ?? -1,
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM FeedItem WHERE flagged = 1") ?? -1,

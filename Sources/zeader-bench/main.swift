@@ -6,6 +6,8 @@
 //   swift run -c release zeader-bench import [N]        batched import of N records, then migrations
 //   swift run -c release zeader-bench batch [N [S]]     mark all read (one batch update) on N items
 //                                                     over S servers, its undo and redo
+//   swift run -c release zeader-bench mark [N [S]]      the reader's C (mark all read) and u (undo) on
+//                                                     a Zeader store of N items over S feeds
 //   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
 import Foundation
 import GRDB
@@ -84,6 +86,22 @@ func memory() -> (rss: Double, peak: Double) {
 func tempStore(_ name: String) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-bench-\(name)-\(getpid()).sqlite")
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    return url
+}
+
+/// Reads the store file at `url` through a connection of its own, as another process
+/// would: the benchmarks check their results in SQL without reaching into ObjectGraph.
+func readStoreFile<T>(_ url: URL, _ block: (Database) throws -> T) throws -> T {
+    var config = Configuration()
+    config.readonly = true
+    let queue = try DatabaseQueue(path: url.path, configuration: config)
+    defer { try? queue.close() }
+    return try queue.read(block)
+}
+
+/// The file of a store opened at a URL.
+func fileURL(of store: PersistentStore) -> URL {
+    guard case .file(let url) = store.location else { preconditionFailure("the benchmarks use file stores") }
     return url
 }
 
@@ -383,12 +401,18 @@ case "batch":
 case "batch-build":
     let rest = Array(arguments.dropFirst())
     try buildBatchStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)
+case "mark":
+    let rest = Array(arguments.dropFirst())
+    try readerMarkBenchmark(count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
+case "mark-build":
+    let rest = Array(arguments.dropFirst())
+    try buildReaderMarkStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)
 case "fts":
     let rest = Array(arguments.dropFirst())
     try fullTextBenchmark(count: rest.first.flatMap { Int($0) } ?? 20_000, batch: rest.dropFirst().first.flatMap { Int($0) } ?? 50)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
-    print("usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | fts [N [PER_SAVE]]")
+    print("usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]]")
     exit(2)
 }

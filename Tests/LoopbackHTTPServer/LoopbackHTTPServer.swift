@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// ```swift
 /// try await withLoopbackServer({ _ in .ok("hello") }) { server in
-///     let outcome = await fetcher.fetch(FetchRequest(url: server.url("/feed")))
+///     let outcome = await fetcher.fetch(FeedRequest(url: server.url("/feed")))
 /// }
 /// ```
 public final class LoopbackHTTPServer: Sendable {

@@ -133,6 +133,29 @@ import Testing
         try expectCountsExact(container, "after a second undo")
     }
 
+    @Test func theContextThatRanABatchHearsOfItWithNothingRegistered() throws {
+        // A user interface keeps rows read from the store, not objects: it must hear of a
+        // batch (and of its undo) even when no changed object is registered in the context.
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.memory, directory: directory)
+        let ctx = container.viewContext
+        ctx.undoManager = ContextUndoManager()
+        let merges = Counter()
+        let token = container.bus.observeObjectsDidChange(in: ctx) { note in merges.add("\(note.isMerge) \(note.updated.count)") }
+        defer { token.cancel() }
+        try ctx.performAndWait { () throws in
+            ctx.reset()
+            #expect(ctx.registeredObjects.isEmpty)
+            let result = try ctx.execute(
+                BatchUpdateRequest(entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)]))
+            #expect(result.changedCount == 5)
+            #expect(ctx.undo())
+            // A batch that changes nothing announces nothing.
+            try ctx.execute(BatchUpdateRequest(entityName: "Note", predicate: try Predicate(format: "title == 'none'"), propertiesToUpdate: ["read": .bool(true)]))
+        }
+        #expect(merges.values == ["true 0", "true 0"])
+    }
+
     @Test func batchUpdateKeepsUnsavedChangesOnTop() throws {
         let directory = TemporaryDirectory()
         let container = try makeContainer(.memory, directory: directory)

@@ -87,8 +87,8 @@ struct DocumentationExamplesTests {
             #expect(ids == sorted.map(\.objectID) && latest.map(\.objectID) == ids)
             #expect(try ItemOrder.itemIDs(ofServer: serverID, in: context) == ids)
             // ItemSearch
-            let search = try ItemSearch(store: store)
-            #expect(try search.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context) == ids)
+            #expect(try ItemSearch.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context) == ids)
+            #expect(try ItemSearch.items("linux", filter: nil, limit: 10, in: context).isEmpty)
             // ItemMarking
             let id = ids[0]
             try ItemMarking.setRead([id], true, in: context)
@@ -129,7 +129,7 @@ struct DocumentationExamplesTests {
         #expect(failed.isEmpty && options.jobs == 16)
         // ManagedObjectContext.run
         let context = store.container.viewContext
-        let n = await context.run { (try? context.count(for: ObjectGraph.FetchRequest<Server>())) ?? 0 }
+        let n = await context.run { (try? context.count(for: FetchRequest<Server>())) ?? 0 }
         #expect(n == 0)
         // Messages
         #expect(ZeaderError.notSubscribed("https://example.org/feed").description == "not subscribed: https://example.org/feed")

@@ -193,7 +193,7 @@ struct RefreshPipelineTests {
             _ = try await FeedRefresher(store: store, options: testOptions()).refresh()
             let after = try view.performAndWait {
                 (try Server.findFirst(byAttribute: "url", value: .string(url), in: view)?.unreadCount,
-                 try view.count(for: ObjectGraph.FetchRequest<FeedItem>()))
+                 try view.count(for: FetchRequest<FeedItem>()))
             }
             #expect(after.0 == 3)
             #expect(after.1 == 3)

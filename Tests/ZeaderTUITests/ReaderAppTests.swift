@@ -19,7 +19,7 @@ final class Harness {
         store = try ZeaderStore.inMemory()
         try DemoFeeds.load(into: store)
         backend = TestBackend(width: width, height: height)
-        let model = ReaderModel(store: store, smartFeeds: config.smartFeeds, searchIndex: try SearchIndex(store: store))
+        let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
         app = ReaderApp(model: model, backend: backend, config: config, queue: store.container.viewContext.queue, refresher: refresher)
         let app = self.app
         queue.sync { app.start() }

@@ -73,7 +73,7 @@ final class CurlTransfer: @unchecked Sendable {
     static let maxHeaderBytes = 256 * 1024
 
     /// Sets up an easy handle for `request`; `nil` when libcurl cannot make one.
-    init?(request: FetchRequest, limits: TransferLimits, acceptHeader: String) {
+    init?(request: FeedRequest, limits: TransferLimits, acceptHeader: String) {
         CurlGlobal.initialize()
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle

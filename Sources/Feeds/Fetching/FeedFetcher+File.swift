@@ -3,7 +3,7 @@ import Foundation
 extension FeedFetcher {
     /// Reads a `file:` URL with the same size cap as downloads. The file's modification time
     /// plays the part of `Last-Modified`, so an unchanged file comes back as `notModified`.
-    func fetchFile(_ request: FetchRequest) async -> FetchOutcome {
+    func fetchFile(_ request: FeedRequest) async -> FetchOutcome {
         let url = request.url
         if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
             return .failed(.invalidURL(url, reason: "file URL on another host '\(host)'"))
@@ -17,7 +17,7 @@ extension FeedFetcher {
         }
     }
 
-    private static func readFile(_ request: FetchRequest, limit: Int) -> FetchOutcome {
+    private static func readFile(_ request: FeedRequest, limit: Int) -> FetchOutcome {
         let url = request.url
         let path = url.path
         let attributes: [FileAttributeKey: Any]

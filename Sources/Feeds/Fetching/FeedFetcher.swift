@@ -11,7 +11,7 @@ import Foundation
 /// it, gzip/deflate/brotli/zstd decoding, and exact timeouts; the fetcher adds the rest.
 ///
 /// No URL cache: the caller stores each feed's `ETag`/`Last-Modified` and passes them back
-/// in the next ``FetchRequest``, so an unchanged feed costs a 304 and no parse. Redirects
+/// in the next ``FeedRequest``, so an unchanged feed costs a 304 and no parse. Redirects
 /// are followed by hand (at most ``FetcherConfiguration/maxRedirects``, loops detected,
 /// http and https only), bodies larger than ``FetcherConfiguration/maxBodySize`` after
 /// decoding are aborted in the write callback the moment they pass it, a body that ends
@@ -23,7 +23,7 @@ import Foundation
 ///
 /// ```swift
 /// let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: "0.1.0"))
-/// let outcome = await fetcher.fetch(FetchRequest(url: URL(string: "https://example.org/feed")!))
+/// let outcome = await fetcher.fetch(FeedRequest(url: URL(string: "https://example.org/feed")!))
 /// ```
 public final class FeedFetcher: Sendable {
     /// The limits this fetcher was created with.
@@ -54,9 +54,9 @@ public final class FeedFetcher: Sendable {
     /// Cancelling the calling task aborts the transfer and yields ``FetchError/cancelled(url:)``.
     ///
     /// ```swift
-    /// let outcome = await fetcher.fetch(FetchRequest(url: feedURL, etag: server.etag))
+    /// let outcome = await fetcher.fetch(FeedRequest(url: feedURL, etag: server.etag))
     /// ```
-    public func fetch(_ request: FetchRequest) async -> FetchOutcome {
+    public func fetch(_ request: FeedRequest) async -> FetchOutcome {
         if let notBefore = request.notBefore, notBefore > Date() {
             return .deferred(until: notBefore, nil)
         }
@@ -77,7 +77,7 @@ public final class FeedFetcher: Sendable {
     /// }
     /// ```
     public func fetchAll(
-        _ requests: [FetchRequest], onEach: @escaping @Sendable (FetchRequest, FetchOutcome) async -> Void
+        _ requests: [FeedRequest], onEach: @escaping @Sendable (FeedRequest, FetchOutcome) async -> Void
     ) async {
         // One child task per request: the limiter, not the group, decides what runs, so a
         // queue of requests to one busy host never blocks requests to other hosts.
@@ -93,7 +93,7 @@ public final class FeedFetcher: Sendable {
 
     // MARK: HTTP
 
-    private func fetchHTTP(_ request: FetchRequest) async -> FetchOutcome {
+    private func fetchHTTP(_ request: FeedRequest) async -> FetchOutcome {
         let url = request.url
         guard let host = url.host, !host.isEmpty else {
             return .failed(.invalidURL(url, reason: "no host"))
@@ -108,7 +108,7 @@ public final class FeedFetcher: Sendable {
         return outcome(of: result, for: request)
     }
 
-    private func transfer(_ request: FetchRequest) async -> TransferResult {
+    private func transfer(_ request: FeedRequest) async -> TransferResult {
         guard multi.isUsable, let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: Self.acceptHeader)
         else {
             return .failure(.transport(url: request.url, message: "libcurl could not start a transfer"))
@@ -125,7 +125,7 @@ public final class FeedFetcher: Sendable {
         }
     }
 
-    private func outcome(of result: TransferResult, for request: FetchRequest) -> FetchOutcome {
+    private func outcome(of result: TransferResult, for request: FeedRequest) -> FetchOutcome {
         let response: HTTPResponse
         switch result {
         case .failure(let error): return .failed(error)

@@ -1,7 +1,8 @@
 import Foundation
 
 extension ParsedFeed {
-    /// The feed as the JSON object `zeader parse` prints (DESIGN.md's contract): keys
+    /// The feed as the JSON object `zeader parse` prints (the contract in
+    /// docs/ARCHITECTURE.md, "Contracts the code keeps"): keys
     /// `format`, `title`, `link`, `items` (each `id`, `title`, `link`, `author`,
     /// `published`, `updated`, `summary`, `content`), always present, `null` when absent;
     /// dates as `YYYY-MM-DDTHH:MM:SSZ` in UTC. One line, UTF-8, ending in a newline.

@@ -150,7 +150,7 @@ extension ManagedObjectContext {
         }
         let note = DidSaveNotification(
             contextID: ObjectIdentifier(self), contextName: name, inserted: inserted, updated: updated, deleted: deleted)
-        mergeStoreChanges(note)
+        mergeStoreChanges(note, alwaysAnnounce: true)
         bus?.postDidSave(note)
     }
 }

@@ -144,7 +144,10 @@ extension ManagedObjectContext {
     }
 
     /// Merges `note` whoever made it (a batch request merges its own changes this way).
-    func mergeStoreChanges(_ note: DidSaveNotification) {
+    /// With `alwaysAnnounce`, ObjectsDidChange is posted even when none of the changed
+    /// objects is registered here (a batch request's own context: its observers — a user
+    /// interface showing counts and rows read from the store — must hear of the change).
+    func mergeStoreChanges(_ note: DidSaveNotification, alwaysAnnounce: Bool = false) {
         processPendingChanges()
         isMerging = true
         defer { isMerging = false }
@@ -190,6 +193,7 @@ extension ManagedObjectContext {
         }
         // New rows are announced by ID only; they are fetchable by anyone interested.
         pending.mergedInserted.formUnion(note.inserted)
+        if alwaysAnnounce { pending.announceEvenIfEmpty = true }
         processPendingChanges(isMerge: true, forceCounters: true)
     }
 

@@ -514,9 +514,13 @@ struct PendingChanges {
     var mergedInserted: Set<ObjectID> = []
     /// The objects involved, kept alive until they are announced.
     var objects: [ObjectID: ManagedObject] = [:]
+    /// Post ObjectsDidChange even with nothing above to list (a batch request changed rows
+    /// of which no object is registered).
+    var announceEvenIfEmpty = false
 
     var isEmpty: Bool {
         newObjects.isEmpty && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty && mergedInserted.isEmpty
+            && !announceEvenIfEmpty
     }
 }
 

@@ -3,8 +3,9 @@ import Foundation
 /// Sets attributes of every stored object matching a predicate with set-based SQL, without
 /// loading the objects (Core Data's `NSBatchUpdateRequest`). Run it with
 /// ``ManagedObjectContext/execute(_:)-(BatchUpdateRequest)``: derived counts stay exact, the
-/// change is announced on the bus by object ID (other contexts and ObjectsDidChange
-/// observers see it), and the context's undo manager can undo it as one step.
+/// change is announced on the bus by object ID (other contexts merge it; the context that
+/// ran it posts ObjectsDidChange, with `isMerge` set, even when it has none of the changed
+/// objects registered), and the context's undo manager can undo it as one step.
 ///
 /// It works on the store as committed: the context's unsaved changes are neither saved
 /// nor matched, and stay on top of the new stored values.

@@ -38,9 +38,10 @@ public final class PersistentStore: Sendable {
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
     static let busyTimeout: TimeInterval = 10
-    /// The GRDB database, for work ObjectGraph does not cover (full-text search, say).
-    /// Writes made through it bypass contexts and notifications.
-    public var database: any DatabaseWriter { writer }
+    /// The GRDB database, for ObjectGraph's tests, which look at the schema and rows as
+    /// stored. Not public: everything above ObjectGraph goes through contexts, fetch and
+    /// batch requests and full-text indexes, and no SQL is written against its schema.
+    var database: any DatabaseWriter { writer }
 
     static let metadataTable = "Z_METADATA"
 

@@ -68,7 +68,7 @@ extension FeedLibrary {
                         predicate = predicate && .comparison(.keyPath("guid"), .greaterThan, .constant(.string(lastGuid)))
                     }
                     let items = try context.fetch(
-                        ObjectGraph.FetchRequest<FeedItem>(
+                        FetchRequest<FeedItem>(
                             predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize))
                     guard !items.isEmpty else { return nil }
                     var chunk = ""
@@ -203,7 +203,7 @@ extension FeedLibrary {
                 var item: FeedItem?
                 if resuming || feedsWithItems.contains(feedURL) {
                     item = try context.fetch(
-                        ObjectGraph.FetchRequest<FeedItem>(
+                        FetchRequest<FeedItem>(
                             predicate: .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: feedID.primaryKey ?? -1))
                                 && .comparison(.keyPath("guid"), .equalTo, .constant(.string(guid))),
                             // Saved items only: a backup holds each (feed, guid) once, and

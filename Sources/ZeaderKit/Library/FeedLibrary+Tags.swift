@@ -54,7 +54,7 @@ extension FeedLibrary {
             if !ids.isEmpty {
                 predicate = predicate && .comparison(.keyPath("guid"), .in, .aggregate(ids.map { .constant(.string($0)) }))
             }
-            let items = try context.fetch(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+            let items = try context.fetch(FetchRequest<FeedItem>(predicate: predicate))
             let found = Set(items.map(\.guid))
             if let missing = ids.first(where: { !found.contains($0) }) {
                 throw ZeaderError.noSuchItem(id: missing, feed: feed)

@@ -94,7 +94,6 @@ public struct FeedLibrary: Sendable {
     public func items(_ query: ItemQuery) throws(ZeaderError) -> [ItemSummary] {
         let predicate = try query.predicate()
         let filter = predicate == .true ? nil : predicate
-        let search = try query.search.map { _ throws(ZeaderError) in try ItemSearch(store: store) }
         return try withContext { context in
             if let feed = query.feed, try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) == nil {
                 throw ZeaderError.notSubscribed(feed)
@@ -105,8 +104,8 @@ public struct FeedLibrary: Sendable {
             for server in servers { urls[server.objectID] = server.url }
             do {
                 let items: [FeedItem]
-                if let search, let text = query.search {
-                    items = try search.items(text, filter: filter, limit: query.limit, in: context)
+                if let text = query.search {
+                    items = try ItemSearch.items(text, filter: filter, limit: query.limit, in: context)
                 } else {
                     items = try ItemOrder.items(matching: filter, limit: query.limit, in: context)
                 }

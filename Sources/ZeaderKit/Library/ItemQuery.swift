@@ -15,8 +15,8 @@ public struct ItemQuery: Sendable, Equatable {
     public var flaggedOnly: Bool
     /// Only items of feeds carrying at least one of these tags (ignoring case); empty: any feed.
     public var tags: [String]
-    /// Words that must each appear (as word prefixes) in the title, author, summary or
-    /// content, ignoring case and diacritics: ``ItemSearch``, not part of ``predicate()``.
+    /// Words that must each appear (as word prefixes) in the title, author or summary,
+    /// ignoring case and diacritics: ``ItemSearch``, not part of ``predicate()``.
     public var search: String?
     /// A predicate over FeedItem in the ObjectGraph format language.
     public var wherePredicate: String?

@@ -48,7 +48,8 @@ public final class FeedItem: ManagedObject {
     @Managed("title") public var title: String?
     @Managed("link") public var link: String?
     @Managed("author") public var author: String?
-    /// Plain text.
+    /// Plain text: the parser's preview of the item's description, else of its content
+    /// (searched, with the title and author: ``ZeaderModel/searchIndex``).
     @Managed("summary") public var summary: String?
     /// HTML.
     @Managed("content") public var content: String?
@@ -124,12 +125,32 @@ public enum ZeaderModel {
     /// string, since ObjectGraph has no many-to-many relationships and feeds have few tags)
     /// and flagged items (`FeedItem.flagged`, indexed). Both are additive, so
     /// ``migrationPlan`` infers the step from version 1.
-    public static let version2: ManagedObjectModel = {
+    ///
+    /// FeedItem also carries the full-text index of search (``searchIndex``). The index is
+    /// not part of a store's stored shape (ObjectGraph builds it when a store without it is
+    /// opened, and keeps it by triggers), so it needs no model version of its own.
+    public static let version2 = model(version: 2, entities: version2Entities())
+
+    /// Version 2's entities, FeedItem with `fullTextIndex` (the stored shape is the same
+    /// without it: what builds before the index wrote).
+    static func version2Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
         var entities = version1Entities()
         entities[0].attributes.append(.string("tags"))
         entities[1].attributes.append(.bool("flagged", defaultValue: false, indexed: true))
-        return model(version: 2, entities: entities)
-    }()
+        entities[1].fullTextIndex = fullTextIndex
+        return entities
+    }
+
+    /// The full-text index ``ItemSearch`` searches: an item's title, author and summary —
+    /// the plain-text extract the parser makes of the item's description (else of its
+    /// content), not the HTML content, whose tag and attribute names would match too.
+    ///
+    /// Its table is named `ZSEARCH`, the name of the index the reader kept by hand before
+    /// ObjectGraph had full-text indexes (title, author, summary and content, with triggers
+    /// `ZSEARCH_insert`, `_delete` and `_update`): when ObjectGraph first opens such a store
+    /// it finds no index of its own recorded under that name, so it drops that table and
+    /// its triggers and builds the index afresh — one index, one set of triggers.
+    public static let searchIndex = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
 
     private static func model(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
         do {

@@ -33,7 +33,7 @@ public final class FeedRefresher: Sendable {
     struct Target: Sendable {
         var serverID: ObjectID
         var url: String
-        var request: Feeds.FetchRequest?
+        var request: FeedRequest?
     }
 
     /// Refreshes the feeds whose URLs are given (all enabled feeds when `urls` is empty;
@@ -141,7 +141,7 @@ public final class FeedRefresher: Sendable {
                     Target(
                         serverID: server.objectID, url: server.url,
                         request: URL(string: server.url).map {
-                            Feeds.FetchRequest(
+                            FeedRequest(
                                 url: $0, etag: server.etag, lastModified: server.lastModified, notBefore: server.retryAfter)
                         })
                 }
@@ -167,9 +167,9 @@ public final class FeedRefresher: Sendable {
     /// through this too.
     ///
     /// ```swift
-    /// let input = await FeedRefresher.fetchAndParse(Feeds.FetchRequest(url: url), with: fetcher)
+    /// let input = await FeedRefresher.fetchAndParse(FeedRequest(url: url), with: fetcher)
     /// ```
-    public static func fetchAndParse(_ request: Feeds.FetchRequest, with fetcher: FeedFetcher) async -> FeedImporter.Input {
+    public static func fetchAndParse(_ request: FeedRequest, with fetcher: FeedFetcher) async -> FeedImporter.Input {
         let outcome = await fetcher.fetch(request)
         guard case .fetched(let body, let metadata) = outcome else { return .outcome(outcome) }
         do {
@@ -207,7 +207,7 @@ extension ManagedObjectContext {
     /// without blocking a thread while the queue is busy.
     ///
     /// ```swift
-    /// let n = await context.run { (try? context.count(for: ObjectGraph.FetchRequest<Server>())) ?? 0 }
+    /// let n = await context.run { (try? context.count(for: FetchRequest<Server>())) ?? 0 }
     /// ```
     public func run<T: Sendable>(_ block: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in

@@ -20,7 +20,7 @@ public enum FeedEditing {
     /// let servers = try FeedEditing.servers(in: context)
     /// ```
     public static func servers(in context: ManagedObjectContext) throws -> [Server] {
-        try context.fetch(ObjectGraph.FetchRequest<Server>(sortDescriptors: order))
+        try context.fetch(FetchRequest<Server>(sortDescriptors: order))
     }
 
     /// The feed with this URL, or ``ZeaderError/notSubscribed(_:)``.

@@ -105,7 +105,7 @@ public final class FeedPreview {
     /// ```
     public static func fetch(_ url: String, with fetcher: FeedFetcher) async -> FeedImporter.Input {
         guard let address = URL(string: url) else { return .failed(.invalidURL(url)) }
-        return await FeedRefresher.fetchAndParse(Feeds.FetchRequest(url: address), with: fetcher)
+        return await FeedRefresher.fetchAndParse(FeedRequest(url: address), with: fetcher)
     }
 
     /// Puts the fetched feed into a new scratch context of `store`, on the view context's

@@ -59,7 +59,7 @@ public enum ItemImport {
         let guids = items.map(guid(for:))
         var existing: [String: FeedItem] = [:]
         if server.objectID.primaryKey != nil {
-            let request = ObjectGraph.FetchRequest<FeedItem>(
+            let request = FetchRequest<FeedItem>(
                 predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, guids))
             for item in try context.fetch(request) { existing[item.guid] = item }
         }

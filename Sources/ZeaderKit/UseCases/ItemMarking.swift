@@ -26,10 +26,6 @@ public enum ItemScope: Sendable, Equatable {
 /// try ItemMarking.setRead([id], true, in: viewContext)
 /// ```
 public enum ItemMarking {
-    /// How many items one save of "mark read" changes: however many items are unread, at
-    /// most this many are loaded at a time (the undo records keep IDs and old values only).
-    public static let batchSize = 1000
-
     /// Runs `edit` as one undo step named `name` (when the context has an undo manager),
     /// then saves; rolls the context back if either fails.
     ///
@@ -85,9 +81,12 @@ public enum ItemMarking {
     /// Marks every unread item of `scope` read, as one undo step ("Mark Feed Read" or
     /// "Mark All Read"), and returns how many items it changed.
     ///
-    /// Only the IDs of the unread items are fetched; they are loaded and saved
-    /// ``batchSize`` at a time, so 100,000 unread items never sit in the context at once.
-    /// If a batch fails to save, the batches saved before it stay read (and undoable).
+    /// One batch update (ObjectGraph's ``BatchUpdateRequest``): one SQL statement over the
+    /// items as stored, none of them loaded. The feeds' unread counts are kept exact, the
+    /// change is announced on the bus by object ID (the reader's lists redraw from it, other
+    /// contexts merge it), and undo puts back exactly the items it changed, also in one
+    /// statement. It runs on the store as committed: the context's unsaved changes are
+    /// neither saved nor matched (the reader and the command line have none at this point).
     ///
     /// ```swift
     /// let count = try ItemMarking.markRead(.matching(predicateFormat: "title CONTAINS[cd] \"swift\""), in: context)
@@ -101,25 +100,9 @@ public enum ItemMarking {
         case .matching(let format): predicate = unreadOnly && (try ObjectGraph.Predicate(format: format))
         case .all: predicate = unreadOnly
         }
-        let unread = try context.fetchBatched(ObjectGraph.FetchRequest<FeedItem>(predicate: predicate, fetchBatchSize: batchSize))
-        guard !unread.isEmpty else { return 0 }
+        let request = BatchUpdateRequest(entityName: "FeedItem", predicate: predicate, propertiesToUpdate: ["read": .bool(true)])
         context.undoManager?.beginUndoGrouping(named: scope == .all ? "Mark All Read" : "Mark Feed Read")
         defer { context.undoManager?.endUndoGrouping() }
-        var changed = 0
-        do {
-            for (index, item) in unread.enumerated() {
-                if !item.read {
-                    item.read = true
-                    changed += 1
-                }
-                // Save each batch before the next one is loaded, so that it can be released.
-                if (index + 1) % batchSize == 0 { try context.save() }
-            }
-            try context.save()
-        } catch {
-            context.rollback()
-            throw error
-        }
-        return changed
+        return try context.execute(request).changedCount
     }
 }

@@ -5,11 +5,11 @@ import ObjectGraph
 /// `sortDate` (published, else updated, else first seen), undated items last, and among
 /// items of the same date the one stored later first (the higher primary key).
 ///
-/// Three implementations keep this one definition: ``precedes(_:_:)`` in memory (a feed's
-/// items, reached through its relationship), ``itemIDs(matching:limit:in:)`` and
+/// Two implementations keep this one definition: ``precedes(_:_:)`` in memory (a feed's
+/// items, reached through its relationship), and ``itemIDs(matching:limit:in:)`` and
 /// ``items(matching:limit:in:)`` in SQL (an ascending fetch, whose ties the store breaks by
-/// ascending key, read backwards), and ``SearchIndex`` in its own SQL. `ItemOrderTests`
-/// checks that all of them agree, ties and undated items included.
+/// ascending key, read backwards), which ``ItemSearch`` uses too, with its search text.
+/// `ItemOrderTests` checks that all of them agree, ties and undated items included.
 ///
 /// ```swift
 /// let ids = try ItemOrder.itemIDs(matching: try Predicate(format: "read == NO"), limit: 20, in: context)
@@ -31,15 +31,19 @@ public enum ItemOrder {
     }
 
     /// The oldest-first fetch that, read backwards, is newest first: SQLite sorts NULL
-    /// dates first and the store breaks ties by ascending key.
-    static func oldestFirst(_ predicate: ObjectGraph.Predicate?, limit: Int?, count: () throws(ObjectGraphError) -> Int)
-        throws(ObjectGraphError) -> ObjectGraph.FetchRequest<FeedItem>
-    {
-        var request = ObjectGraph.FetchRequest<FeedItem>(
+    /// dates first and the store breaks ties by ascending key. With `searchText`, only the
+    /// items the full-text index matches (``ItemSearch``).
+    static func oldestFirst(
+        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, in context: ManagedObjectContext
+    ) throws(ObjectGraphError) -> FetchRequest<FeedItem> {
+        var request = FetchRequest<FeedItem>(
             predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: true)])
+        request.searchText = searchText
         if let limit, limit > 0 {
             // The newest `limit` are the last `limit` of the ascending order.
-            let total = try count()
+            var counting = FetchRequest<FeedItem>(predicate: predicate)
+            counting.searchText = searchText
+            let total = try context.count(for: counting)
             request.fetchOffset = max(0, total - limit)
             request.fetchLimit = limit
         }
@@ -55,10 +59,7 @@ public enum ItemOrder {
     public static func itemIDs(matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext)
         throws(ObjectGraphError) -> [ObjectID]
     {
-        let request = try oldestFirst(predicate, limit: limit) { () throws(ObjectGraphError) in
-            try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
-        }
-        return try context.fetchObjectIDs(request).reversed()
+        try context.fetchObjectIDs(oldestFirst(predicate, limit: limit, in: context)).reversed()
     }
 
     /// The items matching `predicate`, newest first, at most `limit`, read in one query.
@@ -69,10 +70,7 @@ public enum ItemOrder {
     public static func items(matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext)
         throws(ObjectGraphError) -> [FeedItem]
     {
-        let request = try oldestFirst(predicate, limit: limit) { () throws(ObjectGraphError) in
-            try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
-        }
-        return try context.fetch(request).reversed()
+        try context.fetch(oldestFirst(predicate, limit: limit, in: context)).reversed()
     }
 
     /// The IDs of one feed's items, newest first, through its relationship (the

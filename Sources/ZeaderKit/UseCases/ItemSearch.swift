@@ -2,96 +2,46 @@ import Foundation
 import ObjectGraph
 
 /// Search, the one implementation the reader's `/` and `zeader items --search` share:
-/// every word of the text must occur (as a word prefix) in an item's title, author,
-/// summary or content, ignoring case and diacritics, through the FTS5 ``SearchIndex``; the
-/// matches come newest first (``ItemOrder``), so the cost follows the number of matches,
-/// not of items. Other filters are checked on the matches only.
+/// every word of the text must start a word of an item's title, author or summary (its
+/// plain text), ignoring case and diacritics. The words are looked up in the full-text
+/// index the model declares on FeedItem (``ZeaderModel/searchIndex``, kept by ObjectGraph
+/// with triggers, so items any process stored are found), other filters apply in the same
+/// query, and the matches come newest first (``ItemOrder``): the cost follows the number of
+/// matches, not of items. Text without words (`"--"`) matches nothing.
+///
+/// Results include the context's unsaved changes, matched by the same rules in memory.
 ///
 /// ```swift
-/// let search = try ItemSearch(store: store)
-/// let ids = try search.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context)
+/// let ids = try ItemSearch.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context)
 /// ```
-public struct ItemSearch: Sendable {
-    public let index: SearchIndex
-
-    /// Searches through `index`.
-    ///
-    /// ```swift
-    /// let search = ItemSearch(index: try SearchIndex(store: store))
-    /// ```
-    public init(index: SearchIndex) {
-        self.index = index
-    }
-
-    /// Opens the store's index (creating it, and indexing the items stored, the first time).
-    ///
-    /// ```swift
-    /// let search = try ItemSearch(store: store)
-    /// ```
-    public init(store: ZeaderStore) throws(ZeaderError) {
-        do {
-            index = try SearchIndex(store: store)
-        } catch {
-            throw ZeaderError.wrapping(error)
-        }
-    }
-
+public enum ItemSearch {
     /// The IDs of the items matching `text` (and `filter`, when given), newest first, at
-    /// most `limit` (nil: all). Call on `context`'s queue.
+    /// most `limit` (nil: all). Reads IDs only. Call on `context`'s queue.
     ///
     /// ```swift
-    /// let ids = try search.itemIDs("linux", in: viewContext)
+    /// let ids = try ItemSearch.itemIDs("linux", in: viewContext)
     /// ```
-    public func itemIDs(
+    public static func itemIDs(
         _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext
     ) throws(ZeaderError) -> [ObjectID] {
         do {
-            let matches = try index.search(text, in: context)
-            guard let filter else { return limit.map { Array(matches.prefix($0)) } ?? matches }
-            var kept: [ObjectID] = []
-            for id in matches {
-                if let limit, kept.count >= limit { break }
-                guard let item = try? context.existingObject(with: id) else { continue }  // deleted since
-                if try filter.evaluate(with: item) { kept.append(id) }
-            }
-            return kept
+            return try context.fetchObjectIDs(ItemOrder.oldestFirst(filter, searchText: text, limit: limit, in: context)).reversed()
         } catch {
             throw ZeaderError.wrapping(error)
         }
     }
 
-    /// Above this many matches, ``items(_:filter:limit:in:)`` reads the items in one query
-    /// rather than one look-up per match.
-    static let oneQueryThreshold = 256
-
-    /// The items matching `text` (and `filter`), newest first, at most `limit`, loaded:
-    /// what `zeader items --search` prints. A few matches are looked up one by one; many
-    /// (a common word) are read in one newest-first query over `filter` and kept when
-    /// they match, which gives the same list in the same order (``ItemOrder``).
+    /// The items matching `text` (and `filter`), newest first, at most `limit`, read in one
+    /// query: what `zeader items --search` prints.
     ///
     /// ```swift
-    /// let items = try search.items("linux", filter: nil, limit: 10, in: context)
+    /// let items = try ItemSearch.items("linux", filter: nil, limit: 10, in: context)
     /// ```
-    public func items(
+    public static func items(
         _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext
     ) throws(ZeaderError) -> [FeedItem] {
         do {
-            let matches = try index.search(text, in: context)
-            var items: [FeedItem] = []
-            if matches.count <= Self.oneQueryThreshold {
-                for id in matches {
-                    if let limit, items.count >= limit { break }
-                    guard let item = (try? context.existingObject(with: id)) as? FeedItem else { continue }
-                    if try filter?.evaluate(with: item) ?? true { items.append(item) }
-                }
-            } else {
-                let keys = Set(matches.compactMap(\.primaryKey))
-                for item in try ItemOrder.items(matching: filter, in: context) {
-                    if let limit, items.count >= limit { break }
-                    if let key = item.objectID.primaryKey, keys.contains(key) { items.append(item) }
-                }
-            }
-            return items
+            return try context.fetch(ItemOrder.oldestFirst(filter, searchText: text, limit: limit, in: context)).reversed()
         } catch {
             throw ZeaderError.wrapping(error)
         }

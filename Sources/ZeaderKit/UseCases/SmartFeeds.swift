@@ -53,7 +53,7 @@ public enum SmartFeeds {
     /// for smart in try SmartFeeds.stored(in: context) { print(smart.title) }
     /// ```
     public static func stored(in context: ManagedObjectContext) throws -> [SmartFeed] {
-        try context.fetch(ObjectGraph.FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
+        try context.fetch(FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
     }
 
     /// How many items match `format`, and how many of those are unread: two SQL counts
@@ -64,9 +64,9 @@ public enum SmartFeeds {
     /// ```
     public static func counts(of format: String, in context: ManagedObjectContext) throws -> (unread: Int, total: Int) {
         let predicate = try ObjectGraph.Predicate(format: format)
-        let total = try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+        let total = try context.count(for: FetchRequest<FeedItem>(predicate: predicate))
         let unread = try context.count(
-            for: ObjectGraph.FetchRequest<FeedItem>(
+            for: FetchRequest<FeedItem>(
                 predicate: predicate && .comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))))
         return (unread, total)
     }

@@ -20,13 +20,11 @@ public final class ReaderModel {
     public let store: ZeaderStore
     /// The view context: every call of this class runs on its queue.
     public var context: ManagedObjectContext { store.container.viewContext }
-    private var itemSearch: ItemSearch?
     let configSmartFeeds: [ReaderConfig.SmartFeedDefinition]
 
-    public init(store: ZeaderStore, smartFeeds: [ReaderConfig.SmartFeedDefinition] = [], searchIndex: SearchIndex? = nil) {
+    public init(store: ZeaderStore, smartFeeds: [ReaderConfig.SmartFeedDefinition] = []) {
         self.store = store
         self.configSmartFeeds = smartFeeds
-        itemSearch = searchIndex.map(ItemSearch.init(index:))
         if store.container.viewContext.undoManager == nil {
             store.container.viewContext.undoManager = ContextUndoManager()
         }
@@ -79,16 +77,8 @@ public final class ReaderModel {
         switch source {
         case .server(let id): return try ItemOrder.itemIDs(ofServer: id, in: context)
         case .smart(let format): return try ItemOrder.itemIDs(matching: try Predicate(format: format), in: context)
-        case .search(let text): return try search().itemIDs(text, in: context)
+        case .search(let text): return try ItemSearch.itemIDs(text, in: context)
         }
-    }
-
-    /// The search use case, opening the store's index on first use when none was given.
-    private func search() throws -> ItemSearch {
-        if let itemSearch { return itemSearch }
-        let opened = try ItemSearch(store: store)
-        itemSearch = opened
-        return opened
     }
 
     func item(_ id: ObjectID) -> FeedItem? {

@@ -31,7 +31,7 @@ public enum DemoFeeds {
             try context.save()
             // One item already read, so both kinds show.
             for item in try context.fetch(
-                ObjectGraph.FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "guid == %@", "zeader-undo")))
+                FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "guid == %@", "zeader-undo")))
             {
                 item.read = true
             }

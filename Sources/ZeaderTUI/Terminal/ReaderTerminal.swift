@@ -29,8 +29,7 @@ public enum ReaderTerminal {
             throw ReaderTerminalError.notATerminal
         }
         let queue = store.container.viewContext.queue
-        let searchIndex = try? SearchIndex(store: store)
-        let model = ReaderModel(store: store, smartFeeds: config.smartFeeds, searchIndex: searchIndex)
+        let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
         let useColor = config.useColor && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         var effectiveConfig = config
         effectiveConfig.useColor = useColor

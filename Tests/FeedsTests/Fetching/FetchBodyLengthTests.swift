@@ -13,7 +13,7 @@ struct FetchBodyLengthTests {
         // 10 bytes arrive, 1000 were announced, then the server closes the connection.
         try await withLoopbackServer({ _ in .declaring("1000", body: Self.feed.prefix(10)) }) { server in
             let url = server.url("/short")
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: url))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
             #expect(outcome == .failed(.incompleteBody(url: url, received: 10, expected: 1000)))
             let message = try #require(outcome.error?.description)
             #expect(message.contains(url.absoluteString) && message.contains("10 of the 1000 bytes"))
@@ -24,7 +24,7 @@ struct FetchBodyLengthTests {
         // libcurl stops reading at the declared length; what follows must not pass unnoticed.
         try await withLoopbackServer({ _ in .declaring("20", body: Self.feed) }) { server in
             let url = server.url("/long")
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: url))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
             #expect(outcome == .failed(.bodyLongerThanDeclared(url: url, declared: 20)))
             #expect(outcome.error?.description.contains(url.absoluteString) == true)
         }
@@ -34,7 +34,7 @@ struct FetchBodyLengthTests {
         let response = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<rss>\r\n100\r\n<channel>"
         try await withLoopbackServer({ _ in .raw(Data(response.utf8)) }) { server in
             let url = server.url("/cut")
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: url))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
             guard case .failed(.incompleteBody(let failedURL, _, let expected)) = outcome else {
                 Issue.record("expected incompleteBody, got \(outcome)")
                 return
@@ -46,7 +46,7 @@ struct FetchBodyLengthTests {
 
     @Test func exactContentLengthIsAccepted() async throws {
         try await withLoopbackServer({ _ in .declaring("\(Self.feed.count)", body: Self.feed) }) { server in
-            #expect(await makeTestFetcher().fetch(FetchRequest(url: server.url("/exact"))).body == Self.feed)
+            #expect(await makeTestFetcher().fetch(FeedRequest(url: server.url("/exact"))).body == Self.feed)
         }
     }
 
@@ -54,7 +54,7 @@ struct FetchBodyLengthTests {
         let absurd = String(repeating: "9", count: 40)
         try await withLoopbackServer({ _ in .declaring(absurd, body: Self.feed) }) { server in
             let url = server.url("/absurd")
-            let outcome = await makeTestFetcher(maxBodySize: 1 << 20).fetch(FetchRequest(url: url))
+            let outcome = await makeTestFetcher(maxBodySize: 1 << 20).fetch(FeedRequest(url: url))
             #expect(outcome == .failed(.tooLarge(url: url, limit: 1 << 20)))
         }
     }
@@ -63,7 +63,7 @@ struct FetchBodyLengthTests {
     func nonsenseContentLengthFailsCleanly(value: String) async throws {
         try await withLoopbackServer({ _ in .declaring(value, body: Self.feed) }) { server in
             let url = server.url("/nonsense")
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: url))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
             // libcurl refuses some of these and reads others to the end of the connection;
             // either way one outcome, naming the URL, and no crash.
             if let error = outcome.error {
@@ -87,7 +87,7 @@ struct FetchBodyLengthTests {
     func absurdRetryAfterIsClamped(value: String, expectedDelay: TimeInterval) async throws {
         try await withLoopbackServer({ _ in .status(503, headers: [("Retry-After", value)]) }) { server in
             let before = Date()
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/busy")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/busy")))
             guard case .deferred(let until, _) = outcome else {
                 Issue.record("expected deferred for Retry-After \(value.prefix(40)), got \(outcome)")
                 return
@@ -99,7 +99,7 @@ struct FetchBodyLengthTests {
     @Test(arguments: ["-1", "-99999999999999999999", "+5", "1.5", "NaN", "inf", "0x10"])
     func malformedRetryAfterIsAnHTTPError(value: String) async throws {
         try await withLoopbackServer({ _ in .status(429, headers: [("Retry-After", value)]) }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/busy")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/busy")))
             #expect(outcome == .failed(.httpStatus(429, url: server.url("/busy"))))
         }
     }
@@ -125,8 +125,8 @@ struct FetchBodyLengthTests {
             var sane = configuration
             sane.totalTimeout = .infinity
             let fetcher = FeedFetcher(configuration: sane)
-            #expect(await fetcher.fetch(FetchRequest(url: server.url("/feed"))).body == Data("<rss/>".utf8))
-            guard case .deferred(let until, _) = await fetcher.fetch(FetchRequest(url: server.url("/busy"))) else {
+            #expect(await fetcher.fetch(FeedRequest(url: server.url("/feed"))).body == Data("<rss/>".utf8))
+            guard case .deferred(let until, _) = await fetcher.fetch(FeedRequest(url: server.url("/busy"))) else {
                 Issue.record("expected deferred")
                 return
             }
@@ -141,7 +141,7 @@ struct FetchBodyLengthTests {
 
     @Test func validatorsWithLineBreaksAreNotSent() async throws {
         try await withLoopbackServer({ _ in .ok("<rss/>") }) { server in
-            let request = FetchRequest(
+            let request = FeedRequest(
                 url: server.url("/inject"), etag: "\"v1\"\r\nX-Injected: 1", lastModified: "Sun\nX-Also: 1")
             #expect(await makeTestFetcher().fetch(request).body == Data("<rss/>".utf8))
             let received = try #require(server.requests.first)

@@ -11,7 +11,7 @@ struct FetchConcurrencyTests {
         try await withLoopbackServer({ request in .delayed(seconds: 0.15, .ok("<rss>\(request.path)</rss>")) }) {
             server in
             let fetcher = makeTestFetcher(maxConcurrent: 8, maxPerHost: 2)
-            let requests = (0..<12).map { FetchRequest(url: server.url("/feed/\($0)")) }
+            let requests = (0..<12).map { FeedRequest(url: server.url("/feed/\($0)")) }
             let results = Mutex<[URL: FetchOutcome]>([:])
             await fetcher.fetchAll(requests) { request, outcome in
                 results.withLock { $0[request.url] = outcome }
@@ -36,7 +36,7 @@ struct FetchConcurrencyTests {
                 try await withLoopbackServer(gauge: gauge, handler) { third in
                     let fetcher = makeTestFetcher(maxConcurrent: 3, maxPerHost: 2)
                     let requests = [first, second, third].flatMap { server in
-                        (0..<4).map { FetchRequest(url: server.url("/f/\($0)")) }
+                        (0..<4).map { FeedRequest(url: server.url("/f/\($0)")) }
                     }
                     let count = Mutex(0)
                     await fetcher.fetchAll(requests) { _, outcome in
@@ -57,7 +57,7 @@ struct FetchConcurrencyTests {
         }) { server in
             let paths = ["/a", "/bad", "/b", "/c"]
             let results = Mutex<[String: FetchOutcome]>([:])
-            await makeTestFetcher().fetchAll(paths.map { FetchRequest(url: server.url($0)) }) { request, outcome in
+            await makeTestFetcher().fetchAll(paths.map { FeedRequest(url: server.url($0)) }) { request, outcome in
                 results.withLock { $0[request.url.path] = outcome }
             }
             let collected = results.withLock { $0 }

@@ -12,7 +12,7 @@ struct FetchLimitTests {
     @Test func stalledServerTimesOutOnTheIdleClock() async throws {
         try await withLoopbackServer({ _ in .stall(seconds: 30) }) { server in
             let fetcher = makeTestFetcher(idleTimeout: 1, totalTimeout: 20)
-            let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/stall"))) }
+            let (outcome, seconds) = await measure { await fetcher.fetch(FeedRequest(url: server.url("/stall"))) }
             #expect(outcome == .failed(.timedOut(url: server.url("/stall"), seconds: 1, kind: .idle)))
             // The outcome names the clock that fired; the wall-time bound only rules out the 30 s
             // stall ending by itself (parallel tests on two cores can delay the resumption).
@@ -25,7 +25,7 @@ struct FetchLimitTests {
         let hole = try UnacceptingListener()
         defer { hole.close() }
         let fetcher = makeTestFetcher(idleTimeout: 1, totalTimeout: 20)
-        let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: hole.url("/never"))) }
+        let (outcome, seconds) = await measure { await fetcher.fetch(FeedRequest(url: hole.url("/never"))) }
         #expect(outcome == .failed(.timedOut(url: hole.url("/never"), seconds: 1, kind: .idle)))
         #expect(seconds >= 0.9 && seconds < 19, "connect timeout of 1 s took \(seconds) s")
         print("measured: connect (idle) timeout 1 s fired after \(String(format: "%.2f", seconds)) s")
@@ -35,7 +35,7 @@ struct FetchLimitTests {
         // A byte every 0.3 s keeps the idle clock from firing; the total clock must.
         try await withLoopbackServer({ _ in .trickle(chunk: Data("<".utf8), interval: 0.3, count: 200) }) { server in
             let fetcher = makeTestFetcher(idleTimeout: 3, totalTimeout: 1.5)
-            let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/slow"))) }
+            let (outcome, seconds) = await measure { await fetcher.fetch(FeedRequest(url: server.url("/slow"))) }
             #expect(outcome == .failed(.timedOut(url: server.url("/slow"), seconds: 1.5, kind: .total)))
             #expect(seconds >= 1.4 && seconds < 28, "total timeout of 1.5 s took \(seconds) s")
             print("measured: total timeout 1.5 s fired after \(String(format: "%.2f", seconds)) s")
@@ -46,7 +46,7 @@ struct FetchLimitTests {
         try await withLoopbackServer({ _ in .endless() }) { server in
             let cap = 512 * 1024
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
-            let (outcome, seconds) = await measure { await fetcher.fetch(FetchRequest(url: server.url("/endless"))) }
+            let (outcome, seconds) = await measure { await fetcher.fetch(FeedRequest(url: server.url("/endless"))) }
             #expect(outcome == .failed(.tooLarge(url: server.url("/endless"), limit: cap)))
             try await Self.expectTransferEnded(server)
             // The cap is checked on every write: past it, only what the socket buffers held.
@@ -59,7 +59,7 @@ struct FetchLimitTests {
         try await withLoopbackServer({ _ in .endlessChunked() }) { server in
             let cap = 512 * 1024
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
-            let outcome = await fetcher.fetch(FetchRequest(url: server.url("/chunked")))
+            let outcome = await fetcher.fetch(FeedRequest(url: server.url("/chunked")))
             #expect(outcome == .failed(.tooLarge(url: server.url("/chunked"), limit: cap)))
             #expect(outcome.error?.description.contains("\(cap) bytes") == true)
             try await Self.expectTransferEnded(server)
@@ -76,7 +76,7 @@ struct FetchLimitTests {
             let cap = 16 * 1024 * 1024
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
             let (outcome, growth) = await Self.peakResidentGrowth {
-                await fetcher.fetch(FetchRequest(url: server.url("/flood")))
+                await fetcher.fetch(FeedRequest(url: server.url("/flood")))
             }
             #expect(outcome == .failed(.tooLarge(url: server.url("/flood"), limit: cap)))
             #expect(growth < 100, "peak RSS grew by \(growth) MB")
@@ -94,7 +94,7 @@ struct FetchLimitTests {
             let cap = 16 * 1024 * 1024
             let fetcher = makeTestFetcher(idleTimeout: 5, totalTimeout: 30, maxBodySize: cap)
             let (outcome, growth) = await Self.peakResidentGrowth {
-                await fetcher.fetch(FetchRequest(url: server.url("/bomb.\(encoding)")))
+                await fetcher.fetch(FeedRequest(url: server.url("/bomb.\(encoding)")))
             }
             #expect(outcome == .failed(.tooLarge(url: server.url("/bomb.\(encoding)"), limit: cap)))
             #expect(growth < 100, "peak RSS grew by \(growth) MB")
@@ -113,7 +113,7 @@ struct FetchLimitTests {
         try await withLoopbackServer({ _ in
             .respond(status: 200, headers: [("Content-Encoding", encoding.rawValue)], body: body)
         }) { server in
-            let outcome = await makeTestFetcher(maxBodySize: 1024 * 1024).fetch(FetchRequest(url: server.url("/b")))
+            let outcome = await makeTestFetcher(maxBodySize: 1024 * 1024).fetch(FeedRequest(url: server.url("/b")))
             #expect(outcome == .failed(.tooLarge(url: server.url("/b"), limit: 1024 * 1024)))
         }
     }
@@ -151,7 +151,7 @@ struct FetchLimitTests {
     @Test func declaredLengthOverTheCapIsRefusedEarly() async throws {
         let body = Data(repeating: UInt8(ascii: "x"), count: 300_000)
         try await withLoopbackServer({ _ in .respond(status: 200, headers: [], body: body) }) { server in
-            let outcome = await makeTestFetcher(maxBodySize: 100_000).fetch(FetchRequest(url: server.url("/big")))
+            let outcome = await makeTestFetcher(maxBodySize: 100_000).fetch(FeedRequest(url: server.url("/big")))
             #expect(outcome == .failed(.tooLarge(url: server.url("/big"), limit: 100_000)))
         }
     }
@@ -159,7 +159,7 @@ struct FetchLimitTests {
     @Test func bodyExactlyAtTheCapIsAccepted() async throws {
         let body = Data(repeating: UInt8(ascii: "x"), count: 100_000)
         try await withLoopbackServer({ _ in .respond(status: 200, headers: [], body: body) }) { server in
-            let outcome = await makeTestFetcher(maxBodySize: 100_000).fetch(FetchRequest(url: server.url("/fits")))
+            let outcome = await makeTestFetcher(maxBodySize: 100_000).fetch(FeedRequest(url: server.url("/fits")))
             #expect(outcome.body == body)
         }
     }
@@ -172,7 +172,7 @@ struct FetchLimitTests {
         try await withLoopbackServer({ _ in
             .respond(status: 200, headers: [("Content-Encoding", "gzip")], body: compressed)
         }) { server in
-            let outcome = await makeTestFetcher(maxBodySize: 100_000).fetch(FetchRequest(url: server.url("/bomb")))
+            let outcome = await makeTestFetcher(maxBodySize: 100_000).fetch(FeedRequest(url: server.url("/bomb")))
             #expect(outcome == .failed(.tooLarge(url: server.url("/bomb"), limit: 100_000)))
         }
     }
@@ -181,7 +181,7 @@ struct FetchLimitTests {
         try await withLoopbackServer({ _ in .stall(seconds: 30) }) { server in
             // Two run (maxPerHost), four wait in the limiter: both kinds must end.
             let fetcher = makeTestFetcher(maxPerHost: 2, idleTimeout: 20, totalTimeout: 30)
-            let requests = (0..<6).map { FetchRequest(url: server.url("/hang/\($0)")) }
+            let requests = (0..<6).map { FeedRequest(url: server.url("/hang/\($0)")) }
             let outcomes = Mutex<[FetchOutcome]>([])
             let start = Date()
             let task = Task {
@@ -202,7 +202,7 @@ struct FetchLimitTests {
         try await withLoopbackServer({ _ in .stall(seconds: 30) }) { server in
             let fetcher = makeTestFetcher(idleTimeout: 20, totalTimeout: 30)
             let start = Date()
-            let task = Task { await fetcher.fetch(FetchRequest(url: server.url("/hang"))) }
+            let task = Task { await fetcher.fetch(FeedRequest(url: server.url("/hang"))) }
             try await Task.sleep(for: .milliseconds(300))
             task.cancel()
             let outcome = await task.value

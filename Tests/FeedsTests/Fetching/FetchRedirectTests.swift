@@ -33,7 +33,7 @@ struct FetchRedirectTests {
 
     @Test func threePermanentHopsReportTheNewURL() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/chain/3/301")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/chain/3/301")))
             #expect(outcome.body == Data("<rss/>".utf8))
             #expect(outcome.metadata?.finalURL == server.url("/chain/0/301"))
             #expect(outcome.metadata?.permanentRedirect == server.url("/chain/0/301"))
@@ -43,7 +43,7 @@ struct FetchRedirectTests {
 
     @Test func permanent308HopsCountAsPermanent() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/chain/2/308")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/chain/2/308")))
             #expect(outcome.metadata?.permanentRedirect == server.url("/chain/0/308"))
         }
     }
@@ -51,7 +51,7 @@ struct FetchRedirectTests {
     @Test(arguments: [302, 307])
     func temporaryHopsReportNoNewURL(status: Int) async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/chain/3/\(status)")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/chain/3/\(status)")))
             #expect(outcome.body == Data("<rss/>".utf8))
             #expect(outcome.metadata?.finalURL == server.url("/chain/0/\(status)"))
             #expect(outcome.metadata?.permanentRedirect == nil)
@@ -60,7 +60,7 @@ struct FetchRedirectTests {
 
     @Test func oneTemporaryHopAmongPermanentOnesReportsNoNewURL() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/mixed")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/mixed")))
             #expect(outcome.body == Data("<rss/>".utf8))
             #expect(outcome.metadata?.permanentRedirect == nil)
         }
@@ -68,14 +68,14 @@ struct FetchRedirectTests {
 
     @Test func exactlyTheLimitIsFollowed() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher(maxRedirects: 5).fetch(FetchRequest(url: server.url("/chain/5/301")))
+            let outcome = await makeTestFetcher(maxRedirects: 5).fetch(FeedRequest(url: server.url("/chain/5/301")))
             #expect(outcome.body == Data("<rss/>".utf8))
         }
     }
 
     @Test func moreThanTheLimitFails() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher(maxRedirects: 5).fetch(FetchRequest(url: server.url("/chain/6/301")))
+            let outcome = await makeTestFetcher(maxRedirects: 5).fetch(FeedRequest(url: server.url("/chain/6/301")))
             guard case .failed(.tooManyRedirects(let url, let limit)) = outcome else {
                 Issue.record("expected tooManyRedirects, got \(outcome)")
                 return
@@ -88,7 +88,7 @@ struct FetchRedirectTests {
 
     @Test func loopIsDetected() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/loop-a")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/loop-a")))
             #expect(outcome == .failed(.redirectLoop(url: server.url("/loop-b"))))
             #expect(server.requests.count == 2)
         }
@@ -96,7 +96,7 @@ struct FetchRedirectTests {
 
     @Test func redirectToAFileIsRefused() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/to-file")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/to-file")))
             #expect(
                 outcome == .failed(.unsupportedRedirect(from: server.url("/to-file"), to: URL(string: "file:///etc/passwd")!)))
         }
@@ -104,7 +104,7 @@ struct FetchRedirectTests {
 
     @Test func relativeLocationResolvesAgainstTheCurrentURL() async throws {
         try await withLoopbackServer(Self.chain) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/dir/old.xml")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/dir/old.xml")))
             #expect(outcome.body == Data("<rss>/dir/feed.xml</rss>".utf8))
             #expect(outcome.metadata?.permanentRedirect == server.url("/dir/feed.xml"))
         }
@@ -116,7 +116,7 @@ struct FetchRedirectTests {
             return request.headers["if-none-match"] == "\"n1\""
                 ? .respond(status: 304, headers: [], body: Data()) : .ok("<rss/>")
         }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/old"), etag: "\"n1\""))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/old"), etag: "\"n1\""))
             guard case .notModified(let metadata) = outcome else {
                 Issue.record("expected notModified, got \(outcome)")
                 return

@@ -17,7 +17,7 @@ struct FetchStatusTests {
                     ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"),
                 ], body: Data(Self.feed.utf8))
         }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/feed.xml")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/feed.xml")))
             #expect(outcome.body == Data(Self.feed.utf8))
             let metadata = try #require(outcome.metadata)
             #expect(metadata.status == 200)
@@ -32,7 +32,7 @@ struct FetchStatusTests {
 
     @Test func sendsUserAgentAndAcceptsGzip() async throws {
         try await withLoopbackServer({ _ in .ok(Self.feed) }) { server in
-            _ = await makeTestFetcher().fetch(FetchRequest(url: server.url("/ua")))
+            _ = await makeTestFetcher().fetch(FeedRequest(url: server.url("/ua")))
             let request = try #require(server.requests.first)
             #expect(request.headers["user-agent"] == "zeader/9.9-test")
             #expect(request.headers["accept-encoding"]?.contains("gzip") == true)
@@ -49,9 +49,9 @@ struct FetchStatusTests {
                 : .respond(status: 200, headers: [("ETag", "\"v7\"")], body: Data(Self.feed.utf8))
         }) { server in
             let fetcher = makeTestFetcher()
-            let first = await fetcher.fetch(FetchRequest(url: server.url("/e")))
+            let first = await fetcher.fetch(FeedRequest(url: server.url("/e")))
             let etag = try #require(first.metadata?.etag)
-            let second = await fetcher.fetch(FetchRequest(url: server.url("/e"), etag: etag))
+            let second = await fetcher.fetch(FeedRequest(url: server.url("/e"), etag: etag))
             guard case .notModified(let metadata) = second else {
                 Issue.record("expected notModified, got \(second)")
                 return
@@ -71,9 +71,9 @@ struct FetchStatusTests {
                 : .respond(status: 200, headers: [("Last-Modified", stamp)], body: Data(Self.feed.utf8))
         }) { server in
             let fetcher = makeTestFetcher()
-            let first = await fetcher.fetch(FetchRequest(url: server.url("/lm")))
+            let first = await fetcher.fetch(FeedRequest(url: server.url("/lm")))
             #expect(first.metadata?.lastModified == stamp)
-            let second = await fetcher.fetch(FetchRequest(url: server.url("/lm"), etag: "\"x\"", lastModified: stamp))
+            let second = await fetcher.fetch(FeedRequest(url: server.url("/lm"), etag: "\"x\"", lastModified: stamp))
             guard case .notModified(let metadata) = second else {
                 Issue.record("expected notModified, got \(second)")
                 return
@@ -91,7 +91,7 @@ struct FetchStatusTests {
                 status: 200, headers: [("Content-Type", "application/xml"), ("Content-Encoding", "gzip")],
                 body: compressed)
         }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/gz")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/gz")))
             #expect(outcome.body == Data(text.utf8))
         }
     }
@@ -99,7 +99,7 @@ struct FetchStatusTests {
     @Test(arguments: [404, 500, 502, 403])
     func errorStatusesFailNamingStatusAndURL(status: Int) async throws {
         try await withLoopbackServer({ _ in .status(status) }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/missing")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/missing")))
             #expect(outcome == .failed(.httpStatus(status, url: server.url("/missing"))))
             let description = try #require(outcome.error?.description)
             #expect(description.contains("HTTP \(status)"))
@@ -109,7 +109,7 @@ struct FetchStatusTests {
 
     @Test func goneIsReported() async throws {
         try await withLoopbackServer({ _ in .status(410) }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/old")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/old")))
             guard case .gone(let metadata) = outcome else {
                 Issue.record("expected gone, got \(outcome)")
                 return
@@ -121,7 +121,7 @@ struct FetchStatusTests {
     @Test func tooManyRequestsHonoursRetryAfterSeconds() async throws {
         try await withLoopbackServer({ _ in .status(429, headers: [("Retry-After", "120")]) }) { server in
             let before = Date()
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/busy")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/busy")))
             guard case .deferred(let until, let metadata) = outcome else {
                 Issue.record("expected deferred, got \(outcome)")
                 return
@@ -138,7 +138,7 @@ struct FetchStatusTests {
         let target = Date().addingTimeInterval(3600)
         let stamp = HTTPHeaderValues.formatHTTPDate(target)
         try await withLoopbackServer({ _ in .status(503, headers: [("Retry-After", stamp)]) }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/maint")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/maint")))
             guard case .deferred(let until, let metadata) = outcome else {
                 Issue.record("expected deferred, got \(outcome)")
                 return
@@ -150,7 +150,7 @@ struct FetchStatusTests {
 
     @Test func unavailableWithoutRetryAfterIsAFailure() async throws {
         try await withLoopbackServer({ _ in .status(503) }) { server in
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/down")))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/down")))
             #expect(outcome == .failed(.httpStatus(503, url: server.url("/down"))))
         }
     }
@@ -158,11 +158,11 @@ struct FetchStatusTests {
     @Test func notBeforeInTheFutureSendsNothing() async throws {
         try await withLoopbackServer({ _ in .ok(Self.feed) }) { server in
             let later = Date().addingTimeInterval(600)
-            let outcome = await makeTestFetcher().fetch(FetchRequest(url: server.url("/wait"), notBefore: later))
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/wait"), notBefore: later))
             #expect(outcome == .deferred(until: later, nil))
             #expect(server.requests.isEmpty)
             let past = await makeTestFetcher().fetch(
-                FetchRequest(url: server.url("/wait"), notBefore: Date().addingTimeInterval(-1)))
+                FeedRequest(url: server.url("/wait"), notBefore: Date().addingTimeInterval(-1)))
             #expect(past.body == Data(Self.feed.utf8))
         }
     }
@@ -172,7 +172,7 @@ struct FetchStatusTests {
         let url = server.url("/closed")
         server.stop()
         try await Task.sleep(for: .milliseconds(100))
-        let outcome = await makeTestFetcher().fetch(FetchRequest(url: url))
+        let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
         guard case .failed(.transport(let failedURL, let message)) = outcome else {
             Issue.record("expected transport error, got \(outcome)")
             return
@@ -184,8 +184,8 @@ struct FetchStatusTests {
     @Test func unsupportedSchemesAndHostlessURLsFail() async {
         let fetcher = makeTestFetcher()
         let ftp = URL(string: "ftp://127.0.0.1/feed")!
-        #expect(await fetcher.fetch(FetchRequest(url: ftp)) == .failed(.unsupportedScheme(ftp)))
+        #expect(await fetcher.fetch(FeedRequest(url: ftp)) == .failed(.unsupportedScheme(ftp)))
         let hostless = URL(string: "http:///feed")!
-        #expect(await fetcher.fetch(FetchRequest(url: hostless)).error == .invalidURL(hostless, reason: "no host"))
+        #expect(await fetcher.fetch(FeedRequest(url: hostless)).error == .invalidURL(hostless, reason: "no host"))
     }
 }

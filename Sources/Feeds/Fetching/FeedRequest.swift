@@ -8,10 +8,10 @@ import Foundation
 /// ``FetchOutcome/deferred(until:_:)`` without touching the network.
 ///
 /// ```swift
-/// let request = FetchRequest(url: URL(string: "https://example.org/feed.xml")!,
-///                            etag: server.etag, lastModified: server.lastModified)
+/// let request = FeedRequest(url: URL(string: "https://example.org/feed.xml")!,
+///                           etag: server.etag, lastModified: server.lastModified)
 /// ```
-public struct FetchRequest: Sendable, Hashable {
+public struct FeedRequest: Sendable, Hashable {
     /// The feed's URL: `http`, `https` or `file`.
     public var url: URL
     /// The `ETag` the server sent last time, sent back as `If-None-Match`.
@@ -24,8 +24,8 @@ public struct FetchRequest: Sendable, Hashable {
     /// Creates a request; only `url` is required.
     ///
     /// ```swift
-    /// let first = FetchRequest(url: URL(string: "https://example.org/feed.xml")!)
-    /// let again = FetchRequest(url: first.url, etag: "\"v2\"")
+    /// let first = FeedRequest(url: URL(string: "https://example.org/feed.xml")!)
+    /// let again = FeedRequest(url: first.url, etag: "\"v2\"")
     /// ```
     public init(url: URL, etag: String? = nil, lastModified: String? = nil, notBefore: Date? = nil) {
         self.url = url
