@@ -24,23 +24,12 @@ final class FeedXMLHandler {
     /// The feed's own fields, as read so far.
     private(set) var head = FeedHead()
     private var items: [ParsedItem] = []
-    /// When set, items are not collected: each is appended here as JSON (see
-    /// ``ContractJSONWriter/item(_:contentUTF8:summaryUTF8:to:)``), preceded by a comma.
-    var itemsJSON: [UInt8]?
-    /// When set (with `itemsJSON`), items are written to it in pieces of about
-    /// ``streamedBytes`` as soon as the feed's head is settled (see ``settledHead()``).
-    var stream: FeedParser.ContractJSONStream?
-    /// Bytes of items gathered before they are handed to `stream`.
-    static let streamedBytes = 1 << 20
+    /// When set, each finished item goes to it (in document order) instead of `items`.
+    var itemSink: (any FeedItemSink)?
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
     /// libxml2 met a character XML forbids (see ``recordError(_:line:column:code:)``).
     private(set) var sawInvalidCharacter = false
-    /// Items not to report: the first items of a document parsed again after some of its
-    /// items were already written to `stream`.
-    var itemsToSkip = 0
-    /// Items in `itemsJSON` not yet handed to `stream`.
-    private var itemsPending = 0
 
     // MARK: Structure
     private var depth = 0
@@ -476,7 +465,6 @@ final class FeedXMLHandler {
     }
 
     private func addEnclosure(url: String, type: String?, length: String?) {
-        guard itemsJSON == nil else { return }  // not part of the contract JSON
         let resolved = FeedURLResolver.resolve(FeedXMLAttributes.trimmed(url), against: currentBase)
         guard !resolved.isEmpty, !item.enclosures.contains(where: { $0.url == resolved }) else { return }
         item.enclosures.append(
@@ -486,7 +474,6 @@ final class FeedXMLHandler {
     }
 
     private func addCategory(_ raw: String) {
-        guard itemsJSON == nil else { return }  // not part of the contract JSON
         let category = FeedText.collapsingWhitespace(FeedText.sanitized(raw))
         if !category.isEmpty && !item.categories.contains(category) { item.categories.append(category) }
     }
@@ -559,8 +546,6 @@ final class FeedXMLHandler {
             break
         }
         switch finished {
-        case .itemCategory where itemsJSON != nil:
-            return  // categories are not part of the contract JSON: no string to make
         case .itemDescription:
             if item.description == nil { item.description = FeedText.trimmedBytes(&text).map(resolvingLinks) }
             return
@@ -767,10 +752,6 @@ final class FeedXMLHandler {
     private func finishItem() {
         var state = FeedItemFields()
         swap(&state, &item)  // moved out, not copied (no retain and release of every field)
-        if itemsToSkip > 0 {
-            itemsToSkip -= 1
-            return
-        }
         let choice = isAtom
             ? AtomRules.choose(state, format: format ?? .atom10, feedAuthor: head.author)
             : RSSRules.choose(state, format: format ?? .rss2, base: currentBase)
@@ -813,42 +794,13 @@ final class FeedXMLHandler {
             published: published,
             updated: state.updated, summary: summary, content: nil,
             enclosures: state.enclosures, categories: state.categories)
-        if itemsJSON != nil {
-            // Written out now: the content goes from its bytes to the JSON, never a String.
-            itemsJSON!.append(UInt8(ascii: ","))
-            itemsPending += 1
-            defer { if stream != nil && itemsJSON!.count >= Self.streamedBytes { writeToStream() } }
-            let summaryBytes = summaryUTF8 ?? []
-            summaryBytes.withUnsafeBufferPointer { summaryBuffer in
-                let summaryUTF8 = summaryUTF8 == nil ? nil : summaryBuffer
-                switch contentHTML {
-                case .bytes(let bytes)?:
-                    bytes.withUnsafeBufferPointer {
-                        ContractJSONWriter.item(parsed, contentUTF8: $0, summaryUTF8: summaryUTF8, to: &itemsJSON!)
-                    }
-                case .string(let string)?:
-                    parsed.content = string
-                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
-                case nil:
-                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
-                }
-            }
-            return
-        }
         parsed.summary = summary ?? summaryUTF8.map { String(decoding: $0, as: UTF8.self) }
         parsed.content = contentHTML?.string
-        items.append(parsed)
-    }
-
-    /// Hands the items gathered so far to `stream`, once the head is settled.
-    private func writeToStream() {
-        guard let stream, !sawInvalidCharacter else { return }
-        if !stream.headWritten {
-            guard let head = settledHead() else { return }
-            stream.write(head: head.contractJSONHead())
+        if let itemSink {
+            itemSink.receive(parsed, from: self)
+        } else {
+            items.append(parsed)
         }
-        stream.write(items: &itemsJSON!, count: itemsPending)
-        itemsPending = 0
     }
 
     /// The feed's head (format, title, link) when nothing later in the document can change

@@ -1,0 +1,13 @@
+/// Receives each item as soon as ``FeedXMLHandler`` has finished it, in document order
+/// (set as the handler's `itemSink`; without one the handler collects its items).
+///
+/// ```swift
+/// final class Counter: FeedItemSink {
+///     var count = 0
+///     func receive(_ item: ParsedItem, from handler: FeedXMLHandler) { count += 1 }
+/// }
+/// ```
+protocol FeedItemSink: AnyObject {
+    /// `handler`: the parser's state so far (its ``FeedXMLHandler/settledHead()``, say).
+    func receive(_ item: ParsedItem, from handler: FeedXMLHandler)
+}
