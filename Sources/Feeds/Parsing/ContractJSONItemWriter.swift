@@ -22,7 +22,7 @@ final class ContractJSONItemWriter: FeedItemSink {
     private var itemsPending = 0
 
     /// `expectedBytes`: about how much JSON the items will make, when known (reserved once
-    /// so the buffer is never copied to grow; see ``FeedParser/prefault(_:bytes:)``).
+    /// so the buffer is never copied to grow; see ``ParseThroughputTuning/prefault(_:bytes:)``).
     init(stream: FeedParser.ContractJSONStream?, itemsToSkip: Int = 0, expectedBytes: Int = 0) {
         self.stream = stream
         self.itemsToSkip = itemsToSkip
@@ -31,7 +31,7 @@ final class ContractJSONItemWriter: FeedItemSink {
             json.reserveCapacity(Self.streamedBytes + 256 * 1024)
         } else if expectedBytes > 0 {
             json.reserveCapacity(expectedBytes + expectedBytes / 4 + 4096)
-            FeedParser.prefault(&json, bytes: expectedBytes)
+            ParseThroughputTuning.prefault(&json, bytes: expectedBytes)
         }
     }
 

@@ -143,70 +143,6 @@ public enum FeedParser {
         }
     }
 
-    /// Parses `document` as two halves on two threads (see ``FeedXMLSplitter``); `nil` when
-    /// it cannot be cut or a half does not parse as a feed (the caller then parses it whole).
-    ///
-    /// With `stream`, the first half is parsed on the calling thread, which writes its
-    /// items to the stream as they come once the feed's head is settled (see
-    /// `FeedXMLHandler.stream`); the second half is parsed on another thread meanwhile.
-    static func parseInHalves(
-        _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, outsideAfterMiddle: Int? = nil,
-        stream: ContractJSONStream? = nil
-    ) -> XMLResult? {
-        guard ProcessInfo.processInfo.activeProcessorCount > 1,
-            let cut = FeedXMLSplitter.split(document, outsideAfterMiddle: outsideAfterMiddle)
-        else { return nil }
-        let halves = UnsafeMutableBufferPointer<XMLResult?>.allocate(capacity: 2)
-        halves.initialize(repeating: nil)
-        defer { halves.deinitialize().deallocate() }
-        let shared = HalvesWork(document: document, halves: halves)
-        @Sendable func parse(half: Int, stream: ContractJSONStream?) {
-            let document = shared.document
-            let halves = shared.halves
-            // Items kept as values allocate as much as the document; written as JSON, only
-            // small strings per item plus one output buffer (mapped on its own).
-            if !itemsAsJSON { reserveHeap(bytes: document.count / 2) }
-            let segments = half == 0
-                ? [UnsafeBufferPointer(rebasing: document[..<cut.middle])]
-                : [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])]
-            let writer = itemsAsJSON
-                ? ContractJSONItemWriter(stream: stream, expectedBytes: segments.reduce(0) { $0 + $1.count }) : nil
-            let handler = FeedXMLParser.run(segments, baseURL: baseURL, truncated: half == 0, sink: writer)
-            halves[half] = handler.makeFeed().map {
-                XMLResult(feed: $0, itemsJSON: writer.map { [$0.json] } ?? [], sawInvalidCharacter: handler.sawInvalidCharacter)
-            }
-        }
-        if let stream {
-            let secondHalf = DispatchGroup()
-            DispatchQueue.global().async(group: secondHalf) { parse(half: 1, stream: nil) }
-            parse(half: 0, stream: stream)
-            secondHalf.wait()
-            if stream.headWritten, let first = halves[0] {
-                // Items are out already: no going back to a parse in one piece. Both halves
-                // read the same prolog (root, channel), so they agree on the format.
-                var result = first
-                if let second = halves[1] {
-                    result.feed.warnings += second.feed.warnings
-                    result.feed.problems += second.feed.problems
-                    result.itemsJSON += second.itemsJSON
-                    result.sawInvalidCharacter = result.sawInvalidCharacter || second.sawInvalidCharacter
-                }
-                return result
-            }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: 2) { half in parse(half: half, stream: nil) }
-        }
-        guard var result = halves[0], let second = halves[1], result.feed.format == second.feed.format else { return nil }
-        result.feed.title = result.feed.title ?? second.feed.title
-        result.feed.link = result.feed.link ?? second.feed.link
-        result.feed.items += second.feed.items
-        result.feed.warnings += second.feed.warnings
-        result.feed.problems += second.feed.problems
-        result.itemsJSON += second.itemsJSON
-        result.sawInvalidCharacter = result.sawInvalidCharacter || second.sawInvalidCharacter
-        return result
-    }
-
     /// Parses `document` again, in one piece, with the characters XML forbids (control
     /// characters; see ``FeedXMLRepair/removeForbiddenCharacters(_:)``) taken out, after
     /// libxml2 met one: its push parser gives up on the rest of a CDATA section holding
@@ -228,50 +164,6 @@ public enum FeedParser {
     struct WholeParse {
         let handler: FeedXMLHandler
         let writer: ContractJSONItemWriter?
-    }
-
-    /// Maps the first `bytes` of a large buffer's capacity in one call
-    /// (`MADV_POPULATE_WRITE`) instead of one page fault per 4 KiB as it fills.
-    static func prefault(_ buffer: inout [UInt8], bytes: Int) {
-        #if os(Linux)
-            let page = 4096
-            guard bytes >= 1 << 20 else { return }
-            let length = min(bytes, buffer.capacity - buffer.count)
-            buffer.withUnsafeMutableBufferPointer { elements in
-                guard let base = elements.baseAddress else { return }
-                let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
-                let end = (Int(bitPattern: base) + length) & ~(page - 1)
-                guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-                _ = madvise(pointer, end - start, 23)  // MADV_POPULATE_WRITE (Linux 5.14)
-            }
-        #endif
-    }
-
-    /// Grows the calling thread's malloc heap once, in large steps, before a half is parsed.
-    ///
-    /// glibc grows a thread's (non-main) heap with one `mprotect` per page-sized step, each
-    /// taking the process-wide mmap lock: parsing the 60 MB benchmark feed made ~16,000
-    /// such calls and its two threads spent a third of their time waiting on each other.
-    /// Allocating and freeing blocks just under the mmap threshold grows the heap in
-    /// 120 KiB steps; glibc keeps the protection when the memory is freed.
-    static func reserveHeap(bytes: Int) {
-        #if os(Linux)
-            let blockSize = 120 * 1024
-            let count = min(bytes / blockSize, 512)
-            var blocks: [UnsafeMutableRawPointer?] = []
-            blocks.reserveCapacity(count)
-            for _ in 0..<count { blocks.append(malloc(blockSize)) }
-            for block in blocks.reversed() { free(block) }
-        #endif
-    }
-
-    /// What the two threads of ``parseInHalves(_:baseURL:)`` share.
-    // Unchecked sendability is sound: `document` is only read, and stays valid until
-    // `concurrentPerform` returns; each thread writes only its own slot of `halves`, and
-    // the slots are read after `concurrentPerform` has returned (it waits for both).
-    private struct HalvesWork: @unchecked Sendable {
-        let document: UnsafeBufferPointer<UInt8>
-        let halves: UnsafeMutableBufferPointer<XMLResult?>
     }
 
     /// Whether the first significant byte (after a UTF-8 BOM and white space) is `{`.
