@@ -35,6 +35,9 @@ final class ContractJSONItemWriter: FeedItemSink {
         }
     }
 
+    /// The contract JSON has neither.
+    var wantsEnclosuresAndCategories: Bool { false }
+
     func receive(_ item: ParsedItem, from handler: FeedXMLHandler) {
         if itemsToSkip > 0 {
             itemsToSkip -= 1

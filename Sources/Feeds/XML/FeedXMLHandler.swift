@@ -25,7 +25,10 @@ final class FeedXMLHandler {
     private(set) var head = FeedHead()
     private var items: [ParsedItem] = []
     /// When set, each finished item goes to it (in document order) instead of `items`.
-    var itemSink: (any FeedItemSink)?
+    var itemSink: (any FeedItemSink)? {
+        didSet { collectsEnclosuresAndCategories = itemSink?.wantsEnclosuresAndCategories ?? true }
+    }
+    private var collectsEnclosuresAndCategories = true
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
     /// libxml2 met a character XML forbids (see ``recordError(_:line:column:code:)``).
@@ -465,6 +468,7 @@ final class FeedXMLHandler {
     }
 
     private func addEnclosure(url: String, type: String?, length: String?) {
+        guard collectsEnclosuresAndCategories else { return }
         let resolved = FeedURLResolver.resolve(FeedXMLAttributes.trimmed(url), against: currentBase)
         guard !resolved.isEmpty, !item.enclosures.contains(where: { $0.url == resolved }) else { return }
         item.enclosures.append(
@@ -474,17 +478,30 @@ final class FeedXMLHandler {
     }
 
     private func addCategory(_ raw: String) {
+        guard collectsEnclosuresAndCategories else { return }
         let category = FeedText.collapsingWhitespace(FeedText.sanitized(raw))
         if !category.isEmpty && !item.categories.contains(category) { item.categories.append(category) }
     }
 
     // MARK: - Capture
 
-    /// An HTML body with its relative links and images resolved against the base in
-    /// effect where it was read (`xml:base`, else the feed's URL); as it is without one.
-    private func resolvingLinks(_ html: [UInt8]) -> [UInt8] {
-        guard let base = captureBase else { return html }
-        return FeedURLResolver.resolvingLinks(inHTML: html, against: base)
+    /// The captured body, without control characters and surrounding white space, as a
+    /// string (one copy of the bytes); `nil` when nothing is left. With `resolvingLinks`,
+    /// an HTML body's relative links and images are resolved against the base in effect
+    /// where it was read (`xml:base`, else the feed's URL); as they are without one.
+    private func capturedBody(resolvingLinks resolve: Bool) -> String? {
+        FeedText.stripControlCharacters(&text)
+        let base = resolve ? captureBase : nil
+        return text.withUnsafeBufferPointer { buffer -> String? in
+            var start = 0
+            var end = buffer.count
+            while start < end, FeedText.isXMLSpace(buffer[start]) { start += 1 }
+            while end > start, FeedText.isXMLSpace(buffer[end - 1]) { end -= 1 }
+            guard start < end else { return nil }
+            let body = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            guard let base else { return String(decoding: body, as: UTF8.self) }
+            return String(decoding: FeedURLResolver.resolvingLinks(inHTML: Array(body), against: base), as: UTF8.self)
+        }
     }
 
     /// An Atom text construct (or content): its kind from `type`/`mode`, or base64.
@@ -546,21 +563,23 @@ final class FeedXMLHandler {
             break
         }
         switch finished {
+        case .itemCategory where !collectsEnclosuresAndCategories:
+            return  // not wanted by the item sink: no string to make
         case .itemDescription:
-            if item.description == nil { item.description = FeedText.trimmedBytes(&text).map(resolvingLinks) }
+            if item.description == nil { item.description = capturedBody(resolvingLinks: true) }
             return
         case .itemContentEncoded:
-            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text).map(resolvingLinks) }
+            if item.contentEncoded == nil { item.contentEncoded = capturedBody(resolvingLinks: true) }
             return
         case .itemSummary:
-            if item.summary == nil, let bytes = FeedText.trimmedBytes(&text) {
-                item.summary = captureKind == .text ? bytes : resolvingLinks(bytes)
+            if item.summary == nil, let body = capturedBody(resolvingLinks: captureKind != .text) {
+                item.summary = body
                 item.summaryKind = captureKind
             }
             return
         case .itemContent:
-            if item.content == nil, let bytes = FeedText.trimmedBytes(&text) {
-                item.content = captureKind == .text ? bytes : resolvingLinks(bytes)
+            if item.content == nil, let body = capturedBody(resolvingLinks: captureKind != .text) {
+                item.content = body
                 item.contentKind = captureKind
             }
             return
@@ -764,8 +783,9 @@ final class FeedXMLHandler {
         var summaryUTF8: [UInt8]?
         if let html = summaryHTML {
             if choice.summaryIsText {
-                summary = HTMLText.summary(fromText: html.string)
+                summary = HTMLText.summary(fromText: html)
             } else {
+                var html = html
                 switch html.withUTF8({ HTMLText.summary(fromHTML: $0) }) {
                 case .utf8(let bytes)?: summaryUTF8 = bytes
                 case .string(let string)?: summary = string
@@ -785,7 +805,7 @@ final class FeedXMLHandler {
             var parts = [link ?? "", title ?? ""]
             if link == nil && title == nil {
                 parts.append(dateText ?? "")
-                parts.append(String(((contentHTML ?? summaryHTML)?.string ?? "").prefix(512)))
+                parts.append(String((contentHTML ?? summaryHTML ?? "").prefix(512)))
             }
             id = "zeader:" + FeedText.stableHash(parts)
         }
@@ -795,7 +815,7 @@ final class FeedXMLHandler {
             updated: state.updated, summary: summary, content: nil,
             enclosures: state.enclosures, categories: state.categories)
         parsed.summary = summary ?? summaryUTF8.map { String(decoding: $0, as: UTF8.self) }
-        parsed.content = contentHTML?.string
+        parsed.content = contentHTML
         if let itemSink {
             itemSink.receive(parsed, from: self)
         } else {
