@@ -44,7 +44,7 @@ final class ContractJSONItemWriter: FeedItemSink {
             return
         }
         json.append(UInt8(ascii: ","))
-        ContractJSONWriter.item(item, contentUTF8: nil, summaryUTF8: nil, to: &json)
+        ContractJSONWriter.item(item, to: &json)
         itemsPending += 1
         if stream != nil && json.count >= Self.streamedBytes { writeToStream(handler) }
     }

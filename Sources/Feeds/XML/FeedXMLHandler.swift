@@ -1,12 +1,16 @@
 import CLibXML2
 import Foundation
 
-/// The SAX2 state machine that turns libxml2's events into a ``ParsedFeed``.
+/// The SAX2 state machine that turns libxml2's events into ``ParsedItem``s and the
+/// feed's head (a ``ParsedFeed``).
 ///
 /// It keeps a stack of open elements and a few depths (channel, item, person, ignored
 /// subtree, capture); text is gathered as UTF-8 bytes only while a field of interest is
 /// open and becomes a `String` once, when that field closes. Everything else is skipped
-/// without allocating.
+/// without allocating. Which element is which field, and which field wins, is up to the
+/// format's rules (``RSSRules``, ``AtomRules``, ``FeedExtensionRules``); summaries are
+/// ``HTMLText`` previews. Each finished item is collected, or handed to an `itemSink`
+/// (``ContractJSONItemWriter`` for `zeader parse`).
 ///
 /// ```swift
 /// let handler = FeedXMLHandler(baseURL: "https://example.org/feed")
