@@ -33,14 +33,8 @@ struct ParseCommand: ParsableCommand {
     }
 
     func run() throws {
-        #if canImport(Glibc)
-            // A one-shot process that keeps everything it allocates: let glibc grow the heap
-            // in 64 MiB steps. With the default (128 KiB steps) the two parsing threads of a
-            // large feed made ~400 brk calls, each inside the heap's lock, and waited on each
-            // other ~2,000 times (futex); with this, ~5 brk calls and ~50 waits. Pages are
-            // still only touched as they are used.
-            Self.setMallocTopPad(64 << 20)
-        #endif
+        // A one-shot process that keeps everything it allocates (see ParseThroughputTuning).
+        ParseThroughputTuning.growHeapInLargeSteps()
         let data: Data
         switch Self.mapFile(file) {
         case .success(let bytes): data = bytes
@@ -65,17 +59,6 @@ struct ParseCommand: ParsableCommand {
             throw ExitCode.failure
         }
     }
-
-    #if canImport(Glibc)
-        /// glibc's `mallopt(M_TOP_PAD, bytes)`. `<malloc.h>` is not part of the Glibc module,
-        /// so the function is looked up by name; nothing happens where it is missing.
-        private static func setMallocTopPad(_ bytes: Int32) {
-            typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
-            let topPad: Int32 = -2  // M_TOP_PAD in <malloc.h>
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-            _ = unsafeBitCast(symbol, to: MallOpt.self)(topPad, bytes)
-        }
-    #endif
 
     /// Writes all of `bytes` to file descriptor 1 (no stdio buffer in between).
     private static func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {

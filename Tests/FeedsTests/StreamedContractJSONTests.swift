@@ -151,14 +151,14 @@ struct StreamedContractJSONTests {
                 html += usable.randomElement(using: &rng)!
             }
             let bytes = Array(html.utf8)
-            let viaString = bytes.withUnsafeBufferPointer { FeedXMLHandler.summary(fromText: FeedXMLHandler.plainTextPreview($0)) }
-            switch bytes.withUnsafeBufferPointer({ FeedXMLHandler.summary(fromHTML: $0) }) {
+            let viaString = bytes.withUnsafeBufferPointer { HTMLText.summary(fromText: HTMLText.plainTextPreview($0)) }
+            switch bytes.withUnsafeBufferPointer({ HTMLText.summary(fromHTML: $0) }) {
             case .utf8(let summary)?: #expect(summary == viaString.map { Array($0.utf8) }, "\(html)")
             case .string(let summary)?: #expect(summary == viaString, "\(html)")
             case nil: #expect(viaString == nil, "\(html)")
             }
             for limit in [5, 40, 300] {
-                let plain = bytes.withUnsafeBufferPointer { FeedXMLHandler.plainTextPreview($0) }
+                let plain = bytes.withUnsafeBufferPointer { HTMLText.plainTextPreview($0) }
                 #expect(FeedText.preview(utf8: Array(plain.utf8), limit: limit) == Array(FeedText.preview(plain, limit: limit).utf8))
             }
         }

@@ -65,18 +65,14 @@ enum ContractJSONWriter {
     ) {
         for index in items.indices {
             if index > items.startIndex || !first { out.append(UInt8(ascii: ",")) }
-            item(items[index], contentUTF8: nil, summaryUTF8: nil, to: &out)
+            item(items[index], to: &out)
             flush(&out)
         }
     }
 
-    /// Appends the JSON object of `item`; with `contentUTF8`, its `content` is those UTF-8
-    /// bytes (the same JSON as for `String(decoding: contentUTF8, as: UTF8.self)`) and
-    /// `item.content` is not read; `summaryUTF8` likewise stands for `item.summary`.
-    static func item(
-        _ item: ParsedItem, contentUTF8: UnsafeBufferPointer<UInt8>?, summaryUTF8: UnsafeBufferPointer<UInt8>?,
-        to out: inout [UInt8]
-    ) {
+    /// Appends the JSON object of `item` (what ``ContractJSONItemWriter`` does with each
+    /// item the parser finishes).
+    static func item(_ item: ParsedItem, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         string(item.id, to: &out)
         out.append(contentsOf: #","title":"#.utf8)
@@ -90,17 +86,9 @@ enum ContractJSONWriter {
         out.append(contentsOf: #","updated":"#.utf8)
         date(item.updated, to: &out)
         out.append(contentsOf: #","summary":"#.utf8)
-        if let summaryUTF8 {
-            utf8(summaryUTF8, to: &out)
-        } else {
-            string(item.summary, to: &out)
-        }
+        string(item.summary, to: &out)
         out.append(contentsOf: #","content":"#.utf8)
-        if let contentUTF8 {
-            utf8(contentUTF8, to: &out)
-        } else {
-            string(item.content, to: &out)
-        }
+        string(item.content, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 

@@ -143,75 +143,6 @@ public enum FeedParser {
         }
     }
 
-    /// Parses `document` as two halves on two threads (see ``FeedXMLSplitter``); `nil` when
-    /// it cannot be cut or a half does not parse as a feed (the caller then parses it whole).
-    ///
-    /// With `stream`, the first half is parsed on the calling thread, which writes its
-    /// items to the stream as they come once the feed's head is settled (see
-    /// `FeedXMLHandler.stream`); the second half is parsed on another thread meanwhile.
-    static func parseInHalves(
-        _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, outsideAfterMiddle: Int? = nil,
-        stream: ContractJSONStream? = nil
-    ) -> XMLResult? {
-        guard ProcessInfo.processInfo.activeProcessorCount > 1,
-            let cut = FeedXMLSplitter.split(document, outsideAfterMiddle: outsideAfterMiddle)
-        else { return nil }
-        let halves = UnsafeMutableBufferPointer<XMLResult?>.allocate(capacity: 2)
-        halves.initialize(repeating: nil)
-        defer { halves.deinitialize().deallocate() }
-        let shared = HalvesWork(document: document, halves: halves)
-        @Sendable func parse(half: Int, stream: ContractJSONStream?) {
-            let document = shared.document
-            let halves = shared.halves
-            // Items kept as values allocate as much as the document; written as JSON, only
-            // small strings per item plus one output buffer (mapped on its own).
-            if !itemsAsJSON { reserveHeap(bytes: document.count / 2) }
-            let handler: FeedXMLHandler
-            if half == 0 {
-                handler = FeedXMLParser.run(
-                    [UnsafeBufferPointer(rebasing: document[..<cut.middle])], baseURL: baseURL, truncated: true,
-                    itemsAsJSON: itemsAsJSON, stream: stream)
-            } else {
-                handler = FeedXMLParser.run(
-                    [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])],
-                    baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON)
-            }
-            halves[half] = handler.makeFeed().map {
-                XMLResult(
-                    feed: $0, itemsJSON: handler.itemsJSON.map { [$0] } ?? [], sawInvalidCharacter: handler.sawInvalidCharacter)
-            }
-        }
-        if let stream {
-            let secondHalf = DispatchGroup()
-            DispatchQueue.global().async(group: secondHalf) { parse(half: 1, stream: nil) }
-            parse(half: 0, stream: stream)
-            secondHalf.wait()
-            if stream.headWritten, let first = halves[0] {
-                // Items are out already: no going back to a parse in one piece. Both halves
-                // read the same prolog (root, channel), so they agree on the format.
-                var result = first
-                if let second = halves[1] {
-                    result.feed.warnings += second.feed.warnings
-                    result.feed.problems += second.feed.problems
-                    result.itemsJSON += second.itemsJSON
-                    result.sawInvalidCharacter = result.sawInvalidCharacter || second.sawInvalidCharacter
-                }
-                return result
-            }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: 2) { half in parse(half: half, stream: nil) }
-        }
-        guard var result = halves[0], let second = halves[1], result.feed.format == second.feed.format else { return nil }
-        result.feed.title = result.feed.title ?? second.feed.title
-        result.feed.link = result.feed.link ?? second.feed.link
-        result.feed.items += second.feed.items
-        result.feed.warnings += second.feed.warnings
-        result.feed.problems += second.feed.problems
-        result.itemsJSON += second.itemsJSON
-        result.sawInvalidCharacter = result.sawInvalidCharacter || second.sawInvalidCharacter
-        return result
-    }
-
     /// Parses `document` again, in one piece, with the characters XML forbids (control
     /// characters; see ``FeedXMLRepair/removeForbiddenCharacters(_:)``) taken out, after
     /// libxml2 met one: its push parser gives up on the rest of a CDATA section holding
@@ -219,42 +150,20 @@ public enum FeedParser {
     /// before the first such character, so the same in both parses) are not reported again.
     static func parseWithoutForbiddenCharacters(
         _ document: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool, stream: ContractJSONStream?
-    ) -> FeedXMLHandler {
+    ) -> WholeParse {
         var cleaned = Array(document)
         let removed = FeedXMLRepair.removeForbiddenCharacters(&cleaned)
-        let handler = cleaned.withUnsafeBufferPointer {
-            FeedXMLParser.run(
-                [$0], baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON, itemsToSkip: stream?.itemsWritten ?? 0)
-        }
+        let writer = itemsAsJSON
+            ? ContractJSONItemWriter(stream: nil, itemsToSkip: stream?.itemsWritten ?? 0, expectedBytes: cleaned.count) : nil
+        let handler = cleaned.withUnsafeBufferPointer { FeedXMLParser.run([$0], baseURL: baseURL, truncated: false, sink: writer) }
         handler.noteWarning("\(removed) control character\(removed == 1 ? "" : "s") removed")
-        return handler
+        return WholeParse(handler: handler, writer: writer)
     }
 
-    /// Grows the calling thread's malloc heap once, in large steps, before a half is parsed.
-    ///
-    /// glibc grows a thread's (non-main) heap with one `mprotect` per page-sized step, each
-    /// taking the process-wide mmap lock: parsing the 60 MB benchmark feed made ~16,000
-    /// such calls and its two threads spent a third of their time waiting on each other.
-    /// Allocating and freeing blocks just under the mmap threshold grows the heap in
-    /// 120 KiB steps; glibc keeps the protection when the memory is freed.
-    static func reserveHeap(bytes: Int) {
-        #if os(Linux)
-            let blockSize = 120 * 1024
-            let count = min(bytes / blockSize, 512)
-            var blocks: [UnsafeMutableRawPointer?] = []
-            blocks.reserveCapacity(count)
-            for _ in 0..<count { blocks.append(malloc(blockSize)) }
-            for block in blocks.reversed() { free(block) }
-        #endif
-    }
-
-    /// What the two threads of ``parseInHalves(_:baseURL:)`` share.
-    // Unchecked sendability is sound: `document` is only read, and stays valid until
-    // `concurrentPerform` returns; each thread writes only its own slot of `halves`, and
-    // the slots are read after `concurrentPerform` has returned (it waits for both).
-    private struct HalvesWork: @unchecked Sendable {
-        let document: UnsafeBufferPointer<UInt8>
-        let halves: UnsafeMutableBufferPointer<XMLResult?>
+    /// A document parsed in one piece: its handler, and with items as JSON, their writer.
+    struct WholeParse {
+        let handler: FeedXMLHandler
+        let writer: ContractJSONItemWriter?
     }
 
     /// Whether the first significant byte (after a UTF-8 BOM and white space) is `{`.
@@ -298,7 +207,7 @@ public enum FeedParser {
             }
         }
         let base = url?.absoluteString
-        func parse(_ document: UnsafeBufferPointer<UInt8>) -> (XMLResult?, FeedXMLHandler?) {
+        func parse(_ document: UnsafeBufferPointer<UInt8>) -> (XMLResult?, WholeParse?) {
             if document.count >= limits.parallelParsingThreshold,
                 let result = parseInHalves(
                     document, baseURL: base, itemsAsJSON: itemsAsJSON, outsideAfterMiddle: repaired.outsideAfterMiddle,
@@ -309,21 +218,23 @@ public enum FeedParser {
                 }
                 return (result, nil)
             }
-            let handler = FeedXMLParser.run(document, baseURL: base, itemsAsJSON: itemsAsJSON)
+            let writer = itemsAsJSON ? ContractJSONItemWriter(stream: nil, expectedBytes: document.count) : nil
+            let handler = FeedXMLParser.run(document, baseURL: base, sink: writer)
             if handler.sawInvalidCharacter {
                 return (nil, parseWithoutForbiddenCharacters(document, baseURL: base, itemsAsJSON: itemsAsJSON, stream: stream))
             }
-            return (nil, handler)
+            return (nil, WholeParse(handler: handler, writer: writer))
         }
-        let parsed: (XMLResult?, FeedXMLHandler?)
+        let parsed: (XMLResult?, WholeParse?)
         if let bytes = repaired.bytes {
             parsed = bytes.withUnsafeBufferPointer { parse($0) }
         } else {
             parsed = parse(UnsafeBufferPointer(rebasing: utf8[repaired.offset...]))
         }
         if let result = parsed.0 { return result }
-        guard let handler = parsed.1 else { throw FeedParseError(.notAFeed(rootElement: ""), url: url) }
-        if let feed = handler.makeFeed() { return XMLResult(feed: feed, itemsJSON: handler.itemsJSON.map { [$0] } ?? []) }
+        guard let whole = parsed.1 else { throw FeedParseError(.notAFeed(rootElement: ""), url: url) }
+        let handler = whole.handler
+        if let feed = handler.makeFeed() { return XMLResult(feed: feed, itemsJSON: whole.writer.map { [$0.json] } ?? []) }
         if handler.rejectedRoot { throw FeedParseError(.notAFeed(rootElement: handler.rootName ?? ""), url: url) }
         if let first = handler.errors.first { throw FeedParseError(.malformedXML(first), url: url) }
         throw FeedParseError(.notAFeed(rootElement: ""), url: url)

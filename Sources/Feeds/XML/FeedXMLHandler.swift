@@ -1,12 +1,16 @@
 import CLibXML2
 import Foundation
 
-/// The SAX2 state machine that turns libxml2's events into a ``ParsedFeed``.
+/// The SAX2 state machine that turns libxml2's events into ``ParsedItem``s and the
+/// feed's head (a ``ParsedFeed``).
 ///
 /// It keeps a stack of open elements and a few depths (channel, item, person, ignored
 /// subtree, capture); text is gathered as UTF-8 bytes only while a field of interest is
 /// open and becomes a `String` once, when that field closes. Everything else is skipped
-/// without allocating.
+/// without allocating. Which element is which field, and which field wins, is up to the
+/// format's rules (``RSSRules``, ``AtomRules``, ``FeedExtensionRules``); summaries are
+/// ``HTMLText`` previews. Each finished item is collected, or handed to an `itemSink`
+/// (``ContractJSONItemWriter`` for `zeader parse`).
 ///
 /// ```swift
 /// let handler = FeedXMLHandler(baseURL: "https://example.org/feed")
@@ -21,29 +25,18 @@ final class FeedXMLHandler {
     private(set) var format: FeedFormat?
     private(set) var rootName: String?
     private(set) var rejectedRoot = false
-    private var feedTitle: String?
-    private var feedDCTitle: String?
-    private var feedLink: String?
-    private var feedAlternateLink: String?
-    private var feedAuthor: String?
+    /// The feed's own fields, as read so far.
+    private(set) var head = FeedHead()
     private var items: [ParsedItem] = []
-    /// When set, items are not collected: each is appended here as JSON (see
-    /// ``ContractJSONWriter/item(_:contentUTF8:summaryUTF8:to:)``), preceded by a comma.
-    var itemsJSON: [UInt8]?
-    /// When set (with `itemsJSON`), items are written to it in pieces of about
-    /// ``streamedBytes`` as soon as the feed's head is settled (see ``settledHead()``).
-    var stream: FeedParser.ContractJSONStream?
-    /// Bytes of items gathered before they are handed to `stream`.
-    static let streamedBytes = 1 << 20
+    /// When set, each finished item goes to it (in document order) instead of `items`.
+    var itemSink: (any FeedItemSink)? {
+        didSet { collectsEnclosuresAndCategories = itemSink?.wantsEnclosuresAndCategories ?? true }
+    }
+    private var collectsEnclosuresAndCategories = true
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
     /// libxml2 met a character XML forbids (see ``recordError(_:line:column:code:)``).
     private(set) var sawInvalidCharacter = false
-    /// Items not to report: the first items of a document parsed again after some of its
-    /// items were already written to `stream`.
-    var itemsToSkip = 0
-    /// Items in `itemsJSON` not yet handed to `stream`.
-    private var itemsPending = 0
 
     // MARK: Structure
     private var depth = 0
@@ -58,16 +51,8 @@ final class FeedXMLHandler {
     private let documentBase: String?
 
     // MARK: Capture
-    private enum Target {
-        case none
-        case feedTitle, feedLink, feedDCTitle
-        case itemTitle, itemDCTitle, itemIssued, itemLink, itemGuid, itemDescription, itemContentEncoded
-        case itemAuthor, itemCreator, itemItunesAuthor
-        case itemPubDate, itemDCDate, itemPublished, itemUpdated
-        case itemSummary, itemContent, itemCategory, itemID, itemMediaDescription, itemItunesSummary
-        case personName, personEmail
-    }
-    private enum TextKind { case text, html, xhtml }
+    private typealias Target = FeedCaptureTarget
+    private typealias TextKind = FeedTextKind
     private var target: Target = .none
     private var captureDepth = 0
     private var captureKind: TextKind = .text
@@ -88,64 +73,7 @@ final class FeedXMLHandler {
     private var text: [UInt8] = []
 
     // MARK: Current item
-    private struct ItemState {
-        var title: String?
-        var dcTitle: String?
-        var titleKind: TextKind = .text
-        var link: String?
-        var alternateLink: String?
-        var alternateLinkScore = 0
-        var guid: String?
-        var guidIsPermaLink = true
-        var guidBase: String?
-        var rdfAbout: String?
-        var atomID: String?
-        /// The bodies are kept as UTF-8 bytes (stripped of control characters, trimmed):
-        /// only the first bytes of the summary's source are read as text, and the content
-        /// becomes a `String` only when items are collected (not when they are written
-        /// straight out as JSON).
-        var description: [UInt8]?
-        var contentEncoded: [UInt8]?
-        var summary: [UInt8]?
-        var summaryKind: TextKind = .text
-        var content: [UInt8]?
-        var contentKind: TextKind = .text
-        var mediaDescription: String?
-        var itunesSummary: String?
-        var author: String?
-        var creator: String?
-        var itunesAuthor: String?
-        var personName: String?
-        var personEmail: String?
-        var pubDate: Date?
-        var dcDate: Date?
-        var published: Date?
-        var issued: Date?
-        var updated: Date?
-        var enclosures: [Enclosure] = []
-        var categories: [String] = []
-    }
-    private var item = ItemState()
-
-    /// An item's HTML body: bytes captured from the document, or a string made earlier.
-    private enum ItemBody {
-        case bytes([UInt8])
-        case string(String)
-
-        var string: String {
-            switch self {
-            case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
-            case .string(let string): string
-            }
-        }
-
-        func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-            switch self {
-            case .bytes(let bytes): return bytes.withUnsafeBufferPointer(body)
-            case .string(var string): return string.withUTF8(body)
-            }
-        }
-    }
+    private var item = FeedItemFields()
     private var personName: String?
     private var personEmail: String?
 
@@ -272,7 +200,7 @@ final class FeedXMLHandler {
             ignoreDepth = 0
             finishItem()
             itemDepth = depth
-            item = ItemState()
+            item = FeedItemFields()
             if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = FeedText.sanitized(about) }
             return
         }
@@ -299,7 +227,7 @@ final class FeedXMLHandler {
         if itemDepth == 0 {
             if primary && (name == .item || name == .entry) && (isAtom ? name == .entry : name == .item) {
                 itemDepth = depth
-                item = ItemState()
+                item = FeedItemFields()
                 if let about = attrs.value(local: "about", namespace: .rdf) { item.rdfAbout = FeedText.sanitized(about) }
                 return
             }
@@ -401,142 +329,79 @@ final class FeedXMLHandler {
         }
     }
 
+    /// A child of the channel (Atom: of the feed), as the format's rules say.
     private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
-        switch name {
-        case .title where primary && feedTitle == nil:
-            if isAtom {
-                beginAtomTextCapture(.feedTitle, attributes: attributes)
-            } else {
-                beginCapture(.feedTitle, kind: .text)
-            }
-        case .title where namespace == .dc && !isAtom && feedDCTitle == nil:
-            beginCapture(.feedDCTitle, kind: .text)
-        case .link where primary && !isAtom:
-            // `<link href rel="self">` (an Atom link whose prefix was never declared, or
-            // written without one) is the feed's own URL, not its site.
-            if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
-                if feedLink == nil, Self.isAlternate(attributes) {
-                    feedLink = FeedURLResolver.resolve(trimmed(href), against: currentBase)
-                }
-            } else if feedLink == nil {
-                beginCapture(.feedLink, kind: .text)
-            }
-        case .link where isAtom ? primary : namespace == .atom10:
-            noteLink(attributes, feedLevel: true)
-        case .author where isAtom && primary:
-            personDepth = depth
-            personIsFeedLevel = true
-            personName = nil
-            personEmail = nil
-        case .image, .textinput, .items:
-            ignoreDepth = depth
-        case .entry, .item:
-            ignoreDepth = depth  // an item of the other syntax: not ours
-        default:
-            break
-        }
+        let action = isAtom
+            ? AtomRules.feedField(name, namespace: namespace, primary: primary, head: head)
+            : RSSRules.feedField(name, namespace: namespace, primary: primary, head: head)
+        perform(action, name: name, attributes: attributes, feedLevel: true)
     }
 
     // MARK: - Item level
 
+    /// A child of an item (Atom: of an entry), as the format's rules say.
     private func startItemField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
-        switch namespace {
-        case _ where primary:
-            switch name {
-            case .title:
-                if isAtom {
-                    beginAtomTextCapture(.itemTitle, attributes: attributes)
-                } else {
-                    beginCapture(.itemTitle, kind: .text)
+        let action = isAtom
+            ? AtomRules.itemField(name, namespace: namespace, primary: primary)
+            : RSSRules.itemField(name, namespace: namespace, primary: primary)
+        perform(action, name: name, attributes: attributes, feedLevel: false)
+    }
+
+    /// Carries out what the rules decided for the element just opened.
+    private func perform(_ action: FeedFieldAction, name: FeedXMLName, attributes: FeedXMLAttributes, feedLevel: Bool) {
+        switch action {
+        case .skip:
+            break
+        case .ignoreSubtree:
+            ignoreDepth = depth
+        case .capture(let target, let kind):
+            beginCapture(target, kind: kind)
+        case .textConstruct(let target):
+            beginAtomTextCapture(target, attributes: attributes)
+        case .atomLink:
+            noteLink(attributes, feedLevel: feedLevel)
+        case .rssLink:
+            // `<link href rel="self">` (an Atom link whose prefix was never declared, or
+            // written without one) is the feed's own URL, not its site.
+            let known = feedLevel ? head.link != nil : item.link != nil
+            if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
+                if !known, AtomRules.isAlternate(attributes) {
+                    let link = FeedURLResolver.resolve(FeedXMLAttributes.trimmed(href), against: currentBase)
+                    if feedLevel { head.link = link } else { item.link = link }
                 }
-            case .link:
-                if isAtom {
-                    noteLink(attributes, feedLevel: false)
-                } else if let href = attributes.value(local: "href", namespace: .none), !href.isEmpty {
-                    if item.link == nil, Self.isAlternate(attributes) {
-                        item.link = FeedURLResolver.resolve(trimmed(href), against: currentBase)
-                    }
-                } else if item.link == nil {
-                    beginCapture(.itemLink, kind: .text)
-                }
-            case .guid:
-                let permalink = attributes.value(local: "isPermaLink", namespace: .none)
-                    ?? attributes.value(local: "ispermalink", namespace: .none)
-                    ?? attributes.value(local: "isPermalink", namespace: .none)
-                item.guidIsPermaLink = permalink.map { trimmed($0).lowercased() != "false" } ?? true
-                beginCapture(.itemGuid, kind: .text)
-            case .id: beginCapture(.itemID, kind: .text)
-            case .description: beginCapture(.itemDescription, kind: .html)
-            case .pubDate: beginCapture(.itemPubDate, kind: .text)
-            case .published, .created: beginCapture(.itemPublished, kind: .text)
-            case .issued: beginCapture(.itemIssued, kind: .text)
-            case .updated, .modified: beginCapture(.itemUpdated, kind: .text)
-            case .summary: beginAtomTextCapture(.itemSummary, attributes: attributes)
-            case .content:
-                if let src = attributes.value(local: "src", namespace: .none) {
-                    if item.alternateLink == nil {
-                        item.alternateLink = FeedURLResolver.resolve(trimmed(src), against: currentBase)
-                    }
-                } else {
-                    beginAtomTextCapture(.itemContent, attributes: attributes)
-                }
-            case .author:
-                if isAtom {
-                    startPerson()
-                } else {
-                    beginCapture(.itemAuthor, kind: .text)
-                }
-            case .category:
-                if let term = attributes.value(local: "term", namespace: .none) ?? attributes.value(local: "label", namespace: .none) {
-                    addCategory(term)
-                } else {
-                    beginCapture(.itemCategory, kind: .text)
-                }
-            case .enclosure:
-                if let url = attributes.value(local: "url", namespace: .none) {
-                    addEnclosure(
-                        url: url, type: attributes.value(local: "type", namespace: .none),
-                        length: attributes.value(local: "length", namespace: .none))
-                }
-            case .source:
-                ignoreDepth = depth
-            default:
-                break
+            } else if !known {
+                beginCapture(feedLevel ? .feedLink : .itemLink, kind: .text)
             }
-        case .dc:
-            switch name {
-            case .creator, .author: beginCapture(.itemCreator, kind: .text)
-            case .title: beginCapture(.itemDCTitle, kind: .text)
-            case .date: beginCapture(.itemDCDate, kind: .text)
-            case .subject: beginCapture(.itemCategory, kind: .text)
-            default: break
+        case .person:
+            startPerson(feedLevel: feedLevel)
+        case .guid:
+            let permalink = attributes.value(local: "isPermaLink", namespace: .none)
+                ?? attributes.value(local: "ispermalink", namespace: .none)
+                ?? attributes.value(local: "isPermalink", namespace: .none)
+            item.guidIsPermaLink = permalink.map { FeedXMLAttributes.trimmed($0).lowercased() != "false" } ?? true
+            beginCapture(.itemGuid, kind: .text)
+        case .category:
+            if let term = attributes.value(local: "term", namespace: .none) ?? attributes.value(local: "label", namespace: .none) {
+                addCategory(term)
+            } else {
+                beginCapture(.itemCategory, kind: .text)
             }
-        case .dcterms:
-            switch name {
-            case .modified: beginCapture(.itemUpdated, kind: .text)
-            case .created, .issued: beginCapture(.itemDCDate, kind: .text)
-            default: break
+        case .enclosure:
+            if let url = attributes.value(local: "url", namespace: .none) {
+                addEnclosure(
+                    url: url, type: attributes.value(local: "type", namespace: .none),
+                    length: attributes.value(local: "length", namespace: .none))
             }
-        case .content:
-            if name == .encoded { beginCapture(.itemContentEncoded, kind: .html) }
-        case .itunes:
-            switch name {
-            case .author: beginCapture(.itemItunesAuthor, kind: .text)
-            case .summary: beginCapture(.itemItunesSummary, kind: .text)
-            default: break
-            }
-        case .atom10, .atom03:
-            switch name {
-            case .link: noteLink(attributes, feedLevel: false)
-            case .author: startPerson()
-            case .updated: beginCapture(.itemUpdated, kind: .text)
-            case .published: beginCapture(.itemPublished, kind: .text)
-            default: break
+        case .atomContent:
+            if let src = attributes.value(local: "src", namespace: .none) {
+                if item.alternateLink == nil {
+                    item.alternateLink = FeedURLResolver.resolve(FeedXMLAttributes.trimmed(src), against: currentBase)
+                }
+            } else {
+                beginAtomTextCapture(.itemContent, attributes: attributes)
             }
         case .media:
             startMediaElement(name: name, localName: nil, attributes: attributes)
-        default:
-            break
         }
     }
 
@@ -553,9 +418,9 @@ final class FeedXMLHandler {
         }
     }
 
-    private func startPerson() {
+    private func startPerson(feedLevel: Bool) {
         personDepth = depth
-        personIsFeedLevel = false
+        personIsFeedLevel = feedLevel
         personName = nil
         personEmail = nil
     }
@@ -571,7 +436,7 @@ final class FeedXMLHandler {
     private func finishPerson() {
         let who = personName ?? personEmail
         if personIsFeedLevel {
-            if feedAuthor == nil { feedAuthor = who }
+            if head.author == nil { head.author = who }
         } else if item.personName == nil && item.personEmail == nil {
             item.personName = personName
             item.personEmail = personEmail
@@ -582,16 +447,16 @@ final class FeedXMLHandler {
     /// Atom `link`: alternate (or no rel) becomes the link, html first; enclosure an enclosure.
     private func noteLink(_ attributes: FeedXMLAttributes, feedLevel: Bool) {
         guard let rawHref = attributes.value(local: "href", namespace: .none) else { return }
-        let href = FeedURLResolver.resolve(trimmed(rawHref), against: currentBase)
+        let href = FeedURLResolver.resolve(FeedXMLAttributes.trimmed(rawHref), against: currentBase)
         let rel = attributes.value(local: "rel", namespace: .none)?.lowercased() ?? "alternate"
         let type = attributes.value(local: "type", namespace: .none)?.lowercased()
         switch rel {
         case "alternate", "http://www.iana.org/assignments/relation/alternate", "":
-            let score = type == nil ? 2 : (type!.contains("html") ? 3 : 1)
+            let score = AtomRules.alternateScore(type: type)
             if feedLevel {
-                if feedAlternateLink == nil || score > feedAlternateScore {
-                    feedAlternateLink = href
-                    feedAlternateScore = score
+                if head.alternateLink == nil || score > head.alternateScore {
+                    head.alternateLink = href
+                    head.alternateScore = score
                 }
             } else if item.alternateLink == nil || score > item.alternateLinkScore {
                 item.alternateLink = href
@@ -605,81 +470,49 @@ final class FeedXMLHandler {
             break
         }
     }
-    private var feedAlternateScore = 0
-
-    /// Whether a link's `rel` (absent: alternate) names the page it stands for.
-    private static func isAlternate(_ attributes: FeedXMLAttributes) -> Bool {
-        guard let rel = attributes.value(local: "rel", namespace: .none) else { return true }
-        let name = rel.trimmingCharacters(in: .whitespaces).lowercased()
-        return name.isEmpty || name == "alternate" || name == "http://www.iana.org/assignments/relation/alternate"
-    }
 
     private func addEnclosure(url: String, type: String?, length: String?) {
-        guard itemsJSON == nil else { return }  // not part of the contract JSON
-        let resolved = FeedURLResolver.resolve(trimmed(url), against: currentBase)
+        guard collectsEnclosuresAndCategories else { return }
+        let resolved = FeedURLResolver.resolve(FeedXMLAttributes.trimmed(url), against: currentBase)
         guard !resolved.isEmpty, !item.enclosures.contains(where: { $0.url == resolved }) else { return }
         item.enclosures.append(
             Enclosure(
-                url: FeedText.sanitized(resolved), type: type.map { FeedText.sanitized(trimmed($0)) },
-                length: length.flatMap { Int64(trimmed($0)) }))
+                url: FeedText.sanitized(resolved), type: type.map { FeedText.sanitized(FeedXMLAttributes.trimmed($0)) },
+                length: length.flatMap { Int64(FeedXMLAttributes.trimmed($0)) }))
     }
 
     private func addCategory(_ raw: String) {
-        guard itemsJSON == nil else { return }  // not part of the contract JSON
+        guard collectsEnclosuresAndCategories else { return }
         let category = FeedText.collapsingWhitespace(FeedText.sanitized(raw))
         if !category.isEmpty && !item.categories.contains(category) { item.categories.append(category) }
     }
 
     // MARK: - Capture
 
-    private func textKind(_ attributes: FeedXMLAttributes) -> TextKind {
-        let type = attributes.value(local: "type", namespace: .none)?.lowercased()
-        let mode = attributes.value(local: "mode", namespace: .none)?.lowercased()
-        switch type {
-        case "html", "text/html": return mode == "xml" ? .xhtml : .html
-        case "xhtml", "application/xhtml+xml": return .xhtml
-        default:
-            if format == .atom03 {
-                if mode == "xml" { return .xhtml }
-                if mode == "escaped" && type != "text/plain" { return .html }
-            }
-            return .text
+    /// The captured body, without control characters and surrounding white space, as a
+    /// string (one copy of the bytes); `nil` when nothing is left. With `resolvingLinks`,
+    /// an HTML body's relative links and images are resolved against the base in effect
+    /// where it was read (`xml:base`, else the feed's URL); as they are without one.
+    private func capturedBody(resolvingLinks resolve: Bool) -> String? {
+        FeedText.stripControlCharacters(&text)
+        let base = resolve ? captureBase : nil
+        return text.withUnsafeBufferPointer { buffer -> String? in
+            var start = 0
+            var end = buffer.count
+            while start < end, FeedText.isXMLSpace(buffer[start]) { start += 1 }
+            while end > start, FeedText.isXMLSpace(buffer[end - 1]) { end -= 1 }
+            guard start < end else { return nil }
+            let body = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            guard let base else { return String(decoding: body, as: UTF8.self) }
+            return String(decoding: FeedURLResolver.resolvingLinks(inHTML: Array(body), against: base), as: UTF8.self)
         }
-    }
-
-    /// An HTML body with its relative links and images resolved against the base in
-    /// effect where it was read (`xml:base`, else the feed's URL); as it is without one.
-    private func resolvingLinks(_ html: [UInt8]) -> [UInt8] {
-        guard let base = captureBase else { return html }
-        return FeedURLResolver.resolvingLinks(inHTML: html, against: base)
     }
 
     /// An Atom text construct (or content): its kind from `type`/`mode`, or base64.
     private func beginAtomTextCapture(_ newTarget: Target, attributes: FeedXMLAttributes) {
-        let base64 = base64Kind(attributes)
-        beginCapture(newTarget, kind: base64 == nil ? textKind(attributes) : .text)
+        let base64 = AtomRules.base64Kind(attributes, format: format)
+        beginCapture(newTarget, kind: base64 == nil ? AtomRules.textKind(attributes, format: format) : .text)
         captureBase64 = base64
-    }
-
-    /// Whether an Atom element's text is base64, and if so what its decoded bytes are:
-    /// Atom 0.3's `mode="base64"` (its `type` a MIME type, `text/plain` by default), or
-    /// an Atom 1.0 `type` that is a MIME type other than `text/…` or an XML type (RFC
-    /// 4287 §4.1.3.3). `.some(nil)`: binary (an image, say), shown as absent.
-    private func base64Kind(_ attributes: FeedXMLAttributes) -> TextKind?? {
-        let type = attributes.value(local: "type", namespace: .none).map { trimmed($0).lowercased() }
-        if format == .atom03 {
-            guard attributes.value(local: "mode", namespace: .none).map({ trimmed($0).lowercased() }) == "base64" else {
-                return nil
-            }
-            switch type {
-            case nil, "", "text", "text/plain": return .some(.text)
-            case "html", "text/html", "xhtml", "application/xhtml+xml": return .some(.html)
-            case let other?: return other.hasPrefix("text/") ? .some(.text) : .some(nil)
-            }
-        }
-        guard let type, type.contains("/"), !type.hasPrefix("text/"), !type.hasSuffix("+xml"), !type.hasSuffix("/xml")
-        else { return nil }
-        return .some(.text)  // decoded; kept only if it is text (see `decodeBase64Capture`)
     }
 
     /// Replaces the captured base64 with what it encodes, or with nothing when that is
@@ -734,23 +567,23 @@ final class FeedXMLHandler {
             break
         }
         switch finished {
-        case .itemCategory where itemsJSON != nil:
-            return  // categories are not part of the contract JSON: no string to make
+        case .itemCategory where !collectsEnclosuresAndCategories:
+            return  // not wanted by the item sink: no string to make
         case .itemDescription:
-            if item.description == nil { item.description = FeedText.trimmedBytes(&text).map(resolvingLinks) }
+            if item.description == nil { item.description = capturedBody(resolvingLinks: true) }
             return
         case .itemContentEncoded:
-            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text).map(resolvingLinks) }
+            if item.contentEncoded == nil { item.contentEncoded = capturedBody(resolvingLinks: true) }
             return
         case .itemSummary:
-            if item.summary == nil, let bytes = FeedText.trimmedBytes(&text) {
-                item.summary = captureKind == .text ? bytes : resolvingLinks(bytes)
+            if item.summary == nil, let body = capturedBody(resolvingLinks: captureKind != .text) {
+                item.summary = body
                 item.summaryKind = captureKind
             }
             return
         case .itemContent:
-            if item.content == nil, let bytes = FeedText.trimmedBytes(&text) {
-                item.content = captureKind == .text ? bytes : resolvingLinks(bytes)
+            if item.content == nil, let body = capturedBody(resolvingLinks: captureKind != .text) {
+                item.content = body
                 item.contentKind = captureKind
             }
             return
@@ -760,11 +593,11 @@ final class FeedXMLHandler {
         guard let value = FeedText.makeString(&text, trim: true) else { return }
         switch finished {
         case .none, .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated, .itemIssued: break
-        case .feedTitle: feedTitle = titleText(value, kind: captureKind)
-        case .feedDCTitle: feedDCTitle = titleText(value, kind: .text)
+        case .feedTitle: head.title = titleText(value, kind: captureKind)
+        case .feedDCTitle: head.dcTitle = titleText(value, kind: .text)
         case .itemDCTitle:
             if item.dcTitle == nil { item.dcTitle = titleText(value, kind: .text) }
-        case .feedLink: feedLink = FeedURLResolver.resolve(value, against: captureBase)
+        case .feedLink: head.link = FeedURLResolver.resolve(value, against: captureBase)
         case .itemTitle:
             if item.title == nil { item.title = titleText(value, kind: captureKind) }
         case .itemLink:
@@ -787,10 +620,10 @@ final class FeedXMLHandler {
         case .itemCategory: addCategory(value)
         case .itemMediaDescription:
             if item.mediaDescription == nil {
-                item.mediaDescription = captureKind == .text ? escapeHTML(value) : value
+                item.mediaDescription = captureKind == .text ? HTMLText.escaped(value) : value
             }
         case .itemItunesSummary:
-            if item.itunesSummary == nil { item.itunesSummary = escapeHTML(value) }
+            if item.itunesSummary == nil { item.itunesSummary = HTMLText.escaped(value) }
         case .personName:
             if personName == nil { personName = FeedText.collapsingWhitespace(value) }
         case .personEmail:
@@ -937,101 +770,34 @@ final class FeedXMLHandler {
         if bytes.count > runStart { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
     }
 
-    /// `bytes` with `&`, `<` and `>` escaped (the same as ``escapeHTML(_:)`` on their string).
-    private static func escapedHTML(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 64)
-        for byte in bytes {
-            switch byte {
-            case 0x26: out.append(contentsOf: "&amp;".utf8)
-            case 0x3C: out.append(contentsOf: "&lt;".utf8)
-            case 0x3E: out.append(contentsOf: "&gt;".utf8)
-            default: out.append(byte)
-            }
-        }
-        return out
-    }
-
-    private func escapeHTML(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return value }
-        var out = ""
-        out.reserveCapacity(value.utf8.count + 16)
-        for character in value.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
-
     // MARK: - Finishing
 
     private func finishItem() {
-        var state = ItemState()
+        var state = FeedItemFields()
         swap(&state, &item)  // moved out, not copied (no retain and release of every field)
-        if itemsToSkip > 0 {
-            itemsToSkip -= 1
-            return
-        }
-        // Link: RSS <link>, then an alternate link, then a permalink guid that is a URL.
-        var link = state.link ?? state.alternateLink
-        if link == nil, !isAtom, state.guidIsPermaLink, let guid = state.guid {
-            let lower = guid.lowercased()
-            if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-                link = FeedURLResolver.resolve(guid, against: state.guidBase)
-            }
-        }
-        if link == nil, format == .rss1 || format == .rss09, let about = state.rdfAbout {
-            link = FeedURLResolver.resolve(about, against: currentBase)
-        }
-        let personAuthor = state.personName ?? state.personEmail
-        var author = state.author ?? state.creator ?? personAuthor ?? state.itunesAuthor
-        if author == nil, isAtom { author = feedAuthor }
-        var summaryHTML: ItemBody?
-        var summaryIsText = false
-        var contentHTML: ItemBody?
-        if isAtom {
-            if let summary = state.summary {
-                summaryIsText = state.summaryKind == .text
-                summaryHTML = .bytes(summary)
-            }
-            if let content = state.content {
-                contentHTML = .bytes(state.contentKind == .text ? Self.escapedHTML(content) : content)
-            }
-            if contentHTML == nil, let summary = state.summary {
-                contentHTML = .bytes(state.summaryKind == .text ? Self.escapedHTML(summary) : summary)
-            }
-            if summaryHTML == nil { summaryHTML = contentHTML }
-        } else {
-            contentHTML = state.contentEncoded.map(ItemBody.bytes) ?? state.description.map(ItemBody.bytes)
-                ?? state.itunesSummary.map(ItemBody.string) ?? state.mediaDescription.map(ItemBody.string)
-            summaryHTML = state.description.map(ItemBody.bytes) ?? state.itunesSummary.map(ItemBody.string)
-                ?? state.mediaDescription.map(ItemBody.string) ?? state.contentEncoded.map(ItemBody.bytes)
-        }
+        let choice = isAtom
+            ? AtomRules.choose(state, format: format ?? .atom10, feedAuthor: head.author)
+            : RSSRules.choose(state, format: format ?? .rss2, base: currentBase)
+        let link = choice.link
+        let summaryHTML = choice.summary
+        let contentHTML = choice.content
         // The summary: as UTF-8 bytes when the plain text comes out clean (the usual case),
         // else (or for a text summary) through strings; both give the same text.
         var summary: String?
         var summaryUTF8: [UInt8]?
         if let html = summaryHTML {
-            if summaryIsText {
-                summary = Self.summary(fromText: html.string)
+            if choice.summaryIsText {
+                summary = HTMLText.summary(fromText: html)
             } else {
-                switch html.withUTF8({ Self.summary(fromHTML: $0) }) {
+                var html = html
+                switch html.withUTF8({ HTMLText.summary(fromHTML: $0) }) {
                 case .utf8(let bytes)?: summaryUTF8 = bytes
                 case .string(let string)?: summary = string
                 case nil: break
                 }
             }
         }
-        // Atom 0.3 defines `issued` as the publication date (`created` as when the entry
-        // was written); elsewhere `published` (Atom 1.0) comes first.
-        let published = format == .atom03
-            ? state.pubDate ?? state.issued ?? state.published ?? state.dcDate
-            : state.pubDate ?? state.published ?? state.issued ?? state.dcDate
+        let published = choice.published
         let title = state.title ?? state.dcTitle
         let id: String
         if let guid = state.guid ?? state.atomID ?? state.rdfAbout {
@@ -1043,128 +809,29 @@ final class FeedXMLHandler {
             var parts = [link ?? "", title ?? ""]
             if link == nil && title == nil {
                 parts.append(dateText ?? "")
-                parts.append(String(((contentHTML ?? summaryHTML)?.string ?? "").prefix(512)))
+                parts.append(String((contentHTML ?? summaryHTML ?? "").prefix(512)))
             }
             id = "zeader:" + FeedText.stableHash(parts)
         }
         var parsed = ParsedItem(
-            id: id, title: title, link: link.map(FeedText.sanitized), author: author,
+            id: id, title: title, link: link.map(FeedText.sanitized), author: choice.author,
             published: published,
             updated: state.updated, summary: summary, content: nil,
             enclosures: state.enclosures, categories: state.categories)
-        if itemsJSON != nil {
-            // Written out now: the content goes from its bytes to the JSON, never a String.
-            itemsJSON!.append(UInt8(ascii: ","))
-            itemsPending += 1
-            defer { if stream != nil && itemsJSON!.count >= Self.streamedBytes { writeToStream() } }
-            let summaryBytes = summaryUTF8 ?? []
-            summaryBytes.withUnsafeBufferPointer { summaryBuffer in
-                let summaryUTF8 = summaryUTF8 == nil ? nil : summaryBuffer
-                switch contentHTML {
-                case .bytes(let bytes)?:
-                    bytes.withUnsafeBufferPointer {
-                        ContractJSONWriter.item(parsed, contentUTF8: $0, summaryUTF8: summaryUTF8, to: &itemsJSON!)
-                    }
-                case .string(let string)?:
-                    parsed.content = string
-                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
-                case nil:
-                    ContractJSONWriter.item(parsed, contentUTF8: nil, summaryUTF8: summaryUTF8, to: &itemsJSON!)
-                }
-            }
-            return
-        }
         parsed.summary = summary ?? summaryUTF8.map { String(decoding: $0, as: UTF8.self) }
-        parsed.content = contentHTML?.string
-        items.append(parsed)
-    }
-
-    /// Characters kept in an item's plain-text summary (a preview: the full text is in
-    /// `content`).
-    static let summaryLimit = 300
-    /// Bytes of HTML first turned into text for the summary (then 8 times more, then all,
-    /// while that gives fewer than `summaryLimit` characters): bounds the work per item.
-    static let summaryHTMLBytes = 768
-
-    /// An item's summary, as UTF-8 bytes when it could be made without strings.
-    enum Summary: Equatable {
-        case utf8([UInt8])
-        case string(String)
-    }
-
-    /// The summary of an HTML body: ``summary(fromText:)`` of ``plainTextPreview(_:)``,
-    /// made from UTF-8 bytes when the plain text comes out clean (nearly always); nil
-    /// when it is empty.
-    static func summary(fromHTML html: UnsafeBufferPointer<UInt8>) -> Summary? {
-        guard let plain = plainTextPreviewUTF8(html) else {
-            return summary(fromText: plainTextPreview(html)).map(Summary.string)
+        parsed.content = contentHTML
+        if let itemSink {
+            itemSink.receive(parsed, from: self)
+        } else {
+            items.append(parsed)
         }
-        var bytes = FeedText.preview(utf8: plain, limit: summaryLimit)
-        FeedText.stripControlCharacters(&bytes)  // as `FeedText.sanitized`
-        return bytes.isEmpty ? nil : .utf8(bytes)
-    }
-
-    /// The summary of plain text: its preview, without control characters; nil when empty.
-    static func summary(fromText plain: String) -> String? {
-        let sanitized = FeedText.sanitized(FeedText.preview(plain, limit: summaryLimit))
-        return sanitized.isEmpty ? nil : sanitized
-    }
-
-    /// ``plainTextPreview(_:)`` as UTF-8 bytes, when ``HTMLText/fastPlainTextUTF8(_:scalarLimit:)``
-    /// finds them, but possibly only its first `summaryLimit + 1` characters (all that
-    /// its preview reads); nil otherwise.
-    static func plainTextPreviewUTF8(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var budget = summaryHTMLBytes
-        while true {
-            var end = min(budget, html.count)
-            while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
-            // Only the first `summaryLimit + 1` characters matter to the preview made of it.
-            guard let plain = HTMLText.fastPlainTextUTF8(Self.copy(html, count: end), scalarLimit: summaryLimit)
-            else { return nil }
-            if end == html.count || plain.withUnsafeBufferPointer({ FeedText.scalarCount(utf8: $0, atLeast: summaryLimit) }) {
-                return plain
-            }
-            budget *= 8
-        }
-    }
-
-    /// The first `count` bytes of `bytes`, copied in one `memcpy` (building the array from
-    /// the buffer as a sequence copied it byte by byte).
-    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0, let source = bytes.baseAddress { buffer.baseAddress!.initialize(from: source, count: count) }
-            initialized = count
-        }
-    }
-
-    static func plainTextPreview(_ html: UnsafeBufferPointer<UInt8>) -> String {
-        var budget = summaryHTMLBytes
-        while true {
-            var end = min(budget, html.count)
-            while end > 0, end < html.count, UTF8.isContinuation(html[end]) { end -= 1 }
-            // The bytes come from libxml2 (valid UTF-8) and `end` is on a character boundary.
-            let plain = HTMLText.fastPlainText(utf8: Self.copy(html, count: end))
-            if end == html.count || FeedText.scalarCount(plain, atLeast: summaryLimit) { return plain }
-            budget *= 8
-        }
-    }
-
-    /// Hands the items gathered so far to `stream`, once the head is settled.
-    private func writeToStream() {
-        guard let stream, !sawInvalidCharacter else { return }
-        if !stream.headWritten {
-            guard let head = settledHead() else { return }
-            stream.write(head: head.contractJSONHead())
-        }
-        stream.write(items: &itemsJSON!, count: itemsPending)
-        itemsPending = 0
     }
 
     /// The feed's head (format, title, link) when nothing later in the document can change
     /// it: an RSS or RDF feed whose title and link have been read (the first of each is
     /// kept). Atom links are chosen among all of a feed's links: never settled early.
     func settledHead() -> ParsedFeed? {
-        guard format != nil, !isAtom, feedTitle != nil, feedLink != nil else { return nil }
+        guard format != nil, !isAtom, head.title != nil, head.link != nil else { return nil }
         return makeFeed()
     }
 
@@ -1172,24 +839,13 @@ final class FeedXMLHandler {
     func makeFeed() -> ParsedFeed? {
         guard let format else { return nil }
         var feed = ParsedFeed(
-            format: format, title: feedTitle ?? feedDCTitle, link: feedLink ?? feedAlternateLink, items: items)
+            format: format, title: head.title ?? head.dcTitle, link: head.link ?? head.alternateLink, items: items)
         feed.link = feed.link.map(FeedText.sanitized)
         feed.warnings = errors
         if errorCount > errors.count { feed.warnings.append("… and \(errorCount - errors.count) more") }
         feed.warnings += notes
         feed.problems = problems
         return feed
-    }
-
-    /// `string` without surrounding XML white space; itself (no copy) when there is none.
-    private func trimmed(_ string: String) -> String {
-        guard let first = string.utf8.first, let last = string.utf8.last,
-            FeedText.isXMLSpace(first) || FeedText.isXMLSpace(last)
-        else { return string }
-        var slice = Substring(string)
-        while let byte = slice.utf8.first, FeedText.isXMLSpace(byte) { slice = slice.dropFirst() }
-        while let byte = slice.utf8.last, FeedText.isXMLSpace(byte) { slice = slice.dropLast() }
-        return String(slice)
     }
 }
 
@@ -1198,6 +854,17 @@ final class FeedXMLHandler {
 struct FeedXMLAttributes {
     let count: Int
     let pointer: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+
+    /// `string` without surrounding XML white space; itself (no copy) when there is none.
+    static func trimmed(_ string: String) -> String {
+        guard let first = string.utf8.first, let last = string.utf8.last,
+            FeedText.isXMLSpace(first) || FeedText.isXMLSpace(last)
+        else { return string }
+        var slice = Substring(string)
+        while let byte = slice.utf8.first, FeedText.isXMLSpace(byte) { slice = slice.dropFirst() }
+        while let byte = slice.utf8.last, FeedText.isXMLSpace(byte) { slice = slice.dropLast() }
+        return String(slice)
+    }
 
     func localName(_ index: Int) -> UnsafePointer<xmlChar> { pointer![index * 5]! }
     func prefix(_ index: Int) -> UnsafePointer<xmlChar>? { pointer![index * 5 + 1] }

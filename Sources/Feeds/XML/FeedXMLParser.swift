@@ -18,45 +18,23 @@ enum FeedXMLParser {
         XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue)
 
-    /// Bytes handed to libxml2 per `xmlParseChunk` call. The push parser hands CDATA
-    /// sections and text over in blocks, where the pull parser (`xmlParseDocument`) reads
-    /// them a character at a time: on the 60 MB benchmark feed, libxml2 alone took 0.25 s
-    /// of CPU pulling, 0.17 s pushing 4 KiB chunks and 0.13 s pushing 64 KiB chunks.
-    static let chunkSize = 64 * 1024
-
     /// libxml2's global state, set up once before any thread parses.
     private static let initialized: Void = { xmlInitParser() }()
 
-    static func run(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: String?, itemsAsJSON: Bool = false) -> FeedXMLHandler {
-        run([bytes], baseURL: baseURL, truncated: false, itemsAsJSON: itemsAsJSON)
+    static func run(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: String?, sink: (any FeedItemSink)? = nil) -> FeedXMLHandler {
+        run([bytes], baseURL: baseURL, truncated: false, sink: sink)
     }
 
     /// Parses the concatenation of `segments`. With `truncated`, the document is known to
     /// stop early (the first half of a split feed): errors raised by its premature end are
-    /// not reported. With `itemsAsJSON`, the handler writes items as JSON to its
-    /// `itemsJSON` instead of collecting them.
+    /// not reported. With `sink`, the handler hands each item to it instead of collecting
+    /// them.
     static func run(
-        _ segments: [UnsafeBufferPointer<UInt8>], baseURL: String?, truncated: Bool, itemsAsJSON: Bool = false,
-        stream: FeedParser.ContractJSONStream? = nil, itemsToSkip: Int = 0
+        _ segments: [UnsafeBufferPointer<UInt8>], baseURL: String?, truncated: Bool, sink: (any FeedItemSink)? = nil
     ) -> FeedXMLHandler {
         _ = initialized
         let handler = FeedXMLHandler(baseURL: baseURL)
-        handler.itemsToSkip = itemsToSkip
-        if itemsAsJSON, let stream {
-            // Written out every `streamedBytes`: a small buffer, used over and over.
-            var json: [UInt8] = []
-            json.reserveCapacity(FeedXMLHandler.streamedBytes + 256 * 1024)
-            handler.itemsJSON = json
-            handler.stream = stream
-        } else if itemsAsJSON {
-            // About as many bytes as the input (markup out, escapes in): reserved once, so
-            // the buffer is never copied to grow; pages are only touched as they are used.
-            var json: [UInt8] = []
-            let inputSize = segments.reduce(0) { $0 + $1.count }
-            json.reserveCapacity(inputSize + inputSize / 4 + 4096)
-            prefault(&json, bytes: inputSize)
-            handler.itemsJSON = json
-        }
+        handler.itemSink = sink
         guard segments.contains(where: { $0.count > 0 }) else { return handler }
         let retained = Unmanaged.passRetained(handler)
         defer { retained.release() }
@@ -70,7 +48,7 @@ enum FeedXMLParser {
             let chars = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
             var offset = 0
             while offset < segment.count && !handler.rejectedRoot {
-                let length = min(chunkSize, segment.count - offset)
+                let length = min(ParseThroughputTuning.libxmlChunkSize, segment.count - offset)
                 xmlParseChunk(context, chars + offset, Int32(length), 0)
                 offset += length
             }
@@ -85,23 +63,6 @@ enum FeedXMLParser {
         handler.finishOpenItem()
         handler.parserContext = nil
         return handler
-    }
-
-    /// Maps the first `bytes` of a large buffer's capacity in one call
-    /// (`MADV_POPULATE_WRITE`) instead of one page fault per 4 KiB as it fills.
-    static func prefault(_ buffer: inout [UInt8], bytes: Int) {
-        #if os(Linux)
-            let page = 4096
-            guard bytes >= 1 << 20 else { return }
-            let length = min(bytes, buffer.capacity - buffer.count)
-            buffer.withUnsafeMutableBufferPointer { elements in
-                guard let base = elements.baseAddress else { return }
-                let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
-                let end = (Int(bitPattern: base) + length) & ~(page - 1)
-                guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-                _ = madvise(pointer, end - start, 23)  // MADV_POPULATE_WRITE (Linux 5.14)
-            }
-        #endif
     }
 
     private static func handler(_ context: UnsafeMutableRawPointer?) -> FeedXMLHandler {
