@@ -14,6 +14,8 @@ import ObjectGraph
 extension FeedLibrary {
     /// The `format` value of a backup document.
     public static let backupFormat = "zeader-backup"
+    /// The `version` this program writes and reads; a backup with another is refused.
+    public static let backupVersion: Int64 = 1
 
     /// Whether `data` is a JSON object (a backup) rather than OPML or a `urls` file.
     ///
@@ -45,7 +47,7 @@ extension FeedLibrary {
             var primaryKey: Int64
         }
         var feeds: [FeedRef] = []
-        var out = "{\"format\":\"\(Self.backupFormat)\",\"version\":1,\n\"feeds\":["
+        var out = "{\"format\":\"\(Self.backupFormat)\",\"version\":\(Self.backupVersion),\n\"feeds\":["
         try withContext { context in
             let servers = try Server.findAll(sortedBy: "displayOrder,url", in: context)
             for (n, server) in servers.enumerated() {

@@ -32,11 +32,11 @@ public enum ItemOrder {
 
     /// The oldest-first fetch that, read backwards, is newest first: SQLite sorts NULL
     /// dates first and the store breaks ties by ascending key.
-    static func oldestFirst(_ predicate: ObjectGraph.Predicate?, limit: Int?, count: () throws(ObjectGraphError) -> Int)
-        throws(ObjectGraphError) -> ObjectGraph.FetchRequest<FeedItem>
-    {
+    static func oldestFirst(
+        _ predicate: ObjectGraph.Predicate?, limit: Int?, timeLimit: Duration?, count: () throws(ObjectGraphError) -> Int
+    ) throws(ObjectGraphError) -> ObjectGraph.FetchRequest<FeedItem> {
         var request = ObjectGraph.FetchRequest<FeedItem>(
-            predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: true)])
+            predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: true)], timeLimit: timeLimit)
         if let limit, limit > 0 {
             // The newest `limit` are the last `limit` of the ascending order.
             let total = try count()
@@ -47,16 +47,19 @@ public enum ItemOrder {
     }
 
     /// The IDs of the items matching `predicate` (all when nil), newest first, at most
-    /// `limit` (nil: all). Reads IDs only. Call on `context`'s queue.
+    /// `limit` (nil: all). Reads IDs only. Call on `context`'s queue. A `timeLimit` (give
+    /// one for a predicate the user wrote: ``UserPredicate/timeLimit``) stops the queries
+    /// past it with ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
     ///
     /// ```swift
     /// let ids = try ItemOrder.itemIDs(matching: smartFeedPredicate, in: viewContext)
     /// ```
-    public static func itemIDs(matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext)
-        throws(ObjectGraphError) -> [ObjectID]
-    {
-        let request = try oldestFirst(predicate, limit: limit) { () throws(ObjectGraphError) in
-            try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+    public static func itemIDs(
+        matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
+    ) throws(ObjectGraphError) -> [ObjectID] {
+        let request = try oldestFirst(predicate, limit: limit, timeLimit: timeLimit) { () throws(ObjectGraphError) in
+            try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate, timeLimit: timeLimit))
         }
         return try context.fetchObjectIDs(request).reversed()
     }
@@ -66,11 +69,12 @@ public enum ItemOrder {
     /// ```swift
     /// let latest = try ItemOrder.items(matching: nil, limit: 10, in: context)
     /// ```
-    public static func items(matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext)
-        throws(ObjectGraphError) -> [FeedItem]
-    {
-        let request = try oldestFirst(predicate, limit: limit) { () throws(ObjectGraphError) in
-            try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate))
+    public static func items(
+        matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
+    ) throws(ObjectGraphError) -> [FeedItem] {
+        let request = try oldestFirst(predicate, limit: limit, timeLimit: timeLimit) { () throws(ObjectGraphError) in
+            try context.count(for: ObjectGraph.FetchRequest<FeedItem>(predicate: predicate, timeLimit: timeLimit))
         }
         return try context.fetch(request).reversed()
     }
