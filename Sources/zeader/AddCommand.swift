@@ -46,7 +46,7 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = FeedLibrary(store: try store.openStore(command: "add"))
+        let library = FeedLibrary(store: try store.openStore(command: "add", writes: true))
         if let smart, let title {
             do {
                 try library.addSmartFeed(title: title, predicate: smart)

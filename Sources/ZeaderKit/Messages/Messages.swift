@@ -24,6 +24,10 @@ extension ZeaderError: CustomStringConvertible {
         case .predicateTimedOut(let seconds):
             let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
             return "the --where predicate took longer than \(shown) s and was stopped"
+        case .store(.damaged(let path, let detail)):
+            return "the store \(path) is damaged (\(detail)); save what can still be read with `zeader export --json > backup.json`, then restore it into a new store with `zeader --db NEW.sqlite import backup.json` (`zeader check` lists the damage)"
+        case .store(.readOnlyStore(let path)):
+            return "the store \(path) is read-only: it can be listed and read, not changed"
         case .store(let error): return "store: \(error)"
         case .cannotCreateFolder(let path, let reason): return "cannot create the store's folder \(path): \(reason)"
         case .invalidSmartPredicate(let message): return "invalid --smart predicate: \(message)"
@@ -74,6 +78,23 @@ public enum Messages {
 
     /// A feed that a permanent redirect moved.
     public static func moved(url: String, to target: String) -> String { "\(url) moved permanently to \(target)" }
+
+    /// The salvaging export's first warning: the store is damaged, the rest is read row by row.
+    public static func salvaging(detail: String) -> String {
+        "the store is damaged (\(detail)); salvaging what can still be read, row by row"
+    }
+
+    /// The salvaging export's warning for a run of rows it could not read.
+    static func skippedRows(table: String, keys: ClosedRange<Int64>, detail: String) -> String {
+        let what = table == "Server" ? "feed" : "item"
+        let range = keys.count == 1 ? "key \(keys.lowerBound)" : "keys \(keys.lowerBound)-\(keys.upperBound)"
+        return "skipped unreadable \(what) rows (\(range)): \(detail)"
+    }
+
+    /// The salvaging export's warning for items whose feed could not be read.
+    static func orphanItems(_ count: Int) -> String {
+        "left out \(count) item\(count == 1 ? "" : "s") whose feed could not be read"
+    }
 
     /// The longest `Server.lastError`, in characters (the tail of a longer message is cut
     /// and marked with "…").
