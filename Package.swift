@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "zeader-bench",
             dependencies: [
-                "ObjectGraph", "ZeaderKit", "Feeds",
+                "ObjectGraph", "ZeaderKit", "ZeaderTUI", "Feeds",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
