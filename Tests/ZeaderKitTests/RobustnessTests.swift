@@ -65,6 +65,12 @@ struct RobustnessTests {
         var query = ItemQuery(wherePredicate: "title MATCHES '(a|aa)+'")
         query.whereTimeLimit = .zero
         #expect(throws: ZeaderError.predicateTimedOut(seconds: 0)) { try library.items(query) }
+        // With --search, the predicate is checked on the matches in memory, under the same limit.
+        query.search = "aaa"
+        #expect(throws: ZeaderError.predicateTimedOut(seconds: 0)) { try library.items(query) }
+        query.whereTimeLimit = .seconds(10)
+        query.wherePredicate = "title MATCHES 'a+b'"
+        #expect(try library.items(query).count == 5)
         #expect(ZeaderError.predicateTimedOut(seconds: 10).description == "the --where predicate took longer than 10 s and was stopped")
         // The same budget does not apply to a query the user did not write.
         var plain = ItemQuery()
@@ -268,7 +274,7 @@ struct StoreDamageCLITests {
 
         // The feeds' table too: every command stops.
         #expect(try damagePages(of: db, containing: "http://feed0.example", stride: 1) >= 1)
-        for command in [["list"], ["add", "http://new.example/rss"], ["mark-read", "--all"], ["export"]] {
+        for command in [["list"], ["add", "http://new.example/rss"], ["mark-read", "--all"], ["export"], ["refresh"], ["items"]] {
             r = try zeader(["--db", db.path] + command, in: directory)
             #expect(r.status == 1 && r.stderr.hasPrefix("zeader \(command[0]): the store \(db.path) is damaged ("), "\(command): \(r.stderr)")
         }

@@ -109,7 +109,10 @@ public struct FeedLibrary: Sendable {
             do {
                 let items: [FeedItem]
                 if let search, let text = query.search {
-                    items = try search.itemIDs(text, filter: filter, limit: query.limit, in: context).compactMap {
+                    items = try search.itemIDs(
+                        text, filter: filter, limit: query.limit,
+                        timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context
+                    ).compactMap {
                         try context.existingObject(with: $0) as? FeedItem
                     }
                 } else {

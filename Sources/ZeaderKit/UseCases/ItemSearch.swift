@@ -37,26 +37,44 @@ public struct ItemSearch: Sendable {
     }
 
     /// The IDs of the items matching `text` (and `filter`, when given), newest first, at
-    /// most `limit` (nil: all). Call on `context`'s queue.
+    /// most `limit` (nil: all). Call on `context`'s queue. Checking `filter` on the matches
+    /// stops past `timeLimit` (give one when the user wrote it: ``UserPredicate/timeLimit``).
     ///
     /// ```swift
     /// let ids = try search.itemIDs("linux", in: viewContext)
     /// ```
     public func itemIDs(
-        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext
+        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
     ) throws(ZeaderError) -> [ObjectID] {
         do {
             let matches = try index.search(text, in: context)
             guard let filter else { return limit.map { Array(matches.prefix($0)) } ?? matches }
+            let deadline = timeLimit.map { ContinuousClock.now.advanced(by: $0) }
             var kept: [ObjectID] = []
             for id in matches {
                 if let limit, kept.count >= limit { break }
                 guard let item = try? context.existingObject(with: id) else { continue }  // deleted since
-                if try filter.evaluate(with: item) { kept.append(id) }
+                var remaining: Duration?
+                if let deadline, let timeLimit {
+                    remaining = deadline - ContinuousClock.now
+                    if remaining! <= .zero {
+                        throw ObjectGraphError.timeLimitExceeded(entity: "FeedItem", seconds: Self.seconds(timeLimit))
+                    }
+                }
+                do {
+                    if try filter.evaluate(with: item, timeLimit: remaining) { kept.append(id) }
+                } catch ObjectGraphError.timeLimitExceeded {
+                    throw ObjectGraphError.timeLimitExceeded(entity: "FeedItem", seconds: Self.seconds(timeLimit ?? .zero))
+                }
             }
             return kept
         } catch {
             throw ZeaderError.wrapping(error)
         }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
