@@ -281,6 +281,28 @@ struct StoreDamageCLITests {
     }
 }
 
+/// The command line's side of the URL rules.
+@Suite("zeader add: URL schemes and control characters")
+struct AddURLCLITests {
+    @Test("an escape or a line break in an added URL is refused in one line, printed without it; HTTP:// subscribes as http")
+    func controlCharacters() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("store.sqlite").path
+        for bad in ["http://example.org/\u{1B}[31mred", "http://example.org/a\nb"] {
+            let r = try zeader(["--db", db, "add", bad], in: directory)
+            #expect(r.status == 2)
+            let first = try #require(r.stderr.split(separator: "\n").first)
+            #expect(first.contains("contains the control character U+00"), "\(r.stderr)")
+            #expect(!r.stderr.unicodeScalars.contains("\u{1B}"))
+        }
+        var r = try zeader(["--db", db, "add", "HTTP://Example.org/feed"], in: directory)
+        #expect(r.status == 0 && r.stdout == "added http://Example.org/feed\n", "\(r.stderr)")
+        r = try zeader(["--db", db, "list", "--json"], in: directory)
+        #expect(r.stdout.contains("\"url\":\"http://Example.org/feed\""))
+    }
+}
+
 /// Runs `tool` with `arguments` (the zeader binary among them) in the environment `zeader` uses.
 func zeaderVia(_ tool: String, _ arguments: [String], in directory: URL) throws -> CommandResult {
     let process = Process()
