@@ -44,6 +44,23 @@ struct RobustnessTests {
         #expect(rows.values.allSatisfy { $0.lastError == nil && $0.total == Int64(itemCount) })
     }
 
+    @Test("a refresh into a read-only store stops with the store's one error (as the reader shows it), not one per feed")
+    func refreshIntoReadOnlyStore() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let urls = try fileFeeds(count: 20, items: 3, in: directory)
+        let dbURL = directory.appendingPathComponent("store.sqlite")
+        let writable = try ZeaderStore.open(at: dbURL)
+        for url in urls { try FeedLibrary(store: writable).add(url: url) }
+        let readOnly = try ZeaderStore.open(at: dbURL, readOnly: true)
+        #expect(readOnly.isReadOnly && !writable.isReadOnly)
+        #expect(try FeedLibrary(store: readOnly).servers().count == 20)
+        await #expect(throws: ZeaderError.store(.readOnlyStore(path: dbURL.path))) {
+            try await FeedRefresher(store: readOnly, options: testOptions(jobs: 2)).refresh()
+        }
+        #expect(throws: ZeaderError.store(.readOnlyStore(path: dbURL.path))) { try FeedLibrary(store: readOnly).add(url: "http://x.example/") }
+    }
+
     @Test("a --where query past its time limit stops with one clear error; other queries have no limit")
     func whereTimeLimit() throws {
         let store = try makeStore()
