@@ -9,6 +9,8 @@
 //   swift run -c release zeader-bench mark [N [S]]      the reader's C (mark all read) and u (undo) on
 //                                                     a Zeader store of N items over S feeds
 //   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
+//   swift run -c release zeader-bench reader-memory [R [F [I]]]  the reader's RSS over R (200) refreshes
+//                                                     of F (200) file:// feeds of I (50) items
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -410,9 +412,14 @@ case "mark-build":
 case "fts":
     let rest = Array(arguments.dropFirst())
     try fullTextBenchmark(count: rest.first.flatMap { Int($0) } ?? 20_000, batch: rest.dropFirst().first.flatMap { Int($0) } ?? 50)
+case "reader-memory":
+    let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
+    try readerMemoryBenchmark(
+        rounds: rest.first ?? 200, feeds: rest.dropFirst().first ?? 200, items: rest.dropFirst(2).first ?? 50)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
-    print("usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]]")
+    print(
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]]")
     exit(2)
 }

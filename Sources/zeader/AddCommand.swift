@@ -37,16 +37,17 @@ struct AddCommand: ParsableCommand {
             do {
                 try SmartFeeds.validate(smart)
             } catch {
-                throw ValidationError(error.description)
+                throw ValidationError(TerminalText.line(error.description))
             }
             return
         }
         guard let url else { throw ValidationError("Missing expected argument '<url>' (or --smart PREDICATE --title T)") }
-        do { _ = try FeedSubscription.validatedURL(url) } catch { throw ValidationError(error.description) }
+        // One line whatever the URL holds (an escape or a line break is named, never printed).
+        do { _ = try FeedSubscription.validatedURL(url) } catch { throw ValidationError(TerminalText.line(error.description)) }
     }
 
     func run() throws {
-        let library = FeedLibrary(store: try store.openStore(command: "add"))
+        let library = FeedLibrary(store: try store.openStore(command: "add", writes: true))
         if let smart, let title {
             do {
                 try library.addSmartFeed(title: title, predicate: smart)

@@ -11,7 +11,7 @@ import ZeaderKit
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Print the subscriptions as OPML 2.0, or a JSON backup of feeds and items.",
-        discussion: "OPML carries each feed's tags as its folder and `category` attribute. The JSON backup holds every feed (url, title, siteLink, displayOrder, tags, etag, lastModified) and item (feed, guid, title, link, author, summary, content, published, updated, read, flagged, firstSeen); `zeader import` restores it.")
+        discussion: "OPML carries each feed's tags as its folder and `category` attribute. The JSON backup holds every feed (url, title, siteLink, displayOrder, tags, etag, lastModified) and item (feed, guid, title, link, author, summary, content, published, updated, read, flagged, firstSeen); `zeader import` restores it. From a damaged store, --json salvages every row that can still be read (warning on stderr about the rest) and exits 1.")
 
     @Flag(help: "Write a JSON backup of every feed and item instead of OPML.")
     var json = false
@@ -19,15 +19,40 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let library = FeedLibrary(store: try store.openStore(command: "export"))
-        do {
-            if json {
-                try library.exportBackup { CommandOutput.write($0) }
-            } else {
+        guard json else {
+            let library = FeedLibrary(store: try store.openStore(command: "export"))
+            do {
                 CommandOutput.write(try library.exportOPML())
+            } catch {
+                throw CommandOutput.fail("export", error)
             }
+            return
+        }
+        // A damaged store is salvaged: opened for reading only if it cannot be opened
+        // otherwise, and read row by row from where the damage shows.
+        var opened: ZeaderStore
+        do {
+            opened = try ZeaderStore.open(at: store.url)
+        } catch .store(.damaged(_, let detail)) {
+            CommandOutput.warn("zeader export: \(TerminalText.line(Messages.salvaging(detail: detail)))")
+            opened = try store.openStore(command: "export", readOnly: true)
         } catch {
             throw CommandOutput.fail("export", error)
+        }
+        let report: BackupExportReport
+        do {
+            report = try FeedLibrary(store: opened).exportBackup(salvaging: { warning in
+                CommandOutput.warn("zeader export: \(TerminalText.line(warning))")
+            }) { CommandOutput.write($0) }
+        } catch {
+            throw CommandOutput.fail("export", error)
+        }
+        if report.salvaged {
+            CommandOutput.warn(
+                "zeader export: salvaged \(report.feeds) feeds and \(report.items) items from a damaged store"
+                    + (report.skippedKeys > 0 || report.orphans > 0 ? "; some rows could not be read (above)" : "")
+                    + "; restore it with `zeader --db NEW.sqlite import FILE`")
+            throw ExitCode(1)
         }
     }
 }

@@ -51,7 +51,7 @@ struct FlagSelection: ParsableArguments {
     }
 
     func apply(_ flagged: Bool, command: String) throws {
-        let library = FeedLibrary(store: try store.openStore(command: command))
+        let library = FeedLibrary(store: try store.openStore(command: command, writes: true))
         do {
             let count = try library.setFlag(flagged, ids: ids, feed: feed)
             CommandOutput.write("\(command)ged \(count) item\(count == 1 ? "" : "s")\n")

@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
             CommandOutput.warn("zeader import: cannot read \(file): \((error as NSError).localizedDescription)")
             throw ExitCode.failure
         }
-        let library = FeedLibrary(store: try store.openStore(command: "import"))
+        let library = FeedLibrary(store: try store.openStore(command: "import", writes: true))
         if FeedLibrary.looksLikeBackup(data) {
             guard file != "-" else {
                 CommandOutput.warn("zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)")

@@ -23,7 +23,7 @@ struct MarkReadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = FeedLibrary(store: try store.openStore(command: "mark-read"))
+        let library = FeedLibrary(store: try store.openStore(command: "mark-read", writes: true))
         do {
             let count = try library.markRead(feed: all ? nil : feed)
             CommandOutput.write("marked \(count) item\(count == 1 ? "" : "s") read\n")

@@ -30,7 +30,7 @@ struct RefreshCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try self.store.openStore(command: "refresh")
+        let store = try self.store.openStore(command: "refresh", writes: true)
         let refresher = FeedRefresher(store: store, options: RefreshOptions(jobs: jobs))
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))

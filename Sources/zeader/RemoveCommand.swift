@@ -16,7 +16,7 @@ struct RemoveCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let library = FeedLibrary(store: try store.openStore(command: "remove"))
+        let library = FeedLibrary(store: try store.openStore(command: "remove", writes: true))
         do {
             let items = try library.remove(url: url)
             CommandOutput.write("removed \(TerminalText.line(url)) (\(items) item\(items == 1 ? "" : "s"))\n")

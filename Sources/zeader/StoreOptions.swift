@@ -10,14 +10,22 @@ struct StoreOptions: ParsableArguments {
             "The store (default: $ZEADER_DB, else $XDG_DATA_HOME/zeader/zeader.sqlite).", valueName: "PATH"))
     var db: String?
 
-    /// Opens the store, or reports why not and exits with status 1.
-    func openStore(command: String) throws -> ZeaderStore {
-        let url = ZeaderPaths.databaseURL(explicit: db)
+    /// The store's file.
+    var url: URL { ZeaderPaths.databaseURL(explicit: db) }
+
+    /// Opens the store, or reports why not and exits with status 1. A command that
+    /// `writes` refuses a store it may only read with one line, before doing anything.
+    func openStore(command: String, writes: Bool = false, readOnly: Bool = false) throws -> ZeaderStore {
+        let store: ZeaderStore
         do {
-            return try ZeaderStore.open(at: url)
+            store = try ZeaderStore.open(at: url, readOnly: readOnly)
         } catch {
             throw CommandOutput.fail(command, error)
         }
+        if writes && store.isReadOnly {
+            throw CommandOutput.fail(command, .store(.readOnlyStore(path: url.path)))
+        }
+        return store
     }
 }
 

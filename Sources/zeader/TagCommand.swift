@@ -30,7 +30,7 @@ struct TagCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = FeedLibrary(store: try store.openStore(command: "tag"))
+        let library = FeedLibrary(store: try store.openStore(command: "tag", writes: url != nil))
         do {
             guard let url else {
                 let lines = try library.tags().map { "\($0.feeds)  \(TerminalText.line($0.tag))\n" }

@@ -27,6 +27,7 @@ struct Zeader: AsyncParsableCommand {
             UnflagCommand.self,
             ImportCommand.self,
             ExportCommand.self,
+            CheckCommand.self,
             ParseCommand.self,
         ]
     )

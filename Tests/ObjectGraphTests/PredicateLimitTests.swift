@@ -439,6 +439,20 @@ struct FetchBudgetTests {
         }
     }
 
+    @Test("by default a fetch has no time limit: a library cannot tell a costly predicate from a large fetch")
+    func noTimeLimitByDefault() throws {
+        #expect(Predicate.Limits.timeLimit == nil)
+        #expect(FetchRequest<Note>().timeLimit == nil)
+        // Work outside any fetch gets no deadline either: the default one never passes.
+        #expect(!QueryDeadline.currentOrDefault().hasPassed())
+        let directory = TemporaryDirectory()
+        let container = try populated(directory, count: 50)
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            #expect(try ctx.count(for: FetchRequest<Note>(predicate: try Predicate(format: "rating >= 0"))) == 50)
+        }
+    }
+
     @Test("a catastrophic MATCHES stops at the fetch's time limit, in SQL and on unsaved objects")
     func catastrophicRegex() throws {
         let directory = TemporaryDirectory()

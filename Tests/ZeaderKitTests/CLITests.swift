@@ -221,7 +221,7 @@ struct ManPageTests {
     @Test("documents every command and option, and exit statuses 0, 1 and 2")
     func completeness() throws {
         let text = try String(contentsOf: page, encoding: .utf8)
-        for command in ["refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse", "tag", "flag", "unflag"] {
+        for command in ["refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse", "tag", "flag", "unflag", "check"] {
             #expect(text.contains(".B \(command)") || text.contains(".BR \(command)") || text.contains(".BI \(command)"), "\(command)")
         }
         for option in ["\\-\\-jobs", "\\-\\-title", "\\-\\-json", "\\-\\-feed", "\\-\\-unread", "\\-\\-search", "\\-\\-where",

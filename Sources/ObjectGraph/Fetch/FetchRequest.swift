@@ -82,14 +82,15 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// How long the fetch (or count, or aggregate) may run before it is stopped with
     /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``: SQLite's progress handler
     /// interrupts the statement, and MATCHES, LIKE and CONTAINS stop inside a row. The
-    /// default is ``Predicate/Limits/timeLimit`` (10 s); `.seconds(Int64.max)` means no limit.
+    /// default is ``Predicate/Limits/timeLimit``, nil: no limit, so that a legitimate large
+    /// fetch is never cut short. Set one for queries built from what a user typed.
     /// `request.timeLimit = .milliseconds(500)`
-    public var timeLimit: Duration
+    public var timeLimit: Duration?
 
     public init(
         entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
         fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, includesPendingChanges: Bool = true,
-        timeLimit: Duration = Predicate.Limits.timeLimit
+        timeLimit: Duration? = Predicate.Limits.timeLimit
     ) {
         self.entityName = entityName
         self.predicate = predicate

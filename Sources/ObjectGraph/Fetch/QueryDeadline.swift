@@ -14,23 +14,26 @@ import GRDBSQLite
 ///
 /// A deadline belongs to one fetch on one thread at a time (it is neither shared nor Sendable).
 final class QueryDeadline {
-    let limit: Duration
-    let instant: ContinuousClock.Instant
+    /// nil: no limit (the deadline never passes).
+    let limit: Duration?
+    let instant: ContinuousClock.Instant?
     /// Set once a check finds the deadline passed, so that the fetch can tell SQLite's
     /// interrupt caused by the budget from any other failure.
     private(set) var isExceeded = false
 
-    init(limit: Duration) {
+    init(limit: Duration?) {
         self.limit = limit
-        instant = ContinuousClock.now.advanced(by: limit)
+        instant = limit.map { ContinuousClock.now.advanced(by: $0) }
     }
 
     var seconds: Double {
-        Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        guard let limit else { return .infinity }
+        return Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
     }
 
-    /// Whether the deadline has passed (remembered once it has).
+    /// Whether the deadline has passed (remembered once it has); never without a limit.
     func hasPassed() -> Bool {
+        guard let instant else { return false }
         if !isExceeded && ContinuousClock.now >= instant { isExceeded = true }
         return isExceeded
     }
@@ -48,8 +51,8 @@ final class QueryDeadline {
         pthread_getspecific(currentDeadlineKey).map { Unmanaged<QueryDeadline>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// The current deadline, or a new one with the default limit for work outside any fetch
-    /// (``Predicate/evaluate(with:)`` called directly, SQL written by hand).
+    /// The current deadline, or a new one with the default limit (none) for work outside any
+    /// fetch (``Predicate/evaluate(with:)`` called directly, SQL written by hand).
     static func currentOrDefault() -> QueryDeadline {
         current ?? QueryDeadline(limit: Predicate.Limits.timeLimit)
     }
@@ -65,6 +68,7 @@ final class QueryDeadline {
     /// Runs `body` on `db` with this deadline current and SQLite's progress handler
     /// interrupting any statement still running past it.
     func run<T>(in db: Database, _ body: () throws -> T) throws -> T {
+        guard limit != nil else { return try run { () throws -> T in try body() } }
         let connection = db.sqliteConnection
         sqlite3_progress_handler(
             connection, Self.progressInterval,

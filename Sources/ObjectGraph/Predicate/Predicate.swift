@@ -89,8 +89,10 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
         public static let sqlParameters = 32_766
         /// How long a fetch may run by default (``FetchRequest/timeLimit``), and how long an
         /// in-memory evaluation of one string operator outside a fetch may run, before it is
-        /// stopped with ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
-        public static let timeLimit: Duration = .seconds(10)
+        /// stopped with ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``: nil, no
+        /// limit. A library cannot tell a costly user-written predicate from a legitimate
+        /// large fetch; the application sets ``FetchRequest/timeLimit`` on the former.
+        public static let timeLimit: Duration? = nil
     }
 
     /// `TRUEPREDICATE`: matches every object. `let all = Predicate.true`

@@ -86,7 +86,7 @@ public final class PersistentStore: Sendable {
                     guard exists else { throw ObjectGraphError.incompatibleStore(path: path, reason: "does not exist (opened read-only)") }
                     try Self.inspectExistingFile(path: path, model: model, migrator: nil, readOnly: true)
                     config.readonly = true
-                    writer = try DatabaseQueue(path: path, configuration: config)
+                    writer = try DatabaseQueue(path: Self.readOnlyOpenPath(path), configuration: config)
                     break
                 }
                 try Self.inspectExistingFile(path: path, model: model, migrator: migrator, readOnly: false)
@@ -125,7 +125,7 @@ public final class PersistentStore: Sendable {
         config.busyMode = .timeout(busyTimeout)
         let info: (tables: [String], metadata: [String: String])
         do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
+            let queue = try DatabaseQueue(path: readOnly ? readOnlyOpenPath(path) : path, configuration: config)
             info = try queue.read { db in
                 let tables = try String.fetchAll(
                     db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
@@ -170,6 +170,20 @@ public final class PersistentStore: Sendable {
             throw ObjectGraphError.incompatibleStore(
                 path: path, reason: "its schema differs from model '\(model.name)' version \(model.version)")
         }
+    }
+
+    /// The name SQLite opens a store by for reading only. A WAL store needs its `-shm` file
+    /// (created beside it on open); in a folder this process may not write, where it is
+    /// missing and cannot be made, the file is opened as immutable (`file:…?immutable=1`,
+    /// no locks, no WAL): nobody can be writing it there without that file either.
+    static func readOnlyOpenPath(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard access(folder.isEmpty ? "." : folder, W_OK) != 0, !FileManager.default.fileExists(atPath: path + "-shm") else {
+            return path
+        }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
     }
 
     static func createSchema(model: ManagedObjectModel, in db: Database) throws {

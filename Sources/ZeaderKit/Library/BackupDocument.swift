@@ -32,6 +32,7 @@ struct BackupDocument: Sendable {
         var feeds: [Range<Int>] = []
         var items: [Range<Int>] = []
         var format: String?
+        var version: ImportValue?
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
             try scanner.expect(UInt8(ascii: "{"), "a JSON object")
@@ -50,6 +51,10 @@ struct BackupDocument: Sendable {
                     let start = scanner.position
                     try scanner.skipValue()
                     format = try? Self.decodeString(Data(raw[start..<scanner.position]))
+                case "version":
+                    let start = scanner.position
+                    try scanner.skipValue()
+                    version = try? ImportValue(json: Data(raw[start..<scanner.position]))
                 default: try scanner.skipValue()
                 }
                 scanner.skipSpace()
@@ -66,8 +71,33 @@ struct BackupDocument: Sendable {
             throw ReadError(
                 description: "not a Zeader backup (\"format\" is \(format.map { "\"\($0)\"" } ?? "missing"), expected \"\(FeedLibrary.backupFormat)\")")
         }
+        if let version {
+            // A missing version is the first one; any other than those this program writes
+            // may mean fields it would misread, so nothing is imported.
+            let supported = FeedLibrary.backupVersion
+            switch version {
+            case .integer(let n) where n == supported: break
+            case .double(let n) where n == Double(supported): break
+            case .integer(let n) where n > supported:
+                throw ReadError(
+                    description: "a Zeader backup of version \(n), newer than this zeader reads (version \(supported)); update zeader to import it")
+            default:
+                throw ReadError(
+                    description: "a Zeader backup of unknown version \(Self.shown(version)) (this zeader reads version \(supported))")
+            }
+        }
         self.feeds = feeds
         self.items = items
+    }
+
+    /// A version value as the message names it.
+    private static func shown(_ value: ImportValue) -> String {
+        switch value {
+        case .integer(let n): return String(n)
+        case .double(let n): return String(n)
+        case .string(let s): return "\"\(s.prefix(40))\""
+        default: return String(value.description.prefix(40))
+        }
     }
 
     /// The record at `range` as a dictionary; errors name `what` and the file.

@@ -14,6 +14,8 @@ import ObjectGraph
 extension FeedLibrary {
     /// The `format` value of a backup document.
     public static let backupFormat = "zeader-backup"
+    /// The `version` this program writes and reads; a backup with another is refused.
+    public static let backupVersion: Int64 = 1
 
     /// Whether `data` is a JSON object (a backup) rather than OPML or a `urls` file.
     ///
@@ -40,54 +42,115 @@ extension FeedLibrary {
     /// ```
     @discardableResult
     public func exportBackup(batchSize: Int = 2_000, write: (String) -> Void) throws(ZeaderError) -> (feeds: Int, items: Int) {
-        struct FeedRef {
-            var url: String
-            var primaryKey: Int64
-        }
-        var feeds: [FeedRef] = []
-        var out = "{\"format\":\"\(Self.backupFormat)\",\"version\":1,\n\"feeds\":["
-        try withContext { context in
-            let servers = try Server.findAll(sortedBy: "displayOrder,url", in: context)
-            for (n, server) in servers.enumerated() {
+        let report = try exportBackup(batchSize: batchSize, salvaging: nil, write: write)
+        return (report.feeds, report.items)
+    }
+
+    /// As ``exportBackup(batchSize:write:)``, but a store found damaged (SQLite reports a
+    /// malformed page) does not stop the export when `warn` is given: it is told what
+    /// happened, and the rest is read straight from the tables, key range by key range,
+    /// halving a range that cannot be read down to single rows, so that every row SQLite
+    /// can still read is written (each once) and only unreadable ones are skipped. The
+    /// document stays one valid backup that `import` restores into a new store.
+    ///
+    /// ```swift
+    /// let report = try library.exportBackup(salvaging: { warning in print(warning) }) { json += $0 }
+    /// if report.salvaged { print("skipped \(report.skippedKeys) unreadable rows") }
+    /// ```
+    public func exportBackup(batchSize: Int = 2_000, salvaging warn: ((String) -> Void)?, write: (String) -> Void)
+        throws(ZeaderError) -> BackupExportReport
+    {
+        var report = BackupExportReport()
+        /// Feeds by primary key, with their URL.
+        var feeds: [(url: String, primaryKey: Int64)] = []
+        let header = "{\"format\":\"\(Self.backupFormat)\",\"version\":\(Self.backupVersion),\n\"feeds\":["
+        var out = header
+        do {
+            try withContext { context in
+                let servers = try Server.findAll(sortedBy: "displayOrder,url", in: context)
+                for (n, server) in servers.enumerated() {
+                    out += n == 0 ? "\n" : ",\n"
+                    BackupJSON.appendFeed(server, to: &out)
+                    if let key = server.objectID.primaryKey { feeds.append((server.url, key)) }
+                }
+            }
+        } catch .store(.damaged(_, let detail)) where warn != nil {
+            report.salvaged = true
+            warn?(Messages.salvaging(detail: detail))
+            out = header
+            feeds = []
+            let salvage = BackupSalvage(store: store.container.store, warn: warn ?? { _ in })
+            for (n, feed) in salvage.feeds(skipped: &report.skippedKeys).enumerated() {
                 out += n == 0 ? "\n" : ",\n"
-                BackupJSON.appendFeed(server, to: &out)
-                if let key = server.objectID.primaryKey { feeds.append(FeedRef(url: server.url, primaryKey: key)) }
+                BackupJSON.appendFeed(feed.feed, to: &out)
+                feeds.append((feed.feed.url, feed.primaryKey))
             }
         }
+        report.feeds = feeds.count
         out += feeds.isEmpty ? "],\n\"items\":[" : "\n],\n\"items\":["
         write(out)
-        var count = 0
-        let context = store.container.newBackgroundContext(name: "backup")
-        for feed in feeds {
-            var lastGuid: String?
-            while true {
-                let batch: String? = try withBackgroundContext(context) { context in
-                    var predicate = ObjectGraph.Predicate.comparison(
-                        .keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: feed.primaryKey))
-                    if let lastGuid {
-                        predicate = predicate && .comparison(.keyPath("guid"), .greaterThan, .constant(.string(lastGuid)))
+        /// Items written before damage was found, so that the salvage writes each once.
+        var written = Set<Int64>()
+        if !report.salvaged {
+            let context = store.container.newBackgroundContext(name: "backup")
+            feedLoop: for feed in feeds {
+                var lastGuid: String?
+                while true {
+                    let batch: String?
+                    do {
+                        batch = try withBackgroundContext(context) { context in
+                            var predicate = ObjectGraph.Predicate.comparison(
+                                .keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: feed.primaryKey))
+                            if let lastGuid {
+                                predicate = predicate && .comparison(.keyPath("guid"), .greaterThan, .constant(.string(lastGuid)))
+                            }
+                            let items = try context.fetch(
+                                FetchRequest<FeedItem>(
+                                    predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize))
+                            guard !items.isEmpty else { return nil }
+                            var chunk = ""
+                            chunk.reserveCapacity(items.count * 512)
+                            for item in items {
+                                chunk += report.items == 0 ? "\n" : ",\n"
+                                BackupJSON.appendItem(item, feedURL: feed.url, to: &chunk)
+                                report.items += 1
+                                if warn != nil, let key = item.objectID.primaryKey { written.insert(key) }
+                            }
+                            lastGuid = items.last?.guid
+                            context.reset()
+                            return chunk
+                        }
+                    } catch .store(.damaged(_, let detail)) where warn != nil {
+                        report.salvaged = true
+                        warn?(Messages.salvaging(detail: detail))
+                        break feedLoop
                     }
-                    let items = try context.fetch(
-                        FetchRequest<FeedItem>(
-                            predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize))
-                    guard !items.isEmpty else { return nil }
-                    var chunk = ""
-                    chunk.reserveCapacity(items.count * 512)
-                    for item in items {
-                        chunk += count == 0 ? "\n" : ",\n"
-                        BackupJSON.appendItem(item, feedURL: feed.url, to: &chunk)
-                        count += 1
-                    }
-                    lastGuid = items.last?.guid
-                    context.reset()
-                    return chunk
+                    guard let batch else { break }
+                    write(batch)
                 }
-                guard let batch else { break }
-                write(batch)
             }
         }
-        write(count == 0 ? "]}\n" : "\n]}\n")
-        return (feeds.count, count)
+        if report.salvaged {
+            var pending = ""
+            let salvage = BackupSalvage(store: store.container.store, warn: warn ?? { _ in })
+            var urls: [Int64: String] = [:]
+            for feed in feeds { urls[feed.primaryKey] = feed.url }
+            salvage.items(
+                feeds: urls, excluding: written, chunkSize: Int64(max(1, batchSize)), skipped: &report.skippedKeys,
+                orphans: &report.orphans
+            ) { item, url in
+                pending += report.items == 0 ? "\n" : ",\n"
+                BackupJSON.appendItem(item, feedURL: url, to: &pending)
+                report.items += 1
+                if pending.utf8.count > 1 << 20 {
+                    write(pending)
+                    pending = ""
+                }
+            }
+            if !pending.isEmpty { write(pending) }
+        }
+        write(report.items == 0 ? "]}\n" : "\n]}\n")
+        return report
     }
 
     /// Runs `body` on `context`'s queue and waits; every error becomes a ZeaderError.

@@ -19,8 +19,11 @@ public struct FeedLibrary: Sendable {
     }
 
     /// Runs `body` on a fresh background context and waits; every error becomes a ZeaderError.
+    /// The context's changes win key by key over what other processes saved meanwhile
+    /// (`.objectTrumps`): a `mark-read` during a refresh keeps both.
     func withContext<T>(_ body: (ManagedObjectContext) throws -> T) throws(ZeaderError) -> T {
         let context = store.container.newBackgroundContext(name: "library")
+        context.mergePolicy = .objectTrumps
         do {
             return try context.performAndWait { try body(context) }
         } catch {
@@ -105,9 +108,13 @@ public struct FeedLibrary: Sendable {
             do {
                 let items: [FeedItem]
                 if let text = query.search {
-                    items = try ItemSearch.items(text, filter: filter, limit: query.limit, in: context)
+                    items = try ItemSearch.items(
+                        text, filter: filter, limit: query.limit,
+                        timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context)
                 } else {
-                    items = try ItemOrder.items(matching: filter, limit: query.limit, in: context)
+                    items = try ItemOrder.items(
+                        matching: filter, limit: query.limit,
+                        timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context)
                 }
                 return items.map { ItemSummary($0, feedURL: $0.server.flatMap { urls[$0.objectID] } ?? "") }
             } catch {
@@ -117,12 +124,14 @@ public struct FeedLibrary: Sendable {
     }
 
     /// A store error caused by a `--where` predicate (an unknown key, a type mismatch)
-    /// becomes ``ZeaderError/invalidPredicate(_:)``.
+    /// becomes ``ZeaderError/invalidPredicate(_:)``; one that ran past its time limit
+    /// ``ZeaderError/predicateTimedOut(seconds:)``.
     static func predicateError(_ error: any Error) -> ZeaderError {
         switch ZeaderError.wrapping(error) {
         case .store(let graph):
             switch graph {
             case .unknownKey, .invalidPredicate, .typeMismatch, .predicateSyntax: return .invalidPredicate(graph.description)
+            case .timeLimitExceeded(_, let seconds): return .predicateTimedOut(seconds: seconds)
             default: return .store(graph)
             }
         case let other: return other

@@ -22,6 +22,9 @@ public struct ItemQuery: Sendable, Equatable {
     public var wherePredicate: String?
     /// At most this many items (nil: all).
     public var limit: Int?
+    /// How long the query may run when it has a ``wherePredicate`` (a query without one
+    /// has no limit): past it, ``ZeaderError/predicateTimedOut(seconds:)``.
+    public var whereTimeLimit: Duration = UserPredicate.timeLimit
 
     public init(
         feed: String? = nil, unreadOnly: Bool = false, flaggedOnly: Bool = false, tags: [String] = [],

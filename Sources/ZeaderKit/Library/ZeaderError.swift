@@ -20,6 +20,8 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case unreadableFile(path: String, reason: String)
     /// A `--where` predicate that does not parse or does not fit FeedItem.
     case invalidPredicate(String)
+    /// A `--where` predicate whose query ran past ``UserPredicate/timeLimit`` and was stopped.
+    case predicateTimedOut(seconds: Double)
     /// The store refused an operation.
     case store(ObjectGraphError)
     /// The store's folder could not be created (`path` is the folder, `reason` the system's words).

@@ -21,6 +21,13 @@ extension ZeaderError: CustomStringConvertible {
         case .notSubscribed(let url): return "not subscribed: \(url)"
         case .unreadableFile(let path, let reason): return "\(path): \(reason)"
         case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
+        case .predicateTimedOut(let seconds):
+            let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+            return "the --where predicate took longer than \(shown) s and was stopped"
+        case .store(.damaged(let path, let detail)):
+            return "the store \(path) is damaged (\(detail)); save what can still be read with `zeader export --json > backup.json`, then restore it into a new store with `zeader --db NEW.sqlite import backup.json` (`zeader check` lists the damage)"
+        case .store(.readOnlyStore(let path)):
+            return "the store \(path) is read-only: it can be listed and read, not changed"
         case .store(let error): return "store: \(error)"
         case .cannotCreateFolder(let path, let reason): return "cannot create the store's folder \(path): \(reason)"
         case .invalidSmartPredicate(let message): return "invalid --smart predicate: \(message)"
@@ -71,6 +78,60 @@ public enum Messages {
 
     /// A feed that a permanent redirect moved.
     public static func moved(url: String, to target: String) -> String { "\(url) moved permanently to \(target)" }
+
+    /// The salvaging export's first warning: the store is damaged, the rest is read row by row.
+    public static func salvaging(detail: String) -> String {
+        "the store is damaged (\(detail)); salvaging what can still be read, row by row"
+    }
+
+    /// The salvaging export's warning for a run of rows it could not read.
+    static func skippedRows(table: String, keys: ClosedRange<Int64>, detail: String) -> String {
+        let what = table == "Server" ? "feed" : "item"
+        let range = keys.count == 1 ? "key \(keys.lowerBound)" : "keys \(keys.lowerBound)-\(keys.upperBound)"
+        return "skipped unreadable \(what) rows (\(range)): \(detail)"
+    }
+
+    /// The salvaging export's warning for items whose feed could not be read.
+    static func orphanItems(_ count: Int) -> String {
+        "left out \(count) item\(count == 1 ? "" : "s") whose feed could not be read"
+    }
+
+    /// The longest `Server.lastError`, in characters (the tail of a longer message is cut
+    /// and marked with "…").
+    public static let lastErrorLength = 500
+
+    /// `message` as `Server.lastError` stores it: one line (line breaks, tabs and other
+    /// control characters become spaces, runs of them one space) of at most
+    /// ``lastErrorLength`` characters, so that an error quoting a 1 MB statement or a
+    /// hostile server's text stays readable in `list` and on the reader's status line.
+    ///
+    /// ```swift
+    /// Messages.lastError("line one\nline two")   // "line one line two"
+    /// ```
+    public static func lastError(_ message: String) -> String {
+        var line = ""
+        var count = 0
+        var pendingSpace = false
+        for character in message {
+            let isSpace = character.unicodeScalars.contains {
+                $0 == " " || $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}"
+            }
+            if isSpace {
+                if count > 0 { pendingSpace = true }
+                continue
+            }
+            if pendingSpace {
+                line.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            line.append(character)
+            count += 1
+            if count > lastErrorLength { break }
+        }
+        if count > lastErrorLength { line = String(line.prefix(lastErrorLength - 1)) + "…" }
+        return line
+    }
 }
 
 extension RefreshSummary {

@@ -48,26 +48,84 @@ public enum BackupJSON {
         }
     }
 
+    /// One feed of a backup, as plain values (from a Server, or read straight from a
+    /// damaged store's rows by ``FeedLibrary/exportBackup(batchSize:salvaging:write:)``).
+    struct Feed {
+        var url: String
+        var title: String?
+        var siteLink: String?
+        var displayOrder: Int64
+        var tags: String?
+        var etag: String?
+        var lastModified: String?
+
+        init(_ server: Server) {
+            self.init(
+                url: server.url, title: server.title, siteLink: server.siteLink, displayOrder: server.displayOrder,
+                tags: server.tags, etag: server.etag, lastModified: server.lastModified)
+        }
+
+        init(
+            url: String, title: String?, siteLink: String?, displayOrder: Int64, tags: String?, etag: String?,
+            lastModified: String?
+        ) {
+            self.url = url
+            self.title = title
+            self.siteLink = siteLink
+            self.displayOrder = displayOrder
+            self.tags = tags
+            self.etag = etag
+            self.lastModified = lastModified
+        }
+    }
+
+    /// One item of a backup, as plain values.
+    struct Item {
+        var guid: String
+        var title: String?
+        var link: String?
+        var author: String?
+        var summary: String?
+        var content: String?
+        var published: Date?
+        var updated: Date?
+        var read: Bool
+        var flagged: Bool
+        var firstSeen: Date?
+    }
+
     static func appendFeed(_ server: Server, to out: inout String) {
+        appendFeed(Feed(server), to: &out)
+    }
+
+    static func appendFeed(_ feed: Feed, to out: inout String) {
         out += "{\"url\":"
-        appendString(server.url, to: &out)
+        appendString(feed.url, to: &out)
         out += ",\"title\":"
-        appendString(server.title, to: &out)
+        appendString(feed.title, to: &out)
         out += ",\"siteLink\":"
-        appendString(server.siteLink, to: &out)
-        out += ",\"displayOrder\":\(server.displayOrder),\"tags\":["
-        for (n, tag) in FeedTags.list(server.tags).enumerated() {
+        appendString(feed.siteLink, to: &out)
+        out += ",\"displayOrder\":\(feed.displayOrder),\"tags\":["
+        for (n, tag) in FeedTags.list(feed.tags).enumerated() {
             if n > 0 { out += "," }
             appendString(tag, to: &out)
         }
         out += "],\"etag\":"
-        appendString(server.etag, to: &out)
+        appendString(feed.etag, to: &out)
         out += ",\"lastModified\":"
-        appendString(server.lastModified, to: &out)
+        appendString(feed.lastModified, to: &out)
         out += "}"
     }
 
     static func appendItem(_ item: FeedItem, feedURL: String, to out: inout String) {
+        appendItem(
+            Item(
+                guid: item.guid, title: item.title, link: item.link, author: item.author, summary: item.summary,
+                content: item.content, published: item.published, updated: item.updated, read: item.read,
+                flagged: item.flagged, firstSeen: item.firstSeen), feedURL: feedURL, to: &out)
+    }
+
+    static func appendItem(_ item: Item, feedURL: String, to out: inout String) {
         out += "{\"feed\":"
         appendString(feedURL, to: &out)
         out += ",\"guid\":"

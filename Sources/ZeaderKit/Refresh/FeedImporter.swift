@@ -23,7 +23,11 @@ public final class FeedImporter: Sendable {
     /// answer 304 makes 7 transactions instead of 200).
     public let metadataBatchSize: Int
 
+    /// Sets `context`'s merge policy to `.objectTrumps`: another process refreshing the same
+    /// feeds at the same time changes the same Server bookkeeping (lastRefresh, validators,
+    /// lastError); the last refresh to save wins key by key instead of failing.
     public init(context: ManagedObjectContext, metadataBatchSize: Int = 32) {
+        context.mergePolicy = .objectTrumps
         self.context = context
         self.metadataBatchSize = max(1, metadataBatchSize)
     }
@@ -65,27 +69,44 @@ public final class FeedImporter: Sendable {
         if case .parsed = input { bringsItems = true } else { bringsItems = false }
         // A feed with items is saved alone, so that its failure cannot undo another feed's.
         if bringsItems { flush() }
-        guard let server = try? context.existingObject(with: serverID) as? Server else {
+        guard var server = try? context.existingObject(with: serverID) as? Server else {
             return FeedRefreshResult(serverID: serverID, url: "?", status: .failed(.removedDuringRefresh))
         }
         let url = server.url
         var result = FeedRefreshResult(serverID: serverID, url: url, status: .notModified)
+        var attempts = 0
         do {
-            result = try update(server, with: input, now: now)
-            let unsaved = unsavedFeeds.withLock { count -> Int in
-                count += 1
-                return count
+            while true {
+                do {
+                    result = try update(server, with: input, now: now)
+                    let unsaved = unsavedFeeds.withLock { count -> Int in
+                        count += 1
+                        return count
+                    }
+                    if !bringsItems && unsaved < metadataBatchSize && result.movedTo == nil { return result }
+                    unsavedFeeds.withLock { $0 = 0 }
+                    try context.save()
+                    break
+                } catch let error as ObjectGraphError where bringsItems && attempts < Self.raceRetries && Self.isRace(error) {
+                    // Another process stored some of these items (or changed the feed) between
+                    // our read and our save: read again and upsert onto what it wrote.
+                    attempts += 1
+                    unsavedFeeds.withLock { $0 = 0 }
+                    context.rollback()
+                    context.reset()
+                    guard let again = try? context.existingObject(with: serverID) as? Server else {
+                        throw RefreshFailure.removedDuringRefresh
+                    }
+                    server = again
+                }
             }
-            if !bringsItems && unsaved < metadataBatchSize && result.movedTo == nil { return result }
-            unsavedFeeds.withLock { $0 = 0 }
-            try context.save()
         } catch {
             unsavedFeeds.withLock { $0 = 0 }
             context.rollback()
             let failure = error as? RefreshFailure ?? .store(url: url, ZeaderError.wrapping(error))
             result = FeedRefreshResult(serverID: serverID, url: url, status: .failed(failure))
             if let server = try? context.existingObject(with: serverID) as? Server {
-                server.lastError = failure.description
+                server.lastError = Messages.lastError(failure.description)
                 server.lastRefresh = now
                 do { try context.save() } catch { context.rollback() }
             }
@@ -153,8 +174,23 @@ public final class FeedImporter: Sendable {
         return FeedRefreshResult(serverID: server.objectID, url: url, movedTo: movedTo, status: status)
     }
 
-    /// Assigns only when the value differs, so an unchanged server is not written.
+    /// How many times a feed's items are read and saved again after another process won a
+    /// race for the same rows.
+    static let raceRetries = 5
+
+    /// Whether `error` means another writer got there first: an item with the same guid
+    /// inserted meanwhile, or (under a merge policy that does not resolve it) a conflict.
+    static func isRace(_ error: ObjectGraphError) -> Bool {
+        switch error {
+        case .uniquenessViolation, .mergeConflict: return true
+        default: return false
+        }
+    }
+
+    /// Assigns only when the value differs, so an unchanged server is not written; a
+    /// `lastError` is stored as one capped line (``Messages/lastError(_:)``).
     private func set(_ server: Server, _ keyPath: ReferenceWritableKeyPath<Server, String?>, _ value: String?) {
+        let value = keyPath == \Server.lastError ? value.map(Messages.lastError) : value
         if server[keyPath: keyPath] != value { server[keyPath: keyPath] = value }
     }
 }

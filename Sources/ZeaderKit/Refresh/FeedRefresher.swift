@@ -47,7 +47,7 @@ public final class FeedRefresher: Sendable {
         urls: [String] = [], progress: (@Sendable (RefreshEvent) -> Void)? = nil
     ) async throws(ZeaderError) -> RefreshSummary {
         let context = store.container.newBackgroundContext(name: "import")
-        return await run(try loadTargets(urls: urls, context: context), context: context, progress: progress)
+        return try Self.stopIfStoreBroken(await run(try loadTargets(urls: urls, context: context), context: context, progress: progress))
     }
 
     /// Refreshes the feeds `servers` (all enabled feeds when empty; a disabled feed named
@@ -61,7 +61,26 @@ public final class FeedRefresher: Sendable {
         servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)? = nil
     ) async throws(ZeaderError) -> RefreshSummary {
         let context = store.container.newBackgroundContext(name: "import")
-        return await run(try loadTargets(servers: servers, context: context), context: context, progress: progress)
+        return try Self.stopIfStoreBroken(
+            await run(try loadTargets(servers: servers, context: context), context: context, progress: progress))
+    }
+
+    /// The store's own failure when a feed could not be stored because the store is damaged
+    /// or read-only (the refresh stopped starting feeds then: every other would fail alike);
+    /// else the summary.
+    static func stopIfStoreBroken(_ summary: RefreshSummary) throws(ZeaderError) -> RefreshSummary {
+        for result in summary.results {
+            if case .failed(.store(_, let error)) = result.status, let broken = brokenStore(error) { throw broken }
+        }
+        return summary
+    }
+
+    /// `error` when it means no feed can be stored: a damaged or read-only store.
+    static func brokenStore(_ error: ZeaderError) -> ZeaderError? {
+        switch error {
+        case .store(.damaged), .store(.readOnlyStore): return error
+        default: return nil
+        }
     }
 
     private func run(
@@ -75,6 +94,9 @@ public final class FeedRefresher: Sendable {
             state.withLock { state in
                 let event: RefreshEvent
                 if let result {
+                    if case .failed(.store(_, let error)) = result.status, Self.brokenStore(error) != nil {
+                        state.storeBroken = true
+                    }
                     state.progress.record(result.status)
                     state.results.append(result)
                     event = result.status.isFailure ? .failed(result, state.progress) : .finished(result, state.progress)
@@ -90,7 +112,8 @@ public final class FeedRefresher: Sendable {
             var pending = targets.makeIterator()
             var running = 0
             while true {
-                while running < jobs, let target = pending.next() {
+                // A damaged or read-only store fails every feed alike: start no more.
+                while running < jobs, !state.withLock({ $0.storeBroken }), let target = pending.next() {
                     running += 1
                     group.addTask {
                         report(target.url, nil)
@@ -110,6 +133,8 @@ public final class FeedRefresher: Sendable {
     private struct State {
         var progress: RefreshProgress
         var results: [FeedRefreshResult] = []
+        /// A feed could not be stored because the store is damaged or read-only.
+        var storeBroken = false
     }
 
     private func loadTargets(urls: [String], context: ManagedObjectContext) throws(ZeaderError) -> [Target] {

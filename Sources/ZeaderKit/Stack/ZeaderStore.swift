@@ -11,6 +11,8 @@ public final class ZeaderStore: Sendable {
     public let container: PersistentContainer
     /// The file, or nil for an in-memory store.
     public let url: URL?
+    /// Whether the store was opened for reading only (see ``open(at:readOnly:)``).
+    public var isReadOnly: Bool { container.store.isReadOnly }
 
     init(container: PersistentContainer, url: URL?) {
         self.container = container
@@ -26,16 +28,26 @@ public final class ZeaderStore: Sendable {
     /// ```swift
     /// let store = try ZeaderStore.open(at: URL(fileURLWithPath: "/tmp/zeader.sqlite"))
     /// ```
-    public static func open(at url: URL) throws(ZeaderError) -> ZeaderStore {
+    ///
+    /// An existing store that this process may not write (the file, or its folder, where
+    /// SQLite keeps the `-wal` and `-shm` files) — or any store when `readOnly` is given —
+    /// is opened for reading: ``isReadOnly``, and every save throws
+    /// ``ZeaderError/store(_:)`` with ``ObjectGraph/ObjectGraphError/readOnlyStore(path:)``.
+    public static func open(at url: URL, readOnly: Bool = false) throws(ZeaderError) -> ZeaderStore {
         let directory = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotCreateFolder(path: directory.path, reason: Self.reason(error))
+        let exists = FileManager.default.fileExists(atPath: url.path)
+        let readOnly = readOnly || (exists && (access(url.path, W_OK) != 0 || access(directory.path, W_OK) != 0))
+        if !exists {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreateFolder(path: directory.path, reason: Self.reason(error))
+            }
         }
         do {
             let container = try PersistentContainer(
-                model: ZeaderModel.current, store: .file(url), migrator: ZeaderModel.migrationPlan)
+                model: ZeaderModel.current, store: .file(url), migrator: readOnly ? nil : ZeaderModel.migrationPlan,
+                readOnly: readOnly)
             return ZeaderStore(container: container, url: url)
         } catch {
             throw .store(error)
@@ -52,6 +64,36 @@ public final class ZeaderStore: Sendable {
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
         return nsError.localizedDescription
+    }
+
+    /// SQLite's `integrity_check` over the store: the problems it finds, none when the
+    /// store is sound (see `zeader check`).
+    ///
+    /// ```swift
+    /// if try store.integrityProblems().isEmpty { print("ok") }
+    /// ```
+    public func integrityProblems() throws(ZeaderError) -> [String] {
+        do {
+            return try container.store.integrityCheck()
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// `integrity_check` of the store at `url`, opened read-only; when the store is too
+    /// damaged for ObjectGraph to open, SQLite is asked directly, so that the damage is
+    /// still listed. An empty list: the store is sound.
+    ///
+    /// ```swift
+    /// let problems = try ZeaderStore.integrityProblems(at: url)
+    /// ```
+    public static func integrityProblems(at url: URL) throws(ZeaderError) -> [String] {
+        do {
+            return try open(at: url, readOnly: true).integrityProblems()
+        } catch .store(.damaged(_, let detail)) {
+            let lines = (try? PersistentStore.integrityCheck(ofFileAt: url)) ?? []
+            return lines.isEmpty ? [detail] : lines
+        }
     }
 
     /// A store in memory (demo, tests).

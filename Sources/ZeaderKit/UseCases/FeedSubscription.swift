@@ -13,14 +13,23 @@ import ObjectGraph
 /// ```
 public enum FeedSubscription {
     /// Checks that `text` is a URL Zeader can fetch (http or https with a host, or file)
-    /// and returns it trimmed.
+    /// and returns it trimmed, its scheme in lower case. A control character anywhere
+    /// (ESC, a line break inside the URL) is refused, never stored.
     ///
     /// ```swift
     /// try FeedSubscription.validatedURL(" https://example.org/feed ")   // "https://example.org/feed"
     /// ```
     public static func validatedURL(_ text: String) throws(ZeaderError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidURL(text, reason: "empty") }
+        if let control = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw .invalidURL(
+                text, reason: "contains the control character U+\(String(format: "%04X", control.value)) (type or paste it again)")
+        }
+        // The scheme is case-insensitive (RFC 3986 3.1): `HTTP://` is stored as `http://`.
+        if let colon = trimmed.firstIndex(of: ":"), trimmed[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+            trimmed = trimmed[..<colon].lowercased() + trimmed[colon...]
+        }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
             throw .invalidURL(text, reason: "not an absolute URL (expected http://, https:// or file://)")
         }

@@ -32,16 +32,18 @@ public enum ItemOrder {
 
     /// The oldest-first fetch that, read backwards, is newest first: SQLite sorts NULL
     /// dates first and the store breaks ties by ascending key. With `searchText`, only the
-    /// items the full-text index matches (``ItemSearch``).
+    /// items the full-text index matches (``ItemSearch``); `timeLimit` bounds the fetch and
+    /// its count (give one for predicates a user wrote: ``UserPredicate/timeLimit``).
     static func oldestFirst(
-        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, in context: ManagedObjectContext
+        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
     ) throws(ObjectGraphError) -> FetchRequest<FeedItem> {
         var request = FetchRequest<FeedItem>(
-            predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: true)])
+            predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: true)], timeLimit: timeLimit)
         request.searchText = searchText
         if let limit, limit > 0 {
             // The newest `limit` are the last `limit` of the ascending order.
-            var counting = FetchRequest<FeedItem>(predicate: predicate)
+            var counting = FetchRequest<FeedItem>(predicate: predicate, timeLimit: timeLimit)
             counting.searchText = searchText
             let total = try context.count(for: counting)
             request.fetchOffset = max(0, total - limit)
@@ -51,15 +53,18 @@ public enum ItemOrder {
     }
 
     /// The IDs of the items matching `predicate` (all when nil), newest first, at most
-    /// `limit` (nil: all). Reads IDs only. Call on `context`'s queue.
+    /// `limit` (nil: all). Reads IDs only. Call on `context`'s queue. A `timeLimit` (give
+    /// one for a predicate the user wrote: ``UserPredicate/timeLimit``) stops the queries
+    /// past it with ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
     ///
     /// ```swift
     /// let ids = try ItemOrder.itemIDs(matching: smartFeedPredicate, in: viewContext)
     /// ```
-    public static func itemIDs(matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext)
-        throws(ObjectGraphError) -> [ObjectID]
-    {
-        try context.fetchObjectIDs(oldestFirst(predicate, limit: limit, in: context)).reversed()
+    public static func itemIDs(
+        matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
+    ) throws(ObjectGraphError) -> [ObjectID] {
+        try context.fetchObjectIDs(oldestFirst(predicate, limit: limit, timeLimit: timeLimit, in: context)).reversed()
     }
 
     /// The items matching `predicate`, newest first, at most `limit`, read in one query.
@@ -67,10 +72,11 @@ public enum ItemOrder {
     /// ```swift
     /// let latest = try ItemOrder.items(matching: nil, limit: 10, in: context)
     /// ```
-    public static func items(matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext)
-        throws(ObjectGraphError) -> [FeedItem]
-    {
-        try context.fetch(oldestFirst(predicate, limit: limit, in: context)).reversed()
+    public static func items(
+        matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
+    ) throws(ObjectGraphError) -> [FeedItem] {
+        try context.fetch(oldestFirst(predicate, limit: limit, timeLimit: timeLimit, in: context)).reversed()
     }
 
     /// The IDs of one feed's items, newest first, through its relationship (the

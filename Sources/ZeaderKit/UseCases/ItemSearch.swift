@@ -22,26 +22,33 @@ public enum ItemSearch {
     /// let ids = try ItemSearch.itemIDs("linux", in: viewContext)
     /// ```
     public static func itemIDs(
-        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext
+        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
     ) throws(ZeaderError) -> [ObjectID] {
         do {
-            return try context.fetchObjectIDs(ItemOrder.oldestFirst(filter, searchText: text, limit: limit, in: context)).reversed()
+            return try context.fetchObjectIDs(
+                ItemOrder.oldestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit, in: context)
+            ).reversed()
         } catch {
             throw ZeaderError.wrapping(error)
         }
     }
 
     /// The items matching `text` (and `filter`), newest first, at most `limit`, read in one
-    /// query: what `zeader items --search` prints.
+    /// query: what `zeader items --search` prints. `timeLimit` bounds the query (give one
+    /// when the user wrote `filter`: ``UserPredicate/timeLimit``).
     ///
     /// ```swift
     /// let items = try ItemSearch.items("linux", filter: nil, limit: 10, in: context)
     /// ```
     public static func items(
-        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, in context: ManagedObjectContext
+        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        in context: ManagedObjectContext
     ) throws(ZeaderError) -> [FeedItem] {
         do {
-            return try context.fetch(ItemOrder.oldestFirst(filter, searchText: text, limit: limit, in: context)).reversed()
+            return try context.fetch(
+                ItemOrder.oldestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit, in: context)
+            ).reversed()
         } catch {
             throw ZeaderError.wrapping(error)
         }

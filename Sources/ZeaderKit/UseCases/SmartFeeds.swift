@@ -57,17 +57,32 @@ public enum SmartFeeds {
     }
 
     /// How many items match `format`, and how many of those are unread: two SQL counts
-    /// (which may scan every item).
+    /// (which may scan every item), each stopped past ``UserPredicate/timeLimit``.
     ///
     /// ```swift
     /// let (unread, total) = try SmartFeeds.counts(of: "flagged == YES", in: context)
     /// ```
     public static func counts(of format: String, in context: ManagedObjectContext) throws -> (unread: Int, total: Int) {
         let predicate = try ObjectGraph.Predicate(format: format)
-        let total = try context.count(for: FetchRequest<FeedItem>(predicate: predicate))
+        let total = try context.count(
+            for: FetchRequest<FeedItem>(predicate: predicate, timeLimit: UserPredicate.timeLimit))
         let unread = try context.count(
             for: FetchRequest<FeedItem>(
-                predicate: predicate && .comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))))
+                predicate: predicate && .comparison(.keyPath("read"), .equalTo, .constant(.bool(false))),
+                timeLimit: UserPredicate.timeLimit))
         return (unread, total)
     }
+}
+
+/// Queries built from a predicate the user wrote (`--where`, a smart feed) get a time limit:
+/// a costly pattern (`title MATCHES "(a|aa)+…"`) is stopped instead of holding the store or
+/// the reader for minutes. Every other query runs to its end (ObjectGraph sets no limit by
+/// default, so that `items --json` of a million items is never cut short).
+///
+/// ```swift
+/// let ids = try ItemOrder.itemIDs(matching: smart, timeLimit: UserPredicate.timeLimit, in: context)
+/// ```
+public enum UserPredicate {
+    /// How long a query with a user-written predicate may run.
+    public static let timeLimit: Duration = .seconds(10)
 }

@@ -76,7 +76,8 @@ public final class ReaderModel {
     public func itemIDs(_ source: ItemSource) throws -> [ObjectID] {
         switch source {
         case .server(let id): return try ItemOrder.itemIDs(ofServer: id, in: context)
-        case .smart(let format): return try ItemOrder.itemIDs(matching: try Predicate(format: format), in: context)
+        case .smart(let format):
+            return try ItemOrder.itemIDs(matching: try Predicate(format: format), timeLimit: UserPredicate.timeLimit, in: context)
         case .search(let text): return try ItemSearch.itemIDs(text, in: context)
         }
     }

@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+
+/// One object read from a damaged store by ``PersistentStore/salvageObjects(of:chunk:skipped:unreadable:_:)``:
+/// its primary key, its stored attributes by name, and its to-one relationships by name as
+/// the destination's primary key (`.integer`).
+///
+/// ```swift
+/// if case .string(let url) = object.values["url"] { print(object.primaryKey, url) }
+/// ```
+public struct SalvagedObject: Sendable {
+    public let primaryKey: Int64
+    public let values: [String: Value]
+}
+
+extension PersistentStore {
+    // MARK: - Salvaging a Damaged Store
+
+    /// Every object of `entityName` that can still be read from a store whose pages are
+    /// damaged (where a fetch stops at the first malformed page), in primary-key order.
+    /// Rows are read straight from the entity's table by ranges of `chunk` keys, never
+    /// through an index (an index page may be the damaged one); a range that cannot be
+    /// read is halved down to single rows, and each run of adjacent unreadable keys is
+    /// reported once to `unreadable` with SQLite's message and counted in `skipped`.
+    ///
+    /// ```swift
+    /// var skipped: Int64 = 0
+    /// try store.salvageObjects(of: "Note", skipped: &skipped, unreadable: { keys, why in print(keys, why) }) { print($0.values) }
+    /// ```
+    public func salvageObjects(
+        of entityName: String, chunk: Int64 = 500, skipped: inout Int64,
+        unreadable: (ClosedRange<Int64>, String) -> Void, _ body: (SalvagedObject) -> Void
+    ) throws(ObjectGraphError) {
+        let entity = try model.entity(named: entityName)
+        let attributes = entity.storedAttributeIndexes.map { entity.attributes[$0] }
+        let toOne = entity.relationships.indices.filter { entity.storesForeignKey[$0] }.map { entity.relationships[$0].name }
+        let columns = (["Z_PK"] + attributes.map(\.name) + toOne).map { "\"\($0)\"" }.joined(separator: ", ")
+        let table = entity.tableName
+        let last = highestSalvageableKey(table: table, entityName: entity.name)
+        guard last > 0 else { return }
+        var run: (range: ClosedRange<Int64>, detail: String)?
+        func flushRun() {
+            guard let current = run else { return }
+            unreadable(current.range, current.detail)
+            run = nil
+        }
+        var start: Int64 = 1
+        let chunk = max(1, chunk)
+        while start <= last {
+            let end = start > last - (chunk - 1) ? last : start + chunk - 1
+            var pending: [ClosedRange<Int64>] = [start...end]
+            while let range = pending.popLast() {
+                do {
+                    let rows = try writer.read { db in
+                        try Row.fetchAll(
+                            db, sql: "SELECT \(columns) FROM \"\(table)\" WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK",
+                            arguments: [range.lowerBound, range.upperBound])
+                    }
+                    if !rows.isEmpty { flushRun() }
+                    for row in rows {
+                        var values: [String: Value] = [:]
+                        for attribute in attributes {
+                            values[attribute.name] = Value(databaseValue: row[attribute.name], type: attribute.type)
+                        }
+                        for name in toOne {
+                            values[name] = (row[name] as Int64?).map(Value.integer) ?? .null
+                        }
+                        body(SalvagedObject(primaryKey: row["Z_PK"], values: values))
+                    }
+                } catch {
+                    if range.count > 1 {
+                        let middle = range.lowerBound + (range.upperBound - range.lowerBound) / 2
+                        pending.append((middle + 1)...range.upperBound)
+                        pending.append(range.lowerBound...middle)
+                        continue
+                    }
+                    skipped += 1
+                    let detail = (error as? DatabaseError)?.message ?? "\(error)"
+                    if let current = run, current.range.upperBound + 1 == range.lowerBound {
+                        run = (current.range.lowerBound...range.upperBound, current.detail)
+                    } else {
+                        flushRun()
+                        run = (range, detail)
+                    }
+                }
+            }
+            if end == last { break }
+            start = end + 1
+        }
+        flushRun()
+    }
+
+    /// The highest key in use in `table`, from whichever of the table and the key
+    /// allocator can still be read; 0 when neither can.
+    private func highestSalvageableKey(table: String, entityName: String) -> Int64 {
+        let fromTable = try? writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \"\(table)\"") }
+        let fromAllocator = try? writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entityName])
+        }
+        return max((fromTable ?? nil) ?? 0, (fromAllocator ?? nil) ?? 0)
+    }
+}
+
+extension PersistentStore {
+    /// SQLite's `integrity_check` of the file at `url`, opened read-only without a model:
+    /// for a store too damaged to open as a ``PersistentStore`` (whose
+    /// ``integrityCheck()`` is then out of reach). An empty list: the file is sound.
+    ///
+    /// ```swift
+    /// let problems = try PersistentStore.integrityCheck(ofFileAt: url)
+    /// ```
+    public static func integrityCheck(ofFileAt url: URL) throws(ObjectGraphError) -> [String] {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeout)
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: config)
+            defer { try? queue.close() }
+            let lines = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            return lines == ["ok"] ? [] : lines
+        } catch {
+            throw ObjectGraphError.wrapping(error)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import ObjectGraph
+
+/// What ``FeedLibrary/exportBackup(batchSize:salvaging:write:)`` wrote.
+///
+/// ```swift
+/// let report = try library.exportBackup(salvaging: { print($0) }) { json += $0 }
+/// print(report.feeds, report.items, report.skippedKeys)
+/// ```
+public struct BackupExportReport: Sendable, Equatable {
+    public var feeds = 0
+    public var items = 0
+    /// Whether the store turned out to be damaged, so that the rest was salvaged.
+    public var salvaged = false
+    /// How many row keys could not be read (some may have been free keys, never rows).
+    public var skippedKeys: Int64 = 0
+    /// Items whose feed could not be read (a backup item must name its feed): left out.
+    public var orphans = 0
+
+    public init() {}
+}
+
+/// Reads a damaged store's feeds and items through ObjectGraph's salvage reader
+/// (``PersistentStore/salvageObjects(of:chunk:skipped:unreadable:_:)``: rows by ranges of
+/// keys, never through an index, unreadable rows skipped), because a context's fetch stops
+/// at the first malformed page. Used only by the salvaging export; a sound store is
+/// exported through contexts.
+struct BackupSalvage {
+    let store: PersistentStore
+    let warn: (String) -> Void
+
+    /// Every readable object of `entity`, `chunk` keys per read; unreadable keys are counted
+    /// in `skipped` and warned about, one line per run of adjacent keys.
+    private func objects(
+        _ entity: String, chunk: Int64, skipped: inout Int64, _ body: (SalvagedObject) -> Void
+    ) {
+        do {
+            try store.salvageObjects(
+                of: entity, chunk: chunk, skipped: &skipped,
+                unreadable: { keys, detail in warn(Messages.skippedRows(table: entity, keys: keys, detail: detail)) }, body)
+        } catch {
+            warn(Messages.skippedRows(table: entity, keys: 1...1, detail: "\(error)"))
+        }
+    }
+
+    /// The readable feeds, in the user's order.
+    func feeds(skipped: inout Int64) -> [(feed: BackupJSON.Feed, primaryKey: Int64)] {
+        var feeds: [(feed: BackupJSON.Feed, primaryKey: Int64)] = []
+        objects("Server", chunk: 500, skipped: &skipped) { object in
+            let v = object.values
+            guard case .string(let url)? = v["url"], !url.isEmpty else { return }
+            let feed = BackupJSON.Feed(
+                url: url, title: v["title"]?.stringValue, siteLink: v["siteLink"]?.stringValue,
+                displayOrder: v["displayOrder"]?.int64Value ?? 0, tags: v["tags"]?.stringValue,
+                etag: v["etag"]?.stringValue, lastModified: v["lastModified"]?.stringValue)
+            feeds.append((feed, object.primaryKey))
+        }
+        return feeds.sorted { ($0.feed.displayOrder, $0.feed.url) < ($1.feed.displayOrder, $1.feed.url) }
+    }
+
+    /// The readable items of the feeds `feeds` (key → URL) whose keys are not in
+    /// `excluding`, in key order; items of unreadable feeds are counted in `orphans`.
+    func items(
+        feeds: [Int64: String], excluding: Set<Int64>, chunkSize: Int64, skipped: inout Int64, orphans: inout Int,
+        _ body: (BackupJSON.Item, String) -> Void
+    ) {
+        var orphanCount = 0
+        objects("FeedItem", chunk: chunkSize, skipped: &skipped) { object in
+            let v = object.values
+            guard !excluding.contains(object.primaryKey), let guid = v["guid"]?.stringValue else { return }
+            guard let server = v["server"]?.int64Value, let url = feeds[server] else {
+                orphanCount += 1
+                return
+            }
+            let item = BackupJSON.Item(
+                guid: guid, title: v["title"]?.stringValue, link: v["link"]?.stringValue,
+                author: v["author"]?.stringValue, summary: v["summary"]?.stringValue,
+                content: v["content"]?.stringValue, published: v["published"]?.dateValue,
+                updated: v["updated"]?.dateValue, read: v["read"]?.boolValue ?? false,
+                flagged: v["flagged"]?.boolValue ?? false, firstSeen: v["firstSeen"]?.dateValue)
+            body(item, url)
+        }
+        orphans += orphanCount
+        if orphanCount > 0 { warn(Messages.orphanItems(orphanCount)) }
+    }
+}
+
+extension Value {
+    fileprivate var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    fileprivate var int64Value: Int64? {
+        switch self {
+        case .integer(let n): return n
+        case .double(let d) where d.isFinite && abs(d) < 9.0e15: return Int64(d)
+        default: return nil
+        }
+    }
+    fileprivate var boolValue: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .integer(let n): return n != 0
+        default: return nil
+        }
+    }
+    fileprivate var dateValue: Date? {
+        if case .date(let d) = self { return d }
+        return nil
+    }
+}
