@@ -10,7 +10,17 @@ extension HTMLText {
     /// `text` with `&`, `<` and `>` escaped; itself (no copy) when it has none.
     static func escaped(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return text }
-        return String(decoding: escapedUTF8(Array(text.utf8)), as: UTF8.self)
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
     }
 
     /// UTF-8 `bytes` with `&`, `<` and `>` escaped (the same as ``escaped(_:)`` on their

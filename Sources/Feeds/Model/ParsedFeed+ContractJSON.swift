@@ -65,14 +65,16 @@ enum ContractJSONWriter {
     ) {
         for index in items.indices {
             if index > items.startIndex || !first { out.append(UInt8(ascii: ",")) }
-            item(items[index], to: &out)
+            item(items[index], contentUTF8: nil, to: &out)
             flush(&out)
         }
     }
 
     /// Appends the JSON object of `item` (what ``ContractJSONItemWriter`` does with each
-    /// item the parser finishes).
-    static func item(_ item: ParsedItem, to out: inout [UInt8]) {
+    /// item the parser finishes); with `contentUTF8`, its `content` is those UTF-8 bytes
+    /// (the same JSON as for `String(decoding: contentUTF8, as: UTF8.self)`) and
+    /// `item.content` is not read.
+    static func item(_ item: ParsedItem, contentUTF8: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         string(item.id, to: &out)
         out.append(contentsOf: #","title":"#.utf8)
@@ -88,7 +90,11 @@ enum ContractJSONWriter {
         out.append(contentsOf: #","summary":"#.utf8)
         string(item.summary, to: &out)
         out.append(contentsOf: #","content":"#.utf8)
-        string(item.content, to: &out)
+        if let contentUTF8 {
+            utf8(contentUTF8, to: &out)
+        } else {
+            string(item.content, to: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 

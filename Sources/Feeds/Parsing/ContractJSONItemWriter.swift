@@ -38,13 +38,16 @@ final class ContractJSONItemWriter: FeedItemSink {
     /// The contract JSON has neither.
     var wantsEnclosuresAndCategories: Bool { false }
 
-    func receive(_ item: ParsedItem, from handler: FeedXMLHandler) {
+    /// The content goes from the captured bytes to the JSON (validated as it is escaped).
+    var takesContentAsUTF8: Bool { true }
+
+    func receive(_ item: ParsedItem, contentUTF8: UnsafeBufferPointer<UInt8>?, from handler: FeedXMLHandler) {
         if itemsToSkip > 0 {
             itemsToSkip -= 1
             return
         }
         json.append(UInt8(ascii: ","))
-        ContractJSONWriter.item(item, to: &json)
+        ContractJSONWriter.item(item, contentUTF8: contentUTF8, to: &json)
         itemsPending += 1
         if stream != nil && json.count >= Self.streamedBytes { writeToStream(handler) }
     }

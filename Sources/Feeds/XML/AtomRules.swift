@@ -36,18 +36,18 @@ enum AtomRules {
     /// content; published from `published` (Atom 0.3: `issued`, its publication date,
     /// `created` being when the entry was written).
     static func choose(_ item: FeedItemFields, format: FeedFormat, feedAuthor: String?) -> FeedItemChoice {
-        var summary: String?
+        var summary: FeedItemBody?
         var summaryIsText = false
-        var content: String?
+        var content: FeedItemBody?
         if let text = item.summary {
             summaryIsText = item.summaryKind == .text
-            summary = text
+            summary = .bytes(text)
         }
         if let text = item.content {
-            content = item.contentKind == .text ? HTMLText.escaped(text) : text
+            content = .bytes(item.contentKind == .text ? HTMLText.escapedUTF8(text) : text)
         }
         if content == nil, let text = item.summary {
-            content = item.summaryKind == .text ? HTMLText.escaped(text) : text
+            content = .bytes(item.summaryKind == .text ? HTMLText.escapedUTF8(text) : text)
         }
         if summary == nil { summary = content }
         let published = format == .atom03

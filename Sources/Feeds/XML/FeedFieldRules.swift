@@ -44,6 +44,26 @@ enum FeedCaptureTarget {
 /// How a captured text is read: plain text, escaped HTML, or inline XHTML markup.
 enum FeedTextKind { case text, html, xhtml }
 
+/// An item's HTML body: bytes captured from the document, or a string made earlier.
+enum FeedItemBody {
+    case bytes([UInt8])
+    case string(String)
+
+    var string: String {
+        switch self {
+        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .string(let string): string
+        }
+    }
+
+    func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .bytes(let bytes): return bytes.withUnsafeBufferPointer(body)
+        case .string(var string): return string.withUTF8(body)
+        }
+    }
+}
+
 /// Everything read from one item's elements, before a format's rules choose among them
 /// (``RSSRules/choose(_:format:base:)``, ``AtomRules/choose(_:format:feedAuthor:)``).
 struct FeedItemFields {
@@ -57,14 +77,15 @@ struct FeedItemFields {
     var guidBase: String?
     var rdfAbout: String?
     var atomID: String?
-    /// The bodies (stripped of control characters, trimmed) are made into strings once,
-    /// straight from the captured bytes, and passed on as they are: only the first bytes
-    /// of the summary's source are read again, as UTF-8, for its preview.
-    var description: String?
-    var contentEncoded: String?
-    var summary: String?
+    /// The bodies are kept as UTF-8 bytes (stripped of control characters, trimmed): only
+    /// the first bytes of the summary's source are read as text, and the content becomes
+    /// a `String` once, in the finished item (never, for an item sink that takes it as
+    /// bytes: see ``FeedItemSink/takesContentAsUTF8``).
+    var description: [UInt8]?
+    var contentEncoded: [UInt8]?
+    var summary: [UInt8]?
     var summaryKind: FeedTextKind = .text
-    var content: String?
+    var content: [UInt8]?
     var contentKind: FeedTextKind = .text
     var mediaDescription: String?
     var itunesSummary: String?
@@ -88,9 +109,9 @@ struct FeedItemChoice {
     var author: String?
     var published: Date?
     /// The body the summary is made from; `summaryIsText`: it is plain text, not HTML.
-    var summary: String?
+    var summary: FeedItemBody?
     var summaryIsText = false
-    var content: String?
+    var content: FeedItemBody?
 }
 
 /// Item elements from other namespaces, read the same way in RSS, RDF and Atom feeds

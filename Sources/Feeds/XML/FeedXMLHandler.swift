@@ -6,11 +6,12 @@ import Foundation
 ///
 /// It keeps a stack of open elements and a few depths (channel, item, person, ignored
 /// subtree, capture); text is gathered as UTF-8 bytes only while a field of interest is
-/// open and becomes a `String` once, when that field closes. Everything else is skipped
-/// without allocating. Which element is which field, and which field wins, is up to the
-/// format's rules (``RSSRules``, ``AtomRules``, ``FeedExtensionRules``); summaries are
-/// ``HTMLText`` previews. Each finished item is collected, or handed to an `itemSink`
-/// (``ContractJSONItemWriter`` for `zeader parse`).
+/// open and becomes a `String` once, when that field closes (an item's body: when the
+/// item is finished). Everything else is skipped without allocating. Which element is
+/// which field, and which field wins, is up to the format's rules (``RSSRules``,
+/// ``AtomRules``, ``FeedExtensionRules``); summaries are ``HTMLText`` previews. Each
+/// finished item is collected, or handed to an `itemSink` (``ContractJSONItemWriter``
+/// for `zeader parse`).
 ///
 /// ```swift
 /// let handler = FeedXMLHandler(baseURL: "https://example.org/feed")
@@ -30,9 +31,13 @@ final class FeedXMLHandler {
     private var items: [ParsedItem] = []
     /// When set, each finished item goes to it (in document order) instead of `items`.
     var itemSink: (any FeedItemSink)? {
-        didSet { collectsEnclosuresAndCategories = itemSink?.wantsEnclosuresAndCategories ?? true }
+        didSet {
+            collectsEnclosuresAndCategories = itemSink?.wantsEnclosuresAndCategories ?? true
+            sinkTakesContentUTF8 = itemSink?.takesContentAsUTF8 ?? false
+        }
     }
     private var collectsEnclosuresAndCategories = true
+    private var sinkTakesContentUTF8 = false
     private(set) var errors: [String] = []
     private(set) var errorCount = 0
     /// libxml2 met a character XML forbids (see ``recordError(_:line:column:code:)``).
@@ -489,23 +494,11 @@ final class FeedXMLHandler {
 
     // MARK: - Capture
 
-    /// The captured body, without control characters and surrounding white space, as a
-    /// string (one copy of the bytes); `nil` when nothing is left. With `resolvingLinks`,
-    /// an HTML body's relative links and images are resolved against the base in effect
-    /// where it was read (`xml:base`, else the feed's URL); as they are without one.
-    private func capturedBody(resolvingLinks resolve: Bool) -> String? {
-        FeedText.stripControlCharacters(&text)
-        let base = resolve ? captureBase : nil
-        return text.withUnsafeBufferPointer { buffer -> String? in
-            var start = 0
-            var end = buffer.count
-            while start < end, FeedText.isXMLSpace(buffer[start]) { start += 1 }
-            while end > start, FeedText.isXMLSpace(buffer[end - 1]) { end -= 1 }
-            guard start < end else { return nil }
-            let body = UnsafeBufferPointer(rebasing: buffer[start..<end])
-            guard let base else { return String(decoding: body, as: UTF8.self) }
-            return String(decoding: FeedURLResolver.resolvingLinks(inHTML: Array(body), against: base), as: UTF8.self)
-        }
+    /// An HTML body with its relative links and images resolved against the base in
+    /// effect where it was read (`xml:base`, else the feed's URL); as it is without one.
+    private func resolvingLinks(_ html: [UInt8]) -> [UInt8] {
+        guard let base = captureBase else { return html }
+        return FeedURLResolver.resolvingLinks(inHTML: html, against: base)
     }
 
     /// An Atom text construct (or content): its kind from `type`/`mode`, or base64.
@@ -570,20 +563,20 @@ final class FeedXMLHandler {
         case .itemCategory where !collectsEnclosuresAndCategories:
             return  // not wanted by the item sink: no string to make
         case .itemDescription:
-            if item.description == nil { item.description = capturedBody(resolvingLinks: true) }
+            if item.description == nil { item.description = FeedText.trimmedBytes(&text).map(resolvingLinks) }
             return
         case .itemContentEncoded:
-            if item.contentEncoded == nil { item.contentEncoded = capturedBody(resolvingLinks: true) }
+            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text).map(resolvingLinks) }
             return
         case .itemSummary:
-            if item.summary == nil, let body = capturedBody(resolvingLinks: captureKind != .text) {
-                item.summary = body
+            if item.summary == nil, let bytes = FeedText.trimmedBytes(&text) {
+                item.summary = captureKind == .text ? bytes : resolvingLinks(bytes)
                 item.summaryKind = captureKind
             }
             return
         case .itemContent:
-            if item.content == nil, let body = capturedBody(resolvingLinks: captureKind != .text) {
-                item.content = body
+            if item.content == nil, let bytes = FeedText.trimmedBytes(&text) {
+                item.content = captureKind == .text ? bytes : resolvingLinks(bytes)
                 item.contentKind = captureKind
             }
             return
@@ -787,9 +780,8 @@ final class FeedXMLHandler {
         var summaryUTF8: [UInt8]?
         if let html = summaryHTML {
             if choice.summaryIsText {
-                summary = HTMLText.summary(fromText: html)
+                summary = HTMLText.summary(fromText: html.string)
             } else {
-                var html = html
                 switch html.withUTF8({ HTMLText.summary(fromHTML: $0) }) {
                 case .utf8(let bytes)?: summaryUTF8 = bytes
                 case .string(let string)?: summary = string
@@ -809,7 +801,7 @@ final class FeedXMLHandler {
             var parts = [link ?? "", title ?? ""]
             if link == nil && title == nil {
                 parts.append(dateText ?? "")
-                parts.append(String((contentHTML ?? summaryHTML ?? "").prefix(512)))
+                parts.append(String(((contentHTML ?? summaryHTML)?.string ?? "").prefix(512)))
             }
             id = "zeader:" + FeedText.stableHash(parts)
         }
@@ -819,11 +811,17 @@ final class FeedXMLHandler {
             updated: state.updated, summary: summary, content: nil,
             enclosures: state.enclosures, categories: state.categories)
         parsed.summary = summary ?? summaryUTF8.map { String(decoding: $0, as: UTF8.self) }
-        parsed.content = contentHTML
-        if let itemSink {
-            itemSink.receive(parsed, from: self)
-        } else {
+        guard let itemSink else {
+            parsed.content = contentHTML?.string
             items.append(parsed)
+            return
+        }
+        if sinkTakesContentUTF8, case .bytes(let bytes)? = contentHTML {
+            // The body as captured, never made into a String (see `FeedItemSink`).
+            bytes.withUnsafeBufferPointer { itemSink.receive(parsed, contentUTF8: $0, from: self) }
+        } else {
+            parsed.content = contentHTML?.string
+            itemSink.receive(parsed, contentUTF8: nil, from: self)
         }
     }
 
