@@ -25,7 +25,8 @@ func batchBenchmark(count: Int, servers: Int) throws {
     let unreadBefore = try view.performAndWait { () throws -> Int in
         view.undoManager = ContextUndoManager()
         let feeds = try view.fetch(FetchRequest<BenchServer>())
-        _ = try view.fetch(FetchRequest<BenchItem>(sortDescriptors: [SortDescriptor("published", ascending: false)], fetchLimit: 50))
+        _ = try view.fetch(
+            FetchRequest<BenchItem>(sortDescriptors: [SortDescriptor("published", ascending: false)], fetchLimit: 50))
         return feeds.reduce(0) { $0 + Int($1.unreadCount) }
     }
     print("Batch update in the view context: \(count) items over \(servers) servers, \(unreadBefore) unread; undo manager on")
@@ -45,7 +46,8 @@ func batchBenchmark(count: Int, servers: Int) throws {
     try step("mark all read") {
         try view.performAndWait { () throws in
             try view.execute(
-                BatchUpdateRequest(entityName: "Item", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+                BatchUpdateRequest(
+                    entityName: "Item", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
             ).changedCount
         }
     }
@@ -54,11 +56,16 @@ func batchBenchmark(count: Int, servers: Int) throws {
             _ = view.undo()
             if let error = view.undoManager?.lastError { print("undo failed: \(error)") }
         }
-        return try view.performAndWait { try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))) }
+        return try view.performAndWait {
+            try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO")))
+        }
     }
     try step("redo") {
         view.performAndWait { _ = view.redo() }
-        return unreadBefore - (try view.performAndWait { try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))) })
+        return unreadBefore
+            - (try view.performAndWait {
+                try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO")))
+            })
     }
 }
 
@@ -92,7 +99,9 @@ func countsAreExact(_ container: PersistentContainer) throws -> Bool {
     let stored = try readStoreFile(fileURL(of: container.store)) { db in
         try Bool.fetchOne(
             db,
-            sql: "SELECT COUNT(*) = 0 FROM Server s WHERE s.unreadCount != (SELECT COUNT(*) FROM Item i WHERE i.server = s.Z_PK AND i.read = 0)")
+            sql:
+                "SELECT COUNT(*) = 0 FROM Server s WHERE s.unreadCount != (SELECT COUNT(*) FROM Item i WHERE i.server = s.Z_PK AND i.read = 0)"
+        )
     }
     let view = container.viewContext
     let registered = try view.performAndWait { () throws -> Bool in

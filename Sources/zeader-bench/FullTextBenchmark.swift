@@ -17,7 +17,10 @@ func documentModel(index: [String]?) -> ManagedObjectModel {
         entities: [
             EntityDescription(
                 "Document", managedClass: BenchDocument.self,
-                attributes: [.string("title"), .string("author"), .string("summary"), .string("content"), .bool("read", defaultValue: false)],
+                attributes: [
+                    .string("title"), .string("author"), .string("summary"), .string("content"),
+                    .bool("read", defaultValue: false),
+                ],
                 fullTextIndex: index.map { FullTextIndexDescription(attributes: $0) })
         ])
 }
@@ -49,7 +52,8 @@ struct TextGenerator {
 }
 
 func fullTextBenchmark(count: Int, batch: Int) throws {
-    print("Full-text index: \(count) documents (title 6 words, author 2, summary 40, content 200 as HTML) saved \(batch) per save")
+    print(
+        "Full-text index: \(count) documents (title 6 words, author 2, summary 40, content 200 as HTML) saved \(batch) per save")
     print("index".padding(toLength: 34, withPad: " ", startingAt: 0) + "insert wall    CPU     ratio   store size")
     var baseline = 0.0
     for (label, index) in [
@@ -80,15 +84,19 @@ func fullTextBenchmark(count: Int, batch: Int) throws {
             }
         }
         if index == nil { baseline = timing.cpu }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0)
+        let size =
+            ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0)
             + ((try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0)
         print(
             label.padding(toLength: 34, withPad: " ", startingAt: 0)
-                + String(format: "%7.3f s %7.3f s  %5.2fx   %6.1f MB", timing.wall, timing.cpu, timing.cpu / max(baseline, 1e-9), Double(size) / 1e6))
+                + String(
+                    format: "%7.3f s %7.3f s  %5.2fx   %6.1f MB", timing.wall, timing.cpu, timing.cpu / max(baseline, 1e-9),
+                    Double(size) / 1e6))
         // A mark-read pass must not touch the index (its trigger fires on indexed columns only).
         let (_, markRead) = try measure {
             try ctx.performAndWait { () throws in
-                try ctx.execute(BatchUpdateRequest(entityName: "Document", propertiesToUpdate: ["read": .bool(true)])).changedCount
+                try ctx.execute(BatchUpdateRequest(entityName: "Document", propertiesToUpdate: ["read": .bool(true)]))
+                    .changedCount
             }
         }
         guard let index else {
@@ -106,7 +114,8 @@ func fullTextBenchmark(count: Int, batch: Int) throws {
         }
         print(
             String(
-                format: "    mark all read (batch update): %.3f s; search \"%@\" (%@): best 50 of %d in %.4f s, counting them %.4f s",
+                format:
+                    "    mark all read (batch update): %.3f s; search \"%@\" (%@): best 50 of %d in %.4f s, counting them %.4f s",
                 markRead.wall, query, index.joined(separator: ","), all, search.wall + Double(hits * 0), countTiming.wall))
     }
 }

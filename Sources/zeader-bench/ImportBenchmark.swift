@@ -113,7 +113,8 @@ func runImportBenchmark(count: Int = 1_000_000, batchSize: Int = 5_000) throws {
     let fileMiB = Double((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) / 1_048_576
     print(
         String(
-            format: "import: %d records in %.1f s (%.0f records/s, CPU %.1f s), %d batches of %d; stored %d, unread %d; peak memory (VmHWM) %.0f MB; store %.0f MB",
+            format:
+                "import: %d records in %.1f s (%.0f records/s, CPU %.1f s), %d batches of %d; stored %d, unread %d; peak memory (VmHWM) %.0f MB; store %.0f MB",
             result.importedNow, seconds, Double(result.importedNow) / seconds, cpuSeconds, result.batches, batchSize, stored,
             unread ?? -1, peakMemoryMiB(), fileMiB))
     guard stored == count, unread == (0..<count).filter({ $0 % 3 == 0 }).count else {

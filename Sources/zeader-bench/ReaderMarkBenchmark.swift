@@ -12,7 +12,9 @@ func readerMarkBenchmark(count: Int, servers: Int) throws {
     let url = tempStore("mark")
     defer {
         removeStore(url)
-        for version in 1...2 { try? FileManager.default.removeItem(atPath: MigrationPlan.backupPath(forStoreAt: url.path, version: version)) }
+        for version in 1...2 {
+            try? FileManager.default.removeItem(atPath: MigrationPlan.backupPath(forStoreAt: url.path, version: version))
+        }
     }
     // The store is built by another process, so that this one's memory is a reader's.
     let builder = Process()
@@ -51,23 +53,33 @@ func readerMarkBenchmark(count: Int, servers: Int) throws {
         let exact = try view.performAndWait { () throws -> Bool in
             let stored = try view.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
             let perFeed = try FeedEditing.servers(in: view).allSatisfy { server in
-                Int(server.unreadCount) == (try view.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "server == %@ AND read == NO", server.objectID))))
+                Int(server.unreadCount)
+                    == (try view.count(
+                        for: FetchRequest<FeedItem>(
+                            predicate: try Predicate(format: "server == %@ AND read == NO", server.objectID))))
             }
             return stored == unread && perFeed
         }
         print(
             String(
-                format: "%@ %6d items  %7.3f s wall  %7.3f s CPU  peak RSS %6.1f MiB (%.1f MiB before)  unread %d, counts exact: %@, bus notifications: %d",
+                format:
+                    "%@ %6d items  %7.3f s wall  %7.3f s CPU  peak RSS %6.1f MiB (%.1f MiB before)  unread %d, counts exact: %@, bus notifications: %d",
                 label.padding(toLength: 10, withPad: " ", startingAt: 0), changed, timing.wall, timing.cpu, peak, base, unread,
                 exact && unread == expectUnread ? "yes" : "NO", notifications.value - before))
     }
     try step("C", expectUnread: 0) { try model.markRead(nil) }
     try step("u (undo)", expectUnread: unreadBefore) {
-        guard try model.undo() == "Mark All Read" else { print("undo: not the step of C"); return 0 }
+        guard try model.undo() == "Mark All Read" else {
+            print("undo: not the step of C")
+            return 0
+        }
         return try view.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
     }
     try step("redo", expectUnread: 0) {
-        guard try model.redo() == "Mark All Read" else { print("redo: not the step of C"); return 0 }
+        guard try model.redo() == "Mark All Read" else {
+            print("redo: not the step of C")
+            return 0
+        }
         return unreadBefore
     }
 }

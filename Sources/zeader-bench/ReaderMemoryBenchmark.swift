@@ -24,11 +24,14 @@ final class NullBackend: TerminalBackend {
 
 /// One feed file of the corpus: items `first..<first + count`, newest last.
 func writeCorpusFeed(_ url: URL, feed: Int, first: Int, count: Int) throws {
-    var xml = "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>Feed \(feed)</title><link>http://example.org/\(feed)</link>\n"
+    var xml =
+        "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>Feed \(feed)</title><link>http://example.org/\(feed)</link>\n"
     for n in first..<(first + count) {
-        xml += "<item><guid>f\(feed)-\(n)</guid><title>Item \(n) of feed \(feed)</title><link>http://example.org/\(feed)/\(n)</link>"
+        xml +=
+            "<item><guid>f\(feed)-\(n)</guid><title>Item \(n) of feed \(feed)</title><link>http://example.org/\(feed)/\(n)</link>"
         xml += "<pubDate>\(Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 3600).formatted(.dateTime))</pubDate>"
-        xml += "<description>Text of item \(n): " + String(repeating: "words and more words ", count: 20) + "</description></item>\n"
+        xml +=
+            "<description>Text of item \(n): " + String(repeating: "words and more words ", count: 20) + "</description></item>\n"
     }
     xml += "</channel></rss>\n"
     try xml.write(to: url, atomically: true, encoding: .utf8)
@@ -90,7 +93,8 @@ func readerMemoryBenchmark(rounds: Int, feeds: Int, items: Int) throws {
     let stored = try library.items(ItemQuery()).count
     print(
         String(
-            format: "reader-memory: %d refreshes in %.0f s, %d frames drawn, %d items stored; RSS %.1f → %.1f MB, growth %+.1f MB (%+.1f KB per refresh); peak %.1f MB",
+            format:
+                "reader-memory: %d refreshes in %.0f s, %d frames drawn, %d items stored; RSS %.1f → %.1f MB, growth %+.1f MB (%+.1f KB per refresh); peak %.1f MB",
             rounds, Date().timeIntervalSince(start), queue.sync { backend.frames }, stored, startRSS, endRSS, endRSS - startRSS,
             (endRSS - startRSS) * 1024 / Double(rounds), memory().peak))
     queue.sync { app.stop() }

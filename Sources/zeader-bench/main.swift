@@ -180,15 +180,19 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
         }
     }
     if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
-        print(String(format: "phases (CPU s): create %.3f, process changes %.3f, save %.3f, reset %.3f",
-            phases.0 - insertStart, phases.1 - phases.0, phases.2 - phases.1, phases.3 - phases.2))
+        print(
+            String(
+                format: "phases (CPU s): create %.3f, process changes %.3f, save %.3f, reset %.3f",
+                phases.0 - insertStart, phases.1 - phases.0, phases.2 - phases.1, phases.3 - phases.2))
     }
     let predicate = try Predicate(format: "read == NO AND score >= 0")
     // Every row: the predicate holds for all of them.
     let allPredicate = try Predicate(format: "score >= 0 AND guid != NULL")
     let (ogFetched, ogFetch) = try measure { try fetchAndRead(ctx, predicate, phases: false) }
     let (ogFetchedAll, ogFetchAll) = try measure { try fetchAndRead(ctx, allPredicate, phases: true) }
-    let (ogCounted, ogCount) = try measure { try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) } }
+    let (ogCounted, ogCount) = try measure {
+        try ctx.performAndWait { try ctx.count(for: FetchRequest<BenchItem>(predicate: predicate)) }
+    }
 
     // Raw SQL through GRDB, same schema and work.
     let rawURL = tempStore("raw")
@@ -201,7 +205,8 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
         try pool.write { db in
             try db.execute(sql: "INSERT INTO Server (Z_PK, title, unreadCount) VALUES (1, 'bench', 0)")
             let statement = try db.makeStatement(
-                sql: "INSERT INTO Item (Z_PK, Z_OPT, guid, title, published, read, score, server) VALUES (?, 1, ?, ?, ?, ?, ?, 1)")
+                sql: "INSERT INTO Item (Z_PK, Z_OPT, guid, title, published, read, score, server) VALUES (?, 1, ?, ?, ?, ?, ?, 1)"
+            )
             var unread = 0
             for i in 0..<count {
                 let read = i % 3 == 0
@@ -268,7 +273,8 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
         }
     }
     round.memoryLine = String(
-        format: "memory: RSS %.1f MiB before; iterating %d objects in batches of 500 peaks at %.1f MiB; fetching them all at once at %.1f MiB",
+        format:
+            "memory: RSS %.1f MiB before; iterating %d objects in batches of 500 peaks at %.1f MiB; fetching them all at once at %.1f MiB",
         before, count, peakBatched, peakAll)
     return round
 }
@@ -292,7 +298,10 @@ func fetchAndRead(_ ctx: ManagedObjectContext, _ predicate: ObjectGraph.Predicat
         items = []
         let t4 = cpuTime()
         if phases && ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
-            print(String(format: "fetch-all phases: fetch %.3f iterate %.3f reset %.3f dealloc %.3f", t1 - t0, t2 - t1, t3 - t2, t4 - t3))
+            print(
+                String(
+                    format: "fetch-all phases: fetch %.3f iterate %.3f reset %.3f dealloc %.3f", t1 - t0, t2 - t1, t3 - t2,
+                    t4 - t3))
         }
         return fetched + checksum * 0
     }
@@ -372,12 +381,14 @@ func toggleBenchmark() throws {
             }
         }
         let exact = try ctx.performAndWait { () throws -> Bool in
-            server.unreadCount == Int64(try ctx.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))))
+            server.unreadCount
+                == Int64(try ctx.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))))
         }
         print(
             String(
                 format: "%7d items: %.4f ms per toggle (in memory, %d notifications); %.3f ms per toggle + save; count exact: %@",
-                size, elapsed.wall / Double(toggles) * 1000, notifications.value, savedElapsed.wall / 200 * 1000, exact ? "yes" : "NO"))
+                size, elapsed.wall / Double(toggles) * 1000, notifications.value, savedElapsed.wall / 200 * 1000,
+                exact ? "yes" : "NO"))
         withExtendedLifetime(token) {}
     }
 }
@@ -399,19 +410,22 @@ case "toggle":
     try toggleBenchmark()
 case "batch":
     let rest = Array(arguments.dropFirst())
-    try batchBenchmark(count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
+    try batchBenchmark(
+        count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
 case "batch-build":
     let rest = Array(arguments.dropFirst())
     try buildBatchStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)
 case "mark":
     let rest = Array(arguments.dropFirst())
-    try readerMarkBenchmark(count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
+    try readerMarkBenchmark(
+        count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
 case "mark-build":
     let rest = Array(arguments.dropFirst())
     try buildReaderMarkStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)
 case "fts":
     let rest = Array(arguments.dropFirst())
-    try fullTextBenchmark(count: rest.first.flatMap { Int($0) } ?? 20_000, batch: rest.dropFirst().first.flatMap { Int($0) } ?? 50)
+    try fullTextBenchmark(
+        count: rest.first.flatMap { Int($0) } ?? 20_000, batch: rest.dropFirst().first.flatMap { Int($0) } ?? 50)
 case "reader-memory":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try readerMemoryBenchmark(
@@ -420,6 +434,7 @@ case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]]")
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]]"
+    )
     exit(2)
 }

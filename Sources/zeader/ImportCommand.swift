@@ -23,7 +23,8 @@ struct ImportCommand: ParsableCommand {
         do {
             data =
                 file == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
+                ? FileHandle.standardInput.readDataToEndOfFile()
+                : try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
         } catch {
             CommandOutput.warn("zeader import: cannot read \(file): \((error as NSError).localizedDescription)")
             throw ExitCode.failure
@@ -31,12 +32,14 @@ struct ImportCommand: ParsableCommand {
         let library = FeedLibrary(store: try store.openStore(command: "import", writes: true))
         if FeedLibrary.looksLikeBackup(data) {
             guard file != "-" else {
-                CommandOutput.warn("zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)")
+                CommandOutput.warn(
+                    "zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)")
                 throw ExitCode.failure
             }
             do {
                 let report = try library.restoreBackup(from: URL(fileURLWithPath: file))
-                var line = "restored \(report.feedsAdded) feed\(report.feedsAdded == 1 ? "" : "s") and \(report.itemsAdded) item\(report.itemsAdded == 1 ? "" : "s") from \(file)"
+                var line =
+                    "restored \(report.feedsAdded) feed\(report.feedsAdded == 1 ? "" : "s") and \(report.itemsAdded) item\(report.itemsAdded == 1 ? "" : "s") from \(file)"
                 if report.feedsUpdated + report.itemsUpdated > 0 {
                     line += " (updated \(report.feedsUpdated) feeds and \(report.itemsUpdated) items already stored)"
                 }

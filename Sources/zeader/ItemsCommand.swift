@@ -47,7 +47,9 @@ struct ItemsCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     var query: ItemQuery {
-        ItemQuery(feed: feed, unreadOnly: unread, flaggedOnly: flagged, tags: tags, search: search, wherePredicate: wherePredicate, limit: limit)
+        ItemQuery(
+            feed: feed, unreadOnly: unread, flaggedOnly: flagged, tags: tags, search: search, wherePredicate: wherePredicate,
+            limit: limit)
     }
 
     func validate() throws {

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Feeds
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `zeader parse FILE [--base-url URL]`: parses one feed file and prints the JSON of the

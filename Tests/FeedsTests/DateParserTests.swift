@@ -54,7 +54,9 @@ struct DateParserTests {
         #expect(ContractJSONWriter.iso8601(Date(timeIntervalSince1970: 1.999)) == "1970-01-01T00:00:01Z")
     }
 
-    @Test(arguments: [0, 951_782_400, -1, 1.999, 1_717_243_860, -62_135_596_800, 253_402_300_799, -62_135_596_801, 253_402_300_800])
+    @Test(arguments: [
+        0, 951_782_400, -1, 1.999, 1_717_243_860, -62_135_596_800, 253_402_300_799, -62_135_596_801, 253_402_300_800,
+    ])
     func byteFormattingMatchesTheString(_ seconds: Double) {
         let date = Date(timeIntervalSince1970: seconds)
         var bytes: [UInt8] = []

@@ -4,11 +4,12 @@ import Testing
 
 @Suite("Display width")
 struct DisplayWidthTests {
-    @Test(arguments: [
-        ("a", 1), ("~", 1), ("é", 1), ("e\u{301}", 1), ("中", 2), ("한", 2), ("\u{1100}\u{1161}", 2), ("Ａ", 2),
-        ("ｱ", 1), ("😀", 2), ("👨‍👩‍👧", 2), ("🇫🇷", 2), ("❤️", 2), ("❤", 1), ("☺︎", 1), ("⌚", 2), ("\u{200B}", 0),
-        ("\u{200D}", 0), ("\u{0301}", 0), ("\t", 0), ("\u{1B}", 0), ("\u{85}", 0), ("\u{7F}", 0), ("Ω", 1), ("🫠", 2),
-    ] as [(Character, Int)])
+    @Test(
+        arguments: [
+            ("a", 1), ("~", 1), ("é", 1), ("e\u{301}", 1), ("中", 2), ("한", 2), ("\u{1100}\u{1161}", 2), ("Ａ", 2),
+            ("ｱ", 1), ("😀", 2), ("👨‍👩‍👧", 2), ("🇫🇷", 2), ("❤️", 2), ("❤", 1), ("☺︎", 1), ("⌚", 2), ("\u{200B}", 0),
+            ("\u{200D}", 0), ("\u{0301}", 0), ("\t", 0), ("\u{1B}", 0), ("\u{85}", 0), ("\u{7F}", 0), ("Ω", 1), ("🫠", 2),
+        ] as [(Character, Int)])
     func characterWidths(character: Character, width: Int) {
         #expect(DisplayWidth.of(character) == width, "\(character.unicodeScalars.map { String($0.value, radix: 16) })")
     }
@@ -84,7 +85,10 @@ struct DisplayWidthTests {
         var input = ""
         for value in 0..<0xA0 { input.unicodeScalars.append(Unicode.Scalar(UInt8(value))) }
         let output = DisplayWidth.sanitizeForTerminal(input + "end")
-        #expect(output.unicodeScalars.allSatisfy { $0 == "\n" || $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) })
+        #expect(
+            output.unicodeScalars.allSatisfy {
+                $0 == "\n" || $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value))
+            })
         #expect(output.hasSuffix("end"))
     }
 }

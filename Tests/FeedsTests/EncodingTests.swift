@@ -8,7 +8,9 @@ struct EncodingTests {
     @Test func utf8ValidationHoldsAtEveryLengthAndPosition() {
         // The check reads 16 and 8 bytes at a time: a bad or multi-byte sequence must be
         // judged wherever it falls, and nothing read past the end.
-        let sequences: [[UInt8]] = [[0xC3, 0xA9], [0xE2, 0x80, 0x99], [0xF0, 0x9F, 0x9A, 0x80], [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF]]
+        let sequences: [[UInt8]] = [
+            [0xC3, 0xA9], [0xE2, 0x80, 0x99], [0xF0, 0x9F, 0x9A, 0x80], [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF],
+        ]
         for length in 0...40 {
             for position in 0...length {
                 for sequence in sequences {
@@ -49,7 +51,8 @@ struct EncodingTests {
     }
 
     @Test func utf16BigEndianWithoutMark() throws {
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16BE\"?><rss version=\"2.0\"><channel><title>Größe</title></channel></rss>"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-16BE\"?><rss version=\"2.0\"><channel><title>Größe</title></channel></rss>"
         let feed = try FeedParser.parse(data: Data(xml.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))
         #expect(feed.title == "Größe")
     }
@@ -76,7 +79,8 @@ struct EncodingTests {
     }
 
     @Test func httpCharsetHintWinsOverTheDeclaration() throws {
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title></channel></rss>"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title></channel></rss>"
         let latin1 = try #require(xml.data(using: .isoLatin1))
         let feed = try FeedParser.parse(data: latin1, contentTypeCharset: "iso-8859-1")
         #expect(feed.title == "Café")
@@ -86,25 +90,38 @@ struct EncodingTests {
     }
 
     @Test func utf8ByteOrderMarkAndLeadingBlankLines() throws {
-        let xml = "\u{FEFF}\n\n  <?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\"><channel><title>A &amp; B</title></channel></rss>"
+        let xml =
+            "\u{FEFF}\n\n  <?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\"><channel><title>A &amp; B</title></channel></rss>"
         let feed = try parse(xml)
         #expect(feed.title == "A & B", "a declaration after blank lines is still honoured, and &amp; survives")
         #expect(feed.warnings.isEmpty)
     }
 
     @Test func ebcdic() throws {
-        let xml = "<?xml version=\"1.0\" encoding=\"IBM037\"?><rss version=\"2.0\"><channel><title>EBCDIC works</title></channel></rss>"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"IBM037\"?><rss version=\"2.0\"><channel><title>EBCDIC works</title></channel></rss>"
         let cp037: [Character: UInt8] = {
             var table: [Character: UInt8] = [:]
-            let letters = Array("abcdefghi"), upper = Array("ABCDEFGHI")
-            for (i, c) in letters.enumerated() { table[c] = 0x81 + UInt8(i); table[upper[i]] = 0xC1 + UInt8(i) }
+            let letters = Array("abcdefghi")
+            let upper = Array("ABCDEFGHI")
+            for (i, c) in letters.enumerated() {
+                table[c] = 0x81 + UInt8(i)
+                table[upper[i]] = 0xC1 + UInt8(i)
+            }
             for (i, c) in Array("jklmnopqr").enumerated() { table[c] = 0x91 + UInt8(i) }
             for (i, c) in Array("JKLMNOPQR").enumerated() { table[c] = 0xD1 + UInt8(i) }
             for (i, c) in Array("stuvwxyz").enumerated() { table[c] = 0xA2 + UInt8(i) }
             for (i, c) in Array("STUVWXYZ").enumerated() { table[c] = 0xE2 + UInt8(i) }
             for (i, c) in Array("0123456789").enumerated() { table[c] = 0xF0 + UInt8(i) }
-            table[" "] = 0x40; table["<"] = 0x4C; table[">"] = 0x6E; table["?"] = 0x6F; table["="] = 0x7E
-            table["\""] = 0x7F; table["."] = 0x4B; table["/"] = 0x61; table["-"] = 0x60
+            table[" "] = 0x40
+            table["<"] = 0x4C
+            table[">"] = 0x6E
+            table["?"] = 0x6F
+            table["="] = 0x7E
+            table["\""] = 0x7F
+            table["."] = 0x4B
+            table["/"] = 0x61
+            table["-"] = 0x60
             return table
         }()
         let bytes = try xml.map { try #require(cp037[$0], "no EBCDIC code for \($0)") }

@@ -130,7 +130,9 @@ struct FeedCorrectnessTests {
     @Test func atomContentLinksResolveAgainstXMLBaseOfEntryAndAncestors() throws {
         let feed = try Self.read("4-atom-relative-content.xml", base: "http://ignored.example/atom.xml")
         #expect(feed.items[0].link == "http://atomrel.example/blog/entries/1")
-        #expect(feed.items[0].content == #"<a href="http://atomrel.example/blog/entries/2">two</a><img src="http://atomrel.example/logo.png">"#)
+        #expect(
+            feed.items[0].content
+                == #"<a href="http://atomrel.example/blog/entries/2">two</a><img src="http://atomrel.example/logo.png">"#)
         let xhtml = try #require(feed.items[1].content)
         #expect(xhtml.contains(#"href="http://atomrel.example/other/page""#), "\(xhtml)")
         #expect(xhtml.contains(#"src="http://atomrel.example/other/i.gif""#), "\(xhtml)")
@@ -179,7 +181,9 @@ struct FeedCorrectnessTests {
     }
 
     @Test func anObjectWithAnOtherVersionAndNoItemsIsStillRefused() throws {
-        #expect(throws: FeedParseError.self) { try FeedParser.parse(data: fixture("correctness/6-jsonfeed-other-version-no-items.json")) }
+        #expect(throws: FeedParseError.self) {
+            try FeedParser.parse(data: fixture("correctness/6-jsonfeed-other-version-no-items.json"))
+        }
     }
 
     // MARK: - 7. legacy single-byte encodings
@@ -211,7 +215,9 @@ struct FeedCorrectnessTests {
     }
 
     @Test func encodingNamesAreReadWithTheirUsualSpellings() {
-        for label in ["macroman", "x-mac-roman", "MacRoman", "mac"] { #expect(FeedXMLEncoding.canonicalName(label) == "MACINTOSH") }
+        for label in ["macroman", "x-mac-roman", "MacRoman", "mac"] {
+            #expect(FeedXMLEncoding.canonicalName(label) == "MACINTOSH")
+        }
         #expect(FeedXMLEncoding.alternativeNames("WIN-1251").contains("WINDOWS-1251"))
         #expect(FeedXMLEncoding.alternativeNames("X-CP850").contains("CP850"))
         #expect(FeedXMLEncoding.alternativeNames("IBM-866").contains("IBM866"))
@@ -221,9 +227,11 @@ struct FeedCorrectnessTests {
 
     @Test func atom03IssuedIsThePublicationDateWhicheverComesFirst() throws {
         let feed = try Self.read("8-atom03-issued-created.xml")
-        #expect(feed.items.map(\.published) == [
-            utc("2004-01-02T00:00:00Z"), utc("2004-01-03T00:00:00Z"), utc("2004-01-04T00:00:00Z"), utc("2004-01-06T00:00:00Z"),
-        ])
+        #expect(
+            feed.items.map(\.published) == [
+                utc("2004-01-02T00:00:00Z"), utc("2004-01-03T00:00:00Z"), utc("2004-01-04T00:00:00Z"),
+                utc("2004-01-06T00:00:00Z"),
+            ])
         #expect(feed.items[0].updated == utc("2004-01-05T00:00:00Z"))
     }
 

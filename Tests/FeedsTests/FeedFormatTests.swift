@@ -131,7 +131,8 @@ struct FeedFormatTests {
     }
 
     @Test func atomWithoutNamespaceIsStillAtom() throws {
-        let feed = try parse("<feed><title>Bare</title><entry><title>E</title><id>e1</id><link href=\"http://bare.example/e\"/></entry></feed>")
+        let feed = try parse(
+            "<feed><title>Bare</title><entry><title>E</title><id>e1</id><link href=\"http://bare.example/e\"/></entry></feed>")
         #expect(feed.format == .atom10)
         #expect(feed.items.first?.link == "http://bare.example/e")
     }

@@ -106,15 +106,19 @@ struct FuzzTests {
     /// A date as feeds write them, with fields and zones of any length and shape.
     static func oddDate(using rng: inout SplitMix64) -> String {
         func number(_ rng: inout SplitMix64) -> String {
-            Bool.random(using: &rng) ? String(Int.random(in: 0...99, using: &rng)) : digits(Int.random(in: 1...40, using: &rng), using: &rng)
+            Bool.random(using: &rng)
+                ? String(Int.random(in: 0...99, using: &rng)) : digits(Int.random(in: 1...40, using: &rng), using: &rng)
         }
         var zone: String
         switch Int.random(in: 0..<6, using: &rng) {
         case 0: zone = ["+", "-"].randomElement(using: &rng)! + digits(Int.random(in: 0...40, using: &rng), using: &rng)
         case 1:
-            zone = ["+", "-"].randomElement(using: &rng)!
-                + (0..<Int.random(in: 1...20, using: &rng)).map { _ in digits(Int.random(in: 1...3, using: &rng), using: &rng) }.joined(separator: ":")
-        case 2: zone = ["GMT", "EST", "Z", "A", "J", "UTC+5", "GMT-99999999999999999999", "NZDT", "XYZW"].randomElement(using: &rng)!
+            zone =
+                ["+", "-"].randomElement(using: &rng)!
+                + (0..<Int.random(in: 1...20, using: &rng)).map { _ in digits(Int.random(in: 1...3, using: &rng), using: &rng) }
+                .joined(separator: ":")
+        case 2:
+            zone = ["GMT", "EST", "Z", "A", "J", "UTC+5", "GMT-99999999999999999999", "NZDT", "XYZW"].randomElement(using: &rng)!
         case 3: zone = ""
         case 4: zone = "+" + String(repeating: ":", count: Int.random(in: 1...10, using: &rng))
         default: zone = "+0100"
@@ -137,10 +141,12 @@ struct FuzzTests {
             let date = Self.oddDate(using: &rng)
             _ = FeedDateParser.date(from: date)
             _ = JSONFeedParser.parseDate(date)
-            let xml = "<rss><channel><title>D</title><item><guid>1</guid><pubDate>\(date)</pubDate><dc:date xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\(date)</dc:date></item><item><guid>2</guid></item></channel></rss>"
+            let xml =
+                "<rss><channel><title>D</title><item><guid>1</guid><pubDate>\(date)</pubDate><dc:date xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\(date)</dc:date></item><item><guid>2</guid></item></channel></rss>"
             let feed = try FeedParser.parse(data: Data(xml.utf8))
             #expect(feed.items.count == 2, "\(date)")
-            let json = "{\"version\": \"1\", \"items\": [{\"id\": \"1\", \"date_published\": \"\(date)\", \"date_modified\": \"\(date)\"}]}"
+            let json =
+                "{\"version\": \"1\", \"items\": [{\"id\": \"1\", \"date_published\": \"\(date)\", \"date_modified\": \"\(date)\"}]}"
             #expect(try FeedParser.parse(data: Data(json.utf8)).items.count == 1)
         }
     }
@@ -149,7 +155,9 @@ struct FuzzTests {
     /// referring several times to the ones before), some declared and never used, some
     /// looping, and a title that uses some of them.
     static func entityDocument(using rng: inout SplitMix64) -> String {
-        let depth = Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 60...3000, using: &rng) : Int.random(in: 1...70, using: &rng)
+        let depth =
+            Int.random(in: 0..<10, using: &rng) == 0
+            ? Int.random(in: 60...3000, using: &rng) : Int.random(in: 1...70, using: &rng)
         var declarations = "<!ENTITY n0 \"\(["x", "&amp;", "&#233;", "&nbsp;", "<b>b</b>", ""].randomElement(using: &rng)!)\">"
         for level in 1..<depth {
             let fan = Int.random(in: 1...(Int.random(in: 0..<4, using: &rng) == 0 ? 12 : 2), using: &rng)
@@ -158,7 +166,8 @@ struct FuzzTests {
             declarations += "<!ENTITY n\(level) \"\(String(repeating: "&n\(target);", count: fan))\(loop)y\">"
         }
         let uses = (0..<Int.random(in: 0...5, using: &rng)).map { _ in "&n\(Int.random(in: 0..<depth, using: &rng));" }.joined()
-        return "<!DOCTYPE rss [\(declarations)]><rss><channel><title>T\(uses)</title><item><guid>1</guid><title>\(uses)</title></item></channel></rss>"
+        return
+            "<!DOCTYPE rss [\(declarations)]><rss><channel><title>T\(uses)</title><item><guid>1</guid><title>\(uses)</title></item></channel></rss>"
     }
 
     @Test(.timeLimit(.minutes(30))) func entityChainsAndFansNeverCrash() {
@@ -181,7 +190,8 @@ struct FuzzTests {
     @Test(.timeLimit(.minutes(30))) func deepNestingNeverCrashes() {
         var rng = Self.seed(3)
         let shapes: [(String, String)] = [
-            ("<description>", "</description>"), ("<content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">", "</div></content>"),
+            ("<description>", "</description>"),
+            ("<content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">", "</div></content>"),
             ("<x:unknown xmlns:x=\"urn:x\">", "</x:unknown>"), ("<title type=\"xhtml\">", "</title>"),
         ]
         for iteration in 0..<Self.structuredIterations {
@@ -189,8 +199,10 @@ struct FuzzTests {
             let (open, close) = shapes.randomElement(using: &rng)!
             let tag = ["b", "div", "span", "a", "item", "entry"].randomElement(using: &rng)!
             let atom = Bool.random(using: &rng)
-            let inner = open + String(repeating: "<\(tag)>", count: depth) + "deep" + String(repeating: "</\(tag)>", count: depth) + close
-            let xml = atom
+            let inner =
+                open + String(repeating: "<\(tag)>", count: depth) + "deep" + String(repeating: "</\(tag)>", count: depth) + close
+            let xml =
+                atom
                 ? "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>A</title><entry><id>1</id>\(inner)</entry><entry><id>2</id></entry></feed>"
                 : "<rss><channel><title>R</title><item><guid>1</guid>\(inner)</item><item><guid>2</guid></item></channel></rss>"
             var json: [UInt8] = []
@@ -244,7 +256,8 @@ struct FuzzTests {
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...40, using: &rng)
             let bytes = (0..<length).map { _ in
-                Bool.random(using: &rng) ? UInt8.random(in: 0x20...0x7E, using: &rng) : Array("0123456789:+-TZ ,".utf8).randomElement(using: &rng)!
+                Bool.random(using: &rng)
+                    ? UInt8.random(in: 0x20...0x7E, using: &rng) : Array("0123456789:+-TZ ,".utf8).randomElement(using: &rng)!
             }
             let text = String(decoding: bytes, as: UTF8.self)
             _ = FeedDateParser.date(from: text)

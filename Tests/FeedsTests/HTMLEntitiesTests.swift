@@ -60,8 +60,10 @@ struct HTMLEntitiesTests {
             #expect(decoded?.1 == name.utf8.count + 1, "\(name)")
         }
         // Near misses fall back to the table: a legacy name without its semicolon, or nothing.
-        #expect(HTMLEntities.reference(in: Array("&ampx;".utf8), at: 0, inAttribute: false).map { [$0.0, "\($0.1)"] } == ["&", "4"])
-        #expect(HTMLEntities.reference(in: Array("&ltx;".utf8), at: 0, inAttribute: false).map { [$0.0, "\($0.1)"] } == ["<", "3"])
+        #expect(
+            HTMLEntities.reference(in: Array("&ampx;".utf8), at: 0, inAttribute: false).map { [$0.0, "\($0.1)"] } == ["&", "4"])
+        #expect(
+            HTMLEntities.reference(in: Array("&ltx;".utf8), at: 0, inAttribute: false).map { [$0.0, "\($0.1)"] } == ["<", "3"])
         #expect(HTMLEntities.reference(in: Array("&nbs;".utf8), at: 0, inAttribute: false) == nil)
         #expect(HTMLEntities.reference(in: Array("&quo;".utf8), at: 0, inAttribute: false) == nil)
         #expect(HTMLEntities.reference(in: Array("&QUOT;".utf8), at: 0, inAttribute: false)?.0 == "\"")

@@ -78,9 +78,10 @@ struct HTMLTextTests {
     }
 
     @Test func orderedListsNumberFromStartAndValue() {
-        #expect(lines("<ol start=\"9\"><li>nine<li>ten<li value=\"20\">twenty<li>next</ol>") == [
-            "  9. nine", "  10. ten", "  20. twenty", "  21. next",
-        ])
+        #expect(
+            lines("<ol start=\"9\"><li>nine<li>ten<li value=\"20\">twenty<li>next</ol>") == [
+                "  9. nine", "  10. ten", "  20. twenty", "  21. next",
+            ])
     }
 
     @Test func listItemWithoutListIsStillAnItem() {
@@ -88,17 +89,21 @@ struct HTMLTextTests {
     }
 
     @Test func blockquotesArePrefixedAndNest() {
-        let html = "<p>before</p><blockquote><p>quoted text here</p><blockquote>inner</blockquote><p>back</p></blockquote><p>after</p>"
-        #expect(lines(html, width: 12) == [
-            "before", "", "> quoted", "> text here", ">", "> > inner", ">", "> back", "", "after",
-        ])
+        let html =
+            "<p>before</p><blockquote><p>quoted text here</p><blockquote>inner</blockquote><p>back</p></blockquote><p>after</p>"
+        #expect(
+            lines(html, width: 12) == [
+                "before", "", "> quoted", "> text here", ">", "> > inner", ">", "> back", "", "after",
+            ])
     }
 
     @Test func preIsKeptVerbatimAndNotWrapped() {
-        let html = "<p>x</p><pre>\nfunc f() {\n\treturn  a &lt; b // a very long line that is not wrapped at all\n}\n</pre><p>y</p>"
-        #expect(lines(html, width: 20) == [
-            "x", "", "func f() {", "        return  a < b // a very long line that is not wrapped at all", "}", "", "y",
-        ])
+        let html =
+            "<p>x</p><pre>\nfunc f() {\n\treturn  a &lt; b // a very long line that is not wrapped at all\n}\n</pre><p>y</p>"
+        #expect(
+            lines(html, width: 20) == [
+                "x", "", "func f() {", "        return  a < b // a very long line that is not wrapped at all", "}", "", "y",
+            ])
     }
 
     @Test func preKeepsBlankLinesAndStripsTagsInside() {
@@ -106,9 +111,10 @@ struct HTMLTextTests {
     }
 
     @Test func headings() {
-        #expect(lines("<h1>Title</h1><p>text</p><h2>Sub &amp; more</h2><h3>Small</h3>end") == [
-            "Title", "=====", "", "text", "", "Sub & more", "----------", "", "Small", "", "end",
-        ])
+        #expect(
+            lines("<h1>Title</h1><p>text</p><h2>Sub &amp; more</h2><h3>Small</h3>end") == [
+                "Title", "=====", "", "text", "", "Sub & more", "----------", "", "Small", "", "end",
+            ])
     }
 
     @Test func unclosedHeadingEndsAtTheNextBlock() {
@@ -127,10 +133,11 @@ struct HTMLTextTests {
             "<p>See <a href=\"/a\">this</a>, <a href='https://other.example/b'>that</a> and <a href=\"../blog/../a\">this again</a>.</p>",
             width: 60, baseURL: base)
         #expect(result.links == ["https://example.org/a", "https://other.example/b"])
-        #expect(result.lines == [
-            "See this[1], that[2] and this again[1].", "", "Links:", "[1] https://example.org/a",
-            "[2] https://other.example/b",
-        ])
+        #expect(
+            result.lines == [
+                "See this[1], that[2] and this again[1].", "", "Links:", "[1] https://example.org/a",
+                "[2] https://other.example/b",
+            ])
     }
 
     @Test func scriptDataAndFragmentLinksAreNotNumbered() {
@@ -168,7 +175,8 @@ struct HTMLTextTests {
         let result = HTMLText.render(
             "<p>Listen:</p><audio controls src=\"/ep1.mp3\">Your browser <b>cannot</b> play it <a href=\"/dl\">download</a> <img alt=x></audio> <iframe src=\"https://video.example/embed/1\"></iframe><video><source src=\"v.webm\"><source src=\"v.mp4\">old browser</video>",
             width: 60, baseURL: URL(string: "https://pod.example/show/"))
-        #expect(result.links == ["https://pod.example/ep1.mp3", "https://video.example/embed/1", "https://pod.example/show/v.webm"])
+        #expect(
+            result.links == ["https://pod.example/ep1.mp3", "https://video.example/embed/1", "https://pod.example/show/v.webm"])
         #expect(result.lines.prefix(4) == ["Listen:", "", "[audio][1]", "[embedded][2]"])
         #expect(result.lines[4] == "[video][3]")
     }
@@ -188,11 +196,13 @@ struct HTMLTextTests {
     // MARK: - Malformed input
 
     @Test func malformedHTMLStillRenders() {
-        #expect(lines("<p>unclosed <b>bold <i>italic<div>block</p> < 3 &amp 4 <!-- c --> end") == [
-            "unclosed bold italic", "block", "", "< 3 & 4 end",
-        ])
+        #expect(
+            lines("<p>unclosed <b>bold <i>italic<div>block</p> < 3 &amp 4 <!-- c --> end") == [
+                "unclosed bold italic", "block", "", "< 3 & 4 end",
+            ])
         #expect(lines("</p></li></ul></blockquote>text</pre>") == ["text"])
-        #expect(lines("<a href=\"/x\">open link<p>para") == ["open link", "", "para[1]", "", "Links:", "[1] https://example.org/x"])
+        #expect(
+            lines("<a href=\"/x\">open link<p>para") == ["open link", "", "para[1]", "", "Links:", "[1] https://example.org/x"])
         #expect(lines("<p attr=\"unterminated>text") == [])
         #expect(lines("<<>>< <p>>") == ["<<>><", "", ">"])
     }
@@ -204,8 +214,10 @@ struct HTMLTextTests {
             "<script>x</script><style>y</style>&amp;&#x41;&notin;<br/><hr><dl><dt>t<dd>d</dl>",
         ]
         var generator = FeedsTextRandom(seed: 0x5EED)
-        let pieces = ["<", ">", "/", "\"", "'", "=", "&", ";", "#", "<p>", "</li>", "<ul>", "<pre>", "</pre>",
-                      "<blockquote>", "<a href=", "日", "😀", " ", "\n", "\t", "x", "<!--", "-->", "<![CDATA["]
+        let pieces = [
+            "<", ">", "/", "\"", "'", "=", "&", ";", "#", "<p>", "</li>", "<ul>", "<pre>", "</pre>",
+            "<blockquote>", "<a href=", "日", "😀", " ", "\n", "\t", "x", "<!--", "-->", "<![CDATA[",
+        ]
         for iteration in 0..<fuzzIterations(1500) {
             var html = Array(seeds[iteration % seeds.count])
             for _ in 0..<Int(generator.next() % 8) {
@@ -248,8 +260,10 @@ struct HTMLTextTests {
 
     @Test func wrapKeepsEveryCharacterAndFitsAnyWidth() {
         var generator = FeedsTextRandom(seed: 42)
-        let words = ["a", "word", "日本語", "😀", "e\u{301}té", "한국어", "Ｆｕｌｌ", "x" + String(repeating: "y", count: 30),
-                     "中文字符串测试", "🇫🇷🇯🇵", "«guillemets»", "end."]
+        let words = [
+            "a", "word", "日本語", "😀", "e\u{301}té", "한국어", "Ｆｕｌｌ", "x" + String(repeating: "y", count: 30),
+            "中文字符串测试", "🇫🇷🇯🇵", "«guillemets»", "end.",
+        ]
         for _ in 0..<400 {
             let text = (0..<Int(generator.next() % 20)).map { _ in words[Int(generator.next() % UInt64(words.count))] }
                 .joined(separator: " ")
@@ -295,7 +309,8 @@ struct PlainTextDifferentialTests {
             "<p>", "</p>", "<b>", "</b>", "<br/>", "<script>", "</script>", "<style x=\"a>b\">", "</STYLE>", "<!--", "-->",
             "<![CDATA[", "]]>", "<!DOCTYPE html>", "<?php ?>", "</>", "< ", "<", ">", "&amp;", "&amp", "&#233;", "&#x1F600;",
             "&nbsp;", "&notit;", "&bogus;", "&", "#", "text", " ", "\n", "\t", "\r\n", "日本", "😀", "\u{AD}", "\u{1B}[31m",
-            "\u{7}", "\u{85}", "\u{202E}", "\r", "a\u{301}", "\u{C2}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>", "</textarea>", "<li>",
+            "\u{7}", "\u{85}", "\u{202E}", "\r", "a\u{301}", "\u{C2}", "<a href='x>y'>", "</a>", "<img alt=\"i\">", "<textarea>",
+            "</textarea>", "<li>",
             "<div", " class=", "\"", "'", "=", "/", "<script/>", "<title>t</title>",
             // runs of words that the fast path copies whole
             "two words", "a b c", " x y ", "é ü", "\u{AD} z", "z \u{AD}", "w\u{AD}w", "\u{C2}\u{AD} q",
@@ -310,7 +325,9 @@ struct PlainTextDifferentialTests {
 @Suite("HTML to text, hostile input")
 struct HTMLHostileInputTests {
     @Test func deepNestingStaysFastAndWithinTheWidth() {
-        let html = String(repeating: "<blockquote><ul><li>", count: 20_000) + "deep" + String(repeating: "</li></ul></blockquote>", count: 20_000)
+        let html =
+            String(repeating: "<blockquote><ul><li>", count: 20_000) + "deep"
+            + String(repeating: "</li></ul></blockquote>", count: 20_000)
         let started = Date()
         let result = HTMLText.render(html, width: 30)
         #expect(Date().timeIntervalSince(started) < 5)

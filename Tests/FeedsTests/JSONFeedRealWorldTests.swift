@@ -40,8 +40,9 @@ struct JSONFeedRealWorldTests {
             let wantDate = (want["published"] as? String) ?? (want["updated"] as? String)
             if let wantDate {
                 let gotDate = got.published ?? got.updated
-                #expect(gotDate.map { floor($0.timeIntervalSince1970) } == JSONFeedParser.parseDate(wantDate)?.timeIntervalSince1970,
-                        "\(place) date")
+                #expect(
+                    gotDate.map { floor($0.timeIntervalSince1970) } == JSONFeedParser.parseDate(wantDate)?.timeIntervalSince1970,
+                    "\(place) date")
             }
         }
     }

@@ -83,9 +83,11 @@ struct JSONFeedTests {
         #expect(date.map { floor($0.timeIntervalSince1970) } == utc(expected)?.timeIntervalSince1970)
     }
 
-    @Test(arguments: ["", "yesterday", "2017-13-01T00:00:00Z", "2017-02-30", "2017-05-17T25:00:00Z",
-                      "2017-05-17T10:00:00+25:00", "2017-05-17T10:00:00Zjunk", "2017-05-17T10:00:00.Z",
-                      "Wed, 17 May 2017 15:02:12 GMT"])
+    @Test(arguments: [
+        "", "yesterday", "2017-13-01T00:00:00Z", "2017-02-30", "2017-05-17T25:00:00Z",
+        "2017-05-17T10:00:00+25:00", "2017-05-17T10:00:00Zjunk", "2017-05-17T10:00:00.Z",
+        "Wed, 17 May 2017 15:02:12 GMT",
+    ])
     func invalidDatesAreNil(input: String) {
         #expect(JSONFeedParser.parseDate(input) == nil)
     }
@@ -106,7 +108,8 @@ struct JSONFeedTests {
         #expect(home.items[0].enclosures == [Enclosure(url: "https://site.example/media/a.mp3", type: "audio/mpeg", length: 123)])
 
         let feedURLOnly = try parse(
-            #"{"version":"https://jsonfeed.org/version/1","feed_url":"https://cdn.example/f/feed.json","items":[{"id":"1","url":"../p"}]}"#)
+            #"{"version":"https://jsonfeed.org/version/1","feed_url":"https://cdn.example/f/feed.json","items":[{"id":"1","url":"../p"}]}"#
+        )
         #expect(feedURLOnly.items[0].link == "https://cdn.example/p")
 
         let relativeHome = try parse(
@@ -121,14 +124,16 @@ struct JSONFeedTests {
 
     @Test func escapedSlashesAndExternalURLFallback() throws {
         let feed = try parse(
-            #"{"version":"https:\/\/jsonfeed.org\/version\/1.1","home_page_url":"https:\/\/a.example","items":[{"id":"x","external_url":"https:\/\/b.example\/p?q=1&r=%C3%A9"}]}"#)
+            #"{"version":"https:\/\/jsonfeed.org\/version\/1.1","home_page_url":"https:\/\/a.example","items":[{"id":"x","external_url":"https:\/\/b.example\/p?q=1&r=%C3%A9"}]}"#
+        )
         #expect(feed.link == "https://a.example")
         #expect(feed.items[0].link == "https://b.example/p?q=1&r=%C3%A9")
     }
 
     @Test func urlWinsOverExternalURL() throws {
         let feed = try parse(
-            #"{"version":"https://jsonfeed.org/version/1","items":[{"id":"1","url":"https://own.example/1","external_url":"https://other.example/"}]}"#)
+            #"{"version":"https://jsonfeed.org/version/1","items":[{"id":"1","url":"https://own.example/1","external_url":"https://other.example/"}]}"#
+        )
         #expect(feed.items[0].link == "https://own.example/1")
     }
 
@@ -166,7 +171,8 @@ struct JSONFeedTests {
 
     @Test func controlCharactersAndEscapeSequencesAreStripped() throws {
         let feed = try parse(
-            #"{"version":"https://jsonfeed.org/version/1","title":"A\u0007B\u001b[2JC","items":[{"id":"1","title":"x\u0000y\r\nz\tw","content_html":"<p>\u001b]0;pwned\u0007ok</p>"}]}"#)
+            #"{"version":"https://jsonfeed.org/version/1","title":"A\u0007B\u001b[2JC","items":[{"id":"1","title":"x\u0000y\r\nz\tw","content_html":"<p>\u001b]0;pwned\u0007ok</p>"}]}"#
+        )
         #expect(feed.title == "ABC")
         #expect(feed.items[0].title == "xy\nz\tw")
         #expect(feed.items[0].content == "<p>ok</p>")
@@ -174,7 +180,8 @@ struct JSONFeedTests {
 
     @Test func entitiesInTitlesAreDecodedButAngleBracketsKept() throws {
         let feed = try parse(
-            #"{"version":"https://jsonfeed.org/version/1","title":"Q &amp; A","items":[{"id":"1","title":"Die R\u00fcckkehr von <i> und <b> &#8212; &hellip;"}]}"#)
+            #"{"version":"https://jsonfeed.org/version/1","title":"Q &amp; A","items":[{"id":"1","title":"Die R\u00fcckkehr von <i> und <b> &#8212; &hellip;"}]}"#
+        )
         #expect(feed.title == "Q & A")
         #expect(feed.items[0].title == "Die Rückkehr von <i> und <b> — …")
     }
@@ -250,14 +257,16 @@ struct JSONFeedHostileInputTests {
     @Test func deeplyNestedJSONIsAnErrorNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONFeedError.self) { try JSONFeedParser.parse(data: Data(deep.utf8), baseURL: nil) }
-        let deepItem = #"{"version":"https://jsonfeed.org/version/1","items":[{"id":"1","x":"#
+        let deepItem =
+            #"{"version":"https://jsonfeed.org/version/1","items":[{"id":"1","x":"#
             + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}]}"
         #expect(throws: JSONFeedError.self) { try JSONFeedParser.parse(data: Data(deepItem.utf8), baseURL: nil) }
     }
 
     @Test func mutatedFeedsParseOrThrowTypedErrors() throws {
         let seed = Array(
-            #"{"version":"https://jsonfeed.org/version/1.1","title":"T &amp; t","home_page_url":"https://h.example/","items":[{"id":1,"url":"/a","title":"A","authors":[{"name":"N"}],"content_html":"<p>x</p>","date_published":"2020-01-01T00:00:00.5+01:00","tags":["t"],"attachments":[{"url":"m.mp3","size_in_bytes":"12"}]},{"content_text":"plain\nline","date_modified":"2020-01-02"}]}"#.utf8)
+            #"{"version":"https://jsonfeed.org/version/1.1","title":"T &amp; t","home_page_url":"https://h.example/","items":[{"id":1,"url":"/a","title":"A","authors":[{"name":"N"}],"content_html":"<p>x</p>","date_published":"2020-01-01T00:00:00.5+01:00","tags":["t"],"attachments":[{"url":"m.mp3","size_in_bytes":"12"}]},{"content_text":"plain\nline","date_modified":"2020-01-02"}]}"#
+                .utf8)
         let inserts: [[UInt8]] = [#"""#, "{", "}", "[", "]", ",", ":", "null", "1e999", #"\u0000"#, #"\ud800"#, "-", "\u{1B}[2J"]
             .map { Array($0.utf8) }
         var generator = FeedsTextRandom(seed: 5)

@@ -204,7 +204,8 @@ struct NoCrashNoLossTests {
         let count = 6000
         for index in 0..<count {
             let control = index == count * 3 / 4 ? "\u{1}" : (index == count / 4 ? "\u{1B}" : "")
-            xml += "<item><guid>g\(index)</guid><title>t\(index)</title><description><![CDATA[\(body)\(control)]]></description></item>"
+            xml +=
+                "<item><guid>g\(index)</guid><title>t\(index)</title><description><![CDATA[\(body)\(control)]]></description></item>"
         }
         xml += "</channel></rss>"
         var limits = FeedParser.Limits()
@@ -259,9 +260,11 @@ struct NoCrashNoLossTests {
     }
 
     @Test func atomAndRDFCutOffAreReported() throws {
-        let atom = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>A</title><entry><id>1</id><title>x</title></entry><entry><id>2</id><ti"
+        let atom =
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>A</title><entry><id>1</id><title>x</title></entry><entry><id>2</id><ti"
         #expect(try parse(atom).problems.first?.contains("</feed>") == true)
-        let rdf = "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\"><channel><title>R</title></channel><item><title>x</title></item>"
+        let rdf =
+            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\"><channel><title>R</title></channel><item><title>x</title></item>"
         let feed = try parse(rdf)
         #expect(feed.items.count == 1)
         #expect(feed.problems.first?.contains("</RDF>") == true)
@@ -274,13 +277,17 @@ struct NoCrashNoLossTests {
         // document ends with its root's end tag: malformed, not cut off.
         let unclosed = Self.complete.replacingOccurrences(of: "<title>b</title>", with: "<title>b</title><b>")
         #expect(try parse(unclosed).problems.isEmpty)
-        let prefixed = "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\"><channel><title>R</title></channel><item><title>x</title></item></rdf:RDF>"
+        let prefixed =
+            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\"><channel><title>R</title></channel><item><title>x</title></item></rdf:RDF>"
         #expect(try parse(prefixed).problems.isEmpty)
     }
 
     @Test(.timeLimit(.minutes(2))) func aLargeDocumentCutOffIsReportedByTheHalvesPathToo() throws {
         var xml = "<rss version=\"2.0\"><channel><title>Big</title><link>http://big.example/</link>"
-        for index in 0..<4000 { xml += "<item><guid>g\(index)</guid><title>t\(index)</title><description>\(String(repeating: "z", count: 400))</description></item>" }
+        for index in 0..<4000 {
+            xml +=
+                "<item><guid>g\(index)</guid><title>t\(index)</title><description>\(String(repeating: "z", count: 400))</description></item>"
+        }
         var limits = FeedParser.Limits()
         limits.parallelParsingThreshold = 1 << 20
         let cut = Data(xml.utf8.dropLast(150))

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 import Testing
 
 @testable import Feeds
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("OPML and urls files")
 struct OPMLTests {
@@ -20,21 +21,27 @@ struct OPMLTests {
 
     @Test func nestedOutlinesBecomeCategories() throws {
         let feeds = try OPML.parse(data: fixture("nested-2.0.opml"), source: "nested-2.0.opml")
-        #expect(feeds == [
-            OPMLSubscription(
-                url: "https://feeds.bbci.co.uk/news/rss.xml", title: "BBC News", siteLink: "https://www.bbc.co.uk/news",
-                categories: ["News", "Tech"]),
-            OPMLSubscription(url: "https://town.example/feed?format=rss&lang=en", title: "Town Crier", categories: ["News", "Local"]),
-            OPMLSubscription(url: "https://lwn.net/headlines/rss", title: "LWN", siteLink: "https://lwn.net/", categories: ["Tech", "Linux", "Kernel"]),
-            OPMLSubscription(url: "https://unfiled.example/atom.xml", title: "Unfiled 日本"),
-        ])
+        #expect(
+            feeds == [
+                OPMLSubscription(
+                    url: "https://feeds.bbci.co.uk/news/rss.xml", title: "BBC News", siteLink: "https://www.bbc.co.uk/news",
+                    categories: ["News", "Tech"]),
+                OPMLSubscription(
+                    url: "https://town.example/feed?format=rss&lang=en", title: "Town Crier", categories: ["News", "Local"]),
+                OPMLSubscription(
+                    url: "https://lwn.net/headlines/rss", title: "LWN", siteLink: "https://lwn.net/",
+                    categories: ["Tech", "Linux", "Kernel"]),
+                OPMLSubscription(url: "https://unfiled.example/atom.xml", title: "Unfiled 日本"),
+            ])
     }
 
     @Test func opml10WithAnyCaseAttributesAndDeclaredEncoding() throws {
         let feeds = try OPML.parse(data: fixture("opml-1.0.opml"), source: "opml-1.0.opml")
-        #expect(feeds.map(\.url) == [
-            "http://www.scripting.com/rss.xml", "http://upper.example/rss", "http://old.example/rss.xml", "http://latin1.example/feed",
-        ])
+        #expect(
+            feeds.map(\.url) == [
+                "http://www.scripting.com/rss.xml", "http://upper.example/rss", "http://old.example/rss.xml",
+                "http://latin1.example/feed",
+            ])
         #expect(feeds[0].title == "Café Scripting News")
         #expect(feeds[0].siteLink == "http://www.scripting.com/")
         #expect(feeds[1].title == "Upper case attributes")
@@ -49,19 +56,25 @@ struct OPMLTests {
 
     @Test func titleFallsBackToTextAndControlCharactersGo() throws {
         let feeds = try parse(
-            #"<opml version="2.0"><body><outline text=" Text&#x9B; &#x85;name " xmlUrl=" https://a.example/ "/><outline xmlUrl="https://b.example/"/><outline text="no url"/></body></opml>"#)
-        #expect(feeds == [OPMLSubscription(url: "https://a.example/", title: "Text name"), OPMLSubscription(url: "https://b.example/")])
+            #"<opml version="2.0"><body><outline text=" Text&#x9B; &#x85;name " xmlUrl=" https://a.example/ "/><outline xmlUrl="https://b.example/"/><outline text="no url"/></body></opml>"#
+        )
+        #expect(
+            feeds == [
+                OPMLSubscription(url: "https://a.example/", title: "Text name"), OPMLSubscription(url: "https://b.example/"),
+            ])
     }
 
     @Test func htmlEntitiesAndBareAmpersandsAreRepaired() throws {
         let feeds = try parse(
-            #"<opml version="2.0"><body><outline text="Caf&eacute; &amp; Bar&nbsp;&mdash; &unknownname; &#233; &#xE9;" xmlUrl="https://a.example/?a=1&b=2&amp;c=3&#38;d=4"/></body></opml>"#)
+            #"<opml version="2.0"><body><outline text="Caf&eacute; &amp; Bar&nbsp;&mdash; &unknownname; &#233; &#xE9;" xmlUrl="https://a.example/?a=1&b=2&amp;c=3&#38;d=4"/></body></opml>"#
+        )
         #expect(feeds.first?.title == "Café & Bar\u{A0}— &unknownname; é é")
         #expect(feeds.first?.url == "https://a.example/?a=1&b=2&c=3&d=4")
     }
 
     @Test func utf16DocumentsAreRead() throws {
-        let xml = #"<?xml version="1.0" encoding="UTF-16"?><opml version="2.0"><body><outline text="Ünïcode" xmlUrl="https://u.example/"/></body></opml>"#
+        let xml =
+            #"<?xml version="1.0" encoding="UTF-16"?><opml version="2.0"><body><outline text="Ünïcode" xmlUrl="https://u.example/"/></body></opml>"#
         var data = Data([0xFF, 0xFE])
         data.append(xml.data(using: .utf16LittleEndian)!)
         let feeds = try OPML.parse(data: data, source: "utf16.opml")
@@ -184,8 +197,10 @@ struct OPMLTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let urlsFile = [directory.appendingPathComponent("config/newsboat/urls"), directory.appendingPathComponent(".newsboat/urls")]
-            .first { FileManager.default.fileExists(atPath: $0.path) }
+        let urlsFile = [
+            directory.appendingPathComponent("config/newsboat/urls"), directory.appendingPathComponent(".newsboat/urls"),
+        ]
+        .first { FileManager.default.fileExists(atPath: $0.path) }
         let urls = try String(contentsOf: try #require(urlsFile), encoding: .utf8)
         let imported = NewsboatURLs.parse(urls, source: "urls").subscriptions
         #expect(imported.map(\.url).sorted() == Self.tricky.map(\.url).sorted())
@@ -196,46 +211,53 @@ struct OPMLTests {
 
     @Test func newsboatURLsFile() throws {
         let list = try SubscriptionImport.read(data: fixture("newsboat-urls.txt"), source: "urls")
-        #expect(list.subscriptions == [
-            OPMLSubscription(url: "https://blog.fefe.de/rss.xml?html", categories: ["interesting", "conspiracy", "news", "cool stuff"]),
-            OPMLSubscription(url: "https://rss.orf.at/news.xml", title: "ORF News", categories: ["news", "orf", "extra"]),
-            OPMLSubscription(url: "https://www.heise.de/newsticker/heise.rdf", categories: ["news", "interesting"]),
-            OPMLSubscription(url: "https://hidden.example/feed"),
-            OPMLSubscription(url: "https://quoted.example/feed", categories: ["tag with \"quotes\" and \\ backslash"]),
-            OPMLSubscription(url: "https://example.org/page#fragment", categories: ["fragment-in-url"]),
-        ])
-        #expect(list.notes == [
-            "urls:6: skipped query feed \"Unread Articles\" (query feeds are newsboat filters; use a smart feed)",
-            "urls:7: skipped exec feed (it runs a command)",
-            "urls:8: skipped filter feed (it runs a command)",
-            "urls:9: hidden-feed tag \"!hidden\" ignored; the feed is imported as a visible feed",
-            "urls:11: https://rss.orf.at/news.xml is listed again; tags merged",
-            "urls:13: skipped \"not-a-url\": not an http, https or file URL",
-        ])
+        #expect(
+            list.subscriptions == [
+                OPMLSubscription(
+                    url: "https://blog.fefe.de/rss.xml?html", categories: ["interesting", "conspiracy", "news", "cool stuff"]),
+                OPMLSubscription(url: "https://rss.orf.at/news.xml", title: "ORF News", categories: ["news", "orf", "extra"]),
+                OPMLSubscription(url: "https://www.heise.de/newsticker/heise.rdf", categories: ["news", "interesting"]),
+                OPMLSubscription(url: "https://hidden.example/feed"),
+                OPMLSubscription(url: "https://quoted.example/feed", categories: ["tag with \"quotes\" and \\ backslash"]),
+                OPMLSubscription(url: "https://example.org/page#fragment", categories: ["fragment-in-url"]),
+            ])
+        #expect(
+            list.notes == [
+                "urls:6: skipped query feed \"Unread Articles\" (query feeds are newsboat filters; use a smart feed)",
+                "urls:7: skipped exec feed (it runs a command)",
+                "urls:8: skipped filter feed (it runs a command)",
+                "urls:9: hidden-feed tag \"!hidden\" ignored; the feed is imported as a visible feed",
+                "urls:11: https://rss.orf.at/news.xml is listed again; tags merged",
+                "urls:13: skipped \"not-a-url\": not an http, https or file URL",
+            ])
     }
 
     @Test func urlsFileEdgeCases() {
         let list = NewsboatURLs.parse(
             "\r\n  \n#only comment\nhttps://a.example/1\r\nhttps://a.example/2 \"unterminated tag\n\"~\" https://x\n\"~Title Only\"\n",
             source: "u")
-        #expect(list.subscriptions == [
-            OPMLSubscription(url: "https://a.example/1"),
-            OPMLSubscription(url: "https://a.example/2", categories: ["unterminated tag"]),
-        ])
-        #expect(list.notes == [
-            "u:5: unterminated quote; read to the end of the line",
-            "u:6: skipped \"~\": not an http, https or file URL",
-            "u:7: skipped \"~Title Only\": not an http, https or file URL",
-        ])
+        #expect(
+            list.subscriptions == [
+                OPMLSubscription(url: "https://a.example/1"),
+                OPMLSubscription(url: "https://a.example/2", categories: ["unterminated tag"]),
+            ])
+        #expect(
+            list.notes == [
+                "u:5: unterminated quote; read to the end of the line",
+                "u:6: skipped \"~\": not an http, https or file URL",
+                "u:7: skipped \"~Title Only\": not an http, https or file URL",
+            ])
         #expect(NewsboatURLs.tokenize("a \"b c\" d#e #f g").words == ["a", "b c", "d#e"])
     }
 
     @Test func importDetectsTheKindOfFile() throws {
         var opml = Data([0xEF, 0xBB, 0xBF])
-        opml.append(Data("\n  <opml version=\"1.0\"><body><outline text=\"x\" xmlUrl=\"https://x.example/\"/></body></opml>".utf8))
+        opml.append(
+            Data("\n  <opml version=\"1.0\"><body><outline text=\"x\" xmlUrl=\"https://x.example/\"/></body></opml>".utf8))
         #expect(try SubscriptionImport.read(data: opml, source: "a").subscriptions.map(\.url) == ["https://x.example/"])
-        #expect(try SubscriptionImport.read(data: Data("https://y.example/ t\n".utf8), source: "b").subscriptions
-            == [OPMLSubscription(url: "https://y.example/", categories: ["t"])])
+        #expect(
+            try SubscriptionImport.read(data: Data("https://y.example/ t\n".utf8), source: "b").subscriptions
+                == [OPMLSubscription(url: "https://y.example/", categories: ["t"])])
         #expect(throws: OPMLError.unreadableText(source: "c")) {
             try SubscriptionImport.read(data: Data([0x68, 0xFF, 0xFE, 0x00, 0xC3]), source: "c")
         }

@@ -35,7 +35,8 @@ struct SafetyTests {
     @Test(.timeLimit(.minutes(1))) func quadraticBlowupIsRefusedFast() {
         let big = String(repeating: "x", count: 100_000)
         let references = String(repeating: "&big;", count: 20_000)  // 2 GB if expanded
-        let xml = "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY big \"\(big)\">]><rss><channel><title>\(references)</title></channel></rss>"
+        let xml =
+            "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY big \"\(big)\">]><rss><channel><title>\(references)</title></channel></rss>"
         let clock = ContinuousClock()
         let elapsed = clock.measure {
             #expect(throws: FeedParseError(.entityExpansionLimit(entity: "big", limit: 1 << 20))) { try parse(xml) }
@@ -90,12 +91,15 @@ struct SafetyTests {
         let feed = try parseFixture("control-characters.xml")
         #expect(feed.items[0].title == "Bell and tab")
         #expect(feed.items[0].content == "line one\nline two")
-        let csi = try parse("<rss version=\"2.0\"><channel><title>a\u{9B}31mb\u{85}c</title><item><title>x\u{1B}[2Jy</title></item></channel></rss>")
+        let csi = try parse(
+            "<rss version=\"2.0\"><channel><title>a\u{9B}31mb\u{85}c</title><item><title>x\u{1B}[2Jy</title></item></channel></rss>"
+        )
         #expect(csi.title == "a31mbc", "C1 controls (CSI, NEL) are removed")
         #expect(csi.items.first?.title?.unicodeScalars.contains { $0.value < 0x20 } == false)
         #expect(FeedText.sanitized("a\u{1B}[31mb\r\nc\u{7F}d\u{0}") == "a[31mb\nc" + "d")
         let attributes = try parse(
-            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\"><item rdf:about=\"x\u{85}y\u{9B}z\"><title type=\"html\">t</title></item></rdf:RDF>")
+            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\"><item rdf:about=\"x\u{85}y\u{9B}z\"><title type=\"html\">t</title></item></rdf:RDF>"
+        )
         #expect(attributes.items.first?.id == "xyz", "ids from attributes are sanitized too")
     }
 

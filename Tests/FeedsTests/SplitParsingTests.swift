@@ -14,16 +14,19 @@ struct SplitParsingTests {
     }
 
     static func bigFeed(atom: Bool, items: Int) -> String {
-        var xml = atom
+        var xml =
+            atom
             ? "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"https://big.example/\"><title>Big</title><author><name>Feed Author</name></author>"
             : "<?xml version=\"1.0\"?><rss version=\"2.0\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\"><channel xml:base=\"https://big.example/\"><title>Big</title>"
         for index in 0..<items {
             // Item-like text inside CDATA and comments must not be taken for a cut point.
             let body = "<![CDATA[<p>Body \(index) <item> & <entry> not tags</p>]]>"
             if atom {
-                xml += "<entry><title>Entry \(index)</title><id>e\(index)</id><link href=\"e/\(index)\"/><updated>2024-01-01T00:00:00Z</updated><content type=\"html\">\(body)</content></entry><!-- <entry> -->\n"
+                xml +=
+                    "<entry><title>Entry \(index)</title><id>e\(index)</id><link href=\"e/\(index)\"/><updated>2024-01-01T00:00:00Z</updated><content type=\"html\">\(body)</content></entry><!-- <entry> -->\n"
             } else {
-                xml += "<item><title>Item \(index) &amp; co</title><link>i/\(index)</link><content:encoded>\(body)</content:encoded></item><!-- <item> -->\n"
+                xml +=
+                    "<item><title>Item \(index) &amp; co</title><link>i/\(index)</link><content:encoded>\(body)</content:encoded></item><!-- <item> -->\n"
             }
         }
         xml += atom ? "</feed>" : "<link>https://big.example/site</link></channel></rss>"

@@ -33,7 +33,9 @@ struct StreamedContractJSONTests {
         let collected = collected(data, url: url, limits: limits)
         switch (streamed, collected) {
         case (.success(let a), .success(let b)):
-            #expect(a == b, "\(name): \(String(decoding: a.prefix(300), as: UTF8.self)) vs \(String(decoding: b.prefix(300), as: UTF8.self))")
+            #expect(
+                a == b,
+                "\(name): \(String(decoding: a.prefix(300), as: UTF8.self)) vs \(String(decoding: b.prefix(300), as: UTF8.self))")
         case (.failure(let a), .failure(let b)):
             #expect(a == b, "\(name)")
         default:
@@ -45,7 +47,8 @@ struct StreamedContractJSONTests {
     func everyFixtureGivesTheSameBytes(split: Bool) throws {
         for name in FuzzTests.fixtureNames {
             let data = try fixture(name)
-            Self.expectSame(data, url: URL(string: "https://example.org/feeds/\(name)"), limits: SplitParsingTests.limits(split: split), name)
+            Self.expectSame(
+                data, url: URL(string: "https://example.org/feeds/\(name)"), limits: SplitParsingTests.limits(split: split), name)
             Self.expectSame(data, url: nil, limits: SplitParsingTests.limits(split: split), name)
         }
     }
@@ -68,7 +71,8 @@ struct StreamedContractJSONTests {
         var xml = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Streamed</title><link>https://s.example/</link>"
         let body = String(repeating: "<p>Some text &amp; more text, with \"quotes\" and é.</p>", count: 6)
         for index in 0..<8000 {
-            xml += "<item><title>Item \(index)</title><guid>g\(index)</guid><description><![CDATA[\(body)]]></description></item>\n"
+            xml +=
+                "<item><title>Item \(index)</title><guid>g\(index)</guid><description><![CDATA[\(body)]]></description></item>\n"
         }
         xml += "<title>Not this one</title></channel></rss>"
         let data = Data(xml.utf8)
@@ -159,7 +163,8 @@ struct StreamedContractJSONTests {
             }
             for limit in [5, 40, 300] {
                 let plain = bytes.withUnsafeBufferPointer { HTMLText.plainTextPreview($0) }
-                #expect(FeedText.preview(utf8: Array(plain.utf8), limit: limit) == Array(FeedText.preview(plain, limit: limit).utf8))
+                #expect(
+                    FeedText.preview(utf8: Array(plain.utf8), limit: limit) == Array(FeedText.preview(plain, limit: limit).utf8))
             }
         }
     }
@@ -190,7 +195,8 @@ struct StreamedContractJSONTests {
         "a@b\t(\tJane\t)", "a@b (Jane \u{1F600})", "x\u{301}(a@b) (c)", "a@b ()",
     ])
     func authorsInParenthesesAreReadAsBefore(author: String) throws {
-        let xml = "<rss version=\"2.0\"><channel><title>T</title><item><title>i</title><author>\(author)</author></item></channel></rss>"
+        let xml =
+            "<rss version=\"2.0\"><channel><title>T</title><item><title>i</title><author>\(author)</author></item></channel></rss>"
         let feed = try FeedParser.parse(data: Data(xml.utf8))
         #expect(feed.items.first?.author == Self.referencePersonText(author))
     }

@@ -15,7 +15,9 @@ struct TextTests {
                 for control: [UInt8] in [[0x01], [0x7F], [0xC2, 0x85], [0x0D]] where position + control.count <= length {
                     var bytes = clean
                     bytes.replaceSubrange(position..<(position + control.count), with: control)
-                    #expect(bytes.withUnsafeBufferPointer { FeedText.firstControlCharacter(in: $0) } == position, "\(length) \(position)")
+                    #expect(
+                        bytes.withUnsafeBufferPointer { FeedText.firstControlCharacter(in: $0) } == position,
+                        "\(length) \(position)")
                 }
                 var harmless = clean
                 harmless[position] = 0x0A  // LF and TAB stay
@@ -76,7 +78,9 @@ struct TextTests {
     @Test func markupBecomesText() {
         #expect(FeedMarkup.plainText("<p>One</p><p>Two<br>three</p>") == "One\n\nTwo\nthree")
         #expect(FeedMarkup.plainText("a <script>var x = '<p>';</script>b<style>p{}</style> c") == "a b c")
-        #expect(FeedMarkup.plainText("x &lt; y &amp;&amp; &#8220;q&#8221; &eacute; &#x1F680; &bogus; 5 < 6") == "x < y && “q” é 🚀 &bogus; 5 < 6")
+        #expect(
+            FeedMarkup.plainText("x &lt; y &amp;&amp; &#8220;q&#8221; &eacute; &#x1F680; &bogus; 5 < 6")
+                == "x < y && “q” é 🚀 &bogus; 5 < 6")
         #expect(FeedMarkup.plainText("<a href=\"x>y\">link</a>   text\n\n more") == "link text more")
         #expect(FeedMarkup.plainText("<!-- hidden --><![CDATA[x]]>shown") == "shown")
     }

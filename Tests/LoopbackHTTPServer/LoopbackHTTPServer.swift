@@ -207,7 +207,8 @@ public final class LoopbackHTTPServer: Sendable {
         case .raw(let bytes):
             _ = sendAll(client, bytes)
         case .endlessChunked(let fullSpeed):
-            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n"
+            let head =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n"
                 + "Connection: close\r\n\r\n"
             guard sendAll(client, Data(head.utf8)) else { return }
             let payload = Data(String(repeating: "<item><title>more</title></item>\n", count: 2000).utf8)
@@ -216,7 +217,8 @@ public final class LoopbackHTTPServer: Sendable {
                 if !fullSpeed { usleep(2000) }
             }
         case .compressionBomb(let encoding):
-            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: \(encoding.rawValue)\r\n"
+            let head =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: \(encoding.rawValue)\r\n"
                 + "Connection: close\r\n\r\n"
             let stream = CompressionBomb.endlessStream(encoding)
             guard sendAll(client, Data(head.utf8) + Data(stream.prefix)) else { return }

@@ -35,10 +35,15 @@ import Testing
     }
 
     /// Stored counts equal the counts of unread notes, and the context agrees.
-    func expectCountsExact(_ container: PersistentContainer, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectCountsExact(_ container: PersistentContainer, _ step: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         let rows = try container.store.database.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT f.name, f.unreadCount, (SELECT COUNT(*) FROM Note n WHERE n.folder = f.Z_PK AND n.read = 0) FROM Folder f")
+                db,
+                sql:
+                    "SELECT f.name, f.unreadCount, (SELECT COUNT(*) FROM Note n WHERE n.folder = f.Z_PK AND n.read = 0) FROM Folder f"
+            )
         }
         for row in rows {
             let name: String = row[0]
@@ -49,8 +54,11 @@ import Testing
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             for folder in try ctx.fetch(FetchRequest<Folder>()) {
-                let unread = try ctx.count(for: FetchRequest<Note>(predicate: try Predicate(format: "folder.name == %@ AND read == NO", folder.name)))
-                #expect(folder.unreadCount == Int64(unread), "\(step): \(folder.name) in the view context", sourceLocation: sourceLocation)
+                let unread = try ctx.count(
+                    for: FetchRequest<Note>(predicate: try Predicate(format: "folder.name == %@ AND read == NO", folder.name)))
+                #expect(
+                    folder.unreadCount == Int64(unread), "\(step): \(folder.name) in the view context",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -80,7 +88,8 @@ import Testing
         let result = try ctx.performAndWait { () throws in
             try ctx.execute(
                 BatchUpdateRequest(
-                    entityName: "Note", predicate: try Predicate(format: "folder.name == 'A'"), propertiesToUpdate: ["read": .bool(true)]))
+                    entityName: "Note", predicate: try Predicate(format: "folder.name == 'A'"),
+                    propertiesToUpdate: ["read": .bool(true)]))
         }
         // Only the rows whose value changed: the read note of A is not counted.
         #expect(result.changedCount == 3)
@@ -104,7 +113,8 @@ import Testing
             try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 4'"))).first!
         }
         _ = try ctx.performAndWait { () throws in
-            try ctx.execute(BatchUpdateRequest(entityName: "Note", propertiesToUpdate: ["read": .bool(true), "rating": .double(5)]))
+            try ctx.execute(
+                BatchUpdateRequest(entityName: "Note", propertiesToUpdate: ["read": .bool(true), "rating": .double(5)]))
         }
         #expect(try unreadCount(ctx, "A") == 0)
         #expect(try unreadCount(ctx, "B") == 0)
@@ -147,11 +157,16 @@ import Testing
             ctx.reset()
             #expect(ctx.registeredObjects.isEmpty)
             let result = try ctx.execute(
-                BatchUpdateRequest(entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)]))
+                BatchUpdateRequest(
+                    entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+            )
             #expect(result.changedCount == 5)
             #expect(ctx.undo())
             // A batch that changes nothing announces nothing.
-            try ctx.execute(BatchUpdateRequest(entityName: "Note", predicate: try Predicate(format: "title == 'none'"), propertiesToUpdate: ["read": .bool(true)]))
+            try ctx.execute(
+                BatchUpdateRequest(
+                    entityName: "Note", predicate: try Predicate(format: "title == 'none'"),
+                    propertiesToUpdate: ["read": .bool(true)]))
         }
         #expect(merges.values == ["true 0", "true 0"])
     }
@@ -169,7 +184,9 @@ import Testing
             #expect(ctx.hasChanges)
             try ctx.save()
         }
-        let titles = try container.store.database.read { db in try String.fetchAll(db, sql: "SELECT title FROM Note WHERE read = 1") }
+        let titles = try container.store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT title FROM Note WHERE read = 1")
+        }
         #expect(titles.contains("edited") && titles.count == 6)
     }
 
@@ -183,7 +200,9 @@ import Testing
         let background = container.newBackgroundContext()
         _ = try background.performAndWait { () throws in
             try background.execute(
-                BatchUpdateRequest(entityName: "Note", predicate: try Predicate(format: "folder.name == 'B'"), propertiesToUpdate: ["read": .bool(true)]))
+                BatchUpdateRequest(
+                    entityName: "Note", predicate: try Predicate(format: "folder.name == 'B'"),
+                    propertiesToUpdate: ["read": .bool(true)]))
         }
         // The merge was queued on the view queue before this block.
         view.performAndWait { #expect(note.read) }
@@ -202,8 +221,10 @@ import Testing
         for format in formats {
             try ctx.performAndWait { () throws in
                 let predicate = try Predicate(format: format)
-                let expected = Set(try ctx.fetch(FetchRequest<Note>()).filter { try predicate.evaluate(with: $0) }.map(\.objectID))
-                let result = try ctx.execute(BatchUpdateRequest(entityName: "Note", predicate: predicate, propertiesToUpdate: ["rating": .double(9)]))
+                let expected = Set(
+                    try ctx.fetch(FetchRequest<Note>()).filter { try predicate.evaluate(with: $0) }.map(\.objectID))
+                let result = try ctx.execute(
+                    BatchUpdateRequest(entityName: "Note", predicate: predicate, propertiesToUpdate: ["rating": .double(9)]))
                 #expect(!expected.isEmpty, "\(format)")
                 #expect(Set(result.changedObjectIDs) == expected, "\(format)")
                 try ctx.execute(BatchUpdateRequest(entityName: "Note", propertiesToUpdate: ["rating": .double(0)]))
@@ -218,9 +239,13 @@ import Testing
         try ctx.performAndWait { () throws in
             ctx.undoManager = ContextUndoManager()
             let none = try ctx.execute(
-                BatchUpdateRequest(entityName: "Note", predicate: try Predicate(format: "read == YES"), propertiesToUpdate: ["read": .bool(true)]))
+                BatchUpdateRequest(
+                    entityName: "Note", predicate: try Predicate(format: "read == YES"), propertiesToUpdate: ["read": .bool(true)]
+                ))
             #expect(none.changedCount == 0)
-            #expect(try ctx.execute(BatchDeleteRequest(entityName: "Note", predicate: try Predicate(format: "title == 'absent'"))).changedCount == 0)
+            #expect(
+                try ctx.execute(BatchDeleteRequest(entityName: "Note", predicate: try Predicate(format: "title == 'absent'")))
+                    .changedCount == 0)
             #expect(ctx.undoManager?.canUndo == false)
         }
     }
@@ -236,7 +261,9 @@ import Testing
             #expect(throws: ObjectGraphError.notBatchUpdatable(entity: "Note", key: "scratch", reason: "it is transient")) {
                 try ctx.execute(BatchUpdateRequest(entityName: "Note", propertiesToUpdate: ["scratch": .string("x")]))
             }
-            #expect(throws: ObjectGraphError.notBatchUpdatable(entity: "Folder", key: "unreadCount", reason: "it is a derived count")) {
+            #expect(
+                throws: ObjectGraphError.notBatchUpdatable(entity: "Folder", key: "unreadCount", reason: "it is a derived count")
+            ) {
                 try ctx.execute(BatchUpdateRequest(entityName: "Folder", propertiesToUpdate: ["unreadCount": .integer(1)]))
             }
             #expect(throws: ObjectGraphError.missingValue(entity: "Folder", key: "name")) {
@@ -258,7 +285,9 @@ import Testing
             try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 0'"))).first!
         }
         let result = try ctx.performAndWait { () throws in
-            try ctx.execute(BatchDeleteRequest(entityName: "Note", predicate: try Predicate(format: "title IN {'note 0', 'note 3', 'note 4'}")))
+            try ctx.execute(
+                BatchDeleteRequest(
+                    entityName: "Note", predicate: try Predicate(format: "title IN {'note 0', 'note 3', 'note 4'}")))
         }
         #expect(result.changedCount == 3)
         ctx.performAndWait { #expect(note.managedObjectContext == nil) }

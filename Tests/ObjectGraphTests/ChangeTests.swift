@@ -124,19 +124,21 @@ func eventually(timeout: TimeInterval = 3, _ condition: () throws -> Bool) rethr
         let token = container.bus.observeObjectsDidChange(in: view) { changes.append(summarize($0)) }
         let done = Recorder<Bool>()
         let (noteID, folderID) = view.performAndWait { (note.objectID, folder.objectID) }
-        container.saveInBackground({ ctx in
-            let n = try ctx.existingObject(with: noteID) as! Note
-            n.title = "new"
-            n.read = true
-            let extra = ctx.insert(Note.self)
-            extra.title = "extra"
-            extra.folder = n.folder
-        }, completion: { result in
-            // Runs on the view queue after the merge:
-            let n = view.object(with: noteID) as! Note
-            let f = view.object(with: folderID) as! Folder
-            done.append((try? result.get()) != nil && n.title == "new" && f.unreadCount == 1)
-        })
+        container.saveInBackground(
+            { ctx in
+                let n = try ctx.existingObject(with: noteID) as! Note
+                n.title = "new"
+                n.read = true
+                let extra = ctx.insert(Note.self)
+                extra.title = "extra"
+                extra.folder = n.folder
+            },
+            completion: { result in
+                // Runs on the view queue after the merge:
+                let n = view.object(with: noteID) as! Note
+                let f = view.object(with: folderID) as! Folder
+                done.append((try? result.get()) != nil && n.title == "new" && f.unreadCount == 1)
+            })
         #expect(eventually { done.all == [true] })
         view.performAndWait {
             #expect(note.read)
@@ -188,7 +190,8 @@ func eventually(timeout: TimeInterval = 3, _ condition: () throws -> Bool) rethr
         }
         let id = view.performAndWait { note.objectID }
         let done = Recorder<Bool>()
-        container.saveInBackground({ ctx in ctx.delete(try ctx.existingObject(with: id)) }, completion: { _ in done.append(true) })
+        container.saveInBackground(
+            { ctx in ctx.delete(try ctx.existingObject(with: id)) }, completion: { _ in done.append(true) })
         #expect(eventually { !done.all.isEmpty })
         try view.performAndWait { () throws in
             #expect(note.managedObjectContext == nil)
@@ -199,9 +202,11 @@ func eventually(timeout: TimeInterval = 3, _ condition: () throws -> Bool) rethr
     @Test func failedBackgroundSaveReportsAndRollsBack() throws {
         let container = try TestModel.container()
         let result = Recorder<String>()
-        container.saveInBackground({ ctx in _ = ctx.insert(Folder.self) }, completion: { r in
-            if case .failure(let e) = r { result.append("\(e)") }
-        })
+        container.saveInBackground(
+            { ctx in _ = ctx.insert(Folder.self) },
+            completion: { r in
+                if case .failure(let e) = r { result.append("\(e)") }
+            })
         #expect(eventually { !result.all.isEmpty })
         #expect(result.all == ["Folder.name is required but has no value"])
     }
@@ -326,4 +331,3 @@ func eventually(timeout: TimeInterval = 3, _ condition: () throws -> Bool) rethr
         withExtendedLifetime(token) {}
     }
 }
-

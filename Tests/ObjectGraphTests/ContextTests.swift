@@ -245,18 +245,25 @@ import Testing
 
     @Test func modelValidation() {
         #expect(throws: ModelError.self) {
-            try ManagedObjectModel(name: "M", version: 1, entities: [EntityDescription("A", relationships: [.toOne("b", destination: "B", inverse: "a")])])
+            try ManagedObjectModel(
+                name: "M", version: 1,
+                entities: [EntityDescription("A", relationships: [.toOne("b", destination: "B", inverse: "a")])])
         }
         #expect(throws: ModelError.self) {
-            try ManagedObjectModel(name: "M", version: 1, entities: [EntityDescription("A", attributes: [.string("x"), .integer("x")])])
+            try ManagedObjectModel(
+                name: "M", version: 1, entities: [EntityDescription("A", attributes: [.string("x"), .integer("x")])])
         }
         #expect(throws: ModelError.self) {
             try ManagedObjectModel(
                 name: "M", version: 1,
-                entities: [EntityDescription("A", attributes: [AttributeDescription(name: "x", type: .integer, defaultValue: "s")])])
+                entities: [
+                    EntityDescription("A", attributes: [AttributeDescription(name: "x", type: .integer, defaultValue: "s")])
+                ])
         }
         #expect(throws: ModelError.self) {
-            try ManagedObjectModel(name: "M", version: 1, entities: [EntityDescription("A", attributes: [.string("x")], uniquenessConstraints: [["y"]])])
+            try ManagedObjectModel(
+                name: "M", version: 1,
+                entities: [EntityDescription("A", attributes: [.string("x")], uniquenessConstraints: [["y"]])])
         }
     }
 }

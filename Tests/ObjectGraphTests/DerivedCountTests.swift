@@ -22,7 +22,9 @@ import Testing
         let rows = try container.store.database.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT f.name, f.unreadCount, (SELECT COUNT(*) FROM Note n WHERE n.folder = f.Z_PK AND n.read = 0) FROM Folder f")
+                sql:
+                    "SELECT f.name, f.unreadCount, (SELECT COUNT(*) FROM Note n WHERE n.folder = f.Z_PK AND n.read = 0) FROM Folder f"
+            )
         }
         for row in rows {
             let name: String = row[0]

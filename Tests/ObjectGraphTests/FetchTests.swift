@@ -80,13 +80,17 @@ import Testing
             #expect(try ctx.aggregate(.avg, of: "rating", for: all) == .double(2))
             #expect(try ctx.aggregate(.min, of: "title", for: all) == .string("note 0"))
             #expect(try ctx.aggregate(.max, of: "rating", for: all) == .double(4))
-            #expect(try ctx.aggregate(.count, of: "title", for: FetchRequest<Note>(predicate: try Predicate(format: "read == YES"))) == .integer(10))
+            #expect(
+                try ctx.aggregate(.count, of: "title", for: FetchRequest<Note>(predicate: try Predicate(format: "read == YES")))
+                    == .integer(10))
             let n = ctx.insert(Note.self)
             n.rating = 100
             #expect(try ctx.aggregate(.max, of: "rating", for: all) == .double(100))
             #expect(try ctx.aggregate(.sum, of: "position", for: FetchRequest<Folder>()) == .integer(0))
             #expect(try ctx.aggregate(.avg, of: "rating", for: FetchRequest<Note>(predicate: .false)) == .null)
-            #expect(throws: ObjectGraphError.unknownKey(entity: "Note", key: "nope")) { try ctx.aggregate(.sum, of: "nope", for: all) }
+            #expect(throws: ObjectGraphError.unknownKey(entity: "Note", key: "nope")) {
+                try ctx.aggregate(.sum, of: "nope", for: all)
+            }
         }
     }
 

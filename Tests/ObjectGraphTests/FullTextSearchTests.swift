@@ -53,7 +53,10 @@ final class Article: ManagedObject {
         }
     }
 
-    func titles(_ ctx: ManagedObjectContext, _ text: String, predicate: String? = nil, sort: [ObjectGraph.SortDescriptor] = [ObjectGraph.SortDescriptor("position")], limit: Int = 0)
+    func titles(
+        _ ctx: ManagedObjectContext, _ text: String, predicate: String? = nil,
+        sort: [ObjectGraph.SortDescriptor] = [ObjectGraph.SortDescriptor("position")], limit: Int = 0
+    )
         throws -> [String]
     {
         try ctx.performAndWait { () throws in
@@ -103,7 +106,11 @@ final class Article: ManagedObject {
             try ctx.save()
         }
         #expect(try titles(ctx, "swift", sort: [.relevance]) == ["t1", "t2", "t0"])
-        #expect(try titles(ctx, "swift", sort: [ObjectGraph.SortDescriptor(ObjectGraph.SortDescriptor.relevanceKey, ascending: false)]) == ["t0", "t2", "t1"])
+        #expect(
+            try titles(
+                ctx, "swift", sort: [ObjectGraph.SortDescriptor(ObjectGraph.SortDescriptor.relevanceKey, ascending: false)]) == [
+                    "t0", "t2", "t1",
+                ])
         #expect(try titles(ctx, "swift", sort: [.relevance], limit: 1) == ["t1"])
         // Relevance without a search is refused.
         _ = ctx.performAndWait {
@@ -130,7 +137,9 @@ final class Article: ManagedObject {
         let queries = ["swift", "café", "ete", "zo", "rust only", "paris", "nothing words", "again lait", "x"]
         let inMemory = try ctx.performAndWait { () throws in
             let all = try ctx.fetch(FetchRequest<Article>(sortDescriptors: [ObjectGraph.SortDescriptor("position")]))
-            return queries.map { q in all.filter { FullTextSearch.matches(q, in: [$0.title, $0.author, $0.body]) }.compactMap(\.title) }
+            return queries.map { q in
+                all.filter { FullTextSearch.matches(q, in: [$0.title, $0.author, $0.body]) }.compactMap(\.title)
+            }
         }
         try ctx.performAndWait { try ctx.save() }
         for (query, expected) in zip(queries, inMemory) {
@@ -147,7 +156,10 @@ final class Article: ManagedObject {
         // Another connection (as another process would) writes plain SQL.
         let other = try DatabaseQueue(path: url.path)
         try other.write { db in
-            try db.execute(sql: "INSERT INTO Article (Z_PK, Z_OPT, title, body, read, position) VALUES (100, 1, 'Kotlin news', 'Brand new', 0, 100)")
+            try db.execute(
+                sql:
+                    "INSERT INTO Article (Z_PK, Z_OPT, title, body, read, position) VALUES (100, 1, 'Kotlin news', 'Brand new', 0, 100)"
+            )
             try db.execute(sql: "UPDATE Article SET title = 'Renamed piece' WHERE title = 'Cafe culture'")
             try db.execute(sql: "DELETE FROM Article WHERE title = 'Rust and Swift'")
             try db.execute(sql: "UPDATE Article SET read = 1")  // not an indexed column
@@ -182,7 +194,10 @@ final class Article: ManagedObject {
                 for name in ["Z_Article_FTS_insert", "Z_Article_FTS_delete", "Z_Article_FTS_update"] {
                     try db.execute(sql: "DROP TRIGGER \(name)")
                 }
-                try db.execute(sql: "INSERT INTO Article (Z_PK, Z_OPT, title, read, position) VALUES (50, 1, 'Written without triggers', 0, 50)")
+                try db.execute(
+                    sql:
+                        "INSERT INTO Article (Z_PK, Z_OPT, title, read, position) VALUES (50, 1, 'Written without triggers', 0, 50)"
+                )
             }
             try container.store.close()
         }
@@ -248,7 +263,10 @@ final class Article: ManagedObject {
         let ctx = container.viewContext
         try fill(ctx)
         try ctx.performAndWait { () throws in
-            try ctx.execute(BatchUpdateRequest(entityName: "Article", predicate: try Predicate(format: "position == 4"), propertiesToUpdate: ["title": .string("Swift everywhere")]))
+            try ctx.execute(
+                BatchUpdateRequest(
+                    entityName: "Article", predicate: try Predicate(format: "position == 4"),
+                    propertiesToUpdate: ["title": .string("Swift everywhere")]))
             try ctx.execute(BatchDeleteRequest(entityName: "Article", predicate: try Predicate(format: "position == 0")))
         }
         #expect(try titles(ctx, "swift") == ["Rust and Swift", "Swift everywhere"])
@@ -258,12 +276,17 @@ final class Article: ManagedObject {
         #expect(throws: ModelError.self) {
             try ManagedObjectModel(
                 name: "Bad", version: 1,
-                entities: [EntityDescription("A", attributes: [.integer("n")], fullTextIndex: FullTextIndexDescription(attributes: ["n"]))])
+                entities: [
+                    EntityDescription(
+                        "A", attributes: [.integer("n")], fullTextIndex: FullTextIndexDescription(attributes: ["n"]))
+                ])
         }
         #expect(throws: ModelError.self) {
             try ManagedObjectModel(
                 name: "Bad", version: 1,
-                entities: [EntityDescription("A", attributes: [.string("s")], fullTextIndex: FullTextIndexDescription(attributes: ["t"]))])
+                entities: [
+                    EntityDescription("A", attributes: [.string("s")], fullTextIndex: FullTextIndexDescription(attributes: ["t"]))
+                ])
         }
     }
 }

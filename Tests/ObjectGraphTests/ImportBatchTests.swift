@@ -17,7 +17,9 @@ func insertRecord(_ record: [String: ImportValue], _ context: ManagedObjectConte
 func storedGuids(_ container: PersistentContainer) throws -> [String: Int] {
     try container.store.database.read { db in
         var result: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT guid, COUNT(*) AS n FROM Item GROUP BY guid") { result[row["guid"]] = row["n"] }
+        for row in try Row.fetchAll(db, sql: "SELECT guid, COUNT(*) AS n FROM Item GROUP BY guid") {
+            result[row["guid"]] = row["n"]
+        }
         return result
     }
 }

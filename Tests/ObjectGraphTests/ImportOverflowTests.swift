@@ -61,7 +61,8 @@ import Testing
     }
 
     @Test func jsonNumbersOfAnySizeImportOrMismatch() throws {
-        let json = #"{"a": 18446744073709551615, "b": -9223372036854775809, "c": 123456789012345678901234567890, "d": 1e308, "e": 9223372036854775807}"#
+        let json =
+            #"{"a": 18446744073709551615, "b": -9223372036854775809, "c": 123456789012345678901234567890, "d": 1e308, "e": 9223372036854775807}"#
         let record = try ImportValue(json: Data(json.utf8))
         guard case .object(let members) = record else {
             Issue.record("not an object: \(record)")

@@ -36,7 +36,8 @@ func withNewItem<T>(_ body: (ManagedObject, ManagedObjectContext) throws -> T) t
     @Test func onlyTheEntitysKeysAreSetAndUnknownKeysAreIgnored() throws {
         try withNewItem { item, _ in
             let report = try item.importValues(
-                from: ["guid": "g1", "title": "Hello", "colour": "red", "server": "http://x", "itemCount": 3] as [String: ImportValue])
+                from: ["guid": "g1", "title": "Hello", "colour": "red", "server": "http://x", "itemCount": 3]
+                    as [String: ImportValue])
             #expect(item["guid"] == "g1")
             #expect(item["title"] == "Hello")
             #expect(report.setKeys == ["guid", "title"])
@@ -148,7 +149,8 @@ func withNewItem<T>(_ body: (ManagedObject, ManagedObjectContext) throws -> T) t
             rfc822.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
             var withFormatter = ImportOptions()
             withFormatter.dates = .formatter(rfc822)
-            try item.importValues(from: ["published": "Wed, 01 May 2024 10:00:00 +0000"] as [String: ImportValue], options: withFormatter)
+            try item.importValues(
+                from: ["published": "Wed, 01 May 2024 10:00:00 +0000"] as [String: ImportValue], options: withFormatter)
             #expect(item["published"] == .date(Date(timeIntervalSince1970: 1_714_557_600)))
             var custom = ImportOptions()
             custom.dates = .custom { s in s == "epoch" ? Date(timeIntervalSince1970: 0) : nil }
@@ -202,14 +204,17 @@ func withNewItem<T>(_ body: (ManagedObject, ManagedObjectContext) throws -> T) t
             #expect(item["icon"] == .null)
             #expect(report.ignoredKeys == ["extra"])
             // JSON false/0/1 stay distinct from numbers.
-            try item.importValues(from: try #require(try JSONSerialization.jsonObject(with: Data(#"{"read": false, "score": 1}"#.utf8)) as? [String: Any]))
+            try item.importValues(
+                from: try #require(
+                    try JSONSerialization.jsonObject(with: Data(#"{"read": false, "score": 1}"#.utf8)) as? [String: Any]))
             #expect(item["read"] == false)
             #expect(item["score"] == 1)
             // Swift values of kinds JSON does not have are type errors.
             #expect(throws: ObjectGraphError.self) { try item.importValues(from: ["title": URL(fileURLWithPath: "/")]) }
         }
-        #expect(try ImportValue(json: Data(#"{"a": [1, 2.5, "x", null, true]}"#.utf8))
-            == .object(["a": .array([.integer(1), .double(2.5), .string("x"), .null, .bool(true)])]))
+        #expect(
+            try ImportValue(json: Data(#"{"a": [1, 2.5, "x", null, true]}"#.utf8))
+                == .object(["a": .array([.integer(1), .double(2.5), .string("x"), .null, .bool(true)])]))
     }
 
     @Test func swiftValuesInAnyDictionariesImport() throws {
@@ -236,7 +241,9 @@ func withNewItem<T>(_ body: (ManagedObject, ManagedObjectContext) throws -> T) t
         let context = container.viewContext
         try context.performAndWait {
             for i in 0..<3 {
-                try context.insertObject(entityName: "Item").importValues(from: ["guid": .integer(Int64(i)), "score": .string("\(i * 10)")])
+                try context.insertObject(entityName: "Item").importValues(from: [
+                    "guid": .integer(Int64(i)), "score": .string("\(i * 10)"),
+                ])
             }
             try context.save()
             var request = FetchRequest<ManagedObject>(entityName: "Item")

@@ -200,16 +200,20 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
     }
 
     @Test func renamedEntityKeepsRowsAndPrimaryKeys() throws {
-        let v1 = try ManagedObjectModel(name: "R", version: 1, entities: [EntityDescription("Feed", attributes: [.string("url")])])
+        let v1 = try ManagedObjectModel(
+            name: "R", version: 1, entities: [EntityDescription("Feed", attributes: [.string("url")])])
         let v2 = try ManagedObjectModel(
             name: "R", version: 2,
-            entities: [EntityDescription("Subscription", attributes: [.string("url", indexed: true)], renamingIdentifier: "Feed")])
+            entities: [EntityDescription("Subscription", attributes: [.string("url", indexed: true)], renamingIdentifier: "Feed")]
+        )
         let tmp = TemporaryDirectory()
         let url = tmp.file("r.sqlite")
         do {
             let container = try PersistentContainer(model: v1, store: .file(url))
             try container.viewContext.performAndWait {
-                for u in ["a", "b"] { try container.viewContext.insertObject(entityName: "Feed").setValue(.string(u), forKey: "url") }
+                for u in ["a", "b"] {
+                    try container.viewContext.insertObject(entityName: "Feed").setValue(.string(u), forKey: "url")
+                }
                 try container.viewContext.save()
             }
             try container.store.close()
@@ -252,7 +256,9 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
             for fragment in reasonContains { #expect(reason.contains(fragment), "\(reason)") }
         }
         #expect(try fileBytes(url) == before)
-        let after = try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { !$0.hasSuffix("-shm") && !$0.hasSuffix("-wal") }
+        let after = try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter {
+            !$0.hasSuffix("-shm") && !$0.hasSuffix("-wal")
+        }
         #expect(after.sorted() == listing.filter { !$0.hasSuffix("-shm") && !$0.hasSuffix("-wal") })
         // Still a good v1 store.
         let v1 = try PersistentContainer(model: ToDoModels.v1, store: .file(url))
@@ -292,7 +298,8 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
         let v2 = try ManagedObjectModel(
             name: "ToDo", version: 2,
             entities: [
-                EntityDescription("ToDo", attributes: [.string("name", optional: false), .string("dueDate"), .integer("priority")])
+                EntityDescription(
+                    "ToDo", attributes: [.string("name", optional: false), .string("dueDate"), .integer("priority")])
             ])
         let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
             row["priority"] = .integer(Int64(row.oldString("name")?.count ?? 0))
@@ -376,7 +383,10 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
         }
         let before = try fileBytes(url)
         let plan = try MigrationPlan(versions: [ToDoModels.v1, ToDoModels.v2])
-        #expect(throws: ObjectGraphError.migrationFailed(path: url.path, reason: "the store's schema does not match version 1 of the migration plan")) {
+        #expect(
+            throws: ObjectGraphError.migrationFailed(
+                path: url.path, reason: "the store's schema does not match version 1 of the migration plan")
+        ) {
             try PersistentContainer(model: ToDoModels.v2, store: .file(url), migrator: plan)
         }
         #expect(try fileBytes(url) == before)
@@ -392,9 +402,13 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
         let plan = try MigrationPlan(versions: [ToDoModels.v1, ToDoModels.v2])
         let container = try PersistentContainer(model: ToDoModels.v2, store: .file(url), migrator: plan)
         #expect(try fetchAll(container, "ToDo", sortedBy: "name").count == 1)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1))) == earlierBackup)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1)))
+                == earlierBackup)
         let second = URL(fileURLWithPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1) + ".2")
-        #expect(try fetchAll(try PersistentContainer(model: ToDoModels.v1, store: .file(second)), "ToDo", sortedBy: "name").count == 1)
+        #expect(
+            try fetchAll(try PersistentContainer(model: ToDoModels.v1, store: .file(second)), "ToDo", sortedBy: "name").count == 1
+        )
         #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
     }
 
@@ -404,7 +418,10 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
         try makeToDoV1Store(at: url, names: ["a"])
         let before = try fileBytes(url)
         let plan = try MigrationPlan(versions: [ToDoModels.v2, ToDoModels.v3])
-        #expect(throws: ObjectGraphError.migrationFailed(path: url.path, reason: "store is version 1, which the migration plan does not list")) {
+        #expect(
+            throws: ObjectGraphError.migrationFailed(
+                path: url.path, reason: "store is version 1, which the migration plan does not list")
+        ) {
             try PersistentContainer(model: ToDoModels.v3, store: .file(url), migrator: plan)
         }
         #expect(try fileBytes(url) == before)
@@ -447,9 +464,12 @@ extension EntityMigrationPolicy {
             return try ManagedObjectModel(
                 name: "Idx", version: version,
                 entities: [
-                    EntityDescription("Server", attributes: [.string("url")], relationships: [.toMany("items", destination: "Item", inverse: "server")]),
                     EntityDescription(
-                        "Item", attributes: attributes, relationships: [.toOne("server", destination: "Server", inverse: "items")],
+                        "Server", attributes: [.string("url")],
+                        relationships: [.toMany("items", destination: "Item", inverse: "server")]),
+                    EntityDescription(
+                        "Item", attributes: attributes,
+                        relationships: [.toOne("server", destination: "Server", inverse: "items")],
                         uniquenessConstraints: [["guid"]]),
                 ])
         }
@@ -469,9 +489,13 @@ extension EntityMigrationPolicy {
         }
         try old.store.close()
         let v2 = try model(2)
-        let container = try PersistentContainer(model: v2, store: .file(url), migrator: try MigrationPlan(versions: [try model(1), v2]))
+        let container = try PersistentContainer(
+            model: v2, store: .file(url), migrator: try MigrationPlan(versions: [try model(1), v2]))
         let indexes = try container.store.database.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item' AND sql IS NOT NULL ORDER BY name")
+            try String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item' AND sql IS NOT NULL ORDER BY name"
+            )
         }
         #expect(indexes == ["Z_Item_flagged", "Z_Item_published", "Z_Item_server", "Z_Item_unique_guid"])
         let integrity = try container.store.database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }

@@ -28,7 +28,10 @@ struct PredicateDifferentialTests {
     static let blobs: [Data] = [Data([1, 2]), Data([1]), Data(), Data([0xFF])]
 
     /// Key paths usable from each root, by what they compare as.
-    enum PathKind: Equatable { case string, number, bool, date, data, relationship(String) }
+    enum PathKind: Equatable {
+        case string, number, bool, date, data
+        case relationship(String)
+    }
 
     struct Path {
         var keyPath: String
@@ -174,7 +177,8 @@ struct PredicateDifferentialTests {
             names.append(name)
             values.append(value.databaseValue)
         }
-        let sql = "INSERT INTO \"\(object.entity.tableName)\" (\(names.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let sql =
+            "INSERT INTO \"\(object.entity.tableName)\" (\(names.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
         try db.execute(sql: sql, arguments: StatementArguments(values))
     }
 
@@ -223,8 +227,11 @@ struct PredicateDifferentialTests {
         var ops: [ComparisonOperator]
         switch path.kind {
         case .string: ops = ComparisonOperator.allCases + [.contains, .like, .equalTo]
-        case .number, .date: ops = [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan,
-            .greaterThanOrEqualTo, .between, .in]
+        case .number, .date:
+            ops = [
+                .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan,
+                .greaterThanOrEqualTo, .between, .in,
+            ]
         case .bool, .data: ops = [.equalTo, .notEqualTo, .in]
         case .relationship: ops = [.equalTo, .notEqualTo, .in]
         }

@@ -22,15 +22,18 @@ struct PredicateEvaluationTests {
         let servers = [
             TestObject(serverEntity, primaryKey: 1, ["title": "A", "rank": 1, "score": 1.5, "active": true]),
             TestObject(serverEntity, primaryKey: 2, ["title": "B", "rank": 2, "active": false]),
-            TestObject(serverEntity, primaryKey: 3, ["title": nil, "score": 2, "created": .date(Date(timeIntervalSince1970: 100))]),
+            TestObject(
+                serverEntity, primaryKey: 3, ["title": nil, "score": 2, "created": .date(Date(timeIntervalSince1970: 100))]),
         ]
         var items: [TestObject] = []
         for (i, title) in Self.titles.enumerated() {
             let pk = Int64(i + 1)
-            let item = TestObject(itemEntity, primaryKey: pk, [
-                "title": title.map(Value.string) ?? .null, "count": .integer(pk), "read": .bool(i % 2 == 0),
-                "published": .date(Date(timeIntervalSince1970: Double(i) * 10)),
-            ])
+            let item = TestObject(
+                itemEntity, primaryKey: pk,
+                [
+                    "title": title.map(Value.string) ?? .null, "count": .integer(pk), "read": .bool(i % 2 == 0),
+                    "published": .date(Date(timeIntervalSince1970: Double(i) * 10)),
+                ])
             let server: TestObject? = i < 2 ? servers[0] : i < 5 ? servers[1] : nil
             if let server {
                 item.toOne["server"] = server
@@ -193,7 +196,9 @@ struct PredicateEvaluationTests {
         #expect(try select("Server", "score > 1") == [1, 3])
         #expect(try select("Server", "created == %@", Date(timeIntervalSince1970: 100)) == [3])
         #expect(try select("Server", "created < 100.5") == [3])
-        #expect(try select("FeedItem", "published BETWEEN %@", [Date(timeIntervalSince1970: 10), Date(timeIntervalSince1970: 30)]) == [2, 3, 4])
+        #expect(
+            try select("FeedItem", "published BETWEEN %@", [Date(timeIntervalSince1970: 10), Date(timeIntervalSince1970: 30)])
+                == [2, 3, 4])
         #expect(try select("FeedItem", "count IN %@", [1, 3, 99]) == [1, 3])
         #expect(try select("FeedItem", "count > 2.5 AND count <= 4") == [3, 4])
         #expect(try select("FeedItem", "3 < count AND count < 5") == [4])

@@ -67,13 +67,15 @@ struct PredicateFuzzTests {
         }
     }
 
-    @Test("deep nesting is refused, not a stack overflow", arguments: [
-        String(repeating: "(", count: 60_000) + "a == 1",
-        String(repeating: "NOT ", count: 16_000) + "a == 1",
-        String(repeating: "!", count: 60_000) + "a == 1",
-        "a IN " + String(repeating: "{", count: 60_000) + "1",
-        "a == " + String(repeating: "CAST(", count: 12_000) + "1",
-    ])
+    @Test(
+        "deep nesting is refused, not a stack overflow",
+        arguments: [
+            String(repeating: "(", count: 60_000) + "a == 1",
+            String(repeating: "NOT ", count: 16_000) + "a == 1",
+            String(repeating: "!", count: 60_000) + "a == 1",
+            "a IN " + String(repeating: "{", count: 60_000) + "1",
+            "a == " + String(repeating: "CAST(", count: 12_000) + "1",
+        ])
     func deepNesting(format: String) {
         #expect {
             try Predicate(format: format)
@@ -85,7 +87,8 @@ struct PredicateFuzzTests {
 
     @Test("moderate nesting is fine")
     func moderateNesting() throws {
-        let format = String(repeating: "(", count: 60) + String(repeating: "(NOT ", count: 9) + "a == 1"
+        let format =
+            String(repeating: "(", count: 60) + String(repeating: "(NOT ", count: 9) + "a == 1"
             + String(repeating: ")", count: 69)
         let p = try Predicate(format: format)
         #expect(try Predicate(format: p.description) == p)

@@ -217,7 +217,10 @@ struct PredicateLimitTests {
             TestObject(item, primaryKey: 2, ["title": "bab", "read": true, "count": 1]),
         ]
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO \"FeedItem\" (Z_PK, title, read, count, rating) VALUES (1, 'a', 0, 4, 1.5), (2, 'bab', 1, 1, NULL)")
+            try db.execute(
+                sql:
+                    "INSERT INTO \"FeedItem\" (Z_PK, title, read, count, rating) VALUES (1, 'a', 0, 4, 1.5), (2, 'bab', 1, 1, NULL)"
+            )
         }
         var parsed = 0
         var refused = 0
@@ -264,7 +267,10 @@ struct PredicateLimitTests {
             return true
         }
         // A harmless pattern is unaffected by the same budget.
-        #expect(try QueryDeadline(limit: .milliseconds(50)).run { try Predicate(format: "title MATCHES 'a+b'").evaluate(with: object) })
+        #expect(
+            try QueryDeadline(limit: .milliseconds(50)).run {
+                try Predicate(format: "title MATCHES 'a+b'").evaluate(with: object)
+            })
     }
 
     @Test("LIKE and CONTAINS with pathological patterns over long text stop at the deadline")
@@ -284,7 +290,8 @@ struct PredicateLimitTests {
 
     @Test("MATCHES patterns longer than the limit are refused when the predicate is checked")
     func patternLength() throws {
-        let p = Predicate.comparison("title", .matches, .string(String(repeating: "a", count: Predicate.Limits.patternLength + 1)))
+        let p = Predicate.comparison(
+            "title", .matches, .string(String(repeating: "a", count: Predicate.Limits.patternLength + 1)))
         #expect {
             try p.validate(for: item, in: model)
         } throws: { error in
@@ -323,7 +330,9 @@ struct PredicateLimitTests {
             "\u{2028}", "ÉCOLE", "Straße", "1", "null",
         ]
         var doubles: [Double] = [
-            0, -0.0, .leastNormalMagnitude / 3, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.infinity, .infinity, 0.1, 1.0 / 3, 1e16]
+            0, -0.0, .leastNormalMagnitude / 3, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.infinity, .infinity, 0.1,
+            1.0 / 3, 1e16,
+        ]
         while doubles.count < 400 {
             let d = Double(bitPattern: g.next())
             if !d.isNaN { doubles.append(d) }
@@ -336,7 +345,8 @@ struct PredicateLimitTests {
                 let title = titles[i % titles.count]
                 let published = Date(timeIntervalSince1970: d.isFinite ? d.truncatingRemainder(dividingBy: 4e9) : 0)
                 let values: [String: Value] = [
-                    "title": .string(title), "rating": .double(d), "published": .date(published), "count": .integer(Int64(i) - 200),
+                    "title": .string(title), "rating": .double(d), "published": .date(published),
+                    "count": .integer(Int64(i) - 200),
                     "read": .bool(i % 3 == 0),
                 ]
                 objects.append(TestObject(item, primaryKey: pk, values))
@@ -354,10 +364,12 @@ struct PredicateLimitTests {
             try Predicate(format: "title IN %@", everyOther(titles)),
             try Predicate(format: "title IN[cd] %@", ["ecole", "STRASSE", "E", "NUL\u{0}X"]),
             try Predicate(format: "rating IN %@", everyOther(doubles)),
-            try Predicate(format: "published IN %@", everyOther(objects.map { $0.values["published"]! }).map { v -> Date in
-                guard case .date(let d) = v else { return Date() }
-                return d
-            }),
+            try Predicate(
+                format: "published IN %@",
+                everyOther(objects.map { $0.values["published"]! }).map { v -> Date in
+                    guard case .date(let d) = v else { return Date() }
+                    return d
+                }),
             try Predicate(format: "count IN %@", Array(stride(from: -300, to: 300, by: 7))),
             try Predicate(format: "read IN {YES} AND NOT count IN {1, 2, 3}"),
             try Predicate(format: "rating IN {1e999, -1e999, 0}"),
@@ -408,7 +420,8 @@ struct FetchBudgetTests {
             #expect(try ctx.aggregate(.count, of: "rating", for: request) == .integer(667))
             let folded = FetchRequest<Note>(predicate: try Predicate(format: "title IN[c] %@", titles.map { $0.uppercased() }))
             #expect(try ctx.count(for: folded) == 667)
-            let ratings = FetchRequest<Note>(predicate: try Predicate(format: "NOT rating IN %@", (0..<300_000).map { Double($0) + 2 }))
+            let ratings = FetchRequest<Note>(
+                predicate: try Predicate(format: "NOT rating IN %@", (0..<300_000).map { Double($0) + 2 }))
             #expect(try ctx.count(for: ratings) == 2_000 * 2 / 7 + 1)  // ratings 0 and 1: i % 7 < 2
             // Pending changes are matched in memory against the same list.
             let pending = ctx.insert(Note.self)
@@ -459,13 +472,15 @@ struct FetchBudgetTests {
         let container = try populated(directory, count: 3) { _ in PredicateLimitTests.catastrophicSubject }
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            var request = FetchRequest<Note>(predicate: try Predicate(format: "title MATCHES %@", PredicateLimitTests.catastrophicPattern))
+            var request = FetchRequest<Note>(
+                predicate: try Predicate(format: "title MATCHES %@", PredicateLimitTests.catastrophicPattern))
             request.timeLimit = .milliseconds(100)
             let expected = ObjectGraphError.timeLimitExceeded(entity: "Note", seconds: 0.1)
             #expect(throws: expected) { try ctx.fetch(request) }
             #expect(throws: expected) { try ctx.count(for: request) }
             // Unsaved objects only: evaluated in memory under the same budget.
-            request.predicate = try Predicate(format: "rating == 99 AND title MATCHES %@", PredicateLimitTests.catastrophicPattern)
+            request.predicate = try Predicate(
+                format: "rating == 99 AND title MATCHES %@", PredicateLimitTests.catastrophicPattern)
             let fresh = ctx.insert(Note.self)
             fresh.title = PredicateLimitTests.catastrophicSubject
             fresh.rating = 99

@@ -16,15 +16,17 @@ struct PredicateParserTests {
         return c
     }
 
-    @Test("every operator spelling", arguments: [
-        ("a == 1", ComparisonOperator.equalTo), ("a = 1", .equalTo), ("a != 1", .notEqualTo), ("a <> 1", .notEqualTo),
-        ("a < 1", .lessThan), ("a <= 1", .lessThanOrEqualTo), ("a =< 1", .lessThanOrEqualTo), ("a > 1", .greaterThan),
-        ("a >= 1", .greaterThanOrEqualTo), ("a => 1", .greaterThanOrEqualTo), ("a BETWEEN {1, 2}", .between),
-        ("a IN {1, 2}", .in), ("a BEGINSWITH 'x'", .beginsWith), ("a ENDSWITH 'x'", .endsWith),
-        ("a CONTAINS 'x'", .contains), ("a LIKE 'x*'", .like), ("a MATCHES 'x.*'", .matches),
-        ("a between {1, 2}", .between), ("a in {1}", .in), ("a beginswith 'x'", .beginsWith),
-        ("a Contains 'x'", .contains), ("a like 'x'", .like), ("a matches 'x'", .matches),
-    ])
+    @Test(
+        "every operator spelling",
+        arguments: [
+            ("a == 1", ComparisonOperator.equalTo), ("a = 1", .equalTo), ("a != 1", .notEqualTo), ("a <> 1", .notEqualTo),
+            ("a < 1", .lessThan), ("a <= 1", .lessThanOrEqualTo), ("a =< 1", .lessThanOrEqualTo), ("a > 1", .greaterThan),
+            ("a >= 1", .greaterThanOrEqualTo), ("a => 1", .greaterThanOrEqualTo), ("a BETWEEN {1, 2}", .between),
+            ("a IN {1, 2}", .in), ("a BEGINSWITH 'x'", .beginsWith), ("a ENDSWITH 'x'", .endsWith),
+            ("a CONTAINS 'x'", .contains), ("a LIKE 'x*'", .like), ("a MATCHES 'x.*'", .matches),
+            ("a between {1, 2}", .between), ("a in {1}", .in), ("a beginswith 'x'", .beginsWith),
+            ("a Contains 'x'", .contains), ("a like 'x'", .like), ("a matches 'x'", .matches),
+        ])
     func operators(format: String, op: ComparisonOperator) throws {
         let c = try comparison(format)
         #expect(c.op == op)
@@ -81,20 +83,27 @@ struct PredicateParserTests {
     @Test("substitutions %@ and %K")
     func substitutions() throws {
         let date = Date(timeIntervalSince1970: 1_000)
-        let p = try parse("%K == %@ AND b > %@ AND c IN %@ AND d == %@ AND e == %@", "title", "Swift", date, ["x", "y"], nil, 3.5)
-        #expect(p == .and([
-            .comparison("title", .equalTo, "Swift"), .comparison("b", .greaterThan, .date(date)),
-            .comparison("c", .in, values: ["x", "y"]), .comparison("d", .equalTo, nil),
-            .comparison("e", .equalTo, .double(3.5)),
-        ]))
+        let p = try parse(
+            "%K == %@ AND b > %@ AND c IN %@ AND d == %@ AND e == %@", "title", "Swift", date, ["x", "y"], nil, 3.5)
+        #expect(
+            p
+                == .and([
+                    .comparison("title", .equalTo, "Swift"), .comparison("b", .greaterThan, .date(date)),
+                    .comparison("c", .in, values: ["x", "y"]), .comparison("d", .equalTo, nil),
+                    .comparison("e", .equalTo, .double(3.5)),
+                ]))
         let optional: String? = nil
         #expect(try parse("a == %@", optional) == .comparison("a", .equalTo, nil))
         #expect(try parse("a BETWEEN %@", [1, 5]) == .comparison("a", .between, values: [1, 5]))
-        #expect(try parse("a == %d AND b == %@", 7, Value.bool(true)) == (.comparison("a", .equalTo, 7) && .comparison("b", .equalTo, true)))
+        #expect(
+            try parse("a == %d AND b == %@", 7, Value.bool(true))
+                == (.comparison("a", .equalTo, 7) && .comparison("b", .equalTo, true)))
         #expect(try parse("%K.title == 'x'", "server") == .comparison("server.title", .equalTo, "x"))
         #expect(try Predicate(format: "a == %@", argumentArray: [Int64(3)]) == .comparison("a", .equalTo, 3))
         let id = objectID("Server", 12)
-        #expect(try parse("server == %@", id) == .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: 12)))
+        #expect(
+            try parse("server == %@", id)
+                == .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: 12)))
         #expect(try parse("server == %@", id).description == "server == CAST(12, \"ObjectID:Server\")")
     }
 
@@ -130,20 +139,22 @@ struct PredicateParserTests {
         #expect(!a == Predicate(.not(a)))
     }
 
-    @Test("description parses back to an equal predicate", arguments: [
-        "read == NO AND title CONTAINS[cd] \"swift\"",
-        "a == 1 OR b == 2 AND NOT c == 3",
-        "(a == 1 OR b == 2) AND NOT (c == 3 OR d != nil)",
-        "ANY feedItems.title LIKE[c] \"*swift?\" OR ALL feedItems.read == YES OR NONE feedItems.count > 2.5",
-        "feedItems.@count BETWEEN {1, 10} AND title IN {\"a\", 'b', nil}",
-        "server.title BEGINSWITH[d] \"é\" AND author ENDSWITH \"x\" AND summary MATCHES \"[a-z]+\\\\d\"",
-        "#in == \"\\n\\t\\\"\\\\\" AND TRUEPREDICATE AND NOT FALSEPREDICATE",
-        "published < CAST(123.25, \"NSDate\") AND icon == CAST(\"AQID\", \"NSData\") AND x >= -1e+20 AND y < 1e999",
-        "title == \"\u{301}leading mark\" AND title != \"\u{7}bell\"",
-        "title =[c] author AND 3 < count",
-        "a IN {}",
-        "server == CAST(12, \"ObjectID:Server\") OR ANY feedItems IN {CAST(-3, \"ObjectID:FeedItem\")}",
-    ])
+    @Test(
+        "description parses back to an equal predicate",
+        arguments: [
+            "read == NO AND title CONTAINS[cd] \"swift\"",
+            "a == 1 OR b == 2 AND NOT c == 3",
+            "(a == 1 OR b == 2) AND NOT (c == 3 OR d != nil)",
+            "ANY feedItems.title LIKE[c] \"*swift?\" OR ALL feedItems.read == YES OR NONE feedItems.count > 2.5",
+            "feedItems.@count BETWEEN {1, 10} AND title IN {\"a\", 'b', nil}",
+            "server.title BEGINSWITH[d] \"é\" AND author ENDSWITH \"x\" AND summary MATCHES \"[a-z]+\\\\d\"",
+            "#in == \"\\n\\t\\\"\\\\\" AND TRUEPREDICATE AND NOT FALSEPREDICATE",
+            "published < CAST(123.25, \"NSDate\") AND icon == CAST(\"AQID\", \"NSData\") AND x >= -1e+20 AND y < 1e999",
+            "title == \"\u{301}leading mark\" AND title != \"\u{7}bell\"",
+            "title =[c] author AND 3 < count",
+            "a IN {}",
+            "server == CAST(12, \"ObjectID:Server\") OR ANY feedItems IN {CAST(-3, \"ObjectID:FeedItem\")}",
+        ])
     func roundTrip(format: String) throws {
         let p = try Predicate(format: format)
         let again = try Predicate(format: p.description)
@@ -157,6 +168,8 @@ struct PredicateParserTests {
         #expect(try parse("some a =< 1").description == "ANY a <= 1")
         #expect(try parse("NOT (a == 1 AND b == 2) OR c <> nil").description == "NOT (a == 1 AND b == 2) OR c != nil")
         #expect(Predicate.comparison("in", .equalTo, 1).description == "#in == 1")
-        #expect(Predicate.comparison("d", .equalTo, .date(Date(timeIntervalSinceReferenceDate: 10))).description == "d == CAST(10.0, \"NSDate\")")
+        #expect(
+            Predicate.comparison("d", .equalTo, .date(Date(timeIntervalSinceReferenceDate: 10))).description
+                == "d == CAST(10.0, \"NSDate\")")
     }
 }

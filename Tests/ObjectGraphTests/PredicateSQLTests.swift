@@ -23,33 +23,44 @@ struct PredicateSQLTests {
 
     @Test("NOT, != and nil comparisons never let SQL's NULL through")
     func twoValued() throws {
-        #expect(try Predicate(format: "NOT title < 'x'").sqlExpression(for: item, in: model, alias: "t0").sql
-            == "((t0.\"title\" < ?) IS NOT 1)")
-        #expect(try Predicate(format: "title != 'x'").sqlExpression(for: item, in: model, alias: "t0").sql
-            == "(t0.\"title\" IS NOT ?)")
-        #expect(try Predicate(format: "title == nil").sqlExpression(for: item, in: model, alias: "t0").sql
-            == "(t0.\"title\" IS NULL)")
+        #expect(
+            try Predicate(format: "NOT title < 'x'").sqlExpression(for: item, in: model, alias: "t0").sql
+                == "((t0.\"title\" < ?) IS NOT 1)")
+        #expect(
+            try Predicate(format: "title != 'x'").sqlExpression(for: item, in: model, alias: "t0").sql
+                == "(t0.\"title\" IS NOT ?)")
+        #expect(
+            try Predicate(format: "title == nil").sqlExpression(for: item, in: model, alias: "t0").sql
+                == "(t0.\"title\" IS NULL)")
     }
 
     @Test("to-one key paths become correlated subqueries, to-many ones EXISTS")
     func relationships() throws {
-        #expect(try Predicate(format: "server.title == 'A'").sqlExpression(for: item, in: model, alias: "t0").sql
-            == "((SELECT t0_1.\"title\" FROM \"Server\" AS t0_1 WHERE t0_1.\"Z_PK\" = t0.\"server\" LIMIT 1) IS ?)")
-        #expect(try Predicate(format: "ANY feedItems.read == NO").sqlExpression(for: server, in: model, alias: "s").sql
-            == "EXISTS (SELECT 1 FROM \"FeedItem\" AS s_1 WHERE s_1.\"server\" = s.\"Z_PK\" AND (s_1.\"read\" IS ?))")
-        #expect(try Predicate(format: "ALL feedItems.read == NO").sqlExpression(for: server, in: model, alias: "s").sql
-            == "NOT EXISTS (SELECT 1 FROM \"FeedItem\" AS s_1 WHERE s_1.\"server\" = s.\"Z_PK\" AND ((s_1.\"read\" IS ?) IS NOT 1))")
-        #expect(try Predicate(format: "feedItems.@count > 2").sqlExpression(for: server, in: model, alias: "t0").sql
-            == "((SELECT COUNT(*) FROM \"FeedItem\" AS t0_1 WHERE t0_1.\"server\" = t0.\"Z_PK\") > ?)")
+        #expect(
+            try Predicate(format: "server.title == 'A'").sqlExpression(for: item, in: model, alias: "t0").sql
+                == "((SELECT t0_1.\"title\" FROM \"Server\" AS t0_1 WHERE t0_1.\"Z_PK\" = t0.\"server\" LIMIT 1) IS ?)")
+        #expect(
+            try Predicate(format: "ANY feedItems.read == NO").sqlExpression(for: server, in: model, alias: "s").sql
+                == "EXISTS (SELECT 1 FROM \"FeedItem\" AS s_1 WHERE s_1.\"server\" = s.\"Z_PK\" AND (s_1.\"read\" IS ?))")
+        #expect(
+            try Predicate(format: "ALL feedItems.read == NO").sqlExpression(for: server, in: model, alias: "s").sql
+                == "NOT EXISTS (SELECT 1 FROM \"FeedItem\" AS s_1 WHERE s_1.\"server\" = s.\"Z_PK\" AND ((s_1.\"read\" IS ?) IS NOT 1))"
+        )
+        #expect(
+            try Predicate(format: "feedItems.@count > 2").sqlExpression(for: server, in: model, alias: "t0").sql
+                == "((SELECT COUNT(*) FROM \"FeedItem\" AS t0_1 WHERE t0_1.\"server\" = t0.\"Z_PK\") > ?)")
         // One-to-one stored on the other side.
-        #expect(try Predicate(format: "profile == nil").sqlExpression(for: server, in: model, alias: "t0").sql
-            == "((SELECT t0_1.\"Z_PK\" FROM \"Profile\" AS t0_1 WHERE t0_1.\"server\" = t0.\"Z_PK\" LIMIT 1) IS NULL)")
+        #expect(
+            try Predicate(format: "profile == nil").sqlExpression(for: server, in: model, alias: "t0").sql
+                == "((SELECT t0_1.\"Z_PK\" FROM \"Profile\" AS t0_1 WHERE t0_1.\"server\" = t0.\"Z_PK\" LIMIT 1) IS NULL)")
     }
 
     @Test("==, <, IN and BETWEEN on an indexed attribute use the index")
     func indexes() throws {
         let queue = try PredicateTestModel.makeDatabase()
-        for format in ["title == 'x'", "title < 'x'", "title IN {'x', 'y'}", "title BETWEEN {'a', 'b'}", "title == 'x' AND read == YES"] {
+        for format in [
+            "title == 'x'", "title < 'x'", "title IN {'x', 'y'}", "title BETWEEN {'a', 'b'}", "title == 'x' AND read == YES",
+        ] {
             let fragment = try Predicate(format: format).sqlExpression(for: item, in: model, alias: "t0")
             let plan = try queue.read { db in
                 try Row.fetchAll(
@@ -64,10 +75,12 @@ struct PredicateSQLTests {
     @Test("key path expressions for ORDER BY")
     func keyPathExpressions() throws {
         #expect(try Predicate.sqlKeyPathExpression("title", for: item, in: model, alias: "t0") == "t0.\"title\"")
-        #expect(try Predicate.sqlKeyPathExpression("server.title", for: item, in: model, alias: "t0")
-            == "(SELECT t0_1.\"title\" FROM \"Server\" AS t0_1 WHERE t0_1.\"Z_PK\" = t0.\"server\" LIMIT 1)")
-        #expect(try Predicate.sqlKeyPathExpression("feedItems.@count", for: server, in: model, alias: "t0")
-            == "(SELECT COUNT(*) FROM \"FeedItem\" AS t0_1 WHERE t0_1.\"server\" = t0.\"Z_PK\")")
+        #expect(
+            try Predicate.sqlKeyPathExpression("server.title", for: item, in: model, alias: "t0")
+                == "(SELECT t0_1.\"title\" FROM \"Server\" AS t0_1 WHERE t0_1.\"Z_PK\" = t0.\"server\" LIMIT 1)")
+        #expect(
+            try Predicate.sqlKeyPathExpression("feedItems.@count", for: server, in: model, alias: "t0")
+                == "(SELECT COUNT(*) FROM \"FeedItem\" AS t0_1 WHERE t0_1.\"server\" = t0.\"Z_PK\")")
         #expect(throws: ObjectGraphError.unknownKey(entity: "Server", key: "nope")) {
             try Predicate.sqlKeyPathExpression("server.nope", for: item, in: model, alias: "t0")
         }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 /// Foundation also declares a `Predicate`; these tests mean ObjectGraph's.
 typealias Predicate = ObjectGraph.Predicate

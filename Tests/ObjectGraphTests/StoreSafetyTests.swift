@@ -62,7 +62,9 @@ import Testing
             #expect(throws: readOnly) { try ctx.save() }
             #expect(ctx.hasChanges)  // nothing lost: the changes wait
             ctx.rollback()
-            #expect(throws: readOnly) { try ctx.execute(BatchUpdateRequest(entityName: "Note", propertiesToUpdate: ["read": .bool(true)])) }
+            #expect(throws: readOnly) {
+                try ctx.execute(BatchUpdateRequest(entityName: "Note", propertiesToUpdate: ["read": .bool(true)]))
+            }
             #expect(throws: readOnly) { try ctx.execute(BatchDeleteRequest(entityName: "Note")) }
         }
         #expect(throws: readOnly) { try container.store.setMetadata("x", forKey: "y") }
@@ -115,9 +117,11 @@ import Testing
     }
 
     @Test func notADatabaseFromAStatementIsDamage() {
-        let error = ObjectGraphError.wrapping(DatabaseError(resultCode: .SQLITE_NOTADB, message: "file is not a database"), path: "/x.sqlite")
+        let error = ObjectGraphError.wrapping(
+            DatabaseError(resultCode: .SQLITE_NOTADB, message: "file is not a database"), path: "/x.sqlite")
         #expect(error == .damaged(path: "/x.sqlite", detail: "file is not a database"))
-        let corrupt = ObjectGraphError.wrapping(DatabaseError(resultCode: .SQLITE_CORRUPT_INDEX, message: "malformed"), path: "/x.sqlite")
+        let corrupt = ObjectGraphError.wrapping(
+            DatabaseError(resultCode: .SQLITE_CORRUPT_INDEX, message: "malformed"), path: "/x.sqlite")
         #expect(corrupt == .damaged(path: "/x.sqlite", detail: "malformed"))
     }
 

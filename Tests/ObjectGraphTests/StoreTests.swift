@@ -41,7 +41,8 @@ import Testing
         let tmp = TemporaryDirectory()
         let url = tmp.file("s.sqlite")
         _ = try TestModel.container(.file(url))
-        let otherModel = try ManagedObjectModel(name: "Other", version: 1, entities: [EntityDescription("X", attributes: [.string("a")])])
+        let otherModel = try ManagedObjectModel(
+            name: "Other", version: 1, entities: [EntityDescription("X", attributes: [.string("a")])])
         #expect(throws: ObjectGraphError.incompatibleStore(path: url.path, reason: "made for model 'Test', not 'Other'")) {
             try PersistentContainer(model: otherModel, store: .file(url))
         }

@@ -73,7 +73,9 @@ struct BackupTests {
         #expect(try restored.items(ItemQuery(flaggedOnly: true)).count == 4)
         #expect(try restored.items(ItemQuery()).map(\.id) == (try library.items(ItemQuery()).map(\.id)))
         // The marker of the finished restore is gone.
-        #expect(try restored.store.container.store.metadata(forKey: "objectgraph.import.zeader.restore:\(file.path):\(first.utf8.count)") == nil)
+        #expect(
+            try restored.store.container.store.metadata(
+                forKey: "objectgraph.import.zeader.restore:\(file.path):\(first.utf8.count)") == nil)
     }
 
     @Test("restoring into a store that has some of the feeds and items merges without duplicates")

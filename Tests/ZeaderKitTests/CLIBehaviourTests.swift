@@ -37,7 +37,8 @@ struct CLIBehaviourTests {
         let db = try storeWithItems(["swift one", "swift two"])
         defer { try? FileManager.default.removeItem(at: db.deletingLastPathComponent()) }
         try AssertCommand(["items", "--search", "swift", "--where", "title ENDSWITH 'one'"], db: db, stdoutContains: "swift one")
-        try AssertCommand(["items", "--search", "swift", "--where", "nosuchkey == 1"], db: db, status: 2, stderrContains: "nosuchkey")
+        try AssertCommand(
+            ["items", "--search", "swift", "--where", "nosuchkey == 1"], db: db, status: 2, stderrContains: "nosuchkey")
     }
 
     @Test func markReadCountsWhatItChanged() throws {
@@ -51,7 +52,8 @@ struct CLIBehaviourTests {
         let db = try storeWithItems([])
         defer { try? FileManager.default.removeItem(at: db.deletingLastPathComponent()) }
         try AssertCommand(
-            ["add", "https://a.example/feed"], db: db, status: 1, stderr: "zeader add: already subscribed: https://a.example/feed\n")
+            ["add", "https://a.example/feed"], db: db, status: 1,
+            stderr: "zeader add: already subscribed: https://a.example/feed\n")
     }
 
     @Test func aStoreFolderThatCannotBeMadeIsNamed() throws {

@@ -66,7 +66,8 @@ struct CLIModelV2Tests {
         var text = #"{"format":"zeader-backup","version":1,"feeds":[{"url":"http://a.example/feed","title":"A"}],"items":["#
         for n in 0..<count {
             text += n == 0 ? "\n" : ",\n"
-            text += #"{"feed":"http://a.example/feed","guid":"g\#(n)","title":"Item \#(n)","summary":"\#(String(repeating: "lorem ipsum ", count: 20))","read":\#(n % 2 == 0),"flagged":false,"firstSeen":"2024-06-01T10:00:00Z"}"#
+            text +=
+                #"{"feed":"http://a.example/feed","guid":"g\#(n)","title":"Item \#(n)","summary":"\#(String(repeating: "lorem ipsum ", count: 20))","read":\#(n % 2 == 0),"flagged":false,"firstSeen":"2024-06-01T10:00:00Z"}"#
         }
         text += "\n]}\n"
         let backup = dir.appendingPathComponent("backup.json")

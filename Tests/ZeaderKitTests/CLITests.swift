@@ -30,8 +30,10 @@ func zeader(_ arguments: [String], in directory: URL, environment extra: [String
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    var environment = ["HOME": directory.path, "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
-                       "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin"]
+    var environment = [
+        "HOME": directory.path, "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
+        "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+    ]
     environment.merge(extra) { $1 }
     process.environment = environment
     let out = Pipe()
@@ -57,8 +59,6 @@ func zeader(_ arguments: [String], in directory: URL, environment extra: [String
         stderr: String(decoding: stderrData.withLock { $0 }, as: UTF8.self))
 }
 
-
-
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -77,7 +77,9 @@ struct CLITests {
             let dir = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let db = dir.appendingPathComponent("z.sqlite").path
-            let a = http.url("/a").absoluteString, b = http.url("/b").absoluteString, bad = http.url("/bad").absoluteString
+            let a = http.url("/a").absoluteString
+            let b = http.url("/b").absoluteString
+            let bad = http.url("/bad").absoluteString
 
             var r = try zeader(["--db", db, "add", a, "--title", "My A"], in: dir)
             #expect(r.status == 0)
@@ -110,7 +112,10 @@ struct CLITests {
             r = try zeader(["items", "--db", db, "--json"], in: dir)
             let items = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
             #expect(items.count == 4)
-            #expect(Set(items.map { $0.keys.sorted() }.first ?? []).isSuperset(of: ["feed", "id", "title", "link", "author", "published", "read"]))
+            #expect(
+                Set(items.map { $0.keys.sorted() }.first ?? []).isSuperset(of: [
+                    "feed", "id", "title", "link", "author", "published", "read",
+                ]))
             r = try zeader(["items", "--db", db, "--search", "CAFE deja", "--json"], in: dir)
             let found = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
             #expect(found.map { $0["id"] as? String } == ["b1"])
@@ -164,22 +169,24 @@ struct CLITests {
         }
     }
 
-    @Test("bad arguments exit 2 with one clear message; failures exit 1", arguments: [
-        (["refresh", "--jobs", "0"], Int32(2), "--jobs must be between 1 and 64"),
-        (["refresh", "--jobs", "x"], 2, "--jobs"),
-        (["add", "ftp://example.org/feed"], 2, "unsupported scheme 'ftp'"),
-        (["add"], 2, "Missing expected argument"),
-        (["items", "--where", "title =="], 2, "invalid --where predicate"),
-        (["items", "--where", "nosuchkey == 1"], 2, "nosuchkey"),
-        (["items", "--limit", "0"], 2, "--limit must be at least 1"),
-        (["items", "--feed", "http://nowhere.example/"], 1, "not subscribed: http://nowhere.example/"),
-        (["mark-read"], 2, "give exactly one of --feed URL and --all"),
-        (["mark-read", "--all", "--feed", "http://x/"], 2, "give exactly one of --feed URL and --all"),
-        (["import", "/nonexistent/feeds.opml"], 1, "cannot read /nonexistent/feeds.opml"),
-        (["refresh", "http://nowhere.example/"], 1, "not subscribed: http://nowhere.example/"),
-        (["nosuchcommand"], 2, "nosuchcommand"),
-        (["list", "--bogus"], 2, "--bogus"),
-    ])
+    @Test(
+        "bad arguments exit 2 with one clear message; failures exit 1",
+        arguments: [
+            (["refresh", "--jobs", "0"], Int32(2), "--jobs must be between 1 and 64"),
+            (["refresh", "--jobs", "x"], 2, "--jobs"),
+            (["add", "ftp://example.org/feed"], 2, "unsupported scheme 'ftp'"),
+            (["add"], 2, "Missing expected argument"),
+            (["items", "--where", "title =="], 2, "invalid --where predicate"),
+            (["items", "--where", "nosuchkey == 1"], 2, "nosuchkey"),
+            (["items", "--limit", "0"], 2, "--limit must be at least 1"),
+            (["items", "--feed", "http://nowhere.example/"], 1, "not subscribed: http://nowhere.example/"),
+            (["mark-read"], 2, "give exactly one of --feed URL and --all"),
+            (["mark-read", "--all", "--feed", "http://x/"], 2, "give exactly one of --feed URL and --all"),
+            (["import", "/nonexistent/feeds.opml"], 1, "cannot read /nonexistent/feeds.opml"),
+            (["refresh", "http://nowhere.example/"], 1, "not subscribed: http://nowhere.example/"),
+            (["nosuchcommand"], 2, "nosuchcommand"),
+            (["list", "--bogus"], 2, "--bogus"),
+        ])
     func badArguments(arguments: [String], status: Int32, message: String) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -221,11 +228,19 @@ struct ManPageTests {
     @Test("documents every command and option, and exit statuses 0, 1 and 2")
     func completeness() throws {
         let text = try String(contentsOf: page, encoding: .utf8)
-        for command in ["refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse", "tag", "flag", "unflag", "check"] {
-            #expect(text.contains(".B \(command)") || text.contains(".BR \(command)") || text.contains(".BI \(command)"), "\(command)")
+        for command in [
+            "refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse", "tag", "flag", "unflag",
+            "check",
+        ] {
+            #expect(
+                text.contains(".B \(command)") || text.contains(".BR \(command)") || text.contains(".BI \(command)"), "\(command)"
+            )
         }
-        for option in ["\\-\\-jobs", "\\-\\-title", "\\-\\-json", "\\-\\-feed", "\\-\\-unread", "\\-\\-search", "\\-\\-where",
-                       "\\-\\-limit", "\\-\\-all", "\\-\\-tag", "\\-\\-flagged", "\\-\\-remove", "\\-\\-db", "\\-\\-base\\-url", "ZEADER_DB", "XDG_DATA_HOME"] {
+        for option in [
+            "\\-\\-jobs", "\\-\\-title", "\\-\\-json", "\\-\\-feed", "\\-\\-unread", "\\-\\-search", "\\-\\-where",
+            "\\-\\-limit", "\\-\\-all", "\\-\\-tag", "\\-\\-flagged", "\\-\\-remove", "\\-\\-db", "\\-\\-base\\-url", "ZEADER_DB",
+            "XDG_DATA_HOME",
+        ] {
             #expect(text.contains(option), "\(option)")
         }
         for section in ["EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES", "KEYS"] { #expect(text.contains(".SH \(section)")) }

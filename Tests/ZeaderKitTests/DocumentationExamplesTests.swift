@@ -55,7 +55,8 @@ struct DocumentationExamplesTests {
         #expect(FeedLibrary.looksLikeBackup(Data(json.utf8)) && feedCount == 2 && itemCount == 0)
         // FeedLibrary.remove, ZeaderError
         let gone = try library.remove(url: "https://example.org/feed.xml")
-        do { try library.remove(url: "https://example.org/feed") } catch { print("zeader remove: \(error)") }  // "not subscribed: https://example.org/feed"
+        // Prints "zeader remove: not subscribed: https://example.org/feed".
+        do { try library.remove(url: "https://example.org/feed") } catch { print("zeader remove: \(error)") }
         #expect(unread.isEmpty && n == 0 && gone == 0 && p != .true)
         #expect(try library.tags().map(\.tag) == ["linux"])
     }
@@ -87,7 +88,8 @@ struct DocumentationExamplesTests {
             #expect(ids == sorted.map(\.objectID) && latest.map(\.objectID) == ids)
             #expect(try ItemOrder.itemIDs(ofServer: serverID, in: context) == ids)
             // ItemSearch
-            #expect(try ItemSearch.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context) == ids)
+            #expect(
+                try ItemSearch.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context) == ids)
             #expect(try ItemSearch.items("linux", filter: nil, limit: 10, in: context).isEmpty)
             // ItemMarking
             let id = ids[0]

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func aKeptPreviewIsWhatARefreshWouldStore() async throws {
-        let file = try feedFile("<item><guid>a</guid><title>A</title></item><item><guid></guid><title>No id</title><link>http://x/1</link></item>")
+        let file = try feedFile(
+            "<item><guid>a</guid><title>A</title></item><item><guid></guid><title>No id</title><link>http://x/1</link></item>")
         defer { try? FileManager.default.removeItem(at: file) }
         let store = try ZeaderStore.inMemory()
         let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: "test"))
@@ -39,7 +40,8 @@ import Testing
         let file = try feedFile("<item><guid>a</guid><title>A</title></item>")
         defer { try? FileManager.default.removeItem(at: file) }
         let store = try ZeaderStore.inMemory()
-        let input = await FeedPreview.fetch(file.absoluteString, with: FeedFetcher(configuration: FetcherConfiguration(version: "t")))
+        let input = await FeedPreview.fetch(
+            file.absoluteString, with: FeedFetcher(configuration: FetcherConfiguration(version: "t")))
         let context = store.container.viewContext
         try context.performAndWait { () throws in
             try FeedPreview(url: file.absoluteString, input: input, store: store).discard()
@@ -65,7 +67,9 @@ import Testing
         let store = try ZeaderStore.inMemory()
         let library = FeedLibrary(store: store)
         try library.add(url: "https://example.org/feed")
-        #expect(throws: ZeaderError.alreadySubscribed("https://example.org/feed")) { try library.add(url: " https://example.org/feed ") }
+        #expect(throws: ZeaderError.alreadySubscribed("https://example.org/feed")) {
+            try library.add(url: " https://example.org/feed ")
+        }
         #expect(throws: ZeaderError.invalidURL("ftp://x", reason: "unsupported scheme 'ftp' (expected http, https or file)")) {
             try library.add(url: "ftp://x")
         }

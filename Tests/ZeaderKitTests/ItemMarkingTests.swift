@@ -39,8 +39,10 @@ import Testing
     }
 
     func unreadGuids(_ context: ManagedObjectContext) throws -> [String] {
-        try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [SortDescriptor("guid")]))
-            .map(\.guid)
+        try context.fetch(
+            FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [SortDescriptor("guid")])
+        )
+        .map(\.guid)
     }
 
     @Test func eachScopeMarksOnlyItsUnreadItems() throws {
@@ -92,7 +94,9 @@ import Testing
         let context = store.container.viewContext
         context.undoManager = ContextUndoManager()
         try context.performAndWait { () throws in
-            #expect(throws: (any Error).self) { try ItemMarking.markRead(.matching(predicateFormat: "nosuchkey == 1"), in: context) }
+            #expect(throws: (any Error).self) {
+                try ItemMarking.markRead(.matching(predicateFormat: "nosuchkey == 1"), in: context)
+            }
             #expect(throws: (any Error).self) { try ItemMarking.markRead(.matching(predicateFormat: "title =="), in: context) }
             #expect(try unread(context) == [3, 2])
             #expect(context.undoManager?.canUndo == false)

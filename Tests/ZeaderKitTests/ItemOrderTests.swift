@@ -64,8 +64,9 @@ import Testing
             #expect(try titles(try ItemOrder.itemIDs(limit: 3, in: context), context) == Array(Self.expected.prefix(3)))
             #expect(try ItemOrder.items(limit: 100, in: context).map { $0.title ?? "" } == Self.expected)
             let unreadTies = try ObjectGraph.Predicate(format: "title CONTAINS 'tie'")
-            #expect(try ItemOrder.items(matching: unreadTies, limit: 2, in: context).map { $0.title ?? "" }
-                == ["match tie third", "match tie second"])
+            #expect(
+                try ItemOrder.items(matching: unreadTies, limit: 2, in: context).map { $0.title ?? "" }
+                    == ["match tie third", "match tie second"])
         }
     }
 
@@ -76,7 +77,10 @@ import Testing
             #expect(try titles(try ItemSearch.itemIDs("MATCH", in: context), context) == Self.expected)
             #expect(try titles(try ItemSearch.itemIDs("match", limit: 2, in: context), context) == Array(Self.expected.prefix(2)))
             #expect(try ItemSearch.items("match", in: context).map { $0.title ?? "" } == Self.expected)
-            #expect(try ItemSearch.items("match tie", limit: 2, in: context).map { $0.title ?? "" } == ["match tie third", "match tie second"])
+            #expect(
+                try ItemSearch.items("match tie", limit: 2, in: context).map { $0.title ?? "" } == [
+                    "match tie third", "match tie second",
+                ])
         }
     }
 
@@ -143,7 +147,9 @@ import Testing
                 as [(String, ObjectGraph.Predicate?, Int?)]
             {
                 let loaded = try ItemSearch.items(text, filter: filter, limit: limit, in: context).map(\.objectID)
-                #expect(loaded == (try ItemSearch.itemIDs(text, filter: filter, limit: limit, in: context)), "\(text) \(String(describing: filter))")
+                #expect(
+                    loaded == (try ItemSearch.itemIDs(text, filter: filter, limit: limit, in: context)),
+                    "\(text) \(String(describing: filter))")
                 let expected = try ItemOrder.items(matching: filter, in: context)
                     .filter { ($0.title ?? "").split(separator: " ").contains { $0.hasPrefix(text) } }
                 #expect(loaded == Array(expected.prefix(limit ?? count)).map(\.objectID))

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+
 @testable import ZeaderKit
 
 /// Search through the full-text index Zeader's model declares on FeedItem
@@ -64,14 +65,15 @@ import Testing
     @Test func theIndexFollowsInsertsUpdatesAndDeletesFromAnyContext() throws {
         let store = try store(titles: ["alpha", "beta"])
         let done = DispatchSemaphore(value: 0)
-        store.container.saveInBackground({ context in
-            let items = try context.fetch(FetchRequest<FeedItem>())
-            for item in items where item.title == "alpha" {
-                item.title = "gamma"
-                item.summary = nil
-            }
-            for item in items where item.title == "beta" { context.delete(item) }
-        }, completion: { _ in done.signal() })
+        store.container.saveInBackground(
+            { context in
+                let items = try context.fetch(FetchRequest<FeedItem>())
+                for item in items where item.title == "alpha" {
+                    item.title = "gamma"
+                    item.summary = nil
+                }
+                for item in items where item.title == "beta" { context.delete(item) }
+            }, completion: { _ in done.signal() })
         done.wait()
         #expect(try titles("alpha", store).isEmpty)
         #expect(try titles("beta", store).isEmpty)

@@ -114,7 +114,8 @@ import Testing
         let plain = ZeaderModel.version2Entities(fullTextIndex: nil)
         let v2 = try ManagedObjectModel(name: ZeaderModel.name, version: 2, entities: plain)
         let old = try PersistentContainer(
-            model: v2, store: .file(url), migrator: try MigrationPlan(versions: [ZeaderModel.version1, v2], backupRetention: .remove))
+            model: v2, store: .file(url),
+            migrator: try MigrationPlan(versions: [ZeaderModel.version1, v2], backupRetention: .remove))
         try old.store.close()
         try Self.addLegacyIndex(to: url)
         try Self.expectTheModelsIndex(at: url)

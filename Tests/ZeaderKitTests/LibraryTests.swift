@@ -96,8 +96,12 @@ struct LibraryTests {
         #expect(again.added == 3)
         // OPML groups feeds by folder (their first tag), so the order may change; titles and tags stay.
         let servers = try FeedLibrary(store: back).servers()
-        #expect(Dictionary(uniqueKeysWithValues: servers.map { ($0.url, $0.title ?? "-") })
-            == ["http://a.example/feed": "A", "http://b.example/feed": "B & co", "http://d.example/feed": "http://d.example/feed"])
+        #expect(
+            Dictionary(uniqueKeysWithValues: servers.map { ($0.url, $0.title ?? "-") })
+                == [
+                    "http://a.example/feed": "A", "http://b.example/feed": "B & co",
+                    "http://d.example/feed": "http://d.example/feed",
+                ])
         #expect(servers.first { $0.url == "http://d.example/feed" }?.tags == ["tag"])
     }
 

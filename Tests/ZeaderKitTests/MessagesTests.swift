@@ -13,7 +13,10 @@ import Testing
         (.notSubscribed("http://a/"), "not subscribed: http://a/"),
         (.unreadableFile(path: "/f", reason: "empty"), "/f: empty"),
         (.invalidPredicate("column 3"), "invalid --where predicate: column 3"),
-        (.cannotCreateFolder(path: "/ro/z", reason: "Permission denied"), "cannot create the store's folder /ro/z: Permission denied"),
+        (
+            .cannotCreateFolder(path: "/ro/z", reason: "Permission denied"),
+            "cannot create the store's folder /ro/z: Permission denied"
+        ),
         (.invalidSmartPredicate("column 1"), "invalid --smart predicate: column 1"),
         (.smartFeedNeedsTitle, "a smart feed needs a --title"),
         (.smartFeedExists("Swift"), "a smart feed named 'Swift' exists already"),
@@ -30,9 +33,12 @@ import Testing
         let url = try #require(URL(string: "http://a.example/feed"))
         #expect(RefreshFailure.fetch(.httpStatus(404, url: url)).description.contains("http://a.example/feed"))
         #expect(RefreshFailure.parse(FeedParseError(.empty, url: url)).description == "http://a.example/feed: empty document")
-        #expect(RefreshFailure.movedToSubscribedFeed(url: "http://a/", target: "http://b/").description
-            == "http://a/: moved permanently to http://b/, which is already subscribed")
-        #expect(RefreshFailure.store(url: "http://a/", .other("disk full")).description == "http://a/: cannot store the feed: disk full")
+        #expect(
+            RefreshFailure.movedToSubscribedFeed(url: "http://a/", target: "http://b/").description
+                == "http://a/: moved permanently to http://b/, which is already subscribed")
+        #expect(
+            RefreshFailure.store(url: "http://a/", .other("disk full")).description
+                == "http://a/: cannot store the feed: disk full")
     }
 
     @Test func goneHasOneWording() throws {

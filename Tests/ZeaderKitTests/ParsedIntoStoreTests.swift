@@ -74,7 +74,8 @@ struct ParsedIntoStoreTests {
 
     @Test("a control character in a CDATA section loses neither that item's text nor later items")
     func controlCharacterInCDATA() async throws {
-        var bytes = Array("<rss version=\"2.0\"><channel><title>Ctl</title><item><guid>a</guid><title>A</title><description><![CDATA[one".utf8)
+        var bytes = Array(
+            "<rss version=\"2.0\"><channel><title>Ctl</title><item><guid>a</guid><title>A</title><description><![CDATA[one".utf8)
         bytes += [0x01, 0x1B]
         bytes += Array("two]]></description></item><item><guid>b</guid><title>B</title></item></channel></rss>".utf8)
         let feed = try await Self.refresh(bytes)
@@ -111,7 +112,8 @@ struct ParsedIntoStoreTests {
     @Test("1. base64 Atom text constructs are stored decoded; binary content is absent")
     func base64() async throws {
         let b64 = { (text: String) in Data(text.utf8).base64EncodedString() }
-        let feed = try await Self.refresh("""
+        let feed = try await Self.refresh(
+            """
             <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title mode="base64">\(b64("Feed Title"))</title>
             <entry><id>a</id><title mode="base64">\(b64("Entry"))</title>
             <content type="text/html" mode="base64">\(b64("<p>Body</p>"))</content></entry>
@@ -125,7 +127,8 @@ struct ParsedIntoStoreTests {
 
     @Test("2. Atom 0.3 under the echo namespace is stored as a feed")
     func historicalNamespace() async throws {
-        let feed = try await Self.refresh("""
+        let feed = try await Self.refresh(
+            """
             <feed version="0.3" xmlns="http://purl.org/echo/"><title>Echo</title><link rel="alternate" href="http://echo.example/"/>
             <entry><id>e1</id><title>First</title><issued>2003-12-13T08:29:29Z</issued></entry></feed>
             """)
@@ -137,7 +140,8 @@ struct ParsedIntoStoreTests {
 
     @Test("3. an RSS feed's atom:link rel=self is not stored as its site link")
     func selfLink() async throws {
-        let feed = try await Self.refresh("""
+        let feed = try await Self.refresh(
+            """
             <rss version="2.0"><channel><title>S</title><atom:link href="http://s.example/feed.xml" rel="self"/>
             <link>http://s.example/</link><item><guid>1</guid><atom:link rel="self" href="http://s.example/1.xml"/><link>http://s.example/1</link></item></channel></rss>
             """)
@@ -147,7 +151,8 @@ struct ParsedIntoStoreTests {
 
     @Test("4. relative links in content are stored resolved against the feed's file URL and xml:base")
     func relativeContentLinks() async throws {
-        let feed = try await Self.refresh("""
+        let feed = try await Self.refresh(
+            """
             <rss version="2.0"><channel><title>R</title>
             <item><guid>1</guid><description>&lt;a href="https://abs.example/"&gt;abs&lt;/a&gt;&lt;img src="img.png"&gt;</description></item>
             <item xml:base="http://base.example/dir/"><guid>2</guid><description>&lt;a href="../up"&gt;up&lt;/a&gt;</description></item>
@@ -161,7 +166,8 @@ struct ParsedIntoStoreTests {
 
     @Test("5. dc:title and dc:author are stored as title and author")
     func dublinCore() async throws {
-        let feed = try await Self.refresh("""
+        let feed = try await Self.refresh(
+            """
             <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><dc:title>DC</dc:title>
             <item><guid>1</guid><dc:title>Item</dc:title><dc:author>Ann</dc:author></item></channel></rss>
             """)
@@ -181,7 +187,10 @@ struct ParsedIntoStoreTests {
 
     @Test("7. a macgreek feed is stored decoded")
     func legacyEncoding() async throws {
-        let bytes = Array(#"<?xml version="1.0" encoding="macgreek"?><rss version="2.0"><channel><title>T</title><item><guid>1</guid><title>"#.utf8)
+        let bytes =
+            Array(
+                #"<?xml version="1.0" encoding="macgreek"?><rss version="2.0"><channel><title>T</title><item><guid>1</guid><title>"#
+                    .utf8)
             + [0x80, 0xE1] + Array("</title></item></channel></rss>".utf8)
         let feed = try await Self.refresh(bytes)
         #expect(feed.items.first?.title == "Äα")
@@ -189,7 +198,8 @@ struct ParsedIntoStoreTests {
 
     @Test("8. an Atom 0.3 entry's issued date is stored as its publication date")
     func atom03Issued() async throws {
-        let feed = try await Self.refresh("""
+        let feed = try await Self.refresh(
+            """
             <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>D</title>
             <entry><id>1</id><created>2004-01-01T00:00:00Z</created><issued>2004-01-02T00:00:00Z</issued></entry></feed>
             """)

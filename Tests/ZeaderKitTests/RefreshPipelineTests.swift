@@ -52,7 +52,10 @@ struct RefreshPipelineTests {
             if request.headers["if-none-match"] == "\"v1\"" { return .status(304) }
             return .respond(
                 status: 200,
-                headers: [("ETag", "\"v1\""), ("Last-Modified", "Mon, 01 Jan 2024 10:00:00 GMT"), ("Content-Type", "application/rss+xml")],
+                headers: [
+                    ("ETag", "\"v1\""), ("Last-Modified", "Mon, 01 Jan 2024 10:00:00 GMT"),
+                    ("Content-Type", "application/rss+xml"),
+                ],
                 body: body)
         }) { http in
             _ = routes
@@ -185,15 +188,19 @@ struct RefreshPipelineTests {
             let url = http.url("/feed").absoluteString
             try FeedLibrary(store: store).add(url: url)
             let view = store.container.viewContext
-            let before = try view.performAndWait { try Server.findFirst(byAttribute: "url", value: .string(url), in: view)?.unreadCount }
+            let before = try view.performAndWait {
+                try Server.findFirst(byAttribute: "url", value: .string(url), in: view)?.unreadCount
+            }
             #expect(before == 0)
             let saves = Mutex(0)
             let token = store.container.bus.observeDidSave(excluding: nil) { _ in saves.withLock { $0 += 1 } }
             defer { token.cancel() }
             _ = try await FeedRefresher(store: store, options: testOptions()).refresh()
             let after = try view.performAndWait {
-                (try Server.findFirst(byAttribute: "url", value: .string(url), in: view)?.unreadCount,
-                 try view.count(for: FetchRequest<FeedItem>()))
+                (
+                    try Server.findFirst(byAttribute: "url", value: .string(url), in: view)?.unreadCount,
+                    try view.count(for: FetchRequest<FeedItem>())
+                )
             }
             #expect(after.0 == 3)
             #expect(after.1 == 3)

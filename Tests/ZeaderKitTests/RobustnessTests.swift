@@ -12,7 +12,8 @@ struct RobustnessTests {
     func fileFeeds(count: Int, items: Int, in directory: URL) throws -> [String] {
         try (0..<count).map { n in
             let url = directory.appendingPathComponent("feed\(n).xml")
-            try rss(title: "Feed \(n)", guids: (0..<items).map { "f\(n)-\($0)" }).write(to: url, atomically: true, encoding: .utf8)
+            try rss(title: "Feed \(n)", guids: (0..<items).map { "f\(n)-\($0)" }).write(
+                to: url, atomically: true, encoding: .utf8)
             return url.absoluteString
         }
     }
@@ -58,7 +59,9 @@ struct RobustnessTests {
         await #expect(throws: ZeaderError.store(.readOnlyStore(path: dbURL.path))) {
             try await FeedRefresher(store: readOnly, options: testOptions(jobs: 2)).refresh()
         }
-        #expect(throws: ZeaderError.store(.readOnlyStore(path: dbURL.path))) { try FeedLibrary(store: readOnly).add(url: "http://x.example/") }
+        #expect(throws: ZeaderError.store(.readOnlyStore(path: dbURL.path))) {
+            try FeedLibrary(store: readOnly).add(url: "http://x.example/")
+        }
     }
 
     @Test("a --where query past its time limit stops with one clear error; other queries have no limit")
@@ -88,7 +91,9 @@ struct RobustnessTests {
         query.whereTimeLimit = .seconds(10)
         query.wherePredicate = "title MATCHES 'a+b'"
         #expect(try library.items(query).count == 5)
-        #expect(ZeaderError.predicateTimedOut(seconds: 10).description == "the --where predicate took longer than 10 s and was stopped")
+        #expect(
+            ZeaderError.predicateTimedOut(seconds: 10).description
+                == "the --where predicate took longer than 10 s and was stopped")
         // The same budget does not apply to a query the user did not write.
         var plain = ItemQuery()
         plain.whereTimeLimit = .zero
@@ -113,7 +118,9 @@ struct RobustnessTests {
         try FeedLibrary(store: store).add(url: url)
         let context = store.container.newBackgroundContext(name: "import")
         let importer = FeedImporter(context: context, metadataBatchSize: 1)
-        let id = try context.performAndWait { try #require(try Server.findFirst(byAttribute: "url", value: .string(url), in: context)).objectID }
+        let id = try context.performAndWait {
+            try #require(try Server.findFirst(byAttribute: "url", value: .string(url), in: context)).objectID
+        }
         let result = context.performAndWait { importer.apply(.failed(.invalidURL(huge)), to: id) }
         #expect(result.status.isFailure)
         let stored = try #require(try serverRows(store)[url]?.lastError)
@@ -155,7 +162,10 @@ struct RobustnessTests {
         #expect(try FeedSubscription.validatedURL("HTTP://Example.org/feed") == "http://Example.org/feed")
         #expect(try FeedSubscription.validatedURL(" HttpS://example.org/a:b ") == "https://example.org/a:b")
         #expect(try FeedSubscription.validatedURL("FILE:///srv/feed.xml") == "file:///srv/feed.xml")
-        for bad in ["http://example.org/\u{1B}[31mred", "http://example.org/a\nb", "http://exa\u{7}mple.org/", "http://example.org/\u{85}x"] {
+        for bad in [
+            "http://example.org/\u{1B}[31mred", "http://example.org/a\nb", "http://exa\u{7}mple.org/",
+            "http://example.org/\u{85}x",
+        ] {
             #expect {
                 try FeedSubscription.validatedURL(bad)
             } throws: { error in
@@ -291,9 +301,13 @@ struct StoreDamageCLITests {
 
         // The feeds' table too: every command stops.
         #expect(try damagePages(of: db, containing: "http://feed0.example", stride: 1) >= 1)
-        for command in [["list"], ["add", "http://new.example/rss"], ["mark-read", "--all"], ["export"], ["refresh"], ["items"]] {
+        for command in [
+            ["list"], ["add", "http://new.example/rss"], ["mark-read", "--all"], ["export"], ["refresh"], ["items"],
+        ] {
             r = try zeader(["--db", db.path] + command, in: directory)
-            #expect(r.status == 1 && r.stderr.hasPrefix("zeader \(command[0]): the store \(db.path) is damaged ("), "\(command): \(r.stderr)")
+            #expect(
+                r.status == 1 && r.stderr.hasPrefix("zeader \(command[0]): the store \(db.path) is damaged ("),
+                "\(command): \(r.stderr)")
         }
     }
 }

@@ -97,14 +97,18 @@ import Testing
         return try context.performAndWait { () throws -> Snapshot in
             let servers = try Server.findAll(sortedBy: "displayOrder", in: context)
             let serverLines = servers.map {
-                [$0.url, $0.title ?? "-", $0.siteLink ?? "-", "\($0.displayOrder)", $0.etag ?? "-", $0.lastModified ?? "-",
-                 "\($0.unreadCount)/\($0.totalCount)", "\($0.lastRefresh?.timeIntervalSince1970 ?? 0)"].joined(separator: "|")
+                [
+                    $0.url, $0.title ?? "-", $0.siteLink ?? "-", "\($0.displayOrder)", $0.etag ?? "-", $0.lastModified ?? "-",
+                    "\($0.unreadCount)/\($0.totalCount)", "\($0.lastRefresh?.timeIntervalSince1970 ?? 0)",
+                ].joined(separator: "|")
             }
             let items = try FeedItem.findAll(sortedBy: "guid", in: context).map {
-                [$0.server?.url ?? "-", $0.guid, $0.title ?? "-", $0.link ?? "-", $0.author ?? "-", $0.summary ?? "-",
-                 $0.content ?? "-", "\($0.published?.timeIntervalSince1970 ?? 0)", "\($0.updated?.timeIntervalSince1970 ?? 0)",
-                 "\($0.read)", "\($0.firstSeen?.timeIntervalSince1970 ?? 0)", "\($0.sortDate?.timeIntervalSince1970 ?? 0)"]
-                    .joined(separator: "|")
+                [
+                    $0.server?.url ?? "-", $0.guid, $0.title ?? "-", $0.link ?? "-", $0.author ?? "-", $0.summary ?? "-",
+                    $0.content ?? "-", "\($0.published?.timeIntervalSince1970 ?? 0)", "\($0.updated?.timeIntervalSince1970 ?? 0)",
+                    "\($0.read)", "\($0.firstSeen?.timeIntervalSince1970 ?? 0)", "\($0.sortDate?.timeIntervalSince1970 ?? 0)",
+                ]
+                .joined(separator: "|")
             }
             return Snapshot(servers: serverLines, items: items.sorted())
         }

@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 import ZeaderKit
+
 @testable import ZeaderTUI
 
 /// The man page, the example config and the embedded demo feeds stay in step with the code.
@@ -34,7 +35,8 @@ import ZeaderKit
         for file in DemoFeeds.files {
             let onDisk = try String(
                 contentsOf: Self.root.appendingPathComponent("Resources/demo/\(file.name)"), encoding: .utf8)
-            #expect(onDisk.trimmingCharacters(in: .newlines) == file.text, "run Resources/demo/embed.sh after editing \(file.name)")
+            #expect(
+                onDisk.trimmingCharacters(in: .newlines) == file.text, "run Resources/demo/embed.sh after editing \(file.name)")
         }
     }
 }

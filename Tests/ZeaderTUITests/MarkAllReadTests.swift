@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 import ZeaderKit
+
 @testable import ZeaderTUI
 
 /// "Mark everything read" (`C`) is one batch update: exact counts, one undo step, and no

@@ -5,6 +5,7 @@ import ObjectGraph
 import Synchronization
 import Testing
 import ZeaderKit
+
 @testable import ZeaderTUI
 
 /// A reader on the demo feeds (in memory), driven through the test backend on the view
@@ -20,7 +21,8 @@ final class Harness {
         try DemoFeeds.load(into: store)
         backend = TestBackend(width: width, height: height)
         let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
-        app = ReaderApp(model: model, backend: backend, config: config, queue: store.container.viewContext.queue, refresher: refresher)
+        app = ReaderApp(
+            model: model, backend: backend, config: config, queue: store.container.viewContext.queue, refresher: refresher)
         let app = self.app
         queue.sync { app.start() }
     }
@@ -182,14 +184,15 @@ final class Harness {
         h.type(.enter)
         #expect(h.line(0).contains("(4 items)"))
         let done = DispatchSemaphore(value: 0)
-        h.store.container.saveInBackground({ context in
-            let server = try #require(try Server.findFirst(byAttribute: "title", value: "Zeader News", in: context))
-            let item = context.insert(FeedItem.self)
-            item.guid = "new-one"
-            item.title = "Brand new item"
-            item.sortDate = Date(timeIntervalSince1970: 1_900_000_000)
-            item.server = server
-        }, completion: { _ in done.signal() })
+        h.store.container.saveInBackground(
+            { context in
+                let server = try #require(try Server.findFirst(byAttribute: "title", value: "Zeader News", in: context))
+                let item = context.insert(FeedItem.self)
+                item.guid = "new-one"
+                item.title = "Brand new item"
+                item.sortDate = Date(timeIntervalSince1970: 1_900_000_000)
+                item.server = server
+            }, completion: { _ in done.signal() })
         done.wait()
         let screen = h.screen
         #expect(h.line(0).contains("(5 items)"))
@@ -246,7 +249,10 @@ final class FakeRefresher: ReaderRefresher {
             fetcher: FeedFetcher(configuration: FetcherConfiguration(version: "test")))
         queue.sync { app.start() }
         func type(_ keys: [Key]) { queue.sync { for key in keys { app.handle(key) } } }
-        func screen() -> String { queue.sync { app.redraw() }; return backend.screen?.text ?? "" }
+        func screen() -> String {
+            queue.sync { app.redraw() }
+            return backend.screen?.text ?? ""
+        }
         // Sleeps without holding a thread of the pool the fetch runs on.
         func waitFor(_ text: String) async -> Bool {
             for _ in 0..<250 {

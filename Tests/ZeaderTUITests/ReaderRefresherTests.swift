@@ -4,6 +4,7 @@ import ObjectGraph
 import Synchronization
 import Testing
 import ZeaderKit
+
 @testable import ZeaderTUI
 
 /// The refresh pipeline as the reader drives it (file feeds, no network): the events the

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZeaderTUI
 
 @Suite struct ScreenBufferTests {
@@ -93,12 +94,16 @@ import Testing
     @Test func theURLIsItsOwnArgument() throws {
         let url = "https://a.example/x?y=1;rm$(id)"
         #expect(try LinkOpener.command(for: url, browser: nil, environment: [:]) == ["xdg-open", url])
-        #expect(try LinkOpener.command(for: url, browser: nil, environment: ["BROWSER": "lynx -dump:w3m"]) == ["lynx", "-dump", url])
-        #expect(try LinkOpener.command(for: "mailto:a@b.example", browser: "w3m", environment: [:]) == ["w3m", "mailto:a@b.example"])
+        #expect(
+            try LinkOpener.command(for: url, browser: nil, environment: ["BROWSER": "lynx -dump:w3m"]) == ["lynx", "-dump", url])
+        #expect(
+            try LinkOpener.command(for: "mailto:a@b.example", browser: "w3m", environment: [:]) == ["w3m", "mailto:a@b.example"])
     }
 
     @Test func otherSchemesAndControlCharactersAreRefused() {
-        for link in ["javascript:alert(1)", "file:///etc/passwd", "https://a.example/a b", "https://a.example/\u{1B}[2J", "relative/path"] {
+        for link in [
+            "javascript:alert(1)", "file:///etc/passwd", "https://a.example/a b", "https://a.example/\u{1B}[2J", "relative/path",
+        ] {
             #expect(throws: LinkOpener.RefusedLink.self) { try LinkOpener.command(for: link, browser: nil, environment: [:]) }
         }
     }

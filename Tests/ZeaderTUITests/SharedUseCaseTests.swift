@@ -31,7 +31,9 @@ import ZeaderKit
     @Test func smartFeedsAndWhereAgree() throws {
         let (store, model, library) = try demo()
         let format = #"read == NO AND title CONTAINS[cd] "zeader""#
-        let reader = try store.container.viewContext.performAndWait { guids(try model.itemIDs(.smart(predicateFormat: format)), model) }
+        let reader = try store.container.viewContext.performAndWait {
+            guids(try model.itemIDs(.smart(predicateFormat: format)), model)
+        }
         #expect(!reader.isEmpty)
         #expect(reader == (try library.items(ItemQuery(wherePredicate: format)).map(\.id)))
     }

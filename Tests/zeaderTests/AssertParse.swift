@@ -10,6 +10,7 @@ import Testing
 /// ```swift
 /// AssertParse(ItemsCommand.self, ["items", "--unread", "--limit", "3"]) { #expect($0.limit == 3) }
 /// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func AssertParse<Command: ParsableCommand>(
     _ type: Command.Type, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (Command) throws -> Void = { _ in }
@@ -34,6 +35,7 @@ func AssertParse<Command: ParsableCommand>(
 /// ```swift
 /// AssertParseFails(["refresh", "--jobs", "0"], message: "--jobs must be between 1 and 64")
 /// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func AssertParseFails(
     _ arguments: [String], message: String, status: Int32 = 2, sourceLocation: SourceLocation = #_sourceLocation
 ) {

@@ -10,7 +10,8 @@ import ZeaderKit
     func globalOptions() {
         let names: Set<String> = ["list", "refresh"]
         #expect(GlobalOptions.normalize(["--db", "x", "list", "--json"], subcommands: names) == ["list", "--db", "x", "--json"])
-        #expect(GlobalOptions.normalize(["--db=x", "refresh", "-j", "2"], subcommands: names) == ["refresh", "--db=x", "-j", "2"])
+        #expect(
+            GlobalOptions.normalize(["--db=x", "refresh", "-j", "2"], subcommands: names) == ["refresh", "--db=x", "-j", "2"])
         #expect(GlobalOptions.normalize(["list", "--db", "x"], subcommands: names) == ["list", "--db", "x"])
         #expect(GlobalOptions.normalize(["--db", "list"], subcommands: names) == ["--db", "list"])
         #expect(GlobalOptions.normalize(["--db", "x"], subcommands: names) == ["--db", "x"])

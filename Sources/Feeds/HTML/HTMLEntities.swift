@@ -95,7 +95,8 @@ public enum HTMLEntities {
             return bytes[start] == UInt8(ascii: "a") && bytes[start + 1] == UInt8(ascii: "m")
                 && bytes[start + 2] == UInt8(ascii: "p") ? "&" : nil
         case 4:
-            let word = UInt32(bytes[start]) | UInt32(bytes[start + 1]) << 8 | UInt32(bytes[start + 2]) << 16
+            let word =
+                UInt32(bytes[start]) | UInt32(bytes[start + 1]) << 8 | UInt32(bytes[start + 2]) << 16
                 | UInt32(bytes[start + 3]) << 24
             switch word {
             case 0x7073_626E: return "\u{A0}"  // nbsp

@@ -10,9 +10,9 @@ enum HTMLToken: Equatable {
 
     static func == (lhs: HTMLToken, rhs: HTMLToken) -> Bool {
         switch (lhs, rhs) {
-        case let (.text(a), .text(b)), let (.rawText(a), .rawText(b)): return a == b
-        case let (.endTag(a), .endTag(b)): return a == b
-        case let (.startTag(n1, a1, s1), .startTag(n2, a2, s2)):
+        case (.text(let a), .text(let b)), (.rawText(let a), .rawText(let b)): return a == b
+        case (.endTag(let a), .endTag(let b)): return a == b
+        case (.startTag(let n1, let a1, let s1), .startTag(let n2, let a2, let s2)):
             return n1 == n2 && s1 == s2 && a1.count == a2.count
                 && zip(a1, a2).allSatisfy { $0.name == $1.name && $0.value == $1.value }
         default: return false
@@ -212,13 +212,15 @@ struct HTMLTokenizer {
         var contentEnd = source.endIndex
         var afterEndTag = source.endIndex
         while let open = find("</", from: searchFrom) {
-            let nameEnd = source.index(open.upperBound, offsetBy: name.count, limitedBy: source.endIndex)
+            let nameEnd =
+                source.index(open.upperBound, offsetBy: name.count, limitedBy: source.endIndex)
                 ?? source.endIndex
             if source[open.upperBound..<nameEnd].lowercased() == name,
                 nameEnd == source.endIndex || isTagNameEnd(source[nameEnd])
             {
                 contentEnd = open.lowerBound
-                afterEndTag = firstByte(UInt8(ascii: ">"), from: nameEnd).map { source.index(after: $0) }
+                afterEndTag =
+                    firstByte(UInt8(ascii: ">"), from: nameEnd).map { source.index(after: $0) }
                     ?? source.endIndex
                 break
             }

@@ -73,8 +73,10 @@ public enum JSONFeedParser {
         let published = string(item["date_published"]).flatMap(parseDate)
         let updated = string(item["date_modified"]).flatMap(parseDate)
         let content = content(of: item)
-        let id = identifier(item["id"]) ?? link ?? stableIdentifier(
-            title: itemTitle, date: published ?? updated, content: content)
+        let id =
+            identifier(item["id"]) ?? link
+            ?? stableIdentifier(
+                title: itemTitle, date: published ?? updated, content: content)
         return ParsedItem(
             id: id,
             title: itemTitle,

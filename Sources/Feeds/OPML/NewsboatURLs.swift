@@ -30,7 +30,8 @@ public enum NewsboatURLs {
         var indexByURL: [String: Int] = [:]
         var notes: [String] = []
         var lineNumber = 0
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        {
             lineNumber += 1
             let line = DisplayWidth.sanitizeForTerminal(String(rawLine))
             let (words, unterminatedQuote) = tokenize(line)

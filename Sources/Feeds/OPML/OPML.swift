@@ -63,7 +63,8 @@ public enum OPML {
             collector.visit(body)
             if let stop {
                 collector.rejected.append(
-                    "\(source):\(stop.line):\(stop.column): outlines from here to the end of the file are not imported: \(stop.message)")
+                    "\(source):\(stop.line):\(stop.column): outlines from here to the end of the file are not imported: \(stop.message)"
+                )
             }
             return (collector.subscriptions, collector.rejected)
         }

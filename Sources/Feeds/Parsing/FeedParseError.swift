@@ -45,7 +45,8 @@ public struct FeedParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case .empty: return "\(subject): empty document"
         case .inputTooLarge(let size, let limit): return "\(subject): \(size) bytes is over the \(limit)-byte limit"
         case .notAFeed(let root):
-            return root.isEmpty ? "\(subject): not a feed: no root element" : "\(subject): not a feed: the root element is <\(root)>"
+            return root.isEmpty
+                ? "\(subject): not a feed: no root element" : "\(subject): not a feed: the root element is <\(root)>"
         case .malformedXML(let message): return "\(subject): malformed XML: \(message)"
         case .entityExpansionLimit(let entity, let limit):
             return "\(subject): entity '\(entity)' expands past the \(limit)-byte limit (refused)"

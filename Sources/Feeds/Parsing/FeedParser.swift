@@ -153,9 +153,12 @@ public enum FeedParser {
     ) -> WholeParse {
         var cleaned = Array(document)
         let removed = FeedXMLRepair.removeForbiddenCharacters(&cleaned)
-        let writer = itemsAsJSON
+        let writer =
+            itemsAsJSON
             ? ContractJSONItemWriter(stream: nil, itemsToSkip: stream?.itemsWritten ?? 0, expectedBytes: cleaned.count) : nil
-        let handler = cleaned.withUnsafeBufferPointer { FeedXMLParser.run([$0], baseURL: baseURL, truncated: false, sink: writer) }
+        let handler = cleaned.withUnsafeBufferPointer {
+            FeedXMLParser.run([$0], baseURL: baseURL, truncated: false, sink: writer)
+        }
         handler.noteWarning("\(removed) control character\(removed == 1 ? "" : "s") removed")
         return WholeParse(handler: handler, writer: writer)
     }
@@ -214,7 +217,9 @@ public enum FeedParser {
                     stream: stream)
             {
                 if result.sawInvalidCharacter {
-                    return (nil, parseWithoutForbiddenCharacters(document, baseURL: base, itemsAsJSON: itemsAsJSON, stream: stream))
+                    return (
+                        nil, parseWithoutForbiddenCharacters(document, baseURL: base, itemsAsJSON: itemsAsJSON, stream: stream)
+                    )
                 }
                 return (result, nil)
             }

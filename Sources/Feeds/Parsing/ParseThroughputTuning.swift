@@ -106,10 +106,15 @@ extension FeedParser {
             // Items kept as values allocate as much as the document; written as JSON, only
             // small strings per item plus one output buffer (mapped on its own).
             if !itemsAsJSON { ParseThroughputTuning.reserveHeap(bytes: document.count / 2) }
-            let segments = half == 0
+            let segments =
+                half == 0
                 ? [UnsafeBufferPointer(rebasing: document[..<cut.middle])]
-                : [UnsafeBufferPointer(rebasing: document[..<cut.firstItem]), UnsafeBufferPointer(rebasing: document[cut.middle...])]
-            let writer = itemsAsJSON
+                : [
+                    UnsafeBufferPointer(rebasing: document[..<cut.firstItem]),
+                    UnsafeBufferPointer(rebasing: document[cut.middle...]),
+                ]
+            let writer =
+                itemsAsJSON
                 ? ContractJSONItemWriter(stream: stream, expectedBytes: segments.reduce(0) { $0 + $1.count }) : nil
             let handler = FeedXMLParser.run(segments, baseURL: baseURL, truncated: half == 0, sink: writer)
             halves[half] = handler.makeFeed().map {

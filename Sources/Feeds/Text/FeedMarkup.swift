@@ -117,8 +117,10 @@ enum FeedMarkup {
     private static let styleKey = key("style")
     private static let lineBreakKeys: Set<UInt64> = Set(["br", "li", "tr", "dd", "dt"].map { key($0) })
     private static let paragraphKeys: Set<UInt64> = Set(
-        ["p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article",
-            "table", "hr", "figure", "header", "footer"].map { key($0) })
+        [
+            "p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article",
+            "table", "hr", "figure", "header", "footer",
+        ].map { key($0) })
 
     private static func key(_ text: String) -> UInt64 {
         var value: UInt64 = 0

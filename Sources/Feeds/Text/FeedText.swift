@@ -281,4 +281,3 @@ enum FeedText {
         return cut
     }
 }
-

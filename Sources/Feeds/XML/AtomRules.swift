@@ -50,7 +50,8 @@ enum AtomRules {
             content = .bytes(item.summaryKind == .text ? HTMLText.escapedUTF8(text) : text)
         }
         if summary == nil { summary = content }
-        let published = format == .atom03
+        let published =
+            format == .atom03
             ? item.pubDate ?? item.issued ?? item.published ?? item.dcDate
             : item.pubDate ?? item.published ?? item.issued ?? item.dcDate
         return FeedItemChoice(
@@ -82,7 +83,8 @@ enum AtomRules {
     static func base64Kind(_ attributes: FeedXMLAttributes, format: FeedFormat?) -> FeedTextKind?? {
         let type = attributes.value(local: "type", namespace: .none).map { FeedXMLAttributes.trimmed($0).lowercased() }
         if format == .atom03 {
-            guard attributes.value(local: "mode", namespace: .none).map({ FeedXMLAttributes.trimmed($0).lowercased() }) == "base64"
+            guard
+                attributes.value(local: "mode", namespace: .none).map({ FeedXMLAttributes.trimmed($0).lowercased() }) == "base64"
             else { return nil }
             switch type {
             case nil, "", "text", "text/plain": return .some(.text)

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Works out what encoding a feed's bytes are in and turns them into UTF-8, so that
@@ -282,7 +282,8 @@ enum FeedXMLEncoding {
         let work = ValidationWork(input: input, results: halves)
         let cut = middle
         DispatchQueue.concurrentPerform(iterations: 2) { half in
-            work.results[half] = half == 0
+            work.results[half] =
+                half == 0
                 ? isValidUTF8(work.input, from: start, to: cut) : isValidUTF8(work.input, from: cut, to: work.input.count)
         }
         return halves[0] && halves[1]
@@ -459,9 +460,11 @@ enum FeedXMLEncoding {
             var inLeft = input.count - inIndex
             var outLeft = out.count - written
             let result: Int = out.withUnsafeMutableBufferPointer { outBuffer in
-                var inPointer = UnsafeMutableRawPointer(mutating: input.baseAddress! + inIndex)
+                var inPointer =
+                    UnsafeMutableRawPointer(mutating: input.baseAddress! + inIndex)
                     .assumingMemoryBound(to: CChar.self) as UnsafeMutablePointer<CChar>?
-                var outPointer = UnsafeMutableRawPointer(outBuffer.baseAddress! + written)
+                var outPointer =
+                    UnsafeMutableRawPointer(outBuffer.baseAddress! + written)
                     .assumingMemoryBound(to: CChar.self) as UnsafeMutablePointer<CChar>?
                 let before = inLeft
                 let outBefore = outLeft

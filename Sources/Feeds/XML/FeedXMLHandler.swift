@@ -241,8 +241,11 @@ final class FeedXMLHandler {
                 if format == .rss1, FeedXMLNamespace.isRSS090(uri) { format = .rss09 }
                 return
             }
-            if depth == channelDepth + 1 { startFeedField(name: name, namespace: namespace, primary: primary, attributes: attrs) }
-            else if personDepth != 0 && depth == personDepth + 1 { startPersonField(name: name) }
+            if depth == channelDepth + 1 {
+                startFeedField(name: name, namespace: namespace, primary: primary, attributes: attrs)
+            } else if personDepth != 0 && depth == personDepth + 1 {
+                startPersonField(name: name)
+            }
             return
         }
         if personDepth != 0 {
@@ -336,7 +339,8 @@ final class FeedXMLHandler {
 
     /// A child of the channel (Atom: of the feed), as the format's rules say.
     private func startFeedField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
-        let action = isAtom
+        let action =
+            isAtom
             ? AtomRules.feedField(name, namespace: namespace, primary: primary, head: head)
             : RSSRules.feedField(name, namespace: namespace, primary: primary, head: head)
         perform(action, name: name, attributes: attributes, feedLevel: true)
@@ -346,7 +350,8 @@ final class FeedXMLHandler {
 
     /// A child of an item (Atom: of an entry), as the format's rules say.
     private func startItemField(name: FeedXMLName, namespace: FeedXMLNamespace, primary: Bool, attributes: FeedXMLAttributes) {
-        let action = isAtom
+        let action =
+            isAtom
             ? AtomRules.itemField(name, namespace: namespace, primary: primary)
             : RSSRules.itemField(name, namespace: namespace, primary: primary)
         perform(action, name: name, attributes: attributes, feedLevel: false)
@@ -380,13 +385,15 @@ final class FeedXMLHandler {
         case .person:
             startPerson(feedLevel: feedLevel)
         case .guid:
-            let permalink = attributes.value(local: "isPermaLink", namespace: .none)
+            let permalink =
+                attributes.value(local: "isPermaLink", namespace: .none)
                 ?? attributes.value(local: "ispermalink", namespace: .none)
                 ?? attributes.value(local: "isPermalink", namespace: .none)
             item.guidIsPermaLink = permalink.map { FeedXMLAttributes.trimmed($0).lowercased() != "false" } ?? true
             beginCapture(.itemGuid, kind: .text)
         case .category:
-            if let term = attributes.value(local: "term", namespace: .none) ?? attributes.value(local: "label", namespace: .none) {
+            if let term = attributes.value(local: "term", namespace: .none) ?? attributes.value(local: "label", namespace: .none)
+            {
                 addCategory(term)
             } else {
                 beginCapture(.itemCategory, kind: .text)
@@ -527,7 +534,8 @@ final class FeedXMLHandler {
         captureDepth = depth
         captureKind = kind
         text.removeAll(keepingCapacity: true)
-        captureKeepsMarkup = kind != .text
+        captureKeepsMarkup =
+            kind != .text
             || newTarget == .itemDescription || newTarget == .itemContentEncoded
         escaping = kind == .xhtml
         wrapperDepth = 0
@@ -644,7 +652,9 @@ final class FeedXMLHandler {
                     collapsed[collapsed.index(after: open)..<collapsed.index(before: collapsed.endIndex)])
                 if !name.isEmpty { return name }
             }
-        } else if last == UInt8(ascii: ">"), let open = collapsed.lastIndex(of: "<"), collapsed[open...].utf8.contains(UInt8(ascii: "@")) {
+        } else if last == UInt8(ascii: ">"), let open = collapsed.lastIndex(of: "<"),
+            collapsed[open...].utf8.contains(UInt8(ascii: "@"))
+        {
             let name = FeedText.trimmingSpaces(collapsed[..<open])
             if !name.isEmpty { return name }
         }
@@ -708,7 +718,8 @@ final class FeedXMLHandler {
             text.append(contentsOf: [0x3D, 0x22])  // ="
             let value = attributes.rawValue(index)
             if value.contains(0x26) {
-                let decoded = FeedXMLAttributes.unescapingAmpersands(value)
+                let decoded =
+                    FeedXMLAttributes.unescapingAmpersands(value)
                     ?? Array(String(decoding: value, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&").utf8)
                 decoded.withUnsafeBufferPointer { appendEscaped($0, quotes: true) }
             } else {
@@ -732,10 +743,14 @@ final class FeedXMLHandler {
 
     private func appendQualifiedName(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
         if let prefix {
-            text.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(UnsafeRawPointer(prefix).assumingMemoryBound(to: CChar.self))))
+            text.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: prefix, count: strlen(UnsafeRawPointer(prefix).assumingMemoryBound(to: CChar.self))))
             text.append(0x3A)
         }
-        text.append(contentsOf: UnsafeBufferPointer(start: localName, count: strlen(UnsafeRawPointer(localName).assumingMemoryBound(to: CChar.self))))
+        text.append(
+            contentsOf: UnsafeBufferPointer(
+                start: localName, count: strlen(UnsafeRawPointer(localName).assumingMemoryBound(to: CChar.self))))
     }
 
     private func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool = false) {
@@ -768,7 +783,8 @@ final class FeedXMLHandler {
     private func finishItem() {
         var state = FeedItemFields()
         swap(&state, &item)  // moved out, not copied (no retain and release of every field)
-        let choice = isAtom
+        let choice =
+            isAtom
             ? AtomRules.choose(state, format: format ?? .atom10, feedAuthor: head.author)
             : RSSRules.choose(state, format: format ?? .rss2, base: currentBase)
         let link = choice.link

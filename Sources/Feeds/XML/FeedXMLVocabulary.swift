@@ -1,6 +1,7 @@
 import CLibXML2
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The namespaces and element names the feed parser acts on, recognized from libxml2's

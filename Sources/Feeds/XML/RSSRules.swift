@@ -48,9 +48,11 @@ enum RSSRules {
         if link == nil, format == .rss1 || format == .rss09, let about = item.rdfAbout {
             link = FeedURLResolver.resolve(about, against: base)
         }
-        let content = item.contentEncoded.map(FeedItemBody.bytes) ?? item.description.map(FeedItemBody.bytes)
+        let content =
+            item.contentEncoded.map(FeedItemBody.bytes) ?? item.description.map(FeedItemBody.bytes)
             ?? item.itunesSummary.map(FeedItemBody.string) ?? item.mediaDescription.map(FeedItemBody.string)
-        let summary = item.description.map(FeedItemBody.bytes) ?? item.itunesSummary.map(FeedItemBody.string)
+        let summary =
+            item.description.map(FeedItemBody.bytes) ?? item.itunesSummary.map(FeedItemBody.string)
             ?? item.mediaDescription.map(FeedItemBody.string) ?? item.contentEncoded.map(FeedItemBody.bytes)
         return FeedItemChoice(
             link: link,

@@ -221,14 +221,16 @@ open class ManagedObject: CustomStringConvertible {
         let toMany = entity.relationships[r].isToMany
         guard !toMany else {
             throw .typeMismatch(
-                entity: entity.name, key: entity.relationships[r].name, expected: "to-one relationship", got: "to-many relationship")
+                entity: entity.name, key: entity.relationships[r].name, expected: "to-one relationship",
+                got: "to-many relationship")
         }
         let context = managedObjectContext
         if let object {
             guard object.entity.index == entity.destinationIndex[r] else {
                 let relationship = entity.relationships[r]
                 throw .typeMismatch(
-                    entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName, got: object.entity.name)
+                    entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName,
+                    got: object.entity.name)
             }
             guard object.managedObjectContext === context else {
                 throw .objectInaccessible("\(object.objectID) belongs to another context than \(objectID)")

@@ -143,7 +143,8 @@ extension ManagedObjectContext {
 
     /// Brings this context up to date with what a batch step wrote (as a merge would),
     /// then posts DidSave so that every other context does the same.
-    private func announce(inserted: Set<ObjectID>, updated: [ObjectID: Set<String>], deleted: Set<ObjectID>, counts: StoredCounts) {
+    private func announce(inserted: Set<ObjectID>, updated: [ObjectID: Set<String>], deleted: Set<ObjectID>, counts: StoredCounts)
+    {
         var updated = updated
         for (id, values) in counts where !deleted.contains(id) {
             updated[id, default: []].formUnion(values.keys.map { id.entity.attributes[$0].name })

@@ -47,7 +47,8 @@ extension ManagedObjectContext {
         for id in p.deleted.union(p.deletedInserted) { if let o = p.objects[id] { deleted.append(o) } }
         bus?.postObjectsDidChange(
             ObjectsDidChangeNotification(
-                context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted, ownInsertedIDs: insertedIDs, updated: updated,
+                context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted, ownInsertedIDs: insertedIDs,
+                updated: updated,
                 deleted: deleted, changedKeysByID: p.updated, isMerge: isMerge))
     }
 
@@ -78,8 +79,11 @@ extension ManagedObjectContext {
                 var delta: [ObjectID: Int64] = [:]
                 func account(_ object: ManagedObject) {
                     let isDeleted = !deletedByID.isEmpty && deletedByID[object.objectID] != nil
-                    let local = isDeleted ? nil : counter.contribution(of: childEntity, values: object.values, toOne: object.toOne)
-                    let stored = object.snapshot.flatMap { counter.contribution(of: childEntity, values: $0.values, toOne: $0.toOne) }
+                    let local =
+                        isDeleted ? nil : counter.contribution(of: childEntity, values: object.values, toOne: object.toOne)
+                    let stored = object.snapshot.flatMap {
+                        counter.contribution(of: childEntity, values: $0.values, toOne: $0.toOne)
+                    }
                     if local == stored { return }
                     if let local { delta[local, default: 0] += 1 }
                     if let stored { delta[stored, default: 0] -= 1 }
@@ -176,7 +180,8 @@ extension ManagedObjectContext {
                 (try? store.read { db in
                     try Row.fetchAll(
                         db,
-                        sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
+                        sql:
+                            "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
                         arguments: ["[" + pks.map(String.init).joined(separator: ",") + "]"])
                 }) ?? []
             var found = Set<Int64>()
@@ -260,7 +265,9 @@ extension CounterInfo {
             return index < values.count && values[index] == constant ? parent : nil
         }
         if let predicate {
-            guard (try? predicate.evaluate(with: ValuesEvaluable(entity: childEntity, values: values))) == true else { return nil }
+            guard (try? predicate.evaluate(with: ValuesEvaluable(entity: childEntity, values: values))) == true else {
+                return nil
+            }
         }
         return parent
     }

@@ -35,7 +35,8 @@ extension ManagedObjectContext {
             let rows = try store.read { db in
                 try Row.fetchAll(
                     db,
-                    sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(destination.tableName)) t0 WHERE t0.\(SchemaGenerator.quote(inverseKey)) = ? ORDER BY t0.\"Z_PK\"",
+                    sql:
+                        "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(destination.tableName)) t0 WHERE t0.\(SchemaGenerator.quote(inverseKey)) = ? ORDER BY t0.\"Z_PK\"",
                     arguments: [pk])
             }
             for row in rows {

@@ -519,7 +519,8 @@ struct PendingChanges {
     var announceEvenIfEmpty = false
 
     var isEmpty: Bool {
-        newObjects.isEmpty && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty && mergedInserted.isEmpty
+        newObjects.isEmpty && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty
+            && mergedInserted.isEmpty
             && !announceEvenIfEmpty
     }
 }

@@ -71,7 +71,8 @@ extension ManagedObjectFinders where Self: ManagedObject {
         where predicate: Predicate, sortedBy keys: String? = nil, ascending: Bool = true, in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> [Self] {
         try resolveContext(context).fetch(
-            FetchRequest<Self>(predicate: predicate, sortDescriptors: keys.map { SortDescriptor.list($0, ascending: ascending) } ?? []))
+            FetchRequest<Self>(
+                predicate: predicate, sortDescriptors: keys.map { SortDescriptor.list($0, ascending: ascending) } ?? []))
     }
 
     /// The objects matching a predicate format string with `%@`/`%K` arguments.
@@ -79,7 +80,9 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ```swift
     /// let items = try FeedItem.findAll(where: "title CONTAINS[cd] %@", "swift")
     /// ```
-    public static func findAll(where format: String, _ arguments: (any PredicateArgument)?..., in context: ManagedObjectContext? = nil)
+    public static func findAll(
+        where format: String, _ arguments: (any PredicateArgument)?..., in context: ManagedObjectContext? = nil
+    )
         throws(ObjectGraphError) -> [Self]
     {
         try findAll(where: try Predicate(format: format, argumentArray: arguments), in: context)
@@ -91,7 +94,8 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// let items = try FeedItem.findAll(matching: ["read": false, "author": "Ann"], combinedWith: .and)
     /// ```
     public static func findAll(
-        matching pairs: [String: Value], combinedWith combination: MatchCombination = .and, in context: ManagedObjectContext? = nil
+        matching pairs: [String: Value], combinedWith combination: MatchCombination = .and,
+        in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> [Self] {
         let parts = pairs.keys.sorted().map { key in
             Predicate.comparison(.keyPath(key), .equalTo, .constant(pairs[key]!))
@@ -153,7 +157,9 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ```swift
     /// let unread = try FeedItem.count(where: try Predicate(format: "read == NO"))
     /// ```
-    public static func count(where predicate: Predicate? = nil, in context: ManagedObjectContext? = nil) throws(ObjectGraphError) -> Int {
+    public static func count(where predicate: Predicate? = nil, in context: ManagedObjectContext? = nil) throws(ObjectGraphError)
+        -> Int
+    {
         try resolveContext(context).count(for: FetchRequest<Self>(predicate: predicate))
     }
 
@@ -183,7 +189,9 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ```swift
     /// try FeedItem.truncateAll(in: context); try context.save()
     /// ```
-    public static func truncateAll(where predicate: Predicate? = nil, in context: ManagedObjectContext? = nil) throws(ObjectGraphError) {
+    public static func truncateAll(where predicate: Predicate? = nil, in context: ManagedObjectContext? = nil)
+        throws(ObjectGraphError)
+    {
         let context = resolveContext(context)
         for object in try context.fetch(FetchRequest<Self>(predicate: predicate)) { context.delete(object) }
     }

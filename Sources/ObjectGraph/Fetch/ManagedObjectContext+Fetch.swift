@@ -124,7 +124,8 @@ extension ManagedObjectContext {
         }
         // Store rows for objects without unsaved changes, then the changed objects that
         // match in memory, merged in sort order.
-        let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: plan.excludedPKs, applyLimit: false, limitForMerge: true)
+        let (sql, arguments) = plan.selectSQL(
+            columns: layout.columnsSQL, excluding: plan.excludedPKs, applyLimit: false, limitForMerge: true)
         var objects = try readObjects(plan, sql: sql, arguments: arguments, layout: layout)
         if plan.sortsByRelevance {
             // Only stored rows have a rank: they come in the index's order, objects with
@@ -477,7 +478,8 @@ public final class FetchedResults<Element: ManagedObject>: RandomAccessCollectio
                 (try? context.store.read { db in
                     try Row.fetchAll(
                         db,
-                        sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
+                        sql:
+                            "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
                         arguments: ["[" + faults.map(String.init).joined(separator: ",") + "]"])
                 }) ?? []
             // Held strongly here: the context registers objects weakly.

@@ -108,7 +108,8 @@ public struct MigrationPlan: StoreMigrator {
         }
         guard versions[end].schemaHash == model.schemaHash else {
             throw ObjectGraphError.migrationFailed(
-                path: path, reason: "model '\(model.name)' version \(model.version) differs from the plan's version \(model.version)")
+                path: path,
+                reason: "model '\(model.name)' version \(model.version) differs from the plan's version \(model.version)")
         }
         let storedHash = try Self.storedSchemaHash(path: path)
         guard storedHash == versions[start].schemaHash else {
@@ -174,7 +175,8 @@ public struct MigrationPlan: StoreMigrator {
         for p in [path + "-wal", path + "-shm"] where fm.fileExists(atPath: p) { try? fm.removeItem(atPath: p) }
         guard rename(work, path) == 0 else {
             throw ObjectGraphError.migrationFailed(
-                path: path, reason: "could not replace the store with the migrated copy (errno \(errno)); the old store is in \(backup)")
+                path: path,
+                reason: "could not replace the store with the migrated copy (errno \(errno)); the old store is in \(backup)")
         }
         succeeded = true
         if backupRetention == .remove { try? fm.removeItem(atPath: backup) }

@@ -68,7 +68,8 @@ struct MigrationStep {
                 do {
                     try db.execute(sql: sql)
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                    throw fail(m.new.name, "existing rows violate a new uniqueness constraint (\(error.message ?? "constraint failed"))")
+                    throw fail(
+                        m.new.name, "existing rows violate a new uniqueness constraint (\(error.message ?? "constraint failed"))")
                 }
             }
             if let old = m.old {
@@ -83,18 +84,21 @@ struct MigrationStep {
         // 3. Required values the new version demands of existing rows.
         for m in mappings where m.needsRebuild && m.old != nil {
             for (attribute, _) in m.attributeSources where !attribute.isOptional {
-                let missing = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM \(q(m.new.tableName)) WHERE \(q(attribute.name)) IS NULL") ?? 0
+                let missing =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM \(q(m.new.tableName)) WHERE \(q(attribute.name)) IS NULL") ?? 0
                 if missing > 0 {
                     throw fail(
                         m.new.name,
-                        "\(missing) row\(missing == 1 ? "" : "s") would have no value for required attribute '\(attribute.name)'; give it a default or an EntityMigrationPolicy")
+                        "\(missing) row\(missing == 1 ? "" : "s") would have no value for required attribute '\(attribute.name)'; give it a default or an EntityMigrationPolicy"
+                    )
                 }
             }
             for (relationship, source) in m.foreignKeySources where !relationship.isOptional && source == nil {
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(q(m.new.tableName))") ?? 0
                 if count > 0 {
-                    throw fail(m.new.name, "new required relationship '\(relationship.name)' has no value for \(count) existing rows")
+                    throw fail(
+                        m.new.name, "new required relationship '\(relationship.name)' has no value for \(count) existing rows")
                 }
             }
         }
@@ -106,8 +110,9 @@ struct MigrationStep {
                 let source = m.attributeSources.first { $0.new.name == attribute.name }?.old
                 let child = to.entities[counter.childEntityIndex]
                 let childRewritten = mappings[counter.childEntityIndex].policy != nil
-                guard source?.derivedCount != attribute.derivedCount || childRewritten || m.old == nil
-                    || !sameCounterChild(counter)
+                guard
+                    source?.derivedCount != attribute.derivedCount || childRewritten || m.old == nil
+                        || !sameCounterChild(counter)
                 else { continue }
                 try fillDerivedCount(parent: m.new, attribute: attribute, child: child, counter: counter, in: db)
             }
@@ -118,7 +123,8 @@ struct MigrationStep {
 
     func mapping(for new: Entity) throws -> EntityMapping {
         let policy = policies.first { $0.entityName == new.name }
-        let old = from.entityIfPresent(named: new.renamingIdentifier ?? new.name)
+        let old =
+            from.entityIfPresent(named: new.renamingIdentifier ?? new.name)
             ?? (new.renamingIdentifier != nil ? from.entityIfPresent(named: new.name) : nil)
         guard let old else {
             if policy != nil { throw fail(new.name, "has a migration policy but no entity in version \(from.version)") }
@@ -133,7 +139,8 @@ struct MigrationStep {
             if let s = source, s.type != a.type, policy == nil, !Self.convertsLosslessly(s.type, a.type) {
                 throw fail(
                     new.name,
-                    "attribute '\(a.name)' changes type from \(s.type.rawValue) to \(a.type.rawValue); that needs an EntityMigrationPolicy")
+                    "attribute '\(a.name)' changes type from \(s.type.rawValue) to \(a.type.rawValue); that needs an EntityMigrationPolicy"
+                )
             }
             if source == nil, !a.isOptional, a.defaultValue.isNull, a.derivedCount == nil, policy == nil {
                 throw fail(
@@ -153,7 +160,8 @@ struct MigrationStep {
             }
             foreignKeys.append((r, source))
         }
-        let unchanged = policy == nil && Self.sameStoredShape(old: old, new: new, attributes: attributes, foreignKeys: foreignKeys)
+        let unchanged =
+            policy == nil && Self.sameStoredShape(old: old, new: new, attributes: attributes, foreignKeys: foreignKeys)
         return EntityMapping(
             new: new, old: old, attributeSources: attributes, foreignKeySources: foreignKeys, policy: policy,
             needsRebuild: !unchanged)
@@ -175,7 +183,9 @@ struct MigrationStep {
             let same: Bool = s.name == a.name && s.type == a.type && s.defaultValue == a.defaultValue
             guard same, s.isIndexed == a.isIndexed, s.isOptional == a.isOptional else { return false }
         }
-        let oldForeignKeyNames: [String] = old.relationships.indices.filter { old.storesForeignKey[$0] }.map { old.relationships[$0].name }
+        let oldForeignKeyNames: [String] = old.relationships.indices.filter { old.storesForeignKey[$0] }.map {
+            old.relationships[$0].name
+        }
         let sources: [String?] = foreignKeys.map { $0.1?.name }
         let names: [String?] = foreignKeys.map { $0.0.name }
         return sources == names && names.compactMap({ $0 }) == oldForeignKeyNames
@@ -213,7 +223,8 @@ struct MigrationStep {
             sources.append(q(s.name))
         }
         try db.execute(
-            sql: "INSERT INTO \(q(m.new.tableName)) (\(columns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(q(asideName(old)))"
+            sql:
+                "INSERT INTO \(q(m.new.tableName)) (\(columns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(q(asideName(old)))"
         )
     }
 
@@ -225,7 +236,8 @@ struct MigrationStep {
             .joined(separator: ", ")
         let newColumns = m.attributeSources.map(\.new.name) + m.foreignKeySources.map(\.new.name)
         let insert = try db.makeStatement(
-            sql: "INSERT INTO \(q(m.new.tableName)) (\"Z_PK\", \"Z_OPT\", \(newColumns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: newColumns.count + 2).joined(separator: ", ")))"
+            sql:
+                "INSERT INTO \(q(m.new.tableName)) (\"Z_PK\", \"Z_OPT\", \(newColumns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: newColumns.count + 2).joined(separator: ", ")))"
         )
         let rows = try Row.fetchCursor(db, sql: "SELECT \(select) FROM \(q(asideName(old))) ORDER BY \"Z_PK\"")
         while let row = try rows.next() {
@@ -289,7 +301,8 @@ struct MigrationStep {
             condition = SQLFragment(sql: condition.sql + " AND (\(fragment.sql))", arguments: fragment.arguments)
         }
         try db.execute(
-            sql: "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c WHERE \(condition.sql))",
+            sql:
+                "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c WHERE \(condition.sql))",
             arguments: StatementArguments(condition.arguments))
     }
 
@@ -297,7 +310,8 @@ struct MigrationStep {
 
     func dropIndexes(of table: String, in db: Database) throws {
         let names = try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [table])
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+            arguments: [table])
         for name in names { try db.execute(sql: "DROP INDEX \(q(name))") }
     }
 

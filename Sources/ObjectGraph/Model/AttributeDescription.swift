@@ -110,7 +110,9 @@ public struct AttributeDescription: Sendable, Hashable {
     /// ```swift
     /// AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: "read == NO")
     /// ```
-    public static func derivedCount(_ name: String, of relationship: String, where predicate: String? = nil) -> AttributeDescription {
+    public static func derivedCount(_ name: String, of relationship: String, where predicate: String? = nil)
+        -> AttributeDescription
+    {
         var a = AttributeDescription(name: name, type: .integer, isOptional: false, defaultValue: .integer(0))
         a.derivedCount = DerivedCount(relationship: relationship, predicateFormat: predicate)
         return a

@@ -170,7 +170,10 @@ struct CounterInfo: Sendable {
     /// constant, compared directly instead of through the evaluator.
     let simpleEquality: (index: Int, value: Value)?
 
-    init(parentEntityIndex: Int, attributeIndex: Int, childEntityIndex: Int, childToOneIndex: Int, predicate: Predicate?, child: EntityDescription) {
+    init(
+        parentEntityIndex: Int, attributeIndex: Int, childEntityIndex: Int, childToOneIndex: Int, predicate: Predicate?,
+        child: EntityDescription
+    ) {
         self.parentEntityIndex = parentEntityIndex
         self.attributeIndex = attributeIndex
         self.childEntityIndex = childEntityIndex
@@ -187,7 +190,6 @@ struct CounterInfo: Sendable {
         simpleEquality = simple
     }
 }
-
 
 /// Finds a name's position by the identity of its `String` representation.
 ///
@@ -215,7 +217,9 @@ struct NameTable: Sendable {
     }
 
     private static func representation(of string: String) -> (UInt64, UInt64) {
-        withUnsafeBytes(of: string) { raw in (raw.load(fromByteOffset: 0, as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self)) }
+        withUnsafeBytes(of: string) { raw in
+            (raw.load(fromByteOffset: 0, as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
+        }
     }
 
     /// The position of `name`, or nil when its representation is not one of the table's.

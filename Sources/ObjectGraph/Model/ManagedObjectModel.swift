@@ -56,19 +56,24 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 }
                 guard seen.insert(r.name).inserted else { throw ModelError(message: "\(e.name).\(r.name) is defined twice") }
                 guard let d = byName[r.destinationEntityName] else {
-                    throw ModelError(message: "\(e.name).\(r.name): destination entity '\(r.destinationEntityName)' does not exist")
+                    throw ModelError(
+                        message: "\(e.name).\(r.name): destination entity '\(r.destinationEntityName)' does not exist")
                 }
                 guard let inverseIndex = descriptions[d].relationships.firstIndex(where: { $0.name == r.inverseName }) else {
-                    throw ModelError(message: "\(e.name).\(r.name): inverse '\(r.destinationEntityName).\(r.inverseName)' does not exist")
+                    throw ModelError(
+                        message: "\(e.name).\(r.name): inverse '\(r.destinationEntityName).\(r.inverseName)' does not exist")
                 }
                 let inverse = descriptions[d].relationships[inverseIndex]
                 inverses.append(inverseIndex)
                 inverseToMany.append(inverse.isToMany)
                 guard inverse.destinationEntityName == e.name, inverse.inverseName == r.name else {
-                    throw ModelError(message: "\(e.name).\(r.name) and \(r.destinationEntityName).\(r.inverseName) are not each other's inverse")
+                    throw ModelError(
+                        message:
+                            "\(e.name).\(r.name) and \(r.destinationEntityName).\(r.inverseName) are not each other's inverse")
                 }
                 if r.isToMany && inverse.isToMany {
-                    throw ModelError(message: "\(e.name).\(r.name): many-to-many relationships are not supported; model the join as an entity")
+                    throw ModelError(
+                        message: "\(e.name).\(r.name): many-to-many relationships are not supported; model the join as an entity")
                 }
                 destinations.append(d)
                 if r.isToMany {
@@ -86,12 +91,15 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     let isStoredAttribute = e.attributes.contains { $0.name == k && !$0.isTransient }
                     let isToOne = e.relationships.contains { $0.name == k && !$0.isToMany }
                     guard isStoredAttribute || isToOne else {
-                        throw ModelError(message: "\(e.name): index or constraint key '\(k)' is not a stored attribute or to-one relationship")
+                        throw ModelError(
+                            message: "\(e.name): index or constraint key '\(k)' is not a stored attribute or to-one relationship")
                     }
                 }
             }
             if let index = e.fullTextIndex {
-                guard !index.attributes.isEmpty else { throw ModelError(message: "\(e.name): a full-text index has no attributes") }
+                guard !index.attributes.isEmpty else {
+                    throw ModelError(message: "\(e.name): a full-text index has no attributes")
+                }
                 for key in index.attributes {
                     guard e.attributes.contains(where: { $0.name == key && !$0.isTransient && $0.type == .string }) else {
                         throw ModelError(message: "\(e.name): full-text index key '\(key)' is not a stored string attribute")
@@ -126,7 +134,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     for key in predicate!.referencedKeyPaths {
                         guard !key.contains("."), child.attributes.contains(where: { $0.name == key && !$0.isTransient }) else {
                             throw ModelError(
-                                message: "\(e.name).\(a.name): the predicate may use only \(child.name)'s own stored attributes, not '\(key)'")
+                                message:
+                                    "\(e.name).\(a.name): the predicate may use only \(child.name)'s own stored attributes, not '\(key)'"
+                            )
                         }
                     }
                 }
@@ -187,7 +197,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         for e in entities {
             lines.append("entity \(e.name)")
             for a in e.attributes where !a.isTransient {
-                lines.append("  attr \(a.name) \(a.type.rawValue) \(a.isOptional ? "optional" : "required") default=\(a.defaultValue)")
+                lines.append(
+                    "  attr \(a.name) \(a.type.rawValue) \(a.isOptional ? "optional" : "required") default=\(a.defaultValue)")
             }
             for (i, r) in e.relationships.enumerated() where e.storesForeignKey[i] {
                 lines.append("  fk \(r.name) -> \(r.destinationEntityName)")
@@ -212,6 +223,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     static func isValidName(_ s: String) -> Bool {
         guard let f = s.unicodeScalars.first, f == "_" || (f.isASCII && f.properties.isAlphabetic) else { return false }
-        return s.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        return s.unicodeScalars.allSatisfy {
+            $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+        }
     }
 }

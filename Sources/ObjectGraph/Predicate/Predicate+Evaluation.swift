@@ -56,7 +56,8 @@ extension Predicate {
     public func evaluate(with object: some PredicateEvaluable) throws -> Bool {
         guard depth <= Limits.predicateDepth else {
             throw PredicateEvaluationError(
-                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
+                message:
+                    "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
         }
         return try PredicateEvaluator.evaluate(self, object)
     }

@@ -49,7 +49,8 @@ enum PredicateFormatter {
         var text = c.modifier == .direct ? "" : c.modifier.rawValue + " "
         text += format(c.left) + " " + c.op.rawValue
         if !c.options.isEmpty {
-            text += "[" + (c.options.contains(.caseInsensitive) ? "c" : "")
+            text +=
+                "[" + (c.options.contains(.caseInsensitive) ? "c" : "")
                 + (c.options.contains(.diacriticInsensitive) ? "d" : "") + "]"
         }
         return text + " " + format(c.right)

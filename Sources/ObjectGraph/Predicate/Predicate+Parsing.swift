@@ -27,7 +27,9 @@ extension Predicate {
         guard length <= Limits.formatLength else {
             throw .predicateSyntax(
                 format: format, position: Limits.formatLength,
-                message: "the format is \(length) characters long, more than the limit of \(Limits.formatLength) (pass long collections as a %@ argument)")
+                message:
+                    "the format is \(length) characters long, more than the limit of \(Limits.formatLength) (pass long collections as a %@ argument)"
+            )
         }
         var parser = try PredicateParser(format: format, arguments: arguments)
         self = try parser.parseAll()
@@ -351,7 +353,8 @@ private struct PredicateParser {
             case .collectionOperator(let o):
                 throw error("unsupported collection operator '@\(o)': only @count is supported")
             case .keyword(let k):
-                throw error("expected a key after '.', found the reserved word '\(k)' (write #\(k.lowercased()) for a key of that name)")
+                throw error(
+                    "expected a key after '.', found the reserved word '\(k)' (write #\(k.lowercased()) for a key of that name)")
             default:
                 throw error("expected a key after '.', found \(current.display)")
             }
@@ -522,12 +525,18 @@ private struct PredicateLexer {
             position += 1
         }
         var isInteger = true
-        while Self.isDigit(peek()) { text.unicodeScalars.append(peek()!); position += 1 }
+        while Self.isDigit(peek()) {
+            text.unicodeScalars.append(peek()!)
+            position += 1
+        }
         if peek() == ".", Self.isDigit(peek(1)) {
             isInteger = false
             text.append(".")
             position += 1
-            while Self.isDigit(peek()) { text.unicodeScalars.append(peek()!); position += 1 }
+            while Self.isDigit(peek()) {
+                text.unicodeScalars.append(peek()!)
+                position += 1
+            }
         }
         if peek() == "e" || peek() == "E" {
             let signed = peek(1) == "+" || peek(1) == "-"
@@ -538,7 +547,10 @@ private struct PredicateLexer {
             text.append("e")
             if signed { text.unicodeScalars.append(peek(1)!) }
             position += signed ? 2 : 1
-            while Self.isDigit(peek()) { text.unicodeScalars.append(peek()!); position += 1 }
+            while Self.isDigit(peek()) {
+                text.unicodeScalars.append(peek()!)
+                position += 1
+            }
         }
         if let c = peek(), Self.isNameStart(c) {
             throw error("unexpected '\(c)' after number \(PredicateFormatter.abbreviated(text))", at: position)

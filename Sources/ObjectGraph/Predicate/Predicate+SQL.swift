@@ -82,7 +82,9 @@ extension Predicate {
         guard fragment.arguments.count <= Limits.sqlParameters else {
             throw .invalidPredicate(
                 entity: entity.name,
-                message: "the predicate needs \(fragment.arguments.count) SQL parameters, more than the limit of \(Limits.sqlParameters); use IN with a collection for long lists of values")
+                message:
+                    "the predicate needs \(fragment.arguments.count) SQL parameters, more than the limit of \(Limits.sqlParameters); use IN with a collection for long lists of values"
+            )
         }
         return fragment
     }
@@ -101,7 +103,9 @@ extension Predicate {
         if let q = resolved.quantifiedHop {
             throw .invalidPredicate(
                 entity: entity.name,
-                message: "key path '\(keyPath)' crosses the to-many relationship '\(resolved.hops[q].relationship.name)' and has no single value")
+                message:
+                    "key path '\(keyPath)' crosses the to-many relationship '\(resolved.hops[q].relationship.name)' and has no single value"
+            )
         }
         var compiler = PredicateSQLCompiler(model: model, root: entity, rootAlias: alias)
         return try compiler.scalar(resolved, hopsFrom: 0, alias: alias).sql
@@ -172,7 +176,9 @@ struct PredicateSQLCompiler {
             let hop = path.hops[start]
             let t = newAlias()
             return SQLFragment(
-                sql: "(SELECT COUNT(*) FROM \(Self.quote(hop.destination.tableName)) AS \(t) WHERE \(hopCondition(hop, from: alias, to: t)))")
+                sql:
+                    "(SELECT COUNT(*) FROM \(Self.quote(hop.destination.tableName)) AS \(t) WHERE \(hopCondition(hop, from: alias, to: t)))"
+            )
         case (.relationship, 0):
             // A to-many relationship's destination, joined by a quantifier: its own key.
             return SQLFragment(sql: "\(alias).\"Z_PK\"")
@@ -182,7 +188,9 @@ struct PredicateSQLCompiler {
             let hop = path.hops[start]
             let t = newAlias()
             return SQLFragment(
-                sql: "(SELECT \(t).\"Z_PK\" FROM \(Self.quote(hop.destination.tableName)) AS \(t) WHERE \(hopCondition(hop, from: alias, to: t)) LIMIT 1)")
+                sql:
+                    "(SELECT \(t).\"Z_PK\" FROM \(Self.quote(hop.destination.tableName)) AS \(t) WHERE \(hopCondition(hop, from: alias, to: t)) LIMIT 1)"
+            )
         default:
             let hop = path.hops[start]
             let t = newAlias()
@@ -202,7 +210,9 @@ struct PredicateSQLCompiler {
     mutating func operand(_ e: PredicateOperand) throws(ObjectGraphError) -> Operand {
         switch e {
         case .constant(let v):
-            if case .string = v { return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: true, constant: v) }
+            if case .string = v {
+                return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: true, constant: v)
+            }
             return Operand(sql: SQLFragment(sql: "?", arguments: [v.databaseValue]), isString: false, constant: v)
         case .objectReference(_, let rawValue):
             let v = Value.integer(rawValue)

@@ -20,7 +20,8 @@ extension Predicate {
         guard depth <= Limits.predicateDepth else {
             throw .invalidPredicate(
                 entity: entity.name,
-                message: "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
+                message:
+                    "the predicate nests NOT, AND and OR \(depth) levels deep, more than the limit of \(Limits.predicateDepth)")
         }
         try PredicateValidator(model: model, root: entity).validate(self)
     }
@@ -75,23 +76,31 @@ struct ModelKeyPath {
             if terminal != nil {
                 throw .invalidPredicate(
                     entity: root.name,
-                    message: "in key path '\(PredicateFormatter.abbreviated(path))', '\(segments[i - 1])' is an attribute of \(entity.name); no key can follow it")
+                    message:
+                        "in key path '\(PredicateFormatter.abbreviated(path))', '\(segments[i - 1])' is an attribute of \(entity.name); no key can follow it"
+                )
             }
             if key == "@count" {
                 guard i > 0, let last = hops.last, last.isToMany else {
                     throw .invalidPredicate(
                         entity: root.name,
-                        message: "in key path '\(PredicateFormatter.abbreviated(path))', @count must follow a to-many relationship")
+                        message:
+                            "in key path '\(PredicateFormatter.abbreviated(path))', @count must follow a to-many relationship")
                 }
                 guard isLast else {
-                    throw .invalidPredicate(entity: root.name, message: "in key path '\(PredicateFormatter.abbreviated(path))', @count must come last")
+                    throw .invalidPredicate(
+                        entity: root.name, message: "in key path '\(PredicateFormatter.abbreviated(path))', @count must come last"
+                    )
                 }
                 terminal = .count
                 continue
             }
             if key.hasPrefix("@") {
                 throw .invalidPredicate(
-                    entity: root.name, message: "in key path '\(PredicateFormatter.abbreviated(path))', unsupported collection operator '\(PredicateFormatter.abbreviated(key))'")
+                    entity: root.name,
+                    message:
+                        "in key path '\(PredicateFormatter.abbreviated(path))', unsupported collection operator '\(PredicateFormatter.abbreviated(key))'"
+                )
             }
             if let a = entity.attribute(named: key) {
                 terminal = .attribute(a)
@@ -99,7 +108,9 @@ struct ModelKeyPath {
                 guard hops.count < Predicate.Limits.keyPathRelationships else {
                     throw .invalidPredicate(
                         entity: root.name,
-                        message: "key path '\(PredicateFormatter.abbreviated(path))' crosses more than \(Predicate.Limits.keyPathRelationships) relationships (the limit)")
+                        message:
+                            "key path '\(PredicateFormatter.abbreviated(path))' crosses more than \(Predicate.Limits.keyPathRelationships) relationships (the limit)"
+                    )
                 }
                 let destination = model.destination(of: entity, relationshipIndex: r)
                 let hop = Hop(source: entity, relationshipIndex: r, destination: destination)
@@ -118,7 +129,8 @@ struct ModelKeyPath {
         }
         guard toManyHops.count <= 1 else {
             throw .invalidPredicate(
-                entity: root.name, message: "key path '\(PredicateFormatter.abbreviated(path))' crosses more than one to-many relationship")
+                entity: root.name,
+                message: "key path '\(PredicateFormatter.abbreviated(path))' crosses more than one to-many relationship")
         }
         self.hops = hops
         self.terminal = terminal!
@@ -239,7 +251,8 @@ struct PredicateValidator {
             let resolved = try ModelKeyPath(path, root: root, model: model)
             if side != "left", resolved.quantifiedHop != nil {
                 throw invalid(
-                    "key path '\(PredicateFormatter.abbreviated(path))' crosses a to-many relationship; it can only be the left side of a comparison with ANY, ALL or NONE")
+                    "key path '\(PredicateFormatter.abbreviated(path))' crosses a to-many relationship; it can only be the left side of a comparison with ANY, ALL or NONE"
+                )
             }
             let text: String
             switch resolved.terminal {

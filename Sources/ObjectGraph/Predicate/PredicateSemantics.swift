@@ -246,7 +246,8 @@ enum PredicateSemantics {
         let length = pattern.unicodeScalars.count
         guard length <= Predicate.Limits.patternLength else {
             throw PredicateEvaluationError(
-                message: "the MATCHES pattern is \(length) characters long, more than the limit of \(Predicate.Limits.patternLength)")
+                message:
+                    "the MATCHES pattern is \(length) characters long, more than the limit of \(Predicate.Limits.patternLength)")
         }
         let key = RegexKey(pattern: pattern, caseInsensitive: caseInsensitive)
         if let cached = regexCache.withLock({ $0[key] }) { return cached }
@@ -270,7 +271,8 @@ enum PredicateSemantics {
             return compiled
         } catch {
             throw PredicateEvaluationError(
-                message: "\(PredicateFormatter.quote(PredicateFormatter.abbreviated(pattern))) is not a valid ICU regular expression")
+                message:
+                    "\(PredicateFormatter.quote(PredicateFormatter.abbreviated(pattern))) is not a valid ICU regular expression")
         }
     }
 

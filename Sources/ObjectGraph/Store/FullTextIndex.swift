@@ -100,7 +100,9 @@ enum FullTextIndexSchema {
         for (entityName, signature) in recorded where !declared.contains(entityName) {
             // An index the model no longer declares.
             if let table = signature.split(separator: "|").dropFirst().first.map(String.init) {
-                for name in triggerNames(table: table) { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(name))") }
+                for name in triggerNames(table: table) {
+                    try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(name))")
+                }
                 try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(table))")
             }
             try PersistentStore.setMetadata(nil, forKey: metadataKey(entityName), in: db)

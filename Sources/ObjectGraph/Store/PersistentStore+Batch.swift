@@ -73,7 +73,9 @@ extension PersistentStore {
 
     /// Deletes the targeted rows (with the delete rules of the entity's relationships) in
     /// one transaction and returns what was removed.
-    func batchDelete(_ entity: Entity, target: BatchTarget) throws(ObjectGraphError) -> (removed: BatchDeleteChange, counts: StoredCounts) {
+    func batchDelete(_ entity: Entity, target: BatchTarget) throws(ObjectGraphError) -> (
+        removed: BatchDeleteChange, counts: StoredCounts
+    ) {
         let model = self.model
         return try write { db in
             var writer = BatchWriter(model: model, db: db)
@@ -123,14 +125,17 @@ struct BatchWriter {
     func keys(of entity: Entity, target: BatchTarget) throws -> [Int64] {
         let (whereSQL, arguments) = condition(target)
         return try Int64.fetchAll(
-            db, sql: "SELECT t0.\"Z_PK\" FROM \(Self.table(entity)) t0 WHERE \(whereSQL)", arguments: StatementArguments(arguments))
+            db, sql: "SELECT t0.\"Z_PK\" FROM \(Self.table(entity)) t0 WHERE \(whereSQL)",
+            arguments: StatementArguments(arguments))
     }
 
     // MARK: Updating
 
     /// Finds the target's rows whose values differ, records their former values, and
     /// updates them with one statement.
-    mutating func update(_ entity: Entity, attributes: [Int], values: [Value], target: BatchTarget) throws -> [BatchUpdateChange.Group] {
+    mutating func update(_ entity: Entity, attributes: [Int], values: [Value], target: BatchTarget) throws -> [BatchUpdateChange
+        .Group]
+    {
         let columns = attributes.map { SchemaGenerator.quote(entity.attributes[$0].name) }
         var (whereSQL, arguments) = condition(target)
         let differs = columns.map { "t0.\($0) IS NOT ?" }.joined(separator: " OR ")
@@ -153,7 +158,8 @@ struct BatchWriter {
         let assignments = columns.map { "\($0) = ?" } + ["\"Z_OPT\" = \"Z_OPT\" + 1"]
         do {
             try db.execute(
-                sql: "UPDATE \(Self.table(entity)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))",
+                sql:
+                    "UPDATE \(Self.table(entity)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))",
                 arguments: StatementArguments(values.map(\.databaseValue) + [keysJSON.databaseValue]))
         } catch let error as DatabaseError {
             var shown = entity.defaultValues
@@ -177,7 +183,8 @@ struct BatchWriter {
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else {
                 throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                    sql: sql)
             }
             values.removeAll(keepingCapacity: true)
             for (n, type) in types.enumerated() { values.append(RawSQLite.value(raw, Int32(n + 1), type: type)) }
@@ -204,16 +211,20 @@ struct BatchWriter {
         var pendingCascades: [(Entity, [Int64])] = []
         let layout = RowLayout(entity: entity, alias: "t0")
         let rows = try Row.fetchAll(
-            db, sql: "SELECT \(layout.columnsSQL) FROM \(Self.table(entity)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
+            db,
+            sql:
+                "SELECT \(layout.columnsSQL) FROM \(Self.table(entity)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
             arguments: [keysJSON])
         removed.deleted.append(.init(entity: entity, rows: rows.map { Array($0.databaseValues) }))
         try account(entity, counters: entity.counterDependencies, keysJSON: keysJSON, sign: -1)
-        for (r, relationship) in entity.relationships.enumerated() where entity.storesForeignKey[r] && relationship.deleteRule != .nullify {
+        for (r, relationship) in entity.relationships.enumerated()
+        where entity.storesForeignKey[r] && relationship.deleteRule != .nullify {
             // A to-one stored here: its targets are the row's own column values.
             let column = SchemaGenerator.quote(relationship.name)
             let targets = try Int64.fetchAll(
                 db,
-                sql: "SELECT DISTINCT \(column) FROM \(Self.table(entity)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL",
+                sql:
+                    "SELECT DISTINCT \(column) FROM \(Self.table(entity)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL",
                 arguments: [keysJSON])
             guard !targets.isEmpty else { continue }
             if relationship.deleteRule == .deny {
@@ -226,7 +237,8 @@ struct BatchWriter {
             let column = SchemaGenerator.quote(relationship.inverseName)
             let related = try Row.fetchAll(
                 db,
-                sql: "SELECT \"Z_PK\", \(column) FROM \(Self.table(destination)) WHERE \(column) IN (SELECT value FROM json_each(?))",
+                sql:
+                    "SELECT \"Z_PK\", \(column) FROM \(Self.table(destination)) WHERE \(column) IN (SELECT value FROM json_each(?))",
                 arguments: [keysJSON])
             guard !related.isEmpty else { continue }
             switch relationship.deleteRule {
@@ -238,11 +250,13 @@ struct BatchWriter {
                 let links = related.map { (key: $0[0] as Int64, target: $0[1] as Int64) }
                 removed.nullified.append(.init(entity: destination, relationship: entity.inverseIndex[r], links: links))
                 try db.execute(
-                    sql: "UPDATE \(Self.table(destination)) SET \(column) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \(column) IN (SELECT value FROM json_each(?))",
+                    sql:
+                        "UPDATE \(Self.table(destination)) SET \(column) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \(column) IN (SELECT value FROM json_each(?))",
                     arguments: [keysJSON])
             }
         }
-        try db.execute(sql: "DELETE FROM \(Self.table(entity)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))", arguments: [keysJSON])
+        try db.execute(
+            sql: "DELETE FROM \(Self.table(entity)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))", arguments: [keysJSON])
         for (destination, targets) in pendingCascades {
             // Rows already removed in this batch are gone from the table: only the rest is left to delete.
             let remaining = try Int64.fetchAll(
@@ -260,7 +274,9 @@ struct BatchWriter {
             let statement = try db.cachedStatement(sql: SaveExecution.insertSQL(for: entity))
             // Column positions (after Z_PK, Z_OPT) of derived counts, reset to zero.
             let counterColumns = Set(
-                entity.storedAttributeIndexes.enumerated().filter { entity.attributes[$0.element].isDerivedCounter }.map { $0.offset + 2 })
+                entity.storedAttributeIndexes.enumerated().filter { entity.attributes[$0.element].isDerivedCounter }.map {
+                    $0.offset + 2
+                })
             for row in part.rows {
                 var values = row
                 for c in counterColumns { values[c] = 0.databaseValue }
@@ -278,7 +294,8 @@ struct BatchWriter {
             let statement = try db.cachedStatement(
                 sql: "UPDATE \(Self.table(part.entity)) SET \(column) = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ?")
             for link in part.links { try statement.execute(arguments: [link.target, link.key]) }
-            try account(part.entity, counters: part.entity.counterDependencies, keysJSON: jsonArray(part.links.map(\.key)), sign: 1)
+            try account(
+                part.entity, counters: part.entity.counterDependencies, keysJSON: jsonArray(part.links.map(\.key)), sign: 1)
         }
     }
 
@@ -289,7 +306,8 @@ struct BatchWriter {
     private mutating func account(_ entity: Entity, counters: [CounterInfo], keysJSON: String, sign: Int64) throws {
         for counter in counters {
             let foreignKey = "t0.\(SchemaGenerator.quote(entity.relationships[counter.childToOneIndex].name))"
-            var sql = "SELECT \(foreignKey), COUNT(*) FROM \(Self.table(entity)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?)) AND \(foreignKey) IS NOT NULL"
+            var sql =
+                "SELECT \(foreignKey), COUNT(*) FROM \(Self.table(entity)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?)) AND \(foreignKey) IS NOT NULL"
             var arguments: [DatabaseValue] = [keysJSON.databaseValue]
             if let predicate = counter.predicate {
                 let fragment = try predicate.sqlExpression(for: entity, in: model, alias: "t0")

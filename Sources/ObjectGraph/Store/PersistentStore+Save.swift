@@ -188,7 +188,8 @@ struct SaveExecution {
         for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
         for r in entity.foreignKeyIndexes { columns.append(SchemaGenerator.quote(entity.relationships[r].name)) }
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+        return
+            "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
     }
 
     private mutating func bindAndInsert(_ insert: SavePlan.Insert, pk: Int64, into statement: Statement) throws {
@@ -371,12 +372,14 @@ struct SaveExecution {
                 }
             }
             if policy == .error, let expected = delete.expectedVersion {
-                try db.execute(sql: "DELETE FROM \(table) WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?", arguments: [delete.pk, expected])
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?", arguments: [delete.pk, expected])
                 if db.changesCount == 0,
                     try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE \"Z_PK\" = ?", arguments: [delete.pk]) == true
                 {
                     conflicts.append(
-                        MergeConflict(objectID: delete.object.objectID, storeChangedKeys: [], objectChangedKeys: [], deletedInStore: false))
+                        MergeConflict(
+                            objectID: delete.object.objectID, storeChangedKeys: [], objectChangedKeys: [], deletedInStore: false))
                 }
             } else {
                 try db.execute(sql: "DELETE FROM \(table) WHERE \"Z_PK\" = ?", arguments: [delete.pk])
@@ -413,7 +416,8 @@ struct SaveExecution {
     /// Applies the deltas as increments, exact whatever else was saved meanwhile.
     private func applyCounterDeltas() throws {
         for (counter, deltas) in counterDeltas {
-            try DerivedCountWriter.apply(deltas.compactMap { id, delta in id.primaryKey.map { ($0, delta) } }, to: counter, model: model, in: db)
+            try DerivedCountWriter.apply(
+                deltas.compactMap { id, delta in id.primaryKey.map { ($0, delta) } }, to: counter, model: model, in: db)
         }
     }
 
@@ -476,21 +480,26 @@ struct SaveExecution {
 enum PrimaryKeyAllocator {
     /// The next free key of `entity`.
     static func next(for entity: Entity, in db: Database) throws -> Int64 {
-        let stored = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entity.name]) ?? 0
-        let maxRow = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(entity.tableName))") ?? 0
+        let stored =
+            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entity.name]) ?? 0
+        let maxRow =
+            try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(entity.tableName))") ?? 0
         return max(stored, maxRow) + 1
     }
 
     /// Records `last` as the highest key given out for `entity`.
     static func record(last: Int64, for entity: Entity, in db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)", arguments: [entity.name, last])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)", arguments: [entity.name, last])
     }
 }
 
 /// Writes and reads stored derived counts ("parent watching its child").
 enum DerivedCountWriter {
     /// Adds each delta to its parent's stored count.
-    static func apply(_ deltas: [(parent: Int64, delta: Int64)], to counter: CounterInfo, model: ManagedObjectModel, in db: Database) throws {
+    static func apply(
+        _ deltas: [(parent: Int64, delta: Int64)], to counter: CounterInfo, model: ManagedObjectModel, in db: Database
+    ) throws {
         let parent = model.entities[counter.parentEntityIndex]
         let column = SchemaGenerator.quote(parent.attributes[counter.attributeIndex].name)
         let statement = try db.cachedStatement(
@@ -505,7 +514,8 @@ enum DerivedCountWriter {
         let columns = parent.counters.map { SchemaGenerator.quote(parent.attributes[$0.attributeIndex].name) }
         let rows = try Row.fetchAll(
             db,
-            sql: "SELECT \"Z_PK\", \(columns.joined(separator: ", ")) FROM \(SchemaGenerator.quote(parent.tableName)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))",
+            sql:
+                "SELECT \"Z_PK\", \(columns.joined(separator: ", ")) FROM \(SchemaGenerator.quote(parent.tableName)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))",
             arguments: [jsonArray(keys)])
         var result: [Int64: [Int: Int64]] = [:]
         for row in rows {

@@ -83,7 +83,9 @@ public final class PersistentStore: Sendable {
                 let exists = FileManager.default.fileExists(atPath: path)
                 isReadOnly = readOnly || (exists && access(path, W_OK) != 0)
                 if isReadOnly {
-                    guard exists else { throw ObjectGraphError.incompatibleStore(path: path, reason: "does not exist (opened read-only)") }
+                    guard exists else {
+                        throw ObjectGraphError.incompatibleStore(path: path, reason: "does not exist (opened read-only)")
+                    }
                     try Self.inspectExistingFile(path: path, model: model, migrator: nil, readOnly: true)
                     config.readonly = true
                     writer = try DatabaseQueue(path: Self.readOnlyOpenPath(path), configuration: config)
@@ -108,7 +110,9 @@ public final class PersistentStore: Sendable {
 
     /// Checks an existing file before anything writes to it (opening in WAL mode would
     /// change its header), so that a refused file is left exactly as it was.
-    static func inspectExistingFile(path: String, model: ManagedObjectModel, migrator: StoreMigrator?, readOnly: Bool = false) throws {
+    static func inspectExistingFile(path: String, model: ManagedObjectModel, migrator: StoreMigrator?, readOnly: Bool = false)
+        throws
+    {
         let fm = FileManager.default
         guard fm.fileExists(atPath: path) else { return }
         guard let handle = FileHandle(forReadingAtPath: path) else {

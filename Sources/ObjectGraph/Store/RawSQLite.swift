@@ -44,7 +44,8 @@ enum RawSQLite {
         sqlite3_clear_bindings(statement)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)), message: message, sql: sql())
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)), message: message, sql: sql())
         }
     }
 
@@ -85,7 +86,9 @@ enum RawSQLite {
 
 extension RowLayout {
     /// Runs `sql` (selecting ``columnsSQL``) and decodes every row.
-    func fetchAll(_ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel) throws -> [(Int64, Snapshot)] {
+    func fetchAll(_ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel) throws -> [(
+        Int64, Snapshot
+    )] {
         var result: [(Int64, Snapshot)] = []
         try forEachRow(db, sql: sql, arguments: arguments, model: model) { result.append(($0, $1)) }
         return result

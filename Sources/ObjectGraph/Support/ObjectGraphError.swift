@@ -69,7 +69,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .invalidPredicate(let e, let m): return "invalid predicate for \(e): \(m)"
         case .multipleMatches(let e, let p, let n): return "\(n) \(e) objects match \(p), expected at most one"
         case .timeLimitExceeded(let e, let seconds):
-            return "the \(e.isEmpty ? "" : e + " ")query took longer than \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)) s and was stopped"
+            return
+                "the \(e.isEmpty ? "" : e + " ")query took longer than \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)) s and was stopped"
         case .mergeConflict(let c):
             return "merge conflict on save: " + c.map(\.description).joined(separator: "; ")
         case .notADatabase(let p): return "\(p): not an SQLite database"
@@ -81,7 +82,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
         case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"
         case .damaged(let p, let detail):
-            return "\(p): the store is damaged (\(detail)); restore it from a backup, or export what can still be read and import it into a new store"
+            return
+                "\(p): the store is damaged (\(detail)); restore it from a backup, or export what can still be read and import it into a new store"
         case .readOnlyStore(let p): return "\(p): the store is read-only; it can be read but not changed"
         case .sqlite(let code, let m, let sql):
             return "SQLite error \(code): \(m)" + (sql.map { " — while executing \(Self.abbreviated($0, limit: 300))" } ?? "")

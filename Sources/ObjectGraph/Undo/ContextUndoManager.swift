@@ -225,7 +225,9 @@ extension ManagedObjectContext {
                 object.values = values
                 object.toOne = toOne.map { id in id.map { permanentIDForTemporary[$0] ?? $0 } }
                 if id.isTemporary { permanentIDForTemporary[id] = object.objectID }
-                if let pk = permanent.primaryKey { permanentIDForTemporary[ObjectID(entity: permanent.entity, rawValue: pk)] = object.objectID }
+                if let pk = permanent.primaryKey {
+                    permanentIDForTemporary[ObjectID(entity: permanent.entity, rawValue: pk)] = object.objectID
+                }
                 for (r, target) in object.toOne.enumerated() where target != nil {
                     object.changedKeys.insert(object.entity.relationships[r].name)
                 }

@@ -69,7 +69,9 @@ struct BackupDocument: Sendable {
         }
         guard format == FeedLibrary.backupFormat else {
             throw ReadError(
-                description: "not a Zeader backup (\"format\" is \(format.map { "\"\($0)\"" } ?? "missing"), expected \"\(FeedLibrary.backupFormat)\")")
+                description:
+                    "not a Zeader backup (\"format\" is \(format.map { "\"\($0)\"" } ?? "missing"), expected \"\(FeedLibrary.backupFormat)\")"
+            )
         }
         if let version {
             // A missing version is the first one; any other than those this program writes
@@ -80,10 +82,13 @@ struct BackupDocument: Sendable {
             case .double(let n) where n == Double(supported): break
             case .integer(let n) where n > supported:
                 throw ReadError(
-                    description: "a Zeader backup of version \(n), newer than this zeader reads (version \(supported)); update zeader to import it")
+                    description:
+                        "a Zeader backup of version \(n), newer than this zeader reads (version \(supported)); update zeader to import it"
+                )
             default:
                 throw ReadError(
-                    description: "a Zeader backup of unknown version \(Self.shown(version)) (this zeader reads version \(supported))")
+                    description:
+                        "a Zeader backup of unknown version \(Self.shown(version)) (this zeader reads version \(supported))")
             }
         }
         self.feeds = feeds
@@ -175,7 +180,9 @@ struct BackupDocument: Sendable {
         }
 
         func failure(_ expected: String) -> ReadError {
-            ReadError(description: position < bytes.count ? "expected \(expected) at byte \(position)" : "expected \(expected), found the end of the file")
+            ReadError(
+                description: position < bytes.count
+                    ? "expected \(expected) at byte \(position)" : "expected \(expected), found the end of the file")
         }
 
         mutating func expect(_ byte: UInt8, _ what: String) throws {

@@ -227,7 +227,8 @@ extension FeedLibrary {
                 case .array(let values)?:
                     server.tags = FeedTags.normalized(values.compactMap { if case .string(let s) = $0 { s } else { nil } })
                 case let other?:
-                    throw ZeaderError.unreadableFile(path: path, reason: "feed \(url): \"tags\" is \(other), not an array of strings")
+                    throw ZeaderError.unreadableFile(
+                        path: path, reason: "feed \(url): \"tags\" is \(other), not an array of strings")
                 }
                 order = max(order, server.displayOrder + 1)
             }
@@ -254,7 +255,10 @@ extension FeedLibrary {
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
                 guard case .string(let feedURL)? = record.removeValue(forKey: "feed"), let feedID = feedIDs[feedURL] else {
                     throw ZeaderError.unreadableFile(
-                        path: path, reason: "item \(position + 1) names no feed the backup lists (\"feed\": \(record["feed"]?.description ?? "missing"))")
+                        path: path,
+                        reason:
+                            "item \(position + 1) names no feed the backup lists (\"feed\": \(record["feed"]?.description ?? "missing"))"
+                    )
                 }
                 guard case .string(let guid)? = record["guid"], !guid.isEmpty else {
                     throw ZeaderError.unreadableFile(path: path, reason: "item \(position + 1) has no \"guid\"")
@@ -267,7 +271,9 @@ extension FeedLibrary {
                 if resuming || feedsWithItems.contains(feedURL) {
                     item = try context.fetch(
                         FetchRequest<FeedItem>(
-                            predicate: .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: feedID.primaryKey ?? -1))
+                            predicate: .comparison(
+                                .keyPath("server"), .equalTo,
+                                .objectReference(entity: "Server", rawValue: feedID.primaryKey ?? -1))
                                 && .comparison(.keyPath("guid"), .equalTo, .constant(.string(guid))),
                             // Saved items only: a backup holds each (feed, guid) once, and
                             // looking through this batch's inserts would cost O(batch) per item.

@@ -25,7 +25,8 @@ extension ZeaderError: CustomStringConvertible {
             let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
             return "the --where predicate took longer than \(shown) s and was stopped"
         case .store(.damaged(let path, let detail)):
-            return "the store \(path) is damaged (\(detail)); save what can still be read with `zeader export --json > backup.json`, then restore it into a new store with `zeader --db NEW.sqlite import backup.json` (`zeader check` lists the damage)"
+            return
+                "the store \(path) is damaged (\(detail)); save what can still be read with `zeader export --json > backup.json`, then restore it into a new store with `zeader --db NEW.sqlite import backup.json` (`zeader check` lists the damage)"
         case .store(.readOnlyStore(let path)):
             return "the store \(path) is read-only: it can be listed and read, not changed"
         case .store(let error): return "store: \(error)"

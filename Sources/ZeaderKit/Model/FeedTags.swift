@@ -17,7 +17,8 @@ public enum FeedTags {
     /// ```
     public static func clean(_ tag: String) -> String? {
         let words = tag.unicodeScalars.map { scalar -> Character in
-            scalar == "," || CharacterSet.controlCharacters.contains(scalar) || CharacterSet.whitespacesAndNewlines.contains(scalar)
+            scalar == "," || CharacterSet.controlCharacters.contains(scalar)
+                || CharacterSet.whitespacesAndNewlines.contains(scalar)
                 ? " " : Character(scalar)
         }
         let cleaned = String(words).split(separator: " ").joined(separator: " ")

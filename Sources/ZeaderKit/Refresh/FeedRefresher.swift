@@ -47,7 +47,8 @@ public final class FeedRefresher: Sendable {
         urls: [String] = [], progress: (@Sendable (RefreshEvent) -> Void)? = nil
     ) async throws(ZeaderError) -> RefreshSummary {
         let context = store.container.newBackgroundContext(name: "import")
-        return try Self.stopIfStoreBroken(await run(try loadTargets(urls: urls, context: context), context: context, progress: progress))
+        return try Self.stopIfStoreBroken(
+            await run(try loadTargets(urls: urls, context: context), context: context, progress: progress))
     }
 
     /// Refreshes the feeds `servers` (all enabled feeds when empty; a disabled feed named
@@ -138,20 +139,28 @@ public final class FeedRefresher: Sendable {
     }
 
     private func loadTargets(urls: [String], context: ManagedObjectContext) throws(ZeaderError) -> [Target] {
-        try loadTargets(context: context, named: urls.isEmpty ? nil : { () throws -> [Server] in
-            try urls.map { url throws -> Server in
-                guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                    throw ZeaderError.notSubscribed(url)
-                }
-                return server
-            }
-        })
+        try loadTargets(
+            context: context,
+            named: urls.isEmpty
+                ? nil
+                : { () throws -> [Server] in
+                    try urls.map { url throws -> Server in
+                        guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
+                            throw ZeaderError.notSubscribed(url)
+                        }
+                        return server
+                    }
+                })
     }
 
     private func loadTargets(servers ids: [ObjectID], context: ManagedObjectContext) throws(ZeaderError) -> [Target] {
-        try loadTargets(context: context, named: ids.isEmpty ? nil : {
-            ids.compactMap { (try? context.existingObject(with: $0)) as? Server }
-        })
+        try loadTargets(
+            context: context,
+            named: ids.isEmpty
+                ? nil
+                : {
+                    ids.compactMap { (try? context.existingObject(with: $0)) as? Server }
+                })
     }
 
     /// The feeds `named` returns, each once; every enabled feed when `named` is nil.

@@ -8,7 +8,8 @@ import Foundation
 public enum ZeaderPaths {
     /// `--db PATH`, else `$ZEADER_DB`, else `$XDG_DATA_HOME/zeader/zeader.sqlite`
     /// (`~/.local/share/zeader/zeader.sqlite` when XDG_DATA_HOME is unset).
-    public static func databaseURL(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func databaseURL(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL
+    {
         if let explicit, !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
         if let env = environment["ZEADER_DB"], !env.isEmpty { return URL(fileURLWithPath: env) }
         return dataDirectory(environment: environment).appendingPathComponent("zeader.sqlite")

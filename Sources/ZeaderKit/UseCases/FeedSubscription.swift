@@ -24,10 +24,13 @@ public enum FeedSubscription {
         guard !trimmed.isEmpty else { throw .invalidURL(text, reason: "empty") }
         if let control = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
             throw .invalidURL(
-                text, reason: "contains the control character U+\(String(format: "%04X", control.value)) (type or paste it again)")
+                text, reason: "contains the control character U+\(String(format: "%04X", control.value)) (type or paste it again)"
+            )
         }
         // The scheme is case-insensitive (RFC 3986 3.1): `HTTP://` is stored as `http://`.
-        if let colon = trimmed.firstIndex(of: ":"), trimmed[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+        if let colon = trimmed.firstIndex(of: ":"),
+            trimmed[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        {
             trimmed = trimmed[..<colon].lowercased() + trimmed[colon...]
         }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
@@ -138,7 +141,8 @@ public final class FeedPreview {
         case .outcome(.gone(let fetched)), .outcome(.notModified(let fetched)):
             throw .feedUnavailable(.fetch(.httpStatus(fetched.status, url: URL(string: url) ?? fetched.finalURL)))
         case .outcome(.deferred(_, let fetched)):
-            throw .feedUnavailable(.fetch(.httpStatus(fetched?.status ?? 503, url: URL(string: url) ?? URL(fileURLWithPath: "/"))))
+            throw .feedUnavailable(
+                .fetch(.httpStatus(fetched?.status ?? 503, url: URL(string: url) ?? URL(fileURLWithPath: "/"))))
         case .outcome(.fetched):
             preconditionFailure("a fetched body is parsed by fetchAndParse")
         }

@@ -79,7 +79,9 @@ public enum ItemImport {
     }
 
     /// A new item: plain assignments (no comparisons), nil fields left alone.
-    private static func insert(_ parsed: ParsedItem, guid: String, into server: Server, in context: ManagedObjectContext, now: Date) {
+    private static func insert(
+        _ parsed: ParsedItem, guid: String, into server: Server, in context: ManagedObjectContext, now: Date
+    ) {
         let item = context.insert(FeedItem.self)
         item.guid = guid
         if let title = parsed.title { item.title = title }

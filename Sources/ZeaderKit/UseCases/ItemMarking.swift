@@ -70,7 +70,9 @@ public enum ItemMarking {
         _ keyPath: ReferenceWritableKeyPath<FeedItem, Bool>, to value: Bool, for ids: [ObjectID], named name: String,
         in context: ManagedObjectContext
     ) throws -> Int {
-        let items = ids.compactMap { (try? context.existingObject(with: $0)) as? FeedItem }.filter { $0[keyPath: keyPath] != value }
+        let items = ids.compactMap { (try? context.existingObject(with: $0)) as? FeedItem }.filter {
+            $0[keyPath: keyPath] != value
+        }
         guard !items.isEmpty else { return 0 }
         return try undoable(name, in: context) {
             for item in items { item[keyPath: keyPath] = value }

@@ -23,7 +23,7 @@ public enum ItemOrder {
     /// ```
     public static func precedes(_ a: FeedItem, _ b: FeedItem) -> Bool {
         switch (a.sortDate, b.sortDate) {
-        case let (x?, y?) where x != y: return x > y
+        case (let x?, let y?) where x != y: return x > y
         case (nil, _?): return false
         case (_?, nil): return true
         default: return (a.objectID.primaryKey ?? Int64.max) > (b.objectID.primaryKey ?? Int64.max)

@@ -43,7 +43,8 @@ public enum LinkOpener {
         defer { for pointer in cArguments { free(pointer) } }
         let status = posix_spawnp(&pid, argv[0], nil, nil, cArguments, environ)
         guard status == 0 else {
-            return .failure(RefusedLink(link: argv.last ?? "", reason: "cannot run \(argv[0]): \(String(cString: strerror(status)))"))
+            return .failure(
+                RefusedLink(link: argv.last ?? "", reason: "cannot run \(argv[0]): \(String(cString: strerror(status)))"))
         }
         var exitStatus: Int32 = 0
         while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}

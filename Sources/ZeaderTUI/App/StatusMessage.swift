@@ -10,24 +10,33 @@ import ZeaderKit
 enum StatusMessage: Equatable {
     case cannotReadFeeds(String)
     case selectFeedToDelete
-    case undid(String), nothingToUndo, redid(String), nothingToRedo
+    case undid(String)
+    case nothingToUndo
+    case redid(String)
+    case nothingToRedo
     /// A use case's error, in ZeaderKit's words.
     case failed(String)
     case cannotList(title: String, String)
     case noUnreadItems, noMoreUnreadItems
-    case markedRead(Bool), flagged(Bool)
+    case markedRead(Bool)
+    case flagged(Bool)
     case markReadNeedsAFeed
     case markedItemsRead(Int)
-    case deleted(String), added(String), discarded(String)
+    case deleted(String)
+    case added(String)
+    case discarded(String)
     case cannotAdd(url: String, String)
     case searchMatches(count: Int, milliseconds: Int)
-    case addingNotAvailable, fetching(String)
+    case addingNotAvailable
+    case fetching(String)
     case refreshNotAvailable, refreshRunning
     /// A feed's refresh problem (``FeedRefreshResult/problem``).
     case refreshProblem(String)
     case refreshed(RefreshProgress)
     case cannotRefresh(String)
-    case noLinkToOpen, noLink(Int), opened(String)
+    case noLinkToOpen
+    case noLink(Int)
+    case opened(String)
     case browserExited(command: String, status: Int32)
 
     var text: String {

@@ -4,13 +4,25 @@
 /// keyMap.action(for: .character("r"))   // .refreshFeed
 /// ```
 public enum Action: String, CaseIterable, Sendable {
-    case up, down, pageUp = "page-up", pageDown = "page-down", top, bottom
-    case open, quit, hardQuit = "hard-quit"
-    case refreshFeed = "refresh", refreshAll = "refresh-all"
-    case nextUnread = "next-unread", toggleRead = "toggle-read", toggleFlag = "toggle-flag", markFeedRead = "mark-feed-read"
+    case up, down
+    case pageUp = "page-up"
+    case pageDown = "page-down"
+    case top, bottom
+    case open, quit
+    case hardQuit = "hard-quit"
+    case refreshFeed = "refresh"
+    case refreshAll = "refresh-all"
+    case nextUnread = "next-unread"
+    case toggleRead = "toggle-read"
+    case toggleFlag = "toggle-flag"
+    case markFeedRead = "mark-feed-read"
     case markAllRead = "mark-all-read"
-    case search, openInBrowser = "open-in-browser", addFeed = "add-feed", deleteFeed = "delete-feed"
-    case moveFeedUp = "move-feed-up", moveFeedDown = "move-feed-down"
+    case search
+    case openInBrowser = "open-in-browser"
+    case addFeed = "add-feed"
+    case deleteFeed = "delete-feed"
+    case moveFeedUp = "move-feed-up"
+    case moveFeedDown = "move-feed-down"
     case undo, redo, help, redraw
 
     /// One line for the help screen.

@@ -70,8 +70,10 @@ public enum ReaderTerminal {
 
     /// Waits for keys or signals and hands them to the UI queue.
     private static func inputLoop(app: ReaderApp, queue: DispatchQueue) {
-        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0

@@ -106,7 +106,9 @@ enum ItemListView {
         guard let list = state.items else { return }
         if list.ids.isEmpty {
             let text: String
-            if case .search(let query) = list.source { text = "No items match \"\(ReaderView.clean(query))\"." } else {
+            if case .search(let query) = list.source {
+                text = "No items match \"\(ReaderView.clean(query))\"."
+            } else {
                 text = "No items."
             }
             buffer.write(text, x: 1, y: rows.lowerBound)
@@ -157,9 +159,12 @@ enum ArticleView {
         }
         lines.append(("", .normal, ""))
         // The renderer lists the numbered links after a last "Links:" line.
-        let linksStart = article.links.isEmpty ? article.lines.count : (article.lines.lastIndex(of: "Links:") ?? article.lines.count)
+        let linksStart =
+            article.links.isEmpty ? article.lines.count : (article.lines.lastIndex(of: "Links:") ?? article.lines.count)
         for (index, line) in article.lines.enumerated() {
-            let style = index > linksStart ? Style(role: .link, underline: true) : index == linksStart ? Style(role: .heading, bold: true) : .normal
+            let style =
+                index > linksStart
+                ? Style(role: .link, underline: true) : index == linksStart ? Style(role: .heading, bold: true) : .normal
             lines.append(("", style, DisplayWidth.sanitizeForTerminal(line)))
         }
         for (offset, y) in rows.enumerated() {

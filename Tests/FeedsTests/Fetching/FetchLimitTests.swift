@@ -51,7 +51,9 @@ struct FetchLimitTests {
             try await Self.expectTransferEnded(server)
             // The cap is checked on every write: past it, only what the socket buffers held.
             #expect(server.bytesSent < 8 * 1024 * 1024, "server sent \(server.bytesSent) bytes for a \(cap)-byte cap")
-            print("measured: endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(server.bytesSent) bytes")
+            print(
+                "measured: endless body aborted after \(String(format: "%.2f", seconds)) s, server sent \(server.bytesSent) bytes"
+            )
         }
     }
 

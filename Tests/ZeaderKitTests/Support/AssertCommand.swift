@@ -12,6 +12,7 @@ import Testing
 ///
 /// `stdout`/`stderr` given: must be equal; `stdoutContains`/`stderrContains`: must occur.
 /// Returns the result for further checks.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @discardableResult
 func AssertCommand(
     _ arguments: [String], db: URL, status: Int32 = 0, stdout: String? = nil, stdoutContains: String? = nil,
@@ -20,9 +21,13 @@ func AssertCommand(
     let result = try zeader(arguments + ["--db", db.path], in: db.deletingLastPathComponent())
     #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
     if let stdout { #expect(result.stdout == stdout, "\(arguments)", sourceLocation: sourceLocation) }
-    if let stdoutContains { #expect(result.stdout.contains(stdoutContains), "\(arguments): \(result.stdout)", sourceLocation: sourceLocation) }
+    if let stdoutContains {
+        #expect(result.stdout.contains(stdoutContains), "\(arguments): \(result.stdout)", sourceLocation: sourceLocation)
+    }
     if let stderr { #expect(result.stderr == stderr, "\(arguments)", sourceLocation: sourceLocation) }
-    if let stderrContains { #expect(result.stderr.contains(stderrContains), "\(arguments): \(result.stderr)", sourceLocation: sourceLocation) }
+    if let stderrContains {
+        #expect(result.stderr.contains(stderrContains), "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+    }
     return result
 }
 

@@ -77,8 +77,10 @@ func serverRows(_ store: ZeaderStore) throws -> [String: ServerRow] {
 
 /// Counts FeedItem rows straight from SQL, grouped by (server, guid) to find duplicates.
 func duplicateItemCount(_ store: ZeaderStore) throws -> Int {
-    try FeedLibrary(store: store).items(ItemQuery()).reduce(into: [String: Int]()) { $0[$1.feed + "\u{0}" + $1.id, default: 0] += 1 }
-        .values.filter { $0 > 1 }.count
+    try FeedLibrary(store: store).items(ItemQuery()).reduce(into: [String: Int]()) {
+        $0[$1.feed + "\u{0}" + $1.id, default: 0] += 1
+    }
+    .values.filter { $0 > 1 }.count
 }
 
 /// Options with short timeouts for tests.
