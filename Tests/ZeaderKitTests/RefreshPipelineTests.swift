@@ -42,6 +42,27 @@ struct RefreshPipelineTests {
         }
     }
 
+    @Test("a body cut off before its Content-Length keeps the items that arrived whole and records why")
+    func cutOffBodyKeepsWhatParsed() async throws {
+        let whole = Data(rss(guids: ["a", "b", "c"]).utf8)
+        // Cut inside the third item: the first two arrived whole.
+        let cut = whole.prefix(upTo: try #require(whole.range(of: Data("<item><guid>c".utf8))).lowerBound)
+        try await withLoopbackServer({ _ in
+            .declaring("\(whole.count)", body: cut, headers: [("ETag", "\"v1\"")])
+        }) { http in
+            let store = try makeStore()
+            let url = http.url("/feed").absoluteString
+            try FeedLibrary(store: store).add(url: url)
+            let summary = try await FeedRefresher(store: store, options: testOptions()).refresh()
+            #expect(summary.progress.newItems == 2)
+            let row = try #require(try serverRows(store)[url])
+            #expect(row.total == 2)
+            #expect(row.etag == nil)  // the next refresh downloads the whole feed again
+            let lastError = try #require(row.lastError)
+            #expect(lastError.hasPrefix(url) && lastError.contains("body cut off") && lastError.contains("stored"))
+        }
+    }
+
     @Test("ETag and Last-Modified are stored and sent back; a 304 stores nothing new")
     func conditionalGet() async throws {
         let routes = Routes()

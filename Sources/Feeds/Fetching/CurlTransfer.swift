@@ -18,6 +18,9 @@ struct HTTPResponse: Sendable {
     var body: Data
     var redirectCount: Int
     var allRedirectsPermanent: Bool
+    /// A 2xx body that disagrees with its `Content-Length` (cut off, or longer): kept, and
+    /// reported beside it.
+    var problem: FetchError? = nil
 }
 
 /// One fetch as a libcurl easy handle: its options, its callbacks (body, headers, debug
@@ -254,9 +257,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// Turns libcurl's verdict into a result, or prepares the next request of a redirect.
     func complete(with code: CURLcode) -> Completion {
         if let failure { return .done(.failure(failure)) }
-        guard code == CURLE_OK else { return .done(.failure(error(for: code))) }
         var responseCode = 0
         if let handle { _ = zc_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &responseCode) }
+        if code == CURLE_PARTIAL_FILE, (200..<300).contains(responseCode), body.count > 0 {
+            // What arrived of a feed is worth keeping as far as it parses; the error goes with it.
+            return .done(.response(response(status: responseCode, problem: error(for: code))))
+        }
+        guard code == CURLE_OK else { return .done(.failure(error(for: code))) }
         guard responseCode > 0 else {
             return .done(.failure(.transport(url: currentURL, message: "no HTTP response")))
         }
@@ -265,13 +272,19 @@ final class CurlTransfer: @unchecked Sendable {
             return .followRedirect
         }
         if (200..<300).contains(responseCode), excessFound {
-            return .done(.failure(.bodyLongerThanDeclared(url: currentURL, declared: info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T))))
+            let problem = FetchError.bodyLongerThanDeclared(url: currentURL, declared: info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T))
+            return .done(.response(response(status: responseCode, problem: problem)))
         }
-        let response = HTTPResponse(
-            status: responseCode, headers: headers, finalURL: currentURL,
-            body: (200..<300).contains(responseCode) ? body.takeData() : Data(),
-            redirectCount: redirectCount, allRedirectsPermanent: allRedirectsPermanent)
-        return .done(.response(response))
+        return .done(.response(response(status: responseCode, problem: nil)))
+    }
+
+    /// The response as it stands: the body of a 2xx, with `problem` when it is not the body
+    /// the server announced.
+    private func response(status: Int, problem: FetchError?) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: headers, finalURL: currentURL,
+            body: (200..<300).contains(status) ? body.takeData() : Data(),
+            redirectCount: redirectCount, allRedirectsPermanent: allRedirectsPermanent, problem: problem)
     }
 
     private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]

@@ -141,6 +141,11 @@ public final class FeedFetcher: Sendable {
             contentType: mediaType, charset: charset)
         switch status {
         case 200..<300:
+            if let problem = response.problem {
+                metadata.bodyProblem = problem
+                metadata.etag = nil
+                metadata.lastModified = nil
+            }
             return .fetched(body: response.body, metadata: metadata)
         case 304:
             // A 304 may omit the validators; the ones we sent are still the right ones.

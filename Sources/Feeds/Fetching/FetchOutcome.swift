@@ -23,6 +23,13 @@ public struct FetchMetadata: Sendable, Equatable {
     public var contentType: String?
     /// The `charset` parameter of `Content-Type`, if the server sent one (`utf-8`).
     public var charset: String?
+    /// Set when the body is not the one the server announced (``FetchError/incompleteBody(url:received:expected:)``
+    /// or ``FetchError/bodyLongerThanDeclared(url:declared:)``): the body is what arrived, to be
+    /// kept as far as it parses and reported; the validators are dropped so that the next
+    /// fetch downloads the whole feed again.
+    ///
+    /// `if let problem = metadata.bodyProblem { server.lastError = problem.description }`
+    public var bodyProblem: FetchError?
 
     /// Creates metadata; the fetcher fills these in from the response.
     ///

@@ -85,6 +85,16 @@ public enum Messages {
         "the store is damaged (\(detail)); salvaging what can still be read, row by row"
     }
 
+    /// The problem of a feed whose body was not the one its server announced (cut off, or
+    /// longer than its `Content-Length`) but whose items were kept as far as they parsed;
+    /// the refresh puts the feed's URL in front.
+    static func storedDespite(_ problem: FetchError) -> String {
+        let text = problem.description
+        let prefix = "\(problem.url.absoluteString): "
+        let detail = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+        return "\(detail); the items that arrived whole were stored"
+    }
+
     /// The salvaging export's warning for a run of rows it could not read.
     static func skippedRows(table: String, keys: ClosedRange<Int64>, detail: String) -> String {
         let what = table == "Server" ? "feed" : "item"

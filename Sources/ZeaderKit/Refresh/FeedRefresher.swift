@@ -207,9 +207,14 @@ public final class FeedRefresher: Sendable {
         let outcome = await fetcher.fetch(request)
         guard case .fetched(let body, let metadata) = outcome else { return .outcome(outcome) }
         do {
-            return .parsed(
-                try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset), metadata)
+            var feed = try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
+            if let problem = metadata.bodyProblem {
+                // A body that is not the one announced: its items are kept, the problem is the feed's error.
+                feed.problems.insert(Messages.storedDespite(problem), at: 0)
+            }
+            return .parsed(feed, metadata)
         } catch {
+            if let problem = metadata.bodyProblem { return .failed(.fetch(problem)) }
             return .failed(.parse(error))
         }
     }

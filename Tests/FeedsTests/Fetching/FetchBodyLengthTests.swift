@@ -9,38 +9,62 @@ import Testing
 struct FetchBodyLengthTests {
     static let feed = Data("<rss version=\"2.0\"><channel><title>t</title></channel></rss>".utf8)
 
-    @Test func bodyShorterThanItsContentLengthIsAnError() async throws {
+    @Test func bodyShorterThanItsContentLengthIsKeptAndReported() async throws {
         // 10 bytes arrive, 1000 were announced, then the server closes the connection.
-        try await withLoopbackServer({ _ in .declaring("1000", body: Self.feed.prefix(10)) }) { server in
+        try await withLoopbackServer({ _ in
+            .declaring("1000", body: Self.feed.prefix(10), headers: [("ETag", "\"v1\"")])
+        }) { server in
             let url = server.url("/short")
             let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
-            #expect(outcome == .failed(.incompleteBody(url: url, received: 10, expected: 1000)))
-            let message = try #require(outcome.error?.description)
+            guard case .fetched(let body, let metadata) = outcome else {
+                Issue.record("expected the partial body, got \(outcome)")
+                return
+            }
+            #expect(body == Self.feed.prefix(10))
+            #expect(metadata.bodyProblem == .incompleteBody(url: url, received: 10, expected: 1000))
+            #expect(metadata.etag == nil)  // the next fetch must download the whole feed again
+            let message = try #require(metadata.bodyProblem?.description)
             #expect(message.contains(url.absoluteString) && message.contains("10 of the 1000 bytes"))
         }
     }
 
-    @Test func bodyLongerThanItsContentLengthIsAnError() async throws {
+    @Test func bodyLongerThanItsContentLengthIsReported() async throws {
         // libcurl stops reading at the declared length; what follows must not pass unnoticed.
         try await withLoopbackServer({ _ in .declaring("20", body: Self.feed) }) { server in
             let url = server.url("/long")
             let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
-            #expect(outcome == .failed(.bodyLongerThanDeclared(url: url, declared: 20)))
-            #expect(outcome.error?.description.contains(url.absoluteString) == true)
+            guard case .fetched(let body, let metadata) = outcome else {
+                Issue.record("expected the declared part of the body, got \(outcome)")
+                return
+            }
+            #expect(body == Self.feed.prefix(20))
+            #expect(metadata.bodyProblem == .bodyLongerThanDeclared(url: url, declared: 20))
+            #expect(metadata.bodyProblem?.description.contains(url.absoluteString) == true)
         }
     }
 
-    @Test func chunkedBodyCutOffIsAnError() async throws {
+    @Test func chunkedBodyCutOffIsReported() async throws {
         let response = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<rss>\r\n100\r\n<channel>"
         try await withLoopbackServer({ _ in .raw(Data(response.utf8)) }) { server in
             let url = server.url("/cut")
             let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
-            guard case .failed(.incompleteBody(let failedURL, _, let expected)) = outcome else {
-                Issue.record("expected incompleteBody, got \(outcome)")
+            guard case .fetched(_, let metadata) = outcome,
+                case .incompleteBody(let failedURL, _, let expected)? = metadata.bodyProblem
+            else {
+                Issue.record("expected a body with incompleteBody, got \(outcome)")
                 return
             }
             #expect(failedURL == url)
             #expect(expected == nil)
+        }
+    }
+
+    @Test func nothingArrivedIsAnError() async throws {
+        // Headers announce 1000 bytes, none follow: there is nothing to keep.
+        try await withLoopbackServer({ _ in .declaring("1000", body: Data()) }) { server in
+            let url = server.url("/empty")
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
+            #expect(outcome == .failed(.incompleteBody(url: url, received: 0, expected: 1000)))
         }
     }
 
@@ -66,8 +90,11 @@ struct FetchBodyLengthTests {
             let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
             // libcurl refuses some of these and reads others to the end of the connection;
             // either way one outcome, naming the URL, and no crash.
+            // ("1e3" is read as 1: one byte is kept and the rest reported.)
             if let error = outcome.error {
                 #expect(error.url == url)
+            } else if case .fetched(_, let metadata) = outcome, let problem = metadata.bodyProblem {
+                #expect(problem.url == url)
             } else {
                 #expect(outcome.body == Self.feed)
             }
