@@ -12,7 +12,11 @@ struct Zeader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zeader",
         abstract: "A terminal feed reader.",
-        discussion: "Exit status: 0 success, 1 failure (a feed, a file or the store), 2 bad usage.",
+        usage: "zeader [--db <PATH>] [--demo] [<subcommand>]",
+        discussion: """
+            Without a subcommand, zeader opens the interactive reader on the store.
+            Exit status: 0 success, 1 failure (a feed, a file or the store), 2 bad usage.
+            """,
         version: zeaderVersion,
         subcommands: [
             // Subcommands are registered here, one struct per file.
