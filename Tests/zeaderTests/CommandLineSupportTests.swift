@@ -44,7 +44,21 @@ import ZeaderKit
     @Test("items text marks unread and flagged items")
     func itemsTextMarkers() {
         let item = ItemSummary(feed: "f", id: "1", title: "T", sortDate: Date(timeIntervalSince1970: 0), flagged: true)
-        #expect(ItemSummary.text([item]).hasPrefix("1970-01-01 00:00  N* T"))
+        #expect(ItemSummary.text([item]).hasPrefix("1970-01-01 00:00  N* f  T"))
+    }
+
+    @Test("items text has a feed column: the feed's title, cut to 24 cells and padded to the widest")
+    func itemsTextFeedColumn() {
+        let long = String(repeating: "Long feed title ", count: 4)
+        let items = [
+            ItemSummary(feed: "https://a.example/feed", id: "1", title: "First", read: true, feedTitle: "Café\u{1B}[31m"),
+            ItemSummary(feed: "https://b.example/feed", id: "2", title: "Second", read: true, feedTitle: long),
+            ItemSummary(feed: "https://c.example/feed", id: "3", title: "Third", read: true),
+        ]
+        let lines = ItemSummary.text(items).split(separator: "\n").map { String($0.dropFirst(21)) }
+        #expect(lines[0] == "Café" + String(repeating: " ", count: 20) + "  First")
+        #expect(lines[1] == String(long.prefix(24)) + "  Second")
+        #expect(lines[2] == "https://c.example/feed  " + "  Third")
     }
 
     @Test("list text shows tags after the URL")

@@ -104,7 +104,11 @@ public struct FeedLibrary: Sendable {
             // Registering every server first lets each item's `server` resolve without a query.
             let servers = try Server.findAll(in: context)
             var urls: [ObjectID: String] = [:]
-            for server in servers { urls[server.objectID] = server.url }
+            var titles: [ObjectID: String] = [:]
+            for server in servers {
+                urls[server.objectID] = server.url
+                titles[server.objectID] = server.displayTitle
+            }
             do {
                 let items: [FeedItem]
                 if let text = query.search {
@@ -116,7 +120,10 @@ public struct FeedLibrary: Sendable {
                         matching: filter, limit: query.limit,
                         timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context)
                 }
-                return items.map { ItemSummary($0, feedURL: $0.server.flatMap { urls[$0.objectID] } ?? "") }
+                return items.map { item in
+                    let feed = item.server?.objectID
+                    return ItemSummary(item, feedURL: feed.flatMap { urls[$0] } ?? "", feedTitle: feed.flatMap { titles[$0] })
+                }
             } catch {
                 throw Self.predicateError(error)
             }

@@ -88,12 +88,17 @@ public struct ItemSummary: Sendable, Equatable {
     public var read: Bool
     /// Flagged (starred) by the user.
     public var flagged: Bool
+    /// The feed's title as the feed list shows it (its URL when it has none); the text
+    /// listing's feed column, not part of the JSON.
+    public var feedTitle: String?
 
     public init(
         feed: String, id: String, title: String? = nil, link: String? = nil, author: String? = nil,
-        published: Date? = nil, updated: Date? = nil, sortDate: Date? = nil, read: Bool = false, flagged: Bool = false
+        published: Date? = nil, updated: Date? = nil, sortDate: Date? = nil, read: Bool = false, flagged: Bool = false,
+        feedTitle: String? = nil
     ) {
         self.flagged = flagged
+        self.feedTitle = feedTitle
         self.feed = feed
         self.id = id
         self.title = title
@@ -105,11 +110,11 @@ public struct ItemSummary: Sendable, Equatable {
         self.read = read
     }
 
-    init(_ item: FeedItem, feedURL: String) {
+    init(_ item: FeedItem, feedURL: String, feedTitle: String?) {
         self.init(
             feed: feedURL, id: item.guid, title: item.title, link: item.link, author: item.author,
             published: item.published, updated: item.updated, sortDate: item.sortDate, read: item.read,
-            flagged: item.flagged)
+            flagged: item.flagged, feedTitle: feedTitle)
     }
 
     /// One JSON array of `{"feed", "id", "title", "link", "author", "published", "read"}`

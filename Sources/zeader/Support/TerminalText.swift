@@ -51,17 +51,24 @@ extension ServerSummary {
 
 /// `zeader items`'s text form.
 extension ItemSummary {
-    /// One line per item: `YYYY-MM-DD HH:MM  N* title  (author)`, `N` marking unread and `*`
-    /// flagged.
+    /// The feed column's widest, in terminal cells.
+    static let feedColumnWidth = 24
+
+    /// One line per item: `YYYY-MM-DD HH:MM  N* feed  title  (author)`, `N` marking unread,
+    /// `*` flagged, the feed's title cut or padded to one column (as wide as the longest
+    /// listed, at most 24 characters).
     ///
     /// ```swift
     /// print(ItemSummary.text(items), terminator: "")
     /// ```
     static func text(_ items: [ItemSummary]) -> String {
         var out = ""
-        for item in items {
+        let feeds = items.map { DisplayWidth.prefix(TerminalText.line($0.feedTitle ?? $0.feed), columns: feedColumnWidth) }
+        let width = feeds.map { DisplayWidth.of($0) }.max() ?? 0
+        for (item, feed) in zip(items, feeds) {
             let date = item.sortDate.map { String(JSONText.timestamp($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
             out += (date ?? String(repeating: " ", count: 16)) + "  " + (item.read ? " " : "N") + (item.flagged ? "* " : "  ")
+            out += DisplayWidth.padded(feed, toColumns: width) + "  "
             out += TerminalText.line(item.title?.isEmpty == false ? item.title : item.link ?? item.id)
             if let author = item.author, !author.isEmpty { out += "  (" + TerminalText.line(author) + ")" }
             out += "\n"
