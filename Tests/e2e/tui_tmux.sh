@@ -165,6 +165,22 @@ expect_line 2 "0/1"
 keys q
 expect "EXIT=0"
 
+echo "== SIGHUP (the terminal closed) checkpoints and closes the store: no -wal left to recover"
+start "$zeader --db $store"
+expect "Cron Feed"
+keys Enter N  # the item unread again: a write into the -wal
+expect "N 2026-11-"
+checks=$((checks + 1))
+[ -s "$store-wal" ] || { echo "FAIL: the write left no -wal to checkpoint" >&2; failures=$((failures + 1)); }
+kill -HUP "$(pgrep -P "$(t display -p -t main '#{pane_pid}')")"
+expect "EXIT=129"
+expect "icanon echo"
+checks=$((checks + 1))
+if [ -s "$store-wal" ]; then
+	echo "FAIL: SIGHUP left a $(stat -c %s "$store-wal")-byte -wal" >&2
+	failures=$((failures + 1))
+fi
+
 echo "== refresh against a loopback server: R fetches every feed, r the one under the cursor"
 www="$work/www"
 mkdir -p "$www"

@@ -38,6 +38,9 @@ public final class PersistentStore: Sendable {
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
     static let busyTimeout: TimeInterval = 10
+    /// `PRAGMA journal_size_limit` on every connection of a file store, in bytes (4 MiB):
+    /// the `-wal` file is truncated to at most this size whenever a checkpoint resets it.
+    public static let journalSizeLimit = 4 * 1024 * 1024
     /// The GRDB database, for ObjectGraph's tests, which look at the schema and rows as
     /// stored. Not public: everything above ObjectGraph goes through contexts, fetch and
     /// batch requests and full-text indexes, and no SQL is written against its schema.
@@ -80,6 +83,10 @@ public final class PersistentStore: Sendable {
                 writer = queue
             case .file(let url):
                 let path = url.path
+                // Every connection: once a checkpoint resets the `-wal`, it is cut back to this size.
+                config.prepareDatabase { db in
+                    try db.execute(sql: "PRAGMA journal_size_limit = \(Self.journalSizeLimit)")
+                }
                 let exists = FileManager.default.fileExists(atPath: path)
                 isReadOnly = readOnly || (exists && access(path, W_OK) != 0)
                 if isReadOnly {
@@ -308,6 +315,38 @@ public final class PersistentStore: Sendable {
     func dataVersion() -> Int64? {
         try? writer.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") } ?? nil
     }
+
+    /// Copies the write-ahead log back into the database file (`PRAGMA wal_checkpoint`) and,
+    /// with `truncate`, cuts the `-wal` file to zero bytes; call it after bulk writes so the
+    /// `-wal` does not stay large. Best-effort: when a reader elsewhere holds an old snapshot
+    /// the checkpoint stops where it must and this answers `false` instead of throwing. An
+    /// in-memory store has no log and answers `true`; a read-only store answers `false`.
+    ///
+    /// ```swift
+    /// try store.batchUpdate(request)
+    /// store.checkpoint(truncate: true)
+    /// ```
+    @discardableResult
+    public func checkpoint(truncate: Bool = true) -> Bool {
+        guard case .file = location else { return true }
+        guard !isReadOnly, let pool = writer as? DatabasePool else { return false }
+        let mode = truncate ? "TRUNCATE" : "PASSIVE"
+        do {
+            return try pool.writeWithoutTransaction { db in
+                // Wait for readers briefly, not the full busy timeout: this is housekeeping.
+                sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.checkpointBusyMilliseconds))
+                defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.busyTimeout * 1000)) }
+                let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(\(mode))")
+                let busy: Int = row?[0] ?? 1
+                return busy == 0
+            }
+        } catch {
+            return false
+        }
+    }
+
+    /// How long ``checkpoint(truncate:)`` waits for another connection's read to finish.
+    static let checkpointBusyMilliseconds = 500
 
     /// Closes the database (only needed to remove or replace the file while the process runs).
     public func close() throws(ObjectGraphError) {

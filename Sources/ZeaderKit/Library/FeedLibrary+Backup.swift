@@ -302,6 +302,7 @@ extension FeedLibrary {
         report.itemsAdded = added
         report.itemsUpdated = updated
         report.resumedAfter = result.resumedAfter
+        store.checkpoint()
         return report
     }
 

@@ -43,6 +43,7 @@ extension FeedLibrary {
         guard !ids.isEmpty || feed != nil else {
             throw ZeaderError.noItemsNamed(flagging: flagged)
         }
+        defer { store.checkpoint() }
         return try withContext { context in
             var predicate = ObjectGraph.Predicate.true
             if let feed {

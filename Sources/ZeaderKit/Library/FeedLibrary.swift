@@ -153,13 +153,15 @@ public struct FeedLibrary: Sendable {
     /// ```
     @discardableResult
     public func markRead(feed url: String?) throws(ZeaderError) -> Int {
-        try withContext { context in
+        let changed = try withContext { context in
             guard let url else { return try ItemMarking.markRead(.all, in: context) }
             guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
                 throw ZeaderError.notSubscribed(url)
             }
             return try ItemMarking.markRead(.feed(server.objectID), in: context)
         }
+        store.checkpoint()
+        return changed
     }
 
     // MARK: Import and export
@@ -214,6 +216,7 @@ public struct FeedLibrary: Sendable {
             }
             try context.save()
         }
+        store.checkpoint()
         return report
     }
 

@@ -127,6 +127,7 @@ public final class FeedRefresher: Sendable {
             }
         }
         await context.run { importer.flush() }
+        store.checkpoint()  // a refresh can write tens of megabytes to the `-wal`
         let (finalProgress, results) = state.withLock { ($0.progress, $0.results) }
         return RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
     }

@@ -96,6 +96,20 @@ public final class ZeaderStore: Sendable {
         }
     }
 
+    /// Folds the store's `-wal` file back into the database and truncates it (see
+    /// ``ObjectGraph/PersistentStore/checkpoint(truncate:)``); the use cases call it after
+    /// bulk writes, and the reader when it closes. Best-effort: `false` when another
+    /// process's read kept it from completing, or the store is read-only.
+    ///
+    /// ```swift
+    /// try library.markRead(feed: nil)
+    /// store.checkpoint()
+    /// ```
+    @discardableResult
+    public func checkpoint() -> Bool {
+        container.store.checkpoint(truncate: true)
+    }
+
     /// A store in memory (demo, tests).
     public static func inMemory() throws(ObjectGraphError) -> ZeaderStore {
         ZeaderStore(container: try PersistentContainer(model: ZeaderModel.current, store: .inMemory), url: nil)

@@ -5,7 +5,8 @@ import ZeaderKit
 
 /// Runs a ``ReaderApp`` in the real terminal: curses, an input thread that waits on
 /// standard input without blocking the UI queue, and signals (SIGWINCH resizes;
-/// SIGINT, SIGTERM and SIGHUP restore the terminal and exit; fatal signals restore it
+/// SIGINT, SIGTERM and SIGHUP restore the terminal, checkpoint the store and exit (the
+/// handler only writes to a pipe; the input thread does the rest); fatal signals restore it
 /// and end the process, see ``FatalSignalRestore``).
 ///
 /// ```swift
@@ -59,17 +60,18 @@ public enum ReaderTerminal {
                 app.start()
                 let thread = Thread {
                     FatalSignalRestore.prepareThread()
-                    inputLoop(app: app, queue: queue)
+                    inputLoop(app: app, queue: queue, store: store)
                 }
                 thread.name = "zeader.input"
                 thread.start()
             }
         }
         store.container.stopWatchingOtherProcesses()
+        store.checkpoint()
     }
 
     /// Waits for keys or signals and hands them to the UI queue.
-    private static func inputLoop(app: ReaderApp, queue: DispatchQueue) {
+    private static func inputLoop(app: ReaderApp, queue: DispatchQueue, store: ZeaderStore) {
         var fds = [
             pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
@@ -88,6 +90,10 @@ public enum ReaderTerminal {
                             return app.hasQuit
                         }
                         app.backend.end()
+                        // Outside the signal handler: leave no `-wal` for the next start to recover.
+                        store.container.stopWatchingOtherProcesses()
+                        store.checkpoint()
+                        try? store.container.store.close()
                         exit(128 + Int32(byte))
                     }
                     if done { return }
