@@ -126,11 +126,11 @@ final class CurlMulti: Sendable {
     }
 }
 
-/// The `CURLM *`. Unchecked `Sendable`: libcurl lets only one thread use a multi handle at
-/// a time, and here only the loop thread does (there is at most one, see
-/// `Inbox.loopRunning`), except `curl_multi_wakeup`, which libcurl documents as callable
-/// from any thread, and `curl_multi_cleanup` in `deinit`, when no loop can be running (the
-/// loop holds the ``CurlMulti``).
+/// The `CURLM *`.
+// Safe to share across threads: libcurl lets only one thread use a multi handle at a time,
+// and here only the loop thread does (there is at most one, see `Inbox.loopRunning`), except
+// `curl_multi_wakeup`, which libcurl documents as callable from any thread, and
+// `curl_multi_cleanup` in `deinit`, when no loop can be running (the loop holds the CurlMulti).
 private final class MultiHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer?
 

@@ -32,11 +32,10 @@ struct HTTPResponse: Sendable {
 /// before requesting the same URL again, and name the URL it gave up at; libcurl's follower
 /// reports none of these. The scheme whitelist is enforced both here and by libcurl
 /// (`CURLOPT_PROTOCOLS_STR`/`CURLOPT_REDIR_PROTOCOLS_STR` "http,https").
-///
-/// Unchecked `Sendable` because the fetching task sets a transfer up and then hands it to
-/// ``CurlMulti`` through the multi's locked inbox, which orders the two; from then on only
-/// the multi's loop thread touches its state (libcurl runs the callbacks inside
-/// `curl_multi_perform` on that thread). The one exception is `cancelRequested`, an atomic.
+// Safe to share across threads: the fetching task sets a transfer up and then hands it to
+// CurlMulti through the multi's locked inbox, which orders the two; from then on only the
+// multi's loop thread touches its state (libcurl runs the callbacks inside
+// `curl_multi_perform` on that thread). The one exception is `cancelRequested`, an atomic.
 final class CurlTransfer: @unchecked Sendable {
     /// The URL the caller asked for.
     let originalURL: URL

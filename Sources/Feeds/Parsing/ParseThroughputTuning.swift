@@ -153,7 +153,7 @@ extension FeedParser {
     }
 
     /// What the two threads of ``parseInHalves(_:baseURL:)`` share.
-    // Unchecked sendability is sound: `document` is only read, and stays valid until
+    // Safe to share across the two threads: `document` is only read, and stays valid until
     // `concurrentPerform` returns; each thread writes only its own slot of `halves`, and
     // the slots are read after `concurrentPerform` has returned (it waits for both).
     private struct HalvesWork: @unchecked Sendable {

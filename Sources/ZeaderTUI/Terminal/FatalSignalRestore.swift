@@ -56,10 +56,10 @@ enum FatalSignalRestore {
     static let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
 }
 
-// Unsafe nonisolation is sound: written once, before the handlers that read them are installed,
-// and only read (by the handler) afterwards.
+// Safe without isolation: written once, before the handlers that read it are installed, and
+// only read (by the handler) afterwards.
 nonisolated(unsafe) private var savedModes = termios()
-// Unsafe nonisolation is sound, as above: set right after savedModes, before the handlers exist.
+// Safe without isolation, as above: set right after savedModes, before the handlers exist.
 nonisolated(unsafe) private var savedModesValid = false
 
 /// The handler: async-signal-safe calls only.
