@@ -63,19 +63,6 @@ extension Predicate {
     }
 }
 
-extension Predicate {
-    /// As ``evaluate(with:)``, stopped with ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``
-    /// once it runs past `timeLimit` (nil: no limit): for a predicate a user wrote, checked
-    /// on objects in memory.
-    ///
-    /// ```swift
-    /// let keep = try userPredicate.evaluate(with: item, timeLimit: .seconds(2))
-    /// ```
-    public func evaluate(with object: some PredicateEvaluable, timeLimit: Duration?) throws -> Bool {
-        try QueryDeadline(limit: timeLimit).run { () throws -> Bool in try evaluate(with: object) }
-    }
-}
-
 enum PredicateEvaluator {
     /// The value(s) a key path leads to.
     enum Resolved {
