@@ -33,6 +33,7 @@ struct Zeader: AsyncParsableCommand {
             ExportCommand.self,
             CheckCommand.self,
             ParseCommand.self,
+            ConfigCommand.self,
         ]
     )
 
@@ -48,7 +49,8 @@ struct Zeader: AsyncParsableCommand {
             if demo { try DemoFeeds.load(into: store) }
             let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             // The demo's feeds are offline: no refresh there.
-            let refresher: ReaderRefresher? = demo ? nil : FeedRefresher(store: store)
+            let refresher: ReaderRefresher? =
+                demo ? nil : FeedRefresher(store: store, options: RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).

@@ -80,13 +80,15 @@ import Testing
         #expect(config.useColor == false)
     }
 
-    @Test func configErrorsNameFileAndLine() {
+    @Test func configErrorsNameFileAndLine() throws {
         #expect(throws: ReaderConfigError(file: "cfg", line: 2, message: "unknown key 'WHAT'")) {
             try ReaderConfig.parse("bind-key j down\nbind-key WHAT quit", file: "cfg")
         }
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("bind-key j fly", file: "cfg") }
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("browser \"unterminated", file: "cfg") }
-        #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("frobnicate", file: "cfg") }
+        // An unknown directive is a warning naming file:line (a newsboat config must not stop the reader).
+        let warned = try ReaderConfig.parse("frobnicate", file: "cfg")
+        #expect(warned.warnings.map(\.description) == ["cfg:1: unknown directive 'frobnicate' (line ignored)"])
     }
 }
 

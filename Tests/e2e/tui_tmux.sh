@@ -88,7 +88,7 @@ keys q
 
 echo "== links: the browser gets the URL as its own argument, and gives the terminal back"
 # (BROWSER is set for the whole pane below: a script that records its arguments.)
-keys g Enter Enter
+keys Home Enter Enter
 expect "Links:"
 keys 1 Enter
 expect "Opened https://zeader.example/manual"

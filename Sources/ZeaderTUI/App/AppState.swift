@@ -21,11 +21,14 @@ public struct FeedRow: Equatable, Sendable {
     /// The last refresh's error: the row gets a `!` and the status line shows it.
     public var lastError: String?
     public var url: String?
+    /// The feed's tags (``FeedTags``), for the tag list and `firsttag` order.
+    public var tags: [String] = []
 
     public init(
         kind: Kind, title: String, unread: Int, total: Int, lastRefresh: Date? = nil, lastError: String? = nil,
-        url: String? = nil
+        url: String? = nil, tags: [String] = []
     ) {
+        self.tags = tags
         self.kind = kind
         self.title = title
         self.unread = unread
@@ -112,6 +115,8 @@ public struct ItemListState: Equatable, Sendable {
     /// Rows loaded for the visible window (filled by the controller before drawing).
     public var rows: [ObjectID: ItemRow] = [:]
     public var position = ListPosition()
+    /// The filter typed with `F` (a FeedItem predicate), until the list is left.
+    public var filter: String?
 
     public init(source: ItemSource, title: String, ids: [ObjectID]) {
         self.source = source
@@ -160,6 +165,10 @@ public enum Prompt: Equatable, Sendable {
     /// The fetched feed, waiting for keep (y) or discard (n).
     case addFeedPreview(url: String, title: String, itemCount: Int)
     case confirmDelete(title: String, id: ObjectID)
+    // Views (branch reader): Prompt+Views.swift.
+    case filter(text: String, error: String?)
+    case sort(reverse: Bool, feeds: Bool)
+    case writeLinks(text: String)
 
     /// The line as shown.
     public var line: String {
@@ -169,13 +178,14 @@ public enum Prompt: Equatable, Sendable {
         case .addFeedPreview(let url, let title, let count):
             return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
         case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
+        case .filter, .sort, .writeLinks: return viewsLine
         }
     }
 
     /// Whether the prompt takes typed text (else one y/n key).
     public var isTextEntry: Bool {
         switch self {
-        case .search, .addFeed: return true
+        case .search, .addFeed, .filter, .writeLinks: return true
         default: return false
         }
     }
@@ -189,7 +199,7 @@ public enum Prompt: Equatable, Sendable {
 /// let buffer = ReaderView.render(state, keyMap: .default)
 /// ```
 public struct AppState: Equatable, Sendable {
-    public enum Screen: Equatable, Sendable { case feeds, items, article, help }
+    public enum Screen: Equatable, Sendable { case feeds, items, article, help, picker }
 
     public var width: Int
     public var height: Int
@@ -217,6 +227,10 @@ public struct AppState: Equatable, Sendable {
     /// Digits typed in the article view: the link number to open.
     public var pendingLinkNumber = ""
     public var colors = true
+    /// Hidden read feeds/items, sort orders, tag and feed filter (branch reader: ViewOptions.swift).
+    public var views = ViewOptions()
+    /// The tag list or link list, when open.
+    public var picker: PickerState?
 
     public init(width: Int, height: Int) {
         self.width = width
@@ -262,6 +276,11 @@ public struct AppState: Equatable, Sendable {
                 self.article = article
             }
         case .help: helpScroll = max(0, min(helpScroll + delta, Action.allCases.count))
+        case .picker:
+            if var picker {
+                picker.position.move(by: delta, count: picker.entries.count, height: page)
+                self.picker = picker
+            }
         }
     }
 

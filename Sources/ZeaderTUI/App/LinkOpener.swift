@@ -15,7 +15,7 @@ public enum LinkOpener {
     }
 
     /// The argument vector to run: the browser's words (config `browser`, else
-    /// `$BROWSER`, else `xdg-open`), then the URL.
+    /// `$BROWSER`, else `xdg-open`), then the URL, or the URL in place of `%u` (newsboat's form).
     public static func command(
         for link: String, browser: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(RefusedLink) -> [String] {
@@ -32,6 +32,10 @@ public enum LinkOpener {
         // $BROWSER may list alternatives separated by ':'; the first one is used.
         let first = chosen.split(separator: ":").first.map(String.init) ?? chosen
         let words = first.split(separator: " ").map(String.init)
+        // newsboat's `%u` places the URL (still one argument of its own: no shell quoting needed).
+        if words.contains(where: { $0.contains("%u") }) {
+            return words.map { $0.replacingOccurrences(of: "%u", with: link) }
+        }
         return (words.isEmpty ? ["xdg-open"] : words) + [link]
     }
 

@@ -20,7 +20,7 @@ import ZeaderKit
 // Unchecked sendability is sound: every property is used only on `queue` (a serial queue); the
 // closures that cross threads (observers, tasks) hop onto it with `queue.async` first.
 public final class ReaderApp: @unchecked Sendable {
-    public private(set) var state: AppState
+    public internal(set) var state: AppState
     let model: ReaderModel
     let backend: TerminalBackend
     let config: ReaderConfig
@@ -29,8 +29,8 @@ public final class ReaderApp: @unchecked Sendable {
     let fetcher: FeedFetcher?
     private var observation: ObservationToken?
     private var otherProcessObservation: ObservationToken?
-    private var modelChanged = false
-    private var itemsChanged = false
+    var modelChanged = false
+    var itemsChanged = false
     private var redrawScheduled = false
     private var smartCountsScheduled = false
     private var refreshTimer: DispatchSourceTimer?
@@ -52,17 +52,23 @@ public final class ReaderApp: @unchecked Sendable {
         self.fetcher = fetcher
         state = AppState(width: backend.size.width, height: backend.size.height)
         state.colors = config.useColor
+        state.views = config.views
     }
 
     /// Loads the feed list, starts watching the model, draws the first frame. On `queue`.
     public func start() {
-        do { state.feeds = try model.feedRows() } catch { state.say(.cannotReadFeeds("\(error)")) }
+        do { state.feeds = arrangedFeeds(try model.feedRows()) } catch { state.say(.cannotReadFeeds("\(error)")) }
         state.clampPositions()
+        for warning in config.warnings.prefix(1) { state.say(warning.description, error: true) }
         observation = model.store.container.bus.observeObjectsDidChange(in: model.context) { [weak self] note in
             // Runs on the view context's queue, which is `queue`.
             guard let self else { return }
             self.modelChanged = true
-            if !note.objects(ofEntity: "FeedItem").isEmpty || note.isMerge { self.itemsChanged = true }
+            // The open list keeps its items through this reader's own edits (a read item stays in an
+            // unread-only list, so the cursor and `n` never skip); merges and inserts/deletes reload it.
+            if note.isMerge || (note.inserted + note.deleted).contains(where: { $0.entity.name == "FeedItem" }) {
+                self.itemsChanged = true
+            }
             self.scheduleRedraw()
         }
         // Another process's commit may touch nothing this context has registered (a new
@@ -120,18 +126,18 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Re-reads the feed rows (stored counts) and, when items came or went, the item list
     /// (keeping the cursor on the same item).
-    private func reloadFromModel() {
+    func reloadFromModel() {
         modelChanged = false
         let selected = state.selectedFeed
         do {
             // Subscriptions now (stored counts); smart feeds, whose counts may scan every
             // item, right after this frame is drawn.
-            state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
+            state.feeds = arrangedFeeds(try model.feedRows(countingSmartFeeds: false, previous: state.feeds))
             if state.feeds.contains(where: { $0.serverID == nil }) && !smartCountsScheduled {
                 smartCountsScheduled = true
                 queue.async { [self] in
                     smartCountsScheduled = false
-                    if let rows = try? model.feedRows(), rows != state.feeds {
+                    if let rows = try? arrangedFeeds(model.feedRows()), rows != state.feeds {
                         state.feeds = rows
                         state.clampPositions()
                         redraw()
@@ -147,7 +153,7 @@ public final class ReaderApp: @unchecked Sendable {
         if itemsChanged, var list = state.items {
             itemsChanged = false
             let selectedID = list.selectedID
-            if let ids = try? model.itemIDs(list.source) {
+            if let ids = try? model.itemIDs(list.source, views: state.views, filter: list.filter) {
                 list.ids = ids
                 if let selectedID, let index = ids.firstIndex(of: selectedID) { list.position.cursor = index }
             }
@@ -209,11 +215,15 @@ public final class ReaderApp: @unchecked Sendable {
             let number = state.pendingLinkNumber
             state.pendingLinkNumber = ""
             if key == .enter { openLink(number: Int(number) ?? 0) }
+        } else if state.screen == .picker, handlePickerKey(key) {
+            // The tag or link list took the key.
         } else if let action = config.keyMap.action(for: key) {
             state.message = nil
             perform(action)
         } else if key == .escape, state.screen != .feeds {
             perform(.quit)
+        } else {
+            state.say(.keyNotBound(key.name))
         }
         if draw && !hasQuit { redraw() }
     }
@@ -272,16 +282,17 @@ public final class ReaderApp: @unchecked Sendable {
             attempt {
                 state.say(try model.redo().map(StatusMessage.redid) ?? .nothingToRedo)
             }
+        default: performNavigationOrView(action)
         }
         if modelChanged { reloadFromModel() }
     }
 
     /// Runs a model edit, showing its error on the status line.
-    private func attempt(_ body: () throws -> Void) {
+    func attempt(_ body: () throws -> Void) {
         do { try body() } catch { state.say(.failed("\(error)")) }
     }
 
-    private func open() {
+    func open() {
         switch state.screen {
         case .feeds:
             guard let row = state.selectedFeed else { return }
@@ -294,13 +305,13 @@ public final class ReaderApp: @unchecked Sendable {
         case .items:
             guard let id = state.items?.selectedID else { return }
             showArticle(id)
-        case .article, .help: break
+        case .article, .help, .picker: break
         }
     }
 
-    private func showItems(_ source: ItemSource, title: String) {
+    func showItems(_ source: ItemSource, title: String) {
         do {
-            let ids = try model.itemIDs(source)
+            let ids = try model.itemIDs(source, views: state.views, filter: nil)
             state.items = ItemListState(source: source, title: title, ids: ids)
             state.screens = [.feeds, .items]
         } catch {
@@ -308,7 +319,7 @@ public final class ReaderApp: @unchecked Sendable {
         }
     }
 
-    private func showArticle(_ id: ObjectID) {
+    func showArticle(_ id: ObjectID) {
         guard let article = model.article(id) else { return }
         state.article = article
         state.pendingLinkNumber = ""
@@ -316,11 +327,16 @@ public final class ReaderApp: @unchecked Sendable {
         attempt { try model.setRead(id, true) }
     }
 
-    private func back() {
+    func back() {
         if state.screens.count > 1 {
             let leaving = state.screens.removeLast()
             if leaving == .article { state.article = nil }
-            if leaving == .items { state.items = nil }
+            if leaving == .picker { state.picker = nil }
+            if leaving == .items {
+                state.items = nil
+                // The feed kept listed while open may hide now (hidden read feeds).
+                modelChanged = true
+            }
         } else {
             quit()
         }
@@ -333,34 +349,6 @@ public final class ReaderApp: @unchecked Sendable {
         onQuit?()
     }
 
-    private func nextUnread() {
-        if state.screen == .feeds {
-            let count = state.feeds.count
-            guard count > 0 else { return }
-            for step in 0..<count {
-                let index = (state.feedPosition.cursor + step) % count
-                if state.feeds[index].unread > 0 && state.feeds[index].serverID != nil {
-                    state.feedPosition.set(index, count: count, height: state.listHeight)
-                    open()
-                    break
-                }
-            }
-        }
-        guard var list = state.items, state.screen != .feeds else {
-            if state.screen == .feeds { state.say(.noUnreadItems) }
-            return
-        }
-        // From the item list the cursor's own item counts; from an article, the ones after it.
-        let start = state.screen == .article ? list.position.cursor + 1 : list.position.cursor
-        guard let index = (start..<list.ids.count).first(where: { !model.isRead(list.ids[$0]) }) else {
-            state.say(.noMoreUnreadItems)
-            return
-        }
-        list.position.set(index, count: list.ids.count, height: state.listHeight)
-        state.items = list
-        showArticle(list.ids[index])
-    }
-
     private func toggleRead() {
         let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
         guard let id, state.screen != .feeds else { return }
@@ -369,7 +357,6 @@ public final class ReaderApp: @unchecked Sendable {
             try model.setRead(id, read)
             state.say(.markedRead(read))
         }
-        if state.screen == .items { state.move(.down) }
     }
 
     private func toggleFlag() {
@@ -407,6 +394,7 @@ public final class ReaderApp: @unchecked Sendable {
     // MARK: Prompts
 
     private func handlePromptKey(_ key: Key, _ prompt: Prompt) {
+        if handleViewsPromptKey(key, prompt) { return }
         if prompt.isTextEntry {
             var text: String
             switch prompt {
@@ -560,13 +548,13 @@ public final class ReaderApp: @unchecked Sendable {
 
     // MARK: Links
 
-    private func openInBrowser() {
+    func openInBrowser() {
         let link: String?
         switch state.screen {
         case .article: link = state.article?.link
         case .items: link = state.items?.selectedID.flatMap { model.article($0)?.link }
-        case .feeds: link = nil
-        case .help: link = nil
+        case .feeds, .help: link = nil
+        case .picker: link = state.picker?.kind == .links ? state.picker?.selectedValue : nil
         }
         guard let link, !link.isEmpty else {
             state.say(.noLinkToOpen)
@@ -575,7 +563,7 @@ public final class ReaderApp: @unchecked Sendable {
         open(link: link)
     }
 
-    private func openLink(number: Int) {
+    func openLink(number: Int) {
         guard let article = state.article, number >= 1, number <= article.links.count else {
             state.say(.noLink(number))
             return
@@ -583,7 +571,7 @@ public final class ReaderApp: @unchecked Sendable {
         open(link: article.links[number - 1])
     }
 
-    private func open(link: String) {
+    func open(link: String) {
         let argv: [String]
         do { argv = try LinkOpener.command(for: link, browser: config.browser) } catch {
             state.say(.failed(error.description))

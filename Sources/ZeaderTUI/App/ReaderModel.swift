@@ -43,7 +43,8 @@ public final class ReaderModel {
         var rows = try FeedEditing.servers(in: context).map { server in
             FeedRow(
                 kind: .server(server.objectID), title: Self.titleWithTags(server), unread: Int(server.unreadCount),
-                total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url)
+                total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url,
+                tags: FeedTags.list(server.tags))
         }
         let stored = try SmartFeeds.stored(in: context)
         let smart =

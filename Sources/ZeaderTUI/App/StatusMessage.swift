@@ -38,6 +38,8 @@ enum StatusMessage: Equatable {
     case noLink(Int)
     case opened(String)
     case browserExited(command: String, status: Int32)
+    /// Navigation and views (branch reader): ReaderMessage.swift.
+    case reader(ReaderMessage)
 
     var text: String {
         switch self {
@@ -73,6 +75,7 @@ enum StatusMessage: Equatable {
         case .noLink(let number): return "No link \(number)"
         case .opened(let link): return "Opened \(link)"
         case .browserExited(let command, let status): return "\(command) exited with status \(status)"
+        case .reader(let message): return message.text
         }
     }
 
@@ -84,6 +87,7 @@ enum StatusMessage: Equatable {
             .browserExited:
             return true
         case .refreshed(let progress): return progress.failed > 0
+        case .reader(let message): return message.isError
         default: return false
         }
     }

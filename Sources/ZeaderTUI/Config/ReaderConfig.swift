@@ -30,6 +30,24 @@ public struct ReaderConfig: Equatable, Sendable {
     public var browser: String?
     public var smartFeeds: [SmartFeedDefinition] = []
     public var useColor = true
+    // newsboat's directives (branch reader): ReaderConfig+Newsboat.swift.
+    /// Problems that do not stop the reader (unknown directives, newsboat's settings without an
+    /// equivalent), each naming file:line; the reader shows the first on its status line.
+    public var warnings: [ReaderConfigError] = []
+    /// The lists' views as the config sets them (`show-read-feeds`, `feed-sort-order`…).
+    public var views = ViewOptions()
+    /// Where the reader remembers the views it was left with; nil: nowhere.
+    public var viewStateURL: URL?
+    /// `reload-threads`: feeds fetched at a time by the reader's refresh; nil: the default.
+    public var reloadThreads: Int?
+    /// `max-items`: items to keep per feed (0: all); stored for retention.
+    public var maxItems = 0
+    /// `notify-program`: run with a message when a refresh brings new items.
+    public var notifyProgram: String?
+    /// `color ELEMENT FG BG [ATTR…]` lines, newsboat's form.
+    public var colorRules: [ColorRule] = []
+    var autoReload = false
+    var reloadTimeSetting: Int?
 
     public init() {}
 
@@ -47,7 +65,9 @@ public struct ReaderConfig: Equatable, Sendable {
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw ReaderConfigError(file: url.path, line: 0, message: "cannot be read as UTF-8 text")
         }
-        return try parse(text, file: url.path)
+        var config = try parse(text, file: url.path)
+        config.rememberViews(at: url == defaultURL() ? ViewStateFile.defaultURL() : nil)
+        return config
     }
 
     /// Parses config text; `file` names it in errors.
@@ -56,20 +76,50 @@ public struct ReaderConfig: Equatable, Sendable {
     /// let config = try ReaderConfig.parse("bind-key x quit", file: "test")
     /// ```
     public static func parse(_ text: String, file: String) throws -> ReaderConfig {
+        let (config, errors) = parseCollecting(text, file: file)
+        if let first = errors.first { throw first }
+        return config
+    }
+
+    /// Parses every line, collecting each bad line's error (``check(_:file:)`` reports them all).
+    static func parseCollecting(_ text: String, file: String) -> (ReaderConfig, [ReaderConfigError]) {
         var config = ReaderConfig()
+        var errors: [ReaderConfigError] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
             func fail(_ message: String) -> ReaderConfigError {
                 ReaderConfigError(file: file, line: lineNumber, message: message)
             }
-            let words = try tokenize(String(rawLine)).get(orThrow: fail)
-            guard let directive = words.first else { continue }
+            do {
+                try config.apply(String(rawLine), file: file, line: lineNumber, fail: fail)
+            } catch let error as ReaderConfigError {
+                errors.append(error)
+            } catch {
+                errors.append(fail("\(error)"))
+            }
+        }
+        return (config, errors)
+    }
+
+    /// Applies one line of the config file.
+    private mutating func apply(
+        _ rawLine: String, file: String, line lineNumber: Int, fail: (String) -> ReaderConfigError
+    ) throws {
+        var config = self
+        defer { self = config }
+            let words = try Self.tokenize(String(rawLine)).get(orThrow: fail)
+            guard let directive = words.first else { return }
             let arguments = Array(words.dropFirst())
             switch directive {
             case "bind-key":
-                guard arguments.count == 2 else { throw fail("bind-key needs a key and an action") }
+                // newsboat's optional third word names a dialog (feedlist, articlelist…): Zeader's keys are global.
+                guard arguments.count == 2 || arguments.count == 3 else { throw fail("bind-key needs a key and an action") }
                 guard let key = Key(name: arguments[0]) else { throw fail("unknown key '\(arguments[0])'") }
-                guard let action = Action(rawValue: arguments[1]) else {
+                if Action(configName: arguments[1]) == nil, Self.newsboatActionsWithoutEquivalent.contains(arguments[1]) {
+                    config.warnings.append(fail("newsboat's action '\(arguments[1])' has no equivalent in Zeader (line ignored)"))
+                    return
+                }
+                guard let action = Action(configName: arguments[1]) else {
                     throw fail(
                         "unknown action '\(arguments[1])' (one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
@@ -86,19 +136,23 @@ public struct ReaderConfig: Equatable, Sendable {
                 guard arguments.count == 1 else { throw fail("browser needs one command (quote it)") }
                 config.browser = arguments[0]
             case "color":
-                guard arguments.count == 1, ["yes", "no"].contains(arguments[0]) else { throw fail("color needs yes or no") }
+                if arguments.count >= 3 {
+                    config.colorRules.append(try ColorRule.parse(arguments).get(orThrow: fail))
+                    return
+                }
+                guard arguments.count == 1, ["yes", "no"].contains(arguments[0]) else {
+                    throw fail("color needs yes or no, or newsboat's ELEMENT FOREGROUND BACKGROUND [ATTRIBUTE…]")
+                }
                 config.useColor = arguments[0] == "yes"
             case "smart-feed":
                 // The predicate is kept as written: its own quotes belong to it.
-                guard arguments.count >= 2, let predicate = rawRemainder(of: String(rawLine), afterWords: 2) else {
+                guard arguments.count >= 2, let predicate = Self.rawRemainder(of: String(rawLine), afterWords: 2) else {
                     throw fail("smart-feed needs a title and a predicate")
                 }
                 config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
             default:
-                throw fail("unknown directive '\(directive)'")
+                try config.applyNewsboat(directive, arguments, fail: fail)
             }
-        }
-        return config
     }
 
     /// The text of `line` after its first `count` words (quoted words count as one),

@@ -24,6 +24,29 @@ public enum Action: String, CaseIterable, Sendable {
     case moveFeedUp = "move-feed-up"
     case moveFeedDown = "move-feed-down"
     case undo, redo, help, redraw
+    // Navigation, views and newsboat's actions (branch reader): summaries in Action+Newsboat.swift.
+    case prevUnread = "prev-unread"
+    case next, prev
+    case nextFeed = "next-feed"
+    case prevFeed = "prev-feed"
+    case nextUnreadFeed = "next-unread-feed"
+    case prevUnreadFeed = "prev-unread-feed"
+    case randomUnread = "random-unread"
+    case openInBrowserAndMarkRead = "open-in-browser-and-mark-read"
+    case toggleShowReadFeeds = "toggle-show-read-feeds"
+    case toggleShowReadArticles = "toggle-show-read-articles"
+    case sort
+    case revSort = "rev-sort"
+    case setTag = "set-tag"
+    case clearTag = "clear-tag"
+    case setFilter = "set-filter"
+    case clearFilter = "clear-filter"
+    case showUrls = "show-urls"
+    // Implemented on branch article (newsboat's names): save, pipe-to, bookmark, macro-prefix.
+    case save
+    case pipeTo = "pipe-to"
+    case bookmark
+    case macroPrefix = "macro-prefix"
 
     /// One line for the help screen.
     public var summary: String {
@@ -54,6 +77,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .redo: return "Redo"
         case .help: return "Show this help"
         case .redraw: return "Redraw the screen"
+        default: return newsboatSummary
         }
     }
 }

@@ -15,8 +15,8 @@ public struct KeyMap: Equatable, Sendable {
     public static let `default` = KeyMap([
         .character("j"): .down, .down: .down, .character("k"): .up, .up: .up,
         .pageDown: .pageDown, .character(" "): .pageDown, .pageUp: .pageUp,
-        .home: .top, .character("g"): .top, .end: .bottom, .character("G"): .bottom,
-        .enter: .open, .right: .open, .character("l"): .open,
+        .home: .top, .end: .bottom,
+        .enter: .open, .right: .open,
         .character("q"): .quit, .left: .quit, .character("Q"): .hardQuit,
         .character("r"): .refreshFeed, .character("R"): .refreshAll,
         .character("n"): .nextUnread, .character("N"): .toggleRead, .character("*"): .toggleFlag,
@@ -26,7 +26,7 @@ public struct KeyMap: Equatable, Sendable {
         .character("["): .moveFeedUp, .character("]"): .moveFeedDown,
         .character("u"): .undo, .control("r"): .redo,
         .character("?"): .help, .control("l"): .redraw,
-    ])
+    ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old })
 
     public func action(for key: Key) -> Action? { actions[key] }
 

@@ -22,6 +22,7 @@ public enum ReaderView {
             case .items: ItemListView.draw(state, rows: body, into: &buffer)
             case .article: ArticleView.draw(state, rows: body, into: &buffer)
             case .help: HelpView.draw(state, keyMap: keyMap, rows: body, into: &buffer)
+            case .picker: PickerView.draw(state, rows: body, into: &buffer)
             }
         }
         if state.height >= 2 { StatusLineView.draw(state, keyMap: keyMap, y: state.height - 1, into: &buffer) }
@@ -37,6 +38,7 @@ public enum ReaderView {
         case .items: place = state.items.map { "\($0.title) (\($0.ids.count) items)" } ?? "Items"
         case .article: place = state.article?.title ?? "Article"
         case .help: place = "Help"
+        case .picker: place = state.picker?.title ?? ""
         }
         buffer.write("Zeader \(zeaderVersion) - " + place, x: 0, y: 0, style: bar)
     }
@@ -202,6 +204,9 @@ enum StatusLineView {
     static func draw(_ state: AppState, keyMap: KeyMap, y: Int, into buffer: inout ScreenBuffer) {
         let bar = Style(role: .statusBar, reverse: !state.colors)
         buffer.fill(y: y, style: bar)
+        if let prompt = state.prompt, PromptErrorView.draw(prompt, state: state, y: y, into: &buffer) {
+            return
+        }
         if let prompt = state.prompt {
             var text = ReaderView.clean(prompt.line)
             // Keep the end of long input visible.
@@ -235,6 +240,7 @@ enum StatusLineView {
         case .items: actions = [.quit, .open, .toggleRead, .markFeedRead, .nextUnread, .help]
         case .article: actions = [.quit, .openInBrowser, .nextUnread, .help]
         case .help: actions = [.quit]
+        case .picker: actions = state.picker?.kind == .links ? [.quit, .open, .save] : [.quit, .open]
         }
         return actions.compactMap { action in
             let keys = keyMap.keys(for: action)

@@ -1,0 +1,135 @@
+import Foundation
+import ObjectGraph
+
+/// How an item list is sorted: newsboat's `article-sort-order` fields that Zeader's items
+/// have (`date`, `title`, `author`, `feed`, `flags`, `link`, `guid`), ascending or descending.
+///
+/// ```swift
+/// let order = try ItemSortOrder(newsboat: "title-desc")
+/// ```
+public struct ItemSortOrder: Equatable, Sendable {
+    public enum Field: String, CaseIterable, Sendable {
+        case date, title, author, feed, flags, link, guid
+
+        /// The store key sorted on.
+        var key: String {
+            switch self {
+            case .date: return "sortDate"
+            case .title: return "title"
+            case .author: return "author"
+            case .feed: return "server.title"
+            case .flags: return "flagged"
+            case .link: return "link"
+            case .guid: return "guid"
+            }
+        }
+    }
+
+    public var field: Field
+    public var ascending: Bool
+
+    /// Newest first: the order of every list unless the user picks another.
+    public static let newestFirst = ItemSortOrder(field: .date, ascending: false)
+
+    public init(field: Field, ascending: Bool) {
+        self.field = field
+        self.ascending = ascending
+    }
+
+    /// The field's usual direction (dates newest first, the rest A to Z), as newsboat has it.
+    public init(field: Field) { self.init(field: field, ascending: field != .date) }
+
+    /// Parses newsboat's `<field>[-asc|-desc]`; throws a message listing the fields.
+    public init(newsboat text: String) throws(ZeaderError) {
+        let parts = text.split(separator: "-", maxSplits: 1).map(String.init)
+        guard let first = parts.first, let field = Field(rawValue: first.lowercased()) else {
+            throw ZeaderError.other(
+                "unknown sort order '\(text)' (one of: \(Field.allCases.map(\.rawValue).joined(separator: ", ")), optionally -asc or -desc)")
+        }
+        self.init(field: field)
+        if parts.count == 2 {
+            switch parts[1].lowercased() {
+            case "asc": ascending = true
+            case "desc": ascending = false
+            default: throw ZeaderError.other("unknown sort direction '\(parts[1])' in '\(text)' (asc or desc)")
+            }
+        }
+    }
+
+    /// `title`, `date-asc`: the form ``init(newsboat:)`` reads, shown on the status line.
+    public var name: String {
+        ascending == Self(field: field).ascending ? field.rawValue : field.rawValue + (ascending ? "-asc" : "-desc")
+    }
+
+    var sortDescriptors: [ObjectGraph.SortDescriptor] {
+        var descriptors = [ObjectGraph.SortDescriptor(field.key, ascending: ascending)]
+        if field != .date { descriptors.append(ObjectGraph.SortDescriptor("sortDate", ascending: false)) }
+        return descriptors
+    }
+}
+
+/// An item list as the reader shows it: the items of a feed, a smart feed or a search,
+/// optionally only the unread ones, narrowed by a filter predicate (the `--where`
+/// language), in a chosen order. One SQL query (the foreign-key, read and full-text
+/// indexes do the narrowing); newest first goes through ``ItemOrder``, the order of every
+/// other list.
+///
+/// ```swift
+/// let ids = try ItemListing.itemIDs(
+///     ItemListing.Query(base: try Predicate(format: "server == %@", id), unreadOnly: true, order: .newestFirst), in: context)
+/// ```
+public enum ItemListing {
+    public struct Query: Sendable {
+        /// The list's own items (a feed's, a smart feed's); nil: every item.
+        public var base: ObjectGraph.Predicate?
+        /// Search text (``ItemSearch``'s rules); nil: no search.
+        public var searchText: String?
+        public var unreadOnly: Bool
+        /// The user's filter, already parsed.
+        public var filter: ObjectGraph.Predicate?
+        public var order: ItemSortOrder
+
+        public init(
+            base: ObjectGraph.Predicate? = nil, searchText: String? = nil, unreadOnly: Bool = false,
+            filter: ObjectGraph.Predicate? = nil, order: ItemSortOrder = .newestFirst
+        ) {
+            self.base = base
+            self.searchText = searchText
+            self.unreadOnly = unreadOnly
+            self.filter = filter
+            self.order = order
+        }
+
+        var predicate: ObjectGraph.Predicate? {
+            var parts: [ObjectGraph.Predicate] = []
+            if let base { parts.append(base) }
+            if unreadOnly { parts.append(.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))) }
+            if let filter { parts.append(filter) }
+            return parts.isEmpty ? nil : parts.count == 1 ? parts[0] : .and(parts)
+        }
+    }
+
+    /// The IDs of the query's items in its order. Call on `context`'s queue. `timeLimit`
+    /// bounds the query (give ``UserPredicate/timeLimit`` when the user wrote a predicate).
+    ///
+    /// ```swift
+    /// let ids = try ItemListing.itemIDs(.init(unreadOnly: true), in: viewContext)
+    /// ```
+    public static func itemIDs(
+        _ query: Query, timeLimit: Duration? = nil, in context: ManagedObjectContext
+    ) throws(ZeaderError) -> [ObjectID] {
+        do {
+            if query.order == .newestFirst {
+                return try context.fetchObjectIDs(
+                    ItemOrder.oldestFirst(query.predicate, searchText: query.searchText, limit: nil, timeLimit: timeLimit, in: context)
+                ).reversed()
+            }
+            var request = FetchRequest<FeedItem>(
+                predicate: query.predicate, sortDescriptors: query.order.sortDescriptors, timeLimit: timeLimit)
+            request.searchText = query.searchText
+            return try context.fetchObjectIDs(request)
+        } catch {
+            throw FeedLibrary.predicateError(error)
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Feeds
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// The views: hidden read feeds and items, sort orders, the tag list, the filter and the
+/// link list. Every change re-runs the list's query (``ItemListing``) or re-arranges the
+/// feed rows (a few thousand at most); none walks the items in memory.
+extension ReaderApp {
+    func performView(_ action: Action) {
+        switch action {
+        case .toggleShowReadFeeds:
+            state.views.showReadFeeds.toggle()
+            rearrangeFeeds()
+            state.say(.reader(.showingReadFeeds(state.views.showReadFeeds)))
+            viewsChanged()
+        case .toggleShowReadArticles:
+            state.views.showReadArticles.toggle()
+            reloadItemList()
+            state.say(.reader(.showingReadArticles(state.views.showReadArticles)))
+            viewsChanged()
+        case .sort, .revSort:
+            guard [.feeds, .items].contains(state.screen) else { return }
+            state.prompt = .sort(reverse: action == .revSort, feeds: state.screen == .feeds)
+        case .setTag: showTagList()
+        case .clearTag:
+            state.views.tag = nil
+            rearrangeFeeds()
+            state.say(.reader(.showingTag(nil)))
+        case .setFilter:
+            let current = state.screen == .items ? state.items?.filter : state.views.feedFilter
+            guard [.feeds, .items].contains(state.screen) else { return }
+            state.prompt = .filter(text: current ?? "", error: nil)
+        case .clearFilter: clearFilter()
+        case .showUrls: showLinkList()
+        default: break
+        }
+    }
+
+    /// The feed rows as the views show them, keeping the open feed listed.
+    func arrangedFeeds(_ rows: [FeedRow]) -> [FeedRow] {
+        let open: FeedRow.Kind?
+        switch state.items?.source {
+        case .server(let id): open = .server(id)
+        default: open = nil
+        }
+        return state.views.arranged(rows, keeping: open)
+    }
+
+    /// Re-reads and re-arranges the feed list, keeping the cursor on the same feed.
+    func rearrangeFeeds() {
+        let selected = state.selectedFeed?.kind
+        modelChanged = true
+        reloadFromModel()
+        if let selected, let index = state.feeds.firstIndex(where: { $0.kind == selected }) {
+            state.feedPosition.set(index, count: state.feeds.count, height: state.listHeight)
+        }
+    }
+
+    /// Re-runs the open item list's query with the current views, keeping the cursor on the
+    /// same item when it is still listed. Returns the query's error.
+    @discardableResult
+    func reloadItemList(filter: String?? = .none) -> (any Error)? {
+        guard var list = state.items else { return nil }
+        let newFilter = filter ?? list.filter
+        do {
+            let selected = list.selectedID
+            list.ids = try model.itemIDs(list.source, views: state.views, filter: newFilter)
+            list.filter = newFilter
+            list.rows = [:]
+            list.position.cursor = selected.flatMap { list.ids.firstIndex(of: $0) } ?? min(list.position.cursor, list.ids.count)
+            state.items = list
+            state.clampPositions()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Writes the views to the state file, when there is one, so they hold next time.
+    func viewsChanged() {
+        guard let url = config.viewStateURL else { return }
+        do { try ViewStateFile.write(state.views, to: url) } catch {
+            state.say(.reader(.cannotWrite(path: url.path, "\(error)")))
+        }
+    }
+
+    // MARK: Prompts
+
+    /// The keys of the sort, filter and write-links prompts; false for other prompts.
+    func handleViewsPromptKey(_ key: Key, _ prompt: Prompt) -> Bool {
+        switch prompt {
+        case .sort(let reverse, let feeds):
+            state.prompt = nil
+            guard case .character(let c) = key, let name = Prompt.sortField(for: c, feeds: feeds) else { return true }
+            applySort(name, reverse: reverse, feeds: feeds)
+            return true
+        case .filter(let text, _):
+            guard let text = edit(text, with: key, submit: { applyFilter($0) }) else { return true }
+            state.prompt = .filter(text: text, error: nil)
+            return true
+        case .writeLinks(let text):
+            guard let text = edit(text, with: key, submit: { writeLinks(to: $0) }) else { return true }
+            state.prompt = .writeLinks(text: text)
+            return true
+        default: return false
+        }
+    }
+
+    /// Edits a prompt's text with `key`; nil when the prompt closed (ESC, or ENTER after `submit`).
+    private func edit(_ text: String, with key: Key, submit: (String) -> Void) -> String? {
+        var text = text
+        switch key {
+        case .escape:
+            state.prompt = nil
+            return nil
+        case .enter:
+            state.prompt = nil
+            submit(text.trimmingCharacters(in: .whitespaces))
+            return nil
+        case .backspace, .delete: if !text.isEmpty { text.removeLast() }
+        case .control("u"): text = ""
+        case .character(let c): text.append(c)
+        default: break
+        }
+        return text
+    }
+
+    func applySort(_ name: String, reverse: Bool, feeds: Bool) {
+        if feeds {
+            guard let field = FeedSortOrder.Field(rawValue: name) else { return }
+            var order = FeedSortOrder(field: field)
+            if reverse { order.ascending.toggle() }
+            state.views.feedOrder = order
+            rearrangeFeeds()
+            state.say(.reader(.sortedBy(order.name)))
+        } else {
+            guard let field = ItemSortOrder.Field(rawValue: name) else { return }
+            var order = ItemSortOrder(field: field)
+            if reverse { order.ascending.toggle() }
+            state.views.itemOrder = order
+            if let error = reloadItemList() { state.say(.failed("\(error)")) } else { state.say(.reader(.sortedBy(order.name))) }
+        }
+        viewsChanged()
+    }
+
+    /// Narrows the list on screen by `text` (empty: no filter); a bad predicate reopens the
+    /// prompt with the error under it.
+    func applyFilter(_ text: String) {
+        let filter = text.isEmpty ? nil : text
+        let started = Date()
+        if state.screen == .items {
+            if let error = reloadItemList(filter: .some(filter)) {
+                state.prompt = .filter(text: text, error: "\(error)")
+                return
+            }
+        } else {
+            do {
+                state.views.feedFilterMatches = try filter.map(model.serverIDs(matching:)) ?? []
+                state.views.feedFilter = filter
+            } catch {
+                state.prompt = .filter(text: text, error: "\(error)")
+                return
+            }
+            rearrangeFeeds()
+        }
+        guard filter != nil else {
+            state.say(.reader(.filterCleared))
+            return
+        }
+        let count = state.screen == .items ? state.items?.ids.count ?? 0 : state.feeds.count
+        state.say(.reader(.filtered(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000))))
+    }
+
+    func clearFilter() {
+        if state.screen == .items, state.items?.filter != nil {
+            reloadItemList(filter: .some(nil))
+        } else if state.screen == .feeds, state.views.feedFilter != nil {
+            state.views.feedFilter = nil
+            state.views.feedFilterMatches = []
+            rearrangeFeeds()
+        } else {
+            state.say(.reader(.noFilter))
+            return
+        }
+        state.say(.reader(.filterCleared))
+    }
+
+    // MARK: Tag list and link list
+
+    func showTagList() {
+        do {
+            let tags = try model.tagCounts()
+            guard !tags.isEmpty else {
+                state.say(.reader(.noTags))
+                return
+            }
+            var picker = PickerState(
+                kind: .tags, title: "Tags", entries: tags.map { "\($0.tag) (\($0.feeds) feeds)" }, values: tags.map(\.tag))
+            if let current = state.views.tag, let index = picker.values.firstIndex(of: current) {
+                picker.position.set(index, count: tags.count, height: state.listHeight)
+            }
+            state.picker = picker
+            state.screens = [.feeds, .picker]
+        } catch {
+            state.say(.failed("\(error)"))
+        }
+    }
+
+    func showLinkList() {
+        var article = state.article
+        if article == nil, state.screen == .items, let id = state.items?.selectedID {
+            article = model.article(id)
+            if var loaded = article {
+                loaded.links = HTMLText.render(loaded.bodyHTML, width: max(10, state.width - 1), baseURL: loaded.baseURL).links
+                article = loaded
+            }
+        }
+        guard let article else { return }
+        var links = article.links
+        if let link = article.link, !link.isEmpty, !links.contains(link) { links.insert(link, at: 0) }
+        guard !links.isEmpty else {
+            state.say(.reader(.noLinks))
+            return
+        }
+        state.picker = PickerState(
+            kind: .links, title: "Links of \(article.title)",
+            entries: links.enumerated().map { "\($0.offset + 1)  \($0.element)" }, values: links)
+        state.screens.append(.picker)
+    }
+
+    /// The tag and link lists' own keys: ENTER (open) picks, `o` opens a link, `s` (save)
+    /// writes the links to a file. False for keys the key map handles (moving, quitting).
+    func handlePickerKey(_ key: Key) -> Bool {
+        guard let picker = state.picker else { return false }
+        let action = key == .enter ? .open : config.keyMap.action(for: key)
+        switch (picker.kind, action) {
+        case (.tags, .open?):
+            state.views.tag = picker.selectedValue
+            back()
+            rearrangeFeeds()
+            state.feedPosition.set(0, count: state.feeds.count, height: state.listHeight)
+            state.say(.reader(.showingTag(state.views.tag)))
+            return true
+        case (.links, .open?), (.links, .openInBrowser?), (.links, .openInBrowserAndMarkRead?):
+            if let link = picker.selectedValue { open(link: link) }
+            return true
+        case (.links, .save?):
+            state.prompt = .writeLinks(text: "")
+            return true
+        default: return false
+        }
+    }
+
+    /// Writes the link list's links, one per line, to `path` (`~` is the home folder).
+    func writeLinks(to path: String) {
+        guard let links = state.picker?.values, !path.isEmpty else { return }
+        let expanded = (path as NSString).expandingTildeInPath
+        do {
+            try (links.joined(separator: "\n") + "\n").write(toFile: expanded, atomically: true, encoding: .utf8)
+            state.say(.reader(.wroteLinks(count: links.count, path: expanded)))
+        } catch {
+            state.say(.reader(.cannotWrite(path: expanded, (error as NSError).localizedDescription)))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The status lines of navigation and the views (hidden read feeds, sort, tags, filter,
+/// links), as data; ``text`` holds their words.
+enum ReaderMessage: Equatable {
+    case keyNotBound(String)
+    case noNextFeed, noPreviousFeed
+    case noNextItem, noPreviousItem
+    case noPreviousUnreadItems
+    case showingReadFeeds(Bool)
+    case showingReadArticles(Bool)
+    case sortedBy(String)
+    case noTags
+    case showingTag(String?)
+    case filtered(count: Int, milliseconds: Int)
+    case filterCleared
+    case noFilter
+    case noLinks
+    case wroteLinks(count: Int, path: String)
+    case cannotWrite(path: String, String)
+    case notInThisBuild(String)
+
+    var text: String {
+        switch self {
+        case .keyNotBound(let key): return "Key \(key) is not bound (? lists the keys)"
+        case .noNextFeed: return "No next feed"
+        case .noPreviousFeed: return "No previous feed"
+        case .noNextItem: return "No next item"
+        case .noPreviousItem: return "No previous item"
+        case .noPreviousUnreadItems: return "No previous unread items"
+        case .showingReadFeeds(let shown): return shown ? "Showing read feeds" : "Hiding read feeds"
+        case .showingReadArticles(let shown): return shown ? "Showing read items" : "Hiding read items"
+        case .sortedBy(let order): return "Sorted by \(order)"
+        case .noTags: return "No feed has a tag (zeader tag FEED TAG)"
+        case .showingTag(let tag): return tag.map { "Showing the feeds tagged \($0)" } ?? "Showing every feed"
+        case .filtered(let count, let milliseconds): return "\(count) match the filter (\(milliseconds) ms)"
+        case .filterCleared: return "Filter removed"
+        case .noFilter: return "No filter to remove"
+        case .noLinks: return "The article has no links"
+        case .wroteLinks(let count, let path): return "Wrote \(count) links to \(path)"
+        case .cannotWrite(let path, let reason): return "Cannot write \(path): \(reason)"
+        case .notInThisBuild(let action): return "\(action) is not available in this build"
+        }
+    }
+
+    var isError: Bool {
+        switch self {
+        case .keyNotBound, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite, .notInThisBuild: return true
+        default: return false
+        }
+    }
+}
+
+extension StatusMessage {
+    static func keyNotBound(_ name: String) -> StatusMessage { .reader(.keyNotBound(name)) }
+}

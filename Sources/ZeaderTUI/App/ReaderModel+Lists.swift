@@ -1,0 +1,86 @@
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// The lists as the views shape them: hidden read items, sort order and filter
+/// (``ItemListing``), the feed list's filter, and unread items across feeds for `n`, `p`
+/// and random-unread.
+extension ReaderModel {
+    /// The items of `source` as `views` and `filter` (a FeedItem predicate) shape them.
+    /// The plain list (all items, newest first, no filter) is ``itemIDs(_:)``.
+    ///
+    /// ```swift
+    /// let ids = try model.itemIDs(.server(id), views: state.views, filter: "title CONTAINS[c] \"swift\"")
+    /// ```
+    public func itemIDs(_ source: ItemSource, views: ViewOptions, filter: String?) throws -> [ObjectID] {
+        if views.showReadArticles, views.itemOrder == .newestFirst, filter == nil { return try itemIDs(source) }
+        var query = ItemListing.Query(unreadOnly: !views.showReadArticles, order: views.itemOrder)
+        if let filter { query.filter = try Self.itemPredicate(filter) }
+        switch source {
+        case .server(let id): query.base = try Predicate(format: "server == %@", id)
+        case .smart(let format): query.base = try Predicate(format: format)
+        case .search(let text): query.searchText = text
+        }
+        return try ItemListing.itemIDs(query, timeLimit: UserPredicate.timeLimit, in: context)
+    }
+
+    /// Parses a predicate the user typed for items, with the message `--where` gives.
+    static func itemPredicate(_ format: String) throws(ZeaderError) -> Predicate {
+        do { return try Predicate(format: format) } catch { throw .invalidPredicate(error.description) }
+    }
+
+    /// The subscriptions matching a Server predicate (`unreadCount > 10`, `url CONTAINS "github"`).
+    ///
+    /// ```swift
+    /// let ids = try model.serverIDs(matching: "title BEGINSWITH[c] \"s\"")
+    /// ```
+    public func serverIDs(matching format: String) throws -> Set<ObjectID> {
+        let predicate: Predicate
+        do { predicate = try Predicate(format: format) } catch { throw ZeaderError.invalidPredicate(error.description) }
+        do {
+            return Set(
+                try context.fetchObjectIDs(FetchRequest<Server>(predicate: predicate, timeLimit: UserPredicate.timeLimit)))
+        } catch {
+            throw ZeaderError.invalidPredicate(error.description)
+        }
+    }
+
+    /// The first unread item of `ids` from `start` going `forward` (or backward), reading
+    /// the rows' read flags one by one (they are in memory or one primary-key read each).
+    func firstUnread(in ids: [ObjectID], from start: Int, forward: Bool) -> Int? {
+        if forward {
+            guard start < ids.count else { return nil }
+            return (max(0, start)..<ids.count).first { !isRead(ids[$0]) }
+        }
+        guard start >= 0, !ids.isEmpty else { return nil }
+        return (0...min(start, ids.count - 1)).reversed().first { !isRead(ids[$0]) }
+    }
+
+    /// A random unread item of the whole store, or nil when everything is read: one count
+    /// and one fetch at a random offset (the read index), never a pass over the items.
+    ///
+    /// ```swift
+    /// if let id = try model.randomUnreadItem() { … }
+    /// ```
+    public func randomUnreadItem() throws -> ObjectID? {
+        let unread = Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
+        let count = try context.count(for: FetchRequest<FeedItem>(predicate: unread))
+        guard count > 0 else { return nil }
+        var request = FetchRequest<FeedItem>(predicate: unread)
+        request.fetchOffset = Int.random(in: 0..<count)
+        request.fetchLimit = 1
+        return try context.fetchObjectIDs(request).first
+    }
+
+    /// The feed (subscription) an item belongs to.
+    func serverID(ofItem id: ObjectID) -> ObjectID? { item(id)?.server?.objectID }
+
+    /// The tags of every subscription with how many feeds carry each, sorted by name.
+    func tagCounts() throws -> [(tag: String, feeds: Int)] {
+        var counts: [String: Int] = [:]
+        for server in try FeedEditing.servers(in: context) {
+            for tag in FeedTags.list(server.tags) { counts[tag, default: 0] += 1 }
+        }
+        return counts.sorted { $0.key.localizedCaseInsensitiveCompare($1.key) == .orderedAscending }.map { ($0.key, $0.value) }
+    }
+}

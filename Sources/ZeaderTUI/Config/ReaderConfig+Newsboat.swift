@@ -1,0 +1,192 @@
+import Foundation
+import ZeaderKit
+
+/// newsboat's configuration directives, read where Zeader has an equivalent, so that a
+/// newsboat user's `config` works: `browser` (with `%u`), `auto-reload`/`reload-time`,
+/// `reload-threads`, `show-read-feeds`, `show-read-articles`, `feed-sort-order`,
+/// `article-sort-order`, `bind-key` with newsboat's action names, `color` lines,
+/// `max-items`, `notify-program`. newsboat's other directives, and unknown ones, are
+/// warnings naming file:line, never a stop.
+///
+/// ```swift
+/// let config = try ReaderConfig.parse("auto-reload yes\nreload-time 30\nshow-read-feeds no", file: "config")
+/// config.refreshIntervalMinutes   // 30
+/// ```
+extension ReaderConfig {
+    /// A newsboat directive (or a warning for one Zeader cannot follow).
+    mutating func applyNewsboat(_ directive: String, _ arguments: [String], fail: (String) -> ReaderConfigError) throws {
+        func one() throws -> String {
+            guard arguments.count == 1 else { throw fail("\(directive) needs one value") }
+            return arguments[0]
+        }
+        func yesNo() throws -> Bool {
+            switch try one().lowercased() {
+            case "yes", "true": return true
+            case "no", "false": return false
+            default: throw fail("\(directive) needs yes or no")
+            }
+        }
+        func count(_ range: ClosedRange<Int>) throws -> Int {
+            guard let value = Int(try one()), range.contains(value) else {
+                throw fail("\(directive) needs a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        switch directive {
+        case "auto-reload":
+            autoReload = try yesNo()
+            refreshIntervalMinutes = autoReload ? reloadTime : 0
+        case "reload-time":
+            reloadTime = try count(1...100_000)
+            if autoReload { refreshIntervalMinutes = reloadTime }
+        case "reload-threads": reloadThreads = try count(1...64)
+        case "show-read-feeds": views.showReadFeeds = try yesNo()
+        case "show-read-articles": views.showReadArticles = try yesNo()
+        case "feed-sort-order":
+            do { views.feedOrder = try FeedSortOrder(newsboat: try one()) } catch let error as ReaderConfigError.Message {
+                throw fail(error.text)
+            }
+        case "article-sort-order":
+            do { views.itemOrder = try ItemSortOrder(newsboat: try one()) } catch let error as ZeaderError {
+                throw fail("\(error)")
+            }
+        case "max-items": maxItems = try count(0...Int(Int32.max))
+        case "notify-program": notifyProgram = try one()
+        default:
+            let reason =
+                Self.newsboatDirectives.contains(directive)
+                ? "newsboat's '\(directive)' has no equivalent in Zeader (line ignored)"
+                : "unknown directive '\(directive)' (line ignored)"
+            warnings.append(fail(reason))
+        }
+    }
+
+    /// `reload-time` until `auto-reload yes` uses it (newsboat's default: 60 minutes).
+    var reloadTime: Int {
+        get { reloadTimeSetting ?? 60 }
+        set { reloadTimeSetting = newValue }
+    }
+
+    /// Every problem of the config file at `url`: errors (the reader would stop) and
+    /// warnings, in line order; `zeader config check` prints them.
+    ///
+    /// ```swift
+    /// for problem in ReaderConfig.check(at: ReaderConfig.defaultURL()) { print(problem) }
+    /// ```
+    public static func check(at url: URL) -> [String] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            return [ReaderConfigError(file: url.path, line: 0, message: "cannot be read as UTF-8 text").description]
+        }
+        return check(text, file: url.path)
+    }
+
+    /// Every problem of config `text`, errors and warnings, in line order.
+    public static func check(_ text: String, file: String) -> [String] {
+        let (config, errors) = parseCollecting(text, file: file)
+        return (errors + config.warnings).sorted { $0.line < $1.line }.map(\.description)
+    }
+
+    /// Reads the remembered views (``ViewStateFile``) over the config's, and remembers them there from now on.
+    mutating func rememberViews(at url: URL?) {
+        viewStateURL = url
+        if let url, let remembered = ViewStateFile.read(from: url, over: views) { views = remembered }
+    }
+
+    /// newsboat's action names that Zeader has no action for: a `bind-key` naming one is a warning.
+    static let newsboatActionsWithoutEquivalent: Set<String> = [
+        "mark-all-above-as-read", "save-all", "open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read",
+        "toggle-source-view", "goto-url", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero",
+        "enqueue", "edit-urls", "reload-urls", "cmdline", "select-filter", "edit-flags", "delete-article",
+        "delete-all-articles", "purge-deleted", "view-dialogs", "close-dialog", "next-dialog", "prev-dialog", "switch-focus",
+    ]
+
+    /// newsboat 2.21's configuration directives (its man page), for "no equivalent" warnings.
+    static let newsboatDirectives: Set<String> = Set(
+        """
+        always-display-description always-download article-sort-order articlelist-format articlelist-title-format
+        auto-reload bind-key bookmark-autopilot bookmark-cmd bookmark-interactive browser cache-file cleanup-on-quit
+        color confirm-exit cookie-cache datetime-format define-filter delete-read-articles-on-quit dialogs-title-format
+        dirbrowser-title-format display-article-progress download-full-page download-retries download-timeout error-log
+        external-url-viewer feed-sort-order feedhq-flag-share feedhq-flag-star feedhq-login feedhq-min-items
+        feedhq-password feedhq-passwordfile feedhq-passwordeval feedhq-show-special-feeds feedhq-url feedlist-format
+        feedlist-title-format filebrowser-title-format goto-first-unread goto-next-feed help-title-format highlight
+        highlight-article history-limit html-renderer http-auth-method ignore-article ignore-mode include
+        itemview-title-format inoreader-app-id inoreader-app-key inoreader-flag-share inoreader-flag-star
+        inoreader-login inoreader-min-items inoreader-password inoreader-passwordfile inoreader-passwordeval
+        inoreader-show-special-feeds keep-articles-days macro mark-as-read-on-hover max-download-speed
+        max-browser-tabs max-items miniflux-login miniflux-password miniflux-passwordfile miniflux-passwordeval
+        miniflux-url newsblur-login newsblur-min-items newsblur-password newsblur-passwordfile newsblur-passwordeval
+        newsblur-url notify-always notify-beep notify-format notify-program notify-screen notify-xterm
+        ocnews-flag-star ocnews-login ocnews-password ocnews-passwordfile ocnews-passwordeval ocnews-url
+        oldreader-flag-share oldreader-flag-star oldreader-login oldreader-min-items oldreader-password
+        oldreader-passwordfile oldreader-passwordeval oldreader-show-special-feeds
+        openbrowser-and-mark-jumps-to-next-unread opml-url pager podcast-auto-enqueue prepopulate-query-feeds
+        ssl-verifyhost ssl-verifypeer proxy-auth-method proxy-auth proxy-type proxy refresh-on-startup
+        reload-only-visible-feeds reload-threads reload-time reset-unread-on-update run-on-startup save-path scrolloff
+        search-highlight-colors searchresult-title-format selectfilter-title-format selecttag-format
+        selecttag-title-format show-keymap-hint show-title-bar show-read-articles show-read-feeds
+        suppress-first-reload swap-title-and-hints text-width toggleitemread-jumps-to-next-unread ttrss-flag-publish
+        ttrss-flag-star ttrss-login ttrss-mode ttrss-password ttrss-passwordfile ttrss-passwordeval ttrss-url
+        unbind-key urls-source urlview-title-format use-proxy user-agent wrap-scroll
+        """.split(whereSeparator: \.isWhitespace).map(String.init))
+}
+
+extension ReaderConfigError {
+    /// A value's problem, before the file and line are known.
+    public struct Message: Error, Equatable {
+        public let text: String
+        public init(_ text: String) { self.text = text }
+    }
+}
+
+/// A newsboat `color` line: an element of the screen and its colours.
+///
+/// ```swift
+/// let rule = try ColorRule.parse(["listfocus", "yellow", "blue", "bold"]).get()
+/// ```
+public struct ColorRule: Equatable, Sendable {
+    /// newsboat's elements and the roles of Zeader's screen they colour.
+    static let elements: [String: [Style.Role]] = [
+        "background": [.normal], "listnormal": [.normal], "listfocus": [.selected], "listnormal_unread": [.unread],
+        "listfocus_unread": [.selected], "info": [.title, .statusBar], "article": [.normal], "hint-key": [.statusBar],
+        "hint-keys-delimiter": [.statusBar], "hint-separator": [.statusBar], "hint-description": [.statusBar],
+        "end-of-text-marker": [.dim], "title": [.title],
+    ]
+    static let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+    static let attributes: Set<String> = ["standout", "underline", "reverse", "blink", "dim", "bold", "protect", "invis"]
+
+    public var element: String
+    /// Colour numbers; -1 is the terminal's default.
+    public var foreground: Int16
+    public var background: Int16
+    public var attributes: [String]
+
+    public var roles: [Style.Role] { Self.elements[element] ?? [] }
+
+    static func parse(_ words: [String]) -> Result<ColorRule, ReaderConfig.TokenizeError> {
+        func color(_ word: String) -> Int16? {
+            if word == "default" { return -1 }
+            if let index = Self.names.firstIndex(of: word) { return Int16(index) }
+            if word.hasPrefix("color"), let n = Int16(word.dropFirst(5)), (0...255).contains(n) { return n }
+            return nil
+        }
+        guard Self.elements[words[0]] != nil else {
+            return .failure(.init(message: "unknown color element '\(words[0])' (one of: \(Self.elements.keys.sorted().joined(separator: ", ")))"))
+        }
+        guard let fg = color(words[1]), let bg = color(words[2]) else {
+            return .failure(.init(message: "unknown color in '\(words[1]) \(words[2])' (default, black … white, color0 … color255)"))
+        }
+        if let bad = words.dropFirst(3).first(where: { !Self.attributes.contains($0) }) {
+            return .failure(.init(message: "unknown color attribute '\(bad)'"))
+        }
+        return .success(ColorRule(element: words[0], foreground: fg, background: bg, attributes: Array(words.dropFirst(3))))
+    }
+
+    init(element: String, foreground: Int16, background: Int16, attributes: [String]) {
+        self.element = element
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+}
