@@ -1,0 +1,215 @@
+import Dispatch
+import Foundation
+import ObjectGraph
+import Testing
+import ZeaderKit
+
+@testable import ZeaderTUI
+
+/// Hidden read feeds and items, sort orders, the tag list, the filter and the link list.
+@Suite struct ViewsTests {
+    func feedTitles(_ h: Harness) -> [String] { h.queue.sync { h.app.state.feeds.map(\.title) } }
+    func itemTitles(_ h: Harness) -> [String] {
+        h.queue.sync { (h.app.state.items?.ids ?? []).compactMap { h.app.model.itemRow($0)?.title } }
+    }
+
+    @Test func lHidesAndShowsReadFeeds() throws {
+        let h = try Harness()
+        h.type(.character("A"))  // Zeader News read
+        #expect(h.type(.character("l")).contains("Hiding read feeds"))
+        #expect(!feedTitles(h).contains("Zeader News"))
+        #expect(h.line(1).contains("Swift on Linux"))
+        #expect(h.type(.character("l")).contains("Showing read feeds"))
+        #expect(feedTitles(h).first == "Zeader News")
+    }
+
+    @Test func capitalLHidesReadItems() throws {
+        let h = try Harness()
+        h.type(.enter)
+        #expect(itemTitles(h).count == 4)
+        #expect(h.type(.character("L")).contains("Hiding read items"))
+        #expect(itemTitles(h).count == 3)
+        #expect(!itemTitles(h).contains("Undo is one key away"))
+        #expect(h.line(0).contains("Zeader News (3 items)"))
+        h.type(.character("L"))
+        #expect(itemTitles(h).count == 4)
+    }
+
+    @Test func sortPromptSortsItemsAndFeeds() throws {
+        let h = try Harness()
+        h.type(.enter)
+        #expect(h.type(.character("g")).contains("Sort by (d)ate/(t)itle/(a)uthor"))
+        #expect(h.type(.character("t")).contains("Sorted by title"))
+        let titles = itemTitles(h)
+        #expect(titles == titles.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending })
+        #expect(h.line(1).contains("Safe by default"))
+        h.type(.character("G"), .character("t"))
+        #expect(itemTitles(h) == titles.reversed())
+        h.type(.character("g"), .character("d"))
+        #expect(itemTitles(h).first == "Welcome to Zeader")
+        // The feed list: by title, then by unread count.
+        h.type(.character("q"), .character("g"), .character("t"))
+        #expect(Array(feedTitles(h).prefix(3)) == ["Swift on Linux", "Zeader News", "世界の文字 · World Scripts"])
+        #expect(feedTitles(h).last == "Unread about Swift")  // smart feeds stay after the feeds
+        // The cursor stayed on Zeader News through the sort: A marks it read, fewest unread, last.
+        #expect(h.queue.sync { h.app.state.selectedFeed?.title } == "Zeader News")
+        h.type(.character("A"), .character("g"), .character("u"))
+        #expect(feedTitles(h)[2] == "Zeader News")
+        // An unknown field key closes the prompt and changes nothing.
+        h.type(.character("g"), .character("z"))
+        #expect(h.queue.sync { h.app.state.prompt } == nil)
+    }
+
+    @Test func tagListPicksATagsFeeds() throws {
+        let h = try Harness()
+        #expect(h.type(.character("t")).contains("No feed has a tag"))
+        try h.queue.sync {
+            let servers = try FeedEditing.servers(in: h.app.model.context)
+            try FeedEditing.tag(servers[1].objectID, add: ["linux"], in: h.app.model.context)
+            try FeedEditing.tag(servers[0].objectID, add: ["news"], in: h.app.model.context)
+        }
+        let screen = h.type(.character("t"))
+        #expect(h.line(0).contains("Tags"))
+        #expect(screen.contains("linux (1 feeds)") && screen.contains("news (1 feeds)"))
+        #expect(h.type(.enter).contains("Showing the feeds tagged linux"))
+        #expect(feedTitles(h) == ["Swift on Linux [linux]"])
+        h.type(.control("t"))
+        #expect(feedTitles(h).count == 4)
+    }
+
+    @Test func filterNarrowsTheListAndShowsItsErrorUnderThePrompt() throws {
+        let h = try Harness()
+        h.type(.enter, .character("F"))
+        h.type(text: "title CONTAINS[c] \"undo\"")
+        #expect(h.line(29).hasPrefix("Filter: title CONTAINS[c] \"undo\""))
+        #expect(h.type(.enter).contains("1 match the filter"))
+        #expect(itemTitles(h) == ["Undo is one key away"])
+        // A bad predicate keeps the prompt open, the error under it.
+        h.type(.character("F"), .control("u"))
+        h.type(text: "title CONTAINS")
+        h.type(.enter)
+        #expect(h.line(28).hasPrefix("Filter: title CONTAINS"))
+        #expect(h.line(29).contains("invalid --where predicate"))
+        #expect(itemTitles(h) == ["Undo is one key away"])
+        h.type(.escape, .control("f"))
+        #expect(itemTitles(h).count == 4)
+        // The feed list filters on Server's attributes.
+        h.type(.character("q"), .character("F"))
+        h.type(text: "title BEGINSWITH \"Swift\"")
+        h.type(.enter)
+        #expect(feedTitles(h) == ["Swift on Linux"])
+        #expect(h.type(.control("f")).contains("Filter removed"))
+        #expect(feedTitles(h).count == 4)
+    }
+
+    @Test func hiddenReadItemsSortAndFilterCombine() throws {
+        let h = try Harness()
+        h.type(.enter, .character("L"), .character("g"), .character("t"), .character("F"))
+        h.type(text: "title CONTAINS[c] \"e\"")
+        h.type(.enter)
+        #expect(itemTitles(h) == ["Safe by default: no escape sequences from feeds", "Search like iTunes", "Welcome to Zeader"])
+    }
+
+    @Test func linkListOpensAndWritesLinks() throws {
+        var config = ReaderConfig()
+        config.browser = "true"
+        let h = try Harness(config: config)
+        h.type(.enter, .enter)
+        let screen = h.type(.character("U"))
+        #expect(h.line(0).contains("Links of Welcome to Zeader"))
+        #expect(screen.contains("1  https://zeader.example/welcome"))
+        #expect(h.type(.character("j"), .enter).contains("Opened https://"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-links-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        h.type(.character("s"))
+        h.type(text: file.path)
+        #expect(h.type(.enter).contains("Wrote"))
+        let written = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        #expect(written.first == "https://zeader.example/welcome")
+        #expect(written.count == h.queue.sync { h.app.state.picker?.values.count })
+        // A file that cannot be written says so.
+        h.type(.character("s"))
+        h.type(text: "/nonexistent-dir/links")
+        #expect(h.type(.enter).contains("Cannot write /nonexistent-dir/links"))
+        h.type(.character("q"))
+        #expect(h.screen.contains("Title: Welcome to Zeader"))
+    }
+}
+
+/// newsboat's configuration directives and `zeader config check`.
+@Suite struct NewsboatConfigTests {
+    @Test func newsboatDirectivesHaveTheirEquivalents() throws {
+        let config = try ReaderConfig.parse(
+            """
+            auto-reload yes
+            reload-time 30
+            reload-threads 3
+            browser "firefox --new-tab %u"
+            show-read-feeds no
+            show-read-articles no
+            feed-sort-order unreadarticlecount-asc
+            article-sort-order author
+            bind-key ^D pagedown articlelist
+            bind-key x reload-all
+            max-items 100
+            notify-program "~/bin/notify"
+            color listfocus yellow blue bold
+            cache-file "~/.newsboat/cache.db"
+            """, file: "config")
+        #expect(config.refreshIntervalMinutes == 30)
+        #expect(config.reloadThreads == 3)
+        #expect(config.views.showReadFeeds == false && config.views.showReadArticles == false)
+        #expect(config.views.feedOrder == FeedSortOrder(field: .unreadarticlecount, ascending: true))
+        #expect(config.views.itemOrder == ItemSortOrder(field: .author, ascending: true))
+        #expect(config.keyMap.action(for: .control("d")) == .pageDown)
+        #expect(config.keyMap.action(for: .character("x")) == .refreshAll)
+        #expect(config.maxItems == 100 && config.notifyProgram == "~/bin/notify")
+        #expect(config.colorRules == [ColorRule(element: "listfocus", foreground: 3, background: 4, attributes: ["bold"])])
+        #expect(config.warnings.map(\.description) == ["config:14: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)"])
+        #expect(try LinkOpener.command(for: "https://a.example/x", browser: config.browser) == ["firefox", "--new-tab", "https://a.example/x"])
+        // auto-reload no turns the interval off whatever reload-time says.
+        #expect(try ReaderConfig.parse("reload-time 5\nauto-reload no", file: "c").refreshIntervalMinutes == 0)
+    }
+
+    @Test func checkReportsEveryProblemInLineOrder() {
+        let problems = ReaderConfig.check(
+            """
+            bind-key ^E edit-flags
+            frobnicate 1
+            show-read-feeds maybe
+            article-sort-order size
+            color listfocus purple blue
+            bind-key j fly
+            """, file: "cfg")
+        #expect(problems.count == 6)
+        #expect(problems[0] == "cfg:1: newsboat's action 'edit-flags' has no equivalent in Zeader (line ignored)")
+        #expect(problems[1] == "cfg:2: unknown directive 'frobnicate' (line ignored)")
+        #expect(problems[2] == "cfg:3: show-read-feeds needs yes or no")
+        #expect(problems[3].hasPrefix("cfg:4: unknown sort order 'size'"))
+        #expect(problems[4].hasPrefix("cfg:5: unknown color in 'purple blue'"))
+        #expect(problems[5].hasPrefix("cfg:6: unknown action 'fly'"))
+        #expect(ReaderConfig.check("bind-key j down\n", file: "cfg").isEmpty)
+    }
+
+    @Test func theFirstWarningShowsOnTheStatusLine() throws {
+        let config = try ReaderConfig.parse("auto-reload no\nfrobnicate\n", file: "cfg")
+        let h = try Harness(config: config)
+        #expect(h.screen.contains("cfg:2: unknown directive 'frobnicate' (line ignored)"))
+    }
+
+    @Test func viewsAreRememberedInTheStateFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-views-\(UUID().uuidString)/views")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        var config = ReaderConfig()
+        config.viewStateURL = file
+        let h = try Harness(config: config)
+        h.type(.character("l"), .character("g"), .character("t"), .enter, .character("L"))
+        var reloaded = ReaderConfig()
+        reloaded.rememberViews(at: file)
+        #expect(reloaded.views.showReadFeeds == false)
+        #expect(reloaded.views.showReadArticles == false)
+        #expect(reloaded.views.feedOrder == FeedSortOrder(field: .title))
+        #expect(ViewStateFile.defaultURL(environment: ["XDG_STATE_HOME": "/s"]).path == "/s/zeader/views")
+        #expect(ViewStateFile.defaultURL(environment: ["HOME": "/h"]).path == "/h/.local/state/zeader/views")
+    }
+}
