@@ -120,6 +120,117 @@ keys q
 expect "EXIT=0"
 expect "icanon echo"
 
+echo "== newsboat's keys: hide read feeds (l), n across feeds and wrapping, O, hidden read items (L), sort, tags, filter, links"
+# Its own state folder: the views it leaves (l, L, g) are remembered there, and checked on a restart.
+start "XDG_STATE_HOME=$work/nbstate $zeader --demo"
+expect "Zeader News"
+keys A
+expect_line 2 "0/4"
+keys l
+expect "Hiding read feeds"
+expect_line 2 "Swift on Linux"
+keys l
+expect_line 2 "Zeader News"
+keys u
+expect_line 2 "3/4"
+keys Home n
+expect "Title: Welcome to Zeader"
+keys n n
+expect "Title: Safe by default"
+keys n
+expect "Title: Strict concurrency in a terminal app"
+expect_line 1 "Strict concurrency"
+keys q q End k Enter
+expect_line 1 "World Scripts (3 items)"
+keys n n n
+keys n
+# Past the last feed, round to the first with unread items.
+expect "Title: A Core Data-style stack without Apple platforms"
+keys q j
+expect_line 4 "Café talk"
+keys O
+expect "Opened https://swift-linux.example/cafe"
+checks=$((checks + 1))
+if ! grep -qxF "[https://swift-linux.example/cafe]" "$work/browser.log"; then
+	echo "FAIL: O did not run the browser with the item's link: $(cat "$work/browser.log")" >&2
+	failures=$((failures + 1))
+fi
+keys q
+expect_line 3 "0/3"
+keys Home Enter N
+expect "Marked unread"
+keys L
+expect "Hiding read items"
+expect_line 1 "Zeader News (1 items)"
+keys L g t
+expect "Sorted by title"
+expect_line 2 "Safe by default"
+keys G t
+expect_line 2 "Welcome to Zeader"
+keys F
+keys -l 'title CONTAINS[c] "itunes"'
+keys Enter
+expect "1 match the filter"
+expect_line 1 "Zeader News (1 items)"
+expect_line 2 "Search like iTunes"
+keys F C-u
+keys -l 'title CONTAINS'
+keys Enter
+expect_line 29 "Filter: title CONTAINS"
+expect_line 30 "invalid --where predicate"
+keys Escape C-f
+expect_line 1 "Zeader News (4 items)"
+keys Enter U
+expect_line 1 "Links of"
+keys Enter
+expect "Opened https://"
+keys s
+keys -l "$work/links.txt"
+keys Enter
+expect "Wrote"
+checks=$((checks + 1))
+if ! grep -q "^https://" "$work/links.txt"; then
+	echo "FAIL: the link list was not written: $(cat "$work/links.txt" 2>&1)" >&2
+	failures=$((failures + 1))
+fi
+keys q q q t
+expect "No feed has a tag"
+keys g u
+expect "Sorted by unreadarticlecount"
+expect_line 2 "Zeader News"
+keys l q
+expect "EXIT=0"
+echo "== the views are remembered"
+start "XDG_STATE_HOME=$work/nbstate $zeader --demo"
+expect_line 1 "Feeds (9 unread)"
+keys l
+expect "Showing read feeds"
+keys q
+expect "EXIT=0"
+echo "== tags: t lists them, ENTER shows one tag's feeds"
+tagged="$work/tagged.sqlite"
+"$zeader" add --db "$tagged" "file://$root/Resources/demo/zeader-news.xml" --tag news >/dev/null
+"$zeader" add --db "$tagged" "file://$root/Resources/demo/swift-on-linux.atom" --tag linux --tag swift >/dev/null
+start "XDG_STATE_HOME=$work/nbstate $zeader --db $tagged"
+expect_line 1 "Feeds (0 unread)"
+keys t
+expect_line 1 "Tags"
+expect_line 2 "linux (1 feeds)"
+expect_line 4 "swift (1 feeds)"
+keys Enter
+expect "Showing the feeds tagged linux"
+expect_line 2 "[linux, swift]"
+expect_line 3 ""
+checks=$((checks + 1))
+if screen | grep -qF "zeader-news.xml"; then
+	echo "FAIL: the tag list left a feed of another tag listed" >&2
+	failures=$((failures + 1))
+fi
+keys C-t
+expect "zeader-news.xml"
+keys q
+expect "EXIT=0"
+
 echo "== SIGTERM and SIGINT restore the terminal"
 start "$zeader --demo"
 expect "Zeader News"

@@ -60,13 +60,18 @@ public struct ReaderConfig: Equatable, Sendable {
     /// file gives the defaults, a bad line throws an error naming the file and line.
     public static func load(from url: URL? = nil) throws -> ReaderConfig {
         let url = url ?? defaultURL()
-        guard FileManager.default.fileExists(atPath: url.path) else { return ReaderConfig() }
+        let viewState = url == defaultURL() ? ViewStateFile.defaultURL() : nil
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            var config = ReaderConfig()
+            config.rememberViews(at: viewState)
+            return config
+        }
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw ReaderConfigError(file: url.path, line: 0, message: "cannot be read as UTF-8 text")
         }
         var config = try parse(text, file: url.path)
-        config.rememberViews(at: url == defaultURL() ? ViewStateFile.defaultURL() : nil)
+        config.rememberViews(at: viewState)
         return config
     }
 
