@@ -9,6 +9,8 @@
 //   swift run -c release zeader-bench mark [N [S]]      the reader's C (mark all read) and u (undo) on
 //                                                     a Zeader store of N items over S feeds
 //   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
+//   swift run -c release zeader-bench views [N [S]]     the reader's list operations (l, L, sort, filter,
+//                                                     n) on N (100,000) items over S (500) feeds
 //   swift run -c release zeader-bench reader-memory [R [F [I]]]  the reader's RSS over R (200) refreshes
 //                                                     of F (200) file:// feeds of I (50) items
 import Foundation
@@ -430,11 +432,14 @@ case "reader-memory":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try readerMemoryBenchmark(
         rounds: rest.first ?? 200, feeds: rest.dropFirst().first ?? 200, items: rest.dropFirst(2).first ?? 50)
+case "views":
+    let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
+    try readerViewsBenchmark(count: rest.first ?? 100_000, servers: rest.dropFirst().first ?? 500)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]]"
     )
     exit(2)
 }

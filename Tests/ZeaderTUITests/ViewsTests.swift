@@ -213,3 +213,41 @@ import ZeaderKit
         #expect(ViewStateFile.defaultURL(environment: ["HOME": "/h"]).path == "/h/.local/state/zeader/views")
     }
 }
+
+/// A sorted or filtered list of many items shows its first pages at once and reads the
+/// rest as the cursor nears them.
+@Suite struct LargeListTests {
+    @Test func aShapedListLoadsItsFirstPagesThenTheRest() throws {
+        let h = try Harness()
+        try h.queue.sync {
+            let context = h.app.model.context
+            let server = try FeedEditing.servers(in: context)[0]
+            for i in 0..<2_500 {
+                let item = context.insert(FeedItem.self)
+                item.guid = "bulk-\(i)"
+                item.title = String(format: "Bulk %04d", i)
+                item.sortDate = Date(timeIntervalSince1970: 1_000_000 + Double(i))
+                item.read = i != 1_700
+                item.server = server
+            }
+            try context.save()
+        }
+        h.type(.enter)
+        #expect(h.line(0).contains("Zeader News (2504 items)"))
+        h.type(.character("g"), .character("t"))
+        #expect(h.line(0).contains("Zeader News (1000+ items)"))
+        #expect(h.line(1).contains("Bulk 0000"))
+        // n finds the unread item past the first pages (and the feed's own unread ones first).
+        h.type(.character("G"), .character("t"))
+        #expect(h.line(1).contains("Welcome to Zeader"))
+        h.type(.character("g"), .character("t"), .character("n"))
+        #expect(h.queue.sync { h.app.state.article?.title } == "Bulk 1700")
+        #expect(h.queue.sync { h.app.state.items?.isComplete } == true)
+        // END reads the rest first, so it lands on the real last item.
+        h.type(.character("q"), .character("g"), .character("a"))
+        #expect(h.queue.sync { h.app.state.items?.isComplete } == false)
+        h.type(.end)
+        #expect(h.line(0).contains("(2504 items)"))
+        #expect(h.queue.sync { h.app.state.items?.position.cursor } == 2_503)
+    }
+}

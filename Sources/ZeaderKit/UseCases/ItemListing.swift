@@ -70,9 +70,10 @@ public struct ItemSortOrder: Equatable, Sendable {
 
 /// An item list as the reader shows it: the items of a feed, a smart feed or a search,
 /// optionally only the unread ones, narrowed by a filter predicate (the `--where`
-/// language), in a chosen order. One SQL query (the foreign-key, read and full-text
-/// indexes do the narrowing); newest first goes through ``ItemOrder``, the order of every
-/// other list.
+/// language), in a chosen order, one page at a time if asked. One SQL query (the
+/// foreign-key, read and full-text indexes do the narrowing); items of the same date come
+/// in the order they were stored. (The plain newest-first list of a feed, unfiltered, is
+/// ``ItemOrder``'s.)
 ///
 /// ```swift
 /// let ids = try ItemListing.itemIDs(
@@ -109,24 +110,22 @@ public enum ItemListing {
         }
     }
 
-    /// The IDs of the query's items in its order. Call on `context`'s queue. `timeLimit`
-    /// bounds the query (give ``UserPredicate/timeLimit`` when the user wrote a predicate).
+    /// The IDs of the query's items in its order, at most `limit` (nil: all): the first
+    /// `limit` are always the start of the whole list, so a list can show its first screen at
+    /// once and load the rest when the cursor gets near it. Call on `context`'s queue.
+    /// `timeLimit` bounds the query (give ``UserPredicate/timeLimit`` for a predicate the user wrote).
     ///
     /// ```swift
-    /// let ids = try ItemListing.itemIDs(.init(unreadOnly: true), in: viewContext)
+    /// let firstPage = try ItemListing.itemIDs(.init(unreadOnly: true), limit: 1000, in: viewContext)
     /// ```
     public static func itemIDs(
-        _ query: Query, timeLimit: Duration? = nil, in context: ManagedObjectContext
+        _ query: Query, limit: Int? = nil, timeLimit: Duration? = nil, in context: ManagedObjectContext
     ) throws(ZeaderError) -> [ObjectID] {
         do {
-            if query.order == .newestFirst {
-                return try context.fetchObjectIDs(
-                    ItemOrder.oldestFirst(query.predicate, searchText: query.searchText, limit: nil, timeLimit: timeLimit, in: context)
-                ).reversed()
-            }
             var request = FetchRequest<FeedItem>(
                 predicate: query.predicate, sortDescriptors: query.order.sortDescriptors, timeLimit: timeLimit)
             request.searchText = query.searchText
+            if let limit { request.fetchLimit = max(1, limit) }
             return try context.fetchObjectIDs(request)
         } catch {
             throw FeedLibrary.predicateError(error)

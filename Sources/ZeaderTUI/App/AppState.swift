@@ -117,6 +117,8 @@ public struct ItemListState: Equatable, Sendable {
     public var position = ListPosition()
     /// The filter typed with `F` (a FeedItem predicate), until the list is left.
     public var filter: String?
+    /// False while `ids` holds only the first pages of the list (the rest loads as the cursor nears it).
+    public var isComplete = true
 
     public init(source: ItemSource, title: String, ids: [ObjectID]) {
         self.source = source

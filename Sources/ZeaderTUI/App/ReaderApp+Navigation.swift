@@ -39,6 +39,13 @@ extension ReaderApp {
                 select(index, openArticle: true)
                 return
             }
+            if forward, !list.isComplete {
+                loadRestOfItemList()
+                if let ids = state.items?.ids, let index = model.firstUnread(in: ids, from: start, forward: true) {
+                    select(index, openArticle: true)
+                    return
+                }
+            }
         } else if state.screen != .feeds {
             return
         }
@@ -55,6 +62,7 @@ extension ReaderApp {
             let row = state.feeds[index]
             guard row.serverID != nil, row.unread > 0 else { continue }
             openFeed(at: index, keepArticle: fromArticle)
+            loadRestOfItemList()
             guard let ids = state.items?.ids,
                 let found = model.firstUnread(in: ids, from: forward ? 0 : ids.count - 1, forward: forward)
             else { continue }

@@ -65,7 +65,8 @@ extension ReaderApp {
         let newFilter = filter ?? list.filter
         do {
             let selected = list.selectedID
-            list.ids = try model.itemIDs(list.source, views: state.views, filter: newFilter)
+            (list.ids, list.isComplete) = try model.itemPage(
+                list.source, views: state.views, filter: newFilter, atLeast: list.position.cursor + 2 * state.listHeight)
             list.filter = newFilter
             list.rows = [:]
             list.position.cursor = selected.flatMap { list.ids.firstIndex(of: $0) } ?? min(list.position.cursor, list.ids.count)
@@ -74,6 +75,27 @@ extension ReaderApp {
             return nil
         } catch {
             return error
+        }
+    }
+
+    /// Reads the rest of a list shown from its first pages, once the cursor is within two
+    /// screens of their end.
+    func loadRestOfItemListIfNear() {
+        guard let list = state.items, !list.isComplete, list.position.cursor + 2 * state.listHeight >= list.ids.count else {
+            return
+        }
+        loadRestOfItemList()
+    }
+
+    /// Reads the whole list (its first pages are the start of it: the cursor stays put).
+    func loadRestOfItemList() {
+        guard var list = state.items, !list.isComplete else { return }
+        do {
+            list.ids = try model.itemIDs(list.source, views: state.views, filter: list.filter)
+            list.isComplete = true
+            state.items = list
+        } catch {
+            state.say(.failed("\(error)"))
         }
     }
 

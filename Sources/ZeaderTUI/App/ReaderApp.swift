@@ -120,6 +120,7 @@ public final class ReaderApp: @unchecked Sendable {
             state.height = size.height
             state.clampPositions()
         }
+        loadRestOfItemListIfNear()
         prepareVisibleRows()
         backend.draw(ReaderView.render(state, keyMap: config.keyMap))
     }
@@ -153,8 +154,11 @@ public final class ReaderApp: @unchecked Sendable {
         if itemsChanged, var list = state.items {
             itemsChanged = false
             let selectedID = list.selectedID
-            if let ids = try? model.itemIDs(list.source, views: state.views, filter: list.filter) {
+            if let (ids, complete) = try? model.itemPage(
+                list.source, views: state.views, filter: list.filter, atLeast: list.position.cursor + 2 * state.listHeight)
+            {
                 list.ids = ids
+                list.isComplete = complete
                 if let selectedID, let index = ids.firstIndex(of: selectedID) { list.position.cursor = index }
             }
             state.items = list
@@ -232,6 +236,7 @@ public final class ReaderApp: @unchecked Sendable {
     public func perform(_ action: Action) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
+            if action == .bottom, state.screen == .items { loadRestOfItemList() }
             state.move(action)
         case .open: open()
         case .quit: back()
@@ -311,8 +316,9 @@ public final class ReaderApp: @unchecked Sendable {
 
     func showItems(_ source: ItemSource, title: String) {
         do {
-            let ids = try model.itemIDs(source, views: state.views, filter: nil)
+            let (ids, complete) = try model.itemPage(source, views: state.views, filter: nil, atLeast: 0)
             state.items = ItemListState(source: source, title: title, ids: ids)
+            state.items?.isComplete = complete
             state.screens = [.feeds, .items]
         } catch {
             state.say(.cannotList(title: title, "\(error)"))

@@ -12,8 +12,8 @@ extension ReaderModel {
     /// ```swift
     /// let ids = try model.itemIDs(.server(id), views: state.views, filter: "title CONTAINS[c] \"swift\"")
     /// ```
-    public func itemIDs(_ source: ItemSource, views: ViewOptions, filter: String?) throws -> [ObjectID] {
-        if views.showReadArticles, views.itemOrder == .newestFirst, filter == nil { return try itemIDs(source) }
+    public func itemIDs(_ source: ItemSource, views: ViewOptions, filter: String?, limit: Int? = nil) throws -> [ObjectID] {
+        if Self.isPlain(views, filter: filter) { return try itemIDs(source) }
         var query = ItemListing.Query(unreadOnly: !views.showReadArticles, order: views.itemOrder)
         if let filter { query.filter = try Self.itemPredicate(filter) }
         switch source {
@@ -21,7 +21,26 @@ extension ReaderModel {
         case .smart(let format): query.base = try Predicate(format: format)
         case .search(let text): query.searchText = text
         }
-        return try ItemListing.itemIDs(query, timeLimit: UserPredicate.timeLimit, in: context)
+        return try ItemListing.itemIDs(query, limit: limit, timeLimit: UserPredicate.timeLimit, in: context)
+    }
+
+    /// Whether the list is the plain one (every item, newest first, no filter), read whole.
+    static func isPlain(_ views: ViewOptions, filter: String?) -> Bool {
+        views.showReadArticles && views.itemOrder == .newestFirst && filter == nil
+    }
+
+    /// The first `atLeast` (or more) items of a list shaped by `views` and `filter`, and
+    /// whether that is all of them: a sorted or filtered list of 100,000 items shows its
+    /// first screen without reading every ID (``ItemListing``, a page at a time).
+    func itemPage(
+        _ source: ItemSource, views: ViewOptions, filter: String?, atLeast: Int
+    ) throws -> (ids: [ObjectID], complete: Bool) {
+        if Self.isPlain(views, filter: filter) { return (try itemIDs(source), true) }
+        let page = max(atLeast, 1000)
+        var ids = try itemIDs(source, views: views, filter: filter, limit: page + 1)
+        let complete = ids.count <= page
+        if !complete { ids.removeLast() }
+        return (ids, complete)
     }
 
     /// Parses a predicate the user typed for items, with the message `--where` gives.

@@ -35,7 +35,7 @@ public enum ReaderView {
         let place: String
         switch state.screen {
         case .feeds: place = "Feeds (\(state.totalUnread) unread)"
-        case .items: place = state.items.map { "\($0.title) (\($0.ids.count) items)" } ?? "Items"
+        case .items: place = state.items.map { "\($0.title) (\($0.ids.count)\($0.isComplete ? "" : "+") items)" } ?? "Items"
         case .article: place = state.article?.title ?? "Article"
         case .help: place = "Help"
         case .picker: place = state.picker?.title ?? ""
