@@ -50,7 +50,8 @@ struct Zeader: AsyncParsableCommand {
             let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             // The demo's feeds are offline: no refresh there.
             let refresher: ReaderRefresher? =
-                demo ? nil : FeedRefresher(store: store, options: RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
+                demo
+                ? nil : FeedRefresher(store: store, options: RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).

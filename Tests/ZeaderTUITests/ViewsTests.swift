@@ -165,8 +165,14 @@ import ZeaderKit
         #expect(config.keyMap.action(for: .character("x")) == .refreshAll)
         #expect(config.maxItems == 100 && config.notifyProgram == "~/bin/notify")
         #expect(config.colorRules == [ColorRule(element: "listfocus", foreground: 3, background: 4, attributes: ["bold"])])
-        #expect(config.warnings.map(\.description) == ["config:14: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)"])
-        #expect(try LinkOpener.command(for: "https://a.example/x", browser: config.browser) == ["firefox", "--new-tab", "https://a.example/x"])
+        #expect(
+            config.warnings.map(\.description) == [
+                "config:14: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)"
+            ])
+        #expect(
+            try LinkOpener.command(for: "https://a.example/x", browser: config.browser) == [
+                "firefox", "--new-tab", "https://a.example/x",
+            ])
         // auto-reload no turns the interval off whatever reload-time says.
         #expect(try ReaderConfig.parse("reload-time 5\nauto-reload no", file: "c").refreshIntervalMinutes == 0)
     }

@@ -44,7 +44,8 @@ public struct ItemSortOrder: Equatable, Sendable {
         let parts = text.split(separator: "-", maxSplits: 1).map(String.init)
         guard let first = parts.first, let field = Field(rawValue: first.lowercased()) else {
             throw ZeaderError.other(
-                "unknown sort order '\(text)' (one of: \(Field.allCases.map(\.rawValue).joined(separator: ", ")), optionally -asc or -desc)")
+                "unknown sort order '\(text)' (one of: \(Field.allCases.map(\.rawValue).joined(separator: ", ")), optionally -asc or -desc)"
+            )
         }
         self.init(field: field)
         if parts.count == 2 {

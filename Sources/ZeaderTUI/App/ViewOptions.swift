@@ -62,7 +62,9 @@ public struct FeedSortOrder: Equatable, Sendable {
     }
 
     private func compare(_ a: FeedRow, _ b: FeedRow) -> ComparisonResult {
-        func by<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult { x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame }
+        func by<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
+            x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+        }
         switch field {
         case .none: return .orderedSame
         case .title: return a.title.localizedCaseInsensitiveCompare(b.title)

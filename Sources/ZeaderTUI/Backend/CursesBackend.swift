@@ -16,7 +16,8 @@ public final class CursesBackend: TerminalBackend {
     private var hasColor = false
     private var isEnded = false
 
-    public init(useColor: Bool) {
+    /// `colorRules` (the config's newsboat `color` lines) replace the default palette's colours.
+    public init(useColor: Bool, colorRules: [ColorRule] = []) {
         setlocale(LC_ALL, "")
         // Escape alone must not wait a second for a sequence that never comes.
         setenv("ESCDELAY", "25", 0)
@@ -41,6 +42,15 @@ public final class CursesBackend: TerminalBackend {
             ]
             for (role, foreground, background) in colors {
                 init_pair(Int16(role.rawValue), foreground, background)
+            }
+            for rule in colorRules {
+                for role in rule.roles {
+                    if role == .normal {
+                        assume_default_colors(Int32(rule.foreground), Int32(rule.background))
+                    } else {
+                        init_pair(Int16(role.rawValue), rule.foreground, rule.background)
+                    }
+                }
             }
         }
         size = (Int(zc_getmaxx(zc_stdscr())), Int(zc_getmaxy(zc_stdscr())))

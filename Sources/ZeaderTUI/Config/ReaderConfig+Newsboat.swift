@@ -172,10 +172,14 @@ public struct ColorRule: Equatable, Sendable {
             return nil
         }
         guard Self.elements[words[0]] != nil else {
-            return .failure(.init(message: "unknown color element '\(words[0])' (one of: \(Self.elements.keys.sorted().joined(separator: ", ")))"))
+            return .failure(
+                .init(
+                    message:
+                        "unknown color element '\(words[0])' (one of: \(Self.elements.keys.sorted().joined(separator: ", ")))"))
         }
         guard let fg = color(words[1]), let bg = color(words[2]) else {
-            return .failure(.init(message: "unknown color in '\(words[1]) \(words[2])' (default, black … white, color0 … color255)"))
+            return .failure(
+                .init(message: "unknown color in '\(words[1]) \(words[2])' (default, black … white, color0 … color255)"))
         }
         if let bad = words.dropFirst(3).first(where: { !Self.attributes.contains($0) }) {
             return .failure(.init(message: "unknown color attribute '\(bad)'"))

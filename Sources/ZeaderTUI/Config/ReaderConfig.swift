@@ -112,52 +112,52 @@ public struct ReaderConfig: Equatable, Sendable {
     ) throws {
         var config = self
         defer { self = config }
-            let words = try Self.tokenize(String(rawLine)).get(orThrow: fail)
-            guard let directive = words.first else { return }
-            let arguments = Array(words.dropFirst())
-            switch directive {
-            case "bind-key":
-                // newsboat's optional third word names a dialog (feedlist, articlelist…): Zeader's keys are global.
-                guard arguments.count == 2 || arguments.count == 3 else { throw fail("bind-key needs a key and an action") }
-                guard let key = Key(name: arguments[0]) else { throw fail("unknown key '\(arguments[0])'") }
-                if Action(configName: arguments[1]) == nil, Self.newsboatActionsWithoutEquivalent.contains(arguments[1]) {
-                    config.warnings.append(fail("newsboat's action '\(arguments[1])' has no equivalent in Zeader (line ignored)"))
-                    return
-                }
-                guard let action = Action(configName: arguments[1]) else {
-                    throw fail(
-                        "unknown action '\(arguments[1])' (one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                config.keyMap.bind(key, to: action)
-            case "unbind-key":
-                guard arguments.count == 1, let key = Key(name: arguments[0]) else { throw fail("unbind-key needs one key") }
-                config.keyMap.unbind(key)
-            case "refresh-interval":
-                guard arguments.count == 1, let minutes = Int(arguments[0]), minutes >= 0 else {
-                    throw fail("refresh-interval needs a number of minutes (0 = off)")
-                }
-                config.refreshIntervalMinutes = minutes
-            case "browser":
-                guard arguments.count == 1 else { throw fail("browser needs one command (quote it)") }
-                config.browser = arguments[0]
-            case "color":
-                if arguments.count >= 3 {
-                    config.colorRules.append(try ColorRule.parse(arguments).get(orThrow: fail))
-                    return
-                }
-                guard arguments.count == 1, ["yes", "no"].contains(arguments[0]) else {
-                    throw fail("color needs yes or no, or newsboat's ELEMENT FOREGROUND BACKGROUND [ATTRIBUTE…]")
-                }
-                config.useColor = arguments[0] == "yes"
-            case "smart-feed":
-                // The predicate is kept as written: its own quotes belong to it.
-                guard arguments.count >= 2, let predicate = Self.rawRemainder(of: String(rawLine), afterWords: 2) else {
-                    throw fail("smart-feed needs a title and a predicate")
-                }
-                config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
-            default:
-                try config.applyNewsboat(directive, arguments, fail: fail)
+        let words = try Self.tokenize(String(rawLine)).get(orThrow: fail)
+        guard let directive = words.first else { return }
+        let arguments = Array(words.dropFirst())
+        switch directive {
+        case "bind-key":
+            // newsboat's optional third word names a dialog (feedlist, articlelist…): Zeader's keys are global.
+            guard arguments.count == 2 || arguments.count == 3 else { throw fail("bind-key needs a key and an action") }
+            guard let key = Key(name: arguments[0]) else { throw fail("unknown key '\(arguments[0])'") }
+            if Action(configName: arguments[1]) == nil, Self.newsboatActionsWithoutEquivalent.contains(arguments[1]) {
+                config.warnings.append(fail("newsboat's action '\(arguments[1])' has no equivalent in Zeader (line ignored)"))
+                return
             }
+            guard let action = Action(configName: arguments[1]) else {
+                throw fail(
+                    "unknown action '\(arguments[1])' (one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            config.keyMap.bind(key, to: action)
+        case "unbind-key":
+            guard arguments.count == 1, let key = Key(name: arguments[0]) else { throw fail("unbind-key needs one key") }
+            config.keyMap.unbind(key)
+        case "refresh-interval":
+            guard arguments.count == 1, let minutes = Int(arguments[0]), minutes >= 0 else {
+                throw fail("refresh-interval needs a number of minutes (0 = off)")
+            }
+            config.refreshIntervalMinutes = minutes
+        case "browser":
+            guard arguments.count == 1 else { throw fail("browser needs one command (quote it)") }
+            config.browser = arguments[0]
+        case "color":
+            if arguments.count >= 3 {
+                config.colorRules.append(try ColorRule.parse(arguments).get(orThrow: fail))
+                return
+            }
+            guard arguments.count == 1, ["yes", "no"].contains(arguments[0]) else {
+                throw fail("color needs yes or no, or newsboat's ELEMENT FOREGROUND BACKGROUND [ATTRIBUTE…]")
+            }
+            config.useColor = arguments[0] == "yes"
+        case "smart-feed":
+            // The predicate is kept as written: its own quotes belong to it.
+            guard arguments.count >= 2, let predicate = Self.rawRemainder(of: String(rawLine), afterWords: 2) else {
+                throw fail("smart-feed needs a title and a predicate")
+            }
+            config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
+        default:
+            try config.applyNewsboat(directive, arguments, fail: fail)
+        }
     }
 
     /// The text of `line` after its first `count` words (quoted words count as one),

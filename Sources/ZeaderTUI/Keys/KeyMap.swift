@@ -12,21 +12,22 @@ public struct KeyMap: Equatable, Sendable {
     public init(_ bindings: [Key: Action]) { actions = bindings }
 
     /// The default keys: newsboat's where newsboat has the action (docs/ARCHITECTURE.md).
-    public static let `default` = KeyMap([
-        .character("j"): .down, .down: .down, .character("k"): .up, .up: .up,
-        .pageDown: .pageDown, .character(" "): .pageDown, .pageUp: .pageUp,
-        .home: .top, .end: .bottom,
-        .enter: .open, .right: .open,
-        .character("q"): .quit, .left: .quit, .character("Q"): .hardQuit,
-        .character("r"): .refreshFeed, .character("R"): .refreshAll,
-        .character("n"): .nextUnread, .character("N"): .toggleRead, .character("*"): .toggleFlag,
-        .character("A"): .markFeedRead, .character("C"): .markAllRead,
-        .character("/"): .search, .character("o"): .openInBrowser,
-        .character("a"): .addFeed, .character("d"): .deleteFeed,
-        .character("["): .moveFeedUp, .character("]"): .moveFeedDown,
-        .character("u"): .undo, .control("r"): .redo,
-        .character("?"): .help, .control("l"): .redraw,
-    ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old })
+    public static let `default` = KeyMap(
+        [
+            .character("j"): .down, .down: .down, .character("k"): .up, .up: .up,
+            .pageDown: .pageDown, .character(" "): .pageDown, .pageUp: .pageUp,
+            .home: .top, .end: .bottom,
+            .enter: .open, .right: .open,
+            .character("q"): .quit, .left: .quit, .character("Q"): .hardQuit,
+            .character("r"): .refreshFeed, .character("R"): .refreshAll,
+            .character("n"): .nextUnread, .character("N"): .toggleRead, .character("*"): .toggleFlag,
+            .character("A"): .markFeedRead, .character("C"): .markAllRead,
+            .character("/"): .search, .character("o"): .openInBrowser,
+            .character("a"): .addFeed, .character("d"): .deleteFeed,
+            .character("["): .moveFeedUp, .character("]"): .moveFeedDown,
+            .character("u"): .undo, .control("r"): .redo,
+            .character("?"): .help, .control("l"): .redraw,
+        ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old })
 
     public func action(for key: Key) -> Action? { actions[key] }
 
