@@ -198,9 +198,9 @@ import ZeaderKit
     }
 
     @Test func theFirstWarningShowsOnTheStatusLine() throws {
-        let config = try ReaderConfig.parse("auto-reload no\nfrobnicate\n", file: "cfg")
+        let config = try ReaderConfig.parse("auto-reload no\nfrobnicate\ncache-file x\n", file: "cfg")
         let h = try Harness(config: config)
-        #expect(h.screen.contains("cfg:2: unknown directive 'frobnicate' (line ignored)"))
+        #expect(h.line(29).contains("cfg:2: unknown directive 'frobnicate' (line ignored) (and 1 more: zeader config check)"))
     }
 
     @Test func viewsAreRememberedInTheStateFile() throws {

@@ -59,7 +59,9 @@ public final class ReaderApp: @unchecked Sendable {
     public func start() {
         do { state.feeds = arrangedFeeds(try model.feedRows()) } catch { state.say(.cannotReadFeeds("\(error)")) }
         state.clampPositions()
-        for warning in config.warnings.prefix(1) { state.say(warning.description, error: true) }
+        if let first = config.warnings.first {
+            state.say(.reader(.configWarning(first.description, more: config.warnings.count - 1)))
+        }
         observation = model.store.container.bus.observeObjectsDidChange(in: model.context) { [weak self] note in
             // Runs on the view context's queue, which is `queue`.
             guard let self else { return }

@@ -19,6 +19,8 @@ enum ReaderMessage: Equatable {
     case wroteLinks(count: Int, path: String)
     case cannotWrite(path: String, String)
     case notInThisBuild(String)
+    /// The config file's first warning, and how many more `zeader config check` lists.
+    case configWarning(String, more: Int)
 
     var text: String {
         switch self {
@@ -40,12 +42,15 @@ enum ReaderMessage: Equatable {
         case .wroteLinks(let count, let path): return "Wrote \(count) links to \(path)"
         case .cannotWrite(let path, let reason): return "Cannot write \(path): \(reason)"
         case .notInThisBuild(let action): return "\(action) is not available in this build"
+        case .configWarning(let warning, let more):
+            return more == 0 ? warning : "\(warning) (and \(more) more: zeader config check)"
         }
     }
 
     var isError: Bool {
         switch self {
-        case .keyNotBound, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite, .notInThisBuild: return true
+        case .keyNotBound, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite, .notInThisBuild, .configWarning:
+            return true
         default: return false
         }
     }
