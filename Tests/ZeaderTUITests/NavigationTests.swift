@@ -132,7 +132,7 @@ import ZeaderKit
     @Test func helpListsNewsboatActionsWithTheirKeys() throws {
         let lines = HelpView.lines(keyMap: .default)
         #expect(lines.contains { $0.hasPrefix("p ") && $0.contains("previous unread") })
-        #expect(lines.contains { $0.hasPrefix("^K") && $0.contains("random unread") })
+        #expect(lines.contains { $0.hasPrefix("^K") && $0.hasSuffix("random unread item [random-unread]") })
         #expect(lines.contains { $0.hasPrefix("l ") && $0.contains("feeds without unread") })
         #expect(lines.contains { $0.hasPrefix("g ") && $0.contains("Sort") })
         #expect(lines.contains { $0.hasPrefix("O ") && $0.contains("mark the item read") })

@@ -185,7 +185,11 @@ enum HelpView {
         Action.allCases.map { action in
             let keys = keyMap.keys(for: action).map(\.name).joined(separator: " ")
             return DisplayWidth.padded(keys.isEmpty ? "(unbound)" : keys, toColumns: 16) + action.summary
-        } + ["", "In the article view, type a link's number then ENTER to open it."]
+                + " [\(action.rawValue)]"
+        } + [
+            "", "In the article view, type a link's number then ENTER to open it.",
+            "The names in brackets are for bind-key in the config file.",
+        ]
     }
 
     static func draw(_ state: AppState, keyMap: KeyMap, rows: Range<Int>, into buffer: inout ScreenBuffer) {
