@@ -49,7 +49,7 @@ struct Zeader: AsyncParsableCommand {
             if demo { try DemoFeeds.load(into: store) }
             let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             // The demo's feeds are offline: no refresh there.
-            let refresher: ReaderRefresher? = demo ? nil : FeedRefresher(store: store)
+            let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).

@@ -240,6 +240,39 @@ struct SyncFreshRSSTests {
         #expect(r.status == 1)
     }
 
+    @Test("a sync's pulled changes reach an open view context by the change bus; nothing new costs at most 4 requests")
+    func liveMerge() async throws {
+        let world = try World()
+        world.feeds.setItems(["m1", "m2"], of: "live")
+        try world.addAccount(world.a)
+        try world.addAccount(world.b)
+        let r = try world.zeader(world.b, ["add", world.feeds.url("live")])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.b)
+
+        // Device A is open (as the reader is): its view context holds the items.
+        let store = try ZeaderStore.open(at: world.a)
+        let sync = FeedSync(store: store)
+        _ = try await sync.sync()
+        let view = store.container.viewContext
+        let item = try view.performAndWait {
+            try #require(try FeedItem.findFirst(byAttribute: "title", value: .string("Title m1"), in: view))
+        }
+        #expect(view.performAndWait { item.read } == false)
+
+        try world.setRead(world.b, "Title m1", true)
+        try world.sync(world.b)
+        let report = try await sync.sync()
+        #expect(report.stateChanges == 1)
+        // The merge is queued on the view context's queue: once it ran, the object shows it.
+        view.performAndWait {}
+        #expect(view.performAndWait { item.read } == true)
+
+        let idle = try await sync.sync()
+        #expect(idle.requests <= 4)
+        #expect(idle.newItems == 0 && idle.pushed == 0 && idle.stateChanges == 0)
+    }
+
     @Test("SIGKILL in the middle of a sync loses no queued change")
     func killedMidSync() throws {
         let world = try World()
