@@ -67,12 +67,14 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             // A login that fails leaves nothing behind, not even a new store.
-            let token = action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
+            let token =
+                action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
             let sync = FeedSync(store: try store.openStore(command: "sync", writes: action != "status"))
             switch action {
             case "add":
                 try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
-                CommandOutput.write("sync account added: \(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))\n")
+                CommandOutput.write(
+                    "sync account added: \(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))\n")
             case "login":
                 try await sync.renewLogin(password: try password())
                 CommandOutput.write("logged in again\n")

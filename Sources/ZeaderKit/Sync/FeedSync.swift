@@ -168,7 +168,8 @@ public final class FeedSync: Sendable {
     public func renewLogin(password: String) async throws(ZeaderError) {
         guard let status = try status() else { throw .other(SyncError.noAccount.description) }
         do {
-            let token = try await GReaderClient.login(apiURL: status.apiURL, user: status.user, password: password, fetcher: fetcher)
+            let token = try await GReaderClient.login(
+                apiURL: status.apiURL, user: status.user, password: password, fetcher: fetcher)
             try tokenFile().write(token)
         } catch {
             throw .other(error.description)
@@ -372,8 +373,9 @@ public final class FeedSync: Sendable {
                 start += chunk.count
                 try await client.setState(group.state, group.on, ids: chunk)
                 try withContext { context in
-                    let predicate = ObjectGraph.Predicate.comparison(
-                        .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
+                    let predicate =
+                        ObjectGraph.Predicate.comparison(
+                            .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
                         && .comparison(.keyPath(group.key), .equalTo, .constant(.bool(group.on)))
                     _ = try context.execute(
                         BatchUpdateRequest(
@@ -497,7 +499,8 @@ public final class FeedSync: Sendable {
                         predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, links))
                     for item in try context.fetch(request) { guids.insert(item.guid) }
                     let byLink = FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(format: "server == %@ AND syncID == nil AND link IN %@", serverID, links))
+                        predicate: try ObjectGraph.Predicate(
+                            format: "server == %@ AND syncID == nil AND link IN %@", serverID, links))
                     for item in try context.fetch(byLink) { if let link = item.link { existing[link] = item } }
                 }
                 for pulled in items {

@@ -164,7 +164,9 @@ public final class GReaderClient: Sendable {
     }
 
     /// `subscription/edit` with action `action` (`unsubscribe`, `edit`) on `streamID`.
-    public func editSubscription(_ streamID: String, action: String, title: String? = nil, addLabel: String? = nil, removeLabel: String? = nil)
+    public func editSubscription(
+        _ streamID: String, action: String, title: String? = nil, addLabel: String? = nil, removeLabel: String? = nil
+    )
         async throws(SyncError)
     {
         var form = [("ac", action), ("s", streamID)]

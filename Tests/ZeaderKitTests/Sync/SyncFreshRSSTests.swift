@@ -194,7 +194,9 @@ struct SyncFreshRSSTests {
         #expect(onB.values.allSatisfy { Self.read($0) == true })
     }
 
-    @Test("logins: a wrong password or an unreachable server stores nothing; a token the server no longer accepts, then `sync login`")
+    @Test(
+        "logins: a wrong password or an unreachable server stores nothing; a token the server no longer accepts, then `sync login`"
+    )
     func logins() throws {
         let world = try World()
         let config = world.directory.appendingPathComponent("config")
@@ -214,7 +216,11 @@ struct SyncFreshRSSTests {
 
         // The password from a command; the token kept for the user alone, never the password.
         r = try world.zeader(
-            world.a, ["sync", "add", world.server.apiURL, "--user", world.server.user, "--password-command", "echo \(world.server.password)"],
+            world.a,
+            [
+                "sync", "add", world.server.apiURL, "--user", world.server.user, "--password-command",
+                "echo \(world.server.password)",
+            ],
             password: "")
         #expect(r.status == 0, "\(r.stderr)")
         let token = world.a.path + ".sync"
