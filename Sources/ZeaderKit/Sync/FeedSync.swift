@@ -546,27 +546,42 @@ public final class FeedSync: Sendable {
     /// The read and starred state of every synced item from the server's unread and
     /// starred id lists; an item with a change not yet pushed keeps its own.
     private func pullStates(_ client: GReaderClient, report: inout Report) async throws {
-        let unread = Set(try await client.itemIDs(stream: Self.readingList, excludeRead: true))
-        let starred = Set(try await client.itemIDs(stream: Self.starredList))
+        // Large pages: the whole list in one request where the server allows it.
+        let unread = Set(try await client.itemIDs(stream: Self.readingList, excludeRead: true, pageSize: 100_000))
+        let starred = Set(try await client.itemIDs(stream: Self.starredList, pageSize: 100_000))
+        // Page through the synced items (by their id, which a sync never changes), each page
+        // one save and a context reset, so that memory stays bounded with the store's size.
         let changed = try withContext { context in
             var changed = 0
-            let predicate = try ObjectGraph.Predicate(format: "syncID != nil")
-            for item in try context.fetch(FetchRequest<FeedItem>(predicate: predicate)) {
-                guard let id = item.syncID else { continue }
-                if !item.syncReadPending {
-                    let read = !unread.contains(id)
-                    if item.read != read {
-                        item.read = read
-                        changed += 1
+            var after = ""
+            while true {
+                var request = FetchRequest<FeedItem>(
+                    predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", after),
+                    sortDescriptors: [SortDescriptor("syncID")])
+                request.fetchLimit = 2_000
+                let page = try context.fetch(request)
+                guard let last = page.last?.syncID else { break }
+                after = last
+                for item in page {
+                    guard let id = item.syncID else { continue }
+                    if !item.syncReadPending {
+                        let read = !unread.contains(id)
+                        if item.read != read {
+                            item.read = read
+                            changed += 1
+                        }
+                    }
+                    if !item.syncFlagPending {
+                        let flagged = starred.contains(id)
+                        if item.flagged != flagged {
+                            item.flagged = flagged
+                            changed += 1
+                        }
                     }
                 }
-                if !item.syncFlagPending {
-                    let flagged = starred.contains(id)
-                    if item.flagged != flagged {
-                        item.flagged = flagged
-                        changed += 1
-                    }
-                }
+                try context.save()
+                context.reset()
+                if page.count < request.fetchLimit { break }
             }
             if let account = try SyncAccount.findFirst(where: .true, in: context) { account.lastSync = Date() }
             try context.save()
