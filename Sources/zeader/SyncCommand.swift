@@ -86,7 +86,9 @@ struct SyncCommand: AsyncParsableCommand {
                 CommandOutput.write("sync account removed (feeds and items kept)\n")
             default:
                 let report = try await sync.sync()
+                for line in report.refused { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
                 CommandOutput.write(report.line + "\n")
+                if !report.refused.isEmpty { throw ExitCode.failure }
             }
         } catch let error as ZeaderError {
             throw CommandOutput.fail("sync", error)
@@ -98,11 +100,15 @@ struct SyncCommand: AsyncParsableCommand {
     static func refreshThroughSync(_ store: ZeaderStore) async throws -> Bool {
         let sync = FeedSync(store: store)
         guard (try? sync.hasAccount()) == true else { return false }
+        let report: FeedSync.Report
         do {
-            CommandOutput.write(try await sync.sync().line + "\n")
+            report = try await sync.sync()
         } catch {
             throw CommandOutput.fail("refresh", error)
         }
+        for line in report.refused { CommandOutput.warn("zeader refresh: \(TerminalText.line(line))") }
+        CommandOutput.write(report.line + "\n")
+        if !report.refused.isEmpty { throw ExitCode.failure }
         return true
     }
 

@@ -60,6 +60,9 @@ public final class FeedSync: Sendable {
         public var stateChanges = 0
         /// HTTP requests made.
         public var requests = 0
+        /// Feeds the server refused to subscribe to (it cannot fetch them, e.g. `file:` URLs),
+        /// one line each: they stay local, and are not asked for again.
+        public var refused: [String] = []
 
         /// `sync: 3 changes pushed, 12 new items, 2 feeds added, 0 removed, 5 states changed`.
         public var line: String {
@@ -294,7 +297,20 @@ public final class FeedSync: Sendable {
                 if let known {
                     linkTo = known.id
                 } else {
-                    let id = try await client.quickAdd(change.url)
+                    let added: Result<String, SyncError>
+                    do throws(SyncError) {
+                        added = .success(try await client.quickAdd(change.url))
+                    } catch {
+                        added = .failure(error)
+                    }
+                    if case .failure(.badResponse(_, let reason)) = added {
+                        // The server's final answer (it cannot fetch the feed): keep the feed
+                        // here only, rather than retrying it at every sync.
+                        report.refused.append("the sync server refused to subscribe to \(change.url): \(reason)")
+                        try dropChange(change.id)
+                        continue
+                    }
+                    let id = try added.get()
                     if let label = change.tags.first {
                         try await client.editSubscription(id, action: "edit", title: change.title, addLabel: label)
                     } else if let title = change.title {
@@ -333,6 +349,13 @@ public final class FeedSync: Sendable {
             report.pushed += 1
         }
         return changed
+    }
+
+    private func dropChange(_ id: ObjectID) throws {
+        try withContext { context in
+            if let object = try? context.existingObject(with: id) { context.delete(object) }
+            try context.save()
+        }
     }
 
     /// Pushes read/unread and flag/unflag changes in chunks; a chunk's pending marks are

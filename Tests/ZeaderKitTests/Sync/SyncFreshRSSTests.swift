@@ -159,6 +159,19 @@ struct SyncFreshRSSTests {
         #expect(try world.feedList(world.a).isEmpty)
         onA = try world.items(world.a)
         #expect(onA.isEmpty)
+
+        // A feed the server cannot subscribe to (a local file) stays here, said once.
+        let file = world.directory.appendingPathComponent("local.xml")
+        try "<rss version=\"2.0\"><channel><title>Local</title></channel></rss>".write(
+            to: file, atomically: true, encoding: .utf8)
+        r = try world.zeader(world.a, ["add", file.absoluteString])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try world.zeader(world.a, ["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("refused to subscribe"), "\(r.stderr)")
+        try world.sync(world.a)
+        #expect(try world.feedList(world.a)[file.absoluteString] != nil)
+        #expect(try world.status(world.a)["pending"] as? Int == 0)
     }
 
     @Test("the server away: mark all read fails to sync with exit 1 and stays queued; once it is back, the other device sees it")
