@@ -318,6 +318,7 @@ struct SyncFreshRSSTests {
         let binary = try #require(zeaderBinary)
         var delay = 0.02
         var finished = false
+        var killed = 0
         for _ in 0..<25 where !finished {
             let process = Process()
             process.executableURL = binary
@@ -329,9 +330,10 @@ struct SyncFreshRSSTests {
             Thread.sleep(forTimeInterval: delay)
             if process.isRunning { kill(process.processIdentifier, SIGKILL) } else { finished = true }
             process.waitUntilExit()
-            if process.terminationReason == .exit { finished = true }
+            if process.terminationReason == .exit { finished = true } else { killed += 1 }
             delay += 0.03
         }
+        #expect(killed >= 1, "no sync was killed while it ran")
         r = try world.zeader(world.a, ["check"])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         try world.sync(world.a)
