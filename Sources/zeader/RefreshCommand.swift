@@ -31,6 +31,7 @@ struct RefreshCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try self.store.openStore(command: "refresh", writes: true)
+        if feeds.isEmpty, try await SyncCommand.refreshThroughSync(store) { return }
         let refresher = FeedRefresher(store: store, options: RefreshOptions(jobs: jobs))
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))

@@ -34,6 +34,7 @@ struct Zeader: AsyncParsableCommand {
             CheckCommand.self,
             ParseCommand.self,
             ConfigCommand.self,
+            SyncCommand.self,
         ]
     )
 
@@ -51,7 +52,8 @@ struct Zeader: AsyncParsableCommand {
             // The demo's feeds are offline: no refresh there.
             let refresher: ReaderRefresher? =
                 demo
-                ? nil : FeedRefresher(store: store, options: RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
+                ? nil
+                : SyncingRefresher(store: store, options: RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).

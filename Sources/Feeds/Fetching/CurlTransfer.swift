@@ -95,8 +95,18 @@ final class CurlTransfer: @unchecked Sendable {
         if let stamp = request.lastModified.flatMap(HTTPHeaderValues.headerSafe) {
             lines.append("If-Modified-Since: \(stamp)")
         }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            if let name = HTTPHeaderValues.headerSafe(name), let value = HTTPHeaderValues.headerSafe(value) {
+                lines.append("\(name): \(value)")
+            }
+        }
+        if request.formBody != nil { lines.append("Content-Type: application/x-www-form-urlencoded") }
         for line in lines { requestHeaders = curl_slist_append(requestHeaders, line) }
         configure(handle)
+        if let form = request.formBody {
+            setLong(CURLOPT_POSTFIELDSIZE, form.utf8.count)
+            setString(CURLOPT_COPYPOSTFIELDS, form)
+        }
     }
 
     deinit {
@@ -306,6 +316,8 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(.redirectLoop(url: currentURL))
         }
         if status != 301 && status != 308 { allRedirectsPermanent = false }
+        // A POST redirected by 301, 302 or 303 becomes a GET (as browsers and libcurl do).
+        if status != 307 && status != 308 { setLong(CURLOPT_HTTPGET, 1) }
         currentURL = target
         guard deadline > .now else {
             return .failure(.timedOut(url: currentURL, seconds: limits.totalTimeout, kind: .total))

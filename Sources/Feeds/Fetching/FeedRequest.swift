@@ -20,6 +20,12 @@ public struct FeedRequest: Sendable, Hashable {
     public var lastModified: String?
     /// Do not contact the server before this date (it asked us to wait with `Retry-After`).
     public var notBefore: Date?
+    /// Extra request headers (`["Authorization": "GoogleLogin auth=…"]`); values with a line
+    /// break are left out.
+    public var headers: [String: String] = [:]
+    /// A form body (`application/x-www-form-urlencoded`): when set, the request is a POST
+    /// (see ``FormBody``). A redirect of a POST is followed with a GET, as browsers do.
+    public var formBody: String?
 
     /// Creates a request; only `url` is required.
     ///
@@ -33,4 +39,33 @@ public struct FeedRequest: Sendable, Hashable {
         self.lastModified = lastModified
         self.notBefore = notBefore
     }
+}
+
+/// Building `application/x-www-form-urlencoded` bodies and query strings for ``FeedRequest/formBody``.
+///
+/// ```swift
+/// let body = FormBody.encode([("Email", "alice"), ("Passwd", "p&ss")])   // "Email=alice&Passwd=p%26ss"
+/// ```
+public enum FormBody {
+    /// The pairs, each name and value percent-encoded (only unreserved characters kept),
+    /// joined with `&`.
+    ///
+    /// ```swift
+    /// FormBody.encode([("i", "1"), ("i", "2")])   // "i=1&i=2"
+    /// ```
+    public static func encode(_ pairs: [(String, String)]) -> String {
+        pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    /// One component percent-encoded (RFC 3986 unreserved characters kept).
+    ///
+    /// ```swift
+    /// FormBody.escape("a b/c")   // "a%20b%2Fc"
+    /// ```
+    public static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -200,7 +200,10 @@ public struct FeedLibrary: Sendable {
                 }
                 if let existing = known[url] {
                     let merged = FeedTags.normalized(FeedTags.list(existing.tags) + subscription.categories)
-                    if merged != existing.tags { existing.tags = merged }
+                    if merged != existing.tags {
+                        existing.tags = merged
+                        SyncQueue.queue(.tags, for: existing, in: context)
+                    }
                     report.alreadySubscribed += 1
                     continue
                 }
@@ -211,6 +214,7 @@ public struct FeedLibrary: Sendable {
                 server.tags = FeedTags.normalized(subscription.categories)
                 server.siteLink = subscription.siteLink
                 server.displayOrder = order
+                SyncQueue.queue(.subscribe, for: server, in: context)
                 order += 1
                 report.added += 1
             }

@@ -47,7 +47,10 @@ public enum FeedEditing {
             throw ObjectGraphError.objectInaccessible("\(id) is not a Server")
         }
         let items = Int(server.totalCount)
-        try ItemMarking.undoable("Delete Feed", in: context) { context.delete(server) }
+        try ItemMarking.undoable("Delete Feed", in: context) {
+            SyncQueue.queue(.unsubscribe, for: server, in: context)
+            context.delete(server)
+        }
         return items
     }
 
@@ -90,7 +93,10 @@ public enum FeedEditing {
         let kept = FeedTags.list(server.tags).filter { !removed.contains($0.lowercased()) }
         let tags = FeedTags.normalized(kept + add)
         if tags != server.tags {
-            try ItemMarking.undoable("Tag Feed", in: context) { server.tags = tags }
+            try ItemMarking.undoable("Tag Feed", in: context) {
+                server.tags = tags
+                SyncQueue.queue(.tags, for: server, in: context)
+            }
         }
         return FeedTags.list(tags)
     }

@@ -74,6 +74,7 @@ public enum FeedSubscription {
         if let title, !title.isEmpty { server.title = title }
         server.tags = FeedTags.normalized(tags)
         server.displayOrder = try nextDisplayOrder(in: context)
+        SyncQueue.queue(.subscribe, for: server, in: context)
         return server
     }
 

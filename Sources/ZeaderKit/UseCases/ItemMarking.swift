@@ -76,6 +76,7 @@ public enum ItemMarking {
         guard !items.isEmpty else { return 0 }
         return try undoable(name, in: context) {
             for item in items { item[keyPath: keyPath] = value }
+            SyncQueue.noteChanged(items, flag: keyPath == \FeedItem.flagged, in: context)
             return items.count
         }
     }
@@ -102,7 +103,9 @@ public enum ItemMarking {
         case .matching(let format): predicate = unreadOnly && (try ObjectGraph.Predicate(format: format))
         case .all: predicate = unreadOnly
         }
-        let request = BatchUpdateRequest(entityName: "FeedItem", predicate: predicate, propertiesToUpdate: ["read": .bool(true)])
+        let request = BatchUpdateRequest(
+            entityName: "FeedItem", predicate: predicate,
+            propertiesToUpdate: ["read": .bool(true)].merging(SyncQueue.batchMarkReadProperties(in: context)) { $1 })
         context.undoManager?.beginUndoGrouping(named: scope == .all ? "Mark All Read" : "Mark Feed Read")
         defer { context.undoManager?.endUndoGrouping() }
         return try context.execute(request).changedCount

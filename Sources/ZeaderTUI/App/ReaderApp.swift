@@ -91,6 +91,7 @@ public final class ReaderApp: @unchecked Sendable {
             timer.resume()
             refreshTimer = timer
         }
+        if refresher?.refreshesOnStart == true { perform(.refreshAll) }
         redraw()
     }
 

@@ -14,6 +14,9 @@ public protocol ReaderRefresher: Sendable {
     /// thread; throws only when the store cannot be read.
     func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
         -> RefreshSummary
+    /// Whether the reader refreshes once when it starts (a sync account's refresher does:
+    /// ``SyncingRefresher``).
+    var refreshesOnStart: Bool { get }
 }
 
 extension FeedRefresher: ReaderRefresher {}

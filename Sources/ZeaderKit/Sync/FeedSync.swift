@@ -1,0 +1,615 @@
+import Feeds
+import Foundation
+import ObjectGraph
+
+/// Two-way sync of a store through a Google Reader API server (FreshRSS, Miniflux,
+/// Inoreader, The Old Reader, BazQux): the one implementation `zeader sync` and the
+/// reader share.
+///
+/// A sync pushes first, then pulls:
+/// 1. the subscriptions' list (one request);
+/// 2. queued subscription changes (``SyncChange``: subscribe, unsubscribe, tags), each
+///    deleted from the queue once the server accepted it;
+/// 3. items read, unread, flagged or unflagged here (``FeedItem/syncReadPending``,
+///    ``FeedItem/syncFlagPending``), cleared once accepted;
+/// 4. the server's subscriptions and labels (→ tags) into the store: feeds added
+///    elsewhere appear, feeds removed elsewhere go;
+/// 5. new items since the last sync (their ids, with continuations, then their contents);
+/// 6. the read and starred state of every item the server has (two id lists).
+///
+/// **Conflicts**: a change made on this device and not yet pushed wins over the server's
+/// state of the same item or feed (it is pushed first); everything else takes the
+/// server's state, which holds the last change any device pushed. A sync that stops
+/// part-way keeps in the queue what the server has not accepted, and the next sync goes on.
+///
+/// ```swift
+/// let sync = FeedSync(store: store)
+/// try await sync.addAccount(apiURL: "https://rss.example.org/api/greader.php", user: "alice", password: pw)
+/// let report = try await sync.sync()
+/// print(report.line)
+/// ```
+public final class FeedSync: Sendable {
+    public let store: ZeaderStore
+    let fetcher: FeedFetcher
+    /// Items fetched per `stream/items/contents` request and ids per `edit-tag`.
+    let chunkSize: Int
+
+    /// A sync of `store` through `fetcher` (a fetcher of its own by default).
+    public init(store: ZeaderStore, fetcher: FeedFetcher? = nil, chunkSize: Int = 250) {
+        self.store = store
+        self.fetcher =
+            fetcher
+            ?? FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion, maxBodySize: 64 * 1024 * 1024))
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    /// The store's account: the server, the user, the last sync and the pending changes.
+    public struct Status: Sendable, Equatable {
+        public var apiURL: String
+        public var user: String
+        public var lastSync: Date?
+        public var pending: Int
+    }
+
+    /// What one sync did.
+    public struct Report: Sendable, Equatable {
+        public var pushed = 0
+        public var feedsAdded = 0
+        public var feedsRemoved = 0
+        public var newItems = 0
+        public var stateChanges = 0
+        /// HTTP requests made.
+        public var requests = 0
+        /// Feeds the server refused to subscribe to (it cannot fetch them, e.g. `file:` URLs),
+        /// one line each: they stay local, and are not asked for again.
+        public var refused: [String] = []
+
+        /// `sync: 3 changes pushed, 12 new items, 2 feeds added, 0 removed, 5 states changed`.
+        public var line: String {
+            "synced: \(pushed) changes pushed, \(newItems) new items, \(feedsAdded) feeds added, "
+                + "\(feedsRemoved) removed, \(stateChanges) read/flag states changed (\(requests) requests)"
+        }
+    }
+
+    /// What a sync is doing, for a status line.
+    public enum Phase: Sendable, Equatable {
+        case pushing
+        case subscriptions
+        case items(fetched: Int, of: Int)
+        case states
+    }
+
+    // MARK: - The account
+
+    private func tokenFile() throws(SyncError) -> SyncTokenFile {
+        guard let url = store.url else { throw .inMemoryStore }
+        return SyncTokenFile(storeURL: url)
+    }
+
+    private func withContext<T>(_ body: (ManagedObjectContext) throws -> T) throws(ZeaderError) -> T {
+        let context = store.container.newBackgroundContext(name: "sync")
+        context.mergePolicy = .objectTrumps
+        do {
+            return try context.performAndWait { try body(context) }
+        } catch {
+            throw ZeaderError.wrapping(error)
+        }
+    }
+
+    /// Whether the store has a sync account.
+    ///
+    /// ```swift
+    /// if try sync.hasAccount() { … }
+    /// ```
+    public func hasAccount() throws(ZeaderError) -> Bool {
+        try withContext { SyncQueue.isActive(in: $0) }
+    }
+
+    /// Logs in to `apiURL` as `user` (ClientLogin) and returns the token; nothing is stored.
+    /// Call before opening the store, so that a refused login leaves no file behind.
+    ///
+    /// ```swift
+    /// let token = try await FeedSync.login(apiURL: url, user: "alice", password: password)
+    /// ```
+    public static func login(apiURL: String, user: String, password: String, fetcher: FeedFetcher? = nil)
+        async throws(ZeaderError) -> String
+    {
+        do {
+            return try await GReaderClient.login(
+                apiURL: apiURL, user: user, password: password,
+                fetcher: fetcher ?? FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion)))
+        } catch {
+            throw .other(error.description)
+        }
+    }
+
+    /// Keeps the account logged in with `token` (from ``login(apiURL:user:password:fetcher:)``):
+    /// the token in ``SyncTokenFile`` (never the password), the account in the store. The
+    /// feeds already in the store are queued for subscription on the server. An account
+    /// already set is refused.
+    ///
+    /// ```swift
+    /// try sync.addAccount(apiURL: url, user: "alice", token: token)
+    /// ```
+    public func addAccount(apiURL: String, user: String, token: String) throws(ZeaderError) {
+        let file: SyncTokenFile
+        do { file = try tokenFile() } catch { throw .other(error.description) }
+        if let existing = try withContext({ try SyncAccount.findFirst(where: .true, in: $0) }).map({ ($0.apiURL, $0.user) }) {
+            throw .other(SyncError.accountExists(url: existing.0, user: existing.1).description)
+        }
+        do { try file.write(token) } catch { throw .other(error.description) }
+        do {
+            try withContext { context in
+                let account = context.insert(SyncAccount.self)
+                account.apiURL = GReaderClient.normalizedBase(apiURL)
+                account.user = user
+                for server in try Server.findAll(in: context) { SyncQueue.queue(.subscribe, for: server, in: context) }
+                try context.save()
+            }
+        } catch {
+            file.remove()
+            throw error
+        }
+    }
+
+    /// Logs in and keeps the account: ``login(apiURL:user:password:fetcher:)`` then
+    /// ``addAccount(apiURL:user:token:)``.
+    ///
+    /// ```swift
+    /// try await sync.addAccount(apiURL: url, user: "alice", password: password)
+    /// ```
+    public func addAccount(apiURL: String, user: String, password: String) async throws(ZeaderError) {
+        let token = try await Self.login(apiURL: apiURL, user: user, password: password, fetcher: fetcher)
+        try addAccount(apiURL: apiURL, user: user, token: token)
+    }
+
+    /// Logs in again with a new password, keeping the account and its queue.
+    ///
+    /// ```swift
+    /// try await sync.renewLogin(password: password)
+    /// ```
+    public func renewLogin(password: String) async throws(ZeaderError) {
+        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
+        do {
+            let token = try await GReaderClient.login(
+                apiURL: status.apiURL, user: status.user, password: password, fetcher: fetcher)
+            try tokenFile().write(token)
+        } catch {
+            throw .other(error.description)
+        }
+    }
+
+    /// The account, or nil when the store has none.
+    ///
+    /// ```swift
+    /// if let status = try sync.status() { print(status.pending) }
+    /// ```
+    public func status() throws(ZeaderError) -> Status? {
+        try withContext { context in
+            guard let account = try SyncAccount.findFirst(where: .true, in: context) else { return nil }
+            return Status(
+                apiURL: account.apiURL, user: account.user, lastSync: account.lastSync,
+                pending: try SyncQueue.pendingCount(in: context))
+        }
+    }
+
+    /// Forgets the account: its token file, the queue and the server ids. The feeds, items
+    /// and their states stay.
+    ///
+    /// ```swift
+    /// try sync.removeAccount()
+    /// ```
+    public func removeAccount() throws(ZeaderError) {
+        try withContext { context in
+            guard SyncQueue.isActive(in: context) else { throw ZeaderError.other(SyncError.noAccount.description) }
+            for account in try SyncAccount.findAll(in: context) { context.delete(account) }
+            for change in try SyncChange.findAll(in: context) { context.delete(change) }
+            for server in try Server.findAll(in: context) where server.syncID != nil { server.syncID = nil }
+            try context.save()
+            let synced = try ObjectGraph.Predicate(format: "syncID != nil")
+            _ = try context.execute(
+                BatchUpdateRequest(
+                    entityName: "FeedItem", predicate: synced,
+                    propertiesToUpdate: ["syncID": .null, "syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
+        }
+        if let file = try? tokenFile() { file.remove() }
+        store.checkpoint()
+    }
+
+    // MARK: - Sync
+
+    /// Runs one two-way sync (see the type's documentation). On failure, what was done is
+    /// kept, the queue keeps what was not pushed, and the error says what went wrong.
+    ///
+    /// ```swift
+    /// let report = try await sync.sync { phase in print(phase) }
+    /// ```
+    public func sync(progress: (@Sendable (Phase) -> Void)? = nil) async throws(ZeaderError) -> Report {
+        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
+        let file: SyncTokenFile
+        do { file = try tokenFile() } catch { throw .other(error.description) }
+        guard let token = file.read() else { throw .other(SyncError.noToken(path: file.url.path).description) }
+        let client = GReaderClient(apiURL: status.apiURL, token: token, fetcher: fetcher)
+        var report = Report()
+        defer { store.checkpoint() }
+        do {
+            try await run(client, report: &report, progress: progress ?? { _ in })
+        } catch let error as SyncError {
+            throw .other(error.description)
+        } catch {
+            throw ZeaderError.wrapping(error)
+        }
+        report.requests = client.requestCount
+        return report
+    }
+
+    private func run(_ client: GReaderClient, report: inout Report, progress: @Sendable (Phase) -> Void) async throws {
+        progress(.subscriptions)
+        var subscriptions = try await client.subscriptions()
+        progress(.pushing)
+        if try await pushSubscriptionChanges(client, subscriptions: subscriptions, report: &report) {
+            subscriptions = try await client.subscriptions()
+        }
+        try await pushItemStates(client, report: &report)
+        progress(.subscriptions)
+        try applySubscriptions(subscriptions, report: &report)
+        try await pullNewItems(client, report: &report, progress: progress)
+        progress(.states)
+        try await pullStates(client, report: &report)
+    }
+
+    // MARK: Push
+
+    private struct QueuedChange {
+        var id: ObjectID
+        var kind: SyncChange.Kind
+        var url: String
+        var feedSyncID: String?
+        var title: String?
+        var tags: [String]
+    }
+
+    /// Pushes the queued subscription changes, oldest first, deleting each from the queue
+    /// once the server has it. Returns whether the server's list changed.
+    private func pushSubscriptionChanges(
+        _ client: GReaderClient, subscriptions: [GReaderClient.Subscription], report: inout Report
+    ) async throws -> Bool {
+        let queued: [QueuedChange] = try withContext { context in
+            let servers = Dictionary(try Server.findAll(in: context).map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
+            return try context.fetch(FetchRequest<SyncChange>(sortDescriptors: [SortDescriptor("created")])).compactMap {
+                change in
+                guard let kind = SyncChange.Kind(rawValue: change.kind) else { return nil }
+                let server = servers[change.feedURL]
+                return QueuedChange(
+                    id: change.objectID, kind: kind, url: change.feedURL, feedSyncID: change.feedSyncID ?? server?.syncID,
+                    title: server?.title, tags: FeedTags.list(server?.tags))
+            }
+        }
+        guard !queued.isEmpty else { return false }
+        var byURL: [String: GReaderClient.Subscription] = [:]
+        for subscription in subscriptions { if let url = subscription.url { byURL[url] = subscription } }
+        var changed = false
+        for change in queued {
+            let known = byURL[change.url] ?? subscriptions.first { $0.id == change.feedSyncID }
+            var linkTo: String?
+            switch change.kind {
+            case .subscribe:
+                if let known {
+                    linkTo = known.id
+                } else {
+                    let added: Result<String, SyncError>
+                    do throws(SyncError) {
+                        added = .success(try await client.quickAdd(change.url))
+                    } catch {
+                        added = .failure(error)
+                    }
+                    if case .failure(.badResponse(_, let reason)) = added {
+                        // The server's final answer (it cannot fetch the feed): keep the feed
+                        // here only, rather than retrying it at every sync.
+                        report.refused.append("the sync server refused to subscribe to \(change.url): \(reason)")
+                        try dropChange(change.id)
+                        continue
+                    }
+                    let id = try added.get()
+                    if let label = change.tags.first {
+                        try await client.editSubscription(id, action: "edit", title: change.title, addLabel: label)
+                    } else if let title = change.title {
+                        try await client.editSubscription(id, action: "edit", title: title)
+                    }
+                    linkTo = id
+                    changed = true
+                }
+            case .unsubscribe:
+                if let known {
+                    try await client.editSubscription(known.id, action: "unsubscribe")
+                    changed = true
+                }
+            case .tags:
+                if let known {
+                    if let label = change.tags.first {
+                        if !known.labels.contains(label) {
+                            try await client.editSubscription(known.id, action: "edit", addLabel: label)
+                            changed = true
+                        }
+                    } else if let current = known.labels.first {
+                        try await client.editSubscription(known.id, action: "edit", removeLabel: current)
+                        changed = true
+                    }
+                }
+            }
+            try withContext { context in
+                if let object = try? context.existingObject(with: change.id) { context.delete(object) }
+                if let linkTo, let server = try Server.findFirst(byAttribute: "url", value: .string(change.url), in: context),
+                    server.syncID != linkTo
+                {
+                    server.syncID = linkTo
+                }
+                try context.save()
+            }
+            report.pushed += 1
+        }
+        return changed
+    }
+
+    private func dropChange(_ id: ObjectID) throws {
+        try withContext { context in
+            if let object = try? context.existingObject(with: id) { context.delete(object) }
+            try context.save()
+        }
+    }
+
+    /// Pushes read/unread and flag/unflag changes in chunks; a chunk's pending marks are
+    /// cleared once the server accepted it, only on items still in the state pushed (a
+    /// change made meanwhile stays pending).
+    private func pushItemStates(_ client: GReaderClient, report: inout Report) async throws {
+        struct Pending {
+            var read: [String] = []
+            var unread: [String] = []
+            var flagged: [String] = []
+            var unflagged: [String] = []
+        }
+        let pending: Pending = try withContext { context in
+            var pending = Pending()
+            let predicate = try ObjectGraph.Predicate(
+                format: "syncID != nil AND (syncReadPending == YES OR syncFlagPending == YES)")
+            for item in try context.fetch(FetchRequest<FeedItem>(predicate: predicate)) {
+                guard let id = item.syncID else { continue }
+                if item.syncReadPending {
+                    if item.read { pending.read.append(id) } else { pending.unread.append(id) }
+                }
+                if item.syncFlagPending {
+                    if item.flagged { pending.flagged.append(id) } else { pending.unflagged.append(id) }
+                }
+            }
+            return pending
+        }
+        let groups: [(ids: [String], state: GReaderClient.State, on: Bool, key: String, pendingKey: String)] = [
+            (pending.read, .read, true, "read", "syncReadPending"),
+            (pending.unread, .read, false, "read", "syncReadPending"),
+            (pending.flagged, .starred, true, "flagged", "syncFlagPending"),
+            (pending.unflagged, .starred, false, "flagged", "syncFlagPending"),
+        ]
+        for group in groups {
+            var start = 0
+            while start < group.ids.count {
+                let chunk = Array(group.ids[start..<min(start + chunkSize * 4, group.ids.count)])
+                start += chunk.count
+                try await client.setState(group.state, group.on, ids: chunk)
+                try withContext { context in
+                    let predicate =
+                        ObjectGraph.Predicate.comparison(
+                            .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
+                        && .comparison(.keyPath(group.key), .equalTo, .constant(.bool(group.on)))
+                    _ = try context.execute(
+                        BatchUpdateRequest(
+                            entityName: "FeedItem", predicate: predicate, propertiesToUpdate: [group.pendingKey: .bool(false)]))
+                }
+                report.pushed += chunk.count
+            }
+        }
+    }
+
+    // MARK: Pull
+
+    /// The server's feeds into the store: new ones inserted, known ones updated (title,
+    /// site, tags from labels), synced ones the server no longer has deleted.
+    private func applySubscriptions(_ subscriptions: [GReaderClient.Subscription], report: inout Report) throws {
+        try withContext { context in
+            let servers = try Server.findAll(in: context)
+            var bySyncID: [String: Server] = [:]
+            var byURL: [String: Server] = [:]
+            for server in servers {
+                if let id = server.syncID { bySyncID[id] = server }
+                byURL[server.url] = server
+            }
+            var order = try FeedSubscription.nextDisplayOrder(in: context)
+            var listed = Set<String>()
+            for subscription in subscriptions {
+                listed.insert(subscription.id)
+                let server: Server
+                if let known = bySyncID[subscription.id] ?? subscription.url.flatMap({ byURL[$0] }) {
+                    server = known
+                } else {
+                    guard let url = subscription.url, !url.isEmpty else { continue }
+                    server = context.insert(Server.self)
+                    server.url = url
+                    server.displayOrder = order
+                    order += 1
+                    byURL[url] = server
+                    report.feedsAdded += 1
+                }
+                if server.syncID != subscription.id { server.syncID = subscription.id }
+                if let title = subscription.title, !title.isEmpty, server.title != title { server.title = title }
+                if let site = subscription.htmlUrl, !site.isEmpty, server.siteLink != site { server.siteLink = site }
+                let labels = subscription.labels.filter { !Self.defaultFolders.contains($0) }
+                let local = FeedTags.list(server.tags)
+                // A server keeps one folder per feed: the feed's first tag is the one synced.
+                if labels.first?.lowercased() != local.first?.lowercased() {
+                    let tags = FeedTags.normalized(labels + local.dropFirst())
+                    if tags != server.tags { server.tags = tags }
+                }
+            }
+            for server in servers where server.syncID != nil && !listed.contains(server.syncID!) {
+                context.delete(server)
+                report.feedsRemoved += 1
+            }
+            try context.save()
+        }
+    }
+
+    /// Folder names servers give feeds that are in no folder of the user's: not tags.
+    static let defaultFolders: Set<String> = ["Uncategorized"]
+
+    private static let readingList = "user/-/state/com.google/reading-list"
+    private static let starredList = "user/-/state/com.google/starred"
+
+    /// New items: the ids the server got since the newest one pulled (all on the first
+    /// sync), those not in the store fetched in chunks and stored, each chunk one save.
+    private func pullNewItems(_ client: GReaderClient, report: inout Report, progress: @Sendable (Phase) -> Void)
+        async throws
+    {
+        let newest = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }
+        let since = newest.flatMap(UInt64.init).map { Int64($0 / 1_000_000) }
+        let ids = try await client.itemIDs(stream: Self.readingList, newerThan: since)
+        let unknown = try withContext { context in
+            var known = Set<String>()
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let request = FetchRequest<FeedItem>(
+                    predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) })))
+                for item in try context.fetch(request) { if let id = item.syncID { known.insert(id) } }
+                context.reset()
+            }
+            return ids.filter { !known.contains($0) }
+        }
+        var fetched = 0
+        for start in stride(from: 0, to: unknown.count, by: chunkSize) {
+            let chunk = Array(unknown[start..<min(start + chunkSize, unknown.count)])
+            let items = try await client.items(chunk)
+            report.newItems += try store(items)
+            fetched += chunk.count
+            progress(.items(fetched: fetched, of: unknown.count))
+        }
+        let top = ids.compactMap(UInt64.init).max()
+        try withContext { context in
+            guard let account = try SyncAccount.findFirst(where: .true, in: context) else { return }
+            if let top, top > newest.flatMap(UInt64.init) ?? 0 { account.newestItemID = String(top) }
+            try context.save()
+        }
+    }
+
+    /// Stores items pulled from the server. An item of a feed's own history (stored before
+    /// the feed was synced) is matched by its link and gains the server's id; others are
+    /// inserted with the link as guid (else the server's id).
+    private func store(_ items: [GReaderClient.Item]) throws -> Int {
+        try withContext { context in
+            var servers: [String: Server] = [:]
+            for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server } }
+            var byFeed: [ObjectID: [GReaderClient.Item]] = [:]
+            for item in items {
+                guard let feed = item.origin?.streamId, let server = servers[feed] else { continue }
+                byFeed[server.objectID, default: []].append(item)
+            }
+            var inserted = 0
+            let now = Date()
+            for (serverID, items) in byFeed {
+                guard let server = try context.existingObject(with: serverID) as? Server else { continue }
+                let links = items.compactMap(\.link)
+                var existing: [String: FeedItem] = [:]
+                var guids = Set<String>()
+                if !links.isEmpty {
+                    let request = FetchRequest<FeedItem>(
+                        predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, links))
+                    for item in try context.fetch(request) { guids.insert(item.guid) }
+                    let byLink = FetchRequest<FeedItem>(
+                        predicate: try ObjectGraph.Predicate(
+                            format: "server == %@ AND syncID == nil AND link IN %@", serverID, links))
+                    for item in try context.fetch(byLink) { if let link = item.link { existing[link] = item } }
+                }
+                for pulled in items {
+                    guard let id = pulled.decimalID else { continue }
+                    let item: FeedItem
+                    if let link = pulled.link, let match = existing.removeValue(forKey: link) {
+                        item = match
+                    } else {
+                        item = context.insert(FeedItem.self)
+                        let guid = pulled.link.flatMap { guids.contains($0) ? nil : $0 } ?? "greader:" + id
+                        guids.insert(guid)
+                        item.guid = guid
+                        item.server = server
+                        item.firstSeen = now
+                        inserted += 1
+                    }
+                    item.syncID = id
+                    Self.copy(pulled, into: item, now: now)
+                }
+            }
+            try context.save()
+            return inserted
+        }
+    }
+
+    private static func copy(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {
+        if let title = pulled.title, item.title != title { item.title = title }
+        if let link = pulled.link, item.link != link { item.link = link }
+        if let author = pulled.author, item.author != author { item.author = author }
+        let html = pulled.content?.content ?? pulled.summary?.content
+        if let html, item.content != html {
+            item.content = html
+            item.summary = String(HTMLText.plainText(html).prefix(1000))
+        }
+        let published = pulled.published.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        if let published, item.published != published { item.published = published }
+        let sortDate = published ?? item.firstSeen ?? now
+        if item.sortDate != sortDate { item.sortDate = sortDate }
+        if item.read != pulled.isRead { item.read = pulled.isRead }
+        if item.flagged != pulled.isStarred { item.flagged = pulled.isStarred }
+    }
+
+    /// The read and starred state of every synced item from the server's unread and
+    /// starred id lists; an item with a change not yet pushed keeps its own.
+    private func pullStates(_ client: GReaderClient, report: inout Report) async throws {
+        // Large pages: the whole list in one request where the server allows it.
+        let unread = Set(try await client.itemIDs(stream: Self.readingList, excludeRead: true, pageSize: 100_000))
+        let starred = Set(try await client.itemIDs(stream: Self.starredList, pageSize: 100_000))
+        // Page through the synced items (by their id, which a sync never changes), each page
+        // one save and a context reset, so that memory stays bounded with the store's size.
+        let changed = try withContext { context in
+            var changed = 0
+            var after = ""
+            while true {
+                var request = FetchRequest<FeedItem>(
+                    predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", after),
+                    sortDescriptors: [SortDescriptor("syncID")])
+                request.fetchLimit = 2_000
+                let page = try context.fetch(request)
+                guard let last = page.last?.syncID else { break }
+                after = last
+                for item in page {
+                    guard let id = item.syncID else { continue }
+                    if !item.syncReadPending {
+                        let read = !unread.contains(id)
+                        if item.read != read {
+                            item.read = read
+                            changed += 1
+                        }
+                    }
+                    if !item.syncFlagPending {
+                        let flagged = starred.contains(id)
+                        if item.flagged != flagged {
+                            item.flagged = flagged
+                            changed += 1
+                        }
+                    }
+                }
+                try context.save()
+                context.reset()
+                if page.count < request.fetchLimit { break }
+            }
+            if let account = try SyncAccount.findFirst(where: .true, in: context) { account.lastSync = Date() }
+            try context.save()
+            return changed
+        }
+        report.stateChanges += changed
+    }
+}

@@ -1,0 +1,256 @@
+import Feeds
+import Foundation
+import Synchronization
+
+/// A client of the Google Reader API (FreshRSS, Miniflux, Inoreader, The Old Reader,
+/// BazQux) over the libcurl fetcher: ClientLogin, then every request with the header
+/// `Authorization: GoogleLogin auth=TOKEN`; POSTs carry the action token `T`, fetched once.
+///
+/// ```swift
+/// let token = try await GReaderClient.login(apiURL: url, user: "alice", password: pw, fetcher: fetcher)
+/// let client = GReaderClient(apiURL: url, token: token, fetcher: fetcher)
+/// let feeds = try await client.subscriptions()
+/// ```
+public final class GReaderClient: Sendable {
+    /// The API's base URL, without a trailing slash.
+    public let apiURL: String
+    let token: String
+    let fetcher: FeedFetcher
+    private let state = Mutex<(requests: Int, actionToken: String?)>((0, nil))
+
+    /// How many HTTP requests this client has made.
+    public var requestCount: Int { state.withLock { $0.requests } }
+
+    /// A client that uses `token` (from ``login(apiURL:user:password:fetcher:)``).
+    public init(apiURL: String, token: String, fetcher: FeedFetcher) {
+        self.apiURL = Self.normalizedBase(apiURL)
+        self.token = token
+        self.fetcher = fetcher
+    }
+
+    /// `url` without trailing slashes.
+    static func normalizedBase(_ url: String) -> String {
+        var base = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+
+    /// Logs in (`accounts/ClientLogin`) and returns the `Auth` token.
+    ///
+    /// ```swift
+    /// let token = try await GReaderClient.login(apiURL: url, user: "alice", password: pw, fetcher: fetcher)
+    /// ```
+    public static func login(apiURL: String, user: String, password: String, fetcher: FeedFetcher) async throws(SyncError)
+        -> String
+    {
+        let base = normalizedBase(apiURL)
+        guard let url = URL(string: base + "/accounts/ClientLogin"), url.host != nil else {
+            throw .badResponse(request: "ClientLogin", reason: "\(apiURL) is not an http(s) URL")
+        }
+        var request = FeedRequest(url: url)
+        request.formBody = FormBody.encode([("Email", user), ("Passwd", password)])
+        switch await fetcher.fetch(request) {
+        case .fetched(let body, _):
+            let text = String(decoding: body, as: UTF8.self)
+            for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("Auth=") {
+                let token = String(line.dropFirst(5))
+                if !token.isEmpty { return token }
+            }
+            throw .badResponse(request: "ClientLogin", reason: "no Auth= line")
+        case .failed(.httpStatus(let status, _)) where status == 401 || status == 403 || status == 400:
+            throw .loginRefused(user: user, url: base)
+        case .failed(let error): throw .unreachable(error)
+        case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: "ClientLogin")
+        case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: "ClientLogin")
+        }
+    }
+
+    // MARK: - Requests
+
+    /// GET `path` (below the API URL) with `query`; returns the body.
+    func get(_ path: String, _ query: [(String, String)] = []) async throws(SyncError) -> Data {
+        try await send(path, query: query, form: nil)
+    }
+
+    /// POST `form` to `path`, with the action token added.
+    func post(_ path: String, _ form: [(String, String)]) async throws(SyncError) -> Data {
+        let actionToken = try await self.actionToken()
+        return try await send(path, query: [], form: form + [("T", actionToken)])
+    }
+
+    private func actionToken() async throws(SyncError) -> String {
+        if let known = state.withLock({ $0.actionToken }) { return known }
+        let body = try await send("reader/api/0/token", query: [], form: nil)
+        let value = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        state.withLock { $0.actionToken = value }
+        return value
+    }
+
+    private func send(_ path: String, query: [(String, String)], form: [(String, String)]?) async throws(SyncError) -> Data {
+        let text = apiURL + "/" + path + (query.isEmpty ? "" : "?" + FormBody.encode(query))
+        guard let url = URL(string: text) else { throw .badResponse(request: path, reason: "bad URL \(text)") }
+        var request = FeedRequest(url: url)
+        request.headers = ["Authorization": "GoogleLogin auth=\(token)"]
+        request.formBody = form.map(FormBody.encode)
+        state.withLock { $0.requests += 1 }
+        switch await fetcher.fetch(request) {
+        case .fetched(let body, _): return body
+        case .failed(.httpStatus(let status, _)) where status == 401 || status == 403:
+            throw .tokenRejected(url: apiURL)
+        case .failed(.httpStatus(let status, _)): throw .server(status: status, request: path)
+        case .failed(let error): throw .unreachable(error)
+        case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: path)
+        case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: path)
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ data: Data, request: String) throws(SyncError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw .badResponse(request: request, reason: String(describing: error).prefix(200).description)
+        }
+    }
+
+    // MARK: - The API
+
+    /// One subscription as the server lists it.
+    public struct Subscription: Sendable, Decodable, Equatable {
+        /// `feed/12`.
+        public var id: String
+        public var title: String?
+        public var url: String?
+        public var htmlUrl: String?
+        public var categories: [Category]?
+
+        public struct Category: Sendable, Decodable, Equatable {
+            public var id: String?
+            public var label: String?
+        }
+
+        /// The labels (folders) the feed is in.
+        public var labels: [String] {
+            (categories ?? []).compactMap { category in
+                if let label = category.label, !label.isEmpty { return label }
+                if let id = category.id, let range = id.range(of: "/label/") { return String(id[range.upperBound...]) }
+                return nil
+            }
+        }
+    }
+
+    /// `subscription/list`.
+    ///
+    /// ```swift
+    /// for feed in try await client.subscriptions() { print(feed.id, feed.url ?? "") }
+    /// ```
+    public func subscriptions() async throws(SyncError) -> [Subscription] {
+        struct List: Decodable { var subscriptions: [Subscription] }
+        let data = try await get("reader/api/0/subscription/list", [("output", "json")])
+        return try decode(List.self, data, request: "subscription/list").subscriptions
+    }
+
+    /// `subscription/quickadd`: subscribes to `url`, returns the new stream id (`feed/12`).
+    public func quickAdd(_ url: String) async throws(SyncError) -> String {
+        struct Answer: Decodable {
+            var streamId: String?
+            var error: String?
+        }
+        let data = try await post("reader/api/0/subscription/quickadd", [("quickadd", url)])
+        let answer = try decode(Answer.self, data, request: "subscription/quickadd")
+        guard let id = answer.streamId, !id.isEmpty else {
+            throw .badResponse(request: "subscription/quickadd \(url)", reason: answer.error ?? "no stream id")
+        }
+        return id
+    }
+
+    /// `subscription/edit` with action `action` (`unsubscribe`, `edit`) on `streamID`.
+    public func editSubscription(
+        _ streamID: String, action: String, title: String? = nil, addLabel: String? = nil, removeLabel: String? = nil
+    )
+        async throws(SyncError)
+    {
+        var form = [("ac", action), ("s", streamID)]
+        if let title { form.append(("t", title)) }
+        if let addLabel { form.append(("a", "user/-/label/" + addLabel)) }
+        if let removeLabel { form.append(("r", "user/-/label/" + removeLabel)) }
+        _ = try await post("reader/api/0/subscription/edit", form)
+    }
+
+    /// The state tags of `edit-tag`.
+    public enum State: String, Sendable {
+        case read = "user/-/state/com.google/read"
+        case starred = "user/-/state/com.google/starred"
+    }
+
+    /// `edit-tag`: adds (or removes) `state` on the items `ids`.
+    public func setState(_ state: State, _ on: Bool, ids: [String]) async throws(SyncError) {
+        guard !ids.isEmpty else { return }
+        _ = try await post("reader/api/0/edit-tag", [(on ? "a" : "r", state.rawValue)] + ids.map { ("i", $0) })
+    }
+
+    /// `stream/items/ids` of `stream`, following continuations: every item id (decimal).
+    /// `newerThan` (seconds) keeps items the server got since then; `excludeRead` only unread ones.
+    public func itemIDs(stream: String, newerThan: Int64? = nil, excludeRead: Bool = false, pageSize: Int = 10_000)
+        async throws(SyncError) -> [String]
+    {
+        struct Page: Decodable {
+            struct Ref: Decodable { var id: String }
+            var itemRefs: [Ref]?
+            var continuation: String?
+        }
+        var ids: [String] = []
+        var continuation: String?
+        repeat {
+            var query = [("s", stream), ("n", String(pageSize))]
+            if let newerThan { query.append(("ot", String(newerThan))) }
+            if excludeRead { query.append(("xt", State.read.rawValue)) }
+            if let continuation { query.append(("c", continuation)) }
+            let data = try await get("reader/api/0/stream/items/ids", query)
+            let page = try decode(Page.self, data, request: "stream/items/ids")
+            let refs = page.itemRefs ?? []
+            ids += refs.map(\.id)
+            continuation = refs.isEmpty ? nil : page.continuation.flatMap { $0.isEmpty ? nil : $0 }
+        } while continuation != nil
+        return ids
+    }
+
+    /// One item of `stream/items/contents`.
+    public struct Item: Sendable, Decodable {
+        public var id: String
+        public var title: String?
+        public var published: Int64?
+        public var updated: Int64?
+        public var author: String?
+        public var canonical: [Link]?
+        public var alternate: [Link]?
+        public var categories: [String]?
+        public var origin: Origin?
+        public var summary: Content?
+        public var content: Content?
+
+        public struct Link: Sendable, Decodable { public var href: String? }
+        public struct Origin: Sendable, Decodable { public var streamId: String? }
+        public struct Content: Sendable, Decodable { public var content: String? }
+
+        /// The item's id as a decimal number (servers give `tag:google.com,2005:reader/item/<hex>`).
+        public var decimalID: String? { GReaderClient.decimalID(id) }
+        public var link: String? { (canonical ?? []).first?.href ?? (alternate ?? []).first?.href }
+        public var isRead: Bool { categories?.contains { $0.hasSuffix("/state/com.google/read") } ?? false }
+        public var isStarred: Bool { categories?.contains { $0.hasSuffix("/state/com.google/starred") } ?? false }
+    }
+
+    /// The long form's hex tail as a decimal number; a decimal id as it is.
+    static func decimalID(_ id: String) -> String? {
+        if !id.isEmpty, id.allSatisfy(\.isASCII), id.allSatisfy(\.isNumber), !id.hasPrefix("0") || id == "0" { return id }
+        let tail = id.split(separator: "/").last.map(String.init) ?? id
+        return UInt64(tail, radix: 16).map { String($0) }
+    }
+
+    /// `stream/items/contents` of the items `ids` (decimal).
+    public func items(_ ids: [String]) async throws(SyncError) -> [Item] {
+        struct Contents: Decodable { var items: [Item]? }
+        guard !ids.isEmpty else { return [] }
+        let data = try await post("reader/api/0/stream/items/contents", ids.map { ("i", $0) })
+        return try decode(Contents.self, data, request: "stream/items/contents").items ?? []
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ObjectGraph
+
+/// The queue of local changes a sync pushes: the use cases that change what the server
+/// keeps (``ItemMarking``, ``FeedSubscription``, ``FeedEditing``, subscription import)
+/// call it inside the same save as the change, and only when the store has a
+/// ``SyncAccount`` (one count query; a store without sync pays nothing more).
+///
+/// Read and flag changes are kept on the items themselves (``FeedItem/syncReadPending``,
+/// ``FeedItem/syncFlagPending``), so that "mark all read" sets them in the same SQL
+/// statement as `read`; subscription changes are ``SyncChange`` rows.
+///
+/// ```swift
+/// let syncing = SyncQueue.isActive(in: context)
+/// if syncing { SyncQueue.queue(.subscribe, for: server, in: context) }
+/// ```
+public enum SyncQueue {
+    /// Whether the store has a sync account.
+    ///
+    /// ```swift
+    /// if SyncQueue.isActive(in: context) { … }
+    /// ```
+    public static func isActive(in context: ManagedObjectContext) -> Bool {
+        ((try? SyncAccount.count(in: context)) ?? 0) > 0
+    }
+
+    /// Queues a subscription change of `server` (when the store syncs). An unsubscribe of
+    /// a feed whose subscribe was never pushed drops both.
+    ///
+    /// ```swift
+    /// SyncQueue.queue(.unsubscribe, for: server, in: context)
+    /// ```
+    public static func queue(_ kind: SyncChange.Kind, for server: Server, in context: ManagedObjectContext) {
+        guard isActive(in: context) else { return }
+        let url = server.url
+        let earlier =
+            (try? SyncChange.findAll(
+                where: .comparison(.keyPath("feedURL"), .equalTo, .constant(.string(url))), in: context)) ?? []
+        switch kind {
+        case .unsubscribe:
+            if earlier.contains(where: { $0.kind == SyncChange.Kind.subscribe.rawValue }), server.syncID == nil {
+                for change in earlier { context.delete(change) }
+                return
+            }
+            for change in earlier { context.delete(change) }
+        case .tags:
+            // One pending tag change per feed: the push sends the tags as they are then.
+            if earlier.contains(where: { $0.kind != SyncChange.Kind.unsubscribe.rawValue }) { return }
+        case .subscribe:
+            if earlier.contains(where: { $0.kind == SyncChange.Kind.subscribe.rawValue }) { return }
+        }
+        let change = context.insert(SyncChange.self)
+        change.kind = kind.rawValue
+        change.feedURL = url
+        change.feedSyncID = server.syncID
+        change.created = Date()
+    }
+
+    /// Notes that the items' read state (or flag) changed here: sets the pending mark the
+    /// next sync pushes (when the store syncs).
+    ///
+    /// ```swift
+    /// SyncQueue.noteChanged(items, flag: false, in: context)
+    /// ```
+    public static func noteChanged(_ items: [FeedItem], flag: Bool, in context: ManagedObjectContext) {
+        guard isActive(in: context) else { return }
+        for item in items {
+            if flag { item.syncFlagPending = true } else { item.syncReadPending = true }
+        }
+    }
+
+    /// The extra properties a batch "mark read" writes when the store syncs.
+    ///
+    /// ```swift
+    /// properties.merge(SyncQueue.batchMarkReadProperties(in: context)) { $1 }
+    /// ```
+    public static func batchMarkReadProperties(in context: ManagedObjectContext) -> [String: Value] {
+        isActive(in: context) ? ["syncReadPending": .bool(true)] : [:]
+    }
+
+    /// How many local changes the server has not accepted yet: queued subscription
+    /// changes and items with a pending read or flag change.
+    ///
+    /// ```swift
+    /// print(try SyncQueue.pendingCount(in: context))
+    /// ```
+    public static func pendingCount(in context: ManagedObjectContext) throws -> Int {
+        let items = try FeedItem.count(
+            where: try ObjectGraph.Predicate(format: "syncID != nil AND (syncReadPending == YES OR syncFlagPending == YES)"),
+            in: context)
+        return try SyncChange.count(in: context) + items
+    }
+}

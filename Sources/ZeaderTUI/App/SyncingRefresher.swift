@@ -1,0 +1,52 @@
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// The reader's refresh when the store may have a sync account: with one, a refresh is a
+/// two-way sync (``FeedSync``: the server fetches the feeds; local changes are pushed,
+/// other devices' pulled and merged into the open lists through the change bus); without
+/// one, the plain ``FeedRefresher``. It runs in the background like any refresh (the
+/// status line shows it running and how it ended) and, with an account, once when the
+/// reader starts.
+///
+/// ```swift
+/// let refresher = SyncingRefresher(store: store)
+/// try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
+/// ```
+public struct SyncingRefresher: ReaderRefresher {
+    let feeds: FeedRefresher
+    let sync: FeedSync
+
+    /// A refresher of `store`'s feeds (with `options`: jobs, limits), or of its sync account
+    /// when it has one.
+    public init(store: ZeaderStore, options: RefreshOptions = RefreshOptions()) {
+        feeds = FeedRefresher(store: store, options: options)
+        sync = FeedSync(store: store)
+    }
+
+    /// Whether the store has a sync account (then the reader syncs when it starts).
+    public var refreshesOnStart: Bool { (try? sync.hasAccount()) == true }
+
+    public func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
+        -> RefreshSummary
+    {
+        guard (try? sync.hasAccount()) == true else { return try await feeds.refresh(servers: servers, progress: progress) }
+        let started = Date()
+        // The status line shows the items fetched so far ("Refreshing 250/1000").
+        let report = try await sync.sync { phase in
+            guard let progress, case .items(let fetched, let total) = phase else { return }
+            var totals = RefreshProgress(total: total)
+            totals.completed = fetched
+            progress(.started(url: "sync", totals))
+        }
+        var summary = RefreshProgress(total: max(report.feedsAdded, 1))
+        summary.completed = summary.total
+        summary.newItems = report.newItems
+        return RefreshSummary(progress: summary, results: [], duration: Date().timeIntervalSince(started))
+    }
+}
+
+extension ReaderRefresher {
+    /// A plain refresher does not refresh when the reader starts.
+    public var refreshesOnStart: Bool { false }
+}

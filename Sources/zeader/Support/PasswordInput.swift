@@ -1,0 +1,59 @@
+import Foundation
+import ZeaderKit
+
+/// Reading a password without it showing up anywhere: from a command's first output line,
+/// or typed at the terminal with echo off.
+///
+/// ```swift
+/// let password = try PasswordInput.firstLine(of: "pass show rss")
+/// ```
+enum PasswordInput {
+    /// Runs `command` with `/bin/sh -c` and returns the first line it prints; a command
+    /// that fails or prints nothing is an error naming it.
+    static func firstLine(of command: String) throws(ZeaderError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            throw .other("--password-command could not run: \(error.localizedDescription)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .other("--password-command failed (exit status \(process.terminationStatus))")
+        }
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
+        guard let line, !line.isEmpty else { throw .other("--password-command printed no password") }
+        return String(line.hasSuffix("\r") ? line.dropLast() : line)
+    }
+
+    /// Asks on the terminal (`/dev/tty`) with echo off; no terminal is an error saying
+    /// where else the password can come from.
+    static func prompt(_ text: String) throws(ZeaderError) -> String {
+        let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard tty >= 0 else {
+            throw .other("no terminal to ask for the password: set $ZEADER_SYNC_PASSWORD or use --password-command")
+        }
+        defer { close(tty) }
+        var saved = termios()
+        let hasTerminal = tcgetattr(tty, &saved) == 0
+        if hasTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(tty, TCSAFLUSH, &quiet)
+        }
+        defer { if hasTerminal { tcsetattr(tty, TCSAFLUSH, &saved) } }
+        _ = text.withCString { write(tty, $0, strlen($0)) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        _ = write(tty, "\n", 1)
+        let password = String(decoding: bytes, as: UTF8.self)
+        guard !password.isEmpty else { throw .other("no password given") }
+        return password
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import ZeaderKit
+
+/// `zeader sync [add API_URL --user NAME | status [--json] | remove | login]`: two-way sync
+/// through a Google Reader API server (FreshRSS, Miniflux, Inoreader, The Old Reader…).
+///
+/// ```sh
+/// ZEADER_SYNC_PASSWORD=… zeader sync add https://rss.example.org/api/greader.php --user alice
+/// zeader sync            # push local changes, pull the server's
+/// zeader sync status --json
+/// ```
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync feeds, read and flagged states through a Google Reader API server.",
+        usage: """
+            zeader sync [--db <PATH>]
+            zeader sync add <api-url> --user <name> [--password-command <cmd>]
+            zeader sync status [--json]
+            zeader sync login [--password-command <cmd>]
+            zeader sync remove
+            """,
+        discussion: """
+            Without an action, pushes the changes made here (read, unread, flag, unflag, add, remove, tags) and \
+            pulls the server's (feeds, tags, new items, read and starred states). A change made here and not yet \
+            pushed wins over the server's state; everything else takes the server's. The password comes from \
+            $ZEADER_SYNC_PASSWORD, else the first line printed by --password-command, else a prompt on the \
+            terminal; only the login token is kept, in <store>.sync (mode 0600). `login` logs in again \
+            (a new password, or a token the server no longer accepts). Exit status 1 when the sync failed; \
+            what was not pushed stays queued.
+            """)
+
+    @Argument(help: ArgumentHelp("add, status, login or remove; none: sync now.", valueName: "action"))
+    var action: String?
+
+    @Argument(help: ArgumentHelp("The server's Google Reader API URL (with add).", valueName: "api-url"))
+    var apiURL: String?
+
+    @Option(help: ArgumentHelp("The user name on the server (with add).", valueName: "name"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("A command whose first output line is the password.", valueName: "cmd"))
+    var passwordCommand: String?
+
+    @Flag(help: "With status: print one JSON object {\"url\",\"user\",\"lastSync\",\"pending\"}.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        switch action {
+        case nil:
+            break
+        case "add":
+            guard apiURL != nil else { throw ValidationError("sync add needs the server's API URL") }
+            guard let user, !user.isEmpty else { throw ValidationError("sync add needs --user NAME") }
+        case "status", "remove", "login":
+            if let apiURL { throw ValidationError("unexpected argument '\(apiURL)'") }
+        case let other?:
+            throw ValidationError("unknown sync action '\(other)' (expected add, status, login or remove)")
+        }
+        if json && action != "status" { throw ValidationError("--json goes with sync status") }
+        if user != nil && action != "add" { throw ValidationError("--user goes with sync add") }
+    }
+
+    func run() async throws {
+        do {
+            // A login that fails leaves nothing behind, not even a new store.
+            let token =
+                action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
+            let sync = FeedSync(store: try store.openStore(command: "sync", writes: action != "status"))
+            switch action {
+            case "add":
+                try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
+                CommandOutput.write(
+                    "sync account added: \(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))\n")
+            case "login":
+                try await sync.renewLogin(password: try password())
+                CommandOutput.write("logged in again\n")
+            case "status":
+                guard let status = try sync.status() else { throw ZeaderError.other("no sync account") }
+                CommandOutput.write(Self.render(status, json: json))
+            case "remove":
+                try sync.removeAccount()
+                CommandOutput.write("sync account removed (feeds and items kept)\n")
+            default:
+                let report = try await sync.sync()
+                for line in report.refused { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
+                CommandOutput.write(report.line + "\n")
+                if !report.refused.isEmpty { throw ExitCode.failure }
+            }
+        } catch let error as ZeaderError {
+            throw CommandOutput.fail("sync", error)
+        }
+    }
+
+    /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds):
+    /// returns false when the store has no account, and exits 1 when the sync failed.
+    static func refreshThroughSync(_ store: ZeaderStore) async throws -> Bool {
+        let sync = FeedSync(store: store)
+        guard (try? sync.hasAccount()) == true else { return false }
+        let report: FeedSync.Report
+        do {
+            report = try await sync.sync()
+        } catch {
+            throw CommandOutput.fail("refresh", error)
+        }
+        for line in report.refused { CommandOutput.warn("zeader refresh: \(TerminalText.line(line))") }
+        CommandOutput.write(report.line + "\n")
+        if !report.refused.isEmpty { throw ExitCode.failure }
+        return true
+    }
+
+    /// `$ZEADER_SYNC_PASSWORD`, else `--password-command`'s first line, else a prompt.
+    private func password() throws(ZeaderError) -> String {
+        if let value = ProcessInfo.processInfo.environment["ZEADER_SYNC_PASSWORD"], !value.isEmpty { return value }
+        if let passwordCommand { return try PasswordInput.firstLine(of: passwordCommand) }
+        return try PasswordInput.prompt("Password for the sync server: ")
+    }
+
+    static func render(_ status: FeedSync.Status, json: Bool) -> String {
+        let lastSync = status.lastSync.map(JSONText.timestamp)
+        if json {
+            var out = "{\"url\":"
+            JSONText.appendString(status.apiURL, to: &out)
+            out += ",\"user\":"
+            JSONText.appendString(status.user, to: &out)
+            out += ",\"lastSync\":"
+            JSONText.appendDate(status.lastSync, to: &out)
+            return out + ",\"pending\":\(status.pending)}\n"
+        }
+        return "\(TerminalText.line(status.user)) at \(TerminalText.line(status.apiURL))\n"
+            + "last sync: \(lastSync ?? "never")\npending changes: \(status.pending)\n"
+    }
+}

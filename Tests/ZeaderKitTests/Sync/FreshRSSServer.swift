@@ -1,0 +1,217 @@
+import Foundation
+import LoopbackHTTPServer
+import Synchronization
+
+@testable import ZeaderKit
+
+/// A real FreshRSS (`../shared/servers/freshrss/freshrss.sh`) on a free loopback port, for
+/// one test: started in a directory of its own, stopped by ``stop()`` (and by itself after
+/// its lifetime, should a test crash).
+final class FreshRSSServer: Sendable {
+    /// `freshrss.sh`: `$ZEADER_FRESHRSS`, else `../shared/servers/freshrss/` beside the repository.
+    static let script: URL? = {
+        if let path = ProcessInfo.processInfo.environment["ZEADER_FRESHRSS"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let candidate = repository.deletingLastPathComponent().appendingPathComponent("shared/servers/freshrss/freshrss.sh")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }()
+
+    /// Whether FreshRSS can run here: the script and PHP are present.
+    static let isAvailable: Bool = {
+        guard script != nil else { return false }
+        return ["/usr/bin/php", "/usr/local/bin/php"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    let directory: URL
+    let port: Int
+    let apiURL: String
+    let user: String
+    let password: String
+
+    /// Unpacks, installs and serves FreshRSS in `directory`.
+    init(directory: URL) throws {
+        self.directory = directory
+        port = try Self.freePort()
+        let output = try Self.run(["start", directory.path, String(port), "300"])
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        guard let api = values["FRESHRSS_API"], let user = values["FRESHRSS_USER"], let password = values["FRESHRSS_PASSWORD"]
+        else { throw Failure(message: "freshrss.sh start printed no API: \(output)") }
+        apiURL = api
+        self.user = user
+        self.password = password
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// Stops the server (the installation stays, for ``serve()``).
+    func stop() {
+        // `freshrss.sh stop` ends the session leader it started (`timeout`), but PHP's
+        // worker processes (PHP_CLI_SERVER_WORKERS) would go on serving: end its whole
+        // process group, whose id is that leader's pid.
+        let pidFile = directory.appendingPathComponent("server.pid")
+        let leader = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap {
+            pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        _ = try? Self.run(["stop", directory.path])
+        if let leader, leader > 1 { kill(-leader, SIGTERM) }
+        // Wait until the port no longer answers.
+        for _ in 0..<50 where Self.answers(port: port) { usleep(50_000) }
+    }
+
+    /// Serves the installation again on the same port.
+    func serve() throws {
+        _ = try Self.run(["serve", directory.path, String(port), "300"])
+    }
+
+    /// Makes the server fetch its feeds now, even those it fetched within their time to
+    /// live (an hour by default, during which `freshrss.sh refresh` alone skips them and
+    /// FreshRSS's feed cache answers): their last update is reset and the cache emptied.
+    func refresh() throws {
+        let root = directory.appendingPathComponent("FreshRSS")
+        _ = try Self.spawn(
+            "/usr/bin/env",
+            ["php", "-r", "(new PDO('sqlite:data/users/\(user)/db.sqlite'))->exec('UPDATE feed SET lastUpdate=0');"],
+            directory: root.path)
+        let cache = root.appendingPathComponent("data/cache")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? [] where name.hasSuffix(".spc") {
+            unlink(cache.appendingPathComponent(name).path)
+        }
+        _ = try Self.run(["refresh", directory.path])
+    }
+
+    /// Changes the user's API password (tokens issued before stop working).
+    func changeAPIPassword(to password: String) throws {
+        _ = try Self.spawn(
+            "/usr/bin/env", ["php", "cli/update-user.php", "--user", user, "--api-password", password],
+            directory: directory.appendingPathComponent("FreshRSS").path)
+    }
+
+    /// Runs freshrss.sh with posix_spawn and waitpid (Foundation's Process can wait
+    /// forever for a script that leaves a server running in a session of its own), its
+    /// output through a file.
+    private static func run(_ arguments: [String]) throws -> String {
+        guard let script else { throw Failure(message: "freshrss.sh not found") }
+        return try spawn(script.path, arguments)
+    }
+
+    static func spawn(_ path: String, _ arguments: [String], directory: String? = nil) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("freshrss-\(UUID().uuidString).out")
+        defer { unlink(output.path) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] } ?? []
+        let argv = (command.isEmpty ? [path] + arguments : command + [path] + arguments).map { strdup($0) } + [nil]
+        defer { for arg in argv { free(arg) } }
+        // The test process blocks signals in its threads: the server must not inherit that
+        // mask (it would ignore `stop`'s SIGTERM), nor ignored dispositions.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let executable = command.isEmpty ? path : "/bin/sh"
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard spawned == 0 else { throw Failure(message: "cannot run \(path): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let exited = status & 0x7f == 0
+        guard exited, (status >> 8) & 0xff == 0 else {
+            throw Failure(message: "\(path) \(arguments.first ?? "") failed (status \(status)): \(text)")
+        }
+        return text
+    }
+
+    /// A port nothing listens on now (the kernel's pick, released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw Failure(message: "no free port") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func answers(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
+
+/// Feeds for FreshRSS to fetch, served on the loopback address: `/NAME.xml` with the items
+/// set by ``setItems(_:of:)``, links on 127.0.0.1.
+final class SyncTestFeeds: Sendable {
+    private let table: Table
+    let server: LoopbackHTTPServer
+
+    private final class Table: Sendable {
+        let items = Mutex<[String: [String]]>([:])
+    }
+
+    init() throws {
+        let table = Table()
+        self.table = table
+        server = try LoopbackHTTPServer(lifetime: 300) { request in
+            let name = String(request.path.dropFirst().prefix { $0 != "." })
+            guard let guids = table.items.withLock({ $0[name] }) else { return .status(404) }
+            var xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0"><channel><title>Feed \(name)</title><link>http://127.0.0.1/\(name)/</link>
+
+                """
+            for (n, guid) in guids.enumerated() {
+                let minute = String(format: "%02d", n % 60)
+                let hour = String(format: "%02d", n / 60 % 24)
+                xml += """
+                    <item><guid>\(guid)</guid><title>Title \(guid)</title><link>http://127.0.0.1/\(name)/\(guid)</link>
+                    <pubDate>Mon, 23 Nov 2026 \(hour):\(minute):00 GMT</pubDate><description>About \(guid)</description></item>
+
+                    """
+            }
+            return .ok(xml + "</channel></rss>\n")
+        }
+    }
+
+    /// Sets the items (guids) of the feed `name`.
+    func setItems(_ guids: [String], of name: String) {
+        table.items.withLock { $0[name] = guids }
+    }
+
+    /// The URL of the feed `name`.
+    func url(_ name: String) -> String { server.url("/\(name).xml").absoluteString }
+}

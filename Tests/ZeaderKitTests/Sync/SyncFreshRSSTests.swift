@@ -1,0 +1,346 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import ZeaderKit
+
+/// `zeader sync` against a real FreshRSS: two stores act as two devices of one user.
+@Suite(
+    "Sync through a real FreshRSS", .serialized,
+    .enabled(
+        if: FreshRSSServer.isAvailable,
+        "needs PHP 8.1+ (php-cli php-sqlite3 php-xml php-mbstring php-curl php-intl php-zip php-gmp) and ../shared/servers/freshrss"
+    ))
+struct SyncFreshRSSTests {
+    /// One test's world: a FreshRSS, the feeds it fetches, and two devices' stores.
+    final class World {
+        let directory: URL
+        let server: FreshRSSServer
+        let feeds: SyncTestFeeds
+        let a: URL
+        let b: URL
+
+        init() throws {
+            directory = try temporaryDirectory()
+            server = try FreshRSSServer(directory: directory.appendingPathComponent("freshrss"))
+            feeds = try SyncTestFeeds()
+            a = directory.appendingPathComponent("a.sqlite")
+            b = directory.appendingPathComponent("b.sqlite")
+        }
+
+        deinit {
+            server.stop()
+            feeds.server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// Runs zeader on `store` with the server's password in the environment.
+        func zeader(_ store: URL, _ arguments: [String], password: String? = nil) throws -> CommandResult {
+            try ZeaderKitTests.zeader(
+                ["--db", store.path] + arguments, in: directory,
+                environment: ["ZEADER_SYNC_PASSWORD": password ?? server.password])
+        }
+
+        /// `sync add` on `store`, expected to work.
+        func addAccount(_ store: URL) throws {
+            let r = try zeader(store, ["sync", "add", server.apiURL, "--user", server.user])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+
+        /// `zeader sync` on `store`, expected to work; returns its summary line.
+        @discardableResult
+        func sync(_ store: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+            let r = try zeader(store, ["sync"])
+            #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+            return r.stdout
+        }
+
+        /// `items --json` of `store`, by title.
+        func items(_ store: URL) throws -> [String: [String: Any]] {
+            let r = try zeader(store, ["items", "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
+            return Dictionary(list.map { ($0["title"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// `list --json` of `store`, by URL.
+        func feedList(_ store: URL) throws -> [String: [String: Any]] {
+            let r = try zeader(store, ["list", "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
+            return Dictionary(list.map { ($0["url"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// `sync status --json` of `store`.
+        func status(_ store: URL) throws -> [String: Any] {
+            let r = try zeader(store, ["sync", "status", "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        }
+
+        /// Marks the item titled `title` read or unread, as the reader's keys do.
+        func setRead(_ store: URL, _ title: String, _ read: Bool) throws {
+            let opened = try ZeaderStore.open(at: store)
+            let context = opened.container.newBackgroundContext()
+            try context.performAndWait {
+                let item = try #require(try FeedItem.findFirst(byAttribute: "title", value: .string(title), in: context))
+                #expect(try ItemMarking.setRead([item.objectID], read, in: context) == 1)
+            }
+        }
+    }
+
+    static func read(_ item: [String: Any]?) -> Bool? { item?["read"] as? Bool }
+    static func flagged(_ item: [String: Any]?) -> Bool? { item?["flagged"] as? Bool }
+
+    @Test("two devices: subscribe, read, unread, flag, unflag, tag and remove on one are seen on the other")
+    func twoDevices() throws {
+        let world = try World()
+        world.feeds.setItems(["a1", "a2", "a3"], of: "one")
+        let one = world.feeds.url("one")
+        try world.addAccount(world.a)
+        try world.addAccount(world.b)
+
+        // Subscribe on A: the server fetches the feed; B gets the feed and its items.
+        var r = try world.zeader(world.a, ["add", one])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+        try world.sync(world.b)
+        #expect(try world.feedList(world.b)[one]?["total"] as? Int == 3)
+        var onB = try world.items(world.b)
+        #expect(Set(onB.keys) == ["Title a1", "Title a2", "Title a3"])
+        #expect(Self.read(onB["Title a1"]) == false)
+
+        // Read and flag on B: seen on A.
+        try world.setRead(world.b, "Title a1", true)
+        let a2 = try #require(onB["Title a2"]?["id"] as? String)
+        r = try world.zeader(world.b, ["flag", a2])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try world.status(world.b)["pending"] as? Int == 2)
+        try world.sync(world.b)
+        #expect(try world.status(world.b)["pending"] as? Int == 0)
+        try world.sync(world.a)
+        var onA = try world.items(world.a)
+        #expect(Self.read(onA["Title a1"]) == true)
+        #expect(Self.flagged(onA["Title a2"]) == true)
+        #expect(Self.read(onA["Title a3"]) == false)
+
+        // Unread and unflag on A: seen on B.
+        try world.setRead(world.a, "Title a1", false)
+        r = try world.zeader(world.a, ["unflag", a2])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+        try world.sync(world.b)
+        onB = try world.items(world.b)
+        #expect(Self.read(onB["Title a1"]) == false)
+        #expect(Self.flagged(onB["Title a2"]) == false)
+
+        // A tag on A becomes the server's label, and B's tag.
+        r = try world.zeader(world.a, ["tag", one, "news"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+        try world.sync(world.b)
+        #expect(try world.feedList(world.b)[one]?["tags"] as? [String] == ["news"])
+
+        // Nothing new: a sync of at most 4 requests.
+        let line = try world.sync(world.a)
+        #expect(line.contains("(4 requests)"), "\(line)")
+
+        // New items fetched by the server reach both devices.
+        world.feeds.setItems(["a1", "a2", "a3", "a4"], of: "one")
+        try world.server.refresh()
+        try world.sync(world.b)
+        #expect(try world.items(world.b)["Title a4"] != nil)
+
+        // Removed on B: gone on A.
+        r = try world.zeader(world.b, ["remove", one])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.b)
+        try world.sync(world.a)
+        #expect(try world.feedList(world.a).isEmpty)
+        onA = try world.items(world.a)
+        #expect(onA.isEmpty)
+
+        // A feed the server cannot subscribe to (a local file) stays here, said once.
+        let file = world.directory.appendingPathComponent("local.xml")
+        try "<rss version=\"2.0\"><channel><title>Local</title></channel></rss>".write(
+            to: file, atomically: true, encoding: .utf8)
+        r = try world.zeader(world.a, ["add", file.absoluteString])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try world.zeader(world.a, ["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("refused to subscribe"), "\(r.stderr)")
+        try world.sync(world.a)
+        #expect(try world.feedList(world.a)[file.absoluteString] != nil)
+        #expect(try world.status(world.a)["pending"] as? Int == 0)
+    }
+
+    @Test("the server away: mark all read fails to sync with exit 1 and stays queued; once it is back, the other device sees it")
+    func serverAway() throws {
+        let world = try World()
+        world.feeds.setItems(["b1", "b2", "b3", "b4", "b5"], of: "two")
+        try world.addAccount(world.a)
+        try world.addAccount(world.b)
+        var r = try world.zeader(world.a, ["add", world.feeds.url("two")])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+        try world.sync(world.b)
+
+        world.server.stop()
+        r = try world.zeader(world.a, ["mark-read", "--all"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try world.zeader(world.a, ["sync"])
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("cannot reach the sync server"), "\(r.stderr)")
+        #expect(try world.status(world.a)["pending"] as? Int == 5)
+        // `refresh` with an account is a sync: it fails the same way.
+        r = try world.zeader(world.a, ["refresh"])
+        #expect(r.status == 1)
+
+        try world.server.serve()
+        try world.sync(world.a)
+        #expect(try world.status(world.a)["pending"] as? Int == 0)
+        r = try world.zeader(world.b, ["refresh"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let onB = try world.items(world.b)
+        #expect(onB.count == 5)
+        #expect(onB.values.allSatisfy { Self.read($0) == true })
+    }
+
+    @Test(
+        "logins: a wrong password or an unreachable server stores nothing; a token the server no longer accepts, then `sync login`"
+    )
+    func logins() throws {
+        let world = try World()
+        let config = world.directory.appendingPathComponent("config")
+        var r = try world.zeader(world.a, ["sync", "add", world.server.apiURL, "--user", world.server.user], password: "wrong")
+        #expect(r.status == 1)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("login refused"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: world.a.path))
+        #expect(!FileManager.default.fileExists(atPath: world.a.path + ".sync"))
+        #expect(!FileManager.default.fileExists(atPath: config.path))
+
+        let closed = "http://127.0.0.1:\(try FreshRSSServer.freePort())/api/greader.php"
+        r = try world.zeader(world.a, ["sync", "add", closed, "--user", "alice"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("cannot reach"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: world.a.path))
+
+        // The password from a command; the token kept for the user alone, never the password.
+        r = try world.zeader(
+            world.a,
+            [
+                "sync", "add", world.server.apiURL, "--user", world.server.user, "--password-command",
+                "echo \(world.server.password)",
+            ],
+            password: "")
+        #expect(r.status == 0, "\(r.stderr)")
+        let token = world.a.path + ".sync"
+        let mode = try FileManager.default.attributesOfItem(atPath: token)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(!(try String(contentsOfFile: token, encoding: .utf8)).contains(world.server.password))
+        try world.sync(world.a)
+
+        // The password changed on the server: the old token is refused, and logging in again mends it.
+        try world.server.changeAPIPassword(to: "new-password-2")
+        // PHP's opcode cache may serve the user's old configuration file for a moment (its
+        // revalidation interval, 2 s by default): sync until the server has the new one.
+        r = try world.zeader(world.a, ["sync"])
+        for _ in 0..<40 where r.status == 0 {
+            Thread.sleep(forTimeInterval: 0.25)
+            r = try world.zeader(world.a, ["sync"])
+        }
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no longer accepts the login token"), "\(r.stderr)")
+        r = try world.zeader(world.a, ["sync", "login"], password: "new-password-2")
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+
+        // Forgetting the account keeps the local data.
+        r = try world.zeader(world.a, ["sync", "remove"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: token))
+        r = try world.zeader(world.a, ["sync", "status"])
+        #expect(r.status == 1)
+    }
+
+    @Test("a sync's pulled changes reach an open view context by the change bus; nothing new costs at most 4 requests")
+    func liveMerge() async throws {
+        let world = try World()
+        world.feeds.setItems(["m1", "m2"], of: "live")
+        try world.addAccount(world.a)
+        try world.addAccount(world.b)
+        let r = try world.zeader(world.b, ["add", world.feeds.url("live")])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.b)
+
+        // Device A is open (as the reader is): its view context holds the items.
+        let store = try ZeaderStore.open(at: world.a)
+        let sync = FeedSync(store: store)
+        _ = try await sync.sync()
+        let view = store.container.viewContext
+        let item = try view.performAndWait {
+            try #require(try FeedItem.findFirst(byAttribute: "title", value: .string("Title m1"), in: view))
+        }
+        #expect(view.performAndWait { item.read } == false)
+
+        try world.setRead(world.b, "Title m1", true)
+        try world.sync(world.b)
+        let report = try await sync.sync()
+        #expect(report.stateChanges == 1)
+        // The merge is queued on the view context's queue: once it ran, the object shows it.
+        view.performAndWait {}
+        #expect(view.performAndWait { item.read } == true)
+
+        let idle = try await sync.sync()
+        #expect(idle.requests <= 4)
+        #expect(idle.newItems == 0 && idle.pushed == 0 && idle.stateChanges == 0)
+    }
+
+    @Test("SIGKILL in the middle of a sync loses no queued change")
+    func killedMidSync() throws {
+        let world = try World()
+        let guids = (0..<300).map { "k\($0)" }
+        world.feeds.setItems(guids, of: "big")
+        try world.addAccount(world.a)
+        try world.addAccount(world.b)
+        var r = try world.zeader(world.a, ["add", world.feeds.url("big")])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+        try world.sync(world.b)
+        r = try world.zeader(world.a, ["mark-read", "--all"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try world.zeader(world.a, ["flag", "--feed", world.feeds.url("big")])
+        #expect(r.status == 0, "\(r.stderr)")
+
+        // Kill syncs at later and later moments until one finishes on its own.
+        let binary = try #require(zeaderBinary)
+        var delay = 0.02
+        var finished = false
+        var killed = 0
+        for _ in 0..<25 where !finished {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--db", world.a.path, "sync"]
+            process.environment = ["HOME": world.directory.path, "PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) } else { finished = true }
+            process.waitUntilExit()
+            if process.terminationReason == .exit { finished = true } else { killed += 1 }
+            delay += 0.03
+        }
+        #expect(killed >= 1, "no sync was killed while it ran")
+        r = try world.zeader(world.a, ["check"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        try world.sync(world.a)
+        #expect(try world.status(world.a)["pending"] as? Int == 0)
+        try world.sync(world.b)
+        let onB = try world.items(world.b)
+        #expect(onB.count == 300)
+        #expect(onB.values.allSatisfy { Self.read($0) == true && Self.flagged($0) == true })
+    }
+}
