@@ -152,6 +152,18 @@ public enum ZeaderModel {
     /// its triggers and builds the index afresh — one index, one set of triggers.
     public static let searchIndex = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
 
+    // v3 (podcasts): FeedItem's enclosure (``enclosureAttributes()``, Model/FeedItem+Enclosure.swift).
+    /// Version 3 of the model: version 2 plus additive attributes (each optional or
+    /// defaulted), so ``migrationPlan`` infers the step from version 2.
+    public static let version3 = model(version: 3, entities: version3Entities())
+
+    /// Version 3's entities.
+    static func version3Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
+        var entities = version2Entities(fullTextIndex: fullTextIndex)
+        entities[1].attributes += enclosureAttributes()  // v3 (podcasts)
+        return entities
+    }
+
     private static func model(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
         do {
             return try ManagedObjectModel(name: name, version: version, entities: entities)
@@ -161,7 +173,7 @@ public enum ZeaderModel {
     }
 
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version2 }
+    public static var current: ManagedObjectModel { version3 }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -172,7 +184,7 @@ public enum ZeaderModel {
     /// ```
     public static let migrationPlan: MigrationPlan = {
         do {
-            return try MigrationPlan(versions: [version1, version2])
+            return try MigrationPlan(versions: [version1, version2, version3])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }
