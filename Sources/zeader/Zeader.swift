@@ -33,6 +33,7 @@ struct Zeader: AsyncParsableCommand {
             ExportCommand.self,
             CheckCommand.self,
             ParseCommand.self,
+            PodcastsCommand.self,
         ]
     )
 

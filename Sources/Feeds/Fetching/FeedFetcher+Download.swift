@@ -14,7 +14,7 @@ extension FeedFetcher {
     /// request. The fetcher's ``FetcherConfiguration/maxBodySize`` caps the whole file
     /// (announced sizes are refused before a byte is read), and its timeouts apply
     /// (give a download a long ``FetcherConfiguration/totalTimeout``). On failure the part
-    /// file keeps what arrived, except after a refusal for size, when it is removed.
+    /// file keeps what arrived, except after a refusal for size or when nothing arrived, when it is removed.
     ///
     /// ```swift
     /// let outcome = await fetcher.download(episodeURL, to: folder.appendingPathComponent("a.mp3.part")) { p in
@@ -37,7 +37,13 @@ extension FeedFetcher {
             outcome = await downloadOnce(url, to: partFile, progress: progress)
         }
         await limiter.release(host: hostKey)
-        if case .failed(.tooLarge) = outcome { try? FileManager.default.removeItem(at: partFile) }
+        if case .failed(let error) = outcome {
+            // Nothing worth resuming: a refused size, or no byte of the file at all (a 404).
+            let size = (try? FileManager.default.attributesOfItem(atPath: partFile.path)[.size] as? Int64) ?? nil
+            if case .tooLarge = error { try? FileManager.default.removeItem(at: partFile) } else if size == 0 {
+                try? FileManager.default.removeItem(at: partFile)
+            }
+        }
         return outcome
     }
 

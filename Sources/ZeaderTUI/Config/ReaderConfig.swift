@@ -30,6 +30,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var browser: String?
     public var smartFeeds: [SmartFeedDefinition] = []
     public var useColor = true
+    /// `download-path`, `podcast-max-size`, `player` (see ``PodcastSettings``).
+    public var podcasts = PodcastSettings()
 
     public init() {}
 
@@ -94,6 +96,8 @@ public struct ReaderConfig: Equatable, Sendable {
                     throw fail("smart-feed needs a title and a predicate")
                 }
                 config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
+            case "download-path", "podcast-max-size", "player":
+                do { _ = try config.podcasts.apply(directive, arguments) } catch { throw fail(error.message) }
             default:
                 throw fail("unknown directive '\(directive)'")
             }
