@@ -244,6 +244,7 @@ public final class ReaderApp: @unchecked Sendable {
         case .nextUnread: nextUnread()
         case .toggleRead: toggleRead()
         case .toggleFlag: toggleFlag()
+        case .enqueue: enqueue()
         case .markFeedRead: markRead(all: false)
         case .markAllRead: markRead(all: true)
         case .search: state.prompt = .search(text: "")
@@ -380,6 +381,16 @@ public final class ReaderApp: @unchecked Sendable {
             try model.setFlagged(id, flagged)
             state.say(.flagged(flagged))
         }
+    }
+
+    private func enqueue() {
+        let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
+        guard let id, state.screen != .feeds else { return }
+        guard model.enclosure(id) != nil else {
+            state.say(.noEnclosure)
+            return
+        }
+        attempt { state.say(.enqueued(try model.enqueue(id))) }
     }
 
     private func markRead(all: Bool) {

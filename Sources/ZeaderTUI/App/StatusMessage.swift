@@ -20,6 +20,8 @@ enum StatusMessage: Equatable {
     case noUnreadItems, noMoreUnreadItems
     case markedRead(Bool)
     case flagged(Bool)
+    case enqueued(Bool)
+    case noEnclosure
     case markReadNeedsAFeed
     case markedItemsRead(Int)
     case deleted(String)
@@ -53,6 +55,9 @@ enum StatusMessage: Equatable {
         case .noMoreUnreadItems: return "No more unread items"
         case .markedRead(let read): return read ? "Marked read" : "Marked unread"
         case .flagged(let flagged): return flagged ? "Flagged" : "Unflagged"
+        case .enqueued(let new):
+            return new ? "Queued for download (zeader podcasts download)" : "Already in the podcast queue"
+        case .noEnclosure: return "This item has no enclosure"
         case .markReadNeedsAFeed: return "Mark read works on a feed"
         case .markedItemsRead(let count): return count == 0 ? "Nothing unread" : "Marked \(count) items read (u to undo)"
         case .deleted(let title): return "Deleted \(title) (u to undo)"
