@@ -327,7 +327,7 @@ struct AddURLCLITests {
             #expect(first.contains("contains the control character U+00"), "\(r.stderr)")
             #expect(!r.stderr.unicodeScalars.contains("\u{1B}"))
         }
-        var r = try zeader(["--db", db, "add", "HTTP://Example.org/feed"], in: directory)
+        var r = try zeader(["--db", db, "add", "HTTP://Example.org/feed", "--no-fetch"], in: directory)
         #expect(r.status == 0 && r.stdout == "added http://Example.org/feed\n", "\(r.stderr)")
         r = try zeader(["--db", db, "list", "--json"], in: directory)
         #expect(r.stdout.contains("\"url\":\"http://Example.org/feed\""))
