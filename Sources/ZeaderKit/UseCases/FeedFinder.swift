@@ -22,8 +22,8 @@ import Foundation
 public enum FeedFinder {
     /// The answer for one URL.
     public enum Finding: Sendable, Equatable {
-        /// The URL is a feed (its title, when it has one).
-        case feed(title: String?)
+        /// The URL is a feed, as parsed.
+        case feed(ParsedFeed, FetchMetadata)
         /// The URL is a web page naming these feeds (maybe none).
         case page([DiscoveredFeed])
         /// The URL gave a body that is neither a feed nor a web page.
@@ -54,7 +54,7 @@ public enum FeedFinder {
         }
         do {
             let feed = try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
-            return .feed(title: feed.title)
+            return .feed(feed, metadata)
         } catch {
             return .notAFeed(.parse(error))
         }
@@ -76,5 +76,37 @@ public enum FeedFinder {
             return results
         }
         return found.sorted { $0.0 < $1.0 }.compactMap(\.1)
+    }
+}
+
+extension FeedPreview {
+    /// What the reader's add-feed does with a URL: a feed, or a page's one feed, fetched for
+    /// the preview; a page's several feeds, to choose from.
+    public enum Discovery: Sendable {
+        /// Preview `url` (the URL typed, or the one feed its page names).
+        case fetched(url: String, FeedImporter.Input)
+        /// The page names several feeds: ask which.
+        case choose([DiscoveredFeed])
+    }
+
+    /// Checks `url` with ``FeedFinder`` and fetches what is to be previewed; call from any task.
+    ///
+    /// ```swift
+    /// if case .fetched(let url, let input) = await FeedPreview.discover(text, with: fetcher) { … }
+    /// ```
+    public static func discover(_ url: String, with fetcher: FeedFetcher) async -> Discovery {
+        switch await FeedFinder.find(url, with: fetcher) {
+        case .feed(let feed, let metadata):
+            return .fetched(url: url, .parsed(feed, metadata))
+        case .page(let feeds) where feeds.count == 1:
+            return .fetched(url: feeds[0].url, await fetch(feeds[0].url, with: fetcher))
+        case .page(let feeds) where feeds.count > 1:
+            return .choose(feeds)
+        case .unreachable(let failure), .notAFeed(let failure):
+            return .fetched(url: url, .failed(failure))
+        case .page:
+            // A page that names no feed: what a refresh of it would say.
+            return .fetched(url: url, .failed(.parse(FeedParseError(.notAFeed(rootElement: "html"), url: URL(string: url)))))
+        }
     }
 }

@@ -36,6 +36,8 @@ public final class ReaderApp: @unchecked Sendable {
     private var refreshTimer: DispatchSourceTimer?
     /// The add-feed preview (a scratch context) until the user decides.
     private var preview: FeedPreview?
+    /// The feeds the last page added names, while the user chooses one by number.
+    private var discoveredFeeds: [DiscoveredFeed] = []
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public private(set) var hasQuit = false
@@ -489,8 +491,11 @@ public final class ReaderApp: @unchecked Sendable {
     /// or discard (``FeedPreview``).
     private func startPreview(url text: String) {
         let url: String
+        let choice = Int(text.trimmingCharacters(in: .whitespaces)).flatMap { discoveredFeeds.indices.contains($0 - 1) ? $0 - 1 : nil }
+        let typed = choice.map { discoveredFeeds[$0].url } ?? text
+        discoveredFeeds = []
         do {
-            url = try FeedSubscription.validatedURL(text)
+            url = try FeedSubscription.validatedURL(typed)
             if try FeedSubscription.isSubscribed(url, in: model.context) { throw ZeaderError.alreadySubscribed(url) }
         } catch {
             state.say(.failed("\(error)"))
@@ -502,9 +507,14 @@ public final class ReaderApp: @unchecked Sendable {
         }
         state.say(.fetching(url))
         Task.detached { [self] in
-            let input = await FeedPreview.fetch(url, with: fetcher)
+            let discovery = await FeedPreview.discover(url, with: fetcher)
             queue.async { [self] in
-                showPreview(input, url: url)
+                switch discovery {
+                case .fetched(let found, let input): showPreview(input, url: found)
+                case .choose(let feeds):
+                    discoveredFeeds = feeds
+                    state.say(.chooseFeed(page: url, feeds.map(\.url)))
+                }
                 redraw()
             }
         }
