@@ -74,7 +74,7 @@ struct AddCommand: AsyncParsableCommand {
             return
         }
         guard let url else { return }
-        if noFetch { return try subscribe(url, library: library) }
+        if noFetch || CommandFeed.isCommand(url) { return try subscribe(url, library: library) }
         let checked: String
         do throws(ZeaderError) {
             checked = try FeedSubscription.validatedURL(url)

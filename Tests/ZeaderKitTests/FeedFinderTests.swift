@@ -103,3 +103,26 @@ struct AddDiscoveryCLITests {
         }
     }
 }
+
+@Suite("exec: feeds in the store", .serialized)
+struct CommandFeedStoreTests {
+    @Test func anExecFeedIsAddedRefreshedAndImportedFromAURLsFile() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let program = dir.appendingPathComponent("feed.sh")
+        try "#!/bin/sh\ncat <<'EOF'\n\(rssFeed)\nEOF\n".write(to: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        let db = dir.appendingPathComponent("z.sqlite")
+        let subscription = "exec:\(program.path) --flag"
+        try AssertCommand(["add", subscription], db: db, stdout: "added \(subscription)\n")
+        try AssertCommand(["refresh"], db: db, stdoutContains: "1 new item")
+        let items = try AssertCommand(["items", "--json"], db: db)
+        #expect(items.stdout.contains(#""feed":"\#(subscription)""#))
+        try AssertCommand(["add", "exec:"], db: db, status: 2, stderrContains: "an exec: feed needs a command")
+
+        let urls = dir.appendingPathComponent("urls")
+        try "\"exec:\(program.path) --other\" news\n".write(to: urls, atomically: true, encoding: .utf8)
+        try AssertCommand(["import", urls.path], db: db, stdoutContains: "imported 1 feed", stderrContains: "exec feed: it runs")
+        try AssertCommand(["refresh"], db: db, stdoutContains: "2 feeds")
+    }
+}

@@ -63,6 +63,7 @@ public final class FeedFetcher: Sendable {
         switch request.url.scheme?.lowercased() {
         case "http", "https": return await fetchHTTP(request)
         case "file": return await fetchFile(request)
+        case "exec", "filter": return await fetchCommand(request)
         default: return .failed(.unsupportedScheme(request.url))
         }
     }

@@ -35,7 +35,16 @@ public enum FeedFinder {
     /// Fetches `url` and says what it is; for a page without feed links, tries the common
     /// paths of its site (at most ``FeedDiscovery/commonPaths``.count more fetches, at once).
     public static func find(_ url: String, with fetcher: FeedFetcher) async -> Finding {
-        guard let address = URL(string: url) else { return .unreachable(.invalidURL(url)) }
+        guard let address = CommandFeed.requestURL(url) else { return .unreachable(.invalidURL(url)) }
+        if CommandFeed.isCommand(url) {
+            // A program's feed: run it for the preview, never searched for pages.
+            switch await FeedRefresher.fetchAndParse(FeedRequest(url: address), with: fetcher) {
+            case .parsed(let feed, let metadata): return .feed(feed, metadata)
+            case .failed(let failure): return .notAFeed(failure)
+            case .outcome(.failed(let error)): return .unreachable(.fetch(error))
+            case .outcome: return .unreachable(.invalidURL(url))
+            }
+        }
         let outcome = await fetcher.fetch(FeedRequest(url: address))
         guard case .fetched(let body, let metadata) = outcome else {
             switch outcome {
