@@ -21,7 +21,7 @@ struct AddCommand: AsyncParsableCommand {
             list is printed and the exit status is 2). A URL that cannot be fetched is subscribed as given.
             """)
 
-    @Argument(help: "The feed's (or the web page's) URL (http, https or file).")
+    @Argument(help: "The feed's (or the web page's) URL (http, https or file), or exec:COMMAND, filter:COMMAND:URL.")
     var url: String?
 
     @Option(help: ArgumentHelp("When the page names several feeds, subscribe to the Nth of the list.", valueName: "N"))
@@ -138,7 +138,8 @@ struct AddCommand: AsyncParsableCommand {
                 "zeader add: \(TerminalText.line(page)) names \(feeds.count) feeds (listed above); choose one with --pick N")
             throw ExitCode(2)
         }
-        CommandOutput.write("\(TerminalText.line(page)) names \(feeds.count) feeds:\n" + list + "Subscribe to which? [1-\(feeds.count)] ")
+        CommandOutput.write(
+            "\(TerminalText.line(page)) names \(feeds.count) feeds:\n" + list + "Subscribe to which? [1-\(feeds.count)] ")
         guard let answer = readLine(), let choice = Int(answer.trimmingCharacters(in: .whitespaces)),
             (1...feeds.count).contains(choice)
         else {

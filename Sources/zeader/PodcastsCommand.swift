@@ -169,15 +169,17 @@ struct PodcastsDownload {
             report = try await downloader.downloadQueued(jobs: jobs) { event in
                 switch event {
                 case .started(let episode, let file):
-                    CommandOutput.warn("downloading \(TerminalText.line(episode.title ?? episode.id)) to \(TerminalText.line(file))")
+                    CommandOutput.warn(
+                        "downloading \(TerminalText.line(episode.title ?? episode.id)) to \(TerminalText.line(file))")
                 case .progress(let episode, let progress):
                     guard onTerminal else { return }
                     let now = ContinuousClock.now
-                    guard lastDraw.withLock({ last in
-                        guard now - last >= .milliseconds(200) else { return false }
-                        last = now
-                        return true
-                    })
+                    guard
+                        lastDraw.withLock({ last in
+                            guard now - last >= .milliseconds(200) else { return false }
+                            last = now
+                            return true
+                        })
                     else { return }
                     let total = progress.total.map { " of " + EnclosureSummary.size($0) } ?? ""
                     let title = String(TerminalText.line(episode.title ?? episode.id).prefix(40))
@@ -187,7 +189,8 @@ struct PodcastsDownload {
                     if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                     let resumed = resumedFrom > 0 ? ", resumed at \(EnclosureSummary.size(resumedFrom))" : ""
                     CommandOutput.warn(
-                        "downloaded \(TerminalText.line(episode.title ?? episode.id)) (\(EnclosureSummary.size(bytes))\(resumed))")
+                        "downloaded \(TerminalText.line(episode.title ?? episode.id)) (\(EnclosureSummary.size(bytes))\(resumed))"
+                    )
                 case .failed(_, let message):
                     if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                     CommandOutput.warn("zeader podcasts download: \(TerminalText.line(message))")

@@ -31,7 +31,8 @@ struct FeedDiscoveryTests {
     }
 
     @Test func baseHrefIsHonoured() {
-        let html = #"<html><head><base href="https://cdn.example/b/"><link rel="alternate" type="application/atom+xml" href="a.xml"></head>"#
+        let html =
+            #"<html><head><base href="https://cdn.example/b/"><link rel="alternate" type="application/atom+xml" href="a.xml"></head>"#
         #expect(FeedDiscovery.alternateLinks(inHTML: Data(html.utf8), base: base).map(\.url) == ["https://cdn.example/b/a.xml"])
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 @testable import ZeaderKit
 
-private let rssFeed = #"<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><item><guid>1</guid></item></channel></rss>"#
+private let rssFeed =
+    #"<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><item><guid>1</guid></item></channel></rss>"#
 
 private func page(_ links: [String]) -> LoopbackHTTPServer.Reply {
     let tags = links.map { #"<link rel="alternate" type="application/rss+xml" href="\#($0)">"# }.joined()
@@ -31,10 +32,12 @@ struct FeedFinderTests {
         routes["/"] = page(["/feed.xml", "comments.xml"])
         try await withLoopbackServer(routes.handler) { http in
             let finding = await FeedFinder.find(http.url("/").absoluteString, with: fetcher)
-            #expect(finding == .page([
-                DiscoveredFeed(url: http.url("/feed.xml").absoluteString, type: "application/rss+xml"),
-                DiscoveredFeed(url: http.url("/comments.xml").absoluteString, type: "application/rss+xml"),
-            ]))
+            #expect(
+                finding
+                    == .page([
+                        DiscoveredFeed(url: http.url("/feed.xml").absoluteString, type: "application/rss+xml"),
+                        DiscoveredFeed(url: http.url("/comments.xml").absoluteString, type: "application/rss+xml"),
+                    ]))
         }
     }
 
@@ -57,7 +60,9 @@ struct FeedFinderTests {
         routes["/text"] = .ok("just words", contentType: "text/plain")
         try await withLoopbackServer(routes.handler) { http in
             #expect(await FeedFinder.find(http.url("/").absoluteString, with: fetcher) == .page([]))
-            guard case .unreachable(.fetch(.httpStatus(404, _))) = await FeedFinder.find(http.url("/nope").absoluteString, with: fetcher)
+            guard
+                case .unreachable(.fetch(.httpStatus(404, _))) = await FeedFinder.find(
+                    http.url("/nope").absoluteString, with: fetcher)
             else {
                 Issue.record("a 404 is unreachable")
                 return
@@ -85,13 +90,17 @@ struct AddDiscoveryCLITests {
             let db = dir.appendingPathComponent("z.sqlite")
             let feed = http.url("/feed.xml").absoluteString
             let comments = http.url("/comments.xml").absoluteString
-            try AssertCommand(["add", http.url("/one").absoluteString], db: db, stdout: "added \(feed) (found on \(http.url("/one").absoluteString))\n")
+            try AssertCommand(
+                ["add", http.url("/one").absoluteString], db: db,
+                stdout: "added \(feed) (found on \(http.url("/one").absoluteString))\n")
             let two = http.url("/two").absoluteString
             try AssertCommand(
                 ["add", two], db: db, status: 2, stdout: "1  \(feed)\n2  \(comments)\n",
                 stderr: "zeader add: \(two) names 2 feeds (listed above); choose one with --pick N\n")
-            try AssertCommand(["add", two, "--pick", "3"], db: db, status: 2, stderr: "zeader add: --pick 3: \(two) names 2 feeds\n")
-            try AssertCommand(["add", two, "--pick", "2", "--tag", "news"], db: db, stdout: "added \(comments) (found on \(two))\n")
+            try AssertCommand(
+                ["add", two, "--pick", "3"], db: db, status: 2, stderr: "zeader add: --pick 3: \(two) names 2 feeds\n")
+            try AssertCommand(
+                ["add", two, "--pick", "2", "--tag", "news"], db: db, stdout: "added \(comments) (found on \(two))\n")
             try AssertCommand(["add", http.url("/none").absoluteString], db: db, status: 1, stderrContains: "names no feed")
             try AssertCommand(["add", feed], db: db, status: 1, stderr: "zeader add: already subscribed: \(feed)\n")
             try AssertCommand(

@@ -62,10 +62,14 @@ struct PodcastTests {
             _ = try await FeedRefresher(store: store, options: testOptions()).refresh()
             let items = try library.items(ItemQuery())
             let e1 = try #require(items.first { $0.id == "e1" })
-            #expect(e1.enclosure == EnclosureSummary(url: http.url("/e1.mp3").absoluteString, type: "audio/mpeg", length: 300_000))
+            #expect(
+                e1.enclosure == EnclosureSummary(url: http.url("/e1.mp3").absoluteString, type: "audio/mpeg", length: 300_000))
             #expect(items.first { $0.id == "plain" }?.enclosure == nil)
             let json = ItemSummary.json(items)
-            #expect(json.contains(#""enclosure":{"url":"\#(http.url("/e1.mp3").absoluteString)","type":"audio/mpeg","length":300000,"queued":false,"file":null}"#))
+            #expect(
+                json.contains(
+                    #""enclosure":{"url":"\#(http.url("/e1.mp3").absoluteString)","type":"audio/mpeg","length":300000,"queued":false,"file":null}"#
+                ))
             #expect(json.contains(#""enclosure":null"#))
             #expect(try library.items(ItemQuery(wherePredicate: "enclosureURL != nil")).map(\.id) == ["e1"])
 
@@ -99,7 +103,9 @@ struct PodcastTests {
         }
     }
 
-    @Test("download: an interrupted episode resumes from its .part, a 404 and an oversized one fail, the rest are marked downloaded")
+    @Test(
+        "download: an interrupted episode resumes from its .part, a 404 and an oversized one fail, the rest are marked downloaded"
+    )
     func downloadQueue() async throws {
         let cutOnce = Mutex(true)
         let routes = Routes()
@@ -138,7 +144,8 @@ struct PodcastTests {
 
             // The feed's folder is one safe component: no "..", no escape character.
             let folders = try FileManager.default.contentsOfDirectory(atPath: root.path)
-            #expect(folders.count == 1 && folders.allSatisfy { !$0.hasPrefix(".") && !$0.contains("\u{1B}") && $0.contains("Cast") })
+            #expect(
+                folders.count == 1 && folders.allSatisfy { !$0.hasPrefix(".") && !$0.contains("\u{1B}") && $0.contains("Cast") })
             let feedFolder = root.appendingPathComponent(try #require(folders.first))
             let part = feedFolder.appendingPathComponent("cut.mp3.part")
             #expect(try Data(contentsOf: part).count == 120_000)
@@ -153,9 +160,12 @@ struct PodcastTests {
 
             let queue = try library.podcasts()
             #expect(queue.count == 3 && queue.allSatisfy(\.isDownloaded))
-            #expect(Set(queue.compactMap(\.enclosure.file)) == Set(["cut.mp3", "whole.mp3", "missing.mp3"].map {
-                feedFolder.appendingPathComponent($0).path
-            }))
+            #expect(
+                Set(queue.compactMap(\.enclosure.file))
+                    == Set(
+                        ["cut.mp3", "whole.mp3", "missing.mp3"].map {
+                            feedFolder.appendingPathComponent($0).path
+                        }))
             let third = try await downloader.downloadQueued(jobs: 1) { _ in }
             #expect(third == PodcastDownloader.Report())  // nothing left to do
 
@@ -243,7 +253,8 @@ struct PodcastTests {
     @Test("the enclosure stored is the first audio or video one, http(s) only")
     func choice() {
         let chosen = EnclosureChoice.primary(of: [
-            Enclosure(url: "javascript:alert(1)", type: "audio/mpeg"), Enclosure(url: "https://x.example/i.jpg", type: "image/jpeg"),
+            Enclosure(url: "javascript:alert(1)", type: "audio/mpeg"),
+            Enclosure(url: "https://x.example/i.jpg", type: "image/jpeg"),
             Enclosure(url: "https://x.example/a.ogg", type: "audio/ogg"),
         ])
         #expect(chosen?.url == "https://x.example/a.ogg")

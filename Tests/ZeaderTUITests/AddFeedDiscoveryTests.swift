@@ -10,7 +10,8 @@ import ZeaderKit
 @Suite struct AddFeedDiscoveryTests {
     @Test func aPageWithSeveralFeedsAsksWhichByNumber() async throws {
         let rss: @Sendable (String) -> LoopbackHTTPServer.Reply = { title in
-            LoopbackHTTPServer.Reply.ok(#"<rss version="2.0"><channel><title>\#(title)</title><item><guid>1</guid></item></channel></rss>"#)
+            LoopbackHTTPServer.Reply.ok(
+                #"<rss version="2.0"><channel><title>\#(title)</title><item><guid>1</guid></item></channel></rss>"#)
         }
         let pageHTML = """
             <!DOCTYPE html><html><head><link rel="alternate" type="application/rss+xml" href="/posts.xml">

@@ -67,7 +67,9 @@ public struct CommandFeed: Sendable, Equatable {
         let scheme = text[..<colon].lowercased()
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "%")
-        guard let rest = text[text.index(after: colon)...].addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
+        guard let rest = text[text.index(after: colon)...].addingPercentEncoding(withAllowedCharacters: allowed) else {
+            return nil
+        }
         return URL(string: scheme + ":" + rest)
     }
 
@@ -200,7 +202,8 @@ extension FeedFetcher {
         }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             _ = stderrRead.wait(timeout: .now() + 1)
-            let firstLine = String(decoding: stderrText.withLock { $0 }, as: UTF8.self)
+            let firstLine =
+                String(decoding: stderrText.withLock { $0 }, as: UTF8.self)
                 .split(whereSeparator: \.isNewline).first.map { DisplayWidth.sanitizeForTerminal(String($0)) } ?? ""
             let how =
                 process.terminationReason == .exit

@@ -40,7 +40,9 @@ extension FeedFetcher {
         if case .failed(let error) = outcome {
             // Nothing worth resuming: a refused size, or no byte of the file at all (a 404).
             let size = (try? FileManager.default.attributesOfItem(atPath: partFile.path)[.size] as? Int64) ?? nil
-            if case .tooLarge = error { try? FileManager.default.removeItem(at: partFile) } else if size == 0 {
+            if case .tooLarge = error {
+                try? FileManager.default.removeItem(at: partFile)
+            } else if size == 0 {
                 try? FileManager.default.removeItem(at: partFile)
             }
         }

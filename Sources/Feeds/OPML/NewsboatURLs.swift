@@ -50,7 +50,9 @@ public enum NewsboatURLs {
                     notes.append("\(place): skipped \"\(url)\": an exec: feed needs a command, a filter: feed COMMAND:URL")
                     continue
                 }
-                notes.append("\(place): \(lowered.hasPrefix("exec:") ? "exec" : "filter") feed: it runs \"\(url)\" (without a shell) at each refresh")
+                notes.append(
+                    "\(place): \(lowered.hasPrefix("exec:") ? "exec" : "filter") feed: it runs \"\(url)\" (without a shell) at each refresh"
+                )
             }
             guard isCommand || ["http://", "https://", "file://"].contains(where: { lowered.hasPrefix($0) }) else {
                 notes.append("\(place): skipped \"\(url)\": not an http, https or file URL")

@@ -48,7 +48,9 @@ public struct PodcastSettings: Sendable, Equatable {
     public mutating func apply(_ directive: String, _ arguments: [String]) throws(PodcastSettingsError) -> Bool {
         switch directive {
         case "download-path":
-            guard arguments.count == 1, !arguments[0].isEmpty else { throw PodcastSettingsError("download-path needs one folder") }
+            guard arguments.count == 1, !arguments[0].isEmpty else {
+                throw PodcastSettingsError("download-path needs one folder")
+            }
             downloadPath = arguments[0]
         case "podcast-max-size":
             guard arguments.count == 1, let size = Self.byteCount(arguments[0]), size > 0 else {

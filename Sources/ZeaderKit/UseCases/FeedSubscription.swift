@@ -30,7 +30,11 @@ public enum FeedSubscription {
         if CommandFeed.isCommand(trimmed) {
             // newsboat's exec:/filter: feeds, run without a shell at each refresh.
             guard CommandFeed(subscription: trimmed) != nil else {
-                throw .invalidURL(text, reason: "an exec: feed needs a command, a filter: feed a command and an http, https or file URL (filter:COMMAND:URL)")
+                throw .invalidURL(
+                    text,
+                    reason:
+                        "an exec: feed needs a command, a filter: feed a command and an http, https or file URL (filter:COMMAND:URL)"
+                )
             }
             return trimmed
         }

@@ -491,7 +491,9 @@ public final class ReaderApp: @unchecked Sendable {
     /// or discard (``FeedPreview``).
     private func startPreview(url text: String) {
         let url: String
-        let choice = Int(text.trimmingCharacters(in: .whitespaces)).flatMap { discoveredFeeds.indices.contains($0 - 1) ? $0 - 1 : nil }
+        let choice = Int(text.trimmingCharacters(in: .whitespaces)).flatMap {
+            discoveredFeeds.indices.contains($0 - 1) ? $0 - 1 : nil
+        }
         let typed = choice.map { discoveredFeeds[$0].url } ?? text
         discoveredFeeds = []
         do {

@@ -7,7 +7,8 @@ import Testing
 /// exec: and filter: feeds, run with small scripts.
 @Suite("FeedFetcher: exec: and filter: feeds")
 struct CommandFeedTests {
-    static let rss = #"<rss version="2.0"><channel><title>From a program</title><item><guid>1</guid><title>Old title</title></item></channel></rss>"#
+    static let rss =
+        #"<rss version="2.0"><channel><title>From a program</title><item><guid>1</guid><title>Old title</title></item></channel></rss>"#
 
     /// A script in a fresh folder (removed by the caller), executable.
     func script(_ body: String, name: String = "feed.sh") throws -> URL {
@@ -48,7 +49,9 @@ struct CommandFeedTests {
     @Test func aSlowProgramIsKilledAtTheTimeout() async throws {
         let program = try script("sleep 30")
         defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
-        let (outcome, seconds) = try await measure { try await fetch("exec:\(program.path)", fetcher: makeTestFetcher(totalTimeout: 1)) }
+        let (outcome, seconds) = try await measure {
+            try await fetch("exec:\(program.path)", fetcher: makeTestFetcher(totalTimeout: 1))
+        }
         guard case .failed(.timedOut(_, 1, .total)) = outcome else {
             Issue.record("expected a timeout, got \(outcome)")
             return
@@ -59,7 +62,9 @@ struct CommandFeedTests {
     @Test func outputOverTheCapIsRefused() async throws {
         let program = try script("yes '<item>more</item>'")
         defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
-        guard case .failed(.tooLarge(_, 100_000)) = try await fetch("exec:\(program.path)", fetcher: makeTestFetcher(maxBodySize: 100_000))
+        guard
+            case .failed(.tooLarge(_, 100_000)) = try await fetch(
+                "exec:\(program.path)", fetcher: makeTestFetcher(maxBodySize: 100_000))
         else {
             Issue.record("expected the cap")
             return
@@ -82,7 +87,10 @@ struct CommandFeedTests {
 
     @Test func subscriptionsAreRead() {
         let environment = ["HOME": "/home/u"]
-        #expect(CommandFeed(subscription: "exec:~/bin/feed --x \"a b\"", environment: environment)?.argv == ["/home/u/bin/feed", "--x", "a b"])
+        #expect(
+            CommandFeed(subscription: "exec:~/bin/feed --x \"a b\"", environment: environment)?.argv == [
+                "/home/u/bin/feed", "--x", "a b",
+            ])
         let filter = CommandFeed(subscription: "filter:~/bin/clean:https://x.example/f?a=1", environment: environment)
         #expect(filter?.argv == ["/home/u/bin/clean"] && filter?.sourceURL?.absoluteString == "https://x.example/f?a=1")
         #expect(CommandFeed(subscription: "exec:") == nil)
