@@ -302,7 +302,7 @@ struct StoreDamageCLITests {
         // The feeds' table too: every command stops.
         #expect(try damagePages(of: db, containing: "http://feed0.example", stride: 1) >= 1)
         for command in [
-            ["list"], ["add", "http://new.example/rss"], ["mark-read", "--all"], ["export"], ["refresh"], ["items"],
+            ["list"], ["add", "http://new.example/rss", "--no-fetch"], ["mark-read", "--all"], ["export"], ["refresh"], ["items"],
         ] {
             r = try zeader(["--db", db.path] + command, in: directory)
             #expect(

@@ -49,14 +49,12 @@ struct CommandFeedTests {
     @Test func aSlowProgramIsKilledAtTheTimeout() async throws {
         let program = try script("sleep 30")
         defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
-        let (outcome, seconds) = try await measure {
-            try await fetch("exec:\(program.path)", fetcher: makeTestFetcher(totalTimeout: 1))
-        }
+        // Had it not been killed, `sleep` would exit 0 with no output: a fetched, empty body.
+        let outcome = try await fetch("exec:\(program.path)", fetcher: makeTestFetcher(totalTimeout: 1))
         guard case .failed(.timedOut(_, 1, .total)) = outcome else {
             Issue.record("expected a timeout, got \(outcome)")
             return
         }
-        #expect(seconds < 25)
     }
 
     @Test func outputOverTheCapIsRefused() async throws {
