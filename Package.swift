@@ -55,7 +55,7 @@ let package = Package(
             name: "ZeaderKitTests",
             dependencies: ["ZeaderKit", "LoopbackHTTPServer", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI"]),
+        .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI", "LoopbackHTTPServer"]),
         // The command line's own parts (argument handling, progress bar, terminal text) and
         // its commands parsed in-process, one behaviour per test.
         .testTarget(name: "zeaderTests", dependencies: ["zeader"]),

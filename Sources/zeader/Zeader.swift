@@ -35,6 +35,7 @@ struct Zeader: AsyncParsableCommand {
             ParseCommand.self,
             ConfigCommand.self,
             SyncCommand.self,
+            PodcastsCommand.self,
         ]
     )
 
@@ -75,7 +76,9 @@ struct Zeader: AsyncParsableCommand {
             }
         } catch {
             if exitStatus(for: error) == 2 {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                // An ExitCode(2) thrown after the command said why itself carries no message.
+                let message = fullMessage(for: error)
+                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
                 Foundation.exit(2)
             }
             exit(withError: error)

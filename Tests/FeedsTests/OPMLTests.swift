@@ -217,6 +217,8 @@ struct OPMLTests {
                     url: "https://blog.fefe.de/rss.xml?html", categories: ["interesting", "conspiracy", "news", "cool stuff"]),
                 OPMLSubscription(url: "https://rss.orf.at/news.xml", title: "ORF News", categories: ["news", "orf", "extra"]),
                 OPMLSubscription(url: "https://www.heise.de/newsticker/heise.rdf", categories: ["news", "interesting"]),
+                OPMLSubscription(url: "exec:~/bin/execurl-script", categories: ["tag1"]),
+                OPMLSubscription(url: "filter:~/bin/filter-script:https://some.test/url", categories: ["tag3"]),
                 OPMLSubscription(url: "https://hidden.example/feed"),
                 OPMLSubscription(url: "https://quoted.example/feed", categories: ["tag with \"quotes\" and \\ backslash"]),
                 OPMLSubscription(url: "https://example.org/page#fragment", categories: ["fragment-in-url"]),
@@ -224,8 +226,8 @@ struct OPMLTests {
         #expect(
             list.notes == [
                 "urls:6: skipped query feed \"Unread Articles\" (query feeds are newsboat filters; use a smart feed)",
-                "urls:7: skipped exec feed (it runs a command)",
-                "urls:8: skipped filter feed (it runs a command)",
+                "urls:7: exec feed: it runs \"exec:~/bin/execurl-script\" (without a shell) at each refresh",
+                "urls:8: filter feed: it runs \"filter:~/bin/filter-script:https://some.test/url\" (without a shell) at each refresh",
                 "urls:9: hidden-feed tag \"!hidden\" ignored; the feed is imported as a visible feed",
                 "urls:11: https://rss.orf.at/news.xml is listed again; tags merged",
                 "urls:13: skipped \"not-a-url\": not an http, https or file URL",

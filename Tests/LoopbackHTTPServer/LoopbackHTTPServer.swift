@@ -60,6 +60,36 @@ public final class LoopbackHTTPServer: Sendable {
             .respond(status: status, headers: [("Location", location)], body: Data())
         }
 
+        /// A file served as a media server serves it: `Range: bytes=N-` gets 206 with the rest
+        /// and `Content-Range` (416 when N is past the end), no Range a 200 with the whole file.
+        /// With `rangesHonoured: false` every request gets the whole file. With `cutAfter`,
+        /// the connection closes after that many body bytes (the headers still declare the
+        /// full length): an interrupted download.
+        public static func ranged(
+            _ request: Request, body: Data, contentType: String = "audio/mpeg", rangesHonoured: Bool = true,
+            cutAfter: Int? = nil
+        ) -> Reply {
+            var start = 0
+            var status = 200
+            if rangesHonoured, let range = request.headers["range"], range.hasPrefix("bytes="),
+                let dash = range.firstIndex(of: "-"),
+                let first = Int(range[range.index(range.startIndex, offsetBy: 6)..<dash])
+            {
+                guard first < body.count else {
+                    return .respond(status: 416, headers: [("Content-Range", "bytes */\(body.count)")], body: Data())
+                }
+                start = first
+                status = 206
+            }
+            let rest = body.subdata(in: start..<body.count)
+            var head = "HTTP/1.1 \(status) \(status == 206 ? "Partial Content" : "OK")\r\nContent-Type: \(contentType)\r\n"
+            head += "Accept-Ranges: bytes\r\n"
+            if status == 206 { head += "Content-Range: bytes \(start)-\(body.count - 1)/\(body.count)\r\n" }
+            head += "Content-Length: \(rest.count)\r\nConnection: close\r\n\r\n"
+            let sent = cutAfter.map { rest.prefix(max(0, $0)) } ?? rest
+            return .raw(Data(head.utf8) + sent)
+        }
+
         /// A 200 whose `Content-Length` says `declaredLength` (any text, even a lie or
         /// nonsense), followed by `body`, then the connection closes.
         public static func declaring(_ declaredLength: String, body: Data, headers: [(String, String)] = []) -> Reply {
@@ -305,6 +335,7 @@ public final class LoopbackHTTPServer: Sendable {
         case 308: "Permanent Redirect"
         case 404: "Not Found"
         case 410: "Gone"
+        case 416: "Range Not Satisfiable"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"

@@ -24,7 +24,7 @@ struct CLIModelV2Tests {
         #expect(r.status == 0 && r.stdout == "Linux\nnews\n", "\(r.stderr)")
         r = try zeader(["--db", db, "tag", first, "NEWS", "--remove"], in: dir)
         #expect(r.stdout == "Linux\n")
-        r = try zeader(["--db", db, "add", "http://new.example/feed", "--tag", "linux", "--tag", "x"], in: dir)
+        r = try zeader(["--db", db, "add", "http://new.example/feed", "--tag", "linux", "--tag", "x", "--no-fetch"], in: dir)
         #expect(r.status == 0)
         r = try zeader(["--db", db, "list", "--tag", "linux"], in: dir)
         #expect(r.stdout.split(separator: "\n").count == 2 && r.stdout.contains("  [Linux]\n"))

@@ -302,7 +302,7 @@ struct StoreDamageCLITests {
         // The feeds' table too: every command stops.
         #expect(try damagePages(of: db, containing: "http://feed0.example", stride: 1) >= 1)
         for command in [
-            ["list"], ["add", "http://new.example/rss"], ["mark-read", "--all"], ["export"], ["refresh"], ["items"],
+            ["list"], ["add", "http://new.example/rss", "--no-fetch"], ["mark-read", "--all"], ["export"], ["refresh"], ["items"],
         ] {
             r = try zeader(["--db", db.path] + command, in: directory)
             #expect(
@@ -327,7 +327,7 @@ struct AddURLCLITests {
             #expect(first.contains("contains the control character U+00"), "\(r.stderr)")
             #expect(!r.stderr.unicodeScalars.contains("\u{1B}"))
         }
-        var r = try zeader(["--db", db, "add", "HTTP://Example.org/feed"], in: directory)
+        var r = try zeader(["--db", db, "add", "HTTP://Example.org/feed", "--no-fetch"], in: directory)
         #expect(r.status == 0 && r.stdout == "added http://Example.org/feed\n", "\(r.stderr)")
         r = try zeader(["--db", db, "list", "--json"], in: directory)
         #expect(r.stdout.contains("\"url\":\"http://Example.org/feed\""))

@@ -45,8 +45,8 @@ import Testing
         #expect(before.items.count == 24)
 
         let store = try ZeaderStore.open(at: url)
-        // Opened by this program, the store is migrated to the current version (3 since sync).
-        #expect(try store.container.store.metadata(forKey: "objectgraph.version") == "3")
+        // Opened by this program, the store is migrated to the current version.
+        #expect(try store.container.store.metadata(forKey: "objectgraph.version") == String(ZeaderModel.current.version))
         #expect(FileManager.default.fileExists(atPath: MigrationPlan.backupPath(forStoreAt: url.path, version: 1)))
         let after = try Self.snapshot(store)
         #expect(after.servers == before.servers)

@@ -65,6 +65,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var excessFound = false
     /// Why a callback aborted the transfer.
     private var failure: FetchError?
+    /// Set for a download: the 2xx body goes to this file, not into memory.
+    private let download: DownloadSink?
 
     // The whole fetch.
     private var redirectCount = 0
@@ -75,7 +77,7 @@ final class CurlTransfer: @unchecked Sendable {
     static let maxHeaderBytes = 256 * 1024
 
     /// Sets up an easy handle for `request`; `nil` when libcurl cannot make one.
-    init?(request: FeedRequest, limits: TransferLimits, acceptHeader: String) {
+    init?(request: FeedRequest, limits: TransferLimits, acceptHeader: String, download: DownloadSink? = nil) {
         CurlGlobal.initialize()
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
@@ -83,7 +85,8 @@ final class CurlTransfer: @unchecked Sendable {
         currentURL = request.url
         self.limits = limits
         deadline = .now + .milliseconds(limits.totalMilliseconds)
-        body = BodyBuffer(limit: limits.maxBodySize)
+        body = BodyBuffer(limit: download == nil ? limits.maxBodySize : 0)
+        self.download = download
         visited = [Self.redirectKey(request.url)]
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -101,6 +104,7 @@ final class CurlTransfer: @unchecked Sendable {
             }
         }
         if request.formBody != nil { lines.append("Content-Type: application/x-www-form-urlencoded") }
+        if let download, download.resumeFrom > 0 { lines.append("Range: bytes=\(download.resumeFrom)-") }
         for line in lines { requestHeaders = curl_slist_append(requestHeaders, line) }
         configure(handle)
         if let form = request.formBody {
@@ -121,7 +125,9 @@ final class CurlTransfer: @unchecked Sendable {
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         setLong(CURLOPT_FOLLOWLOCATION, 0)
         setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        setString(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl decodes
+        // Every encoding this libcurl decodes; a download asks for the file as it is (a byte
+        // range of a compressed stream could not be resumed).
+        if download == nil { setString(CURLOPT_ACCEPT_ENCODING, "") }
         setString(CURLOPT_USERAGENT, limits.userAgent)
         _ = zc_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaders)
         setLong(CURLOPT_CONNECTTIMEOUT_MS, limits.idleSeconds * 1000)
@@ -203,12 +209,20 @@ final class CurlTransfer: @unchecked Sendable {
         bodyStarted = true
         guard length > 0, let data else { return length }
         let (total, tooMany) = bodyBytes.addingReportingOverflow(length)
-        guard !tooMany, total <= limits.maxBodySize else {
+        let base = download.map { $0.isReceiving ? Int(clamping: $0.base) : 0 } ?? 0
+        guard !tooMany, total <= limits.maxBodySize - base else {
             failure = .tooLarge(url: currentURL, limit: limits.maxBodySize)
             body.removeAll()
             return 0
         }
         bodyBytes = total
+        if let download, download.isReceiving {
+            if let problem = download.write(data, count: length, url: currentURL) {
+                failure = problem
+                return 0
+            }
+            return length
+        }
         // Only a 2xx body is kept; a redirect's or an error page's is counted and dropped.
         if (200..<300).contains(status), !body.append(data, count: length) {
             failure = .transport(url: currentURL, message: "out of memory for the body")
@@ -238,7 +252,12 @@ final class CurlTransfer: @unchecked Sendable {
             status = fields.count >= 2 ? Int(fields[1]) ?? 0 : 0
             headers = [:]
         } else if line.isEmpty {
-            if (200..<300).contains(status), let declared = HTTPHeaderValues.contentLength(headers["content-length"]),
+            if let download, (200..<300).contains(status) {
+                if let problem = download.begin(status: status, headers: headers, limit: limits.maxBodySize, url: currentURL) {
+                    failure = problem
+                    return 0
+                }
+            } else if (200..<300).contains(status), let declared = HTTPHeaderValues.contentLength(headers["content-length"]),
                 declared > Int64(limits.maxBodySize)
             {
                 // A declared length over the cap is refused before any of the body is read.

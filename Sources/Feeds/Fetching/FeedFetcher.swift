@@ -30,7 +30,7 @@ public final class FeedFetcher: Sendable {
     public let configuration: FetcherConfiguration
     /// The configuration's numbers, clamped; the file reader uses the same cap.
     let limits: TransferLimits
-    private let limiter: ConnectionLimiter
+    let limiter: ConnectionLimiter
     private let multi: CurlMulti
 
     /// Creates a fetcher with its own libcurl multi handle (connection and DNS caches).
@@ -63,6 +63,7 @@ public final class FeedFetcher: Sendable {
         switch request.url.scheme?.lowercased() {
         case "http", "https": return await fetchHTTP(request)
         case "file": return await fetchFile(request)
+        case "exec", "filter": return await fetchCommand(request)
         default: return .failed(.unsupportedScheme(request.url))
         }
     }
@@ -113,6 +114,11 @@ public final class FeedFetcher: Sendable {
         else {
             return .failure(.transport(url: request.url, message: "libcurl could not start a transfer"))
         }
+        return await run(transfer)
+    }
+
+    /// Runs `transfer` on the multi handle's thread; cancelling the calling task aborts it.
+    func run(_ transfer: CurlTransfer) async -> TransferResult {
         let multi = self.multi
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -84,7 +84,9 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// server.lastError = error.description
     /// ```
     public var description: String {
-        let url = self.url.absoluteString
+        // An exec:/filter: feed is named as the user wrote it (CommandFeed.requestURL encodes it).
+        let scheme = self.url.scheme?.lowercased()
+        let url = scheme == "exec" || scheme == "filter" ? CommandFeed.subscription(of: self.url) : self.url.absoluteString
         switch self {
         case .invalidURL(_, let reason): return "\(url): invalid URL (\(reason))"
         case .unsupportedScheme(let u): return "\(url): unsupported scheme '\(u.scheme ?? "")'"

@@ -44,11 +44,17 @@ public enum NewsboatURLs {
                 notes.append("\(place): skipped query feed \"\(name)\" (query feeds are newsboat filters; use a smart feed)")
                 continue
             }
-            if lowered.hasPrefix("exec:") || lowered.hasPrefix("filter:") {
-                notes.append("\(place): skipped \(lowered.hasPrefix("exec:") ? "exec" : "filter") feed (it runs a command)")
-                continue
+            let isCommand = CommandFeed.isCommand(url)
+            if isCommand {
+                guard CommandFeed(subscription: url) != nil else {
+                    notes.append("\(place): skipped \"\(url)\": an exec: feed needs a command, a filter: feed COMMAND:URL")
+                    continue
+                }
+                notes.append(
+                    "\(place): \(lowered.hasPrefix("exec:") ? "exec" : "filter") feed: it runs \"\(url)\" (without a shell) at each refresh"
+                )
             }
-            guard ["http://", "https://", "file://"].contains(where: { lowered.hasPrefix($0) }) else {
+            guard isCommand || ["http://", "https://", "file://"].contains(where: { lowered.hasPrefix($0) }) else {
                 notes.append("\(place): skipped \"\(url)\": not an http, https or file URL")
                 continue
             }

@@ -152,14 +152,18 @@ public enum ZeaderModel {
     /// its triggers and builds the index afresh — one index, one set of triggers.
     public static let searchIndex = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
 
-    // v3 (sync): version 3 is version 2 plus each branch's additive block.
-    /// Version 3 of the model: version 2 plus sync's additions (``syncAdditions(to:)``).
+    // v3: version 3 is version 2 plus each branch's additive block.
+    /// Version 3 of the model: version 2 plus additive entities and attributes (each optional
+    /// or defaulted), so ``migrationPlan`` infers the step from version 2: sync's
+    /// (``syncAdditions(to:)``, Model/SyncModel.swift) and FeedItem's enclosure
+    /// (``enclosureAttributes()``, Model/FeedItem+Enclosure.swift).
     public static let version3 = model(version: 3, entities: version3Entities())
 
     /// Version 3's entities.
     static func version3Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
         var entities = version2Entities(fullTextIndex: fullTextIndex)
         syncAdditions(to: &entities)
+        entities[1].attributes += enclosureAttributes()  // v3 (podcasts)
         return entities
     }
 

@@ -91,6 +91,8 @@ public struct ItemSummary: Sendable, Equatable {
     /// The feed's title as the feed list shows it (its URL when it has none); the text
     /// listing's feed column, not part of the JSON.
     public var feedTitle: String?
+    /// The item's enclosure (podcast media), nil when it has none.
+    public var enclosure: EnclosureSummary? = nil
 
     public init(
         feed: String, id: String, title: String? = nil, link: String? = nil, author: String? = nil,
@@ -115,10 +117,12 @@ public struct ItemSummary: Sendable, Equatable {
             feed: feedURL, id: item.guid, title: item.title, link: item.link, author: item.author,
             published: item.published, updated: item.updated, sortDate: item.sortDate, read: item.read,
             flagged: item.flagged, feedTitle: feedTitle)
+        enclosure = EnclosureSummary(item)
     }
 
     /// One JSON array of `{"feed", "id", "title", "link", "author", "published", "read"}`
-    /// (docs/ARCHITECTURE.md, "Contracts"), plus `"updated"` and `"flagged"`, ending with a newline.
+    /// (docs/ARCHITECTURE.md, "Contracts"), plus `"updated"`, `"flagged"` and `"enclosure"`
+    /// (``EnclosureSummary/appendJSON(_:to:)``), ending with a newline.
     ///
     /// ```swift
     /// ItemSummary.json(items)   // [{"feed":"https://…","id":"42","title":"Hello",…,"read":false}]
@@ -142,7 +146,10 @@ public struct ItemSummary: Sendable, Equatable {
             JSONText.appendDate(item.published, to: &out)
             out += ",\"updated\":"
             JSONText.appendDate(item.updated, to: &out)
-            out += ",\"read\":\(item.read),\"flagged\":\(item.flagged)}"
+            out += ",\"read\":\(item.read),\"flagged\":\(item.flagged)"
+            out += ",\"enclosure\":"
+            EnclosureSummary.appendJSON(item.enclosure, to: &out)
+            out += "}"
         }
         out += items.isEmpty ? "]\n" : "\n]\n"
         return out

@@ -175,7 +175,7 @@ public final class FeedRefresher: Sendable {
                 return servers.filter { seen.insert($0.objectID).inserted }.map { server in
                     Target(
                         serverID: server.objectID, url: server.url,
-                        request: URL(string: server.url).map {
+                        request: CommandFeed.requestURL(server.url).map {
                             FeedRequest(
                                 url: $0, etag: server.etag, lastModified: server.lastModified, notBefore: server.retryAfter)
                         })

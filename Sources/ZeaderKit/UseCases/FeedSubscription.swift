@@ -27,6 +27,17 @@ public enum FeedSubscription {
                 text, reason: "contains the control character U+\(String(format: "%04X", control.value)) (type or paste it again)"
             )
         }
+        if CommandFeed.isCommand(trimmed) {
+            // newsboat's exec:/filter: feeds, run without a shell at each refresh.
+            guard CommandFeed(subscription: trimmed) != nil else {
+                throw .invalidURL(
+                    text,
+                    reason:
+                        "an exec: feed needs a command, a filter: feed a command and an http, https or file URL (filter:COMMAND:URL)"
+                )
+            }
+            return trimmed
+        }
         // The scheme is case-insensitive (RFC 3986 3.1): `HTTP://` is stored as `http://`.
         if let colon = trimmed.firstIndex(of: ":"),
             trimmed[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
@@ -117,7 +128,7 @@ public final class FeedPreview {
     /// let input = await FeedPreview.fetch("https://example.org/feed.xml", with: fetcher)
     /// ```
     public static func fetch(_ url: String, with fetcher: FeedFetcher) async -> FeedImporter.Input {
-        guard let address = URL(string: url) else { return .failed(.invalidURL(url)) }
+        guard let address = CommandFeed.requestURL(url) else { return .failed(.invalidURL(url)) }
         return await FeedRefresher.fetchAndParse(FeedRequest(url: address), with: fetcher)
     }
 

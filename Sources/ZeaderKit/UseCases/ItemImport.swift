@@ -94,6 +94,7 @@ public enum ItemImport {
         item.firstSeen = now
         item.sortDate = parsed.published ?? parsed.updated ?? now
         item.server = server
+        if let enclosure = EnclosureChoice.primary(of: parsed.enclosures) { storeEnclosure(enclosure, in: item) }
     }
 
     /// Copies the feed's fields into `item`, touching only those that differ (so an unchanged
@@ -114,6 +115,7 @@ public enum ItemImport {
         assign(parsed.content, \.content)
         assign(parsed.published, \.published)
         assign(parsed.updated, \.updated)
+        if updateEnclosure(of: item, from: parsed) { changed = true }
         if changed, item.firstSeen != nil {
             let sortDate = parsed.published ?? parsed.updated ?? item.firstSeen
             if item.sortDate != sortDate { item.sortDate = sortDate }

@@ -55,6 +55,8 @@ public struct ItemRow: Equatable, Sendable {
     public var feedTitle: String?
     /// Flagged (starred): a `*` beside the read marker.
     public var flagged: Bool
+    /// Has an enclosure (podcast media): a `♪` before the title.
+    public var hasEnclosure = false
 
     public init(
         id: ObjectID, title: String, author: String?, date: Date?, read: Bool, feedTitle: String? = nil, flagged: Bool = false

@@ -36,6 +36,8 @@ public final class ReaderApp: @unchecked Sendable {
     private var refreshTimer: DispatchSourceTimer?
     /// The add-feed preview (a scratch context) until the user decides.
     private var preview: FeedPreview?
+    /// The feeds the last page added names, while the user chooses one by number.
+    private var discoveredFeeds: [DiscoveredFeed] = []
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public private(set) var hasQuit = false
@@ -262,6 +264,7 @@ public final class ReaderApp: @unchecked Sendable {
         case .nextUnread: nextUnread()
         case .toggleRead: toggleRead()
         case .toggleFlag: toggleFlag()
+        case .enqueue: enqueue()
         case .markFeedRead: markRead(all: false)
         case .markAllRead: markRead(all: true)
         case .search: state.prompt = .search(text: "")
@@ -378,6 +381,16 @@ public final class ReaderApp: @unchecked Sendable {
         }
     }
 
+    private func enqueue() {
+        let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
+        guard let id, state.screen != .feeds else { return }
+        guard model.enclosure(id) != nil else {
+            state.say(.noEnclosure)
+            return
+        }
+        attempt { state.say(.enqueued(try model.enqueue(id))) }
+    }
+
     private func markRead(all: Bool) {
         let kind: FeedRow.Kind?
         if all {
@@ -475,8 +488,13 @@ public final class ReaderApp: @unchecked Sendable {
     /// or discard (``FeedPreview``).
     private func startPreview(url text: String) {
         let url: String
+        let choice = Int(text.trimmingCharacters(in: .whitespaces)).flatMap {
+            discoveredFeeds.indices.contains($0 - 1) ? $0 - 1 : nil
+        }
+        let typed = choice.map { discoveredFeeds[$0].url } ?? text
+        discoveredFeeds = []
         do {
-            url = try FeedSubscription.validatedURL(text)
+            url = try FeedSubscription.validatedURL(typed)
             if try FeedSubscription.isSubscribed(url, in: model.context) { throw ZeaderError.alreadySubscribed(url) }
         } catch {
             state.say(.failed("\(error)"))
@@ -488,9 +506,14 @@ public final class ReaderApp: @unchecked Sendable {
         }
         state.say(.fetching(url))
         Task.detached { [self] in
-            let input = await FeedPreview.fetch(url, with: fetcher)
+            let discovery = await FeedPreview.discover(url, with: fetcher)
             queue.async { [self] in
-                showPreview(input, url: url)
+                switch discovery {
+                case .fetched(let found, let input): showPreview(input, url: found)
+                case .choose(let feeds):
+                    discoveredFeeds = feeds
+                    state.say(.chooseFeed(page: url, feeds.map(\.url)))
+                }
                 redraw()
             }
         }

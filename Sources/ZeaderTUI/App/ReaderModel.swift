@@ -90,9 +90,11 @@ public final class ReaderModel {
     /// The item list line of `id`, or nil when the item is gone: `model.itemRow(id)?.title`.
     public func itemRow(_ id: ObjectID) -> ItemRow? {
         guard let item = item(id) else { return nil }
-        return ItemRow(
+        var row = ItemRow(
             id: id, title: item.title ?? "", author: item.author, date: item.sortDate ?? item.published, read: item.read,
             feedTitle: item.server?.displayTitle, flagged: item.flagged)
+        row.hasEnclosure = item.enclosureURL != nil
+        return row
     }
 
     /// The article view's state for `id` (body not yet rendered): `state.article = model.article(id)`.

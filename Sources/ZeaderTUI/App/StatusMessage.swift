@@ -20,6 +20,10 @@ enum StatusMessage: Equatable {
     case noUnreadItems, noMoreUnreadItems
     case markedRead(Bool)
     case flagged(Bool)
+    case enqueued(Bool)
+    /// A page added names several feeds: their URLs, to choose from by number at the next `a`.
+    case chooseFeed(page: String, [String])
+    case noEnclosure
     case markReadNeedsAFeed
     case markedItemsRead(Int)
     case deleted(String)
@@ -55,6 +59,12 @@ enum StatusMessage: Equatable {
         case .noMoreUnreadItems: return "No more unread items"
         case .markedRead(let read): return read ? "Marked read" : "Marked unread"
         case .flagged(let flagged): return flagged ? "Flagged" : "Unflagged"
+        case .enqueued(let new):
+            return new ? "Queued for download (zeader podcasts download)" : "Already in the podcast queue"
+        case .noEnclosure: return "This item has no enclosure"
+        case .chooseFeed(let page, let urls):
+            let list = urls.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  ")
+            return "\(page) names \(urls.count) feeds (press a, type the number): \(list)"
         case .markReadNeedsAFeed: return "Mark read works on a feed"
         case .markedItemsRead(let count): return count == 0 ? "Nothing unread" : "Marked \(count) items read (u to undo)"
         case .deleted(let title): return "Deleted \(title) (u to undo)"

@@ -48,6 +48,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var colorRules: [ColorRule] = []
     var autoReload = false
     var reloadTimeSetting: Int?
+    /// `download-path`, `podcast-max-size`, `player` (see ``PodcastSettings``).
+    public var podcasts = PodcastSettings()
 
     public init() {}
 
@@ -155,6 +157,8 @@ public struct ReaderConfig: Equatable, Sendable {
                 throw fail("smart-feed needs a title and a predicate")
             }
             config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
+        case "download-path", "podcast-max-size", "player":
+            do { _ = try config.podcasts.apply(directive, arguments) } catch { throw fail(error.message) }
         default:
             try config.applyNewsboat(directive, arguments, fail: fail)
         }

@@ -75,10 +75,11 @@ extension DemoFeeds {
               <entry>
                 <title>Café talk: Swift and ncurses</title>
                 <link href="https://swift-linux.example/cafe"/>
+                <link rel="enclosure" type="audio/mpeg" length="24117248" href="https://swift-linux.example/media/cafe-talk.mp3"/>
                 <id>urn:demo:swift:3</id>
                 <author><name>Émile Zola</name></author>
                 <updated>2026-11-12T07:00:00Z</updated>
-                <summary>Wide characters, resizes and restoring the terminal on every exit path.</summary>
+                <summary>Wide characters, resizes and restoring the terminal on every exit path. The talk is a podcast: press e to queue it, then run zeader podcasts download.</summary>
               </entry>
             </feed>
             """#

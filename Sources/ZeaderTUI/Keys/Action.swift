@@ -23,6 +23,7 @@ public enum Action: String, CaseIterable, Sendable {
     case deleteFeed = "delete-feed"
     case moveFeedUp = "move-feed-up"
     case moveFeedDown = "move-feed-down"
+    case enqueue
     case undo, redo, help, redraw
     // Navigation, views and newsboat's actions (branch reader): summaries in Action+Newsboat.swift.
     case prevUnread = "prev-unread"
@@ -73,6 +74,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .deleteFeed: return "Delete the feed and its items"
         case .moveFeedUp: return "Move the feed up the list"
         case .moveFeedDown: return "Move the feed down the list"
+        case .enqueue: return "Queue the item's enclosure (podcast) for download"
         case .undo: return "Undo"
         case .redo: return "Redo"
         case .help: return "Show this help"

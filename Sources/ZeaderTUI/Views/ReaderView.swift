@@ -131,7 +131,8 @@ enum ItemListView {
             let extra = showFeed ? row.feedTitle : row.author
             let extraText = ReaderView.clean(extra)
             let extraWidth = extraText.isEmpty || buffer.width < 50 ? 0 : min(24, DisplayWidth.of(extraText) + 3)
-            let title = ReaderView.clean(row.title).isEmpty ? "(untitled)" : ReaderView.clean(row.title)
+            var title = ReaderView.clean(row.title).isEmpty ? "(untitled)" : ReaderView.clean(row.title)
+            if row.hasEnclosure { title = "♪ " + title }
             buffer.write(title, x: x, y: y, style: style, maxWidth: buffer.width - x - extraWidth)
             if extraWidth > 0 {
                 buffer.write(

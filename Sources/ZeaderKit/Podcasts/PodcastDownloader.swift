@@ -1,0 +1,171 @@
+import Feeds
+import Foundation
+import ObjectGraph
+
+/// `zeader podcasts download`: every queued episode not downloaded yet, `jobs` at a time,
+/// through the fetcher's libcurl downloads (``FeedFetcher/download(_:to:progress:)``):
+/// streamed to `NAME.part` in the feed's folder, resumed from that part by a later run,
+/// renamed to `NAME` when complete and recorded as the item's `enclosureFile`.
+///
+/// Folders and names come from ``PodcastFileName`` (feed text is hostile); a name taken
+/// by another episode's file gets ` (2)`, ` (3)` ….
+///
+/// ```swift
+/// let downloader = PodcastDownloader(library: library, settings: config.podcasts, version: zeaderVersion)
+/// let report = await downloader.downloadQueued(jobs: 2) { event in print(event) }
+/// ```
+public struct PodcastDownloader: Sendable {
+    /// What happens to one episode, as it happens.
+    public enum Event: Sendable {
+        case started(PodcastEpisode, file: String)
+        case progress(PodcastEpisode, DownloadProgress)
+        case finished(PodcastEpisode, file: String, bytes: Int64, resumedFrom: Int64)
+        case failed(PodcastEpisode, message: String)
+    }
+
+    /// How a run went.
+    public struct Report: Sendable, Equatable {
+        public var downloaded = 0
+        public var failed = 0
+        public var bytes: Int64 = 0
+    }
+
+    public let library: FeedLibrary
+    public let settings: PodcastSettings
+    private let fetcher: FeedFetcher
+    private let environment: [String: String]
+
+    /// A downloader writing to `settings`' folder, with the size cap of `settings`. Downloads
+    /// may take hours: only the idle timeout (no byte for `idleTimeout` seconds) ends one.
+    public init(
+        library: FeedLibrary, settings: PodcastSettings, version: String, jobs: Int = 2, idleTimeout: TimeInterval = 30,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.library = library
+        self.settings = settings
+        self.environment = environment
+        let jobs = max(1, jobs)
+        fetcher = FeedFetcher(
+            configuration: FetcherConfiguration(
+                version: version, maxConcurrent: jobs, maxPerHost: jobs, idleTimeout: idleTimeout,
+                totalTimeout: 7 * 24 * 3600, maxBodySize: Int(clamping: settings.maxSize)))
+    }
+
+    /// Downloads what the queue holds and is not downloaded yet; `onEvent` is called from
+    /// the download tasks (several at once with more than one job).
+    public func downloadQueued(jobs: Int, onEvent: @escaping @Sendable (Event) -> Void) async throws(ZeaderError) -> Report {
+        let pending = try library.podcasts().filter { !$0.isDownloaded }
+        let planned = try plan(pending)
+        var report = Report()
+        await withTaskGroup(of: (Bool, Int64).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < planned.count else { return }
+                let (episode, file) = planned[next]
+                next += 1
+                group.addTask { await self.download(episode, to: file, onEvent: onEvent) }
+            }
+            for _ in 0..<max(1, jobs) { addNext() }
+            for await (succeeded, bytes) in group {
+                if succeeded {
+                    report.downloaded += 1
+                    report.bytes += bytes
+                } else {
+                    report.failed += 1
+                }
+                addNext()
+            }
+        }
+        return report
+    }
+
+    /// Each episode's final path: `folder/feed title/file name`, unique among existing
+    /// files and this run's episodes. The same queue gives the same paths on the next run,
+    /// so a `.part` left by an interrupted run is found again.
+    func plan(_ episodes: [PodcastEpisode]) throws(ZeaderError) -> [(PodcastEpisode, URL)] {
+        let root = settings.downloadDirectory(environment: environment)
+        var claimed = Set<String>()
+        var planned: [(PodcastEpisode, URL)] = []
+        for episode in episodes {
+            let folder = root.appendingPathComponent(PodcastFileName.folder(episode.feedTitle), isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw ZeaderError.cannotCreateFolder(path: folder.path, reason: error.localizedDescription)
+            }
+            let name = PodcastFileName.episode(url: episode.enclosure.url, title: episode.title)
+            var candidate = folder.appendingPathComponent(name)
+            var counter = 2
+            while claimed.contains(candidate.path) || FileManager.default.fileExists(atPath: candidate.path) {
+                let ext = (name as NSString).pathExtension
+                let stem = (name as NSString).deletingPathExtension
+                candidate = folder.appendingPathComponent("\(stem) (\(counter))" + (ext.isEmpty ? "" : ".\(ext)"))
+                counter += 1
+            }
+            claimed.insert(candidate.path)
+            planned.append((episode, candidate))
+        }
+        return planned
+    }
+
+    private func download(_ episode: PodcastEpisode, to file: URL, onEvent: @escaping @Sendable (Event) -> Void) async
+        -> (Bool, Int64)
+    {
+        guard let url = URL(string: episode.enclosure.url) else {
+            onEvent(.failed(episode, message: "\(episode.enclosure.url): invalid URL"))
+            return (false, 0)
+        }
+        onEvent(.started(episode, file: file.path))
+        let part = file.appendingPathExtension("part")
+        let outcome = await fetcher.download(url, to: part) { progress in onEvent(.progress(episode, progress)) }
+        switch outcome {
+        case .failed(let error):
+            onEvent(.failed(episode, message: error.description))
+            return (false, 0)
+        case .completed(let bytes, let resumedFrom):
+            do {
+                try FileManager.default.moveItem(at: part, to: file)
+                try library.recordDownload(of: episode.objectID, at: file.path)
+            } catch {
+                onEvent(.failed(episode, message: "\(file.path): \(error)"))
+                return (false, 0)
+            }
+            onEvent(.finished(episode, file: file.path, bytes: bytes, resumedFrom: resumedFrom))
+            return (true, bytes - resumedFrom)
+        }
+    }
+}
+
+/// Playing a downloaded episode with the configured player: argv, never a shell; the
+/// file is the last argument.
+///
+/// ```swift
+/// try PodcastPlayer.play(episode, player: ["mpv", "--no-video"])
+/// ```
+public enum PodcastPlayer {
+    /// The argv that plays `episode`, or an error saying what is missing.
+    public static func command(for episode: PodcastEpisode, player: [String]?) throws(ZeaderError) -> [String] {
+        guard let player, !player.isEmpty else {
+            throw ZeaderError.other("no player configured (add a line such as 'player mpv' to the config file)")
+        }
+        guard episode.isDownloaded, let file = episode.enclosure.file else {
+            throw ZeaderError.other("'\(episode.id)' is not downloaded yet (zeader podcasts download)")
+        }
+        return player + [file]
+    }
+
+    /// Runs the player and waits for it; returns its exit status.
+    public static func play(_ episode: PodcastEpisode, player: [String]?) throws(ZeaderError) -> Int32 {
+        let argv = try command(for: episode, player: player)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--"] + argv  // `--`: a player named like an option is still the command
+        do {
+            try process.run()
+        } catch {
+            throw ZeaderError.other("cannot run \(argv[0]): \(error.localizedDescription)")
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// The podcast queue in the reader (newsboat's `e`; model version 3).
+extension ReaderModel {
+    /// The item's enclosure, nil when it has none or is gone.
+    ///
+    /// ```swift
+    /// model.enclosure(id)?.headerLine   // "Enclosure: https://… (audio/mpeg, 11.8 MB)"
+    /// ```
+    public func enclosure(_ id: ObjectID) -> EnclosureSummary? {
+        item(id).flatMap(EnclosureSummary.init)
+    }
+
+    /// Queues the item's enclosure for `zeader podcasts download`, as one undoable step;
+    /// returns false when it was queued already. Throws for an item without an enclosure.
+    ///
+    /// ```swift
+    /// if try model.enqueue(id) { … }
+    /// ```
+    public func enqueue(_ id: ObjectID) throws -> Bool {
+        try ItemMarking.undoable("Queue Enclosure", in: context) {
+            try PodcastQueue.enqueue([id], in: context) > 0
+        }
+    }
+}

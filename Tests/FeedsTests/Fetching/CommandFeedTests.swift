@@ -1,0 +1,101 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+
+@testable import Feeds
+
+/// exec: and filter: feeds, run with small scripts.
+@Suite("FeedFetcher: exec: and filter: feeds")
+struct CommandFeedTests {
+    static let rss =
+        #"<rss version="2.0"><channel><title>From a program</title><item><guid>1</guid><title>Old title</title></item></channel></rss>"#
+
+    /// A script in a fresh folder (removed by the caller), executable.
+    func script(_ body: String, name: String = "feed.sh") throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-exec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(name)
+        try ("#!/bin/sh\n" + body + "\n").write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        return file
+    }
+
+    func fetch(_ subscription: String, fetcher: FeedFetcher = makeTestFetcher()) async throws -> FetchOutcome {
+        await fetcher.fetch(FeedRequest(url: try #require(CommandFeed.requestURL(subscription))))
+    }
+
+    @Test func execRunsTheProgramWithItsArgumentsAndNoShell() async throws {
+        let program = try script(#"printf '%s\n' "$1" > "$(dirname "$0")/arg"; cat <<'EOF'"# + "\n\(Self.rss)\nEOF")
+        defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
+        // `;` and `$(…)` stay inside one argument: no shell ever sees them.
+        let outcome = try await fetch("exec:\(program.path) 'a; $(touch pwned) b'")
+        let body = try #require(outcome.body)
+        #expect(try FeedParser.parse(data: body, url: nil).title == "From a program")
+        let argument = try String(contentsOf: program.deletingLastPathComponent().appendingPathComponent("arg"), encoding: .utf8)
+        #expect(argument == "a; $(touch pwned) b\n")
+        #expect(!FileManager.default.fileExists(atPath: "pwned"))
+    }
+
+    @Test func aFailingProgramIsReportedWithItsFirstStderrLine() async throws {
+        let program = try script("echo 'no network today' >&2; echo 'second line' >&2; exit 3")
+        defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
+        let subscription = "exec:\(program.path) --all"
+        let error = try #require(try await fetch(subscription).error)
+        #expect(error.description == "\(subscription): \(program.path) failed (exit status 3): no network today")
+        let missing = try #require(try await fetch("exec:/nonexistent/zeader-feed").error)
+        #expect(missing.description.hasPrefix("exec:/nonexistent/zeader-feed: cannot run /nonexistent/zeader-feed"))
+    }
+
+    @Test func aSlowProgramIsKilledAtTheTimeout() async throws {
+        let program = try script("sleep 30")
+        defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
+        // Had it not been killed, `sleep` would exit 0 with no output: a fetched, empty body.
+        let outcome = try await fetch("exec:\(program.path)", fetcher: makeTestFetcher(totalTimeout: 1))
+        guard case .failed(.timedOut(_, 1, .total)) = outcome else {
+            Issue.record("expected a timeout, got \(outcome)")
+            return
+        }
+    }
+
+    @Test func outputOverTheCapIsRefused() async throws {
+        let program = try script("yes '<item>more</item>'")
+        defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
+        guard
+            case .failed(.tooLarge(_, 100_000)) = try await fetch(
+                "exec:\(program.path)", fetcher: makeTestFetcher(maxBodySize: 100_000))
+        else {
+            Issue.record("expected the cap")
+            return
+        }
+    }
+
+    @Test func filterPipesTheFetchedFeedThroughTheProgram() async throws {
+        let program = try script("sed 's/Old title/New title/'")
+        defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
+        try await withLoopbackServer({ _ in .ok(Self.rss) }) { server in
+            let outcome = try await fetch("filter:\(program.path):\(server.url("/feed").absoluteString)")
+            let feed = try FeedParser.parse(data: try #require(outcome.body), url: nil)
+            #expect(feed.items.first?.title == "New title")
+        }
+        try await withLoopbackServer({ _ in .status(404) }) { server in
+            let outcome = try await fetch("filter:\(program.path):\(server.url("/feed").absoluteString)")
+            #expect(outcome.error?.httpStatus == 404)
+        }
+    }
+
+    @Test func subscriptionsAreRead() {
+        let environment = ["HOME": "/home/u"]
+        #expect(
+            CommandFeed(subscription: "exec:~/bin/feed --x \"a b\"", environment: environment)?.argv == [
+                "/home/u/bin/feed", "--x", "a b",
+            ])
+        let filter = CommandFeed(subscription: "filter:~/bin/clean:https://x.example/f?a=1", environment: environment)
+        #expect(filter?.argv == ["/home/u/bin/clean"] && filter?.sourceURL?.absoluteString == "https://x.example/f?a=1")
+        #expect(CommandFeed(subscription: "exec:") == nil)
+        #expect(CommandFeed(subscription: "filter:cmd-without-url") == nil)
+        #expect(CommandFeed(subscription: "filter:cmd:ftp://x.example/") == nil)
+        #expect(CommandFeed(subscription: "https://x.example/") == nil)
+        let url = CommandFeed.requestURL("exec:~/bin/feed --x 100%")
+        #expect(url.map(CommandFeed.subscription(of:)) == "exec:~/bin/feed --x 100%")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ObjectGraph
+import Testing
+import ZeaderKit
+
+@testable import ZeaderTUI
+
+@Suite struct ReaderPodcastTests {
+    func queuedTitles(_ h: Harness) throws -> [String] {
+        try h.queue.sync {
+            try PodcastQueue.episodes(in: h.store.container.viewContext).map { $0.title ?? "" }
+        }
+    }
+
+    @Test func eQueuesTheEnclosureTheListMarksItAndUndoTakesItBack() throws {
+        #expect(KeyMap.default.action(for: .character("e")) == .enqueue)
+        let h = try Harness()
+        h.type(.down, .enter)  // Swift on Linux
+        let line = try #require((1...3).map { h.line($0) }.first { $0.contains("Café talk") })
+        #expect(line.contains("♪ Café talk"))
+        #expect(!h.line(1).contains("♪") || h.line(1).contains("Café"))
+        // An item without an enclosure: said so, nothing queued.
+        h.type(.home, .character("e"))
+        #expect(h.screen.contains("This item has no enclosure"))
+        #expect(try queuedTitles(h).isEmpty)
+        // The podcast: queued from the list, once.
+        h.type(.end, .character("e"))
+        #expect(h.screen.contains("Queued for download"))
+        #expect(try queuedTitles(h) == ["Café talk: Swift and ncurses"])
+        h.type(.character("e"))
+        #expect(h.screen.contains("Already in the podcast queue"))
+        h.type(.character("u"))
+        #expect(try queuedTitles(h).isEmpty)
+        // From the article too.
+        h.type(.enter, .character("e"))
+        #expect(try queuedTitles(h) == ["Café talk: Swift and ncurses"])
+    }
+}
