@@ -97,7 +97,7 @@ extension ReaderConfig {
     static let newsboatActionsWithoutEquivalent: Set<String> = [
         "mark-all-above-as-read", "save-all", "open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read",
         "toggle-source-view", "goto-url", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero",
-        "enqueue", "edit-urls", "reload-urls", "cmdline", "select-filter", "edit-flags", "delete-article",
+        "edit-urls", "reload-urls", "cmdline", "select-filter", "edit-flags", "delete-article",
         "delete-all-articles", "purge-deleted", "view-dialogs", "close-dialog", "next-dialog", "prev-dialog", "switch-focus",
     ]
 
