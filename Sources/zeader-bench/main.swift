@@ -435,11 +435,17 @@ case "reader-memory":
 case "views":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try readerViewsBenchmark(count: rest.first ?? 100_000, servers: rest.dropFirst().first ?? 500)
+case "reader-start-build":
+    let rest = Array(arguments.dropFirst())
+    try buildReaderStartStore(path: rest[0], items: Int(rest[1])!, feeds: Int(rest[2])!)
+case "reader-start":
+    let rest = Array(arguments.dropFirst())
+    try readerStartBenchmark(path: rest[0], rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 9)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS]"
     )
     exit(2)
 }

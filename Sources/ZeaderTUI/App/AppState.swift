@@ -211,6 +211,8 @@ public struct AppState: Equatable, Sendable {
     public var screens: [Screen] = [.feeds]
     public var feeds: [FeedRow] = []
     public var feedPosition = ListPosition()
+    /// Set while `feeds` holds only the first screen of the list (FeedListWindow.swift).
+    public var feedSummary: FeedListSummary?
     public var items: ItemListState?
     public var article: ArticleState?
     public var helpScroll = 0
@@ -248,7 +250,12 @@ public struct AppState: Equatable, Sendable {
 
     public var selectedFeed: FeedRow? { feeds.indices.contains(feedPosition.cursor) ? feeds[feedPosition.cursor] : nil }
 
-    public var totalUnread: Int { feeds.reduce(0) { $0 + ($1.serverID != nil ? $1.unread : 0) } }
+    public var totalUnread: Int {
+        feedSummary?.unread ?? feeds.reduce(0) { $0 + ($1.serverID != nil ? $1.unread : 0) }
+    }
+
+    /// Rows in the feed list, read or not yet (``feedSummary``).
+    public var feedCount: Int { feedSummary?.count ?? feeds.count }
 
     /// Applies a cursor movement to the list or article on top. Pure: no model access.
     ///

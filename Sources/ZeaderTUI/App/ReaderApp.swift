@@ -59,7 +59,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Loads the feed list, starts watching the model, draws the first frame. On `queue`.
     public func start() {
-        do { state.feeds = arrangedFeeds(try model.feedRows()) } catch { state.say(.cannotReadFeeds("\(error)")) }
+        loadFirstFeedScreen()
         state.clampPositions()
         if let first = config.warnings.first {
             state.say(.reader(.configWarning(first.description, more: config.warnings.count - 1)))
@@ -95,6 +95,7 @@ public final class ReaderApp: @unchecked Sendable {
         }
         if refresher?.refreshesOnStart == true { perform(.refreshAll) }
         redraw()
+        if state.feedSummary != nil { queue.async { [self] in completeFeedListAndRedraw() } }
     }
 
     /// Stops watching; the caller restores the terminal.
@@ -134,6 +135,7 @@ public final class ReaderApp: @unchecked Sendable {
     /// (keeping the cursor on the same item).
     func reloadFromModel() {
         modelChanged = false
+        state.feedSummary = nil  // the whole list is read below
         let selected = state.selectedFeed
         do {
             // Subscriptions now (stored counts); smart feeds, whose counts may scan every
@@ -214,6 +216,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Handles one key (and redraws unless `draw` is false).
     public func handle(_ key: Key, draw: Bool = true) {
+        completeFeedList()
         if key == .resize {
             backend.updateSize()
         } else if let prompt = state.prompt {

@@ -76,7 +76,7 @@ enum FeedListView {
             buffer.write("No feeds yet. Press a to add one, or run zeader import FILE.", x: 1, y: rows.lowerBound)
             return
         }
-        let numberWidth = max(3, String(state.feeds.map(\.total).max() ?? 0).count)
+        let numberWidth = max(3, String(state.feedSummary?.maxTotal ?? state.feeds.map(\.total).max() ?? 0).count)
         for (offset, y) in rows.enumerated() {
             let index = state.feedPosition.top + offset
             guard index < state.feeds.count else { break }

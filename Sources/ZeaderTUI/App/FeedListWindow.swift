@@ -1,0 +1,110 @@
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// The feed list's first screen without the rest (issue 18): at start the reader fetches
+/// only the feeds the first screen shows, in the order the views ask for, plus the list's
+/// size, its unread total and its widest count from the stored counts (three aggregates),
+/// so 2,000 feeds open as fast as 100. The whole list (every row, the smart feeds and their
+/// counts) is read right after that first frame is drawn, or before the first key if one is
+/// already waiting; every action therefore sees the complete list, as before.
+///
+/// Only views that SQL orders exactly like ``FeedSortOrder/sorted(_:)`` take this path: the
+/// user's order, the counts and the last refresh (ties in the user's order), read feeds shown
+/// or hidden; a sort by title or tag, a tag or a filter read the whole list at once.
+///
+/// ```swift
+/// if let page = try model.firstFeedScreen(views: state.views, rows: state.listHeight) { … }
+/// ```
+public struct FeedListSummary: Equatable, Sendable {
+    /// Rows in the whole list (subscriptions shown by the views, then smart feeds).
+    public var count: Int
+    /// Unread items over the subscriptions shown (the title bar's count).
+    public var unread: Int
+    /// The subscriptions' largest item count, which sets the width of the count column (a
+    /// smart feed's larger count widens it once the whole list is read).
+    public var maxTotal: Int
+}
+
+extension ReaderModel {
+    /// The first `rows` feed rows as `views` arrange them and the whole list's summary, or nil
+    /// when the list is no longer than `rows` or the views need every row to arrange it.
+    func firstFeedScreen(views: ViewOptions, rows: Int) throws -> (rows: [FeedRow], summary: FeedListSummary)? {
+        guard views.tag == nil, views.feedFilter == nil, let sort = Self.sortDescriptors(views.feedOrder) else { return nil }
+        let shown = views.showReadFeeds ? nil : Predicate.comparison("unreadCount", .greaterThan, 0)
+        let servers = try context.count(for: FetchRequest<Server>(predicate: shown))
+        let smart = try SmartFeeds.stored(in: context).count + configSmartFeeds.count
+        guard servers > rows else { return nil }
+        var request = FetchRequest<Server>(predicate: shown, sortDescriptors: sort)
+        request.fetchLimit = rows
+        let page = try context.fetch(request).map(Self.row)
+        let all = FetchRequest<Server>(predicate: shown)
+        let summary = FeedListSummary(
+            count: servers + smart, unread: Self.int(try context.aggregate(.sum, of: "unreadCount", for: all)),
+            maxTotal: Self.int(try context.aggregate(.max, of: "totalCount", for: all)))
+        return (page, summary)
+    }
+
+    /// The feed list's row of a subscription (stored counts).
+    static func row(_ server: Server) -> FeedRow {
+        FeedRow(
+            kind: .server(server.objectID), title: titleWithTags(server), unread: Int(server.unreadCount),
+            total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url,
+            tags: FeedTags.list(server.tags))
+    }
+
+    /// The SQL order of `order`, ties in the user's order; nil for the orders SQL would
+    /// collate differently (titles and tags compare as the locale does).
+    static func sortDescriptors(_ order: FeedSortOrder) -> [ObjectGraph.SortDescriptor]? {
+        let key: String
+        switch order.field {
+        case .none: return FeedEditing.order  // either way round, as FeedSortOrder.sorted leaves it
+        case .articlecount: key = "totalCount"
+        case .unreadarticlecount: key = "unreadCount"
+        case .lastupdated: key = "lastRefresh"
+        case .title, .firsttag: return nil
+        }
+        return [ObjectGraph.SortDescriptor(key, ascending: order.ascending)] + FeedEditing.order
+    }
+
+    private static func int(_ value: Value) -> Int { value.numericValue.map { Int($0) } ?? 0 }
+}
+
+extension ReaderApp {
+    /// Shows the first screen of the feed list (``ReaderModel/firstFeedScreen(views:rows:)``),
+    /// or the whole list when the views need it; a short list is read whole.
+    func loadFirstFeedScreen() {
+        do {
+            if let first = try model.firstFeedScreen(views: state.views, rows: state.listHeight) {
+                state.feeds = first.rows
+                state.feedSummary = first.summary
+            } else {
+                state.feeds = arrangedFeeds(try model.feedRows())
+            }
+        } catch {
+            state.say(.cannotReadFeeds("\(error)"))
+        }
+    }
+
+    /// Reads the rest of a feed list shown from its first screen (the cursor stays on its row).
+    func completeFeedList() {
+        guard state.feedSummary != nil else { return }
+        state.feedSummary = nil
+        let selected = state.selectedFeed?.kind
+        do { state.feeds = arrangedFeeds(try model.feedRows()) } catch { state.say(.cannotReadFeeds("\(error)")) }
+        if let selected, let index = state.feeds.firstIndex(where: { $0.kind == selected }) {
+            state.feedPosition.cursor = index
+        }
+        state.clampPositions()
+    }
+}
+
+extension ReaderApp {
+    /// The start's second step: the whole feed list, drawn when it differs from the first screen.
+    func completeFeedListAndRedraw() {
+        guard state.feedSummary != nil else { return }
+        let before = state
+        completeFeedList()
+        if state != before { redraw() }
+    }
+}
