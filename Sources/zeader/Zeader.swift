@@ -32,6 +32,7 @@ struct Zeader: AsyncParsableCommand {
             ImportCommand.self,
             ExportCommand.self,
             CheckCommand.self,
+            CleanupCommand.self,
             ParseCommand.self,
         ]
     )

@@ -62,6 +62,9 @@ public final class FeedItem: ManagedObject {
     @Managed("firstSeen") public var firstSeen: Date?
     /// `published`, else `updated`, else `firstSeen`: the date items are listed by.
     @Managed("sortDate") public var sortDate: Date?
+    /// newsboat's flag letters (A–Z, a–z) of an item imported from its cache, nil otherwise
+    /// (model version 3).
+    @Managed("flagLetters") public var flagLetters: String?
     @ToOne("server") public var server: Server?
 }
 
@@ -152,6 +155,18 @@ public enum ZeaderModel {
     /// its triggers and builds the index afresh — one index, one set of triggers.
     public static let searchIndex = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
 
+    /// Version 3 of the model: version 2 plus the additions of this session's branches, each
+    /// in its own marked block (all additive, so ``migrationPlan`` infers the step).
+    public static let version3 = model(version: 3, entities: version3Entities())
+
+    /// Version 3's entities.
+    static func version3Entities() -> [EntityDescription] {
+        var entities = version2Entities()
+        // v3 (newsboat): RemovedItem (tombstones), FeedItem.flagLetters.
+        newsboatVersion3Additions(to: &entities)
+        return entities
+    }
+
     private static func model(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
         do {
             return try ManagedObjectModel(name: name, version: version, entities: entities)
@@ -161,7 +176,7 @@ public enum ZeaderModel {
     }
 
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version2 }
+    public static var current: ManagedObjectModel { version3 }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -172,7 +187,7 @@ public enum ZeaderModel {
     /// ```
     public static let migrationPlan: MigrationPlan = {
         do {
-            return try MigrationPlan(versions: [version1, version2])
+            return try MigrationPlan(versions: [version1, version2, version3])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

@@ -14,6 +14,11 @@ import ObjectGraph
 ///   shows, and never random, since a random id would store it again on every refresh.
 /// - A guid repeated within one document is stored once (the first occurrence).
 /// - `sortDate` is the published date, else the updated date, else the time first seen.
+/// - An item removed on purpose (a ``RemovedItem`` tombstone: cleanup, an ignore rule, a
+///   newsboat deletion) is not stored again.
+/// - An item without an id of its own matches a stored item whose guid is its link (else
+///   its title), as newsboat names such items: an item imported from newsboat's cache
+///   takes Zeader's id instead of being stored twice.
 ///
 /// ```swift
 /// let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
@@ -57,19 +62,43 @@ public enum ItemImport {
     {
         guard !items.isEmpty else { return (0, 0) }
         let guids = items.map(guid(for:))
-        var existing: [String: FeedItem] = [:]
-        if server.objectID.primaryKey != nil {
-            let request = FetchRequest<FeedItem>(
-                predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, guids))
-            for item in try context.fetch(request) { existing[item.guid] = item }
+        // An item without an id of its own is known to newsboat by its link, else its title:
+        // an item imported from newsboat's cache is found (and takes Zeader's id) by that.
+        var aliases: [String: String] = [:]
+        for (parsed, guid) in zip(items, guids) where guid.hasPrefix("zeader:") {
+            if let alias = parsed.link ?? parsed.title, !alias.isEmpty { aliases[guid] = alias }
         }
+        var existing: [String: FeedItem] = [:]
+        var tombstones: [String: RemovedItem] = [:]
+        if server.objectID.primaryKey != nil {
+            let wanted = guids + aliases.values
+            let request = FetchRequest<FeedItem>(
+                predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, wanted))
+            for item in try context.fetch(request) { existing[item.guid] = item }
+            // Tombstones (RemovedItem) only for what is not stored: usually nothing new.
+            let unknown = wanted.filter { existing[$0] == nil }
+            if !unknown.isEmpty {
+                let removed = FetchRequest<RemovedItem>(
+                    predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, unknown))
+                for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
+            }
+        }
+        let documentGuids = Set(guids)
         var seen = Set<String>()
         var new = 0
         var changed = 0
         for (parsed, guid) in zip(items, guids) {
             guard seen.insert(guid).inserted else { continue }  // a guid repeated within one document
+            let alias = aliases[guid]
             if let item = existing[guid] {
                 if update(item, from: parsed) { changed += 1 }
+            } else if let alias, !documentGuids.contains(alias), let item = existing.removeValue(forKey: alias) {
+                item.guid = guid
+                existing[guid] = item
+                _ = update(item, from: parsed)
+                changed += 1
+            } else if let tombstone = tombstones[guid] ?? alias.flatMap({ tombstones[$0] }) {
+                RetentionCleanup.sawTombstone(tombstone, now: now)  // removed on purpose: not stored again
             } else {
                 insert(parsed, guid: guid, into: server, in: context, now: now)
                 new += 1

@@ -30,6 +30,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var browser: String?
     public var smartFeeds: [SmartFeedDefinition] = []
     public var useColor = true
+    /// `max-items`, `keep-days`, `cleanup-keeps`, `cleanup-on-quit` (``RetentionPolicy``).
+    public var retention = RetentionPolicy()
 
     public init() {}
 
@@ -94,6 +96,8 @@ public struct ReaderConfig: Equatable, Sendable {
                     throw fail("smart-feed needs a title and a predicate")
                 }
                 config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
+            case _ where RetentionPolicy.directives.contains(directive):
+                do { try config.retention.apply(directive: directive, arguments: arguments) } catch { throw fail(error.message) }
             default:
                 throw fail("unknown directive '\(directive)'")
             }
