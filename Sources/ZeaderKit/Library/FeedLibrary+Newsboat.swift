@@ -165,7 +165,8 @@ extension FeedLibrary {
     ) throws {
         var byFeed: [String: [NewsboatCache.Item]] = [:]
         var feedOrder: [String] = []
-        for item in items {
+        for var item in items {
+            item.guid = zeaderGuid(for: item)
             if byFeed[item.feedURL] == nil { feedOrder.append(item.feedURL) }
             byFeed[item.feedURL, default: []].append(item)
         }
@@ -237,6 +238,19 @@ extension FeedLibrary {
                 counts.added += 1
             }
         }
+    }
+
+    /// The guid Zeader's parser gives the item. newsboat names an item without a guid by
+    /// its link followed by its date as the feed wrote it (else its link, else its title);
+    /// the parser by a hash of its link and title (``ItemImport/guid(for:)``). The first
+    /// form cannot be a guid the feed gave, so it is converted here; a bare link or title
+    /// might be the feed's own guid, so those stay, and ``ItemImport`` matches them to a
+    /// refreshed item that has no guid.
+    static func zeaderGuid(for item: NewsboatCache.Item) -> String {
+        guard let link = item.link, item.guid.count > link.count, item.guid.hasPrefix(link), item.published != nil else {
+            return item.guid
+        }
+        return "zeader:" + ItemImport.stableHash([link, item.title ?? ""])
     }
 
     /// newsboat's read mark and flags added to an item already stored; true when it changed.
