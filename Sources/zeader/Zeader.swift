@@ -33,6 +33,7 @@ struct Zeader: AsyncParsableCommand {
             ExportCommand.self,
             CheckCommand.self,
             CleanupCommand.self,
+            IgnoreCommand.self,
             ParseCommand.self,
         ]
     )
@@ -49,7 +50,9 @@ struct Zeader: AsyncParsableCommand {
             if demo { try DemoFeeds.load(into: store) }
             let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             // The demo's feeds are offline: no refresh there.
-            let refresher: ReaderRefresher? = demo ? nil : FeedRefresher(store: store)
+            var options = RefreshOptions()
+            options.ignoreRules = config.ignoreRules
+            let refresher: ReaderRefresher? = demo ? nil : FeedRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).

@@ -181,12 +181,12 @@ extension FeedLibrary {
             if lookUp(feedURL) {
                 let guids = group.map(\.guid)
                 for item in try context.fetch(
-                    FetchRequest<FeedItem>(predicate: try Predicate(format: "server == %@ AND guid IN %@", feedID, guids)))
+                    FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", feedID, guids)))
                 {
                     existing[item.guid] = item
                 }
                 for removed in try context.fetch(
-                    FetchRequest<RemovedItem>(predicate: try Predicate(format: "server == %@ AND guid IN %@", feedID, guids)))
+                    FetchRequest<RemovedItem>(predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", feedID, guids)))
                 {
                     tombstones[removed.guid] = removed
                 }

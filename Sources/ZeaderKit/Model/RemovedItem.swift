@@ -35,12 +35,13 @@ public final class RemovedItem: ManagedObject {
 }
 
 extension ZeaderModel {
-    // v3 (newsboat): tombstones of removed items, newsboat's flag letters on items.
+    // v3 (newsboat): tombstones of removed items, newsboat's flag letters on items, ignore rules.
 
     /// What version 3 adds for retention, killfiles and the newsboat import: the
     /// `RemovedItem` entity (tombstones; to-one `server`, whose inverse `removedItems`
     /// cascades), and `FeedItem.flagLetters` (newsboat's flag letters, A–Z and a–z, of an
-    /// imported item; nil otherwise). All additive.
+    /// imported item; nil otherwise), and the `IgnoreRule` entity (stored killfile rules).
+    /// All additive.
     static func newsboatVersion3Additions(to entities: inout [EntityDescription]) {
         if let server = entities.firstIndex(where: { $0.name == "Server" }) {
             entities[server].relationships.append(
@@ -58,5 +59,6 @@ extension ZeaderModel {
                 ],
                 relationships: [.toOne("server", destination: "Server", inverse: "removedItems")],
                 uniquenessConstraints: [["server", "guid"]]))
+        entities.append(ignoreRuleEntity())
     }
 }

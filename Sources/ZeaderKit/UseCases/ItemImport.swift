@@ -14,6 +14,8 @@ import ObjectGraph
 ///   shows, and never random, since a random id would store it again on every refresh.
 /// - A guid repeated within one document is stored once (the first occurrence).
 /// - `sortDate` is the published date, else the updated date, else the time first seen.
+/// - A new item matching an ignore rule (`rules`, ``Killfile``) is not stored: its guid
+///   becomes a tombstone.
 /// - An item removed on purpose (a ``RemovedItem`` tombstone: cleanup, an ignore rule, a
 ///   newsboat deletion) is not stored again.
 /// - An item without an id of its own matches a stored item whose guid is its link (else
@@ -57,9 +59,10 @@ public enum ItemImport {
     /// ```swift
     /// let counts = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
     /// ```
-    public static func upsert(_ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date)
-        throws -> (new: Int, changed: Int)
-    {
+    public static func upsert(
+        _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
+        ignoring rules: [Killfile.CompiledRule] = []
+    ) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
         let guids = items.map(guid(for:))
         // An item without an id of its own is known to newsboat by its link, else its title:
@@ -100,17 +103,23 @@ public enum ItemImport {
             } else if let tombstone = tombstones[guid] ?? alias.flatMap({ tombstones[$0] }) {
                 RetentionCleanup.sawTombstone(tombstone, now: now)  // removed on purpose: not stored again
             } else {
-                insert(parsed, guid: guid, into: server, in: context, now: now)
-                new += 1
+                let item = insert(parsed, guid: guid, into: server, in: context, now: now)
+                if !rules.isEmpty, Killfile.matches(item, url: server.url, tags: server.tags, rules: rules) {
+                    context.delete(item)  // killed: never stored, its guid kept
+                    Killfile.tombstone(guid, of: server, in: context, now: now)
+                } else {
+                    new += 1
+                }
             }
         }
         return (new, changed)
     }
 
     /// A new item: plain assignments (no comparisons), nil fields left alone.
+    @discardableResult
     private static func insert(
         _ parsed: ParsedItem, guid: String, into server: Server, in context: ManagedObjectContext, now: Date
-    ) {
+    ) -> FeedItem {
         let item = context.insert(FeedItem.self)
         item.guid = guid
         if let title = parsed.title { item.title = title }
@@ -123,6 +132,7 @@ public enum ItemImport {
         item.firstSeen = now
         item.sortDate = parsed.published ?? parsed.updated ?? now
         item.server = server
+        return item
     }
 
     /// Copies the feed's fields into `item`, touching only those that differ (so an unchanged

@@ -33,7 +33,7 @@ public enum RetentionCleanup {
                 // The oldest item kept by max-items: everything older goes.
                 let oldestKept = try context.fetch(
                     FetchRequest<FeedItem>(
-                        predicate: try Predicate(format: "server == %@", serverID),
+                        predicate: try ObjectGraph.Predicate(format: "server == %@", serverID),
                         sortDescriptors: [SortDescriptor("sortDate", ascending: false)], fetchLimit: 1,
                         fetchOffset: maxItems - 1)
                 ).first?.sortDate
@@ -43,7 +43,7 @@ public enum RetentionCleanup {
             var format = "server == %@ AND sortDate < %@"
             if policy.keepsUnread { format += " AND read == YES" }
             if policy.keepsFlagged { format += " AND flagged == NO" }
-            let removable = try Predicate(format: format, serverID, cutoff)
+            let removable = try ObjectGraph.Predicate(format: format, serverID, cutoff)
             var removedHere = 0
             while true {
                 let items = try context.fetch(
@@ -53,7 +53,7 @@ public enum RetentionCleanup {
                 let guids = items.map(\.guid)
                 let known = Set(
                     try context.fetch(
-                        FetchRequest<RemovedItem>(predicate: try Predicate(format: "server == %@ AND guid IN %@", serverID, guids))
+                        FetchRequest<RemovedItem>(predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, guids))
                     ).map(\.guid))
                 for item in items {
                     if !known.contains(item.guid) {

@@ -32,6 +32,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var useColor = true
     /// `max-items`, `keep-days`, `cleanup-keeps`, `cleanup-on-quit` (``RetentionPolicy``).
     public var retention = RetentionPolicy()
+    /// `ignore SCOPE PREDICATE` lines: killfile rules (``Killfile``).
+    public var ignoreRules: [Killfile.Rule] = []
 
     public init() {}
 
@@ -96,6 +98,14 @@ public struct ReaderConfig: Equatable, Sendable {
                     throw fail("smart-feed needs a title and a predicate")
                 }
                 config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
+            case "ignore":
+                // newsboat's ignore-article: a scope (*, a feed URL, tag:NAME), then the predicate as written.
+                guard arguments.count >= 2, let predicate = rawRemainder(of: String(rawLine), afterWords: 2) else {
+                    throw fail("ignore needs a scope (*, a feed URL or tag:NAME) and a predicate")
+                }
+                let rule = Killfile.Rule(scope: FeedScope(parsing: arguments[0]), predicateFormat: predicate)
+                do { _ = try Killfile.compile(rule) } catch { throw fail(error.description) }
+                config.ignoreRules.append(rule)
             case _ where RetentionPolicy.directives.contains(directive):
                 do { try config.retention.apply(directive: directive, arguments: arguments) } catch { throw fail(error.message) }
             default:
