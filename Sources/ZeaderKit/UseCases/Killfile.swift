@@ -109,6 +109,12 @@ public enum Killfile {
         let previous = Set((try store.metadata(forKey: appliedRulesKey) ?? "").split(separator: "\n").map(String.init))
         guard lines != previous else { return 0 }
         if !previous.isSubset(of: lines) {
+            // The feeds whose items come back are fetched in full once (no 304 on validators).
+            try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Server",
+                    predicate: try ObjectGraph.Predicate(format: "ANY removedItems.reason == %@", RemovedItem.Reason.ignored.rawValue),
+                    propertiesToUpdate: ["etag": .null, "lastModified": .null]))
             try context.execute(
                 BatchDeleteRequest(
                     entityName: "RemovedItem", predicate: try ObjectGraph.Predicate(format: "reason == %@", RemovedItem.Reason.ignored.rawValue)))
