@@ -43,7 +43,7 @@ extension FeedLibrary {
         var report = NewsboatImportReport()
         let (feedIDs, feedsWithItems) = try importNewsboatFeeds(cache, urlsFile: urlsFile, report: &report)
 
-        let chunkSize = 250
+        let chunkSize = 1_000
         let ranges = try cache.itemRanges(size: chunkSize)
         let total = try cache.itemCount()
         let attributes = try? FileManager.default.attributesOfItem(atPath: cacheFile.path)
@@ -170,27 +170,29 @@ extension FeedLibrary {
             if byFeed[item.feedURL] == nil { feedOrder.append(item.feedURL) }
             byFeed[item.feedURL, default: []].append(item)
         }
+        // What is stored already, for the whole part in two queries (the (server, guid)
+        // uniqueness index answers both), not two per feed.
+        var existingByFeed: [ObjectID: [String: FeedItem]] = [:]
+        var tombstonesByFeed: [ObjectID: [String: RemovedItem]] = [:]
+        let lookedUp = feedOrder.filter(lookUp).compactMap { feedIDs[$0] }
+        if !lookedUp.isEmpty {
+            let guids = Array(Set(feedOrder.filter(lookUp).flatMap { (byFeed[$0] ?? []).map(\.guid) }))
+            let predicate = try ObjectGraph.Predicate(format: "server IN %@ AND guid IN %@", lookedUp, guids)
+            for item in try context.fetch(FetchRequest<FeedItem>(predicate: predicate)) {
+                if let server = item.server?.objectID { existingByFeed[server, default: [:]][item.guid] = item }
+            }
+            for removed in try context.fetch(FetchRequest<RemovedItem>(predicate: predicate)) {
+                if let server = removed.server?.objectID { tombstonesByFeed[server, default: [:]][removed.guid] = removed }
+            }
+        }
         for feedURL in feedOrder {
             let group = byFeed[feedURL] ?? []
             guard let feedID = feedIDs[feedURL], let server = context.object(with: feedID) as? Server else {
                 counts.skipped += group.count  // a feed left out (not in urls, or not fetchable)
                 continue
             }
-            var existing: [String: FeedItem] = [:]
-            var tombstones: [String: RemovedItem] = [:]
-            if lookUp(feedURL) {
-                let guids = group.map(\.guid)
-                for item in try context.fetch(
-                    FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", feedID, guids)))
-                {
-                    existing[item.guid] = item
-                }
-                for removed in try context.fetch(
-                    FetchRequest<RemovedItem>(predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", feedID, guids)))
-                {
-                    tombstones[removed.guid] = removed
-                }
-            }
+            var existing = existingByFeed[feedID] ?? [:]
+            var tombstones = tombstonesByFeed[feedID] ?? [:]
             for row in group {
                 if row.enclosureURL != nil { counts.withEnclosures += 1 }
                 if row.deleted {
