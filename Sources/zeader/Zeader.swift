@@ -54,6 +54,8 @@ struct Zeader: AsyncParsableCommand {
             options.ignoreRules = config.ignoreRules
             let refresher: ReaderRefresher? = demo ? nil : FeedRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
+            // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.
+            if config.retention.cleanupOnQuit && !demo { _ = try FeedLibrary(store: store).cleanup(policy: config.retention) }
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).
             FileHandle.standardError.write(Data("zeader: \(error)\n".utf8))

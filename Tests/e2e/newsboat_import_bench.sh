@@ -27,6 +27,6 @@ SQL
 echo "cache: $(du -h "$work/cache.db" | cut -f1), $ITEMS items, $FEEDS feeds"
 /usr/bin/time -v "$ZEADER" import "$work/cache.db" --db "$work/z.sqlite" 2>"$work/time" >"$work/out"
 cat "$work/out"
-grep -E "Elapsed|Maximum resident" "$work/time"
+grep -E "Elapsed|Maximum resident|User time|System time" "$work/time"
 /usr/bin/time -f "again: %e s, %M KB" "$ZEADER" import "$work/cache.db" --db "$work/z.sqlite"
 echo "store: $(du -h "$work/z.sqlite" | cut -f1), wal: $(du -h "$work/z.sqlite-wal" 2>/dev/null | cut -f1)"
