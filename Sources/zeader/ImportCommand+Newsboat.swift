@@ -7,13 +7,14 @@ import ZeaderKit
 extension ImportCommand {
     func importNewsboatCache(into library: FeedLibrary) throws {
         let cacheURL = URL(fileURLWithPath: file)
-        let urlsURL = try urls.map { path -> URL in
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                CommandOutput.warn("zeader import: cannot read the urls file \(path)")
-                throw ExitCode.failure
-            }
-            return URL(fileURLWithPath: path)
-        } ?? Self.newsboatURLsFile(besides: cacheURL)
+        let urlsURL =
+            try urls.map { path -> URL in
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    CommandOutput.warn("zeader import: cannot read the urls file \(path)")
+                    throw ExitCode.failure
+                }
+                return URL(fileURLWithPath: path)
+            } ?? Self.newsboatURLsFile(besides: cacheURL)
         if let urlsURL, urls == nil { CommandOutput.warn("zeader import: feeds and tags from \(urlsURL.path)") }
         let drawsProgress = isatty(STDERR_FILENO) == 1
         var lastDraw = ContinuousClock.now - .seconds(1)

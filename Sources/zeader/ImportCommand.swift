@@ -13,7 +13,9 @@ import ZeaderKit
 /// ```
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Subscribe to the feeds of an OPML or newsboat urls file, restore a JSON backup, or import newsboat's cache.db.")
+        commandName: "import",
+        abstract: "Subscribe to the feeds of an OPML or newsboat urls file, restore a JSON backup, or import newsboat's cache.db."
+    )
 
     @Argument(help: "The OPML, urls, backup or newsboat cache.db file ('-' reads OPML or urls from stdin).")
     var file: String

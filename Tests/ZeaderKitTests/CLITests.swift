@@ -238,7 +238,8 @@ struct ManPageTests {
         }
         for option in [
             "\\-\\-jobs", "\\-\\-title", "\\-\\-json", "\\-\\-feed", "\\-\\-unread", "\\-\\-search", "\\-\\-where",
-            "\\-\\-limit", "\\-\\-all", "\\-\\-tag", "\\-\\-flagged", "\\-\\-remove", "\\-\\-db", "\\-\\-base\\-url", "\\-\\-urls", "\\-\\-vacuum", "\\-\\-max\\-items", "\\-\\-keep\\-days", "ZEADER_DB",
+            "\\-\\-limit", "\\-\\-all", "\\-\\-tag", "\\-\\-flagged", "\\-\\-remove", "\\-\\-db", "\\-\\-base\\-url",
+            "\\-\\-urls", "\\-\\-vacuum", "\\-\\-max\\-items", "\\-\\-keep\\-days", "ZEADER_DB",
             "XDG_DATA_HOME",
         ] {
             #expect(text.contains(option), "\(option)")

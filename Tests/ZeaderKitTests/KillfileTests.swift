@@ -57,7 +57,8 @@ struct KillfileTests {
 
             var r = try zeader(["ignore", "add", "title CONTAINS[cd] \"sponsored\"", "--feed", feed, "--db", db], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout == "added ignore \(feed) title CONTAINS[cd] \"sponsored\"; removed 1 stored item\n")  // g3 is flagged
+            // g3 is flagged: it stays.
+            #expect(r.stdout == "added ignore \(feed) title CONTAINS[cd] \"sponsored\"; removed 1 stored item\n")
             r = try zeader(["list", "--db", db], in: dir)
             #expect(r.stdout.hasPrefix("3/3 "))
             r = try zeader(["refresh", "--db", db], in: dir)
@@ -79,7 +80,8 @@ struct KillfileTests {
             // A config rule: applied by the next refresh, listed as (config).
             let configDir = dir.appendingPathComponent("config/zeader")
             try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
-            try "ignore * title == \"Rust\"\n".write(to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            try "ignore * title == \"Rust\"\n".write(
+                to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
             r = try zeader(["refresh", "--db", db], in: dir)
             #expect(r.status == 0)
             r = try zeader(["items", "--db", db], in: dir)

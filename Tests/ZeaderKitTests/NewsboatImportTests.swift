@@ -104,12 +104,13 @@ struct NewsboatImportTests {
         #expect(r.stderr.contains("query feed"))  // the urls file's note about the query feed
 
         r = try zeader(["list", "--db", db], in: dir)
-        #expect(r.stdout == """
-            1/2  Custom A  <\(base)/a.xml>  [news]
-            2/2  Feed B  <\(base)/b.xml>
-            1/1  Feed C  <\(base)/c.xml>  [tech]
+        #expect(
+            r.stdout == """
+                1/2  Custom A  <\(base)/a.xml>  [news]
+                2/2  Feed B  <\(base)/b.xml>
+                1/1  Feed C  <\(base)/c.xml>  [tech]
 
-            """)
+                """)
         let before = try itemsJSON(db, in: dir)
         #expect(before.count == 5)
         let a = before.filter { ($0["feed"] as? String) == "\(base)/a.xml" }
@@ -149,7 +150,10 @@ struct NewsboatImportTests {
         try queue.close()
         var r = try zeader(["import", other.path, "--db", db], in: dir)
         #expect(r.status == 1)
-        #expect(r.stderr == "zeader import: \(other.path): an SQLite database, but not a newsboat cache (no rss_feed and rss_item tables)\n")
+        #expect(
+            r.stderr
+                == "zeader import: \(other.path): an SQLite database, but not a newsboat cache (no rss_feed and rss_item tables)\n"
+        )
         let broken = dir.appendingPathComponent("broken.db")
         try (Data("SQLite format 3\u{0}".utf8) + Data(repeating: 0x41, count: 4000)).write(to: broken)
         r = try zeader(["import", broken.path, "--db", db], in: dir)

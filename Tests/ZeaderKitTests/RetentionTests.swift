@@ -18,7 +18,8 @@ struct RetentionTests {
         let id = try context.performAndWait { () throws -> ObjectID in
             let server = try FeedSubscription.add(url: "https://example.org/feed", tags: ["busy"], in: context)
             let parsed = (1...count).map { n in
-                ParsedItem(id: "g\(n)", title: "Item \(n)", published: Self.now.addingTimeInterval(-Double(count - n + 1) * Self.day))
+                ParsedItem(
+                    id: "g\(n)", title: "Item \(n)", published: Self.now.addingTimeInterval(-Double(count - n + 1) * Self.day))
             }
             _ = try ItemImport.upsert(parsed, into: server, in: context, now: Self.now)
             for item in server.feedItems { item.read = read }
@@ -94,7 +95,9 @@ struct RetentionTests {
         #expect(policy.limits(url: "https://b/feed", tags: nil).maxItems == 100)
         #expect(policy.limits(url: "https://b/feed", tags: nil).keepDays == nil)
         #expect(throws: RetentionPolicyError.self) { try policy.apply(directive: "max-items", arguments: ["-1"]) }
-        #expect(throws: RetentionPolicyError.self) { try policy.apply(directive: "cleanup-keeps", arguments: ["none", "unread"]) }
+        #expect(throws: RetentionPolicyError.self) {
+            try policy.apply(directive: "cleanup-keeps", arguments: ["none", "unread"])
+        }
         #expect(throws: RetentionPolicyError.self) { try policy.apply(directive: "cleanup-on-quit", arguments: ["maybe"]) }
     }
 

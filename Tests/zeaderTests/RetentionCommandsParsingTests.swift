@@ -34,6 +34,7 @@ import ZeaderKit
         report.items.added = 2
         report.items.deleted = 1
         #expect(
-            ImportCommand.summary(report, file: "c.db") == "imported 1 feed and 2 items from c.db (1 deleted in newsboat kept hidden)")
+            ImportCommand.summary(report, file: "c.db")
+                == "imported 1 feed and 2 items from c.db (1 deleted in newsboat kept hidden)")
     }
 }

@@ -49,10 +49,11 @@ public final class ForeignDatabase: Sendable {
     /// if try db.tableNames().contains("rss_item") { … }
     /// ```
     public func tableNames() throws(ObjectGraphError) -> Set<String> {
-        Set(try rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .string(let name) = row.first { return name }
-            return nil
-        })
+        Set(
+            try rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+                if case .string(let name) = row.first { return name }
+                return nil
+            })
     }
 
     /// The names of `table`'s columns (empty for a table the file does not have).
@@ -61,10 +62,11 @@ public final class ForeignDatabase: Sendable {
     /// let hasFlags = try db.columnNames(of: "rss_item").contains("flags")
     /// ```
     public func columnNames(of table: String) throws(ObjectGraphError) -> Set<String> {
-        Set(try rows("SELECT name FROM pragma_table_info(?)", [.string(table)]).compactMap { row -> String? in
-            if case .string(let name) = row.first { return name }
-            return nil
-        })
+        Set(
+            try rows("SELECT name FROM pragma_table_info(?)", [.string(table)]).compactMap { row -> String? in
+                if case .string(let name) = row.first { return name }
+                return nil
+            })
     }
 
     /// Every row `sql` yields, each as its columns' values in order (integers, doubles,

@@ -58,7 +58,8 @@ struct NewsboatCache {
             let columns = try database.columnNames(of: "rss_item")
             let required = ["id", "guid", "title", "author", "url", "feedurl", "pubDate", "content", "unread"]
             if let missing = required.first(where: { !columns.contains($0) }) {
-                throw ZeaderError.unreadableFile(path: url.path, reason: "newsboat cache without the rss_item column '\(missing)'")
+                throw ZeaderError.unreadableFile(
+                    path: url.path, reason: "newsboat cache without the rss_item column '\(missing)'")
             }
             func optional(_ name: String, _ absent: String) -> String { columns.contains(name) ? name : absent }
             itemColumns =

@@ -74,7 +74,9 @@ public enum Killfile {
     /// compiles is left out, so one bad rule cannot stop refreshes).
     public static func activeRules(configRules: [Rule], in context: ManagedObjectContext) throws -> [CompiledRule] {
         var rules: [CompiledRule] = []
-        for rule in configRules + (try stored(in: context)).map({ Rule(scope: FeedScope(parsing: $0.scope), predicateFormat: $0.predicateFormat) }) {
+        for rule in configRules
+            + (try stored(in: context)).map({ Rule(scope: FeedScope(parsing: $0.scope), predicateFormat: $0.predicateFormat) })
+        {
             if let compiled = try? compile(rule) { rules.append(compiled) }
         }
         return rules
@@ -113,11 +115,13 @@ public enum Killfile {
             try context.execute(
                 BatchUpdateRequest(
                     entityName: "Server",
-                    predicate: try ObjectGraph.Predicate(format: "ANY removedItems.reason == %@", RemovedItem.Reason.ignored.rawValue),
+                    predicate: try ObjectGraph.Predicate(
+                        format: "ANY removedItems.reason == %@", RemovedItem.Reason.ignored.rawValue),
                     propertiesToUpdate: ["etag": .null, "lastModified": .null]))
             try context.execute(
                 BatchDeleteRequest(
-                    entityName: "RemovedItem", predicate: try ObjectGraph.Predicate(format: "reason == %@", RemovedItem.Reason.ignored.rawValue)))
+                    entityName: "RemovedItem",
+                    predicate: try ObjectGraph.Predicate(format: "reason == %@", RemovedItem.Reason.ignored.rawValue)))
         }
         var removed = 0
         if !lines.isSubset(of: previous) { removed = try apply(rules, in: context, now: now) }
@@ -127,7 +131,8 @@ public enum Killfile {
 
     /// Removes the stored items matching `rules` (not flagged), a batch at a time, each
     /// leaving an `ignored` tombstone. Returns how many.
-    static func apply(_ rules: [CompiledRule], in context: ManagedObjectContext, now: Date, batchSize: Int = 2_000) throws -> Int {
+    static func apply(_ rules: [CompiledRule], in context: ManagedObjectContext, now: Date, batchSize: Int = 2_000) throws -> Int
+    {
         let servers = try Server.findAll(in: context).map { (id: $0.objectID, url: $0.url, tags: $0.tags) }
         var removed = 0
         for rule in rules {

@@ -53,7 +53,8 @@ public enum RetentionCleanup {
                 let guids = items.map(\.guid)
                 let known = Set(
                     try context.fetch(
-                        FetchRequest<RemovedItem>(predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, guids))
+                        FetchRequest<RemovedItem>(
+                            predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, guids))
                     ).map(\.guid))
                 for item in items {
                     if !known.contains(item.guid) {
