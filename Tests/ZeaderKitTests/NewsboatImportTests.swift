@@ -170,6 +170,70 @@ struct NewsboatImportTests {
         #expect(r.status == 2)
     }
 
+    @Test("killed after its first saved batch, the import resumes there and ends with each item once")
+    func killedAndResumed() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = dir.appendingPathComponent("cache.db")
+        let fixture = try #require(Bundle.module.url(forResource: "Fixtures/newsboat-cache", withExtension: "db"))
+        try FileManager.default.copyItem(at: fixture, to: cache)
+        let queue = try DatabaseQueue(path: cache.path)
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM rss_item")
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+                    INSERT INTO rss_item (guid, title, author, url, feedurl, pubDate, content, unread, deleted)
+                    SELECT 'g' || i, 'Item ' || i, '', '', 'http://127.0.0.1:8765/a.xml', 1700000000 + i,
+                      '<p>' || hex(randomblob(300)) || '</p>', i % 2, CASE WHEN i % 1000 = 0 THEN 1 ELSE 0 END FROM n
+                    """)
+        }
+        try queue.close()
+        let db = dir.appendingPathComponent("z.sqlite")
+        let binary = try #require(zeaderBinary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["import", cache.path, "--db", db.path]
+        process.environment = ["HOME": dir.path, "XDG_CONFIG_HOME": dir.appendingPathComponent("nothing").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill it as soon as its resume marker shows a saved batch that is not the last.
+        var killedMidway = false
+        while process.isRunning {
+            if FileManager.default.fileExists(atPath: db.path),
+                let reader = try? DatabaseQueue(
+                    path: db.path,
+                    configuration: {
+                        var c = Configuration()
+                        c.readonly = true
+                        return c
+                    }()),
+                let marker = try? await reader.read({ db in
+                    try String.fetchOne(
+                        db, sql: "SELECT value FROM Z_METADATA WHERE key LIKE 'objectgraph.import.zeader.newsboat:%'")
+                })
+            {
+                try? reader.close()
+                if !marker.hasPrefix("finished") {
+                    kill(process.processIdentifier, SIGKILL)
+                    killedMidway = true
+                    break
+                }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.waitUntilExit()
+        try #require(killedMidway, "the import finished before a batch could be seen: nothing to resume")
+        let r = try zeader(["import", cache.path, "--db", db.path], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("resumed after "), "\(r.stdout)")
+        let list = try zeader(["list", "--json", "--db", db.path], in: dir)
+        let feeds = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(feeds.first { ($0["url"] as? String)?.hasSuffix("/a.xml") == true }?["total"] as? Int == 11_988)
+        #expect(feeds.first { ($0["url"] as? String)?.hasSuffix("/a.xml") == true }?["unread"] as? Int == 6_000)
+    }
+
     func itemsJSON(_ db: String, in dir: URL) throws -> [[String: Any]] {
         let r = try zeader(["items", "--db", db, "--json"], in: dir)
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
