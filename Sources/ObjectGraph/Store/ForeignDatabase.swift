@@ -76,16 +76,29 @@ public final class ForeignDatabase: Sendable {
     /// let rows = try db.rows("SELECT id, guid FROM rss_item WHERE id > ? ORDER BY id LIMIT 500", [.integer(0)])
     /// ```
     public func rows(_ sql: String, _ arguments: [Value] = []) throws(ObjectGraphError) -> [[Value]] {
+        var result: [[Value]] = []
+        try forEachRow(sql, arguments) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each row `sql` yields, one at a time, without keeping them: for
+    /// queries over many rows.
+    ///
+    /// ```swift
+    /// var ids: [Int64] = []
+    /// try db.forEachRow("SELECT id FROM rss_item ORDER BY id") { row in if case .integer(let id) = row[0] { ids.append(id) } }
+    /// ```
+    public func forEachRow(_ sql: String, _ arguments: [Value] = [], _ body: ([Value]) throws -> Void) throws(ObjectGraphError) {
         do {
-            return try queue.read { db in
+            try queue.read { db in
                 let statement = try db.makeStatement(sql: sql)
                 let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.map(\.foreignDatabaseValue)))
-                var result: [[Value]] = []
                 while let row = try cursor.next() {
-                    result.append(row.databaseValues.map(Value.init(foreign:)))
+                    try body(row.databaseValues.map(Value.init(foreign:)))
                 }
-                return result
             }
+        } catch let error as ObjectGraphError {
+            throw error
         } catch {
             throw ObjectGraphError.wrapping(error, path: path)
         }

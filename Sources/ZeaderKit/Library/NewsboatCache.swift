@@ -97,9 +97,13 @@ struct NewsboatCache {
     /// The item ids split into consecutive ranges of `size` items, in id order: the same
     /// ranges each time for the same file, which lets an interrupted import resume.
     func itemRanges(size: Int) throws(ZeaderError) -> [ClosedRange<Int64>] {
-        let ids = try rows("SELECT id FROM rss_item ORDER BY id").compactMap { row -> Int64? in
-            if case .integer(let id) = row[0] { return id }
-            return nil
+        var ids: [Int64] = []
+        do {
+            try database.forEachRow("SELECT id FROM rss_item ORDER BY id") { row in
+                if case .integer(let id) = row[0] { ids.append(id) }
+            }
+        } catch {
+            throw Self.error(error, path: path)
         }
         return stride(from: 0, to: ids.count, by: max(1, size)).map { start in
             ids[start]...ids[min(ids.count, start + max(1, size)) - 1]
