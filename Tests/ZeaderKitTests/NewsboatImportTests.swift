@@ -102,6 +102,7 @@ struct NewsboatImportTests {
         #expect(r.stdout == "imported 3 feeds and 5 items from \(cache.path) (1 deleted in newsboat kept hidden)\n")
         #expect(r.stderr.contains("feeds and tags from \(urls.path)"))  // found beside the cache
         #expect(r.stderr.contains("query feed"))  // the urls file's note about the query feed
+        #expect(r.stderr.contains("1 item has an enclosure (enclosure_url), not imported"))
 
         r = try zeader(["list", "--db", db], in: dir)
         #expect(

@@ -73,6 +73,12 @@ extension FeedLibrary {
         }
         progress?(total, total)
         report.items = counts
+        if counts.withEnclosures > 0 {
+            // Enclosures are stored by the podcasts branch's model; this import does not map them yet.
+            report.notes.append(
+                "\(cacheFile.path): \(counts.withEnclosures) item\(counts.withEnclosures == 1 ? " has" : "s have") an enclosure (enclosure_url), not imported"
+            )
+        }
         report.resumedAfterItems = min(total, result.resumedAfter * chunkSize)
         store.checkpoint()
         return report
