@@ -15,7 +15,17 @@ extension FeedLibrary {
         context.mergePolicy = .objectTrumps
         var report: CleanupReport
         do {
-            report = try context.performAndWait { try RetentionCleanup.run(policy, in: context, now: now, progress: progress) }
+            var checkpointed = 0
+            report = try context.performAndWait {
+                try RetentionCleanup.run(policy, in: context, now: now) { report in
+                    // Fold the -wal back now and then: a cleanup of 900,000 items grew it to 160 MB.
+                    if report.removedItems - checkpointed >= 50_000 {
+                        store.checkpoint()
+                        checkpointed = report.removedItems
+                    }
+                    progress?(report)
+                }
+            }
         } catch {
             throw ZeaderError.wrapping(error)
         }
