@@ -3,18 +3,28 @@ import Foundation
 import ZeaderKit
 
 /// `zeader import FILE`: subscribes to the feeds of an OPML file or a newsboat `urls` file
-/// (folders, categories and tags become tags), or restores a JSON backup made by
-/// `zeader export --json` (merged with what the store holds; an interrupted restore resumes).
+/// (folders, categories and tags become tags), restores a JSON backup made by
+/// `zeader export --json` (merged with what the store holds; an interrupted restore resumes),
+/// or imports newsboat's `cache.db` with its feeds, items, read state and flags
+/// (`ImportCommand+Newsboat.swift`).
 ///
 /// ```sh
 /// zeader import ~/.newsboat/urls && zeader refresh
 /// ```
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Subscribe to the feeds of an OPML or newsboat urls file, or restore a JSON backup.")
+        commandName: "import",
+        abstract: "Subscribe to the feeds of an OPML or newsboat urls file, restore a JSON backup, or import newsboat's cache.db."
+    )
 
-    @Argument(help: "The OPML, urls or backup file ('-' reads OPML or urls from stdin).")
+    @Argument(help: "The OPML, urls, backup or newsboat cache.db file ('-' reads OPML or urls from stdin).")
     var file: String
+
+    @Option(
+        help: ArgumentHelp(
+            "With a newsboat cache.db: its urls file (feeds, order, tags); default: a urls file beside the cache or in ~/.config/newsboat.",
+            valueName: "FILE"))
+    var urls: String?
 
     @OptionGroup var store: StoreOptions
 
@@ -30,6 +40,14 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let library = FeedLibrary(store: try store.openStore(command: "import", writes: true))
+        if FeedLibrary.looksLikeSQLite(data) {
+            try importNewsboatCache(into: library)
+            return
+        }
+        if urls != nil {
+            CommandOutput.warn("zeader import: --urls goes with a newsboat cache.db, and \(file) is not one")
+            throw ExitCode(2)
+        }
         if FeedLibrary.looksLikeBackup(data) {
             guard file != "-" else {
                 CommandOutput.warn(

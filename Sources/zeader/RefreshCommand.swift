@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import ZeaderKit
+import ZeaderTUI
 
 /// `zeader refresh [--jobs N] [FEED…]`: fetches feeds and stores their new items.
 ///
@@ -32,7 +33,14 @@ struct RefreshCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try self.store.openStore(command: "refresh", writes: true)
         if feeds.isEmpty, try await SyncCommand.refreshThroughSync(store) { return }
-        let refresher = FeedRefresher(store: store, options: RefreshOptions(jobs: jobs))
+        var options = RefreshOptions(jobs: jobs)
+        do {
+            options.ignoreRules = try ReaderConfig.load().ignoreRules  // the config's killfile
+        } catch {
+            CommandOutput.warn("zeader refresh: \(TerminalText.line(String(describing: error)))")
+            throw ExitCode.failure
+        }
+        let refresher = FeedRefresher(store: store, options: options)
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))
         let columns = Self.terminalColumns()

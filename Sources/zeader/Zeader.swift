@@ -32,6 +32,8 @@ struct Zeader: AsyncParsableCommand {
             ImportCommand.self,
             ExportCommand.self,
             CheckCommand.self,
+            CleanupCommand.self,
+            IgnoreCommand.self,
             ParseCommand.self,
             ConfigCommand.self,
             SyncCommand.self,
@@ -51,11 +53,12 @@ struct Zeader: AsyncParsableCommand {
             if demo { try DemoFeeds.load(into: store) }
             let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             // The demo's feeds are offline: no refresh there.
-            let refresher: ReaderRefresher? =
-                demo
-                ? nil
-                : SyncingRefresher(store: store, options: RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
+            var options = RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs)
+            options.ignoreRules = config.ignoreRules
+            let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
+            // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.
+            if config.retention.cleanupOnQuit && !demo { _ = try FeedLibrary(store: store).cleanup(policy: config.retention) }
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).
             FileHandle.standardError.write(Data("zeader: \(error)\n".utf8))

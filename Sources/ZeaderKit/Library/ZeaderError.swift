@@ -40,6 +40,10 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case notAFeedInStore(String)
     /// A feed could not be fetched or read (adding a feed with a preview).
     indirect case feedUnavailable(RefreshFailure)
+    /// An ignore rule whose predicate does not parse or does not fit FeedItem.
+    case invalidIgnoreRule(String)
+    /// `zeader ignore remove N` with no stored rule N.
+    case noSuchIgnoreRule(Int)
     /// Anything else, described.
     case other(String)
 
@@ -50,7 +54,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
     /// ```
     public var isUsageError: Bool {
         switch self {
-        case .invalidURL, .invalidPredicate: return true
+        case .invalidURL, .invalidPredicate, .invalidIgnoreRule: return true
         default: return false
         }
     }

@@ -38,6 +38,8 @@ extension ZeaderError: CustomStringConvertible {
         case .noSuchItem(let id, let feed): return "no item with id '\(id)'" + (feed.map { " in \($0)" } ?? "")
         case .notAFeedInStore(let url): return "\(url) is not a feed in this store"
         case .feedUnavailable(let failure): return failure.description
+        case .invalidIgnoreRule(let message): return "invalid ignore rule: \(message)"
+        case .noSuchIgnoreRule(let number): return "no stored ignore rule \(number) (see `zeader ignore list`)"
         case .other(let message): return message
         }
     }

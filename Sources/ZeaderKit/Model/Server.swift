@@ -62,6 +62,9 @@ public final class FeedItem: ManagedObject {
     @Managed("firstSeen") public var firstSeen: Date?
     /// `published`, else `updated`, else `firstSeen`: the date items are listed by.
     @Managed("sortDate") public var sortDate: Date?
+    /// newsboat's flag letters (A–Z, a–z) of an item imported from its cache, nil otherwise
+    /// (model version 3).
+    @Managed("flagLetters") public var flagLetters: String?
     @ToOne("server") public var server: Server?
 }
 
@@ -153,10 +156,11 @@ public enum ZeaderModel {
     public static let searchIndex = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
 
     // v3: version 3 is version 2 plus each branch's additive block.
-    /// Version 3 of the model: version 2 plus additive entities and attributes (each optional
-    /// or defaulted), so ``migrationPlan`` infers the step from version 2: sync's
-    /// (``syncAdditions(to:)``, Model/SyncModel.swift) and FeedItem's enclosure
-    /// (``enclosureAttributes()``, Model/FeedItem+Enclosure.swift).
+    /// Version 3 of the model: version 2 plus additive entities, attributes and indexes (each
+    /// attribute optional or defaulted), so ``migrationPlan`` infers the step from version 2:
+    /// sync's (``syncAdditions(to:)``, Model/SyncModel.swift), FeedItem's enclosure
+    /// (``enclosureAttributes()``, Model/FeedItem+Enclosure.swift), and newsboat's
+    /// (``newsboatVersion3Additions(to:)``: RemovedItem tombstones, IgnoreRule, FeedItem.flagLetters).
     public static let version3 = model(version: 3, entities: version3Entities())
 
     /// Version 3's entities.
@@ -164,6 +168,7 @@ public enum ZeaderModel {
         var entities = version2Entities(fullTextIndex: fullTextIndex)
         syncAdditions(to: &entities)
         entities[1].attributes += enclosureAttributes()  // v3 (podcasts)
+        newsboatVersion3Additions(to: &entities)  // v3 (newsboat)
         return entities
     }
 

@@ -26,9 +26,13 @@ public final class FeedImporter: Sendable {
     /// Sets `context`'s merge policy to `.objectTrumps`: another process refreshing the same
     /// feeds at the same time changes the same Server bookkeeping (lastRefresh, validators,
     /// lastError); the last refresh to save wins key by key instead of failing.
-    public init(context: ManagedObjectContext, metadataBatchSize: Int = 32) {
+    /// The ignore rules in force (``Killfile``): new items matching one are not stored.
+    public let ignoreRules: [Killfile.CompiledRule]
+
+    public init(context: ManagedObjectContext, metadataBatchSize: Int = 32, ignoreRules: [Killfile.CompiledRule] = []) {
         context.mergePolicy = .objectTrumps
         self.context = context
+        self.ignoreRules = ignoreRules
         self.metadataBatchSize = max(1, metadataBatchSize)
     }
 
@@ -137,7 +141,7 @@ public final class FeedImporter: Sendable {
         case .parsed(let feed, let metadata):
             parseProblem = feed.problems.first.map { "\(url): \($0)" }
             try recordMetadata(metadata)
-            let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: now)
+            let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: now, ignoring: ignoreRules)
             ItemImport.updateDetails(of: server, from: feed)
             status = .updated(newItems: new, updatedItems: changed)
         case .failed(let failure):

@@ -88,7 +88,7 @@ public final class FeedRefresher: Sendable {
         _ targets: [Target], context: ManagedObjectContext, progress: (@Sendable (RefreshEvent) -> Void)?
     ) async -> RefreshSummary {
         let start = Date()
-        let importer = FeedImporter(context: context)
+        let importer = FeedImporter(context: context, ignoreRules: killfileRules(context: context))
         let state = Mutex(State(progress: RefreshProgress(total: targets.count)))
         // Called from several tasks; the lock keeps the totals exact and the events in order.
         let report: @Sendable (String, FeedRefreshResult?) -> Void = { url, result in
@@ -130,6 +130,20 @@ public final class FeedRefresher: Sendable {
         store.checkpoint()  // a refresh can write tens of megabytes to the `-wal`
         let (finalProgress, results) = state.withLock { ($0.progress, $0.results) }
         return RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
+    }
+
+    /// The ignore rules in force, the store brought in line with them first (a rule added
+    /// or removed since the last refresh); none when the store cannot be read or written.
+    private func killfileRules(context: ManagedObjectContext) -> [Killfile.CompiledRule] {
+        let configRules = options.ignoreRules
+        let store = store.container.store
+        return context.performAndWait {
+            defer { context.reset() }
+            if !store.isReadOnly {
+                do { try Killfile.reconcile(configRules: configRules, in: context, store: store) } catch { context.rollback() }
+            }
+            return (try? Killfile.activeRules(configRules: configRules, in: context)) ?? []
+        }
     }
 
     private struct State {
@@ -232,6 +246,8 @@ public struct RefreshOptions: Sendable {
     public var jobs: Int
     /// The fetcher's limits (timeouts, size cap, per-host limit, User-Agent version).
     public var fetcherConfiguration: FetcherConfiguration
+    /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
+    public var ignoreRules: [Killfile.Rule] = []
 
     /// `jobs` feeds at a time (default 8), at most `maxPerHost` to one host (default 4).
     public init(jobs: Int = 8, maxPerHost: Int = 4) {

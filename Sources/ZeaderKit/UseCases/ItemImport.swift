@@ -14,6 +14,13 @@ import ObjectGraph
 ///   shows, and never random, since a random id would store it again on every refresh.
 /// - A guid repeated within one document is stored once (the first occurrence).
 /// - `sortDate` is the published date, else the updated date, else the time first seen.
+/// - A new item matching an ignore rule (`rules`, ``Killfile``) is not stored: its guid
+///   becomes a tombstone.
+/// - An item removed on purpose (a ``RemovedItem`` tombstone: cleanup, an ignore rule, a
+///   newsboat deletion) is not stored again.
+/// - An item without an id of its own matches a stored item whose guid is its link (else
+///   its title), as newsboat names such items: an item imported from newsboat's cache
+///   takes Zeader's id instead of being stored twice.
 ///
 /// ```swift
 /// let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
@@ -52,36 +59,67 @@ public enum ItemImport {
     /// ```swift
     /// let counts = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
     /// ```
-    public static func upsert(_ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date)
-        throws -> (new: Int, changed: Int)
-    {
+    public static func upsert(
+        _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
+        ignoring rules: [Killfile.CompiledRule] = []
+    ) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
         let guids = items.map(guid(for:))
-        var existing: [String: FeedItem] = [:]
-        if server.objectID.primaryKey != nil {
-            let request = FetchRequest<FeedItem>(
-                predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, guids))
-            for item in try context.fetch(request) { existing[item.guid] = item }
+        // An item without an id of its own is known to newsboat by its link, else its title:
+        // an item imported from newsboat's cache is found (and takes Zeader's id) by that.
+        var aliases: [String: String] = [:]
+        for (parsed, guid) in zip(items, guids) where guid.hasPrefix("zeader:") {
+            if let alias = parsed.link ?? parsed.title, !alias.isEmpty { aliases[guid] = alias }
         }
+        var existing: [String: FeedItem] = [:]
+        var tombstones: [String: RemovedItem] = [:]
+        if server.objectID.primaryKey != nil {
+            let wanted = guids + aliases.values
+            let request = FetchRequest<FeedItem>(
+                predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, wanted))
+            for item in try context.fetch(request) { existing[item.guid] = item }
+            // Tombstones (RemovedItem) only for what is not stored: usually nothing new.
+            let unknown = wanted.filter { existing[$0] == nil }
+            if !unknown.isEmpty {
+                let removed = FetchRequest<RemovedItem>(
+                    predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, unknown))
+                for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
+            }
+        }
+        let documentGuids = Set(guids)
         var seen = Set<String>()
         var new = 0
         var changed = 0
         for (parsed, guid) in zip(items, guids) {
             guard seen.insert(guid).inserted else { continue }  // a guid repeated within one document
+            let alias = aliases[guid]
             if let item = existing[guid] {
                 if update(item, from: parsed) { changed += 1 }
+            } else if let alias, !documentGuids.contains(alias), let item = existing.removeValue(forKey: alias) {
+                item.guid = guid
+                existing[guid] = item
+                _ = update(item, from: parsed)
+                changed += 1
+            } else if let tombstone = tombstones[guid] ?? alias.flatMap({ tombstones[$0] }) {
+                RetentionCleanup.sawTombstone(tombstone, now: now)  // removed on purpose: not stored again
             } else {
-                insert(parsed, guid: guid, into: server, in: context, now: now)
-                new += 1
+                let item = insert(parsed, guid: guid, into: server, in: context, now: now)
+                if !rules.isEmpty, Killfile.matches(item, url: server.url, tags: server.tags, rules: rules) {
+                    context.delete(item)  // killed: never stored, its guid kept
+                    Killfile.tombstone(guid, of: server, in: context, now: now)
+                } else {
+                    new += 1
+                }
             }
         }
         return (new, changed)
     }
 
     /// A new item: plain assignments (no comparisons), nil fields left alone.
+    @discardableResult
     private static func insert(
         _ parsed: ParsedItem, guid: String, into server: Server, in context: ManagedObjectContext, now: Date
-    ) {
+    ) -> FeedItem {
         let item = context.insert(FeedItem.self)
         item.guid = guid
         if let title = parsed.title { item.title = title }
@@ -95,6 +133,7 @@ public enum ItemImport {
         item.sortDate = parsed.published ?? parsed.updated ?? now
         item.server = server
         if let enclosure = EnclosureChoice.primary(of: parsed.enclosures) { storeEnclosure(enclosure, in: item) }
+        return item
     }
 
     /// Copies the feed's fields into `item`, touching only those that differ (so an unchanged

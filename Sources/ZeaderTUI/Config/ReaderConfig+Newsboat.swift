@@ -50,7 +50,6 @@ extension ReaderConfig {
             do { views.itemOrder = try ItemSortOrder(newsboat: try one()) } catch let error as ZeaderError {
                 throw fail("\(error)")
             }
-        case "max-items": maxItems = try count(0...Int(Int32.max))
         case "notify-program": notifyProgram = try one()
         default:
             let reason =

@@ -40,8 +40,6 @@ public struct ReaderConfig: Equatable, Sendable {
     public var viewStateURL: URL?
     /// `reload-threads`: feeds fetched at a time by the reader's refresh; nil: the default.
     public var reloadThreads: Int?
-    /// `max-items`: items to keep per feed (0: all); stored for retention.
-    public var maxItems = 0
     /// `notify-program`: run with a message when a refresh brings new items.
     public var notifyProgram: String?
     /// `color ELEMENT FG BG [ATTR…]` lines, newsboat's form.
@@ -50,6 +48,10 @@ public struct ReaderConfig: Equatable, Sendable {
     var reloadTimeSetting: Int?
     /// `download-path`, `podcast-max-size`, `player` (see ``PodcastSettings``).
     public var podcasts = PodcastSettings()
+    /// `max-items`, `keep-days`, `cleanup-keeps`, `cleanup-on-quit` (``RetentionPolicy``).
+    public var retention = RetentionPolicy()
+    /// `ignore SCOPE PREDICATE` lines: killfile rules (``Killfile``).
+    public var ignoreRules: [Killfile.Rule] = []
 
     public init() {}
 
@@ -159,6 +161,21 @@ public struct ReaderConfig: Equatable, Sendable {
             config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
         case "download-path", "podcast-max-size", "player":
             do { _ = try config.podcasts.apply(directive, arguments) } catch { throw fail(error.message) }
+        case "ignore":
+            // newsboat's ignore-article: a scope (*, a feed URL, tag:NAME), then the predicate as written.
+            guard arguments.count >= 2, let predicate = Self.rawRemainder(of: String(rawLine), afterWords: 2) else {
+                throw fail("ignore needs a scope (*, a feed URL or tag:NAME) and a predicate")
+            }
+            let rule = Killfile.Rule(scope: FeedScope(parsing: arguments[0]), predicateFormat: predicate)
+            do { _ = try Killfile.compile(rule) } catch { throw fail(error.description) }
+            config.ignoreRules.append(rule)
+        case _ where RetentionPolicy.directives.contains(directive):
+            do { try config.retention.apply(directive: directive, arguments: arguments) } catch { throw fail(error.message) }
+        case "keep-articles-days":
+            // newsboat's name for keep-days.
+            do { try config.retention.apply(directive: "keep-days", arguments: arguments) } catch {
+                throw fail(error.message.replacingOccurrences(of: "keep-days", with: "keep-articles-days"))
+            }
         default:
             try config.applyNewsboat(directive, arguments, fail: fail)
         }

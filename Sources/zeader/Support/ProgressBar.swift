@@ -20,6 +20,20 @@ enum ProgressBar {
             + text + "\u{1B}[K"
     }
 
+    /// A bar for any count: `[#####     ] 500/1000 items`.
+    ///
+    /// ```swift
+    /// let line = ProgressBar.render(completed: 500, total: 1000, unit: "items", columns: 80)
+    /// ```
+    static func render(completed: Int, total: Int, unit: String, columns: Int) -> String {
+        let text = " \(completed)/\(total) \(unit)"
+        let barWidth = max(0, min(40, columns - text.count - 3))
+        guard barWidth >= 5 else { return "\r" + String(text.dropFirst().prefix(max(0, columns - 1))) + "\u{1B}[K" }
+        let filled = total == 0 ? barWidth : barWidth * min(completed, total) / total
+        return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: barWidth - filled) + "]"
+            + text + "\u{1B}[K"
+    }
+
     /// Erases the bar (before the summary line is written).
     static let clear = "\r\u{1B}[K"
 }

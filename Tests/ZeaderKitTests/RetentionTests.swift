@@ -1,0 +1,161 @@
+import Feeds
+import Foundation
+import LoopbackHTTPServer
+import ObjectGraph
+import Testing
+
+@testable import ZeaderKit
+
+@Suite("Retention: max-items, keep-days, tombstones, zeader cleanup")
+struct RetentionTests {
+    static let day: TimeInterval = 86_400
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A feed with items `g1`…`gN`, `g1` the oldest (N days old) … `gN` one day old.
+    func storeWithFeed(items count: Int, read: Bool = true) throws -> (ZeaderStore, ObjectID) {
+        let store = try makeStore()
+        let context = store.container.newBackgroundContext(name: "setup")
+        let id = try context.performAndWait { () throws -> ObjectID in
+            let server = try FeedSubscription.add(url: "https://example.org/feed", tags: ["busy"], in: context)
+            let parsed = (1...count).map { n in
+                ParsedItem(
+                    id: "g\(n)", title: "Item \(n)", published: Self.now.addingTimeInterval(-Double(count - n + 1) * Self.day))
+            }
+            _ = try ItemImport.upsert(parsed, into: server, in: context, now: Self.now)
+            for item in server.feedItems { item.read = read }
+            try context.save()
+            return server.objectID
+        }
+        return (store, id)
+    }
+
+    func guids(_ store: ZeaderStore) throws -> [String] {
+        try FeedLibrary(store: store).items(ItemQuery()).map(\.id).sorted { Int($0.dropFirst())! < Int($1.dropFirst())! }
+    }
+
+    @Test("max-items keeps the N newest; the removed leave tombstones a refresh respects")
+    func maxItems() throws {
+        let (store, serverID) = try storeWithFeed(items: 10)
+        var policy = RetentionPolicy()
+        try policy.apply(directive: "max-items", arguments: ["3"])
+        let report = try FeedLibrary(store: store).cleanup(policy: policy, now: Self.now)
+        #expect(report.removedItems == 7)
+        #expect(report.feeds == 1)
+        #expect(try guids(store) == ["g8", "g9", "g10"])
+        #expect(try serverSummary(store, url: "https://example.org/feed")?.total == 3)
+
+        // The feed still carries all ten: only g11 is new.
+        let context = store.container.newBackgroundContext(name: "refresh")
+        let (new, _) = try context.performAndWait { () throws -> (Int, Int) in
+            let server = try #require(context.object(with: serverID) as? Server)
+            let parsed = (1...11).map { ParsedItem(id: "g\($0)", title: "Item \($0)") }
+            let counts = try ItemImport.upsert(parsed, into: server, in: context, now: Self.now)
+            try context.save()
+            return counts
+        }
+        #expect(new == 1)
+        #expect(try guids(store) == ["g8", "g9", "g10", "g11"])
+    }
+
+    @Test("unread and flagged items stay unless cleanup-keeps says otherwise; keep-days; scopes")
+    func keptItems() throws {
+        let (store, serverID) = try storeWithFeed(items: 6, read: false)
+        let context = store.container.newBackgroundContext(name: "mark")
+        try context.performAndWait {
+            let server = try #require(context.object(with: serverID) as? Server)
+            for item in server.feedItems where item.guid == "g1" { item.flagged = true }
+            for item in server.feedItems where item.guid == "g2" { item.read = true }
+            try context.save()
+        }
+        var policy = RetentionPolicy()
+        try policy.apply(directive: "keep-days", arguments: ["2", "tag:busy"])
+        var report = try FeedLibrary(store: store).cleanup(policy: policy, now: Self.now)
+        #expect(report.removedItems == 1)  // g2: read, unflagged, 5 days old
+        #expect(try guids(store) == ["g1", "g3", "g4", "g5", "g6"])
+
+        try policy.apply(directive: "cleanup-keeps", arguments: ["flagged"])
+        report = try FeedLibrary(store: store).cleanup(policy: policy, now: Self.now)
+        #expect(report.removedItems == 2)  // g3, g4 (unread now removable); g1 flagged; g5 (2 days) and g6 young
+        #expect(try guids(store) == ["g1", "g5", "g6"])
+
+        try policy.apply(directive: "cleanup-keeps", arguments: ["none"])
+        try policy.apply(directive: "keep-days", arguments: ["0", "https://example.org/feed"])  // the feed's own line: no limit
+        report = try FeedLibrary(store: store).cleanup(policy: policy, now: Self.now)
+        #expect(report.removedItems == 0)
+    }
+
+    @Test("limits: the feed's line beats a tag's, a tag's beats the line for all")
+    func limitsResolution() throws {
+        var policy = RetentionPolicy()
+        for line in [["100"], ["50", "tag:news"], ["10", "https://a/feed"], ["20", "tag:other"]] {
+            try policy.apply(directive: "max-items", arguments: line)
+        }
+        #expect(policy.limits(url: "https://a/feed", tags: "news").maxItems == 10)
+        #expect(policy.limits(url: "https://b/feed", tags: "News").maxItems == 50)
+        #expect(policy.limits(url: "https://b/feed", tags: nil).maxItems == 100)
+        #expect(policy.limits(url: "https://b/feed", tags: nil).keepDays == nil)
+        #expect(throws: RetentionPolicyError.self) { try policy.apply(directive: "max-items", arguments: ["-1"]) }
+        #expect(throws: RetentionPolicyError.self) {
+            try policy.apply(directive: "cleanup-keeps", arguments: ["none", "unread"])
+        }
+        #expect(throws: RetentionPolicyError.self) { try policy.apply(directive: "cleanup-on-quit", arguments: ["maybe"]) }
+    }
+
+    @Test("tombstones not seen for 90 days are dropped; seen ones are kept")
+    func tombstonePruning() throws {
+        let (store, serverID) = try storeWithFeed(items: 4)
+        var policy = RetentionPolicy()
+        try policy.apply(directive: "max-items", arguments: ["1"])
+        let library = FeedLibrary(store: store)
+        #expect(try library.cleanup(policy: policy, now: Self.now).removedItems == 3)
+        // g2 is still in the feed 100 days later; g1 and g3 are not.
+        let later = Self.now.addingTimeInterval(100 * Self.day)
+        let context = store.container.newBackgroundContext(name: "refresh")
+        try context.performAndWait {
+            let server = try #require(context.object(with: serverID) as? Server)
+            _ = try ItemImport.upsert([ParsedItem(id: "g2"), ParsedItem(id: "g4")], into: server, in: context, now: later)
+            try context.save()
+        }
+        let report = try library.cleanup(policy: policy, now: later.addingTimeInterval(Self.day))
+        #expect(report.droppedTombstones == 2)
+        let left = try context.performAndWait { try RemovedItem.findAll(in: context).map(\.guid) }
+        #expect(left == ["g2"])
+    }
+
+    @Test("zeader cleanup reads the config, removes, and the next refresh adds nothing back")
+    func commandLine() async throws {
+        let routes = Routes()
+        routes["/feed"] = .ok(rss(guids: ["a1", "a2", "a3", "a4", "a5"]))
+        try await withLoopbackServer(routes.handler) { http in
+            let dir = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let db = dir.appendingPathComponent("z.sqlite").path
+            let configDir = dir.appendingPathComponent("config/zeader")
+            try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+            try "max-items 2   # newest two\n".write(
+                to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            let feed = http.url("/feed").absoluteString
+            _ = try zeader(["add", feed, "--db", db], in: dir)
+            _ = try zeader(["refresh", "--db", db], in: dir)
+            var r = try zeader(["cleanup", "--db", db], in: dir)
+            #expect(r.stdout == "removed 0 items from 0 feeds\n")  // all unread
+            _ = try zeader(["mark-read", "--all", "--db", db], in: dir)
+            r = try zeader(["cleanup", "--db", db, "--vacuum"], in: dir)
+            #expect(r.status == 0)
+            #expect(r.stdout.hasPrefix("removed 3 items from 1 feed (vacuumed, "))
+            r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.stdout.contains("0 new items"))
+            r = try zeader(["items", "--db", db], in: dir)
+            #expect(r.stdout.split(separator: "\n").count == 2)
+            r = try zeader(["cleanup", "--db", db, "--max-items", "0"], in: dir)
+            #expect(r.stdout == "removed 0 items from 0 feeds\n")
+            r = try zeader(["cleanup", "--db", db, "--keep-days", "-3"], in: dir)
+            #expect(r.status == 2)
+
+            try "max-items lots\n".write(to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            r = try zeader(["cleanup", "--db", db], in: dir)
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("config:1: max-items needs a number"))
+        }
+    }
+}
