@@ -11,6 +11,9 @@
 //   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
 //   swift run -c release zeader-bench reader-memory [R [F [I]]]  the reader's RSS over R (200) refreshes
 //                                                     of F (200) file:// feeds of I (50) items
+//   swift run -c release zeader-bench scale-build PATH N [F]  a store of N generated items over F
+//                                                     (2,000) feeds (scripts/bench-scale.sh)
+//   swift run -c release zeader-bench first-screen PATH [R]   the reader's start on a store, R (5) times
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -430,11 +433,25 @@ case "reader-memory":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try readerMemoryBenchmark(
         rounds: rest.first ?? 200, feeds: rest.dropFirst().first ?? 200, items: rest.dropFirst(2).first ?? 50)
+case "scale-build":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 2, let items = Int(rest[1]) else {
+        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS]")
+        exit(2)
+    }
+    try buildScaleStore(path: rest[0], items: items, feeds: rest.dropFirst(2).first.flatMap { Int($0) } ?? 2_000)
+case "first-screen":
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else {
+        print("usage: zeader-bench first-screen PATH [ROUNDS]")
+        exit(2)
+    }
+    try firstScreenBenchmark(path: path, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS]"
     )
     exit(2)
 }
