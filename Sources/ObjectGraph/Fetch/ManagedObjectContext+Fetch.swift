@@ -56,6 +56,29 @@ extension ManagedObjectContext {
         return total
     }
 
+    /// SQLite's plan for the query of `request` as ``fetch(_:)`` runs it on a context with
+    /// no unsaved changes (or, with `idsOnly`, as ``fetchObjectIDs(_:)`` does): the detail of
+    /// each step of `EXPLAIN QUERY PLAN`, such as `SEARCH t0 USING INDEX … (read=?)` or
+    /// `USE TEMP B-TREE FOR ORDER BY`. For tests that a list is read through an index.
+    ///
+    /// ```swift
+    /// let plan = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: unread, fetchLimit: 50))
+    /// #expect(!plan.contains { $0.contains("TEMP B-TREE") })
+    /// ```
+    public func queryPlan<T: ManagedObject>(for request: FetchRequest<T>, idsOnly: Bool = false) throws(ObjectGraphError)
+        -> [String]
+    {
+        assertOnQueue()
+        let plan = try FetchPlan(request: request, context: self)
+        let columns = idsOnly ? "t0.\"Z_PK\"" : RowLayout(entity: plan.entity, alias: "t0").columnsSQL
+        let (sql, arguments) = plan.selectSQL(columns: columns, excluding: [], applyLimit: true)
+        return try plan.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(arguments)).map { row in
+                row["detail"] as String? ?? ""
+            }
+        }
+    }
+
     /// Sum, minimum, maximum, average or count of attribute `key` over the objects matching
     /// `request` (limit, offset and sort are ignored). Empty sets give `.null` (count: 0).
     ///
@@ -189,10 +212,14 @@ extension ManagedObjectContext {
         var keyed: [([Value], Int64, ManagedObject)] = []
         keyed.reserveCapacity(objects.count)
         for object in objects {
-            var keys: [Value] = []
-            for d in descriptors { keys.append(try object.value(forKeyPath: d.key)) }
             let raw = object.objectID.rawValue
-            keyed.append((keys, raw < 0 ? Int64.max + raw : raw, object))
+            // Unsaved objects (negative keys) after the saved ones, in insertion order.
+            let storeOrder = raw < 0 ? Int64.max + raw : raw
+            var keys: [Value] = []
+            for d in descriptors {
+                keys.append(d.key == SortDescriptor.storeOrderKey ? .integer(storeOrder) : try object.value(forKeyPath: d.key))
+            }
+            keyed.append((keys, storeOrder, object))
         }
         keyed.sort { a, b in
             for (i, d) in descriptors.enumerated() {
@@ -248,7 +275,13 @@ struct FetchPlan {
         }
         var order: [String] = []
         var sortsByRelevance = false
+        var sortsByStoreOrder = false
         for d in request.sortDescriptors {
+            if d.key == SortDescriptor.storeOrderKey {
+                sortsByStoreOrder = true
+                order.append("t0.\"Z_PK\" \(d.ascending ? "ASC" : "DESC")")
+                continue
+            }
             if d.key == SortDescriptor.relevanceKey {
                 guard let search else { throw .unknownKey(entity: entity.name, key: d.key) }
                 sortsByRelevance = true
@@ -258,7 +291,7 @@ struct FetchPlan {
             let expression = try Predicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
             order.append("\(expression) \(d.ascending ? "ASC" : "DESC")")
         }
-        order.append("t0.\"Z_PK\" ASC")
+        if !sortsByStoreOrder { order.append("t0.\"Z_PK\" ASC") }
         orderSQL = order.joined(separator: ", ")
         self.sortsByRelevance = sortsByRelevance
         if request.includesPendingChanges {

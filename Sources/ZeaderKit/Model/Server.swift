@@ -160,8 +160,12 @@ public enum ZeaderModel {
         }
     }
 
+    /// Version 3 of the model: version 2 plus, on FeedItem, the indexes of the item lists
+    /// (v3 (scale): ``itemListIndexes``). Additive, so ``migrationPlan`` infers the step.
+    public static let version3 = model(version: 3, entities: version3Entities())
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version2 }
+    public static var current: ManagedObjectModel { version3 }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -172,7 +176,7 @@ public enum ZeaderModel {
     /// ```
     public static let migrationPlan: MigrationPlan = {
         do {
-            return try MigrationPlan(versions: [version1, version2])
+            return try MigrationPlan(versions: [version1, version2, version3])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }
