@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ObjectGraph
 import Testing
 
@@ -57,6 +58,37 @@ import Testing
             // With IDs only, the index alone answers (covering).
             #expect(try plan(predicate, in: store, idsOnly: true).allSatisfy { $0.contains("COVERING INDEX") }, "\(name)")
         }
+    }
+
+    @Test func aPageOfSearchResultsIsReadInTheOrderOfAnIndex() throws {
+        let (store, _) = try makeStore()
+        let context = store.container.viewContext
+        for predicate in [nil, try Predicate(format: "read == NO")] as [ObjectGraph.Predicate?] {
+            let steps = try context.performAndWait { () throws in
+                try context.queryPlan(for: ItemOrder.newestFirst(predicate, searchText: "linux", limit: 50))
+            }
+            #expect(steps.contains { $0.contains("USING INDEX Z_FeedItem_") && $0.contains("sortDate") }, "\(steps)")
+            #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(steps)")
+        }
+    }
+
+    /// Numbers, flags, dates and keys are stored before the (long) strings, so reading an
+    /// item's date or flags, or marking it read, does not go through its content's overflow
+    /// pages.
+    @Test func anItemsFlagsAndDatesComeBeforeItsTexts() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-columns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        try ZeaderStore.open(at: url).container.store.close()
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        let columns = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('FeedItem')") }
+        let firstText = try #require(columns.firstIndex(of: "guid"))
+        for name in ["read", "flagged", "sortDate", "published", "server"] {
+            #expect(try #require(columns.firstIndex(of: name)) < firstText, "\(columns)")
+        }
+        #expect(columns.last == "content")
     }
 
     @Test func aFeedsItemsOnTheCommandLineGoThroughTheFeedsKey() throws {

@@ -244,6 +244,9 @@ struct FetchPlan {
     /// For a full-text search: the FTS5 table and the query (nil: the text has no words).
     let search: (table: String, expression: String?)?
     let sortsByRelevance: Bool
+    /// Whether the first sort descriptor is an attribute that leads an index of the entity
+    /// (an indexed attribute, or the first key of an index).
+    let ordersByIndexedKey: Bool
     /// The request's time budget, counted from the plan's making, for its reads and its
     /// in-memory evaluation of pending changes alike.
     let deadline: QueryDeadline
@@ -294,6 +297,11 @@ struct FetchPlan {
         if !sortsByStoreOrder { order.append("t0.\"Z_PK\" ASC") }
         orderSQL = order.joined(separator: ", ")
         self.sortsByRelevance = sortsByRelevance
+        if let first = request.sortDescriptors.first?.key, let i = entity.attributeIndexByName[first] {
+            ordersByIndexedKey = entity.attributes[i].isIndexed || entity.indexes.contains { $0.first == first }
+        } else {
+            ordersByIndexedKey = false
+        }
         if request.includesPendingChanges {
             var excluded: [Int64] = []
             var any = false
@@ -346,11 +354,21 @@ struct FetchPlan {
         var arguments: [DatabaseValue] = []
         var conditions: [String] = []
         if let search {
-            // FTS5 finds the matching rows; only those are joined, filtered and sorted.
             let table = SchemaGenerator.quote(search.table)
-            sql += " JOIN \(table) ON \(table).rowid = t0.\"Z_PK\""
             if let expression = search.expression {
-                conditions.append("\(table) MATCH ?")
+                if sortsByRelevance {
+                    // The rank lives in the FTS5 table: join it, sort the matches.
+                    sql += " JOIN \(table) ON \(table).rowid = t0.\"Z_PK\""
+                    conditions.append("\(table) MATCH ?")
+                } else if ordered && (applyLimit || limitForMerge) && ordersByIndexedKey {
+                    // FTS5 gives the set of matching keys once; the rows are then read in
+                    // the order of an index (the unary + keeps SQLite from looking the
+                    // matches up one by one and sorting them all), so a page of the newest
+                    // matches costs a page, however many items match.
+                    conditions.append("+t0.\"Z_PK\" IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)")
+                } else {
+                    conditions.append("t0.\"Z_PK\" IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)")
+                }
                 arguments.append(expression.databaseValue)
             } else {
                 conditions.append("0")
