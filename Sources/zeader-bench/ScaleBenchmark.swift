@@ -86,7 +86,8 @@ func buildScaleStore(path: String, items: Int, feeds: Int) throws {
     var random = CorpusRandom(state: 18)
     try queue.write { db in
         let insert = try db.makeStatement(
-            sql: "INSERT INTO Server (Z_PK, title, url, siteLink, displayOrder, tags, unreadCount, totalCount) VALUES (?, ?, ?, ?, ?, ?, 0, 0)"
+            sql:
+                "INSERT INTO Server (Z_PK, title, url, siteLink, displayOrder, tags, unreadCount, totalCount) VALUES (?, ?, ?, ?, ?, ?, 0, 0)"
         )
         for s in 0..<feeds {
             var tags: [String] = []

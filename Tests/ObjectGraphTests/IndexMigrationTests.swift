@@ -63,7 +63,8 @@ import Testing
         let plan = try MigrationPlan(versions: [v1, v2], backupRetention: .remove)
         let container = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
         let done = try container.viewContext.performAndWait { () throws in
-            try container.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "ToDo", predicate: Predicate(format: "done == YES")))
+            try container.viewContext.count(
+                for: FetchRequest<ManagedObject>(entityName: "ToDo", predicate: Predicate(format: "done == YES")))
         }
         #expect(done == 25)
         try container.store.close()

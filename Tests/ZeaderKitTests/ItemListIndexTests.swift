@@ -125,7 +125,9 @@ import Testing
         }
         let unread = try Predicate(format: "read == NO")
         try context.performAndWait { () throws in
-            for (filter, search, limit) in [(nil, nil, nil), (unread, nil, nil), (unread, nil, 40), (nil, "even", nil), (nil, nil, 5)]
+            for (filter, search, limit) in [
+                (nil, nil, nil), (unread, nil, nil), (unread, nil, 40), (nil, "even", nil), (nil, nil, 5),
+            ]
                 as [(ObjectGraph.Predicate?, String?, Int?)]
             {
                 let expected =

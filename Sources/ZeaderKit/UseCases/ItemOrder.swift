@@ -113,7 +113,8 @@ public enum ItemOrder {
             if !datedDone {
                 if let last {
                     // The rest of the items of the last date, then older ones.
-                    page = try fetch(.comparison(sortDate, .equalTo, .constant(.date(last.date))), offset: last.given, limit: want)
+                    page = try fetch(
+                        .comparison(sortDate, .equalTo, .constant(.date(last.date))), offset: last.given, limit: want)
                     if page.count < want {
                         page += try fetch(.comparison(sortDate, .lessThan, .constant(.date(last.date))), limit: want - page.count)
                     }
