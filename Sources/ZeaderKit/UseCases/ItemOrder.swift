@@ -83,7 +83,8 @@ public enum ItemOrder {
     /// is reset after each page, so the pages' objects must not be kept (their object IDs
     /// may be). Each page is a query that starts where the last one ended (its last date,
     /// and how many items of that date were given), not an offset: a walk over a million
-    /// items holds one page and reads each row once. The context must have no unsaved
+    /// items holds one page and reads each row once. A search gathers the matches' IDs
+    /// once (8 bytes a match) and reads the items a page at a time. The context must have no unsaved
     /// changes. Call on `context`'s queue.
     ///
     /// ```swift
@@ -100,6 +101,21 @@ public enum ItemOrder {
             var request = newestFirst(matching(condition), searchText: searchText, limit: limit, timeLimit: timeLimit)
             request.fetchOffset = offset
             return try context.fetch(request)
+        }
+        if searchText != nil {
+            // Every page's query would gather the full-text matches again: gather their IDs
+            // once (8 bytes each), newest first, and read the items a page at a time.
+            var request = newestFirst(predicate, searchText: searchText, limit: limit, timeLimit: timeLimit)
+            request.fetchBatchSize = max(1, pageSize)
+            let results = try context.fetchBatched(request)
+            var start = 0
+            while start < results.count {
+                let end = min(results.count, start + max(1, pageSize))
+                try body((start..<end).map { results[$0] })
+                context.reset()
+                start = end
+            }
+            return
         }
         let sortDate = PredicateOperand.keyPath("sortDate")
         var remaining = limit ?? Int.max
