@@ -13,6 +13,9 @@
 //                                                     n) on N (100,000) items over S (500) feeds
 //   swift run -c release zeader-bench reader-memory [R [F [I]]]  the reader's RSS over R (200) refreshes
 //                                                     of F (200) file:// feeds of I (50) items
+//   swift run -c release zeader-bench scale-build PATH N [F]  a store of N generated items over F
+//                                                     (2,000) feeds (scripts/bench-scale.sh)
+//   swift run -c release zeader-bench first-screen PATH [R]   the reader's start on a store, R (5) times
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -441,11 +444,25 @@ case "reader-start-build":
 case "reader-start":
     let rest = Array(arguments.dropFirst())
     try readerStartBenchmark(path: rest[0], rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 9)
+case "scale-build":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 2, let items = Int(rest[1]) else {
+        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS]")
+        exit(2)
+    }
+    try buildScaleStore(path: rest[0], items: items, feeds: rest.dropFirst(2).first.flatMap { Int($0) } ?? 2_000)
+case "first-screen":
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else {
+        print("usage: zeader-bench first-screen PATH [ROUNDS]")
+        exit(2)
+    }
+    try firstScreenBenchmark(path: path, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS]"
     )
     exit(2)
 }

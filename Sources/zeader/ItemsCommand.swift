@@ -60,8 +60,24 @@ struct ItemsCommand: ParsableCommand {
     func run() throws {
         let library = FeedLibrary(store: try store.openStore(command: "items"))
         do {
-            let items = try library.items(query)
-            CommandOutput.write(json ? ItemSummary.json(items) : ItemSummary.text(items))
+            guard json else {
+                // The text listing pads the feed column to the widest shown, so it needs
+                // every line first; it holds the lines, not the items.
+                CommandOutput.write(ItemSummary.text(try library.items(query)))
+                return
+            }
+            // Page by page: one page of items in memory, whatever the store's size.
+            var written = 0
+            try library.forEachItems(query) { page in
+                var out = written == 0 ? "[" : ""
+                for item in page {
+                    out += written == 0 ? "\n" : ",\n"
+                    ItemSummary.appendJSON(item, to: &out)
+                    written += 1
+                }
+                CommandOutput.write(out)
+            }
+            CommandOutput.write(written == 0 ? "[]\n" : "\n]\n")
         } catch {
             throw CommandOutput.fail("items", error)
         }

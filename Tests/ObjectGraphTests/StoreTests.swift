@@ -67,7 +67,8 @@ import Testing
     @Test func schemaComesFromTheModel() throws {
         let container = try TestModel.container()
         let columns = try container.store.database.read { db in try db.columns(in: "Note").map(\.name) }
-        #expect(columns == ["Z_PK", "Z_OPT", "title", "body", "read", "rating", "created", "blob", "folder"])
+        // Fixed-size columns and keys first, then strings and data (each group in model order).
+        #expect(columns == ["Z_PK", "Z_OPT", "read", "rating", "created", "folder", "title", "body", "blob"])
         let indexes = try container.store.database.read { db in try db.indexes(on: "Folder") }
         #expect(indexes.contains { $0.isUnique && $0.columns == ["name"] })
         #expect(indexes.contains { !$0.isUnique && $0.columns == ["position"] })

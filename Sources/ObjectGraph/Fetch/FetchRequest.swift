@@ -39,6 +39,19 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// ```
     public static let relevanceKey = "@relevance"
 
+    /// The key of the order objects were first saved in (the store's primary key; objects
+    /// not saved yet come after every saved one, in the order they were inserted). A fetch
+    /// breaks the ties of its other descriptors by ascending store order unless it has a
+    /// descriptor on this key: `SortDescriptor(SortDescriptor.storeOrderKey, ascending: false)`
+    /// after `SortDescriptor("date", ascending: false)` lists newest first with the latest
+    /// saved first among equal dates — the order an index on `date`, read backwards, gives
+    /// with no sorting step.
+    ///
+    /// ```swift
+    /// let newestFirst = [SortDescriptor("sortDate", ascending: false), SortDescriptor(SortDescriptor.storeOrderKey, ascending: false)]
+    /// ```
+    public static let storeOrderKey = "@storeOrder"
+
     public var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }
 }
 

@@ -56,6 +56,29 @@ extension ManagedObjectContext {
         return total
     }
 
+    /// SQLite's plan for the query of `request` as ``fetch(_:)`` runs it on a context with
+    /// no unsaved changes (or, with `idsOnly`, as ``fetchObjectIDs(_:)`` does): the detail of
+    /// each step of `EXPLAIN QUERY PLAN`, such as `SEARCH t0 USING INDEX … (read=?)` or
+    /// `USE TEMP B-TREE FOR ORDER BY`. For tests that a list is read through an index.
+    ///
+    /// ```swift
+    /// let plan = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: unread, fetchLimit: 50))
+    /// #expect(!plan.contains { $0.contains("TEMP B-TREE") })
+    /// ```
+    public func queryPlan<T: ManagedObject>(for request: FetchRequest<T>, idsOnly: Bool = false) throws(ObjectGraphError)
+        -> [String]
+    {
+        assertOnQueue()
+        let plan = try FetchPlan(request: request, context: self)
+        let columns = idsOnly ? "t0.\"Z_PK\"" : RowLayout(entity: plan.entity, alias: "t0").columnsSQL
+        let (sql, arguments) = plan.selectSQL(columns: columns, excluding: [], applyLimit: true)
+        return try plan.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(arguments)).map { row in
+                row["detail"] as String? ?? ""
+            }
+        }
+    }
+
     /// Sum, minimum, maximum, average or count of attribute `key` over the objects matching
     /// `request` (limit, offset and sort are ignored). Empty sets give `.null` (count: 0).
     ///
@@ -189,10 +212,14 @@ extension ManagedObjectContext {
         var keyed: [([Value], Int64, ManagedObject)] = []
         keyed.reserveCapacity(objects.count)
         for object in objects {
-            var keys: [Value] = []
-            for d in descriptors { keys.append(try object.value(forKeyPath: d.key)) }
             let raw = object.objectID.rawValue
-            keyed.append((keys, raw < 0 ? Int64.max + raw : raw, object))
+            // Unsaved objects (negative keys) after the saved ones, in insertion order.
+            let storeOrder = raw < 0 ? Int64.max + raw : raw
+            var keys: [Value] = []
+            for d in descriptors {
+                keys.append(d.key == SortDescriptor.storeOrderKey ? .integer(storeOrder) : try object.value(forKeyPath: d.key))
+            }
+            keyed.append((keys, storeOrder, object))
         }
         keyed.sort { a, b in
             for (i, d) in descriptors.enumerated() {
@@ -217,6 +244,9 @@ struct FetchPlan {
     /// For a full-text search: the FTS5 table and the query (nil: the text has no words).
     let search: (table: String, expression: String?)?
     let sortsByRelevance: Bool
+    /// Whether the first sort descriptor is an attribute that leads an index of the entity
+    /// (an indexed attribute, or the first key of an index).
+    let ordersByIndexedKey: Bool
     /// The request's time budget, counted from the plan's making, for its reads and its
     /// in-memory evaluation of pending changes alike.
     let deadline: QueryDeadline
@@ -248,7 +278,13 @@ struct FetchPlan {
         }
         var order: [String] = []
         var sortsByRelevance = false
+        var sortsByStoreOrder = false
         for d in request.sortDescriptors {
+            if d.key == SortDescriptor.storeOrderKey {
+                sortsByStoreOrder = true
+                order.append("t0.\"Z_PK\" \(d.ascending ? "ASC" : "DESC")")
+                continue
+            }
             if d.key == SortDescriptor.relevanceKey {
                 guard let search else { throw .unknownKey(entity: entity.name, key: d.key) }
                 sortsByRelevance = true
@@ -258,9 +294,14 @@ struct FetchPlan {
             let expression = try Predicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
             order.append("\(expression) \(d.ascending ? "ASC" : "DESC")")
         }
-        order.append("t0.\"Z_PK\" ASC")
+        if !sortsByStoreOrder { order.append("t0.\"Z_PK\" ASC") }
         orderSQL = order.joined(separator: ", ")
         self.sortsByRelevance = sortsByRelevance
+        if let first = request.sortDescriptors.first?.key, let i = entity.attributeIndexByName[first] {
+            ordersByIndexedKey = entity.attributes[i].isIndexed || entity.indexes.contains { $0.first == first }
+        } else {
+            ordersByIndexedKey = false
+        }
         if request.includesPendingChanges {
             var excluded: [Int64] = []
             var any = false
@@ -313,11 +354,21 @@ struct FetchPlan {
         var arguments: [DatabaseValue] = []
         var conditions: [String] = []
         if let search {
-            // FTS5 finds the matching rows; only those are joined, filtered and sorted.
             let table = SchemaGenerator.quote(search.table)
-            sql += " JOIN \(table) ON \(table).rowid = t0.\"Z_PK\""
             if let expression = search.expression {
-                conditions.append("\(table) MATCH ?")
+                if sortsByRelevance {
+                    // The rank lives in the FTS5 table: join it, sort the matches.
+                    sql += " JOIN \(table) ON \(table).rowid = t0.\"Z_PK\""
+                    conditions.append("\(table) MATCH ?")
+                } else if ordered && (applyLimit || limitForMerge) && ordersByIndexedKey {
+                    // FTS5 gives the set of matching keys once; the rows are then read in
+                    // the order of an index (the unary + keeps SQLite from looking the
+                    // matches up one by one and sorting them all), so a page of the newest
+                    // matches costs a page, however many items match.
+                    conditions.append("+t0.\"Z_PK\" IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)")
+                } else {
+                    conditions.append("t0.\"Z_PK\" IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)")
+                }
                 arguments.append(expression.databaseValue)
             } else {
                 conditions.append("0")

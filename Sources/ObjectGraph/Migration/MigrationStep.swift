@@ -35,6 +35,9 @@ struct MigrationStep {
         let foreignKeySources: [(new: RelationshipDescription, old: RelationshipDescription?)]
         let policy: EntityMigrationPolicy?
         let needsRebuild: Bool
+        /// The table stays, only its plain indexes change (added, removed): they are
+        /// created and dropped in place, without copying the rows.
+        var reindexes = false
     }
 
     func run(in db: Database) throws {
@@ -80,6 +83,9 @@ struct MigrationStep {
                 }
             }
         }
+
+        // 2b. Tables that keep their rows and change only indexes.
+        for m in mappings where m.reindexes { try updateIndexes(of: m.new, in: db) }
 
         // 3. Required values the new version demands of existing rows.
         for m in mappings where m.needsRebuild && m.old != nil {
@@ -162,18 +168,29 @@ struct MigrationStep {
         }
         let unchanged =
             policy == nil && Self.sameStoredShape(old: old, new: new, attributes: attributes, foreignKeys: foreignKeys)
-        return EntityMapping(
+        // Only plain indexes differ: the rows stay where they are.
+        let reindexes =
+            !unchanged && policy == nil && new.uniquenessConstraints == old.uniquenessConstraints
+            && Self.sameStoredShape(
+                old: old, new: new, attributes: attributes, foreignKeys: foreignKeys, ignoringIndexes: true)
+        var mapping = EntityMapping(
             new: new, old: old, attributeSources: attributes, foreignKeySources: foreignKeys, policy: policy,
-            needsRebuild: !unchanged)
+            needsRebuild: !unchanged && !reindexes)
+        mapping.reindexes = reindexes
+        return mapping
     }
 
     /// Whether `new`'s table would be exactly `old`'s: same name, columns, defaults,
     /// optionality, indexes and constraints.
+    /// With `ignoringIndexes`, plain indexes (``EntityDescription/indexes``, indexed
+    /// attributes) may differ.
     static func sameStoredShape(
         old: Entity, new: Entity, attributes: [(AttributeDescription, AttributeDescription?)],
-        foreignKeys: [(RelationshipDescription, RelationshipDescription?)]
+        foreignKeys: [(RelationshipDescription, RelationshipDescription?)], ignoringIndexes: Bool = false
     ) -> Bool {
-        guard old.name == new.name, new.indexes == old.indexes, new.uniquenessConstraints == old.uniquenessConstraints else {
+        guard old.name == new.name, ignoringIndexes || new.indexes == old.indexes,
+            new.uniquenessConstraints == old.uniquenessConstraints
+        else {
             return false
         }
         let oldAttributeNames: [String] = old.storedAttributeIndexes.map { old.attributes[$0].name }
@@ -181,7 +198,7 @@ struct MigrationStep {
         for (a, source) in attributes {
             guard let s = source else { return false }
             let same: Bool = s.name == a.name && s.type == a.type && s.defaultValue == a.defaultValue
-            guard same, s.isIndexed == a.isIndexed, s.isOptional == a.isOptional else { return false }
+            guard same, ignoringIndexes || s.isIndexed == a.isIndexed, s.isOptional == a.isOptional else { return false }
         }
         let oldForeignKeyNames: [String] = old.relationships.indices.filter { old.storesForeignKey[$0] }.map {
             old.relationships[$0].name
@@ -313,6 +330,27 @@ struct MigrationStep {
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
             arguments: [table])
         for name in names { try db.execute(sql: "DROP INDEX \(q(name))") }
+    }
+
+    /// Brings the indexes of `entity`'s table to what the new version declares: the ones
+    /// it no longer has are dropped, the new ones built; the others (an index's name says
+    /// its keys) are kept as they are.
+    func updateIndexes(of entity: Entity, in db: Database) throws {
+        let existing = Set(
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                arguments: [entity.tableName]))
+        var wanted: [String: String] = [:]
+        for sql in SchemaGenerator.createStatements(for: entity).dropFirst() {
+            // CREATE [UNIQUE] INDEX "name" ON …
+            guard let start = sql.firstIndex(of: "\""), let end = sql.range(of: "\" ON ")?.lowerBound, start < end else {
+                continue
+            }
+            let name = String(sql[sql.index(after: start)..<end]).replacingOccurrences(of: "\"\"", with: "\"")
+            wanted[name] = sql
+        }
+        for name in existing.subtracting(wanted.keys) { try db.execute(sql: "DROP INDEX \(q(name))") }
+        for (name, sql) in wanted where !existing.contains(name) { try db.execute(sql: sql) }
     }
 
     func asideName(_ old: Entity) -> String { "Z_MIGRATING_\(old.tableName)" }

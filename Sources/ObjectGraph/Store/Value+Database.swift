@@ -57,17 +57,31 @@ public enum SchemaGenerator {
     }
 
     /// The statements creating one entity's table and its indexes.
+    ///
+    /// Fixed-size columns (numbers, bools, dates, to-one keys) come first and strings and
+    /// data, which may be long, last, each group in the model's order: SQLite keeps the
+    /// start of a row in its B-tree page and the rest of a long row in a chain of overflow
+    /// pages, so a flag or a date stored after a long text would be read (and rewritten)
+    /// through that chain — a look-up by date, or marking an item read, would cost the
+    /// item's whole content. Every statement names its columns, so the order is the
+    /// table's own business (tables made before keep theirs).
     public static func createStatements(for entity: Entity) -> [String] {
         var columns = ["\"Z_PK\" INTEGER PRIMARY KEY", "\"Z_OPT\" INTEGER NOT NULL DEFAULT 1"]
+        var variableSize: [String] = []
         for i in entity.storedAttributeIndexes {
             let a = entity.attributes[i]
             var col = "\(quote(a.name)) \(a.type.sqlType)"
             if !a.defaultValue.isNull { col += " DEFAULT \(sqlLiteral(a.defaultValue))" }
-            columns.append(col)
+            if a.type == .string || a.type == .data {
+                variableSize.append(col)
+            } else {
+                columns.append(col)
+            }
         }
         for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
             columns.append("\(quote(r.name)) INTEGER")
         }
+        columns += variableSize
         var statements = ["CREATE TABLE \(quote(entity.tableName)) (\(columns.joined(separator: ", ")))"]
         for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
             statements.append(

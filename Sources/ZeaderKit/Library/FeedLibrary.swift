@@ -95,35 +95,61 @@ public struct FeedLibrary: Sendable {
     /// let unread = try library.items(ItemQuery(unreadOnly: true, limit: 20))
     /// ```
     public func items(_ query: ItemQuery) throws(ZeaderError) -> [ItemSummary] {
-        let predicate = try query.predicate()
-        let filter = predicate == .true ? nil : predicate
-        return try withContext { context in
-            if let feed = query.feed, try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) == nil {
-                throw ZeaderError.notSubscribed(feed)
+        var items: [ItemSummary] = []
+        try forEachItems(query) { items += $0 }
+        return items
+    }
+
+    /// Calls `body` with the items matching `query`, newest first, a page of at most
+    /// `pageSize` at a time (``ItemOrder/forEachPage(matching:searchText:limit:pageSize:timeLimit:in:_:)``):
+    /// only one page of items is held, so `zeader items --json` over a million items needs
+    /// the memory of one page. With a search, the words are looked up as ``ItemSearch``
+    /// does. One feed's items are read through the feed's key (an index), not its URL.
+    ///
+    /// ```swift
+    /// try library.forEachItems(ItemQuery(unreadOnly: true)) { page in print(ItemSummary.text(page), terminator: "") }
+    /// ```
+    public func forEachItems(_ query: ItemQuery, pageSize: Int = 500, _ body: ([ItemSummary]) throws -> Void)
+        throws(ZeaderError)
+    {
+        var unfiltered = query
+        unfiltered.feed = nil
+        let predicate = try unfiltered.predicate()
+        try withContext { context in
+            var filter = predicate == .true ? nil : predicate
+            if let feed = query.feed {
+                guard let server = try Server.findFirst(byAttribute: "url", value: .string(feed), in: context),
+                    let key = server.objectID.primaryKey
+                else {
+                    throw ZeaderError.notSubscribed(feed)
+                }
+                let byKey = ObjectGraph.Predicate.comparison(
+                    .keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: key))
+                filter = filter.map { byKey && $0 } ?? byKey
             }
-            // Registering every server first lets each item's `server` resolve without a query.
-            let servers = try Server.findAll(in: context)
+            // The feeds' URLs and titles by key, read once: an item's `server` gives its
+            // feed's ID without a query, and pages reset the context.
             var urls: [ObjectID: String] = [:]
             var titles: [ObjectID: String] = [:]
-            for server in servers {
+            for server in try Server.findAll(in: context) {
                 urls[server.objectID] = server.url
                 titles[server.objectID] = server.displayTitle
             }
+            context.reset()
             do {
-                let items: [FeedItem]
-                if let text = query.search {
-                    items = try ItemSearch.items(
-                        text, filter: filter, limit: query.limit,
-                        timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context)
-                } else {
-                    items = try ItemOrder.items(
-                        matching: filter, limit: query.limit,
-                        timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context)
+                try ItemOrder.forEachPage(
+                    matching: filter, searchText: query.search, limit: query.limit, pageSize: pageSize,
+                    timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context
+                ) { page in
+                    try body(
+                        page.map { item in
+                            let feed = item.server?.objectID
+                            return ItemSummary(
+                                item, feedURL: feed.flatMap { urls[$0] } ?? "", feedTitle: feed.flatMap { titles[$0] })
+                        })
                 }
-                return items.map { item in
-                    let feed = item.server?.objectID
-                    return ItemSummary(item, feedURL: feed.flatMap { urls[$0] } ?? "", feedTitle: feed.flatMap { titles[$0] })
-                }
+            } catch let error as ZeaderError {
+                throw error
             } catch {
                 throw Self.predicateError(error)
             }

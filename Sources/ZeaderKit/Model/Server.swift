@@ -160,7 +160,8 @@ public enum ZeaderModel {
     /// attribute optional or defaulted), so ``migrationPlan`` infers the step from version 2:
     /// sync's (``syncAdditions(to:)``, Model/SyncModel.swift), FeedItem's enclosure
     /// (``enclosureAttributes()``, Model/FeedItem+Enclosure.swift), and newsboat's
-    /// (``newsboatVersion3Additions(to:)``: RemovedItem tombstones, IgnoreRule, FeedItem.flagLetters).
+    /// (``newsboatVersion3Additions(to:)``: RemovedItem tombstones, IgnoreRule, FeedItem.flagLetters),
+    /// and the item lists' indexes (``itemListIndexes``, Model/ItemListIndexes.swift).
     public static let version3 = model(version: 3, entities: version3Entities())
 
     /// Version 3's entities.
@@ -169,6 +170,7 @@ public enum ZeaderModel {
         syncAdditions(to: &entities)
         entities[1].attributes += enclosureAttributes()  // v3 (podcasts)
         newsboatVersion3Additions(to: &entities)  // v3 (newsboat)
+        entities[1].indexes += itemListIndexes  // v3 (scale): the item lists' indexes
         return entities
     }
 
@@ -179,6 +181,10 @@ public enum ZeaderModel {
             fatalError("Zeader's model version \(version) is invalid: \(error)")
         }
     }
+
+    /// Version 3 of the model: version 2 plus, on FeedItem, the indexes of the item lists
+    /// (v3 (scale): ``itemListIndexes``). Additive, so ``migrationPlan`` infers the step.
+    public static let version3 = model(version: 3, entities: version3Entities())
 
     /// The model this program writes.
     public static var current: ManagedObjectModel { version3 }

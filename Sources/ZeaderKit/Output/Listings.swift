@@ -132,26 +132,37 @@ public struct ItemSummary: Sendable, Equatable {
         out.reserveCapacity(items.count * 256)
         for (index, item) in items.enumerated() {
             out += index == 0 ? "\n" : ",\n"
-            out += "{\"feed\":"
-            JSONText.appendString(item.feed, to: &out)
-            out += ",\"id\":"
-            JSONText.appendString(item.id, to: &out)
-            out += ",\"title\":"
-            JSONText.appendString(item.title, to: &out)
-            out += ",\"link\":"
-            JSONText.appendString(item.link, to: &out)
-            out += ",\"author\":"
-            JSONText.appendString(item.author, to: &out)
-            out += ",\"published\":"
-            JSONText.appendDate(item.published, to: &out)
-            out += ",\"updated\":"
-            JSONText.appendDate(item.updated, to: &out)
-            out += ",\"read\":\(item.read),\"flagged\":\(item.flagged)"
-            out += ",\"enclosure\":"
-            EnclosureSummary.appendJSON(item.enclosure, to: &out)
-            out += "}"
+            appendJSON(item, to: &out)
         }
         out += items.isEmpty ? "]\n" : "\n]\n"
         return out
+    }
+
+    /// One item's JSON object (no separator), as ``json(_:)`` writes each: what a listing
+    /// written page by page appends.
+    ///
+    /// ```swift
+    /// var out = "["
+    /// ItemSummary.appendJSON(item, to: &out)
+    /// ```
+    public static func appendJSON(_ item: ItemSummary, to out: inout String) {
+        out += "{\"feed\":"
+        JSONText.appendString(item.feed, to: &out)
+        out += ",\"id\":"
+        JSONText.appendString(item.id, to: &out)
+        out += ",\"title\":"
+        JSONText.appendString(item.title, to: &out)
+        out += ",\"link\":"
+        JSONText.appendString(item.link, to: &out)
+        out += ",\"author\":"
+        JSONText.appendString(item.author, to: &out)
+        out += ",\"published\":"
+        JSONText.appendDate(item.published, to: &out)
+        out += ",\"updated\":"
+        JSONText.appendDate(item.updated, to: &out)
+        out += ",\"read\":\(item.read),\"flagged\":\(item.flagged)"
+        out += ",\"enclosure\":"
+        EnclosureSummary.appendJSON(item.enclosure, to: &out)
+        out += "}"
     }
 }

@@ -6,10 +6,13 @@ import ObjectGraph
 /// items of the same date the one stored later first (the higher primary key).
 ///
 /// Two implementations keep this one definition: ``precedes(_:_:)`` in memory (a feed's
-/// items, reached through its relationship), and ``itemIDs(matching:limit:in:)`` and
-/// ``items(matching:limit:in:)`` in SQL (an ascending fetch, whose ties the store breaks by
-/// ascending key, read backwards), which ``ItemSearch`` uses too, with its search text.
-/// `ItemOrderTests` checks that all of them agree, ties and undated items included.
+/// items, reached through its relationship), and ``newestFirst(_:searchText:limit:timeLimit:)``
+/// in SQL (`sortDate` descending, then ObjectGraph's store order descending), which
+/// ``ItemSearch`` uses too, with its search text. That SQL order is what the model's list
+/// indexes hold read backwards (``ZeaderModel/itemListIndexes``): a page of the unread, the
+/// flagged or one feed's items costs its length, whatever the store's size. ``forEachPage(matching:searchText:limit:pageSize:timeLimit:in:_:)``
+/// walks a long list a page at a time. `ItemOrderTests` checks that all of them agree,
+/// ties and undated items included.
 ///
 /// ```swift
 /// let ids = try ItemOrder.itemIDs(matching: try Predicate(format: "read == NO"), limit: 20, in: context)
@@ -30,25 +33,21 @@ public enum ItemOrder {
         }
     }
 
-    /// The oldest-first fetch that, read backwards, is newest first: SQLite sorts NULL
-    /// dates first and the store breaks ties by ascending key. With `searchText`, only the
-    /// items the full-text index matches (``ItemSearch``); `timeLimit` bounds the fetch and
-    /// its count (give one for predicates a user wrote: ``UserPredicate/timeLimit``).
-    static func oldestFirst(
-        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, timeLimit: Duration? = nil,
-        in context: ManagedObjectContext
-    ) throws(ObjectGraphError) -> FetchRequest<FeedItem> {
-        var request = FetchRequest<FeedItem>(
-            predicate: predicate, sortDescriptors: [SortDescriptor("sortDate", ascending: true)], timeLimit: timeLimit)
+    /// The sort descriptors of the order: SQLite sorts NULL dates last when descending.
+    public static let sortDescriptors = [
+        SortDescriptor("sortDate", ascending: false), SortDescriptor(SortDescriptor.storeOrderKey, ascending: false),
+    ]
+
+    /// The newest-first fetch of the items matching `predicate` (all when nil), at most
+    /// `limit`. With `searchText`, only the items the full-text index matches
+    /// (``ItemSearch``); `timeLimit` bounds the fetch (give one for predicates a user wrote:
+    /// ``UserPredicate/timeLimit``).
+    static func newestFirst(
+        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, timeLimit: Duration? = nil
+    ) -> FetchRequest<FeedItem> {
+        var request = FetchRequest<FeedItem>(predicate: predicate, sortDescriptors: sortDescriptors, timeLimit: timeLimit)
         request.searchText = searchText
-        if let limit, limit > 0 {
-            // The newest `limit` are the last `limit` of the ascending order.
-            var counting = FetchRequest<FeedItem>(predicate: predicate, timeLimit: timeLimit)
-            counting.searchText = searchText
-            let total = try context.count(for: counting)
-            request.fetchOffset = max(0, total - limit)
-            request.fetchLimit = limit
-        }
+        if let limit, limit > 0 { request.fetchLimit = limit }
         return request
     }
 
@@ -64,7 +63,7 @@ public enum ItemOrder {
         matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
         in context: ManagedObjectContext
     ) throws(ObjectGraphError) -> [ObjectID] {
-        try context.fetchObjectIDs(oldestFirst(predicate, limit: limit, timeLimit: timeLimit, in: context)).reversed()
+        try context.fetchObjectIDs(newestFirst(predicate, limit: limit, timeLimit: timeLimit))
     }
 
     /// The items matching `predicate`, newest first, at most `limit`, read in one query.
@@ -76,7 +75,87 @@ public enum ItemOrder {
         matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
         in context: ManagedObjectContext
     ) throws(ObjectGraphError) -> [FeedItem] {
-        try context.fetch(oldestFirst(predicate, limit: limit, timeLimit: timeLimit, in: context)).reversed()
+        try context.fetch(newestFirst(predicate, limit: limit, timeLimit: timeLimit))
+    }
+
+    /// Calls `body` with the items matching `predicate` (and `searchText`, as ``ItemSearch``
+    /// matches it), newest first, at most `limit` in all, `pageSize` at a time; the context
+    /// is reset after each page, so the pages' objects must not be kept (their object IDs
+    /// may be). Each page is a query that starts where the last one ended (its last date,
+    /// and how many items of that date were given), not an offset: a walk over a million
+    /// items holds one page and reads each row once. A search gathers the matches' IDs
+    /// once (8 bytes a match) and reads the items a page at a time. The context must have no unsaved
+    /// changes. Call on `context`'s queue.
+    ///
+    /// ```swift
+    /// try ItemOrder.forEachPage(matching: unread, in: context) { page in for item in page { print(item.title ?? "") } }
+    /// ```
+    public static func forEachPage(
+        matching predicate: ObjectGraph.Predicate? = nil, searchText: String? = nil, limit: Int? = nil, pageSize: Int = 500,
+        timeLimit: Duration? = nil, in context: ManagedObjectContext, _ body: ([FeedItem]) throws -> Void
+    ) throws {
+        func matching(_ condition: ObjectGraph.Predicate) -> ObjectGraph.Predicate {
+            predicate.map { $0 && condition } ?? condition
+        }
+        func fetch(_ condition: ObjectGraph.Predicate, offset: Int = 0, limit: Int) throws -> [FeedItem] {
+            var request = newestFirst(matching(condition), searchText: searchText, limit: limit, timeLimit: timeLimit)
+            request.fetchOffset = offset
+            return try context.fetch(request)
+        }
+        if searchText != nil {
+            // Every page's query would gather the full-text matches again: gather their IDs
+            // once (8 bytes each), newest first, and read the items a page at a time.
+            var request = newestFirst(predicate, searchText: searchText, limit: limit, timeLimit: timeLimit)
+            request.fetchBatchSize = max(1, pageSize)
+            let results = try context.fetchBatched(request)
+            var start = 0
+            while start < results.count {
+                let end = min(results.count, start + max(1, pageSize))
+                try body((start..<end).map { results[$0] })
+                context.reset()
+                start = end
+            }
+            return
+        }
+        let sortDate = PredicateOperand.keyPath("sortDate")
+        var remaining = limit ?? Int.max
+        // Where the dated part stands: the last date given, and how many items of it were.
+        var last: (date: Date, given: Int)?
+        var undatedGiven = 0
+        var datedDone = false
+        while remaining > 0 {
+            let want = min(max(1, pageSize), remaining)
+            var page: [FeedItem] = []
+            if !datedDone {
+                if let last {
+                    // The rest of the items of the last date, then older ones.
+                    page = try fetch(
+                        .comparison(sortDate, .equalTo, .constant(.date(last.date))), offset: last.given, limit: want)
+                    if page.count < want {
+                        page += try fetch(.comparison(sortDate, .lessThan, .constant(.date(last.date))), limit: want - page.count)
+                    }
+                } else {
+                    page = try fetch(.comparison(sortDate, .notEqualTo, .constant(.null)), limit: want)
+                }
+                if let date = page.last?.sortDate {
+                    let sameDate = page.reversed().prefix { $0.sortDate == date }.count
+                    let before = last.map { $0.date == date ? $0.given : 0 } ?? 0
+                    last = (date, before + sameDate)
+                }
+                if page.count < want { datedDone = true }
+            }
+            if datedDone && page.count < want {
+                let undated = try fetch(
+                    .comparison(sortDate, .equalTo, .constant(.null)), offset: undatedGiven, limit: want - page.count)
+                undatedGiven += undated.count
+                page += undated
+                if page.isEmpty { break }
+            }
+            remaining -= page.count
+            try body(page)
+            context.reset()
+            if page.count < want { break }
+        }
     }
 
     /// The IDs of one feed's items, newest first, through its relationship (the

@@ -27,8 +27,7 @@ public enum ItemSearch {
     ) throws(ZeaderError) -> [ObjectID] {
         do {
             return try context.fetchObjectIDs(
-                ItemOrder.oldestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit, in: context)
-            ).reversed()
+                ItemOrder.newestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit))
         } catch {
             throw ZeaderError.wrapping(error)
         }
@@ -47,8 +46,7 @@ public enum ItemSearch {
     ) throws(ZeaderError) -> [FeedItem] {
         do {
             return try context.fetch(
-                ItemOrder.oldestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit, in: context)
-            ).reversed()
+                ItemOrder.newestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit))
         } catch {
             throw ZeaderError.wrapping(error)
         }
