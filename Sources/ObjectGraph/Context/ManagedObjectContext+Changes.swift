@@ -48,7 +48,7 @@ extension ManagedObjectContext {
         bus?.postObjectsDidChange(
             ObjectsDidChangeNotification(
                 context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted, ownInsertedIDs: insertedIDs,
-                updated: updated,
+                updated: updated, updatedIDsFromMerges: p.mergedUpdated,
                 deleted: deleted, changedKeysByID: p.updated, isMerge: isMerge))
     }
 
@@ -196,8 +196,10 @@ extension ManagedObjectContext {
                 for pk in pks where !found.contains(pk) { removeDeletedElsewhere(ObjectID(entity: entity, rawValue: pk)) }
             }
         }
-        // New rows are announced by ID only; they are fetchable by anyone interested.
+        // New rows are announced by ID only; they are fetchable by anyone interested. So are
+        // changed rows of which no object is registered here (live results may gain them).
         pending.mergedInserted.formUnion(note.inserted)
+        for (id, _) in note.updated where registered[id]?.object == nil { pending.mergedUpdated.insert(id) }
         if alwaysAnnounce { pending.announceEvenIfEmpty = true }
         processPendingChanges(isMerge: true, forceCounters: true)
     }

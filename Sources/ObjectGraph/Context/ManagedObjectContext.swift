@@ -512,6 +512,8 @@ struct PendingChanges {
     var deletedInserted: Set<ObjectID> = []
     /// Rows other contexts inserted, learnt from a merge.
     var mergedInserted: Set<ObjectID> = []
+    /// Rows other contexts changed, of which no object is registered here, learnt from a merge.
+    var mergedUpdated: Set<ObjectID> = []
     /// The objects involved, kept alive until they are announced.
     var objects: [ObjectID: ManagedObject] = [:]
     /// Post ObjectsDidChange even with nothing above to list (a batch request changed rows
@@ -520,7 +522,7 @@ struct PendingChanges {
 
     var isEmpty: Bool {
         newObjects.isEmpty && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty
-            && mergedInserted.isEmpty
+            && mergedInserted.isEmpty && mergedUpdated.isEmpty
             && !announceEvenIfEmpty
     }
 }

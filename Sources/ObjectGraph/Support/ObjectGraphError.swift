@@ -45,6 +45,9 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case notBatchUpdatable(entity: String, key: String, reason: String)
     /// A full-text search on an entity that declares no full-text index.
     case noFullTextIndex(entity: String)
+    /// A fetch request a ``FetchedResultsController`` cannot keep live (a limit, a
+    /// full-text search, a section key path that is not the first sort key).
+    case invalidFetchRequest(entity: String, message: String)
     /// The store's file is damaged (SQLite found a malformed page or header), named with
     /// SQLite's message. Nothing more is written to it.
     case damaged(path: String, detail: String)
@@ -80,6 +83,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .migrationFailed(let p, let r): return "\(p): migration failed: \(r)"
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
         case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
+        case .invalidFetchRequest(let e, let m): return "invalid fetch request for \(e): \(m)"
         case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"
         case .damaged(let p, let detail):
             return
