@@ -11,6 +11,8 @@
 //   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
 //   swift run -c release zeader-bench reader-memory [R [F [I]]]  the reader's RSS over R (200) refreshes
 //                                                     of F (200) file:// feeds of I (50) items
+//   swift run -c release zeader-bench fetched-results [N [C]]  a FetchedResultsController over N
+//                                                     (100,000) rows: per-change cost of C changes
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -430,11 +432,14 @@ case "reader-memory":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try readerMemoryBenchmark(
         rounds: rest.first ?? 200, feeds: rest.dropFirst().first ?? 200, items: rest.dropFirst(2).first ?? 50)
+case "fetched-results":
+    let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
+    try fetchedResultsBenchmark(count: rest.first ?? 100_000, changes: rest.dropFirst().first ?? 1_000)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | fetched-results [N [CHANGES]]"
     )
     exit(2)
 }

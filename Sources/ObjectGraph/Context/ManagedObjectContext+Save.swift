@@ -4,6 +4,9 @@ extension ManagedObjectContext {
     /// Writes every unsaved change to the store in one transaction, then announces it with
     /// DidSave on the container's bus.
     ///
+    /// A child context (``newChildContext(name:queue:)``) saves into its parent instead: its
+    /// changes become the parent's unsaved changes, and nothing is written to the store.
+    ///
     /// On failure (a required value missing, a uniqueness or deny-rule violation, a merge
     /// conflict under ``MergePolicy/error``) nothing is written, and the context still holds
     /// all its changes, ready to be fixed and saved again.
@@ -13,6 +16,7 @@ extension ManagedObjectContext {
     /// ```
     public func save() throws(ObjectGraphError) {
         assertOnQueue()
+        if let parentContext { return try saveIntoParent(parentContext) }
         processPendingChanges()
         guard hasChanges else { return }
         // willSave may change (or insert) objects: iterate over copies.

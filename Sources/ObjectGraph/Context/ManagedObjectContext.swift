@@ -78,6 +78,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         set { link.batchNumber = newValue }
     }
     var isMerging = false
+    /// For a child context: the context its saves go into (see ``newChildContext(name:queue:)``).
+    var parentContext: ManagedObjectContext?
 
     init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
         self.containerBox = containerBox
@@ -253,6 +255,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     @discardableResult
     func loadRow(into object: ManagedObject) throws(ObjectGraphError) -> Bool {
+        if let parentContext { return loadFromParent(object, parent: parentContext) }
         let entity = object.entity
         object.isFault = false
         guard let pk = object.objectID.primaryKey else { return true }
@@ -278,6 +281,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Registers (or refreshes) the object for a row just read from the store.
     func materialize(entity: Entity, pk: Int64, snapshot: consuming Snapshot) -> ManagedObject {
         let id = ObjectID(entity: entity, rawValue: pk)
+        if let parentContext, registered[id]?.object == nil {
+            // A child context's objects are as its parent has them, not as stored.
+            let object = self.object(with: id)
+            _ = loadFromParent(object, parent: parentContext)
+            return object
+        }
         if let object = registered[id]?.object {
             if object.isFault {
                 object.isFault = false

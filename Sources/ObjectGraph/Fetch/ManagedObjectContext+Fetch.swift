@@ -26,6 +26,7 @@ extension ManagedObjectContext {
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [ObjectID] {
         assertOnQueue()
         let plan = try FetchPlan(request: request, context: self)
+        if let parentContext { return try executeThroughParent(plan, parent: parentContext).map(\.objectID) }
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
             let pks = try plan.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
@@ -42,6 +43,7 @@ extension ManagedObjectContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(ObjectGraphError) -> Int {
         assertOnQueue()
         let plan = try FetchPlan(request: request, context: self)
+        if let parentContext { return try executeThroughParent(plan, parent: parentContext).count }
         var total: Int
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: [], applyLimit: false)
@@ -117,6 +119,7 @@ extension ManagedObjectContext {
     }
 
     func executeObjects(_ plan: FetchPlan) throws(ObjectGraphError) -> [ManagedObject] {
+        if let parentContext { return try executeThroughParent(plan, parent: parentContext) }
         let layout = RowLayout(entity: plan.entity, alias: "t0")
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: [], applyLimit: true)
