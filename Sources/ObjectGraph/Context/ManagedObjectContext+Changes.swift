@@ -153,6 +153,8 @@ extension ManagedObjectContext {
     /// interface showing counts and rows read from the store — must hear of the change).
     func mergeStoreChanges(_ note: DidSaveNotification, alwaysAnnounce: Bool = false) {
         processPendingChanges()
+        // A merge brings a pinned generation up to the state it announces.
+        try? advanceReadGeneration()
         isMerging = true
         defer { isMerging = false }
 
@@ -177,7 +179,7 @@ extension ManagedObjectContext {
             let layout = RowLayout(entity: entity, alias: "t0")
             let model = self.model
             let rows =
-                (try? store.read { db in
+                (try? readStore { db in
                     try Row.fetchAll(
                         db,
                         sql:

@@ -29,6 +29,7 @@ extension ManagedObjectContext {
         let plan = makeSavePlan()
         let outcome = try store.save(plan, policy: mergePolicy)
         let notification = apply(outcome, plan: plan)
+        try? advanceReadGeneration()  // a pinned context sees its own save
         bus?.postDidSave(notification)
     }
 

@@ -80,6 +80,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var isMerging = false
     /// For a child context: the context its saves go into (see ``newChildContext(name:queue:)``).
     var parentContext: ManagedObjectContext?
+    /// The store snapshot reads come from while a generation is pinned (see ``pinReadGeneration()``).
+    var pinnedGeneration: DatabaseSnapshot?
 
     init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
         self.containerBox = containerBox
@@ -260,7 +262,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.isFault = false
         guard let pk = object.objectID.primaryKey else { return true }
         let layout = RowLayout(entity: entity, alias: "t0")
-        let row = try store.read { db in
+        let row = try readStore { db in
             try Row.fetchOne(
                 db, sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?",
                 arguments: [pk])

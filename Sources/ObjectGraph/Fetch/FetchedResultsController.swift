@@ -501,7 +501,7 @@ extension ManagedObjectContext {
             let layout = RowLayout(entity: entity, alias: "t0")
             let model = self.model
             let rows =
-                (try? store.read { db in
+                (try? readStore { db in
                     try Row.fetchAll(
                         db,
                         sql:

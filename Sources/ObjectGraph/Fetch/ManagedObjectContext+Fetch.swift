@@ -288,7 +288,7 @@ struct FetchPlan {
     /// interrupted and the fetch throws ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
     func read<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
         do {
-            return try context.store.read { db in try deadline.run(in: db) { try block(db) } }
+            return try context.readStore { db in try deadline.run(in: db) { try block(db) } }
         } catch {
             throw explained(error)
         }
@@ -478,7 +478,7 @@ public final class FetchedResults<Element: ManagedObject>: RandomAccessCollectio
             let layout = RowLayout(entity: entity, alias: "t0")
             let model = context.model
             let rows =
-                (try? context.store.read { db in
+                (try? context.readStore { db in
                     try Row.fetchAll(
                         db,
                         sql:

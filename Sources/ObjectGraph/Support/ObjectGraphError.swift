@@ -48,6 +48,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     /// A fetch request a ``FetchedResultsController`` cannot keep live (a limit, a
     /// full-text search, a section key path that is not the first sort key).
     case invalidFetchRequest(entity: String, message: String)
+    /// Pinned read generations need a file store (SQLite WAL snapshots).
+    case generationsUnavailable(path: String)
     /// The store's file is damaged (SQLite found a malformed page or header), named with
     /// SQLite's message. Nothing more is written to it.
     case damaged(path: String, detail: String)
@@ -84,6 +86,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
         case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
         case .invalidFetchRequest(let e, let m): return "invalid fetch request for \(e): \(m)"
+        case .generationsUnavailable(let p):
+            return "\(p): read generations can be pinned only in a file store (WAL snapshots), not in memory"
         case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"
         case .damaged(let p, let detail):
             return
