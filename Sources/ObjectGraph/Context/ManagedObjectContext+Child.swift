@@ -117,9 +117,10 @@ extension ManagedObjectContext {
     func saveIntoParent(_ parent: ManagedObjectContext) throws(ObjectGraphError) {
         processPendingChanges()
         guard hasChanges else { return }
-        for object in Array(newObjects) { object.willSave() }
-        for object in Array(updatedByID.values) { object.willSave() }
+        let undoMark = undoManager?.groupCount
+        try runWillSave()
         processPendingChanges()
+        if let undoMark { undoManager?.foldGroups(after: undoMark) }
         try validateForSave()
         bus?.postWillSave(WillSaveNotification(context: self))
 

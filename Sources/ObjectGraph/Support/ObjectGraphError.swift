@@ -48,6 +48,11 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     /// A fetch request a ``FetchedResultsController`` cannot keep live (a limit, a
     /// full-text search, a section key path that is not the first sort key).
     case invalidFetchRequest(entity: String, message: String)
+    /// A value breaks a validation rule of its attribute (``ValidationRule``) or was refused
+    /// by a `validateFor…` hook or `willSave`.
+    case invalidValue(entity: String, key: String, rule: String, message: String)
+    /// Several validation errors found by one save, every one of them.
+    case validationFailed([ObjectGraphError])
     /// Pinned read generations need a file store (SQLite WAL snapshots).
     case generationsUnavailable(path: String)
     /// The store's file is damaged (SQLite found a malformed page or header), named with
@@ -86,6 +91,10 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
         case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
         case .invalidFetchRequest(let e, let m): return "invalid fetch request for \(e): \(m)"
+        case .invalidValue(let e, let k, let rule, let m):
+            return k.isEmpty ? "\(e): \(m) (\(rule))" : "\(e).\(k) \(m) (rule: \(rule))"
+        case .validationFailed(let errors):
+            return "\(errors.count) validation errors: " + errors.map(\.description).joined(separator: "; ")
         case .generationsUnavailable(let p):
             return "\(p): read generations can be pinned only in a file store (WAL snapshots), not in memory"
         case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"

@@ -124,6 +124,19 @@ public final class ContextUndoManager {
         if explicitDepth == 0 && mode == .normal { commitOpenGroup() }
     }
 
+    /// How many steps can be undone (the open group, if any, not counted).
+    var groupCount: Int { undoStack.count }
+
+    /// Makes the steps recorded after the first `count` part of step `count` (the last one
+    /// then): `willSave`'s changes belong to the user's step that is being saved.
+    func foldGroups(after count: Int) {
+        closeImplicitGroup()
+        guard count > 0, undoStack.count > count else { return }
+        let extra = undoStack[count...].flatMap(\.records)
+        undoStack.removeSubrange(count...)
+        undoStack[count - 1].records += extra
+    }
+
     private func commitOpenGroup() {
         guard let group = openGroup else { return }
         openGroup = nil
