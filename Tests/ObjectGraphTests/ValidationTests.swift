@@ -8,7 +8,7 @@ struct ChoreRefused: Error, CustomStringConvertible {
 }
 
 final class Chore: ManagedObject {
-    @Managed("title") var title: String
+    @Managed("title") var title: String?  // required, but read before validation (willSave)
     @Managed("priority") var priority: Int64
     @Managed("saves") var saves: Int64
 

@@ -244,7 +244,7 @@ open class ManagedObject: CustomStringConvertible {
     @usableFromInline
     func toOneIndex(forManagedKey key: String) -> Int {
         guard let r = entity.relationshipNames.index(of: key) ?? entity.relationshipIndexByName[key], !entity.isToMany[r] else {
-            preconditionFailure("\(entity.name) has no to-one relationship '\(key)'")
+            fatalError("\(entity.name) has no to-one relationship '\(key)'")
         }
         return r
     }

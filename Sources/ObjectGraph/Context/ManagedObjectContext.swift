@@ -23,7 +23,7 @@ import GRDB
 /// ```
 // Unchecked sendability is sound: every mutable property is touched only on `queue` (a serial
 // queue); `perform`/`performAndWait` are the only entry points from other threads, and
-// `assertOnQueue()` checks the rule in debug builds.
+// `assertOnQueue()` checks the rule (in release builds too).
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// The container this context belongs to (it holds the container weakly: keep the
     /// container alive while you use its contexts).
@@ -137,8 +137,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(queue)
     }
 
+    /// Stops the program, naming the context and the call, when used off its queue — in
+    /// release builds too (one queue-specific look-up per call; property access on objects
+    /// is not checked).
     @inline(__always) func assertOnQueue(_ function: StaticString = #function) {
-        assert(isOnQueue, "\(self).\(function) called off its queue; use perform { }")
+        if !isOnQueue { offQueue(function) }
+    }
+
+    private func offQueue(_ function: StaticString) -> Never {
+        fatalError("\(self).\(function) called off its queue; use perform { } or performAndWait { }")
     }
 
     // MARK: State

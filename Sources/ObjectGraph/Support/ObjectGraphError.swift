@@ -53,6 +53,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case invalidValue(entity: String, key: String, rule: String, message: String)
     /// Several validation errors found by one save, every one of them.
     case validationFailed([ObjectGraphError])
+    /// The classes' property wrappers do not match the model (each mismatch named).
+    case modelMismatch([String])
     /// Pinned read generations need a file store (SQLite WAL snapshots).
     case generationsUnavailable(path: String)
     /// The store's file is damaged (SQLite found a malformed page or header), named with
@@ -95,6 +97,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
             return k.isEmpty ? "\(e): \(m) (\(rule))" : "\(e).\(k) \(m) (rule: \(rule))"
         case .validationFailed(let errors):
             return "\(errors.count) validation errors: " + errors.map(\.description).joined(separator: "; ")
+        case .modelMismatch(let problems):
+            return "the classes do not match the model: " + problems.joined(separator: "; ")
         case .generationsUnavailable(let p):
             return "\(p): read generations can be pinned only in a file store (WAL snapshots), not in memory"
         case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"
