@@ -75,7 +75,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .uniquenessViolation(let e, let keys, let values):
             return "\(e).\(keys.joined(separator: ",")): uniqueness violated by \(values.joined(separator: ", "))"
         case .deleteDenied(let e, let r, let n):
-            return "\(e).\(r): cannot delete, \(n) related object\(n == 1 ? "" : "s") remain (delete rule deny)"
+            return "\(e).\(r): cannot delete, \(n) related object\(n == 1 ? " remains" : "s remain") (delete rule deny)"
         case .predicateSyntax(let f, let p, let m):
             return "predicate syntax error at position \(p): \(m) \(Self.excerpt(of: f, around: p))"
         case .invalidPredicate(let e, let m): return "invalid predicate for \(e): \(m)"

@@ -15,3 +15,8 @@ public typealias OGPredicate = Predicate
 /// let newestFirst = OGSortDescriptor("published", ascending: false)
 /// ```
 public typealias OGSortDescriptor = SortDescriptor
+
+extension AttributeType {
+    /// The type's name with its article, for messages: "an integer", "a string".
+    var withArticle: String { self == .integer ? "an integer" : "a \(rawValue)" }
+}
