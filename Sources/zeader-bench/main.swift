@@ -16,6 +16,8 @@
 //   swift run -c release zeader-bench scale-build PATH N [F]  a store of N generated items over F
 //                                                     (2,000) feeds (scripts/bench-scale.sh)
 //   swift run -c release zeader-bench first-screen PATH [R]   the reader's start on a store, R (5) times
+//   swift run -c release zeader-bench fetched-results [N [C]]  a FetchedResultsController over N
+//                                                     (100,000) rows: per-change cost of C changes
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -458,11 +460,14 @@ case "first-screen":
         exit(2)
     }
     try firstScreenBenchmark(path: path, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
+case "fetched-results":
+    let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
+    try fetchedResultsBenchmark(count: rest.first ?? 100_000, changes: rest.dropFirst().first ?? 1_000)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]]"
     )
     exit(2)
 }

@@ -48,5 +48,22 @@ final class Memo: ManagedObject {
             return (hits.count, inbox.unreadCount)
         }
         #expect(count == 1 && unread == 1)
+
+        // The README's live results and edit sheet, continuing the example.
+        let remaining = try context.performAndWait { () throws in
+            let unread = try FetchedResultsController(
+                fetchRequest: FetchRequest<Memo>(
+                    predicate: try OGPredicate(format: "read == NO"), sortDescriptors: [OGSortDescriptor("title")]),
+                context: context)
+            try unread.performFetch()
+            let sheet = context.newChildContext()  // discard it by dropping it
+            let memo = unread.object(at: ResultIndexPath(section: 0, item: 0))
+            (try sheet.existingObject(with: memo.objectID) as! Memo).read = true
+            try sheet.save()  // into the view context, not the store
+            let remaining = unread.numberOfObjects(inSection: 0)  // 0: the change arrived as a delete
+            try context.save()
+            return remaining
+        }
+        #expect(remaining == 0)
     }
 }

@@ -34,6 +34,58 @@ import Testing
         }
     }
 
+    /// Undoing a change to an object another context deleted meanwhile must not bring back
+    /// a phantom object (a row-less copy that fetches do not return).
+    @Test func undoOfAChangeToAnObjectDeletedElsewhereDoesNothing() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        let id = try ctx.performAndWait { () throws in
+            ctx.undoManager = ContextUndoManager()
+            let n = ctx.insert(Note.self)
+            n.title = "one"
+            try ctx.save()
+            n.rating = 3
+            try ctx.save()
+            return n.objectID
+        }
+        let other = container.newBackgroundContext()
+        try other.performAndWait { () throws in
+            other.delete(try other.existingObject(with: id))
+            try other.save()
+        }
+        try ctx.performAndWait { () throws in
+            _ = ctx.undo()
+            #expect(!ctx.hasChanges)
+            #expect(try ctx.fetch(FetchRequest<Note>()).isEmpty)
+        }
+    }
+
+    /// Undoing an unsaved deletion of an object another context changed meanwhile brings it
+    /// back with the stored values, not those it had when it was deleted.
+    @Test func undoOfADeletionKeepsChangesSavedElsewhereMeanwhile() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        let n = try ctx.performAndWait { () throws in
+            let n = ctx.insert(Note.self)
+            n.title = "old"
+            try ctx.save()
+            ctx.undoManager = ContextUndoManager()
+            ctx.delete(n)
+            ctx.processPendingChanges()
+            return n
+        }
+        let other = container.newBackgroundContext()
+        try other.performAndWait { () throws in
+            (try other.existingObject(with: n.objectID) as! Note).title = "new"
+            try other.save()
+        }
+        try ctx.performAndWait { () throws in
+            #expect(ctx.undo())
+            #expect(n.title == "new")
+            #expect(try ctx.fetch(FetchRequest<Note>(predicate: try OGPredicate(format: "title == 'new'"))).count == 1)
+        }
+    }
+
     @Test func groupsAndNamedActionsAndUndoAfterSave() throws {
         let container = try TestModel.container()
         let ctx = container.viewContext

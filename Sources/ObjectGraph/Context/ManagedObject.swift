@@ -244,7 +244,7 @@ open class ManagedObject: CustomStringConvertible {
     @usableFromInline
     func toOneIndex(forManagedKey key: String) -> Int {
         guard let r = entity.relationshipNames.index(of: key) ?? entity.relationshipIndexByName[key], !entity.isToMany[r] else {
-            preconditionFailure("\(entity.name) has no to-one relationship '\(key)'")
+            fatalError("\(entity.name) has no to-one relationship '\(key)'")
         }
         return r
     }
@@ -318,8 +318,37 @@ open class ManagedObject: CustomStringConvertible {
     open func awakeFromInsert() {}
     /// Called after the object's values are loaded from the store.
     open func awakeFromFetch() {}
-    /// Called before the object is saved; changes made here are saved too.
-    open func willSave() {}
+    /// Called before the object is saved; changes made here are saved too, and are part of
+    /// the undo step of the changes being saved. Throw to stop the save (nothing is written).
+    ///
+    /// ```swift
+    /// override func willSave() throws { if isInserted { created = Date() } }
+    /// ```
+    open func willSave() throws {}
+
+    // MARK: Validation hooks
+
+    /// Checks an inserted object before it is saved, after its attributes' rules
+    /// (``AttributeDescription/validationRules``) passed. Throw
+    /// ``ObjectGraphError/invalidValue(entity:key:rule:message:)`` (or any error) to refuse it;
+    /// every object's errors are collected into one thrown error.
+    ///
+    /// ```swift
+    /// override func validateForInsert() throws { if title == "" { throw ObjectGraphError.invalidValue(entity: "Note", key: "title", rule: "not empty", message: "is empty") } }
+    /// ```
+    open func validateForInsert() throws {}
+    /// Checks a changed object before it is saved (see ``validateForInsert()``).
+    ///
+    /// ```swift
+    /// override func validateForUpdate() throws { try validateForInsert() }
+    /// ```
+    open func validateForUpdate() throws {}
+    /// Checks an object about to be deleted (see ``validateForInsert()``).
+    ///
+    /// ```swift
+    /// override func validateForDelete() throws { if isPinned { throw ObjectGraphError.invalidValue(entity: "Note", key: "isPinned", rule: "unpinned", message: "is pinned") } }
+    /// ```
+    open func validateForDelete() throws {}
 }
 
 /// What objects need of their context on every access, shared by all of one context's

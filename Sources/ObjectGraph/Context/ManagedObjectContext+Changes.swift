@@ -48,7 +48,7 @@ extension ManagedObjectContext {
         bus?.postObjectsDidChange(
             ObjectsDidChangeNotification(
                 context: self, inserted: inserted, insertedObjectIDs: p.mergedInserted, ownInsertedIDs: insertedIDs,
-                updated: updated,
+                updated: updated, updatedIDsFromMerges: p.mergedUpdated,
                 deleted: deleted, changedKeysByID: p.updated, isMerge: isMerge))
     }
 
@@ -153,6 +153,8 @@ extension ManagedObjectContext {
     /// interface showing counts and rows read from the store — must hear of the change).
     func mergeStoreChanges(_ note: DidSaveNotification, alwaysAnnounce: Bool = false) {
         processPendingChanges()
+        // A merge brings a pinned generation up to the state it announces.
+        try? advanceReadGeneration()
         isMerging = true
         defer { isMerging = false }
 
@@ -177,7 +179,7 @@ extension ManagedObjectContext {
             let layout = RowLayout(entity: entity, alias: "t0")
             let model = self.model
             let rows =
-                (try? store.read { db in
+                (try? readStore { db in
                     try Row.fetchAll(
                         db,
                         sql:
@@ -196,8 +198,10 @@ extension ManagedObjectContext {
                 for pk in pks where !found.contains(pk) { removeDeletedElsewhere(ObjectID(entity: entity, rawValue: pk)) }
             }
         }
-        // New rows are announced by ID only; they are fetchable by anyone interested.
+        // New rows are announced by ID only; they are fetchable by anyone interested. So are
+        // changed rows of which no object is registered here (live results may gain them).
         pending.mergedInserted.formUnion(note.inserted)
+        for (id, _) in note.updated where registered[id]?.object == nil { pending.mergedUpdated.insert(id) }
         if alwaysAnnounce { pending.announceEvenIfEmpty = true }
         processPendingChanges(isMerge: true, forceCounters: true)
     }

@@ -32,7 +32,7 @@ extension ManagedObjectContext {
         var seen = Set<ObjectID>()
         if let pk = object.objectID.primaryKey {
             let layout = RowLayout(entity: destination, alias: "t0")
-            let rows = try store.read { db in
+            let rows = try readStore { db in
                 try Row.fetchAll(
                     db,
                     sql:

@@ -4,6 +4,9 @@ extension ManagedObjectContext {
     /// Writes every unsaved change to the store in one transaction, then announces it with
     /// DidSave on the container's bus.
     ///
+    /// A child context (``newChildContext(name:queue:)``) saves into its parent instead: its
+    /// changes become the parent's unsaved changes, and nothing is written to the store.
+    ///
     /// On failure (a required value missing, a uniqueness or deny-rule violation, a merge
     /// conflict under ``MergePolicy/error``) nothing is written, and the context still holds
     /// all its changes, ready to be fixed and saved again.
@@ -13,46 +16,22 @@ extension ManagedObjectContext {
     /// ```
     public func save() throws(ObjectGraphError) {
         assertOnQueue()
+        if let parentContext { return try saveIntoParent(parentContext) }
         processPendingChanges()
         guard hasChanges else { return }
-        // willSave may change (or insert) objects: iterate over copies.
-        for object in Array(newObjects) { object.willSave() }
-        for object in Array(updatedByID.values) { object.willSave() }
+        // willSave's changes join the undo step of the changes being saved.
+        let undoMark = undoManager?.groupCount
+        try runWillSave()
         processPendingChanges()
+        if let undoMark { undoManager?.foldGroups(after: undoMark) }
         try validateForSave()
         bus?.postWillSave(WillSaveNotification(context: self))
 
         let plan = makeSavePlan()
         let outcome = try store.save(plan, policy: mergePolicy)
         let notification = apply(outcome, plan: plan)
+        try? advanceReadGeneration()  // a pinned context sees its own save
         bus?.postDidSave(notification)
-    }
-
-    // MARK: Validation
-
-    func validateForSave() throws(ObjectGraphError) {
-        func validate(_ object: ManagedObject) throws(ObjectGraphError) {
-            let entity = object.entity
-            object.fireFaultIfNeeded()
-            for i in entity.requiredAttributeIndexes where object.values[i].isNull {
-                throw .missingValue(entity: entity.name, key: entity.attributes[i].name)
-            }
-            for r in entity.requiredForeignKeyIndexes {
-                // Pointing at an object deleted in this save counts as nil.
-                if let target = object.toOne[r], deletedByID.isEmpty || deletedByID[target] == nil { continue }
-                throw .missingValue(entity: entity.name, key: entity.relationships[r].name)
-            }
-        }
-        for object in newObjects { try validate(object) }
-        for object in updatedByID.values { try validate(object) }
-        for object in deletedByID.values {
-            for (r, relationship) in object.entity.relationships.enumerated() where relationship.deleteRule == .deny {
-                let remaining = try relatedObjects(of: object, relationshipIndex: r).filter { deletedByID[$0.objectID] == nil }
-                if !remaining.isEmpty {
-                    throw .deleteDenied(entity: object.entity.name, relationship: relationship.name, count: remaining.count)
-                }
-            }
-        }
     }
 
     // MARK: Plan

@@ -23,7 +23,7 @@ import GRDB
 /// ```
 // Unchecked sendability is sound: every mutable property is touched only on `queue` (a serial
 // queue); `perform`/`performAndWait` are the only entry points from other threads, and
-// `assertOnQueue()` checks the rule in debug builds.
+// `assertOnQueue()` checks the rule (in release builds too).
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// The container this context belongs to (it holds the container weakly: keep the
     /// container alive while you use its contexts).
@@ -78,6 +78,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         set { link.batchNumber = newValue }
     }
     var isMerging = false
+    /// For a child context: the context its saves go into (see ``newChildContext(name:queue:)``).
+    var parentContext: ManagedObjectContext?
+    /// The store snapshot reads come from while a generation is pinned (see ``pinReadGeneration()``).
+    var pinnedGeneration: DatabaseSnapshot?
 
     init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
         self.containerBox = containerBox
@@ -133,8 +137,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(queue)
     }
 
+    /// Stops the program, naming the context and the call, when used off its queue — in
+    /// release builds too (one queue-specific look-up per call; property access on objects
+    /// is not checked).
     @inline(__always) func assertOnQueue(_ function: StaticString = #function) {
-        assert(isOnQueue, "\(self).\(function) called off its queue; use perform { }")
+        if !isOnQueue { offQueue(function) }
+    }
+
+    private func offQueue(_ function: StaticString) -> Never {
+        fatalError("\(self).\(function) called off its queue; use perform { } or performAndWait { }")
     }
 
     // MARK: State
@@ -253,11 +264,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     @discardableResult
     func loadRow(into object: ManagedObject) throws(ObjectGraphError) -> Bool {
+        if let parentContext { return loadFromParent(object, parent: parentContext) }
         let entity = object.entity
         object.isFault = false
         guard let pk = object.objectID.primaryKey else { return true }
         let layout = RowLayout(entity: entity, alias: "t0")
-        let row = try store.read { db in
+        let row = try readStore { db in
             try Row.fetchOne(
                 db, sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?",
                 arguments: [pk])
@@ -278,6 +290,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Registers (or refreshes) the object for a row just read from the store.
     func materialize(entity: Entity, pk: Int64, snapshot: consuming Snapshot) -> ManagedObject {
         let id = ObjectID(entity: entity, rawValue: pk)
+        if let parentContext, registered[id]?.object == nil {
+            // A child context's objects are as its parent has them, not as stored.
+            let object = self.object(with: id)
+            _ = loadFromParent(object, parent: parentContext)
+            return object
+        }
         if let object = registered[id]?.object {
             if object.isFault {
                 object.isFault = false
@@ -512,6 +530,8 @@ struct PendingChanges {
     var deletedInserted: Set<ObjectID> = []
     /// Rows other contexts inserted, learnt from a merge.
     var mergedInserted: Set<ObjectID> = []
+    /// Rows other contexts changed, of which no object is registered here, learnt from a merge.
+    var mergedUpdated: Set<ObjectID> = []
     /// The objects involved, kept alive until they are announced.
     var objects: [ObjectID: ManagedObject] = [:]
     /// Post ObjectsDidChange even with nothing above to list (a batch request changed rows
@@ -520,7 +540,7 @@ struct PendingChanges {
 
     var isEmpty: Bool {
         newObjects.isEmpty && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedInserted.isEmpty
-            && mergedInserted.isEmpty
+            && mergedInserted.isEmpty && mergedUpdated.isEmpty
             && !announceEvenIfEmpty
     }
 }

@@ -28,7 +28,8 @@ public final class PersistentContainer: Sendable {
     private let watcher = Mutex<TimerBox?>(nil)
     private let lastDataVersion = Mutex<Int64?>(nil)
 
-    /// Opens the store and builds the stack. `viewQueue` is the view context's queue
+    /// Checks that the model's classes match it (``ManagedObjectModel/checkClassesMatch()``),
+    /// opens the store and builds the stack. `viewQueue` is the view context's queue
     /// (a private serial queue unless you pass one, e.g. `.main`). With `readOnly` (or a
     /// file this process may not write) contexts can fetch, and saving throws
     /// ``ObjectGraphError/readOnlyStore(path:)``.
@@ -41,6 +42,7 @@ public final class PersistentContainer: Sendable {
         model: ManagedObjectModel, store location: StoreLocation, migrator: StoreMigrator? = nil,
         viewQueue: DispatchQueue? = nil, readOnly: Bool = false
     ) throws(ObjectGraphError) {
+        try model.checkClassesMatch()
         self.model = model
         self.store = try PersistentStore(model: model, location: location, migrator: migrator, readOnly: readOnly)
         self.bus = ChangeBus()

@@ -37,12 +37,23 @@ public struct Managed<V: ValueConvertible> {
             let i = resolveIndex(object, storageKeyPath)
             let value = object.attributeValue(at: i)
             if let v = V(fromValue: value) { return v }
+            if value.isNull { missingValue(object, at: i) }
             return coercedOrZero(value)
         }
         set {
             let i = resolveIndex(object, storageKeyPath)
             object.setAttributeValue(newValue.valueRepresentation, at: i)
         }
+    }
+
+    /// A non-optional property with no value (a required attribute not set yet, or an object
+    /// whose row was deleted): stop with a message rather than make a value up.
+    @usableFromInline
+    static func missingValue(_ object: ManagedObject, at i: Int) -> Never {
+        let name = object.entity.attributes[i].name
+        fatalError(
+            "\(object.entity.name).\(name) has no value (\(object.isInserted ? "not set yet" : "its row was deleted"), read as non-optional \(V.self)); set it first, or declare it \(V.self)?"
+        )
     }
 
     @usableFromInline
@@ -71,12 +82,12 @@ extension Entity {
     @usableFromInline
     func attributeIndex(forManagedKey key: String, type: AttributeType) -> Int {
         guard let i = attributeNames.index(of: key) ?? attributeIndexByName[key] else {
-            preconditionFailure("\(name) has no attribute '\(key)'")
+            fatalError("\(name) has no attribute '\(key)'")
         }
         let declared = attributeTypes[i]
-        precondition(
-            declared == type || (declared == .integer && type == .bool),
-            "\(name).\(key) is \(declared.rawValue), declared as a Swift \(type.rawValue)")
+        if declared != type && !(declared == .integer && type == .bool) {
+            fatalError("\(name).\(key) is \(declared.rawValue), declared as a Swift \(type.rawValue)")
+        }
         return i
     }
 }

@@ -26,6 +26,7 @@ extension ManagedObjectContext {
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [ObjectID] {
         assertOnQueue()
         let plan = try FetchPlan(request: request, context: self)
+        if let parentContext { return try executeThroughParent(plan, parent: parentContext).map(\.objectID) }
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
             let pks = try plan.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
@@ -42,6 +43,7 @@ extension ManagedObjectContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(ObjectGraphError) -> Int {
         assertOnQueue()
         let plan = try FetchPlan(request: request, context: self)
+        if let parentContext { return try executeThroughParent(plan, parent: parentContext).count }
         var total: Int
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: "COUNT(*)", excluding: [], applyLimit: false)
@@ -140,6 +142,7 @@ extension ManagedObjectContext {
     }
 
     func executeObjects(_ plan: FetchPlan) throws(ObjectGraphError) -> [ManagedObject] {
+        if let parentContext { return try executeThroughParent(plan, parent: parentContext) }
         let layout = RowLayout(entity: plan.entity, alias: "t0")
         if !plan.hasPendingChanges {
             let (sql, arguments) = plan.selectSQL(columns: layout.columnsSQL, excluding: [], applyLimit: true)
@@ -326,7 +329,7 @@ struct FetchPlan {
     /// interrupted and the fetch throws ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``.
     func read<T>(_ block: (Database) throws -> T) throws(ObjectGraphError) -> T {
         do {
-            return try context.store.read { db in try deadline.run(in: db) { try block(db) } }
+            return try context.readStore { db in try deadline.run(in: db) { try block(db) } }
         } catch {
             throw explained(error)
         }
@@ -526,7 +529,7 @@ public final class FetchedResults<Element: ManagedObject>: RandomAccessCollectio
             let layout = RowLayout(entity: entity, alias: "t0")
             let model = context.model
             let rows =
-                (try? context.store.read { db in
+                (try? context.readStore { db in
                     try Row.fetchAll(
                         db,
                         sql:

@@ -292,7 +292,7 @@ struct MigrationStep {
                 let value = migrationRow.newValues[a.name] ?? .null
                 guard let converted = value.coerced(to: a.type) else {
                     throw fail(
-                        m.new.name, "the row with Z_PK \(pk) has \(value) for '\(a.name)', which is not a \(a.type.rawValue)")
+                        m.new.name, "the row with Z_PK \(pk) has \(value) for '\(a.name)', which is not \(a.type.withArticle)")
                 }
                 arguments.append(converted.databaseValue)
             }

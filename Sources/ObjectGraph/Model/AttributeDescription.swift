@@ -37,6 +37,9 @@ public struct AttributeDescription: Sendable, Hashable {
     /// When set, the attribute is a stored count kept by ObjectGraph (see ``DerivedCount``);
     /// values set by code are ignored at save.
     public var derivedCount: DerivedCount?
+    /// Rules a non-nil value must meet when its object is saved (see ``validated(_:)``);
+    /// not part of the schema.
+    public var validationRules: [ValidationRule] = []
 
     /// True for counts kept by ObjectGraph.
     public var isDerivedCounter: Bool { derivedCount != nil }

@@ -42,7 +42,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 guard seen.insert(a.name).inserted else { throw ModelError(message: "\(e.name).\(a.name) is defined twice") }
                 if !a.defaultValue.isNull {
                     guard let c = a.defaultValue.coerced(to: a.type), c == a.defaultValue else {
-                        throw ModelError(message: "\(e.name).\(a.name): default \(a.defaultValue) is not a \(a.type.rawValue)")
+                        throw ModelError(message: "\(e.name).\(a.name): default \(a.defaultValue) is not \(a.type.withArticle)")
                     }
                 }
             }

@@ -84,11 +84,12 @@ public final class ChangeBus: Sendable {
                     insertedObjectIDs: note.insertedIDsFromMerges.filter { entities.contains($0.entity.name) },
                     ownInsertedIDs: note.ownInsertedIDs.filter { entities.contains($0.entity.name) },
                     updated: note.updated.filter { entities.contains($0.entity.name) },
+                    updatedIDsFromMerges: note.updatedObjectIDsFromMerges.filter { entities.contains($0.entity.name) },
                     deleted: note.deleted.filter { entities.contains($0.entity.name) },
                     changedKeysByID: note.changedKeysByID.filter { entities.contains($0.key.entity.name) },
                     isMerge: note.isMerge)
                 if narrowed.inserted.isEmpty && narrowed.insertedIDsFromMerges.isEmpty && narrowed.ownInsertedIDs.isEmpty
-                    && narrowed.updated.isEmpty
+                    && narrowed.updated.isEmpty && narrowed.updatedObjectIDsFromMerges.isEmpty
                     && narrowed.deleted.isEmpty
                 {
                     continue

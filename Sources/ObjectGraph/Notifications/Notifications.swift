@@ -20,6 +20,9 @@ public struct ObjectsDidChangeNotification {
     /// IDs of ``inserted`` (kept as a list: a set of them is built only if asked for).
     let ownInsertedIDs: [ObjectID]
     public let updated: [ManagedObject]
+    /// Objects another context changed that are not registered in this context (so not in
+    /// ``updated``), announced by merges as IDs only: results fetched before may gain them.
+    public let updatedObjectIDsFromMerges: Set<ObjectID>
     public let deleted: [ManagedObject]
     /// Changed keys per updated object.
     public let changedKeysByID: [ObjectID: Set<String>]
@@ -39,8 +42,10 @@ public struct ObjectsDidChangeNotification {
     init(
         context: ManagedObjectContext, inserted: [ManagedObject], insertedObjectIDs: Set<ObjectID> = [],
         ownInsertedIDs: [ObjectID] = [],
-        updated: [ManagedObject], deleted: [ManagedObject], changedKeysByID: [ObjectID: Set<String>], isMerge: Bool
+        updated: [ManagedObject], updatedIDsFromMerges: Set<ObjectID> = [], deleted: [ManagedObject],
+        changedKeysByID: [ObjectID: Set<String>], isMerge: Bool
     ) {
+        self.updatedObjectIDsFromMerges = updatedIDsFromMerges
         self.context = context
         self.inserted = inserted
         self.insertedIDsFromMerges = insertedObjectIDs

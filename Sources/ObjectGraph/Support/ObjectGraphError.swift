@@ -45,6 +45,18 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case notBatchUpdatable(entity: String, key: String, reason: String)
     /// A full-text search on an entity that declares no full-text index.
     case noFullTextIndex(entity: String)
+    /// A fetch request a ``FetchedResultsController`` cannot keep live (a limit, a
+    /// full-text search, a section key path that is not the first sort key).
+    case invalidFetchRequest(entity: String, message: String)
+    /// A value breaks a validation rule of its attribute (``ValidationRule``) or was refused
+    /// by a `validateFor…` hook or `willSave`.
+    case invalidValue(entity: String, key: String, rule: String, message: String)
+    /// Several validation errors found by one save, every one of them.
+    case validationFailed([ObjectGraphError])
+    /// The classes' property wrappers do not match the model (each mismatch named).
+    case modelMismatch([String])
+    /// Pinned read generations need a file store (SQLite WAL snapshots).
+    case generationsUnavailable(path: String)
     /// The store's file is damaged (SQLite found a malformed page or header), named with
     /// SQLite's message. Nothing more is written to it.
     case damaged(path: String, detail: String)
@@ -63,7 +75,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .uniquenessViolation(let e, let keys, let values):
             return "\(e).\(keys.joined(separator: ",")): uniqueness violated by \(values.joined(separator: ", "))"
         case .deleteDenied(let e, let r, let n):
-            return "\(e).\(r): cannot delete, \(n) related object\(n == 1 ? "" : "s") remain (delete rule deny)"
+            return "\(e).\(r): cannot delete, \(n) related object\(n == 1 ? " remains" : "s remain") (delete rule deny)"
         case .predicateSyntax(let f, let p, let m):
             return "predicate syntax error at position \(p): \(m) \(Self.excerpt(of: f, around: p))"
         case .invalidPredicate(let e, let m): return "invalid predicate for \(e): \(m)"
@@ -80,6 +92,15 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .migrationFailed(let p, let r): return "\(p): migration failed: \(r)"
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
         case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
+        case .invalidFetchRequest(let e, let m): return "invalid fetch request for \(e): \(m)"
+        case .invalidValue(let e, let k, let rule, let m):
+            return k.isEmpty ? "\(e): \(m) (\(rule))" : "\(e).\(k) \(m) (rule: \(rule))"
+        case .validationFailed(let errors):
+            return "\(errors.count) validation errors: " + errors.map(\.description).joined(separator: "; ")
+        case .modelMismatch(let problems):
+            return "the classes do not match the model: " + problems.joined(separator: "; ")
+        case .generationsUnavailable(let p):
+            return "\(p): read generations can be pinned only in a file store (WAL snapshots), not in memory"
         case .noFullTextIndex(let e): return "\(e) has no full-text index to search; declare one with FullTextIndexDescription"
         case .damaged(let p, let detail):
             return

@@ -124,6 +124,19 @@ public final class ContextUndoManager {
         if explicitDepth == 0 && mode == .normal { commitOpenGroup() }
     }
 
+    /// How many steps can be undone (the open group, if any, not counted).
+    var groupCount: Int { undoStack.count }
+
+    /// Makes the steps recorded after the first `count` part of step `count` (the last one
+    /// then): `willSave`'s changes belong to the user's step that is being saved.
+    func foldGroups(after count: Int) {
+        closeImplicitGroup()
+        guard count > 0, undoStack.count > count else { return }
+        let extra = undoStack[count...].flatMap(\.records)
+        undoStack.removeSubrange(count...)
+        undoStack[count - 1].records += extra
+    }
+
     private func commitOpenGroup() {
         guard let group = openGroup else { return }
         openGroup = nil
@@ -206,7 +219,7 @@ extension ManagedObjectContext {
         case .insert(let id):
             let object = self.object(with: id)
             if object.managedObjectContext === self, deletedByID[object.objectID] == nil { delete(object) }
-        case .delete(let id, let values, let toOne, _, let changedKeys):
+        case .delete(let id, let values, let toOne, let recorded, let changedKeys):
             let permanent = permanentIDForTemporary[id] ?? id
             if let object = deletedByID[permanent] {
                 // Deletion not saved yet: bring the object back as it was.
@@ -214,6 +227,16 @@ extension ManagedObjectContext {
                 object.values = values
                 object.toOne = toOne
                 object.changedKeys = changedKeys
+                if let current = object.snapshot, current.version != recorded?.version {
+                    // Saved elsewhere since the deletion: the stored values win where it had no local edit.
+                    let entity = object.entity
+                    for (i, a) in entity.attributes.enumerated() where !a.isTransient && !changedKeys.contains(a.name) {
+                        object.values[i] = current.values[i]
+                    }
+                    for r in entity.relationships.indices where !changedKeys.contains(entity.relationships[r].name) {
+                        object.toOne[r] = current.toOne[r]
+                    }
+                }
                 if !changedKeys.isEmpty { updatedByID[permanent] = object }
                 pending.deleted.remove(permanent)
                 pending.inserted.insert(permanent)
@@ -233,8 +256,8 @@ extension ManagedObjectContext {
                 }
             }
         case .change(let id, let change):
-            let object = self.object(with: id)
-            guard object.managedObjectContext === self else { return }
+            // An object whose row another context or process deleted meanwhile stays deleted.
+            guard let object = try? existingObject(with: id), object.managedObjectContext === self else { return }
             switch change {
             case .attribute(let index, let oldValue):
                 if object.entity.attributes[index].isDerivedCounter { return }
