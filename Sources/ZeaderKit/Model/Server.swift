@@ -182,10 +182,6 @@ public enum ZeaderModel {
         }
     }
 
-    /// Version 3 of the model: version 2 plus, on FeedItem, the indexes of the item lists
-    /// (v3 (scale): ``itemListIndexes``). Additive, so ``migrationPlan`` infers the step.
-    public static let version3 = model(version: 3, entities: version3Entities())
-
     /// The model this program writes.
     public static var current: ManagedObjectModel { version3 }
 
