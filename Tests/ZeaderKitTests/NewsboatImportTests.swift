@@ -102,7 +102,7 @@ struct NewsboatImportTests {
         #expect(r.stdout == "imported 3 feeds and 5 items from \(cache.path) (1 deleted in newsboat kept hidden)\n")
         #expect(r.stderr.contains("feeds and tags from \(urls.path)"))  // found beside the cache
         #expect(r.stderr.contains("query feed"))  // the urls file's note about the query feed
-        #expect(r.stderr.contains("1 item has an enclosure (enclosure_url), not imported"))
+        #expect(!r.stderr.contains("enclosure"))
 
         r = try zeader(["list", "--db", db], in: dir)
         #expect(
@@ -119,6 +119,9 @@ struct NewsboatImportTests {
         #expect(a.first { $0["id"] as? String == "a-1" }?["read"] as? Bool == true)
         #expect(a.first { $0["id"] as? String == "a-2" }?["flagged"] as? Bool == true)
         #expect(a.first { $0["id"] as? String == "a-1" }?["author"] as? String == "Ann")
+        // newsboat's enclosure becomes the item's (podcasts).
+        let enclosure = a.first { $0["id"] as? String == "a-2" }?["enclosure"] as? [String: Any]
+        #expect((enclosure?["url"] as? String)?.hasSuffix("/a/2.mp3") == true && enclosure?["type"] as? String == "audio/mpeg")
         r = try zeader(["items", "--db", db, "--where", "flagLetters CONTAINS \"s\""], in: dir)
         #expect(r.stdout.contains("A two") && r.stdout.split(separator: "\n").count == 1)
         r = try zeader(["items", "--db", db, "--search", "bold words"], in: dir)  // summary made from the HTML

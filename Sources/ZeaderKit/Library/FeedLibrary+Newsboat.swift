@@ -73,12 +73,6 @@ extension FeedLibrary {
         }
         progress?(total, total)
         report.items = counts
-        if counts.withEnclosures > 0 {
-            // Enclosures are stored by the podcasts branch's model; this import does not map them yet.
-            report.notes.append(
-                "\(cacheFile.path): \(counts.withEnclosures) item\(counts.withEnclosures == 1 ? " has" : "s have") an enclosure (enclosure_url), not imported"
-            )
-        }
         report.resumedAfterItems = min(total, result.resumedAfter * chunkSize)
         store.checkpoint()
         return report
@@ -200,7 +194,6 @@ extension FeedLibrary {
             var existing = existingByFeed[feedID] ?? [:]
             var tombstones = tombstonesByFeed[feedID] ?? [:]
             for row in group {
-                if row.enclosureURL != nil { counts.withEnclosures += 1 }
                 if row.deleted {
                     if let item = existing.removeValue(forKey: row.guid) { context.delete(item) }
                     if tombstones[row.guid] == nil {
@@ -240,6 +233,15 @@ extension FeedLibrary {
                 if let letters = row.flags {
                     item.flagged = true
                     item.flagLetters = letters
+                }
+                // newsboat's enclosure (its podcast): stored as a refresh stores one (http(s) only).
+                if let url = row.enclosureURL,
+                    let enclosure = EnclosureChoice.primary(of: [
+                        Enclosure(url: HTMLText.sanitizedLine(url), type: row.enclosureType)
+                    ])
+                {
+                    ItemImport.storeEnclosure(enclosure, in: item)
+                    counts.withEnclosures += 1
                 }
                 item.server = server
                 existing[row.guid] = item  // a guid repeated in the cache is stored once
@@ -312,7 +314,7 @@ public struct NewsboatItemCounts: Sendable, Equatable {
     public var deleted = 0
     /// Of feeds that were not imported.
     public var skipped = 0
-    /// Items with an enclosure (`enclosure_url`).
+    /// New items stored with newsboat's enclosure (`enclosure_url`, http or https).
     public var withEnclosures = 0
 
     public init() {}
