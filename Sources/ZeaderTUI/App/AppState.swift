@@ -132,6 +132,8 @@ public struct ArticleState: Equatable, Sendable {
     public var link: String?
     public var bodyHTML: String
     public var baseURL: URL?
+    /// Attached media, listed in the header with type and size.
+    public var enclosures: [ArticleEnclosure] = []
     /// `bodyHTML` rendered at `renderedWidth` (lines, then the numbered links).
     public var lines: [String] = []
     public var links: [String] = []
@@ -258,7 +260,8 @@ public struct AppState: Equatable, Sendable {
             }
         case .article:
             if var article {
-                article.scroll = max(0, min(article.scroll + delta, max(0, article.lines.count + 6 - page)))
+                let header = ArticleHeader.height(article, width: width)
+                article.scroll = max(0, min(article.scroll + delta, max(0, article.lines.count + header - page)))
                 self.article = article
             }
         case .help: helpScroll = max(0, min(helpScroll + delta, Action.allCases.count))
