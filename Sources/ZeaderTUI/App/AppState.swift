@@ -71,6 +71,8 @@ public enum ItemSource: Equatable, Sendable {
     case server(ObjectID)
     case smart(predicateFormat: String)
     case search(String)
+    /// A search within one feed (``AppState/searchPrompt()``).
+    case feedSearch(String, server: ObjectID)
 }
 
 /// A scrolling list position.
@@ -158,6 +160,8 @@ public struct ArticleState: Equatable, Sendable {
 /// A question on the bottom line.
 public enum Prompt: Equatable, Sendable {
     case search(text: String)
+    /// A search within one feed; TAB widens it to every feed.
+    case searchFeed(text: String, server: ObjectID, title: String)
     case addFeed(text: String)
     /// The fetched feed, waiting for keep (y) or discard (n).
     case addFeedPreview(url: String, title: String, itemCount: Int)
@@ -167,6 +171,7 @@ public enum Prompt: Equatable, Sendable {
     public var line: String {
         switch self {
         case .search(let text): return "Search: " + text
+        case .searchFeed(let text, _, let title): return "Search \(title) (TAB: all): " + text
         case .addFeed(let text): return "Add feed URL: " + text
         case .addFeedPreview(let url, let title, let count):
             return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
@@ -177,7 +182,7 @@ public enum Prompt: Equatable, Sendable {
     /// Whether the prompt takes typed text (else one y/n key).
     public var isTextEntry: Bool {
         switch self {
-        case .search, .addFeed: return true
+        case .search, .searchFeed, .addFeed: return true
         default: return false
         }
     }

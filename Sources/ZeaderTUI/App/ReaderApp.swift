@@ -246,7 +246,7 @@ public final class ReaderApp: @unchecked Sendable {
         case .toggleFlag: toggleFlag()
         case .markFeedRead: markRead(all: false)
         case .markAllRead: markRead(all: true)
-        case .search: state.prompt = .search(text: "")
+        case .search: state.prompt = state.searchPrompt()
         case .openInBrowser: openInBrowser()
         case .addFeed: state.prompt = .addFeed(text: "")
         case .deleteFeed:
@@ -393,6 +393,11 @@ public final class ReaderApp: @unchecked Sendable {
             switch state.items?.source {
             case .server(let id): kind = .server(id)
             case .smart(let format): kind = .smart(predicateFormat: format, id: nil)
+            case .search, .feedSearch:
+                // Search results: exactly the items listed, as one undo step.
+                let ids = state.items?.ids ?? []
+                attempt { state.say(.markedItemsRead(try model.markRead(ids))) }
+                return
             default:
                 state.say(.markReadNeedsAFeed)
                 return
@@ -410,7 +415,7 @@ public final class ReaderApp: @unchecked Sendable {
         if prompt.isTextEntry {
             var text: String
             switch prompt {
-            case .search(let t), .addFeed(let t): text = t
+            case .search(let t), .searchFeed(let t, _, _), .addFeed(let t): text = t
             default: return
             }
             switch key {
@@ -424,9 +429,12 @@ public final class ReaderApp: @unchecked Sendable {
             case .backspace, .delete: if !text.isEmpty { text.removeLast() }
             case .control("u"): text = ""
             case .character(let c): text.append(c)
+            case .tab:
+                if case .searchFeed = prompt { state.prompt = .search(text: text) }
+                return
             default: return
             }
-            if case .search = prompt { state.prompt = .search(text: text) } else { state.prompt = .addFeed(text: text) }
+            state.prompt = prompt.withText(text)
             return
         }
         let yes = key == .character("y") || key == .character("Y")
@@ -466,6 +474,12 @@ public final class ReaderApp: @unchecked Sendable {
         case .search:
             let started = Date()
             showItems(.search(text), title: "Search: \(text)")
+            if let count = state.items?.ids.count {
+                state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
+            }
+        case .searchFeed(_, let server, let title):
+            let started = Date()
+            showItems(.feedSearch(text, server: server), title: "Search \(title): \(text)")
             if let count = state.items?.ids.count {
                 state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
             }

@@ -79,6 +79,7 @@ public final class ReaderModel {
         case .smart(let format):
             return try ItemOrder.itemIDs(matching: try Predicate(format: format), timeLimit: UserPredicate.timeLimit, in: context)
         case .search(let text): return try ItemSearch.itemIDs(text, in: context)
+        case .feedSearch(let text, let server): return try feedSearchIDs(text, server: server)
         }
     }
 

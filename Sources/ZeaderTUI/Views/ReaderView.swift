@@ -108,6 +108,8 @@ enum ItemListView {
             let text: String
             if case .search(let query) = list.source {
                 text = "No items match \"\(ReaderView.clean(query))\"."
+            } else if case .feedSearch(let query, _) = list.source {
+                text = "No items of this feed match \"\(ReaderView.clean(query))\"."
             } else {
                 text = "No items."
             }
