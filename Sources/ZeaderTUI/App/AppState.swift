@@ -163,6 +163,10 @@ public enum Prompt: Equatable, Sendable {
     /// A search within one feed; TAB widens it to every feed.
     case searchFeed(text: String, server: ObjectID, title: String)
     case addFeed(text: String)
+    /// `s`: the file to save the article to.
+    case savePath(text: String)
+    /// `|`: the command to pipe the article to.
+    case pipeCommand(text: String)
     /// The fetched feed, waiting for keep (y) or discard (n).
     case addFeedPreview(url: String, title: String, itemCount: Int)
     case confirmDelete(title: String, id: ObjectID)
@@ -173,6 +177,8 @@ public enum Prompt: Equatable, Sendable {
         case .search(let text): return "Search: " + text
         case .searchFeed(let text, _, let title): return "Search \(title) (TAB: all): " + text
         case .addFeed(let text): return "Add feed URL: " + text
+        case .savePath(let text): return "Save to: " + text
+        case .pipeCommand(let text): return "Pipe to command: " + text
         case .addFeedPreview(let url, let title, let count):
             return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
         case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
@@ -182,7 +188,7 @@ public enum Prompt: Equatable, Sendable {
     /// Whether the prompt takes typed text (else one y/n key).
     public var isTextEntry: Bool {
         switch self {
-        case .search, .searchFeed, .addFeed: return true
+        case .search, .searchFeed, .addFeed, .savePath, .pipeCommand: return true
         default: return false
         }
     }

@@ -232,6 +232,7 @@ public final class ReaderApp: @unchecked Sendable {
                 state.screens.append(.help)
             }
         case .redraw: backend.updateSize()
+        case .save, .pipeTo, .bookmark: articleCommand(action)
         case .refreshFeed:
             if let id = state.selectedFeed?.serverID, state.screen == .feeds {
                 refresh([id])
@@ -415,7 +416,7 @@ public final class ReaderApp: @unchecked Sendable {
         if prompt.isTextEntry {
             var text: String
             switch prompt {
-            case .search(let t), .searchFeed(let t, _, _), .addFeed(let t): text = t
+            case .search(let t), .searchFeed(let t, _, _), .addFeed(let t), .savePath(let t), .pipeCommand(let t): text = t
             default: return
             }
             switch key {
@@ -471,6 +472,18 @@ public final class ReaderApp: @unchecked Sendable {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
         switch prompt {
+        case .savePath, .pipeCommand:
+            guard let article = ArticleCommands.target(state, model: model) else { return }
+            let width = max(20, min(state.width - 1, 100))
+            if case .savePath = prompt {
+                let (message, error) = ArticleCommands.save(article, to: text, width: width)
+                state.say(message, error: error)
+            } else {
+                backend.suspend()
+                let (message, error) = ArticleCommands.pipe(article, to: text, width: width)
+                backend.resume()
+                state.say(message, error: error)
+            }
         case .search:
             let started = Date()
             showItems(.search(text), title: "Search: \(text)")
@@ -595,6 +608,25 @@ public final class ReaderApp: @unchecked Sendable {
             return
         }
         open(link: article.links[number - 1])
+    }
+
+    /// `s`, `|` and `^B` on the article shown or the item selected (``ArticleCommands``).
+    private func articleCommand(_ action: Action) {
+        guard let article = ArticleCommands.target(state, model: model) else {
+            state.say("Open or select an item first", error: true)
+            return
+        }
+        switch action {
+        case .save:
+            state.prompt = .savePath(text: ArticleExport.proposedPath(article, folder: config.articleCommands.savePath))
+        case .pipeTo:
+            state.prompt = .pipeCommand(text: "")
+        default:
+            backend.suspend()
+            let (message, error) = ArticleCommands.bookmark(article, command: config.articleCommands.bookmarkCommand)
+            backend.resume()
+            state.say(message, error: error)
+        }
     }
 
     private func open(link: String) {

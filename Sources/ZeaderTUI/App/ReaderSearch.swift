@@ -20,6 +20,8 @@ extension Prompt {
         case .search: return .search(text: text)
         case .searchFeed(_, let server, let title): return .searchFeed(text: text, server: server, title: title)
         case .addFeed: return .addFeed(text: text)
+        case .savePath: return .savePath(text: text)
+        case .pipeCommand: return .pipeCommand(text: text)
         default: return self
         }
     }

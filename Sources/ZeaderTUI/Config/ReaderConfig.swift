@@ -30,6 +30,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var browser: String?
     public var smartFeeds: [SmartFeedDefinition] = []
     public var useColor = true
+    /// `save-path`, `bookmark-cmd`, `notify-program`, `macro` (``ArticleCommandsConfig``).
+    public var articleCommands = ArticleCommandsConfig()
 
     public init() {}
 
@@ -95,6 +97,11 @@ public struct ReaderConfig: Equatable, Sendable {
                 }
                 config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
             default:
+                do {
+                    if try config.articleCommands.apply(directive, arguments) { continue }
+                } catch {
+                    throw fail(error.message)
+                }
                 throw fail("unknown directive '\(directive)'")
             }
         }

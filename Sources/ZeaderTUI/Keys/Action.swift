@@ -24,6 +24,9 @@ public enum Action: String, CaseIterable, Sendable {
     case moveFeedUp = "move-feed-up"
     case moveFeedDown = "move-feed-down"
     case undo, redo, help, redraw
+    case save
+    case pipeTo = "pipe-to"
+    case bookmark
 
     /// One line for the help screen.
     public var summary: String {
@@ -54,6 +57,9 @@ public enum Action: String, CaseIterable, Sendable {
         case .redo: return "Redo"
         case .help: return "Show this help"
         case .redraw: return "Redraw the screen"
+        case .save: return "Save the article to a file (.md: Markdown)"
+        case .pipeTo: return "Pipe the article's text to a command"
+        case .bookmark: return "Run bookmark-cmd with the item's link"
         }
     }
 }

@@ -26,6 +26,7 @@ public struct KeyMap: Equatable, Sendable {
         .character("["): .moveFeedUp, .character("]"): .moveFeedDown,
         .character("u"): .undo, .control("r"): .redo,
         .character("?"): .help, .control("l"): .redraw,
+        .character("s"): .save, .character("|"): .pipeTo, .control("b"): .bookmark,
     ])
 
     public func action(for key: Key) -> Action? { actions[key] }
