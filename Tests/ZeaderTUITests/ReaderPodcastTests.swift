@@ -35,4 +35,12 @@ import ZeaderKit
         h.type(.enter, .character("e"))
         #expect(try queuedTitles(h) == ["Café talk: Swift and ncurses"])
     }
+
+    @Test func theArticleHeaderShowsTheStoredEnclosure() throws {
+        let h = try Harness()
+        h.type(.down, .enter, .end, .enter)  // Swift on Linux, its last item: the Café talk
+        #expect(h.screen.contains("Café talk"))
+        #expect(
+            h.screen.contains("Enclosure: https://swift-linux.example/media/cafe-talk.mp3 (audio/mpeg, 24.1 MB)"), "\(h.screen)")
+    }
 }

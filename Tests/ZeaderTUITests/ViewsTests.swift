@@ -163,7 +163,7 @@ import ZeaderKit
         #expect(config.views.itemOrder == ItemSortOrder(field: .author, ascending: true))
         #expect(config.keyMap.action(for: .control("d")) == .pageDown)
         #expect(config.keyMap.action(for: .character("x")) == .refreshAll)
-        #expect(config.retention.maxItems.first?.value == 100 && config.notifyProgram == "~/bin/notify")
+        #expect(config.retention.maxItems.first?.value == 100 && config.articleCommands.notifyProgram == "~/bin/notify")
         #expect(config.colorRules == [ColorRule(element: "listfocus", foreground: 3, background: 4, attributes: ["bold"])])
         #expect(
             config.warnings.map(\.description) == [

@@ -33,6 +33,9 @@ struct HTMLRenderer {
     private var links: [String] = []
     private var linkNumbers: [String: Int] = [:]
     private var tableCell = 0
+    /// The outermost open `<table>`, collecting its cells; tables inside it are flattened.
+    private var table: HTMLTable? = nil
+    private var tableDepth = 0
     /// Inside `<audio>`/`<video>`, whose fallback content is not shown.
     private var mediaDepth = 0
     /// An `<audio>`/`<video>` without `src`, waiting for a `<source src>`.
@@ -90,6 +93,7 @@ struct HTMLRenderer {
             end("pre")
         }
         flushInline()
+        while table != nil { end("table") }
         if lastLineIsSeparator { lines.removeLast() }
         while lines.last?.isEmpty == true { lines.removeLast() }
         if !links.isEmpty {
@@ -156,12 +160,26 @@ struct HTMLRenderer {
         case "dd":
             blockBoundary(spaced: false)
             push(Frame(element: name, container: .indent))
+        case "table":
+            blockBoundary(spaced: true)
+            if table == nil { table = HTMLTable() }
+            tableDepth += 1
         case "tr":
             blockBoundary(spaced: false)
             tableCell = 0
+            if tableDepth == 1 { table?.startRow() }
         case "td", "th":
-            if tableCell > 0 { inline.attach(" | ") }
-            tableCell += 1
+            if table != nil {
+                flushInline()
+                if tableDepth == 1 { table?.startCell(header: name == "th") }
+            } else {
+                if tableCell > 0 { inline.attach(" | ") }
+                tableCell += 1
+            }
+        case "sup":
+            appendText("^")
+        case "sub":
+            appendText("[")
         case "q":
             appendText("\u{201C}")
         case "audio", "video":
@@ -198,6 +216,23 @@ struct HTMLRenderer {
             closeLink()
         case "q":
             appendText("\u{201D}")
+        case "sub":
+            if preDepth > 0 {
+                preText += "]"
+            } else if mediaDepth == 0 {
+                inline.attach("]")
+            }
+        case "td", "th":
+            flushInline()
+        case "table":
+            guard table != nil else { return blockBoundary(spaced: true) }
+            flushInline()
+            tableDepth -= 1
+            if tableDepth == 0, let finished = table {
+                table = nil
+                for line in finished.lines(width: available()) { emit(line) }
+                requestBlank()
+            }
         case "audio", "video":
             guard mediaDepth > 0 else { return }
             mediaDepth -= 1
@@ -213,7 +248,7 @@ struct HTMLRenderer {
             headingLevel = 0
             let text = inline.take()
             for line in HTMLText.wrap(text, width: available()) { emit(line) }
-            if level <= 2, !text.isEmpty {
+            if level <= 2, !text.isEmpty, table == nil {
                 let underline = min(DisplayWidth.of(text), available())
                 emit(String(repeating: level == 1 ? "=" : "-", count: underline))
             }
@@ -367,6 +402,7 @@ struct HTMLRenderer {
         guard preDepth == 0, headingLevel == 0 else { return }
         let text = inline.take()
         guard !text.isEmpty else { return }
+        if table != nil { return emit(text) }  // a cell's paragraph, wrapped when the table is laid out
         for line in HTMLText.wrap(text, width: available()) { emit(line) }
     }
 
@@ -375,8 +411,9 @@ struct HTMLRenderer {
         preText = ""
         if text.hasPrefix("\n") { text.removeFirst() }
         while text.hasSuffix("\n") { text.removeLast() }
+        let room = available()
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            emit(expandTabs(line), verbatim: true)
+            for piece in Self.wrapCode(expandTabs(line), width: room) { emit(piece, verbatim: true) }
         }
         requestBlank()
     }
@@ -429,9 +466,13 @@ struct HTMLRenderer {
 
     /// Appends a line of `content` under the prefixes of the open containers. Lines of
     /// text always fit the width: when deep nesting leaves too little room, the prefix
-    /// is cut, not the text. `verbatim` lines (from `<pre>`) keep empty lines and may
-    /// be wider.
+    /// is cut, not the text. `verbatim` lines (from `<pre>`) keep empty lines. Inside a
+    /// table, the line goes to the open cell instead.
     private mutating func emit(_ content: String, verbatim: Bool = false) {
+        if table != nil {
+            table?.add(content)
+            return
+        }
         if let blank = pendingBlank {
             pendingBlank = nil
             if !lines.isEmpty, !lastLineIsSeparator {
@@ -449,10 +490,8 @@ struct HTMLRenderer {
         if text.unicodeScalars.contains("\u{A0}") {
             text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{A0}" ? " " : $0 }))
         }
-        if !verbatim {
-            let room = max(0, width - DisplayWidth.of(text))
-            if DisplayWidth.of(linePrefix) > room { linePrefix = DisplayWidth.prefix(linePrefix, columns: room) }
-        }
+        let room = max(0, width - DisplayWidth.of(text))
+        if DisplayWidth.of(linePrefix) > room { linePrefix = DisplayWidth.prefix(linePrefix, columns: room) }
         var trimmed = Substring(linePrefix + text)
         while trimmed.last == " " { trimmed.removeLast() }
         if trimmed.isEmpty, !verbatim, lines.isEmpty { return }

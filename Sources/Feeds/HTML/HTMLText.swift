@@ -62,8 +62,10 @@ public enum HTMLText {
     /// `<br>` breaks the line; lists get `*`/`-`/`+` bullets by depth or numbers (from
     /// `start`), nested lists are indented and continuation lines hang under the text;
     /// blockquotes are prefixed with `> `; `<pre>` keeps its lines as written (tabs
-    /// expanded, not wrapped); table rows become lines with cells separated by ` | `;
-    /// `<q>` gets “quotation marks”; images show as `[image: alt]`, and `<audio src>`,
+    /// expanded), a line too long for the width continuing on lines that start with `↪ `;
+    /// tables are laid out in aligned columns separated by ` | ` (a rule under header rows,
+    /// numbers right-aligned, cells wrapped when the table is too wide; see `HTMLTable`);
+    /// `<sup>16</sup>` shows as `^16` and `<sub>2</sub>` as `[2]`; `<q>` gets “quotation marks”; images show as `[image: alt]`, and `<audio src>`,
     /// `<video src>` and `<iframe src>` as `[audio][n]`, `[video][n]`, `[embedded][n]`;
     /// links are numbered `text[1]` (one number per distinct URL, resolved against
     /// `baseURL`) and listed after a `Links:` line at the end. `javascript:`, `data:` and

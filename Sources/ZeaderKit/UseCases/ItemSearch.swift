@@ -3,7 +3,9 @@ import ObjectGraph
 
 /// Search, the one implementation the reader's `/` and `zeader items --search` share:
 /// every word of the text must start a word of an item's title, author or summary (its
-/// plain text), ignoring case and diacritics. The words are looked up in the full-text
+/// plain text), ignoring case and diacritics; words in double quotes are a phrase, matched
+/// whole and in that order (``FullTextSearch``). Items whose title is exactly the text
+/// (ignoring case, diacritics, quotes and spacing) come first, then the others. The words are looked up in the full-text
 /// index the model declares on FeedItem (``ZeaderModel/searchIndex``, kept by ObjectGraph
 /// with triggers, so items any process stored are found), other filters apply in the same
 /// query, and the matches come newest first (``ItemOrder``): the cost follows the number of
@@ -26,8 +28,13 @@ public enum ItemSearch {
         in context: ManagedObjectContext
     ) throws(ZeaderError) -> [ObjectID] {
         do {
-            return try context.fetchObjectIDs(
+            let matches: [ObjectID] = try context.fetchObjectIDs(
                 ItemOrder.newestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit))
+            guard let exact = exactTitle(text) else { return matches }
+            let titled: [ObjectID] = try context.fetchObjectIDs(
+                ItemOrder.newestFirst(
+                    .and([filter, exact].compactMap { $0 }), searchText: text, limit: nil, timeLimit: timeLimit))
+            return firstThenRest(titled, matches, limit: limit)
         } catch {
             throw ZeaderError.wrapping(error)
         }
@@ -45,10 +52,37 @@ public enum ItemSearch {
         in context: ManagedObjectContext
     ) throws(ZeaderError) -> [FeedItem] {
         do {
-            return try context.fetch(
+            let matches: [FeedItem] = try context.fetch(
                 ItemOrder.newestFirst(filter, searchText: text, limit: limit, timeLimit: timeLimit))
+            guard let exact = exactTitle(text) else { return matches }
+            let titled: [FeedItem] = try context.fetch(
+                ItemOrder.newestFirst(
+                    .and([filter, exact].compactMap { $0 }), searchText: text, limit: nil, timeLimit: timeLimit))
+            return firstThenRest(titled, matches, by: \.objectID, limit: limit)
         } catch {
             throw ZeaderError.wrapping(error)
         }
+    }
+
+    /// The predicate of an exact title match for `text`: its words (quotes dropped) joined
+    /// by single spaces, compared ignoring case and diacritics; nil when it has no words.
+    static func exactTitle(_ text: String) -> ObjectGraph.Predicate? {
+        let title = text.replacingOccurrences(of: "\"", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard FullTextSearch.matchExpression(for: title) != nil else { return nil }
+        return try? ObjectGraph.Predicate(format: "title ==[cd] %@", title)
+    }
+
+    /// `first`, then the elements of `rest` not in it, at most `limit` in all.
+    static func firstThenRest<T>(_ first: [T], _ rest: [T], limit: Int?) -> [T] where T: Hashable {
+        firstThenRest(first, rest, by: \.self, limit: limit)
+    }
+
+    /// `first`, then the elements of `rest` whose `key` is not in it, at most `limit` in all.
+    static func firstThenRest<T, K: Hashable>(_ first: [T], _ rest: [T], by key: KeyPath<T, K>, limit: Int?) -> [T] {
+        guard !first.isEmpty else { return rest }
+        let seen = Set(first.map { $0[keyPath: key] })
+        let all = first + rest.filter { !seen.contains($0[keyPath: key]) }
+        guard let limit, limit > 0 else { return all }
+        return Array(all.prefix(limit))
     }
 }

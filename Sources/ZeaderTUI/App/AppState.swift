@@ -76,6 +76,8 @@ public enum ItemSource: Equatable, Sendable {
     case server(ObjectID)
     case smart(predicateFormat: String)
     case search(String)
+    /// A search within one feed (``AppState/searchPrompt()``).
+    case feedSearch(String, server: ObjectID)
 }
 
 /// A scrolling list position.
@@ -141,6 +143,8 @@ public struct ArticleState: Equatable, Sendable {
     public var link: String?
     public var bodyHTML: String
     public var baseURL: URL?
+    /// Attached media, listed in the header with type and size.
+    public var enclosures: [ArticleEnclosure] = []
     /// `bodyHTML` rendered at `renderedWidth` (lines, then the numbered links).
     public var lines: [String] = []
     public var links: [String] = []
@@ -165,7 +169,13 @@ public struct ArticleState: Equatable, Sendable {
 /// A question on the bottom line.
 public enum Prompt: Equatable, Sendable {
     case search(text: String)
+    /// A search within one feed; TAB widens it to every feed.
+    case searchFeed(text: String, server: ObjectID, title: String)
     case addFeed(text: String)
+    /// `s`: the file to save the article to.
+    case savePath(text: String)
+    /// `|`: the command to pipe the article to.
+    case pipeCommand(text: String)
     /// The fetched feed, waiting for keep (y) or discard (n).
     case addFeedPreview(url: String, title: String, itemCount: Int)
     case confirmDelete(title: String, id: ObjectID)
@@ -178,7 +188,10 @@ public enum Prompt: Equatable, Sendable {
     public var line: String {
         switch self {
         case .search(let text): return "Search: " + text
+        case .searchFeed(let text, _, let title): return "Search \(title) (TAB: all): " + text
         case .addFeed(let text): return "Add feed URL: " + text
+        case .savePath(let text): return "Save to: " + text
+        case .pipeCommand(let text): return "Pipe to command: " + text
         case .addFeedPreview(let url, let title, let count):
             return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
         case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
@@ -189,7 +202,7 @@ public enum Prompt: Equatable, Sendable {
     /// Whether the prompt takes typed text (else one y/n key).
     public var isTextEntry: Bool {
         switch self {
-        case .search, .addFeed, .filter, .writeLinks: return true
+        case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
         default: return false
         }
     }
@@ -283,7 +296,8 @@ public struct AppState: Equatable, Sendable {
             }
         case .article:
             if var article {
-                article.scroll = max(0, min(article.scroll + delta, max(0, article.lines.count + 6 - page)))
+                let header = ArticleHeader.height(article, width: width)
+                article.scroll = max(0, min(article.scroll + delta, max(0, article.lines.count + header - page)))
                 self.article = article
             }
         case .help: helpScroll = max(0, min(helpScroll + delta, Action.allCases.count))

@@ -20,7 +20,7 @@ extension ReaderApp {
         case .toggleShowReadFeeds, .toggleShowReadArticles, .sort, .revSort, .setTag, .clearTag, .setFilter, .clearFilter,
             .showUrls:
             performView(action)
-        case .save, .pipeTo, .bookmark, .macroPrefix: state.say(.reader(.notInThisBuild(action.rawValue)))
+        case .macroPrefix: state.say(.reader(.notInThisBuild(action.rawValue)))
         default: break
         }
     }
@@ -78,6 +78,7 @@ extension ReaderApp {
         switch source {
         case .server(let id): return state.feeds.firstIndex { $0.serverID == id }
         case .smart(let format): return state.feeds.firstIndex { if case .smart(format, _) = $0.kind { true } else { false } }
+        case .feedSearch(_, let id): return state.feeds.firstIndex { $0.serverID == id }
         case .search: return nil
         }
     }

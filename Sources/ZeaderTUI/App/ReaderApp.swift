@@ -255,6 +255,7 @@ public final class ReaderApp: @unchecked Sendable {
                 state.screens.append(.help)
             }
         case .redraw: backend.updateSize()
+        case .save, .pipeTo, .bookmark: articleCommand(action)
         case .refreshFeed:
             if let id = state.selectedFeed?.serverID, state.screen == .feeds {
                 refresh([id])
@@ -270,7 +271,7 @@ public final class ReaderApp: @unchecked Sendable {
         case .enqueue: enqueue()
         case .markFeedRead: markRead(all: false)
         case .markAllRead: markRead(all: true)
-        case .search: state.prompt = .search(text: "")
+        case .search: state.prompt = state.searchPrompt()
         case .openInBrowser: openInBrowser()
         case .addFeed: state.prompt = .addFeed(text: "")
         case .deleteFeed:
@@ -405,6 +406,11 @@ public final class ReaderApp: @unchecked Sendable {
             switch state.items?.source {
             case .server(let id): kind = .server(id)
             case .smart(let format): kind = .smart(predicateFormat: format, id: nil)
+            case .search, .feedSearch:
+                // Search results: exactly the items listed, as one undo step.
+                let ids = state.items?.ids ?? []
+                attempt { state.say(.markedItemsRead(try model.markRead(ids))) }
+                return
             default:
                 state.say(.markReadNeedsAFeed)
                 return
@@ -423,7 +429,7 @@ public final class ReaderApp: @unchecked Sendable {
         if prompt.isTextEntry {
             var text: String
             switch prompt {
-            case .search(let t), .addFeed(let t): text = t
+            case .search(let t), .searchFeed(let t, _, _), .addFeed(let t), .savePath(let t), .pipeCommand(let t): text = t
             default: return
             }
             switch key {
@@ -437,9 +443,12 @@ public final class ReaderApp: @unchecked Sendable {
             case .backspace, .delete: if !text.isEmpty { text.removeLast() }
             case .control("u"): text = ""
             case .character(let c): text.append(c)
+            case .tab:
+                if case .searchFeed = prompt { state.prompt = .search(text: text) }
+                return
             default: return
             }
-            if case .search = prompt { state.prompt = .search(text: text) } else { state.prompt = .addFeed(text: text) }
+            state.prompt = prompt.withText(text)
             return
         }
         let yes = key == .character("y") || key == .character("Y")
@@ -476,9 +485,27 @@ public final class ReaderApp: @unchecked Sendable {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
         switch prompt {
+        case .savePath, .pipeCommand:
+            guard let article = ArticleCommands.target(state, model: model) else { return }
+            let width = max(20, min(state.width - 1, 100))
+            if case .savePath = prompt {
+                let (message, error) = ArticleCommands.save(article, to: text, width: width)
+                state.say(message, error: error)
+            } else {
+                backend.suspend()
+                let (message, error) = ArticleCommands.pipe(article, to: text, width: width)
+                backend.resume()
+                state.say(message, error: error)
+            }
         case .search:
             let started = Date()
             showItems(.search(text), title: "Search: \(text)")
+            if let count = state.items?.ids.count {
+                state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
+            }
+        case .searchFeed(_, let server, let title):
+            let started = Date()
+            showItems(.feedSearch(text, server: server), title: "Search \(title): \(text)")
             if let count = state.items?.ids.count {
                 state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
             }
@@ -604,6 +631,25 @@ public final class ReaderApp: @unchecked Sendable {
             return
         }
         open(link: article.links[number - 1])
+    }
+
+    /// `s`, `|` and `^B` on the article shown or the item selected (``ArticleCommands``).
+    private func articleCommand(_ action: Action) {
+        guard let article = ArticleCommands.target(state, model: model) else {
+            state.say("Open or select an item first", error: true)
+            return
+        }
+        switch action {
+        case .save:
+            state.prompt = .savePath(text: ArticleExport.proposedPath(article, folder: config.articleCommands.savePath))
+        case .pipeTo:
+            state.prompt = .pipeCommand(text: "")
+        default:
+            backend.suspend()
+            let (message, error) = ArticleCommands.bookmark(article, command: config.articleCommands.bookmarkCommand)
+            backend.resume()
+            state.say(message, error: error)
+        }
     }
 
     func open(link: String) {

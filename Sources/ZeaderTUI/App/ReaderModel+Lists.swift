@@ -20,6 +20,9 @@ extension ReaderModel {
         case .server(let id): query.base = try Predicate(format: "server == %@", id)
         case .smart(let format): query.base = try Predicate(format: format)
         case .search(let text): query.searchText = text
+        case .feedSearch(let text, let id):
+            query.base = try Predicate(format: "server == %@", id)
+            query.searchText = text
         }
         return try ItemListing.itemIDs(query, limit: limit, timeLimit: UserPredicate.timeLimit, in: context)
     }

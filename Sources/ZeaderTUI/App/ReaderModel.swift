@@ -80,6 +80,7 @@ public final class ReaderModel {
         case .smart(let format):
             return try ItemOrder.itemIDs(matching: try Predicate(format: format), timeLimit: UserPredicate.timeLimit, in: context)
         case .search(let text): return try ItemSearch.itemIDs(text, in: context)
+        case .feedSearch(let text, let server): return try feedSearchIDs(text, server: server)
         }
     }
 
@@ -101,10 +102,15 @@ public final class ReaderModel {
     public func article(_ id: ObjectID) -> ArticleState? {
         guard let item = item(id) else { return nil }
         let body = item.content?.isEmpty == false ? item.content! : (item.summary ?? "")
-        return ArticleState(
+        var article = ArticleState(
             itemID: id, feedTitle: item.server?.displayTitle ?? "", title: item.title ?? "(untitled)", author: item.author,
             date: item.published ?? item.sortDate, link: item.link, bodyHTML: body,
             baseURL: item.link.flatMap(URL.init(string:)) ?? item.server.flatMap { URL(string: $0.url) })
+        // The podcast the item carries (one per item: ``EnclosureSummary``), shown in the header.
+        if let enclosure = EnclosureSummary(item) {
+            article.enclosures = [ArticleEnclosure(url: enclosure.url, type: enclosure.type, length: enclosure.length)]
+        }
+        return article
     }
 
     /// Whether the item is read (a missing item counts as read): `if !model.isRead(id) { … }`.

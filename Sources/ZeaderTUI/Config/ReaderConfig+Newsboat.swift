@@ -5,7 +5,7 @@ import ZeaderKit
 /// newsboat user's `config` works: `browser` (with `%u`), `auto-reload`/`reload-time`,
 /// `reload-threads`, `show-read-feeds`, `show-read-articles`, `feed-sort-order`,
 /// `article-sort-order`, `bind-key` with newsboat's action names, `color` lines,
-/// `max-items`, `notify-program`. newsboat's other directives, and unknown ones, are
+/// `max-items` (retention), `notify-program` (ArticleCommandsConfig). newsboat's other directives, and unknown ones, are
 /// warnings naming file:line, never a stop.
 ///
 /// ```swift
@@ -50,7 +50,6 @@ extension ReaderConfig {
             do { views.itemOrder = try ItemSortOrder(newsboat: try one()) } catch let error as ZeaderError {
                 throw fail("\(error)")
             }
-        case "notify-program": notifyProgram = try one()
         default:
             let reason =
                 Self.newsboatDirectives.contains(directive)

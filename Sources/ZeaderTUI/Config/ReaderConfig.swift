@@ -40,8 +40,6 @@ public struct ReaderConfig: Equatable, Sendable {
     public var viewStateURL: URL?
     /// `reload-threads`: feeds fetched at a time by the reader's refresh; nil: the default.
     public var reloadThreads: Int?
-    /// `notify-program`: run with a message when a refresh brings new items.
-    public var notifyProgram: String?
     /// `color ELEMENT FG BG [ATTR…]` lines, newsboat's form.
     public var colorRules: [ColorRule] = []
     var autoReload = false
@@ -52,6 +50,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var retention = RetentionPolicy()
     /// `ignore SCOPE PREDICATE` lines: killfile rules (``Killfile``).
     public var ignoreRules: [Killfile.Rule] = []
+    /// `save-path`, `bookmark-cmd`, `notify-program`, `macro` (``ArticleCommandsConfig``).
+    public var articleCommands = ArticleCommandsConfig()
 
     public init() {}
 
@@ -177,6 +177,12 @@ public struct ReaderConfig: Equatable, Sendable {
                 throw fail(error.message.replacingOccurrences(of: "keep-days", with: "keep-articles-days"))
             }
         default:
+            // `save-path`, `bookmark-cmd`, `notify-program`, `macro` (ArticleCommandsConfig).
+            do {
+                if try config.articleCommands.apply(directive, arguments) { return }
+            } catch {
+                throw fail(error.message)
+            }
             try config.applyNewsboat(directive, arguments, fail: fail)
         }
     }

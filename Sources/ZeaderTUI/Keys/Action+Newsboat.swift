@@ -22,9 +22,9 @@ extension Action {
         case .setFilter: return "Filter the list with a predicate (as --where)"
         case .clearFilter: return "Remove the list's filter"
         case .showUrls: return "List the article's links"
-        case .save: return "Save the article to a file"
-        case .pipeTo: return "Pipe the article to a command"
-        case .bookmark: return "Bookmark the article"
+        case .save: return "Save the article to a file (.md: Markdown)"
+        case .pipeTo: return "Pipe the article's text to a command"
+        case .bookmark: return "Run bookmark-cmd with the item's link"
         case .macroPrefix: return "Start a macro (the next key picks it)"
         default: return rawValue
         }

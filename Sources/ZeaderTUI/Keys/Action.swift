@@ -43,7 +43,7 @@ public enum Action: String, CaseIterable, Sendable {
     case setFilter = "set-filter"
     case clearFilter = "clear-filter"
     case showUrls = "show-urls"
-    // Implemented on branch article (newsboat's names): save, pipe-to, bookmark, macro-prefix.
+    // The article's commands (ReaderApp's articleCommand) and macros.
     case save
     case pipeTo = "pipe-to"
     case bookmark
@@ -68,7 +68,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .toggleFlag: return "Flag (star) or unflag the item"
         case .markFeedRead: return "Mark the feed read"
         case .markAllRead: return "Mark every feed read"
-        case .search: return "Search all items"
+        case .search: return "Search the feed shown, or all items"
         case .openInBrowser: return "Open the link in the browser"
         case .addFeed: return "Add a feed (preview first)"
         case .deleteFeed: return "Delete the feed and its items"

@@ -110,6 +110,8 @@ enum ItemListView {
             let text: String
             if case .search(let query) = list.source {
                 text = "No items match \"\(ReaderView.clean(query))\"."
+            } else if case .feedSearch(let query, _) = list.source {
+                text = "No items of this feed match \"\(ReaderView.clean(query))\"."
             } else {
                 text = "No items."
             }
@@ -144,21 +146,13 @@ enum ItemListView {
     }
 }
 
-/// The article: a header (feed, title, author, date, link), the body rendered from HTML
-/// and wrapped, then its numbered links.
+/// The article: a header (feed, title, author, date, link, enclosures; see ``ArticleHeader``),
+/// the body rendered from HTML and wrapped, then its numbered links.
 enum ArticleView {
-    static func headerLines(_ article: ArticleState) -> [(String, String)] {
-        var lines: [(String, String)] = [("Feed: ", article.feedTitle), ("Title: ", article.title)]
-        if let author = article.author, !author.isEmpty { lines.append(("Author: ", author)) }
-        if let date = article.date { lines.append(("Date: ", ReaderView.longDate(date))) }
-        if let link = article.link, !link.isEmpty { lines.append(("Link: ", link)) }
-        return lines
-    }
-
     static func draw(_ state: AppState, rows: Range<Int>, into buffer: inout ScreenBuffer) {
         guard let article = state.article else { return }
-        var lines: [(String, Style, String)] = headerLines(article).map {
-            ($0.0, Style(role: .heading, bold: true), ReaderView.clean($0.1))
+        var lines: [(String, Style, String)] = ArticleHeader.lines(article, width: buffer.width).map {
+            ($0.label, Style(role: .heading, bold: true), $0.text)
         }
         lines.append(("", .normal, ""))
         // The renderer lists the numbered links after a last "Links:" line.

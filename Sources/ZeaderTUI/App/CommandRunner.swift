@@ -1,0 +1,44 @@
+import Foundation
+
+/// Runs a command the user wrote (pipe, bookmark, notify) without a shell: its words are
+/// split like the config file's (double quotes group, `\` escapes), and the program is found
+/// on `$PATH`. Write `sh -c '…'` to get a shell.
+///
+/// ```swift
+/// try CommandRunner.arguments("grep -i \"swift linux\"")   // ["grep", "-i", "swift linux"]
+/// let status = try CommandRunner.run(["wc", "-l"], input: Data("a\nb\n".utf8))
+/// ```
+enum CommandRunner {
+    /// The words of `command`; an error for an empty command or an unclosed quote.
+    static func arguments(_ command: String) throws(ExportError) -> [String] {
+        switch ReaderConfig.tokenize(command) {
+        case .success(let words):
+            guard !words.isEmpty else { throw ExportError("no command given") }
+            return words
+        case .failure:
+            throw ExportError("the command has an unclosed quote")
+        }
+    }
+
+    /// Runs `argv` with `input` on its standard input (nothing when nil) and waits; returns
+    /// its exit status. Its output goes to the terminal.
+    static func run(_ argv: [String], input: Data? = nil) throws(ExportError) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--"] + argv
+        let pipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : pipe
+        do { try process.run() } catch {
+            throw ExportError("cannot run \(argv[0]): \(error.localizedDescription)")
+        }
+        if let input {
+            // A command that exits without reading all its input must not kill the reader.
+            signal(SIGPIPE, SIG_IGN)
+            try? pipe.fileHandleForWriting.write(contentsOf: input)
+            try? pipe.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        if process.terminationStatus == 127 { throw ExportError("cannot run \(argv[0]): not found") }
+        return process.terminationStatus
+    }
+}

@@ -1,0 +1,98 @@
+import Feeds
+
+/// A media file attached to the article, shown in its header with type and size:
+/// `ArticleEnclosure(url: "https://x.example/ep1.mp3", type: "audio/mpeg", length: 12_345_678)`.
+public struct ArticleEnclosure: Equatable, Sendable {
+    public var url: String
+    public var type: String?
+    /// Size in bytes, when the feed gives it.
+    public var length: Int64?
+
+    public init(url: String, type: String? = nil, length: Int64? = nil) {
+        self.url = url
+        self.type = type
+        self.length = length
+    }
+
+    /// `https://x.example/ep1.mp3 (audio/mpeg, 12.3 MB)`; the parenthesis lists what is known.
+    public var summary: String {
+        var details: [String] = []
+        if let type, !type.isEmpty { details.append(type) }
+        if let length, length > 0 { details.append(ArticleHeader.size(length)) }
+        return details.isEmpty ? url : "\(url) (\(details.joined(separator: ", ")))"
+    }
+}
+
+/// The article's header lines (feed, title, author, date, link, enclosures) wrapped to the
+/// screen: text wraps at spaces, URLs anywhere; continuation lines are indented under the
+/// value, after the label.
+enum ArticleHeader {
+    struct Line: Equatable {
+        /// The label (`Link: `), or spaces of its width on a continuation line.
+        var label: String
+        var text: String
+    }
+
+    static func fields(_ article: ArticleState) -> [(label: String, text: String, isURL: Bool)] {
+        var fields: [(String, String, Bool)] = [("Feed: ", article.feedTitle, false), ("Title: ", article.title, false)]
+        if let author = article.author, !author.isEmpty { fields.append(("Author: ", author, false)) }
+        if let date = article.date { fields.append(("Date: ", ReaderView.longDate(date), false)) }
+        if let link = article.link, !link.isEmpty { fields.append(("Link: ", link, true)) }
+        for enclosure in article.enclosures { fields.append(("Enclosure: ", enclosure.summary, true)) }
+        return fields
+    }
+
+    /// The header at `width` columns; every line fits (labels are cut on absurdly narrow screens).
+    static func lines(_ article: ArticleState, width: Int) -> [Line] {
+        var lines: [Line] = []
+        for field in fields(article) {
+            let text = ReaderView.clean(field.text)
+            let labelWidth = DisplayWidth.of(field.label)
+            let room = max(width - labelWidth, max(8, width / 2))
+            let label = labelWidth + room > width ? DisplayWidth.prefix(field.label, columns: max(0, width - room)) : field.label
+            let pieces = field.isURL ? cut(text, width: room) : HTMLText.wrap(text, width: room)
+            for (index, piece) in (pieces.isEmpty ? [""] : pieces).enumerated() {
+                lines.append(Line(label: index == 0 ? label : String(repeating: " ", count: DisplayWidth.of(label)), text: piece))
+            }
+        }
+        return lines
+    }
+
+    /// How many rows the header and the blank line under it take at `width`.
+    static func height(_ article: ArticleState, width: Int) -> Int {
+        lines(article, width: width).count + 1
+    }
+
+    /// `text` in lines of `width` columns, cut between any two characters (URLs).
+    static func cut(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if lineWidth > 0, lineWidth + characterWidth > width {
+                lines.append(line)
+                line = ""
+                lineWidth = 0
+            }
+            line.append(character)
+            lineWidth += characterWidth
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// A byte count for people: `812 bytes`, `4.2 KB`, `12.3 MB`, `1.1 GB` (powers of 1000).
+    static func size(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) bytes" }
+        let units = ["KB", "MB", "GB", "TB", "PB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+}

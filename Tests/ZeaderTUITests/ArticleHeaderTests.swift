@@ -1,0 +1,78 @@
+import Feeds
+import Foundation
+import Testing
+
+@testable import ZeaderTUI
+
+/// The article's header wraps long values (a long `Link:` is cut, not lost at the edge)
+/// and lists enclosures with their type and size.
+@Suite struct ArticleHeaderTests {
+    /// The demo's first article, with `change` applied, drawn at `width` columns.
+    private func screen(width: Int, _ change: (inout ArticleState) -> Void) throws -> (AppState, [String]) {
+        let h = try Harness(width: width, height: 30)
+        h.type(.enter, .enter)
+        let app = h.app
+        var state = h.queue.sync { app.state }
+        var article = try #require(state.article)
+        change(&article)
+        let rendered = HTMLText.render(article.bodyHTML, width: width - 1, baseURL: article.baseURL)
+        article.lines = rendered.lines
+        article.links = rendered.links
+        state.article = article
+        let text = ReaderView.render(state, keyMap: .default).text
+        return (state, text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    @Test func longLinkWrapsUnderItsLabel() throws {
+        let link = "https://example.org/" + String(repeating: "segment/", count: 12) + "end"
+        let (_, lines) = try screen(width: 40) { $0.link = link }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("Link: https://example.org/") })
+        var joined = ""
+        var index = start
+        while index < lines.count, lines[index].hasPrefix(index == start ? "Link: " : "      "),
+            !lines[index].trimmingCharacters(in: .whitespaces).isEmpty
+        {
+            joined += lines[index].dropFirst(6).trimmingCharacters(in: .whitespaces)
+            index += 1
+        }
+        #expect(joined == link)
+        for line in lines { #expect(DisplayWidth.of(line) <= 40) }
+    }
+
+    @Test func longTitleWrapsAtWords() throws {
+        let (_, lines) = try screen(width: 30) { $0.title = "A rather long title that cannot fit on one line" }
+        #expect(lines.contains("Title: A rather long title"))
+        #expect(lines.contains("       that cannot fit on one"))
+        #expect(lines.contains("       line"))
+    }
+
+    @Test func enclosuresShowTypeAndSize() throws {
+        let (_, lines) = try screen(width: 100) {
+            $0.enclosures = [
+                ArticleEnclosure(url: "https://x.example/ep1.mp3", type: "audio/mpeg", length: 12_345_678),
+                ArticleEnclosure(url: "https://x.example/cover.jpg"),
+            ]
+        }
+        #expect(lines.contains("Enclosure: https://x.example/ep1.mp3 (audio/mpeg, 12.3 MB)"))
+        #expect(lines.contains("Enclosure: https://x.example/cover.jpg"))
+    }
+
+    @Test func scrollingReachesTheEndWithAWrappedHeader() throws {
+        var (state, _) = try screen(width: 30) {
+            $0.link = "https://example.org/" + String(repeating: "x", count: 200)
+        }
+        let header = ArticleHeader.height(try #require(state.article), width: 30)
+        #expect(header > 7)
+        state.move(.bottom)
+        let article = try #require(state.article)
+        #expect(article.scroll == max(0, article.lines.count + header - state.listHeight))
+    }
+
+    @Test func sizesForPeople() {
+        #expect(ArticleHeader.size(812) == "812 bytes")
+        #expect(ArticleHeader.size(4_200) == "4.2 KB")
+        #expect(ArticleHeader.size(12_345_678) == "12.3 MB")
+        #expect(ArticleHeader.size(999_999) == "1.0 MB")
+        #expect(ArticleHeader.size(1_100_000_000) == "1.1 GB")
+    }
+}
