@@ -103,8 +103,8 @@ public struct FeedLibrary: Sendable {
     /// Calls `body` with the items matching `query`, newest first, a page of at most
     /// `pageSize` at a time (``ItemOrder/forEachPage(matching:searchText:limit:pageSize:timeLimit:in:_:)``):
     /// only one page of items is held, so `zeader items --json` over a million items needs
-    /// the memory of one page. With a search, the words are looked up as ``ItemSearch``
-    /// does. One feed's items are read through the feed's key (an index), not its URL.
+    /// the memory of one page. With a search, the words are looked up and ranked as
+    /// ``ItemSearch`` does (exact title matches first). One feed's items are read through the feed's key (an index), not its URL.
     ///
     /// ```swift
     /// try library.forEachItems(ItemQuery(unreadOnly: true)) { page in print(ItemSummary.text(page), terminator: "") }
@@ -136,17 +136,31 @@ public struct FeedLibrary: Sendable {
                 titles[server.objectID] = server.displayTitle
             }
             context.reset()
+            let timeLimit = query.wherePredicate == nil ? nil : query.whereTimeLimit
+            var remaining = query.limit
+            func emit(_ page: [FeedItem]) throws {
+                if let limit = remaining { remaining = limit - page.count }
+                try body(
+                    page.map { item in
+                        let feed = item.server?.objectID
+                        return ItemSummary(
+                            item, feedURL: feed.flatMap { urls[$0] } ?? "", feedTitle: feed.flatMap { titles[$0] })
+                    })
+            }
             do {
-                try ItemOrder.forEachPage(
-                    matching: filter, searchText: query.search, limit: query.limit, pageSize: pageSize,
-                    timeLimit: query.wherePredicate == nil ? nil : query.whereTimeLimit, in: context
-                ) { page in
-                    try body(
-                        page.map { item in
-                            let feed = item.server?.objectID
-                            return ItemSummary(
-                                item, feedURL: feed.flatMap { urls[$0] } ?? "", feedTitle: feed.flatMap { titles[$0] })
-                        })
+                var rest = filter
+                if let text = query.search, let exact = ItemSearch.exactTitle(text) {
+                    // ItemSearch's ranking, streamed: the exact title matches first, then the others.
+                    try ItemOrder.forEachPage(
+                        matching: filter.map { $0 && exact } ?? exact, searchText: text, limit: remaining,
+                        pageSize: pageSize, timeLimit: timeLimit, in: context, emit)
+                    let others = try ObjectGraph.Predicate(format: "title == nil") || !exact
+                    rest = filter.map { $0 && others } ?? others
+                }
+                if remaining.map({ $0 > 0 }) ?? true {
+                    try ItemOrder.forEachPage(
+                        matching: rest, searchText: query.search, limit: remaining, pageSize: pageSize, timeLimit: timeLimit,
+                        in: context, emit)
                 }
             } catch let error as ZeaderError {
                 throw error
