@@ -41,7 +41,7 @@ public struct CommandFeed: Sendable, Equatable {
         } else {
             return nil
         }
-        var words = Self.words(String(command))
+        var words = CommandWords.split(String(command))
         guard let first = words.first, !first.isEmpty else { return nil }
         if first.hasPrefix("~/") {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -78,43 +78,6 @@ public struct CommandFeed: Sendable, Equatable {
         url.absoluteString.removingPercentEncoding ?? url.absoluteString
     }
 
-    /// Words as a shell would split them, without any of its expansions.
-    static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var inWord = false
-        var quote: Character? = nil
-        var escaped = false
-        for c in text {
-            if escaped {
-                current.append(c)
-                escaped = false
-            } else if let open = quote {
-                if c == open {
-                    quote = nil
-                } else if c == "\\" && open == "\"" {
-                    escaped = true
-                } else {
-                    current.append(c)
-                }
-            } else if c == "\\" {
-                escaped = true
-                inWord = true
-            } else if c == "\"" || c == "'" {
-                quote = c
-                inWord = true
-            } else if c.isWhitespace {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else {
-                current.append(c)
-                inWord = true
-            }
-        }
-        if inWord { words.append(current) }
-        return words
-    }
 }
 
 extension FeedFetcher {

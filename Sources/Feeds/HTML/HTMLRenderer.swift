@@ -381,21 +381,7 @@ struct HTMLRenderer {
     /// `text` cut into lines of `width` columns between any two characters (for URLs,
     /// which have no good place to break).
     static func cut(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        var lineWidth = 0
-        for character in text {
-            let characterWidth = DisplayWidth.of(character)
-            if lineWidth > 0, lineWidth + characterWidth > width {
-                lines.append(line)
-                line = ""
-                lineWidth = 0
-            }
-            line.append(character)
-            lineWidth += characterWidth
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        DisplayWidth.lines(text, width: width)
     }
 
     private mutating func flushInline() {

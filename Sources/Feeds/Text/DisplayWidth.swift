@@ -127,6 +127,31 @@ public enum DisplayWidth {
         return width < columns ? cut + String(repeating: " ", count: columns - width) : cut
     }
 
+    /// `text` cut into lines of at most `width` columns between any two characters (for
+    /// URLs, which have no good place to break); a character wider than `width` gets a line
+    /// of its own.
+    ///
+    /// ```swift
+    /// DisplayWidth.lines("https://example.org/a", width: 10)  // ["https://ex", "ample.org/", "a"]
+    /// ```
+    public static func lines(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for character in text {
+            let characterWidth = of(character)
+            if lineWidth > 0, lineWidth + characterWidth > width {
+                lines.append(line)
+                line = ""
+                lineWidth = 0
+            }
+            line.append(character)
+            lineWidth += characterWidth
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// Removes what could steer a terminal from feed-provided text: C0 controls except
     /// `\n` and `\t` (so also `\r`), DEL, C1 controls, escape sequences (CSI, OSC, DCS and
     /// the two-character forms, with their parameters and payloads), and the bidirectional

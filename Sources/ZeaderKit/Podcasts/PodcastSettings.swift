@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 
 /// The podcast settings of the config file: where episodes go, how large one may be, what
@@ -59,7 +60,7 @@ public struct PodcastSettings: Sendable, Equatable {
             maxSize = size
         case "player":
             guard arguments.count == 1 else { throw PodcastSettingsError("player needs one command (quote it)") }
-            let words = arguments[0].split(whereSeparator: \.isWhitespace).map(String.init)
+            let words = CommandWords.split(arguments[0])
             guard !words.isEmpty else { throw PodcastSettingsError("player needs one command (quote it)") }
             player = words
         default:

@@ -1,23 +1,20 @@
+import Feeds
 import Foundation
 
 /// Runs a command the user wrote (pipe, bookmark, notify) without a shell: its words are
-/// split like the config file's (double quotes group, `\` escapes), and the program is found
-/// on `$PATH`. Write `sh -c '…'` to get a shell.
+/// split as a shell would split them (``CommandWords``: quotes group, `\` escapes, no
+/// expansions), and the program is found on `$PATH`. Write `sh -c '…'` to get a shell.
 ///
 /// ```swift
 /// try CommandRunner.arguments("grep -i \"swift linux\"")   // ["grep", "-i", "swift linux"]
 /// let status = try CommandRunner.run(["wc", "-l"], input: Data("a\nb\n".utf8))
 /// ```
 enum CommandRunner {
-    /// The words of `command`; an error for an empty command or an unclosed quote.
+    /// The words of `command` (``CommandWords``); an error for an empty command.
     static func arguments(_ command: String) throws(ExportError) -> [String] {
-        switch ReaderConfig.tokenize(command) {
-        case .success(let words):
-            guard !words.isEmpty else { throw ExportError("no command given") }
-            return words
-        case .failure:
-            throw ExportError("the command has an unclosed quote")
-        }
+        let words = CommandWords.split(command)
+        guard !words.isEmpty else { throw ExportError("no command given") }
+        return words
     }
 
     /// Runs `argv` with `input` on its standard input (nothing when nil) and waits; returns

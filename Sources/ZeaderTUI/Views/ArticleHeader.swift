@@ -65,21 +65,7 @@ enum ArticleHeader {
 
     /// `text` in lines of `width` columns, cut between any two characters (URLs).
     static func cut(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        var lineWidth = 0
-        for character in text {
-            let characterWidth = DisplayWidth.of(character)
-            if lineWidth > 0, lineWidth + characterWidth > width {
-                lines.append(line)
-                line = ""
-                lineWidth = 0
-            }
-            line.append(character)
-            lineWidth += characterWidth
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        DisplayWidth.lines(text, width: width)
     }
 
     /// A byte count for people: `812 bytes`, `4.2 KB`, `12.3 MB`, `1.1 GB` (powers of 1000).
