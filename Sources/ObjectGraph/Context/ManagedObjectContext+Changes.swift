@@ -176,19 +176,8 @@ extension ManagedObjectContext {
             byEntity[ObjectIdentifier(id.entity), default: (id.entity, [])].1.append(pk)
         }
         for (_, (entity, pks)) in byEntity {
-            let layout = RowLayout(entity: entity, alias: "t0")
-            let model = self.model
-            let rows =
-                (try? readStore { db in
-                    try Row.fetchAll(
-                        db,
-                        sql:
-                            "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
-                        arguments: ["[" + pks.map(String.init).joined(separator: ",") + "]"])
-                }) ?? []
             var found = Set<Int64>()
-            for row in rows {
-                let decoded = layout.decode(row, model: model)
+            for decoded in storedRows(of: entity, primaryKeys: pks) {
                 found.insert(decoded.pk)
                 let id = ObjectID(entity: entity, rawValue: decoded.pk)
                 guard let object = registered[id]?.object, !object.isFault else { continue }
@@ -286,5 +275,23 @@ struct ValuesEvaluable: PredicateEvaluable {
             throw ObjectGraphError.unknownKey(entity: entity.name, key: key)
         }
         return .value(values[i])
+    }
+}
+
+extension ManagedObjectContext {
+    /// The stored rows of `entity` whose primary keys are `pks`, decoded, in one query
+    /// (none when the store cannot be read: the caller keeps what it has).
+    func storedRows(of entity: Entity, primaryKeys pks: [Int64]) -> [(pk: Int64, snapshot: Snapshot)] {
+        let layout = RowLayout(entity: entity, alias: "t0")
+        let model = self.model
+        let rows =
+            (try? readStore { db in
+                try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
+                    arguments: ["[" + pks.map(String.init).joined(separator: ",") + "]"])
+            }) ?? []
+        return rows.map { layout.decode($0, model: model) }
     }
 }

@@ -498,18 +498,7 @@ extension ManagedObjectContext {
             }
         }
         for (_, (entity, pks)) in toRead {
-            let layout = RowLayout(entity: entity, alias: "t0")
-            let model = self.model
-            let rows =
-                (try? readStore { db in
-                    try Row.fetchAll(
-                        db,
-                        sql:
-                            "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
-                        arguments: ["[" + pks.map(String.init).joined(separator: ",") + "]"])
-                }) ?? []
-            for row in rows {
-                let decoded = layout.decode(row, model: model)
+            for decoded in storedRows(of: entity, primaryKeys: pks) {
                 objects.append(materialize(entity: entity, pk: decoded.pk, snapshot: decoded.snapshot))
             }
         }
