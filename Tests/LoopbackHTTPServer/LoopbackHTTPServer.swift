@@ -214,8 +214,10 @@ public final class LoopbackHTTPServer: Sendable {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var pending = Data()
-        while !isStopped, let request = readRequest(client, pending: &pending) {
+        var servedBefore = false
+        while !isStopped, let request = readRequest(client, pending: &pending, idleForever: servedBefore) {
             guard serve(request, on: client) else { return }
+            servedBefore = true
         }
     }
 
@@ -334,12 +336,14 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Reads one request's head (and skips its `Content-Length` body); `pending` holds bytes
-    /// read past it, the start of the next request on a kept-alive connection.
-    private func readRequest(_ client: Int32, pending: inout Data) -> Request? {
+    /// read past it, the start of the next request on a kept-alive connection. A kept-alive
+    /// connection may wait for its next request as long as the server runs (`idleForever`):
+    /// closing it sooner would make a slow test look like a client that does not reuse.
+    private func readRequest(_ client: Int32, pending: inout Data, idleForever: Bool) -> Request? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let terminator = Data("\r\n\r\n".utf8)
         while pending.range(of: terminator) == nil {
-            guard waitForInput(client) else { return nil }
+            guard waitForInput(client, idleForever: idleForever && pending.isEmpty) else { return nil }
             let count = recv(client, &buffer, buffer.count, 0)
             if count <= 0 || pending.count > 64 * 1024 { return nil }
             pending.append(contentsOf: buffer[0..<count])
@@ -370,11 +374,13 @@ public final class LoopbackHTTPServer: Sendable {
         return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
     }
 
-    /// Waits up to 10 s for `client` to have bytes (or to close); false once the server stops
-    /// or the time is up, so an idle kept-alive connection never outlives the server long.
-    private func waitForInput(_ client: Int32) -> Bool {
+    /// Waits up to 10 s (or, `idleForever`, without limit) for `client` to have bytes or to
+    /// close; false once the server stops or the time is up.
+    private func waitForInput(_ client: Int32, idleForever: Bool = false) -> Bool {
         var descriptor = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-        for _ in 0..<100 {
+        var rounds = 0
+        while idleForever || rounds < 100 {
+            rounds += 1
             if isStopped { return false }
             descriptor.revents = 0
             let ready = poll(&descriptor, 1, 100)
