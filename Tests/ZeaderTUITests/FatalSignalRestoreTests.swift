@@ -16,8 +16,8 @@ import Testing
 struct FatalSignalRestoreTests {
     static let childVariable = "ZEADER_FATAL_SIGNAL_CHILD"
 
-    @Test func stackOverflowOnAPreparedThreadRestoresTheTerminal() throws {
-        let run = try runChild(mode: "handler")
+    @Test func stackOverflowOnAPreparedThreadRestoresTheTerminal() async throws {
+        let run = try await runChild(mode: "handler")
         #expect([SIGSEGV, SIGBUS].contains(run.signal), "the child should die of the overflow, not \(run)")
         #expect(run.modes.c_lflag & tcflag_t(ICANON) != 0, "canonical mode is back")
         #expect(run.modes.c_lflag & tcflag_t(ECHO) != 0, "echo is back")
@@ -26,8 +26,8 @@ struct FatalSignalRestoreTests {
 
     /// The control: without the handler the same child leaves the terminal raw, so the test
     /// above sees the handler's work and not a terminal that was never changed.
-    @Test func withoutTheHandlerTheTerminalStaysRaw() throws {
-        let run = try runChild(mode: "no-handler")
+    @Test func withoutTheHandlerTheTerminalStaysRaw() async throws {
+        let run = try await runChild(mode: "no-handler")
         #expect([SIGSEGV, SIGBUS].contains(run.signal), "the child should die of the overflow, not \(run)")
         #expect(run.modes.c_lflag & tcflag_t(ICANON) == 0)
         #expect(run.modes.c_lflag & tcflag_t(ECHO) == 0)
@@ -60,7 +60,7 @@ struct FatalSignalRestoreTests {
         var description: String { "signal \(signal.map(String.init) ?? "none")" }
     }
 
-    private func runChild(mode: String) throws -> ChildRun {
+    private func runChild(mode: String) async throws -> ChildRun {
         // posix_openpt and friends are not in Swift's Glibc module; these are the ioctls they
         // use (TIOCSPTLCK and TIOCGPTN, the same numbers on every Linux architecture we run on).
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -90,8 +90,17 @@ struct FatalSignalRestoreTests {
         child.standardError = FileHandle.nullDevice
         // Drained while the child runs, so it never blocks on a full pty.
         let output = PtyReader(master)
-        try child.run()
-        child.waitUntilExit()
+        // Waits without holding a thread: blocking one of the two the test pool has on a busy
+        // machine stalls every other test for as long as the child takes to start.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            child.terminationHandler = { _ in continuation.resume() }
+            do {
+                try child.run()
+            } catch {
+                child.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
         var modes = termios()
         tcgetattr(slave, &modes)
         let signal = child.terminationReason == .uncaughtSignal ? child.terminationStatus : nil
