@@ -8,9 +8,13 @@ import Synchronization
 #endif
 
 /// A small HTTP/1.1 server for tests, on 127.0.0.1 and an ephemeral port, one thread per
-/// connection, one request per connection (`Connection: close`).
+/// connection, one request per connection (`Connection: close`) unless made with
+/// `keepAlive: true`, when a connection that got a ``Reply/respond(status:headers:body:)``
+/// stays open for the client's next request (the other replies still close it).
+/// ``connectionsAccepted`` and ``maxOpenConnections`` count TCP connections, so tests can
+/// see connection reuse and per-host connection limits.
 ///
-/// Tests get one through ``withLoopbackServer(gauge:_:_:)``, which stops it when the test's
+/// Tests get one through ``withLoopbackServer(gauge:keepAlive:_:_:)``, which stops it when the test's
 /// body returns; as a safety net it also stops itself after `lifetime` seconds (default 600: under a full
 /// parallel test run on two cores a test can wait over a minute before it connects).
 ///
@@ -106,6 +110,9 @@ public final class LoopbackHTTPServer: Sendable {
         var maxInProgress = 0
         var bytesSent = 0
         var stopped = false
+        var connectionsAccepted = 0
+        var openConnections = 0
+        var maxOpenConnections = 0
     }
 
     public let port: UInt16
@@ -114,13 +121,15 @@ public final class LoopbackHTTPServer: Sendable {
     private let state = Mutex(State())
     private let gauge: ConcurrencyGauge?
     private let acceptLoopDone = Mutex(false)
+    private let keepAlive: Bool
 
     public init(
-        gauge: ConcurrencyGauge? = nil, lifetime: TimeInterval = 600,
+        gauge: ConcurrencyGauge? = nil, keepAlive: Bool = false, lifetime: TimeInterval = 600,
         handler: @escaping @Sendable (Request) -> Reply
     ) throws {
         self.handler = handler
         self.gauge = gauge
+        self.keepAlive = keepAlive
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket("socket", errno) }
         var yes: Int32 = 1
@@ -158,6 +167,10 @@ public final class LoopbackHTTPServer: Sendable {
     /// Most requests being worked on at once (from request read to reply sent).
     public var maxInProgress: Int { state.withLock { $0.maxInProgress } }
     public var bytesSent: Int { state.withLock { $0.bytesSent } }
+    /// TCP connections accepted so far.
+    public var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
+    /// Most TCP connections open at once (from accept to close).
+    public var maxOpenConnections: Int { state.withLock { $0.maxOpenConnections } }
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Stops accepting; connections still open notice within a fraction of a second.
@@ -182,16 +195,34 @@ public final class LoopbackHTTPServer: Sendable {
                 close(client)
                 break
             }
-            Thread.detachNewThread { [self] in serve(client) }
+            state.withLock {
+                $0.connectionsAccepted += 1
+                $0.openConnections += 1
+                $0.maxOpenConnections = max($0.maxOpenConnections, $0.openConnections)
+            }
+            Thread.detachNewThread { [self] in serveConnection(client) }
         }
         close(listener)
     }
 
-    private func serve(_ client: Int32) {
-        defer { close(client) }
+    /// Answers requests on `client` until a reply closes it (every reply, unless keep-alive).
+    private func serveConnection(_ client: Int32) {
+        defer {
+            state.withLock { $0.openConnections -= 1 }
+            close(client)
+        }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let request = readRequest(client) else { return }
+        var pending = Data()
+        var servedBefore = false
+        while !isStopped, let request = readRequest(client, pending: &pending, idleForever: servedBefore) {
+            guard serve(request, on: client) else { return }
+            servedBefore = true
+        }
+    }
+
+    /// Answers one request; true when the connection stays open for another.
+    private func serve(_ request: Request, on client: Int32) -> Bool {
         state.withLock { $0.requests.append(request) }
         beginWork()
         var workEnded = false
@@ -214,20 +245,20 @@ public final class LoopbackHTTPServer: Sendable {
         case .respond(let status, let headers, let body):
             var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
-            head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            _ = sendAll(client, Data(head.utf8) + body)
+            head += "Content-Length: \(body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
+            return sendAll(client, Data(head.utf8) + body) && keepAlive
         case .stall(let seconds):
             sleepUnlessStopped(seconds)
         case .trickle(let chunk, let interval, let count):
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n"
-            guard sendAll(client, Data(head.utf8)) else { return }
+            guard sendAll(client, Data(head.utf8)) else { return false }
             for _ in 0..<count {
                 sleepUnlessStopped(interval)
-                if isStopped || !sendAll(client, chunk) { return }
+                if isStopped || !sendAll(client, chunk) { return false }
             }
         case .endless(let fullSpeed):
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n"
-            guard sendAll(client, Data(head.utf8)) else { return }
+            guard sendAll(client, Data(head.utf8)) else { return false }
             let chunk = Data(String(repeating: "<item><title>more</title></item>\n", count: 2000).utf8)
             // About 30 MB/s: faster than any feed server's link, and slow enough that this
             // in-process server does not starve the client of the 2 CPUs it shares.
@@ -240,7 +271,7 @@ public final class LoopbackHTTPServer: Sendable {
             let head =
                 "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n"
                 + "Connection: close\r\n\r\n"
-            guard sendAll(client, Data(head.utf8)) else { return }
+            guard sendAll(client, Data(head.utf8)) else { return false }
             let payload = Data(String(repeating: "<item><title>more</title></item>\n", count: 2000).utf8)
             let chunk = Data(String(payload.count, radix: 16).utf8) + Data("\r\n".utf8) + payload + Data("\r\n".utf8)
             while !isStopped, sendAll(client, chunk) {
@@ -251,7 +282,7 @@ public final class LoopbackHTTPServer: Sendable {
                 "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: \(encoding.rawValue)\r\n"
                 + "Connection: close\r\n\r\n"
             let stream = CompressionBomb.endlessStream(encoding)
-            guard sendAll(client, Data(head.utf8) + Data(stream.prefix)) else { return }
+            guard sendAll(client, Data(head.utf8) + Data(stream.prefix)) else { return false }
             var block: [UInt8] = []
             while block.count < 64 * 1024 { block += stream.period }
             let data = Data(block)
@@ -259,6 +290,7 @@ public final class LoopbackHTTPServer: Sendable {
         case .delayed:
             break  // unwrapped above
         }
+        return false
     }
 
     private func beginWork() {
@@ -303,15 +335,22 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    private func readRequest(_ client: Int32) -> Request? {
+    /// Reads one request's head (and skips its `Content-Length` body); `pending` holds bytes
+    /// read past it, the start of the next request on a kept-alive connection. A kept-alive
+    /// connection may wait for its next request as long as the server runs (`idleForever`):
+    /// closing it sooner would make a slow test look like a client that does not reuse.
+    private func readRequest(_ client: Int32, pending: inout Data, idleForever: Bool) -> Request? {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var received = Data()
         let terminator = Data("\r\n\r\n".utf8)
-        while received.range(of: terminator) == nil {
+        while pending.range(of: terminator) == nil {
+            guard waitForInput(client, idleForever: idleForever && pending.isEmpty) else { return nil }
             let count = recv(client, &buffer, buffer.count, 0)
-            if count <= 0 || received.count > 64 * 1024 { return nil }
-            received.append(contentsOf: buffer[0..<count])
+            if count <= 0 || pending.count > 64 * 1024 { return nil }
+            pending.append(contentsOf: buffer[0..<count])
         }
+        let headEnd = pending.range(of: terminator)!.upperBound
+        let received = pending.subdata(in: pending.startIndex..<headEnd)
+        pending = pending.subdata(in: headEnd..<pending.endIndex)
         guard let text = String(data: received, encoding: .utf8) else { return nil }
         var lines = text.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
@@ -322,7 +361,33 @@ public final class LoopbackHTTPServer: Sendable {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
+        var bodyLeft = headers["content-length"].flatMap { Int($0) } ?? 0
+        while bodyLeft > pending.count {
+            bodyLeft -= pending.count
+            pending = Data()
+            guard waitForInput(client) else { return nil }
+            let count = recv(client, &buffer, min(buffer.count, bodyLeft), 0)
+            if count <= 0 { return nil }
+            pending.append(contentsOf: buffer[0..<count])
+        }
+        pending = pending.subdata(in: (pending.startIndex + max(0, bodyLeft))..<pending.endIndex)
         return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+    }
+
+    /// Waits up to 10 s (or, `idleForever`, without limit) for `client` to have bytes or to
+    /// close; false once the server stops or the time is up.
+    private func waitForInput(_ client: Int32, idleForever: Bool = false) -> Bool {
+        var descriptor = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+        var rounds = 0
+        while idleForever || rounds < 100 {
+            rounds += 1
+            if isStopped { return false }
+            descriptor.revents = 0
+            let ready = poll(&descriptor, 1, 100)
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return false }
+        }
+        return false
     }
 
     private static func reason(_ status: Int) -> String {
@@ -364,10 +429,11 @@ public final class ConcurrencyGauge: Sendable {
 
 /// Runs `body` with a server on 127.0.0.1 and stops the server when `body` returns or throws.
 public func withLoopbackServer<T>(
-    gauge: ConcurrencyGauge? = nil, _ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply,
+    gauge: ConcurrencyGauge? = nil, keepAlive: Bool = false,
+    _ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply,
     _ body: (LoopbackHTTPServer) async throws -> T
 ) async throws -> T {
-    let server = try LoopbackHTTPServer(gauge: gauge, handler: handler)
+    let server = try LoopbackHTTPServer(gauge: gauge, keepAlive: keepAlive, handler: handler)
     defer { server.stop() }
     return try await body(server)
 }

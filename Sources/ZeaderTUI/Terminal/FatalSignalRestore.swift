@@ -10,10 +10,15 @@ import Foundation
 /// process as it would have (same exit status, core dump where enabled).
 ///
 /// Installed with `sigaction`: `SA_ONSTACK` runs the handler on an alternate stack, so a
-/// stack overflow on a thread that has one (the main thread and the reader's input thread,
-/// see ``prepareThread()``) can still run it; `SA_RESETHAND` makes the re-raised signal
-/// take its default action. The handler only makes async-signal-safe calls (`tcsetattr`,
-/// `write`, `raise`).
+/// stack overflow on a thread that has one (the thread that installs the handler, the main
+/// thread and the reader's input thread, see ``prepareThread()``) can still run it;
+/// `SA_RESETHAND` makes the re-raised signal take its default action. The handler only makes
+/// async-signal-safe calls (`tcsetattr`, `write`, `raise`).
+///
+/// The limit: an alternate stack belongs to one thread, and threads the reader does not start
+/// (Dispatch's workers, the Swift concurrency pool, where a refresh parses feeds) have none.
+/// A stack overflow there kills the process before any handler can run, and the terminal
+/// stays raw; so code that handles untrusted input must not recurse on its depth.
 ///
 /// ```swift
 /// FatalSignalRestore.saveTerminalModes()   // before curses changes them
@@ -32,6 +37,7 @@ enum FatalSignalRestore {
     /// calling thread.
     static func install() {
         prepareThread()
+        DispatchQueue.main.async { prepareThread() }  // the main thread, when it next runs the main queue
         for number in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in restoreAndReraise(number) }

@@ -1,0 +1,78 @@
+import Foundation
+import LoopbackHTTPServer
+import Synchronization
+import Testing
+
+@testable import Feeds
+
+/// Connection reuse and the per-host connection bound, counted as TCP connections on the
+/// server's side.
+@Suite("FeedFetcher: connection reuse")
+struct FetchConnectionReuseTests {
+    @Test func feedsFetchedOneAfterAnotherShareOneConnection() async throws {
+        try await withLoopbackServer(keepAlive: true, { request in .ok("<rss>\(request.path)</rss>") }) { server in
+            let fetcher = makeTestFetcher()
+            for index in 0..<6 {
+                let outcome = await fetcher.fetch(FeedRequest(url: server.url("/feed/\(index)")))
+                #expect(outcome.body == Data("<rss>/feed/\(index)</rss>".utf8))
+            }
+            #expect(server.requests.count == 6)
+            #expect(server.connectionsAccepted == 1, "keep-alive was offered: every fetch should reuse the first connection")
+        }
+    }
+
+    @Test func manyFeedsFromOneHostUseNoMoreConnectionsThanTheHostLimit() async throws {
+        try await withLoopbackServer(keepAlive: true, { request in .delayed(seconds: 0.05, .ok("<rss/>")) }) { server in
+            let fetcher = makeTestFetcher(maxConcurrent: 8, maxPerHost: 2)
+            let fetched = Mutex(0)
+            await fetcher.fetchAll((0..<12).map { FeedRequest(url: server.url("/feed/\($0)")) }) { _, outcome in
+                if outcome.body != nil { fetched.withLock { $0 += 1 } }
+            }
+            #expect(fetched.withLock { $0 } == 12)
+            #expect(server.requests.count == 12)
+            #expect(server.connectionsAccepted <= 2, "12 requests over \(server.connectionsAccepted) connections")
+        }
+    }
+
+    /// The control: a server that closes every connection gets one per request, so the
+    /// counts above mean reuse and not a miscount.
+    @Test func aServerThatClosesGetsAConnectionPerRequest() async throws {
+        try await withLoopbackServer({ _ in .ok("<rss/>") }) { server in
+            let fetcher = makeTestFetcher()
+            for index in 0..<4 {
+                #expect(await fetcher.fetch(FeedRequest(url: server.url("/feed/\(index)"))).body != nil)
+            }
+            #expect(server.connectionsAccepted == 4)
+        }
+    }
+
+    /// `CURLMOPT_MAX_HOST_CONNECTIONS` on its own, without the fetcher's slot limiter in
+    /// front: transfers handed to the multi handle all at once queue inside libcurl.
+    @Test func theMultiHandleBoundsConnectionsPerHost() async throws {
+        try await withLoopbackServer(keepAlive: true, { _ in .delayed(seconds: 0.1, .ok("<rss/>")) }) { server in
+            let multi = CurlMulti(maxPerHost: 2, maxConcurrent: 16)
+            let limits = TransferLimits(FetcherConfiguration(version: "9.9-test", totalTimeout: 30))
+            let statuses = await withTaskGroup(of: Int?.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        let request = FeedRequest(url: server.url("/feed/\(index)"))
+                        guard let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: "*/*") else {
+                            return nil
+                        }
+                        let result = await withCheckedContinuation { continuation in
+                            transfer.continuation = continuation
+                            multi.start(transfer)
+                        }
+                        if case .response(let response) = result { return response.status }
+                        return nil
+                    }
+                }
+                return await group.reduce(into: [Int?]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 8))
+            #expect(server.maxOpenConnections <= 2)
+            #expect(server.maxInProgress <= 2)
+            #expect(server.connectionsAccepted <= 2, "libcurl queues the rest and reuses the two connections")
+        }
+    }
+}
