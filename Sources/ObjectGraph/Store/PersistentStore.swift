@@ -134,7 +134,7 @@ public final class PersistentStore: Sendable {
         config.readonly = true
         // Another process may hold the lock for a moment (a refresh committing): wait, as every other open does.
         config.busyMode = .timeout(busyTimeout)
-        let info: (tables: [String], metadata: [String: String])
+        let info: (tables: [String], metadata: [String: String], differences: [String])
         do {
             let queue = try DatabaseQueue(path: readOnly ? readOnlyOpenPath(path) : path, configuration: config)
             info = try queue.read { db in
@@ -146,7 +146,12 @@ public final class PersistentStore: Sendable {
                         metadata[row["key"]] = row["value"]
                     }
                 }
-                return (tables, metadata)
+                // Only when the schema hash differs (and the rest matches) is the file compared in detail.
+                let differs =
+                    metadata[MetadataKey.modelName] == model.name
+                    && Int(metadata[MetadataKey.modelVersion] ?? "") == model.version
+                    && metadata[MetadataKey.schemaHash] != model.schemaHash
+                return (tables, metadata, differs ? try SchemaDifference.describe(model: model, in: db) : [])
             }
             try queue.close()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -179,7 +184,9 @@ public final class PersistentStore: Sendable {
         }
         if info.metadata[MetadataKey.schemaHash] != model.schemaHash {
             throw ObjectGraphError.incompatibleStore(
-                path: path, reason: "its schema differs from model '\(model.name)' version \(model.version)")
+                path: path,
+                reason: "its schema differs from model '\(model.name)' version \(model.version): "
+                    + info.differences.joined(separator: "; "))
         }
     }
 
