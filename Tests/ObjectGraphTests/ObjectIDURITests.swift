@@ -69,6 +69,8 @@ import Testing
         }
         // A well-formed URI for a row that does not exist resolves to an ID the context then refuses.
         let missing = try #require(a.managedObjectID(forURIRepresentation: URL(string: "x-objectgraph://\(host)/Folder/42")!))
-        #expect(throws: ObjectGraphError.self) { try ctx.performAndWait { () throws in _ = try ctx.existingObject(with: missing) } }
+        #expect(throws: ObjectGraphError.self) {
+            try ctx.performAndWait { () throws in _ = try ctx.existingObject(with: missing) }
+        }
     }
 }
