@@ -76,8 +76,11 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
         let tmp = TemporaryDirectory()
         let url = tmp.file("todo.sqlite")
         try makeToDoV1Store(at: url, names: ["Apples", "bread", "Avocado", "cheese"])
+        let identifier = try PersistentStore(model: ToDoModels.v1, location: .file(url), readOnly: true).identifier
         let plan = try MigrationPlan(versions: [ToDoModels.v1, ToDoModels.v2], policies: [ToDoModels.aNamesDoNotAlert])
         let container = try PersistentContainer(model: ToDoModels.v2, store: .file(url), migrator: plan)
+        #expect(container.store.identifier == identifier)  // object-ID URIs made before still resolve
+        #expect(UUID(uuidString: identifier) != nil)
         let todos = try fetchAll(container, "ToDo", sortedBy: "dueDate")
         #expect(todos.map { $0["name"] } == ["Apples", "bread", "Avocado", "cheese"])
         #expect(todos.map { $0["doNotAlert"] } == [true, false, true, false])

@@ -65,5 +65,25 @@ final class Memo: ManagedObject {
             return remaining
         }
         #expect(remaining == 0)
+
+        // The README's finders and object-ID URI, continuing the example.
+        let url = try context.performAndWait { () throws in
+            let title: String = "Café au lait"
+            let memo = try #require(try Memo.findFirst(byAttribute: "title", value: title, in: context))
+            let unread = try Memo.count(where: "read == %@", false, in: context)
+            let inbox = try #require(try Topic.findSingle(where: "name == %@", "Inbox", in: context))
+            let url = try #require(inbox.objectID.uriRepresentation(in: container))
+            #expect(memo.read && unread == 0)
+            #expect(url.absoluteString == "x-objectgraph://\(container.store.identifier)/Topic/1")
+            return url
+        }
+        // Next launch, a new container on the same file (the README keeps the URL in UserDefaults).
+        let reopened = try PersistentContainer(model: model, store: .file(tmp.file("memos.sqlite")))
+        let savedURL = try #require(URL(string: url.absoluteString))
+        let id = try #require(reopened.managedObjectID(forURIRepresentation: savedURL))
+        let name = try reopened.viewContext.performAndWait { () throws in
+            (try reopened.viewContext.existingObject(with: id) as! Topic).name
+        }
+        #expect(name == "Inbox")
     }
 }

@@ -56,6 +56,58 @@ import Testing
         #expect(throws: ObjectGraphError.self) { try PersistentContainer(model: sameVersionDifferentSchema, store: .file(url)) }
     }
 
+    @Test func schemaMismatchSaysWhatDiffers() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("s.sqlite")
+        _ = try TestModel.container(.file(url))
+        func reason(_ change: (inout [EntityDescription]) -> Void) -> String? {
+            var entities = TestModel.entities()
+            change(&entities)
+            do {
+                let model = try ManagedObjectModel(name: "Test", version: 1, entities: entities)
+                _ = try PersistentContainer(model: model, store: .file(url))
+                return nil
+            } catch {
+                guard case .incompatibleStore(_, let reason) = error as? ObjectGraphError else { return "\(error)" }
+                return reason
+            }
+        }
+        let prefix = "its schema differs from model 'Test' version 1: "
+        #expect(
+            reason { $0[1].attributes.append(.string("extra")) } == prefix
+                + "column Note.extra (string attribute) is missing from the store")
+        #expect(
+            reason { $0[1].attributes.removeAll { $0.name == "body" } } == prefix
+                + "column Note.body is in the store but not in the model")
+        #expect(
+            reason { $0[1].attributes[2] = .bool("read", defaultValue: true) }
+                == prefix + "column Note.read defaults to 0 in the store, 1 in the model")
+        #expect(
+            reason { $0.append(EntityDescription("Tag", attributes: [.string("label")])) }
+                == prefix + "table Tag (entity Tag) is missing from the store")
+        #expect(
+            reason { $0[0].indexes = [] } == prefix + "index Z_Folder_position is in the store but not in the model")
+        #expect(
+            reason { $0[1].attributes[0] = .string("title", optional: false) }
+                == prefix + "tables, columns, types, defaults and indexes match, so an attribute's optionality differs")
+        // The refused file still opens with its own model.
+        _ = try TestModel.container(.file(url))
+
+        // A changed type (on an entity without a class, which the class check would catch first).
+        let plain = tmp.file("plain.sqlite")
+        let v1 = try ManagedObjectModel(
+            name: "P", version: 1, entities: [EntityDescription("Row", attributes: [.double("size")])])
+        _ = try PersistentContainer(model: v1, store: .file(plain))
+        let retyped = try ManagedObjectModel(
+            name: "P", version: 1, entities: [EntityDescription("Row", attributes: [.integer("size"), .string("label")])])
+        #expect(
+            throws: ObjectGraphError.incompatibleStore(
+                path: plain.path,
+                reason: "its schema differs from model 'P' version 1: column Row.size is REAL in the store, INTEGER (integer) "
+                    + "in the model; column Row.label (string attribute) is missing from the store")
+        ) { try PersistentContainer(model: retyped, store: .file(plain)) }
+    }
+
     @Test func metadataRoundTrip() throws {
         let container = try TestModel.container()
         try container.store.setMetadata("42", forKey: "import.resume")

@@ -326,6 +326,18 @@ open class ManagedObject: CustomStringConvertible {
     /// ```
     open func willSave() throws {}
 
+    /// Called when the object is about to be deleted from its context — by
+    /// ``ManagedObjectContext/delete(_:)``, and for each object a cascade delete rule
+    /// removes — before its delete rules run, while its relationships still hold. Tidy up
+    /// here (update a related object, remember a file to remove). Changes it makes are saved
+    /// with the delete and undone with it. Batch delete requests, which bypass objects, do
+    /// not call it.
+    ///
+    /// ```swift
+    /// override func prepareForDeletion() { folder?.noteCount -= 1 }
+    /// ```
+    open func prepareForDeletion() {}
+
     // MARK: Validation hooks
 
     /// Checks an inserted object before it is saved, after its attributes' rules

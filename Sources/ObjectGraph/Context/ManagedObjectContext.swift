@@ -63,6 +63,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var newObjects = InsertedObjects()
     var updatedByID: [ObjectID: ManagedObject] = [:]
     var deletedByID: [ObjectID: ManagedObject] = [:]
+    /// The objects whose ``ManagedObject/prepareForDeletion()`` is running (a delete of one of
+    /// them from inside the hook is the delete already under way).
+    var preparingForDeletion: Set<ObjectID> = []
     /// Temporary IDs of objects saved by this context, for late look-ups.
     var permanentIDForTemporary: [ObjectID: ObjectID] = [:]
 
@@ -356,8 +359,34 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func delete(_ object: ManagedObject) {
         assertOnQueue()
         precondition(object.managedObjectContext === self, "\(object) belongs to another context")
+        guard deletedByID[object.objectID] == nil, !preparingForDeletion.contains(object.objectID) else { return }
+        // Every hook first, across the cascade, while the graph is still whole.
+        var prepared: [ObjectID] = []
+        prepareForDeletion(object, cascade: &prepared)
+        deleteApplyingRules(object)
+        for id in prepared { preparingForDeletion.remove(id) }
+    }
+
+    /// Calls ``ManagedObject/prepareForDeletion()`` on `object` and on everything a cascade
+    /// rule will delete with it, each once.
+    private func prepareForDeletion(_ object: ManagedObject, cascade prepared: inout [ObjectID]) {
         let id = object.objectID
-        guard deletedByID[id] == nil else { return }
+        guard deletedByID[id] == nil, object.managedObjectContext === self, preparingForDeletion.insert(id).inserted else {
+            return
+        }
+        prepared.append(id)
+        object.fireFaultIfNeeded()
+        object.prepareForDeletion()
+        for (r, relationship) in object.entity.relationships.enumerated() where relationship.deleteRule == .cascade {
+            for related in (try? relatedObjects(of: object, relationshipIndex: r)) ?? [] {
+                prepareForDeletion(related, cascade: &prepared)
+            }
+        }
+    }
+
+    private func deleteApplyingRules(_ object: ManagedObject) {
+        let id = object.objectID
+        guard deletedByID[id] == nil, object.managedObjectContext === self else { return }
         object.fireFaultIfNeeded()
         if newObjects.remove(object) {
             object.isInsertedFlag = false
@@ -378,7 +407,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 continue
             case .cascade:
                 for related in (try? relatedObjects(of: object, relationshipIndex: r)) ?? [] {
-                    delete(related)
+                    deleteApplyingRules(related)
                 }
             case .nullify:
                 for related in (try? relatedObjects(of: object, relationshipIndex: r)) ?? [] {

@@ -35,6 +35,15 @@ public final class PersistentStore: Sendable {
     /// if store.isReadOnly { print("browsing only") }
     /// ```
     public let isReadOnly: Bool
+    /// The store's own identifier: a UUID recorded in its metadata
+    /// (``MetadataKey/storeIdentifier``) when the store is first opened for writing, so it
+    /// stays the same across relaunches and migrations; for a read-only file made before
+    /// identifiers existed, `path-` and a hash of its path. Object-ID URIs name it.
+    ///
+    /// ```swift
+    /// print(store.identifier)   // "5F0C…", the same every time this file is opened
+    /// ```
+    public let identifier: String
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
     static let busyTimeout: TimeInterval = 10
@@ -76,9 +85,10 @@ public final class PersistentStore: Sendable {
             case .inMemory:
                 isReadOnly = false
                 let queue = try DatabaseQueue(configuration: config)
-                try queue.write { db in
+                identifier = try queue.write { db in
                     try Self.createSchema(model: model, in: db)
                     try FullTextIndexSchema.update(model: model, in: db)
+                    return try Self.identifier(in: db, location: location)
                 }
                 writer = queue
             case .file(let url):
@@ -95,24 +105,52 @@ public final class PersistentStore: Sendable {
                     }
                     try Self.inspectExistingFile(path: path, model: model, migrator: nil, readOnly: true)
                     config.readonly = true
-                    writer = try DatabaseQueue(path: Self.readOnlyOpenPath(path), configuration: config)
+                    let queue = try DatabaseQueue(path: Self.readOnlyOpenPath(path), configuration: config)
+                    identifier = try queue.read { db in try Self.identifier(in: db, location: location) }
+                    writer = queue
                     break
                 }
                 try Self.inspectExistingFile(path: path, model: model, migrator: migrator, readOnly: false)
                 let pool = try DatabasePool(path: path, configuration: config)
-                try pool.write { db in
+                identifier = try pool.write { db in
                     if try !db.tableExists(Self.metadataTable) {
                         try Self.createSchema(model: model, in: db)
+                    } else {
+                        try Self.recordIdentifierIfMissing(in: db)
                     }
                     if try FullTextIndexSchema.needsWork(model: model, in: db) {
                         try FullTextIndexSchema.update(model: model, in: db)
                     }
+                    return try Self.identifier(in: db, location: location)
                 }
                 writer = pool
             }
         } catch {
             throw ObjectGraphError.wrapping(error, path: location.path)
         }
+    }
+
+    /// Gives a store made before identifiers existed its UUID (in the write that opens it).
+    static func recordIdentifierIfMissing(in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO \"Z_METADATA\" (key, value) VALUES (?, ?)",
+            arguments: [MetadataKey.storeIdentifier, UUID().uuidString])
+    }
+
+    /// The store's identifier: the recorded UUID, else (a read-only file made before
+    /// identifiers existed) a hash of its path.
+    static func identifier(in db: Database, location: StoreLocation) throws -> String {
+        if let recorded = try String.fetchOne(
+            db, sql: "SELECT value FROM \"Z_METADATA\" WHERE key = ?", arguments: [MetadataKey.storeIdentifier])
+        {
+            return recorded
+        }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in location.path.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return "path-" + String(h, radix: 16)
     }
 
     /// Checks an existing file before anything writes to it (opening in WAL mode would
@@ -134,7 +172,7 @@ public final class PersistentStore: Sendable {
         config.readonly = true
         // Another process may hold the lock for a moment (a refresh committing): wait, as every other open does.
         config.busyMode = .timeout(busyTimeout)
-        let info: (tables: [String], metadata: [String: String])
+        let info: (tables: [String], metadata: [String: String], differences: [String])
         do {
             let queue = try DatabaseQueue(path: readOnly ? readOnlyOpenPath(path) : path, configuration: config)
             info = try queue.read { db in
@@ -146,7 +184,12 @@ public final class PersistentStore: Sendable {
                         metadata[row["key"]] = row["value"]
                     }
                 }
-                return (tables, metadata)
+                // Only when the schema hash differs (and the rest matches) is the file compared in detail.
+                let differs =
+                    metadata[MetadataKey.modelName] == model.name
+                    && Int(metadata[MetadataKey.modelVersion] ?? "") == model.version
+                    && metadata[MetadataKey.schemaHash] != model.schemaHash
+                return (tables, metadata, differs ? try SchemaDifference.describe(model: model, in: db) : [])
             }
             try queue.close()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -179,7 +222,9 @@ public final class PersistentStore: Sendable {
         }
         if info.metadata[MetadataKey.schemaHash] != model.schemaHash {
             throw ObjectGraphError.incompatibleStore(
-                path: path, reason: "its schema differs from model '\(model.name)' version \(model.version)")
+                path: path,
+                reason: "its schema differs from model '\(model.name)' version \(model.version): "
+                    + info.differences.joined(separator: "; "))
         }
     }
 
@@ -202,6 +247,7 @@ public final class PersistentStore: Sendable {
         try db.execute(sql: "CREATE TABLE \"Z_PRIMARYKEY\" (Z_ENTITY TEXT PRIMARY KEY NOT NULL, Z_MAX INTEGER NOT NULL)")
         for sql in SchemaGenerator.createStatements(for: model) { try db.execute(sql: sql) }
         try writeModelMetadata(model: model, in: db)
+        try recordIdentifierIfMissing(in: db)
     }
 
     static func writeModelMetadata(model: ManagedObjectModel, in db: Database) throws {
@@ -374,6 +420,8 @@ public enum MetadataKey {
     public static let modelName = "objectgraph.model"
     public static let modelVersion = "objectgraph.version"
     public static let schemaHash = "objectgraph.schemaHash"
+    /// The store's identifier (see ``PersistentStore/identifier``).
+    public static let storeIdentifier = "objectgraph.storeIdentifier"
 }
 
 extension ObjectGraphError {

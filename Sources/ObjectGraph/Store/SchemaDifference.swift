@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// What differs between a store file's tables and the tables a model makes: the text of
+/// the "its schema differs" refusal. The store records only a hash of its model's schema,
+/// so the comparison is made against what SQLite itself says about the file (tables,
+/// columns with their types and defaults, indexes); a difference SQLite cannot show (an
+/// attribute's optionality) is named as such.
+enum SchemaDifference {
+    /// One line per difference, in the model's entity order, at most `limit` of them.
+    static func describe(model: ManagedObjectModel, in db: Database, limit: Int = 8) throws -> [String] {
+        var found: [String] = []
+        let q = SchemaGenerator.quote
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        let virtualTables = Set(
+            rows.filter { ($0["type"] as String?) == "table" && (($0["sql"] as String?) ?? "").hasPrefix("CREATE VIRTUAL") }
+                .map { $0["name"] as String })
+        func isInternal(_ table: String) -> Bool {
+            table == PersistentStore.metadataTable || table == "Z_PRIMARYKEY" || virtualTables.contains(table)
+                || virtualTables.contains { table.hasPrefix($0 + "_") }
+        }
+        let storeTables = Set(rows.filter { ($0["type"] as String?) == "table" }.map { $0["name"] as String })
+            .filter { !isInternal($0) }
+        let storeIndexes = Set(
+            rows.filter { ($0["type"] as String?) == "index" && ($0["name"] as String).hasPrefix("Z_") }.map {
+                $0["name"] as String
+            })
+        var expectedIndexes: Set<String> = []
+        let expectedTables = Set(model.entities.map(\.tableName))
+        for entity in model.entities {
+            for sql in SchemaGenerator.createStatements(for: entity) where !sql.hasPrefix("CREATE TABLE") {
+                // `CREATE [UNIQUE] INDEX "name" ON …`: the quoted name after INDEX.
+                if let start = sql.range(of: "INDEX \"")?.upperBound, let end = sql[start...].range(of: "\" ON ")?.lowerBound {
+                    expectedIndexes.insert(String(sql[start..<end]).replacingOccurrences(of: "\"\"", with: "\""))
+                }
+            }
+            guard storeTables.contains(entity.tableName) else {
+                found.append("table \(entity.tableName) (entity \(entity.name)) is missing from the store")
+                continue
+            }
+            var columns: [String: (type: String, defaultSQL: String?)] = [:]
+            for row in try Row.fetchAll(db, sql: "PRAGMA table_info(\(q(entity.tableName)))") {
+                columns[row["name"]] = ((row["type"] as String?)?.uppercased() ?? "", row["dflt_value"])
+            }
+            var expectedColumns: Set<String> = ["Z_PK", "Z_OPT"]
+            for i in entity.storedAttributeIndexes {
+                let a = entity.attributes[i]
+                expectedColumns.insert(a.name)
+                guard let column = columns[a.name] else {
+                    found.append("column \(entity.tableName).\(a.name) (\(a.type.rawValue) attribute) is missing from the store")
+                    continue
+                }
+                if column.type != a.type.sqlType {
+                    found.append(
+                        "column \(entity.tableName).\(a.name) is \(column.type.isEmpty ? "untyped" : column.type) in the store, "
+                            + "\(a.type.sqlType) (\(a.type.rawValue)) in the model")
+                }
+                let expectedDefault = a.defaultValue.isNull ? nil : SchemaGenerator.sqlLiteral(a.defaultValue)
+                if column.defaultSQL != expectedDefault {
+                    found.append(
+                        "column \(entity.tableName).\(a.name) defaults to \(column.defaultSQL ?? "NULL") in the store, "
+                            + "\(expectedDefault ?? "NULL") in the model")
+                }
+            }
+            for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
+                expectedColumns.insert(r.name)
+                if columns[r.name] == nil {
+                    found.append(
+                        "column \(entity.tableName).\(r.name) (to-one relationship to \(r.destinationEntityName)) is missing from the store"
+                    )
+                }
+            }
+            for name in columns.keys.sorted() where !expectedColumns.contains(name) {
+                found.append("column \(entity.tableName).\(name) is in the store but not in the model")
+            }
+        }
+        for table in storeTables.subtracting(expectedTables).sorted() {
+            found.append("table \(table) is in the store but not in the model")
+        }
+        for index in expectedIndexes.subtracting(storeIndexes).sorted()
+        where storeTables.contains(where: { index.hasPrefix("Z_\($0)_") }) {
+            found.append("index \(index) is missing from the store")
+        }
+        for index in storeIndexes.subtracting(expectedIndexes).sorted() {
+            let table = rows.first { ($0["name"] as String?) == index }.flatMap { $0["tbl_name"] as String? } ?? ""
+            if expectedTables.contains(table) { found.append("index \(index) is in the store but not in the model") }
+        }
+        if found.isEmpty {
+            found.append("tables, columns, types, defaults and indexes match, so an attribute's optionality differs")
+        }
+        if found.count > limit {
+            let more = found.count - limit
+            found = Array(found.prefix(limit)) + ["and \(more) more"]
+        }
+        return found
+    }
+}
