@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
 # start-up, navigation, mark read and the count changing, undo/redo, search, resize
-# (down to 20x5 and below), a commit by another process showing up live, refresh (R, r)
+# (down to 20x5 and below), save (s) and pipe-to (|), a commit by another process showing up live, refresh (R, r)
 # against a loopback HTTP server started here on 127.0.0.1, a concurrent `zeader refresh`,
 # and the terminal restored after q, SIGTERM, SIGINT and a crash.
 #   usage: Tests/e2e/tui_tmux.sh      env: ZEADER=.build/debug/zeader
@@ -229,6 +229,36 @@ fi
 keys C-t
 expect "zeader-news.xml"
 keys q
+expect "EXIT=0"
+
+echo "== s saves the article, | pipes it to a command; a code block at 80 columns"
+start "$zeader --demo"
+t resize-window -t main -x 80 -y 24
+expect "Zeader News"
+keys j Enter Down Enter
+expect "Title: A Core Data-style stack without Apple platforms"
+# The demo's one code block (<pre>) keeps its line whole at 80 columns.
+expect 'let items = try FeedItem.findAll(where: "read == NO")'
+keys s C-u
+keys -l "$work/saved.txt"
+keys Enter
+expect "Saved to $work/saved.txt"
+checks=$((checks + 1))
+if ! grep -qxF "Title: A Core Data-style stack without Apple platforms" "$work/saved.txt" 2>/dev/null; then
+	echo "FAIL: s did not save the article: $(cat "$work/saved.txt" 2>&1)" >&2
+	failures=$((failures + 1))
+fi
+keys '|'
+keys -l "sh -c \"cat > $work/piped.txt\""
+keys Enter
+expect "Piped to sh"
+checks=$((checks + 1))
+if ! grep -qF 'let items = try FeedItem.findAll(where: "read == NO")' "$work/piped.txt" 2>/dev/null; then
+	echo "FAIL: | did not pipe the article's text: $(cat "$work/piped.txt" 2>&1)" >&2
+	failures=$((failures + 1))
+fi
+expect "Title: A Core Data-style stack without Apple platforms"
+keys q q q
 expect "EXIT=0"
 
 echo "== SIGTERM and SIGINT restore the terminal"
