@@ -28,12 +28,11 @@ public enum RefreshNotifier {
         return "Zeader: \(items) in \(feeds == 1 ? "1 feed" : "\(feeds) feeds")"
     }
 
-    /// Starts `command` with `message` appended to its words, its standard input and output
-    /// on /dev/null (its standard error too unless `keepStandardError`), without waiting.
+    /// Starts `command` with `message` appended to its words, its standard input, output and
+    /// error on /dev/null (a failure is reported in one line of Zeader's own), without waiting.
     /// `onExit` receives the one-line problem (nil for exit status 0) when it ends.
     static func start(
-        _ command: String, message: String, keepStandardError: Bool = false,
-        onExit: @escaping @Sendable (String?) -> Void
+        _ command: String, message: String, onExit: @escaping @Sendable (String?) -> Void
     ) throws(ExportError) -> Process {
         var argv = try CommandRunner.arguments(command)
         argv[0] = ArticleExport.expanded(argv[0])
@@ -43,7 +42,7 @@ public enum RefreshNotifier {
         process.arguments = ["--"] + argv + [message]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        if !keepStandardError { process.standardError = FileHandle.nullDevice }
+        process.standardError = FileHandle.nullDevice
         process.terminationHandler = { process in
             switch process.terminationStatus {
             case 0: onExit(nil)
@@ -59,11 +58,11 @@ public enum RefreshNotifier {
 
     /// Runs `command` with `message` and waits for it at most `timeout` (a notifier still
     /// running then is left to finish on its own); returns the one-line problem, nil when it
-    /// exited 0 or is still running. Its standard error stays the caller's.
+    /// exited 0 or is still running.
     public static func run(_ command: String, message: String, timeout: Duration = .seconds(2)) async -> String? {
         let outcome = Mutex<String??>(nil)
         do {
-            _ = try start(command, message: message, keepStandardError: true) { problem in
+            _ = try start(command, message: message) { problem in
                 outcome.withLock { $0 = .some(problem) }
             }
         } catch {
