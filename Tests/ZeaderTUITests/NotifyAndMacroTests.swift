@@ -24,7 +24,8 @@ import ZeaderKit
         #expect(
             RefreshNotifier.message(for: RefreshSummary(progress: progress, results: [result(1, new: 1)], duration: 0))
                 == "Zeader: 1 new item in 1 feed")
-        #expect(RefreshNotifier.message(for: RefreshSummary(progress: progress, results: [], duration: 0)) == "Zeader: 1 new item")
+        #expect(
+            RefreshNotifier.message(for: RefreshSummary(progress: progress, results: [], duration: 0)) == "Zeader: 1 new item")
         progress.newItems = 0
         #expect(RefreshNotifier.message(for: RefreshSummary(progress: progress, results: [], duration: 0)) == nil)
     }
