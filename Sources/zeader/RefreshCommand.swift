@@ -34,8 +34,10 @@ struct RefreshCommand: AsyncParsableCommand {
         let store = try self.store.openStore(command: "refresh", writes: true)
         if feeds.isEmpty, try await SyncCommand.refreshThroughSync(store) { return }
         var options = RefreshOptions(jobs: jobs)
+        let config: ReaderConfig
         do {
-            options.ignoreRules = try ReaderConfig.load().ignoreRules  // the config's killfile
+            config = try ReaderConfig.load()
+            options.ignoreRules = config.ignoreRules  // the config's killfile
         } catch {
             CommandOutput.warn("zeader refresh: \(TerminalText.line(String(describing: error)))")
             throw ExitCode.failure
@@ -71,6 +73,12 @@ struct RefreshCommand: AsyncParsableCommand {
             }
         }
         CommandOutput.write(summary.line + "\n")
+        if let program = config.articleCommands.notifyProgram, !program.isEmpty,
+            let message = RefreshNotifier.message(for: summary),
+            let problem = await RefreshNotifier.run(program, message: message)
+        {
+            CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
+        }
         if !summary.failures.isEmpty { throw ExitCode.failure }
     }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
 # start-up, navigation, mark read and the count changing, undo/redo, search, resize
-# (down to 20x5 and below), a commit by another process showing up live, refresh (R, r)
-# against a loopback HTTP server started here on 127.0.0.1, a concurrent `zeader refresh`,
-# and the terminal restored after q, SIGTERM, SIGINT and a crash.
+# (down to 20x5 and below), save (s) and pipe-to (|), a commit by another process showing
+# up live, refresh (R, r) against a loopback HTTP server started here on 127.0.0.1 with
+# notify-program, a concurrent `zeader refresh`, and the terminal restored after q,
+# SIGTERM, SIGINT and a crash.
 #   usage: Tests/e2e/tui_tmux.sh      env: ZEADER=.build/debug/zeader
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -231,6 +232,36 @@ expect "zeader-news.xml"
 keys q
 expect "EXIT=0"
 
+echo "== s saves the article, | pipes it to a command; a code block at 80 columns"
+start "$zeader --demo"
+t resize-window -t main -x 80 -y 24
+expect "Zeader News"
+keys j Enter Down Enter
+expect "Title: A Core Data-style stack without Apple platforms"
+# The demo's one code block (<pre>) keeps its line whole at 80 columns.
+expect 'let items = try FeedItem.findAll(where: "read == NO")'
+keys s C-u
+keys -l "$work/saved.txt"
+keys Enter
+expect "Saved to $work/saved.txt"
+checks=$((checks + 1))
+if ! grep -qxF "Title: A Core Data-style stack without Apple platforms" "$work/saved.txt" 2>/dev/null; then
+	echo "FAIL: s did not save the article: $(cat "$work/saved.txt" 2>&1)" >&2
+	failures=$((failures + 1))
+fi
+keys '|'
+keys -l "sh -c \"cat > $work/piped.txt\""
+keys Enter
+expect "Piped to sh"
+checks=$((checks + 1))
+if ! grep -qF 'let items = try FeedItem.findAll(where: "read == NO")' "$work/piped.txt" 2>/dev/null; then
+	echo "FAIL: | did not pipe the article's text: $(cat "$work/piped.txt" 2>&1)" >&2
+	failures=$((failures + 1))
+fi
+expect "Title: A Core Data-style stack without Apple platforms"
+keys q q q
+expect "EXIT=0"
+
 echo "== SIGTERM and SIGINT restore the terminal"
 start "$zeader --demo"
 expect "Zeader News"
@@ -341,6 +372,22 @@ base="http://127.0.0.1:$port"
 live="$work/live.sqlite"
 "$zeader" add --db "$live" "$base/Alpha.xml" >/dev/null
 "$zeader" add --db "$live" "$base/Beta.xml" >/dev/null
+# notify-program: a script that appends its arguments (the message) to a log.
+printf '#!/bin/sh\nprintf "[%%s]\\n" "$@" >>"%s"\n' "$work/notify.log" >"$work/notify"
+chmod +x "$work/notify"
+mkdir -p "$XDG_CONFIG_HOME/zeader"
+printf 'notify-program %s\n' "$work/notify" >"$XDG_CONFIG_HOME/zeader/config"
+# notified TEXT: the notify log's last line is [TEXT] (waits for the program, which the reader does not).
+notified() {
+	local i
+	checks=$((checks + 1))
+	for i in $(seq 100); do
+		[ "$(tail -n 1 "$work/notify.log" 2>/dev/null)" = "[$1]" ] && return 0
+		sleep 0.05
+	done
+	echo "FAIL: notify-program's last message is '$(tail -n 1 "$work/notify.log" 2>&1)', not '[$1]'" >&2
+	failures=$((failures + 1))
+}
 start "$zeader --db $live"
 expect "$base/Beta.xml"
 keys R
@@ -349,11 +396,13 @@ expect_line 2 "2/2"
 expect_line 3 "1/1"
 expect "Refreshed 2 feeds"
 expect_line 1 "Feeds (3 unread)"
+notified "Zeader: 3 new items in 2 feeds"
 feed Alpha 3 1795000100
 keys r
 expect_line 2 "3/3" 10
 expect "Refreshed 1 feed"
 expect_line 1 "Feeds (4 unread)"
+notified "Zeader: 1 new item in 1 feed"
 keys Enter
 expect_line 1 "Alpha Feed (3 items)"
 expect_line 2 "Alpha item 3"
@@ -370,11 +419,13 @@ if ! timeout -s KILL 60 "$zeader" refresh --db "$live" >"$work/refresh.out" 2>&1
 fi
 expect_line 1 "Beta Feed (3 items)" 4
 expect_line 2 "Beta item 3"
+notified "Zeader: 2 new items in 1 feed"
 keys q
 expect_line 3 "3/3" 4
 expect_line 1 "Feeds (6 unread)"
 keys q
 expect "EXIT=0"
+rm "$XDG_CONFIG_HOME/zeader/config"
 kill -KILL "$server_pid" 2>/dev/null || true  # nothing to clean up; KILL cannot be blocked
 wait "$server_pid" 2>/dev/null || true
 server_pid=""

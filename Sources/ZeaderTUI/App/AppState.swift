@@ -245,6 +245,8 @@ public struct AppState: Equatable, Sendable {
     var refreshTotal = 0
     /// Digits typed in the article view: the link number to open.
     public var pendingLinkNumber = ""
+    /// After the macro prefix (`,`): the next key names the macro (ReaderApp+Macros.swift).
+    public var awaitingMacroKey = false
     public var colors = true
     /// Hidden read feeds/items, sort orders, tag and feed filter (branch reader: ViewOptions.swift).
     public var views = ViewOptions()

@@ -20,7 +20,7 @@ extension ReaderApp {
         case .toggleShowReadFeeds, .toggleShowReadArticles, .sort, .revSort, .setTag, .clearTag, .setFilter, .clearFilter,
             .showUrls:
             performView(action)
-        case .macroPrefix: state.say(.reader(.notInThisBuild(action.rawValue)))
+        case .macroPrefix: startMacro()
         default: break
         }
     }

@@ -221,6 +221,8 @@ public final class ReaderApp: @unchecked Sendable {
             backend.updateSize()
         } else if let prompt = state.prompt {
             handlePromptKey(key, prompt)
+        } else if state.awaitingMacroKey {
+            runMacro(key)
         } else if state.screen == .article, case .character(let c) = key, c.isASCII, c.isNumber {
             state.pendingLinkNumber.append(c)
         } else if state.screen == .article, key == .enter || key == .escape, !state.pendingLinkNumber.isEmpty {
@@ -603,7 +605,9 @@ public final class ReaderApp: @unchecked Sendable {
     func finishRefresh(_ outcome: Result<RefreshSummary, ZeaderError>) {
         state.refreshProgress = nil
         switch outcome {
-        case .success(let summary): state.say(.refreshed(summary.progress))
+        case .success(let summary):
+            state.say(.refreshed(summary.progress))
+            notifyNewItems(summary)  // notify-program (RefreshNotifier.swift)
         case .failure(let error): state.say(.cannotRefresh("\(error)"))
         }
     }

@@ -12,7 +12,7 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
     public var savePath: String?
     /// Run by `^B` with the URL, title, description and feed title as its last four arguments.
     public var bookmarkCommand: String?
-    /// Run after a refresh that found new items (else `notify-send` when installed).
+    /// Run after a refresh that stored new items, the message as its last argument (``RefreshNotifier``).
     public var notifyProgram: String?
     /// `macro x open toggle-read`: after the macro prefix, `x` runs those actions in order.
     public var macros: [Character: [Action]] = [:]

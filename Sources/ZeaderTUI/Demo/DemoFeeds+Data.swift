@@ -20,7 +20,8 @@ extension DemoFeeds {
                 <pubDate>Sat, 21 Nov 2026 09:00:00 GMT</pubDate>
                 <description><![CDATA[<p>This is the <b>demo</b>: every feed here is bundled with the program and lives in memory, so nothing you do is saved.</p>
             <p>Try the keys: <code>j</code>/<code>k</code> to move, <code>Enter</code> to open, <code>q</code> to go back, <code>N</code> to toggle read, <code>A</code> to mark a feed read, <code>u</code> to undo, <code>/</code> to search and <code>?</code> for all of them.</p>
-            <p>Read the <a href="https://zeader.example/manual">manual</a> or the <a href="https://zeader.example/faq">FAQ</a>.</p>]]></description>
+            <p>Read the <a href="https://zeader.example/manual">manual</a> or the <a href="https://zeader.example/faq">FAQ</a>.</p>
+            <p>Killfiles: this feed has a fifth item, a sponsored post, that you do not see. The demo applies the rule <code>ignore * title BEGINSWITH[c] "Sponsored"</code> (an <code>ignore</code> line of the config file, or <code>zeader ignore add</code>), so the post is neither shown nor counted.</p>]]></description>
               </item>
               <item>
                 <title>Search like iTunes</title>
@@ -42,6 +43,13 @@ extension DemoFeeds {
                 <guid>zeader-safety</guid>
                 <pubDate>Wed, 18 Nov 2026 12:00:00 GMT</pubDate>
                 <description><![CDATA[<p>Feed text is stripped of control characters before it reaches your terminal, and only http, https and mailto links are ever opened, without a shell.</p>]]></description>
+              </item>
+              <item>
+                <title>Sponsored: the fastest feed reader money can buy</title>
+                <link>https://ads.example/fast</link>
+                <guid>zeader-sponsored</guid>
+                <pubDate>Tue, 17 Nov 2026 10:00:00 GMT</pubDate>
+                <description><![CDATA[<p>The demo's killfile rule hides this item: it is never shown or counted.</p>]]></description>
               </item>
             </channel>
             </rss>

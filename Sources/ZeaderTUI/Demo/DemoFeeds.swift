@@ -4,7 +4,8 @@ import ObjectGraph
 import ZeaderKit
 
 /// The offline demo: the feeds of `Resources/demo` (compiled in), parsed into a store,
-/// with a smart feed and a few items already read.
+/// with a smart feed, a few items already read, and a killfile rule (``killfileExample``)
+/// that hides Zeader News's sponsored post, as an `ignore` line of the config file would.
 ///
 /// ```swift
 /// let store = try ZeaderStore.inMemory()
@@ -13,6 +14,7 @@ import ZeaderKit
 public enum DemoFeeds {
     /// Parses every demo feed and saves it into `store` as subscriptions with items.
     public static func load(into store: ZeaderStore) throws {
+        let rules = [try Killfile.compile(killfileExample)]
         let context = store.container.newBackgroundContext(name: "demo")
         try context.performAndWait {
             for (order, file) in files.enumerated() {
@@ -22,7 +24,7 @@ public enum DemoFeeds {
                 let server = try FeedSubscription.add(url: url, in: context)
                 server.displayOrder = Int64(order)
                 ItemImport.updateDetails(of: server, from: feed)
-                _ = try ItemImport.upsert(feed.items, into: server, in: context, now: fetched)
+                _ = try ItemImport.upsert(feed.items, into: server, in: context, now: fetched, ignoring: rules)
                 server.lastRefresh = fetched
             }
             let smart = context.insert(SmartFeed.self)
@@ -38,4 +40,7 @@ public enum DemoFeeds {
             try context.save()
         }
     }
+
+    /// The demo's killfile: `ignore * title BEGINSWITH[c] "Sponsored"`.
+    public static let killfileExample = Killfile.Rule(scope: .all, predicateFormat: #"title BEGINSWITH[c] "Sponsored""#)
 }

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import ZeaderKit
+
+/// `notify-program`: after a refresh that stored new items, runs the configured program with
+/// the message ("Zeader: 12 new items in 3 feeds") as its last argument. As in newsboat, the
+/// message is the program's argument and nothing runs without `notify-program` (newsboat has no
+/// `notify-send` fallback either); unlike newsboat, the command is split into words (no shell),
+/// like pipe-to, so `notify-program "notify-send -a zeader"` works without a wrapper script.
+///
+/// ```swift
+/// if let message = RefreshNotifier.message(for: summary), let program = config.articleCommands.notifyProgram {
+///     let problem = await RefreshNotifier.run(program, message: message)   // nil when it went well
+/// }
+/// ```
+public enum RefreshNotifier {
+    /// The notification of `summary`, nil when it stored no new items.
+    public static func message(for summary: RefreshSummary) -> String? {
+        let new = summary.progress.newItems
+        guard new > 0 else { return nil }
+        let feeds = summary.results.count { result in
+            if case .updated(let newItems, _) = result.status { return newItems > 0 }
+            return false
+        }
+        let items = new == 1 ? "1 new item" : "\(new) new items"
+        // A refresh through a sync server reports totals only.
+        guard feeds > 0 else { return "Zeader: \(items)" }
+        return "Zeader: \(items) in \(feeds == 1 ? "1 feed" : "\(feeds) feeds")"
+    }
+
+    /// Starts `command` with `message` appended to its words, its standard input, output and
+    /// error on /dev/null (a failure is reported in one line of Zeader's own), without waiting.
+    /// `onExit` receives the one-line problem (nil for exit status 0) when it ends.
+    static func start(
+        _ command: String, message: String, onExit: @escaping @Sendable (String?) -> Void
+    ) throws(ExportError) -> Process {
+        var argv = try CommandRunner.arguments(command)
+        argv[0] = ArticleExport.expanded(argv[0])
+        let name = argv[0]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--"] + argv + [message]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.terminationHandler = { process in
+            switch process.terminationStatus {
+            case 0: onExit(nil)
+            case 127: onExit("notify-program: cannot run \(name): not found")
+            case let status: onExit("notify-program: \(name) exited with status \(status)")
+            }
+        }
+        do { try process.run() } catch {
+            throw ExportError("notify-program: cannot run \(name): \(error.localizedDescription)")
+        }
+        return process
+    }
+
+    /// Runs `command` with `message` and waits for it at most `timeout` (a notifier still
+    /// running then is left to finish on its own); returns the one-line problem, nil when it
+    /// exited 0 or is still running.
+    public static func run(_ command: String, message: String, timeout: Duration = .seconds(2)) async -> String? {
+        let outcome = Mutex<String??>(nil)
+        do {
+            _ = try start(command, message: message) { problem in
+                outcome.withLock { $0 = .some(problem) }
+            }
+        } catch {
+            return error.description
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if let done = outcome.withLock({ $0 }) { return done }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+}
+
+extension ReaderApp {
+    /// Starts `notify-program` after a refresh that stored new items, without waiting; if it
+    /// fails, the status line says so in one line. On `queue`.
+    func notifyNewItems(_ summary: RefreshSummary) {
+        guard let program = config.articleCommands.notifyProgram, !program.isEmpty,
+            let message = RefreshNotifier.message(for: summary)
+        else { return }
+        do {
+            _ = try RefreshNotifier.start(program, message: message) { [self] problem in
+                guard let problem else { return }
+                queue.async { [self] in
+                    state.say(problem, error: true)
+                    redraw()
+                }
+            }
+        } catch {
+            state.say(error.description, error: true)
+        }
+    }
+}
