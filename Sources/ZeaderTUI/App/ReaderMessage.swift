@@ -18,7 +18,6 @@ enum ReaderMessage: Equatable {
     case noLinks
     case wroteLinks(count: Int, path: String)
     case cannotWrite(path: String, String)
-    case notInThisBuild(String)
     /// The config file's first warning, and how many more `zeader config check` lists.
     case configWarning(String, more: Int)
 
@@ -41,7 +40,6 @@ enum ReaderMessage: Equatable {
         case .noLinks: return "The article has no links"
         case .wroteLinks(let count, let path): return "Wrote \(count) links to \(path)"
         case .cannotWrite(let path, let reason): return "Cannot write \(path): \(reason)"
-        case .notInThisBuild(let action): return "\(action) is not available in this build"
         case .configWarning(let warning, let more):
             return more == 0 ? warning : "\(warning) (and \(more) more: zeader config check)"
         }
@@ -49,7 +47,7 @@ enum ReaderMessage: Equatable {
 
     var isError: Bool {
         switch self {
-        case .keyNotBound, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite, .notInThisBuild, .configWarning:
+        case .keyNotBound, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite, .configWarning:
             return true
         default: return false
         }
