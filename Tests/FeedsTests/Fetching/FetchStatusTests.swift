@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LoopbackHTTPServer
 import Testing
 
@@ -168,10 +169,22 @@ struct FetchStatusTests {
     }
 
     @Test func refusedConnectionIsATransportError() async throws {
-        let server = try LoopbackHTTPServer { _ in .ok("") }
-        let url = server.url("/closed")
-        server.stop()
-        try await Task.sleep(for: .milliseconds(100))
+        // A port bound but not listening refuses connections, and stays ours while the test
+        // runs (a stopped server's port could be taken by another test's server meanwhile).
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        #expect(bound)
+        let url = try #require(URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/closed"))
         let outcome = await makeTestFetcher().fetch(FeedRequest(url: url))
         guard case .failed(.transport(let failedURL, let message)) = outcome else {
             Issue.record("expected transport error, got \(outcome)")
