@@ -10,10 +10,11 @@ import Foundation
 /// buffer, never held in memory. The file is opened for appending, so a `.part` file left by
 /// an interrupted download is continued from its end (the transfer asks for `Range: bytes=N-`);
 /// a server that answers with the whole file (200) instead of the rest (206) starts it over.
-// Safe to share across threads: the fetching task makes the sink and hands it, inside its
-// CurlTransfer, to CurlMulti's loop thread through the multi's locked inbox; from then on only
-// the loop thread touches it (libcurl runs the callbacks there) until the transfer's
-// continuation resumes the task, which orders the task's reads after the last write.
+// The fetching task makes the sink and hands it, inside its CurlTransfer, to CurlMulti's loop
+// thread through the multi's locked inbox; from then on only the loop thread touches it
+// (libcurl runs the callbacks there) until the transfer's continuation resumes the task,
+// which orders the task's reads after the last write.
+// Safe to share across threads: one thread at a time uses it, handed over under a lock.
 final class DownloadSink: @unchecked Sendable {
     let fileDescriptor: Int32
     /// Bytes in the file before this request: where a `Range` request starts.

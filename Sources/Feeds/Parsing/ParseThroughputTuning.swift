@@ -153,9 +153,10 @@ extension FeedParser {
     }
 
     /// What the two threads of ``parseInHalves(_:baseURL:)`` share.
-    // Safe to share across the two threads: `document` is only read, and stays valid until
-    // `concurrentPerform` returns; each thread writes only its own slot of `halves`, and
-    // the slots are read after `concurrentPerform` has returned (it waits for both).
+    // `document` is only read, and stays valid until `concurrentPerform` returns; each thread
+    // writes only its own slot of `halves`, and the slots are read after `concurrentPerform`
+    // has returned (it waits for both).
+    // Safe to share across the two threads: shared reads, and writes to disjoint slots only.
     private struct HalvesWork: @unchecked Sendable {
         let document: UnsafeBufferPointer<UInt8>
         let halves: UnsafeMutableBufferPointer<XMLResult?>

@@ -35,9 +35,10 @@ import Synchronization
 /// try controller.performFetch()
 /// print(controller.numberOfObjects(inSection: 0), controller.object(at: ResultIndexPath(section: 0, item: 0)))
 /// ```
-// Unchecked sendability is sound: like its context, the controller's state is touched only
-// on the context's serial queue (the bus calls it there; other-process notices hop there
-// with `perform`); only the stream continuations, behind a Mutex, are touched elsewhere.
+// Like its context, the controller's state is touched only on the context's serial queue (the
+// bus calls it there; other-process notices hop there with `perform`); only the stream
+// continuations, behind a Mutex, are touched elsewhere.
+// Safe to share across threads: its state is confined to the context's queue or locked.
 public final class FetchedResultsController<Result: ManagedObject>: @unchecked Sendable {
     public let context: ManagedObjectContext
     public let fetchRequest: FetchRequest<Result>
