@@ -115,14 +115,7 @@ extension ManagedObjectContext {
 
     /// Pushes every unsaved change into the parent (see ``newChildContext(name:queue:)``).
     func saveIntoParent(_ parent: ManagedObjectContext) throws(ObjectGraphError) {
-        processPendingChanges()
-        guard hasChanges else { return }
-        let undoMark = undoManager?.groupCount
-        try runWillSave()
-        processPendingChanges()
-        if let undoMark { undoManager?.foldGroups(after: undoMark) }
-        try validateForSave()
-        bus?.postWillSave(WillSaveNotification(context: self))
+        guard try prepareToSave() else { return }
 
         struct Change {
             let id: ObjectID

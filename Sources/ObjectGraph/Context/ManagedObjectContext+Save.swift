@@ -1,6 +1,21 @@
 import Foundation
 
 extension ManagedObjectContext {
+    /// What every save does first, into the store or into a parent: pending changes
+    /// processed, `willSave` run (its changes join the undo step of the changes being saved),
+    /// validation, and the will-save notice. False when there is nothing to save.
+    func prepareToSave() throws(ObjectGraphError) -> Bool {
+        processPendingChanges()
+        guard hasChanges else { return false }
+        let undoMark = undoManager?.groupCount
+        try runWillSave()
+        processPendingChanges()
+        if let undoMark { undoManager?.foldGroups(after: undoMark) }
+        try validateForSave()
+        bus?.postWillSave(WillSaveNotification(context: self))
+        return true
+    }
+
     /// Writes every unsaved change to the store in one transaction, then announces it with
     /// DidSave on the container's bus.
     ///
@@ -17,15 +32,7 @@ extension ManagedObjectContext {
     public func save() throws(ObjectGraphError) {
         assertOnQueue()
         if let parentContext { return try saveIntoParent(parentContext) }
-        processPendingChanges()
-        guard hasChanges else { return }
-        // willSave's changes join the undo step of the changes being saved.
-        let undoMark = undoManager?.groupCount
-        try runWillSave()
-        processPendingChanges()
-        if let undoMark { undoManager?.foldGroups(after: undoMark) }
-        try validateForSave()
-        bus?.postWillSave(WillSaveNotification(context: self))
+        guard try prepareToSave() else { return }
 
         let plan = makeSavePlan()
         let outcome = try store.save(plan, policy: mergePolicy)
