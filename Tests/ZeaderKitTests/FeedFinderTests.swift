@@ -119,8 +119,7 @@ struct CommandFeedStoreTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let program = dir.appendingPathComponent("feed.sh")
-        try "#!/bin/sh\ncat <<'EOF'\n\(rssFeed)\nEOF\n".write(to: program, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        try writeExecutableScript("cat <<'EOF'\n\(rssFeed)\nEOF", to: program)
         let db = dir.appendingPathComponent("z.sqlite")
         let subscription = "exec:\(program.path) --flag"
         try AssertCommand(["add", subscription], db: db, stdout: "added \(subscription)\n")

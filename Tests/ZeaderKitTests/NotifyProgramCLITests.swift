@@ -14,8 +14,7 @@ import Testing
             let db = dir.appendingPathComponent("z.sqlite").path
             let out = dir.appendingPathComponent("notified.txt")
             let script = dir.appendingPathComponent("notify.sh")
-            try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(out.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+            try writeExecutableScript("printf '%s\\n' \"$@\" > '\(out.path)'", to: script)
             let configDir = dir.appendingPathComponent("config/zeader")
             try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
             let configFile = configDir.appendingPathComponent("config")

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 
 @testable import ZeaderTUI
@@ -85,8 +86,7 @@ import Testing
         let out = dir.appendingPathComponent("bm.txt")
         var config = ReaderConfig()
         let script = dir.appendingPathComponent("bm.sh")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(out.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try writeExecutableScript("printf '%s\\n' \"$@\" > '\(out.path)'", to: script)
         config.articleCommands.bookmarkCommand = script.path
         let h = try openArticle(config)
         #expect(h.type(.control("b")).contains("Bookmarked "))

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import ObjectGraph
 import Testing
 import ZeaderKit
@@ -36,9 +37,8 @@ import ZeaderKit
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("args.txt")
         let script = dir.appendingPathComponent("notify.sh")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(out.path).tmp' && mv '\(out.path).tmp' '\(out.path)'\n".write(
-            to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try writeExecutableScript(
+            "printf '%s\\n' \"$@\" > '\(out.path).tmp' && mv '\(out.path).tmp' '\(out.path)'", to: script)
         var config = ReaderConfig()
         config.articleCommands.notifyProgram = script.path
         let h = try Harness(config: config, refresher: NewItemsRefresher())

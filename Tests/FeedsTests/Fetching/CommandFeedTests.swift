@@ -14,10 +14,7 @@ struct CommandFeedTests {
     func script(_ body: String, name: String = "feed.sh") throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-exec-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(name)
-        try ("#!/bin/sh\n" + body + "\n").write(to: file, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
-        return file
+        return try writeExecutableScript(body, to: directory.appendingPathComponent(name))
     }
 
     func fetch(_ subscription: String, fetcher: FeedFetcher = makeTestFetcher()) async throws -> FetchOutcome {
