@@ -267,6 +267,9 @@ extension ReaderApp {
         case (.links, .open?), (.links, .openInBrowser?), (.links, .openInBrowserAndMarkRead?):
             if let link = picker.selectedValue { open(link: link) }
             return true
+        case (.discoveredFeeds, .open?):
+            pickDiscoveredFeed()
+            return true
         case (.links, .save?):
             state.prompt = .writeLinks(text: "")
             return true

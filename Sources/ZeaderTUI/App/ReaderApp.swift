@@ -518,12 +518,13 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Fetches and parses `url` off the queue, then fills a scratch context and asks keep
     /// or discard (``FeedPreview``).
-    private func startPreview(url text: String) {
+    func startPreview(url text: String) {
         let url: String
         let choice = Int(text.trimmingCharacters(in: .whitespaces)).flatMap {
             discoveredFeeds.indices.contains($0 - 1) ? $0 - 1 : nil
         }
         let typed = choice.map { discoveredFeeds[$0].url } ?? text
+        if choice != nil, state.screen == .picker, state.picker?.kind == .discoveredFeeds { back() }
         discoveredFeeds = []
         do {
             url = try FeedSubscription.validatedURL(typed)
@@ -544,7 +545,7 @@ public final class ReaderApp: @unchecked Sendable {
                 case .fetched(let found, let input): showPreview(input, url: found)
                 case .choose(let feeds):
                     discoveredFeeds = feeds
-                    state.say(.chooseFeed(page: url, feeds.map(\.url)))
+                    showDiscoveredFeeds(feeds, page: url)
                 }
                 redraw()
             }

@@ -22,7 +22,7 @@ enum StatusMessage: Equatable {
     case flagged(Bool)
     case enqueued(Bool)
     /// A page added names several feeds: their URLs, to choose from by number at the next `a`.
-    case chooseFeed(page: String, [String])
+    case chooseFeed(page: String, count: Int)
     case noEnclosure
     case markReadNeedsAFeed
     case markedItemsRead(Int)
@@ -62,9 +62,8 @@ enum StatusMessage: Equatable {
         case .enqueued(let new):
             return new ? "Queued for download (zeader podcasts download)" : "Already in the podcast queue"
         case .noEnclosure: return "This item has no enclosure"
-        case .chooseFeed(let page, let urls):
-            let list = urls.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  ")
-            return "\(page) names \(urls.count) feeds (press a, type the number): \(list)"
+        case .chooseFeed(let page, let count):
+            return "\(page) names \(count) feeds: ENTER previews the one under the cursor (or press a, type its number)"
         case .markReadNeedsAFeed: return "Mark read works on a feed"
         case .markedItemsRead(let count): return count == 0 ? "Nothing unread" : "Marked \(count) items read (u to undo)"
         case .deleted(let title): return "Deleted \(title) (u to undo)"

@@ -2,7 +2,8 @@ import CNCurses
 import Foundation
 
 /// The terminal through ncursesw: the only file of Zeader that talks to curses. Draws
-/// only the rows that changed; maps style roles to colour pairs unless colours are off
+/// only the rows that changed; maps style roles to colour pairs and attributes through a
+/// ``Palette`` (the config's `color` lines over the built-in colours) unless colours are off
 /// (`NO_COLOR`, `color no`, or a terminal without colours), when bold and reverse carry
 /// the meaning instead.
 ///
@@ -13,10 +14,12 @@ import Foundation
 public final class CursesBackend: TerminalBackend {
     public private(set) var size: (width: Int, height: Int)
     private var previous: ScreenBuffer?
-    private var hasColor = false
+    /// The colour pairs and attributes of each role (``Palette``).
+    private var palette = Palette(rules: [], hasColor: false)
     private var isEnded = false
 
-    /// `colorRules` (the config's newsboat `color` lines) replace the default palette's colours.
+    /// `colorRules` (the config's newsboat `color` lines) replace the default palette's colours
+    /// and attributes.
     public init(useColor: Bool, colorRules: [ColorRule] = []) {
         setlocale(LC_ALL, "")
         // Escape alone must not wait a second for a sequence that never comes.
@@ -30,48 +33,34 @@ public final class CursesBackend: TerminalBackend {
         keypad(zc_stdscr(), true)
         nodelay(zc_stdscr(), true)
         curs_set(0)
+        var hasDefaultColors = false
         if useColor && has_colors() {
             start_color()
-            use_default_colors()
-            hasColor = true
-            let colors: [(Style.Role, Int16, Int16)] = [
-                (.title, Int16(COLOR_WHITE), Int16(COLOR_BLUE)), (.unread, Int16(COLOR_CYAN), -1),
-                (.dim, Int16(COLOR_WHITE), -1), (.error, Int16(COLOR_RED), -1),
-                (.selected, Int16(COLOR_WHITE), Int16(COLOR_BLUE)), (.statusBar, Int16(COLOR_BLACK), Int16(COLOR_WHITE)),
-                (.link, Int16(COLOR_BLUE), -1), (.heading, Int16(COLOR_YELLOW), -1),
-            ]
-            for (role, foreground, background) in colors {
-                init_pair(Int16(role.rawValue), foreground, background)
+            hasDefaultColors = use_default_colors() == OK
+        }
+        palette = Palette(
+            rules: colorRules, hasColor: useColor && has_colors(), colorCount: Int(zc_colors()),
+            hasDefaultColors: hasDefaultColors)
+        if palette.hasColor {
+            for (role, colors) in palette.pairs {
+                init_pair(Int16(role.rawValue), colors.foreground, colors.background)
             }
-            for rule in colorRules {
-                for role in rule.roles {
-                    if role == .normal {
-                        assume_default_colors(Int32(rule.foreground), Int32(rule.background))
-                    } else {
-                        init_pair(Int16(role.rawValue), rule.foreground, rule.background)
-                    }
-                }
+            if let colors = palette.defaultColors {
+                assume_default_colors(Int32(colors.foreground), Int32(colors.background))
             }
         }
         size = (Int(zc_getmaxx(zc_stdscr())), Int(zc_getmaxy(zc_stdscr())))
     }
 
     private func attributes(_ style: Style) -> Int32 {
-        var value: Int32 = 0
-        if style.bold { value |= zc_a_bold() }
-        if style.underline { value |= zc_a_underline() }
-        if hasColor {
-            if style.role != .normal && !(style.role == .selected && !style.reverse) {
-                value |= zc_color_pair(Int32(style.role.rawValue))
-            }
-            if style.role == .dim { value |= zc_a_dim() }
-            if style.reverse && style.role != .selected { value |= zc_a_reverse() }
-        } else {
-            if style.reverse || style.role == .selected || style.role == .title || style.role == .statusBar {
-                value |= zc_a_reverse()
-            }
-            if style.role == .error || style.role == .heading { value |= zc_a_bold() }
-        }
+        let look = palette.look(style)
+        var value: Int32 = look.pair > 0 ? zc_color_pair(Int32(look.pair)) : 0
+        let bits: [(TextAttributes, Int32)] = [
+            (.bold, zc_a_bold()), (.underline, zc_a_underline()), (.reverse, zc_a_reverse()),
+            (.standout, zc_a_standout()), (.blink, zc_a_blink()), (.dim, zc_a_dim()), (.invisible, zc_a_invis()),
+            (.protect, zc_a_protect()),
+        ]
+        for (attribute, bit) in bits where look.attributes.contains(attribute) { value |= bit }
         return value
     }
 

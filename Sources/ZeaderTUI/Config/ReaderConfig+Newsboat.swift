@@ -147,12 +147,11 @@ public struct ColorRule: Equatable, Sendable {
     /// newsboat's elements and the roles of Zeader's screen they colour.
     static let elements: [String: [Style.Role]] = [
         "background": [.normal], "listnormal": [.normal], "listfocus": [.selected], "listnormal_unread": [.unread],
-        "listfocus_unread": [.selected], "info": [.title, .statusBar], "article": [.normal], "hint-key": [.statusBar],
+        "listfocus_unread": [.selectedUnread], "info": [.title, .statusBar], "article": [.normal], "hint-key": [.statusBar],
         "hint-keys-delimiter": [.statusBar], "hint-separator": [.statusBar], "hint-description": [.statusBar],
         "end-of-text-marker": [.dim], "title": [.title],
     ]
     static let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
-    static let attributes: Set<String> = ["standout", "underline", "reverse", "blink", "dim", "bold", "protect", "invis"]
 
     public var element: String
     /// Colour numbers; -1 is the terminal's default.
@@ -179,7 +178,7 @@ public struct ColorRule: Equatable, Sendable {
             return .failure(
                 .init(message: "unknown color in '\(words[1]) \(words[2])' (default, black … white, color0 … color255)"))
         }
-        if let bad = words.dropFirst(3).first(where: { !Self.attributes.contains($0) }) {
+        if let bad = words.dropFirst(3).first(where: { TextAttributes(named: $0) == nil }) {
             return .failure(.init(message: "unknown color attribute '\(bad)'"))
         }
         return .success(ColorRule(element: words[0], foreground: fg, background: bg, attributes: Array(words.dropFirst(3))))

@@ -7,7 +7,7 @@
 public struct Style: Hashable, Sendable {
     /// What the text is, for the backend's palette.
     public enum Role: Int, Sendable, CaseIterable {
-        case normal, title, unread, dim, error, selected, statusBar, link, heading
+        case normal, title, unread, dim, error, selected, statusBar, link, heading, selectedUnread
     }
 
     public var role: Role

@@ -63,8 +63,8 @@ public enum ReaderView {
             separator: " ")
     }
 
-    static func selectionStyle(_ state: AppState) -> Style {
-        Style(role: .selected, bold: true, reverse: true)
+    static func selectionStyle(_ state: AppState, unread: Bool = false) -> Style {
+        Style(role: unread ? .selectedUnread : .selected, bold: true, reverse: true)
     }
 }
 
@@ -96,7 +96,9 @@ enum FeedListView {
             if dateColumn > 0, let refreshed = row.lastRefresh {
                 buffer.write(ReaderView.shortDate(refreshed), x: buffer.width - 10, y: y, style: Style(role: .dim))
             }
-            if index == state.feedPosition.cursor { buffer.restyle(y: y, style: ReaderView.selectionStyle(state)) }
+            if index == state.feedPosition.cursor {
+                buffer.restyle(y: y, style: ReaderView.selectionStyle(state, unread: row.unread > 0))
+            }
         }
     }
 }
@@ -141,7 +143,9 @@ enum ItemListView {
                     "(" + DisplayWidth.prefix(extraText, columns: extraWidth - 3) + ")", x: buffer.width - extraWidth + 1, y: y,
                     style: Style(role: .dim))
             }
-            if index == list.position.cursor { buffer.restyle(y: y, style: ReaderView.selectionStyle(state)) }
+            if index == list.position.cursor {
+                buffer.restyle(y: y, style: ReaderView.selectionStyle(state, unread: !row.read))
+            }
         }
     }
 }
