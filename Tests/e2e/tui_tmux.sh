@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
 # start-up, navigation, mark read and the count changing, undo/redo, search, resize
-# (down to 20x5 and below), save (s) and pipe-to (|), a commit by another process showing
+# (down to 20x5 and below), save (s) and pipe-to (|), search scope and phrases and the HTML
+# rendering fixtures at 80 and 200 columns (a file:// feed), newsboat `color` lines reaching
+# the screen (capture-pane -e), a commit by another process showing
 # up live, refresh (R, r) against a loopback HTTP server started here on 127.0.0.1 with
 # notify-program, a concurrent `zeader refresh`, and the terminal restored after q,
 # SIGTERM, SIGINT and a crash.
@@ -262,6 +264,167 @@ expect "Title: A Core Data-style stack without Apple platforms"
 keys q q q
 expect "EXIT=0"
 
+echo "== search scope and phrases, and the rendering fixtures at 80 and 200 columns (a file:// feed)"
+# Two feeds built from Tests/FeedsTests/Fixtures/html: the fixtures' items (code, table, sup/sub
+# with an enclosure and a long link) and search items; the other feed has one more match.
+fixtures="$work/fixtures"
+mkdir -p "$fixtures"
+python3 - "$root/Tests/FeedsTests/Fixtures/html" "$fixtures" <<'PY'
+import html, os, sys
+source, out = sys.argv[1], sys.argv[2]
+def read(name):
+    with open(os.path.join(source, name + ".html"), encoding="utf-8") as f:
+        return f.read()
+long_link = "https://example.org/articles/2026/11/a-long-path-that-cannot-fit-on-one-line/of-eighty-columns/index.html"
+def rss(path, title, items):
+    with open(os.path.join(out, path), "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>%s</title>' % title)
+        for n, (item_title, body, extra) in enumerate(items):
+            f.write("<item><guid>%s-%d</guid><title>%s</title><pubDate>Sat, 21 Nov 2026 %02d:00:00 GMT</pubDate>"
+                    "<description>%s</description>%s</item>" % (path, n, html.escape(item_title), n, html.escape(body), extra))
+        f.write("</channel></rss>\n")
+rss("fixtures.xml", "Fixture Feed", [
+    ("Code fixture", read("code"), "<link>%s</link>" % long_link),
+    ("Table fixture", read("table"), ""),
+    ("Sup and sub fixture", read("supsub"),
+     '<enclosure url="https://example.org/episode.mp3" type="audio/mpeg" length="12345678"/>'),
+    ("Notes on solar power, and solar power again", "<p>solar power, solar power and more solar power</p>", ""),
+    ("Solar power", "<p>A short note.</p>", ""),
+    ("Power of the solar wind", "<p>The power of the wind, not solar panels.</p>", ""),
+])
+rss("other.xml", "Other Feed", [("Solar power elsewhere", "<p>solar power in another feed</p>", "")])
+PY
+fixdb="$work/fixtures.sqlite"
+"$zeader" add --db "$fixdb" "file://$fixtures/fixtures.xml" >/dev/null
+"$zeader" add --db "$fixdb" "file://$fixtures/other.xml" >/dev/null
+"$zeader" refresh --db "$fixdb" >/dev/null
+start "$zeader --db $fixdb"
+expect "Fixture Feed"
+keys Home Enter
+expect_line 1 "Fixture Feed (6 items)"
+keys /
+expect "Search Fixture Feed (TAB: all):"
+keys -l "solar power"
+keys Enter
+# This feed's three matches, the exact title first.
+expect_line 1 "Search Fixture Feed: solar power (3 items)"
+expect_line 2 "Solar power"
+checks=$((checks + 1))
+if screen | grep -qF "Solar power elsewhere"; then
+	echo "FAIL: a search in one feed listed another feed's item" >&2
+	failures=$((failures + 1))
+fi
+keys q /
+keys Tab
+expect "Search: "
+keys -l "solar power"
+keys Enter
+expect_line 1 "Search: solar power (4 items)"
+expect_line 2 "Solar power"
+expect "Solar power elsewhere"
+keys q /
+keys Tab
+keys -l '"solar power"'
+keys Enter
+# The quoted phrase: "Power of the solar wind" has both words, not the phrase.
+expect_line 1 'Search: "solar power" (3 items)'
+checks=$((checks + 1))
+if screen | grep -qF "Power of the solar wind"; then
+	echo "FAIL: the phrase search matched the words out of order" >&2
+	failures=$((failures + 1))
+fi
+keys q
+for columns in 80 200; do
+	t resize-window -t main -x "$columns" -y 40
+	keys /
+	keys -l "Code fixture"
+	keys Enter Enter
+	expect "Title: Code fixture"
+	# The body is rendered one column narrower than the terminal.
+	if [ "$columns" = 80 ]; then
+		expect_line 10 "swift build -c release --product zeader -Xswiftc -enable-testing -Xlinker -rpat"
+		expect_line 11 "↪ h=/usr/local/lib/swift/linux/very/long/path"
+		# The long Link: header wraps under its label.
+		expect_line 5 "Link: https://example.org/articles/2026/11/a-long-path-that-cannot-fit-on-one-li"
+		expect_line 6 "      ne/of-eighty-columns/index.html"
+	else
+		expect "-Xlinker -rpath=/usr/local/lib/swift/linux/very/long/path"
+		expect "Link: https://example.org/articles/2026/11/a-long-path-that-cannot-fit-on-one-line/of-eighty-columns/index.html"
+		checks=$((checks + 1))
+		if screen | grep -qF "↪"; then
+			echo "FAIL: a code line was wrapped at 200 columns" >&2
+			failures=$((failures + 1))
+		fi
+	fi
+	keys q q /
+	keys -l "Table fixture"
+	keys Enter Enter
+	expect "Title: Table fixture"
+	expect "Items   | Zeader | newsboat | Notes"
+	expect "100,000 | 0.10 s |   12.3 s | details[1]"
+	if [ "$columns" = 80 ]; then
+		expect "  9,000 | 0.09 s |   1.09 s | the first screen of a reader with a hundred"
+		expect "        |        |          | feeds, measured with hyperfine over ten runs"
+	else
+		expect "  9,000 | 0.09 s |   1.09 s | the first screen of a reader with a hundred feeds, measured with hyperfine over ten runs"
+	fi
+	keys q q /
+	keys -l "Sup and sub fixture"
+	keys Enter Enter
+	expect "Title: Sup and sub fixture"
+	expect "Enclosure: https://example.org/episode.mp3 (audio/mpeg"
+	expect "2^16 = 65536"
+	expect "H[2]O"
+	expect "E = mc^2."
+	keys q q
+done
+keys q q
+expect "EXIT=0"
+
+echo "== color lines reach the screen: colours, 256-colour numbers and attributes"
+mkdir -p "$XDG_CONFIG_HOME/zeader"
+printf '%s\n' "color listfocus_unread yellow blue bold underline" "color info color208 color17" \
+	"color listnormal_unread red default" >"$XDG_CONFIG_HOME/zeader/config"
+start "TERM=xterm-256color $zeader --demo"
+expect "Zeader News"
+# sgr LINE: the escape sequences tmux keeps for line LINE, one a line.
+sgr() { t capture-pane -e -p -t main | sed -n "${1}p" | grep -o $'\e\\[[0-9;]*m' | tr -d '\033' || true; }
+# has_sgr LINE WHAT CODES: line LINE's sequences set every code in CODES (tmux may set them in one sequence or several).
+has_sgr() {
+	local line=$1 what=$2 code codes
+	checks=$((checks + 1))
+	codes=$(sgr "$line" | tr -d '[m' | tr ';' '\n')
+	for code in $3; do
+		if ! printf '%s\n' "$codes" | grep -qx -- "$code"; then
+			echo "FAIL: line $line ($what) has no SGR $code: $(sgr "$line" | tr '\n' ' ')" >&2
+			failures=$((failures + 1))
+			return
+		fi
+	done
+}
+has_sgr 2 "listfocus_unread yellow blue bold underline" "1 4 33 44"
+has_sgr 1 "info color208 color17" "38 5 208 48 17"
+has_sgr 3 "listnormal_unread red, not bold" "31"
+checks=$((checks + 1))
+if sgr 3 | tr -d '[m' | tr ';' '\n' | grep -qx 1; then
+	echo "FAIL: line 3 (listnormal_unread without attributes) is bold: $(sgr 3 | tr '\n' ' ')" >&2
+	failures=$((failures + 1))
+fi
+keys q
+expect "EXIT=0"
+# A terminal of 8 colours: color208 falls back to the default colour, the attributes stay.
+start "TERM=screen $zeader --demo"
+expect "Zeader News"
+has_sgr 2 "listfocus_unread on 8 colours" "1 4 33 44"
+checks=$((checks + 1))
+if sgr 1 | grep -q "208"; then
+	echo "FAIL: an 8-colour terminal was sent colour 208: $(sgr 1 | tr '\n' ' ')" >&2
+	failures=$((failures + 1))
+fi
+keys q
+expect "EXIT=0"
+rm "$XDG_CONFIG_HOME/zeader/config"
+
 echo "== SIGTERM and SIGINT restore the terminal"
 start "$zeader --demo"
 expect "Zeader News"
@@ -423,6 +586,24 @@ notified "Zeader: 2 new items in 1 feed"
 keys q
 expect_line 3 "3/3" 4
 expect_line 1 "Feeds (6 unread)"
+
+echo "== a page naming several feeds: a offers them in a chooser, ENTER previews one"
+feed Gamma 1 1795000300
+feed Delta 2 1795000300
+printf '<!DOCTYPE html><html><head><title>Page</title>%s%s</head><body>Two feeds</body></html>\n' \
+	'<link rel="alternate" type="application/rss+xml" title="Gamma posts" href="Gamma.xml">' \
+	'<link rel="alternate" type="application/atom+xml" href="/Delta.xml">' >"$www/page.html"
+keys a
+keys -l "$base/page.html"
+keys Enter
+expect_line 1 "Feeds of $base/page.html" 10
+expect_line 2 "1  $base/Gamma.xml  Gamma posts  (RSS)"
+expect_line 3 "2  $base/Delta.xml  (Atom)"
+keys j Enter
+expect "Delta Feed (2 items, $base/Delta.xml) - keep it? [y/n]" 10
+keys y
+expect "Added Delta Feed"
+expect_line 1 "Feeds (8 unread)"
 keys q
 expect "EXIT=0"
 rm "$XDG_CONFIG_HOME/zeader/config"
