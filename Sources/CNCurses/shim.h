@@ -22,6 +22,7 @@ static inline int zc_a_invis(void) { return (int)A_INVIS; }
 static inline int zc_a_protect(void) { return (int)A_PROTECT; }
 /* The terminal's number of colours (COLORS may be a macro in some ncurses builds). */
 static inline int zc_colors(void) { return COLORS; }
+static inline int zc_color_pairs(void) { return COLOR_PAIRS; }
 static inline int zc_attrset(int attributes) { return wattrset(stdscr, attributes); }
 static inline int zc_mvaddnwstr(int y, int x, const wchar_t *text, int n) { return mvwaddnwstr(stdscr, y, x, text, n); }
 static inline int zc_get_wch(wint_t *out) { return wget_wch(stdscr, out); }

@@ -111,3 +111,77 @@ import Testing
         #expect(buffer[10, 2].style.role == .selectedUnread)
     }
 }
+
+/// newsboat's `highlight` lines: parsed, given their own colour pairs, and marking the matching
+/// cells of the view they name.
+@Suite struct HighlightRuleTests {
+    private func config(_ text: String) throws -> ReaderConfig { try ReaderConfig.parse(text, file: "config") }
+
+    @Test func parsesTargetRegexColoursAndAttributes() throws {
+        let rules = try config(
+            """
+            highlight articlelist "swift|linux" yellow blue bold
+            highlight all "^N" red
+            """
+        ).highlightRules
+        #expect(rules.count == 2)
+        #expect(rules[0].target == .articlelist)
+        #expect(rules[0].pattern == "swift|linux")
+        #expect((rules[0].foreground, rules[0].background, rules[0].attributes) == (3, 4, ["bold"]))
+        #expect((rules[1].foreground, rules[1].background) == (1, -1))
+    }
+
+    @Test func badHighlightLinesNameTheProblem() {
+        func message(_ line: String) -> String {
+            do {
+                _ = try config(line)
+                return ""
+            } catch { return "\(error)" }
+        }
+        #expect(message("highlight titles x red").contains("unknown highlight target 'titles'"))
+        #expect(message("highlight all \"(unclosed\" red").contains("does not compile"))
+        #expect(message("highlight all x").contains("needs a target, a regular expression and a colour"))
+        #expect(message("highlight all x purple").contains("unknown color"))
+        #expect(message("highlight all x red default sparkle").contains("unknown color attribute 'sparkle'"))
+    }
+
+    @Test func eachRuleHasItsPairAfterTheRoles() throws {
+        let rules = try config("highlight all a red default bold\nhighlight all b color208 color17").highlightRules
+        let palette = Palette(rules: [], highlights: rules, hasColor: true, colorCount: 256)
+        #expect(palette.highlights.map(\.colors) == [.init(1, -1), .init(208, 17)])
+        var style = Style(role: .unread, bold: true)
+        style.highlight = 2
+        #expect(palette.look(style) == (Int16(Palette.firstHighlightPair + 1), []))
+        style.highlight = 1
+        #expect(palette.look(style) == (Int16(Palette.firstHighlightPair), [.bold]))
+        // Without colours a highlight still shows: its attributes, else bold.
+        let mono = Palette(rules: [], highlights: rules, hasColor: false)
+        style.highlight = 2
+        #expect(mono.look(style) == (0, [.bold]))
+        // Rules past the terminal's colour pairs are left out.
+        #expect(Palette(rules: [], highlights: rules, hasColor: true, colorPairs: 17).highlights.count == 1)
+    }
+
+    @Test func theMatchingCellsOfTheNamedViewAreMarked() throws {
+        var state = AppState(width: 60, height: 6)
+        state.highlights = try config("highlight feedlist \"linux\" red\nhighlight article \"naïve\" green").highlightRules
+        state.feeds = [
+            FeedRow(kind: .smart(predicateFormat: "read == NO", id: nil), title: "Top", unread: 0, total: 0),
+            FeedRow(kind: .smart(predicateFormat: "read == NO", id: nil), title: "Swift on LINUX", unread: 0, total: 0),
+        ]
+        var buffer = ScreenBuffer(width: 60, height: 6)
+        FeedListView.draw(state, rows: 1..<3, into: &buffer)
+        let line = buffer.line(2)
+        let start = try #require(line.range(of: "LINUX")).lowerBound
+        let column = line.distance(from: line.startIndex, to: start)
+        #expect((column..<column + 5).allSatisfy { buffer[$0, 2].style.highlight == 1 })
+        #expect(buffer[column - 1, 2].style.highlight == 0 && buffer[column + 5, 2].style.highlight == 0)
+        // The cursor's row shows the cursor, not the highlight; the article rule leaves the list alone.
+        #expect((0..<60).allSatisfy { buffer[$0, 1].style.highlight == 0 })
+        var marked = ScreenBuffer(width: 20, height: 1)
+        marked.write("a naïve café", x: 0, y: 0)
+        marked.highlight(y: 0, rules: state.highlights, view: .article)
+        #expect((0..<20).map { marked[$0, 0].style.highlight } == [0, 0] + Array(repeating: 2, count: 5) + Array(repeating: 0, count: 13))
+        marked.highlight(y: 0, rules: state.highlights, view: .articlelist)
+    }
+}

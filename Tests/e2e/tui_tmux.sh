@@ -381,10 +381,11 @@ done
 keys q q
 expect "EXIT=0"
 
-echo "== color lines reach the screen: colours, 256-colour numbers and attributes"
+echo "== color and highlight lines reach the screen: colours, 256-colour numbers and attributes"
 mkdir -p "$XDG_CONFIG_HOME/zeader"
 printf '%s\n' "color listfocus_unread yellow blue bold underline" "color info color208 color17" \
-	"color listnormal_unread red default" >"$XDG_CONFIG_HOME/zeader/config"
+	"color listnormal_unread red default" 'highlight feedlist "on linux" color208 default underline' \
+	>"$XDG_CONFIG_HOME/zeader/config"
 start "TERM=xterm-256color $zeader --demo"
 expect "Zeader News"
 # sgr LINE: the escape sequences tmux keeps for line LINE, one a line.
@@ -405,6 +406,7 @@ has_sgr() {
 has_sgr 2 "listfocus_unread yellow blue bold underline" "1 4 33 44"
 has_sgr 1 "info color208 color17" "38 5 208 48 17"
 has_sgr 3 "listnormal_unread red, not bold" "31"
+has_sgr 3 "highlight feedlist \"on linux\"" "38 5 208 4"
 checks=$((checks + 1))
 if sgr 3 | tr -d '[m' | tr ';' '\n' | grep -qx 1; then
 	echo "FAIL: line 3 (listnormal_unread without attributes) is bold: $(sgr 3 | tr '\n' ' ')" >&2

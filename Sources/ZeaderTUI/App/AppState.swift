@@ -248,6 +248,8 @@ public struct AppState: Equatable, Sendable {
     /// After the macro prefix (`,`): the next key names the macro (ReaderApp+Macros.swift).
     public var awaitingMacroKey = false
     public var colors = true
+    /// The config's `highlight` rules, applied by the lists and the article (HighlightRule.swift).
+    public var highlights: [HighlightRule] = []
     /// Hidden read feeds/items, sort orders, tag and feed filter (branch reader: ViewOptions.swift).
     public var views = ViewOptions()
     /// The tag list or link list, when open.

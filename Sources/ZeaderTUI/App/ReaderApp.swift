@@ -54,6 +54,7 @@ public final class ReaderApp: @unchecked Sendable {
         self.fetcher = fetcher
         state = AppState(width: backend.size.width, height: backend.size.height)
         state.colors = config.useColor
+        state.highlights = config.highlightRules
         state.views = config.views
     }
 

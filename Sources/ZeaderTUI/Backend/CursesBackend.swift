@@ -20,7 +20,7 @@ public final class CursesBackend: TerminalBackend {
 
     /// `colorRules` (the config's newsboat `color` lines) replace the default palette's colours
     /// and attributes.
-    public init(useColor: Bool, colorRules: [ColorRule] = []) {
+    public init(useColor: Bool, colorRules: [ColorRule] = [], highlightRules: [HighlightRule] = []) {
         setlocale(LC_ALL, "")
         // Escape alone must not wait a second for a sequence that never comes.
         setenv("ESCDELAY", "25", 0)
@@ -39,11 +39,15 @@ public final class CursesBackend: TerminalBackend {
             hasDefaultColors = use_default_colors() == OK
         }
         palette = Palette(
-            rules: colorRules, hasColor: useColor && has_colors(), colorCount: Int(zc_colors()),
-            hasDefaultColors: hasDefaultColors)
+            rules: colorRules, highlights: highlightRules, hasColor: useColor && has_colors(),
+            colorCount: Int(zc_colors()), hasDefaultColors: hasDefaultColors, colorPairs: Int(zc_color_pairs()))
         if palette.hasColor {
             for (role, colors) in palette.pairs {
                 init_pair(Int16(role.rawValue), colors.foreground, colors.background)
+            }
+            for (index, highlight) in palette.highlights.enumerated() {
+                init_pair(
+                    Int16(Palette.firstHighlightPair + index), highlight.colors.foreground, highlight.colors.background)
             }
             if let colors = palette.defaultColors {
                 assume_default_colors(Int32(colors.foreground), Int32(colors.background))

@@ -42,6 +42,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var reloadThreads: Int?
     /// `color ELEMENT FG BG [ATTR…]` lines, newsboat's form.
     public var colorRules: [ColorRule] = []
+    /// `highlight TARGET REGEX FG [BG [ATTR…]]` lines, newsboat's form (HighlightRule.swift).
+    public var highlightRules: [HighlightRule] = []
     var autoReload = false
     var reloadTimeSetting: Int?
     /// `download-path`, `podcast-max-size`, `player` (see ``PodcastSettings``).
@@ -153,6 +155,8 @@ public struct ReaderConfig: Equatable, Sendable {
                 throw fail("color needs yes or no, or newsboat's ELEMENT FOREGROUND BACKGROUND [ATTRIBUTE…]")
             }
             config.useColor = arguments[0] == "yes"
+        case "highlight":
+            config.highlightRules.append(try HighlightRule.parse(arguments).get(orThrow: fail))
         case "smart-feed":
             // The predicate is kept as written: its own quotes belong to it.
             guard arguments.count >= 2, let predicate = Self.rawRemainder(of: String(rawLine), afterWords: 2) else {

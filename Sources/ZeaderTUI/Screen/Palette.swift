@@ -73,11 +73,25 @@ public struct Palette: Equatable, Sendable {
     public private(set) var defaultColors: Colors?
     /// The attributes of the roles a `color` line names.
     public private(set) var configured: [Style.Role: TextAttributes] = [:]
+    /// The `highlight` rules' colours and attributes, in the config's order; rule `i` (0-based)
+    /// is pair ``firstHighlightPair`` + `i`. Rules past the terminal's colour pairs are left out.
+    public private(set) var highlights: [(colors: Colors, attributes: TextAttributes)] = []
+    public static let firstHighlightPair = 16
+
+    public static func == (lhs: Palette, rhs: Palette) -> Bool {
+        lhs.hasColor == rhs.hasColor && lhs.pairs == rhs.pairs && lhs.defaultColors == rhs.defaultColors
+            && lhs.configured == rhs.configured && lhs.highlights.map(\.colors) == rhs.highlights.map(\.colors)
+            && lhs.highlights.map(\.attributes) == rhs.highlights.map(\.attributes)
+    }
 
     /// - Parameters:
     ///   - colorCount: the terminal's number of colours (curses' `COLORS`).
     ///   - hasDefaultColors: whether -1 (the terminal's own colour) can be used.
-    public init(rules: [ColorRule], hasColor: Bool, colorCount: Int = 8, hasDefaultColors: Bool = true) {
+    ///   - colorPairs: the terminal's number of colour pairs (curses' `COLOR_PAIRS`).
+    public init(
+        rules: [ColorRule], highlights highlightRules: [HighlightRule] = [], hasColor: Bool, colorCount: Int = 8,
+        hasDefaultColors: Bool = true, colorPairs: Int = 64
+    ) {
         self.hasColor = hasColor
         func fit(_ color: Int16, background: Bool) -> Int16 {
             let fallback: Int16 = hasDefaultColors ? -1 : (background ? 0 : 7)
@@ -98,6 +112,10 @@ public struct Palette: Equatable, Sendable {
                 configured[role] = attributes
             }
         }
+        for rule in highlightRules.prefix(max(0, min(colorPairs, 256) - Self.firstHighlightPair)) {
+            let attributes = rule.attributes.reduce(into: TextAttributes()) { $0.formUnion(TextAttributes(named: $1) ?? []) }
+            highlights.append((fit(Colors(rule.foreground, rule.background)), attributes))
+        }
     }
 
     /// The colour pair (0 for the default colours) and attributes to draw `style` with.
@@ -105,6 +123,12 @@ public struct Palette: Equatable, Sendable {
         let isSelection = style.role == .selected || style.role == .selectedUnread
         var attributes = TextAttributes()
         if style.underline { attributes.insert(.underline) }
+        if style.highlight > 0, highlights.indices.contains(style.highlight - 1) {
+            let highlight = highlights[style.highlight - 1]
+            // Without colours a highlight with no attributes of its own stands out in bold.
+            guard hasColor else { return (0, attributes.union(highlight.attributes.isEmpty ? .bold : highlight.attributes)) }
+            return (Int16(Self.firstHighlightPair + style.highlight - 1), attributes.union(highlight.attributes))
+        }
         guard hasColor else {
             if style.bold { attributes.insert(.bold) }
             if style.reverse || isSelection || style.role == .title || style.role == .statusBar {

@@ -14,6 +14,8 @@ public struct Style: Hashable, Sendable {
     public var bold: Bool
     public var reverse: Bool
     public var underline: Bool
+    /// A config `highlight` rule's 1-based index when the text matched it (``HighlightRule``); 0: none.
+    public var highlight = 0
 
     public init(role: Role = .normal, bold: Bool = false, reverse: Bool = false, underline: Bool = false) {
         self.role = role

@@ -44,7 +44,8 @@ public enum ReaderTerminal {
         }
         FatalSignalRestore.saveTerminalModes()
         let app = queue.sync {
-            let backend = CursesBackend(useColor: useColor, colorRules: config.colorRules)
+            let backend = CursesBackend(
+                useColor: useColor, colorRules: config.colorRules, highlightRules: config.highlightRules)
             FatalSignalRestore.install()  // after the backend, whose own handlers it replaces
             return ReaderApp(
                 model: model, backend: backend, config: effectiveConfig, queue: queue, refresher: refresher,

@@ -96,6 +96,7 @@ enum FeedListView {
             if dateColumn > 0, let refreshed = row.lastRefresh {
                 buffer.write(ReaderView.shortDate(refreshed), x: buffer.width - 10, y: y, style: Style(role: .dim))
             }
+            buffer.highlight(y: y, rules: state.highlights, view: .feedlist)
             if index == state.feedPosition.cursor {
                 buffer.restyle(y: y, style: ReaderView.selectionStyle(state, unread: row.unread > 0))
             }
@@ -143,6 +144,7 @@ enum ItemListView {
                     "(" + DisplayWidth.prefix(extraText, columns: extraWidth - 3) + ")", x: buffer.width - extraWidth + 1, y: y,
                     style: Style(role: .dim))
             }
+            buffer.highlight(y: y, rules: state.highlights, view: .articlelist)
             if index == list.position.cursor {
                 buffer.restyle(y: y, style: ReaderView.selectionStyle(state, unread: !row.read))
             }
@@ -174,6 +176,7 @@ enum ArticleView {
             let (label, style, text) = lines[index]
             let x = buffer.write(label, x: 0, y: y, style: label.isEmpty ? style : Style(role: .heading, bold: true))
             buffer.write(text, x: x, y: y, style: label.isEmpty ? style : .normal)
+            buffer.highlight(y: y, rules: state.highlights, view: .article)
         }
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A newsboat `highlight TARGET REGEX FOREGROUND [BACKGROUND [ATTRIBUTE…]]` line: text matching
+/// REGEX (extended, case-insensitive, as newsboat's) is drawn in those colours in the feed list
+/// (`feedlist`), the item list (`articlelist`), the article (`article`) or all three (`all`).
+///
+/// ```swift
+/// let rule = try HighlightRule.parse(["articlelist", "swift|linux", "yellow", "default", "bold"]).get()
+/// ```
+public struct HighlightRule: Equatable, Sendable {
+    public enum Target: String, Sendable, CaseIterable { case all, feedlist, articlelist, article }
+
+    public var target: Target
+    public var foreground: Int16
+    public var background: Int16
+    public var attributes: [String]
+    let matcher: RegexMatcher
+
+    public var pattern: String { matcher.pattern }
+
+    static func parse(_ words: [String]) -> Result<HighlightRule, ReaderConfig.TokenizeError> {
+        guard words.count >= 3 else {
+            return .failure(.init(message: "highlight needs a target, a regular expression and a colour"))
+        }
+        guard let target = Target(rawValue: words[0]) else {
+            return .failure(
+                .init(
+                    message:
+                        "unknown highlight target '\(words[0])' (one of: \(Target.allCases.map(\.rawValue).joined(separator: ", ")))"
+                ))
+        }
+        let regex: NSRegularExpression
+        do {
+            regex = try NSRegularExpression(pattern: words[1], options: [.caseInsensitive])
+        } catch {
+            return .failure(.init(message: "highlight's regular expression '\(words[1])' does not compile"))
+        }
+        // The colours and attributes as a color line has them (the background defaults to the terminal's).
+        let colorWords = [words[2], words.count > 3 ? words[3] : "default"] + words.dropFirst(4)
+        switch ColorRule.parse(["article"] + colorWords) {
+        case .failure(let error): return .failure(error)
+        case .success(let colors):
+            return .success(
+                HighlightRule(
+                    target: target, foreground: colors.foreground, background: colors.background,
+                    attributes: colors.attributes, matcher: RegexMatcher(pattern: words[1], regex: regex)))
+        }
+    }
+
+    /// Whether the rule colours the view `target` names (`all` colours every view).
+    func applies(to view: Target) -> Bool { target == .all || target == view }
+}
+
+/// A compiled regular expression, shared by the rules' copies.
+// Safe to share across threads: immutable after init, and NSRegularExpression is documented as
+// immutable and thread-safe for matching.
+final class RegexMatcher: @unchecked Sendable, Equatable {
+    let pattern: String
+    let regex: NSRegularExpression
+
+    init(pattern: String, regex: NSRegularExpression) {
+        self.pattern = pattern
+        self.regex = regex
+    }
+
+    static func == (lhs: RegexMatcher, rhs: RegexMatcher) -> Bool { lhs.pattern == rhs.pattern }
+}
+
+extension ScreenBuffer {
+    /// Marks the cells of row `y` that the `rules` for `view` match (``Style/highlight``: the
+    /// 1-based index of the rule among all the config's highlight rules; a later rule wins).
+    mutating func highlight(y: Int, rules: [HighlightRule], view: HighlightRule.Target) {
+        guard y >= 0, y < height, rules.contains(where: { $0.applies(to: view) }) else { return }
+        // The row's text and, for each UTF-16 offset, the column it is in.
+        var text = ""
+        var columns: [Int] = []
+        for x in 0..<width {
+            let cell = self[x, y].text
+            text += cell
+            columns += Array(repeating: x, count: cell.utf16.count)
+        }
+        let whole = NSRange(location: 0, length: (text as NSString).length)
+        for (index, rule) in rules.enumerated() where rule.applies(to: view) {
+            for match in rule.matcher.regex.matches(in: text, range: whole) where match.range.length > 0 {
+                let first = columns[match.range.location]
+                let last = columns[match.range.location + match.range.length - 1]
+                for x in first...last { self[x, y].style.highlight = index + 1 }
+            }
+        }
+    }
+}
