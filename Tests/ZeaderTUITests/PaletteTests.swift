@@ -181,7 +181,9 @@ import Testing
         var marked = ScreenBuffer(width: 20, height: 1)
         marked.write("a naïve café", x: 0, y: 0)
         marked.highlight(y: 0, rules: state.highlights, view: .article)
-        #expect((0..<20).map { marked[$0, 0].style.highlight } == [0, 0] + Array(repeating: 2, count: 5) + Array(repeating: 0, count: 13))
+        #expect(
+            (0..<20).map { marked[$0, 0].style.highlight } == [0, 0] + Array(repeating: 2, count: 5)
+                + Array(repeating: 0, count: 13))
         marked.highlight(y: 0, rules: state.highlights, view: .articlelist)
     }
 }
