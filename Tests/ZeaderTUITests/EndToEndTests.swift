@@ -3,7 +3,8 @@ import Testing
 
 /// Runs `Tests/e2e/tui_tmux.sh` against the `zeader` binary built beside the tests: the
 /// real reader in tmux (start-up, navigation, mark read, undo, search, links, resize,
-/// another process's commit, refresh (R, r) against a loopback server, a concurrent
+/// search scope and phrases, the HTML fixtures at 80 and 200 columns, `color`/`highlight` lines
+/// on the screen, the discovery chooser, another process's commit, refresh (R, r) against a loopback server, a concurrent
 /// `zeader refresh`, the terminal restored after q, signals and a crash).
 @Suite struct EndToEndTests {
     @Test(.timeLimit(.minutes(3))) func readerInTmux() throws {

@@ -184,6 +184,10 @@ import Testing
         #expect(
             (0..<20).map { marked[$0, 0].style.highlight } == [0, 0] + Array(repeating: 2, count: 5)
                 + Array(repeating: 0, count: 13))
-        marked.highlight(y: 0, rules: state.highlights, view: .articlelist)
+        // A rule for another view leaves the row as it is.
+        var other = ScreenBuffer(width: 20, height: 1)
+        other.write("a naïve linux café", x: 0, y: 0)
+        other.highlight(y: 0, rules: state.highlights, view: .articlelist)
+        #expect((0..<20).allSatisfy { other[$0, 0].style.highlight == 0 })
     }
 }

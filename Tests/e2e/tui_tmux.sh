@@ -20,6 +20,8 @@ chmod +x "$work/browser"
 export BROWSER="$work/browser"
 # Feeds come from 127.0.0.1 only, never through a proxy.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+# Colours on (the color section checks them), whatever the caller's NO_COLOR.
+unset NO_COLOR
 export no_proxy=127.0.0.1 NO_PROXY=127.0.0.1
 server_pid=""
 trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done

@@ -4,7 +4,7 @@ import ZeaderKit
 /// newsboat's configuration directives, read where Zeader has an equivalent, so that a
 /// newsboat user's `config` works: `browser` (with `%u`), `auto-reload`/`reload-time`,
 /// `reload-threads`, `show-read-feeds`, `show-read-articles`, `feed-sort-order`,
-/// `article-sort-order`, `bind-key` with newsboat's action names, `color` lines,
+/// `article-sort-order`, `bind-key` with newsboat's action names, `color` and `highlight` lines,
 /// `max-items` (retention), `notify-program` (ArticleCommandsConfig). newsboat's other directives, and unknown ones, are
 /// warnings naming file:line, never a stop.
 ///
