@@ -306,8 +306,7 @@ keys Home Enter
 expect_line 1 "Fixture Feed (6 items)"
 keys /
 expect "Search Fixture Feed (TAB: all):"
-keys -l "solar power"
-keys Enter
+keys "solar power" Enter
 # This feed's three matches, the exact title first.
 expect_line 1 "Search Fixture Feed: solar power (3 items)"
 expect_line 2 "Solar power"
@@ -316,18 +315,13 @@ if screen | grep -qF "Solar power elsewhere"; then
 	echo "FAIL: a search in one feed listed another feed's item" >&2
 	failures=$((failures + 1))
 fi
-keys q /
-keys Tab
+keys q / Tab
 expect "Search: "
-keys -l "solar power"
-keys Enter
+keys "solar power" Enter
 expect_line 1 "Search: solar power (4 items)"
 expect_line 2 "Solar power"
 expect "Solar power elsewhere"
-keys q /
-keys Tab
-keys -l '"solar power"'
-keys Enter
+keys q / Tab '"solar power"' Enter
 # The quoted phrase: "Power of the solar wind" has both words, not the phrase.
 expect_line 1 'Search: "solar power" (3 items)'
 checks=$((checks + 1))
@@ -338,9 +332,7 @@ fi
 keys q
 for columns in 80 200; do
 	t resize-window -t main -x "$columns" -y 40
-	keys /
-	keys -l "Code fixture"
-	keys Enter Enter
+	keys / "Code fixture" Enter Enter
 	expect "Title: Code fixture"
 	# The body is rendered one column narrower than the terminal.
 	if [ "$columns" = 80 ]; then
@@ -358,9 +350,7 @@ for columns in 80 200; do
 			failures=$((failures + 1))
 		fi
 	fi
-	keys q q /
-	keys -l "Table fixture"
-	keys Enter Enter
+	keys q q / "Table fixture" Enter Enter
 	expect "Title: Table fixture"
 	expect "Items   | Zeader | newsboat | Notes"
 	expect "100,000 | 0.10 s |   12.3 s | details[1]"
@@ -370,9 +360,7 @@ for columns in 80 200; do
 	else
 		expect "  9,000 | 0.09 s |   1.09 s | the first screen of a reader with a hundred feeds, measured with hyperfine over ten runs"
 	fi
-	keys q q /
-	keys -l "Sup and sub fixture"
-	keys Enter Enter
+	keys q q / "Sup and sub fixture" Enter Enter
 	expect "Title: Sup and sub fixture"
 	expect "Enclosure: https://example.org/episode.mp3 (audio/mpeg"
 	expect "2^16 = 65536"
@@ -597,9 +585,7 @@ feed Delta 2 1795000300
 printf '<!DOCTYPE html><html><head><title>Page</title>%s%s</head><body>Two feeds</body></html>\n' \
 	'<link rel="alternate" type="application/rss+xml" title="Gamma posts" href="Gamma.xml">' \
 	'<link rel="alternate" type="application/atom+xml" href="/Delta.xml">' >"$www/page.html"
-keys a
-keys -l "$base/page.html"
-keys Enter
+keys a "$base/page.html" Enter
 expect_line 1 "Feeds of $base/page.html" 10
 expect_line 2 "1  $base/Gamma.xml  Gamma posts  (RSS)"
 expect_line 3 "2  $base/Delta.xml  (Atom)"
