@@ -1,7 +1,7 @@
 import Foundation
 
 /// A newsboat `highlight TARGET REGEX FOREGROUND [BACKGROUND [ATTRIBUTE…]]` line: text matching
-/// REGEX (extended, case-insensitive, as newsboat's) is drawn in those colours in the feed list
+/// REGEX (case-insensitive, as newsboat's; ICU syntax) is drawn in those colours in the feed list
 /// (`feedlist`), the item list (`articlelist`), the article (`article`) or all three (`all`).
 ///
 /// ```swift
