@@ -32,6 +32,7 @@ extension ReaderApp {
             }
             state.prompt = .gotoURL(text: "")
         case .viewDialogs, .closeDialog, .nextDialog, .prevDialog: performDialog(action)
+        case .editURLs: editURLs()
         default: break
         }
     }

@@ -563,7 +563,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     // MARK: Refresh
 
-    private func refresh(_ servers: [ObjectID]) {
+    func refresh(_ servers: [ObjectID]) {
         guard let refresher else {
             state.say(.refreshNotAvailable)
             return

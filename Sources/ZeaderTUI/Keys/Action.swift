@@ -59,6 +59,7 @@ public enum Action: String, CaseIterable, Sendable {
     case prevDialog = "prev-dialog"
     case toggleSourceView = "toggle-source-view"
     case gotoURL = "goto-url"
+    case editURLs = "edit-urls"
 
     /// One line for the help screen.
     public var summary: String {
