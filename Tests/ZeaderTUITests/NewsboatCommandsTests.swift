@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopbackHTTPServer
 import ObjectGraph
 import Testing
 import ZeaderKit
@@ -221,13 +222,50 @@ import ZeaderKit
         #expect(h.type(.enter).contains("Opened https://zeader.example/manual"))
     }
 
+    @Test func capitalEEditsTheFeedsAsAURLsFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-edit-urls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The "editor": keeps a copy of what it was given, drops World Scripts, adds a feed.
+        let editor = try writeExecutableScript(
+            """
+            cp "$1" "\(folder.path)/seen"
+            sed -i '/world-scripts/d' "$1"
+            echo 'https://new.example/feed fresh "~Fresh Feed"' >>"$1"
+            """, to: folder.appendingPathComponent("editor"))
+        let h = try Harness()
+        let titles = { h.queue.sync { h.app.state.feeds.map(\.title) } }
+        let before = titles()
+        h.queue.sync { h.app.editURLs(editor: [editor.path]) }
+        #expect(h.screen.contains("Feeds: 1 added, 1 removed, 0 changed (u to undo)"))
+        let seen = try String(contentsOf: folder.appendingPathComponent("seen"), encoding: .utf8)
+        #expect(seen.contains("\nfile:///usr/share/zeader/demo/world-scripts.json \"~世界の文字 · World Scripts\"\n"))
+        #expect(!titles().contains { $0.contains("World Scripts") })
+        #expect(titles().contains("Fresh Feed [fresh]"))
+        h.type(.character("u"))
+        #expect(titles() == before)
+        // An editor that fails, or is missing, changes nothing.
+        let failing = try writeExecutableScript("echo x >>\"$1\"; exit 3", to: folder.appendingPathComponent("failing"))
+        h.queue.sync { h.app.editURLs(editor: [failing.path]) }
+        let message = { h.queue.sync { h.app.state.message ?? "" } }
+        #expect(message().hasSuffix("failing exited with status 3: the feeds are unchanged"))
+        h.queue.sync { h.app.editURLs(editor: [folder.appendingPathComponent("missing").path]) }
+        #expect(message().contains("cannot run"))
+        #expect(titles() == before)
+        // Only from the feed list.
+        h.type(.enter)
+        #expect(h.type(.character("E")).contains("E edits the feeds from the feed list"))
+        #expect(ReaderApp.editorCommand(["VISUAL": "", "EDITOR": "nano -w"]) == ["nano", "-w"])
+        #expect(ReaderApp.editorCommand([:]) == ["vi"])
+    }
+
     @Test func newKeysAreNewsboatsAndListedInHelp() throws {
         let map = KeyMap.default
         let expected: [(Key, Action)] = [
             (.character("D"), .deleteArticle), (.control("d"), .deleteAllArticles), (.control("e"), .editFlags),
             (.character(":"), .cmdline), (.character("v"), .viewDialogs), (.control("x"), .closeDialog),
             (.control("v"), .nextDialog), (.control("g"), .prevDialog), (.control("u"), .toggleSourceView),
-            (.character("#"), .gotoURL),
+            (.character("#"), .gotoURL), (.character("E"), .editURLs),
         ]
         for (key, action) in expected {
             #expect(map.action(for: key) == action, "\(key.name)")
