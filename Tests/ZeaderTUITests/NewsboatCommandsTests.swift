@@ -259,6 +259,23 @@ import ZeaderKit
         #expect(ReaderApp.editorCommand([:]) == ["vi"])
     }
 
+    @Test func lowercaseFFiltersTheItemListByASmartFeed() throws {
+        var config = ReaderConfig()
+        config.smartFeeds = [.init(title: "Titles with Zeader", predicateFormat: #"title CONTAINS[c] "zeader""#)]
+        let h = try Harness(config: config)
+        #expect(h.type(.character("f")).contains("open a feed first"))
+        h.type(.enter)
+        #expect(ids(h).count == 4)
+        let list = h.type(.character("f"))
+        #expect(list.contains("Unread about Swift") && list.contains("Titles with Zeader"))
+        h.type(.down, .enter)
+        #expect(screens(h) == [.feeds, .items])
+        #expect(titles(h) == ["Welcome to Zeader"])
+        #expect(h.queue.sync { h.app.state.items?.filter } == #"title CONTAINS[c] "zeader""#)
+        h.type(.control("f"))
+        #expect(ids(h).count == 4)
+    }
+
     @Test func newKeysAreNewsboatsAndListedInHelp() throws {
         let map = KeyMap.default
         let expected: [(Key, Action)] = [
@@ -266,6 +283,7 @@ import ZeaderKit
             (.character(":"), .cmdline), (.character("v"), .viewDialogs), (.control("x"), .closeDialog),
             (.control("v"), .nextDialog), (.control("g"), .prevDialog), (.control("u"), .toggleSourceView),
             (.character("#"), .gotoURL), (.character("E"), .editURLs),
+            (.character("f"), .selectFilter),
         ]
         for (key, action) in expected {
             #expect(map.action(for: key) == action, "\(key.name)")

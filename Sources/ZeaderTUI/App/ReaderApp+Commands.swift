@@ -33,6 +33,7 @@ extension ReaderApp {
             state.prompt = .gotoURL(text: "")
         case .viewDialogs, .closeDialog, .nextDialog, .prevDialog: performDialog(action)
         case .editURLs: editURLs()
+        case .selectFilter: showFilterList()
         default: break
         }
     }

@@ -14,6 +14,7 @@ extension Action {
         case .prevDialog: return "Step back to the screen below, keeping this one for ^V"
         case .toggleSourceView: return "Show the article's HTML source, or its rendering"
         case .gotoURL: return "Open the article's link number N (asks for N)"
+        case .selectFilter: return "Filter the item list by a smart feed's predicate (asks which)"
         case .editURLs: return "Edit the feeds as a urls file in $VISUAL/$EDITOR (u undoes)"
         default: return rawValue
         }
@@ -27,5 +28,6 @@ extension KeyMap {
         .character(":"): .cmdline, .character("v"): .viewDialogs, .control("x"): .closeDialog,
         .control("v"): .nextDialog, .control("g"): .prevDialog, .control("u"): .toggleSourceView,
         .character("#"): .gotoURL, .character("E"): .editURLs,
+        .character("f"): .selectFilter,
     ]
 }

@@ -60,6 +60,7 @@ public enum Action: String, CaseIterable, Sendable {
     case toggleSourceView = "toggle-source-view"
     case gotoURL = "goto-url"
     case editURLs = "edit-urls"
+    case selectFilter = "select-filter"
 
     /// One line for the help screen.
     public var summary: String {
