@@ -13,7 +13,8 @@ import Testing
         let context = store.container.viewContext
         try context.performAndWait {
             context.undoManager = ContextUndoManager()
-            try FeedSubscription.add(url: "https://a.example/feed", title: "Site \"A\"", tags: ["news", "two words"], in: context)
+            try FeedSubscription.add(
+                url: "https://a.example/feed", title: "Site \"A\"", tags: ["news", "two words"], in: context)
             let b = try FeedSubscription.add(url: "https://b.example/feed", in: context)
             _ = try ItemImport.upsert([ParsedItem(id: "b1", title: "B one")], into: b, in: context, now: Date())
             try FeedSubscription.add(url: "https://c.example/feed", tags: ["tech"], in: context)
@@ -34,7 +35,8 @@ import Testing
             #expect(text.contains("https://a.example/feed news \"two words\" \"~Site \\\"A\\\"\"\n"))
             #expect(text.contains("\nhttps://b.example/feed\nhttps://c.example/feed tech\n"))
             let parsed = NewsboatURLs.parse(text, source: "urls")
-            #expect(parsed.subscriptions.map(\.url) == ["https://a.example/feed", "https://b.example/feed", "https://c.example/feed"])
+            #expect(
+                parsed.subscriptions.map(\.url) == ["https://a.example/feed", "https://b.example/feed", "https://c.example/feed"])
             #expect(parsed.subscriptions[0].title == "Site \"A\"")
             let report = try FeedURLsEditing.apply(text, in: context)
             #expect(report.isEmpty)

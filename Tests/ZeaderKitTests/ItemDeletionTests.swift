@@ -15,7 +15,8 @@ import Testing
         let serverID = try context.performAndWait { () throws -> ObjectID in
             context.undoManager = ContextUndoManager()
             let server = try FeedSubscription.add(url: "https://example.org/feed", in: context)
-            _ = try ItemImport.upsert((1...3).map { ParsedItem(id: "g\($0)", title: "Item \($0)") }, into: server, in: context, now: Date())
+            _ = try ItemImport.upsert(
+                (1...3).map { ParsedItem(id: "g\($0)", title: "Item \($0)") }, into: server, in: context, now: Date())
             try context.save()
             context.undoManager?.removeAllActions()
             return server.objectID

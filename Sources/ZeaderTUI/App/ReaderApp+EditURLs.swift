@@ -63,7 +63,7 @@ extension ReaderApp {
             report.isEmpty
             ? "No changes to the feeds"
             : "Feeds: \(report.added.count) added, \(report.removed.count) removed, \(report.changed) changed"
-            + (report.reordered ? ", reordered" : "") + " (u to undo)"
+                + (report.reordered ? ", reordered" : "") + " (u to undo)"
         if let note = report.notes.first {
             summary += "; " + note + (report.notes.count > 1 ? " (and \(report.notes.count - 1) more)" : "")
         }
