@@ -89,6 +89,10 @@ import ZeaderKit
         #expect(h.queue.sync { h.app.model.isFlagged(id) } == false)
         h.type(.character("u"))
         #expect(h.queue.sync { h.app.model.isFlagged(id) })
+        // The article's header shows the letters.
+        #expect(h.type(.enter).contains("Flags: ab"))
+        h.type(.control("e"), .character("Z"), .enter)
+        #expect(h.screen.contains("Flags: Zab"))
     }
 
     @Test func commandLineRunsNewsboatsCommands() throws {

@@ -151,6 +151,8 @@ public struct ArticleState: Equatable, Sendable {
     public var renderedWidth = 0
     /// `^U`: the body's HTML source instead of its rendering.
     public var showsSource = false
+    /// newsboat's flag letters (`^E`), shown in the header.
+    public var flagLetters: String?
     public var scroll = 0
 
     public init(

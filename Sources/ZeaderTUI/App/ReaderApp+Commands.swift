@@ -124,6 +124,7 @@ extension ReaderApp {
     private func setFlags(_ text: String, on id: ObjectID) {
         do {
             let letters = try ItemFlagLetters.set(text, on: id, in: model.context)
+            if state.article?.itemID == id { state.article?.flagLetters = letters.isEmpty ? nil : letters }
             state.say(letters.isEmpty ? "Flags cleared" : "Flags: \(letters)")
         } catch {
             state.say("\(error)", error: true)
