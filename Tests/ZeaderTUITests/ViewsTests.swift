@@ -180,7 +180,7 @@ import ZeaderKit
     @Test func checkReportsEveryProblemInLineOrder() {
         let problems = ReaderConfig.check(
             """
-            bind-key ^E edit-flags
+            bind-key $ purge-deleted
             frobnicate 1
             show-read-feeds maybe
             article-sort-order size
@@ -188,7 +188,7 @@ import ZeaderKit
             bind-key j fly
             """, file: "cfg")
         #expect(problems.count == 6)
-        #expect(problems[0] == "cfg:1: newsboat's action 'edit-flags' has no equivalent in Zeader (line ignored)")
+        #expect(problems[0] == "cfg:1: newsboat's action 'purge-deleted' has no equivalent in Zeader (line ignored)")
         #expect(problems[1] == "cfg:2: unknown directive 'frobnicate' (line ignored)")
         #expect(problems[2] == "cfg:3: show-read-feeds needs yes or no")
         #expect(problems[3].hasPrefix("cfg:4: unknown sort order 'size'"))

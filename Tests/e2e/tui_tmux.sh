@@ -5,7 +5,8 @@
 # rendering fixtures at 80 and 200 columns (a file:// feed), newsboat `color` lines reaching
 # the screen (capture-pane -e), a commit by another process showing
 # up live, refresh (R, r) against a loopback HTTP server started here on 127.0.0.1 with
-# notify-program, a concurrent `zeader refresh`, and the terminal restored after q,
+# notify-program, a concurrent `zeader refresh`, D (delete-article) against a refresh,
+# the `:` command line, and the terminal restored after q,
 # SIGTERM, SIGINT and a crash.
 #   usage: Tests/e2e/tui_tmux.sh      env: ZEADER=.build/debug/zeader
 set -euo pipefail
@@ -579,6 +580,52 @@ keys q
 expect_line 3 "3/3" 4
 expect_line 1 "Feeds (6 unread)"
 
+echo "== D deletes an item for good (a refresh does not bring it back), u undoes it; ^D asks first"
+keys Enter
+expect_line 1 "Beta Feed (3 items)"
+expect_line 2 "Beta item 3"
+keys D
+expect "Deleted 'Beta item 3' (u to undo)"
+expect_line 1 "Beta Feed (2 items)"
+feed Beta 4 1795000300
+keys r
+expect "Refreshed 1 feed" 10
+expect_line 1 "Beta Feed (3 items)" 4
+expect_line 2 "Beta item 4"
+expect_line 3 "Beta item 2"
+keys u
+expect "Undid Delete Item"
+expect_line 1 "Beta Feed (4 items)"
+keys C-d
+expect "Delete all 4 items of this list? [y/n]"
+keys n
+expect_line 1 "Beta Feed (4 items)"
+keys q
+
+echo "== : runs newsboat's commands (set, goto, a number, q); an unknown one is an error"
+keys :
+keys -l "set feed-sort-order=title-desc"
+keys Enter
+expect "feed-sort-order=title-desc"
+expect_line 2 "Beta Feed"
+keys :
+keys -l "bogus 1"
+keys Enter
+expect "Unknown command 'bogus' (commands: quit, q, save, set, tag, goto, exec, or a number)"
+keys :
+keys -l "set feed-sort-order&"
+keys Enter
+expect_line 2 "Alpha Feed"
+keys :
+keys -l "goto beta"
+keys Enter Enter
+expect_line 1 "Beta Feed (4 items)"
+keys q :
+keys -l "1"
+keys Enter Enter
+expect_line 1 "Alpha Feed (3 items)"
+keys q
+
 echo "== a page naming several feeds: a offers them in a chooser, ENTER previews one"
 feed Gamma 1 1795000300
 feed Delta 2 1795000300
@@ -593,8 +640,10 @@ keys j Enter
 expect "Delta Feed (2 items, $base/Delta.xml) - keep it? [y/n]" 10
 keys y
 expect "Added Delta Feed"
-expect_line 1 "Feeds (8 unread)"
-keys q
+expect_line 1 "Feeds (9 unread)"
+keys :
+keys -l "q"
+keys Enter
 expect "EXIT=0"
 rm "$XDG_CONFIG_HOME/zeader/config"
 kill -KILL "$server_pid" 2>/dev/null || true  # nothing to clean up; KILL cannot be blocked

@@ -149,6 +149,10 @@ public struct ArticleState: Equatable, Sendable {
     public var lines: [String] = []
     public var links: [String] = []
     public var renderedWidth = 0
+    /// `^U`: the body's HTML source instead of its rendering.
+    public var showsSource = false
+    /// newsboat's flag letters (`^E`), shown in the header.
+    public var flagLetters: String?
     public var scroll = 0
 
     public init(
@@ -183,6 +187,11 @@ public enum Prompt: Equatable, Sendable {
     case filter(text: String, error: String?)
     case sort(reverse: Bool, feeds: Bool)
     case writeLinks(text: String)
+    // newsboat's command line, flags, URL number, delete-all (branch h14a): ReaderApp+Commands.swift.
+    case cmdline(text: String)
+    case editFlags(text: String, id: ObjectID)
+    case gotoURL(text: String)
+    case confirmDeleteItems(count: Int, ids: [ObjectID])
 
     /// The line as shown.
     public var line: String {
@@ -196,6 +205,7 @@ public enum Prompt: Equatable, Sendable {
             return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
         case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
         case .filter, .sort, .writeLinks: return viewsLine
+        case .cmdline, .editFlags, .gotoURL, .confirmDeleteItems: return commandsLine
         }
     }
 
@@ -203,6 +213,7 @@ public enum Prompt: Equatable, Sendable {
     public var isTextEntry: Bool {
         switch self {
         case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
+        case .cmdline, .editFlags, .gotoURL: return true
         default: return false
         }
     }
@@ -254,6 +265,8 @@ public struct AppState: Equatable, Sendable {
     public var views = ViewOptions()
     /// The tag list or link list, when open.
     public var picker: PickerState?
+    /// Dialogs `^G` (prev-dialog) stepped back from, for `^V` (ReaderApp+Dialogs.swift).
+    public var forwardDialogs: [StashedDialog] = []
 
     public init(width: Int, height: Int) {
         self.width = width

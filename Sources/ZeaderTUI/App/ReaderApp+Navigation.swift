@@ -21,7 +21,7 @@ extension ReaderApp {
             .showUrls:
             performView(action)
         case .macroPrefix: startMacro()
-        default: break
+        default: performCommand(action)
         }
     }
 

@@ -255,6 +255,8 @@ extension ReaderApp {
     /// writes the links to a file. False for keys the key map handles (moving, quitting).
     func handlePickerKey(_ key: Key) -> Bool {
         guard let picker = state.picker else { return false }
+        if picker.kind == .dialogs { return handleDialogListKey(key) }  // ReaderApp+Dialogs.swift
+        if picker.kind == .filters { return handleFilterListKey(key) }  // ReaderApp+SelectFilter.swift
         let action = key == .enter ? .open : config.keyMap.action(for: key)
         switch (picker.kind, action) {
         case (.tags, .open?):

@@ -197,9 +197,7 @@ public final class ReaderApp: @unchecked Sendable {
             state.items = list
         }
         if var article = state.article, article.renderedWidth != state.width {
-            let rendered = HTMLText.render(article.bodyHTML, width: max(10, state.width - 1), baseURL: article.baseURL)
-            article.lines = rendered.lines
-            article.links = rendered.links
+            (article.lines, article.links) = Self.renderedBody(article, width: max(10, state.width - 1))
             article.renderedWidth = state.width
             state.article = article
         }
@@ -428,7 +426,7 @@ public final class ReaderApp: @unchecked Sendable {
     // MARK: Prompts
 
     private func handlePromptKey(_ key: Key, _ prompt: Prompt) {
-        if handleViewsPromptKey(key, prompt) { return }
+        if handleViewsPromptKey(key, prompt) || handleCommandPromptKey(key, prompt) { return }
         if prompt.isTextEntry {
             var text: String
             switch prompt {
@@ -567,7 +565,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     // MARK: Refresh
 
-    private func refresh(_ servers: [ObjectID]) {
+    func refresh(_ servers: [ObjectID]) {
         guard let refresher else {
             state.say(.refreshNotAvailable)
             return

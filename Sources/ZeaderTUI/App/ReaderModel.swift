@@ -106,6 +106,7 @@ public final class ReaderModel {
             itemID: id, feedTitle: item.server?.displayTitle ?? "", title: item.title ?? "(untitled)", author: item.author,
             date: item.published ?? item.sortDate, link: item.link, bodyHTML: body,
             baseURL: item.link.flatMap(URL.init(string:)) ?? item.server.flatMap { URL(string: $0.url) })
+        article.flagLetters = item.flagLetters
         // The podcast the item carries (one per item: ``EnclosureSummary``), shown in the header.
         if let enclosure = EnclosureSummary(item) {
             article.enclosures = [ArticleEnclosure(url: enclosure.url, type: enclosure.type, length: enclosure.length)]

@@ -121,7 +121,7 @@ public struct ViewOptions: Equatable, Sendable {
 
 /// A list to pick from: the tags (`t`) or the article's links (`U`).
 public struct PickerState: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case tags, links, discoveredFeeds }
+    public enum Kind: Equatable, Sendable { case tags, links, discoveredFeeds, dialogs, filters }
     public var kind: Kind
     public var title: String
     /// The lines shown; `values` holds what each one stands for (a tag, a URL).

@@ -94,9 +94,8 @@ extension ReaderConfig {
     /// newsboat's action names that Zeader has no action for: a `bind-key` naming one is a warning.
     static let newsboatActionsWithoutEquivalent: Set<String> = [
         "mark-all-above-as-read", "save-all", "open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read",
-        "toggle-source-view", "goto-url", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero",
-        "edit-urls", "reload-urls", "cmdline", "select-filter", "edit-flags", "delete-article",
-        "delete-all-articles", "purge-deleted", "view-dialogs", "close-dialog", "next-dialog", "prev-dialog", "switch-focus",
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero", "reload-urls", "purge-deleted",
+        "switch-focus",
     ]
 
     /// newsboat 2.21's configuration directives (its man page), for "no equivalent" warnings.

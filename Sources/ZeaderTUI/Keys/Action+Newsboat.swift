@@ -26,7 +26,7 @@ extension Action {
         case .pipeTo: return "Pipe the article's text to a command"
         case .bookmark: return "Run bookmark-cmd with the item's link"
         case .macroPrefix: return "Start a macro (the next key picks it)"
-        default: return rawValue
+        default: return commandSummary
         }
     }
 

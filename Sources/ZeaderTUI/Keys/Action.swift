@@ -48,6 +48,19 @@ public enum Action: String, CaseIterable, Sendable {
     case pipeTo = "pipe-to"
     case bookmark
     case macroPrefix = "macro-prefix"
+    // newsboat's remaining actions (branch h14a): summaries and keys in Action+Commands.swift.
+    case deleteArticle = "delete-article"
+    case deleteAllArticles = "delete-all-articles"
+    case editFlags = "edit-flags"
+    case cmdline
+    case viewDialogs = "view-dialogs"
+    case closeDialog = "close-dialog"
+    case nextDialog = "next-dialog"
+    case prevDialog = "prev-dialog"
+    case toggleSourceView = "toggle-source-view"
+    case gotoURL = "goto-url"
+    case editURLs = "edit-urls"
+    case selectFilter = "select-filter"
 
     /// One line for the help screen.
     public var summary: String {

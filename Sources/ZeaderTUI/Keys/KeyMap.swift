@@ -28,7 +28,7 @@ public struct KeyMap: Equatable, Sendable {
             .character("u"): .undo, .control("r"): .redo,
             .character("?"): .help, .control("l"): .redraw,
             .character("e"): .enqueue,
-        ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old })
+        ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old }.merging(KeyMap.newsboatCommandKeys) { old, _ in old })
 
     public func action(for key: Key) -> Action? { actions[key] }
 

@@ -38,6 +38,7 @@ enum ArticleHeader {
         if let author = article.author, !author.isEmpty { fields.append(("Author: ", author, false)) }
         if let date = article.date { fields.append(("Date: ", ReaderView.longDate(date), false)) }
         if let link = article.link, !link.isEmpty { fields.append(("Link: ", link, true)) }
+        if let flags = article.flagLetters, !flags.isEmpty { fields.append(("Flags: ", flags, false)) }
         for enclosure in article.enclosures { fields.append(("Enclosure: ", enclosure.summary, true)) }
         return fields
     }

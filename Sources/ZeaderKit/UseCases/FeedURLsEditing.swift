@@ -1,0 +1,100 @@
+import Feeds
+import Foundation
+import ObjectGraph
+
+/// newsboat's edit-urls (`E`) on a store: the subscriptions written as a newsboat `urls`
+/// file, edited by the user, and the edited text applied back — new lines subscribe,
+/// removed lines unsubscribe (the feed and its items, as `d` does), changed tags and
+/// `"~titles"` are updated, and the feeds take the file's order. All of it is one undo
+/// step. Lines the urls format cannot use (query feeds, bad URLs) are reported and change
+/// nothing. Call on `context`'s queue.
+///
+/// ```swift
+/// let text = try FeedURLsEditing.text(in: context)
+/// let report = try FeedURLsEditing.apply(edited, in: context)   // "Edit URLs"; undo restores the feeds
+/// ```
+public enum FeedURLsEditing {
+    /// What applying an edited urls file did.
+    public struct Report: Equatable, Sendable {
+        /// The feeds subscribed (their IDs, to refresh) and the URLs unsubscribed.
+        public var added: [ObjectID] = []
+        public var removed: [String] = []
+        /// Feeds whose tags or title changed.
+        public var changed = 0
+        /// Whether the order of the feeds changed.
+        public var reordered = false
+        /// Lines that were skipped, with their line numbers.
+        public var notes: [String] = []
+
+        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed == 0 && !reordered }
+    }
+
+    /// The subscriptions as a newsboat urls file, in the user's order: `URL tag… "~title"`.
+    public static func text(in context: ManagedObjectContext) throws -> String {
+        var lines = [
+            "# Zeader's subscriptions in newsboat's urls format: one feed a line, its URL then its tags;",
+            "# \"~Title\" names it. Add a line to subscribe, delete one to unsubscribe (its items go too;",
+            "# u in the reader undoes the whole edit). Lines starting with # are ignored.",
+        ]
+        for server in try FeedEditing.servers(in: context) {
+            var words = [server.url] + FeedTags.list(server.tags).map(quoted)
+            if let title = server.title, !title.isEmpty { words.append(quoted("~" + title)) }
+            lines.append(words.joined(separator: " "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A word of the urls file: quoted when it has blanks, quotes, backslashes or a leading `#`.
+    static func quoted(_ word: String) -> String {
+        guard word.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "\\" }) || word.hasPrefix("#") else {
+            return word
+        }
+        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// Applies an edited urls file (see the type's summary); throws without changing
+    /// anything when a line's URL is refused.
+    public static func apply(_ text: String, source: String = "urls", in context: ManagedObjectContext) throws -> Report {
+        let parsed = NewsboatURLs.parse(text, source: source)
+        var report = Report()
+        report.notes = parsed.notes
+        let servers = try FeedEditing.servers(in: context)
+        var byURL: [String: Server] = [:]
+        for server in servers { byURL[server.url] = server }
+        var wanted: [String] = []
+        for subscription in parsed.subscriptions {
+            wanted.append((try? FeedSubscription.validatedURL(subscription.url)) ?? subscription.url)
+        }
+        let kept = Set(wanted)
+        let orderBefore = servers.map(\.url).filter(kept.contains)
+        var added: [Server] = []
+        try ItemMarking.undoable("Edit URLs", in: context) {
+            for server in servers where !kept.contains(server.url) {
+                report.removed.append(server.url)
+                SyncQueue.queue(.unsubscribe, for: server, in: context)
+                context.delete(server)
+            }
+            for (subscription, url) in zip(parsed.subscriptions, wanted) {
+                let tags = FeedTags.normalized(subscription.categories)
+                if let server = byURL[url] {
+                    let title = subscription.title?.isEmpty == false ? subscription.title : nil
+                    if server.tags != tags || (title != nil && server.title != title) {
+                        server.tags = tags
+                        if let title { server.title = title }
+                        report.changed += 1
+                    }
+                } else {
+                    added.append(
+                        try FeedSubscription.add(url: url, title: subscription.title, tags: subscription.categories, in: context))
+                }
+            }
+            for (index, url) in wanted.enumerated() {
+                let server = byURL[url] ?? added.first { $0.url == url }
+                if let server, server.displayOrder != Int64(index) { server.displayOrder = Int64(index) }
+            }
+            report.reordered = orderBefore != wanted.filter { byURL[$0] != nil }
+        }
+        report.added = added.map(\.objectID)  // permanent once saved
+        return report
+    }
+}

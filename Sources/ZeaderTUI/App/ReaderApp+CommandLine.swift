@@ -1,0 +1,195 @@
+import Foundation
+import ObjectGraph
+import ZeaderKit
+
+/// newsboat's command line (`:`): `quit`/`q`, `save FILE`, `set VARIABLE[=VALUE|!|&]`,
+/// `tag NAME`, `goto TEXT`, `exec ACTION` and a number (go to that entry of the list).
+/// Anything else is an error naming the command.
+extension ReaderApp {
+    /// The variables `set` knows: newsboat's names of the views Zeader keeps.
+    static let commandLineVariables = ["show-read-feeds", "show-read-articles", "feed-sort-order", "article-sort-order"]
+
+    func runCommandLine(_ line: String) {
+        let line = line.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return }
+        if let number = Int(line) {
+            goToEntry(number)
+            return
+        }
+        let command = String(line.prefix { !$0.isWhitespace })
+        let argument = line.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+        func needsArgument(_ what: String) -> Bool {
+            if argument.isEmpty { state.say(":\(command) needs \(what)", error: true) }
+            return argument.isEmpty
+        }
+        switch command {
+        case "quit", "q": quit()
+        case "save":
+            guard !needsArgument("a file name") else { return }
+            guard let article = ArticleCommands.target(state, model: model) else {
+                state.say("Open or select an item first", error: true)
+                return
+            }
+            let (message, error) = ArticleCommands.save(article, to: argument, width: max(20, min(state.width - 1, 100)))
+            state.say(message, error: error)
+        case "set":
+            guard !needsArgument("a variable (\(Self.commandLineVariables.joined(separator: ", ")))") else { return }
+            set(argument)
+        case "tag":
+            guard !needsArgument("a tag") else { return }
+            showTag(argument)
+        case "goto":
+            guard !needsArgument("part of a feed's title") else { return }
+            gotoFeed(containing: argument)
+        case "exec":
+            guard !needsArgument("an action") else { return }
+            guard let action = Action(configName: argument) else {
+                state.say(":exec: unknown action '\(argument)' (? lists them)", error: true)
+                return
+            }
+            perform(action)
+        case "source", "dumpconfig":
+            state.say(
+                ":\(command) is not available: Zeader reads its config file at start (zeader config check FILE checks one)",
+                error: true)
+        case "dumpform":
+            state.say(":dumpform is not available: newsboat's debugging dump has no Zeader form", error: true)
+        default:
+            state.say(
+                "Unknown command '\(command)' (commands: quit, q, save, set, tag, goto, exec, or a number)", error: true)
+        }
+    }
+
+    /// `:N`: the N-th entry (from 1) of the list on screen.
+    private func goToEntry(_ number: Int) {
+        let count: Int
+        switch state.screen {
+        case .feeds: count = state.feeds.count
+        case .items:
+            loadRestOfItemList()
+            count = state.items?.ids.count ?? 0
+        case .picker: count = state.picker?.entries.count ?? 0
+        case .article, .help:
+            state.say("A number goes to that entry of a list", error: true)
+            return
+        }
+        guard number >= 1, number <= count else {
+            state.say("No entry \(number) (the list has \(count))", error: true)
+            return
+        }
+        let height = state.listHeight
+        switch state.screen {
+        case .feeds: state.feedPosition.set(number - 1, count: count, height: height)
+        case .items: state.items?.position.set(number - 1, count: count, height: height)
+        default: state.picker?.position.set(number - 1, count: count, height: height)
+        }
+    }
+
+    /// `:set`: `NAME` shows the value, `NAME=VALUE` (or `NAME VALUE`) sets it, `NAME!`
+    /// toggles a yes/no variable and `NAME&` resets it to its default.
+    private func set(_ text: String) {
+        var name = text
+        var value: String?
+        if let equals = text.firstIndex(of: "=") {
+            name = String(text[..<equals])
+            value = String(text[text.index(after: equals)...])
+        } else if let space = text.firstIndex(where: \.isWhitespace) {
+            name = String(text[..<space])
+            value = String(text[space...])
+        } else if text.hasSuffix("!") || text.hasSuffix("&") {
+            name = String(text.dropLast())
+            value = String(text.last!)
+        }
+        name = name.trimmingCharacters(in: .whitespaces)
+        value = value?.trimmingCharacters(in: .whitespaces)
+        guard Self.commandLineVariables.contains(name) else {
+            let known = ReaderConfig.newsboatDirectives.contains(name)
+            state.say(
+                known
+                    ? ":set: newsboat's '\(name)' cannot be changed in the reader (it can: \(Self.commandLineVariables.joined(separator: ", ")))"
+                    : ":set: unknown variable '\(name)'",
+                error: true)
+            return
+        }
+        let defaults = ViewOptions()
+        var views = state.views
+        do {
+            switch (name, value) {
+            case ("show-read-feeds", let value?):
+                views.showReadFeeds = try Self.yesNo(value, current: views.showReadFeeds, default: defaults.showReadFeeds)
+            case ("show-read-articles", let value?):
+                views.showReadArticles = try Self.yesNo(
+                    value, current: views.showReadArticles, default: defaults.showReadArticles)
+            case ("feed-sort-order", let value?):
+                views.feedOrder = value == "&" ? defaults.feedOrder : try FeedSortOrder(newsboat: value)
+            case ("article-sort-order", let value?):
+                views.itemOrder = value == "&" ? defaults.itemOrder : try ItemSortOrder(newsboat: value)
+            default: break
+            }
+        } catch {
+            state.say(":set \(name): \((error as? ReaderConfigError.Message)?.text ?? "\(error)")", error: true)
+            return
+        }
+        if views != state.views {
+            let itemsChange = views.showReadArticles != state.views.showReadArticles || views.itemOrder != state.views.itemOrder
+            state.views = views
+            rearrangeFeeds()
+            if itemsChange, let error = reloadItemList() { state.say(.failed("\(error)")) }
+            viewsChanged()
+        }
+        let shown: String
+        switch name {
+        case "show-read-feeds": shown = state.views.showReadFeeds ? "yes" : "no"
+        case "show-read-articles": shown = state.views.showReadArticles ? "yes" : "no"
+        case "feed-sort-order": shown = state.views.feedOrder.name
+        default: shown = state.views.itemOrder.name
+        }
+        state.say("\(name)=\(shown)")
+    }
+
+    private static func yesNo(_ value: String, current: Bool, default: Bool) throws -> Bool {
+        switch value.lowercased() {
+        case "yes", "true": return true
+        case "no", "false": return false
+        case "!": return !current
+        case "&": return `default`
+        default: throw ReaderConfigError.Message("needs yes, no, ! (toggle) or & (default), not '\(value)'")
+        }
+    }
+
+    /// `:tag NAME`: only the feeds of that tag, as `t` picks it.
+    private func showTag(_ name: String) {
+        let tags: [String]
+        do { tags = try model.tagCounts().map(\.tag) } catch {
+            state.say(.failed("\(error)"))
+            return
+        }
+        guard let tag = tags.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
+            state.say(":tag: no feed has the tag '\(name)'", error: true)
+            return
+        }
+        state.views.tag = tag
+        rearrangeFeeds()
+        if state.screen == .feeds { state.feedPosition.set(0, count: state.feeds.count, height: state.listHeight) }
+        state.say(.reader(.showingTag(tag)))
+    }
+
+    /// `:goto TEXT`: the next feed after the cursor whose title contains TEXT (any case),
+    /// wrapping round; from another screen, back to the feed list on it.
+    private func gotoFeed(containing text: String) {
+        completeFeedList()
+        let feeds = state.feeds
+        guard !feeds.isEmpty else { return }
+        let start = state.screen == .feeds ? state.feedPosition.cursor + 1 : 0
+        let order = (0..<feeds.count).map { (start + $0) % feeds.count }
+        guard let index = order.first(where: { feeds[$0].title.range(of: text, options: .caseInsensitive) != nil }) else {
+            state.say(":goto: no feed's title contains '\(text)'", error: true)
+            return
+        }
+        while state.screens.count > 1 { back() }
+        if modelChanged { reloadFromModel() }
+        let kind = feeds[index].kind
+        let found = state.feeds.firstIndex { $0.kind == kind } ?? index
+        state.feedPosition.set(found, count: state.feeds.count, height: state.listHeight)
+    }
+}

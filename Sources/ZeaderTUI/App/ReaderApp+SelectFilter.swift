@@ -1,0 +1,46 @@
+import Foundation
+import ZeaderKit
+
+/// newsboat's select-filter (`f`): newsboat picks among filters its config defines with
+/// `define-filter`; Zeader's named predicates are its smart feeds (stored, and `smart-feed`
+/// lines of the config), so `f` lists them and ENTER narrows the open item list by the one
+/// picked, as `F` does with a typed predicate (`^F` clears it).
+extension ReaderApp {
+    func showFilterList() {
+        guard state.screen == .items else {
+            state.say("f filters an item list by a smart feed's predicate: open a feed first", error: true)
+            return
+        }
+        var filters = model.configSmartFeeds.map { ($0.title, $0.predicateFormat) }
+        do { filters = try SmartFeeds.stored(in: model.context).map { ($0.title, $0.predicateFormat) } + filters } catch {
+            state.say(.failed("\(error)"))
+            return
+        }
+        guard !filters.isEmpty else {
+            state.say("No smart feeds to filter by (zeader smart add, or smart-feed in the config)", error: true)
+            return
+        }
+        var picker = PickerState(
+            kind: .filters, title: "Filters (smart feeds)", entries: filters.map { "\($0.0)  (\($0.1))" },
+            values: filters.map(\.1))
+        if let current = state.items?.filter, let index = picker.values.firstIndex(of: current) {
+            picker.position.set(index, count: filters.count, height: state.listHeight)
+        }
+        state.picker = picker
+        state.screens.append(.picker)
+    }
+
+    /// ENTER filters the item list under the picker by the predicate picked.
+    func handleFilterListKey(_ key: Key) -> Bool {
+        guard key == .enter || config.keyMap.action(for: key) == .open, let format = state.picker?.selectedValue else {
+            return false
+        }
+        back()
+        applyFilter(format)
+        if case .filter(_, let error?)? = state.prompt {
+            state.prompt = nil
+            state.say("Cannot filter by \(format): \(error)", error: true)
+        }
+        return true
+    }
+}
