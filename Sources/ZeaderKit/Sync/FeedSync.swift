@@ -499,11 +499,11 @@ public final class FeedSync: Sendable {
     /// New items: the ids the server got since the newest one pulled (all on the first
     /// sync), those newer than it and not in the store fetched in chunks and stored, each
     /// chunk one save. The ids are numbers (8 bytes each); a chunk's items are released once
-    /// saved, so memory does not grow with the number of items. Returns the ids fetched.
+    /// saved, so memory does not grow with the number of items. Returns what it fetched.
     private func pullNewItems(
         _ client: GReaderClient, rules: [Killfile.CompiledRule], report: inout Report,
         progress: @Sendable (Phase) -> Void
-    ) async throws -> [UInt64] {
+    ) async throws -> Pulled {
         let newest = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
         let since = newest.map { Int64($0 / 1_000_000) }
         var ids = try await client.itemIDs(stream: Self.readingList, newerThan: since)
@@ -511,6 +511,7 @@ public final class FeedSync: Sendable {
         // `ot` is in seconds: the ids up to the newest pulled were seen by an earlier sync
         // (an item an ignore rule dropped included, which is then not fetched again).
         if let newest { ids.removeAll { $0 <= newest } }
+        var pulled = Pulled()
         let unknown = try withContext { context in
             var known = Set<UInt64>()
             for start in stride(from: 0, to: ids.count, by: 500) {
@@ -520,13 +521,20 @@ public final class FeedSync: Sendable {
                 for item in try context.fetch(request) { if let id = item.syncID.flatMap(UInt64.init) { known.insert(id) } }
                 context.reset()
             }
+            if newest == nil { pulled.known = Array(known) }
             return known.isEmpty ? ids : ids.filter { !known.contains($0) }
         }
         ids = []
         var fetched = 0
         for start in stride(from: 0, to: unknown.count, by: chunkSize) {
             let chunk = unknown[start..<min(start + chunkSize, unknown.count)].map { String($0) }
-            report.newItems += try store(try await client.items(chunk), rules: rules)
+            let items = try await client.items(chunk)
+            for item in items {
+                guard let id = GReaderClient.number(item.id) else { continue }
+                if !item.isRead { pulled.unread.insert(id) }
+                if item.isStarred { pulled.starred.insert(id) }
+            }
+            report.newItems += try store(items, rules: rules)
             fetched += chunk.count
             progress(.items(fetched: fetched, of: unknown.count))
         }
@@ -535,7 +543,18 @@ public final class FeedSync: Sendable {
             if let top, top > newest ?? 0 { account.newestItemID = String(top) }
             try context.save()
         }
-        return unknown
+        pulled.ids = unknown
+        return pulled
+    }
+
+    /// What ``pullNewItems(_:rules:report:progress:)`` fetched: the ids, and the states their
+    /// contents gave.
+    private struct Pulled {
+        var ids: [UInt64] = []
+        var unread = Set<UInt64>()
+        var starred = Set<UInt64>()
+        /// In a pull from the first item (the first sync): the ids already in the store.
+        var known: [UInt64]?
     }
 
     /// Stores items pulled from the server. An item of a feed's own history (stored before
@@ -635,12 +654,13 @@ public final class FeedSync: Sendable {
     /// differences from the ones kept in the store) are looked up, 500 at a time by the
     /// syncID index: a sync with nothing new reads no item, whatever the store's size. Every
     /// local read or flag change is pushed (a pending mark) before this, so the items not
-    /// looked up already have the server's state. Without lists kept (the first sync, or one
-    /// after the account was added again), every synced item is compared, a page at a time.
-    /// The lists are kept after the states are saved: a sync stopped in between looks the
-    /// same ids up again. The items `pulled` by this sync are looked up too (their state
-    /// may have changed on the server since their contents were fetched).
-    private func pullStates(_ client: GReaderClient, pulled: [UInt64], report: inout Report) async throws {
+    /// looked up already have the server's state. The items `pulled` by this sync are looked
+    /// up where the lists disagree with their contents (changed on the server since). Without
+    /// lists kept: after a pull from the first item (the first sync), the items that were
+    /// already stored are looked up too; else every synced item is compared, a page at a
+    /// time. The lists are kept after the states are saved: a sync stopped in between looks
+    /// the same ids up again.
+    private func pullStates(_ client: GReaderClient, pulled: Pulled, report: inout Report) async throws {
         // Large pages: the whole list in one request where the server allows it.
         let unread = Set(try await client.itemIDs(stream: Self.readingList, excludeRead: true, pageSize: 100_000))
         let starred = Set(try await client.itemIDs(stream: Self.starredList, pageSize: 100_000))
@@ -668,9 +688,19 @@ public final class FeedSync: Sendable {
                     }
                 }
             }
+            var lookUp = Set<UInt64>()
+            for id in pulled.ids
+            where unread.contains(id) != pulled.unread.contains(id) || starred.contains(id) != pulled.starred.contains(id) {
+                lookUp.insert(id)
+            }
             if let keptUnread, let keptStarred {
-                let moved = Array(
-                    unread.symmetricDifference(keptUnread).union(starred.symmetricDifference(keptStarred)).union(pulled))
+                lookUp.formUnion(unread.symmetricDifference(keptUnread))
+                lookUp.formUnion(starred.symmetricDifference(keptStarred))
+            } else if let known = pulled.known {
+                lookUp.formUnion(known)
+            }
+            if (keptUnread != nil && keptStarred != nil) || pulled.known != nil {
+                let moved = Array(lookUp)
                 for start in stride(from: 0, to: moved.count, by: 500) {
                     let chunk = moved[start..<min(start + 500, moved.count)]
                     apply(

@@ -195,11 +195,6 @@ public final class GReaderClient: Sendable {
     public func itemIDs(stream: String, newerThan: Int64? = nil, excludeRead: Bool = false, pageSize: Int = 10_000)
         async throws(SyncError) -> [UInt64]
     {
-        struct Page: Decodable {
-            struct Ref: Decodable { var id: String }
-            var itemRefs: [Ref]?
-            var continuation: String?
-        }
         var ids: [UInt64] = []
         var continuation: String?
         repeat {
@@ -208,11 +203,12 @@ public final class GReaderClient: Sendable {
             if excludeRead { query.append(("xt", State.read.rawValue)) }
             if let continuation { query.append(("c", continuation)) }
             let data = try await get("reader/api/0/stream/items/ids", query)
-            let page = try decode(Page.self, data, request: "stream/items/ids")
-            let refs = page.itemRefs ?? []
-            ids.reserveCapacity(ids.count + refs.count)
-            for ref in refs { if let id = Self.number(ref.id) { ids.append(id) } }
-            continuation = refs.isEmpty ? nil : page.continuation.flatMap { $0.isEmpty ? nil : $0 }
+            guard let page = ItemRefScanner.scan(Array(data)) else {
+                throw .badResponse(request: "stream/items/ids", reason: "not a JSON list of item ids")
+            }
+            let count = ids.count
+            ids += page.ids
+            continuation = ids.count == count ? nil : page.continuation.flatMap { $0.isEmpty ? nil : $0 }
         } while continuation != nil
         return ids
     }

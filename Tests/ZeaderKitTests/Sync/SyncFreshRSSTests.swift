@@ -385,7 +385,8 @@ struct SyncFreshRSSTests {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "ignore * title CONTAINS \"k1\"\n".write(
             to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
-        r = try world.zeader(world.b, ["ignore", "add", "title CONTAINS \"k2\" OR title CONTAINS \"k3\" OR title CONTAINS \"k5\""])
+        r = try world.zeader(
+            world.b, ["ignore", "add", "title CONTAINS \"k2\" OR title CONTAINS \"k3\" OR title CONTAINS \"k5\""])
         #expect(r.status == 0, "\(r.stderr)")
         try world.sync(world.b)
         #expect(Set(try world.items(world.b).keys) == ["Title k3", "Title k4"])

@@ -167,6 +167,30 @@ struct SyncQueueTests {
         #expect(SyncIDList.decode("3w5e11264sgsf,3w5e11264sgsf") == nil)  // overflows
     }
 
+    @Test func itemIDListsAreReadStraightFromTheirBytes() {
+        func scan(_ text: String) -> ItemRefScanner.Page? { ItemRefScanner.scan(Array(text.utf8)) }
+        #expect(
+            scan(#"{"itemRefs":[{"id":"31"},{"id":"1795539385141732"}],"continuation":"c2"}"#)
+                == ItemRefScanner.Page(ids: [31, 1_795_539_385_141_732], continuation: "c2"))
+        // Other members, nested values, escapes, space and the long form are all fine.
+        let full = #"""
+             { "id" : "user/-/state/com.google/reading-list", "updated": 1.5e9, "x": [true, false, null, {"a": [1, -2]}],
+              "itemRefs": [ {"directStreamIds": [], "timestampUsec": "17", "id": "tag:google.com,2005:reader/item/000000000000001f"},
+                           {"id": "x\"y"}, {} ],
+              "continuation": "a\/b" }
+            """#
+        #expect(scan(full) == ItemRefScanner.Page(ids: [31], continuation: "a/b"))
+        #expect(scan(#"{"itemRefs":null}"#) == ItemRefScanner.Page())
+        #expect(scan("{}") == ItemRefScanner.Page())
+        for bad in [
+            "", "[]", #"{"itemRefs":[{"id":31}]}"#, #"{"itemRefs":[{"id":"1"}]"#, #"{"itemRefs":[{"id":"1"}]} x"#,
+            #"{"a":nul}"#, #"{"a":"tab\#there"}"#,
+            #"{"a":"# + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "}", #"{"a":"unterminated}"#,
+        ] {
+            #expect(scan(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func itemIDsInEitherFormBecomeDecimal() {
         #expect(GReaderClient.decimalID("tag:google.com,2005:reader/item/000000000000001f") == "31")
         #expect(GReaderClient.decimalID("1795539385141732") == "1795539385141732")
