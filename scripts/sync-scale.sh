@@ -68,8 +68,8 @@ held=$(curl -s -H "Authorization: GoogleLogin auth=$auth" \
 echo "FreshRSS holds $held items" >&2
 
 export ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD HOME=$work   # no user config: no killfile
-printf '| %-22s | %7s | %14s | %9s | %9s | %8s | %5s |\n' what "wall s" "CPU s (u+s)" "CPU/wall" "peak MB" requests load
-printf '|%s|\n' "------------------------|---------|----------------|-----------|-----------|----------|-------"
+printf '| %-22s | %7s | %17s | %9s | %9s | %8s | %5s |\n' what "wall s" "CPU s (u+s)" "CPU/wall" "peak MB" requests load
+printf '|%s|\n' "------------------------|---------|-------------------|-----------|-----------|----------|-------"
 # measure LABEL COMMAND...: runs the command under GNU time and prints one row.
 measure() {
   local label=$1; shift

@@ -531,7 +531,7 @@ public final class FeedSync: Sendable {
             let items = try await client.items(chunk)
             for item in items {
                 guard let id = GReaderClient.number(item.id) else { continue }
-                if !item.isRead { pulled.unread.insert(id) }
+                if item.isRead { pulled.read.insert(id) }
                 if item.isStarred { pulled.starred.insert(id) }
             }
             report.newItems += try store(items, rules: rules)
@@ -548,10 +548,10 @@ public final class FeedSync: Sendable {
     }
 
     /// What ``pullNewItems(_:rules:report:progress:)`` fetched: the ids, and the states their
-    /// contents gave.
+    /// contents gave (the read and the starred ones: few, where most new items are unread).
     private struct Pulled {
         var ids: [UInt64] = []
-        var unread = Set<UInt64>()
+        var read = Set<UInt64>()
         var starred = Set<UInt64>()
         /// In a pull from the first item (the first sync): the ids already in the store.
         var known: [UInt64]?
@@ -690,7 +690,7 @@ public final class FeedSync: Sendable {
             }
             var lookUp = Set<UInt64>()
             for id in pulled.ids
-            where unread.contains(id) != pulled.unread.contains(id) || starred.contains(id) != pulled.starred.contains(id) {
+            where unread.contains(id) == pulled.read.contains(id) || starred.contains(id) != pulled.starred.contains(id) {
                 lookUp.insert(id)
             }
             if let keptUnread, let keptStarred {
@@ -750,6 +750,7 @@ public final class FeedSync: Sendable {
 public enum SyncIDList {
     public static func encode(_ ids: Set<UInt64>) -> String {
         var text = ""
+        text.reserveCapacity(ids.count * 8)
         var previous: UInt64 = 0
         for id in ids.sorted() {
             if !text.isEmpty { text += "," }
