@@ -1,23 +1,38 @@
 #!/usr/bin/env bash
 # Measures `zeader sync` against a real FreshRSS (../shared/servers/freshrss): the first sync
-# of FEEDS feeds x ITEMS items, then a sync with nothing new. Prints wall time, zeader's own
-# CPU time, peak RSS (GNU time) and the number of requests (zeader's summary line).
+# of FEEDS feeds x ITEMS items into a new store, then a sync with nothing new, and beside them
+# a plain `zeader refresh` (no account) of the same feeds into another new store. Prints one
+# table row per measurement: wall time, zeader's own CPU time (user+system) and its share of
+# the wall time, peak RSS (GNU time), the requests (zeader's summary line) and the load
+# average when it ended (other work on the machine stretches wall time, not CPU time).
 #
 #   scripts/sync-scale.sh [ZEADER_BINARY] [FEEDS] [ITEMS]     (default .build/release/zeader 200 100)
+#   RUNS=3 scripts/sync-scale.sh                               (each measurement 3 times)
 #
-# Needs php (see the FreshRSS README), python3 and /usr/bin/time. Subscribing FreshRSS to
-# the feeds (it fetches each) takes a few minutes; the sync itself is what is timed.
+# Needs php (see the FreshRSS README), python3, curl and /usr/bin/time. Subscribing FreshRSS
+# to the feeds (it fetches each) takes a few minutes; only zeader's commands are timed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-zeader=$(realpath "${1:-.build/release/zeader}"); feeds=${2:-200}; items=${3:-100}
+zeader=$(realpath "${1:-.build/release/zeader}"); feeds=${2:-200}; items=${3:-100}; runs=${RUNS:-1}
+[ -x "$zeader" ] || { echo "sync-scale: no zeader binary at $zeader (swift build -c release)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "sync-scale: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 freshrss=$(realpath ../shared/servers/freshrss/freshrss.sh)
-work=$(mktemp -d); trap 'kill $http_pid 2>/dev/null; "$freshrss" stop "$work/fr"; rm -rf "$work"' EXIT
-feed_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-api_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+work=$(mktemp -d)
+http_pid=
+cleanup() {
+  [ -n "$http_pid" ] && kill "$http_pid" 2>/dev/null
+  "$freshrss" stop "$work/fr" || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+feed_port=$(free_port)
+api_port=$(free_port)
 mkdir "$work/feeds"
 python3 - "$work/feeds" "$feeds" "$items" "$feed_port" <<'PY'
 import sys
 out, feeds, items, port = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+outlines = []
 for f in range(feeds):
     body = "".join(
         f"<item><guid>f{f}-i{i}</guid><title>Feed {f} item {i}</title><link>http://127.0.0.1:{port}/f{f}/{i}</link>"
@@ -26,20 +41,58 @@ for f in range(feeds):
         for i in range(items))
     open(f"{out}/f{f}.xml", "w").write(f'<?xml version="1.0"?><rss version="2.0"><channel><title>Feed {f}</title>'
                                        f'<link>http://127.0.0.1:{port}/f{f}/</link>{body}</channel></rss>')
+    outlines.append(f'<outline type="rss" text="Feed {f}" xmlUrl="http://127.0.0.1:{port}/f{f}.xml"/>')
+open(f"{out}/feeds.opml", "w").write('<?xml version="1.0"?><opml version="2.0"><head><title>scale</title></head><body>'
+                                     + "".join(outlines) + "</body></opml>")
 PY
-(cd "$work/feeds" && exec python3 -m http.server "$feed_port" --bind 127.0.0.1 >/dev/null 2>&1) & http_pid=$!
-eval "$("$freshrss" start "$work/fr" "$api_port" 3600)"
-auth=$(curl -s -X POST "$FRESHRSS_API/accounts/ClientLogin" -d "Email=$FRESHRSS_USER&Passwd=$FRESHRSS_PASSWORD" | sed -n 's/^Auth=//p')
+(cd "$work/feeds" && exec python3 -m http.server "$feed_port" --bind 127.0.0.1 >/dev/null 2>&1) &
+http_pid=$!
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$feed_port/f0.xml" >/dev/null && break; sleep 0.1; done
+eval "$("$freshrss" start "$work/fr" "$api_port" 7200)"
+auth=$(curl -s -X POST "$FRESHRSS_API/accounts/ClientLogin" -d "Email=$FRESHRSS_USER&Passwd=$FRESHRSS_PASSWORD" |
+  sed -n 's/^Auth=//p')
+[ -n "$auth" ] || { echo "sync-scale: FreshRSS refused the login" >&2; exit 1; }
 token=$(curl -s -H "Authorization: GoogleLogin auth=$auth" "$FRESHRSS_API/reader/api/0/token")
+echo "subscribing FreshRSS to $feeds feeds of $items items (it fetches each)..." >&2
 pids=()
 for f in $(seq 0 $((feeds - 1))); do
   curl -s -X POST -H "Authorization: GoogleLogin auth=$auth" "$FRESHRSS_API/reader/api/0/subscription/quickadd" \
-    --data-urlencode "quickadd=http://127.0.0.1:$feed_port/f$f.xml" -d "T=$token" >/dev/null & pids+=($!)
-  if (( ${#pids[@]} == 4 )); then wait "${pids[@]}"; pids=(); fi
+    --data-urlencode "quickadd=http://127.0.0.1:$feed_port/f$f.xml" -d "T=$token" >/dev/null &
+  pids+=($!)
+  if ((${#pids[@]} == 4)); then wait "${pids[@]}"; pids=(); fi
 done
-(( ${#pids[@]} == 0 )) || wait "${pids[@]}"
-export ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD
-"$zeader" --db "$work/z.sqlite" sync add "$FRESHRSS_API" --user "$FRESHRSS_USER" >/dev/null
-for run in first no-op; do
-  /usr/bin/time -f "$run sync: wall %e s, zeader CPU %U+%S s, peak RSS %M KB" "$zeader" --db "$work/z.sqlite" sync
+((${#pids[@]} == 0)) || wait "${pids[@]}"
+held=$(curl -s -H "Authorization: GoogleLogin auth=$auth" \
+  "$FRESHRSS_API/reader/api/0/stream/items/ids?s=user/-/state/com.google/reading-list&n=100000" |
+  python3 -c 'import json,sys; print(len(json.load(sys.stdin).get("itemRefs") or []))')
+echo "FreshRSS holds $held items" >&2
+
+export ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD HOME=$work   # no user config: no killfile
+printf '| %-22s | %7s | %17s | %9s | %9s | %8s | %5s |\n' what "wall s" "CPU s (u+s)" "CPU/wall" "peak MB" requests load
+printf '|%s|\n' "------------------------|---------|-------------------|-----------|-----------|----------|-------"
+# measure LABEL COMMAND...: runs the command under GNU time and prints one row.
+measure() {
+  local label=$1; shift
+  /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$@" >"$work/out" 2>"$work/err" ||
+    { echo "sync-scale: $label failed: $(cat "$work/err")" >&2; exit 1; }
+  read -r wall user sys rss <"$work/time"
+  local requests load
+  requests=$(sed -n 's/.*(\([0-9]*\) requests).*/\1/p' "$work/out"); requests=${requests:--}
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  python3 - "$label" "$wall" "$user" "$sys" "$rss" "$requests" "$load" <<'PY'
+import sys
+label, wall, user, sys_, rss, requests, load = sys.argv[1:]
+wall, cpu = float(wall), float(user) + float(sys_)
+print(f"| {label:<22} | {wall:7.2f} | {cpu:5.2f} ({float(user):.2f}+{float(sys_):.2f}) | "
+      f"{100 * cpu / max(wall, 0.01):8.1f}% | {int(rss) / 1024:9.1f} | {requests:>8} | {load:>5} |")
+PY
+}
+for run in $(seq 1 "$runs"); do
+  store=$work/sync-$run.sqlite
+  "$zeader" --db "$store" sync add "$FRESHRSS_API" --user "$FRESHRSS_USER" >/dev/null
+  measure "first sync" "$zeader" --db "$store" sync
+  measure "no-op sync" "$zeader" --db "$store" sync
+  plain=$work/refresh-$run.sqlite
+  "$zeader" --db "$plain" import "$work/feeds/feeds.opml" >/dev/null
+  measure "refresh (no account)" "$zeader" --db "$plain" refresh
 done

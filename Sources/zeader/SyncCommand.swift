@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ZeaderKit
+import ZeaderTUI
 
 /// `zeader sync [add API_URL --user NAME | status [--json] | remove | login]`: two-way sync
 /// through a Google Reader API server (FreshRSS, Miniflux, Inoreader, The Old Reader…).
@@ -69,7 +70,8 @@ struct SyncCommand: AsyncParsableCommand {
             // A login that fails leaves nothing behind, not even a new store.
             let token =
                 action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
-            let sync = FeedSync(store: try store.openStore(command: "sync", writes: action != "status"))
+            let opened = try store.openStore(command: "sync", writes: action != "status")
+            let sync = FeedSync(store: opened, ignoreRules: action == nil ? try Self.configIgnoreRules("sync") : [])
             switch action {
             case "add":
                 try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
@@ -98,8 +100,8 @@ struct SyncCommand: AsyncParsableCommand {
     /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds):
     /// returns false when the store has no account, and exits 1 when the sync failed.
     static func refreshThroughSync(_ store: ZeaderStore) async throws -> Bool {
-        let sync = FeedSync(store: store)
-        guard (try? sync.hasAccount()) == true else { return false }
+        guard (try? FeedSync(store: store).hasAccount()) == true else { return false }
+        let sync = FeedSync(store: store, ignoreRules: try configIgnoreRules("refresh"))
         let report: FeedSync.Report
         do {
             report = try await sync.sync()
@@ -110,6 +112,17 @@ struct SyncCommand: AsyncParsableCommand {
         CommandOutput.write(report.line + "\n")
         if !report.refused.isEmpty { throw ExitCode.failure }
         return true
+    }
+
+    /// The config's `ignore` rules (the killfile), which a sync applies to the items it pulls
+    /// as a refresh does; a config that does not load exits 1 with its message.
+    static func configIgnoreRules(_ command: String) throws -> [Killfile.Rule] {
+        do {
+            return try ReaderConfig.load().ignoreRules
+        } catch {
+            CommandOutput.warn("zeader \(command): \(TerminalText.line(String(describing: error)))")
+            throw ExitCode.failure
+        }
     }
 
     /// `$ZEADER_SYNC_PASSWORD`, else `--password-command`'s first line, else a prompt.

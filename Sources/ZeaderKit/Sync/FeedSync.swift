@@ -33,14 +33,21 @@ public final class FeedSync: Sendable {
     let fetcher: FeedFetcher
     /// Items fetched per `stream/items/contents` request and ids per `edit-tag`.
     let chunkSize: Int
+    /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
+    let ignoreRules: [Killfile.Rule]
 
-    /// A sync of `store` through `fetcher` (a fetcher of its own by default).
-    public init(store: ZeaderStore, fetcher: FeedFetcher? = nil, chunkSize: Int = 250) {
+    /// A sync of `store` through `fetcher` (a fetcher of its own by default). Pulled items
+    /// matching an ignore rule (`ignoreRules`, the config's, and the stored ones) are not
+    /// stored, as a refresh does: their guid is kept as a tombstone; flagged ones stay.
+    public init(
+        store: ZeaderStore, fetcher: FeedFetcher? = nil, chunkSize: Int = 250, ignoreRules: [Killfile.Rule] = []
+    ) {
         self.store = store
         self.fetcher =
             fetcher
             ?? FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion, maxBodySize: 64 * 1024 * 1024))
         self.chunkSize = max(1, chunkSize)
+        self.ignoreRules = ignoreRules
     }
 
     /// The store's account: the server, the user, the last sync and the pending changes.
@@ -139,6 +146,7 @@ public final class FeedSync: Sendable {
         }
         do { try file.write(token) } catch { throw .other(error.description) }
         do {
+            try forgetKeptLists()
             try withContext { context in
                 let account = context.insert(SyncAccount.self)
                 account.apiURL = GReaderClient.normalizedBase(apiURL)
@@ -213,7 +221,18 @@ public final class FeedSync: Sendable {
                     propertiesToUpdate: ["syncID": .null, "syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
         }
         if let file = try? tokenFile() { file.remove() }
+        try forgetKeptLists()
         store.checkpoint()
+    }
+
+    /// Drops the server's id lists kept by the last sync (the next sync compares every item).
+    private func forgetKeptLists() throws(ZeaderError) {
+        do {
+            try store.container.store.setMetadata(nil, forKey: Self.unreadListKey)
+            try store.container.store.setMetadata(nil, forKey: Self.starredListKey)
+        } catch {
+            throw ZeaderError.wrapping(error)
+        }
     }
 
     // MARK: - Sync
@@ -253,9 +272,10 @@ public final class FeedSync: Sendable {
         try await pushItemStates(client, report: &report)
         progress(.subscriptions)
         try applySubscriptions(subscriptions, report: &report)
-        try await pullNewItems(client, report: &report, progress: progress)
+        let rules = try killfileRules()
+        let pulled = try await pullNewItems(client, rules: rules, report: &report, progress: progress)
         progress(.states)
-        try await pullStates(client, report: &report)
+        try await pullStates(client, pulled: pulled, report: &report)
     }
 
     // MARK: Push
@@ -457,6 +477,19 @@ public final class FeedSync: Sendable {
         }
     }
 
+    /// The ignore rules in force, the store brought in line with them first (a rule added
+    /// since the last sync or refresh: the stored items it matches are removed; a rule
+    /// removed: the next pull starts from the beginning again, ``Killfile/reconcile``).
+    private func killfileRules() throws -> [Killfile.CompiledRule] {
+        let configRules = ignoreRules
+        let store = store.container.store
+        return try withContext { context in
+            try Killfile.reconcile(configRules: configRules, in: context, store: store)
+            context.reset()
+            return try Killfile.activeRules(configRules: configRules, in: context)
+        }
+    }
+
     /// Folder names servers give feeds that are in no folder of the user's: not tags.
     static let defaultFolders: Set<String> = ["Uncategorized"]
 
@@ -464,44 +497,73 @@ public final class FeedSync: Sendable {
     private static let starredList = "user/-/state/com.google/starred"
 
     /// New items: the ids the server got since the newest one pulled (all on the first
-    /// sync), those not in the store fetched in chunks and stored, each chunk one save.
-    private func pullNewItems(_ client: GReaderClient, report: inout Report, progress: @Sendable (Phase) -> Void)
-        async throws
-    {
-        let newest = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }
-        let since = newest.flatMap(UInt64.init).map { Int64($0 / 1_000_000) }
-        let ids = try await client.itemIDs(stream: Self.readingList, newerThan: since)
+    /// sync), those newer than it and not in the store fetched in chunks and stored, each
+    /// chunk one save. The ids are numbers (8 bytes each); a chunk's items are released once
+    /// saved, so memory does not grow with the number of items. Returns what it fetched.
+    private func pullNewItems(
+        _ client: GReaderClient, rules: [Killfile.CompiledRule], report: inout Report,
+        progress: @Sendable (Phase) -> Void
+    ) async throws -> Pulled {
+        let newest = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
+        let since = newest.map { Int64($0 / 1_000_000) }
+        var ids = try await client.itemIDs(stream: Self.readingList, newerThan: since)
+        let top = ids.max()
+        // `ot` is in seconds: the ids up to the newest pulled were seen by an earlier sync
+        // (an item an ignore rule dropped included, which is then not fetched again).
+        if let newest { ids.removeAll { $0 <= newest } }
+        var pulled = Pulled()
         let unknown = try withContext { context in
-            var known = Set<String>()
+            var known = Set<UInt64>()
             for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let chunk = ids[start..<min(start + 500, ids.count)]
                 let request = FetchRequest<FeedItem>(
-                    predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) })))
-                for item in try context.fetch(request) { if let id = item.syncID { known.insert(id) } }
+                    predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) })))
+                for item in try context.fetch(request) { if let id = item.syncID.flatMap(UInt64.init) { known.insert(id) } }
                 context.reset()
             }
-            return ids.filter { !known.contains($0) }
+            if newest == nil { pulled.known = Array(known) }
+            return known.isEmpty ? ids : ids.filter { !known.contains($0) }
         }
+        ids = []
         var fetched = 0
         for start in stride(from: 0, to: unknown.count, by: chunkSize) {
-            let chunk = Array(unknown[start..<min(start + chunkSize, unknown.count)])
+            let chunk = unknown[start..<min(start + chunkSize, unknown.count)].map { String($0) }
             let items = try await client.items(chunk)
-            report.newItems += try store(items)
+            for item in items {
+                guard let id = GReaderClient.number(item.id) else { continue }
+                if item.isRead { pulled.read.insert(id) }
+                if item.isStarred { pulled.starred.insert(id) }
+            }
+            report.newItems += try store(items, rules: rules)
             fetched += chunk.count
             progress(.items(fetched: fetched, of: unknown.count))
         }
-        let top = ids.compactMap(UInt64.init).max()
         try withContext { context in
             guard let account = try SyncAccount.findFirst(where: .true, in: context) else { return }
-            if let top, top > newest.flatMap(UInt64.init) ?? 0 { account.newestItemID = String(top) }
+            if let top, top > newest ?? 0 { account.newestItemID = String(top) }
             try context.save()
         }
+        pulled.ids = unknown
+        return pulled
+    }
+
+    /// What ``pullNewItems(_:rules:report:progress:)`` fetched: the ids, and the states their
+    /// contents gave (the read and the starred ones: few, where most new items are unread).
+    private struct Pulled {
+        var ids: [UInt64] = []
+        var read = Set<UInt64>()
+        var starred = Set<UInt64>()
+        /// In a pull from the first item (the first sync): the ids already in the store.
+        var known: [UInt64]?
     }
 
     /// Stores items pulled from the server. An item of a feed's own history (stored before
     /// the feed was synced) is matched by its link and gains the server's id; others are
-    /// inserted with the link as guid (else the server's id).
-    private func store(_ items: [GReaderClient.Item]) throws -> Int {
+    /// inserted with the link as guid (else the server's id), unless removed on purpose
+    /// before (a ``RemovedItem`` tombstone: cleanup, an ignore rule) or matching an ignore
+    /// rule now (then not stored, its guid kept as a tombstone; a flagged item stays), as a
+    /// refresh does (``ItemImport``). Returns how many were stored anew.
+    private func store(_ items: [GReaderClient.Item], rules: [Killfile.CompiledRule]) throws -> Int {
         try withContext { context in
             var servers: [String: Server] = [:]
             for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server } }
@@ -526,22 +588,36 @@ public final class FeedSync: Sendable {
                             format: "server == %@ AND syncID == nil AND link IN %@", serverID, links))
                     for item in try context.fetch(byLink) { if let link = item.link { existing[link] = item } }
                 }
+                var tombstones: [String: RemovedItem] = [:]
+                let candidates = links + items.compactMap { $0.decimalID.map { "greader:" + $0 } }
+                let removed = FetchRequest<RemovedItem>(
+                    predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, candidates))
+                for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
                 for pulled in items {
                     guard let id = pulled.decimalID else { continue }
-                    let item: FeedItem
                     if let link = pulled.link, let match = existing.removeValue(forKey: link) {
-                        item = match
-                    } else {
-                        item = context.insert(FeedItem.self)
-                        let guid = pulled.link.flatMap { guids.contains($0) ? nil : $0 } ?? "greader:" + id
-                        guids.insert(guid)
-                        item.guid = guid
-                        item.server = server
-                        item.firstSeen = now
-                        inserted += 1
+                        match.syncID = id
+                        Self.copy(pulled, into: match, now: now)
+                        continue
                     }
+                    let guid = pulled.link.flatMap { guids.contains($0) ? nil : $0 } ?? "greader:" + id
+                    if let tombstone = tombstones[guid] {
+                        RetentionCleanup.sawTombstone(tombstone, now: now)  // removed on purpose: not stored again
+                        continue
+                    }
+                    guids.insert(guid)
+                    let item = context.insert(FeedItem.self)
+                    item.guid = guid
+                    item.server = server
+                    item.firstSeen = now
                     item.syncID = id
                     Self.copy(pulled, into: item, now: now)
+                    if !rules.isEmpty, Killfile.matches(item, url: server.url, tags: server.tags, rules: rules) {
+                        context.delete(item)  // killed: never stored, its guid kept
+                        Killfile.tombstone(guid, of: server, in: context, now: now)
+                        continue
+                    }
+                    inserted += 1
                 }
             }
             try context.save()
@@ -566,27 +642,36 @@ public final class FeedSync: Sendable {
         if item.flagged != pulled.isStarred { item.flagged = pulled.isStarred }
     }
 
-    /// The read and starred state of every synced item from the server's unread and
-    /// starred id lists; an item with a change not yet pushed keeps its own.
-    private func pullStates(_ client: GReaderClient, report: inout Report) async throws {
+    /// Store metadata: the server's unread and starred id lists as the last sync saw them
+    /// (``SyncIDList``), so that a sync looks up only the items whose state changed there.
+    static let unreadListKey = "zeader.sync.unread"
+    static let starredListKey = "zeader.sync.starred"
+
+    /// The read and starred state of synced items from the server's unread and starred id
+    /// lists; an item with a change not yet pushed keeps its own.
+    ///
+    /// Only the ids whose state changed on the server since the last sync (the lists' set
+    /// differences from the ones kept in the store) are looked up, 500 at a time by the
+    /// syncID index: a sync with nothing new reads no item, whatever the store's size. Every
+    /// local read or flag change is pushed (a pending mark) before this, so the items not
+    /// looked up already have the server's state. The items `pulled` by this sync are looked
+    /// up where the lists disagree with their contents (changed on the server since). Without
+    /// lists kept: after a pull from the first item (the first sync), the items that were
+    /// already stored are looked up too; else every synced item is compared, a page at a
+    /// time. The lists are kept after the states are saved: a sync stopped in between looks
+    /// the same ids up again.
+    private func pullStates(_ client: GReaderClient, pulled: Pulled, report: inout Report) async throws {
         // Large pages: the whole list in one request where the server allows it.
         let unread = Set(try await client.itemIDs(stream: Self.readingList, excludeRead: true, pageSize: 100_000))
         let starred = Set(try await client.itemIDs(stream: Self.starredList, pageSize: 100_000))
-        // Page through the synced items (by their id, which a sync never changes), each page
-        // one save and a context reset, so that memory stays bounded with the store's size.
+        let metadata = store.container.store
+        let keptUnread = try metadata.metadata(forKey: Self.unreadListKey).flatMap(SyncIDList.decode)
+        let keptStarred = try metadata.metadata(forKey: Self.starredListKey).flatMap(SyncIDList.decode)
         let changed = try withContext { context in
             var changed = 0
-            var after = ""
-            while true {
-                var request = FetchRequest<FeedItem>(
-                    predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", after),
-                    sortDescriptors: [SortDescriptor("syncID")])
-                request.fetchLimit = 2_000
-                let page = try context.fetch(request)
-                guard let last = page.last?.syncID else { break }
-                after = last
+            func apply(_ page: [FeedItem]) {
                 for item in page {
-                    guard let id = item.syncID else { continue }
+                    guard let id = item.syncID.flatMap(UInt64.init) else { continue }
                     if !item.syncReadPending {
                         let read = !unread.contains(id)
                         if item.read != read {
@@ -602,14 +687,90 @@ public final class FeedSync: Sendable {
                         }
                     }
                 }
-                try context.save()
-                context.reset()
-                if page.count < request.fetchLimit { break }
+            }
+            var lookUp = Set<UInt64>()
+            for id in pulled.ids
+            where unread.contains(id) == pulled.read.contains(id) || starred.contains(id) != pulled.starred.contains(id) {
+                lookUp.insert(id)
+            }
+            if let keptUnread, let keptStarred {
+                lookUp.formUnion(unread.symmetricDifference(keptUnread))
+                lookUp.formUnion(starred.symmetricDifference(keptStarred))
+            } else if let known = pulled.known {
+                lookUp.formUnion(known)
+            }
+            if (keptUnread != nil && keptStarred != nil) || pulled.known != nil {
+                let moved = Array(lookUp)
+                for start in stride(from: 0, to: moved.count, by: 500) {
+                    let chunk = moved[start..<min(start + 500, moved.count)]
+                    apply(
+                        try context.fetch(
+                            FetchRequest<FeedItem>(
+                                predicate: .comparison(
+                                    .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) })))))
+                    try context.save()
+                    context.reset()
+                }
+            } else {
+                // Page through the synced items (by their id, which a sync never changes),
+                // each page one save and a context reset: memory stays bounded.
+                var after = ""
+                while true {
+                    var request = FetchRequest<FeedItem>(
+                        predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", after),
+                        sortDescriptors: [SortDescriptor("syncID")])
+                    request.fetchLimit = 500
+                    let page = try context.fetch(request)
+                    guard let last = page.last?.syncID else { break }
+                    after = last
+                    apply(page)
+                    try context.save()
+                    context.reset()
+                    if page.count < request.fetchLimit { break }
+                }
             }
             if let account = try SyncAccount.findFirst(where: .true, in: context) { account.lastSync = Date() }
             try context.save()
             return changed
         }
+        if keptUnread != unread { try metadata.setMetadata(SyncIDList.encode(unread), forKey: Self.unreadListKey) }
+        if keptStarred != starred { try metadata.setMetadata(SyncIDList.encode(starred), forKey: Self.starredListKey) }
         report.stateChanges += changed
+    }
+}
+
+/// A set of server item ids as compact text for store metadata: sorted, each the
+/// difference from the one before, in base 36, comma-separated (FreshRSS's ids are
+/// microsecond times, so 20,000 of them take about 120 KB).
+///
+/// ```swift
+/// let text = SyncIDList.encode([31, 7])          // "7,o"
+/// let ids = SyncIDList.decode(text)              // [7, 31]
+/// ```
+public enum SyncIDList {
+    public static func encode(_ ids: Set<UInt64>) -> String {
+        var text = ""
+        text.reserveCapacity(ids.count * 8)
+        var previous: UInt64 = 0
+        for id in ids.sorted() {
+            if !text.isEmpty { text += "," }
+            text += String(id - previous, radix: 36)
+            previous = id
+        }
+        return text
+    }
+
+    /// The ids, or nil when `text` is not such a list.
+    public static func decode(_ text: String) -> Set<UInt64>? {
+        var ids = Set<UInt64>()
+        var previous: UInt64 = 0
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) where !text.isEmpty {
+            guard let delta = UInt64(part, radix: 36) else { return nil }
+            let (id, overflow) = previous.addingReportingOverflow(delta)
+            if overflow { return nil }
+            ids.insert(id)
+            previous = id
+        }
+        return ids
     }
 }

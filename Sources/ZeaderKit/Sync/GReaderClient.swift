@@ -188,17 +188,14 @@ public final class GReaderClient: Sendable {
         _ = try await post("reader/api/0/edit-tag", [(on ? "a" : "r", state.rawValue)] + ids.map { ("i", $0) })
     }
 
-    /// `stream/items/ids` of `stream`, following continuations: every item id (decimal).
-    /// `newerThan` (seconds) keeps items the server got since then; `excludeRead` only unread ones.
+    /// `stream/items/ids` of `stream`, following continuations: every item id, as a number
+    /// (8 bytes each, where a decimal string of 16 digits costs a heap allocation; an id in
+    /// neither the decimal nor the long hex form is left out). `newerThan` (seconds) keeps
+    /// items the server got since then; `excludeRead` only unread ones.
     public func itemIDs(stream: String, newerThan: Int64? = nil, excludeRead: Bool = false, pageSize: Int = 10_000)
-        async throws(SyncError) -> [String]
+        async throws(SyncError) -> [UInt64]
     {
-        struct Page: Decodable {
-            struct Ref: Decodable { var id: String }
-            var itemRefs: [Ref]?
-            var continuation: String?
-        }
-        var ids: [String] = []
+        var ids: [UInt64] = []
         var continuation: String?
         repeat {
             var query = [("s", stream), ("n", String(pageSize))]
@@ -206,10 +203,12 @@ public final class GReaderClient: Sendable {
             if excludeRead { query.append(("xt", State.read.rawValue)) }
             if let continuation { query.append(("c", continuation)) }
             let data = try await get("reader/api/0/stream/items/ids", query)
-            let page = try decode(Page.self, data, request: "stream/items/ids")
-            let refs = page.itemRefs ?? []
-            ids += refs.map(\.id)
-            continuation = refs.isEmpty ? nil : page.continuation.flatMap { $0.isEmpty ? nil : $0 }
+            guard let page = ItemRefScanner.scan(Array(data)) else {
+                throw .badResponse(request: "stream/items/ids", reason: "not a JSON list of item ids")
+            }
+            let count = ids.count
+            ids += page.ids
+            continuation = ids.count == count ? nil : page.continuation.flatMap { $0.isEmpty ? nil : $0 }
         } while continuation != nil
         return ids
     }
@@ -241,9 +240,26 @@ public final class GReaderClient: Sendable {
 
     /// The long form's hex tail as a decimal number; a decimal id as it is.
     static func decimalID(_ id: String) -> String? {
-        if !id.isEmpty, id.allSatisfy(\.isASCII), id.allSatisfy(\.isNumber), !id.hasPrefix("0") || id == "0" { return id }
-        let tail = id.split(separator: "/").last.map(String.init) ?? id
-        return UInt64(tail, radix: 16).map { String($0) }
+        if isDecimal(id) { return id }
+        return hexTail(id).map { String($0) }
+    }
+
+    /// An item id in either form as a number.
+    static func number(_ id: String) -> UInt64? {
+        isDecimal(id) ? UInt64(id) : hexTail(id)
+    }
+
+    /// Digits only, with no leading zero (the long form's tail can be all digits too, but
+    /// is 16 characters with leading zeros). Looks at the UTF-8 bytes: this runs for every
+    /// item a sync pulls, and iterating Characters made it 5 % of a first sync's CPU time.
+    private static func isDecimal(_ id: String) -> Bool {
+        let bytes = id.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "0") || bytes.count == 1 else { return false }
+        return bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    private static func hexTail(_ id: String) -> UInt64? {
+        UInt64(id.split(separator: "/").last ?? Substring(id), radix: 16)
     }
 
     /// `stream/items/contents` of the items `ids` (decimal).

@@ -11,6 +11,8 @@ import ObjectGraph
 /// When a rule is removed (from the store or the config), every `ignored` tombstone is
 /// dropped and the remaining rules are applied again at the next refresh: items the feeds
 /// still carry come back, those they dropped meanwhile do not (their text was never kept).
+/// A sync (``FeedSync``) applies the rules to the items it pulls the same way; after a rule
+/// is removed it lists the server's items from the first again, so those come back too.
 ///
 /// ```swift
 /// let rule = Killfile.Rule(scope: .all, predicateFormat: "title CONTAINS[cd] \"sponsored\"")
@@ -118,6 +120,8 @@ public enum Killfile {
                     predicate: try ObjectGraph.Predicate(
                         format: "ANY removedItems.reason == %@", RemovedItem.Reason.ignored.rawValue),
                     propertiesToUpdate: ["etag": .null, "lastModified": .null]))
+            // With a sync account, the next sync lists the server's items from the first.
+            try context.execute(BatchUpdateRequest(entityName: "SyncAccount", propertiesToUpdate: ["newestItemID": .null]))
             try context.execute(
                 BatchDeleteRequest(
                     entityName: "RemovedItem",

@@ -150,19 +150,11 @@ public final class ReaderModel {
 
     /// Undoes the last step and saves; returns its name, or nil when there was none.
     public func undo() throws -> String? {
-        guard let manager = context.undoManager, manager.canUndo else { return nil }
-        let name = manager.undoActionName ?? "Change"
-        guard context.undo() else { return nil }
-        try context.save()
-        return name
+        try ItemMarking.undo(in: context, bus: store.container.bus)
     }
 
     /// Redoes the last undone step and saves; returns its name: `try model.redo()`.
     public func redo() throws -> String? {
-        guard let manager = context.undoManager, manager.canRedo else { return nil }
-        let name = manager.redoActionName ?? "Change"
-        guard context.redo() else { return nil }
-        try context.save()
-        return name
+        try ItemMarking.redo(in: context, bus: store.container.bus)
     }
 }

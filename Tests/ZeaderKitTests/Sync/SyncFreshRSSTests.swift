@@ -298,6 +298,133 @@ struct SyncFreshRSSTests {
         #expect(idle.newItems == 0 && idle.pushed == 0 && idle.stateChanges == 0)
     }
 
+    @Test("undo of read, flag and mark-all-read after they were pushed is pushed too: the other device sees the undone state")
+    func undoAfterPush() async throws {
+        let world = try World()
+        world.feeds.setItems(["u1", "u2", "u3"], of: "undo")
+        try world.addAccount(world.a)
+        try world.addAccount(world.b)
+        let r = try world.zeader(world.a, ["add", world.feeds.url("undo")])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+        try world.sync(world.b)
+
+        // Device A is open as the reader is: a view context with an undo manager, synced
+        // in the background through the same store.
+        let store = try ZeaderStore.open(at: world.a)
+        let sync = FeedSync(store: store)
+        let view = store.container.viewContext
+        let bus = store.container.bus
+        let (u1, u2) = try view.performAndWait {
+            view.undoManager = ContextUndoManager()
+            let u1 = try #require(try FeedItem.findFirst(byAttribute: "title", value: .string("Title u1"), in: view))
+            let u2 = try #require(try FeedItem.findFirst(byAttribute: "title", value: .string("Title u2"), in: view))
+            #expect(try ItemMarking.setRead([u1.objectID], true, in: view) == 1)
+            #expect(try ItemMarking.setFlagged([u2.objectID], true, in: view) == 1)
+            return (u1.objectID, u2.objectID)
+        }
+        _ = try await sync.sync()
+        #expect(try sync.status()?.pending == 0)
+        try world.sync(world.b)
+        var onB = try world.items(world.b)
+        #expect(Self.read(onB["Title u1"]) == true)
+        #expect(Self.flagged(onB["Title u2"]) == true)
+
+        // Both undone on A after the server had them: pushed, and B sees them undone.
+        try view.performAndWait { () throws in
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Flag")
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Mark Read")
+        }
+        #expect(try sync.status()?.pending == 2)
+        _ = try await sync.sync()
+        try world.sync(world.b)
+        onB = try world.items(world.b)
+        #expect(Self.read(onB["Title u1"]) == false)
+        #expect(Self.flagged(onB["Title u2"]) == false)
+        // A kept its undone state through the sync (the server's state came back the same).
+        view.performAndWait {}
+        view.performAndWait {
+            #expect((try? view.existingObject(with: u1) as? FeedItem)?.read == false)
+            #expect((try? view.existingObject(with: u2) as? FeedItem)?.flagged == false)
+        }
+
+        // Mark all read (one batch statement), pushed, then undone: B has all unread again;
+        // redone: all read again.
+        try view.performAndWait { () throws in #expect(try ItemMarking.markRead(.all, in: view) == 3) }
+        _ = try await sync.sync()
+        try world.sync(world.b)
+        #expect(try world.items(world.b).values.allSatisfy { Self.read($0) == true })
+        try view.performAndWait { () throws in #expect(try ItemMarking.undo(in: view, bus: bus) == "Mark All Read") }
+        _ = try await sync.sync()
+        try world.sync(world.b)
+        onB = try world.items(world.b)
+        #expect(onB.count == 3)
+        #expect(onB.values.allSatisfy { Self.read($0) == false })
+        try view.performAndWait { () throws in #expect(try ItemMarking.redo(in: view, bus: bus) == "Mark All Read") }
+        _ = try await sync.sync()
+        try world.sync(world.b)
+        #expect(try world.items(world.b).values.allSatisfy { Self.read($0) == true })
+    }
+
+    @Test("ignore rules apply to pulled items as a refresh applies them: not stored, tombstoned, flagged ones kept")
+    func killfile() throws {
+        let world = try World()
+        world.feeds.setItems(["k1", "k2", "k3", "k4"], of: "kill")
+        try world.addAccount(world.a)
+        try world.addAccount(world.b)
+        var r = try world.zeader(world.a, ["add", world.feeds.url("kill")])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+        let k3 = try #require(try world.items(world.a)["Title k3"]?["id"] as? String)
+        r = try world.zeader(world.a, ["flag", k3])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.a)
+
+        // B: a rule in the config and one in the store (which also matches the flagged k3).
+        let config = world.directory.appendingPathComponent("config/zeader")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "ignore * title CONTAINS \"k1\"\n".write(
+            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        r = try world.zeader(
+            world.b, ["ignore", "add", "title CONTAINS \"k2\" OR title CONTAINS \"k3\" OR title CONTAINS \"k5\""])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.b)
+        #expect(Set(try world.items(world.b).keys) == ["Title k3", "Title k4"])
+        let opened = try ZeaderStore.open(at: world.b)
+        let context = opened.container.newBackgroundContext()
+        func tombstones() throws -> Set<String> {
+            try context.performAndWait {
+                context.reset()
+                return Set(
+                    try RemovedItem.findAll(in: context).filter { $0.reason == RemovedItem.Reason.ignored.rawValue }.map(\.guid))
+            }
+        }
+        let link = { (guid: String) in "http://127.0.0.1/kill/\(guid)" }
+        #expect(try tombstones() == [link("k1"), link("k2")])
+
+        // New items the server fetches: the one a rule matches is not stored; `refresh` (a
+        // sync with an account) applies the config's rules too.
+        world.feeds.setItems(["k1", "k2", "k3", "k4", "k5", "k6"], of: "kill")
+        try world.server.refresh()
+        r = try world.zeader(world.b, ["refresh"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Set(try world.items(world.b).keys) == ["Title k3", "Title k4", "Title k6"])
+        #expect(try tombstones() == [link("k1"), link("k2"), link("k5")])
+        let line = try world.sync(world.b)
+        #expect(line.contains("(4 requests)"), "\(line)")  // the dropped items are not fetched again
+
+        // A rule added later removes the stored items it matches; a rule removed brings back
+        // the items it had dropped at the next sync (the server still has them).
+        r = try world.zeader(world.b, ["ignore", "add", "title CONTAINS \"k6\""])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try world.items(world.b)["Title k6"] == nil)
+        r = try world.zeader(world.b, ["ignore", "remove", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try world.sync(world.b)
+        #expect(Set(try world.items(world.b).keys) == ["Title k2", "Title k3", "Title k4", "Title k5"])
+        #expect(try tombstones() == [link("k1"), link("k6")])
+    }
+
     @Test("SIGKILL in the middle of a sync loses no queued change")
     func killedMidSync() throws {
         let world = try World()

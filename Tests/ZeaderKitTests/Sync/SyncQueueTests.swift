@@ -81,9 +81,122 @@ struct SyncQueueTests {
         }
     }
 
+    /// What a sync does once the server accepted the changes: clears the pending marks in
+    /// another context, by one batch statement (the view context merges it).
+    static func pushed(_ store: ZeaderStore) throws {
+        let other = store.container.newBackgroundContext()
+        try other.performAndWait {
+            _ = try other.execute(
+                BatchUpdateRequest(
+                    entityName: "FeedItem", predicate: .true,
+                    propertiesToUpdate: ["syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
+        }
+    }
+
+    @Test func undoAndRedoOfChangesAlreadyPushedArePendingAgain() throws {
+        let (store, _) = try Self.store(account: true)
+        let view = store.container.viewContext
+        let bus = store.container.bus
+        // The pushes run in another context between the reader's steps, as a sync does; the
+        // view context merges them (its queue runs them after each block).
+        let items = try view.performAndWait {
+            view.undoManager = ContextUndoManager()
+            let items = try FeedItem.findAll(sortedBy: "guid", in: view)
+            try ItemMarking.setRead([items[0].objectID], true, in: view)
+            try ItemMarking.setFlagged([items[1].objectID], true, in: view)
+            return items
+        }
+        try Self.pushed(store)
+        try view.performAndWait { () throws in
+            #expect(try SyncQueue.pendingCount(in: view) == 0)
+            #expect(!items[0].syncReadPending && !items[1].syncFlagPending)  // merged
+            // Each undo is pending again, and stays one step of its own (redo works).
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Flag")
+            #expect(!items[1].flagged && items[1].syncFlagPending)
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Mark Read")
+            #expect(!items[0].read && items[0].syncReadPending)
+            #expect(try SyncQueue.pendingCount(in: view) == 2)
+        }
+        try Self.pushed(store)
+        try view.performAndWait {
+            #expect(try ItemMarking.redo(in: view, bus: bus) == "Mark Read")
+            #expect(items[0].read && items[0].syncReadPending)
+            #expect(view.undoManager?.undoActionName == "Mark Read")
+            #expect(view.undoManager?.redoActionName == "Flag")
+            // Mark all read is one batch statement.
+            try ItemMarking.markRead(.all, in: view)
+        }
+        try Self.pushed(store)
+        try view.performAndWait {
+            #expect(try SyncQueue.pendingCount(in: view) == 0)
+            // Its undo, in the store too, is pending: items 2 and 3 were unread before it.
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Mark All Read")
+            let unread = try FeedItem.findAll(
+                where: try ObjectGraph.Predicate(format: "read == NO AND syncReadPending == YES"), in: view)
+            #expect(Set(unread.map(\.guid)) == ["g2", "g3"])
+            #expect(try SyncQueue.pendingCount(in: view) == 2)
+        }
+    }
+
+    @Test func withoutAnAccountUndoMarksNothing() throws {
+        let (store, _) = try Self.store(account: false)
+        let view = store.container.viewContext
+        try view.performAndWait {
+            view.undoManager = ContextUndoManager()
+            let items = try FeedItem.findAll(sortedBy: "guid", in: view)
+            try ItemMarking.setRead([items[0].objectID], true, in: view)
+            try ItemMarking.markRead(.all, in: view)
+            #expect(try ItemMarking.undo(in: view, bus: store.container.bus) == "Mark All Read")
+            #expect(try ItemMarking.undo(in: view, bus: store.container.bus) == "Mark Read")
+            #expect(try ItemMarking.undo(in: view, bus: store.container.bus) == nil)
+            #expect(
+                try FeedItem.count(
+                    where: try ObjectGraph.Predicate(format: "syncReadPending == YES OR syncFlagPending == YES"), in: view)
+                    == 0)
+        }
+    }
+
+    @Test func serverIDListsRoundTripCompactly() {
+        let ids: Set<UInt64> = [1_795_539_385_141_732, 1_795_539_385_141_733, 1_795_539_385_200_000, 7]
+        let text = SyncIDList.encode(ids)
+        #expect(SyncIDList.decode(text) == ids)
+        #expect(text.count < 30)
+        #expect(SyncIDList.encode([]) == "")
+        #expect(SyncIDList.decode("") == [])
+        #expect(SyncIDList.decode("1,zz-") == nil)
+        #expect(SyncIDList.decode("3w5e11264sgsf,3w5e11264sgsf") == nil)  // overflows
+    }
+
+    @Test func itemIDListsAreReadStraightFromTheirBytes() {
+        func scan(_ text: String) -> ItemRefScanner.Page? { ItemRefScanner.scan(Array(text.utf8)) }
+        #expect(
+            scan(#"{"itemRefs":[{"id":"31"},{"id":"1795539385141732"}],"continuation":"c2"}"#)
+                == ItemRefScanner.Page(ids: [31, 1_795_539_385_141_732], continuation: "c2"))
+        // Other members, nested values, escapes, space and the long form are all fine.
+        let full = #"""
+             { "id" : "user/-/state/com.google/reading-list", "updated": 1.5e9, "x": [true, false, null, {"a": [1, -2]}],
+              "itemRefs": [ {"directStreamIds": [], "timestampUsec": "17", "id": "tag:google.com,2005:reader/item/000000000000001f"},
+                           {"id": "x\"y"}, {} ],
+              "continuation": "a\/b" }
+            """#
+        #expect(scan(full) == ItemRefScanner.Page(ids: [31], continuation: "a/b"))
+        #expect(scan(#"{"itemRefs":null}"#) == ItemRefScanner.Page())
+        #expect(scan("{}") == ItemRefScanner.Page())
+        for bad in [
+            "", "[]", #"{"itemRefs":[{"id":31}]}"#, #"{"itemRefs":[{"id":"1"}]"#, #"{"itemRefs":[{"id":"1"}]} x"#,
+            #"{"a":nul}"#, #"{"a":"tab\#there"}"#,
+            #"{"a":"# + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "}", #"{"a":"unterminated}"#,
+        ] {
+            #expect(scan(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func itemIDsInEitherFormBecomeDecimal() {
         #expect(GReaderClient.decimalID("tag:google.com,2005:reader/item/000000000000001f") == "31")
         #expect(GReaderClient.decimalID("1795539385141732") == "1795539385141732")
         #expect(GReaderClient.decimalID("tag:google.com,2005:reader/item/zz") == nil)
+        #expect(GReaderClient.number("tag:google.com,2005:reader/item/000000000000001f") == 31)
+        #expect(GReaderClient.number("1795539385141732") == 1_795_539_385_141_732)
+        #expect(GReaderClient.number("x") == nil)
     }
 }
