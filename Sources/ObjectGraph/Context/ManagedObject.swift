@@ -84,7 +84,7 @@ open class ManagedObject: CustomStringConvertible {
         for key in changedKeys {
             if let i = entity.attributeIndexByName[key] {
                 result[key] = values[i]
-            } else if let r = entity.relationshipIndexByName[key], r < toOne.count {
+            } else if let r = entity.relationshipIndexByName[key], r < toOne.count, !entity.isToMany[r] {
                 result[key] = toOne[r].map { .integer($0.rawValue) } ?? .null
             }
         }
@@ -274,6 +274,10 @@ open class ManagedObject: CustomStringConvertible {
         guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isToMany else {
             throw .unknownKey(entity: entity.name, key: key)
         }
+        if entity.joinTables[r] != nil {
+            try managedObjectContext?.setMembership(self, relationshipIndex: r, member: object, isMember: true)
+            return
+        }
         try object.setObject(self, forKey: entity.relationships[r].inverseName)
     }
 
@@ -285,6 +289,10 @@ open class ManagedObject: CustomStringConvertible {
     public func remove(_ object: ManagedObject, fromRelationship key: String) throws(ObjectGraphError) {
         guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isToMany else {
             throw .unknownKey(entity: entity.name, key: key)
+        }
+        if entity.joinTables[r] != nil {
+            try managedObjectContext?.setMembership(self, relationshipIndex: r, member: object, isMember: false)
+            return
         }
         let inverse = entity.relationships[r].inverseName
         if try object.object(forKey: inverse) === self {

@@ -234,6 +234,11 @@ struct BatchWriter {
         }
         for (r, relationship) in entity.relationships.enumerated() where !entity.storesForeignKey[r] {
             let destination = model.destination(of: entity, relationshipIndex: r)
+            if let join = entity.joinTables[r] {
+                let cascade = try ManyToManyBatchDelete.apply(entity, relationshipIndex: r, join: join, keysJSON: keysJSON, in: db)
+                if !cascade.isEmpty { pendingCascades.append((destination, cascade)) }
+                continue
+            }
             let column = SchemaGenerator.quote(relationship.inverseName)
             let related = try Row.fetchAll(
                 db,

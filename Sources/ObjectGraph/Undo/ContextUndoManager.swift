@@ -5,6 +5,8 @@ public struct UndoRecord {
     enum Change {
         case attribute(index: Int, oldValue: Value)
         case relationship(index: Int, oldValue: ObjectID?)
+        /// A many-to-many pair: `member` was (or was not) in relationship `index`.
+        case membership(index: Int, member: ObjectID, wasMember: Bool)
     }
 
     enum Kind {
@@ -255,6 +257,8 @@ extension ManagedObjectContext {
                     object.changedKeys.insert(object.entity.relationships[r].name)
                 }
             }
+        case .change(let id, .membership(let index, let member, let wasMember)):
+            revertMembership(id, relationshipIndex: index, member: member, wasMember: wasMember)
         case .change(let id, let change):
             // An object whose row another context or process deleted meanwhile stays deleted.
             guard let object = try? existingObject(with: id), object.managedObjectContext === self else { return }
@@ -264,6 +268,8 @@ extension ManagedObjectContext {
                 object.setAttributeValue(oldValue, at: index)
             case .relationship(let index, let oldValue):
                 setForeignKey(object, relationshipIndex: index, to: oldValue.map { permanentIDForTemporary[$0] ?? $0 })
+            case .membership:
+                break  // handled above
             }
         case .batch(let step):
             revertBatch(step)
