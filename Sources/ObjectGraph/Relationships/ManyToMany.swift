@@ -199,6 +199,8 @@ extension ManagedObjectContext {
         for memberID in added where !seen.contains(memberID) {
             let member = self.object(with: memberID)
             guard member.managedObjectContext === self, deletedByID[member.objectID] == nil else { continue }
+            // A member whose row is gone (deleted elsewhere) is no member.
+            if member.isFault, (try? loadRow(into: member)) != true { continue }
             seen.insert(member.objectID)
             result.append(member)
         }
@@ -368,7 +370,11 @@ extension SaveExecution {
             let table = q(write.join.tableName)
             let columns = "\(q(JoinTable.sourceColumn)), \(q(JoinTable.targetColumn))"
             if write.isMember {
-                try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (?, ?)", arguments: [s, t])
+                // Only between rows that exist: one deleted meanwhile (by another context) leaves no pair behind.
+                try db.execute(
+                    sql:
+                        "INSERT OR IGNORE INTO \(table) (\(columns)) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM \(q(source.entity.tableName)) WHERE \"Z_PK\" = ?) AND EXISTS (SELECT 1 FROM \(q(target.entity.tableName)) WHERE \"Z_PK\" = ?)",
+                    arguments: [s, t, s, t])
             } else {
                 try db.execute(
                     sql: "DELETE FROM \(table) WHERE \(q(JoinTable.sourceColumn)) = ? AND \(q(JoinTable.targetColumn)) = ?",
