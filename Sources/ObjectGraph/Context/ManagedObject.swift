@@ -249,7 +249,8 @@ open class ManagedObject: CustomStringConvertible {
         return r
     }
 
-    /// The objects of to-many relationship `key`, in primary-key order (new objects last).
+    /// The objects of to-many relationship `key`, in primary-key order (new objects last, or
+    /// for a many-to-many relationship, members added since the last save last).
     ///
     /// ```swift
     /// let items = try server.objects(forKey: "feedItems")
@@ -265,10 +266,12 @@ open class ManagedObject: CustomStringConvertible {
         return try context.membersOfToMany(self, relationshipIndex: r)
     }
 
-    /// Adds `object` to to-many relationship `key` (sets its inverse to-one to `self`).
+    /// Adds `object` to to-many relationship `key` (sets its inverse to-one to `self`; for a
+    /// many-to-many relationship, adds the pair, which both sides then show).
     ///
     /// ```swift
     /// try server.add(item, toRelationship: "feedItems")
+    /// try post.add(tag, toRelationship: "tags")   // many-to-many: tag.posts has post too
     /// ```
     public func add(_ object: ManagedObject, toRelationship key: String) throws(ObjectGraphError) {
         guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isToMany else {
@@ -281,7 +284,8 @@ open class ManagedObject: CustomStringConvertible {
         try object.setObject(self, forKey: entity.relationships[r].inverseName)
     }
 
-    /// Removes `object` from to-many relationship `key` (sets its inverse to-one to nil).
+    /// Removes `object` from to-many relationship `key` (sets its inverse to-one to nil; for a
+    /// many-to-many relationship, removes the pair).
     ///
     /// ```swift
     /// try server.remove(item, fromRelationship: "feedItems")

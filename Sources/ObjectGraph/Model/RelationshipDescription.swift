@@ -12,11 +12,15 @@ public enum DeleteRule: String, Sendable, Hashable {
 ///
 /// Every relationship has an inverse. A to-one whose inverse is to-many (or to-one) is stored
 /// as a column holding the destination's primary key; the to-many side is the set of rows
-/// pointing back.
+/// pointing back. Two to-many relationships that are each other's inverse make a
+/// many-to-many relationship, stored in a join table the framework keeps (see `JoinTable`).
 ///
 /// ```swift
 /// let items = RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
 /// let server = RelationshipDescription.toOne("server", destination: "Server", inverse: "feedItems")
+/// // Many-to-many: both sides to-many.
+/// let tags = RelationshipDescription.toMany("tags", destination: "Tag", inverse: "posts")
+/// let posts = RelationshipDescription.toMany("posts", destination: "Post", inverse: "tags")
 /// ```
 public struct RelationshipDescription: Sendable, Hashable {
     public var name: String
