@@ -51,7 +51,10 @@ final class Ingredient: ManagedObject {
             crepes.ingredients = [eggs, milk]
             try milk.remove(crepes, fromRelationship: "recipes")
             try ctx.save()
-            return (eggs.recipes.map(\.name), crepes.ingredients.count, try Recipe.count(where: "ANY ingredients.name == %@", "eggs", in: ctx))
+            return (
+                eggs.recipes.map(\.name), crepes.ingredients.count,
+                try Recipe.count(where: "ANY ingredients.name == %@", "eggs", in: ctx)
+            )
         }
         #expect(recipes == ["Crêpes"] && count == 1 && found == 1)
         let tables = try pantry.store.database.read { db in

@@ -138,7 +138,9 @@ public final class Entity: Sendable, CustomStringConvertible {
         requiredForeignKeyIndexes = foreignKeyIndexes.filter { !d.relationships[$0].isOptional }
         defaultValues = d.attributes.map(\.defaultValue)
         emptyToOne = [ObjectID?](repeating: nil, count: d.relationships.count)
-        joinTables = d.relationships.indices.map { inverseIsToMany[$0] && d.relationships[$0].isToMany ? JoinTable(d.name, d.relationships[$0]) : nil }
+        joinTables = d.relationships.indices.map {
+            inverseIsToMany[$0] && d.relationships[$0].isToMany ? JoinTable(d.name, d.relationships[$0]) : nil
+        }
     }
 
     /// The attribute named `name`, if any.

@@ -218,7 +218,8 @@ extension ManagedObjectContext {
         guard member.entity.index == entity.destinationIndex[r] else {
             let relationship = entity.relationships[r]
             throw .typeMismatch(
-                entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName, got: member.entity.name)
+                entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName, got: member.entity.name
+            )
         }
         guard member.managedObjectContext === self, object.managedObjectContext === self else {
             throw .objectInaccessible("\(member.objectID) belongs to another context than \(object.objectID)")

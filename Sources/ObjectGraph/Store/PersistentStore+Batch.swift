@@ -235,7 +235,8 @@ struct BatchWriter {
         for (r, relationship) in entity.relationships.enumerated() where !entity.storesForeignKey[r] {
             let destination = model.destination(of: entity, relationshipIndex: r)
             if let join = entity.joinTables[r] {
-                let cascade = try ManyToManyBatchDelete.apply(entity, relationshipIndex: r, join: join, keysJSON: keysJSON, in: db)
+                let cascade = try ManyToManyBatchDelete.apply(
+                    entity, relationshipIndex: r, join: join, keysJSON: keysJSON, in: db)
                 if !cascade.isEmpty { pendingCascades.append((destination, cascade)) }
                 continue
             }
