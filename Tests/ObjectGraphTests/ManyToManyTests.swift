@@ -112,7 +112,7 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
         let columns = try container.store.database.read { db in
             try Row.fetchAll(db, sql: "PRAGMA table_info(\"Z_JOIN_Post_tags\")").map { $0["name"] as String }
         }
-        #expect(columns == ["Z_SOURCE", "Z_TARGET"])
+        #expect(columns == ["Z_SOURCE", "Z_TARGET", "Z_ORDER"])
         try context.performAndWait { () throws in
             let post = context.insert(Post.self)
             post.title = "Hello"

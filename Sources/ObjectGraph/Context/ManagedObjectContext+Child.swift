@@ -139,6 +139,7 @@ extension ManagedObjectContext {
         let updates = updatedByID.values.map { changes(of: $0, keys: $0.changedKeys) }
         let deletes = Array(deletedByID.keys)
         let joinWrites = joinChanges.pairs.map { ($0.key, $0.value) }
+        let joinOrders = joinChanges.orders.map { ($0.key, $0.value) }
 
         let idMap = parent.performAndWait { () -> [ObjectID: ObjectID] in
             var idMap: [ObjectID: ObjectID] = [:]
@@ -159,7 +160,7 @@ extension ManagedObjectContext {
                     parent.setForeignKey(object, relationshipIndex: r, to: target.map { idMap[$0] ?? $0 })
                 }
             }
-            parent.adoptJoinChanges(joinWrites, idMap: idMap)
+            parent.adoptJoinChanges(joinWrites, orders: joinOrders, idMap: idMap)
             for id in deletes {
                 let object = parent.object(with: id)
                 if object.managedObjectContext === parent, !object.isDeleted { parent.delete(object) }

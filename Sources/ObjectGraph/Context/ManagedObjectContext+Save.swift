@@ -48,6 +48,7 @@ extension ManagedObjectContext {
         var plan = SavePlan()
         plan.deletedIDs = Set(deletedByID.keys)
         plan.joinWrites = joinWritesForSave()
+        plan.orderWrites = orderWritesForSave()
         // Deterministic primary keys: insertion order.
         plan.inserts.reserveCapacity(newObjects.count)
         for object in newObjects {

@@ -205,6 +205,7 @@ public struct ToMany<Destination: ManagedObject> {
         set {
             let key = object[keyPath: storageKeyPath].key
             do {
+                if try object.replaceOrderedMembers(newValue, forKey: key) { return }
                 let current = try object.objects(forKey: key)
                 let keep = Set(newValue.map { ObjectIdentifier($0) })
                 for old in current where !keep.contains(ObjectIdentifier(old)) {

@@ -72,6 +72,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                             "\(e.name).\(r.name) and \(r.destinationEntityName).\(r.inverseName) are not each other's inverse")
                 }
                 if r.isToMany && inverse.isToMany { try JoinTable.validate(e.name, r) }
+                if r.isOrdered { try JoinTable.validateOrdered(e.name, r, inverse: inverse) }
                 destinations.append(d)
                 if r.isToMany {
                     storesFK.append(false)

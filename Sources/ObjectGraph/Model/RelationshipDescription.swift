@@ -31,11 +31,16 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Whether a to-one may be nil at save time.
     public var isOptional: Bool
     public var renamingIdentifier: String?
+    /// Whether a to-many keeps its members in an order of its own (a many-to-many relationship
+    /// whose inverse is not ordered): see ``ManagedObject/insert(_:at:inRelationship:)``.
+    public var isOrdered: Bool
 
     public init(
         name: String, destinationEntityName: String, inverseName: String, isToMany: Bool,
-        deleteRule: DeleteRule = .nullify, isOptional: Bool = true, renamingIdentifier: String? = nil
+        deleteRule: DeleteRule = .nullify, isOptional: Bool = true, renamingIdentifier: String? = nil,
+        isOrdered: Bool = false
     ) {
+        self.isOrdered = isOrdered
         self.name = name
         self.destinationEntityName = destinationEntityName
         self.inverseName = inverseName
@@ -55,12 +60,13 @@ public struct RelationshipDescription: Sendable, Hashable {
             deleteRule: deleteRule, isOptional: optional)
     }
 
-    /// A to-many relationship. `RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server")`
+    /// A to-many relationship. `RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server")`;
+    /// `ordered: true` keeps its members in order (many-to-many only).
     public static func toMany(
-        _ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify
+        _ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify, ordered: Bool = false
     ) -> RelationshipDescription {
         RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: true,
-            deleteRule: deleteRule)
+            deleteRule: deleteRule, isOrdered: ordered)
     }
 }

@@ -29,11 +29,15 @@ struct JoinTable: Sendable, Hashable {
     let ownerEntity: String
     let ownerRelationship: String
     let ownerDestination: String
+    /// Whether this side keeps its members in order (`Z_ORDER`, positions within this side's object).
+    let isOrdered: Bool
 
     static let sourceColumn = "Z_SOURCE"
     static let targetColumn = "Z_TARGET"
+    static let orderColumn = "Z_ORDER"
 
     init(_ entityName: String, _ relationship: RelationshipDescription) {
+        isOrdered = relationship.isOrdered
         isOwner =
             (entityName, relationship.name) < (relationship.destinationEntityName, relationship.inverseName)
         if isOwner {
@@ -60,6 +64,22 @@ struct JoinTable: Sendable, Hashable {
         }
     }
 
+    /// The model's check of an ordered relationship.
+    static func validateOrdered(_ entityName: String, _ relationship: RelationshipDescription, inverse: RelationshipDescription)
+        throws(ModelError)
+    {
+        guard relationship.isToMany, inverse.isToMany else {
+            throw ModelError(
+                message:
+                    "\(entityName).\(relationship.name): only a many-to-many relationship can be ordered (its inverse '\(inverse.name)' must be to-many)"
+            )
+        }
+        guard !inverse.isOrdered else {
+            throw ModelError(
+                message: "\(entityName).\(relationship.name): only one side of a many-to-many relationship can be ordered")
+        }
+    }
+
     /// The table's line in ``ManagedObjectModel/schemaDescription``.
     var schemaLine: String { "join \(tableName) \(ownerEntity).\(ownerRelationship) -> \(ownerDestination)" }
 
@@ -68,7 +88,7 @@ struct JoinTable: Sendable, Hashable {
         let q = SchemaGenerator.quote
         return [
             "CREATE TABLE \(q(tableName)) (\(q(Self.sourceColumn)) INTEGER NOT NULL, \(q(Self.targetColumn)) INTEGER NOT NULL, "
-                + "PRIMARY KEY (\(q(Self.sourceColumn)), \(q(Self.targetColumn)))) WITHOUT ROWID",
+                + "\(q(Self.orderColumn)) INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (\(q(Self.sourceColumn)), \(q(Self.targetColumn)))) WITHOUT ROWID",
             "CREATE INDEX \(q(tableName + "_target")) ON \(q(tableName)) (\(q(Self.targetColumn)), \(q(Self.sourceColumn)))",
         ]
     }
@@ -109,7 +129,15 @@ struct JoinChanges {
     private(set) var pairs: [JoinPair: Bool] = [:]
     private var byObject: [ObjectID: Set<JoinPair>] = [:]
 
-    var isEmpty: Bool { pairs.isEmpty }
+    /// The unsaved order of ordered relationships, by object and relationship index.
+    var orders: [OrderKey: [ObjectID]] = [:]
+
+    struct OrderKey: Hashable {
+        let id: ObjectID
+        let relationship: Int
+    }
+
+    var isEmpty: Bool { pairs.isEmpty && orders.isEmpty }
 
     /// Records `pair`'s unsaved state (nil: as stored).
     mutating func set(_ pair: JoinPair, _ isMember: Bool?) {
@@ -130,6 +158,7 @@ struct JoinChanges {
     mutating func removeAll() {
         pairs = [:]
         byObject = [:]
+        orders = [:]
     }
 }
 
@@ -180,13 +209,11 @@ extension ManagedObjectContext {
         if let pk = id.primaryKey {
             let layout = RowLayout(entity: destination, alias: "t0")
             let q = SchemaGenerator.quote
-            let rows = try readStore { db in
-                try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT \(q(join.memberColumn)) FROM \(q(join.tableName)) WHERE \(q(join.ownColumn)) = ?) ORDER BY t0.\"Z_PK\"",
-                    arguments: [pk])
-            }
+            let sql =
+                join.isOrdered
+                ? "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 JOIN \(q(join.tableName)) j ON j.\(q(join.memberColumn)) = t0.\"Z_PK\" WHERE j.\(q(join.ownColumn)) = ? ORDER BY j.\(q(JoinTable.orderColumn)), t0.\"Z_PK\""
+                : "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT \(q(join.memberColumn)) FROM \(q(join.tableName)) WHERE \(q(join.ownColumn)) = ?) ORDER BY t0.\"Z_PK\""
+            let rows = try readStore { db in try Row.fetchAll(db, sql: sql, arguments: [pk]) }
             for row in rows {
                 let decoded = layout.decode(row, model: model)
                 let member = materialize(entity: destination, pk: decoded.pk, snapshot: decoded.snapshot)
@@ -204,15 +231,26 @@ extension ManagedObjectContext {
             seen.insert(member.objectID)
             result.append(member)
         }
+        if join.isOrdered, let order = joinChanges.orders[.init(id: id, relationship: r)] {
+            // The unsaved order; members it does not name (added from the other side) last.
+            var position: [ObjectID: Int] = [:]
+            for (i, member) in order.enumerated() { position[member] = i }
+            let ranked = result.enumerated().map { (position[$0.element.objectID] ?? order.count + $0.offset, $0.element) }
+            result = ranked.sorted { $0.0 < $1.0 }.map(\.1)
+        }
         return result
     }
 
     /// Adds `member` to (or removes it from) many-to-many relationship `r` of `object`, and
     /// `object` to the inverse of `member`; both objects are marked changed, and one undo
     /// record reverses the pair.
-    func setMembership(_ object: ManagedObject, relationshipIndex r: Int, member: ManagedObject, isMember: Bool)
-        throws(ObjectGraphError)
-    {
+    ///
+    /// A pair of an ordered relationship is placed (added last, or removed) through
+    /// ``setOrderedMembers(_:relationshipIndex:join:to:)``, so that its undo puts it back
+    /// where it was; `maintainingOrder: false` is that function's own call (and undo's).
+    func setMembership(
+        _ object: ManagedObject, relationshipIndex r: Int, member: ManagedObject, isMember: Bool, maintainingOrder: Bool = true
+    ) throws(ObjectGraphError) {
         assertOnQueue()
         let entity = object.entity
         guard member.entity.index == entity.destinationIndex[r] else {
@@ -228,6 +266,20 @@ extension ManagedObjectContext {
         let stored = try storeHolds(pair)
         let current = joinChanges.pairs[pair] ?? stored
         if current == isMember { return }
+        if maintainingOrder {
+            let inverse = entity.inverseIndex[r]
+            let ordered: (ManagedObject, Int, ManagedObject)? =
+                entity.joinTables[r]!.isOrdered
+                ? (object, r, member) : member.entity.joinTables[inverse]!.isOrdered ? (member, inverse, object) : nil
+            if let (side, sideR, other) = ordered {
+                let join = side.entity.joinTables[sideR]!
+                var members = try membersOfManyToMany(side, relationshipIndex: sideR, join: join)
+                members.removeAll { $0 === other }
+                if isMember { members.append(other) }
+                try setOrderedMembers(side, relationshipIndex: sideR, join: join, to: members)
+                return
+            }
+        }
         joinChanges.set(pair, stored == isMember ? nil : isMember)
         noteMembershipChange(object, key: entity.relationships[r].name)
         noteMembershipChange(member, key: entity.relationships[r].inverseName)
@@ -239,7 +291,7 @@ extension ManagedObjectContext {
 
     /// Records that `object`'s relationship `key` changed membership (as ``objectDidChange``
     /// does, without an undo record: the pair has one).
-    private func noteMembershipChange(_ object: ManagedObject, key: String) {
+    func noteMembershipChange(_ object: ManagedObject, key: String) {
         object.fireFaultIfNeeded()
         object.changedKeys.insert(key)
         let id = object.objectID
@@ -257,7 +309,7 @@ extension ManagedObjectContext {
             // A row another context or process deleted meanwhile stays deleted.
             if o.isFault, deletedByID[o.objectID] == nil, (try? loadRow(into: o)) != true { return }
         }
-        try? setMembership(object, relationshipIndex: r, member: member, isMember: wasMember)
+        try? setMembership(object, relationshipIndex: r, member: member, isMember: wasMember, maintainingOrder: false)
     }
 
     /// The delete rules of `object`'s many-to-many relationships, before it is marked
@@ -284,9 +336,13 @@ extension ManagedObjectContext {
     /// The unsaved pairs, for the save plan.
     func joinWritesForSave() -> [SavePlan.JoinWrite] {
         joinChanges.pairs.map { pair, isMember in
-            SavePlan.JoinWrite(
-                join: model.entities[pair.entity].joinTables[pair.relationship]!, source: pair.source, target: pair.target,
-                isMember: isMember)
+            let owner = model.entities[pair.entity]
+            let join = owner.joinTables[pair.relationship]!
+            let inverse = model.destination(of: owner, relationshipIndex: pair.relationship).relationships[
+                owner.inverseIndex[pair.relationship]]
+            let group = join.isOrdered ? JoinTable.sourceColumn : inverse.isOrdered ? JoinTable.targetColumn : nil
+            return SavePlan.JoinWrite(
+                join: join, source: pair.source, target: pair.target, isMember: isMember, orderGroupColumn: group)
         }
     }
 
@@ -294,8 +350,13 @@ extension ManagedObjectContext {
     /// relationship that changed; the unsaved pairs are cleared.
     func announcingJoinWrites(_ plan: SavePlan, outcome: SaveOutcome, in note: DidSaveNotification) -> DidSaveNotification {
         defer { joinChanges.removeAll() }
-        guard !plan.joinWrites.isEmpty else { return note }
+        guard !plan.joinWrites.isEmpty || !plan.orderWrites.isEmpty else { return note }
         var updated = note.updated
+        for write in plan.orderWrites {
+            let id = outcome.permanentIDs[write.object] ?? write.object
+            guard !id.isTemporary, !note.inserted.contains(id), !note.deleted.contains(id) else { continue }
+            updated[id, default: []].insert(id.entity.relationships[write.relationship].name)
+        }
         for write in plan.joinWrites {
             let source = outcome.permanentIDs[write.source] ?? write.source
             let target = outcome.permanentIDs[write.target] ?? write.target
@@ -328,7 +389,20 @@ extension ManagedObjectContext {
     }
 
     /// A child's save: its unsaved pairs become the parent's (called on the parent's queue).
-    func adoptJoinChanges(_ writes: [(JoinPair, Bool)], idMap: [ObjectID: ObjectID]) {
+    func adoptJoinChanges(
+        _ writes: [(JoinPair, Bool)], orders: [(JoinChanges.OrderKey, [ObjectID])], idMap: [ObjectID: ObjectID]
+    ) {
+        defer {
+            for (key, order) in orders {
+                let object = self.object(with: idMap[key.id] ?? key.id)
+                guard object.managedObjectContext === self, !object.isDeleted, let join = object.entity.joinTables[key.relationship]
+                else { continue }
+                let members = order.map { self.object(with: idMap[$0] ?? $0) }.filter {
+                    $0.managedObjectContext === self && !$0.isDeleted
+                }
+                try? setOrderedMembers(object, relationshipIndex: key.relationship, join: join, to: members)
+            }
+        }
         for (pair, isMember) in writes {
             let source = self.object(with: idMap[pair.source] ?? pair.source)
             let target = self.object(with: idMap[pair.target] ?? pair.target)
@@ -348,6 +422,8 @@ extension SavePlan {
         let source: ObjectID
         let target: ObjectID
         let isMember: Bool
+        /// For an ordered relationship, the column of the side that keeps the order.
+        var orderGroupColumn: String? = nil
     }
 }
 
@@ -372,14 +448,27 @@ extension SaveExecution {
             let columns = "\(q(JoinTable.sourceColumn)), \(q(JoinTable.targetColumn))"
             if write.isMember {
                 // Only between rows that exist: one deleted meanwhile (by another context) leaves no pair behind.
+                // A new pair of an ordered relationship goes last (an order written below may move it).
+                let group = write.orderGroupColumn.map(q) ?? q(JoinTable.sourceColumn)
+                let groupKey = write.orderGroupColumn == JoinTable.targetColumn ? t : s
                 try db.execute(
                     sql:
-                        "INSERT OR IGNORE INTO \(table) (\(columns)) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM \(q(source.entity.tableName)) WHERE \"Z_PK\" = ?) AND EXISTS (SELECT 1 FROM \(q(target.entity.tableName)) WHERE \"Z_PK\" = ?)",
-                    arguments: [s, t, s, t])
+                        "INSERT OR IGNORE INTO \(table) (\(columns), \(q(JoinTable.orderColumn))) SELECT ?, ?, (SELECT COALESCE(MAX(\(q(JoinTable.orderColumn))) + 1, 0) FROM \(table) WHERE \(group) = ?) WHERE EXISTS (SELECT 1 FROM \(q(source.entity.tableName)) WHERE \"Z_PK\" = ?) AND EXISTS (SELECT 1 FROM \(q(target.entity.tableName)) WHERE \"Z_PK\" = ?)",
+                    arguments: [s, t, groupKey, s, t])
             } else {
                 try db.execute(
                     sql: "DELETE FROM \(table) WHERE \(q(JoinTable.sourceColumn)) = ? AND \(q(JoinTable.targetColumn)) = ?",
                     arguments: [s, t])
+            }
+        }
+        for write in plan.orderWrites {
+            let object = outcome.permanentIDs[write.object] ?? write.object
+            guard let own = object.primaryKey, !plan.deletedIDs.contains(object) else { continue }
+            let sql =
+                "UPDATE \(q(write.join.tableName)) SET \(q(JoinTable.orderColumn)) = ? WHERE \(q(write.join.ownColumn)) = ? AND \(q(write.join.memberColumn)) = ?"
+            for (position, member) in write.order.enumerated() {
+                guard let m = (outcome.permanentIDs[member] ?? member).primaryKey else { continue }
+                try db.execute(sql: sql, arguments: [position, own, m])
             }
         }
     }
@@ -429,7 +518,7 @@ extension MigrationStep {
             for sql in join.createStatements { try db.execute(sql: sql) }
             try db.execute(
                 sql:
-                    "INSERT INTO \(q(join.tableName)) (\(q(JoinTable.sourceColumn)), \(q(JoinTable.targetColumn))) SELECT \(q(oldJoin.ownColumn)), \(q(oldJoin.memberColumn)) FROM \(q(oldJoin.tableName))"
+                    "INSERT INTO \(q(join.tableName)) (\(q(JoinTable.sourceColumn)), \(q(JoinTable.targetColumn)), \(q(JoinTable.orderColumn))) SELECT \(q(oldJoin.ownColumn)), \(q(oldJoin.memberColumn)), \(q(JoinTable.orderColumn)) FROM \(q(oldJoin.tableName))"
             )
         }
         for old in from.joinTables where !kept.contains(old.tableName) {
@@ -464,3 +553,127 @@ extension ManyToManyBatchDelete {
 }
 
 enum ManyToManyBatchDelete {}
+
+// MARK: - Ordered relationships
+
+extension ManagedObject {
+    /// Inserts `object` at `index` of ordered to-many relationship `key` (moving it there if it
+    /// is a member already).
+    ///
+    /// ```swift
+    /// try playlist.insert(song, at: 0, inRelationship: "songs")
+    /// ```
+    public func insert(_ object: ManagedObject, at index: Int, inRelationship key: String) throws(ObjectGraphError) {
+        var members = try orderedMembers(forKey: key)
+        members.removeAll { $0 === object }
+        guard (0...members.count).contains(index) else {
+            throw .invalidValue(entity: entity.name, key: key, rule: "index", message: "index \(index) is out of 0...\(members.count)")
+        }
+        members.insert(object, at: index)
+        _ = try replaceOrderedMembers(members, forKey: key)
+    }
+
+    /// Removes the member at `index` of ordered to-many relationship `key`.
+    ///
+    /// ```swift
+    /// try playlist.removeObject(at: 2, fromRelationship: "songs")
+    /// ```
+    public func removeObject(at index: Int, fromRelationship key: String) throws(ObjectGraphError) {
+        var members = try orderedMembers(forKey: key)
+        guard members.indices.contains(index) else {
+            throw .invalidValue(entity: entity.name, key: key, rule: "index", message: "index \(index) is out of 0..<\(members.count)")
+        }
+        members.remove(at: index)
+        _ = try replaceOrderedMembers(members, forKey: key)
+    }
+
+    /// Moves the member at `from` to `to` in ordered to-many relationship `key`.
+    ///
+    /// ```swift
+    /// try playlist.moveObject(at: 0, to: 3, inRelationship: "songs")
+    /// ```
+    public func moveObject(at from: Int, to: Int, inRelationship key: String) throws(ObjectGraphError) {
+        var members = try orderedMembers(forKey: key)
+        guard members.indices.contains(from), members.indices.contains(to) else {
+            throw .invalidValue(
+                entity: entity.name, key: key, rule: "index", message: "index \(from) or \(to) is out of 0..<\(members.count)")
+        }
+        members.insert(members.remove(at: from), at: to)
+        _ = try replaceOrderedMembers(members, forKey: key)
+    }
+
+    private func orderedMembers(forKey key: String) throws(ObjectGraphError) -> [ManagedObject] {
+        guard let r = entity.relationshipIndexByName[key], entity.joinTables[r]?.isOrdered == true else {
+            throw .typeMismatch(entity: entity.name, key: key, expected: "ordered to-many relationship", got: "another kind")
+        }
+        return try objects(forKey: key)
+    }
+
+    /// Makes `members` the members of `key`, in that order, when `key` is an ordered
+    /// relationship (false, doing nothing, for any other).
+    func replaceOrderedMembers(_ members: [ManagedObject], forKey key: String) throws(ObjectGraphError) -> Bool {
+        guard let r = entity.relationshipIndexByName[key], let join = entity.joinTables[r], join.isOrdered else { return false }
+        guard let context = managedObjectContext else { return true }
+        try context.setOrderedMembers(self, relationshipIndex: r, join: join, to: members)
+        return true
+    }
+}
+
+extension ManagedObjectContext {
+    /// Sets the members of ordered relationship `r` of `object` and their order: pairs added
+    /// and removed as needed (one undo record each), then the order (one more).
+    func setOrderedMembers(_ object: ManagedObject, relationshipIndex r: Int, join: JoinTable, to members: [ManagedObject])
+        throws(ObjectGraphError)
+    {
+        assertOnQueue()
+        var unique: [ManagedObject] = []
+        var ids = Set<ObjectID>()
+        for member in members where ids.insert(member.objectID).inserted { unique.append(member) }
+        let current = try membersOfManyToMany(object, relationshipIndex: r, join: join)
+        let old = current.map(\.objectID)
+        let new = unique.map(\.objectID)
+        if old == new { return }
+        for member in current where !ids.contains(member.objectID) {
+            try setMembership(object, relationshipIndex: r, member: member, isMember: false, maintainingOrder: false)
+        }
+        let oldIDs = Set(old)
+        for member in unique where !oldIDs.contains(member.objectID) {
+            try setMembership(object, relationshipIndex: r, member: member, isMember: true, maintainingOrder: false)
+        }
+        setOrder(object, relationshipIndex: r, order: new, undoOrder: old)
+    }
+
+    private func setOrder(_ object: ManagedObject, relationshipIndex r: Int, order: [ObjectID], undoOrder: [ObjectID]) {
+        joinChanges.orders[.init(id: object.objectID, relationship: r)] = order
+        noteMembershipChange(object, key: object.entity.relationships[r].name)
+        if let undoManager, !isMerging {
+            undoManager.registerUndo(.change(object.objectID, .order(index: r, oldOrder: undoOrder)), in: self)
+        }
+    }
+
+    /// Undo and redo of an order change.
+    func revertOrder(_ id: ObjectID, relationshipIndex r: Int, order: [ObjectID]) {
+        let object = self.object(with: id)
+        guard object.managedObjectContext === self, let join = object.entity.joinTables[r] else { return }
+        let current = ((try? membersOfManyToMany(object, relationshipIndex: r, join: join)) ?? []).map(\.objectID)
+        setOrder(object, relationshipIndex: r, order: order.map { permanentIDForTemporary[$0] ?? $0 }, undoOrder: current)
+    }
+
+    /// The unsaved orders, for the save plan.
+    func orderWritesForSave() -> [SavePlan.OrderWrite] {
+        joinChanges.orders.compactMap { key, order in
+            guard let join = key.id.entity.joinTables[key.relationship] else { return nil }
+            return SavePlan.OrderWrite(join: join, object: key.id, relationship: key.relationship, order: order)
+        }
+    }
+}
+
+extension SavePlan {
+    /// The order of an ordered relationship's members, written as positions 0, 1, 2….
+    struct OrderWrite {
+        let join: JoinTable
+        let object: ObjectID
+        let relationship: Int
+        let order: [ObjectID]
+    }
+}

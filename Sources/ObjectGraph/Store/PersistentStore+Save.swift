@@ -44,6 +44,8 @@ struct SavePlan {
     var counterOnly: [ManagedObject] = []
     /// Many-to-many pairs to insert or delete (see ``JoinTable``).
     var joinWrites: [JoinWrite] = []
+    /// Orders of ordered many-to-many relationships to write.
+    var orderWrites: [OrderWrite] = []
 }
 
 /// What the store did with a ``SavePlan``: the permanent IDs it allocated, each update's
