@@ -39,7 +39,8 @@ func titles(_ songs: [Song]) -> [String] { songs.map(\.title) }
             try ManagedObjectModel(
                 name: "X", version: 1,
                 entities: [
-                    EntityDescription("Folder", relationships: [.toMany("notes", destination: "Note", inverse: "folder", ordered: true)]),
+                    EntityDescription(
+                        "Folder", relationships: [.toMany("notes", destination: "Note", inverse: "folder", ordered: true)]),
                     EntityDescription("Note", relationships: [.toOne("folder", destination: "Folder", inverse: "notes")]),
                 ])
         }

@@ -395,7 +395,8 @@ extension ManagedObjectContext {
         defer {
             for (key, order) in orders {
                 let object = self.object(with: idMap[key.id] ?? key.id)
-                guard object.managedObjectContext === self, !object.isDeleted, let join = object.entity.joinTables[key.relationship]
+                guard object.managedObjectContext === self, !object.isDeleted,
+                    let join = object.entity.joinTables[key.relationship]
                 else { continue }
                 let members = order.map { self.object(with: idMap[$0] ?? $0) }.filter {
                     $0.managedObjectContext === self && !$0.isDeleted
@@ -567,7 +568,8 @@ extension ManagedObject {
         var members = try orderedMembers(forKey: key)
         members.removeAll { $0 === object }
         guard (0...members.count).contains(index) else {
-            throw .invalidValue(entity: entity.name, key: key, rule: "index", message: "index \(index) is out of 0...\(members.count)")
+            throw .invalidValue(
+                entity: entity.name, key: key, rule: "index", message: "index \(index) is out of 0...\(members.count)")
         }
         members.insert(object, at: index)
         _ = try replaceOrderedMembers(members, forKey: key)
@@ -581,7 +583,8 @@ extension ManagedObject {
     public func removeObject(at index: Int, fromRelationship key: String) throws(ObjectGraphError) {
         var members = try orderedMembers(forKey: key)
         guard members.indices.contains(index) else {
-            throw .invalidValue(entity: entity.name, key: key, rule: "index", message: "index \(index) is out of 0..<\(members.count)")
+            throw .invalidValue(
+                entity: entity.name, key: key, rule: "index", message: "index \(index) is out of 0..<\(members.count)")
         }
         members.remove(at: index)
         _ = try replaceOrderedMembers(members, forKey: key)
