@@ -404,8 +404,17 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
                 try context.execute(BatchDeleteRequest(entityName: "Post", predicate: try Predicate(format: "title == 'P'")))
             }
             // Cascade: the reader takes its pinned post along; the post's pairs go.
+            context.undoManager = ContextUndoManager()
             try context.execute(BatchDeleteRequest(entityName: "Reader", predicate: nil))
             #expect(try context.count(for: FetchRequest<Post>()) == 1)
+            #expect(try ManyToManyModel.storedPairs(container) == ["K/t"])
+            // Undo brings rows and pairs back; redo removes them again.
+            context.undo()
+            #expect(context.undoManager?.lastError == nil)
+            #expect(try ManyToManyModel.storedPairs(container) == ["K/t", "P/t"])
+            let pinned = try context.fetch(FetchRequest<Reader>())[0].pinned
+            #expect(pinned.map(\.title) == ["P"])
+            context.redo()
             #expect(try ManyToManyModel.storedPairs(container) == ["K/t"])
         }
     }

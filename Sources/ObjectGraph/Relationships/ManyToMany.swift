@@ -534,7 +534,8 @@ extension ManyToManyBatchDelete {
     /// The many-to-many part of a batch delete of `keys` of `entity`'s rows: deny refuses
     /// while pairs remain, cascade returns the members to delete too; the pairs go.
     static func apply(
-        _ entity: Entity, relationshipIndex r: Int, join: JoinTable, keysJSON: String, in db: Database
+        _ entity: Entity, relationshipIndex r: Int, join: JoinTable, keysJSON: String,
+        into removed: inout [(table: String, rows: [[DatabaseValue]])], in db: Database
     ) throws -> [Int64] {
         let q = SchemaGenerator.quote
         let relationship = entity.relationships[r]
@@ -546,10 +547,29 @@ extension ManyToManyBatchDelete {
         if relationship.deleteRule == .deny, !members.isEmpty {
             throw ObjectGraphError.deleteDenied(entity: entity.name, relationship: relationship.name, count: members.count)
         }
+        // Kept for undo, which puts the pairs back.
+        let rows = try Row.fetchAll(
+            db,
+            sql:
+                "SELECT \(q(JoinTable.sourceColumn)), \(q(JoinTable.targetColumn)), \(q(JoinTable.orderColumn)) FROM \(q(join.tableName)) WHERE \(q(join.ownColumn)) IN (SELECT value FROM json_each(?))",
+            arguments: [keysJSON])
+        if !rows.isEmpty { removed.append((join.tableName, rows.map { Array($0.databaseValues) })) }
         try db.execute(
             sql: "DELETE FROM \(q(join.tableName)) WHERE \(q(join.ownColumn)) IN (SELECT value FROM json_each(?))",
             arguments: [keysJSON])
         return relationship.deleteRule == .cascade ? members : []
+    }
+
+    /// Undo of a batch delete: the pairs come back (after the rows they relate).
+    static func restore(_ pairs: [(table: String, rows: [[DatabaseValue]])], in db: Database) throws {
+        let q = SchemaGenerator.quote
+        for (table, rows) in pairs {
+            let statement = try db.cachedStatement(
+                sql:
+                    "INSERT OR IGNORE INTO \(q(table)) (\(q(JoinTable.sourceColumn)), \(q(JoinTable.targetColumn)), \(q(JoinTable.orderColumn))) VALUES (?, ?, ?)"
+            )
+            for row in rows { try statement.execute(arguments: StatementArguments(row)) }
+        }
     }
 }
 

@@ -46,6 +46,8 @@ struct BatchDeleteChange: Sendable {
     }
     var deleted: [Rows] = []
     var nullified: [Links] = []
+    /// Many-to-many pairs removed with the rows (`Z_SOURCE`, `Z_TARGET`, `Z_ORDER`), by join table.
+    var pairs: [(table: String, rows: [[DatabaseValue]])] = []
 
     var requestedKeys: [Int64] { deleted.first?.keys ?? [] }
 }
@@ -236,7 +238,7 @@ struct BatchWriter {
             let destination = model.destination(of: entity, relationshipIndex: r)
             if let join = entity.joinTables[r] {
                 let cascade = try ManyToManyBatchDelete.apply(
-                    entity, relationshipIndex: r, join: join, keysJSON: keysJSON, in: db)
+                    entity, relationshipIndex: r, join: join, keysJSON: keysJSON, into: &removed.pairs, in: db)
                 if !cascade.isEmpty { pendingCascades.append((destination, cascade)) }
                 continue
             }
@@ -303,6 +305,7 @@ struct BatchWriter {
             try account(
                 part.entity, counters: part.entity.counterDependencies, keysJSON: jsonArray(part.links.map(\.key)), sign: 1)
         }
+        try ManyToManyBatchDelete.restore(removed.pairs, in: db)
     }
 
     // MARK: Derived counts
