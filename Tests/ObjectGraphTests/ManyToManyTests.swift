@@ -145,6 +145,26 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
         }
     }
 
+    @Test func refreshWithoutMergingDropsUnsavedPairs() throws {
+        let container = try ManyToManyModel.container()
+        let context = container.viewContext
+        try context.performAndWait { () throws in
+            let post = context.insert(Post.self)
+            post.title = "P"
+            let t = context.insert(Tag.self)
+            t.name = "t"
+            let u = context.insert(Tag.self)
+            u.name = "u"
+            post.tags = [t]
+            try context.save()
+            post.tags = [u]
+            context.refresh(post, mergeChanges: false)
+            #expect(names(post.tags) == ["t"] && u.posts.isEmpty && titles(t.posts) == ["P"])
+            try context.save()
+            #expect(try ManyToManyModel.storedPairs(container) == ["P/t"])
+        }
+    }
+
     @Test func wrongDestinationAndForeignContextAreRefused() throws {
         let container = try ManyToManyModel.container()
         let context = container.viewContext

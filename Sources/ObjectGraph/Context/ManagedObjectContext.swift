@@ -519,6 +519,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             if updatedByID.removeValue(forKey: object.objectID) != nil {
                 object.changedKeys = []
             }
+            if !mergeChanges { discardJoinChanges(of: object.objectID) }
             object.isFault = true
             object.snapshot = nil
             return

@@ -300,6 +300,13 @@ extension ManagedObjectContext {
         pending.objects[id] = object
     }
 
+    /// `refresh(_:mergeChanges: false)`: the object's unsaved pairs and orders are dropped too
+    /// (the objects on the other side of them read the store again for those pairs).
+    func discardJoinChanges(of id: ObjectID) {
+        for pair in joinChanges.pairs(involving: id) { joinChanges.set(pair, nil) }
+        for key in joinChanges.orders.keys where key.id == id { joinChanges.orders.removeValue(forKey: key) }
+    }
+
     /// Undo and redo of a membership change.
     func revertMembership(_ id: ObjectID, relationshipIndex r: Int, member memberID: ObjectID, wasMember: Bool) {
         let object = self.object(with: id)
