@@ -56,6 +56,54 @@ func titles(_ songs: [Song]) -> [String] { songs.map(\.title) }
         }
     }
 
+    @Test func makingAManyToManyOrderedIsAnInferredStep() throws {
+        let unordered = try ManagedObjectModel(
+            name: "Music", version: 1,
+            entities: [
+                EntityDescription(
+                    "Playlist", managedClass: Playlist.self, attributes: [.string("name", optional: false)],
+                    relationships: [.toMany("songs", destination: "Song", inverse: "playlists")]),
+                EntityDescription(
+                    "Song", managedClass: Song.self, attributes: [.string("title", optional: false)],
+                    relationships: [.toMany("playlists", destination: "Playlist", inverse: "songs")]),
+            ])
+        let ordered = try ManagedObjectModel(
+            name: "Music", version: 2,
+            entities: PlaylistModel.model.entities.map {
+                EntityDescription(
+                    $0.name, managedClass: $0.managedClass, attributes: $0.attributes, relationships: $0.relationships)
+            })
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("music.sqlite")
+        do {
+            let container = try PersistentContainer(model: unordered, store: .file(url))
+            try container.viewContext.performAndWait { () throws in
+                let list = container.viewContext.insert(Playlist.self)
+                list.name = "Mix"
+                for title in ["a", "b", "c"] {
+                    let song = container.viewContext.insert(Song.self)
+                    song.title = title
+                    try list.add(song, toRelationship: "songs")
+                }
+                try container.viewContext.save()
+            }
+            try container.store.close()
+        }
+        let plan = try MigrationPlan(versions: [unordered, ordered], backupRetention: .remove)
+        let container = try PersistentContainer(model: ordered, store: .file(url), migrator: plan)
+        try container.viewContext.performAndWait { () throws in
+            let list = try container.viewContext.fetch(FetchRequest<Playlist>())[0]
+            #expect(titles(list.songs) == ["a", "b", "c"])  // key order, until reordered
+            try list.moveObject(at: 2, to: 0, inRelationship: "songs")
+            try container.viewContext.save()
+        }
+        try container.viewContext.performAndWait { () throws in
+            container.viewContext.reset()
+            let list = try container.viewContext.fetch(FetchRequest<Playlist>())[0]
+            #expect(titles(list.songs) == ["c", "a", "b"])
+        }
+    }
+
     @Test func insertMoveRemoveAtIndexSurviveSaveAndReload() throws {
         let tmp = TemporaryDirectory()
         let url = tmp.file("music.sqlite")

@@ -457,12 +457,16 @@ extension SaveExecution {
             if write.isMember {
                 // Only between rows that exist: one deleted meanwhile (by another context) leaves no pair behind.
                 // A new pair of an ordered relationship goes last (an order written below may move it).
-                let group = write.orderGroupColumn.map(q) ?? q(JoinTable.sourceColumn)
-                let groupKey = write.orderGroupColumn == JoinTable.targetColumn ? t : s
+                // Unordered pairs all have position 0: made ordered later, they read in key order.
+                let position =
+                    write.orderGroupColumn.map {
+                        "(SELECT COALESCE(MAX(\(q(JoinTable.orderColumn))) + 1, 0) FROM \(table) WHERE \(q($0)) = ?)"
+                    } ?? "0"
+                let groupKey: [Int64] = write.orderGroupColumn.map { $0 == JoinTable.targetColumn ? [t] : [s] } ?? []
                 try db.execute(
                     sql:
-                        "INSERT OR IGNORE INTO \(table) (\(columns), \(q(JoinTable.orderColumn))) SELECT ?, ?, (SELECT COALESCE(MAX(\(q(JoinTable.orderColumn))) + 1, 0) FROM \(table) WHERE \(group) = ?) WHERE EXISTS (SELECT 1 FROM \(q(source.entity.tableName)) WHERE \"Z_PK\" = ?) AND EXISTS (SELECT 1 FROM \(q(target.entity.tableName)) WHERE \"Z_PK\" = ?)",
-                    arguments: [s, t, groupKey, s, t])
+                        "INSERT OR IGNORE INTO \(table) (\(columns), \(q(JoinTable.orderColumn))) SELECT ?, ?, \(position) WHERE EXISTS (SELECT 1 FROM \(q(source.entity.tableName)) WHERE \"Z_PK\" = ?) AND EXISTS (SELECT 1 FROM \(q(target.entity.tableName)) WHERE \"Z_PK\" = ?)",
+                    arguments: StatementArguments([s, t] + groupKey + [s, t]))
             } else {
                 try db.execute(
                     sql: "DELETE FROM \(table) WHERE \(q(JoinTable.sourceColumn)) = ? AND \(q(JoinTable.targetColumn)) = ?",
