@@ -16,7 +16,53 @@ final class Memo: ManagedObject {
     @ToOne("topic") var topic: Topic?
 }
 
+// The README's many-to-many example.
+final class Recipe: ManagedObject {
+    @Managed("name") var name: String
+    @ToMany("ingredients") var ingredients: [Ingredient]
+}
+
+final class Ingredient: ManagedObject {
+    @Managed("name") var name: String
+    @ToMany("recipes") var recipes: [Recipe]
+}
+
 @Suite struct ReadmeExampleTests {
+    @Test func theReadmeManyToManyExampleWorks() throws {
+        let kitchen = try ManagedObjectModel(
+            name: "Kitchen", version: 1,
+            entities: [
+                EntityDescription(
+                    "Recipe", managedClass: Recipe.self, attributes: [.string("name", optional: false)],
+                    relationships: [.toMany("ingredients", destination: "Ingredient", inverse: "recipes")]),
+                EntityDescription(
+                    "Ingredient", managedClass: Ingredient.self, attributes: [.string("name", optional: false)],
+                    relationships: [.toMany("recipes", destination: "Recipe", inverse: "ingredients")]),
+            ])
+        let pantry = try PersistentContainer(model: kitchen, store: .inMemory)
+        let (recipes, count, found) = try pantry.viewContext.performAndWait { () throws in
+            let ctx = pantry.viewContext
+            let crepes = ctx.insert(Recipe.self)
+            crepes.name = "Crêpes"
+            let eggs = ctx.insert(Ingredient.self)
+            eggs.name = "eggs"
+            let milk = ctx.insert(Ingredient.self)
+            milk.name = "milk"
+            crepes.ingredients = [eggs, milk]
+            try milk.remove(crepes, fromRelationship: "recipes")
+            try ctx.save()
+            return (
+                eggs.recipes.map(\.name), crepes.ingredients.count,
+                try Recipe.count(where: "ANY ingredients.name == %@", "eggs", in: ctx)
+            )
+        }
+        #expect(recipes == ["Crêpes"] && count == 1 && found == 1)
+        let tables = try pantry.store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z_JOIN%'")
+        }
+        #expect(tables == ["Z_JOIN_Ingredient_recipes"])
+    }
+
     @Test func theReadmeExampleWorks() throws {
         let tmp = TemporaryDirectory()
         let model = try ManagedObjectModel(

@@ -84,7 +84,7 @@ open class ManagedObject: CustomStringConvertible {
         for key in changedKeys {
             if let i = entity.attributeIndexByName[key] {
                 result[key] = values[i]
-            } else if let r = entity.relationshipIndexByName[key], r < toOne.count {
+            } else if let r = entity.relationshipIndexByName[key], r < toOne.count, !entity.isToMany[r] {
                 result[key] = toOne[r].map { .integer($0.rawValue) } ?? .null
             }
         }
@@ -249,7 +249,8 @@ open class ManagedObject: CustomStringConvertible {
         return r
     }
 
-    /// The objects of to-many relationship `key`, in primary-key order (new objects last).
+    /// The objects of to-many relationship `key`, in primary-key order (new objects last, or
+    /// for a many-to-many relationship, members added since the last save last).
     ///
     /// ```swift
     /// let items = try server.objects(forKey: "feedItems")
@@ -265,19 +266,26 @@ open class ManagedObject: CustomStringConvertible {
         return try context.membersOfToMany(self, relationshipIndex: r)
     }
 
-    /// Adds `object` to to-many relationship `key` (sets its inverse to-one to `self`).
+    /// Adds `object` to to-many relationship `key` (sets its inverse to-one to `self`; for a
+    /// many-to-many relationship, adds the pair, which both sides then show).
     ///
     /// ```swift
     /// try server.add(item, toRelationship: "feedItems")
+    /// try post.add(tag, toRelationship: "tags")   // many-to-many: tag.posts has post too
     /// ```
     public func add(_ object: ManagedObject, toRelationship key: String) throws(ObjectGraphError) {
         guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isToMany else {
             throw .unknownKey(entity: entity.name, key: key)
         }
+        if entity.joinTables[r] != nil {
+            try managedObjectContext?.setMembership(self, relationshipIndex: r, member: object, isMember: true)
+            return
+        }
         try object.setObject(self, forKey: entity.relationships[r].inverseName)
     }
 
-    /// Removes `object` from to-many relationship `key` (sets its inverse to-one to nil).
+    /// Removes `object` from to-many relationship `key` (sets its inverse to-one to nil; for a
+    /// many-to-many relationship, removes the pair).
     ///
     /// ```swift
     /// try server.remove(item, fromRelationship: "feedItems")
@@ -285,6 +293,10 @@ open class ManagedObject: CustomStringConvertible {
     public func remove(_ object: ManagedObject, fromRelationship key: String) throws(ObjectGraphError) {
         guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isToMany else {
             throw .unknownKey(entity: entity.name, key: key)
+        }
+        if entity.joinTables[r] != nil {
+            try managedObjectContext?.setMembership(self, relationshipIndex: r, member: object, isMember: false)
+            return
         }
         let inverse = entity.relationships[r].inverseName
         if try object.object(forKey: inverse) === self {

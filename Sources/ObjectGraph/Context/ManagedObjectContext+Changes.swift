@@ -168,6 +168,7 @@ extension ManagedObjectContext {
             for (id, keys) in note.updated where registered[id]?.object != nil { toRefresh[id] = keys }
         }
         for id in note.deleted { removeDeletedElsewhere(id) }
+        noteMergedMembershipChanges(note)
 
         // Re-read the rows of registered objects, an entity at a time.
         var byEntity: [ObjectIdentifier: (Entity, [Int64])] = [:]

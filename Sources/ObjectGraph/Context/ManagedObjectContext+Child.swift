@@ -138,6 +138,8 @@ extension ManagedObjectContext {
         let inserts = newObjects.map { changes(of: $0, keys: nil) }
         let updates = updatedByID.values.map { changes(of: $0, keys: $0.changedKeys) }
         let deletes = Array(deletedByID.keys)
+        let joinWrites = joinChanges.pairs.map { ($0.key, $0.value) }
+        let joinOrders = joinChanges.orders.map { ($0.key, $0.value) }
 
         let idMap = parent.performAndWait { () -> [ObjectID: ObjectID] in
             var idMap: [ObjectID: ObjectID] = [:]
@@ -158,6 +160,7 @@ extension ManagedObjectContext {
                     parent.setForeignKey(object, relationshipIndex: r, to: target.map { idMap[$0] ?? $0 })
                 }
             }
+            parent.adoptJoinChanges(joinWrites, orders: joinOrders, idMap: idMap)
             for id in deletes {
                 let object = parent.object(with: id)
                 if object.managedObjectContext === parent, !object.isDeleted { parent.delete(object) }
@@ -188,6 +191,7 @@ extension ManagedObjectContext {
         newObjects.removeAll()
         updatedByID = [:]
         deletedByID = [:]
+        joinChanges.removeAll()
         touchedCounterParents = [:]
         // Undo steps named this context's temporary IDs; the parent holds the changes now.
         undoManager?.removeAllActions()

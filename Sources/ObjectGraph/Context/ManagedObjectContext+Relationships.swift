@@ -19,6 +19,7 @@ extension ManagedObjectContext {
     /// inverse points at `object`, with this context's unsaved changes applied.
     func membersOfToMany(_ object: ManagedObject, relationshipIndex r: Int) throws(ObjectGraphError) -> [ManagedObject] {
         assertOnQueue()
+        if let join = object.entity.joinTables[r] { return try membersOfManyToMany(object, relationshipIndex: r, join: join) }
         return try pointingObjects(at: object, relationshipIndex: r)
     }
 

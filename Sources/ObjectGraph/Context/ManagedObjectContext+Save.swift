@@ -36,7 +36,7 @@ extension ManagedObjectContext {
 
         let plan = makeSavePlan()
         let outcome = try store.save(plan, policy: mergePolicy)
-        let notification = apply(outcome, plan: plan)
+        let notification = announcingJoinWrites(plan, outcome: outcome, in: apply(outcome, plan: plan))
         try? advanceReadGeneration()  // a pinned context sees its own save
         bus?.postDidSave(notification)
     }
@@ -47,6 +47,8 @@ extension ManagedObjectContext {
     func makeSavePlan() -> SavePlan {
         var plan = SavePlan()
         plan.deletedIDs = Set(deletedByID.keys)
+        plan.joinWrites = joinWritesForSave()
+        plan.orderWrites = orderWritesForSave()
         // Deterministic primary keys: insertion order.
         plan.inserts.reserveCapacity(newObjects.count)
         for object in newObjects {

@@ -66,6 +66,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The objects whose ``ManagedObject/prepareForDeletion()`` is running (a delete of one of
     /// them from inside the hook is the delete already under way).
     var preparingForDeletion: Set<ObjectID> = []
+    /// Unsaved many-to-many membership changes (see ``JoinTable``).
+    var joinChanges = JoinChanges()
     /// Temporary IDs of objects saved by this context, for late look-ups.
     var permanentIDForTemporary: [ObjectID: ObjectID] = [:]
 
@@ -388,6 +390,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         let id = object.objectID
         guard deletedByID[id] == nil, object.managedObjectContext === self else { return }
         object.fireFaultIfNeeded()
+        let manyToManyCascade = applyManyToManyDeleteRules(object)
         if newObjects.remove(object) {
             object.isInsertedFlag = false
             pending.inserted.remove(id)
@@ -401,7 +404,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         pending.updated.removeValue(forKey: id)
         undoManager?.registerUndo(.delete(id, object.values, object.toOne, object.snapshot, object.changedKeys), in: self)
         // Delete rules.
-        for (r, relationship) in object.entity.relationships.enumerated() {
+        for (r, relationship) in object.entity.relationships.enumerated() where object.entity.joinTables[r] == nil {
             switch relationship.deleteRule {
             case .deny:
                 continue
@@ -421,6 +424,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 }
             }
         }
+        for related in manyToManyCascade { deleteApplyingRules(related) }
         if pending.deletedInserted.contains(id) {
             // Never saved: it simply leaves the context.
             registered.removeValue(forKey: id)
@@ -470,6 +474,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         newObjects.removeAll()
         updatedByID = [:]
         deletedByID = [:]
+        joinChanges.removeAll()
         touchedCounterParents = [:]
         undoManager?.removeAllActions()
         processPendingChanges()
@@ -495,6 +500,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         updatedByID = [:]
         deletedByID = [:]
         permanentIDForTemporary = [:]
+        joinChanges.removeAll()
         touchedCounterParents = [:]
         pending = PendingChanges()
         undoManager?.removeAllActions()
@@ -513,6 +519,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             if updatedByID.removeValue(forKey: object.objectID) != nil {
                 object.changedKeys = []
             }
+            if !mergeChanges { discardJoinChanges(of: object.objectID) }
             object.isFault = true
             object.snapshot = nil
             return

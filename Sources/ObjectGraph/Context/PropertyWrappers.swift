@@ -164,8 +164,10 @@ public struct ToOne<Destination: ManagedObject> {
 }
 
 /// Exposes a to-many relationship of a ``ManagedObject`` subclass as an array, loaded
-/// lazily on access. Change membership by setting the inverse to-one, or with
-/// ``ManagedObject/add(_:toRelationship:)``.
+/// lazily on access. Change membership by assigning the array, with
+/// ``ManagedObject/add(_:toRelationship:)`` and ``ManagedObject/remove(_:fromRelationship:)``,
+/// or (one-to-many) by setting the inverse to-one; a many-to-many relationship changes from
+/// either side.
 ///
 /// ```swift
 /// final class Server: ManagedObject {
@@ -203,6 +205,7 @@ public struct ToMany<Destination: ManagedObject> {
         set {
             let key = object[keyPath: storageKeyPath].key
             do {
+                if try object.replaceOrderedMembers(newValue, forKey: key) { return }
                 let current = try object.objects(forKey: key)
                 let keep = Set(newValue.map { ObjectIdentifier($0) })
                 for old in current where !keep.contains(ObjectIdentifier(old)) {

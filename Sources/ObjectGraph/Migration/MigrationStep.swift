@@ -86,6 +86,8 @@ struct MigrationStep {
 
         // 2b. Tables that keep their rows and change only indexes.
         for m in mappings where m.reindexes { try updateIndexes(of: m.new, in: db) }
+        // 2c. Join tables of many-to-many relationships.
+        try migrateJoinTables(in: db)
 
         // 3. Required values the new version demands of existing rows.
         for m in mappings where m.needsRebuild && m.old != nil {

@@ -93,6 +93,8 @@ public final class Entity: Sendable, CustomStringConvertible {
     let defaultValues: [Value]
     /// An empty to-one slot per relationship.
     let emptyToOne: [ObjectID?]
+    /// For each many-to-many relationship, the join table holding it (nil for the others).
+    let joinTables: [JoinTable?]
     /// Derived counts this entity keeps (this entity is the parent).
     let counters: [CounterInfo]
     /// Derived counts of other entities that this entity's objects contribute to.
@@ -136,6 +138,9 @@ public final class Entity: Sendable, CustomStringConvertible {
         requiredForeignKeyIndexes = foreignKeyIndexes.filter { !d.relationships[$0].isOptional }
         defaultValues = d.attributes.map(\.defaultValue)
         emptyToOne = [ObjectID?](repeating: nil, count: d.relationships.count)
+        joinTables = d.relationships.indices.map {
+            inverseIsToMany[$0] && d.relationships[$0].isToMany ? JoinTable(d.name, d.relationships[$0]) : nil
+        }
     }
 
     /// The attribute named `name`, if any.

@@ -71,10 +71,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                         message:
                             "\(e.name).\(r.name) and \(r.destinationEntityName).\(r.inverseName) are not each other's inverse")
                 }
-                if r.isToMany && inverse.isToMany {
-                    throw ModelError(
-                        message: "\(e.name).\(r.name): many-to-many relationships are not supported; model the join as an entity")
-                }
+                if r.isToMany && inverse.isToMany { try JoinTable.validate(e.name, r) }
+                if r.isOrdered { try JoinTable.validateOrdered(e.name, r, inverse: inverse) }
                 destinations.append(d)
                 if r.isToMany {
                     storesFK.append(false)
@@ -118,6 +116,12 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 guard let r = e.relationships.firstIndex(where: { $0.name == derived.relationship }), e.relationships[r].isToMany
                 else {
                     throw ModelError(message: "\(e.name).\(a.name): '\(derived.relationship)' is not a to-many relationship")
+                }
+                if inverseToMany[r] {
+                    throw ModelError(
+                        message:
+                            "\(e.name).\(a.name): '\(derived.relationship)' is many-to-many; a derived count needs a one-to-many relationship"
+                    )
                 }
                 let childIndex = destinations[r]
                 let child = descriptions[childIndex]
@@ -203,6 +207,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             for (i, r) in e.relationships.enumerated() where e.storesForeignKey[i] {
                 lines.append("  fk \(r.name) -> \(r.destinationEntityName)")
             }
+            for join in e.joinTables where join?.isOwner == true { lines.append("  \(join!.schemaLine)") }
             for idx in e.indexes { lines.append("  index \(idx.joined(separator: ","))") }
             for u in e.uniquenessConstraints { lines.append("  unique \(u.joined(separator: ","))") }
         }

@@ -12,11 +12,15 @@ public enum DeleteRule: String, Sendable, Hashable {
 ///
 /// Every relationship has an inverse. A to-one whose inverse is to-many (or to-one) is stored
 /// as a column holding the destination's primary key; the to-many side is the set of rows
-/// pointing back.
+/// pointing back. Two to-many relationships that are each other's inverse make a
+/// many-to-many relationship, stored in a join table the framework keeps (see `JoinTable`).
 ///
 /// ```swift
 /// let items = RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
 /// let server = RelationshipDescription.toOne("server", destination: "Server", inverse: "feedItems")
+/// // Many-to-many: both sides to-many.
+/// let tags = RelationshipDescription.toMany("tags", destination: "Tag", inverse: "posts")
+/// let posts = RelationshipDescription.toMany("posts", destination: "Post", inverse: "tags")
 /// ```
 public struct RelationshipDescription: Sendable, Hashable {
     public var name: String
@@ -27,11 +31,16 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Whether a to-one may be nil at save time.
     public var isOptional: Bool
     public var renamingIdentifier: String?
+    /// Whether a to-many keeps its members in an order of its own (a many-to-many relationship
+    /// whose inverse is not ordered): see ``ManagedObject/insert(_:at:inRelationship:)``.
+    public var isOrdered: Bool
 
     public init(
         name: String, destinationEntityName: String, inverseName: String, isToMany: Bool,
-        deleteRule: DeleteRule = .nullify, isOptional: Bool = true, renamingIdentifier: String? = nil
+        deleteRule: DeleteRule = .nullify, isOptional: Bool = true, renamingIdentifier: String? = nil,
+        isOrdered: Bool = false
     ) {
+        self.isOrdered = isOrdered
         self.name = name
         self.destinationEntityName = destinationEntityName
         self.inverseName = inverseName
@@ -51,12 +60,13 @@ public struct RelationshipDescription: Sendable, Hashable {
             deleteRule: deleteRule, isOptional: optional)
     }
 
-    /// A to-many relationship. `RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server")`
+    /// A to-many relationship. `RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server")`;
+    /// `ordered: true` keeps its members in order (many-to-many only).
     public static func toMany(
-        _ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify
+        _ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify, ordered: Bool = false
     ) -> RelationshipDescription {
         RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: true,
-            deleteRule: deleteRule)
+            deleteRule: deleteRule, isOrdered: ordered)
     }
 }

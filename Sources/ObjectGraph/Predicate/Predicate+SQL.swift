@@ -154,6 +154,11 @@ struct PredicateSQLCompiler {
 
     /// The condition joining `hop.source` rows (as `from`) to `hop.destination` rows (as `to`).
     func hopCondition(_ hop: ModelKeyPath.Hop, from: String, to: String) -> String {
+        if let join = hop.source.joinTables[hop.relationshipIndex] {
+            // Many-to-many: through the join table.
+            return
+                "\(to).\"Z_PK\" IN (SELECT \(Self.quote(join.memberColumn)) FROM \(Self.quote(join.tableName)) WHERE \(Self.quote(join.ownColumn)) = \(from).\"Z_PK\")"
+        }
         if hop.isStoredInSource {
             return "\(to).\"Z_PK\" = \(from).\(Self.quote(hop.relationship.name))"
         }

@@ -46,6 +46,8 @@ struct BatchDeleteChange: Sendable {
     }
     var deleted: [Rows] = []
     var nullified: [Links] = []
+    /// Many-to-many pairs removed with the rows (`Z_SOURCE`, `Z_TARGET`, `Z_ORDER`), by join table.
+    var pairs: [(table: String, rows: [[DatabaseValue]])] = []
 
     var requestedKeys: [Int64] { deleted.first?.keys ?? [] }
 }
@@ -234,6 +236,12 @@ struct BatchWriter {
         }
         for (r, relationship) in entity.relationships.enumerated() where !entity.storesForeignKey[r] {
             let destination = model.destination(of: entity, relationshipIndex: r)
+            if let join = entity.joinTables[r] {
+                let cascade = try ManyToManyBatchDelete.apply(
+                    entity, relationshipIndex: r, join: join, keysJSON: keysJSON, into: &removed.pairs, in: db)
+                if !cascade.isEmpty { pendingCascades.append((destination, cascade)) }
+                continue
+            }
             let column = SchemaGenerator.quote(relationship.inverseName)
             let related = try Row.fetchAll(
                 db,
@@ -297,6 +305,7 @@ struct BatchWriter {
             try account(
                 part.entity, counters: part.entity.counterDependencies, keysJSON: jsonArray(part.links.map(\.key)), sign: 1)
         }
+        try ManyToManyBatchDelete.restore(removed.pairs, in: db)
     }
 
     // MARK: Derived counts

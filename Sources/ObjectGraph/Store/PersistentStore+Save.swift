@@ -42,6 +42,10 @@ struct SavePlan {
     var deletedIDs: Set<ObjectID> = []
     /// Parents whose only change is a derived count.
     var counterOnly: [ManagedObject] = []
+    /// Many-to-many pairs to insert or delete (see ``JoinTable``).
+    var joinWrites: [JoinWrite] = []
+    /// Orders of ordered many-to-many relationships to write.
+    var orderWrites: [OrderWrite] = []
 }
 
 /// What the store did with a ``SavePlan``: the permanent IDs it allocated, each update's
@@ -103,6 +107,7 @@ struct SaveExecution {
         try insertRows()
         try updateRows()
         try deleteRows()
+        try writeJoinChanges()
         if !conflicts.isEmpty { throw ObjectGraphError.mergeConflict(conflicts) }
         try applyCounterDeltas()
         try readBackCounters()

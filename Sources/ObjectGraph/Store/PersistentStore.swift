@@ -246,6 +246,7 @@ public final class PersistentStore: Sendable {
         try db.execute(sql: "CREATE TABLE \"Z_METADATA\" (key TEXT PRIMARY KEY NOT NULL, value TEXT)")
         try db.execute(sql: "CREATE TABLE \"Z_PRIMARYKEY\" (Z_ENTITY TEXT PRIMARY KEY NOT NULL, Z_MAX INTEGER NOT NULL)")
         for sql in SchemaGenerator.createStatements(for: model) { try db.execute(sql: sql) }
+        for sql in SchemaGenerator.joinTableStatements(for: model) { try db.execute(sql: sql) }
         try writeModelMetadata(model: model, in: db)
         try recordIdentifierIfMissing(in: db)
     }

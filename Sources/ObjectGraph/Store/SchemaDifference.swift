@@ -27,7 +27,8 @@ enum SchemaDifference {
                 $0["name"] as String
             })
         var expectedIndexes: Set<String> = []
-        let expectedTables = Set(model.entities.map(\.tableName))
+        let joinTables = model.joinTables.map(\.tableName)
+        let expectedTables = Set(model.entities.map(\.tableName) + joinTables)
         for entity in model.entities {
             for sql in SchemaGenerator.createStatements(for: entity) where !sql.hasPrefix("CREATE TABLE") {
                 // `CREATE [UNIQUE] INDEX "name" ON …`: the quoted name after INDEX.
@@ -74,6 +75,10 @@ enum SchemaDifference {
             for name in columns.keys.sorted() where !expectedColumns.contains(name) {
                 found.append("column \(entity.tableName).\(name) is in the store but not in the model")
             }
+        }
+        for table in joinTables { expectedIndexes.insert(table + "_target") }
+        for table in joinTables where !storeTables.contains(table) {
+            found.append("join table \(table) (a many-to-many relationship) is missing from the store")
         }
         for table in storeTables.subtracting(expectedTables).sorted() {
             found.append("table \(table) is in the store but not in the model")

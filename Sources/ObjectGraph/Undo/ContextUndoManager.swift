@@ -5,6 +5,10 @@ public struct UndoRecord {
     enum Change {
         case attribute(index: Int, oldValue: Value)
         case relationship(index: Int, oldValue: ObjectID?)
+        /// A many-to-many pair: `member` was (or was not) in relationship `index`.
+        case membership(index: Int, member: ObjectID, wasMember: Bool)
+        /// An ordered relationship's members were in `oldOrder`.
+        case order(index: Int, oldOrder: [ObjectID])
     }
 
     enum Kind {
@@ -255,6 +259,10 @@ extension ManagedObjectContext {
                     object.changedKeys.insert(object.entity.relationships[r].name)
                 }
             }
+        case .change(let id, .membership(let index, let member, let wasMember)):
+            revertMembership(id, relationshipIndex: index, member: member, wasMember: wasMember)
+        case .change(let id, .order(let index, let oldOrder)):
+            revertOrder(id, relationshipIndex: index, order: oldOrder)
         case .change(let id, let change):
             // An object whose row another context or process deleted meanwhile stays deleted.
             guard let object = try? existingObject(with: id), object.managedObjectContext === self else { return }
@@ -264,6 +272,8 @@ extension ManagedObjectContext {
                 object.setAttributeValue(oldValue, at: index)
             case .relationship(let index, let oldValue):
                 setForeignKey(object, relationshipIndex: index, to: oldValue.map { permanentIDForTemporary[$0] ?? $0 })
+            case .membership, .order:
+                break  // handled above
             }
         case .batch(let step):
             revertBatch(step)
