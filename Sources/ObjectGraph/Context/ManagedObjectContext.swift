@@ -262,6 +262,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Reads a fault's row. A missing row leaves default values (the object was deleted
     /// elsewhere; ``existingObject(with:)`` reports that as an error).
     func fulfillFault(_ object: ManagedObject) {
+        if object.faultBatch != nil, fulfillFaultInBatch(object) { return }
         _ = try? loadRow(into: object)
     }
 
@@ -515,6 +516,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             }
             object.isFault = true
             object.snapshot = nil
+            forgetRelationshipCache(of: object)
             return
         }
         let local = object.changedValuesByIndex()
