@@ -55,7 +55,8 @@ import Testing
             extra.rating = 3
             extra.folder = b
             let notes = try ctx.fetch(
-                FetchRequest<Note>(predicate: try Predicate(format: "title BEGINSWITH 'note'"), sortDescriptors: [SortDescriptor("title")]))
+                FetchRequest<Note>(
+                    predicate: try Predicate(format: "title BEGINSWITH 'note'"), sortDescriptors: [SortDescriptor("title")]))
             ctx.delete(notes[0])
             notes[1].rating = 5
             request.sortDescriptors = [SortDescriptor("n", ascending: false)]
@@ -89,7 +90,10 @@ import Testing
         try ctx.performAndWait { () throws in
             var request = FetchRequest<Note>()
             request.propertiesToFetch = [.count(as: "n"), .aggregate(.sum, of: "rating", as: "sum")]
-            #expect(try ctx.fetchDictionaries(request) == [FetchedDictionary(values: ["n": .integer(0), "sum": .null], objectIDs: [:])])
+            #expect(
+                try ctx.fetchDictionaries(request) == [
+                    FetchedDictionary(values: ["n": .integer(0), "sum": .null], objectIDs: [:])
+                ])
         }
     }
 
@@ -124,7 +128,10 @@ import Testing
             var request = FetchRequest<Note>()
             request.propertiesToGroupBy = ["read"]
             request.propertiesToFetch = [.key("title"), .count(as: "n")]
-            #expect(throws: ObjectGraphError.invalidFetchRequest(entity: "Note", message: "'title' is neither grouped by nor an aggregate")) {
+            #expect(
+                throws: ObjectGraphError.invalidFetchRequest(
+                    entity: "Note", message: "'title' is neither grouped by nor an aggregate")
+            ) {
                 try ctx.fetchDictionaries(request)
             }
             request.propertiesToFetch = [.key("read"), .aggregate(.sum, of: "folder", as: "s")]
@@ -145,7 +152,9 @@ import Testing
 
     /// What a dictionary result should be, computed from objects.
     private struct Expected {
-        static func groupKey(_ v: Value?, _ id: ObjectID?) -> [String] { ["\(v.map(String.init(describing:)) ?? "-")", "\(id?.rawValue ?? 0)"] }
+        static func groupKey(_ v: Value?, _ id: ObjectID?) -> [String] {
+            ["\(v.map(String.init(describing:)) ?? "-")", "\(id?.rawValue ?? 0)"]
+        }
     }
 
     /// Random inserts, changes, moves, deletes, saves, rollbacks and other contexts' saves;
@@ -203,7 +212,10 @@ import Testing
                         if moveAnother, let m = try other.fetch(FetchRequest<Note>()).first { m.folder = saved.last }
                         try other.save()
                     }
-                    for note in saves.withLock({ s in defer { s = [] }; return s }) { ctx.mergeChanges(fromDidSave: note) }
+                    for note in saves.withLock({ s in
+                        defer { s = [] }
+                        return s
+                    }) { ctx.mergeChanges(fromDidSave: note) }
                 }
                 ctx.processPendingChanges()
                 try check(ctx, context: "seed \(seed) step \(step)")
@@ -254,7 +266,9 @@ import Testing
             sortDescriptors: [SortDescriptor("rating"), SortDescriptor("title", ascending: false)], fetchLimit: 7, fetchOffset: 2)
         projection.propertiesToFetch = [.key("title"), .key("folder.name", as: "folder"), .key("folder", as: "id")]
         let projected = try ctx.fetch(projection).map { n -> FetchedDictionary in
-            var d = FetchedDictionary(values: ["title": n.title.map(Value.string) ?? .null, "folder": n.folder.map { .string($0.name) } ?? .null], objectIDs: [:])
+            var d = FetchedDictionary(
+                values: ["title": n.title.map(Value.string) ?? .null, "folder": n.folder.map { .string($0.name) } ?? .null],
+                objectIDs: [:])
             if let id = n.folder?.objectID { d.objectIDs["id"] = id }
             return d
         }

@@ -32,7 +32,9 @@ import Testing
     func moveAllBehindTheBack(_ container: PersistentContainer) throws {
         try container.store.writer.write { db in
             try db.execute(
-                sql: "UPDATE \(Note.tableName(container)) SET folder = (SELECT Z_PK FROM \(Folder.tableName(container)) WHERE name = 'A')")
+                sql:
+                    "UPDATE \(Note.tableName(container)) SET folder = (SELECT Z_PK FROM \(Folder.tableName(container)) WHERE name = 'A')"
+            )
         }
     }
 
@@ -54,7 +56,8 @@ import Testing
             #expect(a.notes.count == 5)
             // … one that moves a note re-reads the store.
             let b = try folder("B", ctx)
-            let moved = try #require(try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 0'"))).first)
+            let moved = try #require(
+                try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 0'"))).first)
             moved.folder = b
             #expect(a.notes.count == 4, "unsaved changes apply on top of the cache")
             try ctx.save()
@@ -76,7 +79,8 @@ import Testing
         }
         #expect(ctx.performAndWait { a.notes.count } == 6)
         try other.performAndWait { () throws in
-            other.delete(try #require(try other.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 1'"))).first))
+            other.delete(
+                try #require(try other.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 1'"))).first))
             try other.save()
         }
         #expect(ctx.performAndWait { a.notes.map(\.title) }.contains("note 1") == false)

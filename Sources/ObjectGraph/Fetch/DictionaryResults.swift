@@ -48,7 +48,8 @@ public struct FetchedDictionary: Sendable, Hashable, CustomStringConvertible {
     public subscript(name: String) -> Value { values[name] ?? .null }
 
     public var description: String {
-        let parts = values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let parts =
+            values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             + objectIDs.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         return "{" + parts.joined(separator: ", ") + "}"
     }
@@ -86,7 +87,11 @@ private struct Partial {
         count += 1
         total += v.numericValue ?? 0
         if let s = integerSum {
-            if case .integer(let n) = v { integerSum = s &+ n } else if case .bool(let b) = v { integerSum = s &+ (b ? 1 : 0) } else {
+            if case .integer(let n) = v {
+                integerSum = s &+ n
+            } else if case .bool(let b) = v {
+                integerSum = s &+ (b ? 1 : 0)
+            } else {
                 integerSum = nil
             }
         }

@@ -196,9 +196,10 @@ public struct MigrationPlan: StoreMigrator {
         config.busyMode = .timeout(PersistentStore.busyTimeout)
         guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return [] }
         defer { try? queue.close() }
-        return (try? queue.read { db in
-            try SchemaDifference.describe(model: model, in: db, store: "the store", modelName: modelName)
-        }) ?? []
+        return
+            (try? queue.read { db in
+                try SchemaDifference.describe(model: model, in: db, store: "the store", modelName: modelName)
+            }) ?? []
     }
 
     /// The schema hash recorded in the store's metadata.

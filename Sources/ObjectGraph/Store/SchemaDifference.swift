@@ -9,7 +9,9 @@ import GRDB
 enum SchemaDifference {
     /// One line per difference, in the model's entity order, at most `limit` of them.
     /// `store` and `modelName` name the two sides in the lines ("the store", "the model").
-    static func describe(model: ManagedObjectModel, in db: Database, limit: Int = 8, store: String = "the store", modelName: String = "the model") throws
+    static func describe(
+        model: ManagedObjectModel, in db: Database, limit: Int = 8, store: String = "the store", modelName: String = "the model"
+    ) throws
         -> [String]
     {
         var found: [String] = []
