@@ -48,7 +48,7 @@ import Testing
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
         }
         let cancellable = observation.start(
-            in: container.store.writer, scheduling: .async(onQueue: DispatchQueue(label: "observer")),
+            in: container.store.databaseReader, scheduling: .async(onQueue: DispatchQueue(label: "observer")),
             onError: { Issue.record("\($0)") }, onChange: { n in counts.withLock { $0.append(n) } })
         defer { cancellable.cancel() }
         let ctx = container.newBackgroundContext()

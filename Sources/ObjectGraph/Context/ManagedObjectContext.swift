@@ -85,6 +85,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var parentContext: ManagedObjectContext?
     /// The store snapshot reads come from while a generation is pinned (see ``pinReadGeneration()``).
     var pinnedGeneration: DatabaseSnapshot?
+    /// The to-one destinations of the latest prefetch, kept in memory (see ``prefetch(_:for:)``).
+    var prefetchedDestinations: [ManagedObject] = []
 
     init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
         self.containerBox = containerBox
@@ -498,6 +500,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         permanentIDForTemporary = [:]
         touchedCounterParents = [:]
         pending = PendingChanges()
+        prefetchedDestinations = []
         undoManager?.removeAllActions()
     }
 

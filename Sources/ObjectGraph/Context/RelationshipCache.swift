@@ -63,8 +63,8 @@ final class RelationshipClock: Sendable {
 }
 
 /// What an object keeps of its relationships: the stored members of its to-many
-/// relationships (by relationship index) and the objects prefetched for it. Confined to
-/// the queue of the object's context, like the object.
+/// relationships (by relationship index). Confined to the queue of the object's context,
+/// like the object. Members hold nothing back (a to-one is an ID), so no cycle forms.
 final class RelationshipCache {
     struct Members {
         /// The stored rows pointing at the object, in primary-key order.
@@ -73,10 +73,6 @@ final class RelationshipCache {
         var stamp: UInt64
     }
     var members: [Int: Members] = [:]
-    /// Destinations prefetched for to-one relationships (by relationship index), held so
-    /// that they stay registered (the context holds objects weakly) for as long as the
-    /// object that points at them.
-    var retained: [Int: ManagedObject] = [:]
 }
 
 extension ManagedObject {

@@ -40,8 +40,8 @@ extension ManagedObjectContext {
     /// once: one query per relationship and level instead of one per object. To-many
     /// contents are cached on each object until a save changes them (this context's
     /// unsaved changes still apply when they are read); to-one destinations are loaded and
-    /// kept in memory with the objects that point at them. Dotted key paths go further
-    /// (`"feedItems.enclosures"`).
+    /// kept in memory by the context until its next prefetch or ``reset()``. Dotted key
+    /// paths go further (`"feedItems.enclosures"`).
     ///
     /// ```swift
     /// let servers = try context.fetch(FetchRequest<Server>())
@@ -56,6 +56,7 @@ extension ManagedObjectContext {
             if byEntity[key] == nil { order.append(key) }
             byEntity[key, default: (object.entity, [])].1.append(object)
         }
+        prefetchedDestinations = []
         for key in order {
             guard let (entity, group) = byEntity[key] else { continue }
             let tree = try PrefetchTree(keyPaths, root: entity, model: model)
@@ -87,6 +88,7 @@ extension ManagedObjectContext {
             // A child context's objects, and results mixing unsaved changes, are loaded.
             objects = try executeObjects(plan)
         }
+        if !tree.roots.isEmpty { prefetchedDestinations = [] }
         for node in tree.roots { try prefetch(node, of: objects, entity: plan.entity) }
         return objects.map { object in
             guard let typed = object as? T else {
@@ -112,13 +114,10 @@ extension ManagedObjectContext {
                 related.append(object(with: id))
             }
             try loadRows(of: related.filter(\.isFault))
-            for source in sources {
-                guard let id = source.toOne[r], let destination = registeredObject(for: id) else {
-                    source.relationshipCache?.retained[r] = nil
-                    continue
-                }
-                source.relationshipCacheForWriting.retained[r] = destination
-            }
+            // The context holds objects weakly: the destinations stay in memory until the
+            // next prefetch or reset (not on their sources, whose members may be cached
+            // on the destinations: a cycle).
+            prefetchedDestinations.append(contentsOf: related)
         } else if let inverse = destination.relationshipIndexByName[relationship.inverseName],
             destination.storesForeignKey[inverse]
         {

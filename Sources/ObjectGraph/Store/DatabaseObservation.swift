@@ -20,3 +20,16 @@ extension SaveExecution {
         }
     }
 }
+
+extension PersistentStore {
+    /// The store's GRDB connection, for reading and for GRDB's own observation of its tables
+    /// (`ValueObservation`, which sees every save made through this store's contexts). It
+    /// watches tables, not objects: for live objects, with the context's unsaved changes,
+    /// use ``FetchedResultsController``. Write through contexts, never through this.
+    ///
+    /// ```swift
+    /// let count = ValueObservation.trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"Note\"") }
+    /// let cancellable = count.start(in: container.store.databaseReader, onError: { _ in }, onChange: { print($0) })
+    /// ```
+    public var databaseReader: any DatabaseReader { writer }
+}
