@@ -18,6 +18,8 @@
 //   swift run -c release zeader-bench first-screen PATH [R]   the reader's start on a store, R (5) times
 //   swift run -c release zeader-bench fetched-results [N [C]]  a FetchedResultsController over N
 //                                                     (100,000) rows: per-change cost of C changes
+//   swift run -c release zeader-bench relationships [S [I]]  cached to-many reads, prefetching, batch
+//                                                     faulting, dictionary results: S (100) servers of I (1,000) items
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -463,11 +465,14 @@ case "first-screen":
 case "fetched-results":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try fetchedResultsBenchmark(count: rest.first ?? 100_000, changes: rest.dropFirst().first ?? 1_000)
+case "relationships":
+    let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
+    try relationshipBenchmark(servers: rest.first ?? 100, itemsPerServer: rest.dropFirst().first ?? 1_000)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | relationships [SERVERS [ITEMS]]"
     )
     exit(2)
 }

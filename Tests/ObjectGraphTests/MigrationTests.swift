@@ -387,11 +387,47 @@ func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
         }
         let before = try fileBytes(url)
         let plan = try MigrationPlan(versions: [ToDoModels.v1, ToDoModels.v2])
+        let table = ToDoModels.v1.entities[0].tableName
         #expect(
             throws: ObjectGraphError.migrationFailed(
-                path: url.path, reason: "the store's schema does not match version 1 of the migration plan")
+                path: url.path,
+                reason: "the store's schema does not match version 1 of the migration plan: "
+                    + "column \(table).name (string attribute) is missing from the store; "
+                    + "column \(table).dueDate (date attribute) is missing from the store; "
+                    + "column \(table).label is in the store but not in version 1 of the plan")
         ) {
             try PersistentContainer(model: ToDoModels.v2, store: .file(url), migrator: plan)
+        }
+        #expect(try fileBytes(url) == before)
+    }
+
+    @Test func aModelNotMatchingThePlansVersionSaysWhatDiffers() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        try makeToDoV1Store(at: url, names: ["a"])
+        let before = try fileBytes(url)
+        // Version 2 as the app declares it, not as the plan lists it.
+        let drifted = try ManagedObjectModel(
+            name: "ToDo", version: 2,
+            entities: [
+                EntityDescription(
+                    "ToDo",
+                    attributes: [
+                        .string("name", optional: true), .date("dueDate"), .bool("doNotAlert", defaultValue: true),
+                        .string("note"),
+                    ])
+            ])
+        let plan = try MigrationPlan(versions: [ToDoModels.v1, ToDoModels.v2])
+        #expect(
+            throws: ObjectGraphError.migrationFailed(
+                path: url.path,
+                reason: "model 'ToDo' version 2 differs from the plan's version 2: "
+                    + "attribute ToDo.name is string required default=nil in the plan's version 2, string optional default=nil in the model; "
+                    + "attribute ToDo.doNotAlert is bool required default=NO in the plan's version 2, bool required default=YES in the model; "
+                    + "attribute ToDo.note is in the model, not in the plan's version 2; "
+                    + "attribute ToDo.lastAlertDate is in the plan's version 2, not in the model")
+        ) {
+            try PersistentContainer(model: drifted, store: .file(url), migrator: plan)
         }
         #expect(try fileBytes(url) == before)
     }

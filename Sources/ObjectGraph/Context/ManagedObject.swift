@@ -45,6 +45,10 @@ open class ManagedObject: CustomStringConvertible {
     var insertedInBatch = -1
     /// Position in the context's list of inserted objects (see ``InsertedObjects``).
     var insertedSlot = -1
+    /// Cached stored members of relationships and prefetched objects (see ``RelationshipCache``).
+    var relationshipCache: RelationshipCache?
+    /// The faults fetched together with this one, fired with it (see ``FaultBatch``).
+    var faultBatch: FaultBatch?
 
     /// Opaque token: only a context creates managed objects.
     public struct Construction {

@@ -32,17 +32,10 @@ extension ManagedObjectContext {
         var result: [ManagedObject] = []
         var seen = Set<ObjectID>()
         if let pk = object.objectID.primaryKey {
-            let layout = RowLayout(entity: destination, alias: "t0")
-            let rows = try readStore { db in
-                try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(destination.tableName)) t0 WHERE t0.\(SchemaGenerator.quote(inverseKey)) = ? ORDER BY t0.\"Z_PK\"",
-                    arguments: [pk])
-            }
-            for row in rows {
-                let decoded = layout.decode(row, model: model)
-                let member = materialize(entity: destination, pk: decoded.pk, snapshot: decoded.snapshot)
+            // The stored members, cached until a save changes the destination's membership.
+            for member in try storedPointingObjects(
+                at: object, relationshipIndex: r, destination: destination, inverseKey: inverseKey, pk: pk)
+            {
                 // Unsaved changes elsewhere in this context may have moved or deleted it.
                 if deletedByID[member.objectID] != nil { continue }
                 if member.changedKeys.contains(inverseKey), member.toOne[inverse] != object.objectID { continue }

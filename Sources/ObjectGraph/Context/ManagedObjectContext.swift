@@ -87,6 +87,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var parentContext: ManagedObjectContext?
     /// The store snapshot reads come from while a generation is pinned (see ``pinReadGeneration()``).
     var pinnedGeneration: DatabaseSnapshot?
+    /// The to-one destinations of the latest prefetch, kept in memory (see ``prefetch(_:for:)``).
+    var prefetchedDestinations: [ManagedObject] = []
 
     init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
         self.containerBox = containerBox
@@ -264,6 +266,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Reads a fault's row. A missing row leaves default values (the object was deleted
     /// elsewhere; ``existingObject(with:)`` reports that as an error).
     func fulfillFault(_ object: ManagedObject) {
+        if object.faultBatch != nil, fulfillFaultInBatch(object) { return }
         _ = try? loadRow(into: object)
     }
 
@@ -503,6 +506,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         joinChanges.removeAll()
         touchedCounterParents = [:]
         pending = PendingChanges()
+        prefetchedDestinations = []
         undoManager?.removeAllActions()
     }
 
@@ -522,6 +526,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             if !mergeChanges { discardJoinChanges(of: object.objectID) }
             object.isFault = true
             object.snapshot = nil
+            forgetRelationshipCache(of: object)
             return
         }
         let local = object.changedValuesByIndex()

@@ -99,6 +99,44 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// fetch is never cut short. Set one for queries built from what a user typed.
     /// `request.timeLimit = .milliseconds(500)`
     public var timeLimit: Duration?
+    /// Relationships to load together with the results, each in one query for all of them
+    /// (see ``ManagedObjectContext/prefetch(_:for:)``); dotted key paths reach further
+    /// (`"feedItems.enclosures"`).
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Server>()
+    /// request.relationshipKeyPathsForPrefetching = ["feedItems"]   // server.feedItems reads no more rows
+    /// ```
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// Whether results come back as faults (only their IDs are read; each row is read when
+    /// the object is first used). With a ``fetchBatchSize``, the first object of a batch to
+    /// be used loads the whole batch in one query. Objects already in memory, and the
+    /// context's unsaved objects, come back as they are. Off by default.
+    ///
+    /// ```swift
+    /// var request = FetchRequest<FeedItem>(fetchBatchSize: 50)
+    /// request.returnsObjectsAsFaults = true
+    /// ```
+    public var returnsObjectsAsFaults = false
+    /// For ``ManagedObjectContext/fetchDictionaries(_:)``: what each result holds —
+    /// attributes, key paths through to-one relationships, to-one relationships (as object
+    /// IDs) and aggregates. Empty: every stored attribute.
+    ///
+    /// ```swift
+    /// request.propertiesToFetch = [.key("read"), .count(as: "items")]
+    /// ```
+    public var propertiesToFetch: [FetchedProperty] = []
+    /// For ``ManagedObjectContext/fetchDictionaries(_:)``: the keys results are grouped by;
+    /// each result is then one group, and every property to fetch is either one of these
+    /// keys or an aggregate.
+    ///
+    /// ```swift
+    /// request.propertiesToGroupBy = ["read"]
+    /// ```
+    public var propertiesToGroupBy: [String] = []
+    /// For ``ManagedObjectContext/fetchDictionaries(_:)`` without grouping: equal results
+    /// come once.
+    public var returnsDistinctResults = false
 
     public init(
         entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],

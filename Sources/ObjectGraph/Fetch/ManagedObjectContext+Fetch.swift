@@ -10,6 +10,9 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [T] {
         assertOnQueue()
         let plan = try FetchPlan(request: request, context: self)
+        if request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty {
+            return try fetchFaultingOrPrefetching(request, plan: plan)
+        }
         return try executeObjects(plan).map { object in
             guard let typed = object as? T else {
                 preconditionFailure("\(object.entity.name) objects are \(type(of: object)), not \(T.self)")

@@ -107,14 +107,20 @@ public struct MigrationPlan: StoreMigrator {
                 path: path, reason: "model version \(model.version) is not in the migration plan")
         }
         guard versions[end].schemaHash == model.schemaHash else {
+            let differences = SchemaDifference.describe(
+                model: model, comparedTo: versions[end], otherName: "the plan's version \(model.version)")
             throw ObjectGraphError.migrationFailed(
                 path: path,
-                reason: "model '\(model.name)' version \(model.version) differs from the plan's version \(model.version)")
+                reason: "model '\(model.name)' version \(model.version) differs from the plan's version \(model.version): "
+                    + differences.joined(separator: "; "))
         }
         let storedHash = try Self.storedSchemaHash(path: path)
         guard storedHash == versions[start].schemaHash else {
+            let differences = Self.storeDifferences(path: path, from: versions[start], named: "version \(version) of the plan")
             throw ObjectGraphError.migrationFailed(
-                path: path, reason: "the store's schema does not match version \(version) of the migration plan")
+                path: path,
+                reason: "the store's schema does not match version \(version) of the migration plan"
+                    + (differences.isEmpty ? "" : ": " + differences.joined(separator: "; ")))
         }
 
         let fm = FileManager.default
@@ -180,6 +186,20 @@ public struct MigrationPlan: StoreMigrator {
         }
         succeeded = true
         if backupRetention == .remove { try? fm.removeItem(atPath: backup) }
+    }
+
+    /// What differs between the store file at `path` and the tables `model` makes (empty
+    /// when the file cannot be read: the refusal is then made without the detail).
+    static func storeDifferences(path: String, from model: ManagedObjectModel, named modelName: String) -> [String] {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(PersistentStore.busyTimeout)
+        guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return [] }
+        defer { try? queue.close() }
+        return
+            (try? queue.read { db in
+                try SchemaDifference.describe(model: model, in: db, store: "the store", modelName: modelName)
+            }) ?? []
     }
 
     /// The schema hash recorded in the store's metadata.

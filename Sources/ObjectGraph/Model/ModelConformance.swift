@@ -76,7 +76,9 @@ extension ManagedObjectModel {
                 return nil
             }
             let attribute = entity.attributes[i]
-            if attribute.type != type && !(attribute.type == .integer && type == .bool) {
+            if attribute.type != type && !(attribute.type == .integer && type == .bool)
+                && !(attribute.type == .data && swiftType.hasSuffix(Encoded<Int>.declaredSuffix))
+            {
                 return "\(entity.name).\(key) is \(attribute.type.rawValue) in the model, declared as \(swiftType)"
             }
             if !isOptional && attribute.isOptional && attribute.defaultValue.isNull && !attribute.isTransient {

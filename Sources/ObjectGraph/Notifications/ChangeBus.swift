@@ -22,6 +22,8 @@ public final class ChangeBus: Sendable {
     }
 
     private let observers = Mutex(Observers())
+    /// Advanced by every DidSave before its observers run (see ``RelationshipClock``).
+    let relationshipClock = RelationshipClock()
 
     init() {}
 
@@ -108,6 +110,7 @@ public final class ChangeBus: Sendable {
     }
 
     func postDidSave(_ note: DidSaveNotification) {
+        relationshipClock.advance(for: note)
         let handlers = observers.withLock { $0.didSave.sorted { $0.key < $1.key }.map(\.value) }
         for h in handlers {
             if let exclude = h.exclude, exclude == note.contextID { continue }

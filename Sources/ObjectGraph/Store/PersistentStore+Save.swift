@@ -166,6 +166,7 @@ struct SaveExecution {
     /// list per row would cost more than the SQL itself).
     private mutating func insertRows() throws {
         var statements: [ObjectIdentifier: Statement] = [:]
+        var insertedEntities: [Entity] = []
         var statementEntity: Entity?
         var statement: Statement?
         for (n, insert) in plan.inserts.enumerated() {
@@ -177,6 +178,7 @@ struct SaveExecution {
                 } else {
                     let prepared = try db.cachedStatement(sql: Self.insertSQL(for: entity))
                     statements[ObjectIdentifier(entity)] = prepared
+                    insertedEntities.append(entity)
                     statement = prepared
                 }
             }
@@ -186,6 +188,7 @@ struct SaveExecution {
                 account(entity, before: nil, afterValues: insert.values, afterToOne: insert.toOne)
             }
         }
+        try SaveExecution.notifyRawInserts(into: insertedEntities, db: db)
     }
 
     static func insertSQL(for entity: Entity) -> String {
