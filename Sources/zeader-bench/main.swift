@@ -449,10 +449,12 @@ case "reader-start":
 case "scale-build":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 2, let items = Int(rest[1]) else {
-        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS]")
+        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS [v3]]")
         exit(2)
     }
-    try buildScaleStore(path: rest[0], items: items, feeds: rest.dropFirst(2).first.flatMap { Int($0) } ?? 2_000)
+    try buildScaleStore(
+        path: rest[0], items: items, feeds: rest.dropFirst(2).first.flatMap { Int($0) } ?? 2_000,
+        version3: rest.dropFirst(3).first == "v3")
 case "first-screen":
     let rest = Array(arguments.dropFirst())
     guard let path = rest.first else {
@@ -467,7 +469,7 @@ case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]]"
     )
     exit(2)
 }
