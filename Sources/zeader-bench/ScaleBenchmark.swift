@@ -126,7 +126,7 @@ func buildScaleStore(path: String, items: Int, feeds: Int, version3: Bool = fals
                     sortDate, flagged, server, Z_PK) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
                     """)
             // Model version 4 keeps the content in its own row, keyed here like its item.
-            let body = try db.makeStatement(sql: "INSERT INTO FeedItemBody (Z_PK, content) VALUES (?, ?)")
+            let body = version3 ? nil : try db.makeStatement(sql: "INSERT INTO FeedItemBody (Z_PK, content) VALUES (?, ?)")
             for n in i..<end {
                 let feed = random.below(feeds)
                 // Mostly in order of arrival, with some jitter, as feeds interleave.
@@ -142,7 +142,7 @@ func buildScaleStore(path: String, items: Int, feeds: Int, version3: Bool = fals
                     content += "</p>\n"
                 }
                 content += "</div>"
-                if !version3 { try body.execute(arguments: [n + 1, content]) }
+                try body?.execute(arguments: [n + 1, content])
                 try insert.execute(arguments: [
                     "https://feed\(feed).example.org/\(n)", title, "https://feed\(feed).example.org/\(n)",
                     random.below(4) == 0 ? nil : "Author \(random.below(500))", summary,

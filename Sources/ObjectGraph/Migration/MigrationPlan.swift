@@ -176,6 +176,13 @@ public struct MigrationPlan: StoreMigrator {
                 }
                 try PersistentStore.writeModelMetadata(model: model, in: db)
             }
+            // The copy is rewritten anyway: it takes the page size of new stores.
+            if try queue.read({ db in try Int.fetchOne(db, sql: "PRAGMA page_size") }) != PersistentStore.pageSize {
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA page_size = \(PersistentStore.pageSize)")
+                    try db.execute(sql: "VACUUM")
+                }
+            }
             try queue.close()
         } catch let failure as MigrationStep.Failure {
             throw ObjectGraphError.migrationFailed(path: path, reason: failure.reason)

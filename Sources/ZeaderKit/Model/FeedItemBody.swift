@@ -15,11 +15,20 @@ public final class FeedItemBody: ManagedObject {
 
 extension FeedItem {
     /// HTML: the content of the item's ``body``, nil when it has none. Setting a value
-    /// makes the body if needed; setting nil removes it.
+    /// makes the body if needed; setting nil removes it. (Through a model older than
+    /// version 4, which a store is read with before it is migrated, the item's own column.)
     public var content: String? {
-        get { body?.content }
+        get {
+            guard entity.relationship(named: "body") != nil else {
+                if case .string(let s)? = try? value(forKey: "content") { return s }
+                return nil
+            }
+            return body?.content
+        }
         set {
-            if let newValue {
+            if entity.relationship(named: "body") == nil {
+                try? setValue(newValue.map(Value.string) ?? .null, forKey: "content")
+            } else if let newValue {
                 if let body {
                     if body.content != newValue { body.content = newValue }
                 } else if let context = managedObjectContext {
