@@ -465,11 +465,18 @@ case "first-screen":
 case "fetched-results":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try fetchedResultsBenchmark(count: rest.first ?? 100_000, changes: rest.dropFirst().first ?? 1_000)
+case "refresh-index":
+    let rest = Array(arguments.dropFirst())
+    guard let folder = rest.first else {
+        print("usage: zeader-bench refresh-index FOLDER [ROUNDS]")
+        exit(2)
+    }
+    try refreshIndexBenchmark(folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS]"
     )
     exit(2)
 }

@@ -176,8 +176,15 @@ public struct MigrationPlan: StoreMigrator {
                 }
                 try PersistentStore.writeModelMetadata(model: model, in: db)
             }
-            // The copy is rewritten anyway: it takes the page size of new stores.
-            if try queue.read({ db in try Int.fetchOne(db, sql: "PRAGMA page_size") }) != PersistentStore.pageSize {
+            // The copy takes the page size of new stores, and leaves behind the pages of the
+            // tables it rebuilt (a quarter or more of the file empty): both take a VACUUM.
+            let (pageSize, pages, free) = try queue.read { db in
+                (
+                    try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+                    try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+                )
+            }
+            if pageSize != PersistentStore.pageSize || free * 4 >= pages {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA page_size = \(PersistentStore.pageSize)")
                     try db.execute(sql: "VACUUM")
