@@ -16,7 +16,9 @@ func refreshIndexBenchmark(folder: String, rounds: Int) throws {
     let datas = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)) }
     let (feeds, parse) = measure { datas.compactMap { try? FeedParser.parse(data: $0) } }
     let items = feeds.reduce(0) { $0 + $1.items.count } * rounds
-    print("\(feeds.count) feeds of \(folder), \(items) items stored (\(rounds) rounds); parsing once: \(String(format: "%.3f", parse.cpu)) s CPU")
+    print(
+        "\(feeds.count) feeds of \(folder), \(items) items stored (\(rounds) rounds); parsing once: \(String(format: "%.3f", parse.cpu)) s CPU"
+    )
     var results: [String: Double] = [:]
     for indexed in [false, true] {
         let url = tempStore(indexed ? "refresh-index" : "refresh-noindex")

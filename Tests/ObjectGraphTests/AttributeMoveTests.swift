@@ -11,7 +11,10 @@ import Testing
         name: "Notes", version: 1,
         entities: [
             EntityDescription(
-                "Note", attributes: [.string("title", optional: false), .string("body"), .data("image"), .bool("done", defaultValue: false)])
+                "Note",
+                attributes: [
+                    .string("title", optional: false), .string("body"), .data("image"), .bool("done", defaultValue: false),
+                ])
         ])
 
     /// Version 2: body and image in `Body` (which sorts before `Note`, so it holds the link),
@@ -85,9 +88,11 @@ import Testing
             (AttributeMove(entity: "Note", attributes: ["body"], to: "Text", through: "done", toVersion: 2), "one-to-one"),
             (AttributeMove(entity: "Note", attributes: [], to: "Text", through: "text", toVersion: 2), "no attributes"),
         ] {
-            #expect(performing: { try MigrationPlan(versions: [Self.v1, v2], moves: [move]) }, throws: { error in
-                "\(error)".contains(message)
-            })
+            #expect(
+                performing: { try MigrationPlan(versions: [Self.v1, v2], moves: [move]) },
+                throws: { error in
+                    "\(error)".contains(message)
+                })
         }
     }
 }

@@ -109,7 +109,10 @@ import Testing
         let context = store.container.viewContext
         try context.performAndWait { () throws in
             let items = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [SortDescriptor("guid")]))
-            #expect(items.map(\.content) == ["<p>content 0 zebra</p>", "<p>content 1 zebra</p>", nil, "<p>content 3 zebra</p>", "<p>content 4 zebra</p>"])
+            #expect(
+                items.map(\.content) == [
+                    "<p>content 0 zebra</p>", "<p>content 1 zebra</p>", nil, "<p>content 3 zebra</p>", "<p>content 4 zebra</p>",
+                ])
             #expect(items.map { $0.body?.objectID.primaryKey } == items.map { $0.content == nil ? nil : $0.objectID.primaryKey })
             #expect(items.map(\.read) == [true, false, true, false, true])
             #expect(try context.fetch(FetchRequest<Server>()).first?.unreadCount == 2)

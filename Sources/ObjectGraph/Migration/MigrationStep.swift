@@ -49,7 +49,9 @@ struct MigrationStep {
 
         // 0. The full-text indexes' views of extracts go (the next open makes them again): one
         // reading a table set aside would make SQLite refuse every later rename.
-        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE '%\\_source' ESCAPE '\\'") {
+        for view in try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE '%\\_source' ESCAPE '\\'")
+        {
             try db.execute(sql: "DROP VIEW \(q(view))")
         }
 
@@ -252,7 +254,8 @@ struct MigrationStep {
             columns.append(q(r.name))
             sources.append(q(s.name))
         }
-        for move in moves where move.entityName == m.new.name && m.new.foreignKeyColumn(forRelationship: move.relationship) != nil {
+        for move in moves where move.entityName == m.new.name && m.new.foreignKeyColumn(forRelationship: move.relationship) != nil
+        {
             // The new one-to-one is stored here: it points at the moved row, which takes this row's key.
             columns.append(q(move.relationship))
             sources.append("CASE WHEN \(movedValuesCondition(move)) THEN \"Z_PK\" END")

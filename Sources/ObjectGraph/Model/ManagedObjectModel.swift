@@ -108,7 +108,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 for (key, length) in index.extractLengths {
                     guard index.attributes.contains(key), length > 0 else {
                         throw ModelError(
-                            message: "\(e.name): full-text extract of '\(key)' must be of an indexed attribute and at least 1 character")
+                            message:
+                                "\(e.name): full-text extract of '\(key)' must be of an indexed attribute and at least 1 character"
+                        )
                     }
                 }
                 if let table = index.tableName, !Self.isValidName(table) {
