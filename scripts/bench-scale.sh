@@ -8,7 +8,8 @@
 # commands (`items --json`, `export --json`), `mark-read --all` (its bytes written), and the
 # store's bytes per item (and the full-text index's share, from dbstat). Prints one table
 # with the growth from the first size to the last.
-#   usage: scripts/bench-scale.sh            env: SIZES="10000 100000 1000000" FEEDS=2000 RUNS=3
+# With MIGRATE=1 it also builds a model version 3 store of each size and times its migration.
+#   usage: scripts/bench-scale.sh            env: SIZES="10000 100000 1000000" FEEDS=2000 RUNS=3 MIGRATE=
 #          ZEADER=.build/release/zeader BENCH=.build/release/zeader-bench WORK=dir KEEP=1
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,6 +61,10 @@ for n in $sizes; do
 	put "  of which FTS B/item" "$n" $((fts / n))
 	idx=$(sqlite3 "$store" "SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE 'Z_FeedItem_%' OR name LIKE 'sqlite_autoindex_FeedItem%'")
 	put "  of which indexes B/item" "$n" $((idx / n))
+	rows=$(sqlite3 "$store" "SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = 'FeedItem'")
+	put "  of which item rows B/item" "$n" $((rows / n))
+	bodies=$(sqlite3 "$store" "SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = 'FeedItemBody'")
+	put "  of which contents B/item" "$n" $((bodies / n))
 	z=("$zeader" --db "$store")
 	timed "items --unread --limit 50" "$n" "$runs" "${z[@]}" items --unread --limit 50
 	timed "items --flagged --limit 50" "$n" "$runs" "${z[@]}" items --flagged --limit 50
@@ -82,6 +87,13 @@ for n in $sizes; do
 	put "mark-read --all written B/item" "$n" "$(awk -v o="$o" -v n="$n" 'BEGIN { printf "%.0f", o * 512 / n }')"
 	put "  -wal after, MiB" "$n" "$(awk -v b="$(stat -c %s "$store-wal" 2>/dev/null || echo 0)" 'BEGIN { printf "%.1f", b / 1048576 }')"
 	rm -f "$store" "$store-wal" "$store-shm" "$store".v*.bak
+	if [ -n "${MIGRATE:-}" ]; then # a model version 3 store of the same size, opened (migrated) by this build
+		"$bench" scale-build "$store" "$n" "$feeds" v3
+		put "v3 store B/item" "$n" $(($(stat -c %s "$store") / n))
+		timed "migrate v3 -> v4 (first open)" "$n" 1 "${z[@]}" list
+		put "migrated store B/item" "$n" $(($(stat -c %s "$store") / n))
+		rm -f "$store" "$store-wal" "$store-shm" "$store".v*.bak
+	fi
 done
 
 set -- $sizes

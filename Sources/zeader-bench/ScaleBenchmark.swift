@@ -69,12 +69,17 @@ struct CorpusWords {
     }
 }
 
-func buildScaleStore(path: String, items: Int, feeds: Int) throws {
+func buildScaleStore(path: String, items: Int, feeds: Int, version3: Bool = false) throws {
     let url = URL(fileURLWithPath: path)
     removeStore(url)
-    // The schema, the index and its triggers, as the program makes them.
-    let store = try ZeaderStore.open(at: url)
-    try store.container.store.close()
+    // The schema, the index and its triggers, as the program makes them (or as model
+    // version 3 made them, content in the item's row: a store to time the migration on).
+    if version3 {
+        try PersistentContainer(model: ZeaderModel.version3, store: .file(url)).store.close()
+    } else {
+        let store = try ZeaderStore.open(at: url)
+        try store.container.store.close()
+    }
 
     let queue = try DatabaseQueue(path: path)
     defer { try? queue.close() }
@@ -111,10 +116,17 @@ func buildScaleStore(path: String, items: Int, feeds: Int) throws {
         let end = min(items, i + batch)
         try queue.write { db in
             let insert = try db.makeStatement(
-                sql: """
+                sql: version3
+                    ? """
                     INSERT INTO FeedItem (guid, title, link, author, summary, content, published, updated, read, firstSeen, \
-                    sortDate, flagged, server) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
+                    sortDate, flagged, server, Z_PK) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
+                    """
+                    : """
+                    INSERT INTO FeedItem (guid, title, link, author, summary, body, published, updated, read, firstSeen, \
+                    sortDate, flagged, server, Z_PK) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
                     """)
+            // Model version 4 keeps the content in its own row, keyed here like its item.
+            let body = version3 ? nil : try db.makeStatement(sql: "INSERT INTO FeedItemBody (Z_PK, content) VALUES (?, ?)")
             for n in i..<end {
                 let feed = random.below(feeds)
                 // Mostly in order of arrival, with some jitter, as feeds interleave.
@@ -130,10 +142,12 @@ func buildScaleStore(path: String, items: Int, feeds: Int) throws {
                     content += "</p>\n"
                 }
                 content += "</div>"
+                try body?.execute(arguments: [n + 1, content])
                 try insert.execute(arguments: [
                     "https://feed\(feed).example.org/\(n)", title, "https://feed\(feed).example.org/\(n)",
-                    random.below(4) == 0 ? nil : "Author \(random.below(500))", summary, content, date,
-                    random.below(10) < 7, date, date, random.below(50) == 0, feed + 1,
+                    random.below(4) == 0 ? nil : "Author \(random.below(500))", summary,
+                    version3 ? content.databaseValue : (n + 1).databaseValue, date,
+                    random.below(10) < 7, date, date, random.below(50) == 0, feed + 1, n + 1,
                 ])
             }
         }
@@ -145,6 +159,11 @@ func buildScaleStore(path: String, items: Int, feeds: Int) throws {
                 UPDATE Server SET totalCount = (SELECT COUNT(*) FROM FeedItem WHERE FeedItem.server = Server.Z_PK), \
                 unreadCount = (SELECT COUNT(*) FROM FeedItem WHERE FeedItem.server = Server.Z_PK AND FeedItem.read = 0)
                 """)
+        // The keys handed out next follow the generated ones.
+        for entity in version3 ? ["FeedItem"] : ["FeedItem", "FeedItemBody"] {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENTITY, Z_MAX) VALUES (?, ?)", arguments: [entity, items])
+        }
     }
     try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
 }

@@ -451,10 +451,12 @@ case "reader-start":
 case "scale-build":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 2, let items = Int(rest[1]) else {
-        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS]")
+        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS [v3]]")
         exit(2)
     }
-    try buildScaleStore(path: rest[0], items: items, feeds: rest.dropFirst(2).first.flatMap { Int($0) } ?? 2_000)
+    try buildScaleStore(
+        path: rest[0], items: items, feeds: rest.dropFirst(2).first.flatMap { Int($0) } ?? 2_000,
+        version3: rest.dropFirst(3).first == "v3")
 case "first-screen":
     let rest = Array(arguments.dropFirst())
     guard let path = rest.first else {
@@ -468,11 +470,18 @@ case "fetched-results":
 case "relationships":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try relationshipBenchmark(servers: rest.first ?? 100, itemsPerServer: rest.dropFirst().first ?? 1_000)
+case "refresh-index":
+    let rest = Array(arguments.dropFirst())
+    guard let folder = rest.first else {
+        print("usage: zeader-bench refresh-index FOLDER [ROUNDS]")
+        exit(2)
+    }
+    try refreshIndexBenchmark(folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | relationships [SERVERS [ITEMS]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS] | relationships [SERVERS [ITEMS]]"
     )
     exit(2)
 }

@@ -88,9 +88,43 @@ import Testing
         for name in ["read", "flagged", "sortDate", "published", "server"] {
             #expect(try #require(columns.firstIndex(of: name)) < firstText, "\(columns)")
         }
-        // The content (the long text) follows every number, flag, date and key; version 3's
-        // short texts (enclosure, flag letters) are appended after version 2's columns.
-        #expect(try #require(columns.firstIndex(of: "content")) > firstText, "\(columns)")
+        // The content (the long text) is in its own table since model version 4 (ItemBodyTests).
+        #expect(!columns.contains("content"), "\(columns)")
+    }
+
+    /// Model version 4 dropped FeedItem's single-column `flagged` and `server` indexes: the
+    /// look-ups they served go through the list indexes and the `(server, guid)` constraint.
+    @Test func lookUpsOfTheDroppedIndexesStillUseAnIndex() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-dropped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        try ZeaderStore.open(at: url).container.store.close()
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        let indexes = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'FeedItem'")
+        }
+        #expect(!indexes.contains("Z_FeedItem_flagged") && !indexes.contains("Z_FeedItem_server"), "\(indexes)")
+        let queries = [
+            // A feed's items (delete rules, counts, retention), by feed and guid (refresh).
+            "SELECT Z_PK FROM FeedItem WHERE server = 1",
+            "SELECT Z_PK, server FROM FeedItem WHERE server IN (SELECT value FROM json_each('[1,2]'))",
+            "SELECT COUNT(*) FROM FeedItem WHERE server = 1 AND read = 0",
+            "SELECT Z_PK FROM FeedItem WHERE server = 1 AND guid IN ('a', 'b')",
+            // Flagged items (the smart feed's counts).
+            "SELECT COUNT(*) FROM FeedItem WHERE flagged = 1",
+            "SELECT COUNT(*) FROM FeedItem WHERE read = 0 AND flagged = 1",
+            // An item's body, and the body's item.
+            "SELECT Z_PK FROM FeedItem WHERE body = 1",
+        ]
+        for sql in queries {
+            let plan = try queue.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
+            }
+            #expect(plan.allSatisfy { !$0.hasPrefix("SCAN FeedItem") || $0.contains("INDEX") }, "\(sql): \(plan)")
+            #expect(plan.contains { $0.contains("INDEX") }, "\(sql): \(plan)")
+        }
     }
 
     @Test func aFeedsItemsOnTheCommandLineGoThroughTheFeedsKey() throws {

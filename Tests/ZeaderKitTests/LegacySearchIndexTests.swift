@@ -74,7 +74,10 @@ import Testing
         let store = try ZeaderStore.open(at: url)
         let context = store.container.viewContext
         try context.performAndWait { () throws in
-            #expect(try ItemSearch.itemIDs("zurich", in: context).count == 1)
+            // Words of the summary's opening (the index takes its first 160 characters since
+            // model version 4: "Zürich", further on in the same summary, is not indexed).
+            #expect(try ItemSearch.itemIDs("privacy recipe привет", in: context).count == 1)
+            #expect(try ItemSearch.itemIDs("zurich", in: context).isEmpty)
             let server = try #require(try Server.findFirst(where: .true, in: context))
             let item = context.insert(FeedItem.self)
             item.guid = "after-the-change"

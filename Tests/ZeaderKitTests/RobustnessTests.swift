@@ -191,9 +191,10 @@ struct StoreDamageCLITests {
         var records: [String] = []
         for feed in 0..<feeds {
             for n in 0..<items {
-                // A marker the full-text index does not keep verbatim (it lowercases and splits).
+                // A marker the full-text index does not keep verbatim (it lowercases and splits),
+                // in the item's row (its summary) and in its content's row (model version 4).
                 records.append(
-                    #"{"feed":"http://feed\#(feed).example/rss","guid":"\#(feed)-\#(n)","title":"Item \#(n)","content":"PAYLOAD-\#(n)-\#(String(repeating: "x", count: 300))","published":"2024-01-01T00:00:00Z"}"#
+                    #"{"feed":"http://feed\#(feed).example/rss","guid":"\#(feed)-\#(n)","title":"Item \#(n)","summary":"PAYLOAD-\#(n)-\#(String(repeating: "y", count: 200))","content":"PAYLOAD-\#(n)-\#(String(repeating: "x", count: 300))","published":"2024-01-01T00:00:00Z"}"#
                 )
             }
         }

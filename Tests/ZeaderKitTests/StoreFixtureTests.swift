@@ -83,7 +83,10 @@ import Testing
                 let word = try #require(words.first.map(String.init))
                 #expect(try ItemSearch.itemIDs(word, in: context).contains(item.objectID), "\(word)")
             }
-            #expect(try ItemSearch.itemIDs("ZURICH", in: context).count > 0)
+            // Diacritics fold ("Brûlée" at the start of a summary). The index takes a summary's
+            // first 160 characters since model version 4: "Zürich", 225 characters into one, is not found.
+            #expect(try ItemSearch.itemIDs("BRULEE", in: context).count > 0)
+            #expect(try ItemSearch.itemIDs("ZURICH", in: context).isEmpty)
         }
     }
 

@@ -407,11 +407,14 @@ struct FetchPlan {
     func pendingCandidates() throws(ObjectGraphError) -> [ManagedObject] {
         var result: [ManagedObject] = []
         let searchFields = entity.fullTextAttributeIndexes
+        let extractLengths = searchFields.map { entity.fullTextIndex?.extractLengths[entity.attributes[$0].name] }
         for object in context.changedObjects(of: entity) {
             if let text = request.searchText {
-                let fields = searchFields.map { i -> String? in
-                    if case .string(let s) = object.attributeValue(at: i) { return s }
-                    return nil
+                let fields = zip(searchFields, extractLengths).map { i, length -> String? in
+                    guard case .string(let s) = object.attributeValue(at: i) else { return nil }
+                    // As the index takes it: SQLite's substr counts code points.
+                    guard let length else { return s }
+                    return String(String.UnicodeScalarView(s.unicodeScalars.prefix(length)))
                 }
                 guard FullTextSearch.matches(text, in: fields) else { continue }
             }

@@ -33,6 +33,8 @@ public struct MigrationPlan: StoreMigrator {
     public let versions: [ManagedObjectModel]
     /// Custom steps, by entity and destination version.
     public let policies: [EntityMigrationPolicy]
+    /// Attributes moved into a new one-to-one entity, by destination version (see ``AttributeMove``).
+    public let moves: [AttributeMove]
     /// What happens to the backup copy once a migration succeeds.
     public let backupRetention: BackupRetention
 
@@ -55,7 +57,8 @@ public struct MigrationPlan: StoreMigrator {
     /// let plan = try MigrationPlan(versions: [v1, v2, v3])
     /// ```
     public init(
-        versions: [ManagedObjectModel], policies: [EntityMigrationPolicy] = [], backupRetention: BackupRetention = .keep
+        versions: [ManagedObjectModel], policies: [EntityMigrationPolicy] = [], moves: [AttributeMove] = [],
+        backupRetention: BackupRetention = .keep
     ) throws(ModelError) {
         guard let first = versions.first else { throw ModelError(message: "a migration plan needs at least one model version") }
         for (a, b) in zip(versions, versions.dropFirst()) {
@@ -75,8 +78,20 @@ public struct MigrationPlan: StoreMigrator {
                 throw ModelError(message: "policy for \(policy.entityName): no such entity in version \(policy.toVersion)")
             }
         }
+        for move in moves {
+            guard let index = versions.firstIndex(where: { $0.version == move.toVersion }), index > 0 else {
+                throw ModelError(
+                    message: "move from \(move.entityName): version \(move.toVersion) is not a destination in the plan")
+            }
+            guard !policies.contains(where: { $0.toVersion == move.toVersion && $0.entityName == move.entityName }) else {
+                throw ModelError(
+                    message: "move from \(move.entityName): the entity also has a policy for version \(move.toVersion)")
+            }
+            try move.validate(from: versions[index - 1], to: versions[index])
+        }
         self.versions = versions
         self.policies = policies
+        self.moves = moves
         self.backupRetention = backupRetention
     }
 
@@ -161,10 +176,25 @@ public struct MigrationPlan: StoreMigrator {
                 for i in start..<end {
                     let step = MigrationStep(
                         from: versions[i], to: versions[i + 1],
-                        policies: policies.filter { $0.toVersion == versions[i + 1].version })
+                        policies: policies.filter { $0.toVersion == versions[i + 1].version },
+                        moves: moves.filter { $0.toVersion == versions[i + 1].version })
                     try step.run(in: db)
                 }
                 try PersistentStore.writeModelMetadata(model: model, in: db)
+            }
+            // The copy takes the page size of new stores, and leaves behind the pages of the
+            // tables it rebuilt (a quarter or more of the file empty): both take a VACUUM.
+            let (pageSize, pages, free) = try queue.read { db in
+                (
+                    try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+                    try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+                )
+            }
+            if pageSize != PersistentStore.pageSize || free * 4 >= pages {
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA page_size = \(PersistentStore.pageSize)")
+                    try db.execute(sql: "VACUUM")
+                }
             }
             try queue.close()
         } catch let failure as MigrationStep.Failure {

@@ -13,6 +13,8 @@ struct MigrationStep {
     let from: ManagedObjectModel
     let to: ManagedObjectModel
     let policies: [EntityMigrationPolicy]
+    /// Attributes this step moves into new one-to-one entities (checked by ``MigrationPlan``).
+    var moves: [AttributeMove] = []
 
     /// A reason the step cannot be performed; becomes ``ObjectGraphError/migrationFailed(path:reason:)``.
     struct Failure: Error {
@@ -45,6 +47,14 @@ struct MigrationStep {
         let sources = Set(mappings.compactMap { $0.old?.name })
         let removed = from.entities.filter { !sources.contains($0.name) }
 
+        // 0. The full-text indexes' views of extracts go (the next open makes them again): one
+        // reading a table set aside would make SQLite refuse every later rename.
+        for view in try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE '%\\_source' ESCAPE '\\'")
+        {
+            try db.execute(sql: "DROP VIEW \(q(view))")
+        }
+
         // 1. Move the old tables aside (with their indexes gone, so new ones can take the names).
         for m in mappings where m.needsRebuild {
             guard let old = m.old else { continue }
@@ -57,6 +67,7 @@ struct MigrationStep {
         }
 
         // 2. New tables, rows, then indexes (uniqueness is checked as each index is built).
+        var asides: [Entity] = []
         for m in mappings where m.needsRebuild {
             let statements = SchemaGenerator.createStatements(for: m.new)
             try db.execute(sql: statements[0])
@@ -76,13 +87,17 @@ struct MigrationStep {
                 }
             }
             if let old = m.old {
-                try db.execute(sql: "DROP TABLE \(q(asideName(old)))")
+                asides.append(old)
                 if old.name != m.new.name {
                     try db.execute(
                         sql: "UPDATE \"Z_PRIMARYKEY\" SET Z_ENTITY = ? WHERE Z_ENTITY = ?", arguments: [m.new.name, old.name])
                 }
             }
         }
+
+        // Moved attributes are read from the old tables set aside, which go only then.
+        for move in moves { try perform(move, in: db) }
+        for old in asides { try db.execute(sql: "DROP TABLE \(q(asideName(old)))") }
 
         // 2b. Tables that keep their rows and change only indexes.
         for m in mappings where m.reindexes { try updateIndexes(of: m.new, in: db) }
@@ -241,6 +256,12 @@ struct MigrationStep {
             columns.append(q(r.name))
             sources.append(q(s.name))
         }
+        for move in moves where move.entityName == m.new.name && m.new.foreignKeyColumn(forRelationship: move.relationship) != nil
+        {
+            // The new one-to-one is stored here: it points at the moved row, which takes this row's key.
+            columns.append(q(move.relationship))
+            sources.append("CASE WHEN \(movedValuesCondition(move)) THEN \"Z_PK\" END")
+        }
         try db.execute(
             sql:
                 "INSERT INTO \(q(m.new.tableName)) (\(columns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(q(asideName(old)))"
@@ -308,6 +329,39 @@ struct MigrationStep {
             }
             try insert.execute(arguments: StatementArguments(arguments))
         }
+    }
+
+    /// Whether an old row has any of the moved attributes (SQL over the old table).
+    func movedValuesCondition(_ move: AttributeMove) -> String {
+        "(" + move.attributes.map { "\(q($0)) IS NOT NULL" }.joined(separator: " OR ") + ")"
+    }
+
+    /// Inserts the moved attributes' rows into the move's new entity (see ``AttributeMove``).
+    func perform(_ move: AttributeMove, in db: Database) throws {
+        guard let old = from.entityIfPresent(named: move.entityName), let source = to.entityIfPresent(named: move.entityName),
+            let destination = to.entityIfPresent(named: move.destinationName),
+            let r = source.relationshipIndexByName[move.relationship]
+        else {
+            throw fail(move.destinationName, "the move from \(move.entityName) does not match the model")
+        }
+        var columns = ["\"Z_PK\"", "\"Z_OPT\""] + move.attributes.map(q)
+        var values = ["\"Z_PK\"", "1"] + move.attributes.map(q)
+        let inverse = source.relationships[r].inverseName
+        if destination.foreignKeyColumn(forRelationship: inverse) != nil {
+            columns.append(q(inverse))
+            values.append("\"Z_PK\"")
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO \(q(destination.tableName)) (\(columns.joined(separator: ", "))) \
+                SELECT \(values.joined(separator: ", ")) FROM \(q(asideName(old))) WHERE \(movedValuesCondition(move))
+                """)
+        // Keys are never reused: the new entity's next key follows the largest one moved.
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO "Z_PRIMARYKEY" (Z_ENTITY, Z_MAX) \
+                SELECT ?, MAX("Z_PK") FROM \(q(destination.tableName)) HAVING COUNT(*) > 0
+                """, arguments: [destination.name])
     }
 
     func fillDerivedCount(

@@ -18,6 +18,10 @@ public struct FullTextIndexDescription: Sendable, Hashable {
     public var attributes: [String]
     /// The FTS5 table's name; nil: `Z_<Entity>_FTS`.
     public var tableName: String?
+    /// For attributes of which only the start is worth indexing (an extract of a long
+    /// text): how many characters of it the index takes. The index then reads its rows
+    /// through a view (`<table>_source`) that cuts them, still without a copy of the text.
+    public var extractLengths: [String: Int] = [:]
 
     /// An index over `attributes`, in a table named `tableName` (by default `Z_<Entity>_FTS`).
     ///

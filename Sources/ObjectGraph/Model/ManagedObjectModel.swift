@@ -103,6 +103,14 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                         throw ModelError(message: "\(e.name): full-text index key '\(key)' is not a stored string attribute")
                     }
                 }
+                for (key, length) in index.extractLengths {
+                    guard index.attributes.contains(key), length > 0 else {
+                        throw ModelError(
+                            message:
+                                "\(e.name): full-text extract of '\(key)' must be of an indexed attribute and at least 1 character"
+                        )
+                    }
+                }
                 if let table = index.tableName, !Self.isValidName(table) {
                     throw ModelError(message: "\(e.name): full-text index table name '\(table)' is not an identifier")
                 }

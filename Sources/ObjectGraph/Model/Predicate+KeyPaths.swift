@@ -27,3 +27,32 @@ extension Predicate {
         return result
     }
 }
+
+extension Predicate {
+    /// The predicate with each key path replaced by `transform`'s answer for it — for a
+    /// model that moved an attribute behind a relationship while its users keep the old
+    /// name (`content` read as `body.content`).
+    ///
+    /// ```swift
+    /// try Predicate(format: "content CONTAINS 'x'").replacingKeyPaths { $0 == "content" ? "body.content" : $0 }
+    /// ```
+    public func replacingKeyPaths(_ transform: (String) -> String) -> Predicate {
+        func map(_ e: PredicateOperand) -> PredicateOperand {
+            switch e {
+            case .keyPath(let k): return .keyPath(transform(k))
+            case .constant, .objectReference: return e
+            case .aggregate(let parts): return .aggregate(parts.map(map))
+            }
+        }
+        switch node {
+        case .constant: return self
+        case .and(let parts): return Predicate(.and(parts.map { $0.replacingKeyPaths(transform) }))
+        case .or(let parts): return Predicate(.or(parts.map { $0.replacingKeyPaths(transform) }))
+        case .not(let inner): return Predicate(.not(inner.replacingKeyPaths(transform)))
+        case .comparison(var c):
+            c.left = map(c.left)
+            c.right = map(c.right)
+            return Predicate(.comparison(c))
+        }
+    }
+}

@@ -19,7 +19,31 @@ enum FullTextIndexSchema {
     /// What the index is, as recorded in the store's metadata: a change rebuilds it.
     static func signature(of entity: Entity) -> String? {
         guard let table = tableName(of: entity), let index = entity.fullTextIndex else { return nil }
-        return "1|\(table)|\(index.attributes.joined(separator: ","))|\(tokenizer)"
+        let attributes = index.attributes.map { name in index.extractLengths[name].map { "\(name):\($0)" } ?? name }
+        return "1|\(table)|\(attributes.joined(separator: ","))|\(tokenizer)"
+    }
+
+    /// The view an index with extracts reads its rows through (see
+    /// ``FullTextIndexDescription/extractLengths``).
+    static func sourceViewName(table: String) -> String { "\(table)_source" }
+
+    /// The SQL of attribute `name` of `row` (`new`, `old`, or nil: the entity's table) as
+    /// the index takes it: the column, or the start of it.
+    static func indexedValue(_ name: String, of row: String?, in index: FullTextIndexDescription) -> String {
+        let column = (row.map { "\($0)." } ?? "") + SchemaGenerator.quote(name)
+        guard let length = index.extractLengths[name] else { return column }
+        return "substr(\(column), 1, \(length))"
+    }
+
+    /// `CREATE VIEW` of the rows an index with extracts reads, nil when it has none.
+    static func createSourceViewSQL(for entity: Entity, table: String) -> String? {
+        guard let index = entity.fullTextIndex, !index.extractLengths.isEmpty else { return nil }
+        let q = SchemaGenerator.quote
+        let columns = index.attributes.map { "\(indexedValue($0, of: nil, in: index)) AS \(q($0))" }
+        return """
+            CREATE VIEW \(q(sourceViewName(table: table))) AS SELECT "Z_PK", \(columns.joined(separator: ", ")) \
+            FROM \(q(entity.tableName))
+            """
     }
 
     static func metadataKey(_ entityName: String) -> String { "objectgraph.fts.\(entityName)" }
@@ -28,9 +52,11 @@ enum FullTextIndexSchema {
 
     static func createTableSQL(for entity: Entity, table: String) -> String {
         let q = SchemaGenerator.quote
-        let columns = entity.fullTextIndex!.attributes.map(q).joined(separator: ", ")
+        let index = entity.fullTextIndex!
+        let columns = index.attributes.map(q).joined(separator: ", ")
+        let content = index.extractLengths.isEmpty ? entity.tableName : sourceViewName(table: table)
         return """
-            CREATE VIRTUAL TABLE \(q(table)) USING fts5(\(columns), content=\(q(entity.tableName)), content_rowid='Z_PK', \
+            CREATE VIRTUAL TABLE \(q(table)) USING fts5(\(columns), content=\(q(content)), content_rowid='Z_PK', \
             tokenize='\(tokenizer)')
             """
     }
@@ -41,9 +67,12 @@ enum FullTextIndexSchema {
     static func triggerSQL(for entity: Entity, table: String) -> [String] {
         let q = SchemaGenerator.quote
         let names = triggerNames(table: table)
-        let columns = entity.fullTextIndex!.attributes.map(q)
+        let index = entity.fullTextIndex!
+        let columns = index.attributes.map(q)
         let list = columns.joined(separator: ", ")
-        func values(_ row: String) -> String { columns.map { "\(row).\($0)" }.joined(separator: ", ") }
+        func values(_ row: String) -> String {
+            index.attributes.map { indexedValue($0, of: row, in: index) }.joined(separator: ", ")
+        }
         let insert = "INSERT INTO \(q(table))(rowid, \(list)) VALUES (new.\"Z_PK\", \(values("new")));"
         let delete = "INSERT INTO \(q(table))(\(q(table)), rowid, \(list)) VALUES ('delete', old.\"Z_PK\", \(values("old")));"
         let changed = columns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
@@ -62,12 +91,15 @@ enum FullTextIndexSchema {
     static func needsWork(model: ManagedObjectModel, in db: Database) throws -> Bool {
         let recorded = try recordedSignatures(in: db)
         let triggers = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'"))
-        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))
         var declared = Set<String>()
         for entity in model.entities {
             guard let table = tableName(of: entity), let signature = signature(of: entity) else { continue }
             declared.insert(entity.name)
             if recorded[entity.name] != signature || !tables.contains(table) { return true }
+            if entity.fullTextIndex?.extractLengths.isEmpty == false, !tables.contains(sourceViewName(table: table)) {
+                return true
+            }
             if !Set(triggerNames(table: table)).isSubset(of: triggers) { return true }
         }
         return !Set(recorded.keys).isSubset(of: declared)
@@ -83,13 +115,22 @@ enum FullTextIndexSchema {
             declared.insert(entity.name)
             let names = triggerNames(table: table)
             let upToDate = try recorded[entity.name] == signature && db.tableExists(table)
-            if upToDate && Set(names).isSubset(of: triggers) { continue }
+            let viewMissing =
+                try entity.fullTextIndex?.extractLengths.isEmpty == false && !db.viewExists(sourceViewName(table: table))
+            if upToDate && !viewMissing && Set(names).isSubset(of: triggers) { continue }
             for name in names { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(name))") }
             if !upToDate {
                 if let old = recorded[entity.name]?.split(separator: "|").dropFirst().first, old != table {
                     try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(String(old)))")
+                    try db.execute(sql: "DROP VIEW IF EXISTS \(SchemaGenerator.quote(sourceViewName(table: String(old))))")
                 }
                 try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(table))")
+            }
+            // The view of extracts is made afresh: a migration that set the entity's table
+            // aside and rebuilt it left the view reading the old one.
+            try db.execute(sql: "DROP VIEW IF EXISTS \(SchemaGenerator.quote(sourceViewName(table: table)))")
+            if let view = createSourceViewSQL(for: entity, table: table) { try db.execute(sql: view) }
+            if !upToDate {
                 try db.execute(sql: createTableSQL(for: entity, table: table))
             }
             for sql in triggerSQL(for: entity, table: table) { try db.execute(sql: sql) }
@@ -104,6 +145,7 @@ enum FullTextIndexSchema {
                     try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(name))")
                 }
                 try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(table))")
+                try db.execute(sql: "DROP VIEW IF EXISTS \(SchemaGenerator.quote(sourceViewName(table: table)))")
             }
             try PersistentStore.setMetadata(nil, forKey: metadataKey(entityName), in: db)
         }

@@ -27,8 +27,10 @@ extension PersistentStore {
     /// var skipped: Int64 = 0
     /// try store.salvageObjects(of: "Note", skipped: &skipped, unreadable: { keys, why in print(keys, why) }) { print($0.values) }
     /// ```
+    ///
+    /// With `keys`, only the rows whose keys are in that range are read.
     public func salvageObjects(
-        of entityName: String, chunk: Int64 = 500, skipped: inout Int64,
+        of entityName: String, keys: ClosedRange<Int64>? = nil, chunk: Int64 = 500, skipped: inout Int64,
         unreadable: (ClosedRange<Int64>, String) -> Void, _ body: (SalvagedObject) -> Void
     ) throws(ObjectGraphError) {
         let entity = try model.entity(named: entityName)
@@ -36,7 +38,7 @@ extension PersistentStore {
         let toOne = entity.relationships.indices.filter { entity.storesForeignKey[$0] }.map { entity.relationships[$0].name }
         let columns = (["Z_PK"] + attributes.map(\.name) + toOne).map { "\"\($0)\"" }.joined(separator: ", ")
         let table = entity.tableName
-        let last = highestSalvageableKey(table: table, entityName: entity.name)
+        let last = min(highestSalvageableKey(table: table, entityName: entity.name), keys?.upperBound ?? .max)
         guard last > 0 else { return }
         var run: (range: ClosedRange<Int64>, detail: String)?
         func flushRun() {
@@ -44,7 +46,8 @@ extension PersistentStore {
             unreadable(current.range, current.detail)
             run = nil
         }
-        var start: Int64 = 1
+        var start: Int64 = max(1, keys?.lowerBound ?? 1)
+        guard start <= last else { return }
         let chunk = max(1, chunk)
         while start <= last {
             let end = start > last - (chunk - 1) ? last : start + chunk - 1

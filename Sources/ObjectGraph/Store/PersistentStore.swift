@@ -50,6 +50,10 @@ public final class PersistentStore: Sendable {
     /// `PRAGMA journal_size_limit` on every connection of a file store, in bytes (4 MiB):
     /// the `-wal` file is truncated to at most this size whenever a checkpoint resets it.
     public static let journalSizeLimit = 4 * 1024 * 1024
+    /// The page size of a new file store (and of a migrated one), in bytes (16 KiB): rows
+    /// of a few kilobytes (an article's HTML) share a page instead of leaving most of a
+    /// 4 KiB page empty, and a page of narrow rows still holds dozens of them.
+    public static let pageSize = 16_384
     /// The GRDB database, for ObjectGraph's tests, which look at the schema and rows as
     /// stored. Not public: everything above ObjectGraph goes through contexts, fetch and
     /// batch requests and full-text indexes, and no SQL is written against its schema.
@@ -96,6 +100,8 @@ public final class PersistentStore: Sendable {
                 // Every connection: once a checkpoint resets the `-wal`, it is cut back to this size.
                 config.prepareDatabase { db in
                     try db.execute(sql: "PRAGMA journal_size_limit = \(Self.journalSizeLimit)")
+                    // Only a file without pages yet takes it (before WAL mode is set up).
+                    try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
                 }
                 let exists = FileManager.default.fileExists(atPath: path)
                 isReadOnly = readOnly || (exists && access(path, W_OK) != 0)

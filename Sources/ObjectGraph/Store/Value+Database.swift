@@ -83,7 +83,10 @@ public enum SchemaGenerator {
         }
         columns += variableSize
         var statements = ["CREATE TABLE \(quote(entity.tableName)) (\(columns.joined(separator: ", ")))"]
-        for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
+        // A to-one's own index is left out when a declared index or constraint starts with its
+        // column: that index serves the same look-ups (by the key, and the delete rules').
+        let leadingKeys = Set((entity.indexes + entity.uniquenessConstraints).compactMap(\.first))
+        for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] && !leadingKeys.contains(r.name) {
             statements.append(
                 "CREATE INDEX \(quote("Z_\(entity.name)_\(r.name)")) ON \(quote(entity.tableName)) (\(quote(r.name)))")
         }

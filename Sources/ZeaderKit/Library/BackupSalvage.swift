@@ -32,11 +32,12 @@ struct BackupSalvage {
     /// Every readable object of `entity`, `chunk` keys per read; unreadable keys are counted
     /// in `skipped` and warned about, one line per run of adjacent keys.
     private func objects(
-        _ entity: String, chunk: Int64, skipped: inout Int64, _ body: (SalvagedObject) -> Void
+        _ entity: String, keys: ClosedRange<Int64>? = nil, chunk: Int64, skipped: inout Int64,
+        _ body: (SalvagedObject) -> Void
     ) {
         do {
             try store.salvageObjects(
-                of: entity, chunk: chunk, skipped: &skipped,
+                of: entity, keys: keys, chunk: chunk, skipped: &skipped,
                 unreadable: { keys, detail in warn(Messages.skippedRows(table: entity, keys: keys, detail: detail)) }, body)
         } catch {
             warn(Messages.skippedRows(table: entity, keys: 1...1, detail: "\(error)"))
@@ -65,6 +66,31 @@ struct BackupSalvage {
         _ body: (BackupJSON.Item, String) -> Void
     ) {
         var orphanCount = 0
+        // Items wait in a batch for their contents (model version 4 keeps them in FeedItemBody
+        // rows), read by the range of the batch's body keys; an unreadable one is left out.
+        var batch: [(item: BackupJSON.Item, url: String, body: Int64?)] = []
+        var bodiesSkipped: Int64 = 0
+        func flush() {
+            let keys = batch.compactMap(\.body)
+            var contents: [Int64: String] = [:]
+            if let low = keys.min(), let high = keys.max() {
+                let wanted = Set(keys)
+                // Keys far apart are read one by one rather than through the rows between them.
+                let ranges = high - low < Int64(keys.count) * 4 ? [low...high] : keys.sorted().map { $0...$0 }
+                for range in ranges {
+                    objects("FeedItemBody", keys: range, chunk: chunkSize, skipped: &bodiesSkipped) { object in
+                        if wanted.contains(object.primaryKey), let html = object.values["content"]?.stringValue {
+                            contents[object.primaryKey] = html
+                        }
+                    }
+                }
+            }
+            for var entry in batch {
+                entry.item.content = entry.body.flatMap { contents[$0] }
+                body(entry.item, entry.url)
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
         objects("FeedItem", chunk: chunkSize, skipped: &skipped) { object in
             let v = object.values
             guard !excluding.contains(object.primaryKey), let guid = v["guid"]?.stringValue else { return }
@@ -75,11 +101,14 @@ struct BackupSalvage {
             let item = BackupJSON.Item(
                 guid: guid, title: v["title"]?.stringValue, link: v["link"]?.stringValue,
                 author: v["author"]?.stringValue, summary: v["summary"]?.stringValue,
-                content: v["content"]?.stringValue, published: v["published"]?.dateValue,
+                content: nil, published: v["published"]?.dateValue,
                 updated: v["updated"]?.dateValue, read: v["read"]?.boolValue ?? false,
                 flagged: v["flagged"]?.boolValue ?? false, firstSeen: v["firstSeen"]?.dateValue)
-            body(item, url)
+            batch.append((item, url, v["body"]?.int64Value))
+            if batch.count >= Int(max(chunkSize, 1)) { flush() }
         }
+        flush()
+        skipped += bodiesSkipped
         orphans += orphanCount
         if orphanCount > 0 { warn(Messages.orphanItems(orphanCount)) }
     }

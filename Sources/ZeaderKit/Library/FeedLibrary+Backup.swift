@@ -253,6 +253,8 @@ extension FeedLibrary {
             result = try importer.run(document.items.enumerated(), progress: progress) { element, context in
                 let (position, range) = element
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
+                // v4 (h18): the content lives in the item's body, not among its attributes.
+                let content = record.removeValue(forKey: "content")
                 guard case .string(let feedURL)? = record.removeValue(forKey: "feed"), let feedID = feedIDs[feedURL] else {
                     throw ZeaderError.unreadableFile(
                         path: path,
@@ -291,6 +293,14 @@ extension FeedLibrary {
                     added += 1
                 }
                 if let item {
+                    switch content {
+                    case .string(let html)?: item.content = html
+                    case .null?: item.content = nil
+                    case nil: break
+                    case let other?:
+                        throw ZeaderError.unreadableFile(
+                            path: path, reason: "item \(position + 1): \"content\" is \(other), not a string")
+                    }
                     let sortDate = item.published ?? item.updated ?? item.firstSeen
                     if item.sortDate != sortDate { item.sortDate = sortDate }
                 }

@@ -62,7 +62,7 @@ public struct ItemQuery: Sendable, Equatable {
         }
         if let wherePredicate {
             do {
-                parts.append(try Predicate(format: wherePredicate))
+                parts.append(try ZeaderModel.itemPredicate(format: wherePredicate))
             } catch {
                 throw .invalidPredicate(String(describing: error))
             }

@@ -51,8 +51,8 @@ public final class FeedItem: ManagedObject {
     /// Plain text: the parser's preview of the item's description, else of its content
     /// (searched, with the title and author: ``ZeaderModel/searchIndex``).
     @Managed("summary") public var summary: String?
-    /// HTML.
-    @Managed("content") public var content: String?
+    /// The item's HTML content, in its own row (model version 4; read it as ``content``).
+    @ToOne("body") public var body: FeedItemBody?
     @Managed("published") public var published: Date?
     @Managed("updated") public var updated: Date?
     @Managed("read") public var read: Bool
@@ -153,7 +153,18 @@ public enum ZeaderModel {
     /// `ZSEARCH_insert`, `_delete` and `_update`): when ObjectGraph first opens such a store
     /// it finds no index of its own recorded under that name, so it drops that table and
     /// its triggers and builds the index afresh — one index, one set of triggers.
-    public static let searchIndex = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
+    ///
+    /// Of the summary (up to 300 characters) it takes the first ``searchExtractLength``
+    /// (model version 4's index): every indexed word costs a refresh, and a search finds an
+    /// article by its title, author and opening words.
+    public static let searchIndex: FullTextIndexDescription = {
+        var index = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
+        index.extractLengths = ["summary": searchExtractLength]
+        return index
+    }()
+
+    /// Characters of an item's summary the search index takes (``searchIndex``).
+    public static let searchExtractLength = 160
 
     // v3: version 3 is version 2 plus each branch's additive block.
     /// Version 3 of the model: version 2 plus additive entities, attributes and indexes (each
@@ -174,7 +185,7 @@ public enum ZeaderModel {
         return entities
     }
 
-    private static func model(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
+    static func model(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
         do {
             return try ManagedObjectModel(name: name, version: version, entities: entities)
         } catch {
@@ -183,7 +194,7 @@ public enum ZeaderModel {
     }
 
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version3 }
+    public static var current: ManagedObjectModel { version4 }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -194,7 +205,7 @@ public enum ZeaderModel {
     /// ```
     public static let migrationPlan: MigrationPlan = {
         do {
-            return try MigrationPlan(versions: [version1, version2, version3])
+            return try MigrationPlan(versions: [version1, version2, version3, version4], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

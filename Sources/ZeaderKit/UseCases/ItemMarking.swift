@@ -100,7 +100,7 @@ public enum ItemMarking {
         let predicate: ObjectGraph.Predicate
         switch scope {
         case .feed(let id): predicate = unreadOnly && (try ObjectGraph.Predicate(format: "server == %@", id))
-        case .matching(let format): predicate = unreadOnly && (try ObjectGraph.Predicate(format: format))
+        case .matching(let format): predicate = unreadOnly && (try ZeaderModel.itemPredicate(format: format))
         case .all: predicate = unreadOnly
         }
         let request = BatchUpdateRequest(

@@ -47,7 +47,7 @@ public enum Killfile {
     /// ```
     public static func compile(_ rule: Rule) throws(ZeaderError) -> CompiledRule {
         do {
-            let predicate = try ObjectGraph.Predicate(format: rule.predicateFormat)
+            let predicate = try ZeaderModel.itemPredicate(format: rule.predicateFormat)
             try predicate.validate(for: try ZeaderModel.current.entity(named: "FeedItem"), in: ZeaderModel.current)
             return CompiledRule(rule: rule, predicate: predicate)
         } catch {

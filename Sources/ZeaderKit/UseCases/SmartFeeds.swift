@@ -18,7 +18,7 @@ public enum SmartFeeds {
     /// ```
     public static func validate(_ format: String) throws(ZeaderError) {
         do {
-            let predicate = try ObjectGraph.Predicate(format: format)
+            let predicate = try ZeaderModel.itemPredicate(format: format)
             try predicate.validate(for: try ZeaderModel.current.entity(named: "FeedItem"), in: ZeaderModel.current)
         } catch {
             throw ZeaderError.invalidSmartPredicate(String(describing: error))
@@ -63,7 +63,7 @@ public enum SmartFeeds {
     /// let (unread, total) = try SmartFeeds.counts(of: "flagged == YES", in: context)
     /// ```
     public static func counts(of format: String, in context: ManagedObjectContext) throws -> (unread: Int, total: Int) {
-        let predicate = try ObjectGraph.Predicate(format: format)
+        let predicate = try ZeaderModel.itemPredicate(format: format)
         let total = try context.count(
             for: FetchRequest<FeedItem>(predicate: predicate, timeLimit: UserPredicate.timeLimit))
         let unread = try context.count(

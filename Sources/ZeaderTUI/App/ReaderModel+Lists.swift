@@ -18,7 +18,7 @@ extension ReaderModel {
         if let filter { query.filter = try Self.itemPredicate(filter) }
         switch source {
         case .server(let id): query.base = try Predicate(format: "server == %@", id)
-        case .smart(let format): query.base = try Predicate(format: format)
+        case .smart(let format): query.base = try ZeaderModel.itemPredicate(format: format)
         case .search(let text): query.searchText = text
         case .feedSearch(let text, let id):
             query.base = try Predicate(format: "server == %@", id)
@@ -48,7 +48,7 @@ extension ReaderModel {
 
     /// Parses a predicate the user typed for items, with the message `--where` gives.
     static func itemPredicate(_ format: String) throws(ZeaderError) -> Predicate {
-        do { return try Predicate(format: format) } catch { throw .invalidPredicate(error.description) }
+        do { return try ZeaderModel.itemPredicate(format: format) } catch { throw .invalidPredicate(error.description) }
     }
 
     /// The subscriptions matching a Server predicate (`unreadCount > 10`, `url CONTAINS "github"`).

@@ -78,7 +78,8 @@ public final class ReaderModel {
         switch source {
         case .server(let id): return try ItemOrder.itemIDs(ofServer: id, in: context)
         case .smart(let format):
-            return try ItemOrder.itemIDs(matching: try Predicate(format: format), timeLimit: UserPredicate.timeLimit, in: context)
+            return try ItemOrder.itemIDs(
+                matching: try ZeaderModel.itemPredicate(format: format), timeLimit: UserPredicate.timeLimit, in: context)
         case .search(let text): return try ItemSearch.itemIDs(text, in: context)
         case .feedSearch(let text, let server): return try feedSearchIDs(text, server: server)
         }

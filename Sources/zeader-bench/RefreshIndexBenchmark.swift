@@ -1,0 +1,66 @@
+// The search index's share of a refresh (issue 18): the feeds of a folder are parsed once,
+// then stored as a refresh stores them (one save per feed, ``ItemImport/upsert``) into a
+// store without the index's triggers and into one with them, `rounds` times over (each
+// round under new feed URLs, so every item is new). Prints the CPU of parsing, of storing
+// with and without the index, and the index's share of storing and of parsing + storing.
+import Feeds
+import Foundation
+import GRDB
+import ObjectGraph
+import ZeaderKit
+
+func refreshIndexBenchmark(folder: String, rounds: Int) throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+        $0.hasSuffix(".xml") || $0.hasSuffix(".json") || $0.hasSuffix(".rss") || $0.hasSuffix(".atom")
+    }.sorted()
+    let datas = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)) }
+    let (feeds, parse) = measure { datas.compactMap { try? FeedParser.parse(data: $0) } }
+    let items = feeds.reduce(0) { $0 + $1.items.count } * rounds
+    print(
+        "\(feeds.count) feeds of \(folder), \(items) items stored (\(rounds) rounds); parsing once: \(String(format: "%.3f", parse.cpu)) s CPU"
+    )
+    var results: [String: Double] = [:]
+    for indexed in [false, true] {
+        let url = tempStore(indexed ? "refresh-index" : "refresh-noindex")
+        defer { removeStore(url) }
+        let store = try ZeaderStore.open(at: url)
+        if !indexed {
+            // Another connection takes the index's triggers away (this process's store does
+            // not look again until it is reopened).
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { db in
+                for name in ["ZSEARCH_insert", "ZSEARCH_delete", "ZSEARCH_update"] {
+                    try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
+                }
+            }
+            try queue.close()
+        }
+        let context = store.container.newBackgroundContext(name: "bench")
+        let (_, storing) = try measure {
+            try context.performAndWait { () throws in
+                for round in 0..<rounds {
+                    for (n, feed) in feeds.enumerated() {
+                        let server = context.insert(Server.self)
+                        server.url = "https://round\(round).example/feed\(n)"
+                        _ = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
+                        try context.save()
+                        context.reset()
+                    }
+                }
+            }
+        }
+        let indexRows = try readStoreFile(url) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZSEARCH_docsize") ?? 0 }
+        print(
+            String(
+                format: "%@: storing %.3f s CPU (%.1f µs per item), index rows %d", indexed ? "with the index" : "no index",
+                storing.cpu, storing.cpu / Double(max(items, 1)) * 1e6, indexRows))
+        results[indexed ? "index" : "none"] = storing.cpu
+    }
+    let none = results["none"] ?? 0
+    let index = results["index"] ?? 0
+    let parsing = parse.cpu * Double(rounds)
+    print(
+        String(
+            format: "the index costs storing +%.0f%%, parsing + storing +%.0f%%", (index / max(none, 1e-9) - 1) * 100,
+            ((parsing + index) / max(parsing + none, 1e-9) - 1) * 100))
+}
