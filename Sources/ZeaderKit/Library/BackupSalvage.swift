@@ -77,7 +77,13 @@ struct BackupSalvage {
                 author: v["author"]?.stringValue, summary: v["summary"]?.stringValue,
                 content: v["content"]?.stringValue, published: v["published"]?.dateValue,
                 updated: v["updated"]?.dateValue, read: v["read"]?.boolValue ?? false,
-                flagged: v["flagged"]?.boolValue ?? false, firstSeen: v["firstSeen"]?.dateValue)
+                flagged: v["flagged"]?.boolValue ?? false, firstSeen: v["firstSeen"]?.dateValue,
+                flagLetters: v["flagLetters"]?.stringValue,
+                enclosure: v["enclosureURL"]?.stringValue.map { url in
+                    EnclosureSummary(
+                        url: url, type: v["enclosureType"]?.stringValue, length: v["enclosureLength"]?.int64Value,
+                        queued: v["enclosureQueued"]?.boolValue ?? false, file: v["enclosureFile"]?.stringValue)
+                })
             body(item, url)
         }
         orphans += orphanCount
