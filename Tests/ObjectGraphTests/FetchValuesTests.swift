@@ -28,7 +28,9 @@ import Testing
 
     /// What `fetch` gives for `request`, as ID and titles and ratings.
     func expected(_ request: FetchRequest<Note>, in context: ManagedObjectContext) throws -> [FetchedValues] {
-        try context.fetch(request).map { FetchedValues(objectID: $0.objectID, values: [$0.title.valueRepresentation, .double($0.rating)]) }
+        try context.fetch(request).map {
+            FetchedValues(objectID: $0.objectID, values: [$0.title.valueRepresentation, .double($0.rating)])
+        }
     }
 
     @Test func readsOnlyTheKeysInTheRequestsOrderAndMakesNoObjects() throws {
@@ -36,7 +38,8 @@ import Testing
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws in
             let request = FetchRequest<Note>(
-                predicate: try Predicate(format: "read == NO AND rating > 1"), sortDescriptors: [SortDescriptor("rating", ascending: false)],
+                predicate: try Predicate(format: "read == NO AND rating > 1"),
+                sortDescriptors: [SortDescriptor("rating", ascending: false)],
                 fetchLimit: 2, fetchOffset: 1)
             let rows = try context.fetchValues(request, keys: ["title", "rating"])
             #expect(rows.map(\.values) == [[.string("note 6"), .double(6)], [.string("note 4"), .double(4)]])
@@ -57,7 +60,8 @@ import Testing
             let new = context.insert(Note.self)
             new.title = "new"
             new.rating = 3.5
-            let request = FetchRequest<Note>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [SortDescriptor("rating")])
+            let request = FetchRequest<Note>(
+                predicate: try Predicate(format: "read == NO"), sortDescriptors: [SortDescriptor("rating")])
             let rows = try context.fetchValues(request, keys: ["title", "rating"])
             #expect(rows.map { $0.values[0] } == [.string("renamed"), .string("new"), .string("note 6"), .string("note 8")])
             #expect(rows == (try expected(request, in: context)))

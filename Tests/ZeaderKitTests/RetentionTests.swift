@@ -68,7 +68,8 @@ struct RetentionTests {
             try context.save()
             context.reset()
             let removable = try ObjectGraph.Predicate(format: "server == %@ AND read == YES", serverID)
-            return try RetentionCleanup.removeBatch(["g1", "g2", "g3"], of: serverID, matching: removable, now: Self.now, in: context)
+            return try RetentionCleanup.removeBatch(
+                ["g1", "g2", "g3"], of: serverID, matching: removable, now: Self.now, in: context)
         }
         #expect(removed == 2)
         #expect(try guids(store) == ["g2", "g4", "g5", "g6"])

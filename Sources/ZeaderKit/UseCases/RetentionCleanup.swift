@@ -22,6 +22,17 @@ public enum RetentionCleanup {
         _ policy: RetentionPolicy, in context: ManagedObjectContext, now: Date = Date(), batchSize: Int = 5_000,
         progress: ((CleanupReport) -> Void)? = nil
     ) throws -> CleanupReport {
+        // Each batch is a few statements over `batchSize` rows: statement journals in memory
+        // (of bounded size) instead of temporary files.
+        try context.container.store.withBulkWrites {
+            try removeItems(policy, in: context, now: now, batchSize: batchSize, progress: progress)
+        }
+    }
+
+    private static func removeItems(
+        _ policy: RetentionPolicy, in context: ManagedObjectContext, now: Date, batchSize: Int,
+        progress: ((CleanupReport) -> Void)?
+    ) throws -> CleanupReport {
         var report = CleanupReport()
         let feeds = try Server.findAll(sortedBy: "displayOrder", in: context).map { ($0.objectID, $0.url, $0.tags) }
         context.reset()
