@@ -73,9 +73,8 @@ struct RefreshCommand: AsyncParsableCommand {
             }
         }
         CommandOutput.write(summary.line + "\n")
-        if let program = config.articleCommands.notifyProgram, !program.isEmpty,
-            let message = RefreshNotifier.message(for: summary),
-            let problem = await RefreshNotifier.run(program, message: message)
+        if let message = RefreshNotifier.message(for: summary),
+            let problem = await RefreshNotifier.notify(configured: config.articleCommands.notifyProgram, message: message)
         {
             CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
         }

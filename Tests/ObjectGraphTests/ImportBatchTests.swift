@@ -121,6 +121,37 @@ struct Killed: Error {}
         #expect(throws: ObjectGraphError.self) { try importer.marker() }
     }
 
+    /// Statement journals in memory only while a bulk write runs: an import's many small
+    /// statements in large transactions spilled them to /var/tmp (2.5 million `pwrite`s for
+    /// 100,000 items), while one huge statement outside (mark all read) must not hold its
+    /// journal in memory.
+    @Test func statementJournalsStayInMemoryOnlyDuringTheImport() throws {
+        let tmp = TemporaryDirectory()
+        let container = try PersistentContainer(model: looseModel, store: .file(tmp.file("bulk.sqlite")))
+        let store = container.store
+        #expect(!store.writerTempStoreIsMemory)
+        let importer = BatchImporter(container: container, name: "bulk", batchSize: 10)
+        var seen: [Bool] = []
+        try importer.run(importRecords(25)) { record, context in
+            try insertRecord(record, context)
+            seen.append(store.writerTempStoreIsMemory)
+        }
+        #expect(seen.count == 25 && seen.allSatisfy { $0 })
+        #expect(!store.writerTempStoreIsMemory)
+
+        // Restored after a failed import, and only when the last of nested spans ends.
+        let failing = BatchImporter(container: container, name: "failing", batchSize: 10)
+        #expect(throws: Killed.self) {
+            try failing.run(importRecords(5)) { _, _ in throw Killed() }
+        }
+        #expect(!store.writerTempStoreIsMemory)
+        try store.withBulkWrites {
+            try store.withBulkWrites { #expect(store.writerTempStoreIsMemory) }
+            #expect(store.writerTempStoreIsMemory)
+        }
+        #expect(!store.writerTempStoreIsMemory)
+    }
+
     @Test func batchesWithNothingToSaveStillAdvanceTheMarker() throws {
         let container = try PersistentContainer(model: looseModel, store: .inMemory)
         let importer = BatchImporter(container: container, name: "filtered", batchSize: 10)

@@ -46,6 +46,15 @@ struct BackupTests {
                 item.flagged = n % 7 == 0
                 item.firstSeen = Date(timeIntervalSince1970: 1_763_000_000.5 + Double(n) / 1000)
                 item.sortDate = item.published ?? item.updated ?? item.firstSeen
+                if item.flagged { item.flagLetters = n % 14 == 0 ? "Ia" : "Z" }
+                if n % 3 == 1 {
+                    // Podcast episodes: queued, downloaded, or neither; length and type optional.
+                    item.enclosureURL = "https://cdn.a.example/ep\(n).mp3?x=\"1\""
+                    item.enclosureType = n % 6 == 1 ? "audio/mpeg" : nil
+                    item.enclosureLength = n == 4 ? nil : Int64(n) * 1_000_003
+                    item.enclosureQueued = n % 2 == 0
+                    item.enclosureFile = n % 9 == 1 ? "/home/u/podcasts/A/ep\(n) \u{7}.mp3" : nil
+                }
                 item.server = servers[n % 2]
             }
             try context.save()
@@ -76,6 +85,88 @@ struct BackupTests {
         #expect(
             try restored.store.container.store.metadata(
                 forKey: "objectgraph.import.zeader.restore:\(file.path):\(first.utf8.count)") == nil)
+    }
+
+    @Test("enclosures (URL, type, length, queue, downloaded file) and flag letters survive a round trip")
+    func roundTripKeepsEnclosures() throws {
+        let library = try populatedStore()
+        let text = try export(library)
+        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        #expect(json["version"] as? Int == 2)
+        let records = (json["items"] as! [[String: Any]])
+        let g7 = try #require(records.first { $0["guid"] as? String == "g7" })
+        let enclosure = try #require(g7["enclosure"] as? [String: Any])
+        #expect(enclosure["url"] as? String == "https://cdn.a.example/ep7.mp3?x=\"1\"")
+        #expect(enclosure["type"] as? String == "audio/mpeg")
+        #expect(enclosure["length"] as? Int == 7_000_021)
+        #expect(enclosure["queued"] as? Bool == false)
+        #expect(enclosure["file"] is NSNull)
+        #expect(try #require(records.first { $0["guid"] as? String == "g0" })["enclosure"] is NSNull)
+        #expect(try #require(records.first { $0["guid"] as? String == "g0" })["flagLetters"] as? String == "Ia")
+
+        let file = try temporaryFile("backup.json")
+        try Data(text.utf8).write(to: file)
+        let restored = FeedLibrary(store: try makeStore())
+        _ = try restored.restoreBackup(from: file, batchSize: 4)
+        func enclosures(_ library: FeedLibrary) throws -> [String: EnclosureSummary?] {
+            let context = library.store.container.newBackgroundContext()
+            return try context.performAndWait {
+                var result: [String: EnclosureSummary?] = [:]
+                for item in try FeedItem.findAll(in: context) { result[item.guid] = EnclosureSummary(item) }
+                return result
+            }
+        }
+        let before = try enclosures(library)
+        #expect(before.values.compactMap { $0 }.count == 8)
+        #expect(before.values.contains { $0?.queued == true } && before.values.contains { $0?.file != nil })
+        #expect(before.values.contains { $0 != nil && $0?.length == nil })
+        #expect(try enclosures(restored) == before)
+        #expect(try export(restored) == text)
+        // The queue is a podcast queue again.
+        #expect(try restored.podcasts().count == before.values.filter { $0?.queued == true }.count)
+    }
+
+    @Test("a version 1 backup (no enclosures) leaves stored enclosures alone; null clears one; bad ones are refused")
+    func enclosureVersions() throws {
+        let library = try populatedStore()
+        let feed = #""feeds":[{"url":"http://a.example/feed"}],"items":[{"feed":"http://a.example/feed","guid":"g10""#
+        func restore(_ json: String) throws -> EnclosureSummary? {
+            let file = try temporaryFile("b.json")
+            try Data(json.utf8).write(to: file)
+            _ = try library.restoreBackup(from: file)
+            let context = library.store.container.newBackgroundContext()
+            return try context.performAndWait {
+                let predicate = try ObjectGraph.Predicate(format: "guid == 'g10' AND server.url == 'http://a.example/feed'")
+                let item = try #require(try context.fetch(FetchRequest<FeedItem>(predicate: predicate)).first)
+                return EnclosureSummary(item)
+            }
+        }
+        let stored = try #require(try restore(#"{"format":"zeader-backup","version":1,"# + feed + #","title":"v1"}]}"#))
+        #expect(stored.url == "https://cdn.a.example/ep10.mp3?x=\"1\"" && stored.queued && stored.file != nil)
+        let changed = try restore(
+            #"{"format":"zeader-backup","version":2,"# + feed
+                + #","enclosure":{"url":"http://b.example/x.ogg","type":null,"length":12,"queued":true,"file":"/tmp/x.ogg"}}]}"#)
+        #expect(changed == EnclosureSummary(url: "http://b.example/x.ogg", length: 12, queued: true, file: "/tmp/x.ogg"))
+        #expect(try restore(#"{"format":"zeader-backup","version":2,"# + feed + #","enclosure":null}]}"#) == nil)
+
+        let refused: [(String, String)] = [
+            (#"{"url":"javascript:alert(1)"}"#, "not an http or https URL"),
+            (#"{"url":"file:///etc/passwd"}"#, "not an http or https URL"),
+            (#"{"type":"audio/mpeg"}"#, "has no \"url\""),
+            (#"{"url":"http://b.example/x","length":-1}"#, "\"length\""),
+            (#"{"url":"http://b.example/x","queued":"yes"}"#, "\"queued\""),
+            (#""http://b.example/x""#, "not an object or null"),
+        ]
+        for (value, message) in refused {
+            do {
+                _ = try restore(#"{"format":"zeader-backup","version":2,"# + feed + #","enclosure":"# + value + "}]}")
+                Issue.record("\(value) was accepted")
+            } catch {
+                #expect("\(error)".contains("item 1: \"enclosure\""), "\(error)")
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
+        #expect(try restore(#"{"format":"zeader-backup","version":2,"# + feed + "}]}") == nil)  // missing: unchanged
     }
 
     @Test("restoring into a store that has some of the feeds and items merges without duplicates")
@@ -160,7 +251,7 @@ struct BackupTests {
                 Issue.record("\(text) was accepted")
             } catch {
                 #expect(error.description.hasPrefix(file.path + ": "))
-                #expect(error.description.contains(message), "\(error)")
+                #expect("\(error)".contains(message), "\(error)")
             }
         }
         #expect(FeedLibrary.looksLikeBackup(Data("\u{FEFF}\n {\"format\"".utf8)))

@@ -57,6 +57,30 @@ struct RetentionTests {
         #expect(try guids(store) == ["g8", "g9", "g10", "g11"])
     }
 
+    @Test("an item that changed after the cleanup read it stays, and its tombstone is taken back")
+    func changedMeanwhile() throws {
+        let (store, serverID) = try storeWithFeed(items: 6)
+        let context = store.container.newBackgroundContext(name: "cleanup")
+        let removed = try context.performAndWait { () throws -> Int in
+            // g2 was read among the removable ones, then marked unread by the user.
+            let g2 = try #require(try FeedItem.findFirst(byAttribute: "guid", value: .string("g2"), in: context))
+            g2.read = false
+            try context.save()
+            context.reset()
+            let removable = try ObjectGraph.Predicate(format: "server == %@ AND read == YES", serverID)
+            return try RetentionCleanup.removeBatch(
+                ["g1", "g2", "g3"], of: serverID, matching: removable, now: Self.now, in: context)
+        }
+        #expect(removed == 2)
+        #expect(try guids(store) == ["g2", "g4", "g5", "g6"])
+        let tombstones = try context.performAndWait {
+            try RemovedItem.findAll(in: context).map(\.guid).sorted()
+        }
+        #expect(tombstones == ["g1", "g3"])
+        #expect(try serverSummary(store, url: "https://example.org/feed")?.total == 4)
+        #expect(try serverSummary(store, url: "https://example.org/feed")?.unread == 1)
+    }
+
     @Test("unread and flagged items stay unless cleanup-keeps says otherwise; keep-days; scopes")
     func keptItems() throws {
         let (store, serverID) = try storeWithFeed(items: 6, read: false)

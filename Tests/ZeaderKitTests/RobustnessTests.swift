@@ -142,7 +142,7 @@ struct RobustnessTests {
             try restore(#"{"format":"zeader-backup","version":99,"# + feeds + "}")
         } throws: { error in
             guard case .unreadableFile(_, let reason) = error as? ZeaderError else { return false }
-            return reason.contains("version 99, newer than this zeader reads (version 1)")
+            return reason.contains("version 99, newer than this zeader reads (version \(FeedLibrary.backupVersion))")
         }
         #expect {
             try restore(#"{"format":"zeader-backup","version":"two","# + feeds + "}")
@@ -154,7 +154,14 @@ struct RobustnessTests {
         #expect(try restore(#"{"format":"zeader-backup","# + feeds + "}").itemsUpdated == 1)
         var out = ""
         try library.exportBackup { out += $0 }
-        #expect(out.hasPrefix(#"{"format":"zeader-backup","version":1,"#))
+        #expect(out.hasPrefix(#"{"format":"zeader-backup","version":2,"#))
+        #expect(try restore(#"{"format":"zeader-backup","version":2,"# + feeds + "}").itemsUpdated == 1)
+        #expect {
+            try restore(#"{"format":"zeader-backup","version":0,"# + feeds + "}")
+        } throws: { error in
+            guard case .unreadableFile(_, let reason) = error as? ZeaderError else { return false }
+            return reason.contains("unknown version 0")
+        }
     }
 
     @Test("URL schemes are case-insensitive; control characters in a URL are refused")

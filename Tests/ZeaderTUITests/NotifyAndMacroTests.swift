@@ -31,6 +31,28 @@ import ZeaderKit
         #expect(RefreshNotifier.message(for: RefreshSummary(progress: progress, results: [], duration: 0)) == nil)
     }
 
+    @Test func notifySendIsTheFallbackInADesktopSessionOnly() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-notify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = "/nonexistent-zeader:" + dir.path
+        let session = ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"]
+        // Not installed yet.
+        #expect(RefreshNotifier.program(configured: nil, environment: session) == nil)
+        try writeExecutableScript("exit 0", to: dir.appendingPathComponent("notify-send"))
+        #expect(RefreshNotifier.program(configured: nil, environment: session)! == ("notify-send -a zeader", true))
+        #expect(RefreshNotifier.program(configured: nil, environment: ["PATH": path, "WAYLAND_DISPLAY": "wayland-0"]) != nil)
+        #expect(RefreshNotifier.program(configured: nil, environment: ["PATH": path, "DISPLAY": ":0"]) != nil)
+        // cron: no session.
+        #expect(RefreshNotifier.program(configured: nil, environment: ["PATH": path, "DISPLAY": ""]) == nil)
+        // The configured program wins; an empty one turns notifications off.
+        #expect(RefreshNotifier.program(configured: "my-notifier -x", environment: session)! == ("my-notifier -x", false))
+        #expect(RefreshNotifier.program(configured: "", environment: session) == nil)
+        // An empty notify-program line parses as "off".
+        let config = try ReaderConfig.parse("notify-program \"\"", file: "test")
+        #expect(config.articleCommands.notifyProgram == "")
+    }
+
     @Test func readerRefreshRunsNotifyProgram() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-notify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

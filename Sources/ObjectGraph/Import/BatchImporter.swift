@@ -132,7 +132,17 @@ public final class BatchImporter: Sendable {
         }
         let skip = start?.savedRecords ?? 0
         let context = container.newBackgroundContext(name: "import.\(name)")
-        return try context.performAndWait { () throws -> Result in
+        // Many small statements in large transactions: statement journals in memory.
+        return try container.store.withBulkWrites {
+            try run(records, skipping: skip, in: context, progress: progress, insert: insert)
+        }
+    }
+
+    private func run<Records: Sequence>(
+        _ records: Records, skipping skip: Int, in context: ManagedObjectContext, progress: ((Int) -> Void)?,
+        insert: (Records.Element, ManagedObjectContext) throws -> Void
+    ) throws -> Result {
+        try context.performAndWait { () throws -> Result in
             var position = 0
             var inBatch = 0
             var batches = 0

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 
 /// Where a store keeps its data.
 ///
@@ -44,6 +45,8 @@ public final class PersistentStore: Sendable {
     /// print(store.identifier)   // "5F0C…", the same every time this file is opened
     /// ```
     public let identifier: String
+    /// How many ``withBulkWrites(_:)`` spans are running (PersistentStore+BulkWrites.swift).
+    let bulkWriters = Mutex(0)
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
     static let busyTimeout: TimeInterval = 10

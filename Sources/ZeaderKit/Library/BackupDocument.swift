@@ -74,12 +74,14 @@ struct BackupDocument: Sendable {
             )
         }
         if let version {
-            // A missing version is the first one; any other than those this program writes
-            // may mean fields it would misread, so nothing is imported.
+            // A missing version is the first one; any other than those this program reads
+            // (``FeedLibrary/readableBackupVersions``) may mean fields it would misread, so
+            // nothing is imported.
             let supported = FeedLibrary.backupVersion
+            let readable = FeedLibrary.readableBackupVersions
             switch version {
-            case .integer(let n) where n == supported: break
-            case .double(let n) where n == Double(supported): break
+            case .integer(let n) where readable.contains(n): break
+            case .double(let n) where n.rounded() == n && readable.contains(Int64(exactly: n) ?? -1): break
             case .integer(let n) where n > supported:
                 throw ReadError(
                     description:

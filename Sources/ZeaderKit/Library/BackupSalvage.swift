@@ -103,7 +103,13 @@ struct BackupSalvage {
                 author: v["author"]?.stringValue, summary: v["summary"]?.stringValue,
                 content: nil, published: v["published"]?.dateValue,
                 updated: v["updated"]?.dateValue, read: v["read"]?.boolValue ?? false,
-                flagged: v["flagged"]?.boolValue ?? false, firstSeen: v["firstSeen"]?.dateValue)
+                flagged: v["flagged"]?.boolValue ?? false, firstSeen: v["firstSeen"]?.dateValue,
+                flagLetters: v["flagLetters"]?.stringValue,
+                enclosure: v["enclosureURL"]?.stringValue.map { url in
+                    EnclosureSummary(
+                        url: url, type: v["enclosureType"]?.stringValue, length: v["enclosureLength"]?.int64Value,
+                        queued: v["enclosureQueued"]?.boolValue ?? false, file: v["enclosureFile"]?.stringValue)
+                })
             batch.append((item, url, v["body"]?.int64Value))
             if batch.count >= Int(max(chunkSize, 1)) { flush() }
         }

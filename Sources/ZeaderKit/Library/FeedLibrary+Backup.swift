@@ -4,18 +4,25 @@ import ObjectGraph
 /// Backups: every feed and item as one JSON document (`zeader export --json`), and its
 /// restore (`zeader import backup.json`) through ObjectGraph's safe import.
 ///
-/// The document is an object `{"format": "zeader-backup", "version": 1, "feeds": […],
+/// The document is an object `{"format": "zeader-backup", "version": 2, "feeds": […],
 /// "items": […]}`. A feed is `{"url", "title", "siteLink", "displayOrder", "tags",
 /// "etag", "lastModified"}`; an item `{"feed" (its feed's url), "guid", "title", "link",
 /// "author", "summary", "content", "published", "updated", "read", "flagged",
-/// "firstSeen"}`. Dates are ISO 8601 in UTC, with microseconds when they have a fraction,
+/// "firstSeen", "flagLetters", "enclosure"}`, where `enclosure` is `null` or `{"url",
+/// "type", "length", "queued", "file"}` (the podcast queue and the downloaded file's path
+/// as stored). Dates are ISO 8601 in UTC, with microseconds when they have a fraction,
 /// so a round trip keeps them exactly. Text is written as stored (control characters are
 /// escaped, never dropped).
+///
+/// Version 1 (before enclosures) had no `flagLetters` and `enclosure`; it is still read, and
+/// leaves those of an item already stored alone.
 extension FeedLibrary {
     /// The `format` value of a backup document.
     public static let backupFormat = "zeader-backup"
-    /// The `version` this program writes and reads; a backup with another is refused.
-    public static let backupVersion: Int64 = 1
+    /// The `version` this program writes.
+    public static let backupVersion: Int64 = 2
+    /// The versions this program reads; a backup with another is refused.
+    public static let readableBackupVersions: ClosedRange<Int64> = 1...backupVersion
 
     /// Whether `data` is a JSON object (a backup) rather than OPML or a `urls` file.
     ///
@@ -282,6 +289,8 @@ extension FeedLibrary {
                             fetchLimit: 1, includesPendingChanges: false)
                     ).first
                 }
+                let enclosure = try BackupEnclosure(
+                    record.removeValue(forKey: "enclosure"), what: "item \(position + 1)", path: path)
                 if let item {
                     updated += 1
                     try importRecord(record, into: item, what: "item \(position + 1)", path: path)
@@ -292,6 +301,7 @@ extension FeedLibrary {
                     item = new
                     added += 1
                 }
+                if let item { enclosure.apply(to: item) }
                 if let item {
                     switch content {
                     case .string(let html)?: item.content = html

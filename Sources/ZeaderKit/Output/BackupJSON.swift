@@ -92,6 +92,10 @@ public enum BackupJSON {
         var read: Bool
         var flagged: Bool
         var firstSeen: Date?
+        /// newsboat's flag letters (backup version 2).
+        var flagLetters: String? = nil
+        /// The enclosure with its queue and download state (backup version 2).
+        var enclosure: EnclosureSummary? = nil
     }
 
     static func appendFeed(_ server: Server, to out: inout String) {
@@ -122,7 +126,8 @@ public enum BackupJSON {
             Item(
                 guid: item.guid, title: item.title, link: item.link, author: item.author, summary: item.summary,
                 content: item.content, published: item.published, updated: item.updated, read: item.read,
-                flagged: item.flagged, firstSeen: item.firstSeen), feedURL: feedURL, to: &out)
+                flagged: item.flagged, firstSeen: item.firstSeen, flagLetters: item.flagLetters,
+                enclosure: EnclosureSummary(item)), feedURL: feedURL, to: &out)
     }
 
     static func appendItem(_ item: Item, feedURL: String, to out: inout String) {
@@ -146,6 +151,27 @@ public enum BackupJSON {
         appendDate(item.updated, to: &out)
         out += ",\"read\":\(item.read),\"flagged\":\(item.flagged),\"firstSeen\":"
         appendDate(item.firstSeen, to: &out)
+        out += ",\"flagLetters\":"
+        appendString(item.flagLetters, to: &out)
+        out += ",\"enclosure\":"
+        appendEnclosure(item.enclosure, to: &out)
+        out += "}"
+    }
+
+    /// `{"url","type","length","queued","file"}` as stored (the shape of `items --json`,
+    /// text unsanitized), or `null`.
+    static func appendEnclosure(_ enclosure: EnclosureSummary?, to out: inout String) {
+        guard let enclosure else {
+            out += "null"
+            return
+        }
+        out += "{\"url\":"
+        appendString(enclosure.url, to: &out)
+        out += ",\"type\":"
+        appendString(enclosure.type, to: &out)
+        out += ",\"length\":" + (enclosure.length.map { String($0) } ?? "null")
+        out += ",\"queued\":\(enclosure.queued),\"file\":"
+        appendString(enclosure.file, to: &out)
         out += "}"
     }
 }

@@ -7,9 +7,9 @@ import ObjectGraph
 /// For each feed with a limit, the items beyond its `max-items` newest (by `sortDate`) or
 /// older than its `keep-days` are removed — except unread and flagged ones, unless the
 /// policy says otherwise. Each removed item leaves a ``RemovedItem`` tombstone (its guid),
-/// saved in the same transaction as the removal, so a refresh never stores it again.
-/// Items go `batchSize` at a time (one save each, the context reset between), so memory
-/// stays bounded however many there are. Tombstones whose feed has not carried them for
+/// saved just before the removal, so a refresh never stores it again. Items go `batchSize`
+/// at a time: their guids are read (not their text), the tombstones saved, the items
+/// deleted by one set-based delete; so memory stays bounded however many there are. Tombstones whose feed has not carried them for
 /// ``RetentionPolicy/tombstoneDays`` are dropped.
 ///
 /// ```swift
@@ -22,6 +22,17 @@ public enum RetentionCleanup {
         _ policy: RetentionPolicy, in context: ManagedObjectContext, now: Date = Date(), batchSize: Int = 5_000,
         progress: ((CleanupReport) -> Void)? = nil
     ) throws -> CleanupReport {
+        // Each batch is a few statements over `batchSize` rows: statement journals in memory
+        // (of bounded size) instead of temporary files.
+        try context.container.store.withBulkWrites {
+            try removeItems(policy, in: context, now: now, batchSize: batchSize, progress: progress)
+        }
+    }
+
+    private static func removeItems(
+        _ policy: RetentionPolicy, in context: ManagedObjectContext, now: Date, batchSize: Int,
+        progress: ((CleanupReport) -> Void)?
+    ) throws -> CleanupReport {
         var report = CleanupReport()
         let feeds = try Server.findAll(sortedBy: "displayOrder", in: context).map { ($0.objectID, $0.url, $0.tags) }
         context.reset()
@@ -31,12 +42,13 @@ public enum RetentionCleanup {
             var cutoff = keepDays.map { now.addingTimeInterval(-Double($0) * 86_400) }
             if let maxItems {
                 // The oldest item kept by max-items: everything older goes.
-                let oldestKept = try context.fetch(
+                let oldestKept = try context.fetchValues(
                     FetchRequest<FeedItem>(
                         predicate: try ObjectGraph.Predicate(format: "server == %@", serverID),
                         sortDescriptors: [SortDescriptor("sortDate", ascending: false)], fetchLimit: 1,
-                        fetchOffset: maxItems - 1)
-                ).first?.sortDate
+                        fetchOffset: maxItems - 1),
+                    keys: ["sortDate"]
+                ).first.flatMap { Date(fromValue: $0.values[0]) }
                 if let oldestKept { cutoff = max(cutoff ?? oldestKept, oldestKept) }
             }
             guard let cutoff else { continue }
@@ -46,32 +58,18 @@ public enum RetentionCleanup {
             let removable = try ObjectGraph.Predicate(format: format, serverID, cutoff)
             var removedHere = 0
             while true {
-                let items = try context.fetch(
+                let found = try context.fetchValues(
                     FetchRequest<FeedItem>(
-                        predicate: removable, sortDescriptors: [SortDescriptor("sortDate")], fetchLimit: max(1, batchSize)))
-                guard !items.isEmpty, let server = context.object(with: serverID) as? Server else { break }
-                let guids = items.map(\.guid)
-                let known = Set(
-                    try context.fetch(
-                        FetchRequest<RemovedItem>(
-                            predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, guids))
-                    ).map(\.guid))
-                for item in items {
-                    if !known.contains(item.guid) {
-                        let tombstone = context.insert(RemovedItem.self)
-                        tombstone.guid = item.guid
-                        tombstone.reason = RemovedItem.Reason.cleanup.rawValue
-                        tombstone.removed = now
-                        tombstone.server = server
-                    }
-                    context.delete(item)
-                }
-                try context.save()
-                context.reset()
-                removedHere += items.count
-                report.removedItems += items.count
+                        predicate: removable, sortDescriptors: [SortDescriptor("sortDate")], fetchLimit: max(1, batchSize)),
+                    keys: ["guid"])
+                guard !found.isEmpty else { break }
+                let removed = try removeBatch(
+                    found.compactMap { String(fromValue: $0.values[0]) }, of: serverID, matching: removable, now: now,
+                    in: context)
+                removedHere += removed
+                report.removedItems += removed
                 progress?(report)
-                if items.count < batchSize { break }
+                if found.count < batchSize { break }
             }
             if removedHere > 0 { report.feeds += 1 }
         }
@@ -83,6 +81,55 @@ public enum RetentionCleanup {
                     format: "(lastSeen != nil AND lastSeen < %@) OR (lastSeen == nil AND removed < %@)", stale, stale))
         ).changedCount
         return report
+    }
+
+    /// Removes the items `guids` of the feed `serverID` that still match `removable`, leaving
+    /// tombstones; returns how many were removed.
+    ///
+    /// Only the guids are read (never the items' text), and the items go by one set-based
+    /// delete. The tombstones are saved first, then the items deleted: killed in between, a
+    /// feed keeps an item beside its tombstone (a refresh matches stored items first, and the
+    /// next cleanup removes it), never an item removed without one — that one would come back
+    /// unread. An item changed meanwhile (marked unread, flagged) no longer matches and stays;
+    /// its new tombstone is taken back.
+    static func removeBatch(
+        _ guids: [String], of serverID: ObjectID, matching removable: ObjectGraph.Predicate, now: Date,
+        in context: ManagedObjectContext
+    ) throws -> Int {
+        let inFeed = try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, guids)
+        let known = Set(
+            try context.fetchValues(FetchRequest<RemovedItem>(predicate: inFeed), keys: ["guid"]).compactMap {
+                String(fromValue: $0.values[0])
+            })
+        guard let server = context.object(with: serverID) as? Server else { return 0 }
+        var added: [String] = []
+        for guid in guids where !known.contains(guid) {
+            let tombstone = context.insert(RemovedItem.self)
+            tombstone.guid = guid
+            tombstone.reason = RemovedItem.Reason.cleanup.rawValue
+            tombstone.removed = now
+            tombstone.server = server
+            added.append(guid)
+        }
+        try context.save()
+        context.reset()
+        let deleted = try context.execute(
+            BatchDeleteRequest(entityName: "FeedItem", predicate: removable && inFeed)
+        ).changedCount
+        if deleted < guids.count {
+            // Some changed since they were read: their items stay, so their new tombstones go.
+            let stillThere = try context.fetchValues(FetchRequest<FeedItem>(predicate: inFeed), keys: ["guid"]).compactMap {
+                String(fromValue: $0.values[0])
+            }
+            let taken = Set(stillThere).intersection(added)
+            if !taken.isEmpty {
+                try context.execute(
+                    BatchDeleteRequest(
+                        entityName: "RemovedItem",
+                        predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, Array(taken))))
+            }
+        }
+        return deleted
     }
 
     /// A refresh found `tombstone`'s guid in its feed again: remembered (at most once a day)

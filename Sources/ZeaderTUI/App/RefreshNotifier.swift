@@ -4,9 +4,12 @@ import ZeaderKit
 
 /// `notify-program`: after a refresh that stored new items, runs the configured program with
 /// the message ("Zeader: 12 new items in 3 feeds") as its last argument. As in newsboat, the
-/// message is the program's argument and nothing runs without `notify-program` (newsboat has no
-/// `notify-send` fallback either); unlike newsboat, the command is split into words (no shell),
-/// like pipe-to, so `notify-program "notify-send -a zeader"` works without a wrapper script.
+/// message is the program's argument; unlike newsboat, the command is split into words (no
+/// shell), like pipe-to, so `notify-program "notify-send -u low"` works without a wrapper script.
+///
+/// Without `notify-program`, `notify-send -a zeader` runs when it is on the `PATH` and there
+/// is a desktop session to show it (``program(configured:environment:)``); its failures are not
+/// reported, since nobody asked for it. `notify-program ""` turns notifications off.
 ///
 /// ```swift
 /// if let message = RefreshNotifier.message(for: summary), let program = config.articleCommands.notifyProgram {
@@ -27,6 +30,31 @@ public enum RefreshNotifier {
         guard feeds > 0 else { return "Zeader: \(items)" }
         return "Zeader: \(items) in \(feeds == 1 ? "1 feed" : "\(feeds) feeds")"
     }
+
+    /// The command to run after a refresh with new items: `configured` (the `notify-program`
+    /// line; empty: none), else `notify-send -a zeader` when `notify-send` is an executable in a
+    /// folder of `PATH` and a desktop session is there (`DBUS_SESSION_BUS_ADDRESS`,
+    /// `WAYLAND_DISPLAY` or `DISPLAY` set) — from cron there is none, so nothing runs.
+    /// `isFallback` tells the caller to keep quiet about a failure.
+    ///
+    /// ```swift
+    /// if let notifier = RefreshNotifier.program(configured: config.articleCommands.notifyProgram) { … }
+    /// ```
+    public static func program(
+        configured: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (command: String, isFallback: Bool)? {
+        if let configured { return configured.isEmpty ? nil : (configured, false) }
+        let session = ["DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY", "DISPLAY"].contains {
+            !(environment[$0] ?? "").isEmpty
+        }
+        guard session else { return nil }
+        let folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        guard folders.contains(where: { !$0.isEmpty && access($0 + "/" + fallbackProgram, X_OK) == 0 }) else { return nil }
+        return (fallbackProgram + " -a zeader", true)
+    }
+
+    /// The notifier run when `notify-program` is not set (libnotify's).
+    static let fallbackProgram = "notify-send"
 
     /// Starts `command` with `message` appended to its words, its standard input, output and
     /// error on /dev/null (a failure is reported in one line of Zeader's own), without waiting.
@@ -60,18 +88,37 @@ public enum RefreshNotifier {
     /// running then is left to finish on its own); returns the one-line problem, nil when it
     /// exited 0 or is still running.
     public static func run(_ command: String, message: String, timeout: Duration = .seconds(2)) async -> String? {
+        await run(command, message: message, timeout: timeout, reportsFailure: true)
+    }
+
+    /// Runs the notifier ``program(configured:environment:)`` chose for `configured` with
+    /// `message`, as ``run(_:message:timeout:)``; nil when there is none or it went well, and
+    /// always nil for the fallback.
+    ///
+    /// ```swift
+    /// if let problem = await RefreshNotifier.notify(configured: config.articleCommands.notifyProgram, message: message) { warn(problem) }
+    /// ```
+    public static func notify(
+        configured: String?, message: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeout: Duration = .seconds(2)
+    ) async -> String? {
+        guard let program = program(configured: configured, environment: environment) else { return nil }
+        return await run(program.command, message: message, timeout: timeout, reportsFailure: !program.isFallback)
+    }
+
+    private static func run(_ command: String, message: String, timeout: Duration, reportsFailure: Bool) async -> String? {
         let outcome = Mutex<String??>(nil)
         do {
             _ = try start(command, message: message) { problem in
                 outcome.withLock { $0 = .some(problem) }
             }
         } catch {
-            return error.description
+            return reportsFailure ? error.description : nil
         }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
-            if let done = outcome.withLock({ $0 }) { return done }
+            if let done = outcome.withLock({ $0 }) { return reportsFailure ? done : nil }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return nil
@@ -82,19 +129,19 @@ extension ReaderApp {
     /// Starts `notify-program` after a refresh that stored new items, without waiting; if it
     /// fails, the status line says so in one line. On `queue`.
     func notifyNewItems(_ summary: RefreshSummary) {
-        guard let program = config.articleCommands.notifyProgram, !program.isEmpty,
+        guard let program = RefreshNotifier.program(configured: config.articleCommands.notifyProgram),
             let message = RefreshNotifier.message(for: summary)
         else { return }
         do {
-            _ = try RefreshNotifier.start(program, message: message) { [self] problem in
-                guard let problem else { return }
+            _ = try RefreshNotifier.start(program.command, message: message) { [self] problem in
+                guard let problem, !program.isFallback else { return }
                 queue.async { [self] in
                     state.say(problem, error: true)
                     redraw()
                 }
             }
         } catch {
-            state.say(error.description, error: true)
+            if !program.isFallback { state.say(error.description, error: true) }
         }
     }
 }
