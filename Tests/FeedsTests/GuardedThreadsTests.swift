@@ -104,7 +104,10 @@ private struct ThreadFacts: Sendable {
     static func current() -> ThreadFacts {
         var attributes = pthread_attr_t()
         var size = 0
-        if pthread_getattr_np(pthread_self(), &attributes) == 0 {
+        // pthread_getattr_np (a GNU extension) is not in Swift's Glibc module.
+        typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+        let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np")
+        if let symbol, unsafeBitCast(symbol, to: GetAttributes.self)(pthread_self(), &attributes) == 0 {
             pthread_attr_getstacksize(&attributes, &size)
             pthread_attr_destroy(&attributes)
         }

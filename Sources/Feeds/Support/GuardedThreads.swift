@@ -99,14 +99,16 @@ private final class JobQueue: Sendable {
 // between `submit` and `done.signal()`, and by the caller only after `done.wait()` returns;
 // the semaphore orders the two, and the caller's closure outlives the wait.
 private final class Handoff<T>: @unchecked Sendable {
-    private let work: () -> T
+    /// Dropped before the caller wakes: it is the caller's non-escaping closure.
+    private var work: (() -> T)?
     private var result: T?
     private let done = DispatchSemaphore(value: 0)
 
     init(_ work: @escaping () -> T) { self.work = work }
 
     func run() {
-        result = work()
+        result = work?()
+        work = nil
         done.signal()
     }
 

@@ -4,6 +4,10 @@ import Testing
 
 @testable import Feeds
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// HTTPS with a private CA (`caFile`) and HTTP/2: a loopback `nghttpd` (it speaks HTTP/2
 /// only, offered by ALPN) with a CA and certificate made by `openssl` for this run. Both
 /// tools must be installed (`.ci/run` installs them): a missing tool fails these tests.
@@ -97,7 +101,7 @@ final class TLSFeedServer {
         try makeCertificates(in: directory, openssl: openssl)
 
         let log = directory.appendingPathComponent("nghttpd.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: nghttpd)
         process.arguments = [
@@ -108,7 +112,7 @@ final class TLSFeedServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         guard let port = listeningPort(of: process) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw TLSFeedServerError(message: "nghttpd did not start listening")
         }
@@ -138,7 +142,8 @@ final class TLSFeedServer {
     }
 
     func stop() {
-        process.terminate()
+        // SIGKILL: a child of the test process starts with SIGTERM blocked (inherited mask).
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
