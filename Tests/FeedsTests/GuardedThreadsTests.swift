@@ -28,7 +28,7 @@ struct GuardedThreadsTests {
         #expect(seen.0.thread == seen.1.thread, "a guarded thread runs nested work itself (no wait on the pool)")
     }
 
-    @Test func articleLayoutRunsGuardedAndGivesTheSameText() {
+    @Test func articleLayoutThroughAGuardedThreadGivesTheSameText() {
         let html = "<ul><li>one<li>two</ul>"
         #expect(HTMLText.render(html, width: 20).lines == ["  * one", "  * two"])
     }
@@ -50,14 +50,16 @@ struct DeepInputOnASmallStackTests {
     static let depth = 100_000
 
     @Test func deeplyNestedJSONFeedIsAParseError() throws {
-        let json = #"{"version":"https://jsonfeed.org/version/1.1","items":"#
+        let json =
+            #"{"version":"https://jsonfeed.org/version/1.1","items":"#
             + String(repeating: "[", count: Self.depth) + String(repeating: "]", count: Self.depth) + "}"
         let result = onSmallStack { Result { try FeedParser.parse(data: Data(json.utf8)) } }
         #expect(throws: FeedParseError.self) { try result.get() }
     }
 
     @Test func deeplyNestedXMLFeedParsesOrFailsCleanly() {
-        let xml = "<rss version=\"2.0\"><channel><title>t</title><item><title>x</title><description>"
+        let xml =
+            "<rss version=\"2.0\"><channel><title>t</title><item><title>x</title><description>"
             + String(repeating: "<b>", count: Self.depth) + "deep" + String(repeating: "</b>", count: Self.depth)
             + "</description></item></channel></rss>"
         let result = onSmallStack { Result { try FeedParser.parse(data: Data(xml.utf8)) } }
@@ -71,7 +73,8 @@ struct DeepInputOnASmallStackTests {
     }
 
     @Test func deeplyNestedOPMLIsRefusedOrImported() {
-        let opml = "<opml version=\"2.0\"><body>" + String(repeating: "<outline text=\"f\">", count: Self.depth)
+        let opml =
+            "<opml version=\"2.0\"><body>" + String(repeating: "<outline text=\"f\">", count: Self.depth)
             + "<outline type=\"rss\" xmlUrl=\"https://example.org/feed\"/>"
             + String(repeating: "</outline>", count: Self.depth) + "</body></opml>"
         let result = onSmallStack { Result { try OPML.parse(data: Data(opml.utf8), source: "deep.opml") } }
@@ -93,7 +96,6 @@ struct DeepInputOnASmallStackTests {
         return box.withLock { $0! }
     }
 }
-
 
 private struct ThreadFacts: Sendable {
     var thread: UInt

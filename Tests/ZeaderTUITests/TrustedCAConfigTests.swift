@@ -56,7 +56,6 @@ struct TrustedCAConfigTests {
     }
 }
 
-
 /// A refresh's fetcher configuration, as the reader and `zeader refresh` make it.
 private enum RefreshOptionsProbe {
     static func caFile() -> String? { RefreshOptions().fetcherConfiguration.caFile }

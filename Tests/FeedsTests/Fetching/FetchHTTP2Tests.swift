@@ -161,15 +161,19 @@ final class TLSFeedServer {
         let extensions = "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"
         try extensions.write(toFile: path("server.ext"), atomically: false, encoding: .utf8)
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try run(openssl, ["req", "-x509"] + key + [
-            "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Zeader Test CA",
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
-        ])
+        try run(
+            openssl,
+            ["req", "-x509"] + key + [
+                "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Zeader Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
+            ])
         try run(openssl, ["req"] + key + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"])
-        try run(openssl, [
-            "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
-            "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-extfile", path("server.ext"),
-        ])
+        try run(
+            openssl,
+            [
+                "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-extfile", path("server.ext"),
+            ])
     }
 
     private static func run(_ executable: String, _ arguments: [String]) throws {
