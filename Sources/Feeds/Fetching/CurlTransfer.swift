@@ -129,9 +129,6 @@ final class CurlTransfer: @unchecked Sendable {
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         setLong(CURLOPT_FOLLOWLOCATION, 0)
         setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        // A new transfer to a host being connected waits to learn whether it can share that
-        // connection (HTTP/2) instead of opening another.
-        setLong(CURLOPT_PIPEWAIT, 1)
         // In place of libcurl's CA bundle file; its CA directory (/etc/ssl/certs) still counts.
         if let caFile = limits.caFile { setString(CURLOPT_CAINFO, caFile) }
         // Every encoding this libcurl decodes; a download asks for the file as it is (a byte
@@ -159,6 +156,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// for each redirect.
     private func pointAt(_ url: URL) {
         setString(CURLOPT_URL, url.absoluteString)
+        // Over https a new transfer to a host being connected waits for the TLS handshake to
+        // say whether it can share that connection (HTTP/2) instead of opening another. Not
+        // over http: there libcurl would only learn it from the response, so transfers to
+        // one host would go one at a time.
+        setLong(CURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
         setLong(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(deadline - .now)))
     }
 

@@ -108,13 +108,17 @@ final class TLSFeedServer {
             "--verbose", "--htdocs=\(documents.path)", "--address=127.0.0.1", "0",
             directory.appendingPathComponent("server.key").path, directory.appendingPathComponent("server.pem").path,
         ]
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = FileHandle.nullDevice
+        let output = try FileHandle(forWritingTo: log)
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
         guard let port = listeningPort(of: process) else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            throw TLSFeedServerError(message: "nghttpd did not start listening")
+            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw TLSFeedServerError(
+                message: "nghttpd did not start listening (\(process.terminationReason == .exit ? "exit" : "signal") "
+                    + "\(process.terminationStatus)): \(said.suffix(300))")
         }
         return TLSFeedServer(
             directory: directory, caFile: directory.appendingPathComponent("ca.pem").path, port: port, process: process,
