@@ -68,7 +68,7 @@ struct DeepInputOnASmallStackTests {
 
     @Test func deeplyNestedArticleHTMLRenders() {
         let html = String(repeating: "<blockquote><ul><li>", count: Self.depth) + "deep"
-        let lines = onSmallStack { HTMLText.render(html, width: 80).lines }
+        let lines = onSmallStack { HTMLText.renderOnThisThread(html, width: 80, baseURL: nil).lines }
         #expect(lines.joined().contains("deep"))
     }
 

@@ -81,7 +81,8 @@ public enum HTMLText {
         GuardedThreads.runAndWait { renderOnThisThread(html, width: width, baseURL: baseURL) }
     }
 
-    private static func renderOnThisThread(_ html: String, width: Int, baseURL: URL?) -> RenderedText {
+    /// ``render(_:width:baseURL:)`` on the calling thread (its tests check it needs no deep stack).
+    static func renderOnThisThread(_ html: String, width: Int, baseURL: URL?) -> RenderedText {
         var renderer = HTMLRenderer(width: width, baseURL: baseURL)
         var tokenizer = HTMLTokenizer(html)
         while let token = tokenizer.next() { renderer.consume(token) }

@@ -196,7 +196,7 @@ final class TLSFeedServer {
     /// The TCP port `process` listens on, from its sockets' inodes in /proc; waits for it
     /// (a loaded machine may take seconds to start it), `nil` if it exits first.
     private static func listeningPort(of process: Process) -> Int? {
-        for _ in 0..<600 where process.isRunning {
+        for _ in 0..<2400 where process.isRunning {
             let fdDirectory = "/proc/\(process.processIdentifier)/fd"
             let inodes = Set(
                 ((try? FileManager.default.contentsOfDirectory(atPath: fdDirectory)) ?? []).compactMap { entry -> String? in
