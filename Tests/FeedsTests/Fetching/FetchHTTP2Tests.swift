@@ -205,7 +205,9 @@ final class TLSFeedServer {
                     else { return nil }
                     return String(target.dropFirst("socket:[".count).dropLast())
                 })
-            let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+            // Read to the end: a busy machine's table is longer than the one page a sized read gets.
+            let bytes = FileHandle(forReadingAtPath: "/proc/net/tcp").flatMap { try? $0.readToEnd() } ?? Data()
+            let table = String(decoding: bytes, as: UTF8.self)
             for line in table.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 // local_address is ADDRESS:PORT in hex; state 0A is LISTEN; field 9 the inode.
