@@ -72,6 +72,7 @@ struct Zeader: AsyncParsableCommand {
         limitMallocArenas()
         do {
             var command = try parseAsRoot(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
+            ReaderConfig.applyTrustSettings()  // the config's ca-file, for every command's fetches
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

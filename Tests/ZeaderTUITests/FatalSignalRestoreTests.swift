@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Synchronization
 import Testing
@@ -8,10 +9,10 @@ import Testing
     import Glibc
 #endif
 
-/// A stack overflow on a thread with an alternate signal stack still puts the terminal back:
-/// this test bundle runs itself again as a child on a pseudo-terminal, the child switches the
-/// terminal to raw mode and overflows a thread's stack, and the parent looks at the
-/// terminal's modes once the child is dead.
+/// A stack overflow on a thread with an alternate signal stack (a prepared thread, a guarded
+/// thread) still puts the terminal back: this test bundle runs itself again as a child on a
+/// pseudo-terminal, the child switches the terminal to raw mode and overflows a thread's
+/// stack, and the parent looks at the terminal's modes once the child is dead.
 @Suite("FatalSignalRestore: a stack overflow restores the terminal")
 struct FatalSignalRestoreTests {
     static let childVariable = "ZEADER_FATAL_SIGNAL_CHILD"
@@ -33,6 +34,25 @@ struct FatalSignalRestoreTests {
         #expect(run.modes.c_lflag & tcflag_t(ECHO) == 0)
     }
 
+    /// Work over untrusted input runs on a guarded thread (parsing, article layout): an
+    /// overflow there restores the terminal too, on a thread the test did not prepare.
+    @Test func stackOverflowOnAGuardedThreadRestoresTheTerminal() async throws {
+        let run = try await runChild(mode: "guarded-thread")
+        #expect([SIGSEGV, SIGBUS].contains(run.signal), "the child should die of the overflow, not \(run)")
+        #expect(run.modes.c_lflag & tcflag_t(ICANON) != 0, "canonical mode is back")
+        #expect(run.modes.c_lflag & tcflag_t(ECHO) != 0, "echo is back")
+        #expect(run.output.contains("\u{1B}[?1049l"), "the normal screen is back")
+    }
+
+    /// The control for the guarded thread: with the handler installed, the same overflow on
+    /// a Dispatch worker (no alternate stack) ends the process before the handler can run.
+    @Test func stackOverflowOnADispatchWorkerLeavesTheTerminalRaw() async throws {
+        let run = try await runChild(mode: "dispatch-worker")
+        #expect([SIGSEGV, SIGBUS].contains(run.signal), "the child should die of the overflow, not \(run)")
+        #expect(run.modes.c_lflag & tcflag_t(ICANON) == 0)
+        #expect(!run.output.contains("\u{1B}[?1049l"))
+    }
+
     /// The child's part; does nothing unless the parent test started this bundle for it.
     @Test func childOverflowsItsStack() {
         guard let mode = ProcessInfo.processInfo.environment[Self.childVariable] else { return }
@@ -42,12 +62,19 @@ struct FatalSignalRestoreTests {
         cfmakeraw(&raw)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         if mode != "no-handler" { FatalSignalRestore.install() }
-        let thread = Thread {
-            FatalSignalRestore.prepareThread()
-            print(overflow(0))
+        switch mode {
+        case "guarded-thread":
+            print(GuardedThreads.runAndWait { overflow(0) })
+        case "dispatch-worker":
+            DispatchQueue.global().async { print(overflow(0)) }
+        default:
+            let thread = Thread {
+                FatalSignalRestore.prepareThread()
+                print(overflow(0))
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
         }
-        thread.stackSize = 512 * 1024
-        thread.start()
         sleep(30)  // the overflow ends the process long before
     }
 

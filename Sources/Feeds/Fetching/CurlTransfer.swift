@@ -21,6 +21,9 @@ struct HTTPResponse: Sendable {
     /// A 2xx body that disagrees with its `Content-Length` (cut off, or longer): kept, and
     /// reported beside it.
     var problem: FetchError? = nil
+    /// `CURLINFO_HTTP_VERSION` as text (`"2"`), and the connections opened for the fetch.
+    var httpVersion: String? = nil
+    var newConnections = 0
 }
 
 /// One fetch as a libcurl easy handle: its options, its callbacks (body, headers, debug
@@ -71,6 +74,7 @@ final class CurlTransfer: @unchecked Sendable {
     // The whole fetch.
     private var redirectCount = 0
     private var allRedirectsPermanent = true
+    private var newConnections = 0
     private var visited: Set<String>
 
     /// Most response-header bytes accepted per response.
@@ -125,6 +129,8 @@ final class CurlTransfer: @unchecked Sendable {
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         setLong(CURLOPT_FOLLOWLOCATION, 0)
         setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        // In place of libcurl's CA bundle file; its CA directory (/etc/ssl/certs) still counts.
+        if let caFile = limits.caFile { setString(CURLOPT_CAINFO, caFile) }
         // Every encoding this libcurl decodes; a download asks for the file as it is (a byte
         // range of a compressed stream could not be resumed).
         if download == nil { setString(CURLOPT_ACCEPT_ENCODING, "") }
@@ -150,6 +156,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// for each redirect.
     private func pointAt(_ url: URL) {
         setString(CURLOPT_URL, url.absoluteString)
+        // Over https a new transfer to a host being connected waits for the TLS handshake to
+        // say whether it can share that connection (HTTP/2) instead of opening another. Not
+        // over http: there libcurl would only learn it from the response, so transfers to
+        // one host would go one at a time.
+        setLong(CURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
         setLong(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(deadline - .now)))
     }
 
@@ -287,6 +298,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let failure { return .done(.failure(failure)) }
         var responseCode = 0
         if let handle { _ = zc_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &responseCode) }
+        newConnections += Int(longInfo(CURLINFO_NUM_CONNECTS))
         if code == CURLE_PARTIAL_FILE, (200..<300).contains(responseCode), body.count > 0 {
             // What arrived of a feed is worth keeping as far as it parses; the error goes with it.
             return .done(.response(response(status: responseCode, problem: error(for: code))))
@@ -312,7 +324,19 @@ final class CurlTransfer: @unchecked Sendable {
         HTTPResponse(
             status: status, headers: headers, finalURL: currentURL,
             body: (200..<300).contains(status) ? body.takeData() : Data(),
-            redirectCount: redirectCount, allRedirectsPermanent: allRedirectsPermanent, problem: problem)
+            redirectCount: redirectCount, allRedirectsPermanent: allRedirectsPermanent, problem: problem,
+            httpVersion: Self.versionText(longInfo(CURLINFO_HTTP_VERSION)), newConnections: newConnections)
+    }
+
+    /// `CURLINFO_HTTP_VERSION`'s value as the version people write.
+    private static func versionText(_ value: Int) -> String? {
+        switch value {
+        case Int(CURL_HTTP_VERSION_1_0): "1.0"
+        case Int(CURL_HTTP_VERSION_1_1): "1.1"
+        case Int(CURL_HTTP_VERSION_2_0): "2"
+        case Int(CURL_HTTP_VERSION_3): "3"
+        default: nil
+        }
     }
 
     private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -395,6 +419,12 @@ final class CurlTransfer: @unchecked Sendable {
         default: phrase = curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
         }
         return withDetail && !detail.isEmpty && detail != phrase ? "\(phrase) (\(detail))" : phrase
+    }
+
+    private func longInfo(_ item: CURLINFO) -> Int {
+        var value = 0
+        if let handle { _ = zc_easy_getinfo_long(handle, item, &value) }
+        return value
     }
 
     private func info(_ item: CURLINFO) -> Int64 {

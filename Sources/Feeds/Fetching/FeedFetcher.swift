@@ -145,6 +145,8 @@ public final class FeedFetcher: Sendable {
             permanentRedirect: response.redirectCount > 0 && response.allRedirectsPermanent ? response.finalURL : nil,
             status: status, etag: headers["etag"], lastModified: headers["last-modified"],
             contentType: mediaType, charset: charset)
+        metadata.httpVersion = response.httpVersion
+        metadata.newConnections = response.newConnections
         switch status {
         case 200..<300:
             if let problem = response.problem {

@@ -30,6 +30,11 @@ public struct FetchMetadata: Sendable, Equatable {
     ///
     /// `if let problem = metadata.bodyProblem { server.lastError = problem.description }`
     public var bodyProblem: FetchError?
+    /// The HTTP version of the final response: `"1.1"`, `"2"`…; `nil` for files and commands.
+    public var httpVersion: String?
+    /// Connections libcurl opened for this fetch, redirects included: 0 when it reused one
+    /// (or, over HTTP/2, shared one with other fetches).
+    public var newConnections = 0
 
     /// Creates metadata; the fetcher fills these in from the response.
     ///

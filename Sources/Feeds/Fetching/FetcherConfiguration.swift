@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Limits and identity for a ``FeedFetcher``. The defaults suit a laptop refreshing a few
 /// hundred feeds.
@@ -30,6 +31,10 @@ public struct FetcherConfiguration: Sendable, Equatable {
     /// The longest `Retry-After` honoured; longer requests are shortened to this (and never
     /// past a year, whatever this says), so a hostile server cannot silence a feed for years.
     public var maxRetryAfter: TimeInterval = 7 * 24 * 3600
+    /// A PEM file of CA certificates to trust for `https` (a self-hosted server's private
+    /// CA), besides the system's certificate directory; `nil`: the system's trust only.
+    /// Starts as ``defaultCAFile``.
+    public var caFile: String? = FetcherConfiguration.defaultCAFile
 
     /// Creates a configuration with the defaults above.
     ///
@@ -57,4 +62,22 @@ public struct FetcherConfiguration: Sendable, Equatable {
     /// FetcherConfiguration(version: "1.2").userAgent   // "zeader/1.2"
     /// ```
     public var userAgent: String { "zeader/\(version)" }
+}
+
+// MARK: - The process's trust settings
+
+extension FetcherConfiguration {
+    /// The ``caFile`` every configuration made from now on starts with: the front end sets
+    /// it once from the config file's `ca-file`, so that every fetcher the program makes (a
+    /// refresh's, a sync's, a podcast download's) trusts the same CAs.
+    ///
+    /// ```swift
+    /// FetcherConfiguration.defaultCAFile = "/etc/zeader/home-ca.pem"
+    /// ```
+    public static var defaultCAFile: String? {
+        get { defaultCAFileStorage.withLock { $0 } }
+        set { defaultCAFileStorage.withLock { $0 = newValue } }
+    }
+
+    private static let defaultCAFileStorage = Mutex<String?>(nil)
 }

@@ -22,6 +22,8 @@ struct TransferLimits: Sendable {
     var totalMilliseconds: Int
     /// The configured total timeout, as errors report it.
     var totalTimeout: TimeInterval
+    /// Extra CA certificates (a PEM file), or `nil` for the system's only.
+    var caFile: String?
 
     init(_ configuration: FetcherConfiguration) {
         userAgent = HTTPHeaderValues.headerSafe(configuration.userAgent) ?? "zeader"
@@ -30,6 +32,7 @@ struct TransferLimits: Sendable {
         idleSeconds = Self.clamped(configuration.idleTimeout.rounded(.up), scale: 1, minimum: 1)
         totalMilliseconds = Self.clamped(configuration.totalTimeout, scale: 1000, minimum: 1)
         totalTimeout = configuration.totalTimeout
+        caFile = configuration.caFile
     }
 
     /// `seconds × scale` as an Int in `minimum...longestTimeoutSeconds × scale`; NaN and

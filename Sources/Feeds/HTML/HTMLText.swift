@@ -75,7 +75,14 @@ public enum HTMLText {
     /// let page = HTMLText.render(item.content ?? "", width: 72, baseURL: feedURL)
     /// page.lines.forEach { print($0) }
     /// ```
+    ///
+    /// Runs on one of the ``GuardedThreads`` (the caller waits): an article is untrusted input.
     public static func render(_ html: String, width: Int, baseURL: URL? = nil) -> RenderedText {
+        GuardedThreads.runAndWait { renderOnThisThread(html, width: width, baseURL: baseURL) }
+    }
+
+    /// ``render(_:width:baseURL:)`` on the calling thread (its tests check it needs no deep stack).
+    static func renderOnThisThread(_ html: String, width: Int, baseURL: URL?) -> RenderedText {
         var renderer = HTMLRenderer(width: width, baseURL: baseURL)
         var tokenizer = HTMLTokenizer(html)
         while let token = tokenizer.next() { renderer.consume(token) }

@@ -200,7 +200,7 @@ public final class FeedRefresher: Sendable {
         }
     }
 
-    /// Fetch → parse (on this task's thread, never the view queue) → import (on the import
+    /// Fetch → parse (on a guarded thread, never the view queue) → import (on the import
     /// context's queue, awaited without blocking a thread).
     private func refresh(_ target: Target, importer: FeedImporter) async -> FeedRefreshResult {
         guard let request = target.request else {
@@ -221,14 +221,20 @@ public final class FeedRefresher: Sendable {
     public static func fetchAndParse(_ request: FeedRequest, with fetcher: FeedFetcher) async -> FeedImporter.Input {
         let outcome = await fetcher.fetch(request)
         guard case .fetched(let body, let metadata) = outcome else { return .outcome(outcome) }
-        do {
-            var feed = try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
+        // On a guarded thread: see GuardedThreads for why not this task's.
+        let parsed = await GuardedThreads.run {
+            Result { () throws(FeedParseError) in
+                try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
+            }
+        }
+        switch parsed {
+        case .success(var feed):
             if let problem = metadata.bodyProblem {
                 // A body that is not the one announced: its items are kept, the problem is the feed's error.
                 feed.problems.insert(Messages.storedDespite(problem), at: 0)
             }
             return .parsed(feed, metadata)
-        } catch {
+        case .failure(let error):
             if let problem = metadata.bodyProblem { return .failed(.fetch(problem)) }
             return .failed(.parse(error))
         }

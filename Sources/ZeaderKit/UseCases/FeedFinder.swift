@@ -61,11 +61,14 @@ public enum FeedFinder {
             if !linked.isEmpty { return .page(linked) }
             return .page(await feedsAtCommonPaths(of: metadata.finalURL, with: fetcher))
         }
-        do {
-            let feed = try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
-            return .feed(feed, metadata)
-        } catch {
-            return .notAFeed(.parse(error))
+        let parsed = await GuardedThreads.run {
+            Result { () throws(FeedParseError) in
+                try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
+            }
+        }
+        switch parsed {
+        case .success(let feed): return .feed(feed, metadata)
+        case .failure(let error): return .notAFeed(.parse(error))
         }
     }
 

@@ -54,6 +54,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var ignoreRules: [Killfile.Rule] = []
     /// `save-path`, `bookmark-cmd`, `notify-program`, `macro` (``ArticleCommandsConfig``).
     public var articleCommands = ArticleCommandsConfig()
+    /// `ca-file`: extra CA certificates for https (ReaderConfig+Trust.swift).
+    public var caFile: String?
 
     public init() {}
 
@@ -175,6 +177,8 @@ public struct ReaderConfig: Equatable, Sendable {
             config.ignoreRules.append(rule)
         case _ where RetentionPolicy.directives.contains(directive):
             do { try config.retention.apply(directive: directive, arguments: arguments) } catch { throw fail(error.message) }
+        case "ca-file":
+            config.caFile = try Self.trustedCAFile(arguments).mapError { fail($0.message) }.get()
         case "keep-articles-days":
             // newsboat's name for keep-days.
             do { try config.retention.apply(directive: "keep-days", arguments: arguments) } catch {

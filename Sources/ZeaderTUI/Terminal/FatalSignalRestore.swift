@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 
 #if canImport(Glibc)
@@ -15,10 +16,11 @@ import Foundation
 /// `SA_RESETHAND` makes the re-raised signal take its default action. The handler only makes
 /// async-signal-safe calls (`tcsetattr`, `write`, `raise`).
 ///
-/// The limit: an alternate stack belongs to one thread, and threads the reader does not start
-/// (Dispatch's workers, the Swift concurrency pool, where a refresh parses feeds) have none.
-/// A stack overflow there kills the process before any handler can run, and the terminal
-/// stays raw; so code that handles untrusted input must not recurse on its depth.
+/// An alternate stack belongs to one thread, and threads the reader does not start
+/// (Dispatch's workers, the Swift concurrency pool) have none: a stack overflow there ends
+/// the process before any handler can run. So work over untrusted input (a refresh's feed
+/// parsing, laying out an article) runs on ``GuardedThreads``, which have one, and the
+/// parsers bound their depth rather than recurse on it.
 ///
 /// ```swift
 /// FatalSignalRestore.saveTerminalModes()   // before curses changes them
@@ -50,12 +52,7 @@ enum FatalSignalRestore {
     /// Gives the calling thread an alternate signal stack (once per thread), so that the
     /// handler can run even when the thread's own stack is exhausted.
     static func prepareThread() {
-        var current = stack_t()
-        guard sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 else { return }
-        let size = 64 * 1024
-        guard let memory = malloc(size) else { return }  // kept for the thread's lifetime
-        var stack = stack_t(ss_sp: memory, ss_flags: 0, ss_size: size)
-        if sigaltstack(&stack, nil) != 0 { free(memory) }
+        AlternateSignalStack.prepareCurrentThread()
     }
 
     /// The reset written to the terminal: default colours, visible cursor, normal screen.

@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Feeds
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// HTTPS with a private CA (`caFile`) and HTTP/2: a loopback `nghttpd` (it speaks HTTP/2
+/// only, offered by ALPN) with a CA and certificate made by `openssl` for this run. Both
+/// tools must be installed (`.ci/run` installs them): a missing tool fails these tests.
+@Suite("FeedFetcher: HTTP/2 over TLS with a private CA")
+struct FetchHTTP2Tests {
+    static let feed = Data("<rss version=\"2.0\"><channel><title>h2</title></channel></rss>\n".utf8)
+
+    @Test func aFeedOverTLSComesOverHTTP2WhenItsCAIsTrusted() async throws {
+        let server = try TLSFeedServer.start(files: ["feed.xml": Self.feed])
+        defer { server.stop() }
+        let outcome = await fetcher(caFile: server.caFile).fetch(FeedRequest(url: server.url("/feed.xml")))
+        #expect(outcome.body == Self.feed, "\(outcome)")
+        #expect(outcome.metadata?.httpVersion == "2")
+        #expect(outcome.metadata?.newConnections == 1)
+    }
+
+    @Test func fetchesOneAfterAnotherReuseOneConnection() async throws {
+        let server = try TLSFeedServer.start(files: ["feed.xml": Self.feed])
+        defer { server.stop() }
+        let fetcher = fetcher(caFile: server.caFile)
+        var opened: [Int] = []
+        for index in 0..<5 {
+            let outcome = await fetcher.fetch(FeedRequest(url: server.url("/feed.xml?\(index)")))
+            #expect(outcome.body == Self.feed && outcome.metadata?.httpVersion == "2", "\(outcome)")
+            opened.append(outcome.metadata?.newConnections ?? -1)
+        }
+        #expect(opened == [1, 0, 0, 0, 0])
+        #expect(server.sessions() == 1, "the server saw \(server.sessions()) connections")
+    }
+
+    /// Transfers started together wait for the first connection (`CURLOPT_PIPEWAIT`) and
+    /// then share it as HTTP/2 streams, under a per-host limit that would allow four.
+    @Test func feedsFetchedAtOnceShareOneConnection() async throws {
+        let server = try TLSFeedServer.start(files: ["feed.xml": Self.feed])
+        defer { server.stop() }
+        let fetcher = fetcher(caFile: server.caFile, maxPerHost: 4)
+        let seen = Mutex<[(version: String?, opened: Int)]>([])
+        await fetcher.fetchAll((0..<12).map { FeedRequest(url: server.url("/feed.xml?\($0)")) }) { _, outcome in
+            guard outcome.body == Self.feed, let metadata = outcome.metadata else { return }
+            seen.withLock { $0.append((metadata.httpVersion, metadata.newConnections)) }
+        }
+        let results = seen.withLock { $0 }
+        #expect(results.count == 12)
+        #expect(results.allSatisfy { $0.version == "2" })
+        #expect(results.map(\.opened).reduce(0, +) == 1, "connections opened: \(results.map(\.opened))")
+        #expect(server.sessions() == 1, "the server saw \(server.sessions()) connections")
+    }
+
+    /// The control: the same server without its CA is refused, so the tests above depend on `caFile`.
+    @Test func withoutTheCAFileTheCertificateIsRefused() async throws {
+        let server = try TLSFeedServer.start(files: ["feed.xml": Self.feed])
+        defer { server.stop() }
+        let outcome = await fetcher(caFile: nil).fetch(FeedRequest(url: server.url("/feed.xml")))
+        let message = outcome.error.map(String.init(describing:)) ?? "no error"
+        #expect(message.lowercased().contains("certificate"), "\(message)")
+    }
+
+    @Test func anUnreadableCAFileIsAFetchErrorNamingIt() async throws {
+        let server = try TLSFeedServer.start(files: ["feed.xml": Self.feed])
+        defer { server.stop() }
+        let outcome = await fetcher(caFile: "/nonexistent/zeader-ca.pem").fetch(FeedRequest(url: server.url("/feed.xml")))
+        #expect(outcome.error != nil, "\(outcome)")
+    }
+
+    private func fetcher(caFile: String?, maxPerHost: Int = 4) -> FeedFetcher {
+        var configuration = FetcherConfiguration(
+            version: "9.9-test", maxConcurrent: 8, maxPerHost: maxPerHost, idleTimeout: 20, totalTimeout: 60)
+        configuration.caFile = caFile
+        return FeedFetcher(configuration: configuration)
+    }
+}
+
+/// `nghttpd` serving files over TLS on 127.0.0.1 (a port the kernel picks), with a CA and
+/// a certificate for 127.0.0.1 made for it; stopped with ``stop()``.
+final class TLSFeedServer {
+    let directory: URL
+    let caFile: String
+    let port: Int
+    private let process: Process
+    private let log: URL
+
+    /// Makes the certificates, writes `files` to the document root and starts the server.
+    static func start(files: [String: Data]) throws -> TLSFeedServer {
+        let openssl = try #require(tool("openssl"), "openssl is missing (apt-get install openssl)")
+        let nghttpd = try #require(
+            tool("nghttpd"), "nghttpd is missing: apt-get install nghttp2-server (.ci/run installs it)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-h2-\(UUID().uuidString)")
+        let documents = directory.appendingPathComponent("htdocs")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        for (name, data) in files { try data.write(to: documents.appendingPathComponent(name)) }
+        try makeCertificates(in: directory, openssl: openssl)
+
+        let log = directory.appendingPathComponent("nghttpd.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nghttpd)
+        process.arguments = [
+            "--verbose", "--htdocs=\(documents.path)", "--address=127.0.0.1", "0",
+            directory.appendingPathComponent("server.key").path, directory.appendingPathComponent("server.pem").path,
+        ]
+        let output = try FileHandle(forWritingTo: log)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        guard let port = listeningPort(of: process) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw TLSFeedServerError(
+                message: "nghttpd did not start listening (\(process.terminationReason == .exit ? "exit" : "signal") "
+                    + "\(process.terminationStatus)): \(said.suffix(300))")
+        }
+        return TLSFeedServer(
+            directory: directory, caFile: directory.appendingPathComponent("ca.pem").path, port: port, process: process,
+            log: log)
+    }
+
+    private init(directory: URL, caFile: String, port: Int, process: Process, log: URL) {
+        self.directory = directory
+        self.caFile = caFile
+        self.port = port
+        self.process = process
+        self.log = log
+    }
+
+    func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
+
+    /// Connections the server has seen: `--verbose` tags each line with its session's id.
+    func sessions() -> Int {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        var ids = Set<Substring>()
+        for line in text.split(separator: "\n") where line.hasPrefix("[id=") {
+            if let end = line.firstIndex(of: "]") { ids.insert(line[..<end]) }
+        }
+        return ids.count
+    }
+
+    func stop() {
+        // SIGKILL: a child of the test process starts with SIGTERM blocked (inherited mask).
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    // MARK: - Non public
+
+    private static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A CA, and a certificate for 127.0.0.1 that it signs (EC keys: quick to make).
+    private static func makeCertificates(in directory: URL, openssl: String) throws {
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let extensions = "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"
+        try extensions.write(toFile: path("server.ext"), atomically: false, encoding: .utf8)
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try run(
+            openssl,
+            ["req", "-x509"] + key + [
+                "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Zeader Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
+            ])
+        try run(openssl, ["req"] + key + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"])
+        try run(
+            openssl,
+            [
+                "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-extfile", path("server.ext"),
+            ])
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TLSFeedServerError(message: "\(executable) \(arguments.prefix(2).joined(separator: " ")) failed")
+        }
+    }
+
+    /// The TCP port `process` listens on, from its sockets' inodes in /proc; waits for it
+    /// (a loaded machine may take seconds to start it), `nil` if it exits first.
+    private static func listeningPort(of process: Process) -> Int? {
+        for _ in 0..<2400 where process.isRunning {
+            let fdDirectory = "/proc/\(process.processIdentifier)/fd"
+            let inodes = Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: fdDirectory)) ?? []).compactMap { entry -> String? in
+                    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(entry)"),
+                        target.hasPrefix("socket:[")
+                    else { return nil }
+                    return String(target.dropFirst("socket:[".count).dropLast())
+                })
+            // Read to the end: a busy machine's table is longer than the one page a sized read gets.
+            let bytes = FileHandle(forReadingAtPath: "/proc/net/tcp").flatMap { try? $0.readToEnd() } ?? Data()
+            let table = String(decoding: bytes, as: UTF8.self)
+            for line in table.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                // local_address is ADDRESS:PORT in hex; state 0A is LISTEN; field 9 the inode.
+                guard fields.count > 9, fields[3] == "0A", inodes.contains(String(fields[9])),
+                    let portText = fields[1].split(separator: ":").last, let port = Int(portText, radix: 16)
+                else { continue }
+                return port
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+}
+
+struct TLSFeedServerError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
