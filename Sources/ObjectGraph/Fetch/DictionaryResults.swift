@@ -74,8 +74,9 @@ private struct DictionaryColumn {
     var isAggregate: Bool { function != nil }
 }
 
-/// The running value of one aggregate within one group.
-private struct Partial {
+/// The running value of one aggregate within one group (or over a whole fetch, starting
+/// from what the store summed): `add` each unsaved value, then read `result`.
+struct AggregatePartial {
     var count: Int64 = 0
     var total: Double = 0
     var integerSum: Int64? = 0
@@ -176,13 +177,13 @@ extension ManagedObjectContext {
         }
 
         // Store rows first (grouped by SQL), then the context's changed objects folded in.
-        var groups: [[Cell]: [Partial]] = [:]
+        var groups: [[Cell]: [AggregatePartial]] = [:]
         var groupOrder: [[Cell]] = []
         let aggregateColumns = columns.filter(\.isAggregate)
-        func partials(for key: [Cell]) -> [Partial] {
+        func partials(for key: [Cell]) -> [AggregatePartial] {
             if let p = groups[key] { return p }
             groupOrder.append(key)
-            return Array(repeating: Partial(), count: aggregateColumns.count)
+            return Array(repeating: AggregatePartial(), count: aggregateColumns.count)
         }
         if parentContext == nil {
             var select: [String] = []

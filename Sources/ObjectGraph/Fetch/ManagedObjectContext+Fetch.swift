@@ -104,32 +104,15 @@ extension ManagedObjectContext {
             columns: "TOTAL(\(column)), COUNT(\(column)), MIN(\(column)), MAX(\(column)), SUM(\(column))",
             excluding: plan.hasPendingChanges ? plan.excludedPKs : [], applyLimit: false, ordered: false)
         let row = try plan.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
-        var total: Double = row?[0] ?? 0
-        var count: Int = row?[1] ?? 0
-        var minimum = Value(databaseValue: row?[2] ?? .null, type: attribute.type)
-        var maximum = Value(databaseValue: row?[3] ?? .null, type: attribute.type)
-        var integerSum: Int64? = attribute.type == .integer || attribute.type == .bool ? (row?[4] ?? 0) : nil
+        var partial = AggregatePartial(
+            count: row?[1] ?? 0, total: row?[0] ?? 0,
+            integerSum: attribute.type == .integer || attribute.type == .bool ? (row?[4] ?? 0) : nil,
+            minimum: Value(databaseValue: row?[2] ?? .null, type: attribute.type),
+            maximum: Value(databaseValue: row?[3] ?? .null, type: attribute.type))
         if plan.hasPendingChanges {
-            for object in try plan.pendingCandidates() {
-                let v = object.attributeValue(at: index)
-                if v.isNull { continue }
-                count += 1
-                total += v.numericValue ?? 0
-                if let n = Int64(fromValue: v), let s = integerSum { integerSum = s &+ n }
-                if minimum.isNull || Value.sortOrder(v, minimum) < 0 { minimum = v }
-                if maximum.isNull || Value.sortOrder(v, maximum) > 0 { maximum = v }
-            }
+            for object in try plan.pendingCandidates() { partial.add(object.attributeValue(at: index)) }
         }
-        switch function {
-        case .count: return .integer(Int64(count))
-        case .min: return minimum
-        case .max: return maximum
-        case .sum:
-            if count == 0 { return .null }
-            if let integerSum { return .integer(integerSum) }
-            return .double(total)
-        case .avg: return count == 0 ? .null : .double(total / Double(count))
-        }
+        return partial.result(function)
     }
 
     /// A lazily loaded result list: only the matching IDs are read at once, objects are

@@ -88,37 +88,18 @@ extension ReaderApp {
             if yes { attempt { state.say("Deleted \(try ItemDeletion.delete(ids, in: model.context)) items (u to undo)") } }
             return true
         case .cmdline(let text):
-            if let text = editText(text, with: key, submit: runCommandLine) { state.prompt = .cmdline(text: text) }
+            if let text = edit(text, with: key, submit: runCommandLine) { state.prompt = .cmdline(text: text) }
             return true
         case .editFlags(let text, let id):
-            if let text = editText(text, with: key, submit: { setFlags($0, on: id) }) {
+            if let text = edit(text, with: key, submit: { setFlags($0, on: id) }) {
                 state.prompt = .editFlags(text: text, id: id)
             }
             return true
         case .gotoURL(let text):
-            if let text = editText(text, with: key, submit: gotoURL) { state.prompt = .gotoURL(text: text) }
+            if let text = edit(text, with: key, submit: gotoURL) { state.prompt = .gotoURL(text: text) }
             return true
         default: return false
         }
-    }
-
-    /// Edits a prompt's text with `key`; nil when the prompt closed (ESC, or ENTER after `submit`).
-    private func editText(_ text: String, with key: Key, submit: (String) -> Void) -> String? {
-        var text = text
-        switch key {
-        case .escape:
-            state.prompt = nil
-            return nil
-        case .enter:
-            state.prompt = nil
-            submit(text.trimmingCharacters(in: .whitespaces))
-            return nil
-        case .backspace, .delete: if !text.isEmpty { text.removeLast() }
-        case .control("u"): text = ""
-        case .character(let c): text.append(c)
-        default: break
-        }
-        return text
     }
 
     private func setFlags(_ text: String, on id: ObjectID) {

@@ -130,7 +130,8 @@ extension ReaderApp {
     }
 
     /// Edits a prompt's text with `key`; nil when the prompt closed (ESC, or ENTER after `submit`).
-    private func edit(_ text: String, with key: Key, submit: (String) -> Void) -> String? {
+    /// Every one-line prompt edits its text this way.
+    func edit(_ text: String, with key: Key, submit: (String) -> Void) -> String? {
         var text = text
         switch key {
         case .escape:
