@@ -4,7 +4,8 @@
   fill_store.py ZEADER CORPUS_DIR STORE.sqlite [--read-every N]
 
 Each feed file goes through the real parser (`ZEADER parse FILE --base-url URL`), and the
-rows are written as ObjectGraph lays them out (Server/FeedItem tables, Z_PRIMARYKEY,
+rows are written as ObjectGraph lays them out (Server/FeedItem tables, each item's content in
+its own FeedItemBody row with the item's key (model version 4), Z_PRIMARYKEY,
 stored derived counts unreadCount/totalCount), so the reader sees what a refresh would
 have stored. The store must already exist (start `zeader --db STORE` once): its FTS
 triggers then index the items too. Used by the start-up benchmark and the tmux tests
@@ -70,9 +71,11 @@ def main():
             unread = sum(1 for i in items if i[9] == 0)
             db.execute("INSERT INTO Server (Z_PK, title, url, siteLink, unreadCount, totalCount, displayOrder, lastRefresh)"
                        " VALUES (?,?,?,?,?,?,?,?)", (server_pk, feed["title"], url, feed["link"], unread, len(items), order, now))
-            db.executemany("INSERT INTO FeedItem (Z_PK, guid, title, link, author, summary, content, published, updated,"
-                           " read, firstSeen, sortDate, server) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", items)
-        for entity, pk in (("Server", server_pk), ("FeedItem", item_pk)):
+            db.executemany("INSERT INTO FeedItemBody (Z_PK, content) VALUES (?,?)", [(i[0], i[6]) for i in items])
+            db.executemany("INSERT INTO FeedItem (Z_PK, guid, title, link, author, summary, body, published, updated,"
+                           " read, firstSeen, sortDate, server) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           [i[:6] + (i[0],) + i[7:] for i in items])
+        for entity, pk in (("Server", server_pk), ("FeedItem", item_pk), ("FeedItemBody", item_pk)):
             db.execute("INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENTITY, Z_MAX) VALUES (?, ?)", (entity, pk))
     print(f"{len(parsed)} feeds, {n} items")
 
