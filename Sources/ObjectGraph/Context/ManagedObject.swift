@@ -45,6 +45,11 @@ open class ManagedObject: CustomStringConvertible {
     var insertedInBatch = -1
     /// Position in the context's list of inserted objects (see ``InsertedObjects``).
     var insertedSlot = -1
+    /// True once an object of this context has pointed a one-to-one relationship at this one
+    /// (set by `setForeignKey`, never cleared). Until then nothing points at a new object, so
+    /// reading its side of a one-to-one needs no pass over the context's changed objects: that
+    /// pass made inserting N items with a one-to-one body cost N²/2 checks.
+    var isOneToOneTarget = false
     /// Cached stored members of relationships and prefetched objects (see ``RelationshipCache``).
     var relationshipCache: RelationshipCache?
     /// The faults fetched together with this one, fired with it (see ``FaultBatch``).

@@ -28,6 +28,13 @@ extension ManagedObjectContext {
         guard let inverse = destination.relationshipIndexByName[object.entity.relationships[r].inverseName] else {
             return []
         }
+        // A new object that nothing in this context has pointed a one-to-one at has nothing
+        // pointing at it (a child context's objects may be pointed at from its parent: no shortcut).
+        if object.objectID.isTemporary, !object.isOneToOneTarget, !object.entity.relationships[r].isToMany,
+            parentContext == nil
+        {
+            return []
+        }
         let inverseKey = destination.relationships[inverse].name
         var result: [ManagedObject] = []
         var seen = Set<ObjectID>()
@@ -101,6 +108,9 @@ extension ManagedObjectContext {
 
     /// Sets the stored column of to-one `r` and records the change.
     func setForeignKey(_ object: ManagedObject, relationshipIndex r: Int, to id: ObjectID?) {
+        if let id, id.isTemporary, !object.entity.inverseIsToMany[r] {
+            registeredObject(for: id)?.isOneToOneTarget = true
+        }
         if object.isInsertedFlag, object.insertedInBatch == batchNumber, undoManager == nil {
             object.toOne[r] = id
             return
