@@ -95,9 +95,10 @@ private final class JobQueue: Sendable {
 }
 
 /// Carries a synchronous caller's closure to a guarded thread and its result back.
-// Safe to share across threads: `work` and `result` are touched by the guarded thread only
-// between `submit` and `done.signal()`, and by the caller only after `done.wait()` returns;
-// the semaphore orders the two, and the caller's closure outlives the wait.
+// `work` and `result` are touched by the guarded thread only between `submit` and
+// `done.signal()`, and by the caller only after `done.wait()` returns; the caller's closure
+// outlives the wait.
+// Safe to share across threads: the semaphore orders the two threads' uses of the fields.
 private final class Handoff<T>: @unchecked Sendable {
     /// Dropped before the caller wakes: it is the caller's non-escaping closure.
     private var work: (() -> T)?
