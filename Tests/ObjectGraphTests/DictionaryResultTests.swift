@@ -9,23 +9,7 @@ import Testing
 @Suite struct DictionaryResultTests {
     /// Folders A (notes 0–5) and B (notes 6–9); rating i % 3, read for even i.
     func populated() throws -> PersistentContainer {
-        let container = try TestModel.container()
-        let ctx = container.viewContext
-        try ctx.performAndWait { () throws in
-            let a = ctx.insert(Folder.self)
-            a.name = "A"
-            let b = ctx.insert(Folder.self)
-            b.name = "B"
-            for i in 0..<10 {
-                let n = ctx.insert(Note.self)
-                n.title = "note \(i)"
-                n.rating = Double(i % 3)
-                n.read = i % 2 == 0
-                n.folder = i < 6 ? a : b
-            }
-            try ctx.save()
-        }
-        return container
+        try TestModel.twoFolders(notes: 10, inA: 6, ratings: 3)
     }
 
     @Test func groupsWithAggregates() throws {

@@ -6,23 +6,7 @@ import Testing
 @Suite struct FetchTests {
     /// 20 notes in two folders; rating = i % 5, title "note i".
     func populated() throws -> PersistentContainer {
-        let container = try TestModel.container()
-        let ctx = container.viewContext
-        try ctx.performAndWait { () throws in
-            let a = ctx.insert(Folder.self)
-            a.name = "A"
-            let b = ctx.insert(Folder.self)
-            b.name = "B"
-            for i in 0..<20 {
-                let n = ctx.insert(Note.self)
-                n.title = "note \(i)"
-                n.rating = Double(i % 5)
-                n.read = i % 2 == 0
-                n.folder = i < 10 ? a : b
-            }
-            try ctx.save()
-        }
-        return container
+        try TestModel.twoFolders(notes: 20, inA: 10, ratings: 5)
     }
 
     @Test func predicateSortLimitOffset() throws {

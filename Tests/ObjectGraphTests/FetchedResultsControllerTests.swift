@@ -58,23 +58,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
 
 @Suite struct FetchedResultsControllerTests {
     func populated(_ location: StoreLocation = .inMemory) throws -> PersistentContainer {
-        let container = try TestModel.container(location)
-        let ctx = container.viewContext
-        try ctx.performAndWait { () throws in
-            let a = ctx.insert(Folder.self)
-            a.name = "A"
-            let b = ctx.insert(Folder.self)
-            b.name = "B"
-            for i in 0..<10 {
-                let n = ctx.insert(Note.self)
-                n.title = "note \(i)"
-                n.rating = Double(i % 3)
-                n.read = i % 2 == 0
-                n.folder = i < 5 ? a : b
-            }
-            try ctx.save()
-        }
-        return container
+        try TestModel.twoFolders(location, notes: 10, inA: 5, ratings: 3)
     }
 
     /// The controller, its mirror and a fresh fetch agree.

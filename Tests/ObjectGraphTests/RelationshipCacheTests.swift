@@ -10,22 +10,7 @@ import Testing
 @Suite struct RelationshipCacheTests {
     /// Folders A (notes 0–4) and B (notes 5–9), saved.
     func populated() throws -> PersistentContainer {
-        let container = try TestModel.container()
-        let ctx = container.viewContext
-        try ctx.performAndWait { () throws in
-            let a = ctx.insert(Folder.self)
-            a.name = "A"
-            let b = ctx.insert(Folder.self)
-            b.name = "B"
-            for i in 0..<10 {
-                let n = ctx.insert(Note.self)
-                n.title = "note \(i)"
-                n.rating = Double(i % 3)
-                n.folder = i < 5 ? a : b
-            }
-            try ctx.save()
-        }
-        return container
+        try TestModel.twoFolders(notes: 10, inA: 5, ratings: 3, readEven: false)
     }
 
     /// Moves every note into folder A without telling anyone.

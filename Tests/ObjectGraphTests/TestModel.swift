@@ -74,6 +74,30 @@ enum TestModel {
     static func container(_ location: StoreLocation = .inMemory) throws -> PersistentContainer {
         try PersistentContainer(model: model, store: location)
     }
+
+    /// A container holding folders A and B and `notes` saved notes titled "note i": the first
+    /// `inA` in folder A, the rest in B, rated `i % ratings`, and read for even i when `readEven`.
+    static func twoFolders(
+        _ location: StoreLocation = .inMemory, notes: Int, inA: Int, ratings: Int, readEven: Bool = true
+    ) throws -> PersistentContainer {
+        let container = try container(location)
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let a = ctx.insert(Folder.self)
+            a.name = "A"
+            let b = ctx.insert(Folder.self)
+            b.name = "B"
+            for i in 0..<notes {
+                let n = ctx.insert(Note.self)
+                n.title = "note \(i)"
+                n.rating = Double(i % ratings)
+                if readEven { n.read = i % 2 == 0 }
+                n.folder = i < inA ? a : b
+            }
+            try ctx.save()
+        }
+        return container
+    }
 }
 
 /// A temporary directory removed when the value is dropped.
