@@ -33,6 +33,16 @@ struct GuardedThreadsTests {
         #expect(HTMLText.render(html, width: 20).lines == ["  * one", "  * two"])
     }
 
+    @Test func aJobSomeoneWaitsForGoesBeforeQueuedOnes() {
+        let queue = JobQueue()
+        let order = Mutex<[String]>([])
+        queue.submit { order.withLock { $0.append("parse 1") } }
+        queue.submit { order.withLock { $0.append("parse 2") } }
+        queue.submit(first: true) { order.withLock { $0.append("article") } }
+        for _ in 0..<3 { queue.take()() }
+        #expect(order.withLock { $0 } == ["article", "parse 1", "parse 2"])
+    }
+
     @Test func manyWaitersAtOnceAllGetTheirOwnResult() async {
         let results = await withTaskGroup(of: (Int, Int).self) { group in
             for number in 0..<64 { group.addTask { (number, await GuardedThreads.run { number * number }) } }

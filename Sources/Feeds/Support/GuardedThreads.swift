@@ -42,7 +42,9 @@ public enum GuardedThreads {
         if isCurrentThreadGuarded { return work() }
         return withoutActuallyEscaping(work) { work in
             let handoff = Handoff(work)
-            jobs.submit { handoff.run() }
+            // Someone is waiting on this (the reader, to show an article): it goes before
+            // the refresh's queued parses.
+            jobs.submit(first: true) { handoff.run() }
             return handoff.wait()
         }
     }
@@ -74,23 +76,26 @@ public enum GuardedThreads {
     }()
 }
 
-/// The jobs waiting for a guarded thread, first come first served.
-private final class JobQueue: Sendable {
+/// The jobs waiting for a guarded thread, first come first served, except that a job
+/// someone waits for synchronously (`first`) goes before the others.
+final class JobQueue: Sendable {
     private let pending = Mutex<[@Sendable () -> Void]>([])
     private let available = DispatchSemaphore(value: 0)
 
-    func submit(_ job: @escaping @Sendable () -> Void) {
-        pending.withLock { $0.append(job) }
+    func submit(first: Bool = false, _ job: @escaping @Sendable () -> Void) {
+        pending.withLock { first ? $0.insert(job, at: 0) : $0.append(job) }
         available.signal()
+    }
+
+    /// The next job, waiting for one.
+    func take() -> @Sendable () -> Void {
+        available.wait()
+        return pending.withLock { $0.removeFirst() }
     }
 
     /// A thread's loop: runs jobs for ever.
     func serve() -> Never {
-        while true {
-            available.wait()
-            let job = pending.withLock { $0.removeFirst() }
-            job()
-        }
+        while true { take()() }
     }
 }
 
