@@ -12,6 +12,7 @@ import Foundation
 /// final class Feed: ManagedObject {
 ///     @Encoded("layout") var layout: Layout?   // .string("layout") or .data("layout") in the model
 /// }
+/// let feed = context.insert(Feed.self)
 /// feed.layout = Layout(columns: 2, sort: "date")
 /// ```
 @propertyWrapper

@@ -343,7 +343,10 @@ open class ManagedObject: CustomStringConvertible {
     /// the undo step of the changes being saved. Throw to stop the save (nothing is written).
     ///
     /// ```swift
-    /// override func willSave() throws { if isInserted { created = Date() } }
+    /// final class Note: ManagedObject {
+    ///     @Managed("created") var created: Date?
+    ///     override func willSave() throws { if isInserted { created = Date() } }
+    /// }
     /// ```
     open func willSave() throws {}
 
@@ -355,7 +358,10 @@ open class ManagedObject: CustomStringConvertible {
     /// not call it.
     ///
     /// ```swift
-    /// override func prepareForDeletion() { folder?.noteCount -= 1 }
+    /// final class Note: ManagedObject {
+    ///     @ToOne("folder") var folder: Folder?
+    ///     override func prepareForDeletion() { folder?.noteCount -= 1 }
+    /// }
     /// ```
     open func prepareForDeletion() {}
 
@@ -367,19 +373,31 @@ open class ManagedObject: CustomStringConvertible {
     /// every object's errors are collected into one thrown error.
     ///
     /// ```swift
-    /// override func validateForInsert() throws { if title == "" { throw ObjectGraphError.invalidValue(entity: "Note", key: "title", rule: "not empty", message: "is empty") } }
+    /// final class Note: ManagedObject {
+    ///     @Managed("title") var title: String?
+    ///     override func validateForInsert() throws {
+    ///         if title == "" { throw ObjectGraphError.invalidValue(entity: "Note", key: "title", rule: "not empty", message: "is empty") }
+    ///     }
+    /// }
     /// ```
     open func validateForInsert() throws {}
     /// Checks a changed object before it is saved (see ``validateForInsert()``).
     ///
     /// ```swift
-    /// override func validateForUpdate() throws { try validateForInsert() }
+    /// final class Note: ManagedObject {
+    ///     override func validateForUpdate() throws { try validateForInsert() }   // the insert's rules
+    /// }
     /// ```
     open func validateForUpdate() throws {}
     /// Checks an object about to be deleted (see ``validateForInsert()``).
     ///
     /// ```swift
-    /// override func validateForDelete() throws { if isPinned { throw ObjectGraphError.invalidValue(entity: "Note", key: "isPinned", rule: "unpinned", message: "is pinned") } }
+    /// final class Note: ManagedObject {
+    ///     @Managed("isPinned") var isPinned: Bool
+    ///     override func validateForDelete() throws {
+    ///         if isPinned { throw ObjectGraphError.invalidValue(entity: "Note", key: "isPinned", rule: "unpinned", message: "is pinned") }
+    ///     }
+    /// }
     /// ```
     open func validateForDelete() throws {}
 }

@@ -137,7 +137,7 @@ extension ManagedObjectContext {
     /// posted here.
     ///
     /// ```swift
-    /// let token = bus?.observeDidSave(excluding: viewContext) { note in
+    /// let token = bus.observeDidSave(excluding: viewContext) { note in
     ///     viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
     /// }
     /// ```

@@ -111,7 +111,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// the changes it made.
     ///
     /// ```swift
-    /// context.perform { item.read = true }
+    /// let id = item.objectID   // objects stay on their context's queue; IDs travel
+    /// context.perform { (context.object(with: id) as! FeedItem).read = true }
     /// ```
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async {
@@ -487,7 +488,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// not be used afterwards; use it to bound memory in long imports.
     ///
     /// ```swift
-    /// if i % 1000 == 0 { try context.save(); context.reset() }
+    /// for (i, record) in records.enumerated() {
+    ///     try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    ///     if i % 1000 == 999 { try context.save(); context.reset() }
+    /// }
     /// ```
     public func reset() {
         assertOnQueue()

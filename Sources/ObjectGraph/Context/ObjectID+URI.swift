@@ -12,7 +12,7 @@ import Foundation
 /// let url = note.objectID.uriRepresentation(in: container)!   // after a save
 /// // … next launch:
 /// if let id = container.managedObjectID(forURIRepresentation: url) {
-///     let again = try context.existingObject(with: id)
+///     print(try context.existingObject(with: id))
 /// }
 /// ```
 extension ObjectID {

@@ -138,7 +138,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ``ObjectGraphError/multipleMatches(entity:predicate:count:)`` when several do.
     ///
     /// ```swift
-    /// let server = try Server.findSingle(where: try Predicate(format: "url == %@", url))
+    /// let server = try Server.findSingle(where: try Predicate(format: "url == %@", "https://example.org/feed"))
     /// ```
     public static func findSingle(where predicate: Predicate, in context: ManagedObjectContext? = nil)
         throws(ObjectGraphError) -> Self?

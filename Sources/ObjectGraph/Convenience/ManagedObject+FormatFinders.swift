@@ -82,7 +82,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ``ObjectGraphError/multipleMatches(entity:predicate:count:)`` when several do.
     ///
     /// ```swift
-    /// let server = try Server.findSingle(where: "url == %@", url)
+    /// let server = try Server.findSingle(where: "url == %@", "https://example.org/feed")
     /// ```
     public static func findSingle(
         where format: String, _ arguments: (any PredicateArgument)?..., in context: ManagedObjectContext? = nil
@@ -93,7 +93,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ``findSingle(where:_:in:)`` with the format's arguments as an array.
     ///
     /// ```swift
-    /// let server = try Server.findSingle(where: "url == %@", argumentArray: [url])
+    /// let server = try Server.findSingle(where: "url == %@", argumentArray: ["https://example.org/feed"])
     /// ```
     public static func findSingle(
         where format: String, argumentArray arguments: [(any PredicateArgument)?], in context: ManagedObjectContext? = nil

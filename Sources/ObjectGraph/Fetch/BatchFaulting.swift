@@ -15,7 +15,9 @@ extension ManagedObjectContext {
     /// Returns how many faults were loaded.
     ///
     /// ```swift
-    /// let items = try context.fetch(FetchRequest<FeedItem>(returnsObjectsAsFaults: true))
+    /// var request = FetchRequest<FeedItem>()
+    /// request.returnsObjectsAsFaults = true
+    /// let items = try context.fetch(request)
     /// try context.fireFaults(Array(items.prefix(50)))   // one query for the first screenful
     /// ```
     @discardableResult

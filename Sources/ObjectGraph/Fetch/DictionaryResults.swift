@@ -6,6 +6,8 @@ import GRDB
 /// ID), or an aggregate over the objects of a group.
 ///
 /// ```swift
+/// var request = FetchRequest<Note>()
+/// request.propertiesToGroupBy = ["folder"]
 /// request.propertiesToFetch = [.key("folder"), .count(as: "notes"), .aggregate(.avg, of: "rating", as: "meanRating")]
 /// ```
 public struct FetchedProperty: Sendable, Hashable {
@@ -36,6 +38,9 @@ public struct FetchedProperty: Sendable, Hashable {
 /// One result of ``ManagedObjectContext/fetchDictionaries(_:)``.
 ///
 /// ```swift
+/// var request = FetchRequest<FeedItem>()
+/// request.propertiesToGroupBy = ["read"]
+/// request.propertiesToFetch = [.key("read"), .count(as: "items")]
 /// for row in try context.fetchDictionaries(request) { print(row["read"], row["items"]) }
 /// ```
 public struct FetchedDictionary: Sendable, Hashable, CustomStringConvertible {

@@ -17,7 +17,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Parses `"a,b"` into ascending (or all descending) descriptors, MagicalRecord style.
     ///
     /// ```swift
-    /// SortDescriptor.list("displayOrder,title")
+    /// let order = SortDescriptor.list("displayOrder,title")
     /// ```
     public static func list(_ keys: String, ascending: Bool = true) -> [SortDescriptor] {
         keys.split(separator: ",").map { SortDescriptor($0.trimmingCharacters(in: .whitespaces), ascending: ascending) }
@@ -123,6 +123,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// IDs) and aggregates. Empty: every stored attribute.
     ///
     /// ```swift
+    /// var request = FetchRequest<FeedItem>()
+    /// request.propertiesToGroupBy = ["read"]
     /// request.propertiesToFetch = [.key("read"), .count(as: "items")]
     /// ```
     public var propertiesToFetch: [FetchedProperty] = []
@@ -131,7 +133,9 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// keys or an aggregate.
     ///
     /// ```swift
-    /// request.propertiesToGroupBy = ["read"]
+    /// var request = FetchRequest<FeedItem>()
+    /// request.propertiesToGroupBy = ["read"]   // one result per value of read
+    /// request.propertiesToFetch = [.key("read"), .count(as: "items")]
     /// ```
     public var propertiesToGroupBy: [String] = []
     /// For ``ManagedObjectContext/fetchDictionaries(_:)`` without grouping: equal results

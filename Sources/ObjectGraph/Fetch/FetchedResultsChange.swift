@@ -35,6 +35,7 @@ public struct ResultIndexPath: Hashable, Comparable, Sendable, CustomStringConve
 /// - `insertSection(at:)`: an empty section is inserted at `at` (its objects follow as inserts).
 ///
 /// ```swift
+/// var rows = Set<Int>()
 /// for change in batch { if case .insert(_, let path) = change { rows.insert(path.item) } }
 /// ```
 public enum FetchedResultsChange: Hashable, Sendable, CustomStringConvertible {

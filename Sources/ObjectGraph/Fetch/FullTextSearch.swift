@@ -7,9 +7,9 @@ import Foundation
 /// in one attribute. All terms are required; nothing else in the text is FTS5 syntax.
 ///
 /// ```swift
-/// FullTextSearch.matchExpression(for: "Café  swift")   // "\"Café\"* AND \"swift\"*"
-/// FullTextSearch.matchExpression(for: "\"new release\" swift")   // "\"new release\" AND \"swift\"*"
-/// FullTextSearch.matches("caf swi", in: ["Swift at the Café"])   // true
+/// let words = FullTextSearch.matchExpression(for: "Café  swift")   // "\"Café\"* AND \"swift\"*"
+/// let phrase = FullTextSearch.matchExpression(for: "\"new release\" swift")   // "\"new release\" AND \"swift\"*"
+/// let found = FullTextSearch.matches("caf swi", in: ["Swift at the Café"])   // true
 /// ```
 public enum FullTextSearch {
     /// A term of a search: one word (a prefix) or a quoted phrase (whole words in a row).
@@ -42,7 +42,7 @@ public enum FullTextSearch {
     /// required; nil when the text has no words.
     ///
     /// ```swift
-    /// FullTextSearch.matchExpression(for: "linux, swift")   // "\"linux\"* AND \"swift\"*"
+    /// let expression = FullTextSearch.matchExpression(for: "linux, swift")   // "\"linux\"* AND \"swift\"*"
     /// ```
     public static func matchExpression(for text: String) -> String? {
         let terms = terms(text)
@@ -60,8 +60,8 @@ public enum FullTextSearch {
     /// the FTS5 query of ``matchExpression(for:)`` finds in the index).
     ///
     /// ```swift
-    /// FullTextSearch.matches("ÉTÉ", in: ["un été chaud", nil])   // true
-    /// FullTextSearch.matches("\"ete chaud\"", in: ["un été chaud"])   // true
+    /// let word = FullTextSearch.matches("ÉTÉ", in: ["un été chaud", nil])   // true
+    /// let phrase = FullTextSearch.matches("\"ete chaud\"", in: ["un été chaud"])   // true
     /// ```
     public static func matches(_ text: String, in fields: [String?]) -> Bool {
         let wanted = terms(fold(text))

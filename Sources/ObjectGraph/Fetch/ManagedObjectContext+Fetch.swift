@@ -67,8 +67,9 @@ extension ManagedObjectContext {
     /// `USE TEMP B-TREE FOR ORDER BY`. For tests that a list is read through an index.
     ///
     /// ```swift
+    /// let unread = try Predicate(format: "read == NO")
     /// let plan = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: unread, fetchLimit: 50))
-    /// #expect(!plan.contains { $0.contains("TEMP B-TREE") })
+    /// if plan.contains(where: { $0.contains("TEMP B-TREE") }) { print("sorts without an index") }
     /// ```
     public func queryPlan<T: ManagedObject>(for request: FetchRequest<T>, idsOnly: Bool = false) throws(ObjectGraphError)
         -> [String]
@@ -120,7 +121,7 @@ extension ManagedObjectContext {
     /// is released, so iterating 100,000 results keeps memory bounded.
     ///
     /// ```swift
-    /// for item in try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500)) { … }
+    /// for item in try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500)) { print(item.title ?? "") }
     /// ```
     public func fetchBatched<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> FetchedResults<T> {
         let ids = try fetchObjectIDs(request)
@@ -482,7 +483,7 @@ extension Value {
 /// ``ManagedObjectContext/fetchBatched(_:)``). Use it on the context's queue only.
 ///
 /// ```swift
-/// let results = try context.fetchBatched(request)
+/// let results = try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500))
 /// print(results.count, results[0])
 /// ```
 public final class FetchedResults<Element: ManagedObject>: RandomAccessCollection {

@@ -98,7 +98,7 @@ public struct MigrationPlan: StoreMigrator {
     /// The backup path used for a store at `path` migrated from `version`.
     ///
     /// ```swift
-    /// MigrationPlan.backupPath(forStoreAt: "/x/zeader.sqlite", version: 1)   // "/x/zeader.sqlite.v1.bak"
+    /// let backup = MigrationPlan.backupPath(forStoreAt: "/x/zeader.sqlite", version: 1)   // "/x/zeader.sqlite.v1.bak"
     /// ```
     public static func backupPath(forStoreAt path: String, version: Int) -> String {
         "\(path).v\(version).bak"
@@ -265,7 +265,7 @@ public struct MigrationPlan: StoreMigrator {
 /// them. Throwing fails the whole migration and leaves the store untouched.
 ///
 /// ```swift
-/// EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
+/// let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
 ///     if row.oldString("name")?.hasPrefix("A") == true { row["doNotAlert"] = true }
 /// }
 /// ```
@@ -291,8 +291,11 @@ public struct EntityMigrationPolicy: Sendable {
 /// as the destination's primary key (`.integer`), or `.null`.
 ///
 /// ```swift
-/// let due = row.old["dueDate"]            // .date(…) or .null
-/// row["doNotAlert"] = .bool(true)         // same as row.newValues["doNotAlert"] = …
+/// let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
+///     if row.old["dueDate"] == .null {       // row.old["dueDate"]: .date(…) or .null
+///         row["doNotAlert"] = .bool(true)    // same as row.newValues["doNotAlert"] = …
+///     }
+/// }
 /// ```
 public struct MigrationRow: Sendable {
     /// The row's primary key (kept by the migration).
@@ -311,7 +314,9 @@ public struct MigrationRow: Sendable {
     /// The old value of `key` as a string, if it is one.
     ///
     /// ```swift
-    /// if row.oldString("name")?.hasPrefix("A") == true { … }
+    /// let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
+    ///     if row.oldString("name")?.hasPrefix("A") == true { row["doNotAlert"] = true }
+    /// }
     /// ```
     public func oldString(_ key: String) -> String? {
         if case .string(let s)? = old[key] { return s }

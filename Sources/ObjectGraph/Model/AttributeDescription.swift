@@ -111,7 +111,7 @@ public struct AttributeDescription: Sendable, Hashable {
     /// `predicate` ("parent watching its child"), updated from each change, not by counting.
     ///
     /// ```swift
-    /// AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: "read == NO")
+    /// let unread = AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: "read == NO")
     /// ```
     public static func derivedCount(_ name: String, of relationship: String, where predicate: String? = nil)
         -> AttributeDescription

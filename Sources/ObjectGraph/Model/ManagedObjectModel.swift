@@ -10,6 +10,10 @@ public struct ModelError: Error, CustomStringConvertible, Equatable {
 /// A versioned set of entities: the schema of an ObjectGraph store.
 ///
 /// ```swift
+/// let note = EntityDescription("Note", managedClass: Note.self, attributes: [.string("title")],
+///     relationships: [.toOne("folder", destination: "Folder", inverse: "notes")])
+/// let folder = EntityDescription("Folder", managedClass: Folder.self, attributes: [.string("name", optional: false)],
+///     relationships: [.toMany("notes", destination: "Note", inverse: "folder")])
 /// let model = try ManagedObjectModel(name: "Notes", version: 1, entities: [note, folder])
 /// let container = try PersistentContainer(model: model, store: .inMemory)
 /// ```

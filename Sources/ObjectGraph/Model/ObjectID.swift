@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let id = item.objectID
-/// background.perform { ctx in let same = try ctx.existingObject(with: id) }
+/// background.perform { if let same = try? background.existingObject(with: id) { print(same) } }
 /// ```
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     // unowned(unsafe): entities belong to a model, and every model lives until the process

@@ -2,7 +2,7 @@ extension Predicate {
     /// Every key path the predicate reads (`title`, `server.title`, `feedItems.@count`).
     ///
     /// ```swift
-    /// try Predicate(format: "read == NO AND server.title != nil").referencedKeyPaths   // ["read", "server.title"]
+    /// let keyPaths = try Predicate(format: "read == NO AND server.title != nil").referencedKeyPaths   // ["read", "server.title"]
     /// ```
     public var referencedKeyPaths: [String] {
         var result: [String] = []
@@ -34,7 +34,7 @@ extension Predicate {
     /// name (`content` read as `body.content`).
     ///
     /// ```swift
-    /// try Predicate(format: "content CONTAINS 'x'").replacingKeyPaths { $0 == "content" ? "body.content" : $0 }
+    /// let moved = try Predicate(format: "content CONTAINS 'x'").replacingKeyPaths { $0 == "content" ? "body.content" : $0 }
     /// ```
     public func replacingKeyPaths(_ transform: (String) -> String) -> Predicate {
         func map(_ e: PredicateOperand) -> PredicateOperand {

@@ -6,7 +6,7 @@ import Synchronization
 /// migration.
 ///
 /// ```swift
-/// .string("title", optional: false).validated(.minLength(1), .maxLength(200))
+/// let title = AttributeDescription.string("title", optional: false).validated(.minLength(1), .maxLength(200))
 /// ```
 public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
     /// A number (or date, in seconds since 1970) at least this.
@@ -75,7 +75,7 @@ extension AttributeDescription {
     /// This attribute with `rules` added, checked when its object is saved.
     ///
     /// ```swift
-    /// .integer("rating", defaultValue: 0).validated(.minimum(0), .maximum(5))
+    /// let rating = AttributeDescription.integer("rating", defaultValue: 0).validated(.minimum(0), .maximum(5))
     /// ```
     public func validated(_ rules: ValidationRule...) -> AttributeDescription {
         var copy = self

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let title: Value = "Hello"            // .string("Hello")
-/// if case .integer(let n) = item.primitiveValue(forKey: "count") { print(n) }
+/// if case .string(let text) = try item.value(forKey: "title") { print(text) }
 /// ```
 public enum Value: Sendable, Hashable, CustomStringConvertible {
     case null

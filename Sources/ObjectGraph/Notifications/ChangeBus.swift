@@ -43,7 +43,7 @@ public final class ChangeBus: Sendable {
     /// `entities` are involved (the notification is then narrowed to them).
     ///
     /// ```swift
-    /// let t = bus.observeObjectsDidChange(in: viewContext, entities: ["Server"]) { note in … }
+    /// let t = bus.observeObjectsDidChange(in: viewContext, entities: ["Server"]) { note in print(note.updated.count) }
     /// ```
     public func observeObjectsDidChange(
         in context: ManagedObjectContext? = nil, entities: Set<String>? = nil,

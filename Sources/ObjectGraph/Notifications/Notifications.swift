@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let token = container.bus.observeObjectsDidChange(in: viewContext) { note in
-///     for object in note.updated where note.changedKeys(for: object).contains("unreadCount") { redraw(object) }
+///     for object in note.updated where note.changedKeys(for: object).contains("unreadCount") { print("redraw", object) }
 /// }
 /// ```
 public struct ObjectsDidChangeNotification {

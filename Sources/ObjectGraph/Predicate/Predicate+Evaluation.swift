@@ -27,9 +27,19 @@ extension PredicateEvaluable {
 /// What a key of a ``PredicateEvaluable`` holds.
 ///
 /// ```swift
-/// case "title": return .value(.string(title))
-/// case "server": return .object(server)          // nil when unset
-/// case "feedItems": return .objects(items)
+/// struct Entry: PredicateEvaluable {
+///     var title: String
+///     var server: (any PredicateEvaluable)?
+///     var items: [any PredicateEvaluable]
+///     func predicateValue(forKey key: String) throws -> PredicateKeyValue {
+///         switch key {
+///         case "title": return .value(.string(title))
+///         case "server": return .object(server)          // nil when unset
+///         case "feedItems": return .objects(items)
+///         default: return .value(.null)
+///         }
+///     }
+/// }
 /// ```
 public enum PredicateKeyValue {
     /// An attribute's value.

@@ -5,8 +5,10 @@ import GRDB
 ///
 /// ```swift
 /// let fragment = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
-/// let pks = try Int64.fetchAll(db, sql: "SELECT t0.Z_PK FROM \"FeedItem\" AS t0 WHERE \(fragment.sql)",
-///                              arguments: StatementArguments(fragment.arguments))
+/// let pks = try container.store.databaseReader.read { db in
+///     try Int64.fetchAll(db, sql: "SELECT t0.Z_PK FROM \"FeedItem\" AS t0 WHERE \(fragment.sql)",
+///                        arguments: StatementArguments(fragment.arguments))
+/// }
 /// ```
 public struct SQLFragment: Sendable, Equatable {
     /// SQL text with `?` placeholders.
@@ -65,8 +67,9 @@ extension Predicate {
     /// native SQL so indexes serve them.
     ///
     /// ```swift
-    /// let where = try Predicate(format: "server.title == %@", "Swift").sqlExpression(for: item, in: model, alias: "t0")
-    /// // where.sql: ((SELECT t0_1."title" FROM "Server" AS t0_1 WHERE t0_1."Z_PK" = t0."server") IS ?)
+    /// let entity = try model.entity(named: "FeedItem")
+    /// let clause = try Predicate(format: "server.title == %@", "Swift").sqlExpression(for: entity, in: model, alias: "t0")
+    /// // clause.sql: ((SELECT t0_1."title" FROM "Server" AS t0_1 WHERE t0_1."Z_PK" = t0."server") IS ?)
     /// ```
     ///
     /// `IN` binds its constants as one JSON array (`lhs IN (SELECT value FROM json_each(?))`),
@@ -93,7 +96,8 @@ extension Predicate {
     /// `feedItems.@count`), for ORDER BY and projections.
     ///
     /// ```swift
-    /// let order = try Predicate.sqlKeyPathExpression("server.title", for: item, in: model, alias: "t0")
+    /// let entity = try model.entity(named: "FeedItem")
+    /// let order = try Predicate.sqlKeyPathExpression("server.title", for: entity, in: model, alias: "t0")
     /// let sql = "SELECT t0.Z_PK FROM \"FeedItem\" AS t0 ORDER BY \(order)"
     /// ```
     public static func sqlKeyPathExpression(

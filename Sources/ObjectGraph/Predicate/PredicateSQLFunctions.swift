@@ -22,7 +22,7 @@ public enum PredicateSQLFunctions {
     /// factor them out of loops).
     ///
     /// ```swift
-    /// try dbQueue.inDatabase { db in PredicateSQLFunctions.register(in: db) }
+    /// dbQueue.inDatabase { db in PredicateSQLFunctions.register(in: db) }
     /// ```
     public static func register(in db: Database) {
         db.add(function: fold)

@@ -105,7 +105,9 @@ extension SchemaGenerator {
     /// The `CREATE` statements of the join tables that hold `model`'s many-to-many relationships.
     ///
     /// ```swift
-    /// for sql in SchemaGenerator.joinTableStatements(for: model) { try db.execute(sql: sql) }
+    /// try dbQueue.write { db in
+    ///     for sql in SchemaGenerator.joinTableStatements(for: model) { try db.execute(sql: sql) }
+    /// }
     /// ```
     public static func joinTableStatements(for model: ManagedObjectModel) -> [String] {
         model.joinTables.flatMap(\.createStatements)

@@ -29,7 +29,9 @@ extension PersistentStore {
     ///
     /// ```swift
     /// let count = ValueObservation.trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"Note\"") }
-    /// let cancellable = count.start(in: container.store.databaseReader, onError: { _ in }, onChange: { print($0) })
+    /// let cancellable = count.start(
+    ///     in: container.store.databaseReader, scheduling: .async(onQueue: .main),
+    ///     onError: { print($0) }, onChange: { print($0 ?? 0, "notes") })
     /// ```
     public var databaseReader: any DatabaseReader { writer }
 }

@@ -21,7 +21,7 @@ public final class ForeignDatabase: Sendable {
     /// SQLite database throws.
     ///
     /// ```swift
-    /// let db = try ForeignDatabase(readingAt: url)
+    /// let cache = try ForeignDatabase(readingAt: url)
     /// ```
     public init(readingAt url: URL) throws(ObjectGraphError) {
         path = url.path
@@ -46,7 +46,7 @@ public final class ForeignDatabase: Sendable {
     /// The names of the file's tables.
     ///
     /// ```swift
-    /// if try db.tableNames().contains("rss_item") { … }
+    /// if try cache.tableNames().contains("rss_item") { print("a newsboat cache") }
     /// ```
     public func tableNames() throws(ObjectGraphError) -> Set<String> {
         Set(
@@ -59,7 +59,7 @@ public final class ForeignDatabase: Sendable {
     /// The names of `table`'s columns (empty for a table the file does not have).
     ///
     /// ```swift
-    /// let hasFlags = try db.columnNames(of: "rss_item").contains("flags")
+    /// let hasFlags = try cache.columnNames(of: "rss_item").contains("flags")
     /// ```
     public func columnNames(of table: String) throws(ObjectGraphError) -> Set<String> {
         Set(
@@ -73,7 +73,7 @@ public final class ForeignDatabase: Sendable {
     /// text, blobs, null — as stored, whatever the column's declared type).
     ///
     /// ```swift
-    /// let rows = try db.rows("SELECT id, guid FROM rss_item WHERE id > ? ORDER BY id LIMIT 500", [.integer(0)])
+    /// let rows = try cache.rows("SELECT id, guid FROM rss_item WHERE id > ? ORDER BY id LIMIT 500", [.integer(0)])
     /// ```
     public func rows(_ sql: String, _ arguments: [Value] = []) throws(ObjectGraphError) -> [[Value]] {
         var result: [[Value]] = []
@@ -86,7 +86,7 @@ public final class ForeignDatabase: Sendable {
     ///
     /// ```swift
     /// var ids: [Int64] = []
-    /// try db.forEachRow("SELECT id FROM rss_item ORDER BY id") { row in if case .integer(let id) = row[0] { ids.append(id) } }
+    /// try cache.forEachRow("SELECT id FROM rss_item ORDER BY id") { row in if case .integer(let id) = row[0] { ids.append(id) } }
     /// ```
     public func forEachRow(_ sql: String, _ arguments: [Value] = [], _ body: ([Value]) throws -> Void) throws(ObjectGraphError) {
         do {

@@ -25,7 +25,9 @@ extension PersistentStore {
     /// transactions to change the setting.
     ///
     /// ```swift
-    /// try store.withBulkWrites { try importer.run(records) { record, context in … } }
+    /// let result = try store.withBulkWrites {
+    ///     try importer.run(records) { record, context in try context.insertObject(entityName: "FeedItem").importValues(from: record) }
+    /// }
     /// ```
     public func withBulkWrites<R>(_ body: () throws -> R) throws -> R {
         try beginBulkWrites()

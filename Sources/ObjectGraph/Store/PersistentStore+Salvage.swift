@@ -6,7 +6,10 @@ import GRDB
 /// the destination's primary key (`.integer`).
 ///
 /// ```swift
-/// if case .string(let url) = object.values["url"] { print(object.primaryKey, url) }
+/// var skipped: Int64 = 0
+/// try store.salvageObjects(of: "Server", skipped: &skipped, unreadable: { _, _ in }) { object in
+///     if case .string(let url) = object.values["url"] { print(object.primaryKey, url) }
+/// }
 /// ```
 public struct SalvagedObject: Sendable {
     public let primaryKey: Int64

@@ -379,7 +379,7 @@ public final class PersistentStore: Sendable {
     /// in-memory store has no log and answers `true`; a read-only store answers `false`.
     ///
     /// ```swift
-    /// try store.batchUpdate(request)
+    /// try context.execute(BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["read": .bool(true)]))
     /// store.checkpoint(truncate: true)
     /// ```
     @discardableResult

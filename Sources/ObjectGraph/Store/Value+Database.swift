@@ -48,7 +48,9 @@ extension Value {
 /// the destination's `Z_PK`).
 ///
 /// ```swift
-/// for sql in SchemaGenerator.createStatements(for: model) { try db.execute(sql: sql) }
+/// try dbQueue.write { db in
+///     for sql in SchemaGenerator.createStatements(for: model) { try db.execute(sql: sql) }
+/// }
 /// ```
 public enum SchemaGenerator {
     /// The `CREATE TABLE` and `CREATE INDEX` statements for every entity of `model`.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// do { try context.save() }
-/// catch let error as ObjectGraphError { print(error) }   // "FeedItem.guid: uniqueness violated …"
+/// catch { print(error) }   // an ObjectGraphError: "FeedItem.guid: uniqueness violated …"
 /// ```
 public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatable {
     /// No entity of this name (or class) in the model.

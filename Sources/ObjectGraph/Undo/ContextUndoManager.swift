@@ -44,7 +44,7 @@ public struct UndoRecord {
 /// context.undoManager?.beginUndoGrouping(named: "Mark All Read")
 /// for item in items { item.read = true }
 /// context.undoManager?.endUndoGrouping()
-/// context.undoManager?.undo()   // every item unread again
+/// context.undo()   // every item unread again
 /// ```
 public final class ContextUndoManager {
     struct Group {

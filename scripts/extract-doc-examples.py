@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Keeps ObjectGraph's documentation examples compiled by the test suite.
+
+Writes every ```swift example found in the `///` doc comments under Sources/ObjectGraph, and
+every ```swift block of the README's "ObjectGraph in five minutes" section, as functions into
+generated test sources of the ObjectGraphDocTests target:
+
+    python3 scripts/extract-doc-examples.py           # regenerate (commit the result)
+    python3 scripts/extract-doc-examples.py --check   # exit 1 if the committed files are stale
+
+`swift test` runs the --check (DocExampleTests), so an example edited, added or removed without
+regenerating fails the suite, and an example that no longer compiles fails the build.
+
+Conventions (see Tests/ObjectGraphDocTests/DocExampleGiven.swift):
+- The visible example is what compiles: it becomes the body of a function, unchanged.
+- Names an example uses without declaring them (`context`, `item`, `server`, `url`, ...) are
+  "givens": the stored properties of `DocExampleGiven` between its `// MARK: - Givens` and
+  `// MARK: - End of givens` lines. The generator passes each given the example mentions as a
+  parameter of the same name and type, so an example may also shadow one with its own `let`.
+- Model classes the examples share (`Note`, `Folder`, `Server`, `FeedItem`, ...) are declared in
+  that file too; an example that declares its own class of the same name shadows it.
+- Imports follow the example: ObjectGraph alone, plus Foundation when it names a Foundation type
+  (where `Predicate` and `SortDescriptor` are ambiguous: write `OGPredicate`/`OGSortDescriptor`),
+  plus GRDB when it names a GRDB type.
+- Other fence languages (```text, ```sh) are not compiled. Code in doc comments must be fenced:
+  an indented code block is refused, since it would silently escape compilation.
+- Every example is run with fresh givens (an in-memory store holding a little data) on the view
+  context's queue, unless `DocExampleTests.notRun` lists its id with the reason.
+"""
+
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCES = "Sources/ObjectGraph"
+README = "README.md"
+README_SECTION = "## ObjectGraph in five minutes"
+TARGET = "Tests/ObjectGraphDocTests"
+GIVENS_FILE = f"{TARGET}/DocExampleGiven.swift"
+REGENERATE = "python3 scripts/extract-doc-examples.py"
+
+FOUNDATION_NAMES = {
+    "URL", "Date", "Data", "UUID", "JSONSerialization", "JSONEncoder", "JSONDecoder", "UserDefaults",
+    "DispatchQueue", "TimeInterval", "DateFormatter", "ISO8601DateFormatter", "FileManager",
+    "NSRegularExpression", "Locale", "TimeZone", "Calendar", "ProcessInfo", "Thread",
+}
+GRDB_NAMES = {
+    "Database", "DatabaseQueue", "DatabasePool", "DatabaseReader", "DatabaseWriter", "ValueObservation",
+    "Configuration", "StatementArguments", "Row",
+}
+SWIFT_KEYWORDS = {
+    "let", "var", "func", "in", "for", "if", "else", "guard", "return", "try", "await", "do", "catch",
+    "case", "switch", "default", "while", "repeat", "break", "continue", "throw", "throws", "true", "false",
+    "nil", "self", "Self", "class", "struct", "enum", "protocol", "extension", "final", "override", "where",
+    "as", "is", "import", "init", "static", "private", "fileprivate", "internal", "public", "open", "some",
+    "any", "inout", "defer", "async", "rethrows", "super", "subscript", "typealias", "associatedtype",
+    "mutating", "nonmutating", "lazy", "weak", "unowned", "get", "set",
+}
+
+
+class Problem(Exception):
+    pass
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return f.read()
+
+
+# MARK: - Givens
+
+
+def load_givens():
+    """name -> Swift type, from DocExampleGiven's stored properties between the MARK lines."""
+    givens, inside = {}, False
+    for line in read(GIVENS_FILE).split("\n"):
+        if "// MARK: - Givens" in line:
+            inside = True
+        elif "// MARK: - End of givens" in line:
+            inside = False
+        elif inside:
+            m = re.match(r"\s*(?:let|var)\s+(\w+):\s*([^=]+?)\s*(?:=.*)?(?://.*)?$", line)
+            if m:
+                givens[m.group(1)] = m.group(2).strip()
+    if not givens:
+        raise Problem(f"{GIVENS_FILE}: no givens between '// MARK: - Givens' and '// MARK: - End of givens'")
+    return givens
+
+
+# MARK: - Finding examples
+
+
+def doc_text(line):
+    """The Markdown of a `///` line, or None for any other line."""
+    stripped = line.strip()
+    if not stripped.startswith("///"):
+        return None
+    text = stripped[3:]
+    return text[1:] if text.startswith(" ") else text
+
+
+DECL = re.compile(
+    r"\b(func|init|var|let|case|class|struct|enum|protocol|typealias|extension|subscript|actor)\b\s*([`\w.]+)?")
+
+
+def declared_symbol(lines, index):
+    """The name of the declaration a doc comment ending before `index` documents."""
+    while index < len(lines):
+        s = lines[index].strip()
+        if s and not s.startswith("//") and not re.fullmatch(r"@[\w()\":, .]+", s):
+            m = DECL.search(s)
+            if m:
+                kind, name = m.group(1), (m.group(2) or "")
+                if kind in ("init", "subscript"):
+                    return kind
+                return name.replace("`", "").split(".")[-1] or kind
+            return "decl"
+        index += 1
+    return "end"
+
+
+def examples_in_file(path):
+    lines = read(path).split("\n")
+    found, i = [], 0
+    while i < len(lines):
+        text = doc_text(lines[i])
+        if text is None or not text.lstrip().startswith("```"):
+            if text is not None and text.startswith("    ") and i > 0 and doc_text(lines[i - 1]) == "":
+                raise Problem(
+                    f"{path}:{i + 1}: an indented code block in a doc comment; fence it with ```swift "
+                    "so the test suite compiles it")
+            i += 1
+            continue
+        language = text.strip()[3:].strip()
+        fence_indent = len(text) - len(text.lstrip())
+        body, j = [], i + 1
+        while True:
+            if j >= len(lines) or doc_text(lines[j]) is None:
+                raise Problem(f"{path}:{i + 1}: a code fence that is never closed")
+            t = doc_text(lines[j])
+            if t.strip().startswith("```"):
+                break
+            body.append(t[fence_indent:] if t[:fence_indent].strip() == "" else t.lstrip())
+            j += 1
+        k = j + 1
+        while k < len(lines) and doc_text(lines[k]) is not None:
+            k += 1
+        if language in ("", "swift"):
+            found.append((i + 1, declared_symbol(lines, k), body))
+        i = j + 1
+    return found
+
+
+def source_examples():
+    """[(id, path, line, code lines)] for every example under SOURCES, in path order."""
+    result, used = [], set()
+    paths = []
+    for directory, _, files in os.walk(os.path.join(ROOT, SOURCES)):
+        paths += [os.path.relpath(os.path.join(directory, f), ROOT) for f in files if f.endswith(".swift")]
+    for path in sorted(paths):
+        stem = re.sub(r"\W", "", os.path.basename(path)[: -len(".swift")])
+        for line, symbol, body in examples_in_file(path):
+            base = stem + "_" + re.sub(r"\W", "", symbol)
+            name, n = base, 1
+            while name in used:
+                n += 1
+                name = f"{base}_{n}"
+            used.add(name)
+            result.append((name, path, line, body))
+    return result
+
+
+def readme_examples():
+    """The README section's ```swift blocks, in order, as one example (they continue each other)."""
+    lines, body, inside, in_section = read(README).split("\n"), [], False, False
+    for line in lines:
+        if line.startswith("## "):
+            in_section = line.strip() == README_SECTION
+            continue
+        if not in_section:
+            continue
+        if inside:
+            if line.strip() == "```":
+                inside = False
+            else:
+                body.append(line)
+        elif line.strip() == "```swift":
+            inside = True
+    if not body:
+        raise Problem(f"{README}: no ```swift blocks under '{README_SECTION}'")
+    return body
+
+
+# MARK: - Writing tests
+
+
+def code_tokens(code):
+    """Identifiers the code refers to by bare name (no strings, comments or member names)."""
+    code = re.sub(r'#?"(?:\\.|[^"\\\n])*"#?', '""', code)
+    code = re.sub(r"//[^\n]*", "", code)
+    names = set()
+    for m in re.finditer(r"(?<![.\w$])([A-Za-z_]\w*)\b(?!\s*:(?!:))", code):
+        names.add(m.group(1))
+    return names - SWIFT_KEYWORDS
+
+
+def top_level_names(body):
+    """Names the example declares with a top-level `let`/`var` (at its own indentation)."""
+    names = []
+    for line in body:
+        m = re.match(r"(?:let|var)\s+(?:\((.*?)\)|(\w+))", line)
+        if m:
+            for name in (m.group(1).split(",") if m.group(1) else [m.group(2)]):
+                name = name.strip()
+                if re.fullmatch(r"\w+", name) and name != "_" and name not in names:
+                    names.append(name)
+    return names
+
+
+def imports_for(code):
+    tokens = code_tokens(code)
+    imports = ["ObjectGraph"]
+    if tokens & FOUNDATION_NAMES:
+        imports.append("Foundation")
+    if tokens & GRDB_NAMES:
+        imports.append("GRDB")
+    return tuple(sorted(imports))
+
+
+def swift_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def example_function(name, origin, body, givens):
+    code = "\n".join(body)
+    used = [g for g in givens if g in code_tokens(code)]
+    is_async = re.search(r"\bawait\b", code) is not None
+    parameters = ", ".join(f"{g}: {givens[g]}" for g in used)
+    effects = "async throws" if is_async else "throws"
+    lines = [f"// {origin}", f"func docExample_{name}({parameters}) {effects} {{"]
+    lines += [("    " + l).rstrip() for l in body]
+    declared = top_level_names(body)
+    if declared:
+        # Not part of the example: uses its top-level values, so an example may show a value
+        # without the build warning that it is never used.
+        lines.append(f"    _ = ({', '.join(declared)})" if len(declared) > 1 else f"    _ = {declared[0]}")
+    lines.append("}")
+    arguments = ", ".join(f"{g}: given.{g}" for g in used)
+    call = f"docExample_{name}({arguments})"
+    entry = (f"DocExample(id: {swift_string(name)}, origin: {swift_string(origin)}, "
+             + (f"runAsync: {{ given in try await {call} }})" if is_async else f"run: {{ given in try {call} }})"))
+    return "\n".join(lines), entry
+
+
+HEADER = """// Generated by {script} from {what}. Do not edit:
+// change the example where it is written, then run `{regenerate}`.
+// swift-format-ignore-file
+"""
+
+
+def generated_files():
+    givens = load_givens()
+    by_imports = {}
+    for name, path, line, body in source_examples():
+        code = "\n".join(body)
+        # The givens' types count too: a parameter of type URL needs Foundation.
+        tokens = code_tokens(code)
+        code += "\n" + "\n".join(givens[g] for g in givens if g in tokens)
+        functions = by_imports.setdefault(imports_for(code), [])
+        functions.append(example_function(name, f"{path}:{line}", body, givens))
+    files = {}
+    for imports in sorted(by_imports):
+        suffix = "".join(i for i in imports if i != "ObjectGraph") or "Plain"
+        parts = [HEADER.format(script="scripts/extract-doc-examples.py",
+                               what=f"the doc comments under {SOURCES}", regenerate=REGENERATE)]
+        parts += [f"import {i}" for i in imports] + [""]
+        for function, _ in by_imports[imports]:
+            parts += [function, ""]
+        parts.append(f"let docExamples{suffix}: [DocExample] = [")
+        parts += [f"    {entry}," for _, entry in by_imports[imports]]
+        parts += ["]", ""]
+        files[f"{TARGET}/DocExamples{suffix}.generated.swift"] = "\n".join(parts)
+
+    readme = readme_examples()
+    imports = [l.strip() for l in readme if l.strip().startswith("import ")]
+    code = [l for l in readme if not l.strip().startswith("import ")]
+    parts = [HEADER.format(script="scripts/extract-doc-examples.py",
+                           what=f"the ```swift blocks of {README}'s \"{README_SECTION[3:]}\" section",
+                           regenerate=REGENERATE)]
+    parts += imports + ["", "// Compiled only: it writes memos.sqlite and UserDefaults (ReadmeExampleTests runs a copy).",
+                        "func readmeObjectGraphExample() throws {"]
+    parts += [("    " + l).rstrip() for l in code] + ["}", ""]
+    files[f"{TARGET}/ReadmeExamples.generated.swift"] = "\n".join(parts)
+
+    groups = sorted("".join(i for i in imp if i != "ObjectGraph") or "Plain" for imp in by_imports)
+    index = [HEADER.format(script="scripts/extract-doc-examples.py", what="the list of generated files",
+                           regenerate=REGENERATE),
+             "/// Every doc-comment example, in source order within each file of generated examples.",
+             "let allDocExamples: [DocExample] = " + " + ".join(f"docExamples{g}" for g in groups), ""]
+    files[f"{TARGET}/DocExampleIndex.generated.swift"] = "\n".join(index)
+    return files
+
+
+def main(argv):
+    check = "--check" in argv[1:]
+    try:
+        files = generated_files()
+    except Problem as problem:
+        print(f"extract-doc-examples: {problem}", file=sys.stderr)
+        return 1
+    existing = {os.path.join(TARGET, f) for f in os.listdir(os.path.join(ROOT, TARGET)) if f.endswith(".generated.swift")}
+    stale = sorted(p for p in existing if p not in files)
+    differ = sorted(p for p, text in files.items() if not os.path.exists(os.path.join(ROOT, p)) or read(p) != text)
+    if check:
+        if stale or differ:
+            print("The generated doc-example tests are out of date with the doc comments and README ("
+                  + ", ".join(differ + [f"{p} (no longer generated)" for p in stale])
+                  + f"). Run `{REGENERATE}` and commit the result.", file=sys.stderr)
+            return 1
+        return 0
+    for path in stale:
+        os.remove(os.path.join(ROOT, path))
+    for path in differ:
+        with open(os.path.join(ROOT, path), "w", encoding="utf-8") as f:
+            f.write(files[path])
+    print(f"extract-doc-examples: {len(source_examples())} doc-comment examples, 1 README example; "
+          f"{len(differ)} file(s) written, {len(stale)} removed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
