@@ -72,6 +72,11 @@ final class Doc: ManagedObject {
     @Managed("uid") var uid: UUID
 }
 
+final class ToDo: ManagedObject {
+    @Managed("name") var name: String?
+    @Managed("doNotAlert") var doNotAlert: Bool
+}
+
 struct Layout: Codable, Equatable {
     var columns: Int
     var sort: String
@@ -127,6 +132,9 @@ enum DocExampleModel {
                 relationships: [.toMany("playlists", destination: "Playlist", inverse: "songs")]),
             EntityDescription("Doc", managedClass: Doc.self, attributes: [.string("uid", optional: false)]),
             EntityDescription("Feed", managedClass: Feed.self, attributes: [.string("layout")]),
+            EntityDescription(
+                "ToDo", managedClass: ToDo.self,
+                attributes: [.string("name"), .bool("doNotAlert", defaultValue: false)]),
         ]
     }
 
@@ -136,9 +144,9 @@ enum DocExampleModel {
     }
 }
 
-/// Fresh givens for one example: an in-memory store holding a server with three items, a
-/// folder with a note, a post and a tag, a playlist with songs, saved; made on the view context's
-/// queue, and to be used there.
+/// Fresh givens for one example: a store in a new temporary directory holding a server with three
+/// items, a folder with four notes, a post and a tag, a playlist with songs, saved; `url` is
+/// another store file (version 1, closed). Made on the view context's queue, to be used there.
 final class DocExampleGiven {
     // MARK: - Givens
     let container: PersistentContainer
@@ -191,9 +199,18 @@ final class DocExampleGiven {
 
     let directory: URL
 
-    /// Call on `container.viewContext`'s queue.
-    init(_ container: PersistentContainer) throws {
+    /// A new store in a new temporary directory; the givens are made by ``make()``.
+    static func container() throws -> (PersistentContainer, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("given.sqlite")
+        return (try PersistentContainer(model: DocExampleModel.model(version: 1), store: .file(url)), directory)
+    }
+
+    /// Call on `container.viewContext`'s queue; `directory` is removed with the givens.
+    init(_ container: PersistentContainer, directory: URL) throws {
         self.container = container
+        self.directory = directory
         store = container.store
         model = container.model
         bus = container.bus
@@ -226,6 +243,11 @@ final class DocExampleGiven {
         note.title = "Groceries"
         note.text = "milk"
         note.folder = folder
+        for title in ["Books", "Travel", "Work"] {
+            let other = context.insert(Note.self)
+            other.title = title
+            other.folder = folder
+        }
         object = note
         post = context.insert(Post.self)
         post.title = "Hello"
@@ -233,13 +255,13 @@ final class DocExampleGiven {
         tag.name = "swift"
         playlist = context.insert(Playlist.self)
         playlist.name = "Mix"
-        let songs = (1...4).map { n in
+        let songs = (1...5).map { n in
             let song = context.insert(Song.self)
             song.title = "Song \(n)"
             return song
         }
-        playlist.songs = Array(songs.prefix(3))
-        song = songs[3]
+        playlist.songs = Array(songs.prefix(4))
+        song = songs[4]
         uid = UUID()
         doc = context.insert(Doc.self)
         doc.uid = uid
@@ -256,9 +278,8 @@ final class DocExampleGiven {
         try controller.performFetch()
         batch = [.insert(noteID, at: ResultIndexPath(section: 0, item: 0))]
 
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-doc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         url = directory.appendingPathComponent("store.sqlite")
+        _ = try PersistentContainer(model: DocExampleModel.model(version: 1), store: .file(url))
         data = Data(#"{"guid": "from-json", "title": "JSON", "read": true}"#.utf8)
         format = "read == NO"
         importer = BatchImporter(container: container, name: "doc-example")

@@ -7,7 +7,37 @@ import Testing
 /// `generatedExamplesAreCurrent`, and run with fresh givens unless `notRun` says why not.
 @Suite struct DocExampleTests {
     /// Examples that compile but are not run, with the reason.
-    static let notRun: [String: String] = [:]
+    static let notRun: [String: String] = [
+        "ManagedObject_ManagedObject": "inserts a class it declares, which the givens' model does not know",
+        "CodableAttribute_Encoded": "inserts a class it declares, which the givens' model does not know",
+        "UUIDValue_UUID": "fetches a class it declares, which the givens' model does not know",
+        "FetchedResultsController_changeBatches": "waits for changes forever",
+        "ForeignDatabase_ForeignDatabase": "reads newsboat's cache.db in the working directory",
+        "AttributeMove_AttributeMove": "needs models in which Note's body moves to NoteBody",
+        "ManagedObjectFinders_default": finders,
+        "ManagedObjectFinders_findAll_2": finders,
+        "ManagedObjectFinders_findAll_3": finders,
+        "ManagedObjectFinders_findAll_4": finders,
+        "ManagedObjectFinders_findAll_5": finders,
+        "ManagedObjectFinders_findFirst": finders,
+        "ManagedObjectFinders_findFirst_2": finders,
+        "ManagedObjectFinders_findSingle": finders,
+        "ManagedObjectFinders_count": finders,
+        "ManagedObjectFinders_aggregate": finders,
+        "ManagedObjectFormatFinders_findAll": finders,
+        "ManagedObjectFormatFinders_findAll_2": finders,
+        "ManagedObjectFormatFinders_findFirst": finders,
+        "ManagedObjectFormatFinders_findFirst_2": finders,
+        "ManagedObjectFormatFinders_findFirst_3": finders,
+        "ManagedObjectFormatFinders_findSingle": finders,
+        "ManagedObjectFormatFinders_findSingle_2": finders,
+        "ManagedObjectFormatFinders_count": finders,
+        "ManagedObjectFormatFinders_count_2": finders,
+        "ManagedObjectFormatFinders_aggregate": finders,
+        "ManagedObjectFormatFinders_aggregate_2": finders,
+    ]
+    private static let finders =
+        "uses PersistentContainer.default, a process-wide setting that FinderTests changes while the suite runs"
 
     @Test func generatedExamplesAreCurrent() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -31,9 +61,8 @@ import Testing
 
     @Test(arguments: allDocExamples.filter { notRun[$0.id] == nil })
     func example(_ example: DocExample) async throws {
-        let container = try PersistentContainer(
-            model: DocExampleModel.model(version: 1), store: .inMemory)
-        let given = try container.viewContext.performAndWait { try DocExampleGiven(container) }
+        let (container, directory) = try DocExampleGiven.container()
+        let given = try container.viewContext.performAndWait { try DocExampleGiven(container, directory: directory) }
         switch example.body {
         case .sync(let run):
             try container.viewContext.performAndWait { try run(given) }
