@@ -144,9 +144,10 @@ enum DocExampleModel {
     }
 }
 
-/// Fresh givens for one example: a store in a new temporary directory holding a server with three
-/// items, a folder with four notes, a post and a tag, a playlist with songs, saved; `url` is
-/// another store file (version 1, closed). Made on the view context's queue, to be used there.
+/// Fresh givens for one example: a store (in memory, or in a new temporary directory) holding a
+/// server with three items, a folder with four notes, a post and a tag, a playlist with songs,
+/// saved; `url` is another store file (version 1, closed) and `cache` a newsboat-like cache, both
+/// copied from ``DocExampleFiles``. Made on the view context's queue, to be used there.
 final class DocExampleGiven {
     // MARK: - Givens
     let container: PersistentContainer
@@ -199,12 +200,14 @@ final class DocExampleGiven {
 
     let directory: URL
 
-    /// A new store in a new temporary directory; the givens are made by ``make()``.
-    static func container() throws -> (PersistentContainer, URL) {
+    /// A new temporary directory holding copies of ``DocExampleFiles``, and a new store: in
+    /// memory, or in that directory when `onFile` (a file store costs a few fsyncs).
+    static func container(onFile: Bool) throws -> (PersistentContainer, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-doc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("given.sqlite")
-        return (try PersistentContainer(model: DocExampleModel.model(version: 1), store: .file(url)), directory)
+        try DocExampleFiles.copy(into: directory)
+        let location = onFile ? StoreLocation.file(directory.appendingPathComponent("given.sqlite")) : .inMemory
+        return (try PersistentContainer(model: DocExampleModel.model(version: 1), store: location), directory)
     }
 
     /// Call on `container.viewContext`'s queue; `directory` is removed with the givens.
@@ -278,8 +281,7 @@ final class DocExampleGiven {
         try controller.performFetch()
         batch = [.insert(noteID, at: ResultIndexPath(section: 0, item: 0))]
 
-        url = directory.appendingPathComponent("store.sqlite")
-        _ = try PersistentContainer(model: DocExampleModel.model(version: 1), store: .file(url))
+        url = directory.appendingPathComponent(DocExampleFiles.store)
         data = Data(#"{"guid": "from-json", "title": "JSON", "read": true}"#.utf8)
         format = "read == NO"
         importer = BatchImporter(container: container, name: "doc-example")
@@ -300,9 +302,33 @@ final class DocExampleGiven {
         toDoV2 = v2
         plan = try MigrationPlan(versions: [v1, v2])
         record = records[0]
-        // A newsboat-like cache for the ForeignDatabase examples.
-        let cacheURL = directory.appendingPathComponent("cache.db")
-        try DatabaseQueue(path: cacheURL.path).write { db in
+        cache = try ForeignDatabase(readingAt: directory.appendingPathComponent(DocExampleFiles.cache))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// The files the givens copy, made once per test run: an empty version-1 store (`url`) and a
+/// newsboat-like cache (`cache`). Creating them costs fsyncs; copying them does not.
+enum DocExampleFiles {
+    static let store = "store.sqlite"
+    static let cache = "cache.db"
+    private static let template = Result { try makeTemplate() }
+
+    static func copy(into directory: URL) throws {
+        let template = try template.get()
+        for name in try FileManager.default.contentsOfDirectory(atPath: template.path) {
+            try FileManager.default.copyItem(
+                at: template.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+    }
+
+    private static func makeTemplate() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-doc-template-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        _ = try PersistentContainer(
+            model: DocExampleModel.model(version: 1), store: .file(directory.appendingPathComponent(store)))
+        try DatabaseQueue(path: directory.appendingPathComponent(cache).path).write { db in
             try db.execute(
                 sql: """
                     CREATE TABLE rss_feed (rssurl TEXT PRIMARY KEY, title TEXT);
@@ -311,10 +337,8 @@ final class DocExampleGiven {
                     INSERT INTO rss_item VALUES (1, 'a', NULL), (2, 'b', 'N');
                     """)
         }
-        cache = try ForeignDatabase(readingAt: cacheURL)
+        return directory
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 }
 
 /// One generated example: its id (file stem and documented symbol), where it is written, and
