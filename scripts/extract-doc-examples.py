@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Keeps ObjectGraph's documentation examples compiled by the test suite.
+"""Keeps the documentation examples of Zeader's libraries compiled by the test suite.
 
-Writes every ```swift example found in the `///` doc comments under Sources/ObjectGraph, and
-every ```swift block of the README's "ObjectGraph in five minutes" section, as functions into
-generated test sources of the ObjectGraphDocTests target:
+Writes every ```swift example found in the `///` doc comments under Sources/ObjectGraph (and
+every ```swift block of the README's "ObjectGraph in five minutes" section) and under
+Sources/Feeds (public declarations only), as functions into generated test sources of the
+ObjectGraphDocTests and FeedsDocTests targets (see LIBRARIES):
 
     python3 scripts/extract-doc-examples.py           # regenerate (commit the result)
     python3 scripts/extract-doc-examples.py --check   # exit 1 if the committed files are stale
 
-`swift test` runs the --check (DocExampleTests), so an example edited, added or removed without
+`swift test` runs the --check (ObjectGraphDocTests' DocExampleTests), so an example edited, added or removed without
 regenerating fails the suite, and an example that no longer compiles fails the build.
 
-Conventions (see Tests/ObjectGraphDocTests/DocExampleGiven.swift):
+Conventions (see each target's DocExampleGiven.swift):
 - The visible example is what compiles: it becomes the body of a function, unchanged.
 - Names an example uses without declaring them (`context`, `item`, `server`, `url`, ...) are
   "givens": the stored properties of `DocExampleGiven` between its `// MARK: - Givens` and
@@ -22,10 +23,12 @@ Conventions (see Tests/ObjectGraphDocTests/DocExampleGiven.swift):
 - Imports follow the example: ObjectGraph alone, plus Foundation when it names a Foundation type
   (where `Predicate` and `SortDescriptor` are ambiguous: write `OGPredicate`/`OGSortDescriptor`),
   plus GRDB when it names a GRDB type.
+- A top-level expression followed by a comment showing its value (`DisplayWidth.of("日本語")  // 6`)
+  is compiled as `_ = expression`, so that idiom costs no unused-value warning.
 - Other fence languages (```text, ```sh) are not compiled. Code in doc comments must be fenced:
   an indented code block is refused, since it would silently escape compilation.
-- Every example is run with fresh givens (an in-memory store holding a little data) on the view
-  context's queue, unless `DocExampleTests.notRun` lists its id with the reason.
+- Every example is run with fresh givens (for ObjectGraph, a store holding a little data, on the
+  view context's queue), unless the target's `notRun` lists its id with the reason.
 """
 
 import os
@@ -33,17 +36,33 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCES = "Sources/ObjectGraph"
 README = "README.md"
-README_SECTION = "## ObjectGraph in five minutes"
-TARGET = "Tests/ObjectGraphDocTests"
-GIVENS_FILE = f"{TARGET}/DocExampleGiven.swift"
 REGENERATE = "python3 scripts/extract-doc-examples.py"
+
+
+class Library:
+    """A library whose doc examples one test target compiles."""
+
+    def __init__(self, module, target, readme_section=None, public_only=False):
+        self.module = module
+        self.sources = f"Sources/{module}"
+        self.target = target
+        self.givens_file = f"{target}/DocExampleGiven.swift"
+        self.readme_section = readme_section
+        # Examples on declarations that are not public (nor extensions) are skipped: the test
+        # target sees the public API only.
+        self.public_only = public_only
+
+
+LIBRARIES = [
+    Library("ObjectGraph", "Tests/ObjectGraphDocTests", readme_section="## ObjectGraph in five minutes"),
+    Library("Feeds", "Tests/FeedsDocTests", public_only=True),
+]
 
 FOUNDATION_NAMES = {
     "URL", "Date", "Data", "UUID", "JSONSerialization", "JSONEncoder", "JSONDecoder", "UserDefaults",
     "DispatchQueue", "TimeInterval", "DateFormatter", "ISO8601DateFormatter", "FileManager",
-    "NSRegularExpression", "Locale", "TimeZone", "Calendar", "ProcessInfo", "Thread",
+    "NSRegularExpression", "FileHandle", "Locale", "TimeZone", "Calendar", "ProcessInfo", "Thread",
 }
 GRDB_NAMES = {
     "Database", "DatabaseQueue", "DatabasePool", "DatabaseReader", "DatabaseWriter", "ValueObservation",
@@ -71,10 +90,10 @@ def read(path):
 # MARK: - Givens
 
 
-def load_givens():
+def load_givens(lib):
     """name -> Swift type, from DocExampleGiven's stored properties between the MARK lines."""
     givens, inside = {}, False
-    for line in read(GIVENS_FILE).split("\n"):
+    for line in read(lib.givens_file).split("\n"):
         if "// MARK: - Givens" in line:
             inside = True
         elif "// MARK: - End of givens" in line:
@@ -84,7 +103,7 @@ def load_givens():
             if m:
                 givens[m.group(1)] = m.group(2).strip()
     if not givens:
-        raise Problem(f"{GIVENS_FILE}: no givens between '// MARK: - Givens' and '// MARK: - End of givens'")
+        raise Problem(f"{lib.givens_file}: no givens between '// MARK: - Givens' and '// MARK: - End of givens'")
     return givens
 
 
@@ -105,19 +124,28 @@ DECL = re.compile(
 
 
 def declared_symbol(lines, index):
-    """The name of the declaration a doc comment ending before `index` documents."""
+    """The name of the declaration a doc comment ending before `index` documents, and whether
+    it is public API (declared public or open, or an extension, which documents its members)."""
     while index < len(lines):
         s = lines[index].strip()
         if s and not s.startswith("//") and not re.fullmatch(r"@[\w()\":, .]+", s):
+            public = re.search(r"\b(public|open)\b", s) is not None
+            if not public and re.match(r"extension\b", s):
+                # An extension's comment documents its members: public if its first one is.
+                for following in lines[index + 1:]:
+                    f = following.strip()
+                    if f and not f.startswith("//") and not f.startswith("@") and DECL.search(f):
+                        public = re.search(r"\b(public|open)\b", f) is not None
+                        break
             m = DECL.search(s)
             if m:
                 kind, name = m.group(1), (m.group(2) or "")
                 if kind in ("init", "subscript"):
-                    return kind
-                return name.replace("`", "").split(".")[-1] or kind
-            return "decl"
+                    return kind, public
+                return name.replace("`", "").split(".")[-1] or kind, public
+            return "decl", public
         index += 1
-    return "end"
+    return "end", False
 
 
 def examples_in_file(path):
@@ -147,20 +175,23 @@ def examples_in_file(path):
         while k < len(lines) and doc_text(lines[k]) is not None:
             k += 1
         if language in ("", "swift"):
-            found.append((i + 1, declared_symbol(lines, k), body))
+            symbol, public = declared_symbol(lines, k)
+            found.append((i + 1, symbol, public, body))
         i = j + 1
     return found
 
 
-def source_examples():
-    """[(id, path, line, code lines)] for every example under SOURCES, in path order."""
+def source_examples(lib):
+    """[(id, path, line, code lines)] for every example under the library's sources, in path order."""
     result, used = [], set()
     paths = []
-    for directory, _, files in os.walk(os.path.join(ROOT, SOURCES)):
+    for directory, _, files in os.walk(os.path.join(ROOT, lib.sources)):
         paths += [os.path.relpath(os.path.join(directory, f), ROOT) for f in files if f.endswith(".swift")]
     for path in sorted(paths):
         stem = re.sub(r"\W", "", os.path.basename(path)[: -len(".swift")])
-        for line, symbol, body in examples_in_file(path):
+        for line, symbol, public, body in examples_in_file(path):
+            if lib.public_only and not public:
+                continue
             base = stem + "_" + re.sub(r"\W", "", symbol)
             name, n = base, 1
             while name in used:
@@ -171,12 +202,12 @@ def source_examples():
     return result
 
 
-def readme_examples():
+def readme_examples(section):
     """The README section's ```swift blocks, in order, as one example (they continue each other)."""
     lines, body, inside, in_section = read(README).split("\n"), [], False, False
     for line in lines:
         if line.startswith("## "):
-            in_section = line.strip() == README_SECTION
+            in_section = line.strip() == section
             continue
         if not in_section:
             continue
@@ -188,7 +219,7 @@ def readme_examples():
         elif line.strip() == "```swift":
             inside = True
     if not body:
-        raise Problem(f"{README}: no ```swift blocks under '{README_SECTION}'")
+        raise Problem(f"{README}: no ```swift blocks under '{section}'")
     return body
 
 
@@ -197,7 +228,8 @@ def readme_examples():
 
 def code_tokens(code):
     """Identifiers the code refers to by bare name (no strings, comments or member names)."""
-    code = re.sub(r'#?"(?:\\.|[^"\\\n])*"#?', '""', code)
+    interpolated = " ".join(re.findall(r"\\\((.*?)\)(?=[^)]|$)", code))
+    code = re.sub(r'#?"(?:\\.|[^"\\\n])*"#?', '""', code) + "\n" + interpolated
     code = re.sub(r"//[^\n]*", "", code)
     names = set()
     for m in re.finditer(r"(?<![.\w$])([A-Za-z_]\w*)\b(?!\s*:(?!:))", code):
@@ -218,9 +250,24 @@ def top_level_names(body):
     return names
 
 
-def imports_for(code):
+def shown_result(line):
+    """`_ = ` before a top-level expression whose value the example shows in a trailing comment
+    (`DisplayWidth.of("日本語")   // 6`), so showing a result costs no unused-value warning."""
+    # String literals blanked to the same length, so that quoted `//`, `=` or `;` do not count.
+    blank = re.sub(r'#?"(?:\\.|[^"\\\n])*"#?', lambda m: '"' + "x" * (len(m.group(0)) - 2) + '"', line)
+    # The comment must read as a value (`6`, `"…"`, `[…]`, `.case`, `true`, a URL), not as prose.
+    m = re.match(r"([A-Za-z_][\w]*[.(][^;]*?)\s+//\s*([\"\[.\d-]|true|false|nil|https?:)", blank)
+    if not m or re.match(r"(let|var|if|for|try|print|return|case|guard|switch)\b", line):
+        return line
+    code = m.group(1)
+    if re.search(r"[^=!<>]=[^=]", code) or any(code.count(a) != code.count(b) for a, b in ("()", "[]", "{}")):
+        return line
+    return "_ = " + line
+
+
+def imports_for(code, module):
     tokens = code_tokens(code)
-    imports = ["ObjectGraph"]
+    imports = [module]
     if tokens & FOUNDATION_NAMES:
         imports.append("Foundation")
     if tokens & GRDB_NAMES:
@@ -236,10 +283,11 @@ def example_function(name, origin, body, givens):
     code = "\n".join(body)
     used = [g for g in givens if g in code_tokens(code)]
     is_async = re.search(r"\bawait\b", code) is not None
-    parameters = ", ".join(f"{g}: {givens[g]}" for g in used)
+    # A function-typed given may be called from a closure the example writes.
+    parameters = ", ".join(f"{g}: {'@escaping ' if '->' in givens[g] else ''}{givens[g]}" for g in used)
     effects = "async throws" if is_async else "throws"
     lines = [f"// {origin}", f"func docExample_{name}({parameters}) {effects} {{"]
-    lines += [("    " + l).rstrip() for l in body]
+    lines += [("    " + shown_result(l)).rstrip() for l in body]
     declared = top_level_names(body)
     if declared:
         # Not part of the example: uses its top-level values, so an example may show a value
@@ -259,57 +307,63 @@ HEADER = """// Generated by {script} from {what}. Do not edit:
 """
 
 
-def generated_files():
-    givens = load_givens()
+def generated_files(lib):
+    givens = load_givens(lib)
     by_imports = {}
-    for name, path, line, body in source_examples():
+    for name, path, line, body in source_examples(lib):
         code = "\n".join(body)
         # The givens' types count too: a parameter of type URL needs Foundation.
         tokens = code_tokens(code)
         code += "\n" + "\n".join(givens[g] for g in givens if g in tokens)
-        functions = by_imports.setdefault(imports_for(code), [])
+        functions = by_imports.setdefault(imports_for(code, lib.module), [])
         functions.append(example_function(name, f"{path}:{line}", body, givens))
     files = {}
     for imports in sorted(by_imports):
-        suffix = "".join(i for i in imports if i != "ObjectGraph") or "Plain"
+        suffix = "".join(i for i in imports if i != lib.module) or "Plain"
         parts = [HEADER.format(script="scripts/extract-doc-examples.py",
-                               what=f"the doc comments under {SOURCES}", regenerate=REGENERATE)]
+                               what=f"the doc comments under {lib.sources}", regenerate=REGENERATE)]
         parts += [f"import {i}" for i in imports] + [""]
         for function, _ in by_imports[imports]:
             parts += [function, ""]
         parts.append(f"let docExamples{suffix}: [DocExample] = [")
         parts += [f"    {entry}," for _, entry in by_imports[imports]]
         parts += ["]", ""]
-        files[f"{TARGET}/DocExamples{suffix}.generated.swift"] = "\n".join(parts)
-
-    readme = readme_examples()
-    imports = [l.strip() for l in readme if l.strip().startswith("import ")]
-    code = [l for l in readme if not l.strip().startswith("import ")]
-    parts = [HEADER.format(script="scripts/extract-doc-examples.py",
-                           what=f"the ```swift blocks of {README}'s \"{README_SECTION[3:]}\" section",
-                           regenerate=REGENERATE)]
-    parts += imports + ["", "// Compiled only: it writes memos.sqlite and UserDefaults (ReadmeExampleTests runs a copy).",
-                        "func readmeObjectGraphExample() throws {"]
-    parts += [("    " + l).rstrip() for l in code] + ["}", ""]
-    files[f"{TARGET}/ReadmeExamples.generated.swift"] = "\n".join(parts)
-
-    groups = sorted("".join(i for i in imp if i != "ObjectGraph") or "Plain" for imp in by_imports)
+        files[f"{lib.target}/DocExamples{suffix}.generated.swift"] = "\n".join(parts)
+    if lib.readme_section:
+        files.update(readme_file(lib))
+    groups = sorted("".join(i for i in imp if i != lib.module) or "Plain" for imp in by_imports)
     index = [HEADER.format(script="scripts/extract-doc-examples.py", what="the list of generated files",
                            regenerate=REGENERATE),
              "/// Every doc-comment example, in source order within each file of generated examples.",
              "let allDocExamples: [DocExample] = " + " + ".join(f"docExamples{g}" for g in groups), ""]
-    files[f"{TARGET}/DocExampleIndex.generated.swift"] = "\n".join(index)
+    files[f"{lib.target}/DocExampleIndex.generated.swift"] = "\n".join(index)
     return files
+
+
+def readme_file(lib):
+    readme = readme_examples(lib.readme_section)
+    imports = [l.strip() for l in readme if l.strip().startswith("import ")]
+    code = [l for l in readme if not l.strip().startswith("import ")]
+    parts = [HEADER.format(script="scripts/extract-doc-examples.py",
+                           what=f"the ```swift blocks of {README}'s \"{lib.readme_section[3:]}\" section",
+                           regenerate=REGENERATE)]
+    parts += imports + ["", "// Compiled only: it writes memos.sqlite and UserDefaults (ReadmeExampleTests runs a copy).",
+                        "func readmeObjectGraphExample() throws {"]
+    parts += [("    " + l).rstrip() for l in code] + ["}", ""]
+    return {f"{lib.target}/ReadmeExamples.generated.swift": "\n".join(parts)}
 
 
 def main(argv):
     check = "--check" in argv[1:]
+    files, existing = {}, set()
     try:
-        files = generated_files()
+        for lib in LIBRARIES:
+            files.update(generated_files(lib))
+            existing |= {os.path.join(lib.target, f) for f in os.listdir(os.path.join(ROOT, lib.target))
+                         if f.endswith(".generated.swift")}
     except Problem as problem:
         print(f"extract-doc-examples: {problem}", file=sys.stderr)
         return 1
-    existing = {os.path.join(TARGET, f) for f in os.listdir(os.path.join(ROOT, TARGET)) if f.endswith(".generated.swift")}
     stale = sorted(p for p in existing if p not in files)
     differ = sorted(p for p, text in files.items() if not os.path.exists(os.path.join(ROOT, p)) or read(p) != text)
     if check:
@@ -324,8 +378,8 @@ def main(argv):
     for path in differ:
         with open(os.path.join(ROOT, path), "w", encoding="utf-8") as f:
             f.write(files[path])
-    print(f"extract-doc-examples: {len(source_examples())} doc-comment examples, 1 README example; "
-          f"{len(differ)} file(s) written, {len(stale)} removed")
+    counts = ", ".join(f"{lib.module} {len(source_examples(lib))}" for lib in LIBRARIES)
+    print(f"extract-doc-examples: doc-comment examples: {counts}; {len(differ)} file(s) written, {len(stale)} removed")
     return 0
 
 

@@ -874,7 +874,7 @@ func docExample_BatchImporter_discardMarker(importer: BatchImporter) throws {
 }
 
 // Sources/ObjectGraph/Import/BatchImporter.swift:119
-func docExample_BatchImporter_run(context: ManagedObjectContext, importer: BatchImporter, lines: [String], parse: (String) throws -> [String: ImportValue]) throws {
+func docExample_BatchImporter_run(context: ManagedObjectContext, importer: BatchImporter, lines: [String], parse: @escaping (String) throws -> [String: ImportValue]) throws {
     let result = try importer.run(lines) { line, context in
         try context.insertObject(entityName: "FeedItem").importValues(from: try parse(line))
     }

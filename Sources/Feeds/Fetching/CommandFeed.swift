@@ -60,7 +60,7 @@ public struct CommandFeed: Sendable, Equatable {
     /// a command (which may hold spaces), the text percent-encoded, which the fetcher decodes.
     ///
     /// ```swift
-    /// FeedRequest(url: CommandFeed.requestURL("exec:~/bin/feed --all")!)
+    /// let request = FeedRequest(url: CommandFeed.requestURL("exec:~/bin/feed --all")!)
     /// ```
     public static func requestURL(_ text: String) -> URL? {
         guard isCommand(text), let colon = text.firstIndex(of: ":") else { return URL(string: text) }

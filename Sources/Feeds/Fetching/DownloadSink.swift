@@ -127,6 +127,7 @@ public struct DownloadProgress: Sendable, Equatable {
 /// The result of a download: the file complete at the path asked for, or why not.
 ///
 /// ```swift
+/// let outcome = await fetcher.download(episodeURL, to: folder.appendingPathComponent("a.mp3.part")) { _ in }
 /// if case .completed(let bytes, let resumedFrom) = outcome { print(bytes, resumedFrom) }
 /// ```
 public enum DownloadOutcome: Sendable, Equatable {

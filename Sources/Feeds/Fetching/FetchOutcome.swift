@@ -3,7 +3,7 @@ import Foundation
 /// What the fetcher learned about a response, whatever its status.
 ///
 /// ```swift
-/// if case .fetched(let body, let metadata) = outcome, let newURL = metadata.permanentRedirect {
+/// if case .fetched(_, let metadata) = outcome, let newURL = metadata.permanentRedirect {
 ///     server.url = newURL.absoluteString   // every hop was a 301 or 308
 /// }
 /// ```
@@ -60,11 +60,11 @@ public struct FetchMetadata: Sendable, Equatable {
 ///
 /// ```swift
 /// switch await fetcher.fetch(request) {
-/// case .fetched(let body, let metadata): parse(body, metadata.charset)
+/// case .fetched(let body, let metadata): print(body.count, "bytes,", metadata.charset ?? "no charset")
 /// case .notModified: break                       // 304: nothing to parse
-/// case .gone: disable(feed)                       // 410
-/// case .deferred(let until, _): feed.notBefore = until
-/// case .failed(let error): feed.lastError = error.description
+/// case .gone: print("gone: unsubscribe")          // 410
+/// case .deferred(let until, _): print("not before", until)
+/// case .failed(let error): server.lastError = error.description
 /// }
 /// ```
 public enum FetchOutcome: Sendable, Equatable {

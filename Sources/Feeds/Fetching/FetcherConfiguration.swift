@@ -5,7 +5,7 @@ import Synchronization
 /// hundred feeds.
 ///
 /// ```swift
-/// var configuration = FetcherConfiguration(version: ZeaderVersion.current)
+/// var configuration = FetcherConfiguration(version: "1.0")
 /// configuration.maxConcurrent = jobs
 /// let fetcher = FeedFetcher(configuration: configuration)
 /// ```

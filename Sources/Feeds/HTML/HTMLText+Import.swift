@@ -4,8 +4,8 @@ import Foundation
 /// feed, so an imported item looks like a refreshed one.
 ///
 /// ```swift
-/// item.summary = HTMLText.summary(ofHTML: row.content)   // "Hello world"
-/// item.title = HTMLText.sanitizedLine(row.title)
+/// let summary = HTMLText.summary(ofHTML: "<p>Hello <b>world</b></p>")   // "Hello world"
+/// let title = HTMLText.sanitizedLine("a\u{1B}[31mb")                   // "a[31mb"
 /// ```
 extension HTMLText {
     /// The plain-text summary the parser would store for an item whose body is `html`

@@ -7,7 +7,7 @@ import Foundation
 /// zone (read as UTC), and `home_page_url`/`url` values that are relative.
 ///
 /// ```swift
-/// let feed = try JSONFeedParser.parse(data: bytes, baseURL: URL(string: "https://example.org/feed.json"))
+/// let feed = try JSONFeedParser.parse(data: json, baseURL: URL(string: "https://example.org/feed.json"))
 /// print(feed.format, feed.items.first?.title ?? "")  // jsonfeed …
 /// ```
 public enum JSONFeedParser {

@@ -20,7 +20,8 @@ extension ParsedFeed {
     /// is never held twice in memory.
     ///
     /// ```swift
-    /// feed.writeContractJSON { chunk in fwrite(chunk.baseAddress, 1, chunk.count, stdout) }
+    /// var json = Data()
+    /// feed.writeContractJSON { chunk in json.append(contentsOf: chunk) }
     /// ```
     public func writeContractJSON(_ sink: (UnsafeRawBufferPointer) -> Void) {
         contractJSONHead().withUnsafeBytes { sink($0) }

@@ -1,6 +1,6 @@
 /// Newsboat's `urls` file: one feed per line, the URL then its tags.
 ///
-/// ```
+/// ```text
 /// # comment
 /// https://example.org/feed.xml tech "long tag" "~Custom Title"
 /// "query:Unread:unread = \"yes\""

@@ -8,7 +8,7 @@ import Foundation
 /// size is capped, so a hostile file can neither reach out nor blow up.
 ///
 /// ```swift
-/// let feeds = try OPML.parse(data: Data(contentsOf: url), source: url.path)
+/// let feeds = try OPML.parse(data: Data(contentsOf: fileURL), source: fileURL.path)
 /// let xml = OPML.export(feeds)
 /// ```
 public enum OPML {
@@ -39,7 +39,7 @@ public enum OPML {
     /// libxml2 stopped reading (nesting past 2,048 levels).
     ///
     /// ```swift
-    /// let (feeds, rejected) = try OPML.read(data: bytes, source: "feeds.opml")
+    /// let (feeds, rejected) = try OPML.read(data: Data(opml.utf8), source: "feeds.opml")
     /// rejected.forEach { print("not imported:", $0) }
     /// ```
     public static func read(data: Data, source: String) throws -> (subscriptions: [OPMLSubscription], rejected: [String]) {

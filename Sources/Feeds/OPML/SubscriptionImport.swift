@@ -4,7 +4,7 @@ import Foundation
 /// was left out or changed (query feeds, exec and filter commands, hidden tags).
 ///
 /// ```swift
-/// let list = try SubscriptionImport.read(data: bytes, source: "feeds.opml")
+/// let list = try SubscriptionImport.read(data: Data(opml.utf8), source: "feeds.opml")
 /// list.notes.forEach { print("note:", $0) }
 /// ```
 public struct SubscriptionImport: Sendable, Equatable {

@@ -73,9 +73,8 @@ public enum FeedParser {
     /// it throws.
     ///
     /// ```swift
-    /// try FeedParser.writeContractJSON(data: bytes, url: feedURL) { chunk in
-    ///     fwrite(chunk.baseAddress, 1, chunk.count, stdout)
-    /// }
+    /// var json = Data()
+    /// try FeedParser.writeContractJSON(data: bytes, url: feedURL) { chunk in json.append(contentsOf: chunk) }
     /// ```
     /// Returns the feed's ``ParsedFeed/problems`` (a document cut off, say), which the
     /// JSON does not carry.
