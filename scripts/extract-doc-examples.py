@@ -9,8 +9,9 @@ ObjectGraphDocTests and FeedsDocTests targets (see LIBRARIES):
     python3 scripts/extract-doc-examples.py           # regenerate (commit the result)
     python3 scripts/extract-doc-examples.py --check   # exit 1 if the committed files are stale
 
-`swift test` runs the --check (ObjectGraphDocTests' DocExampleTests), so an example edited, added or removed without
-regenerating fails the suite, and an example that no longer compiles fails the build.
+`swift test` runs the --check (ObjectGraphDocTests' DocExampleTests), so an example edited,
+added or removed without regenerating fails the suite, and one that no longer compiles fails
+the build.
 
 Conventions (see each target's DocExampleGiven.swift):
 - The visible example is what compiles: it becomes the body of a function, unchanged.
