@@ -33,8 +33,8 @@ public final class ReaderModel {
     // MARK: Reading
 
     /// The subscriptions in user order (stored counts, never counted), then smart feeds
-    /// with their counts (two SQL counts each) or, when `countingSmartFeeds` is false,
-    /// the counts of the matching rows of `previous` (counting can scan every item).
+    /// with their kept counts (brought up to date by the items changed since the last call)
+    /// or, when `countingSmartFeeds` is false, the counts of the matching rows of `previous`.
     ///
     /// ```swift
     /// state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
@@ -50,16 +50,27 @@ public final class ReaderModel {
         let smart =
             stored.map { ($0.title, $0.predicateFormat, Optional($0.objectID)) }
             + configSmartFeeds.map { ($0.title, $0.predicateFormat, ObjectID?.none) }
-        for (title, format, id) in smart {
-            var row = FeedRow(kind: .smart(predicateFormat: format, id: id), title: title, unread: 0, total: 0)
-            if !countingSmartFeeds, let old = previous.first(where: { $0.kind == row.kind }) {
+        // Kept counts (``SmartFeeds/counts(of:in:forgettingOthers:)``): the items changed
+        // since the last call are checked, not every item; a new smart feed is counted once.
+        let kinds = smart.map { FeedRow.Kind.smart(predicateFormat: $0.1, id: $0.2) }
+        let reused = kinds.map { kind in countingSmartFeeds ? nil : previous.first { $0.kind == kind } }
+        var counts: [Result<(unread: Int, total: Int), any Error>] = []
+        if reused.contains(where: { $0 == nil }) {
+            do {
+                counts = try SmartFeeds.counts(of: smart.map(\.1), in: context, forgettingOthers: true)
+            } catch {
+                counts = smart.map { _ in .failure(error) }
+            }
+        }
+        for (n, (title, _, _)) in smart.enumerated() {
+            if let old = reused[n] {
                 rows.append(old)
                 continue
             }
-            do {
-                (row.unread, row.total) = try SmartFeeds.counts(of: format, in: context)
-            } catch {
-                row.lastError = "smart feed '\(title)': \(error)"
+            var row = FeedRow(kind: kinds[n], title: title, unread: 0, total: 0)
+            switch counts[n] {
+            case .success(let (unread, total)): (row.unread, row.total) = (unread, total)
+            case .failure(let error): row.lastError = "smart feed '\(title)': \(error)"
             }
             rows.append(row)
         }
