@@ -320,7 +320,9 @@ struct KeptCountWork {
                 try db.execute(sql: "DELETE FROM \(q(counts)) WHERE id = ?", arguments: [c.id])
             }
             counters.removeAll { c in dropped.contains { $0.id == c.id } }
-            if hadTables { try db.execute(sql: "DELETE FROM \(q(dirty))") }
+            // (Only when there is something to delete: a transaction that writes nothing leaves
+            // `PRAGMA data_version` alone, so other processes watching the store see no change.)
+            if !changed.isEmpty { try db.execute(sql: "DELETE FROM \(q(dirty))") }
             // The triggers every remaining or wanted counter needs, and no others.
             var needed: Set<KeptTrigger> = []
             for c in counters { needed.formUnion(c.triggers ?? []) }
