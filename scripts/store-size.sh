@@ -3,7 +3,7 @@
 # generated corpus (the bench harness's feedgen.py, served on 127.0.0.1), with a per-part
 # table from SQLite's dbstat: Zeader's store as a refresh leaves it, and without its
 # full-text index (a copy with the index's table and triggers dropped, then VACUUMed).
-#   usage: ZEADER=.build/release/zeader scripts/store-size.sh [FEEDS=100] [ITEMS=50]
+#   usage: ZEADER=.build/release/zeader scripts/store-size.sh [FEEDS=100] [ITEMS=50]   (KEEP=1 keeps the stores)
 #   needs: python3, sqlite3 (with dbstat), newsboat; the harness in $BENCH (/work/shared/bench)
 set -euo pipefail
 feeds=${1:-100} items=${2:-50}
@@ -11,11 +11,11 @@ bench=${BENCH:-/work/shared/bench}
 zeader=${ZEADER:-.build/debug/zeader}
 zeader=$(realpath "$zeader")
 work=$(mktemp -d -t store-size.XXXXXX)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 python3 "$bench/feedgen.py" --out "$work/corpus" --feeds "$feeds" --items "$items" --seed 1 >/dev/null
 python3 "$bench/serve.py" --dir "$work/corpus" --port 0 --port-file "$work/port" --no-gzip --max-seconds 600 \
-	--log "$work/server.log" --stats "$work/stats" 2>"$work/server.err" &
+	--log "$work/server.log" --stats "$work/stats" >/dev/null 2>"$work/server.err" &
 server=$!
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 port=$(cat "$work/port")
@@ -40,6 +40,7 @@ part() { # FILE SQL-CONDITION ITEMS
 	sqlite3 "$1" "SELECT printf('%.0f', COALESCE(SUM(pgsize), 0) * 1.0 / $3) FROM dbstat WHERE $2"
 }
 size() { echo $(($(stat -c %s "$1") / $2)); }
+[ -n "${KEEP:-}" ] && echo "stores kept in $work"
 echo "corpus: $feeds feeds x $items items; zeader $n items, newsboat $nb items; bytes per item"
 printf '%-34s %8s\n' "part" "B/item"
 printf '%-34s %8s\n' "zeader file (with FTS)" "$(size "$db" "$n")"
