@@ -143,6 +143,7 @@ public final class ReaderModel {
     /// let count = try model.markRead(nil)   // "Mark All Read"; `u` undoes it in one step
     /// ```
     public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
+        defer { store.checkpointIfLarge() }  // a bulk write: the `-wal` cut back while the reader stays open
         switch kind {
         case .server(let id): return try ItemMarking.markRead(.feed(id), in: context)
         case .smart(let format, _): return try ItemMarking.markRead(.matching(predicateFormat: format), in: context)
@@ -152,6 +153,7 @@ public final class ReaderModel {
 
     /// Deletes a feed and (cascade) its items, as one undo step: `try model.deleteServer(id)`.
     public func deleteServer(_ id: ObjectID) throws {
+        defer { store.checkpointIfLarge() }
         try FeedEditing.delete(id, in: context)
     }
 
@@ -162,11 +164,13 @@ public final class ReaderModel {
 
     /// Undoes the last step and saves; returns its name, or nil when there was none.
     public func undo() throws -> String? {
-        try ItemMarking.undo(in: context, bus: store.container.bus)
+        defer { store.checkpointIfLarge() }  // the undo of a bulk write is one too
+        return try ItemMarking.undo(in: context, bus: store.container.bus)
     }
 
     /// Redoes the last undone step and saves; returns its name: `try model.redo()`.
     public func redo() throws -> String? {
-        try ItemMarking.redo(in: context, bus: store.container.bus)
+        defer { store.checkpointIfLarge() }
+        return try ItemMarking.redo(in: context, bus: store.container.bus)
     }
 }
