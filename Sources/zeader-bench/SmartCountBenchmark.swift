@@ -56,11 +56,15 @@ func smartCountsBenchmark(path: String, changes: Int) throws {
             let p = try ZeaderModel.itemPredicate(format: format)
             let c = store.container.viewContext
             let total = try c.count(for: FetchRequest<FeedItem>(predicate: p))
-            let unread = try c.count(for: FetchRequest<FeedItem>(predicate: p && (try ObjectGraph.Predicate(format: "read == NO"))))
+            let unread = try c.count(
+                for: FetchRequest<FeedItem>(predicate: p && (try ObjectGraph.Predicate(format: "read == NO"))))
             return "\(total) \(unread)"
         }
     }
-    print(String(format: "counted over every item (before kept counts): %.1f ms (%@)", (now() - began) * 1000, whole.joined(separator: " ")))
+    print(
+        String(
+            format: "counted over every item (before kept counts): %.1f ms (%@)", (now() - began) * 1000,
+            whole.joined(separator: " ")))
     let bytes = try store.container.store.databaseReader.read { db in
         try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE 'Z\\_KEPT%' ESCAPE '\\'") ?? 0
     }

@@ -111,7 +111,8 @@ enum KeptCountSchema {
     /// tables: the next call counts afresh).
     static func dropAll(in db: Database) throws {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT type, name FROM sqlite_master WHERE name LIKE 'Z\\_KEPT%' ESCAPE '\\' AND type IN ('trigger', 'table')")
+            db,
+            sql: "SELECT type, name FROM sqlite_master WHERE name LIKE 'Z\\_KEPT%' ESCAPE '\\' AND type IN ('trigger', 'table')")
         for row in rows where (row["type"] as String) == "trigger" {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(row["name"]))")
         }
@@ -183,7 +184,8 @@ func keptTriggers(for predicate: Predicate, root: Entity, model: ManagedObjectMo
     if !rootColumns.isEmpty {
         let list = rootColumns.sorted().map(q).joined(separator: ", ")
         triggers.insert(
-            KeptTrigger(root: root, table: root.name, body: "AFTER UPDATE OF \(list) ON \(table) BEGIN \(log("NEW.\"Z_PK\"")) END"))
+            KeptTrigger(
+                root: root, table: root.name, body: "AFTER UPDATE OF \(list) ON \(table) BEGIN \(log("NEW.\"Z_PK\"")) END"))
     }
     for (_, d) in through where !d.columns.isEmpty {
         let list = d.columns.sorted().map(q).joined(separator: ", ")

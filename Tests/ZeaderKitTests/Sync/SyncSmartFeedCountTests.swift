@@ -15,7 +15,8 @@ extension SyncFreshRSSTests {
             let predicates = try formats.map { try ZeaderModel.itemPredicate(format: $0) }
             let kept = try context.keptCounts(of: "FeedItem", matching: predicates, forgettingOthers: true)
             for (predicate, result) in zip(predicates, kept.counts) {
-                #expect(try result.get() == context.count(for: FetchRequest<FeedItem>(predicate: predicate)), "\(step): \(predicate)")
+                #expect(
+                    try result.get() == context.count(for: FetchRequest<FeedItem>(predicate: predicate)), "\(step): \(predicate)")
             }
             return kept.fullCounts
         }
