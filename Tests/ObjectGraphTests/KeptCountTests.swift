@@ -184,3 +184,31 @@ import Testing
         #expect(throws: ObjectGraphError.self) { try invalid.counts[0].get() }
     }
 }
+
+@Suite struct KeptCountMigrationTests {
+    /// A migration moves tables aside, which SQLite refuses while a trigger reads them: the
+    /// kept counts go first, and the next call counts afresh.
+    @Test func aStoreWithKeptCountsMigratesAndCountsAfresh() throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("todo.sqlite")
+        try makeToDoV1Store(at: url, names: ["Apples", "Bread", "Avocado", "Milk"])
+        do {
+            let v1 = try PersistentContainer(model: ToDoModels.v1, store: .file(url))
+            let kept = try v1.viewContext.performAndWait { () throws in
+                try v1.viewContext.keptCounts(of: "ToDo", matching: [try Predicate(format: "name BEGINSWITH 'A'")])
+            }
+            #expect(try kept.counts[0].get() == 2)
+            try v1.store.close()
+        }
+        let plan = try MigrationPlan(versions: [ToDoModels.v1, ToDoModels.v2, ToDoModels.v3])
+        let container = try PersistentContainer(model: ToDoModels.v3, store: .file(url), migrator: plan)
+        let leftOver = try container.store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'Z_KEPT%'")
+        }
+        #expect(leftOver.isEmpty)
+        let kept = try container.viewContext.performAndWait { () throws in
+            try container.viewContext.keptCounts(of: "ToDo", matching: [try Predicate(format: "title BEGINSWITH 'A'")])
+        }
+        #expect(try kept.counts[0].get() == 2 && kept.fullCounts == 1)
+    }
+}
