@@ -185,6 +185,38 @@ import Testing
     }
 }
 
+@Suite struct KeptCountLimitTests {
+    /// A costly predicate stops at the time limit with its error; the others in the same call
+    /// are counted (each gets the whole limit), and nothing is kept for the stopped one.
+    @Test func aPredicatePastTheTimeLimitFailsAloneAndIsNotKept() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            for i in 0..<4 {
+                let n = ctx.insert(Note.self)
+                n.title = i == 0 ? String(repeating: "a", count: 80) + "b" : "note \(i)"
+            }
+            try ctx.save()
+        }
+        let costly = Predicate.comparison("title", .matches, .string("(a|aa)+"))
+        let kept = try ctx.performAndWait { () throws in
+            try ctx.keptCounts(
+                of: "Note", matching: [try Predicate(format: "title BEGINSWITH 'note'"), costly], timeLimit: .milliseconds(500))
+        }
+        #expect(try kept.counts[0].get() == 3)
+        #expect {
+            try kept.counts[1].get()
+        } throws: { error in
+            guard case .timeLimitExceeded = error as? ObjectGraphError else { return false }
+            return true
+        }
+        let stored = try container.store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT predicate FROM Z_KEPTCOUNT")
+        }
+        #expect(stored == ["title BEGINSWITH \"note\""])
+    }
+}
+
 @Suite struct KeptCountMigrationTests {
     /// A migration moves tables aside, which SQLite refuses while a trigger reads them: the
     /// kept counts go first, and the next call counts afresh.

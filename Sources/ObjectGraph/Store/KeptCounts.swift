@@ -276,7 +276,7 @@ struct KeptCountWork {
         // Changed objects since the last call: each valid counter checks them again.
         let changed: [Int64] = hadTables ? try Int64.fetchAll(db, sql: "SELECT DISTINCT pk FROM \(q(dirty))") : []
         result.changedObjects = changed.count
-        let deadline = QueryDeadline(limit: limit)
+        let limit = self.limit
         let matchSQL = { (predicate: Predicate) throws -> SQLFragment in
             let w = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
             return SQLFragment(sql: "SELECT t0.\"Z_PK\" FROM \(q(entity.tableName)) AS t0 WHERE ", arguments: []) + w
@@ -284,6 +284,7 @@ struct KeptCountWork {
         for i in counters.indices where counters[i].valid {
             let c = counters[i]
             guard !changed.isEmpty else { continue }
+            let deadline = QueryDeadline(limit: limit)  // each predicate gets the whole limit
             do {
                 let predicate = try Predicate(format: c.format)
                 // The changed rows by primary key (CROSS JOIN keeps SQLite from reading the
@@ -354,6 +355,7 @@ struct KeptCountWork {
                 continue
             }
             result.fullCounts += 1
+            let deadline = QueryDeadline(limit: limit)
             do {
                 let base = try matchSQL(predicate)
                 if persist, triggers != nil {
