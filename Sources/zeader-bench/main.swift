@@ -16,6 +16,7 @@
 //   swift run -c release zeader-bench scale-build PATH N [F]  a store of N generated items over F
 //                                                     (2,000) feeds (scripts/bench-scale.sh)
 //   swift run -c release zeader-bench first-screen PATH [R]   the reader's start on a store, R (5) times
+//   swift run -c release zeader-bench smart-counts PATH [C]   smart feeds' kept counts on that store, after C changes
 //   swift run -c release zeader-bench fetched-results [N [C]]  a FetchedResultsController over N
 //                                                     (100,000) rows: per-change cost of C changes
 //   swift run -c release zeader-bench relationships [S [I]]  cached to-many reads, prefetching, batch
@@ -464,6 +465,13 @@ case "first-screen":
         exit(2)
     }
     try firstScreenBenchmark(path: path, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
+case "smart-counts":
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else {
+        print("usage: zeader-bench smart-counts PATH [CHANGES]")
+        exit(2)
+    }
+    try smartCountsBenchmark(path: path, changes: rest.dropFirst().first.flatMap { Int($0) } ?? 1_000)
 case "fetched-results":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
     try fetchedResultsBenchmark(count: rest.first ?? 100_000, changes: rest.dropFirst().first ?? 1_000)

@@ -42,6 +42,23 @@ struct WALCLITests {
         #expect(r.status == 0 && r.stdout.isEmpty, "\(r.stderr)")
     }
 
+    @Test("a refresh that stores megabytes leaves the -wal within journal_size_limit while the store stays open")
+    func refresh() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("z.sqlite")
+        let feed = dir.appendingPathComponent("big.xml")
+        let items = (0..<5_000).map { n in
+            "<item><guid>g-\(n)</guid><title>Item \(n)</title><description>\(String(repeating: "word\(n % 97) ", count: 300))</description></item>"
+        }
+        try Data("<rss version=\"2.0\"><channel><title>Big</title>\(items.joined())</channel></rss>".utf8).write(to: feed)
+        let store = try ZeaderStore.open(at: db)  // open throughout, as in the reader
+        try FeedLibrary(store: store).add(url: feed.absoluteString)
+        let summary = try await FeedRefresher(store: store).refresh()
+        #expect(summary.progress.newItems == 5_000)
+        #expect(Self.walSize(db) <= PersistentStore.journalSizeLimit)
+    }
+
     @Test("mark-read in process checkpoints while the store stays open")
     func markAllInProcess() throws {
         let dir = try temporaryDirectory()

@@ -55,6 +55,10 @@ struct MigrationStep {
             try db.execute(sql: "DROP VIEW \(q(view))")
         }
 
+        // 0b. Kept counts go too (their triggers read tables that are about to move); the next
+        // call counts afresh.
+        try KeptCountSchema.dropAll(in: db)
+
         // 1. Move the old tables aside (with their indexes gone, so new ones can take the names).
         for m in mappings where m.needsRebuild {
             guard let old = m.old else { continue }

@@ -22,7 +22,8 @@ enum SchemaDifference {
             rows.filter { ($0["type"] as String?) == "table" && (($0["sql"] as String?) ?? "").hasPrefix("CREATE VIRTUAL") }
                 .map { $0["name"] as String })
         func isInternal(_ table: String) -> Bool {
-            table == PersistentStore.metadataTable || table == "Z_PRIMARYKEY" || virtualTables.contains(table)
+            table == PersistentStore.metadataTable || table == "Z_PRIMARYKEY" || table.hasPrefix(KeptCountSchema.prefix)
+                || virtualTables.contains(table)
                 || virtualTables.contains { table.hasPrefix($0 + "_") }
         }
         let storeTables = Set(rows.filter { ($0["type"] as String?) == "table" }.map { $0["name"] as String })

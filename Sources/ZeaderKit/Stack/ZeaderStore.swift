@@ -110,6 +110,25 @@ public final class ZeaderStore: Sendable {
         container.store.checkpoint(truncate: true)
     }
 
+    /// ``checkpoint()`` when the `-wal` file has grown past `journal_size_limit`
+    /// (``ObjectGraph/PersistentStore/journalSizeLimit``): for a program that stays open
+    /// (the reader) after an edit that may have written many rows (mark all read, its undo),
+    /// so that the `-wal` does not keep a bulk write's size until the program ends. A stat
+    /// of the file otherwise. Returns whether it checkpointed.
+    ///
+    /// ```swift
+    /// _ = try model.markRead(nil)
+    /// store.checkpointIfLarge()
+    /// ```
+    @discardableResult
+    public func checkpointIfLarge() -> Bool {
+        guard let url,
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal"))?[.size] as? Int,
+            size > PersistentStore.journalSizeLimit
+        else { return false }
+        return checkpoint()
+    }
+
     /// A store in memory (demo, tests).
     public static func inMemory() throws(ObjectGraphError) -> ZeaderStore {
         ZeaderStore(container: try PersistentContainer(model: ZeaderModel.current, store: .inMemory), url: nil)

@@ -56,21 +56,55 @@ public enum SmartFeeds {
         try context.fetch(FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
     }
 
-    /// How many items match `format`, and how many of those are unread: two SQL counts
-    /// (which may scan every item), each stopped past ``UserPredicate/timeLimit``.
+    /// How many items match `format`, and how many of those are unread, from counts the
+    /// store keeps (``counts(of:in:forgettingOthers:)``).
     ///
     /// ```swift
     /// let (unread, total) = try SmartFeeds.counts(of: "flagged == YES", in: context)
     /// ```
     public static func counts(of format: String, in context: ManagedObjectContext) throws -> (unread: Int, total: Int) {
-        let predicate = try ZeaderModel.itemPredicate(format: format)
-        let total = try context.count(
-            for: FetchRequest<FeedItem>(predicate: predicate, timeLimit: UserPredicate.timeLimit))
-        let unread = try context.count(
-            for: FetchRequest<FeedItem>(
-                predicate: predicate && .comparison(.keyPath("read"), .equalTo, .constant(.bool(false))),
-                timeLimit: UserPredicate.timeLimit))
-        return (unread, total)
+        try counts(of: [format], in: context)[0].get()
+    }
+
+    /// For each smart feed's predicate, how many items match it and how many of those are
+    /// unread (or why it could not be counted). The counts are kept in the store and brought
+    /// up to date by the items changed since the last call (``ObjectGraph/ManagedObjectContext/keptCounts(of:matching:timeLimit:forgettingOthers:)``),
+    /// so the reader's start and each change cost the changed items, not a count over every
+    /// item; a new smart feed is counted once. Each count stops past
+    /// ``UserPredicate/timeLimit``. `forgettingOthers` stops keeping the counts of predicates
+    /// not in `formats` (the reader passes its whole list).
+    ///
+    /// ```swift
+    /// for result in try SmartFeeds.counts(of: ["flagged == YES", "read == NO"], in: context) {
+    ///     if case .success(let (unread, total)) = result { print(unread, total) }
+    /// }
+    /// ```
+    public static func counts(of formats: [String], in context: ManagedObjectContext, forgettingOthers: Bool = false)
+        throws -> [Result<(unread: Int, total: Int), any Error>]
+    {
+        var results: [Result<(unread: Int, total: Int), any Error>?] = []
+        var predicates: [ObjectGraph.Predicate] = []
+        var positions: [Int] = []
+        let unread = ObjectGraph.Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
+        for format in formats {
+            do {
+                let predicate = try ZeaderModel.itemPredicate(format: format)
+                positions.append(results.count)
+                results.append(nil)
+                predicates += [predicate, predicate && unread]
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        let kept = try context.keptCounts(
+            of: "FeedItem", matching: predicates, timeLimit: UserPredicate.timeLimit, forgettingOthers: forgettingOthers)
+        for (n, position) in positions.enumerated() {
+            switch (kept.counts[2 * n], kept.counts[2 * n + 1]) {
+            case (.success(let total), .success(let unread)): results[position] = .success((unread, total))
+            case (.failure(let error), _), (_, .failure(let error)): results[position] = .failure(error)
+            }
+        }
+        return results.map { $0! }
     }
 }
 

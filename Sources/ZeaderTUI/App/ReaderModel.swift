@@ -33,8 +33,8 @@ public final class ReaderModel {
     // MARK: Reading
 
     /// The subscriptions in user order (stored counts, never counted), then smart feeds
-    /// with their counts (two SQL counts each) or, when `countingSmartFeeds` is false,
-    /// the counts of the matching rows of `previous` (counting can scan every item).
+    /// with their kept counts (brought up to date by the items changed since the last call)
+    /// or, when `countingSmartFeeds` is false, the counts of the matching rows of `previous`.
     ///
     /// ```swift
     /// state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
@@ -50,16 +50,27 @@ public final class ReaderModel {
         let smart =
             stored.map { ($0.title, $0.predicateFormat, Optional($0.objectID)) }
             + configSmartFeeds.map { ($0.title, $0.predicateFormat, ObjectID?.none) }
-        for (title, format, id) in smart {
-            var row = FeedRow(kind: .smart(predicateFormat: format, id: id), title: title, unread: 0, total: 0)
-            if !countingSmartFeeds, let old = previous.first(where: { $0.kind == row.kind }) {
+        // Kept counts (``SmartFeeds/counts(of:in:forgettingOthers:)``): the items changed
+        // since the last call are checked, not every item; a new smart feed is counted once.
+        let kinds = smart.map { FeedRow.Kind.smart(predicateFormat: $0.1, id: $0.2) }
+        let reused = kinds.map { kind in countingSmartFeeds ? nil : previous.first { $0.kind == kind } }
+        var counts: [Result<(unread: Int, total: Int), any Error>] = []
+        if reused.contains(where: { $0 == nil }) {
+            do {
+                counts = try SmartFeeds.counts(of: smart.map(\.1), in: context, forgettingOthers: true)
+            } catch {
+                counts = smart.map { _ in .failure(error) }
+            }
+        }
+        for (n, (title, _, _)) in smart.enumerated() {
+            if let old = reused[n] {
                 rows.append(old)
                 continue
             }
-            do {
-                (row.unread, row.total) = try SmartFeeds.counts(of: format, in: context)
-            } catch {
-                row.lastError = "smart feed '\(title)': \(error)"
+            var row = FeedRow(kind: kinds[n], title: title, unread: 0, total: 0)
+            switch counts[n] {
+            case .success(let (unread, total)): (row.unread, row.total) = (unread, total)
+            case .failure(let error): row.lastError = "smart feed '\(title)': \(error)"
             }
             rows.append(row)
         }
@@ -132,6 +143,7 @@ public final class ReaderModel {
     /// let count = try model.markRead(nil)   // "Mark All Read"; `u` undoes it in one step
     /// ```
     public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
+        defer { store.checkpointIfLarge() }  // a bulk write: the `-wal` cut back while the reader stays open
         switch kind {
         case .server(let id): return try ItemMarking.markRead(.feed(id), in: context)
         case .smart(let format, _): return try ItemMarking.markRead(.matching(predicateFormat: format), in: context)
@@ -141,6 +153,7 @@ public final class ReaderModel {
 
     /// Deletes a feed and (cascade) its items, as one undo step: `try model.deleteServer(id)`.
     public func deleteServer(_ id: ObjectID) throws {
+        defer { store.checkpointIfLarge() }
         try FeedEditing.delete(id, in: context)
     }
 
@@ -151,11 +164,13 @@ public final class ReaderModel {
 
     /// Undoes the last step and saves; returns its name, or nil when there was none.
     public func undo() throws -> String? {
-        try ItemMarking.undo(in: context, bus: store.container.bus)
+        defer { store.checkpointIfLarge() }  // the undo of a bulk write is one too
+        return try ItemMarking.undo(in: context, bus: store.container.bus)
     }
 
     /// Redoes the last undone step and saves; returns its name: `try model.redo()`.
     public func redo() throws -> String? {
-        try ItemMarking.redo(in: context, bus: store.container.bus)
+        defer { store.checkpointIfLarge() }
+        return try ItemMarking.redo(in: context, bus: store.container.bus)
     }
 }
