@@ -99,7 +99,8 @@ extension PersistentStore {
 
 /// The kept counts' tables and triggers: `Z_KEPTCOUNT` (one row per kept predicate),
 /// `Z_KEPTMEMBER` (the objects each matches), `Z_KEPTDIRTY_<Entity>` (the primary keys the
-/// triggers logged) and triggers named `Z_KEPT_<Entity>_…`.
+/// triggers logged, each once: a store written only by cron refreshes keeps at most one row
+/// per object until the next count catches up) and triggers named `Z_KEPT_<Entity>_…`.
 enum KeptCountSchema {
     static let countTable = "Z_KEPTCOUNT"
     static let memberTable = "Z_KEPTMEMBER"
@@ -147,7 +148,7 @@ func keptTriggers(for predicate: Predicate, root: Entity, model: ManagedObjectMo
     let q = SchemaGenerator.quote
     let dirty = q(KeptCountSchema.dirtyTable(root))
     let table = q(root.tableName)
-    func log(_ pk: String) -> String { "INSERT INTO \(dirty) (pk) VALUES (\(pk));" }
+    func log(_ pk: String) -> String { "INSERT OR IGNORE INTO \(dirty) (pk) VALUES (\(pk));" }
     var rootColumns: Set<String> = []
     // By relationship stored in the root's row: the destination, the root's column, the columns read.
     var through: [String: (entity: Entity, foreignKey: String, columns: Set<String>)] = [:]
@@ -193,7 +194,7 @@ func keptTriggers(for predicate: Predicate, root: Entity, model: ManagedObjectMo
             KeptTrigger(
                 root: root, table: d.entity.name,
                 body:
-                    "AFTER UPDATE OF \(list) ON \(q(d.entity.tableName)) BEGIN INSERT INTO \(dirty) (pk) SELECT \"Z_PK\" FROM \(table) WHERE \(q(d.foreignKey)) = NEW.\"Z_PK\"; END"
+                    "AFTER UPDATE OF \(list) ON \(q(d.entity.tableName)) BEGIN INSERT OR IGNORE INTO \(dirty) (pk) SELECT \"Z_PK\" FROM \(table) WHERE \(q(d.foreignKey)) = NEW.\"Z_PK\"; END"
             ))
     }
     for (_, d) in pointingBack {
@@ -212,7 +213,7 @@ func keptTriggers(for predicate: Predicate, root: Entity, model: ManagedObjectMo
             KeptTrigger(
                 root: root, table: d.entity.name,
                 body:
-                    "AFTER UPDATE OF \(list) ON \(other) BEGIN INSERT INTO \(dirty) (pk) SELECT value FROM (SELECT NEW.\(key) AS value UNION SELECT OLD.\(key)) WHERE value IS NOT NULL; END"
+                    "AFTER UPDATE OF \(list) ON \(other) BEGIN INSERT OR IGNORE INTO \(dirty) (pk) SELECT value FROM (SELECT NEW.\(key) AS value UNION SELECT OLD.\(key)) WHERE value IS NOT NULL; END"
             ))
     }
     return triggers
@@ -337,7 +338,7 @@ struct KeptCountWork {
                         predicate TEXT NOT NULL, count INTEGER NOT NULL, UNIQUE (entity, predicate));
                         CREATE TABLE IF NOT EXISTS \(q(members)) (counter INTEGER NOT NULL, pk INTEGER NOT NULL, \
                         PRIMARY KEY (counter, pk)) WITHOUT ROWID;
-                        CREATE TABLE IF NOT EXISTS \(q(dirty)) (pk INTEGER NOT NULL);
+                        CREATE TABLE IF NOT EXISTS \(q(dirty)) (pk INTEGER PRIMARY KEY);
                         """)
             }
             let mine = "\(KeptCountSchema.prefix)_\(entity.name)_"
