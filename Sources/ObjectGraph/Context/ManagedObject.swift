@@ -401,6 +401,9 @@ struct Snapshot {
     var values: [Value]
     var toOne: [ObjectID?]
     var version: Int64
+    /// For a row read as one of an entity with sub-entities: the model index of the row's
+    /// own entity (-1: the entity read).
+    var entityIndex = -1
 }
 
 extension Value {

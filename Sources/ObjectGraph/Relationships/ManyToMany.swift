@@ -97,7 +97,10 @@ struct JoinTable: Sendable, Hashable {
 extension ManagedObjectModel {
     /// Every join table of the model, once each (from its owning side), in entity order.
     var joinTables: [JoinTable] {
-        entities.flatMap { $0.joinTables.compactMap { $0?.isOwner == true ? $0 : nil } }
+        var seen = Set<String>()  // sub-entities inherit their parent's
+        return entities.flatMap { $0.joinTables.compactMap { $0?.isOwner == true ? $0 : nil } }.filter {
+            seen.insert($0.tableName).inserted
+        }
     }
 }
 
