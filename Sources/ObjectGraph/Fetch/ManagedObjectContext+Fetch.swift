@@ -31,9 +31,7 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request: request, context: self)
         if let parentContext { return try executeThroughParent(plan, parent: parentContext).map(\.objectID) }
         if !plan.hasPendingChanges {
-            let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
-            let pks = try plan.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
-            return pks.map { ObjectID(entity: plan.entity, rawValue: $0) }
+            return try plan.matchingIDs()
         }
         return try executeObjects(plan).map(\.objectID)
     }

@@ -416,3 +416,32 @@ extension ManagedObjectContext {
         return ObjectID(entity: entity, rawValue: pk)
     }
 }
+
+extension ManagedObjectModel {
+    /// A sub-entity's class must subclass its parent's (so that a fetch of the parent can
+    /// return it as the parent's class): one message per entity that does not.
+    func subclassMismatches() -> [String] {
+        var problems: [String] = []
+        let generic = ObjectIdentifier(ManagedObject.self)
+        for entity in entities {
+            guard let parentName = entity.parentEntityName, let parent = entityIfPresent(named: parentName) else { continue }
+            let parentClass = ObjectIdentifier(parent.managedClass)
+            guard parentClass != generic else { continue }
+            var current: AnyClass? = entity.managedClass
+            var found = false
+            while let c = current {
+                if ObjectIdentifier(c) == parentClass {
+                    found = true
+                    break
+                }
+                current = _getSuperclass(c)
+            }
+            if !found {
+                problems.append(
+                    "\(entity.managedClass): entity \(entity.name) inherits from \(parent.name), but its class does not subclass \(parent.managedClass)"
+                )
+            }
+        }
+        return problems
+    }
+}

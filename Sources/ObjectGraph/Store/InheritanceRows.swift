@@ -70,3 +70,49 @@ extension RowLayout {
         }
     }
 }
+
+extension FetchPlan {
+    /// The IDs of the matching stored rows, in order (with no unsaved changes to merge), each
+    /// naming its row's own entity.
+    func matchingIDs() throws(ObjectGraphError) -> [ObjectID] {
+        let entity = self.entity
+        guard let info = entity.inheritance, entity.hasSubentities else {
+            let (sql, arguments) = selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
+            let pks = try read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+            return pks.map { ObjectID(entity: entity, rawValue: $0) }
+        }
+        let model = context.model
+        let kinds = Dictionary(uniqueKeysWithValues: zip(info.kindNames, info.kindIndexes.map { model.entities[$0] }))
+        let (sql, arguments) = selectSQL(
+            columns: "t0.\"Z_PK\", t0.\(SchemaGenerator.quote(Inheritance.discriminatorColumn))", excluding: [],
+            applyLimit: true)
+        let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+        return rows.map { row in
+            ObjectID(entity: (row[1] as String?).flatMap { kinds[$0] } ?? entity, rawValue: row[0])
+        }
+    }
+}
+
+extension FetchRequest {
+    /// Whether objects of `candidate` are among the results of this request for `entity`.
+    func includes(_ candidate: Entity, of entity: Entity) -> Bool {
+        candidate === entity || (includesSubentities && candidate.isKind(of: entity))
+    }
+}
+
+extension BatchWriter {
+    /// `keys` of an entity of a hierarchy grouped by their rows' own entity (in model
+    /// order), or nil when every row is of `entity` itself.
+    func keysByKind(_ entity: Entity, keys: [Int64]) throws -> [(Entity, [Int64])]? {
+        guard !keys.isEmpty else { return nil }
+        let rows = try Row.fetchAll(
+            db,
+            sql:
+                "SELECT \"Z_PK\", \(SchemaGenerator.quote(Inheritance.discriminatorColumn)) FROM \(SchemaGenerator.quote(entity.tableName)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))",
+            arguments: [jsonArray(keys)])
+        var byKind: [String: [Int64]] = [:]
+        for row in rows { byKind[row[1] ?? entity.name, default: []].append(row[0]) }
+        if byKind.count == 1, byKind[entity.name] != nil { return nil }
+        return model.entities.compactMap { kind in byKind[kind.name].map { (kind, $0) } }
+    }
+}
