@@ -235,7 +235,7 @@ open class ManagedObject: CustomStringConvertible {
         }
         let context = managedObjectContext
         if let object {
-            guard object.entity.index == entity.destinationIndex[r] else {
+            guard object.entity.isKind(ofEntityAt: entity.destinationIndex[r]) else {
                 let relationship = entity.relationships[r]
                 throw .typeMismatch(
                     entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName,

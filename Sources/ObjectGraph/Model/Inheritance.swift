@@ -66,6 +66,11 @@ extension Entity {
         return info.kindIndexes.contains(index)
     }
 
+    /// Whether this entity is the model's entity number `i` or inherits from it.
+    func isKind(ofEntityAt i: Int) -> Bool {
+        index == i || (inheritance?.ancestorIndexes.contains(i) ?? false)
+    }
+
     /// Whether objects of this entity may be of a sub-entity (a read must look at `Z_ENT`).
     var hasSubentities: Bool { inheritance?.polymorphic != nil }
 }

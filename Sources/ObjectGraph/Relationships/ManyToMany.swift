@@ -256,7 +256,7 @@ extension ManagedObjectContext {
     ) throws(ObjectGraphError) {
         assertOnQueue()
         let entity = object.entity
-        guard member.entity.index == entity.destinationIndex[r] else {
+        guard member.entity.isKind(ofEntityAt: entity.destinationIndex[r]) else {
             let relationship = entity.relationships[r]
             throw .typeMismatch(
                 entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName, got: member.entity.name
