@@ -434,6 +434,18 @@ enum InheritanceModel {
         }
     }
 
+    /// Found by the differential test: with no stored row matching, the sum of an integer
+    /// attribute over unsaved objects came back as a double.
+    @Test func sumOfUnsavedIntegersIsAnInteger() throws {
+        let container = try InheritanceModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let video = ctx.insert(InhVideo.self)
+            video.rank = 4
+            #expect(try ctx.aggregate(.sum, of: "rank", for: FetchRequest<InhItem>()) == .integer(4))
+        }
+    }
+
     @Test func keysAreSharedAcrossTheHierarchy() throws {
         let container = try InheritanceModel.container()
         let (_, items) = try stocked(container)

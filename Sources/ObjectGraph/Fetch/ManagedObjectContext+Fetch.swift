@@ -104,7 +104,7 @@ extension ManagedObjectContext {
         let row = try plan.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
         var partial = AggregatePartial(
             count: row?[1] ?? 0, total: row?[0] ?? 0,
-            integerSum: attribute.type == .integer || attribute.type == .bool ? (row?[4] ?? 0) : nil,
+            integerSum: attribute.type == .integer || attribute.type == .bool ? ((row?[4] as Int64?) ?? 0) : nil,
             minimum: Value(databaseValue: row?[2] ?? .null, type: attribute.type),
             maximum: Value(databaseValue: row?[3] ?? .null, type: attribute.type))
         if plan.hasPendingChanges {
