@@ -199,3 +199,40 @@ import Testing
         withExtendedLifetime(token) {}
     }
 }
+
+extension DerivedCountTests {
+    /// A derived count over a relationship to a sub-entity, new in a model version: the
+    /// migration counts the existing rows of that entity and its sub-entities only.
+    @Test func migrationCountsTheChildrenOfEveryKind() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inherit-count-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("lib.sqlite")
+        var old = InheritanceModel.entities()
+        old[0].attributes.removeAll { $0.name == "podcastCount" || $0.name == "unreadCount" }
+        let v1 = try ManagedObjectModel(name: "Library", version: 1, entities: old)
+        let v2 = try ManagedObjectModel(name: "Library", version: 2, entities: InheritanceModel.entities())
+        do {
+            let container = try PersistentContainer(model: v1, store: .file(url))
+            let ctx = container.viewContext
+            try ctx.performAndWait { () throws in
+                let shelf = ctx.insert(InhShelf.self)
+                shelf.name = "S"
+                for kind in ["Article", "Podcast", "Video", "Video"] {
+                    let item = try ctx.insertObject(entityName: kind) as! InhItem
+                    item.shelf = shelf
+                    item.read = kind == "Podcast"
+                    (item as? InhPodcast)?.feature = shelf
+                }
+                try ctx.save()
+            }
+        }
+        let container = try PersistentContainer(model: v2, store: .file(url), migrator: try MigrationPlan(versions: [v1, v2]))
+        try container.viewContext.performAndWait { () throws in
+            let shelf = try #require(try container.viewContext.fetch(FetchRequest<InhShelf>()).first)
+            #expect(shelf.itemCount == 4)
+            #expect(shelf.unreadCount == 3)
+            #expect(shelf.podcastCount == 3)
+        }
+    }
+}
