@@ -65,7 +65,9 @@ import Testing
                     guard exact ? Swift.type(of: object) == type : object is T else { return false }
                     return try predicate?.evaluate(with: object) ?? true
                 }
-                #expect(titles(fetched) == titles(expected), "\(step): \(name)\(exact ? " only" : "") \(predicate?.description ?? "")")
+                #expect(
+                    titles(fetched) == titles(expected), "\(step): \(name)\(exact ? " only" : "") \(predicate?.description ?? "")"
+                )
                 #expect(try context.count(for: request) == expected.count, "\(step): count of \(name)")
                 if titles(fetched) != titles(expected) { throw CancellationError() }
             }

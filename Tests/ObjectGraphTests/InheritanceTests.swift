@@ -50,7 +50,9 @@ final class InhTag: ManagedObject {
 }
 
 enum InheritanceModel {
-    static func entities(videoAttributes: [AttributeDescription] = [.integer("resolution", optional: true)], withVideo: Bool = true)
+    static func entities(
+        videoAttributes: [AttributeDescription] = [.integer("resolution", optional: true)], withVideo: Bool = true
+    )
         -> [EntityDescription]
     {
         var entities = [
@@ -187,7 +189,8 @@ enum InheritanceModel {
                 EntityDescription("A", attributes: [.string("x")]),
                 EntityDescription("B", parent: "A", relationships: [.toOne("x", destination: "A", inverse: "y")]),
             ]) == "B.x redeclares attribute A.x as a relationship")
-        #expect(refusal([EntityDescription("A", parent: nil, isAbstract: true)]) == "entity 'A' is abstract but has no sub-entities")
+        #expect(
+            refusal([EntityDescription("A", parent: nil, isAbstract: true)]) == "entity 'A' is abstract but has no sub-entities")
         // A same-typed redeclaration is allowed: it may change the default.
         #expect(
             refusal([
@@ -242,9 +245,10 @@ enum InheritanceModel {
                     try ctx.count(for: FetchRequest<InhItem>(predicate: try Predicate(format: "shelf.name == 'S'"))) == 4)
                 #expect(try ctx.aggregate(.sum, of: "rank", for: FetchRequest<InhItem>()) == .integer(10))
                 #expect(try ctx.aggregate(.max, of: "duration", for: FetchRequest<InhPodcast>()) == .double(90))
-                #expect(try ctx.fetchObjectIDs(FetchRequest<InhItem>()).map(\.entity.name).sorted() == [
-                    "Article", "Article", "Podcast", "Video",
-                ])
+                #expect(
+                    try ctx.fetchObjectIDs(FetchRequest<InhItem>()).map(\.entity.name).sorted() == [
+                        "Article", "Article", "Podcast", "Video",
+                    ])
                 // An unknown key of the parent (a sub-entity's own) is refused for the parent.
                 #expect(throws: ObjectGraphError.self) {
                     try ctx.fetch(FetchRequest<InhItem>(predicate: try Predicate(format: "duration > 1")))
@@ -265,9 +269,10 @@ enum InheritanceModel {
             ctx.delete(items[2])
             let titles = try ctx.fetch(FetchRequest<InhItem>(sortDescriptors: [SortDescriptor("rank")])).compactMap(\.title)
             #expect(titles == ["unsaved", "a2", "v", "a1"])
-            #expect(try ctx.fetch(FetchRequest<InhPodcast>(sortDescriptors: [SortDescriptor("rank")])).map(\.title) == [
-                "unsaved", "v",
-            ])
+            #expect(
+                try ctx.fetch(FetchRequest<InhPodcast>(sortDescriptors: [SortDescriptor("rank")])).map(\.title) == [
+                    "unsaved", "v",
+                ])
             var only = FetchRequest<InhPodcast>()
             only.includesSubentities = false
             #expect(try ctx.fetch(only).isEmpty)
@@ -309,7 +314,8 @@ enum InheritanceModel {
         }
         let other = container.newBackgroundContext()
         try other.performAndWait { () throws in
-            let marks = try other.fetch(FetchRequest<InhBookmark>(sortDescriptors: [SortDescriptor(SortDescriptor.storeOrderKey)]))
+            let marks = try other.fetch(
+                FetchRequest<InhBookmark>(sortDescriptors: [SortDescriptor(SortDescriptor.storeOrderKey)]))
             #expect(marks[0].item is InhVideo && marks[1].item is InhArticle)
             #expect((marks[0].item as? InhVideo)?.resolution == 1080)
             let shelf = try #require(try other.fetch(FetchRequest<InhShelf>()).first)

@@ -255,7 +255,9 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
         for object in note.deleted { consider(object) }
         for object in note.updated { consider(object) }
         for object in note.inserted { consider(object) }
-        let merged = note.insertedIDsFromMerges.union(note.updatedObjectIDsFromMerges).filter { fetchRequest.includes($0.entity, of: entity) }
+        let merged = note.insertedIDsFromMerges.union(note.updatedObjectIDsFromMerges).filter {
+            fetchRequest.includes($0.entity, of: entity)
+        }
         for object in context.loadObjects(merged) { consider(object) }
         guard !changed.isEmpty else { return }
         for object in changed { reconcile(object, reportUpdate: true) }

@@ -181,7 +181,8 @@ enum Inheritance {
                         )
                     }
                     guard inherited.derivedCount == a.derivedCount else {
-                        throw ModelError(message: "\(e.name).\(a.name) redeclares \(parent.name).\(a.name) with another derived count")
+                        throw ModelError(
+                            message: "\(e.name).\(a.name) redeclares \(parent.name).\(a.name) with another derived count")
                     }
                     // Same type: the sub-entity's default and validation rules replace the
                     // parent's, in the parent's position (the column stays the root's).
@@ -201,7 +202,8 @@ enum Inheritance {
                 if parent.relationships.contains(where: { $0.name == r.name }) {
                     throw ModelError(
                         message:
-                            "\(e.name).\(r.name) redeclares relationship \(parent.name).\(r.name); a sub-entity inherits it as it is")
+                            "\(e.name).\(r.name) redeclares relationship \(parent.name).\(r.name); a sub-entity inherits it as it is"
+                    )
                 }
                 result.relationships.append(r)
             }
@@ -399,7 +401,8 @@ extension Inheritance {
     /// among that entity's rows (and its sub-entities'), not the whole table.
     static func partialIndexCondition(for table: Entity, keys: [String]) -> String {
         guard let kinds = table.inheritance?.constraintKinds[keys] else { return "" }
-        return " WHERE \(SchemaGenerator.quote(discriminatorColumn)) IN (\(kinds.map { SchemaGenerator.sqlLiteral(.string($0)) }.joined(separator: ", ")))"
+        return
+            " WHERE \(SchemaGenerator.quote(discriminatorColumn)) IN (\(kinds.map { SchemaGenerator.sqlLiteral(.string($0)) }.joined(separator: ", ")))"
     }
 }
 
