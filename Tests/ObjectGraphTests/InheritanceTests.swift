@@ -486,6 +486,40 @@ enum InheritanceModel {
         }
     }
 
+    /// An entity in no hierarchy gains a sub-entity: its table gets `Z_ENT`, its rows stay its own.
+    @Test func migrationTurnsAPlainEntityIntoARoot() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inherit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("plain.sqlite")
+        let note = EntityDescription("Note", attributes: [.string("text")])
+        let v1 = try ManagedObjectModel(name: "Plain", version: 1, entities: [note])
+        let v2 = try ManagedObjectModel(
+            name: "Plain", version: 2,
+            entities: [note, EntityDescription("Todo", parent: "Note", attributes: [.bool("done", defaultValue: false)])])
+        do {
+            let container = try PersistentContainer(model: v1, store: .file(url))
+            try container.viewContext.performAndWait { () throws in
+                try container.viewContext.insertObject(entityName: "Note")["text"] = .string("old")
+                try container.viewContext.save()
+            }
+        }
+        let container = try PersistentContainer(model: v2, store: .file(url), migrator: try MigrationPlan(versions: [v1, v2]))
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let todo = try ctx.insertObject(entityName: "Todo")
+            todo["text"] = .string("new")
+            todo["done"] = .bool(true)
+            try ctx.save()
+            let all = try ctx.fetch(FetchRequest<ManagedObject>(entityName: "Note", sortDescriptors: [SortDescriptor("text")]))
+            #expect(all.map { $0.entity.name } == ["Todo", "Note"])
+            var own = FetchRequest<ManagedObject>(entityName: "Note")
+            own.includesSubentities = false
+            #expect(try ctx.fetch(own).map { $0["text"] } == [.string("old")])
+            #expect(all.map(\.objectID.primaryKey) == [2, 1])
+        }
+    }
+
     @Test func migrationAddsASubentityAndItsAttributes() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inherit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

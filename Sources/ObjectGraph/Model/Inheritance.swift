@@ -215,11 +215,8 @@ enum Inheritance {
         }
         var result: [EntityDescription] = []
         for i in declared.indices { result.append(try resolve(i, chain: [])) }
-        for (i, e) in declared.enumerated() where e.isAbstract {
-            guard declared.contains(where: { $0.parentEntityName == e.name }) else {
-                throw ModelError(message: "entity '\(e.name)' is abstract but has no sub-entities")
-            }
-            _ = i
+        for e in declared where e.isAbstract && !declared.contains(where: { $0.parentEntityName == e.name }) {
+            throw ModelError(message: "entity '\(e.name)' is abstract but has no sub-entities")
         }
         return result
     }
