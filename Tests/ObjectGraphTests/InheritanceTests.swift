@@ -452,6 +452,48 @@ enum InheritanceModel {
         }
     }
 
+    @Test func childContextsSeeAndSaveSubentities() throws {
+        let container = try InheritanceModel.container()
+        let (shelf, items) = try stocked(container)
+        let parent = container.viewContext
+        let child = parent.performAndWait { parent.newChildContext(name: "edit") }
+        try child.performAndWait { () throws in
+            let fetched = try child.fetch(FetchRequest<InhPodcast>(sortDescriptors: [SortDescriptor("rank")]))
+            #expect(fetched.map { String(describing: type(of: $0)) } == ["InhPodcast", "InhVideo"])
+            let item = try child.existingObject(
+                with: ObjectID(entity: try child.model.entity(named: "Item"), primaryKey: items[3].objectID.primaryKey!))
+            #expect((item as? InhVideo)?.resolution == 1080)
+            let article = child.insert(InhArticle.self)
+            article.title = "from child"
+            article.shelf = child.object(with: shelf.objectID) as? InhShelf
+            try child.save()
+        }
+        try parent.performAndWait { () throws in
+            let articles = try parent.fetch(FetchRequest<InhArticle>(predicate: try Predicate(format: "title == 'from child'")))
+            #expect(articles.count == 1 && articles[0].shelf === shelf)
+            parent.processPendingChanges()
+            #expect(shelf.itemCount == 5)
+            try parent.save()
+        }
+    }
+
+    @Test func observersOfAParentHearOfItsSubentities() throws {
+        let container = try InheritanceModel.container()
+        let heard = Recorder<DidSaveNotification>()
+        let token = container.bus.observeDidSave(entities: ["Podcast"]) { heard.append($0) }
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            ctx.insert(InhArticle.self).title = "a"
+            try ctx.save()
+            ctx.insert(InhVideo.self).title = "v"
+            try ctx.save()
+        }
+        #expect(heard.all.count == 1)
+        #expect(heard.all.first?.involves(entity: "Item") == true)
+        #expect(heard.all.first?.involves(entity: "Article") == false)
+        withExtendedLifetime(token) {}
+    }
+
     @Test func keysAreSharedAcrossTheHierarchy() throws {
         let container = try InheritanceModel.container()
         let (_, items) = try stocked(container)

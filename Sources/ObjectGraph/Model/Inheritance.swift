@@ -66,6 +66,11 @@ extension Entity {
         return info.kindIndexes.contains(index)
     }
 
+    /// Whether this entity, or an entity it inherits from, is named in `names`.
+    func isNamed(in names: Set<String>) -> Bool {
+        names.contains(name) || (inheritance?.ancestorNames.contains(where: names.contains) ?? false)
+    }
+
     /// Whether this entity is the model's entity number `i` or inherits from it.
     func isKind(ofEntityAt i: Int) -> Bool {
         index == i || (inheritance?.ancestorIndexes.contains(i) ?? false)
@@ -101,8 +106,9 @@ struct EntityInheritance: Sendable {
     /// stored in `Z_ENT`.
     let kindIndexes: [Int]
     let kindNames: [String]
-    /// The parent, the parent's parent… by model index.
+    /// The parent, the parent's parent… by model index, and by name.
     let ancestorIndexes: [Int]
+    let ancestorNames: [String]
     /// For each relationship (flattened order), the entity that declared it: a relationship's
     /// storage (one-to-one side, join table name) follows its declaring entity.
     let declaringEntityNames: [String]
@@ -272,6 +278,7 @@ enum Inheritance {
                     rootName: declared[root(i)].name, token: token, isAbstract: declared[i].isAbstract,
                     parentName: declared[i].parentEntityName, subentityNames: children[i].map { declared[$0].name },
                     kindIndexes: kindIndexes, kindNames: kindIndexes.map { declared[$0].name }, ancestorIndexes: ancestors,
+                    ancestorNames: ancestors.map { declared[$0].name },
                     declaringEntityNames: declarers,
                     polymorphic: children[i].isEmpty
                         ? nil : polymorphicLayout(kindIndexes, flat: flat, storesForeignKey: storesForeignKey)))
