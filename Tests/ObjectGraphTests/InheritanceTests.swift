@@ -49,6 +49,17 @@ final class InhTag: ManagedObject {
     @ToMany("items") var items: [InhItem]
 }
 
+// The doc comment example of EntityDescription.init(_:parent:isAbstract:…), as written.
+class ReadingItem: ManagedObject {
+    @Managed("title") var title: String?
+}
+final class Essay: ReadingItem {
+    @Managed("body") var body: String?
+}
+final class Episode: ReadingItem {
+    @Managed("duration") var duration: Double?
+}
+
 enum InheritanceModel {
     static func entities(
         videoAttributes: [AttributeDescription] = [.integer("resolution", optional: true)], withVideo: Bool = true
@@ -492,6 +503,36 @@ enum InheritanceModel {
         #expect(heard.all.first?.involves(entity: "Item") == true)
         #expect(heard.all.first?.involves(entity: "Article") == false)
         withExtendedLifetime(token) {}
+    }
+
+    @Test func theDocCommentExampleWorks() throws {
+        let item = EntityDescription(
+            "ReadingItem", parent: nil, isAbstract: true, managedClass: ReadingItem.self,
+            attributes: [.string("title")])
+        let essay = EntityDescription(
+            "Essay", parent: "ReadingItem", managedClass: Essay.self,
+            attributes: [.string("body")])
+        let episode = EntityDescription(
+            "Episode", parent: "ReadingItem", managedClass: Episode.self,
+            attributes: [.double("duration", optional: true)])
+        let model = try ManagedObjectModel(name: "Reading", version: 1, entities: [item, essay, episode])
+        let container = try PersistentContainer(model: model, store: .inMemory)
+        try container.viewContext.performAndWait {
+            let context = container.viewContext
+            context.insert(Essay.self).title = "On trees"
+            context.insert(Episode.self).duration = 1800
+            try context.save()
+            let all = try context.fetch(FetchRequest<ReadingItem>())  // an Essay and an Episode
+            print(all.map { type(of: $0) }, try context.count(for: FetchRequest<Episode>()))  // [Essay, Episode] 1
+            #expect("\(all.map { type(of: $0) })".hasSuffix("Essay, ObjectGraphTests.Episode]"))
+            #expect(try context.count(for: FetchRequest<Episode>()) == 1)
+        }
+        let isItem = try model.entity(named: "Essay").isKind(of: try model.entity(named: "ReadingItem"))  // true
+        let kinds = model.subentities(of: try model.entity(named: "ReadingItem")).map(\.name)  // ["Essay", "Episode"]
+        #expect(isItem && kinds == ["Essay", "Episode"])
+        var onlyItems = FetchRequest<ManagedObject>(entityName: "ReadingItem")
+        onlyItems.includesSubentities = false
+        #expect(try container.viewContext.performAndWait { try container.viewContext.count(for: onlyItems) } == 0)
     }
 
     @Test func keysAreSharedAcrossTheHierarchy() throws {

@@ -141,7 +141,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// `includesSubentities`; on by default). See ``EntityDescription/init(_:parent:isAbstract:managedClass:attributes:relationships:indexes:uniquenessConstraints:renamingIdentifier:)``.
     ///
     /// ```swift
-    /// var onlyItems = FetchRequest<ManagedObject>(entityName: "Item")
+    /// var onlyItems = FetchRequest<ManagedObject>(entityName: "ReadingItem")
     /// onlyItems.includesSubentities = false
     /// ```
     public var includesSubentities = true

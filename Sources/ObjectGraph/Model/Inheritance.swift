@@ -18,22 +18,33 @@ extension EntityDescription {
     /// ``ObjectGraphError/abstractEntity(_:)``).
     ///
     /// ```swift
-    /// class Item: ManagedObject {
+    /// import ObjectGraph
+    ///
+    /// class ReadingItem: ManagedObject {
     ///     @Managed("title") var title: String?
     /// }
-    /// final class Article: Item {
+    /// final class Essay: ReadingItem {
     ///     @Managed("body") var body: String?
     /// }
-    /// final class Podcast: Item {
+    /// final class Episode: ReadingItem {
     ///     @Managed("duration") var duration: Double?
     /// }
-    /// let item = EntityDescription("Item", parent: nil, isAbstract: true, managedClass: Item.self,
+    /// let item = EntityDescription("ReadingItem", parent: nil, isAbstract: true, managedClass: ReadingItem.self,
     ///     attributes: [.string("title")])
-    /// let article = EntityDescription("Article", parent: "Item", managedClass: Article.self,
+    /// let essay = EntityDescription("Essay", parent: "ReadingItem", managedClass: Essay.self,
     ///     attributes: [.string("body")])
-    /// let podcast = EntityDescription("Podcast", parent: "Item", managedClass: Podcast.self,
-    ///     attributes: [.double("duration")])
-    /// let model = try ManagedObjectModel(name: "Reading", version: 1, entities: [item, article, podcast])
+    /// let episode = EntityDescription("Episode", parent: "ReadingItem", managedClass: Episode.self,
+    ///     attributes: [.double("duration", optional: true)])
+    /// let model = try ManagedObjectModel(name: "Reading", version: 1, entities: [item, essay, episode])
+    /// let container = try PersistentContainer(model: model, store: .inMemory)
+    /// try container.viewContext.performAndWait {
+    ///     let context = container.viewContext
+    ///     context.insert(Essay.self).title = "On trees"
+    ///     context.insert(Episode.self).duration = 1800
+    ///     try context.save()
+    ///     let all = try context.fetch(FetchRequest<ReadingItem>())   // an Essay and an Episode
+    ///     print(all.map { type(of: $0) }, try context.count(for: FetchRequest<Episode>()))   // [Essay, Episode] 1
+    /// }
     /// ```
     public init(
         _ name: String, parent: String?, isAbstract: Bool = false, managedClass: ManagedObject.Type = ManagedObject.self,
@@ -58,7 +69,8 @@ extension Entity {
     /// Whether this entity is `other` or inherits from it (directly or not).
     ///
     /// ```swift
-    /// let isItem = article.objectID.entity.isKind(of: try model.entity(named: "Item"))
+    /// // With the model of EntityDescription.init(_:parent:isAbstract:…)'s example:
+    /// let isItem = try model.entity(named: "Essay").isKind(of: try model.entity(named: "ReadingItem"))   // true
     /// ```
     public func isKind(of other: Entity) -> Bool {
         if self === other { return true }
@@ -84,7 +96,8 @@ extension ManagedObjectModel {
     /// The sub-entities of `entity`, direct or not, in model order.
     ///
     /// ```swift
-    /// let kinds = model.subentities(of: try model.entity(named: "Item")).map(\.name)   // ["Article", "Podcast"]
+    /// // With the model of EntityDescription.init(_:parent:isAbstract:…)'s example:
+    /// let kinds = model.subentities(of: try model.entity(named: "ReadingItem")).map(\.name)   // ["Essay", "Episode"]
     /// ```
     public func subentities(of entity: Entity) -> [Entity] {
         (entity.inheritance?.kindIndexes ?? []).filter { $0 != entity.index }.map { entities[$0] }
