@@ -397,16 +397,24 @@ enum InheritanceModel {
             #expect(marked.changedCount == 2)
             let shelf = try #require(try ctx.fetch(FetchRequest<InhShelf>()).first)
             #expect(shelf.unreadCount == 1)
+            ctx.undoManager = ContextUndoManager()
             let deleted = try ctx.execute(
                 BatchDeleteRequest(entityName: "Item", predicate: try Predicate(format: "rank >= 2")))
             #expect(deleted.changedCount == 3)
             #expect(try ctx.fetch(FetchRequest<InhItem>()).compactMap(\.title) == ["a2"])
             #expect(shelf.itemCount == 1)
-            ctx.undoManager = ContextUndoManager()
             let again = try ctx.execute(BatchDeleteRequest(entityName: "Item", predicate: nil))
             #expect(again.changedCount == 1)
             _ = ctx.undoManager?.undo(in: ctx)
+            #expect(ctx.undoManager?.lastError == nil)
             #expect(try ctx.count(for: FetchRequest<InhArticle>()) == 1)
+            // Undoing the first batch delete puts back a podcast (an entity with sub-entities) and a video.
+            _ = ctx.undoManager?.undo(in: ctx)
+            #expect(ctx.undoManager?.lastError == nil)
+            #expect(try ctx.fetch(FetchRequest<InhPodcast>()).compactMap(\.title).sorted() == ["p", "v"])
+            #expect((try ctx.fetch(FetchRequest<InhVideo>()).first)?.resolution == 1080)
+            #expect(try ctx.count(for: FetchRequest<InhArticle>()) == 2)
+            #expect(shelf.itemCount == 4)
         }
     }
 

@@ -116,3 +116,16 @@ extension BatchWriter {
         return model.entities.compactMap { kind in byKind[kind.name].map { (kind, $0) } }
     }
 }
+
+extension RowLayout {
+    /// The layout of `entity`'s own columns, as ``SaveExecution/insertSQL(for:)`` writes them,
+    /// even when it has sub-entities (for rows known to be of `entity` itself).
+    init(ownColumnsOf entity: Entity, alias: String) {
+        self.entity = entity
+        foreignKeyRelationships = entity.foreignKeyIndexes
+        let names =
+            entity.storedAttributeIndexes.map { entity.attributes[$0].name }
+            + entity.foreignKeyIndexes.map { entity.relationships[$0].name }
+        columnsSQL = (["Z_PK", "Z_OPT"] + names).map { "\(alias).\(SchemaGenerator.quote($0))" }.joined(separator: ", ")
+    }
+}

@@ -229,7 +229,8 @@ struct BatchWriter {
         }
         let keysJSON = jsonArray(keys)
         var pendingCascades: [(Entity, [Int64])] = []
-        let layout = RowLayout(entity: entity, alias: "t0")
+        // The entity's own columns (every key is of this very entity): restore inserts them back.
+        let layout = RowLayout(ownColumnsOf: entity, alias: "t0")
         let rows = try Row.fetchAll(
             db,
             sql:
