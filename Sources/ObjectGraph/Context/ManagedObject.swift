@@ -235,7 +235,7 @@ open class ManagedObject: CustomStringConvertible {
         }
         let context = managedObjectContext
         if let object {
-            guard object.entity.index == entity.destinationIndex[r] else {
+            guard object.entity.isKind(ofEntityAt: entity.destinationIndex[r]) else {
                 let relationship = entity.relationships[r]
                 throw .typeMismatch(
                     entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName,
@@ -419,6 +419,9 @@ struct Snapshot {
     var values: [Value]
     var toOne: [ObjectID?]
     var version: Int64
+    /// For a row read as one of an entity with sub-entities: the model index of the row's
+    /// own entity (-1: the entity read).
+    var entityIndex = -1
 }
 
 extension Value {

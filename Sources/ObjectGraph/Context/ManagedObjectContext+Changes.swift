@@ -66,6 +66,8 @@ extension ManagedObjectContext {
             func note(_ entity: Entity) {
                 if !entity.counterDependencies.isEmpty, !entitiesToCheck.contains(where: { $0 === entity }) {
                     entitiesToCheck.append(entity)
+                    // A sub-entity's objects count where its parent's do (see `countedChildren`).
+                    for a in entity.inheritance?.ancestorIndexes ?? [] { note(model.entities[a]) }
                 }
             }
             for (id, _) in pending.objects { note(id.entity) }
@@ -75,7 +77,8 @@ extension ManagedObjectContext {
         }
         guard !entitiesToCheck.isEmpty else { return }
         for childEntity in entitiesToCheck {
-            for counter in childEntity.counterDependencies {
+            // Each count once, over its child entity's objects of every kind.
+            for counter in childEntity.counterDependencies where counter.childEntityIndex == childEntity.index {
                 var delta: [ObjectID: Int64] = [:]
                 func account(_ object: ManagedObject) {
                     let isDeleted = !deletedByID.isEmpty && deletedByID[object.objectID] != nil
@@ -88,9 +91,11 @@ extension ManagedObjectContext {
                     if let local { delta[local, default: 0] += 1 }
                     if let stored { delta[stored, default: 0] -= 1 }
                 }
-                for object in newObjects where object.entity === childEntity { account(object) }
-                for object in updatedByID.values where object.entity === childEntity && !object.isFault { account(object) }
-                for object in deletedByID.values where object.entity === childEntity { account(object) }
+                for object in newObjects where object.entity.isKind(of: childEntity) { account(object) }
+                for object in updatedByID.values where object.entity.isKind(of: childEntity) && !object.isFault {
+                    account(object)
+                }
+                for object in deletedByID.values where object.entity.isKind(of: childEntity) { account(object) }
                 let key = CounterKey(counter)
                 var parents = Set(delta.keys)
                 parents.formUnion(touchedCounterParents[key] ?? [])

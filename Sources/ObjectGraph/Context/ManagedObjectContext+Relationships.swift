@@ -62,8 +62,8 @@ extension ManagedObjectContext {
     /// Inserted and updated (not deleted) objects of `entity`.
     func changedObjects(of entity: Entity) -> [ManagedObject] {
         var result: [ManagedObject] = []
-        for object in newObjects where object.entity === entity { result.append(object) }
-        for object in updatedByID.values where object.entity === entity { result.append(object) }
+        for object in newObjects where object.entity.isKind(of: entity) { result.append(object) }
+        for object in updatedByID.values where object.entity.isKind(of: entity) { result.append(object) }
         return result
     }
 

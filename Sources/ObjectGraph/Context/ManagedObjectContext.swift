@@ -179,6 +179,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func insert<T: ManagedObject>(_ type: T.Type) -> T {
         do {
             let entity = try model.entity(for: type)
+            if entity.isAbstract { throw ObjectGraphError.abstractEntity(entity.name) }
             return insertObject(of: entity) as! T
         } catch {
             preconditionFailure("\(error): \(type) is not the class of an entity in \(model)")
@@ -191,7 +192,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// let note = try context.insertObject(entityName: "Note")
     /// ```
     public func insertObject(entityName: String) throws(ObjectGraphError) -> ManagedObject {
-        insertObject(of: try model.entity(named: entityName))
+        let entity = try model.entity(named: entityName)
+        if entity.isAbstract { throw .abstractEntity(entity.name) }
+        return insertObject(of: entity)
     }
 
     func insertObject(of entity: Entity) -> ManagedObject {
@@ -239,7 +242,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         let id = permanentIDForTemporary[id] ?? id
         if let object = registered[id]?.object { return object }
         if id.isTemporary, let object = newObjects.object(for: id) { return object }
-        let object = id.entity.managedClass.init(ManagedObject.Construction(entity: id.entity, objectID: id))
+        // An ID may name the parent entity of the object's own (a to-one's declared destination).
+        let resolved = id.entity.hasSubentities ? concreteID(id) : id
+        let object = resolved.entity.managedClass.init(
+            ManagedObject.Construction(entity: resolved.entity, objectID: resolved))
         object.link = link
         object.isFault = true
         register(object)
@@ -298,6 +304,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Registers (or refreshes) the object for a row just read from the store.
     func materialize(entity: Entity, pk: Int64, snapshot: consuming Snapshot) -> ManagedObject {
+        let entity = snapshot.entityIndex < 0 ? entity : model.entities[snapshot.entityIndex]
         let id = ObjectID(entity: entity, rawValue: pk)
         if let parentContext, registered[id]?.object == nil {
             // A child context's objects are as its parent has them, not as stored.

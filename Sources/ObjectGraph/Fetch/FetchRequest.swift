@@ -141,6 +141,14 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// For ``ManagedObjectContext/fetchDictionaries(_:)`` without grouping: equal results
     /// come once.
     public var returnsDistinctResults = false
+    /// Whether objects of the entity's sub-entities match too (Core Data's
+    /// `includesSubentities`; on by default). See ``EntityDescription/init(_:parent:isAbstract:managedClass:attributes:relationships:indexes:uniquenessConstraints:renamingIdentifier:)``.
+    ///
+    /// ```swift
+    /// var onlyItems = FetchRequest<ManagedObject>(entityName: "ReadingItem")
+    /// onlyItems.includesSubentities = false
+    /// ```
+    public var includesSubentities = true
 
     public init(
         entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],

@@ -249,13 +249,15 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
         var seen = Set<ObjectIdentifier>()
         var changed: [ManagedObject] = []
         func consider(_ object: ManagedObject) {
-            guard object.entity === entity, seen.insert(ObjectIdentifier(object)).inserted else { return }
+            guard fetchRequest.includes(object.entity, of: entity), seen.insert(ObjectIdentifier(object)).inserted else { return }
             changed.append(object)
         }
         for object in note.deleted { consider(object) }
         for object in note.updated { consider(object) }
         for object in note.inserted { consider(object) }
-        let merged = note.insertedIDsFromMerges.union(note.updatedObjectIDsFromMerges).filter { $0.entity === entity }
+        let merged = note.insertedIDsFromMerges.union(note.updatedObjectIDsFromMerges).filter {
+            fetchRequest.includes($0.entity, of: entity)
+        }
         for object in context.loadObjects(merged) { consider(object) }
         guard !changed.isEmpty else { return }
         for object in changed { reconcile(object, reportUpdate: true) }
@@ -273,12 +275,12 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
         // This context's own save: inserted objects have their permanent IDs (the tiebreak
         // between equal sort keys), and a merge policy may have changed saved values.
         var changed: [ManagedObject] = []
-        for id in note.inserted where id.entity === entity {
+        for id in note.inserted where fetchRequest.includes(id.entity, of: entity) {
             if let object = context.registeredObject(for: id), entries[ObjectIdentifier(object)] != nil {
                 changed.append(object)
             }
         }
-        for id in note.updated.keys where id.entity === entity {
+        for id in note.updated.keys where fetchRequest.includes(id.entity, of: entity) {
             if let object = context.registeredObject(for: id), entries[ObjectIdentifier(object)] != nil {
                 changed.append(object)
             }

@@ -31,9 +31,7 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request: request, context: self)
         if let parentContext { return try executeThroughParent(plan, parent: parentContext).map(\.objectID) }
         if !plan.hasPendingChanges {
-            let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
-            let pks = try plan.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
-            return pks.map { ObjectID(entity: plan.entity, rawValue: $0) }
+            return try plan.matchingIDs()
         }
         return try executeObjects(plan).map(\.objectID)
     }
@@ -107,7 +105,7 @@ extension ManagedObjectContext {
         let row = try plan.read { db in try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) }
         var partial = AggregatePartial(
             count: row?[1] ?? 0, total: row?[0] ?? 0,
-            integerSum: attribute.type == .integer || attribute.type == .bool ? (row?[4] ?? 0) : nil,
+            integerSum: attribute.type == .integer || attribute.type == .bool ? ((row?[4] as Int64?) ?? 0) : nil,
             minimum: Value(databaseValue: row?[2] ?? .null, type: attribute.type),
             maximum: Value(databaseValue: row?[3] ?? .null, type: attribute.type))
         if plan.hasPendingChanges {
@@ -167,6 +165,7 @@ extension ManagedObjectContext {
             let objects = try plan.read { db in
                 var objects: [ManagedObject] = []
                 try layout.forEachRow(db, sql: sql, arguments: arguments, model: model) { pk, snapshot in
+                    let entity = snapshot.entityIndex < 0 ? entity : model.entities[snapshot.entityIndex]
                     let object = entity.managedClass.init(
                         ManagedObject.Construction(entity: entity, objectID: ObjectID(entity: entity, rawValue: pk)))
                     object.values = snapshot.values
@@ -230,6 +229,9 @@ struct FetchPlan {
     let whereSQL: SQLFragment?
     let orderSQL: String
     let hasPendingChanges: Bool
+    /// Restricts an entity of an inheritance hierarchy to its kinds' rows (see ``Inheritance``).
+    let kindCondition: String?
+    let includesSubentities: Bool
     let excludedPKs: [Int64]
     /// For a full-text search: the FTS5 table and the query (nil: the text has no words).
     let search: (table: String, expression: String?)?
@@ -251,6 +253,9 @@ struct FetchPlan {
         }
         self.entity = entity
         self.context = context
+        self.kindCondition = Inheritance.condition(
+            for: entity, alias: "t0", includingSubentities: request.includesSubentities)
+        self.includesSubentities = request.includesSubentities
         self.deadline = QueryDeadline(limit: request.timeLimit)
         self.request = AnyFetchRequest(
             predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
@@ -295,15 +300,15 @@ struct FetchPlan {
         if request.includesPendingChanges {
             var excluded: [Int64] = []
             var any = false
-            for (id, _) in context.updatedByID where id.entity === entity {
+            for (id, _) in context.updatedByID where id.entity.isKind(of: entity) {
                 any = true
                 if let pk = id.primaryKey { excluded.append(pk) }
             }
-            for (id, _) in context.deletedByID where id.entity === entity {
+            for (id, _) in context.deletedByID where id.entity.isKind(of: entity) {
                 any = true
                 if let pk = id.primaryKey { excluded.append(pk) }
             }
-            if !any { any = context.newObjects.contains { $0.entity === entity } }
+            if !any { any = context.newObjects.contains { $0.entity.isKind(of: entity) } }
             hasPendingChanges = any
             excludedPKs = excluded
         } else {
@@ -364,6 +369,7 @@ struct FetchPlan {
                 conditions.append("0")
             }
         }
+        if let kindCondition { conditions.append(kindCondition) }
         if let whereSQL {
             conditions.append("(\(whereSQL.sql))")
             arguments += whereSQL.arguments
@@ -393,6 +399,7 @@ struct FetchPlan {
         let searchFields = entity.fullTextAttributeIndexes
         let extractLengths = searchFields.map { entity.fullTextIndex?.extractLengths[entity.attributes[$0].name] }
         for object in context.changedObjects(of: entity) {
+            if !includesSubentities && object.entity !== entity { continue }
             if let text = request.searchText {
                 let fields = zip(searchFields, extractLengths).map { i, length -> String? in
                     guard case .string(let s) = object.attributeValue(at: i) else { return nil }

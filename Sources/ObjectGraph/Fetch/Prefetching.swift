@@ -72,9 +72,7 @@ extension ManagedObjectContext {
         let tree = try PrefetchTree(request.relationshipKeyPathsForPrefetching, root: plan.entity, model: model)
         var objects: [ManagedObject]
         if request.returnsObjectsAsFaults && parentContext == nil && !plan.hasPendingChanges {
-            let (sql, arguments) = plan.selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
-            let pks = try plan.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
-            objects = pks.map { object(with: ObjectID(entity: plan.entity, rawValue: $0)) }
+            objects = try plan.matchingIDs().map { object(with: $0) }
             if request.fetchBatchSize > 0 {
                 var start = 0
                 while start < objects.count {

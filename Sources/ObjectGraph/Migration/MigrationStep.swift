@@ -43,9 +43,10 @@ struct MigrationStep {
     }
 
     func run(in db: Database) throws {
-        let mappings = try to.entities.map(mapping(for:))
+        // By table: an inheritance hierarchy is one table (see `Inheritance`).
+        let mappings = try to.tableEntities.map(mapping(for:))
         let sources = Set(mappings.compactMap { $0.old?.name })
-        let removed = from.entities.filter { !sources.contains($0.name) }
+        let removed = from.tableEntities.filter { !sources.contains($0.name) }
 
         // 0. The full-text indexes' views of extracts go (the next open makes them again): one
         // reading a table set aside would make SQLite refuse every later rename.
@@ -78,6 +79,7 @@ struct MigrationStep {
             if let old = m.old {
                 if m.policy != nil {
                     try copyRowByRow(m, old: old, in: db)
+                    try copyDiscriminator(m, old: old, in: db)
                 } else {
                     try copyInferred(m, old: old, in: db)
                 }
@@ -130,18 +132,25 @@ struct MigrationStep {
             }
         }
 
+        try checkRequiredSubentityAttributes(in: db)
+
         // 4. Derived counts that are new (or whose children a policy rewrote): count once.
-        for m in mappings {
-            for counter in m.new.counters {
-                let attribute = m.new.attributes[counter.attributeIndex]
-                let source = m.attributeSources.first { $0.new.name == attribute.name }?.old
+        for entity in to.entities {
+            let old =
+                from.entityIfPresent(named: entity.renamingIdentifier ?? entity.name)
+                ?? (entity.renamingIdentifier != nil ? from.entityIfPresent(named: entity.name) : nil)
+            for counter in entity.counters {
+                let attribute = entity.attributes[counter.attributeIndex]
+                var source = old?.attribute(named: attribute.renamingIdentifier ?? attribute.name)
+                if source == nil, attribute.renamingIdentifier != nil { source = old?.attribute(named: attribute.name) }
+                if source?.isTransient == true { source = nil }
                 let child = to.entities[counter.childEntityIndex]
-                let childRewritten = mappings[counter.childEntityIndex].policy != nil
+                let childRewritten = policies.contains { $0.entityName == child.name || $0.entityName == child.tableName }
                 guard
-                    source?.derivedCount != attribute.derivedCount || childRewritten || m.old == nil
+                    source?.derivedCount != attribute.derivedCount || childRewritten || old == nil
                         || !sameCounterChild(counter)
                 else { continue }
-                try fillDerivedCount(parent: m.new, attribute: attribute, child: child, counter: counter, in: db)
+                try fillDerivedCount(parent: entity, attribute: attribute, child: child, counter: counter, in: db)
             }
         }
     }
@@ -151,8 +160,8 @@ struct MigrationStep {
     func mapping(for new: Entity) throws -> EntityMapping {
         let policy = policies.first { $0.entityName == new.name }
         let old =
-            from.entityIfPresent(named: new.renamingIdentifier ?? new.name)
-            ?? (new.renamingIdentifier != nil ? from.entityIfPresent(named: new.name) : nil)
+            from.tableEntity(named: new.renamingIdentifier ?? new.name)
+            ?? (new.renamingIdentifier != nil ? from.tableEntity(named: new.name) : nil)
         guard let old else {
             if policy != nil { throw fail(new.name, "has a migration policy but no entity in version \(from.version)") }
             return EntityMapping(new: new, old: nil, attributeSources: [], foreignKeySources: [], policy: nil, needsRebuild: true)
@@ -210,7 +219,7 @@ struct MigrationStep {
         foreignKeys: [(RelationshipDescription, RelationshipDescription?)], ignoringIndexes: Bool = false
     ) -> Bool {
         guard old.name == new.name, ignoringIndexes || new.indexes == old.indexes,
-            new.uniquenessConstraints == old.uniquenessConstraints
+            new.uniquenessConstraints == old.uniquenessConstraints, Inheritance.sameTableKind(old, new)
         else {
             return false
         }
@@ -259,6 +268,10 @@ struct MigrationStep {
             guard let s else { continue }
             columns.append(q(r.name))
             sources.append(q(s.name))
+        }
+        if let (column, source) = discriminatorSource(m, old: old) {
+            columns.append(column)
+            sources.append(source)
         }
         for move in moves where move.entityName == m.new.name && m.new.foreignKeyColumn(forRelationship: move.relationship) != nil
         {
@@ -377,9 +390,10 @@ struct MigrationStep {
             let fragment = try predicate.sqlExpression(for: child, in: to, alias: "c")
             condition = SQLFragment(sql: condition.sql + " AND (\(fragment.sql))", arguments: fragment.arguments)
         }
+        let kinds = Inheritance.condition(for: parent, alias: "p").map { " WHERE \($0)" } ?? ""
         try db.execute(
             sql:
-                "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c WHERE \(condition.sql))",
+                "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c WHERE \(condition.sql))\(kinds)",
             arguments: StatementArguments(condition.arguments))
     }
 

@@ -23,6 +23,10 @@ public struct EntityDescription: Sendable {
     /// A full-text index over some of the entity's string attributes (see
     /// ``FullTextIndexDescription``), searched with ``FetchRequest/searchText``.
     public var fullTextIndex: FullTextIndexDescription?
+    /// The entity this one inherits from (single-table inheritance; see ``parentEntityName``).
+    public var parentEntityName: String?
+    /// Whether objects of exactly this entity cannot be inserted (see ``isAbstract``).
+    public var isAbstract = false
 
     public init(
         _ name: String, managedClass: ManagedObject.Type = ManagedObject.self,
@@ -99,12 +103,18 @@ public final class Entity: Sendable, CustomStringConvertible {
     let counters: [CounterInfo]
     /// Derived counts of other entities that this entity's objects contribute to.
     let counterDependencies: [CounterInfo]
+    /// Where the entity stands in an inheritance hierarchy (nil: it is in none).
+    let inheritance: EntityInheritance?
+    /// Shared by every entity of one hierarchy (0: in none): IDs of its entities compare equal by key.
+    let hierarchyToken: Int
 
     init(
         description d: EntityDescription, index: Int, destinationIndex: [Int], inverseIndex: [Int], inverseIsToMany: [Bool],
         storesForeignKey: [Bool],
-        counters: [CounterInfo], counterDependencies: [CounterInfo]
+        counters: [CounterInfo], counterDependencies: [CounterInfo], inheritance: EntityInheritance? = nil
     ) {
+        self.inheritance = inheritance
+        hierarchyToken = inheritance?.token ?? 0
         self.counters = counters
         self.counterDependencies = counterDependencies
         name = d.name
@@ -115,7 +125,7 @@ public final class Entity: Sendable, CustomStringConvertible {
         indexes = d.indexes
         uniquenessConstraints = d.uniquenessConstraints
         renamingIdentifier = d.renamingIdentifier
-        tableName = d.name
+        tableName = inheritance?.rootName ?? d.name
         fullTextIndex = d.fullTextIndex
         var a: [String: Int] = [:]
         for (i, attr) in d.attributes.enumerated() { a[attr.name] = i }
@@ -139,7 +149,8 @@ public final class Entity: Sendable, CustomStringConvertible {
         defaultValues = d.attributes.map(\.defaultValue)
         emptyToOne = [ObjectID?](repeating: nil, count: d.relationships.count)
         joinTables = d.relationships.indices.map {
-            inverseIsToMany[$0] && d.relationships[$0].isToMany ? JoinTable(d.name, d.relationships[$0]) : nil
+            inverseIsToMany[$0] && d.relationships[$0].isToMany
+                ? JoinTable(inheritance?.declaringEntityNames[$0] ?? d.name, d.relationships[$0]) : nil
         }
     }
 

@@ -24,16 +24,31 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let version: Int
     public let entities: [Entity]
     private let entityIndexByName: [String: Int]
+    /// One entity per table: an inheritance hierarchy's whole table is one (see ``Inheritance``).
+    let tableEntities: [Entity]
 
     /// Checks the descriptions (names, types, defaults, inverses, constraints) and resolves them.
-    public init(name: String, version: Int, entities descriptions: [EntityDescription]) throws(ModelError) {
+    public init(name: String, version: Int, entities declared: [EntityDescription]) throws(ModelError) {
         self.name = name
         self.version = version
         var byName: [String: Int] = [:]
-        for (i, e) in descriptions.enumerated() {
+        for (i, e) in declared.enumerated() {
             guard Self.isValidName(e.name) else { throw ModelError(message: "entity name '\(e.name)' is not an identifier") }
             guard byName[e.name] == nil else { throw ModelError(message: "entity '\(e.name)' is defined twice") }
             byName[e.name] = i
+        }
+        // Sub-entities with their inherited properties in front of their own.
+        let descriptions = try Inheritance.flatten(declared, byName: byName)
+        func isSelfOrAncestor(_ name: String, of entity: String) -> Bool {
+            var current: String? = entity
+            while let c = current {
+                if c == name { return true }
+                current = byName[c].flatMap { declared[$0].parentEntityName }
+            }
+            return false
+        }
+        func declarer(_ relationship: String, in entity: Int) -> String {
+            Inheritance.declaringEntity(of: relationship, in: entity, declared: declared, byName: byName)
         }
         var resolved: [Entity] = []
         var parts: [(destinations: [Int], inverses: [Int], inverseToMany: [Bool], storesFK: [Bool], counters: [CounterInfo])] = []
@@ -70,7 +85,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 let inverse = descriptions[d].relationships[inverseIndex]
                 inverses.append(inverseIndex)
                 inverseToMany.append(inverse.isToMany)
-                guard inverse.destinationEntityName == e.name, inverse.inverseName == r.name else {
+                guard isSelfOrAncestor(inverse.destinationEntityName, of: e.name), inverse.inverseName == r.name else {
                     throw ModelError(
                         message:
                             "\(e.name).\(r.name) and \(r.destinationEntityName).\(r.inverseName) are not each other's inverse")
@@ -84,7 +99,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     storesFK.append(true)
                 } else {
                     // One-to-one: the side that sorts first owns the column.
-                    storesFK.append((e.name, r.name) < (r.destinationEntityName, inverse.name))
+                    // (In a hierarchy, the entities that declared the two sides decide.)
+                    storesFK.append((declarer(r.name, in: i), r.name) < (declarer(inverse.name, in: d), inverse.name))
                 }
             }
             for keys in e.indexes + e.uniquenessConstraints {
@@ -165,18 +181,30 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         }
         // Each child entity learns the counts that depend on it before it is built, so
         // entities stay immutable (and lock-free) afterwards.
+        let inheritance = Inheritance.resolve(
+            declared: declared, flat: descriptions, byName: byName, storesForeignKey: parts.map(\.storesFK))
         var dependencies = [[CounterInfo]](repeating: [], count: descriptions.count)
-        for part in parts {
-            for counter in part.counters { dependencies[counter.childEntityIndex].append(counter) }
+        for (i, part) in parts.enumerated() {
+            // A count a sub-entity inherits is kept once, by the entity that declared it.
+            let inheritedCount = inheritance[i]?.ancestorIndexes.first.map { descriptions[$0].attributes.count } ?? 0
+            for counter in part.counters where counter.attributeIndex >= inheritedCount {
+                // Objects of the child's sub-entities count too.
+                for kind in inheritance[counter.childEntityIndex]?.kindIndexes ?? [counter.childEntityIndex] {
+                    dependencies[kind].append(counter)
+                }
+            }
         }
         for (i, e) in descriptions.enumerated() {
             resolved.append(
                 Entity(
                     description: e, index: i, destinationIndex: parts[i].destinations, inverseIndex: parts[i].inverses,
                     inverseIsToMany: parts[i].inverseToMany, storesForeignKey: parts[i].storesFK,
-                    counters: parts[i].counters, counterDependencies: dependencies[i]))
+                    counters: parts[i].counters, counterDependencies: dependencies[i], inheritance: inheritance[i]))
         }
         self.entities = resolved
+        self.tableEntities = Inheritance.tableEntities(
+            model: resolved, flat: descriptions, destinations: parts.map(\.destinations), inverses: parts.map(\.inverses),
+            inverseToMany: parts.map(\.inverseToMany), storesForeignKey: parts.map(\.storesFK))
         self.entityIndexByName = byName
         Self.all.withLock { $0.append(self) }
     }
@@ -212,6 +240,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         var lines: [String] = []
         for e in entities {
             lines.append("entity \(e.name)")
+            if let parent = e.parentEntityName { lines.append("  parent \(parent)") }
+            if e.isAbstract { lines.append("  abstract") }
             for a in e.attributes where !a.isTransient {
                 lines.append(
                     "  attr \(a.name) \(a.type.rawValue) \(a.isOptional ? "optional" : "required") default=\(a.defaultValue)")

@@ -61,6 +61,7 @@ extension ManagedObjectModel {
                 mirror = current.superclassMirror
             }
         }
+        problems += subclassMismatches()
         if !problems.isEmpty { throw .modelMismatch(problems) }
     }
 

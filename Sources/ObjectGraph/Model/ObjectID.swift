@@ -39,7 +39,10 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var primaryKey: Int64? { rawValue > 0 ? rawValue : nil }
 
     public static func == (a: ObjectID, b: ObjectID) -> Bool {
-        a.rawValue == b.rawValue && a.entity === b.entity
+        // Entities of one inheritance hierarchy share a table and its keys: an ID naming the
+        // declared (parent) entity of a relationship is the object's, whatever its sub-entity.
+        a.rawValue == b.rawValue
+            && (a.entity === b.entity || (a.entity.hierarchyToken != 0 && a.entity.hierarchyToken == b.entity.hierarchyToken))
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -40,7 +40,7 @@ public final class ChangeBus: Sendable {
     }
 
     /// Observes ObjectsDidChange, optionally only of `context` and only when objects of
-    /// `entities` are involved (the notification is then narrowed to them).
+    /// `entities` (or of their sub-entities) are involved (the notification is then narrowed to them).
     ///
     /// ```swift
     /// let t = bus.observeObjectsDidChange(in: viewContext, entities: ["Server"]) { note in print(note.updated.count) }
@@ -82,13 +82,13 @@ public final class ChangeBus: Sendable {
         for h in handlers where h.context == nil || h.context == contextID {
             if let entities = h.entities {
                 let narrowed = ObjectsDidChangeNotification(
-                    context: note.context, inserted: note.inserted.filter { entities.contains($0.entity.name) },
-                    insertedObjectIDs: note.insertedIDsFromMerges.filter { entities.contains($0.entity.name) },
-                    ownInsertedIDs: note.ownInsertedIDs.filter { entities.contains($0.entity.name) },
-                    updated: note.updated.filter { entities.contains($0.entity.name) },
-                    updatedIDsFromMerges: note.updatedObjectIDsFromMerges.filter { entities.contains($0.entity.name) },
-                    deleted: note.deleted.filter { entities.contains($0.entity.name) },
-                    changedKeysByID: note.changedKeysByID.filter { entities.contains($0.key.entity.name) },
+                    context: note.context, inserted: note.inserted.filter { $0.entity.isNamed(in: entities) },
+                    insertedObjectIDs: note.insertedIDsFromMerges.filter { $0.entity.isNamed(in: entities) },
+                    ownInsertedIDs: note.ownInsertedIDs.filter { $0.entity.isNamed(in: entities) },
+                    updated: note.updated.filter { $0.entity.isNamed(in: entities) },
+                    updatedIDsFromMerges: note.updatedObjectIDsFromMerges.filter { $0.entity.isNamed(in: entities) },
+                    deleted: note.deleted.filter { $0.entity.isNamed(in: entities) },
+                    changedKeysByID: note.changedKeysByID.filter { $0.key.entity.isNamed(in: entities) },
                     isMerge: note.isMerge)
                 if narrowed.inserted.isEmpty && narrowed.insertedIDsFromMerges.isEmpty && narrowed.ownInsertedIDs.isEmpty
                     && narrowed.updated.isEmpty && narrowed.updatedObjectIDsFromMerges.isEmpty

@@ -99,9 +99,10 @@ public struct DidSaveNotification: Sendable {
         self.isFromOtherProcess = isFromOtherProcess
     }
 
-    /// Whether any object of `entityName` is involved.
+    /// Whether any object of `entityName` (or of one of its sub-entities) is involved.
     public func involves(entity entityName: String) -> Bool {
-        isFromOtherProcess || inserted.contains { $0.entity.name == entityName }
-            || updated.keys.contains { $0.entity.name == entityName } || deleted.contains { $0.entity.name == entityName }
+        let names: Set<String> = [entityName]
+        return isFromOtherProcess || inserted.contains { $0.entity.isNamed(in: names) }
+            || updated.keys.contains { $0.entity.isNamed(in: names) } || deleted.contains { $0.entity.isNamed(in: names) }
     }
 }

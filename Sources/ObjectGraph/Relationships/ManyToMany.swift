@@ -97,7 +97,10 @@ struct JoinTable: Sendable, Hashable {
 extension ManagedObjectModel {
     /// Every join table of the model, once each (from its owning side), in entity order.
     var joinTables: [JoinTable] {
-        entities.flatMap { $0.joinTables.compactMap { $0?.isOwner == true ? $0 : nil } }
+        var seen = Set<String>()  // sub-entities inherit their parent's
+        return entities.flatMap { $0.joinTables.compactMap { $0?.isOwner == true ? $0 : nil } }.filter {
+            seen.insert($0.tableName).inserted
+        }
     }
 }
 
@@ -255,7 +258,7 @@ extension ManagedObjectContext {
     ) throws(ObjectGraphError) {
         assertOnQueue()
         let entity = object.entity
-        guard member.entity.index == entity.destinationIndex[r] else {
+        guard member.entity.isKind(ofEntityAt: entity.destinationIndex[r]) else {
             let relationship = entity.relationships[r]
             throw .typeMismatch(
                 entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName, got: member.entity.name

@@ -49,7 +49,9 @@ struct BatchDeleteChange: Sendable {
     /// Many-to-many pairs removed with the rows (`Z_SOURCE`, `Z_TARGET`, `Z_ORDER`), by join table.
     var pairs: [(table: String, rows: [[DatabaseValue]])] = []
 
-    var requestedKeys: [Int64] { deleted.first?.keys ?? [] }
+    var requestedKeys: [Int64] { requested ?? deleted.first?.keys ?? [] }
+    /// The keys asked for, when they are of several entities of a hierarchy (several parts).
+    var requested: [Int64]?
 }
 
 /// Derived counts as a batch operation left them, by parent and attribute index.
@@ -82,7 +84,9 @@ extension PersistentStore {
         return try write { db in
             var writer = BatchWriter(model: model, db: db)
             var removed = BatchDeleteChange()
-            try writer.delete(entity, keys: try writer.keys(of: entity, target: target), into: &removed)
+            let keys = try writer.keys(of: entity, target: target)
+            try writer.delete(entity, keys: keys, into: &removed)
+            if entity.inheritance != nil { removed.requested = keys }
             return (removed, try writer.finishCounts())
         }
     }
@@ -115,17 +119,18 @@ struct BatchWriter {
     private static func table(_ entity: Entity) -> String { SchemaGenerator.quote(entity.tableName) }
 
     /// `WHERE` text and arguments selecting the target's rows of alias `t0`.
-    private func condition(_ target: BatchTarget) -> (String, [DatabaseValue]) {
+    private func condition(_ target: BatchTarget, of entity: Entity) -> (String, [DatabaseValue]) {
+        let kind = Inheritance.condition(for: entity, alias: "t0").map { "\($0) AND " } ?? ""
         switch target {
-        case .matching(let fragment?): return ("(\(fragment.sql))", fragment.arguments)
-        case .matching(nil): return ("1", [])
+        case .matching(let fragment?): return ("\(kind)(\(fragment.sql))", fragment.arguments)
+        case .matching(nil): return (kind + "1", [])
         case .keys(let keys): return ("t0.\"Z_PK\" IN (SELECT value FROM json_each(?))", [jsonArray(keys).databaseValue])
         }
     }
 
     /// The keys of the target's rows.
     func keys(of entity: Entity, target: BatchTarget) throws -> [Int64] {
-        let (whereSQL, arguments) = condition(target)
+        let (whereSQL, arguments) = condition(target, of: entity)
         return try Int64.fetchAll(
             db, sql: "SELECT t0.\"Z_PK\" FROM \(Self.table(entity)) t0 WHERE \(whereSQL)",
             arguments: StatementArguments(arguments))
@@ -138,8 +143,16 @@ struct BatchWriter {
     mutating func update(_ entity: Entity, attributes: [Int], values: [Value], target: BatchTarget) throws -> [BatchUpdateChange
         .Group]
     {
+        if entity.inheritance != nil, let split = try keysByKind(entity, keys: try keys(of: entity, target: target)) {
+            // Rows of several entities of a hierarchy: each with its own derived counts.
+            var groups: [BatchUpdateChange.Group] = []
+            for (kind, keys) in split {
+                groups += try update(kind, attributes: attributes, values: values, target: .keys(keys))
+            }
+            return groups
+        }
         let columns = attributes.map { SchemaGenerator.quote(entity.attributes[$0].name) }
-        var (whereSQL, arguments) = condition(target)
+        var (whereSQL, arguments) = condition(target, of: entity)
         let differs = columns.map { "t0.\($0) IS NOT ?" }.joined(separator: " OR ")
         arguments += values.map(\.databaseValue)
         // Former values, sorted so that rows sharing them are adjacent.
@@ -209,9 +222,15 @@ struct BatchWriter {
             if removed.deleted.isEmpty { removed.deleted.append(.init(entity: entity, rows: [])) }
             return
         }
+        if entity.inheritance != nil, let split = try keysByKind(entity, keys: keys) {
+            // Rows of several entities of a hierarchy: each kind with its own columns and rules.
+            for (kind, keys) in split { try delete(kind, keys: keys, into: &removed) }
+            return
+        }
         let keysJSON = jsonArray(keys)
         var pendingCascades: [(Entity, [Int64])] = []
-        let layout = RowLayout(entity: entity, alias: "t0")
+        // The entity's own columns (every key is of this very entity): restore inserts them back.
+        let layout = RowLayout(ownColumnsOf: entity, alias: "t0")
         let rows = try Row.fetchAll(
             db,
             sql:

@@ -121,14 +121,15 @@ struct SaveExecution {
     private mutating func allocatePrimaryKeys() throws {
         outcome.insertedIDs.reserveCapacity(plan.inserts.count)
         outcome.permanentIDs.reserveCapacity(plan.inserts.count)
-        var nextPK: [ObjectIdentifier: Int64] = [:]
+        // By table: the entities of an inheritance hierarchy share their root's keys.
+        var nextPK: [String: Int64] = [:]
         var currentEntity: Entity?
         var currentNext: Int64 = 0
         for insert in plan.inserts {
             if insert.entity !== currentEntity {
-                if let currentEntity { nextPK[ObjectIdentifier(currentEntity)] = currentNext }
+                if let currentEntity { nextPK[currentEntity.tableName] = currentNext }
                 currentEntity = insert.entity
-                if let next = nextPK[ObjectIdentifier(insert.entity)] {
+                if let next = nextPK[insert.entity.tableName] {
                     currentNext = next
                 } else {
                     currentNext = try PrimaryKeyAllocator.next(for: insert.entity, in: db)
@@ -139,9 +140,9 @@ struct SaveExecution {
             outcome.insertedIDs.append(permanent)
             outcome.permanentIDs[insert.temporaryID] = permanent
         }
-        if let currentEntity { nextPK[ObjectIdentifier(currentEntity)] = currentNext }
-        for (key, next) in nextPK {
-            let entity = model.entities.first { ObjectIdentifier($0) == key }!
+        if let currentEntity { nextPK[currentEntity.tableName] = currentNext }
+        for (table, next) in nextPK {
+            let entity = model.tableEntities.first { $0.tableName == table }!
             try PrimaryKeyAllocator.record(last: next - 1, for: entity, in: db)
         }
     }
@@ -195,9 +196,14 @@ struct SaveExecution {
         var columns = ["\"Z_PK\"", "\"Z_OPT\""]
         for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
         for r in entity.foreignKeyIndexes { columns.append(SchemaGenerator.quote(entity.relationships[r].name)) }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        var placeholders = Array(repeating: "?", count: columns.count)
+        if entity.inheritance != nil {
+            // The row's entity, in the hierarchy's table.
+            columns.append(SchemaGenerator.quote(Inheritance.discriminatorColumn))
+            placeholders.append(SchemaGenerator.sqlLiteral(.string(entity.name)))
+        }
         return
-            "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+            "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
     }
 
     private mutating func bindAndInsert(_ insert: SavePlan.Insert, pk: Int64, into statement: Statement) throws {
@@ -489,7 +495,8 @@ enum PrimaryKeyAllocator {
     /// The next free key of `entity`.
     static func next(for entity: Entity, in db: Database) throws -> Int64 {
         let stored =
-            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entity.name]) ?? 0
+            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entity.tableName])
+            ?? 0
         let maxRow =
             try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(entity.tableName))") ?? 0
         return max(stored, maxRow) + 1
@@ -498,7 +505,7 @@ enum PrimaryKeyAllocator {
     /// Records `last` as the highest key given out for `entity`.
     static func record(last: Int64, for entity: Entity, in db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)", arguments: [entity.name, last])
+            sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)", arguments: [entity.tableName, last])
     }
 }
 

@@ -99,6 +99,9 @@ extension RowLayout {
         _ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel,
         _ body: (Int64, consuming Snapshot) -> Void
     ) throws {
+        if let polymorphic = entity.inheritance?.polymorphic {
+            return try forEachRowOfAnyKind(db, sql: sql, arguments: arguments, polymorphic, model: model, body)
+        }
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(StatementArguments(arguments))
         let raw = statement.sqliteStatement

@@ -10,6 +10,13 @@ struct RowLayout {
 
     init(entity: Entity, alias: String) {
         self.entity = entity
+        foreignKeyRelationships = entity.foreignKeyIndexes
+        if let polymorphic = entity.inheritance?.polymorphic {
+            // Any kind's columns, then the row's entity.
+            columnsSQL = (["Z_PK", "Z_OPT"] + polymorphic.columns + [Inheritance.discriminatorColumn])
+                .map { "\(alias).\(SchemaGenerator.quote($0))" }.joined(separator: ", ")
+            return
+        }
         var columns = ["\(alias).\"Z_PK\"", "\(alias).\"Z_OPT\""]
         for i in entity.storedAttributeIndexes {
             columns.append("\(alias).\(SchemaGenerator.quote(entity.attributes[i].name))")
@@ -18,11 +25,11 @@ struct RowLayout {
             columns.append("\(alias).\(SchemaGenerator.quote(entity.relationships[r].name))")
         }
         columnsSQL = columns.joined(separator: ", ")
-        foreignKeyRelationships = entity.foreignKeyIndexes
     }
 
     /// Decodes one row selected with ``columnsSQL``.
     func decode(_ row: Row, model: ManagedObjectModel) -> (pk: Int64, snapshot: Snapshot) {
+        if let polymorphic = entity.inheritance?.polymorphic { return decodeAnyKind(row, polymorphic, model: model) }
         let pk: Int64 = row[0]
         let version: Int64 = row[1]
         var values = entity.defaultValues

@@ -34,8 +34,8 @@ enum SchemaDifference {
             })
         var expectedIndexes: Set<String> = []
         let joinTables = model.joinTables.map(\.tableName)
-        let expectedTables = Set(model.entities.map(\.tableName) + joinTables)
-        for entity in model.entities {
+        let expectedTables = Set(model.tableEntities.map(\.tableName) + joinTables)
+        for entity in model.tableEntities {
             for sql in SchemaGenerator.createStatements(for: entity) where !sql.hasPrefix("CREATE TABLE") {
                 // `CREATE [UNIQUE] INDEX "name" ON …`: the quoted name after INDEX.
                 if let start = sql.range(of: "INDEX \"")?.upperBound, let end = sql[start...].range(of: "\" ON ")?.lowerBound {
@@ -51,6 +51,7 @@ enum SchemaDifference {
                 columns[row["name"]] = ((row["type"] as String?)?.uppercased() ?? "", row["dflt_value"])
             }
             var expectedColumns: Set<String> = ["Z_PK", "Z_OPT"]
+            if entity.inheritance?.isTable == true { expectedColumns.insert(Inheritance.discriminatorColumn) }
             for i in entity.storedAttributeIndexes {
                 let a = entity.attributes[i]
                 expectedColumns.insert(a.name)

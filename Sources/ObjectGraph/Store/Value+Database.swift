@@ -55,7 +55,7 @@ extension Value {
 public enum SchemaGenerator {
     /// The `CREATE TABLE` and `CREATE INDEX` statements for every entity of `model`.
     public static func createStatements(for model: ManagedObjectModel) -> [String] {
-        model.entities.flatMap { createStatements(for: $0) }
+        model.tableEntities.flatMap { createStatements(for: $0) }
     }
 
     /// The statements creating one entity's table and its indexes.
@@ -84,6 +84,7 @@ public enum SchemaGenerator {
             columns.append("\(quote(r.name)) INTEGER")
         }
         columns += variableSize
+        if entity.inheritance?.isTable == true { columns.append(Inheritance.discriminatorColumnSQL(for: entity)) }
         var statements = ["CREATE TABLE \(quote(entity.tableName)) (\(columns.joined(separator: ", ")))"]
         // A to-one's own index is left out when a declared index or constraint starts with its
         // column: that index serves the same look-ups (by the key, and the delete rules').
@@ -104,8 +105,10 @@ public enum SchemaGenerator {
         for keys in entity.uniquenessConstraints {
             statements.append(
                 "CREATE UNIQUE INDEX \(quote("Z_\(entity.name)_unique_\(keys.joined(separator: "_"))")) ON \(quote(entity.tableName)) (\(keys.map(quote).joined(separator: ", ")))"
+                    + Inheritance.partialIndexCondition(for: entity, keys: keys)
             )
         }
+        if entity.inheritance?.isTable == true { statements.append(Inheritance.discriminatorIndexSQL(for: entity)) }
         return statements
     }
 

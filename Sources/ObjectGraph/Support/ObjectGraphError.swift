@@ -62,6 +62,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case damaged(path: String, detail: String)
     /// The store was opened read-only (or its file may not be written): it can be read, not changed.
     case readOnlyStore(path: String)
+    /// An object of an abstract entity (one only its sub-entities have objects of) was to be inserted.
+    case abstractEntity(String)
     /// An error reported by SQLite, with its message and the SQL.
     case sqlite(code: Int32, message: String, sql: String?)
 
@@ -106,6 +108,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
             return
                 "\(p): the store is damaged (\(detail)); restore it from a backup, or export what can still be read and import it into a new store"
         case .readOnlyStore(let p): return "\(p): the store is read-only; it can be read but not changed"
+        case .abstractEntity(let e): return "entity \(e) is abstract: insert an object of one of its sub-entities"
         case .sqlite(let code, let m, let sql):
             return "SQLite error \(code): \(m)" + (sql.map { " — while executing \(Self.abbreviated($0, limit: 300))" } ?? "")
         }
