@@ -14,6 +14,8 @@ import Testing
         "FetchedResultsController_changeBatches": "waits for changes forever",
         "ForeignDatabase_ForeignDatabase": "reads newsboat's cache.db in the working directory",
         "AttributeMove_AttributeMove": "needs models in which Note's body moves to NoteBody",
+        "Inheritance_isKind": "uses the Reading model of EntityDescription.init(_:parent:…)'s example (run by InheritanceTests)",
+        "Inheritance_subentities": "uses the Reading model of EntityDescription.init(_:parent:…)'s example (run by InheritanceTests)",
         "ManagedObjectFinders_default": finders,
         "ManagedObjectFinders_findAll_2": finders,
         "ManagedObjectFinders_findAll_3": finders,

@@ -163,7 +163,7 @@ func docExample_ManagedObjectContextChanges_processPendingChanges(context: Manag
     context.processPendingChanges()   // server.unreadCount is up to date, observers told
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:139
+// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:144
 func docExample_ManagedObjectContextChanges_mergeChanges(bus: ChangeBus, viewContext: ManagedObjectContext, note: Note) throws {
     let token = bus.observeDidSave(excluding: viewContext) { note in
         viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
@@ -250,35 +250,35 @@ func docExample_ManagedObjectContext_insert(context: ManagedObjectContext, serve
     _ = server
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:190
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:191
 func docExample_ManagedObjectContext_insertObject(context: ManagedObjectContext, note: Note) throws {
     let note = try context.insertObject(entityName: "Note")
     _ = note
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:234
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:237
 func docExample_ManagedObjectContext_object(context: ManagedObjectContext, item: FeedItem, id: ObjectID) throws {
     let item = context.object(with: id) as! FeedItem
     _ = item
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:251
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:257
 func docExample_ManagedObjectContext_existingObject(context: ManagedObjectContext, item: FeedItem, id: ObjectID) throws {
     let item = try context.existingObject(with: id)
     _ = item
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:362
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:369
 func docExample_ManagedObjectContext_delete(context: ManagedObjectContext, server: Server) throws {
     context.delete(server)   // its feed items go too (cascade)
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:452
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:459
 func docExample_ManagedObjectContext_rollback(context: ManagedObjectContext, item: FeedItem) throws {
     item.read = true; context.rollback()   // item.read is false again
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:490
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:497
 func docExample_ManagedObjectContext_reset(context: ManagedObjectContext, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
     for (i, record) in records.enumerated() {
         try context.insertObject(entityName: "FeedItem").importValues(from: record)
@@ -286,7 +286,7 @@ func docExample_ManagedObjectContext_reset(context: ManagedObjectContext, record
     }
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:520
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:527
 func docExample_ManagedObjectContext_refresh(context: ManagedObjectContext, server: Server) throws {
     context.refresh(server, mergeChanges: true)
 }
@@ -664,7 +664,14 @@ func docExample_FetchRequest_propertiesToGroupBy() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:162
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:147
+func docExample_FetchRequest_includesSubentities() throws {
+    var onlyItems = FetchRequest<ManagedObject>(entityName: "ReadingItem")
+    onlyItems.includesSubentities = false
+    _ = onlyItems
+}
+
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:170
 func docExample_FetchRequest_matching(context: ManagedObjectContext) throws {
     let hits = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [.relevance]).matching("swift linux"))
     _ = hits
@@ -784,13 +791,13 @@ func docExample_ManagedObjectContextFetch_fetchObjectIDs(context: ManagedObjectC
     _ = ids
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:43
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:41
 func docExample_ManagedObjectContextFetch_count(context: ManagedObjectContext) throws {
     let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
     _ = unreadCount
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:69
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:67
 func docExample_ManagedObjectContextFetch_queryPlan(context: ManagedObjectContext, plan: MigrationPlan) throws {
     let unread = try Predicate(format: "read == NO")
     let plan = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: unread, fetchLimit: 50))
@@ -798,18 +805,18 @@ func docExample_ManagedObjectContextFetch_queryPlan(context: ManagedObjectContex
     _ = (unread, plan)
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:91
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:89
 func docExample_ManagedObjectContextFetch_aggregate(context: ManagedObjectContext) throws {
     let total = try context.aggregate(.sum, of: "unreadCount", for: FetchRequest<Server>())
     _ = total
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:123
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:121
 func docExample_ManagedObjectContextFetch_fetchBatched(context: ManagedObjectContext, item: FeedItem) throws {
     for item in try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500)) { print(item.title ?? "") }
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:485
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:492
 func docExample_ManagedObjectContextFetch_FetchedResults(context: ManagedObjectContext) throws {
     let results = try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500))
     print(results.count, results[0])
@@ -982,7 +989,7 @@ func docExample_EntityDescription_EntityDescription(server: Server) throws {
     _ = server
 }
 
-// Sources/ObjectGraph/Model/EntityDescription.swift:47
+// Sources/ObjectGraph/Model/EntityDescription.swift:51
 func docExample_EntityDescription_Entity(model: ManagedObjectModel, entity: Entity) throws {
     let entity = try model.entity(named: "Server")
     print(entity.attributes.map(\.name), entity.tableName)
@@ -1001,6 +1008,50 @@ func docExample_FullTextIndexDescription_init() throws {
     let index = FullTextIndexDescription(attributes: ["title", "summary"])
     let named = FullTextIndexDescription(attributes: ["title"], tableName: "ZSEARCH")
     _ = (index, named)
+}
+
+// Sources/ObjectGraph/Model/Inheritance.swift:20
+func docExample_Inheritance_init(container: PersistentContainer, model: ManagedObjectModel, context: ManagedObjectContext, item: FeedItem) throws {
+    class ReadingItem: ManagedObject {
+        @Managed("title") var title: String?
+    }
+    final class Essay: ReadingItem {
+        @Managed("body") var body: String?
+    }
+    final class Episode: ReadingItem {
+        @Managed("duration") var duration: Double?
+    }
+    let item = EntityDescription("ReadingItem", parent: nil, isAbstract: true, managedClass: ReadingItem.self,
+        attributes: [.string("title")])
+    let essay = EntityDescription("Essay", parent: "ReadingItem", managedClass: Essay.self,
+        attributes: [.string("body")])
+    let episode = EntityDescription("Episode", parent: "ReadingItem", managedClass: Episode.self,
+        attributes: [.double("duration", optional: true)])
+    let model = try ManagedObjectModel(name: "Reading", version: 1, entities: [item, essay, episode])
+    let container = try PersistentContainer(model: model, store: .inMemory)
+    try container.viewContext.performAndWait {
+        let context = container.viewContext
+        context.insert(Essay.self).title = "On trees"
+        context.insert(Episode.self).duration = 1800
+        try context.save()
+        let all = try context.fetch(FetchRequest<ReadingItem>())   // an Essay and an Episode
+        print(all.map { type(of: $0) }, try context.count(for: FetchRequest<Episode>()))   // [Essay, Episode] 1
+    }
+    _ = (item, essay, episode, model, container)
+}
+
+// Sources/ObjectGraph/Model/Inheritance.swift:69
+func docExample_Inheritance_isKind(model: ManagedObjectModel) throws {
+    // With the model of EntityDescription.init(_:parent:isAbstract:…)'s example:
+    let isItem = try model.entity(named: "Essay").isKind(of: try model.entity(named: "ReadingItem"))   // true
+    _ = isItem
+}
+
+// Sources/ObjectGraph/Model/Inheritance.swift:96
+func docExample_Inheritance_subentities(model: ManagedObjectModel) throws {
+    // With the model of EntityDescription.init(_:parent:isAbstract:…)'s example:
+    let kinds = model.subentities(of: try model.entity(named: "ReadingItem")).map(\.name)   // ["Essay", "Episode"]
+    _ = kinds
 }
 
 // Sources/ObjectGraph/Model/ManagedObjectModel.swift:12
@@ -1330,17 +1381,17 @@ func docExample_ManyToMany_JoinTable(post: Post, tag: Tag) throws {
     _ = (post, tag)
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:597
+// Sources/ObjectGraph/Relationships/ManyToMany.swift:600
 func docExample_ManyToMany_insert(playlist: Playlist, song: Song) throws {
     try playlist.insert(song, at: 0, inRelationship: "songs")
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:613
+// Sources/ObjectGraph/Relationships/ManyToMany.swift:616
 func docExample_ManyToMany_removeObject(playlist: Playlist) throws {
     try playlist.removeObject(at: 2, fromRelationship: "songs")
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:628
+// Sources/ObjectGraph/Relationships/ManyToMany.swift:631
 func docExample_ManyToMany_moveObject(playlist: Playlist) throws {
     try playlist.moveObject(at: 0, to: 3, inRelationship: "songs")
 }
@@ -1367,6 +1418,14 @@ func docExample_ForeignDatabase_forEachRow(id: ObjectID, cache: ForeignDatabase)
     var ids: [Int64] = []
     try cache.forEachRow("SELECT id FROM rss_item ORDER BY id") { row in if case .integer(let id) = row[0] { ids.append(id) } }
     _ = ids
+}
+
+// Sources/ObjectGraph/Store/KeptCounts.swift:38
+func docExample_KeptCounts_keptCounts(context: ManagedObjectContext) throws {
+    let unread = try Predicate(format: "read == NO AND title CONTAINS[cd] 'swift'")
+    let kept = try context.keptCounts(of: "FeedItem", matching: [unread])
+    print(try kept.counts[0].get())
+    _ = (unread, kept)
 }
 
 // Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:27
@@ -1481,7 +1540,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextBatch_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:10", run: { given in try docExample_ManagedObjectContextBatch_execute(context: given.context) }),
     DocExample(id: "ManagedObjectContextBatch_execute_2", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:53", run: { given in try docExample_ManagedObjectContextBatch_execute_2(context: given.context) }),
     DocExample(id: "ManagedObjectContextChanges_processPendingChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:8", run: { given in try docExample_ManagedObjectContextChanges_processPendingChanges(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:139", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:144", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
     DocExample(id: "ManagedObjectContextChild_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:16", run: { given in try docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: given.viewContext, sheet: given.sheet, note: given.note, noteID: given.noteID) }),
     DocExample(id: "ManagedObjectContextChild_newChildContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:28", run: { given in try docExample_ManagedObjectContextChild_newChildContext(container: given.container, sheet: given.sheet) }),
     DocExample(id: "ManagedObjectContextChild_parent", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:39", run: { given in try docExample_ManagedObjectContextChild_parent(sheet: given.sheet) }),
@@ -1494,13 +1553,13 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContext_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:113", run: { given in try docExample_ManagedObjectContext_perform(context: given.context, item: given.item, id: given.id) }),
     DocExample(id: "ManagedObjectContext_performAndWait", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:127", run: { given in try docExample_ManagedObjectContext_performAndWait(context: given.context) }),
     DocExample(id: "ManagedObjectContext_insert", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:176", run: { given in try docExample_ManagedObjectContext_insert(context: given.context, server: given.server) }),
-    DocExample(id: "ManagedObjectContext_insertObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:190", run: { given in try docExample_ManagedObjectContext_insertObject(context: given.context, note: given.note) }),
-    DocExample(id: "ManagedObjectContext_object", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:234", run: { given in try docExample_ManagedObjectContext_object(context: given.context, item: given.item, id: given.id) }),
-    DocExample(id: "ManagedObjectContext_existingObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:251", run: { given in try docExample_ManagedObjectContext_existingObject(context: given.context, item: given.item, id: given.id) }),
-    DocExample(id: "ManagedObjectContext_delete", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:362", run: { given in try docExample_ManagedObjectContext_delete(context: given.context, server: given.server) }),
-    DocExample(id: "ManagedObjectContext_rollback", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:452", run: { given in try docExample_ManagedObjectContext_rollback(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:490", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
-    DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:520", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
+    DocExample(id: "ManagedObjectContext_insertObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:191", run: { given in try docExample_ManagedObjectContext_insertObject(context: given.context, note: given.note) }),
+    DocExample(id: "ManagedObjectContext_object", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:237", run: { given in try docExample_ManagedObjectContext_object(context: given.context, item: given.item, id: given.id) }),
+    DocExample(id: "ManagedObjectContext_existingObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:257", run: { given in try docExample_ManagedObjectContext_existingObject(context: given.context, item: given.item, id: given.id) }),
+    DocExample(id: "ManagedObjectContext_delete", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:369", run: { given in try docExample_ManagedObjectContext_delete(context: given.context, server: given.server) }),
+    DocExample(id: "ManagedObjectContext_rollback", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:459", run: { given in try docExample_ManagedObjectContext_rollback(context: given.context, item: given.item) }),
+    DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:497", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
+    DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:527", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
     DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift:4", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext) }),
     DocExample(id: "PersistentContainer_automaticallyMergesChangesIntoViewContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:61", run: { given in try docExample_PersistentContainer_automaticallyMergesChangesIntoViewContext(container: given.container) }),
     DocExample(id: "PersistentContainer_newBackgroundContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:89", run: { given in try docExample_PersistentContainer_newBackgroundContext(container: given.container, importer: given.importer) }),
@@ -1558,7 +1617,8 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchRequest_returnsObjectsAsFaults", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:116", run: { given in try docExample_FetchRequest_returnsObjectsAsFaults() }),
     DocExample(id: "FetchRequest_propertiesToFetch", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:125", run: { given in try docExample_FetchRequest_propertiesToFetch() }),
     DocExample(id: "FetchRequest_propertiesToGroupBy", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:135", run: { given in try docExample_FetchRequest_propertiesToGroupBy() }),
-    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:162", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
+    DocExample(id: "FetchRequest_includesSubentities", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:147", run: { given in try docExample_FetchRequest_includesSubentities() }),
+    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:170", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
     DocExample(id: "FetchedResultsChange_ResultIndexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:6", run: { given in try docExample_FetchedResultsChange_ResultIndexPath(note: given.note, controller: given.controller) }),
     DocExample(id: "FetchedResultsChange_FetchedResultsChange", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:37", run: { given in try docExample_FetchedResultsChange_FetchedResultsChange(batch: given.batch) }),
     DocExample(id: "FetchedResultsChange_FetchedResultsControllerDelegate", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:64", run: { given in try docExample_FetchedResultsChange_FetchedResultsControllerDelegate(controller: given.controller) }),
@@ -1577,11 +1637,11 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FullTextSearch_matches", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift:62", run: { given in try docExample_FullTextSearch_matches() }),
     DocExample(id: "ManagedObjectContextFetch_fetch", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:7", run: { given in try docExample_ManagedObjectContextFetch_fetch(context: given.context) }),
     DocExample(id: "ManagedObjectContextFetch_fetchObjectIDs", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:26", run: { given in try docExample_ManagedObjectContextFetch_fetchObjectIDs(context: given.context) }),
-    DocExample(id: "ManagedObjectContextFetch_count", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:43", run: { given in try docExample_ManagedObjectContextFetch_count(context: given.context) }),
-    DocExample(id: "ManagedObjectContextFetch_queryPlan", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:69", run: { given in try docExample_ManagedObjectContextFetch_queryPlan(context: given.context, plan: given.plan) }),
-    DocExample(id: "ManagedObjectContextFetch_aggregate", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:91", run: { given in try docExample_ManagedObjectContextFetch_aggregate(context: given.context) }),
-    DocExample(id: "ManagedObjectContextFetch_fetchBatched", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:123", run: { given in try docExample_ManagedObjectContextFetch_fetchBatched(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContextFetch_FetchedResults", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:485", run: { given in try docExample_ManagedObjectContextFetch_FetchedResults(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_count", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:41", run: { given in try docExample_ManagedObjectContextFetch_count(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_queryPlan", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:67", run: { given in try docExample_ManagedObjectContextFetch_queryPlan(context: given.context, plan: given.plan) }),
+    DocExample(id: "ManagedObjectContextFetch_aggregate", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:89", run: { given in try docExample_ManagedObjectContextFetch_aggregate(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_fetchBatched", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:121", run: { given in try docExample_ManagedObjectContextFetch_fetchBatched(context: given.context, item: given.item) }),
+    DocExample(id: "ManagedObjectContextFetch_FetchedResults", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:492", run: { given in try docExample_ManagedObjectContextFetch_FetchedResults(context: given.context) }),
     DocExample(id: "ManagedObjectContextValues_FetchedValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:7", run: { given in try docExample_ManagedObjectContextValues_FetchedValues(context: given.context) }),
     DocExample(id: "ManagedObjectContextValues_init", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:18", run: { given in try docExample_ManagedObjectContextValues_init(id: given.id) }),
     DocExample(id: "ManagedObjectContextValues_fetchValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:38", run: { given in try docExample_ManagedObjectContextValues_fetchValues(context: given.context) }),
@@ -1606,9 +1666,12 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "AttributeDescription_derivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:113", run: { given in try docExample_AttributeDescription_derivedCount() }),
     DocExample(id: "AttributeDescription_DerivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:136", run: { given in try docExample_AttributeDescription_DerivedCount() }),
     DocExample(id: "EntityDescription_EntityDescription", origin: "Sources/ObjectGraph/Model/EntityDescription.swift:6", run: { given in try docExample_EntityDescription_EntityDescription(server: given.server) }),
-    DocExample(id: "EntityDescription_Entity", origin: "Sources/ObjectGraph/Model/EntityDescription.swift:47", run: { given in try docExample_EntityDescription_Entity(model: given.model, entity: given.entity) }),
+    DocExample(id: "EntityDescription_Entity", origin: "Sources/ObjectGraph/Model/EntityDescription.swift:51", run: { given in try docExample_EntityDescription_Entity(model: given.model, entity: given.entity) }),
     DocExample(id: "FullTextIndexDescription_FullTextIndexDescription", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift:12", run: { given in try docExample_FullTextIndexDescription_FullTextIndexDescription(item: given.item) }),
     DocExample(id: "FullTextIndexDescription_init", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift:28", run: { given in try docExample_FullTextIndexDescription_init() }),
+    DocExample(id: "Inheritance_init", origin: "Sources/ObjectGraph/Model/Inheritance.swift:20", run: { given in try docExample_Inheritance_init(container: given.container, model: given.model, context: given.context, item: given.item) }),
+    DocExample(id: "Inheritance_isKind", origin: "Sources/ObjectGraph/Model/Inheritance.swift:69", run: { given in try docExample_Inheritance_isKind(model: given.model) }),
+    DocExample(id: "Inheritance_subentities", origin: "Sources/ObjectGraph/Model/Inheritance.swift:96", run: { given in try docExample_Inheritance_subentities(model: given.model) }),
     DocExample(id: "ManagedObjectModel_ManagedObjectModel", origin: "Sources/ObjectGraph/Model/ManagedObjectModel.swift:12", run: { given in try docExample_ManagedObjectModel_ManagedObjectModel(container: given.container, model: given.model, folder: given.folder, note: given.note) }),
     DocExample(id: "ModelConformance_checkClassesMatch", origin: "Sources/ObjectGraph/Model/ModelConformance.swift:44", run: { given in try docExample_ModelConformance_checkClassesMatch(model: given.model) }),
     DocExample(id: "ObjectID_ObjectID", origin: "Sources/ObjectGraph/Model/ObjectID.swift:6", run: { given in try docExample_ObjectID_ObjectID(background: given.background, item: given.item, id: given.id) }),
@@ -1656,13 +1719,14 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "Predicate_ComparisonOptions", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:340", run: { given in try docExample_Predicate_ComparisonOptions() }),
     DocExample(id: "PredicateSemantics_PredicateEvaluationError", origin: "Sources/ObjectGraph/Predicate/PredicateSemantics.swift:315", run: { given in try docExample_PredicateSemantics_PredicateEvaluationError(object: given.object, predicate: given.predicate) }),
     DocExample(id: "ManyToMany_JoinTable", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:14", run: { given in try docExample_ManyToMany_JoinTable(post: given.post, tag: given.tag) }),
-    DocExample(id: "ManyToMany_insert", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:597", run: { given in try docExample_ManyToMany_insert(playlist: given.playlist, song: given.song) }),
-    DocExample(id: "ManyToMany_removeObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:613", run: { given in try docExample_ManyToMany_removeObject(playlist: given.playlist) }),
-    DocExample(id: "ManyToMany_moveObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:628", run: { given in try docExample_ManyToMany_moveObject(playlist: given.playlist) }),
+    DocExample(id: "ManyToMany_insert", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:600", run: { given in try docExample_ManyToMany_insert(playlist: given.playlist, song: given.song) }),
+    DocExample(id: "ManyToMany_removeObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:616", run: { given in try docExample_ManyToMany_removeObject(playlist: given.playlist) }),
+    DocExample(id: "ManyToMany_moveObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:631", run: { given in try docExample_ManyToMany_moveObject(playlist: given.playlist) }),
     DocExample(id: "ForeignDatabase_tableNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:48", run: { given in try docExample_ForeignDatabase_tableNames(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_columnNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:61", run: { given in try docExample_ForeignDatabase_columnNames(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_rows", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:75", run: { given in try docExample_ForeignDatabase_rows(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_forEachRow", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:87", run: { given in try docExample_ForeignDatabase_forEachRow(id: given.id, cache: given.cache) }),
+    DocExample(id: "KeptCounts_keptCounts", origin: "Sources/ObjectGraph/Store/KeptCounts.swift:38", run: { given in try docExample_KeptCounts_keptCounts(context: given.context) }),
     DocExample(id: "PersistentStoreBulkWrites_withBulkWrites", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:27", run: { given in try docExample_PersistentStoreBulkWrites_withBulkWrites(store: given.store, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
     DocExample(id: "PersistentStoreSalvage_salvageObjects", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:29", run: { given in try docExample_PersistentStoreSalvage_salvageObjects(store: given.store) }),
     DocExample(id: "PersistentStoreVacuum_vacuum", origin: "Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift:10", run: { given in try docExample_PersistentStoreVacuum_vacuum(store: given.store) }),

@@ -18,8 +18,6 @@ extension EntityDescription {
     /// ``ObjectGraphError/abstractEntity(_:)``).
     ///
     /// ```swift
-    /// import ObjectGraph
-    ///
     /// class ReadingItem: ManagedObject {
     ///     @Managed("title") var title: String?
     /// }
