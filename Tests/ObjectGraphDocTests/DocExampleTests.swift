@@ -7,6 +7,7 @@ import Testing
 /// `generatedExamplesAreCurrent`, and run with fresh givens unless `notRun` says why not.
 @Suite struct DocExampleTests {
     /// Examples that compile but are not run, with the reason.
+    static let readingModel = "uses the model of EntityDescription.init(_:parent:…)'s example (InheritanceTests runs it)"
     static let notRun: [String: String] = [
         "ManagedObject_ManagedObject": "inserts a class it declares, which the givens' model does not know",
         "CodableAttribute_Encoded": "inserts a class it declares, which the givens' model does not know",
@@ -14,8 +15,8 @@ import Testing
         "FetchedResultsController_changeBatches": "waits for changes forever",
         "ForeignDatabase_ForeignDatabase": "reads newsboat's cache.db in the working directory",
         "AttributeMove_AttributeMove": "needs models in which Note's body moves to NoteBody",
-        "Inheritance_isKind": "uses the Reading model of EntityDescription.init(_:parent:…)'s example (run by InheritanceTests)",
-        "Inheritance_subentities": "uses the Reading model of EntityDescription.init(_:parent:…)'s example (run by InheritanceTests)",
+        "Inheritance_isKind": readingModel,
+        "Inheritance_subentities": readingModel,
         "ManagedObjectFinders_default": finders,
         "ManagedObjectFinders_findAll_2": finders,
         "ManagedObjectFinders_findAll_3": finders,
