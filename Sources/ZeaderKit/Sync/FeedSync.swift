@@ -390,9 +390,7 @@ public final class FeedSync: Sendable {
         }
         let pending: Pending = try withContext { context in
             var pending = Pending()
-            let predicate = try ObjectGraph.Predicate(
-                format: "syncID != nil AND (syncReadPending == YES OR syncFlagPending == YES)")
-            for item in try context.fetch(FetchRequest<FeedItem>(predicate: predicate)) {
+            for item in try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems)) {
                 guard let id = item.syncID else { continue }
                 if item.syncReadPending {
                     if item.read { pending.read.append(id) } else { pending.unread.append(id) }
@@ -632,7 +630,8 @@ public final class FeedSync: Sendable {
         let html = pulled.content?.content ?? pulled.summary?.content
         if let html, item.content != html {
             item.content = html
-            item.summary = String(HTMLText.plainText(html).prefix(1000))
+            // The bounded preview a refresh stores: it reads only the HTML's beginning.
+            item.summary = HTMLText.summary(ofHTML: html)
         }
         let published = pulled.published.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         if let published, item.published != published { item.published = published }
