@@ -33,6 +33,7 @@ public final class FeedSync: Sendable {
     let fetcher: FeedFetcher
     /// Items fetched per `stream/items/contents` request and ids per `edit-tag`.
     let chunkSize: Int
+    let pageSize: Int
     /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
     let ignoreRules: [Killfile.Rule]
 
@@ -46,7 +47,8 @@ public final class FeedSync: Sendable {
         self.fetcher =
             fetcher
             ?? FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion, maxBodySize: 64 * 1024 * 1024))
-        self.chunkSize = max(1, chunkSize)
+        self.chunkSize = max(1, ProcessInfo.processInfo.environment["S16_CHUNK"].flatMap { Int($0) } ?? chunkSize)  // S16TEMP
+        self.pageSize = max(1, ProcessInfo.processInfo.environment["S16_PAGE"].flatMap { Int($0) } ?? chunkSize)  // S16TEMP
         self.ignoreRules = ignoreRules
     }
 
@@ -523,17 +525,28 @@ public final class FeedSync: Sendable {
             return known.isEmpty ? ids : ids.filter { !known.contains($0) }
         }
         ids = []
+        // The synced feeds by their server id, for every chunk.
+        let servers: [String: ObjectID] = try withContext { context in
+            var servers: [String: ObjectID] = [:]
+            for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server.objectID } }
+            return servers
+        }
         var fetched = 0
-        for start in stride(from: 0, to: unknown.count, by: chunkSize) {
-            let chunk = unknown[start..<min(start + chunkSize, unknown.count)].map { String($0) }
+        var batch: [GReaderClient.Item] = []
+        for start in stride(from: 0, to: unknown.count, by: pageSize) {
+            let chunk = unknown[start..<min(start + pageSize, unknown.count)].map { String($0) }
             let items = try await client.items(chunk)
             for item in items {
                 guard let id = GReaderClient.number(item.id) else { continue }
                 if item.isRead { pulled.read.insert(id) }
                 if item.isStarred { pulled.starred.insert(id) }
             }
-            report.newItems += try store(items, rules: rules)
+            batch += items
             fetched += chunk.count
+            if batch.count >= chunkSize || fetched == unknown.count {
+                report.newItems += try store(batch, servers: servers, rules: rules)
+                batch = []
+            }
             progress(.items(fetched: fetched, of: unknown.count))
         }
         try withContext { context in
@@ -561,38 +574,43 @@ public final class FeedSync: Sendable {
     /// before (a ``RemovedItem`` tombstone: cleanup, an ignore rule) or matching an ignore
     /// rule now (then not stored, its guid kept as a tombstone; a flagged item stays), as a
     /// refresh does (``ItemImport``). Returns how many were stored anew.
-    private func store(_ items: [GReaderClient.Item], rules: [Killfile.CompiledRule]) throws -> Int {
+    private func store(
+        _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule]
+    ) throws -> Int {
         try withContext { context in
-            var servers: [String: Server] = [:]
-            for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server } }
-            var byFeed: [ObjectID: [GReaderClient.Item]] = [:]
+            var byFeed: [ObjectID: [(id: String, item: GReaderClient.Item)]] = [:]
             for item in items {
-                guard let feed = item.origin?.streamId, let server = servers[feed] else { continue }
-                byFeed[server.objectID, default: []].append(item)
+                guard let feed = item.origin?.streamId, let server = servers[feed], let id = item.decimalID else { continue }
+                byFeed[server, default: []].append((id, item))
             }
             var inserted = 0
             let now = Date()
             for (serverID, items) in byFeed {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
-                let links = items.compactMap(\.link)
+                let links = items.compactMap(\.item.link)
+                let inFeed = ObjectGraph.Predicate.comparison(.keyPath("server"), .equalTo, .object(serverID))
+                // The feed's items whose guid or link is one of these: the guids taken, and
+                // the feed's own items (stored before it synced) to match by their link.
                 var existing: [String: FeedItem] = [:]
                 var guids = Set<String>()
                 if !links.isEmpty {
+                    let linkSet = Set(links)
+                    let listed = PredicateOperand.aggregate(links.map { .constant(.string($0)) })
                     let request = FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, links))
-                    for item in try context.fetch(request) { guids.insert(item.guid) }
-                    let byLink = FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(
-                            format: "server == %@ AND syncID == nil AND link IN %@", serverID, links))
-                    for item in try context.fetch(byLink) { if let link = item.link { existing[link] = item } }
+                        predicate: inFeed
+                            && (.comparison(.keyPath("guid"), .in, listed) || .comparison(.keyPath("link"), .in, listed)))
+                    for item in try context.fetch(request) {
+                        if linkSet.contains(item.guid) { guids.insert(item.guid) }
+                        if item.syncID == nil, let link = item.link, linkSet.contains(link) { existing[link] = item }
+                    }
                 }
                 var tombstones: [String: RemovedItem] = [:]
-                let candidates = links + items.compactMap { $0.decimalID.map { "greader:" + $0 } }
+                let candidates = links + items.map { "greader:" + $0.id }
                 let removed = FetchRequest<RemovedItem>(
-                    predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, candidates))
+                    predicate: inFeed
+                        && .comparison(.keyPath("guid"), .in, .aggregate(candidates.map { .constant(.string($0)) })))
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
-                for pulled in items {
-                    guard let id = pulled.decimalID else { continue }
+                for (id, pulled) in items {
                     if let link = pulled.link, let match = existing.removeValue(forKey: link) {
                         match.syncID = id
                         Self.copy(pulled, into: match, now: now)
