@@ -33,7 +33,6 @@ public final class FeedSync: Sendable {
     let fetcher: FeedFetcher
     /// Items fetched per `stream/items/contents` request and ids per `edit-tag`.
     let chunkSize: Int
-    let pageSize: Int
     /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
     let ignoreRules: [Killfile.Rule]
 
@@ -47,8 +46,7 @@ public final class FeedSync: Sendable {
         self.fetcher =
             fetcher
             ?? FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion, maxBodySize: 64 * 1024 * 1024))
-        self.chunkSize = max(1, ProcessInfo.processInfo.environment["S16_CHUNK"].flatMap { Int($0) } ?? chunkSize)  // S16TEMP
-        self.pageSize = max(1, ProcessInfo.processInfo.environment["S16_PAGE"].flatMap { Int($0) } ?? chunkSize)  // S16TEMP
+        self.chunkSize = max(1, chunkSize)
         self.ignoreRules = ignoreRules
     }
 
@@ -532,21 +530,16 @@ public final class FeedSync: Sendable {
             return servers
         }
         var fetched = 0
-        var batch: [GReaderClient.Item] = []
-        for start in stride(from: 0, to: unknown.count, by: pageSize) {
-            let chunk = unknown[start..<min(start + pageSize, unknown.count)].map { String($0) }
+        for start in stride(from: 0, to: unknown.count, by: chunkSize) {
+            let chunk = unknown[start..<min(start + chunkSize, unknown.count)].map { String($0) }
             let items = try await client.items(chunk)
             for item in items {
                 guard let id = GReaderClient.number(item.id) else { continue }
                 if item.isRead { pulled.read.insert(id) }
                 if item.isStarred { pulled.starred.insert(id) }
             }
-            batch += items
+            report.newItems += try store(items, servers: servers, rules: rules)
             fetched += chunk.count
-            if batch.count >= chunkSize || fetched == unknown.count {
-                report.newItems += try store(batch, servers: servers, rules: rules)
-                batch = []
-            }
             progress(.items(fetched: fetched, of: unknown.count))
         }
         try withContext { context in
@@ -578,16 +571,17 @@ public final class FeedSync: Sendable {
         _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule]
     ) throws -> Int {
         try withContext { context in
-            var byFeed: [ObjectID: [(id: String, item: GReaderClient.Item)]] = [:]
-            for item in items {
+            // Each feed's items as (decimal id, index): an item is a dozen references, not copied.
+            var byFeed: [ObjectID: [(id: String, index: Int)]] = [:]
+            for (index, item) in items.enumerated() {
                 guard let feed = item.origin?.streamId, let server = servers[feed], let id = item.decimalID else { continue }
-                byFeed[server, default: []].append((id, item))
+                byFeed[server, default: []].append((id, index))
             }
             var inserted = 0
             let now = Date()
-            for (serverID, items) in byFeed {
+            for (serverID, feedItems) in byFeed {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
-                let links = items.compactMap(\.item.link)
+                let links = feedItems.compactMap { items[$0.index].link }
                 let inFeed = ObjectGraph.Predicate.comparison(.keyPath("server"), .equalTo, .object(serverID))
                 // The feed's items whose guid or link is one of these: the guids taken, and
                 // the feed's own items (stored before it synced) to match by their link.
@@ -605,12 +599,13 @@ public final class FeedSync: Sendable {
                     }
                 }
                 var tombstones: [String: RemovedItem] = [:]
-                let candidates = links + items.map { "greader:" + $0.id }
+                let candidates = links + feedItems.map { "greader:" + $0.id }
                 let removed = FetchRequest<RemovedItem>(
                     predicate: inFeed
                         && .comparison(.keyPath("guid"), .in, .aggregate(candidates.map { .constant(.string($0)) })))
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
-                for (id, pulled) in items {
+                for (id, index) in feedItems {
+                    let pulled = items[index]
                     if let link = pulled.link, let match = existing.removeValue(forKey: link) {
                         match.syncID = id
                         Self.copy(pulled, into: match, now: now)
