@@ -35,7 +35,8 @@ struct ItemContentsScannerTests {
                  "summary":{"content":"<p>Item \#(n):\n\ta <b>bold<\/b> word — ünïcödé</p>"}\#(n % 2 == 0 ? #","content":{"direction":"ltr","content":"<div>full</div>"}"# : "")}
                 """#)
         }
-        let page = #"{"id":"user/-/state/com.google/reading-list","updated":1795560845,"items":["# + entries.joined(separator: ",")
+        let page =
+            #"{"id":"user/-/state/com.google/reading-list","updated":1795560845,"items":["# + entries.joined(separator: ",")
             + "]}"
         struct Contents: Decodable { var items: [GReaderClient.Item] }
         let decoded = try JSONDecoder().decode(Contents.self, from: Data(page.utf8)).items

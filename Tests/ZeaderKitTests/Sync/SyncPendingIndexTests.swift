@@ -19,7 +19,8 @@ struct SyncPendingIndexTests {
         _ = store
         try context.performAndWait {
             for idsOnly in [false, true] {
-                let steps = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems), idsOnly: idsOnly)
+                let steps = try context.queryPlan(
+                    for: FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems), idsOnly: idsOnly)
                 #expect(steps.contains { $0.contains("INDEX Z_FeedItem_syncReadPending_syncFlagPending") }, "\(steps)")
                 #expect(!steps.contains { $0.hasPrefix("SCAN") }, "\(steps)")
             }
