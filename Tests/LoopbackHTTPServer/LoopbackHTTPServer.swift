@@ -29,6 +29,9 @@ public final class LoopbackHTTPServer: Sendable {
         public var path: String
         /// Header names lowercased.
         public var headers: [String: String]
+        /// Which accepted connection carried it (1 for the first): requests on one
+        /// connection share the number, whatever else connects to the port.
+        public var connection = 0
     }
 
     public enum Reply: Sendable {
@@ -195,18 +198,19 @@ public final class LoopbackHTTPServer: Sendable {
                 close(client)
                 break
             }
-            state.withLock {
+            let number = state.withLock {
                 $0.connectionsAccepted += 1
                 $0.openConnections += 1
                 $0.maxOpenConnections = max($0.maxOpenConnections, $0.openConnections)
+                return $0.connectionsAccepted
             }
-            Thread.detachNewThread { [self] in serveConnection(client) }
+            Thread.detachNewThread { [self] in serveConnection(client, number: number) }
         }
         close(listener)
     }
 
     /// Answers requests on `client` until a reply closes it (every reply, unless keep-alive).
-    private func serveConnection(_ client: Int32) {
+    private func serveConnection(_ client: Int32, number: Int) {
         defer {
             state.withLock { $0.openConnections -= 1 }
             close(client)
@@ -215,7 +219,8 @@ public final class LoopbackHTTPServer: Sendable {
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var pending = Data()
         var servedBefore = false
-        while !isStopped, let request = readRequest(client, pending: &pending, idleForever: servedBefore) {
+        while !isStopped, var request = readRequest(client, pending: &pending, idleForever: servedBefore) {
+            request.connection = number
             guard serve(request, on: client) else { return }
             servedBefore = true
         }

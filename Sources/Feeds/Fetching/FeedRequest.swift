@@ -63,7 +63,18 @@ public enum FormBody {
     /// FormBody.escape("a b/c")   // "a%20b%2Fc"
     /// ```
     public static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        // Most components (a sync's thousands of item ids) need no escape: kept as they are.
+        if text.utf8.allSatisfy(isUnreserved) { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
     }
 
     private static let unreserved = CharacterSet(

@@ -193,8 +193,18 @@ public enum ZeaderModel {
         }
     }
 
+    /// Version 5 of the model: version 4 plus additive indexes and attributes (each branch's block).
+    public static let version5 = model(version: 5, entities: version5Entities())
+
+    /// Version 5's entities.
+    static func version5Entities() -> [EntityDescription] {
+        var entities = version4Entities()
+        syncVersion5Additions(to: &entities)  // v5 (h-s16): the pending marks' index
+        return entities
+    }
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version4 }
+    public static var current: ManagedObjectModel { version5 }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -205,7 +215,7 @@ public enum ZeaderModel {
     /// ```
     public static let migrationPlan: MigrationPlan = {
         do {
-            return try MigrationPlan(versions: [version1, version2, version3, version4], moves: [contentMove])
+            return try MigrationPlan(versions: [version1, version2, version3, version4, version5], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

@@ -390,9 +390,7 @@ public final class FeedSync: Sendable {
         }
         let pending: Pending = try withContext { context in
             var pending = Pending()
-            let predicate = try ObjectGraph.Predicate(
-                format: "syncID != nil AND (syncReadPending == YES OR syncFlagPending == YES)")
-            for item in try context.fetch(FetchRequest<FeedItem>(predicate: predicate)) {
+            for item in try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems)) {
                 guard let id = item.syncID else { continue }
                 if item.syncReadPending {
                     if item.read { pending.read.append(id) } else { pending.unread.append(id) }
@@ -525,6 +523,12 @@ public final class FeedSync: Sendable {
             return known.isEmpty ? ids : ids.filter { !known.contains($0) }
         }
         ids = []
+        // The synced feeds by their server id, for every chunk.
+        let servers: [String: ObjectID] = try withContext { context in
+            var servers: [String: ObjectID] = [:]
+            for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server.objectID } }
+            return servers
+        }
         var fetched = 0
         for start in stride(from: 0, to: unknown.count, by: chunkSize) {
             let chunk = unknown[start..<min(start + chunkSize, unknown.count)].map { String($0) }
@@ -534,7 +538,7 @@ public final class FeedSync: Sendable {
                 if item.isRead { pulled.read.insert(id) }
                 if item.isStarred { pulled.starred.insert(id) }
             }
-            report.newItems += try store(items, rules: rules)
+            report.newItems += try store(items, servers: servers, rules: rules)
             fetched += chunk.count
             progress(.items(fetched: fetched, of: unknown.count))
         }
@@ -563,38 +567,45 @@ public final class FeedSync: Sendable {
     /// before (a ``RemovedItem`` tombstone: cleanup, an ignore rule) or matching an ignore
     /// rule now (then not stored, its guid kept as a tombstone; a flagged item stays), as a
     /// refresh does (``ItemImport``). Returns how many were stored anew.
-    private func store(_ items: [GReaderClient.Item], rules: [Killfile.CompiledRule]) throws -> Int {
+    private func store(
+        _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule]
+    ) throws -> Int {
         try withContext { context in
-            var servers: [String: Server] = [:]
-            for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server } }
-            var byFeed: [ObjectID: [GReaderClient.Item]] = [:]
-            for item in items {
-                guard let feed = item.origin?.streamId, let server = servers[feed] else { continue }
-                byFeed[server.objectID, default: []].append(item)
+            // Each feed's items as (decimal id, index): an item is a dozen references, not copied.
+            var byFeed: [ObjectID: [(id: String, index: Int)]] = [:]
+            for (index, item) in items.enumerated() {
+                guard let feed = item.origin?.streamId, let server = servers[feed], let id = item.decimalID else { continue }
+                byFeed[server, default: []].append((id, index))
             }
             var inserted = 0
             let now = Date()
-            for (serverID, items) in byFeed {
+            for (serverID, feedItems) in byFeed {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
-                let links = items.compactMap(\.link)
+                let links = feedItems.compactMap { items[$0.index].link }
+                let inFeed = ObjectGraph.Predicate.comparison(.keyPath("server"), .equalTo, .object(serverID))
+                // The feed's items whose guid or link is one of these: the guids taken, and
+                // the feed's own items (stored before it synced) to match by their link.
                 var existing: [String: FeedItem] = [:]
                 var guids = Set<String>()
                 if !links.isEmpty {
+                    let linkSet = Set(links)
+                    let listed = PredicateOperand.aggregate(links.map { .constant(.string($0)) })
                     let request = FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, links))
-                    for item in try context.fetch(request) { guids.insert(item.guid) }
-                    let byLink = FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(
-                            format: "server == %@ AND syncID == nil AND link IN %@", serverID, links))
-                    for item in try context.fetch(byLink) { if let link = item.link { existing[link] = item } }
+                        predicate: inFeed
+                            && (.comparison(.keyPath("guid"), .in, listed) || .comparison(.keyPath("link"), .in, listed)))
+                    for item in try context.fetch(request) {
+                        if linkSet.contains(item.guid) { guids.insert(item.guid) }
+                        if item.syncID == nil, let link = item.link, linkSet.contains(link) { existing[link] = item }
+                    }
                 }
                 var tombstones: [String: RemovedItem] = [:]
-                let candidates = links + items.compactMap { $0.decimalID.map { "greader:" + $0 } }
+                let candidates = links + feedItems.map { "greader:" + $0.id }
                 let removed = FetchRequest<RemovedItem>(
-                    predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, candidates))
+                    predicate: inFeed
+                        && .comparison(.keyPath("guid"), .in, .aggregate(candidates.map { .constant(.string($0)) })))
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
-                for pulled in items {
-                    guard let id = pulled.decimalID else { continue }
+                for (id, index) in feedItems {
+                    let pulled = items[index]
                     if let link = pulled.link, let match = existing.removeValue(forKey: link) {
                         match.syncID = id
                         Self.copy(pulled, into: match, now: now)
@@ -632,7 +643,8 @@ public final class FeedSync: Sendable {
         let html = pulled.content?.content ?? pulled.summary?.content
         if let html, item.content != html {
             item.content = html
-            item.summary = String(HTMLText.plainText(html).prefix(1000))
+            // The bounded preview a refresh stores: it reads only the HTML's beginning.
+            item.summary = HTMLText.summary(ofHTML: html)
         }
         let published = pulled.published.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         if let published, item.published != published { item.published = published }

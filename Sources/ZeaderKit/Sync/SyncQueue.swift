@@ -85,9 +85,24 @@ public enum SyncQueue {
     /// print(try SyncQueue.pendingCount(in: context))
     /// ```
     public static func pendingCount(in context: ManagedObjectContext) throws -> Int {
-        let items = try FeedItem.count(
-            where: try ObjectGraph.Predicate(format: "syncID != nil AND (syncReadPending == YES OR syncFlagPending == YES)"),
-            in: context)
-        return try SyncChange.count(in: context) + items
+        try SyncChange.count(in: context) + FeedItem.count(where: pendingItems, in: context)
     }
+
+    /// The synced items with a read or flag change the server does not have yet. Written so
+    /// that each branch of the OR is an equality on a prefix of the index
+    /// `(syncReadPending, syncFlagPending)` (model version 5, ``ZeaderModel/syncVersion5Additions(to:)``):
+    /// SQLite reads the marked entries of the index, not the item table. (The marks are
+    /// never NULL: both attributes default to false and are only ever set to a boolean.)
+    ///
+    /// ```swift
+    /// let items = try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems))
+    /// ```
+    public static let pendingItems: ObjectGraph.Predicate = {
+        do {
+            return try ObjectGraph.Predicate(
+                format: "syncID != nil AND (syncReadPending == YES OR (syncReadPending == NO AND syncFlagPending == YES))")
+        } catch {
+            fatalError("SyncQueue.pendingItems does not parse: \(error)")
+        }
+    }()
 }

@@ -29,13 +29,22 @@ struct FetchHTTP2Tests {
         defer { server.stop() }
         let fetcher = fetcher(caFile: server.caFile)
         var opened: [Int] = []
+        var started: [ContinuousClock.Instant] = []
         for index in 0..<5 {
+            started.append(.now)
             let outcome = await fetcher.fetch(FeedRequest(url: server.url("/feed.xml?\(index)")))
             #expect(outcome.body == Self.feed && outcome.metadata?.httpVersion == "2", "\(outcome)")
             opened.append(outcome.metadata?.newConnections ?? -1)
         }
-        #expect(opened == [1, 0, 0, 0, 0])
-        #expect(server.sessions() == 1, "the server saw \(server.sessions()) connections")
+        // A new connection only after libcurl's idle limit, which a test's task can wait on
+        // a machine running the whole suite (FetchConnectionReuseTests.curlMaxIdle).
+        let waitedLong = (0..<5).map {
+            $0 > 0 && started[$0] - started[$0 - 1] >= FetchConnectionReuseTests.curlMaxIdle - .seconds(8)
+        }
+        #expect(opened[0] == 1)
+        for index in 1..<5 where !waitedLong[index] { #expect(opened[index] == 0, "fetch \(index): \(opened)") }
+        let reopened = (1..<5).filter { opened[$0] == 1 }.count
+        #expect(server.sessions() == 1 + reopened, "the server saw \(server.sessions()) connections")
     }
 
     /// Transfers started together wait for the first connection (`CURLOPT_PIPEWAIT`) and

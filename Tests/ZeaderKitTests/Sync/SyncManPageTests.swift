@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// The man page documents sync: its commands, what it needs besides them (the password's
+/// sources, the token file, the reader's syncs, a private CA) and the conflict rule.
+@Suite("man page: sync")
+struct SyncManPageTests {
+    static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("man/zeader.1")
+
+    /// The man page's `sync` entries, from `sync add` to the next command that is not sync's.
+    static func syncSection() throws -> String {
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let start = try #require(text.range(of: ".BI \"sync add\""))
+        let end = try #require(text.range(of: "\n.TP\n.B podcasts", range: start.upperBound..<text.endIndex))
+        return String(text[start.lowerBound..<end.lowerBound])
+    }
+
+    @Test func commandsConfigurationAndTheConflictRule() throws {
+        let section = try Self.syncSection()
+        for command in [".BI \"sync add\"", ".B sync\n", ".BR \"sync status\"", ".B sync login", ".B sync remove"] {
+            #expect(section.contains(command), "no \(command) in the sync section")
+        }
+        for configuration in [
+            "ZEADER_SYNC_PASSWORD", "\\-\\-password\\-command", "<store>.sync", "0600", "refresh\\-interval", "ca\\-file",
+            "{\"url\",\"user\",\"lastSync\",\"pending\"}",
+        ] {
+            #expect(section.contains(configuration), "the sync section does not mention \(configuration)")
+        }
+        #expect(section.contains(".B Conflicts:"))
+        #expect(section.contains("not yet pushed wins over the server's state"))
+        #expect(section.contains("the one that syncs\nlast wins"))
+        // The token file and the password's variable are in FILES and ENVIRONMENT too.
+        let text = try String(contentsOf: Self.page, encoding: .utf8)
+        let files = try #require(text.range(of: ".SH FILES"))
+        let environment = try #require(text.range(of: ".SH ENVIRONMENT"))
+        #expect(text[files.upperBound..<environment.lowerBound].contains("<store>.sync"))
+        #expect(text[environment.upperBound...].contains("ZEADER_SYNC_PASSWORD"))
+    }
+}
