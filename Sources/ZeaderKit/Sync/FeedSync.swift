@@ -457,7 +457,9 @@ public final class FeedSync: Sendable {
                     report.feedsAdded += 1
                 }
                 if server.syncID != subscription.id { server.syncID = subscription.id }
-                if let title = subscription.title, !title.isEmpty, server.title != title { server.title = title }
+                if let title = subscription.title.map(Self.displayText), !title.isEmpty, server.title != title {
+                    server.title = title
+                }
                 if let site = subscription.htmlUrl, !site.isEmpty, server.siteLink != site { server.siteLink = site }
                 let labels = subscription.labels.filter { !Self.defaultFolders.contains($0) }
                 let local = FeedTags.list(server.tags)
@@ -636,10 +638,19 @@ public final class FeedSync: Sendable {
         }
     }
 
+    /// A title or author as the server sent it, made what a refresh would store: the Google
+    /// Reader API sends them HTML-escaped (FreshRSS: `Fish &amp; chips`), and a hostile feed's
+    /// control characters and escape sequences reach the server untouched, so entities are
+    /// decoded, tags and control characters removed and whitespace collapsed
+    /// (``HTMLText/plainText(_:)``).
+    static func displayText(_ raw: String) -> String {
+        HTMLText.plainText(raw)
+    }
+
     private static func copy(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {
-        if let title = pulled.title, item.title != title { item.title = title }
+        if let title = pulled.title.map(displayText), item.title != title { item.title = title }
         if let link = pulled.link, item.link != link { item.link = link }
-        if let author = pulled.author, item.author != author { item.author = author }
+        if let author = pulled.author.map(displayText), item.author != author { item.author = author }
         let html = pulled.content?.content ?? pulled.summary?.content
         if let html, item.content != html {
             item.content = html

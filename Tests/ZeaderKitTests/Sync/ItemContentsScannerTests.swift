@@ -84,4 +84,13 @@ struct ItemContentsScannerTests {
         #expect(GReaderClient.number("tag:google.com,2005:reader/item/") == nil)
         #expect(GReaderClient.number("tag:google.com,2005:reader/item/12g4") == nil)
     }
+
+    /// Titles and authors come HTML-escaped from the server, with whatever a hostile feed
+    /// put in them: they are stored as a refresh would store them.
+    @Test func pulledTitlesAreDecodedAndCleanedOfControlCharacters() {
+        #expect(FeedSync.displayText("Fish &amp; chips") == "Fish & chips")
+        #expect(FeedSync.displayText("a\u{1B}[31mred\u{07}\r\n title") == "ared title")
+        #expect(FeedSync.displayText("  <b>Bold</b>\tclaim  ") == "Bold claim")
+        #expect(FeedSync.displayText("Plain") == "Plain")
+    }
 }
