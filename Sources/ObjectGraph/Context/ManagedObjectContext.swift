@@ -235,7 +235,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public func object(with id: ObjectID) -> ManagedObject {
         assertOnQueue()
-        let id = permanentIDForTemporary[id] ?? id
+        let id = currentID(of: id)
         if let object = registered[id]?.object { return object }
         if id.isTemporary, let object = newObjects.object(for: id) { return object }
         let object = id.entity.managedClass.init(ManagedObject.Construction(entity: id.entity, objectID: id))
@@ -394,6 +394,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard deletedByID[id] == nil, object.managedObjectContext === self else { return }
         object.fireFaultIfNeeded()
         let manyToManyCascade = applyManyToManyDeleteRules(object)
+        recordOrdersBeforeDeletion(of: object)
         if newObjects.remove(object) {
             object.isInsertedFlag = false
             pending.inserted.remove(id)

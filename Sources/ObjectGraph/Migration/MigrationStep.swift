@@ -101,8 +101,9 @@ struct MigrationStep {
 
         // 2b. Tables that keep their rows and change only indexes.
         for m in mappings where m.reindexes { try updateIndexes(of: m.new, in: db) }
-        // 2c. Join tables of many-to-many relationships.
+        // 2c. Join tables of many-to-many relationships, position columns of ordered one-to-many ones.
         try migrateJoinTables(in: db)
+        try migrateOrderColumns(in: db)
 
         // 3. Required values the new version demands of existing rows.
         for m in mappings where m.needsRebuild && m.old != nil {
@@ -255,6 +256,10 @@ struct MigrationStep {
             guard let s else { continue }
             columns.append(q(r.name))
             sources.append(q(s.name))
+        }
+        for (column, source) in orderColumnSources(m, old: old) {
+            columns.append(q(column))
+            sources.append(q(source))
         }
         for move in moves where move.entityName == m.new.name && m.new.foreignKeyColumn(forRelationship: move.relationship) != nil
         {

@@ -95,6 +95,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     let emptyToOne: [ObjectID?]
     /// For each many-to-many relationship, the join table holding it (nil for the others).
     let joinTables: [JoinTable?]
+    /// For each to-one stored here whose inverse is an ordered to-many, the column holding
+    /// this row's position among its destination's members (nil for the others).
+    let orderColumns: [String?]
     /// Derived counts this entity keeps (this entity is the parent).
     let counters: [CounterInfo]
     /// Derived counts of other entities that this entity's objects contribute to.
@@ -103,7 +106,7 @@ public final class Entity: Sendable, CustomStringConvertible {
     init(
         description d: EntityDescription, index: Int, destinationIndex: [Int], inverseIndex: [Int], inverseIsToMany: [Bool],
         storesForeignKey: [Bool],
-        counters: [CounterInfo], counterDependencies: [CounterInfo]
+        counters: [CounterInfo], counterDependencies: [CounterInfo], inverseIsOrdered: [Bool] = []
     ) {
         self.counters = counters
         self.counterDependencies = counterDependencies
@@ -138,6 +141,7 @@ public final class Entity: Sendable, CustomStringConvertible {
         requiredForeignKeyIndexes = foreignKeyIndexes.filter { !d.relationships[$0].isOptional }
         defaultValues = d.attributes.map(\.defaultValue)
         emptyToOne = [ObjectID?](repeating: nil, count: d.relationships.count)
+        orderColumns = OrderedOneToMany.orderColumns(d, storesForeignKey: storesForeignKey, inverseIsOrdered: inverseIsOrdered)
         joinTables = d.relationships.indices.map {
             inverseIsToMany[$0] && d.relationships[$0].isToMany ? JoinTable(d.name, d.relationships[$0]) : nil
         }

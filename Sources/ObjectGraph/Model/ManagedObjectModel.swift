@@ -170,7 +170,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 Entity(
                     description: e, index: i, destinationIndex: parts[i].destinations, inverseIndex: parts[i].inverses,
                     inverseIsToMany: parts[i].inverseToMany, storesForeignKey: parts[i].storesFK,
-                    counters: parts[i].counters, counterDependencies: dependencies[i]))
+                    counters: parts[i].counters, counterDependencies: dependencies[i],
+                    inverseIsOrdered: zip(parts[i].destinations, parts[i].inverses).map {
+                        descriptions[$0].relationships[$1].isOrdered
+                    }))
         }
         self.entities = resolved
         self.entityIndexByName = byName
@@ -216,6 +219,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 lines.append("  fk \(r.name) -> \(r.destinationEntityName)")
             }
             for join in e.joinTables where join?.isOwner == true { lines.append("  \(join!.schemaLine)") }
+            for column in e.orderColumns.compactMap({ $0 }) { lines.append("  order \(column)") }
             for idx in e.indexes { lines.append("  index \(idx.joined(separator: ","))") }
             for u in e.uniquenessConstraints { lines.append("  unique \(u.joined(separator: ","))") }
         }

@@ -81,6 +81,7 @@ public enum SchemaGenerator {
         for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
             columns.append("\(quote(r.name)) INTEGER")
         }
+        for column in entity.orderColumns.compactMap({ $0 }) { columns.append("\(quote(column)) INTEGER NOT NULL DEFAULT 0") }
         columns += variableSize
         var statements = ["CREATE TABLE \(quote(entity.tableName)) (\(columns.joined(separator: ", ")))"]
         // A to-one's own index is left out when a declared index or constraint starts with its
