@@ -290,9 +290,7 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
             var history: [State] = [saved]
             var redo: [State] = []
             var serial = 0
-            func task(_ title: String) throws -> TodoTask? {
-                try context.fetch(FetchRequest<TodoTask>(predicate: Predicate(format: "title == %@", title))).first
-            }
+            func task(_ title: String) -> TodoTask? { lists.flatMap(\.tasks).first { $0.title == title } }
             func current() -> State { lists.map { titles($0.tasks) } }
             for step in 0..<160 {
                 let op = Int.random(in: 0..<100, using: &rng)
@@ -311,7 +309,7 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
                     description += " insert \(new.title) at \(index)"
                 case 22..<34:
                     // A member of the other list moves here at an index.
-                    guard let title = expected[1 - l].randomElement(using: &rng), let moving = try task(title) else { continue }
+                    guard let title = expected[1 - l].randomElement(using: &rng), let moving = task(title) else { continue }
                     expected[1 - l].removeAll { $0 == title }
                     let index = Int.random(in: 0...expected[l].count, using: &rng)
                     try list.insert(moving, at: index, inRelationship: "tasks")
@@ -319,7 +317,7 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
                     description += " take \(title) at \(index)"
                 case 34..<42:
                     // Through the to-one: last.
-                    guard let title = expected[1 - l].randomElement(using: &rng), let moving = try task(title) else { continue }
+                    guard let title = expected[1 - l].randomElement(using: &rng), let moving = task(title) else { continue }
                     moving.list = list
                     expected[1 - l].removeAll { $0 == title }
                     expected[l].append(title)
@@ -335,14 +333,15 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
                     guard !expected[l].isEmpty else { continue }
                     let index = Int.random(in: 0..<expected[l].count, using: &rng)
                     let title = expected[l].remove(at: index)
-                    context.delete(try #require(try task(title)))
+                    context.delete(try #require(task(title)))
                     description += " delete \(title)"
                 case 62..<66:
                     guard !expected[l].isEmpty else { continue }
                     let index = Int.random(in: 0..<expected[l].count, using: &rng)
                     let title = expected[l].remove(at: index)
+                    let removed = try #require(task(title))
                     try list.removeObject(at: index, fromRelationship: "tasks")
-                    context.delete(try #require(try task(title)))  // no orphans left behind
+                    context.delete(removed)  // no orphans left behind
                     description += " remove \(title)"
                 case 66..<78:
                     try context.save()

@@ -372,15 +372,15 @@ struct MigrationStep {
     func fillDerivedCount(
         parent: Entity, attribute: AttributeDescription, child: Entity, counter: CounterInfo, in db: Database
     ) throws {
-        let foreignKey = child.relationships[counter.childToOneIndex].name
-        var condition = SQLFragment(sql: "c.\(q(foreignKey)) = p.\"Z_PK\"")
+        let (join, foreignKey) = counter.parentKeySQL(child: child, model: to, alias: "c")
+        var condition = SQLFragment(sql: "\(foreignKey) = p.\"Z_PK\"")
         if let predicate = counter.predicate {
             let fragment = try predicate.sqlExpression(for: child, in: to, alias: "c")
             condition = SQLFragment(sql: condition.sql + " AND (\(fragment.sql))", arguments: fragment.arguments)
         }
         try db.execute(
             sql:
-                "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c WHERE \(condition.sql))",
+                "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c\(join) WHERE \(condition.sql))",
             arguments: StatementArguments(condition.arguments))
     }
 

@@ -174,6 +174,9 @@ struct CounterInfo: Sendable {
     /// The child entity and its to-one relationship (the inverse) pointing at the parent.
     let childEntityIndex: Int
     let childToOneIndex: Int
+    /// For a count over a many-to-many relationship: the parent's relationship (the
+    /// child's inverse, a to-many, is at `childToOneIndex`); see `ManyToManyCounts`.
+    var manyToManyRelationshipIndex: Int? = nil
     let predicate: Predicate?
     /// For the common `attribute == constant` predicate: the attribute's index and the
     /// constant, compared directly instead of through the evaluator.

@@ -125,12 +125,6 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 else {
                     throw ModelError(message: "\(e.name).\(a.name): '\(derived.relationship)' is not a to-many relationship")
                 }
-                if inverseToMany[r] {
-                    throw ModelError(
-                        message:
-                            "\(e.name).\(a.name): '\(derived.relationship)' is many-to-many; a derived count needs a one-to-many relationship"
-                    )
-                }
                 let childIndex = destinations[r]
                 let child = descriptions[childIndex]
                 guard let inverse = child.relationships.firstIndex(where: { $0.name == e.relationships[r].inverseName }) else {
@@ -152,10 +146,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                         }
                     }
                 }
-                counters.append(
-                    CounterInfo(
-                        parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse,
-                        predicate: predicate, child: child))
+                var counter = CounterInfo(
+                    parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse,
+                    predicate: predicate, child: child)
+                if inverseToMany[r] { counter.manyToManyRelationshipIndex = r }
+                counters.append(counter)
             }
             parts.append((destinations, inverses, inverseToMany, storesFK, counters))
         }
