@@ -178,6 +178,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// Every model ever created: models live until the process ends (a program has a
     /// handful), which lets object IDs refer to their entity without counting references.
     static let all = Mutex<[ManagedObjectModel]>([])
+    /// Models a ``MigrationPlan`` lists before its last version (see `isSuperseded`).
+    static let superseded = Mutex<Set<ObjectIdentifier>>([])
 
     /// The entity named `name`.
     public func entity(named name: String) throws(ObjectGraphError) -> Entity {
