@@ -206,16 +206,9 @@ extension ManagedObjectContext {
         var result: [ManagedObject] = []
         var seen = Set<ObjectID>()
         if let pk = id.primaryKey {
-            let layout = RowLayout(entity: destination, alias: "t0")
-            let q = SchemaGenerator.quote
-            let sql =
-                join.isOrdered
-                ? "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 JOIN \(q(join.tableName)) j ON j.\(q(join.memberColumn)) = t0.\"Z_PK\" WHERE j.\(q(join.ownColumn)) = ? ORDER BY j.\(q(JoinTable.orderColumn)), t0.\"Z_PK\""
-                : "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT \(q(join.memberColumn)) FROM \(q(join.tableName)) WHERE \(q(join.ownColumn)) = ?) ORDER BY t0.\"Z_PK\""
-            let rows = try readStore { db in try Row.fetchAll(db, sql: sql, arguments: [pk]) }
-            for row in rows {
-                let decoded = layout.decode(row, model: model)
-                let member = materialize(entity: destination, pk: decoded.pk, snapshot: decoded.snapshot)
+            for member in try storedManyToManyMembers(
+                of: object, relationshipIndex: r, join: join, destination: destination, pk: pk)
+            {
                 if deletedByID[member.objectID] != nil || removed.contains(member.objectID) { continue }
                 if seen.insert(member.objectID).inserted { result.append(member) }
             }
