@@ -10,8 +10,8 @@ import GRDB
 ///
 /// ```swift
 /// let list = EntityDescription("TodoList", managedClass: TodoList.self, attributes: [.string("name")],
-///     relationships: [.toMany("tasks", destination: "Task", inverse: "list", deleteRule: .cascade, ordered: true)])
-/// let task = EntityDescription("Task", managedClass: Task.self, attributes: [.string("title")],
+///     relationships: [.toMany("tasks", destination: "TodoTask", inverse: "list", deleteRule: .cascade, ordered: true)])
+/// let task = EntityDescription("TodoTask", managedClass: TodoTask.self, attributes: [.string("title")],
 ///     relationships: [.toOne("list", destination: "TodoList", inverse: "tasks")])
 /// ```
 ///

@@ -28,6 +28,7 @@ extension PersistentStore {
     ///
     /// ```swift
     /// var skipped: Int64 = 0
+    /// var pairs: [SalvagedPair] = []
     /// try store.salvagePairs(of: "Post", relationship: "tags", skipped: &skipped, unreadable: { _, _ in }) { pairs.append($0) }
     /// ```
     public func salvagePairs(
