@@ -1,5 +1,6 @@
 // zeader-bench relationships: cached to-many contents, prefetching, batch faulting and
-// dictionary results, each beside what it replaces, on S servers of I items each.
+// dictionary results, each beside what it replaces, on S servers of I items each; then
+// many-to-many caching and prefetching on 10·S posts of 10 tags (ManyToManyBenchmark.swift).
 import Foundation
 import ObjectGraph
 
@@ -115,4 +116,5 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
         precondition(sums.count == servers)
         show("objects fetched and summed in Swift", objects)
     }
+    try manyToManyBenchmark(posts: servers * 10, tagsPerPost: 10)
 }

@@ -15,6 +15,7 @@ import Testing
         "FetchedResultsController_changeBatches": "waits for changes forever",
         "ForeignDatabase_ForeignDatabase": "reads newsboat's cache.db in the working directory",
         "AttributeMove_AttributeMove": "needs models in which Note's body moves to NoteBody",
+        "ManagedObjectModel_ManagedObjectModel": "a small model for the givens' Note and Folder: it lacks their keys",
         "Inheritance_isKind": readingModel,
         "Inheritance_subentities": readingModel,
         "ManagedObjectFinders_default": finders,

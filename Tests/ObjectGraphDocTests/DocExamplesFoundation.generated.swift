@@ -121,7 +121,7 @@ func docExample_MigrationPlan_MigrationPlan(container: PersistentContainer, url:
     _ = (plan, container)
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:112
+// Sources/ObjectGraph/Migration/MigrationPlan.swift:113
 func docExample_MigrationPlan_migrate(url: URL, toDoV2: ManagedObjectModel, plan: MigrationPlan) throws {
     try plan.migrate(storeAt: url.path, from: 1, to: toDoV2)   // usually done by PersistentContainer
 }
@@ -162,7 +162,7 @@ func docExample_ForeignDatabase_init(url: URL, cache: ForeignDatabase) throws {
     _ = cache
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:8
+// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:11
 func docExample_PersistentStoreSalvage_SalvagedObject(store: PersistentStore, object: Note, url: URL) throws {
     var skipped: Int64 = 0
     try store.salvageObjects(of: "Server", skipped: &skipped, unreadable: { _, _ in }) { object in
@@ -171,7 +171,7 @@ func docExample_PersistentStoreSalvage_SalvagedObject(store: PersistentStore, ob
     _ = skipped
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:115
+// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:119
 func docExample_PersistentStoreSalvage_integrityCheck(url: URL) throws {
     let problems = try PersistentStore.integrityCheck(ofFileAt: url)
     _ = problems
@@ -215,14 +215,14 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "ManagedObjectImport_ImportOptions", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift:5", run: { given in try docExample_ManagedObjectImport_ImportOptions(rfc822Formatter: given.rfc822Formatter) }),
     DocExample(id: "ManagedObjectImport_importValues_2", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift:129", run: { given in try docExample_ManagedObjectImport_importValues_2(item: given.item, data: given.data, record: given.record) }),
     DocExample(id: "MigrationPlan_MigrationPlan", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:23", run: { given in try docExample_MigrationPlan_MigrationPlan(container: given.container, url: given.url, toDoV1: given.toDoV1, toDoV2: given.toDoV2, plan: given.plan) }),
-    DocExample(id: "MigrationPlan_migrate", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:112", run: { given in try docExample_MigrationPlan_migrate(url: given.url, toDoV2: given.toDoV2, plan: given.plan) }),
+    DocExample(id: "MigrationPlan_migrate", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:113", run: { given in try docExample_MigrationPlan_migrate(url: given.url, toDoV2: given.toDoV2, plan: given.plan) }),
     DocExample(id: "UUIDValue_UUID", origin: "Sources/ObjectGraph/Model/UUID+Value.swift:8", run: { given in try docExample_UUIDValue_UUID(context: given.context, doc: given.doc) }),
     DocExample(id: "UUIDValue_UUID_2", origin: "Sources/ObjectGraph/Model/UUID+Value.swift:32", run: { given in try docExample_UUIDValue_UUID_2(context: given.context, doc: given.doc, uid: given.uid) }),
     DocExample(id: "PredicateArgument_PredicateArgument", origin: "Sources/ObjectGraph/Predicate/PredicateArgument.swift:7", run: { given in try docExample_PredicateArgument_PredicateArgument(server: given.server) }),
     DocExample(id: "ForeignDatabase_ForeignDatabase", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:9", run: { given in try docExample_ForeignDatabase_ForeignDatabase(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_init", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:23", run: { given in try docExample_ForeignDatabase_init(url: given.url, cache: given.cache) }),
-    DocExample(id: "PersistentStoreSalvage_SalvagedObject", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:8", run: { given in try docExample_PersistentStoreSalvage_SalvagedObject(store: given.store, object: given.object, url: given.url) }),
-    DocExample(id: "PersistentStoreSalvage_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:115", run: { given in try docExample_PersistentStoreSalvage_integrityCheck(url: given.url) }),
+    DocExample(id: "PersistentStoreSalvage_SalvagedObject", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:11", run: { given in try docExample_PersistentStoreSalvage_SalvagedObject(store: given.store, object: given.object, url: given.url) }),
+    DocExample(id: "PersistentStoreSalvage_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:119", run: { given in try docExample_PersistentStoreSalvage_integrityCheck(url: given.url) }),
     DocExample(id: "PersistentStore_StoreLocation", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:8", run: { given in try docExample_PersistentStore_StoreLocation() }),
     DocExample(id: "PersistentStore_PersistentStore", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:23", run: { given in try docExample_PersistentStore_PersistentStore(store: given.store, model: given.model, url: given.url) }),
     DocExample(id: "PersistentStore_isReadOnly", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:34", run: { given in try docExample_PersistentStore_isReadOnly(store: given.store, model: given.model, url: given.url) }),

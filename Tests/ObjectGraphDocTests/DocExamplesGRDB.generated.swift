@@ -27,7 +27,7 @@ func docExample_PredicateSQLFunctions_register(dbQueue: DatabaseQueue) throws {
     dbQueue.inDatabase { db in PredicateSQLFunctions.register(in: db) }
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:110
+// Sources/ObjectGraph/Relationships/ManyToMany.swift:109
 func docExample_ManyToMany_joinTableStatements(model: ManagedObjectModel, dbQueue: DatabaseQueue) throws {
     try dbQueue.write { db in
         for sql in SchemaGenerator.joinTableStatements(for: model) { try db.execute(sql: sql) }
@@ -54,7 +54,7 @@ let docExamplesGRDB: [DocExample] = [
     DocExample(id: "PredicateSQL_SQLFragment", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift:6", run: { given in try docExample_PredicateSQL_SQLFragment(container: given.container, model: given.model, entity: given.entity, predicate: given.predicate) }),
     DocExample(id: "PredicateSQLFunctions_PredicateSQLFunctions", origin: "Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift:9", run: { given in try docExample_PredicateSQLFunctions_PredicateSQLFunctions() }),
     DocExample(id: "PredicateSQLFunctions_register", origin: "Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift:24", run: { given in try docExample_PredicateSQLFunctions_register(dbQueue: given.dbQueue) }),
-    DocExample(id: "ManyToMany_joinTableStatements", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:110", run: { given in try docExample_ManyToMany_joinTableStatements(model: given.model, dbQueue: given.dbQueue) }),
+    DocExample(id: "ManyToMany_joinTableStatements", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:109", run: { given in try docExample_ManyToMany_joinTableStatements(model: given.model, dbQueue: given.dbQueue) }),
     DocExample(id: "DatabaseObservation_databaseReader", origin: "Sources/ObjectGraph/Store/DatabaseObservation.swift:30", run: { given in try docExample_DatabaseObservation_databaseReader(container: given.container) }),
     DocExample(id: "ValueDatabase_SchemaGenerator", origin: "Sources/ObjectGraph/Store/Value+Database.swift:50", run: { given in try docExample_ValueDatabase_SchemaGenerator(model: given.model, dbQueue: given.dbQueue) }),
 ]

@@ -163,7 +163,7 @@ func docExample_ManagedObjectContextChanges_processPendingChanges(context: Manag
     context.processPendingChanges()   // server.unreadCount is up to date, observers told
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:144
+// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:148
 func docExample_ManagedObjectContextChanges_mergeChanges(bus: ChangeBus, viewContext: ManagedObjectContext, note: Note) throws {
     let token = bus.observeDidSave(excluding: viewContext) { note in
         viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
@@ -273,12 +273,12 @@ func docExample_ManagedObjectContext_delete(context: ManagedObjectContext, serve
     context.delete(server)   // its feed items go too (cascade)
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:459
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:460
 func docExample_ManagedObjectContext_rollback(context: ManagedObjectContext, item: FeedItem) throws {
     item.read = true; context.rollback()   // item.read is false again
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:497
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:498
 func docExample_ManagedObjectContext_reset(context: ManagedObjectContext, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
     for (i, record) in records.enumerated() {
         try context.insertObject(entityName: "FeedItem").importValues(from: record)
@@ -286,7 +286,7 @@ func docExample_ManagedObjectContext_reset(context: ManagedObjectContext, record
     }
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:527
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift:528
 func docExample_ManagedObjectContext_refresh(context: ManagedObjectContext, server: Server) throws {
     context.refresh(server, mergeChanges: true)
 }
@@ -929,13 +929,13 @@ func docExample_MigrationPlan_init(v1: ManagedObjectModel, v2: ManagedObjectMode
     _ = plan
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:100
+// Sources/ObjectGraph/Migration/MigrationPlan.swift:101
 func docExample_MigrationPlan_backupPath() throws {
     let backup = MigrationPlan.backupPath(forStoreAt: "/x/zeader.sqlite", version: 1)   // "/x/zeader.sqlite.v1.bak"
     _ = backup
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:267
+// Sources/ObjectGraph/Migration/MigrationPlan.swift:268
 func docExample_MigrationPlan_EntityMigrationPolicy() throws {
     let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
         if row.oldString("name")?.hasPrefix("A") == true { row["doNotAlert"] = true }
@@ -943,7 +943,7 @@ func docExample_MigrationPlan_EntityMigrationPolicy() throws {
     _ = policy
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:293
+// Sources/ObjectGraph/Migration/MigrationPlan.swift:294
 func docExample_MigrationPlan_MigrationRow() throws {
     let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
         if row.old["dueDate"] == .null {       // row.old["dueDate"]: .date(…) or .null
@@ -953,7 +953,7 @@ func docExample_MigrationPlan_MigrationRow() throws {
     _ = policy
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:316
+// Sources/ObjectGraph/Migration/MigrationPlan.swift:317
 func docExample_MigrationPlan_oldString() throws {
     let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
         if row.oldString("name")?.hasPrefix("A") == true { row["doNotAlert"] = true }
@@ -1065,7 +1065,7 @@ func docExample_ManagedObjectModel_ManagedObjectModel(container: PersistentConta
     _ = (note, folder, model, container)
 }
 
-// Sources/ObjectGraph/Model/ModelConformance.swift:44
+// Sources/ObjectGraph/Model/ModelConformance.swift:46
 func docExample_ModelConformance_checkClassesMatch(model: ManagedObjectModel) throws {
     try model.checkClassesMatch()
 }
@@ -1381,19 +1381,30 @@ func docExample_ManyToMany_JoinTable(post: Post, tag: Tag) throws {
     _ = (post, tag)
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:600
+// Sources/ObjectGraph/Relationships/ManyToMany.swift:598
 func docExample_ManyToMany_insert(playlist: Playlist, song: Song) throws {
     try playlist.insert(song, at: 0, inRelationship: "songs")
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:616
+// Sources/ObjectGraph/Relationships/ManyToMany.swift:614
 func docExample_ManyToMany_removeObject(playlist: Playlist) throws {
     try playlist.removeObject(at: 2, fromRelationship: "songs")
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:631
+// Sources/ObjectGraph/Relationships/ManyToMany.swift:629
 func docExample_ManyToMany_moveObject(playlist: Playlist) throws {
     try playlist.moveObject(at: 0, to: 3, inRelationship: "songs")
+}
+
+// Sources/ObjectGraph/Relationships/OrderedOneToMany.swift:11
+func docExample_OrderedOneToMany_OrderedOneToMany() throws {
+    final class TodoList: ManagedObject { @Managed("name") var name: String? }
+    final class TodoTask: ManagedObject { @Managed("title") var title: String? }
+    let list = EntityDescription("TodoList", managedClass: TodoList.self, attributes: [.string("name")],
+        relationships: [.toMany("tasks", destination: "TodoTask", inverse: "list", deleteRule: .cascade, ordered: true)])
+    let task = EntityDescription("TodoTask", managedClass: TodoTask.self, attributes: [.string("title")],
+        relationships: [.toOne("list", destination: "TodoList", inverse: "tasks")])
+    _ = (list, task)
 }
 
 // Sources/ObjectGraph/Store/ForeignDatabase.swift:48
@@ -1436,11 +1447,28 @@ func docExample_PersistentStoreBulkWrites_withBulkWrites(store: PersistentStore,
     _ = result
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:29
+// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:32
 func docExample_PersistentStoreSalvage_salvageObjects(store: PersistentStore) throws {
     var skipped: Int64 = 0
     try store.salvageObjects(of: "Note", skipped: &skipped, unreadable: { keys, why in print(keys, why) }) { print($0.values) }
     _ = skipped
+}
+
+// Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:9
+func docExample_PersistentStoreSalvagePairs_SalvagedPair(store: PersistentStore) throws {
+    var skipped: Int64 = 0
+    try store.salvagePairs(of: "Post", relationship: "tags", skipped: &skipped, unreadable: { _, _ in }) { pair in
+        print(pair.objectKey, "→", pair.memberKey, pair.position)
+    }
+    _ = skipped
+}
+
+// Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:32
+func docExample_PersistentStoreSalvagePairs_salvagePairs(store: PersistentStore) throws {
+    var skipped: Int64 = 0
+    var pairs: [SalvagedPair] = []
+    try store.salvagePairs(of: "Post", relationship: "tags", skipped: &skipped, unreadable: { _, _ in }) { pairs.append($0) }
+    _ = (skipped, pairs)
 }
 
 // Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift:10
@@ -1540,7 +1568,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextBatch_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:10", run: { given in try docExample_ManagedObjectContextBatch_execute(context: given.context) }),
     DocExample(id: "ManagedObjectContextBatch_execute_2", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:53", run: { given in try docExample_ManagedObjectContextBatch_execute_2(context: given.context) }),
     DocExample(id: "ManagedObjectContextChanges_processPendingChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:8", run: { given in try docExample_ManagedObjectContextChanges_processPendingChanges(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:144", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:148", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
     DocExample(id: "ManagedObjectContextChild_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:16", run: { given in try docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: given.viewContext, sheet: given.sheet, note: given.note, noteID: given.noteID) }),
     DocExample(id: "ManagedObjectContextChild_newChildContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:28", run: { given in try docExample_ManagedObjectContextChild_newChildContext(container: given.container, sheet: given.sheet) }),
     DocExample(id: "ManagedObjectContextChild_parent", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:39", run: { given in try docExample_ManagedObjectContextChild_parent(sheet: given.sheet) }),
@@ -1557,9 +1585,9 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContext_object", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:237", run: { given in try docExample_ManagedObjectContext_object(context: given.context, item: given.item, id: given.id) }),
     DocExample(id: "ManagedObjectContext_existingObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:257", run: { given in try docExample_ManagedObjectContext_existingObject(context: given.context, item: given.item, id: given.id) }),
     DocExample(id: "ManagedObjectContext_delete", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:369", run: { given in try docExample_ManagedObjectContext_delete(context: given.context, server: given.server) }),
-    DocExample(id: "ManagedObjectContext_rollback", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:459", run: { given in try docExample_ManagedObjectContext_rollback(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:497", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
-    DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:527", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
+    DocExample(id: "ManagedObjectContext_rollback", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:460", run: { given in try docExample_ManagedObjectContext_rollback(context: given.context, item: given.item) }),
+    DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:498", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
+    DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:528", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
     DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift:4", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext) }),
     DocExample(id: "PersistentContainer_automaticallyMergesChangesIntoViewContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:61", run: { given in try docExample_PersistentContainer_automaticallyMergesChangesIntoViewContext(container: given.container) }),
     DocExample(id: "PersistentContainer_newBackgroundContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:89", run: { given in try docExample_PersistentContainer_newBackgroundContext(container: given.container, importer: given.importer) }),
@@ -1658,10 +1686,10 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "AttributeMove_AttributeMove", origin: "Sources/ObjectGraph/Migration/AttributeMove.swift:12", run: { given in try docExample_AttributeMove_AttributeMove(v1: given.v1, v2: given.v2, plan: given.plan) }),
     DocExample(id: "MigrationPlan_BackupRetention", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:43", run: { given in try docExample_MigrationPlan_BackupRetention(v1: given.v1, v2: given.v2, plan: given.plan) }),
     DocExample(id: "MigrationPlan_init", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:56", run: { given in try docExample_MigrationPlan_init(v1: given.v1, v2: given.v2, v3: given.v3, plan: given.plan) }),
-    DocExample(id: "MigrationPlan_backupPath", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:100", run: { given in try docExample_MigrationPlan_backupPath() }),
-    DocExample(id: "MigrationPlan_EntityMigrationPolicy", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:267", run: { given in try docExample_MigrationPlan_EntityMigrationPolicy() }),
-    DocExample(id: "MigrationPlan_MigrationRow", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:293", run: { given in try docExample_MigrationPlan_MigrationRow() }),
-    DocExample(id: "MigrationPlan_oldString", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:316", run: { given in try docExample_MigrationPlan_oldString() }),
+    DocExample(id: "MigrationPlan_backupPath", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:101", run: { given in try docExample_MigrationPlan_backupPath() }),
+    DocExample(id: "MigrationPlan_EntityMigrationPolicy", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:268", run: { given in try docExample_MigrationPlan_EntityMigrationPolicy() }),
+    DocExample(id: "MigrationPlan_MigrationRow", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:294", run: { given in try docExample_MigrationPlan_MigrationRow() }),
+    DocExample(id: "MigrationPlan_oldString", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:317", run: { given in try docExample_MigrationPlan_oldString() }),
     DocExample(id: "AttributeDescription_AttributeDescription", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:20", run: { given in try docExample_AttributeDescription_AttributeDescription() }),
     DocExample(id: "AttributeDescription_derivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:113", run: { given in try docExample_AttributeDescription_derivedCount() }),
     DocExample(id: "AttributeDescription_DerivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:136", run: { given in try docExample_AttributeDescription_DerivedCount() }),
@@ -1673,7 +1701,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "Inheritance_isKind", origin: "Sources/ObjectGraph/Model/Inheritance.swift:69", run: { given in try docExample_Inheritance_isKind(model: given.model) }),
     DocExample(id: "Inheritance_subentities", origin: "Sources/ObjectGraph/Model/Inheritance.swift:96", run: { given in try docExample_Inheritance_subentities(model: given.model) }),
     DocExample(id: "ManagedObjectModel_ManagedObjectModel", origin: "Sources/ObjectGraph/Model/ManagedObjectModel.swift:12", run: { given in try docExample_ManagedObjectModel_ManagedObjectModel(container: given.container, model: given.model, folder: given.folder, note: given.note) }),
-    DocExample(id: "ModelConformance_checkClassesMatch", origin: "Sources/ObjectGraph/Model/ModelConformance.swift:44", run: { given in try docExample_ModelConformance_checkClassesMatch(model: given.model) }),
+    DocExample(id: "ModelConformance_checkClassesMatch", origin: "Sources/ObjectGraph/Model/ModelConformance.swift:46", run: { given in try docExample_ModelConformance_checkClassesMatch(model: given.model) }),
     DocExample(id: "ObjectID_ObjectID", origin: "Sources/ObjectGraph/Model/ObjectID.swift:6", run: { given in try docExample_ObjectID_ObjectID(background: given.background, item: given.item, id: given.id) }),
     DocExample(id: "ObjectID_init", origin: "Sources/ObjectGraph/Model/ObjectID.swift:27", run: { given in try docExample_ObjectID_init(model: given.model, id: given.id) }),
     DocExample(id: "PredicateKeyPaths_referencedKeyPaths", origin: "Sources/ObjectGraph/Model/Predicate+KeyPaths.swift:4", run: { given in try docExample_PredicateKeyPaths_referencedKeyPaths() }),
@@ -1719,16 +1747,19 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "Predicate_ComparisonOptions", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:340", run: { given in try docExample_Predicate_ComparisonOptions() }),
     DocExample(id: "PredicateSemantics_PredicateEvaluationError", origin: "Sources/ObjectGraph/Predicate/PredicateSemantics.swift:315", run: { given in try docExample_PredicateSemantics_PredicateEvaluationError(object: given.object, predicate: given.predicate) }),
     DocExample(id: "ManyToMany_JoinTable", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:14", run: { given in try docExample_ManyToMany_JoinTable(post: given.post, tag: given.tag) }),
-    DocExample(id: "ManyToMany_insert", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:600", run: { given in try docExample_ManyToMany_insert(playlist: given.playlist, song: given.song) }),
-    DocExample(id: "ManyToMany_removeObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:616", run: { given in try docExample_ManyToMany_removeObject(playlist: given.playlist) }),
-    DocExample(id: "ManyToMany_moveObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:631", run: { given in try docExample_ManyToMany_moveObject(playlist: given.playlist) }),
+    DocExample(id: "ManyToMany_insert", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:598", run: { given in try docExample_ManyToMany_insert(playlist: given.playlist, song: given.song) }),
+    DocExample(id: "ManyToMany_removeObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:614", run: { given in try docExample_ManyToMany_removeObject(playlist: given.playlist) }),
+    DocExample(id: "ManyToMany_moveObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:629", run: { given in try docExample_ManyToMany_moveObject(playlist: given.playlist) }),
+    DocExample(id: "OrderedOneToMany_OrderedOneToMany", origin: "Sources/ObjectGraph/Relationships/OrderedOneToMany.swift:11", run: { given in try docExample_OrderedOneToMany_OrderedOneToMany() }),
     DocExample(id: "ForeignDatabase_tableNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:48", run: { given in try docExample_ForeignDatabase_tableNames(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_columnNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:61", run: { given in try docExample_ForeignDatabase_columnNames(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_rows", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:75", run: { given in try docExample_ForeignDatabase_rows(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_forEachRow", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:87", run: { given in try docExample_ForeignDatabase_forEachRow(id: given.id, cache: given.cache) }),
     DocExample(id: "KeptCounts_keptCounts", origin: "Sources/ObjectGraph/Store/KeptCounts.swift:38", run: { given in try docExample_KeptCounts_keptCounts(context: given.context) }),
     DocExample(id: "PersistentStoreBulkWrites_withBulkWrites", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:27", run: { given in try docExample_PersistentStoreBulkWrites_withBulkWrites(store: given.store, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
-    DocExample(id: "PersistentStoreSalvage_salvageObjects", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:29", run: { given in try docExample_PersistentStoreSalvage_salvageObjects(store: given.store) }),
+    DocExample(id: "PersistentStoreSalvage_salvageObjects", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:32", run: { given in try docExample_PersistentStoreSalvage_salvageObjects(store: given.store) }),
+    DocExample(id: "PersistentStoreSalvagePairs_SalvagedPair", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:9", run: { given in try docExample_PersistentStoreSalvagePairs_SalvagedPair(store: given.store) }),
+    DocExample(id: "PersistentStoreSalvagePairs_salvagePairs", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:32", run: { given in try docExample_PersistentStoreSalvagePairs_salvagePairs(store: given.store) }),
     DocExample(id: "PersistentStoreVacuum_vacuum", origin: "Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift:10", run: { given in try docExample_PersistentStoreVacuum_vacuum(store: given.store) }),
     DocExample(id: "PersistentStore_identifier", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:44", run: { given in try docExample_PersistentStore_identifier(store: given.store) }),
     DocExample(id: "PersistentStore_metadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:276", run: { given in try docExample_PersistentStore_metadata(store: given.store) }),

@@ -8,7 +8,7 @@ final class Misfit: ManagedObject {
     @Managed("note") var note: String
     @ToOne("children") var children: Misfit?
     @ToOne("parent") var parent: Misfit?
-    @Managed("legacy") var legacy: String?  // absent from this version: allowed (older versions share classes)
+    @Managed("legacy") var legacy: String?  // absent from the model (and no newer version has it): refused
 }
 
 @Suite struct ModelConformanceTests {
@@ -34,6 +34,7 @@ final class Misfit: ManagedObject {
                         "Misfit.count: Misfit.count is integer in the model, declared as String",
                         "Misfit.note: Misfit.note is optional in the model with no default, declared as non-optional String (declare String? or give it a default)",
                         "Misfit.children: Misfit.children is a to-many relationship, declared with @ToOne",
+                        "Misfit.legacy: @Managed(\"legacy\"): Misfit has no key 'legacy'",
                     ]))
         }
     }

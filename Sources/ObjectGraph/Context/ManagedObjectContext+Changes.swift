@@ -91,11 +91,15 @@ extension ManagedObjectContext {
                     if let local { delta[local, default: 0] += 1 }
                     if let stored { delta[stored, default: 0] -= 1 }
                 }
-                for object in newObjects where object.entity.isKind(of: childEntity) { account(object) }
-                for object in updatedByID.values where object.entity.isKind(of: childEntity) && !object.isFault {
-                    account(object)
+                if counter.manyToManyRelationshipIndex != nil {
+                    delta = manyToManyCounterDelta(counter, childEntity: childEntity)
+                } else {
+                    for object in newObjects where object.entity.isKind(of: childEntity) { account(object) }
+                    for object in updatedByID.values where object.entity.isKind(of: childEntity) && !object.isFault {
+                        account(object)
+                    }
+                    for object in deletedByID.values where object.entity.isKind(of: childEntity) { account(object) }
                 }
-                for object in deletedByID.values where object.entity.isKind(of: childEntity) { account(object) }
                 let key = CounterKey(counter)
                 var parents = Set(delta.keys)
                 parents.formUnion(touchedCounterParents[key] ?? [])

@@ -38,11 +38,15 @@ extension ManagedObjectContext {
         let inverseKey = destination.relationships[inverse].name
         var result: [ManagedObject] = []
         var seen = Set<ObjectID>()
+        let isOrdered = object.entity.isOrderedOneToMany(r)
         if let pk = object.objectID.primaryKey {
             // The stored members, cached until a save changes the destination's membership.
-            for member in try storedPointingObjects(
-                at: object, relationshipIndex: r, destination: destination, inverseKey: inverseKey, pk: pk)
-            {
+            let stored =
+                isOrdered
+                ? try storedOrderedMembers(of: object, relationshipIndex: r, destination: destination, inverse: inverse, pk: pk)
+                : try storedPointingObjects(
+                    at: object, relationshipIndex: r, destination: destination, inverseKey: inverseKey, pk: pk)
+            for member in stored {
                 // Unsaved changes elsewhere in this context may have moved or deleted it.
                 if deletedByID[member.objectID] != nil { continue }
                 if member.changedKeys.contains(inverseKey), member.toOne[inverse] != object.objectID { continue }
@@ -56,7 +60,7 @@ extension ManagedObjectContext {
                 result.append(candidate)
             }
         }
-        return result
+        return isOrdered ? applyingUnsavedOrder(result, of: object.objectID, relationshipIndex: r) : result
     }
 
     /// Inserted and updated (not deleted) objects of `entity`.
@@ -83,7 +87,9 @@ extension ManagedObjectContext {
                     setForeignKey(previous, relationshipIndex: r, to: nil)
                 }
             }
+            let previous = try orderedOwnerBeforeChange(of: object, relationshipIndex: r)
             setForeignKey(object, relationshipIndex: r, to: destination?.objectID)
+            try placeInOrderedInverse(object, relationshipIndex: r, previous: previous, owner: destination)
         } else {
             // One-to-one whose column lives in the destination's table.
             for previous in try pointingObjects(at: object, relationshipIndex: r) where previous !== destination {

@@ -239,7 +239,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public func object(with id: ObjectID) -> ManagedObject {
         assertOnQueue()
-        let id = permanentIDForTemporary[id] ?? id
+        let id = currentID(of: id)
         if let object = registered[id]?.object { return object }
         if id.isTemporary, let object = newObjects.object(for: id) { return object }
         // An ID may name the parent entity of the object's own (a to-one's declared destination).
@@ -402,6 +402,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard deletedByID[id] == nil, object.managedObjectContext === self else { return }
         object.fireFaultIfNeeded()
         let manyToManyCascade = applyManyToManyDeleteRules(object)
+        recordOrdersBeforeDeletion(of: object)
         if newObjects.remove(object) {
             object.isInsertedFlag = false
             pending.inserted.remove(id)

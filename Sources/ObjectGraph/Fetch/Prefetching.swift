@@ -156,7 +156,10 @@ extension ManagedObjectContext {
                 for source in sources { related += try relatedObjects(of: source, relationshipIndex: r) }
             }
         } else {
-            // Relationships of another kind: read one source at a time.
+            // Many-to-many: every source's stored members in one query, cached on each source.
+            if let join = entity.joinTables[r] {
+                try prefetchManyToMany(sources, entity: entity, relationshipIndex: r, join: join)
+            }
             for source in sources { related += try relatedObjects(of: source, relationshipIndex: r) }
         }
         guard !node.children.isEmpty else { return }

@@ -61,6 +61,7 @@ public struct MigrationPlan: StoreMigrator {
         backupRetention: BackupRetention = .keep
     ) throws(ModelError) {
         guard let first = versions.first else { throw ModelError(message: "a migration plan needs at least one model version") }
+        ManagedObjectModel.markSuperseded(versions.dropLast())
         for (a, b) in zip(versions, versions.dropFirst()) {
             guard b.name == first.name else {
                 throw ModelError(message: "migration plan mixes models '\(first.name)' and '\(b.name)'")

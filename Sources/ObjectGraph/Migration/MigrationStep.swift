@@ -107,8 +107,9 @@ struct MigrationStep {
 
         // 2b. Tables that keep their rows and change only indexes.
         for m in mappings where m.reindexes { try updateIndexes(of: m.new, in: db) }
-        // 2c. Join tables of many-to-many relationships.
+        // 2c. Join tables of many-to-many relationships, position columns of ordered one-to-many ones.
         try migrateJoinTables(in: db)
+        try migrateOrderColumns(in: db)
 
         // 3. Required values the new version demands of existing rows.
         for m in mappings where m.needsRebuild && m.old != nil {
@@ -273,6 +274,10 @@ struct MigrationStep {
             columns.append(column)
             sources.append(source)
         }
+        for (column, source) in orderColumnSources(m, old: old) {
+            columns.append(q(column))
+            sources.append(q(source))
+        }
         for move in moves where move.entityName == m.new.name && m.new.foreignKeyColumn(forRelationship: move.relationship) != nil
         {
             // The new one-to-one is stored here: it points at the moved row, which takes this row's key.
@@ -384,8 +389,8 @@ struct MigrationStep {
     func fillDerivedCount(
         parent: Entity, attribute: AttributeDescription, child: Entity, counter: CounterInfo, in db: Database
     ) throws {
-        let foreignKey = child.relationships[counter.childToOneIndex].name
-        var condition = SQLFragment(sql: "c.\(q(foreignKey)) = p.\"Z_PK\"")
+        let (join, foreignKey) = counter.parentKeySQL(child: child, model: to, alias: "c")
+        var condition = SQLFragment(sql: "\(foreignKey) = p.\"Z_PK\"")
         if let predicate = counter.predicate {
             let fragment = try predicate.sqlExpression(for: child, in: to, alias: "c")
             condition = SQLFragment(sql: condition.sql + " AND (\(fragment.sql))", arguments: fragment.arguments)
@@ -393,7 +398,7 @@ struct MigrationStep {
         let kinds = Inheritance.condition(for: parent, alias: "p").map { " WHERE \($0)" } ?? ""
         try db.execute(
             sql:
-                "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c WHERE \(condition.sql))\(kinds)",
+                "UPDATE \(q(parent.tableName)) AS p SET \(q(attribute.name)) = (SELECT COUNT(*) FROM \(q(child.tableName)) AS c\(join) WHERE \(condition.sql))\(kinds)",
             arguments: StatementArguments(condition.arguments))
     }
 

@@ -99,6 +99,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     let emptyToOne: [ObjectID?]
     /// For each many-to-many relationship, the join table holding it (nil for the others).
     let joinTables: [JoinTable?]
+    /// For each to-one stored here whose inverse is an ordered to-many, the column holding
+    /// this row's position among its destination's members (nil for the others).
+    let orderColumns: [String?]
     /// Derived counts this entity keeps (this entity is the parent).
     let counters: [CounterInfo]
     /// Derived counts of other entities that this entity's objects contribute to.
@@ -111,7 +114,8 @@ public final class Entity: Sendable, CustomStringConvertible {
     init(
         description d: EntityDescription, index: Int, destinationIndex: [Int], inverseIndex: [Int], inverseIsToMany: [Bool],
         storesForeignKey: [Bool],
-        counters: [CounterInfo], counterDependencies: [CounterInfo], inheritance: EntityInheritance? = nil
+        counters: [CounterInfo], counterDependencies: [CounterInfo], inheritance: EntityInheritance? = nil,
+        inverseIsOrdered: [Bool] = []
     ) {
         self.inheritance = inheritance
         hierarchyToken = inheritance?.token ?? 0
@@ -148,6 +152,7 @@ public final class Entity: Sendable, CustomStringConvertible {
         requiredForeignKeyIndexes = foreignKeyIndexes.filter { !d.relationships[$0].isOptional }
         defaultValues = d.attributes.map(\.defaultValue)
         emptyToOne = [ObjectID?](repeating: nil, count: d.relationships.count)
+        orderColumns = OrderedOneToMany.orderColumns(d, storesForeignKey: storesForeignKey, inverseIsOrdered: inverseIsOrdered)
         joinTables = d.relationships.indices.map {
             inverseIsToMany[$0] && d.relationships[$0].isToMany
                 ? JoinTable(inheritance?.declaringEntityNames[$0] ?? d.name, d.relationships[$0]) : nil
@@ -181,6 +186,9 @@ struct CounterInfo: Sendable {
     /// The child entity and its to-one relationship (the inverse) pointing at the parent.
     let childEntityIndex: Int
     let childToOneIndex: Int
+    /// For a count over a many-to-many relationship: the parent's relationship (the
+    /// child's inverse, a to-many, is at `childToOneIndex`); see `ManyToManyCounts`.
+    var manyToManyRelationshipIndex: Int? = nil
     let predicate: Predicate?
     /// For the common `attribute == constant` predicate: the attribute's index and the
     /// constant, compared directly instead of through the evaluator.

@@ -145,12 +145,6 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 else {
                     throw ModelError(message: "\(e.name).\(a.name): '\(derived.relationship)' is not a to-many relationship")
                 }
-                if inverseToMany[r] {
-                    throw ModelError(
-                        message:
-                            "\(e.name).\(a.name): '\(derived.relationship)' is many-to-many; a derived count needs a one-to-many relationship"
-                    )
-                }
                 let childIndex = destinations[r]
                 let child = descriptions[childIndex]
                 guard let inverse = child.relationships.firstIndex(where: { $0.name == e.relationships[r].inverseName }) else {
@@ -172,10 +166,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                         }
                     }
                 }
-                counters.append(
-                    CounterInfo(
-                        parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse,
-                        predicate: predicate, child: child))
+                var counter = CounterInfo(
+                    parentEntityIndex: i, attributeIndex: ai, childEntityIndex: childIndex, childToOneIndex: inverse,
+                    predicate: predicate, child: child)
+                if inverseToMany[r] { counter.manyToManyRelationshipIndex = r }
+                counters.append(counter)
             }
             parts.append((destinations, inverses, inverseToMany, storesFK, counters))
         }
@@ -199,7 +194,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 Entity(
                     description: e, index: i, destinationIndex: parts[i].destinations, inverseIndex: parts[i].inverses,
                     inverseIsToMany: parts[i].inverseToMany, storesForeignKey: parts[i].storesFK,
-                    counters: parts[i].counters, counterDependencies: dependencies[i], inheritance: inheritance[i]))
+                    counters: parts[i].counters, counterDependencies: dependencies[i], inheritance: inheritance[i],
+                    inverseIsOrdered: zip(parts[i].destinations, parts[i].inverses).map {
+                        descriptions[$0].relationships[$1].isOrdered
+                    }))
         }
         self.entities = resolved
         self.tableEntities = Inheritance.tableEntities(
@@ -212,6 +210,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// Every model ever created: models live until the process ends (a program has a
     /// handful), which lets object IDs refer to their entity without counting references.
     static let all = Mutex<[ManagedObjectModel]>([])
+    /// Models a ``MigrationPlan`` lists before its last version (see `isSuperseded`).
+    static let superseded = Mutex<Set<ObjectIdentifier>>([])
 
     /// The entity named `name`.
     public func entity(named name: String) throws(ObjectGraphError) -> Entity {
@@ -250,6 +250,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 lines.append("  fk \(r.name) -> \(r.destinationEntityName)")
             }
             for join in e.joinTables where join?.isOwner == true { lines.append("  \(join!.schemaLine)") }
+            for column in e.orderColumns.compactMap({ $0 }) { lines.append("  order \(column)") }
             for idx in e.indexes { lines.append("  index \(idx.joined(separator: ","))") }
             for u in e.uniquenessConstraints { lines.append("  unique \(u.joined(separator: ","))") }
         }

@@ -35,16 +35,19 @@ extension ManagedObjectModel {
     /// `@Managed` key of the entity is an attribute of a matching type, non-optional only
     /// when the attribute is required or has a default (so no value is ever made up); each
     /// `@ToOne` and `@ToMany` key is a relationship of that kind whose destination has that
-    /// class. A key the entity lacks altogether is allowed here, since older model versions
-    /// opened for migration share the newest classes; using it stops the program with a
-    /// message naming entity and key (in release builds too).
+    /// class. A key the entity lacks altogether is refused with the closest key it has (a
+    /// misspelling), except in an older version of a model (one a newer version of the same
+    /// name, or a migration plan, supersedes): older versions share the newest classes, and
+    /// using a key they lack stops the program with a message naming entity and key.
+    /// `allowingMissingKeys` allows such keys whatever the version.
     /// ``PersistentContainer`` calls it when it loads; it throws
     /// ``ObjectGraphError/modelMismatch(_:)`` naming every mismatch.
     ///
     /// ```swift
     /// try model.checkClassesMatch()
     /// ```
-    public func checkClassesMatch() throws(ObjectGraphError) {
+    public func checkClassesMatch(allowingMissingKeys: Bool? = nil) throws(ObjectGraphError) {
+        let allowsMissingKeys = allowingMissingKeys ?? isSuperseded
         var problems: [String] = []
         for entity in entities where ObjectIdentifier(entity.managedClass) != ObjectIdentifier(ManagedObject.self) {
             let prototype = entity.managedClass.init(
@@ -54,7 +57,7 @@ extension ManagedObjectModel {
                 for child in current.children {
                     guard let declared = (child.value as? any DeclaresManagedProperty)?.declaredProperty else { continue }
                     let property = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? "?"
-                    if let problem = mismatch(declared, in: entity) {
+                    if let problem = mismatch(declared, in: entity, allowingMissingKeys: allowsMissingKeys) {
                         problems.append("\(entity.managedClass).\(property): \(problem)")
                     }
                 }
@@ -65,16 +68,17 @@ extension ManagedObjectModel {
         if !problems.isEmpty { throw .modelMismatch(problems) }
     }
 
-    private func mismatch(_ declared: DeclaredProperty, in entity: Entity) -> String? {
+    private func mismatch(_ declared: DeclaredProperty, in entity: Entity, allowingMissingKeys: Bool) -> String? {
         switch declared {
         case .attribute(let key, let type, let isOptional, let swiftType):
             guard let i = entity.attributeIndexByName[key] else {
                 if entity.relationshipIndexByName[key] != nil {
                     return "@Managed(\"\(key)\") names a relationship of \(entity.name); use @ToOne or @ToMany"
                 }
-                // Older model versions (opened to migrate) share the classes of the newest: a
-                // key they lack is reported when it is used, not here.
-                return nil
+                // Older model versions share the classes of the newest: a key they lack is
+                // reported when it is used, not here.
+                if allowingMissingKeys { return nil }
+                return missingKeyProblem(key, wrapper: "@Managed", in: entity, kinds: entity.attributes.map(\.name))
             }
             let attribute = entity.attributes[i]
             if attribute.type != type && !(attribute.type == .integer && type == .bool)
@@ -95,7 +99,8 @@ extension ManagedObjectModel {
                 if entity.attributeIndexByName[key] != nil {
                     return "\(wrapper)(\"\(key)\") names an attribute of \(entity.name); use @Managed"
                 }
-                return nil  // see above: older model versions
+                if allowingMissingKeys { return nil }  // see above: older model versions
+                return missingKeyProblem(key, wrapper: wrapper, in: entity, kinds: entity.relationships.map(\.name))
             }
             if entity.relationships[r].isToMany != wantsToMany {
                 return "\(entity.name).\(key) is a \(wantsToMany ? "to-one" : "to-many") relationship, declared with \(wrapper)"

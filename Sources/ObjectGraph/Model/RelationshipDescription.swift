@@ -31,8 +31,8 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Whether a to-one may be nil at save time.
     public var isOptional: Bool
     public var renamingIdentifier: String?
-    /// Whether a to-many keeps its members in an order of its own (a many-to-many relationship
-    /// whose inverse is not ordered): see ``ManagedObject/insert(_:at:inRelationship:)``.
+    /// Whether a to-many keeps its members in an order of its own (a one-to-many relationship,
+    /// or one side of a many-to-many): see ``ManagedObject/insert(_:at:inRelationship:)``.
     public var isOrdered: Bool
 
     public init(
@@ -61,7 +61,7 @@ public struct RelationshipDescription: Sendable, Hashable {
     }
 
     /// A to-many relationship. `RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server")`;
-    /// `ordered: true` keeps its members in order (many-to-many only).
+    /// `ordered: true` keeps its members in order (one-to-many, or one side of a many-to-many).
     public static func toMany(
         _ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify, ordered: Bool = false
     ) -> RelationshipDescription {

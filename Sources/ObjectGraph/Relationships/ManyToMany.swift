@@ -68,12 +68,11 @@ struct JoinTable: Sendable, Hashable {
     static func validateOrdered(_ entityName: String, _ relationship: RelationshipDescription, inverse: RelationshipDescription)
         throws(ModelError)
     {
-        guard relationship.isToMany, inverse.isToMany else {
-            throw ModelError(
-                message:
-                    "\(entityName).\(relationship.name): only a many-to-many relationship can be ordered (its inverse '\(inverse.name)' must be to-many)"
-            )
+        guard relationship.isToMany else {
+            throw ModelError(message: "\(entityName).\(relationship.name): only a to-many relationship can be ordered")
         }
+        // An ordered one-to-many keeps positions in its destination's table (``OrderedOneToMany``).
+        guard inverse.isToMany else { return }
         guard !inverse.isOrdered else {
             throw ModelError(
                 message: "\(entityName).\(relationship.name): only one side of a many-to-many relationship can be ordered")
@@ -212,16 +211,9 @@ extension ManagedObjectContext {
         var result: [ManagedObject] = []
         var seen = Set<ObjectID>()
         if let pk = id.primaryKey {
-            let layout = RowLayout(entity: destination, alias: "t0")
-            let q = SchemaGenerator.quote
-            let sql =
-                join.isOrdered
-                ? "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 JOIN \(q(join.tableName)) j ON j.\(q(join.memberColumn)) = t0.\"Z_PK\" WHERE j.\(q(join.ownColumn)) = ? ORDER BY j.\(q(JoinTable.orderColumn)), t0.\"Z_PK\""
-                : "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT \(q(join.memberColumn)) FROM \(q(join.tableName)) WHERE \(q(join.ownColumn)) = ?) ORDER BY t0.\"Z_PK\""
-            let rows = try readStore { db in try Row.fetchAll(db, sql: sql, arguments: [pk]) }
-            for row in rows {
-                let decoded = layout.decode(row, model: model)
-                let member = materialize(entity: destination, pk: decoded.pk, snapshot: decoded.snapshot)
+            for member in try storedManyToManyMembers(
+                of: object, relationshipIndex: r, join: join, destination: destination, pk: pk)
+            {
                 if deletedByID[member.objectID] != nil || removed.contains(member.objectID) { continue }
                 if seen.insert(member.objectID).inserted { result.append(member) }
             }
@@ -236,14 +228,8 @@ extension ManagedObjectContext {
             seen.insert(member.objectID)
             result.append(member)
         }
-        if join.isOrdered, let order = joinChanges.orders[.init(id: id, relationship: r)] {
-            // The unsaved order; members it does not name (added from the other side) last.
-            var position: [ObjectID: Int] = [:]
-            for (i, member) in order.enumerated() { position[member] = i }
-            let ranked = result.enumerated().map { (position[$0.element.objectID] ?? order.count + $0.offset, $0.element) }
-            result = ranked.sorted { $0.0 < $1.0 }.map(\.1)
-        }
-        return result
+        // The unsaved order; members it does not name (added from the other side) last.
+        return join.isOrdered ? applyingUnsavedOrder(result, of: id, relationshipIndex: r) : result
     }
 
     /// Adds `member` to (or removes it from) many-to-many relationship `r` of `object`, and
@@ -393,7 +379,9 @@ extension ManagedObjectContext {
         for (id, keys) in note.updated {
             guard let object = registered[id]?.object else { continue }
             let entity = object.entity
-            let changed = keys.filter { key in entity.relationshipIndexByName[key].map { entity.joinTables[$0] != nil } ?? false }
+            let changed = keys.filter { key in
+                entity.relationshipIndexByName[key].map { entity.joinTables[$0] != nil || entity.isOrderedOneToMany($0) } ?? false
+            }
             guard !changed.isEmpty else { continue }
             pending.updated[id, default: []].formUnion(changed)
             pending.objects[id] = object
@@ -407,9 +395,15 @@ extension ManagedObjectContext {
         defer {
             for (key, order) in orders {
                 let object = self.object(with: idMap[key.id] ?? key.id)
-                guard object.managedObjectContext === self, !object.isDeleted,
-                    let join = object.entity.joinTables[key.relationship]
-                else { continue }
+                guard object.managedObjectContext === self, !object.isDeleted else { continue }
+                if object.entity.isOrderedOneToMany(key.relationship) {
+                    // The members came with the pushed to-ones: only the order is adopted.
+                    let current = (try? membersOfToMany(object, relationshipIndex: key.relationship).map(\.objectID)) ?? []
+                    setOrder(
+                        object, relationshipIndex: key.relationship, order: order.map { idMap[$0] ?? $0 }, undoOrder: current)
+                    continue
+                }
+                guard let join = object.entity.joinTables[key.relationship] else { continue }
                 let members = order.map { self.object(with: idMap[$0] ?? $0) }.filter {
                     $0.managedObjectContext === self && !$0.isDeleted
                 }
@@ -481,8 +475,12 @@ extension SaveExecution {
         for write in plan.orderWrites {
             let object = outcome.permanentIDs[write.object] ?? write.object
             guard let own = object.primaryKey, !plan.deletedIDs.contains(object) else { continue }
+            guard let join = write.join else {
+                if let positions = write.positions { try writeOrderedOneToMany(write, positions: positions, owner: own) }
+                continue
+            }
             let sql =
-                "UPDATE \(q(write.join.tableName)) SET \(q(JoinTable.orderColumn)) = ? WHERE \(q(write.join.ownColumn)) = ? AND \(q(write.join.memberColumn)) = ?"
+                "UPDATE \(q(join.tableName)) SET \(q(JoinTable.orderColumn)) = ? WHERE \(q(join.ownColumn)) = ? AND \(q(join.memberColumn)) = ?"
             for (position, member) in write.order.enumerated() {
                 guard let m = (outcome.permanentIDs[member] ?? member).primaryKey else { continue }
                 try db.execute(sql: sql, arguments: [position, own, m])
@@ -642,7 +640,7 @@ extension ManagedObject {
     }
 
     private func orderedMembers(forKey key: String) throws(ObjectGraphError) -> [ManagedObject] {
-        guard let r = entity.relationshipIndexByName[key], entity.joinTables[r]?.isOrdered == true else {
+        guard let r = entity.relationshipIndexByName[key], entity.relationships[r].isOrdered, entity.isToMany[r] else {
             throw .typeMismatch(entity: entity.name, key: key, expected: "ordered to-many relationship", got: "another kind")
         }
         return try objects(forKey: key)
@@ -651,6 +649,10 @@ extension ManagedObject {
     /// Makes `members` the members of `key`, in that order, when `key` is an ordered
     /// relationship (false, doing nothing, for any other).
     func replaceOrderedMembers(_ members: [ManagedObject], forKey key: String) throws(ObjectGraphError) -> Bool {
+        if let r = entity.relationshipIndexByName[key], entity.isOrderedOneToMany(r) {
+            try managedObjectContext?.setOrderedOneToManyMembers(self, relationshipIndex: r, to: members)
+            return true
+        }
         guard let r = entity.relationshipIndexByName[key], let join = entity.joinTables[r], join.isOrdered else { return false }
         guard let context = managedObjectContext else { return true }
         try context.setOrderedMembers(self, relationshipIndex: r, join: join, to: members)
@@ -682,7 +684,7 @@ extension ManagedObjectContext {
         setOrder(object, relationshipIndex: r, order: new, undoOrder: old)
     }
 
-    private func setOrder(_ object: ManagedObject, relationshipIndex r: Int, order: [ObjectID], undoOrder: [ObjectID]) {
+    func setOrder(_ object: ManagedObject, relationshipIndex r: Int, order: [ObjectID], undoOrder: [ObjectID]) {
         joinChanges.orders[.init(id: object.objectID, relationship: r)] = order
         noteMembershipChange(object, key: object.entity.relationships[r].name)
         if let undoManager, !isMerging {
@@ -693,14 +695,20 @@ extension ManagedObjectContext {
     /// Undo and redo of an order change.
     func revertOrder(_ id: ObjectID, relationshipIndex r: Int, order: [ObjectID]) {
         let object = self.object(with: id)
-        guard object.managedObjectContext === self, let join = object.entity.joinTables[r] else { return }
-        let current = ((try? membersOfManyToMany(object, relationshipIndex: r, join: join)) ?? []).map(\.objectID)
+        guard object.managedObjectContext === self, object.entity.relationships[r].isOrdered else { return }
+        // What redo restores: the order as it stands (naming members a later undo brings back), else the members.
+        let current =
+            joinChanges.orders[.init(id: object.objectID, relationship: r)]
+            ?? ((try? membersOfToMany(object, relationshipIndex: r)) ?? []).map(\.objectID)
         setOrder(object, relationshipIndex: r, order: order.map { permanentIDForTemporary[$0] ?? $0 }, undoOrder: current)
     }
 
     /// The unsaved orders, for the save plan.
     func orderWritesForSave() -> [SavePlan.OrderWrite] {
         joinChanges.orders.compactMap { key, order in
+            if key.id.entity.isOrderedOneToMany(key.relationship) {
+                return orderedOneToManyWrite(key.id, relationshipIndex: key.relationship, order: order)
+            }
             guard let join = key.id.entity.joinTables[key.relationship] else { return nil }
             return SavePlan.OrderWrite(join: join, object: key.id, relationship: key.relationship, order: order)
         }
@@ -710,9 +718,12 @@ extension ManagedObjectContext {
 extension SavePlan {
     /// The order of an ordered relationship's members, written as positions 0, 1, 2….
     struct OrderWrite {
-        let join: JoinTable
+        /// The join table of an ordered many-to-many relationship; nil for a one-to-many, whose
+        /// positions go to `positions`.
+        let join: JoinTable?
         let object: ObjectID
         let relationship: Int
         let order: [ObjectID]
+        var positions: OrderColumn? = nil
     }
 }

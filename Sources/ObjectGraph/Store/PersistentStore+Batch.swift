@@ -333,9 +333,9 @@ struct BatchWriter {
     /// child entity `entity` to `counters`, counted in SQL as the rows are now.
     private mutating func account(_ entity: Entity, counters: [CounterInfo], keysJSON: String, sign: Int64) throws {
         for counter in counters {
-            let foreignKey = "t0.\(SchemaGenerator.quote(entity.relationships[counter.childToOneIndex].name))"
+            let (join, foreignKey) = counter.parentKeySQL(child: entity, model: model, alias: "t0")
             var sql =
-                "SELECT \(foreignKey), COUNT(*) FROM \(Self.table(entity)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?)) AND \(foreignKey) IS NOT NULL"
+                "SELECT \(foreignKey), COUNT(*) FROM \(Self.table(entity)) t0\(join) WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?)) AND \(foreignKey) IS NOT NULL"
             var arguments: [DatabaseValue] = [keysJSON.databaseValue]
             if let predicate = counter.predicate {
                 let fragment = try predicate.sqlExpression(for: entity, in: model, alias: "t0")

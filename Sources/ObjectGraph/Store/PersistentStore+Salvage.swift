@@ -2,8 +2,11 @@ import Foundation
 import GRDB
 
 /// One object read from a damaged store by ``PersistentStore/salvageObjects(of:chunk:skipped:unreadable:_:)``:
-/// its primary key, its stored attributes by name, and its to-one relationships by name as
-/// the destination's primary key (`.integer`).
+/// its primary key, its stored attributes by name, its to-one relationships by name as
+/// the destination's primary key (`.integer`), and for a to-one whose inverse is an ordered
+/// one-to-many its position among the destination's members, under the column's name
+/// (`Z_FOK_<to-one>`). Many-to-many pairs are read by
+/// ``PersistentStore/salvagePairs(of:relationship:chunk:skipped:unreadable:_:)``.
 ///
 /// ```swift
 /// var skipped: Int64 = 0
@@ -39,7 +42,8 @@ extension PersistentStore {
         let entity = try model.entity(named: entityName)
         let attributes = entity.storedAttributeIndexes.map { entity.attributes[$0] }
         let toOne = entity.relationships.indices.filter { entity.storesForeignKey[$0] }.map { entity.relationships[$0].name }
-        let columns = (["Z_PK"] + attributes.map(\.name) + toOne).map { "\"\($0)\"" }.joined(separator: ", ")
+        let positions = entity.orderColumns.compactMap { $0 }
+        let columns = (["Z_PK"] + attributes.map(\.name) + toOne + positions).map { "\"\($0)\"" }.joined(separator: ", ")
         let table = entity.tableName
         let last = min(highestSalvageableKey(table: table, entityName: entity.name), keys?.upperBound ?? .max)
         guard last > 0 else { return }
@@ -68,7 +72,7 @@ extension PersistentStore {
                         for attribute in attributes {
                             values[attribute.name] = Value(databaseValue: row[attribute.name], type: attribute.type)
                         }
-                        for name in toOne {
+                        for name in toOne + positions {
                             values[name] = (row[name] as Int64?).map(Value.integer) ?? .null
                         }
                         body(SalvagedObject(primaryKey: row["Z_PK"], values: values))

@@ -104,12 +104,14 @@ struct SaveExecution {
 
     mutating func run() throws {
         try allocatePrimaryKeys()
+        var manyToManyCounts = try ManyToManyCounts(before: self)
         try insertRows()
         try updateRows()
         try deleteRows()
         try writeJoinChanges()
         if !conflicts.isEmpty { throw ObjectGraphError.mergeConflict(conflicts) }
         try applyCounterDeltas()
+        outcome.counterValues = try manyToManyCounts.finish(self)
         try readBackCounters()
     }
 

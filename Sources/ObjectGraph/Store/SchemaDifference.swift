@@ -79,6 +79,13 @@ enum SchemaDifference {
                     )
                 }
             }
+            for column in entity.orderColumns.compactMap({ $0 }) {
+                expectedColumns.insert(column)
+                if columns[column] == nil {
+                    found.append(
+                        "column \(entity.tableName).\(column) (positions of an ordered relationship) is missing from \(store)")
+                }
+            }
             for name in columns.keys.sorted() where !expectedColumns.contains(name) {
                 found.append("column \(entity.tableName).\(name) is in \(store) but not in \(modelName)")
             }

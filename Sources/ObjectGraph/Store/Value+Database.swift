@@ -83,6 +83,7 @@ public enum SchemaGenerator {
         for (i, r) in entity.relationships.enumerated() where entity.storesForeignKey[i] {
             columns.append("\(quote(r.name)) INTEGER")
         }
+        for column in entity.orderColumns.compactMap({ $0 }) { columns.append("\(quote(column)) INTEGER NOT NULL DEFAULT 0") }
         columns += variableSize
         if entity.inheritance?.isTable == true { columns.append(Inheritance.discriminatorColumnSQL(for: entity)) }
         var statements = ["CREATE TABLE \(quote(entity.tableName)) (\(columns.joined(separator: ", ")))"]
