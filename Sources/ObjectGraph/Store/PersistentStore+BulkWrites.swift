@@ -33,6 +33,19 @@ extension PersistentStore {
         return try body()
     }
 
+    /// ``withBulkWrites(_:)`` around asynchronous work that saves on contexts' queues while it
+    /// is awaited (a feed refresh). Should the setting not change (a store that cannot be
+    /// written), `body` runs anyway, with the default.
+    ///
+    /// ```swift
+    /// let summary = await store.withBulkWrites { await refreshEveryFeed() }
+    /// ```
+    public func withBulkWrites<R>(_ body: () async -> R) async -> R {
+        let began = (try? beginBulkWrites()) != nil
+        defer { if began { endBulkWrites() } }
+        return await body()
+    }
+
     /// The `temp_store` setting a bulk write uses, and the one restored after it.
     static let bulkTempStore = "MEMORY"
     static let defaultTempStore = "DEFAULT"
