@@ -103,18 +103,21 @@ import Testing
         }
     }
 
-    /// The asynchronous span (a refresh awaiting its saves) holds the setting while its body
-    /// is awaited, and restores it after.
+    /// The asynchronous span (a refresh awaiting its saves) holds the settings (statement
+    /// journals in memory, fewer checkpoints) while its body is awaited, and restores them after.
     @Test func anAsynchronousBulkWriteHoldsTheSettingWhileAwaited() async throws {
         let tmp = TemporaryDirectory()
         let container = try TestModel.container(.file(tmp.file("bulk.sqlite")))
         let store = container.store
         #expect(!store.writerTempStoreIsMemory)
-        let inside = await store.withBulkWrites { () async -> Bool in
+        #expect(store.writerAutoCheckpointPages == PersistentStore.defaultAutoCheckpointPages)
+        let inside = await store.withBulkWrites { () async -> (Bool, Int?) in
             await Task.yield()
-            return store.writerTempStoreIsMemory
+            return (store.writerTempStoreIsMemory, store.writerAutoCheckpointPages)
         }
-        #expect(inside)
+        #expect(inside.0)
+        #expect(inside.1 == PersistentStore.bulkAutoCheckpointPages)
         #expect(!store.writerTempStoreIsMemory)
+        #expect(store.writerAutoCheckpointPages == PersistentStore.defaultAutoCheckpointPages)
     }
 }
