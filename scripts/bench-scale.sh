@@ -110,8 +110,8 @@ for n in $sizes; do
 	put "mark-read --all written B/item" "$n" "$(awk -v o="$o" -v n="$n" 'BEGIN { printf "%.0f", o * 512 / n }')"
 	put "  -wal after, MiB" "$n" "$(awk -v b="$(stat -c %s "$store-wal" 2>/dev/null || echo 0)" 'BEGIN { printf "%.1f", b / 1048576 }')"
 	# Every feed against the server: cold (all downloaded and stored), then warm (all 304).
-	timed "refresh $feeds feeds cold (+$refresh_items items each)" "$n" 1 "${z[@]}" refresh --jobs "$jobs"
-	timed "refresh $feeds feeds warm (304)" "$n" "$runs" "${z[@]}" refresh --jobs "$jobs"
+	timed "refresh all cold (+$refresh_items/feed)" "$n" 1 "${z[@]}" refresh --jobs "$jobs"
+	timed "refresh all warm (304)" "$n" "$runs" "${z[@]}" refresh --jobs "$jobs"
 	"${z[@]}" refresh --jobs "$jobs" | grep -q " $feeds unchanged" || {
 		echo "the warm refresh did not find every feed unchanged: $("${z[@]}" refresh --jobs "$jobs")" >&2
 		exit 1
