@@ -111,7 +111,7 @@ import Testing
         let store = container.store
         #expect(!store.writerTempStoreIsMemory)
         #expect(store.writerAutoCheckpointPages == PersistentStore.defaultAutoCheckpointPages)
-        let inside = await store.withBulkWrites { () async -> (Bool, Int?) in
+        let inside = await store.withBulkWritesAsync { () async -> (Bool, Int?) in
             await Task.yield()
             return (store.writerTempStoreIsMemory, store.writerAutoCheckpointPages)
         }

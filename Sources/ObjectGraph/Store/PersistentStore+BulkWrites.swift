@@ -44,9 +44,9 @@ extension PersistentStore {
     /// written), `body` runs anyway, with the default.
     ///
     /// ```swift
-    /// let summary = await store.withBulkWrites { await refreshEveryFeed() }
+    /// let summary = await store.withBulkWritesAsync { await refreshEveryFeed() }
     /// ```
-    public func withBulkWrites<R>(_ body: () async -> R) async -> R {
+    public func withBulkWritesAsync<R>(_ body: () async -> R) async -> R {
         let began = (try? beginBulkWrites()) != nil
         defer { if began { endBulkWrites() } }
         return await body()

@@ -84,12 +84,12 @@ public final class FeedRefresher: Sendable {
         }
     }
 
-    /// Every feed's items are saved as a bulk write (``PersistentStore/withBulkWrites(_:)``:
+    /// Every feed's items are saved as a bulk write (``PersistentStore/withBulkWritesAsync(_:)``:
     /// statement journals in memory), then the `-wal` is checkpointed.
     private func run(
         _ targets: [Target], context: ManagedObjectContext, progress: (@Sendable (RefreshEvent) -> Void)?
     ) async -> RefreshSummary {
-        let summary = await store.container.store.withBulkWrites {
+        let summary = await store.container.store.withBulkWritesAsync {
             await runFeeds(targets, context: context, progress: progress)
         }
         store.checkpoint()  // a refresh can write tens of megabytes to the `-wal`
