@@ -68,7 +68,7 @@ rm -f "$work/port"
 python3 "$harness/serve.py" --dir "$work/corpus" --port 0 --port-file "$work/port" --preload \
 	--log /dev/null --stats /dev/null --max-seconds 86400 >/dev/null 2>"$work/server.err" &
 server=$!
-for _ in $(seq 600); do [ -s "$work/port" ] && break; sleep 0.1; done
+for _ in $(seq 3000); do [ -s "$work/port" ] && break; sleep 0.1; done
 [ -s "$work/port" ] || { echo "serve.py did not start: $(cat "$work/server.err")" >&2; exit 1; }
 feed_base="http://127.0.0.1:$(cat "$work/port")/feeds/"
 feed7="${feed_base}feed-0008.xml" # the store's eighth feed (zeader-bench scaleFeedURL)
