@@ -8,9 +8,14 @@
 # commands (`items --json`, `export --json`), `mark-read --all` (its bytes written), and the
 # store's bytes per item (and the full-text index's share, from dbstat). Prints one table
 # with the growth from the first size to the last.
+# Then it refreshes every feed of the store against the bench harness's server (serve.py on
+# 127.0.0.1, serving feedgen.py's FEEDS x REFRESH_ITEMS corpus, which the store's feeds point at):
+# once cold (every feed downloaded, its items stored into the big store), then warm (every
+# feed answers 304; median of RUNS).
 # With MIGRATE=1 it also builds a model version 3 store of each size and times its migration.
 #   usage: scripts/bench-scale.sh            env: SIZES="10000 100000 1000000" FEEDS=2000 RUNS=3 MIGRATE=
 #          ZEADER=.build/release/zeader BENCH=.build/release/zeader-bench WORK=dir KEEP=1
+#          HARNESS=/work/shared/bench REFRESH_ITEMS=10 JOBS=8
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 zeader=$(realpath "${ZEADER:-$root/.build/release/zeader}")
@@ -19,9 +24,16 @@ sizes=${SIZES:-10000 100000 1000000} feeds=${FEEDS:-2000} runs=${RUNS:-3}
 [ -x "$zeader" ] && [ -x "$bench" ] || { echo "build first: swift build -c release" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time)" >&2; exit 1; }
 command -v sqlite3 >/dev/null || { echo "needs sqlite3" >&2; exit 1; }
+harness=${HARNESS:-/work/shared/bench} refresh_items=${REFRESH_ITEMS:-10} jobs=${JOBS:-8}
+[ -f "$harness/serve.py" ] && [ -f "$harness/feedgen.py" ] || { echo "needs the bench harness (HARNESS=dir)" >&2; exit 1; }
 work=${WORK:-$(mktemp -d -t zscale.XXXXXX)}
 mkdir -p "$work"
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+server=
+cleanup() {
+	if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then kill "$server"; fi
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME"
 
@@ -50,10 +62,21 @@ timed() {
 	put "$label MiB" "$size" "$(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')"
 }
 
+# The feeds the stores point at, served on loopback (ETag and Last-Modified, so a second fetch is a 304).
+python3 "$harness/feedgen.py" --feeds "$feeds" --items "$refresh_items" --out "$work/corpus" >/dev/null
+rm -f "$work/port"
+python3 "$harness/serve.py" --dir "$work/corpus" --port 0 --port-file "$work/port" --preload \
+	--log /dev/null --stats /dev/null --max-seconds 86400 >/dev/null 2>"$work/server.err" &
+server=$!
+for _ in $(seq 3000); do [ -s "$work/port" ] && break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "serve.py did not start: $(cat "$work/server.err")" >&2; exit 1; }
+feed_base="http://127.0.0.1:$(cat "$work/port")/feeds/"
+feed7="${feed_base}feed-0008.xml" # the store's eighth feed (zeader-bench scaleFeedURL)
+
 for n in $sizes; do
 	store="$work/store-$n.sqlite"
 	t0=$(date +%s%N)
-	"$bench" scale-build "$store" "$n" "$feeds"
+	"$bench" scale-build "$store" "$n" "$feeds" --feed-url "$feed_base"
 	put "build s" "$n" "$(awk -v d=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.1f", d / 1e9 }')"
 	bytes=$(stat -c %s "$store")
 	put "store B/item" "$n" $((bytes / n))
@@ -69,7 +92,7 @@ for n in $sizes; do
 	timed "items --unread --limit 50" "$n" "$runs" "${z[@]}" items --unread --limit 50
 	timed "items --flagged --limit 50" "$n" "$runs" "${z[@]}" items --flagged --limit 50
 	timed "items --tag linux --limit 50" "$n" "$runs" "${z[@]}" items --tag linux --limit 50
-	timed "items --feed F --limit 50" "$n" "$runs" "${z[@]}" items --feed https://feed7.example.org/rss.xml --limit 50
+	timed "items --feed F --limit 50" "$n" "$runs" "${z[@]}" items --feed "$feed7" --limit 50
 	timed "items --search kernel --limit 50" "$n" "$runs" "${z[@]}" items --search kernel --limit 50
 	timed "items --search 2 words --limit 50" "$n" "$runs" "${z[@]}" items --search "linux release" --limit 50
 	timed "list (feeds)" "$n" "$runs" "${z[@]}" list
@@ -86,6 +109,13 @@ for n in $sizes; do
 	put "mark-read --all MiB" "$n" "$(awk -v k="$m" 'BEGIN { printf "%.0f", k / 1024 }')"
 	put "mark-read --all written B/item" "$n" "$(awk -v o="$o" -v n="$n" 'BEGIN { printf "%.0f", o * 512 / n }')"
 	put "  -wal after, MiB" "$n" "$(awk -v b="$(stat -c %s "$store-wal" 2>/dev/null || echo 0)" 'BEGIN { printf "%.1f", b / 1048576 }')"
+	# Every feed against the server: cold (all downloaded and stored), then warm (all 304).
+	timed "refresh all cold (+$refresh_items/feed)" "$n" 1 "${z[@]}" refresh --jobs "$jobs"
+	timed "refresh all warm (304)" "$n" "$runs" "${z[@]}" refresh --jobs "$jobs"
+	"${z[@]}" refresh --jobs "$jobs" | grep -q " $feeds unchanged" || {
+		echo "the warm refresh did not find every feed unchanged: $("${z[@]}" refresh --jobs "$jobs")" >&2
+		exit 1
+	}
 	rm -f "$store" "$store-wal" "$store-shm" "$store".v*.bak
 	if [ -n "${MIGRATE:-}" ]; then # a model version 3 store of the same size, opened (migrated) by this build
 		"$bench" scale-build "$store" "$n" "$feeds" v3

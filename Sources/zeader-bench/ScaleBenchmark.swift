@@ -2,6 +2,10 @@
 //
 //   zeader-bench scale-build PATH ITEMS [FEEDS]   a Zeader store of ITEMS items over FEEDS (2,000)
 //                                                 feeds, generated directly (no fetch)
+//       … --feed-url BASE                         feed N (from 1) at BASE + "feed-NNNN.xml", as
+//                                                 the bench harness's feedgen.py names them (a
+//                                                 store to refresh against its server), instead
+//                                                 of https://feedN-1.example.org/rss.xml
 //   zeader-bench first-screen PATH [ROUNDS]       the reader's start on that store: open, the
 //                                                 feed list (ReaderApp.start on a backend that
 //                                                 draws nowhere), the first frame
@@ -69,7 +73,15 @@ struct CorpusWords {
     }
 }
 
-func buildScaleStore(path: String, items: Int, feeds: Int, version3: Bool = false) throws {
+/// Feed `index`'s (from 0) URL in a scale store: under `base` as feedgen.py names its feeds, else
+/// a made-up host.
+func scaleFeedURL(_ index: Int, base: String?) -> String {
+    guard let base else { return "https://feed\(index).example.org/rss.xml" }
+    let number = String(index + 1)
+    return base + "feed-" + String(repeating: "0", count: max(0, 4 - number.count)) + number + ".xml"
+}
+
+func buildScaleStore(path: String, items: Int, feeds: Int, version3: Bool = false, feedURLBase: String? = nil) throws {
     let url = URL(fileURLWithPath: path)
     removeStore(url)
     // The schema, the index and its triggers, as the program makes them (or as model
@@ -99,7 +111,7 @@ func buildScaleStore(path: String, items: Int, feeds: Int, version3: Bool = fals
             if s % 5 == 0 { tags.append("linux") }
             if s % 3 == 0 { tags.append("news") }
             try insert.execute(arguments: [
-                s + 1, "Feed \(s): \(words.sentence(3, &random))", "https://feed\(s).example.org/rss.xml",
+                s + 1, "Feed \(s): \(words.sentence(3, &random))", scaleFeedURL(s, base: feedURLBase),
                 "https://feed\(s).example.org/", s, tags.isEmpty ? nil : tags.joined(separator: ","),
             ])
         }

@@ -450,14 +450,19 @@ case "reader-start":
     let rest = Array(arguments.dropFirst())
     try readerStartBenchmark(path: rest[0], rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 9)
 case "scale-build":
-    let rest = Array(arguments.dropFirst())
+    var rest = Array(arguments.dropFirst())
+    var feedURLBase: String?
+    if let option = rest.firstIndex(of: "--feed-url"), option + 1 < rest.count {
+        feedURLBase = rest[option + 1]
+        rest.removeSubrange(option...(option + 1))
+    }
     guard rest.count >= 2, let items = Int(rest[1]) else {
-        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS [v3]]")
+        print("usage: zeader-bench scale-build PATH ITEMS [FEEDS [v3]] [--feed-url BASE]")
         exit(2)
     }
     try buildScaleStore(
         path: rest[0], items: items, feeds: rest.dropFirst(2).first.flatMap { Int($0) } ?? 2_000,
-        version3: rest.dropFirst(3).first == "v3")
+        version3: rest.dropFirst(3).first == "v3", feedURLBase: feedURLBase)
 case "first-screen":
     let rest = Array(arguments.dropFirst())
     guard let path = rest.first else {

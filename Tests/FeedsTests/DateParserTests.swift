@@ -88,4 +88,27 @@ struct URLResolverTests {
         #expect(FeedURLResolver.resolve("posts/1", against: "not a url") == "posts/1")
         #expect(FeedURLResolver.resolve("a b|c", against: "https://x.example/d/") == "https://x.example/d/a b|c")
     }
+
+    /// Link attributes in any case, their values trimmed of the white space
+    /// `CharacterSet.whitespaces` trims (tabs, spaces, no-break and other Unicode spaces),
+    /// never of newlines; other attributes and absolute links untouched.
+    @Test func resolvesTheLinksOfAnArticle() {
+        func resolved(_ html: String) -> String {
+            String(
+                decoding: FeedURLResolver.resolvingLinks(inHTML: Array(html.utf8), against: "https://x.example/a/b"),
+                as: UTF8.self)
+        }
+        #expect(
+            resolved(#"<a HREF=" c ">x</a><img Src='/d.png' alt="e">"#)
+                == #"<a HREF="https://x.example/a/c">x</a><img Src='https://x.example/d.png' alt="e">"#)
+        #expect(resolved("<a href=\"\t\u{A0}c\u{3000} \">") == #"<a href="https://x.example/a/c">"#)
+        #expect(
+            resolved(#"<a hrefs="c" title="/d" href="https://y.example/e"><q cite=f>"#)
+                == #"<a hrefs="c" title="/d" href="https://y.example/e"><q cite=https://x.example/a/f>"#)
+        #expect(resolved(#"<a href=" #top ">"#) == #"<a href=" #top ">"#)
+        #expect(FeedURLResolver.trimmedLinkValue(Array(" \t a b\u{A0}".utf8)[...]) == "a b")
+        #expect(FeedURLResolver.trimmedLinkValue(Array("\nc\n".utf8)[...]) == "\nc\n")
+        #expect(FeedURLResolver.trimmedLinkValue(Array("é ".utf8)[...]) == "é")
+        #expect(FeedURLResolver.trimmedLinkValue(Array("  ".utf8)[...]).isEmpty)
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Resolves relative references against a base URL as RFC 3986 §5.2 says, on strings,
 /// without percent-encoding or otherwise rewriting either side (feeds are full of URLs
 /// that `URL(string:)` refuses, such as ones with spaces or `|`).
@@ -86,8 +88,7 @@ enum FeedURLResolver {
                     index = valueEnd
                 }
                 guard isLinkAttribute(name) else { continue }
-                let value = String(decoding: html[valueStart..<valueEnd], as: UTF8.self)
-                let trimmedValue = value.trimmingCharacters(in: .whitespaces)
+                let trimmedValue = trimmedLinkValue(html[valueStart..<valueEnd])
                 guard !trimmedValue.isEmpty, !trimmedValue.hasPrefix("#"), !hasScheme(trimmedValue) else { continue }
                 let resolved = resolve(trimmedValue, against: base)
                 guard resolved != trimmedValue else { continue }
@@ -109,11 +110,33 @@ enum FeedURLResolver {
         return out
     }
 
+    /// The attributes whose values are URLs, in lower case.
+    private static let linkAttributes: [[UInt8]] = [
+        "href", "src", "poster", "action", "cite", "background", "longdesc", "data", "formaction",
+    ].map { Array($0.utf8) }
+
+    /// Whether `name` is one of ``linkAttributes`` in any ASCII case. Compared on the bytes:
+    /// every attribute of every tag of an article comes through here.
     private static func isLinkAttribute(_ name: ArraySlice<UInt8>) -> Bool {
-        switch String(decoding: name, as: UTF8.self).lowercased() {
-        case "href", "src", "poster", "action", "cite", "background", "longdesc", "data", "formaction": return true
-        default: return false
+        linkAttributes.contains { word in
+            // `| 0x20` lowers an ASCII capital and changes no byte into a lower-case letter that was not one.
+            word.count == name.count && zip(word, name).allSatisfy { $0 == $1 | 0x20 }
         }
+    }
+
+    /// An attribute value without the white space around it, as `CharacterSet.whitespaces`
+    /// trims (tab and the Unicode space separators). Spaces and tabs are trimmed on the
+    /// bytes; Foundation is asked only when a non-ASCII byte is left at either end (a
+    /// no-break space, say), since bridging every link to `NSString` cost a refresh more
+    /// than parsing the rest of the article.
+    static func trimmedLinkValue(_ bytes: ArraySlice<UInt8>) -> String {
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        let value = String(decoding: bytes[start..<end], as: UTF8.self)
+        guard start < end, bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 else { return value }
+        return value.trimmingCharacters(in: .whitespaces)
     }
 
     @inline(__always)

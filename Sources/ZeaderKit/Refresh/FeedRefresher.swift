@@ -84,7 +84,19 @@ public final class FeedRefresher: Sendable {
         }
     }
 
+    /// Every feed's items are saved as a bulk write (``PersistentStore/withBulkWritesAsync(_:)``:
+    /// statement journals in memory), then the `-wal` is checkpointed.
     private func run(
+        _ targets: [Target], context: ManagedObjectContext, progress: (@Sendable (RefreshEvent) -> Void)?
+    ) async -> RefreshSummary {
+        let summary = await store.container.store.withBulkWritesAsync {
+            await runFeeds(targets, context: context, progress: progress)
+        }
+        store.checkpoint()  // a refresh can write tens of megabytes to the `-wal`
+        return summary
+    }
+
+    private func runFeeds(
         _ targets: [Target], context: ManagedObjectContext, progress: (@Sendable (RefreshEvent) -> Void)?
     ) async -> RefreshSummary {
         let start = Date()
@@ -127,7 +139,6 @@ public final class FeedRefresher: Sendable {
             }
         }
         await context.run { importer.flush() }
-        store.checkpoint()  // a refresh can write tens of megabytes to the `-wal`
         let (finalProgress, results) = state.withLock { ($0.progress, $0.results) }
         return RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
     }
