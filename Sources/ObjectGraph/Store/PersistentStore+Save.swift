@@ -104,7 +104,8 @@ struct SaveExecution {
 
     mutating func run() throws {
         try allocatePrimaryKeys()
-        try insertRows()
+        try FullTextIndexSchema.withSaveIndexingInserts { try insertRows() }
+        try indexInsertedRows()
         try updateRows()
         try deleteRows()
         try writeJoinChanges()
