@@ -108,4 +108,19 @@ final class DatedPost: ManagedObject {
             #expect(result.found == result.expected, "\(text) \(offset)")
         }
     }
+
+    @Test func aSearchWindowBoundsTheMatchesToTheMostRecent() throws {
+        let container = try store { Date(timeIntervalSince1970: Double($0)) }
+        let context = container.viewContext
+        try context.performAndWait { () throws in
+            var request = FetchRequest<DatedPost>(sortDescriptors: [ObjectGraph.SortDescriptor("date")])
+            request.searchText = "rare"
+            request.searchWindow = 3
+            #expect(try context.fetch(request).compactMap(\.title) == ["common post 5700 rare", "common post 5800 rare", "common post 5900 rare"])
+            request.predicate = try Predicate(format: "flag == YES")
+            #expect(try context.fetch(request).compactMap(\.title) == [])  // 5500 is a match, but not a recent one
+            request.searchWindow = 5
+            #expect(try context.fetch(request).compactMap(\.title) == ["common post 5500 rare"])
+        }
+    }
 }

@@ -255,7 +255,7 @@ struct FetchPlan {
         self.deadline = QueryDeadline(limit: request.timeLimit)
         self.request = AnyFetchRequest(
             predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
-            fetchOffset: request.fetchOffset, searchText: request.searchText)
+            fetchOffset: request.fetchOffset, searchText: request.searchText, searchWindow: request.searchWindow)
         if let text = request.searchText {
             guard let table = FullTextIndexSchema.tableName(of: entity) else { throw .noFullTextIndex(entity: entity.name) }
             search = (table, FullTextSearch.matchExpression(for: text))
@@ -345,7 +345,9 @@ struct FetchPlan {
         var sql = "SELECT \(columns) FROM \(SchemaGenerator.quote(entity.tableName)) t0"
         var arguments: [DatabaseValue] = []
         var conditions: [String] = []
-        let source = ordered && applyLimit && request.fetchLimit > 0 ? matchSource : .filter
+        let source =
+            request.searchWindow.map { .recentMatches(max(0, $0)) }
+            ?? (ordered && applyLimit && request.fetchLimit > 0 ? matchSource : .filter)
         if let search {
             let table = SchemaGenerator.quote(search.table)
             if let expression = search.expression, let from = source.fromClause(table: table, entity: entity) {
@@ -429,6 +431,7 @@ struct AnyFetchRequest {
     var fetchLimit: Int
     var fetchOffset: Int
     var searchText: String?
+    var searchWindow: Int?
 }
 
 extension ManagedObject: PredicateEvaluable {

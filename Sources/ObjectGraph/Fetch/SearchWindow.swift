@@ -46,7 +46,8 @@ extension FetchPlan {
     /// The cheapest ``SearchMatchSource`` that gives this plan's page exactly: at most three
     /// short reads (the window's size and oldest key, the window's page, one index look-up).
     func chooseMatchSource() throws(ObjectGraphError) -> SearchMatchSource {
-        guard let search, let expression = search.expression, !sortsByRelevance, ordersByIndexedKey,
+        guard request.searchWindow == nil, let search, let expression = search.expression, !sortsByRelevance,
+            ordersByIndexedKey,
             request.fetchLimit > 0, !hasPendingChanges, context.parentContext == nil,
             let first = request.sortDescriptors.first, !first.ascending
         else { return .filter }
