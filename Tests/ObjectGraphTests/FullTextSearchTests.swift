@@ -219,7 +219,9 @@ final class Article: ManagedObject {
         let answers = try container.store.database.read { db in
             try Row.fetchOne(
                 db,
-                sql: "SELECT sqlite_compileoption_used('OBJECTGRAPH_SAVE_INDEXES_INSERTS'), sqlite_compileoption_used('ENABLE_FTS5')")
+                sql:
+                    "SELECT sqlite_compileoption_used('OBJECTGRAPH_SAVE_INDEXES_INSERTS'), sqlite_compileoption_used('ENABLE_FTS5')"
+            )
         }
         #expect(answers?[0] == 0)
         #expect(answers?[1] == 1)

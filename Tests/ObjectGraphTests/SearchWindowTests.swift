@@ -69,7 +69,9 @@ final class DatedPost: ManagedObject {
     @Test func recentMatchesGiveThePageWhenDatesFollowTheStoreOrder() throws {
         // Dates rise with the keys, with jitter of a few posts.
         let container = try store { Date(timeIntervalSince1970: Double($0 * 100 + ($0 * 7919) % 350)) }
-        for (text, filter, offset) in [("rare", nil, 0), ("common", nil, 0), ("common post", "flag == NO", 30)] as [(String, String?, Int)] {
+        for (text, filter, offset) in [("rare", nil, 0), ("common", nil, 0), ("common post", "flag == NO", 30)]
+            as [(String, String?, Int)]
+        {
             let result = try page(container, text, filter: filter, offset: offset)
             #expect(result.found == result.expected, "\(text)")
             #expect(result.found.count == 50)
@@ -116,7 +118,10 @@ final class DatedPost: ManagedObject {
             var request = FetchRequest<DatedPost>(sortDescriptors: [ObjectGraph.SortDescriptor("date")])
             request.searchText = "rare"
             request.searchWindow = 3
-            #expect(try context.fetch(request).compactMap(\.title) == ["common post 5700 rare", "common post 5800 rare", "common post 5900 rare"])
+            #expect(
+                try context.fetch(request).compactMap(\.title) == [
+                    "common post 5700 rare", "common post 5800 rare", "common post 5900 rare",
+                ])
             request.predicate = try Predicate(format: "flag == YES")
             #expect(try context.fetch(request).compactMap(\.title) == [])  // 5500 is a match, but not a recent one
             request.searchWindow = 5

@@ -57,7 +57,8 @@ extension FetchPlan {
         // Rows with the page's last key sort after it when the next order is the store's,
         // descending (their keys are lower than the window's).
         let descriptors = request.sortDescriptors
-        let tiesComeAfter = descriptors.count > 1 && descriptors[1].key == SortDescriptor.storeOrderKey && !descriptors[1].ascending
+        let tiesComeAfter =
+            descriptors.count > 1 && descriptors[1].key == SortDescriptor.storeOrderKey && !descriptors[1].ascending
         var windowed = self
         windowed.matchSource = .recentMatches(window)
         let (pageSQL, pageArguments) = windowed.selectSQL(columns: key, excluding: [], applyLimit: true)

@@ -242,11 +242,12 @@ extension FullTextIndexSchema {
         let q = SchemaGenerator.quote
         let columns = index.attributes.map(q).joined(separator: ", ")
         let values = index.attributes.map { indexedValue($0, of: nil, in: index) }.joined(separator: ", ")
-        try db.execute(
+        let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO \(q(table))(rowid, \(columns)) SELECT "Z_PK", \(values) FROM \(q(entity.tableName)) \
                 WHERE "Z_PK" BETWEEN ? AND ?
-                """, arguments: [primaryKeys.lowerBound, primaryKeys.upperBound])
+                """)
+        try statement.execute(arguments: [primaryKeys.lowerBound, primaryKeys.upperBound])
     }
 }
 
