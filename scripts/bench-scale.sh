@@ -95,6 +95,8 @@ for n in $sizes; do
 	timed "items --feed F --limit 50" "$n" "$runs" "${z[@]}" items --feed "$feed7" --limit 50
 	timed "items --search kernel --limit 50" "$n" "$runs" "${z[@]}" items --search kernel --limit 50
 	timed "items --search 2 words --limit 50" "$n" "$runs" "${z[@]}" items --search "linux release" --limit 50
+	timed "items --search rare --limit 50" "$n" "$runs" "${z[@]}" items --search dexdexpar --limit 50
+	timed "items --search none --limit 50" "$n" "$runs" "${z[@]}" items --search nowhereword --limit 50
 	timed "list (feeds)" "$n" "$runs" "${z[@]}" list
 	out=$("$bench" first-screen "$store" 5)
 	put "first screen s" "$n" "$(echo "$out" | awk '{ print $2 }')"

@@ -634,21 +634,29 @@ func docExample_FetchRequest_searchText() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:106
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:100
+func docExample_FetchRequest_searchWindow() throws {
+    var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "title ==[cd] %@", text))
+    request.searchText = text
+    request.searchWindow = 2_000
+    _ = request
+}
+
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:117
 func docExample_FetchRequest_relationshipKeyPathsForPrefetching() throws {
     var request = FetchRequest<Server>()
     request.relationshipKeyPathsForPrefetching = ["feedItems"]   // server.feedItems reads no more rows
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:116
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:127
 func docExample_FetchRequest_returnsObjectsAsFaults() throws {
     var request = FetchRequest<FeedItem>(fetchBatchSize: 50)
     request.returnsObjectsAsFaults = true
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:125
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:136
 func docExample_FetchRequest_propertiesToFetch() throws {
     var request = FetchRequest<FeedItem>()
     request.propertiesToGroupBy = ["read"]
@@ -656,7 +664,7 @@ func docExample_FetchRequest_propertiesToFetch() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:135
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:146
 func docExample_FetchRequest_propertiesToGroupBy() throws {
     var request = FetchRequest<FeedItem>()
     request.propertiesToGroupBy = ["read"]   // one result per value of read
@@ -664,14 +672,14 @@ func docExample_FetchRequest_propertiesToGroupBy() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:147
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:158
 func docExample_FetchRequest_includesSubentities() throws {
     var onlyItems = FetchRequest<ManagedObject>(entityName: "ReadingItem")
     onlyItems.includesSubentities = false
     _ = onlyItems
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:170
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:181
 func docExample_FetchRequest_matching(context: ManagedObjectContext) throws {
     let hits = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [.relevance]).matching("swift linux"))
     _ = hits
@@ -816,7 +824,7 @@ func docExample_ManagedObjectContextFetch_fetchBatched(context: ManagedObjectCon
     for item in try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500)) { print(item.title ?? "") }
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:492
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:503
 func docExample_ManagedObjectContextFetch_FetchedResults(context: ManagedObjectContext) throws {
     let results = try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500))
     print(results.count, results[0])
@@ -1439,12 +1447,18 @@ func docExample_KeptCounts_keptCounts(context: ManagedObjectContext) throws {
     _ = (unread, kept)
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:27
+// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:33
 func docExample_PersistentStoreBulkWrites_withBulkWrites(store: PersistentStore, context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
     let result = try store.withBulkWrites {
         try importer.run(records) { record, context in try context.insertObject(entityName: "FeedItem").importValues(from: record) }
     }
     _ = result
+}
+
+// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:48
+func docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: PersistentStore) async throws {
+    let summary = await store.withBulkWritesAsync { await refreshEveryFeed() }
+    _ = summary
 }
 
 // Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:32
@@ -1481,25 +1495,25 @@ func docExample_PersistentStore_identifier(store: PersistentStore) throws {
     print(store.identifier)   // "5F0C…", the same every time this file is opened
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:276
+// Sources/ObjectGraph/Store/PersistentStore.swift:277
 func docExample_PersistentStore_metadata(store: PersistentStore) throws {
     let marker = try store.metadata(forKey: "import.resume")
     _ = marker
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:285
+// Sources/ObjectGraph/Store/PersistentStore.swift:286
 func docExample_PersistentStore_setMetadata(store: PersistentStore) throws {
     try store.setMetadata("42", forKey: "import.resume")
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:356
+// Sources/ObjectGraph/Store/PersistentStore.swift:357
 func docExample_PersistentStore_integrityCheck(store: PersistentStore) throws {
     let problems = try store.integrityCheck()
     if !problems.isEmpty { print("damaged:", problems.joined(separator: "\n")) }
     _ = problems
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:381
+// Sources/ObjectGraph/Store/PersistentStore.swift:382
 func docExample_PersistentStore_checkpoint(store: PersistentStore, context: ManagedObjectContext) throws {
     try context.execute(BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["read": .bool(true)]))
     store.checkpoint(truncate: true)
@@ -1641,12 +1655,13 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchRequest_storeOrderKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:50", run: { given in try docExample_FetchRequest_storeOrderKey() }),
     DocExample(id: "FetchRequest_FetchRequest", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:62", run: { given in try docExample_FetchRequest_FetchRequest(context: given.context, items: given.items) }),
     DocExample(id: "FetchRequest_searchText", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:90", run: { given in try docExample_FetchRequest_searchText() }),
-    DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:106", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
-    DocExample(id: "FetchRequest_returnsObjectsAsFaults", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:116", run: { given in try docExample_FetchRequest_returnsObjectsAsFaults() }),
-    DocExample(id: "FetchRequest_propertiesToFetch", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:125", run: { given in try docExample_FetchRequest_propertiesToFetch() }),
-    DocExample(id: "FetchRequest_propertiesToGroupBy", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:135", run: { given in try docExample_FetchRequest_propertiesToGroupBy() }),
-    DocExample(id: "FetchRequest_includesSubentities", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:147", run: { given in try docExample_FetchRequest_includesSubentities() }),
-    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:170", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
+    DocExample(id: "FetchRequest_searchWindow", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:100", run: { given in try docExample_FetchRequest_searchWindow() }),
+    DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:117", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
+    DocExample(id: "FetchRequest_returnsObjectsAsFaults", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:127", run: { given in try docExample_FetchRequest_returnsObjectsAsFaults() }),
+    DocExample(id: "FetchRequest_propertiesToFetch", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:136", run: { given in try docExample_FetchRequest_propertiesToFetch() }),
+    DocExample(id: "FetchRequest_propertiesToGroupBy", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:146", run: { given in try docExample_FetchRequest_propertiesToGroupBy() }),
+    DocExample(id: "FetchRequest_includesSubentities", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:158", run: { given in try docExample_FetchRequest_includesSubentities() }),
+    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:181", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
     DocExample(id: "FetchedResultsChange_ResultIndexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:6", run: { given in try docExample_FetchedResultsChange_ResultIndexPath(note: given.note, controller: given.controller) }),
     DocExample(id: "FetchedResultsChange_FetchedResultsChange", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:37", run: { given in try docExample_FetchedResultsChange_FetchedResultsChange(batch: given.batch) }),
     DocExample(id: "FetchedResultsChange_FetchedResultsControllerDelegate", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:64", run: { given in try docExample_FetchedResultsChange_FetchedResultsControllerDelegate(controller: given.controller) }),
@@ -1669,7 +1684,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextFetch_queryPlan", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:67", run: { given in try docExample_ManagedObjectContextFetch_queryPlan(context: given.context, plan: given.plan) }),
     DocExample(id: "ManagedObjectContextFetch_aggregate", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:89", run: { given in try docExample_ManagedObjectContextFetch_aggregate(context: given.context) }),
     DocExample(id: "ManagedObjectContextFetch_fetchBatched", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:121", run: { given in try docExample_ManagedObjectContextFetch_fetchBatched(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContextFetch_FetchedResults", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:492", run: { given in try docExample_ManagedObjectContextFetch_FetchedResults(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_FetchedResults", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:503", run: { given in try docExample_ManagedObjectContextFetch_FetchedResults(context: given.context) }),
     DocExample(id: "ManagedObjectContextValues_FetchedValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:7", run: { given in try docExample_ManagedObjectContextValues_FetchedValues(context: given.context) }),
     DocExample(id: "ManagedObjectContextValues_init", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:18", run: { given in try docExample_ManagedObjectContextValues_init(id: given.id) }),
     DocExample(id: "ManagedObjectContextValues_fetchValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:38", run: { given in try docExample_ManagedObjectContextValues_fetchValues(context: given.context) }),
@@ -1756,16 +1771,17 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ForeignDatabase_rows", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:75", run: { given in try docExample_ForeignDatabase_rows(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_forEachRow", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:87", run: { given in try docExample_ForeignDatabase_forEachRow(id: given.id, cache: given.cache) }),
     DocExample(id: "KeptCounts_keptCounts", origin: "Sources/ObjectGraph/Store/KeptCounts.swift:38", run: { given in try docExample_KeptCounts_keptCounts(context: given.context) }),
-    DocExample(id: "PersistentStoreBulkWrites_withBulkWrites", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:27", run: { given in try docExample_PersistentStoreBulkWrites_withBulkWrites(store: given.store, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "PersistentStoreBulkWrites_withBulkWrites", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:33", run: { given in try docExample_PersistentStoreBulkWrites_withBulkWrites(store: given.store, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "PersistentStoreBulkWrites_withBulkWritesAsync", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:48", runAsync: { given in try await docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: given.store) }),
     DocExample(id: "PersistentStoreSalvage_salvageObjects", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:32", run: { given in try docExample_PersistentStoreSalvage_salvageObjects(store: given.store) }),
     DocExample(id: "PersistentStoreSalvagePairs_SalvagedPair", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:9", run: { given in try docExample_PersistentStoreSalvagePairs_SalvagedPair(store: given.store) }),
     DocExample(id: "PersistentStoreSalvagePairs_salvagePairs", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:32", run: { given in try docExample_PersistentStoreSalvagePairs_salvagePairs(store: given.store) }),
     DocExample(id: "PersistentStoreVacuum_vacuum", origin: "Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift:10", run: { given in try docExample_PersistentStoreVacuum_vacuum(store: given.store) }),
     DocExample(id: "PersistentStore_identifier", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:44", run: { given in try docExample_PersistentStore_identifier(store: given.store) }),
-    DocExample(id: "PersistentStore_metadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:276", run: { given in try docExample_PersistentStore_metadata(store: given.store) }),
-    DocExample(id: "PersistentStore_setMetadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:285", run: { given in try docExample_PersistentStore_setMetadata(store: given.store) }),
-    DocExample(id: "PersistentStore_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:356", run: { given in try docExample_PersistentStore_integrityCheck(store: given.store) }),
-    DocExample(id: "PersistentStore_checkpoint", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:381", run: { given in try docExample_PersistentStore_checkpoint(store: given.store, context: given.context) }),
+    DocExample(id: "PersistentStore_metadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:277", run: { given in try docExample_PersistentStore_metadata(store: given.store) }),
+    DocExample(id: "PersistentStore_setMetadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:286", run: { given in try docExample_PersistentStore_setMetadata(store: given.store) }),
+    DocExample(id: "PersistentStore_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:357", run: { given in try docExample_PersistentStore_integrityCheck(store: given.store) }),
+    DocExample(id: "PersistentStore_checkpoint", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:382", run: { given in try docExample_PersistentStore_checkpoint(store: given.store, context: given.context) }),
     DocExample(id: "ObjectGraphError_ObjectGraphError", origin: "Sources/ObjectGraph/Support/ObjectGraphError.swift:6", run: { given in try docExample_ObjectGraphError_ObjectGraphError(context: given.context) }),
     DocExample(id: "UnambiguousNames_OGPredicate", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift:6", run: { given in try docExample_UnambiguousNames_OGPredicate() }),
     DocExample(id: "UnambiguousNames_OGSortDescriptor", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift:14", run: { given in try docExample_UnambiguousNames_OGSortDescriptor() }),

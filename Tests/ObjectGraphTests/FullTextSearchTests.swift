@@ -178,6 +178,85 @@ final class Article: ManagedObject {
         }
     }
 
+    @Test func aSaveIndexesItsRowsInOneStatement() throws {
+        // One row at a time through the insert trigger, FTS5 wrote a segment per row (19
+        // data rows for these 300 titles); the save's one statement writes one segment.
+        let container = try PersistentContainer(model: Self.indexedModel, store: .inMemory)
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            for n in 0..<300 {
+                let article = ctx.insert(Article.self)
+                article.title = "Article number \(n) about swift\(n % 7)"
+                article.position = Int64(n)
+            }
+            try ctx.save()
+        }
+        let dataRows = try container.store.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_Article_FTS_data") ?? 0
+        }
+        #expect(dataRows <= 6)
+        #expect(try titles(ctx, "swift3").count == 43)
+        #expect(try titles(ctx, "article number 299") == ["Article number 299 about swift5"])
+        // Rows a later save inserts, updates and deletes, mixed with batch requests.
+        try ctx.performAndWait { () throws in
+            let all = try ctx.fetch(FetchRequest<Article>(sortDescriptors: [ObjectGraph.SortDescriptor("position")]))
+            all[0].title = "Renamed kotlin piece"
+            ctx.delete(all[1])
+            let added = ctx.insert(Article.self)
+            added.title = "Added kotlin piece"
+            added.position = 1000
+            try ctx.save()
+            try ctx.execute(BatchDeleteRequest(entityName: "Article", predicate: try Predicate(format: "position == 2")))
+        }
+        #expect(try titles(ctx, "kotlin") == ["Renamed kotlin piece", "Added kotlin piece"])
+        #expect(try titles(ctx, "number 1").count == 110)  // 1, 10-19, 100-199 less the deleted 1
+        let documents = try container.store.database.write { db in
+            try db.execute(sql: "INSERT INTO Z_Article_FTS(Z_Article_FTS, rank) VALUES ('integrity-check', 1)")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_Article_FTS_docsize")
+        }
+        #expect(documents == 299)
+        // Outside a save, the function the insert trigger asks answers as SQLite's own does.
+        let answers = try container.store.database.read { db in
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT sqlite_compileoption_used('OBJECTGRAPH_SAVE_INDEXES_INSERTS'), sqlite_compileoption_used('ENABLE_FTS5')"
+            )
+        }
+        #expect(answers?[0] == 0)
+        #expect(answers?[1] == 1)
+    }
+
+    @Test func triggersOfAnOlderBuildAreReplacedWithoutReindexing() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("search.sqlite")
+        do {
+            let container = try PersistentContainer(model: Self.indexedModel, store: .file(url))
+            try fill(container.viewContext)
+            // The insert trigger as builds before saves indexed their own rows made it.
+            try container.store.database.write { db in
+                try db.execute(sql: "DROP TRIGGER Z_Article_FTS_insert")
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER "Z_Article_FTS_insert" AFTER INSERT ON "Article" BEGIN INSERT INTO \
+                        "Z_Article_FTS"(rowid, "title", "author", "body") VALUES (new."Z_PK", new."title", new."author", new."body"); END
+                        """)
+                // A marker row the index holds but the table does not: a rebuild would drop it.
+                try db.execute(sql: "INSERT INTO Z_Article_FTS(rowid, title) VALUES (999, 'marker')")
+            }
+            try container.store.close()
+        }
+        let container = try PersistentContainer(model: Self.indexedModel, store: .file(url))
+        let sql = try container.store.database.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'Z_Article_FTS_insert'")
+        }
+        #expect(sql?.contains("OBJECTGRAPH_SAVE_INDEXES_INSERTS") == true)
+        let marker = try container.store.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_Article_FTS_docsize WHERE id = 999")
+        }
+        #expect(marker == 1)
+    }
+
     @Test func anExistingStoreGetsTheIndexAtOpenAndLostTriggersAreRebuilt() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("search.sqlite")

@@ -1,4 +1,6 @@
+import Feeds
 import Foundation
+import GRDB
 import ObjectGraph
 import Testing
 
@@ -98,6 +100,86 @@ import Testing
             #expect(ids.map { (context.object(with: $0) as! FeedItem).title } == ["Ålpha unsaved", "alpha"])
             context.rollback()
         }
+    }
+
+    /// FTS5's own check of the index against the rows it reads (the summary's extract), the
+    /// index's document count against the items', and every search word's matches against
+    /// the same rules applied to the stored items in memory.
+    func expectIndexConsistent(_ store: ZeaderStore, _ url: URL, words: [String], _ step: String) throws {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO ZSEARCH(ZSEARCH, rank) VALUES ('integrity-check', 1)")
+            let documents = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZSEARCH_docsize")
+            let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM FeedItem")
+            #expect(documents == items, "\(step)")
+        }
+        let context = store.container.newBackgroundContext(name: "check")
+        try context.performAndWait { () throws in
+            let all = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: ItemOrder.sortDescriptors))
+            for word in words {
+                let expected = all.filter { item in
+                    let extract = item.summary.map { String($0.prefix(ZeaderModel.searchExtractLength)) }
+                    return FullTextSearch.matches(word, in: [item.title, item.author, extract])
+                }.map(\.guid)
+                // Newest first (no title here is exactly a search's words).
+                #expect(try ItemSearch.items(word, in: context).map(\.guid) == expected, "\(step): \(word)")
+            }
+            context.reset()
+        }
+    }
+
+    @Test func theIndexStaysConsistentThroughRefreshUpdateDeleteAndCleanup() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-fts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("zeader.sqlite")
+        let store = try ZeaderStore.open(at: url)
+        let words = ["kernel", "swift", "release notes", "\"swift release\"", "zoe", "opening", "tail"]
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        func parsed(_ n: Int, title: String) -> ParsedItem {
+            ParsedItem(
+                id: "g\(n)", title: title, author: n % 3 == 0 ? "Zoë" : nil,
+                published: now.addingTimeInterval(Double(n - 100) * 86_400),
+                summary: "The opening words of item \(n). " + String(repeating: "padding ", count: 30) + "tail words")
+        }
+        let titles = ["Kernel release notes", "Swift release", "Swift on Linux", "A kernel panic", "Release notes"]
+        let context = store.container.newBackgroundContext(name: "refresh")
+        // A refresh of two feeds, one save each (the insert triggers stand aside: each save indexes its rows).
+        let serverIDs = try context.performAndWait { () throws -> [ObjectID] in
+            var ids: [ObjectID] = []
+            for feed in 0..<2 {
+                let server = try FeedSubscription.add(url: "https://f\(feed).example/feed", in: context)
+                let items = (0..<40).map { parsed(feed * 100 + $0, title: titles[$0 % titles.count] + " \($0)") }
+                _ = try ItemImport.upsert(items, into: server, in: context, now: now)
+                try context.save()
+                ids.append(server.objectID)
+            }
+            return ids
+        }
+        try expectIndexConsistent(store, url, words: words, "after the refresh")
+        // The feed changes a title and drops an item's author: the refresh updates them.
+        try context.performAndWait { () throws in
+            let server = try #require(context.object(with: serverIDs[0]) as? Server)
+            var items = (0..<41).map { parsed($0, title: titles[$0 % titles.count] + " \($0)") }
+            items[3].title = "Renamed to kotlin"
+            items[6].author = nil
+            _ = try ItemImport.upsert(items, into: server, in: context, now: now)
+            try context.save()
+        }
+        try expectIndexConsistent(store, url, words: words + ["kotlin"], "after the update")
+        // One item deleted by the user, then a cleanup keeping the 10 newest of each feed.
+        try context.performAndWait { () throws in
+            let item = try #require(
+                context.fetch(FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "guid == 'g1'"))).first)
+            #expect(try ItemDeletion.delete([item.objectID], in: context) == 1)
+        }
+        try expectIndexConsistent(store, url, words: words, "after the delete")
+        var policy = RetentionPolicy()
+        try policy.apply(directive: "max-items", arguments: ["10"])
+        policy.keepsUnread = false
+        let report = try FeedLibrary(store: store).cleanup(policy: policy, now: now)
+        #expect(report.removedItems > 0)
+        try expectIndexConsistent(store, url, words: words, "after the cleanup")
     }
 
     @Test func aStoreFileReopenedKeepsItsIndex() throws {

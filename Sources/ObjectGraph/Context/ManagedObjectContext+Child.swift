@@ -83,6 +83,7 @@ extension ManagedObjectContext {
             entityName: plan.entity.name, predicate: plan.request.predicate, sortDescriptors: plan.request.sortDescriptors,
             timeLimit: nil)
         request.searchText = plan.request.searchText
+        request.searchWindow = plan.request.searchWindow
         let ids: [ObjectID]
         do {
             ids = try parent.performAndWait { try parent.fetchObjectIDs(request) }

@@ -92,6 +92,17 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     /// ```
     public var searchText: String?
+    /// With ``searchText``: only the `searchWindow` most recently stored matches (the
+    /// highest store keys) count, so the search costs the same in a store of any size —
+    /// for a secondary search whose filter few matches pass (an exact title, say), which
+    /// would otherwise read every match. Unsaved objects still count. Nil: every match.
+    ///
+    /// ```swift
+    /// var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "title ==[cd] %@", text))
+    /// request.searchText = text
+    /// request.searchWindow = 2_000
+    /// ```
+    public var searchWindow: Int?
     /// How long the fetch (or count, or aggregate) may run before it is stopped with
     /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``: SQLite's progress handler
     /// interrupts the statement, and MATCHES, LIKE and CONTAINS stop inside a row. The

@@ -242,6 +242,8 @@ struct FetchPlan {
     /// The request's time budget, counted from the plan's making, for its reads and its
     /// in-memory evaluation of pending changes alike.
     let deadline: QueryDeadline
+    /// Where a search's matches come from in the query (SearchWindow.swift).
+    var matchSource = SearchMatchSource.filter
 
     init<T: ManagedObject>(request: FetchRequest<T>, context: ManagedObjectContext) throws(ObjectGraphError) {
         let model = context.model
@@ -259,7 +261,7 @@ struct FetchPlan {
         self.deadline = QueryDeadline(limit: request.timeLimit)
         self.request = AnyFetchRequest(
             predicate: request.predicate, sortDescriptors: request.sortDescriptors, fetchLimit: request.fetchLimit,
-            fetchOffset: request.fetchOffset, searchText: request.searchText)
+            fetchOffset: request.fetchOffset, searchText: request.searchText, searchWindow: request.searchWindow)
         if let text = request.searchText {
             guard let table = FullTextIndexSchema.tableName(of: entity) else { throw .noFullTextIndex(entity: entity.name) }
             search = (table, FullTextSearch.matchExpression(for: text))
@@ -315,6 +317,7 @@ struct FetchPlan {
             hasPendingChanges = false
             excludedPKs = []
         }
+        matchSource = try chooseMatchSource()
     }
 
     /// Runs `block` on the store with the request's deadline: past it the statement is
@@ -348,9 +351,16 @@ struct FetchPlan {
         var sql = "SELECT \(columns) FROM \(SchemaGenerator.quote(entity.tableName)) t0"
         var arguments: [DatabaseValue] = []
         var conditions: [String] = []
+        let source =
+            request.searchWindow.map { .recentMatches(max(0, $0)) }
+            ?? (ordered && applyLimit && request.fetchLimit > 0 ? matchSource : .filter)
         if let search {
             let table = SchemaGenerator.quote(search.table)
-            if let expression = search.expression {
+            if let expression = search.expression, let from = source.fromClause(table: table, entity: entity) {
+                // The matches lead the join (see SearchMatchSource).
+                sql = "SELECT \(columns) FROM \(from)"
+                arguments.append(expression.databaseValue)
+            } else if let expression = search.expression {
                 if sortsByRelevance {
                     // The rank lives in the FTS5 table: join it, sort the matches.
                     sql += " JOIN \(table) ON \(table).rowid = t0.\"Z_PK\""
@@ -429,6 +439,7 @@ struct AnyFetchRequest {
     var fetchLimit: Int
     var fetchOffset: Int
     var searchText: String?
+    var searchWindow: Int?
 }
 
 extension ManagedObject: PredicateEvaluable {

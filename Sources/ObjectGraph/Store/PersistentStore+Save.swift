@@ -105,7 +105,8 @@ struct SaveExecution {
     mutating func run() throws {
         try allocatePrimaryKeys()
         var manyToManyCounts = try ManyToManyCounts(before: self)
-        try insertRows()
+        try FullTextIndexSchema.withSaveIndexingInserts { try insertRows() }
+        try indexInsertedRows()
         try updateRows()
         try deleteRows()
         try writeJoinChanges()

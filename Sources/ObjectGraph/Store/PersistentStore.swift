@@ -86,6 +86,7 @@ public final class PersistentStore: Sendable {
         config.busyMode = .timeout(Self.busyTimeout)
         config.prepareDatabase { db in
             PredicateSQLFunctions.register(in: db)
+            FullTextIndexSchema.registerSaveGate(in: db)
         }
         do {
             switch location {

@@ -153,7 +153,8 @@ public struct FeedLibrary: Sendable {
                     // ItemSearch's ranking, streamed: the exact title matches first, then the others.
                     try ItemOrder.forEachPage(
                         matching: filter.map { $0 && exact } ?? exact, searchText: text, limit: remaining,
-                        pageSize: pageSize, timeLimit: timeLimit, in: context, emit)
+                        pageSize: pageSize, timeLimit: timeLimit, searchWindow: ItemSearch.exactTitleWindow, in: context,
+                        emit)
                     let others = try ObjectGraph.Predicate(format: "title == nil") || !exact
                     rest = filter.map { $0 && others } ?? others
                 }

@@ -163,6 +163,10 @@ public enum ZeaderModel {
         return index
     }()
 
+    /// The current model without ``searchIndex``: what storing costs without the index
+    /// (`zeader-bench refresh-index`). Never open a user's store with it (it drops the index).
+    public static let currentWithoutSearchIndex = model(version: 4, entities: version4Entities(fullTextIndex: nil))
+
     /// Characters of an item's summary the search index takes (``searchIndex``).
     public static let searchExtractLength = 160
 

@@ -6,11 +6,11 @@ import ObjectGraph
 /// items of the same date the one stored later first (the higher primary key).
 ///
 /// Two implementations keep this one definition: ``precedes(_:_:)`` in memory (a feed's
-/// items, reached through its relationship), and ``newestFirst(_:searchText:limit:timeLimit:)``
+/// items, reached through its relationship), and ``newestFirst(_:searchText:limit:timeLimit:searchWindow:)``
 /// in SQL (`sortDate` descending, then ObjectGraph's store order descending), which
 /// ``ItemSearch`` uses too, with its search text. That SQL order is what the model's list
 /// indexes hold read backwards (``ZeaderModel/itemListIndexes``): a page of the unread, the
-/// flagged or one feed's items costs its length, whatever the store's size. ``forEachPage(matching:searchText:limit:pageSize:timeLimit:in:_:)``
+/// flagged or one feed's items costs its length, whatever the store's size. ``forEachPage(matching:searchText:limit:pageSize:timeLimit:searchWindow:in:_:)``
 /// walks a long list a page at a time. `ItemOrderTests` checks that all of them agree,
 /// ties and undated items included.
 ///
@@ -43,10 +43,12 @@ public enum ItemOrder {
     /// (``ItemSearch``); `timeLimit` bounds the fetch (give one for predicates a user wrote:
     /// ``UserPredicate/timeLimit``).
     static func newestFirst(
-        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, timeLimit: Duration? = nil
+        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, timeLimit: Duration? = nil,
+        searchWindow: Int? = nil
     ) -> FetchRequest<FeedItem> {
         var request = FetchRequest<FeedItem>(predicate: predicate, sortDescriptors: sortDescriptors, timeLimit: timeLimit)
         request.searchText = searchText
+        request.searchWindow = searchText == nil ? nil : searchWindow
         if let limit, limit > 0 { request.fetchLimit = limit }
         return request
     }
@@ -84,15 +86,17 @@ public enum ItemOrder {
     /// may be). Each page is a query that starts where the last one ended (its last date,
     /// and how many items of that date were given), not an offset: a walk over a million
     /// items holds one page and reads each row once. A search gathers the matches' IDs
-    /// once (8 bytes a match) and reads the items a page at a time. The context must have no unsaved
-    /// changes. Call on `context`'s queue.
+    /// once (8 bytes a match) and reads the items a page at a time; `searchWindow` bounds it to
+    /// the most recently stored matches (``ObjectGraph/FetchRequest/searchWindow``). The
+    /// context must have no unsaved changes. Call on `context`'s queue.
     ///
     /// ```swift
     /// try ItemOrder.forEachPage(matching: unread, in: context) { page in for item in page { print(item.title ?? "") } }
     /// ```
     public static func forEachPage(
         matching predicate: ObjectGraph.Predicate? = nil, searchText: String? = nil, limit: Int? = nil, pageSize: Int = 500,
-        timeLimit: Duration? = nil, in context: ManagedObjectContext, _ body: ([FeedItem]) throws -> Void
+        timeLimit: Duration? = nil, searchWindow: Int? = nil, in context: ManagedObjectContext,
+        _ body: ([FeedItem]) throws -> Void
     ) throws {
         func matching(_ condition: ObjectGraph.Predicate) -> ObjectGraph.Predicate {
             predicate.map { $0 && condition } ?? condition
@@ -105,7 +109,8 @@ public enum ItemOrder {
         if searchText != nil {
             // Every page's query would gather the full-text matches again: gather their IDs
             // once (8 bytes each), newest first, and read the items a page at a time.
-            var request = newestFirst(predicate, searchText: searchText, limit: limit, timeLimit: timeLimit)
+            var request = newestFirst(
+                predicate, searchText: searchText, limit: limit, timeLimit: timeLimit, searchWindow: searchWindow)
             request.fetchBatchSize = max(1, pageSize)
             let results = try context.fetchBatched(request)
             var start = 0

@@ -5,7 +5,9 @@ import ObjectGraph
 /// every word of the text must start a word of an item's title, author or summary (its
 /// plain text), ignoring case and diacritics; words in double quotes are a phrase, matched
 /// whole and in that order (``FullTextSearch``). Items whose title is exactly the text
-/// (ignoring case, diacritics, quotes and spacing) come first, then the others. The words are looked up in the full-text
+/// (ignoring case, diacritics, quotes and spacing) come first — those among the
+/// ``exactTitleWindow`` most recently stored matches, so that the look-up costs the same in
+/// a store of any size — then the others. The words are looked up in the full-text
 /// index the model declares on FeedItem (``ZeaderModel/searchIndex``, kept by ObjectGraph
 /// with triggers, so items any process stored are found), other filters apply in the same
 /// query, and the matches come newest first (``ItemOrder``): the cost follows the number of
@@ -33,7 +35,8 @@ public enum ItemSearch {
             guard let exact = exactTitle(text) else { return matches }
             let titled: [ObjectID] = try context.fetchObjectIDs(
                 ItemOrder.newestFirst(
-                    .and([filter, exact].compactMap { $0 }), searchText: text, limit: nil, timeLimit: timeLimit))
+                    .and([filter, exact].compactMap { $0 }), searchText: text, limit: nil, timeLimit: timeLimit,
+                    searchWindow: exactTitleWindow))
             return firstThenRest(titled, matches, limit: limit)
         } catch {
             throw ZeaderError.wrapping(error)
@@ -57,12 +60,17 @@ public enum ItemSearch {
             guard let exact = exactTitle(text) else { return matches }
             let titled: [FeedItem] = try context.fetch(
                 ItemOrder.newestFirst(
-                    .and([filter, exact].compactMap { $0 }), searchText: text, limit: nil, timeLimit: timeLimit))
+                    .and([filter, exact].compactMap { $0 }), searchText: text, limit: nil, timeLimit: timeLimit,
+                    searchWindow: exactTitleWindow))
             return firstThenRest(titled, matches, by: \.objectID, limit: limit)
         } catch {
             throw ZeaderError.wrapping(error)
         }
     }
+
+    /// How many of the most recently stored matches are looked at for exact titles: without
+    /// a bound, a word in a quarter of a million items had every match read for its title.
+    public static let exactTitleWindow = 2_000
 
     /// The predicate of an exact title match for `text`: its words (quotes dropped) joined
     /// by single spaces, compared ignoring case and diacritics; nil when it has no words.
