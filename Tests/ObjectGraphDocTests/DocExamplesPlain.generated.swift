@@ -636,27 +636,28 @@ func docExample_FetchRequest_searchText() throws {
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift:100
 func docExample_FetchRequest_searchWindow() throws {
+    let text = "swift"
     var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "title ==[cd] %@", text))
     request.searchText = text
     request.searchWindow = 2_000
-    _ = request
+    _ = (text, request)
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:117
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:118
 func docExample_FetchRequest_relationshipKeyPathsForPrefetching() throws {
     var request = FetchRequest<Server>()
     request.relationshipKeyPathsForPrefetching = ["feedItems"]   // server.feedItems reads no more rows
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:127
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:128
 func docExample_FetchRequest_returnsObjectsAsFaults() throws {
     var request = FetchRequest<FeedItem>(fetchBatchSize: 50)
     request.returnsObjectsAsFaults = true
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:136
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:137
 func docExample_FetchRequest_propertiesToFetch() throws {
     var request = FetchRequest<FeedItem>()
     request.propertiesToGroupBy = ["read"]
@@ -664,7 +665,7 @@ func docExample_FetchRequest_propertiesToFetch() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:146
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:147
 func docExample_FetchRequest_propertiesToGroupBy() throws {
     var request = FetchRequest<FeedItem>()
     request.propertiesToGroupBy = ["read"]   // one result per value of read
@@ -672,14 +673,14 @@ func docExample_FetchRequest_propertiesToGroupBy() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:158
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:159
 func docExample_FetchRequest_includesSubentities() throws {
     var onlyItems = FetchRequest<ManagedObject>(entityName: "ReadingItem")
     onlyItems.includesSubentities = false
     _ = onlyItems
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:181
+// Sources/ObjectGraph/Fetch/FetchRequest.swift:182
 func docExample_FetchRequest_matching(context: ManagedObjectContext) throws {
     let hits = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [.relevance]).matching("swift linux"))
     _ = hits
@@ -1457,6 +1458,7 @@ func docExample_PersistentStoreBulkWrites_withBulkWrites(store: PersistentStore,
 
 // Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:48
 func docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: PersistentStore) async throws {
+    func refreshEveryFeed() async -> Int { 0 }  // your feeds' refresh: saves on contexts' queues
     let summary = await store.withBulkWritesAsync { await refreshEveryFeed() }
     _ = summary
 }
@@ -1656,12 +1658,12 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchRequest_FetchRequest", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:62", run: { given in try docExample_FetchRequest_FetchRequest(context: given.context, items: given.items) }),
     DocExample(id: "FetchRequest_searchText", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:90", run: { given in try docExample_FetchRequest_searchText() }),
     DocExample(id: "FetchRequest_searchWindow", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:100", run: { given in try docExample_FetchRequest_searchWindow() }),
-    DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:117", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
-    DocExample(id: "FetchRequest_returnsObjectsAsFaults", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:127", run: { given in try docExample_FetchRequest_returnsObjectsAsFaults() }),
-    DocExample(id: "FetchRequest_propertiesToFetch", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:136", run: { given in try docExample_FetchRequest_propertiesToFetch() }),
-    DocExample(id: "FetchRequest_propertiesToGroupBy", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:146", run: { given in try docExample_FetchRequest_propertiesToGroupBy() }),
-    DocExample(id: "FetchRequest_includesSubentities", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:158", run: { given in try docExample_FetchRequest_includesSubentities() }),
-    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:181", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
+    DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:118", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
+    DocExample(id: "FetchRequest_returnsObjectsAsFaults", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:128", run: { given in try docExample_FetchRequest_returnsObjectsAsFaults() }),
+    DocExample(id: "FetchRequest_propertiesToFetch", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:137", run: { given in try docExample_FetchRequest_propertiesToFetch() }),
+    DocExample(id: "FetchRequest_propertiesToGroupBy", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:147", run: { given in try docExample_FetchRequest_propertiesToGroupBy() }),
+    DocExample(id: "FetchRequest_includesSubentities", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:159", run: { given in try docExample_FetchRequest_includesSubentities() }),
+    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:182", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
     DocExample(id: "FetchedResultsChange_ResultIndexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:6", run: { given in try docExample_FetchedResultsChange_ResultIndexPath(note: given.note, controller: given.controller) }),
     DocExample(id: "FetchedResultsChange_FetchedResultsChange", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:37", run: { given in try docExample_FetchedResultsChange_FetchedResultsChange(batch: given.batch) }),
     DocExample(id: "FetchedResultsChange_FetchedResultsControllerDelegate", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:64", run: { given in try docExample_FetchedResultsChange_FetchedResultsControllerDelegate(controller: given.controller) }),

@@ -98,6 +98,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// would otherwise read every match. Unsaved objects still count. Nil: every match.
     ///
     /// ```swift
+    /// let text = "swift"
     /// var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "title ==[cd] %@", text))
     /// request.searchText = text
     /// request.searchWindow = 2_000

@@ -46,6 +46,7 @@ extension PersistentStore {
     /// written), `body` runs anyway, with the default.
     ///
     /// ```swift
+    /// func refreshEveryFeed() async -> Int { 0 }  // your feeds' refresh: saves on contexts' queues
     /// let summary = await store.withBulkWritesAsync { await refreshEveryFeed() }
     /// ```
     public func withBulkWritesAsync<R>(_ body: () async -> R) async -> R {
