@@ -52,7 +52,7 @@ extension ZeaderModel {
     /// `(flagged, sortDate)` index of version 3 serves the same look-ups; ObjectGraph leaves
     /// out `server`'s own index, which `(server, guid)` and `(server, sortDate)` cover). The
     /// step moves the data (``contentMove``).
-    public static let version4 = model(version: 4, entities: version4Entities())
+    public static let version4 = olderModel(version: 4, entities: version4Entities())
 
     /// Version 4's entities.
     static func version4Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {

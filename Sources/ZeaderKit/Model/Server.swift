@@ -122,7 +122,7 @@ public enum ZeaderModel {
     }
 
     /// Version 1 of the model.
-    public static let version1 = model(version: 1, entities: version1Entities())
+    public static let version1 = olderModel(version: 1, entities: version1Entities())
 
     /// Version 2 of the model: version 1 plus tags on feeds (`Server.tags`, a normalised
     /// string, since ObjectGraph has no many-to-many relationships and feeds have few tags)
@@ -132,7 +132,7 @@ public enum ZeaderModel {
     /// FeedItem also carries the full-text index of search (``searchIndex``). The index is
     /// not part of a store's stored shape (ObjectGraph builds it when a store without it is
     /// opened, and keeps it by triggers), so it needs no model version of its own.
-    public static let version2 = model(version: 2, entities: version2Entities())
+    public static let version2 = olderModel(version: 2, entities: version2Entities())
 
     /// Version 2's entities, FeedItem with `fullTextIndex` (the stored shape is the same
     /// without it: what builds before the index wrote).
@@ -177,7 +177,7 @@ public enum ZeaderModel {
     /// (``enclosureAttributes()``, Model/FeedItem+Enclosure.swift), and newsboat's
     /// (``newsboatVersion3Additions(to:)``: RemovedItem tombstones, IgnoreRule, FeedItem.flagLetters),
     /// and the item lists' indexes (``itemListIndexes``, Model/ItemListIndexes.swift).
-    public static let version3 = model(version: 3, entities: version3Entities())
+    public static let version3 = olderModel(version: 3, entities: version3Entities())
 
     /// Version 3's entities.
     static func version3Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
@@ -187,6 +187,14 @@ public enum ZeaderModel {
         newsboatVersion3Additions(to: &entities)  // v3 (newsboat)
         entities[1].indexes += itemListIndexes  // v3 (scale): the item lists' indexes
         return entities
+    }
+
+    /// A version older than ``current``, made after ``current``: ObjectGraph then knows it is
+    /// superseded, so the classes' newer keys that it lacks are allowed (its container is
+    /// refused otherwise, when it is the first version a process makes).
+    static func olderModel(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
+        precondition(version < current.version)
+        return model(version: version, entities: entities)
     }
 
     static func model(version: Int, entities: [EntityDescription]) -> ManagedObjectModel {
