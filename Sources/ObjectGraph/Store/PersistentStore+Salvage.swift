@@ -47,36 +47,50 @@ extension PersistentStore {
         let table = entity.tableName
         let last = min(highestSalvageableKey(table: table, entityName: entity.name), keys?.upperBound ?? .max)
         guard last > 0 else { return }
+        let first = max(1, keys?.lowerBound ?? 1)
+        guard first <= last else { return }
+        let sql = "SELECT \(columns) FROM \"\(table)\" WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK"
+        salvageRows(keys: first...last, chunk: chunk, sql: sql, skipped: &skipped, unreadable: unreadable) { row in
+            var values: [String: Value] = [:]
+            for attribute in attributes {
+                values[attribute.name] = Value(databaseValue: row[attribute.name], type: attribute.type)
+            }
+            for name in toOne + positions {
+                values[name] = (row[name] as Int64?).map(Value.integer) ?? .null
+            }
+            body(SalvagedObject(primaryKey: row["Z_PK"], values: values))
+        }
+    }
+
+    /// The rows `sql` (whose two arguments are the first and last key of a range) reads from
+    /// `keys`, by ranges of `chunk` keys, handed to `body` in order. A range that cannot be
+    /// read is halved down to single keys, and each run of adjacent unreadable keys is
+    /// reported once to `unreadable` with SQLite's message and counted in `skipped`: the
+    /// reading that ``salvageObjects(of:keys:chunk:skipped:unreadable:_:)`` and
+    /// ``salvagePairs(of:relationship:chunk:skipped:unreadable:_:)`` share.
+    func salvageRows(
+        keys: ClosedRange<Int64>, chunk: Int64, sql: String, skipped: inout Int64,
+        unreadable: (ClosedRange<Int64>, String) -> Void, _ body: (Row) -> Void
+    ) {
         var run: (range: ClosedRange<Int64>, detail: String)?
         func flushRun() {
             guard let current = run else { return }
             unreadable(current.range, current.detail)
             run = nil
         }
-        var start: Int64 = max(1, keys?.lowerBound ?? 1)
-        guard start <= last else { return }
         let chunk = max(1, chunk)
+        let last = keys.upperBound
+        var start = keys.lowerBound
         while start <= last {
             let end = start > last - (chunk - 1) ? last : start + chunk - 1
             var pending: [ClosedRange<Int64>] = [start...end]
             while let range = pending.popLast() {
                 do {
                     let rows = try writer.read { db in
-                        try Row.fetchAll(
-                            db, sql: "SELECT \(columns) FROM \"\(table)\" WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK",
-                            arguments: [range.lowerBound, range.upperBound])
+                        try Row.fetchAll(db, sql: sql, arguments: [range.lowerBound, range.upperBound])
                     }
                     if !rows.isEmpty { flushRun() }
-                    for row in rows {
-                        var values: [String: Value] = [:]
-                        for attribute in attributes {
-                            values[attribute.name] = Value(databaseValue: row[attribute.name], type: attribute.type)
-                        }
-                        for name in toOne + positions {
-                            values[name] = (row[name] as Int64?).map(Value.integer) ?? .null
-                        }
-                        body(SalvagedObject(primaryKey: row["Z_PK"], values: values))
-                    }
+                    for row in rows { body(row) }
                 } catch {
                     if range.count > 1 {
                         let middle = range.lowerBound + (range.upperBound - range.lowerBound) / 2

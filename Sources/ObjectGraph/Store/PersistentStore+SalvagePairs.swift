@@ -56,46 +56,8 @@ extension PersistentStore {
         guard last > 0 else { return }
         // Positions belong to the ordered side only.
         let ordered = join.isOrdered
-        var run: (range: ClosedRange<Int64>, detail: String)?
-        func flushRun() {
-            guard let current = run else { return }
-            unreadable(current.range, current.detail)
-            run = nil
+        salvageRows(keys: 1...last, chunk: chunk, sql: sql, skipped: &skipped, unreadable: unreadable) { row in
+            body(SalvagedPair(objectKey: row[0], memberKey: row[1], position: ordered ? row[2] : 0))
         }
-        let chunk = max(1, chunk)
-        var start: Int64 = 1
-        while start <= last {
-            let end = start > last - (chunk - 1) ? last : start + chunk - 1
-            var pending: [ClosedRange<Int64>] = [start...end]
-            while let range = pending.popLast() {
-                do {
-                    let rows = try writer.read { db in
-                        try Row.fetchAll(db, sql: sql, arguments: [range.lowerBound, range.upperBound])
-                    }
-                    if !rows.isEmpty { flushRun() }
-                    for row in rows {
-                        body(SalvagedPair(objectKey: row[0], memberKey: row[1], position: ordered ? row[2] : 0))
-                    }
-                } catch {
-                    if range.count > 1 {
-                        let middle = range.lowerBound + (range.upperBound - range.lowerBound) / 2
-                        pending.append((middle + 1)...range.upperBound)
-                        pending.append(range.lowerBound...middle)
-                        continue
-                    }
-                    skipped += 1
-                    let detail = (error as? DatabaseError)?.message ?? "\(error)"
-                    if let current = run, current.range.upperBound + 1 == range.lowerBound {
-                        run = (current.range.lowerBound...range.upperBound, current.detail)
-                    } else {
-                        flushRun()
-                        run = (range, detail)
-                    }
-                }
-            }
-            if end == last { break }
-            start = end + 1
-        }
-        flushRun()
     }
 }
