@@ -317,7 +317,8 @@ def generated_files(lib):
         tokens = code_tokens(code)
         code += "\n" + "\n".join(givens[g] for g in givens if g in tokens)
         functions = by_imports.setdefault(imports_for(code, lib.module), [])
-        functions.append(example_function(name, f"{path}:{line}", body, givens))
+        # The file, not the line: an edit above an example must not make the generated files stale.
+        functions.append(example_function(name, path, body, givens))
     files = {}
     for imports in sorted(by_imports):
         suffix = "".join(i for i in imports if i != lib.module) or "Plain"

@@ -5,37 +5,37 @@
 import Feeds
 import Foundation
 
-// Sources/Feeds/Discovery/FeedDiscovery.swift:5
+// Sources/Feeds/Discovery/FeedDiscovery.swift
 func docExample_FeedDiscovery_DiscoveredFeed(body: Data, pageURL: URL) throws {
     let found = FeedDiscovery.alternateLinks(inHTML: body, base: pageURL)
     print(found.first?.url ?? "none", found.first?.title ?? "")
     _ = found
 }
 
-// Sources/Feeds/Discovery/FeedDiscovery.swift:30
+// Sources/Feeds/Discovery/FeedDiscovery.swift
 func docExample_FeedDiscovery_FeedDiscovery(html: String) throws {
     let feeds = FeedDiscovery.alternateLinks(inHTML: Data(html.utf8), base: URL(string: "https://blog.example/")!)
     _ = feeds
 }
 
-// Sources/Feeds/Discovery/FeedDiscovery.swift:46
+// Sources/Feeds/Discovery/FeedDiscovery.swift
 func docExample_FeedDiscovery_looksLikeHTML() throws {
     _ = FeedDiscovery.looksLikeHTML(Data("<!DOCTYPE html><html>".utf8), contentType: nil)   // true
 }
 
-// Sources/Feeds/Discovery/FeedDiscovery.swift:91
+// Sources/Feeds/Discovery/FeedDiscovery.swift
 func docExample_FeedDiscovery_commonURLs() throws {
     _ = FeedDiscovery.commonURLs(for: URL(string: "https://blog.example/about")!).first   // https://blog.example/feed
 }
 
-// Sources/Feeds/Fetching/DownloadSink.swift:129
+// Sources/Feeds/Fetching/DownloadSink.swift
 func docExample_DownloadSink_DownloadOutcome(bytes: Data, episodeURL: URL, folder: URL, outcome: FetchOutcome, fetcher: FeedFetcher) async throws {
     let outcome = await fetcher.download(episodeURL, to: folder.appendingPathComponent("a.mp3.part")) { _ in }
     if case .completed(let bytes, let resumedFrom) = outcome { print(bytes, resumedFrom) }
     _ = outcome
 }
 
-// Sources/Feeds/Fetching/FeedFetcher+Download.swift:19
+// Sources/Feeds/Fetching/FeedFetcher+Download.swift
 func docExample_FeedFetcherDownload_download(episodeURL: URL, folder: URL, outcome: FetchOutcome, fetcher: FeedFetcher) async throws {
     let outcome = await fetcher.download(episodeURL, to: folder.appendingPathComponent("a.mp3.part")) { p in
         print(p.received, p.total ?? -1)
@@ -43,46 +43,46 @@ func docExample_FeedFetcherDownload_download(episodeURL: URL, folder: URL, outco
     _ = outcome
 }
 
-// Sources/Feeds/Fetching/FeedFetcher.swift:24
+// Sources/Feeds/Fetching/FeedFetcher.swift
 func docExample_FeedFetcher_FeedFetcher(outcome: FetchOutcome, fetcher: FeedFetcher) async throws {
     let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: "0.1.0"))
     let outcome = await fetcher.fetch(FeedRequest(url: URL(string: "https://example.org/feed")!))
     _ = (fetcher, outcome)
 }
 
-// Sources/Feeds/Fetching/FeedFetcher.swift:56
+// Sources/Feeds/Fetching/FeedFetcher.swift
 func docExample_FeedFetcher_fetch(feedURL: URL, outcome: FetchOutcome, server: Subscription, fetcher: FeedFetcher) async throws {
     let outcome = await fetcher.fetch(FeedRequest(url: feedURL, etag: server.etag))
     _ = outcome
 }
 
-// Sources/Feeds/Fetching/FeedRequest.swift:10
+// Sources/Feeds/Fetching/FeedRequest.swift
 func docExample_FeedRequest_FeedRequest(server: Subscription, request: FeedRequest) throws {
     let request = FeedRequest(url: URL(string: "https://example.org/feed.xml")!,
                               etag: server.etag, lastModified: server.lastModified)
     _ = request
 }
 
-// Sources/Feeds/Fetching/FeedRequest.swift:32
+// Sources/Feeds/Fetching/FeedRequest.swift
 func docExample_FeedRequest_init() throws {
     let first = FeedRequest(url: URL(string: "https://example.org/feed.xml")!)
     let again = FeedRequest(url: first.url, etag: "\"v2\"")
     _ = (first, again)
 }
 
-// Sources/Feeds/Fetching/FeedRequest.swift:46
+// Sources/Feeds/Fetching/FeedRequest.swift
 func docExample_FeedRequest_FormBody(body: Data) throws {
     let body = FormBody.encode([("Email", "alice"), ("Passwd", "p&ss")])   // "Email=alice&Passwd=p%26ss"
     _ = body
 }
 
-// Sources/Feeds/Fetching/FetchOutcome.swift:41
+// Sources/Feeds/Fetching/FetchOutcome.swift
 func docExample_FetchOutcome_init(url: URL) throws {
     let metadata = FetchMetadata(finalURL: url, status: 200)
     _ = metadata
 }
 
-// Sources/Feeds/Fetching/FetchOutcome.swift:61
+// Sources/Feeds/Fetching/FetchOutcome.swift
 func docExample_FetchOutcome_FetchOutcome(body: Data, error: FetchError, server: Subscription, fetcher: FeedFetcher, request: FeedRequest) async throws {
     switch await fetcher.fetch(request) {
     case .fetched(let body, let metadata): print(body.count, "bytes,", metadata.charset ?? "no charset")
@@ -93,14 +93,14 @@ func docExample_FetchOutcome_FetchOutcome(body: Data, error: FetchError, server:
     }
 }
 
-// Sources/Feeds/HTML/HTMLText.swift:74
+// Sources/Feeds/HTML/HTMLText.swift
 func docExample_HTMLText_render(item: ParsedItem, feedURL: URL) throws {
     let page = HTMLText.render(item.content ?? "", width: 72, baseURL: feedURL)
     page.lines.forEach { print($0) }
     _ = page
 }
 
-// Sources/Feeds/HTML/RenderedText.swift:4
+// Sources/Feeds/HTML/RenderedText.swift
 func docExample_RenderedText_RenderedText() throws {
     let page = HTMLText.render("<p>See <a href=\"/x\">this</a></p>", width: 40,
                                baseURL: URL(string: "https://example.org/"))
@@ -108,130 +108,130 @@ func docExample_RenderedText_RenderedText() throws {
     _ = page
 }
 
-// Sources/Feeds/JSONFeed/JSONFeedError.swift:3
+// Sources/Feeds/JSONFeed/JSONFeedError.swift
 func docExample_JSONFeedError_JSONFeedError(bytes: Data, error: FetchError) throws {
     do { _ = try JSONFeedParser.parse(data: bytes, baseURL: nil) }
     catch let error as JSONFeedError { print(error) }  // "not JSON: Invalid value around character 0."
 }
 
-// Sources/Feeds/JSONFeed/JSONFeedParser.swift:9
+// Sources/Feeds/JSONFeed/JSONFeedParser.swift
 func docExample_JSONFeedParser_JSONFeedParser(json: Data, feed: ParsedFeed) throws {
     let feed = try JSONFeedParser.parse(data: json, baseURL: URL(string: "https://example.org/feed.json"))
     print(feed.format, feed.items.first?.title ?? "")  // jsonfeed …
     _ = feed
 }
 
-// Sources/Feeds/JSONFeed/JSONFeedParser.swift:28
+// Sources/Feeds/JSONFeed/JSONFeedParser.swift
 func docExample_JSONFeedParser_parse(feed: ParsedFeed) throws {
     let feed = try JSONFeedParser.parse(data: Data(#"{"version":"https://jsonfeed.org/version/1.1","items":[]}"#.utf8), baseURL: nil)
     _ = feed.items.isEmpty  // true
     _ = feed
 }
 
-// Sources/Feeds/Model/ParsedFeed+ContractJSON.swift:10
+// Sources/Feeds/Model/ParsedFeed+ContractJSON.swift
 func docExample_ParsedFeedContractJSON_contractJSON(feed: ParsedFeed) throws {
     FileHandle.standardOutput.write(feed.contractJSON())
 }
 
-// Sources/Feeds/Model/ParsedFeed+ContractJSON.swift:22
+// Sources/Feeds/Model/ParsedFeed+ContractJSON.swift
 func docExample_ParsedFeedContractJSON_writeContractJSON(json: Data, feed: ParsedFeed) throws {
     var json = Data()
     feed.writeContractJSON { chunk in json.append(contentsOf: chunk) }
     _ = json
 }
 
-// Sources/Feeds/Model/ParsedFeed.swift:10
+// Sources/Feeds/Model/ParsedFeed.swift
 func docExample_ParsedFeed_ParsedFeed(bytes: Data, feed: ParsedFeed) throws {
     let feed = try FeedParser.parse(data: bytes, url: URL(string: "https://example.org/feed"))
     print(feed.title ?? "untitled", feed.items.count)
     _ = feed
 }
 
-// Sources/Feeds/Model/ParsedFeed.swift:30
+// Sources/Feeds/Model/ParsedFeed.swift
 func docExample_ParsedFeed_problems(feed: ParsedFeed, url: URL, server: Subscription) throws {
     if let problem = feed.problems.first { server.lastError = "\(url): \(problem)" }
 }
 
-// Sources/Feeds/OPML/OPML.swift:10
+// Sources/Feeds/OPML/OPML.swift
 func docExample_OPML_OPML(fileURL: URL) throws {
     let feeds = try OPML.parse(data: Data(contentsOf: fileURL), source: fileURL.path)
     let xml = OPML.export(feeds)
     _ = (feeds, xml)
 }
 
-// Sources/Feeds/OPML/OPML.swift:29
+// Sources/Feeds/OPML/OPML.swift
 func docExample_OPML_parse(opml: String) throws {
     let feeds = try OPML.parse(data: Data(opml.utf8), source: "feeds.opml")
     _ = feeds.first?.categories  // ["News", "Tech"]
     _ = feeds
 }
 
-// Sources/Feeds/OPML/OPML.swift:41
+// Sources/Feeds/OPML/OPML.swift
 func docExample_OPML_read(opml: String) throws {
     let (feeds, rejected) = try OPML.read(data: Data(opml.utf8), source: "feeds.opml")
     rejected.forEach { print("not imported:", $0) }
     _ = (feeds, rejected)
 }
 
-// Sources/Feeds/OPML/OPMLError.swift:3
+// Sources/Feeds/OPML/OPMLError.swift
 func docExample_OPMLError_OPMLError(bytes: Data, error: FetchError) throws {
     do { _ = try OPML.parse(data: bytes, source: "feeds.opml") }
     catch let error as OPMLError { print(error) }  // "feeds.opml:3:7: not well-formed XML: …"
 }
 
-// Sources/Feeds/OPML/SubscriptionImport.swift:6
+// Sources/Feeds/OPML/SubscriptionImport.swift
 func docExample_SubscriptionImport_SubscriptionImport(opml: String) throws {
     let list = try SubscriptionImport.read(data: Data(opml.utf8), source: "feeds.opml")
     list.notes.forEach { print("note:", $0) }
     _ = list
 }
 
-// Sources/Feeds/OPML/SubscriptionImport.swift:34
+// Sources/Feeds/OPML/SubscriptionImport.swift
 func docExample_SubscriptionImport_read(feed: ParsedFeed, fileURL: URL) throws {
     let list = try SubscriptionImport.read(data: Data(contentsOf: fileURL), source: fileURL.path)
     for feed in list.subscriptions { print(feed.url) }
     _ = list
 }
 
-// Sources/Feeds/Parsing/FeedParseError.swift:5
+// Sources/Feeds/Parsing/FeedParseError.swift
 func docExample_FeedParseError_FeedParseError(bytes: Data, url: URL, error: FetchError) throws {
     do { _ = try FeedParser.parse(data: bytes, url: url) }
     catch { print(error) }   // "https://example.org/feed: not a feed: the root element is <html>"
 }
 
-// Sources/Feeds/Parsing/FeedParser.swift:10
+// Sources/Feeds/Parsing/FeedParser.swift
 func docExample_FeedParser_FeedParser(bytes: Data, feed: ParsedFeed) throws {
     let bytes = try Data(contentsOf: URL(fileURLWithPath: "feed.xml"))
     let feed = try FeedParser.parse(data: bytes, url: URL(string: "https://example.org/feed.xml"))
     _ = (bytes, feed)
 }
 
-// Sources/Feeds/Parsing/FeedParser.swift:42
+// Sources/Feeds/Parsing/FeedParser.swift
 func docExample_FeedParser_parse(body: Data, feed: ParsedFeed, feedURL: URL) throws {
     let feed = try FeedParser.parse(data: body, url: feedURL, contentTypeCharset: "iso-8859-1")
     _ = feed
 }
 
-// Sources/Feeds/Parsing/FeedParser.swift:75
+// Sources/Feeds/Parsing/FeedParser.swift
 func docExample_FeedParser_writeContractJSON(bytes: Data, json: Data, feedURL: URL) throws {
     var json = Data()
     try FeedParser.writeContractJSON(data: bytes, url: feedURL) { chunk in json.append(contentsOf: chunk) }
     _ = json
 }
 
-// Sources/Feeds/Parsing/ParseThroughputTuning.swift:39
+// Sources/Feeds/Parsing/ParseThroughputTuning.swift
 func docExample_ParseThroughputTuning_growHeapInLargeSteps(data: Data, write: @escaping (UnsafeRawBufferPointer) -> Void) throws {
     ParseThroughputTuning.growHeapInLargeSteps()
     let problems = try FeedParser.writeContractJSON(data: data) { chunk in write(chunk) }
     _ = problems
 }
 
-// Sources/Feeds/Support/AlternateSignalStack.swift:11
+// Sources/Feeds/Support/AlternateSignalStack.swift
 func docExample_AlternateSignalStack_AlternateSignalStack(work: @escaping @Sendable () -> Void) throws {
     Thread { AlternateSignalStack.prepareCurrentThread(); work() }.start()
 }
 
-// Sources/Feeds/Support/GuardedThreads.swift:19
+// Sources/Feeds/Support/GuardedThreads.swift
 func docExample_GuardedThreads_GuardedThreads(body: Data, feed: ParsedFeed, html: String) async throws {
     let feed = await GuardedThreads.run { Result { try FeedParser.parse(data: body) } }
     let page = GuardedThreads.runAndWait { HTMLText.render(html, width: 72) }
@@ -239,39 +239,39 @@ func docExample_GuardedThreads_GuardedThreads(body: Data, feed: ParsedFeed, html
 }
 
 let docExamplesFoundation: [DocExample] = [
-    DocExample(id: "FeedDiscovery_DiscoveredFeed", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift:5", run: { given in try docExample_FeedDiscovery_DiscoveredFeed(body: given.body, pageURL: given.pageURL) }),
-    DocExample(id: "FeedDiscovery_FeedDiscovery", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift:30", run: { given in try docExample_FeedDiscovery_FeedDiscovery(html: given.html) }),
-    DocExample(id: "FeedDiscovery_looksLikeHTML", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift:46", run: { given in try docExample_FeedDiscovery_looksLikeHTML() }),
-    DocExample(id: "FeedDiscovery_commonURLs", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift:91", run: { given in try docExample_FeedDiscovery_commonURLs() }),
-    DocExample(id: "DownloadSink_DownloadOutcome", origin: "Sources/Feeds/Fetching/DownloadSink.swift:129", runAsync: { given in try await docExample_DownloadSink_DownloadOutcome(bytes: given.bytes, episodeURL: given.episodeURL, folder: given.folder, outcome: given.outcome, fetcher: given.fetcher) }),
-    DocExample(id: "FeedFetcherDownload_download", origin: "Sources/Feeds/Fetching/FeedFetcher+Download.swift:19", runAsync: { given in try await docExample_FeedFetcherDownload_download(episodeURL: given.episodeURL, folder: given.folder, outcome: given.outcome, fetcher: given.fetcher) }),
-    DocExample(id: "FeedFetcher_FeedFetcher", origin: "Sources/Feeds/Fetching/FeedFetcher.swift:24", runAsync: { given in try await docExample_FeedFetcher_FeedFetcher(outcome: given.outcome, fetcher: given.fetcher) }),
-    DocExample(id: "FeedFetcher_fetch", origin: "Sources/Feeds/Fetching/FeedFetcher.swift:56", runAsync: { given in try await docExample_FeedFetcher_fetch(feedURL: given.feedURL, outcome: given.outcome, server: given.server, fetcher: given.fetcher) }),
-    DocExample(id: "FeedRequest_FeedRequest", origin: "Sources/Feeds/Fetching/FeedRequest.swift:10", run: { given in try docExample_FeedRequest_FeedRequest(server: given.server, request: given.request) }),
-    DocExample(id: "FeedRequest_init", origin: "Sources/Feeds/Fetching/FeedRequest.swift:32", run: { given in try docExample_FeedRequest_init() }),
-    DocExample(id: "FeedRequest_FormBody", origin: "Sources/Feeds/Fetching/FeedRequest.swift:46", run: { given in try docExample_FeedRequest_FormBody(body: given.body) }),
-    DocExample(id: "FetchOutcome_init", origin: "Sources/Feeds/Fetching/FetchOutcome.swift:41", run: { given in try docExample_FetchOutcome_init(url: given.url) }),
-    DocExample(id: "FetchOutcome_FetchOutcome", origin: "Sources/Feeds/Fetching/FetchOutcome.swift:61", runAsync: { given in try await docExample_FetchOutcome_FetchOutcome(body: given.body, error: given.error, server: given.server, fetcher: given.fetcher, request: given.request) }),
-    DocExample(id: "HTMLText_render", origin: "Sources/Feeds/HTML/HTMLText.swift:74", run: { given in try docExample_HTMLText_render(item: given.item, feedURL: given.feedURL) }),
-    DocExample(id: "RenderedText_RenderedText", origin: "Sources/Feeds/HTML/RenderedText.swift:4", run: { given in try docExample_RenderedText_RenderedText() }),
-    DocExample(id: "JSONFeedError_JSONFeedError", origin: "Sources/Feeds/JSONFeed/JSONFeedError.swift:3", run: { given in try docExample_JSONFeedError_JSONFeedError(bytes: given.bytes, error: given.error) }),
-    DocExample(id: "JSONFeedParser_JSONFeedParser", origin: "Sources/Feeds/JSONFeed/JSONFeedParser.swift:9", run: { given in try docExample_JSONFeedParser_JSONFeedParser(json: given.json, feed: given.feed) }),
-    DocExample(id: "JSONFeedParser_parse", origin: "Sources/Feeds/JSONFeed/JSONFeedParser.swift:28", run: { given in try docExample_JSONFeedParser_parse(feed: given.feed) }),
-    DocExample(id: "ParsedFeedContractJSON_contractJSON", origin: "Sources/Feeds/Model/ParsedFeed+ContractJSON.swift:10", run: { given in try docExample_ParsedFeedContractJSON_contractJSON(feed: given.feed) }),
-    DocExample(id: "ParsedFeedContractJSON_writeContractJSON", origin: "Sources/Feeds/Model/ParsedFeed+ContractJSON.swift:22", run: { given in try docExample_ParsedFeedContractJSON_writeContractJSON(json: given.json, feed: given.feed) }),
-    DocExample(id: "ParsedFeed_ParsedFeed", origin: "Sources/Feeds/Model/ParsedFeed.swift:10", run: { given in try docExample_ParsedFeed_ParsedFeed(bytes: given.bytes, feed: given.feed) }),
-    DocExample(id: "ParsedFeed_problems", origin: "Sources/Feeds/Model/ParsedFeed.swift:30", run: { given in try docExample_ParsedFeed_problems(feed: given.feed, url: given.url, server: given.server) }),
-    DocExample(id: "OPML_OPML", origin: "Sources/Feeds/OPML/OPML.swift:10", run: { given in try docExample_OPML_OPML(fileURL: given.fileURL) }),
-    DocExample(id: "OPML_parse", origin: "Sources/Feeds/OPML/OPML.swift:29", run: { given in try docExample_OPML_parse(opml: given.opml) }),
-    DocExample(id: "OPML_read", origin: "Sources/Feeds/OPML/OPML.swift:41", run: { given in try docExample_OPML_read(opml: given.opml) }),
-    DocExample(id: "OPMLError_OPMLError", origin: "Sources/Feeds/OPML/OPMLError.swift:3", run: { given in try docExample_OPMLError_OPMLError(bytes: given.bytes, error: given.error) }),
-    DocExample(id: "SubscriptionImport_SubscriptionImport", origin: "Sources/Feeds/OPML/SubscriptionImport.swift:6", run: { given in try docExample_SubscriptionImport_SubscriptionImport(opml: given.opml) }),
-    DocExample(id: "SubscriptionImport_read", origin: "Sources/Feeds/OPML/SubscriptionImport.swift:34", run: { given in try docExample_SubscriptionImport_read(feed: given.feed, fileURL: given.fileURL) }),
-    DocExample(id: "FeedParseError_FeedParseError", origin: "Sources/Feeds/Parsing/FeedParseError.swift:5", run: { given in try docExample_FeedParseError_FeedParseError(bytes: given.bytes, url: given.url, error: given.error) }),
-    DocExample(id: "FeedParser_FeedParser", origin: "Sources/Feeds/Parsing/FeedParser.swift:10", run: { given in try docExample_FeedParser_FeedParser(bytes: given.bytes, feed: given.feed) }),
-    DocExample(id: "FeedParser_parse", origin: "Sources/Feeds/Parsing/FeedParser.swift:42", run: { given in try docExample_FeedParser_parse(body: given.body, feed: given.feed, feedURL: given.feedURL) }),
-    DocExample(id: "FeedParser_writeContractJSON", origin: "Sources/Feeds/Parsing/FeedParser.swift:75", run: { given in try docExample_FeedParser_writeContractJSON(bytes: given.bytes, json: given.json, feedURL: given.feedURL) }),
-    DocExample(id: "ParseThroughputTuning_growHeapInLargeSteps", origin: "Sources/Feeds/Parsing/ParseThroughputTuning.swift:39", run: { given in try docExample_ParseThroughputTuning_growHeapInLargeSteps(data: given.data, write: given.write) }),
-    DocExample(id: "AlternateSignalStack_AlternateSignalStack", origin: "Sources/Feeds/Support/AlternateSignalStack.swift:11", run: { given in try docExample_AlternateSignalStack_AlternateSignalStack(work: given.work) }),
-    DocExample(id: "GuardedThreads_GuardedThreads", origin: "Sources/Feeds/Support/GuardedThreads.swift:19", runAsync: { given in try await docExample_GuardedThreads_GuardedThreads(body: given.body, feed: given.feed, html: given.html) }),
+    DocExample(id: "FeedDiscovery_DiscoveredFeed", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_DiscoveredFeed(body: given.body, pageURL: given.pageURL) }),
+    DocExample(id: "FeedDiscovery_FeedDiscovery", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_FeedDiscovery(html: given.html) }),
+    DocExample(id: "FeedDiscovery_looksLikeHTML", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_looksLikeHTML() }),
+    DocExample(id: "FeedDiscovery_commonURLs", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_commonURLs() }),
+    DocExample(id: "DownloadSink_DownloadOutcome", origin: "Sources/Feeds/Fetching/DownloadSink.swift", runAsync: { given in try await docExample_DownloadSink_DownloadOutcome(bytes: given.bytes, episodeURL: given.episodeURL, folder: given.folder, outcome: given.outcome, fetcher: given.fetcher) }),
+    DocExample(id: "FeedFetcherDownload_download", origin: "Sources/Feeds/Fetching/FeedFetcher+Download.swift", runAsync: { given in try await docExample_FeedFetcherDownload_download(episodeURL: given.episodeURL, folder: given.folder, outcome: given.outcome, fetcher: given.fetcher) }),
+    DocExample(id: "FeedFetcher_FeedFetcher", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", runAsync: { given in try await docExample_FeedFetcher_FeedFetcher(outcome: given.outcome, fetcher: given.fetcher) }),
+    DocExample(id: "FeedFetcher_fetch", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", runAsync: { given in try await docExample_FeedFetcher_fetch(feedURL: given.feedURL, outcome: given.outcome, server: given.server, fetcher: given.fetcher) }),
+    DocExample(id: "FeedRequest_FeedRequest", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_FeedRequest(server: given.server, request: given.request) }),
+    DocExample(id: "FeedRequest_init", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_init() }),
+    DocExample(id: "FeedRequest_FormBody", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_FormBody(body: given.body) }),
+    DocExample(id: "FetchOutcome_init", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", run: { given in try docExample_FetchOutcome_init(url: given.url) }),
+    DocExample(id: "FetchOutcome_FetchOutcome", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", runAsync: { given in try await docExample_FetchOutcome_FetchOutcome(body: given.body, error: given.error, server: given.server, fetcher: given.fetcher, request: given.request) }),
+    DocExample(id: "HTMLText_render", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_render(item: given.item, feedURL: given.feedURL) }),
+    DocExample(id: "RenderedText_RenderedText", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_RenderedText() }),
+    DocExample(id: "JSONFeedError_JSONFeedError", origin: "Sources/Feeds/JSONFeed/JSONFeedError.swift", run: { given in try docExample_JSONFeedError_JSONFeedError(bytes: given.bytes, error: given.error) }),
+    DocExample(id: "JSONFeedParser_JSONFeedParser", origin: "Sources/Feeds/JSONFeed/JSONFeedParser.swift", run: { given in try docExample_JSONFeedParser_JSONFeedParser(json: given.json, feed: given.feed) }),
+    DocExample(id: "JSONFeedParser_parse", origin: "Sources/Feeds/JSONFeed/JSONFeedParser.swift", run: { given in try docExample_JSONFeedParser_parse(feed: given.feed) }),
+    DocExample(id: "ParsedFeedContractJSON_contractJSON", origin: "Sources/Feeds/Model/ParsedFeed+ContractJSON.swift", run: { given in try docExample_ParsedFeedContractJSON_contractJSON(feed: given.feed) }),
+    DocExample(id: "ParsedFeedContractJSON_writeContractJSON", origin: "Sources/Feeds/Model/ParsedFeed+ContractJSON.swift", run: { given in try docExample_ParsedFeedContractJSON_writeContractJSON(json: given.json, feed: given.feed) }),
+    DocExample(id: "ParsedFeed_ParsedFeed", origin: "Sources/Feeds/Model/ParsedFeed.swift", run: { given in try docExample_ParsedFeed_ParsedFeed(bytes: given.bytes, feed: given.feed) }),
+    DocExample(id: "ParsedFeed_problems", origin: "Sources/Feeds/Model/ParsedFeed.swift", run: { given in try docExample_ParsedFeed_problems(feed: given.feed, url: given.url, server: given.server) }),
+    DocExample(id: "OPML_OPML", origin: "Sources/Feeds/OPML/OPML.swift", run: { given in try docExample_OPML_OPML(fileURL: given.fileURL) }),
+    DocExample(id: "OPML_parse", origin: "Sources/Feeds/OPML/OPML.swift", run: { given in try docExample_OPML_parse(opml: given.opml) }),
+    DocExample(id: "OPML_read", origin: "Sources/Feeds/OPML/OPML.swift", run: { given in try docExample_OPML_read(opml: given.opml) }),
+    DocExample(id: "OPMLError_OPMLError", origin: "Sources/Feeds/OPML/OPMLError.swift", run: { given in try docExample_OPMLError_OPMLError(bytes: given.bytes, error: given.error) }),
+    DocExample(id: "SubscriptionImport_SubscriptionImport", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_SubscriptionImport(opml: given.opml) }),
+    DocExample(id: "SubscriptionImport_read", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_read(feed: given.feed, fileURL: given.fileURL) }),
+    DocExample(id: "FeedParseError_FeedParseError", origin: "Sources/Feeds/Parsing/FeedParseError.swift", run: { given in try docExample_FeedParseError_FeedParseError(bytes: given.bytes, url: given.url, error: given.error) }),
+    DocExample(id: "FeedParser_FeedParser", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_FeedParser(bytes: given.bytes, feed: given.feed) }),
+    DocExample(id: "FeedParser_parse", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_parse(body: given.body, feed: given.feed, feedURL: given.feedURL) }),
+    DocExample(id: "FeedParser_writeContractJSON", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_writeContractJSON(bytes: given.bytes, json: given.json, feedURL: given.feedURL) }),
+    DocExample(id: "ParseThroughputTuning_growHeapInLargeSteps", origin: "Sources/Feeds/Parsing/ParseThroughputTuning.swift", run: { given in try docExample_ParseThroughputTuning_growHeapInLargeSteps(data: given.data, write: given.write) }),
+    DocExample(id: "AlternateSignalStack_AlternateSignalStack", origin: "Sources/Feeds/Support/AlternateSignalStack.swift", run: { given in try docExample_AlternateSignalStack_AlternateSignalStack(work: given.work) }),
+    DocExample(id: "GuardedThreads_GuardedThreads", origin: "Sources/Feeds/Support/GuardedThreads.swift", runAsync: { given in try await docExample_GuardedThreads_GuardedThreads(body: given.body, feed: given.feed, html: given.html) }),
 ]

@@ -4,98 +4,98 @@
 
 import Feeds
 
-// Sources/Feeds/Dates/FeedDateParser.swift:8
+// Sources/Feeds/Dates/FeedDateParser.swift
 func docExample_FeedDateParser_FeedDateParser() throws {
     _ = FeedDateParser.date(from: "Wed, 6 Apr 2022 21:07:47 +0000")   // 2022-04-06T21:07:47Z
     _ = FeedDateParser.date(from: "2015-09-08T07:21:41.000-07:00")    // 2015-09-08T14:21:41Z
 }
 
-// Sources/Feeds/Dates/FeedDateParser.swift:16
+// Sources/Feeds/Dates/FeedDateParser.swift
 func docExample_FeedDateParser_date() throws {
     let when = FeedDateParser.date(from: "Sun, 12 August 2012")
     _ = when
 }
 
-// Sources/Feeds/Fetching/CommandFeed.swift:17
+// Sources/Feeds/Fetching/CommandFeed.swift
 func docExample_CommandFeed_CommandFeed() throws {
     _ = CommandFeed(subscription: "filter:~/bin/clean --strict:https://example.org/feed")?.argv   // ["/home/u/bin/clean", "--strict"]
 }
 
-// Sources/Feeds/Fetching/CommandFeed.swift:62
+// Sources/Feeds/Fetching/CommandFeed.swift
 func docExample_CommandFeed_requestURL(request: FeedRequest) throws {
     let request = FeedRequest(url: CommandFeed.requestURL("exec:~/bin/feed --all")!)
     _ = request
 }
 
-// Sources/Feeds/Fetching/CommandWords.swift:7
+// Sources/Feeds/Fetching/CommandWords.swift
 func docExample_CommandWords_CommandWords() throws {
     _ = CommandWords.split(#"mpv --title "a b" 'c d'"#)   // ["mpv", "--title", "a b", "c d"]
 }
 
-// Sources/Feeds/Fetching/DownloadSink.swift:111
+// Sources/Feeds/Fetching/DownloadSink.swift
 func docExample_DownloadSink_DownloadProgress(progress: DownloadProgress) throws {
     let fraction = progress.total.map { Double(progress.received) / Double($0) }
     _ = fraction
 }
 
-// Sources/Feeds/Fetching/FeedFetcher.swift:38
+// Sources/Feeds/Fetching/FeedFetcher.swift
 func docExample_FeedFetcher_init(fetcher: FeedFetcher) throws {
     let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: "0.1.0", maxConcurrent: 4))
     _ = fetcher
 }
 
-// Sources/Feeds/Fetching/FeedFetcher.swift:75
+// Sources/Feeds/Fetching/FeedFetcher.swift
 func docExample_FeedFetcher_fetchAll(outcome: FetchOutcome, fetcher: FeedFetcher, request: FeedRequest, requests: [FeedRequest], pipeline: Pipeline) async throws {
     await fetcher.fetchAll(requests) { request, outcome in
         await pipeline.handle(outcome, for: request)
     }
 }
 
-// Sources/Feeds/Fetching/FeedRequest.swift:53
+// Sources/Feeds/Fetching/FeedRequest.swift
 func docExample_FeedRequest_encode() throws {
     _ = FormBody.encode([("i", "1"), ("i", "2")])   // "i=1&i=2"
 }
 
-// Sources/Feeds/Fetching/FeedRequest.swift:62
+// Sources/Feeds/Fetching/FeedRequest.swift
 func docExample_FeedRequest_escape() throws {
     _ = FormBody.escape("a b/c")   // "a%20b%2Fc"
 }
 
-// Sources/Feeds/Fetching/FetchError.swift:5
+// Sources/Feeds/Fetching/FetchError.swift
 func docExample_FetchError_FetchError(error: FetchError, outcome: FetchOutcome) throws {
     if case .failed(let error) = outcome {
         print(error)          // "https://example.org/feed: HTTP 404"
     }
 }
 
-// Sources/Feeds/Fetching/FetchError.swift:13
+// Sources/Feeds/Fetching/FetchError.swift
 func docExample_FetchError_TimeoutKind(error: FetchError) throws {
     if case .timedOut(_, _, .idle) = error { print("server went silent") }
 }
 
-// Sources/Feeds/Fetching/FetchError.swift:57
+// Sources/Feeds/Fetching/FetchError.swift
 func docExample_FetchError_url(error: FetchError, log: @escaping (String) -> Void) throws {
     log("\(error.url): \(error)")
 }
 
-// Sources/Feeds/Fetching/FetchError.swift:73
+// Sources/Feeds/Fetching/FetchError.swift
 func docExample_FetchError_httpStatus(error: FetchError) throws {
     if error.httpStatus == 404 { print("feed moved without a redirect") }
 }
 
-// Sources/Feeds/Fetching/FetchError.swift:83
+// Sources/Feeds/Fetching/FetchError.swift
 func docExample_FetchError_description(error: FetchError, server: Subscription) throws {
     server.lastError = error.description
 }
 
-// Sources/Feeds/Fetching/FetchOutcome.swift:5
+// Sources/Feeds/Fetching/FetchOutcome.swift
 func docExample_FetchOutcome_FetchMetadata(outcome: FetchOutcome, server: Subscription) throws {
     if case .fetched(_, let metadata) = outcome, let newURL = metadata.permanentRedirect {
         server.url = newURL.absoluteString   // every hop was a 301 or 308
     }
 }
 
-// Sources/Feeds/Fetching/FetcherConfiguration.swift:7
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_FetcherConfiguration(fetcher: FeedFetcher, jobs: Int) throws {
     var configuration = FetcherConfiguration(version: "1.0")
     configuration.maxConcurrent = jobs
@@ -103,236 +103,236 @@ func docExample_FetcherConfiguration_FetcherConfiguration(fetcher: FeedFetcher, 
     _ = (configuration, fetcher)
 }
 
-// Sources/Feeds/Fetching/FetcherConfiguration.swift:41
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_init() throws {
     let configuration = FetcherConfiguration(version: "0.1.0", maxConcurrent: 16)
     _ = configuration
 }
 
-// Sources/Feeds/Fetching/FetcherConfiguration.swift:61
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_userAgent() throws {
     _ = FetcherConfiguration(version: "1.2").userAgent   // "zeader/1.2"
 }
 
-// Sources/Feeds/Fetching/FetcherConfiguration.swift:74
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_defaultCAFile() throws {
     FetcherConfiguration.defaultCAFile = "/etc/zeader/home-ca.pem"
 }
 
-// Sources/Feeds/HTML/HTMLEntities.swift:7
+// Sources/Feeds/HTML/HTMLEntities.swift
 func docExample_HTMLEntities_HTMLEntities() throws {
     _ = HTMLEntities.decode("Caf&eacute; &amp; bar &#8212; &hellip;")  // "Café & bar — …"
     _ = HTMLEntities.decode("AT&T")                                    // "AT&T"
 }
 
-// Sources/Feeds/HTML/HTMLEntities.swift:18
+// Sources/Feeds/HTML/HTMLEntities.swift
 func docExample_HTMLEntities_decode() throws {
     _ = HTMLEntities.decode("&lt;b&gt;")                          // "<b>"
     _ = HTMLEntities.decode("?x=1&copy=2", inAttribute: true)    // "?x=1&copy=2"
 }
 
-// Sources/Feeds/HTML/HTMLText+Import.swift:6
+// Sources/Feeds/HTML/HTMLText+Import.swift
 func docExample_HTMLTextImport_HTMLText() throws {
     let summary = HTMLText.summary(ofHTML: "<p>Hello <b>world</b></p>")   // "Hello world"
     let title = HTMLText.sanitizedLine("a\u{1B}[31mb")                   // "a[31mb"
     _ = (summary, title)
 }
 
-// Sources/Feeds/HTML/HTMLText+Import.swift:14
+// Sources/Feeds/HTML/HTMLText+Import.swift
 func docExample_HTMLTextImport_summary() throws {
     _ = HTMLText.summary(ofHTML: "<p>Hello <b>world</b></p>")   // "Hello world"
 }
 
-// Sources/Feeds/HTML/HTMLText+Import.swift:30
+// Sources/Feeds/HTML/HTMLText+Import.swift
 func docExample_HTMLTextImport_sanitizedLine() throws {
     _ = HTMLText.sanitizedLine("a\u{1B}[31mb")   // "a[31mb"
 }
 
-// Sources/Feeds/HTML/HTMLText.swift:10
+// Sources/Feeds/HTML/HTMLText.swift
 func docExample_HTMLText_HTMLText() throws {
     _ = HTMLText.plainText("<p>Caf&eacute;</p><p>open</p>")  // "Café open"
     _ = HTMLText.render("<ul><li>one<li>two</ul>", width: 20).lines  // ["  * one", "  * two"]
 }
 
-// Sources/Feeds/HTML/HTMLText.swift:19
+// Sources/Feeds/HTML/HTMLText.swift
 func docExample_HTMLText_plainText() throws {
     _ = HTMLText.plainText("<b>Fish</b> &amp;&nbsp;chips<script>x()</script>")  // "Fish & chips"
     _ = HTMLText.plainText("a<br>b")                                            // "a b"
 }
 
-// Sources/Feeds/HTML/HTMLText.swift:98
+// Sources/Feeds/HTML/HTMLText.swift
 func docExample_HTMLText_wrap() throws {
     _ = HTMLText.wrap("the quick brown fox", width: 10)  // ["the quick", "brown fox"]
     _ = HTMLText.wrap("日本語の文章です", width: 6)         // ["日本語", "の文章", "です"]
 }
 
-// Sources/Feeds/HTML/RenderedText.swift:18
+// Sources/Feeds/HTML/RenderedText.swift
 func docExample_RenderedText_text(html: String) throws {
     print(HTMLText.render(html, width: 72).text)
 }
 
-// Sources/Feeds/HTML/RenderedText.swift:25
+// Sources/Feeds/HTML/RenderedText.swift
 func docExample_RenderedText_init() throws {
     let empty = RenderedText(lines: [], links: [])
     _ = empty
 }
 
-// Sources/Feeds/JSONFeed/JSONFeedError.swift:18
+// Sources/Feeds/JSONFeed/JSONFeedError.swift
 func docExample_JSONFeedError_description() throws {
     print(JSONFeedError.notAnObject(found: "an array"))  // not a JSON Feed: the top level is an array, not an object
 }
 
-// Sources/Feeds/Model/ParsedFeed.swift:51
+// Sources/Feeds/Model/ParsedFeed.swift
 func docExample_ParsedFeed_ParsedItem(feed: ParsedFeed, item: ParsedItem) throws {
     for item in feed.items { print(item.id, item.title ?? "") }
 }
 
-// Sources/Feeds/OPML/NewsboatURLs.swift:16
+// Sources/Feeds/OPML/NewsboatURLs.swift
 func docExample_NewsboatURLs_NewsboatURLs(path: String) throws {
     let list = NewsboatURLs.parse(try String(contentsOfFile: path, encoding: .utf8), source: path)
     print(list.subscriptions.count, list.notes)
     _ = list
 }
 
-// Sources/Feeds/OPML/NewsboatURLs.swift:24
+// Sources/Feeds/OPML/NewsboatURLs.swift
 func docExample_NewsboatURLs_parse() throws {
     let list = NewsboatURLs.parse("https://a.example/rss news \"~A\"\n", source: "urls")
     _ = list.subscriptions[0].title  // "A"
     _ = list
 }
 
-// Sources/Feeds/OPML/OPML.swift:98
+// Sources/Feeds/OPML/OPML.swift
 func docExample_OPML_export() throws {
     let xml = OPML.export([OPMLSubscription(url: "https://example.org/feed", title: "Ex & co")])
     try xml.write(toFile: "feeds.opml", atomically: true, encoding: .utf8)
     _ = xml
 }
 
-// Sources/Feeds/OPML/OPMLError.swift:25
+// Sources/Feeds/OPML/OPMLError.swift
 func docExample_OPMLError_description() throws {
     print(OPMLError.missingBody(source: "a.opml"))  // a.opml: OPML without a <body> element
 }
 
-// Sources/Feeds/OPML/OPMLSubscription.swift:3
+// Sources/Feeds/OPML/OPMLSubscription.swift
 func docExample_OPMLSubscription_OPMLSubscription() throws {
     let subscription = OPMLSubscription(url: "https://example.org/feed", title: "Example", categories: ["Tech"])
     print(subscription.url, subscription.categories)
     _ = subscription
 }
 
-// Sources/Feeds/OPML/OPMLSubscription.swift:19
+// Sources/Feeds/OPML/OPMLSubscription.swift
 func docExample_OPMLSubscription_init(feed: ParsedFeed) throws {
     let feed = OPMLSubscription(url: "https://lwn.net/headlines/rss", title: "LWN", categories: ["Linux"])
     _ = feed
 }
 
-// Sources/Feeds/OPML/SubscriptionImport.swift:22
+// Sources/Feeds/OPML/SubscriptionImport.swift
 func docExample_SubscriptionImport_init() throws {
     let list = SubscriptionImport(subscriptions: [OPMLSubscription(url: "https://a.example/feed")])
     _ = list
 }
 
-// Sources/Feeds/Parsing/FeedParser.swift:17
+// Sources/Feeds/Parsing/FeedParser.swift
 func docExample_FeedParser_Limits() throws {
     var limits = FeedParser.Limits()
     limits.maxInputBytes = 8 << 20
     _ = limits
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:9
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_DisplayWidth() throws {
     _ = DisplayWidth.of("日本語")   // 6
     _ = DisplayWidth.of("e\u{301}") // 1
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:16
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_of() throws {
     _ = DisplayWidth.of(Unicode.Scalar(0x4E2D)!)  // 2 (中)
     _ = DisplayWidth.of(Unicode.Scalar(0x0301)!)  // 0 (combining acute accent)
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:32
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_of_2() throws {
     _ = DisplayWidth.of("👩‍💻" as Character)  // 2
     _ = DisplayWidth.of("a" as Character)     // 1
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:63
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_of_3() throws {
     _ = DisplayWidth.of("abc")      // 3
     _ = DisplayWidth.of("한국어 ok") // 9
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:100
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_prefix() throws {
     _ = DisplayWidth.prefix("日本語", columns: 5)  // "日本"
     _ = DisplayWidth.prefix("hello", columns: 3)  // "hel"
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:120
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_padded() throws {
     _ = DisplayWidth.padded("日本", toColumns: 6)  // "日本  "
     _ = DisplayWidth.padded("日本", toColumns: 3)  // "日 "
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:134
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_lines() throws {
     _ = DisplayWidth.lines("https://example.org/a", width: 10)  // ["https://ex", "ample.org/", "a"]
 }
 
-// Sources/Feeds/Text/DisplayWidth.swift:165
+// Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_sanitizeForTerminal() throws {
     _ = DisplayWidth.sanitizeForTerminal("\u{1B}[31mred\u{1B}[0m\r\n")  // "red\n"
     _ = DisplayWidth.sanitizeForTerminal("a\u{202E}b")                  // "ab"
 }
 
 let docExamplesPlain: [DocExample] = [
-    DocExample(id: "FeedDateParser_FeedDateParser", origin: "Sources/Feeds/Dates/FeedDateParser.swift:8", run: { given in try docExample_FeedDateParser_FeedDateParser() }),
-    DocExample(id: "FeedDateParser_date", origin: "Sources/Feeds/Dates/FeedDateParser.swift:16", run: { given in try docExample_FeedDateParser_date() }),
-    DocExample(id: "CommandFeed_CommandFeed", origin: "Sources/Feeds/Fetching/CommandFeed.swift:17", run: { given in try docExample_CommandFeed_CommandFeed() }),
-    DocExample(id: "CommandFeed_requestURL", origin: "Sources/Feeds/Fetching/CommandFeed.swift:62", run: { given in try docExample_CommandFeed_requestURL(request: given.request) }),
-    DocExample(id: "CommandWords_CommandWords", origin: "Sources/Feeds/Fetching/CommandWords.swift:7", run: { given in try docExample_CommandWords_CommandWords() }),
-    DocExample(id: "DownloadSink_DownloadProgress", origin: "Sources/Feeds/Fetching/DownloadSink.swift:111", run: { given in try docExample_DownloadSink_DownloadProgress(progress: given.progress) }),
-    DocExample(id: "FeedFetcher_init", origin: "Sources/Feeds/Fetching/FeedFetcher.swift:38", run: { given in try docExample_FeedFetcher_init(fetcher: given.fetcher) }),
-    DocExample(id: "FeedFetcher_fetchAll", origin: "Sources/Feeds/Fetching/FeedFetcher.swift:75", runAsync: { given in try await docExample_FeedFetcher_fetchAll(outcome: given.outcome, fetcher: given.fetcher, request: given.request, requests: given.requests, pipeline: given.pipeline) }),
-    DocExample(id: "FeedRequest_encode", origin: "Sources/Feeds/Fetching/FeedRequest.swift:53", run: { given in try docExample_FeedRequest_encode() }),
-    DocExample(id: "FeedRequest_escape", origin: "Sources/Feeds/Fetching/FeedRequest.swift:62", run: { given in try docExample_FeedRequest_escape() }),
-    DocExample(id: "FetchError_FetchError", origin: "Sources/Feeds/Fetching/FetchError.swift:5", run: { given in try docExample_FetchError_FetchError(error: given.error, outcome: given.outcome) }),
-    DocExample(id: "FetchError_TimeoutKind", origin: "Sources/Feeds/Fetching/FetchError.swift:13", run: { given in try docExample_FetchError_TimeoutKind(error: given.error) }),
-    DocExample(id: "FetchError_url", origin: "Sources/Feeds/Fetching/FetchError.swift:57", run: { given in try docExample_FetchError_url(error: given.error, log: given.log) }),
-    DocExample(id: "FetchError_httpStatus", origin: "Sources/Feeds/Fetching/FetchError.swift:73", run: { given in try docExample_FetchError_httpStatus(error: given.error) }),
-    DocExample(id: "FetchError_description", origin: "Sources/Feeds/Fetching/FetchError.swift:83", run: { given in try docExample_FetchError_description(error: given.error, server: given.server) }),
-    DocExample(id: "FetchOutcome_FetchMetadata", origin: "Sources/Feeds/Fetching/FetchOutcome.swift:5", run: { given in try docExample_FetchOutcome_FetchMetadata(outcome: given.outcome, server: given.server) }),
-    DocExample(id: "FetcherConfiguration_FetcherConfiguration", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift:7", run: { given in try docExample_FetcherConfiguration_FetcherConfiguration(fetcher: given.fetcher, jobs: given.jobs) }),
-    DocExample(id: "FetcherConfiguration_init", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift:41", run: { given in try docExample_FetcherConfiguration_init() }),
-    DocExample(id: "FetcherConfiguration_userAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift:61", run: { given in try docExample_FetcherConfiguration_userAgent() }),
-    DocExample(id: "FetcherConfiguration_defaultCAFile", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift:74", run: { given in try docExample_FetcherConfiguration_defaultCAFile() }),
-    DocExample(id: "HTMLEntities_HTMLEntities", origin: "Sources/Feeds/HTML/HTMLEntities.swift:7", run: { given in try docExample_HTMLEntities_HTMLEntities() }),
-    DocExample(id: "HTMLEntities_decode", origin: "Sources/Feeds/HTML/HTMLEntities.swift:18", run: { given in try docExample_HTMLEntities_decode() }),
-    DocExample(id: "HTMLTextImport_HTMLText", origin: "Sources/Feeds/HTML/HTMLText+Import.swift:6", run: { given in try docExample_HTMLTextImport_HTMLText() }),
-    DocExample(id: "HTMLTextImport_summary", origin: "Sources/Feeds/HTML/HTMLText+Import.swift:14", run: { given in try docExample_HTMLTextImport_summary() }),
-    DocExample(id: "HTMLTextImport_sanitizedLine", origin: "Sources/Feeds/HTML/HTMLText+Import.swift:30", run: { given in try docExample_HTMLTextImport_sanitizedLine() }),
-    DocExample(id: "HTMLText_HTMLText", origin: "Sources/Feeds/HTML/HTMLText.swift:10", run: { given in try docExample_HTMLText_HTMLText() }),
-    DocExample(id: "HTMLText_plainText", origin: "Sources/Feeds/HTML/HTMLText.swift:19", run: { given in try docExample_HTMLText_plainText() }),
-    DocExample(id: "HTMLText_wrap", origin: "Sources/Feeds/HTML/HTMLText.swift:98", run: { given in try docExample_HTMLText_wrap() }),
-    DocExample(id: "RenderedText_text", origin: "Sources/Feeds/HTML/RenderedText.swift:18", run: { given in try docExample_RenderedText_text(html: given.html) }),
-    DocExample(id: "RenderedText_init", origin: "Sources/Feeds/HTML/RenderedText.swift:25", run: { given in try docExample_RenderedText_init() }),
-    DocExample(id: "JSONFeedError_description", origin: "Sources/Feeds/JSONFeed/JSONFeedError.swift:18", run: { given in try docExample_JSONFeedError_description() }),
-    DocExample(id: "ParsedFeed_ParsedItem", origin: "Sources/Feeds/Model/ParsedFeed.swift:51", run: { given in try docExample_ParsedFeed_ParsedItem(feed: given.feed, item: given.item) }),
-    DocExample(id: "NewsboatURLs_NewsboatURLs", origin: "Sources/Feeds/OPML/NewsboatURLs.swift:16", run: { given in try docExample_NewsboatURLs_NewsboatURLs(path: given.path) }),
-    DocExample(id: "NewsboatURLs_parse", origin: "Sources/Feeds/OPML/NewsboatURLs.swift:24", run: { given in try docExample_NewsboatURLs_parse() }),
-    DocExample(id: "OPML_export", origin: "Sources/Feeds/OPML/OPML.swift:98", run: { given in try docExample_OPML_export() }),
-    DocExample(id: "OPMLError_description", origin: "Sources/Feeds/OPML/OPMLError.swift:25", run: { given in try docExample_OPMLError_description() }),
-    DocExample(id: "OPMLSubscription_OPMLSubscription", origin: "Sources/Feeds/OPML/OPMLSubscription.swift:3", run: { given in try docExample_OPMLSubscription_OPMLSubscription() }),
-    DocExample(id: "OPMLSubscription_init", origin: "Sources/Feeds/OPML/OPMLSubscription.swift:19", run: { given in try docExample_OPMLSubscription_init(feed: given.feed) }),
-    DocExample(id: "SubscriptionImport_init", origin: "Sources/Feeds/OPML/SubscriptionImport.swift:22", run: { given in try docExample_SubscriptionImport_init() }),
-    DocExample(id: "FeedParser_Limits", origin: "Sources/Feeds/Parsing/FeedParser.swift:17", run: { given in try docExample_FeedParser_Limits() }),
-    DocExample(id: "DisplayWidth_DisplayWidth", origin: "Sources/Feeds/Text/DisplayWidth.swift:9", run: { given in try docExample_DisplayWidth_DisplayWidth() }),
-    DocExample(id: "DisplayWidth_of", origin: "Sources/Feeds/Text/DisplayWidth.swift:16", run: { given in try docExample_DisplayWidth_of() }),
-    DocExample(id: "DisplayWidth_of_2", origin: "Sources/Feeds/Text/DisplayWidth.swift:32", run: { given in try docExample_DisplayWidth_of_2() }),
-    DocExample(id: "DisplayWidth_of_3", origin: "Sources/Feeds/Text/DisplayWidth.swift:63", run: { given in try docExample_DisplayWidth_of_3() }),
-    DocExample(id: "DisplayWidth_prefix", origin: "Sources/Feeds/Text/DisplayWidth.swift:100", run: { given in try docExample_DisplayWidth_prefix() }),
-    DocExample(id: "DisplayWidth_padded", origin: "Sources/Feeds/Text/DisplayWidth.swift:120", run: { given in try docExample_DisplayWidth_padded() }),
-    DocExample(id: "DisplayWidth_lines", origin: "Sources/Feeds/Text/DisplayWidth.swift:134", run: { given in try docExample_DisplayWidth_lines() }),
-    DocExample(id: "DisplayWidth_sanitizeForTerminal", origin: "Sources/Feeds/Text/DisplayWidth.swift:165", run: { given in try docExample_DisplayWidth_sanitizeForTerminal() }),
+    DocExample(id: "FeedDateParser_FeedDateParser", origin: "Sources/Feeds/Dates/FeedDateParser.swift", run: { given in try docExample_FeedDateParser_FeedDateParser() }),
+    DocExample(id: "FeedDateParser_date", origin: "Sources/Feeds/Dates/FeedDateParser.swift", run: { given in try docExample_FeedDateParser_date() }),
+    DocExample(id: "CommandFeed_CommandFeed", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_CommandFeed() }),
+    DocExample(id: "CommandFeed_requestURL", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_requestURL(request: given.request) }),
+    DocExample(id: "CommandWords_CommandWords", origin: "Sources/Feeds/Fetching/CommandWords.swift", run: { given in try docExample_CommandWords_CommandWords() }),
+    DocExample(id: "DownloadSink_DownloadProgress", origin: "Sources/Feeds/Fetching/DownloadSink.swift", run: { given in try docExample_DownloadSink_DownloadProgress(progress: given.progress) }),
+    DocExample(id: "FeedFetcher_init", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", run: { given in try docExample_FeedFetcher_init(fetcher: given.fetcher) }),
+    DocExample(id: "FeedFetcher_fetchAll", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", runAsync: { given in try await docExample_FeedFetcher_fetchAll(outcome: given.outcome, fetcher: given.fetcher, request: given.request, requests: given.requests, pipeline: given.pipeline) }),
+    DocExample(id: "FeedRequest_encode", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_encode() }),
+    DocExample(id: "FeedRequest_escape", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_escape() }),
+    DocExample(id: "FetchError_FetchError", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_FetchError(error: given.error, outcome: given.outcome) }),
+    DocExample(id: "FetchError_TimeoutKind", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_TimeoutKind(error: given.error) }),
+    DocExample(id: "FetchError_url", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_url(error: given.error, log: given.log) }),
+    DocExample(id: "FetchError_httpStatus", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_httpStatus(error: given.error) }),
+    DocExample(id: "FetchError_description", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_description(error: given.error, server: given.server) }),
+    DocExample(id: "FetchOutcome_FetchMetadata", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", run: { given in try docExample_FetchOutcome_FetchMetadata(outcome: given.outcome, server: given.server) }),
+    DocExample(id: "FetcherConfiguration_FetcherConfiguration", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_FetcherConfiguration(fetcher: given.fetcher, jobs: given.jobs) }),
+    DocExample(id: "FetcherConfiguration_init", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_init() }),
+    DocExample(id: "FetcherConfiguration_userAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_userAgent() }),
+    DocExample(id: "FetcherConfiguration_defaultCAFile", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_defaultCAFile() }),
+    DocExample(id: "HTMLEntities_HTMLEntities", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_HTMLEntities() }),
+    DocExample(id: "HTMLEntities_decode", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_decode() }),
+    DocExample(id: "HTMLTextImport_HTMLText", origin: "Sources/Feeds/HTML/HTMLText+Import.swift", run: { given in try docExample_HTMLTextImport_HTMLText() }),
+    DocExample(id: "HTMLTextImport_summary", origin: "Sources/Feeds/HTML/HTMLText+Import.swift", run: { given in try docExample_HTMLTextImport_summary() }),
+    DocExample(id: "HTMLTextImport_sanitizedLine", origin: "Sources/Feeds/HTML/HTMLText+Import.swift", run: { given in try docExample_HTMLTextImport_sanitizedLine() }),
+    DocExample(id: "HTMLText_HTMLText", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_HTMLText() }),
+    DocExample(id: "HTMLText_plainText", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_plainText() }),
+    DocExample(id: "HTMLText_wrap", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_wrap() }),
+    DocExample(id: "RenderedText_text", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_text(html: given.html) }),
+    DocExample(id: "RenderedText_init", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_init() }),
+    DocExample(id: "JSONFeedError_description", origin: "Sources/Feeds/JSONFeed/JSONFeedError.swift", run: { given in try docExample_JSONFeedError_description() }),
+    DocExample(id: "ParsedFeed_ParsedItem", origin: "Sources/Feeds/Model/ParsedFeed.swift", run: { given in try docExample_ParsedFeed_ParsedItem(feed: given.feed, item: given.item) }),
+    DocExample(id: "NewsboatURLs_NewsboatURLs", origin: "Sources/Feeds/OPML/NewsboatURLs.swift", run: { given in try docExample_NewsboatURLs_NewsboatURLs(path: given.path) }),
+    DocExample(id: "NewsboatURLs_parse", origin: "Sources/Feeds/OPML/NewsboatURLs.swift", run: { given in try docExample_NewsboatURLs_parse() }),
+    DocExample(id: "OPML_export", origin: "Sources/Feeds/OPML/OPML.swift", run: { given in try docExample_OPML_export() }),
+    DocExample(id: "OPMLError_description", origin: "Sources/Feeds/OPML/OPMLError.swift", run: { given in try docExample_OPMLError_description() }),
+    DocExample(id: "OPMLSubscription_OPMLSubscription", origin: "Sources/Feeds/OPML/OPMLSubscription.swift", run: { given in try docExample_OPMLSubscription_OPMLSubscription() }),
+    DocExample(id: "OPMLSubscription_init", origin: "Sources/Feeds/OPML/OPMLSubscription.swift", run: { given in try docExample_OPMLSubscription_init(feed: given.feed) }),
+    DocExample(id: "SubscriptionImport_init", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_init() }),
+    DocExample(id: "FeedParser_Limits", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_Limits() }),
+    DocExample(id: "DisplayWidth_DisplayWidth", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_DisplayWidth() }),
+    DocExample(id: "DisplayWidth_of", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_of() }),
+    DocExample(id: "DisplayWidth_of_2", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_of_2() }),
+    DocExample(id: "DisplayWidth_of_3", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_of_3() }),
+    DocExample(id: "DisplayWidth_prefix", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_prefix() }),
+    DocExample(id: "DisplayWidth_padded", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_padded() }),
+    DocExample(id: "DisplayWidth_lines", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_lines() }),
+    DocExample(id: "DisplayWidth_sanitizeForTerminal", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_sanitizeForTerminal() }),
 ]

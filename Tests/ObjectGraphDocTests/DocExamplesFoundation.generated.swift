@@ -5,7 +5,7 @@
 import Foundation
 import ObjectGraph
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:345
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_willSave() throws {
     final class Note: ManagedObject {
         @Managed("created") var created: Date?
@@ -13,7 +13,7 @@ func docExample_ManagedObject_willSave() throws {
     }
 }
 
-// Sources/ObjectGraph/Context/ObjectID+URI.swift:11
+// Sources/ObjectGraph/Context/ObjectID+URI.swift
 func docExample_ObjectIDURI_ObjectID(container: PersistentContainer, context: ManagedObjectContext, id: ObjectID, note: Note, url: URL) throws {
     let url = note.objectID.uriRepresentation(in: container)!   // after a save
     // … next launch:
@@ -23,42 +23,42 @@ func docExample_ObjectIDURI_ObjectID(container: PersistentContainer, context: Ma
     _ = url
 }
 
-// Sources/ObjectGraph/Context/ObjectID+URI.swift:25
+// Sources/ObjectGraph/Context/ObjectID+URI.swift
 func docExample_ObjectIDURI_uriRepresentation(container: PersistentContainer, item: FeedItem, url: URL) throws {
     let url = item.objectID.uriRepresentation(in: container.store)
     _ = url
 }
 
-// Sources/ObjectGraph/Context/ObjectID+URI.swift:35
+// Sources/ObjectGraph/Context/ObjectID+URI.swift
 func docExample_ObjectIDURI_uriRepresentation_2(container: PersistentContainer, item: FeedItem, url: URL) throws {
     let url = item.objectID.uriRepresentation(in: container)
     _ = url
 }
 
-// Sources/ObjectGraph/Context/ObjectID+URI.swift:49
+// Sources/ObjectGraph/Context/ObjectID+URI.swift
 func docExample_ObjectIDURI_managedObjectID(store: PersistentStore, id: ObjectID, url: URL) throws {
     let id = store.managedObjectID(forURIRepresentation: url)
     _ = id
 }
 
-// Sources/ObjectGraph/Context/ObjectID+URI.swift:68
+// Sources/ObjectGraph/Context/ObjectID+URI.swift
 func docExample_ObjectIDURI_managedObjectID_2(container: PersistentContainer, id: ObjectID, url: URL) throws {
     if let id = container.managedObjectID(forURIRepresentation: url) { print(id) }
 }
 
-// Sources/ObjectGraph/Context/ObjectID+URI.swift:79
+// Sources/ObjectGraph/Context/ObjectID+URI.swift
 func docExample_ObjectIDURI_uriRepresentation_3(context: ManagedObjectContext, note: Note, url: URL) throws {
     let url = context.uriRepresentation(for: note.objectID)
     _ = url
 }
 
-// Sources/ObjectGraph/Context/ObjectID+URI.swift:89
+// Sources/ObjectGraph/Context/ObjectID+URI.swift
 func docExample_ObjectIDURI_managedObjectID_3(context: ManagedObjectContext, id: ObjectID, url: URL) throws {
     let id = context.managedObjectID(forURIRepresentation: url)
     _ = id
 }
 
-// Sources/ObjectGraph/Context/PersistentContainer.swift:9
+// Sources/ObjectGraph/Context/PersistentContainer.swift
 func docExample_PersistentContainer_PersistentContainer(container: PersistentContainer, model: ManagedObjectModel, url: URL) throws {
     let container = try PersistentContainer(model: model, store: .file(url))
     container.saveInBackground({ ctx in let n = ctx.insert(Note.self); n.text = "hi" }, completion: { result in
@@ -67,34 +67,34 @@ func docExample_PersistentContainer_PersistentContainer(container: PersistentCon
     _ = container
 }
 
-// Sources/ObjectGraph/Context/PersistentContainer.swift:37
+// Sources/ObjectGraph/Context/PersistentContainer.swift
 func docExample_PersistentContainer_init(model: ManagedObjectModel, url: URL) throws {
     let reader = try PersistentContainer(model: model, store: .file(url), readOnly: true)
     let count = try reader.viewContext.performAndWait { try reader.viewContext.count(for: FetchRequest<Note>()) }
     _ = (reader, count)
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:69
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_findFirst_3(server: Server, url: URL) throws {
     let url: String = "https://example.org/feed"
     let server = try Server.findFirst(byAttribute: "url", value: url)
     _ = (url, server)
 }
 
-// Sources/ObjectGraph/Import/ImportValue.swift:30
+// Sources/ObjectGraph/Import/ImportValue.swift
 func docExample_ImportValue_init(data: Data) throws {
     let any = try JSONSerialization.jsonObject(with: data)
     let value = ImportValue(any: any)
     _ = (any, value)
 }
 
-// Sources/ObjectGraph/Import/ImportValue.swift:92
+// Sources/ObjectGraph/Import/ImportValue.swift
 func docExample_ImportValue_init_2(record: [String: ImportValue]) throws {
     let record = try ImportValue(json: Data(#"{"title": "x"}"#.utf8))
     _ = record
 }
 
-// Sources/ObjectGraph/Import/ManagedObject+Import.swift:5
+// Sources/ObjectGraph/Import/ManagedObject+Import.swift
 func docExample_ManagedObjectImport_ImportOptions(rfc822Formatter: DateFormatter) throws {
     var options = ImportOptions()
     options.keyMap = ["id": "guid"]                 // source key → attribute
@@ -103,14 +103,14 @@ func docExample_ManagedObjectImport_ImportOptions(rfc822Formatter: DateFormatter
     _ = options
 }
 
-// Sources/ObjectGraph/Import/ManagedObject+Import.swift:129
+// Sources/ObjectGraph/Import/ManagedObject+Import.swift
 func docExample_ManagedObjectImport_importValues_2(item: FeedItem, data: Data, record: [String: ImportValue]) throws {
     let record = try JSONSerialization.jsonObject(with: data) as! [String: Any]
     try item.importValues(from: record)
     _ = record
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:23
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_MigrationPlan(container: PersistentContainer, url: URL, toDoV1: ManagedObjectModel, toDoV2: ManagedObjectModel, plan: MigrationPlan) throws {
     let plan = try MigrationPlan(versions: [toDoV1, toDoV2], policies: [
         EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
@@ -121,12 +121,12 @@ func docExample_MigrationPlan_MigrationPlan(container: PersistentContainer, url:
     _ = (plan, container)
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:113
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_migrate(url: URL, toDoV2: ManagedObjectModel, plan: MigrationPlan) throws {
     try plan.migrate(storeAt: url.path, from: 1, to: toDoV2)   // usually done by PersistentContainer
 }
 
-// Sources/ObjectGraph/Model/UUID+Value.swift:8
+// Sources/ObjectGraph/Model/UUID+Value.swift
 func docExample_UUIDValue_UUID(context: ManagedObjectContext, doc: Doc) throws {
     final class Doc: ManagedObject {
         @Managed("uid") var uid: UUID      // EntityDescription("Doc", attributes: [.string("uid", optional: false)])
@@ -136,33 +136,33 @@ func docExample_UUIDValue_UUID(context: ManagedObjectContext, doc: Doc) throws {
     _ = same
 }
 
-// Sources/ObjectGraph/Model/UUID+Value.swift:32
+// Sources/ObjectGraph/Model/UUID+Value.swift
 func docExample_UUIDValue_UUID_2(context: ManagedObjectContext, doc: Doc, uid: UUID) throws {
     let doc = try Doc.findSingle(where: "uid == %@", uid, in: context)
     _ = doc
 }
 
-// Sources/ObjectGraph/Predicate/PredicateArgument.swift:7
+// Sources/ObjectGraph/Predicate/PredicateArgument.swift
 func docExample_PredicateArgument_PredicateArgument(server: Server) throws {
     let p = try Predicate(format: "%K IN %@ AND published > %@", "title", ["a", "b"], Date())
     let q = try Predicate(format: "server == %@ AND author == %@", server.objectID, nil)
     _ = (p, q)
 }
 
-// Sources/ObjectGraph/Store/ForeignDatabase.swift:9
+// Sources/ObjectGraph/Store/ForeignDatabase.swift
 func docExample_ForeignDatabase_ForeignDatabase(cache: ForeignDatabase) throws {
     let cache = try ForeignDatabase(readingAt: URL(fileURLWithPath: "cache.db"))
     let feeds = try cache.rows("SELECT rssurl, title FROM rss_feed")
     _ = (cache, feeds)
 }
 
-// Sources/ObjectGraph/Store/ForeignDatabase.swift:23
+// Sources/ObjectGraph/Store/ForeignDatabase.swift
 func docExample_ForeignDatabase_init(url: URL, cache: ForeignDatabase) throws {
     let cache = try ForeignDatabase(readingAt: url)
     _ = cache
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:11
+// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift
 func docExample_PersistentStoreSalvage_SalvagedObject(store: PersistentStore, object: Note, url: URL) throws {
     var skipped: Int64 = 0
     try store.salvageObjects(of: "Server", skipped: &skipped, unreadable: { _, _ in }) { object in
@@ -171,27 +171,27 @@ func docExample_PersistentStoreSalvage_SalvagedObject(store: PersistentStore, ob
     _ = skipped
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:119
+// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift
 func docExample_PersistentStoreSalvage_integrityCheck(url: URL) throws {
     let problems = try PersistentStore.integrityCheck(ofFileAt: url)
     _ = problems
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:8
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_StoreLocation() throws {
     let onDisk = StoreLocation.file(URL(fileURLWithPath: "notes.sqlite"))
     let scratch = StoreLocation.inMemory
     _ = (onDisk, scratch)
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:23
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_PersistentStore(store: PersistentStore, model: ManagedObjectModel, url: URL) throws {
     let store = try PersistentStore(model: model, location: .file(url))
     try store.setMetadata("2024-05-01", forKey: "lastImport")
     _ = store
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:34
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_isReadOnly(store: PersistentStore, model: ManagedObjectModel, url: URL) throws {
     let store = try PersistentStore(model: model, location: .file(url), readOnly: true)
     if store.isReadOnly { print("browsing only") }
@@ -199,31 +199,31 @@ func docExample_PersistentStore_isReadOnly(store: PersistentStore, model: Manage
 }
 
 let docExamplesFoundation: [DocExample] = [
-    DocExample(id: "ManagedObject_willSave", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:345", run: { given in try docExample_ManagedObject_willSave() }),
-    DocExample(id: "ObjectIDURI_ObjectID", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift:11", run: { given in try docExample_ObjectIDURI_ObjectID(container: given.container, context: given.context, id: given.id, note: given.note, url: given.url) }),
-    DocExample(id: "ObjectIDURI_uriRepresentation", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift:25", run: { given in try docExample_ObjectIDURI_uriRepresentation(container: given.container, item: given.item, url: given.url) }),
-    DocExample(id: "ObjectIDURI_uriRepresentation_2", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift:35", run: { given in try docExample_ObjectIDURI_uriRepresentation_2(container: given.container, item: given.item, url: given.url) }),
-    DocExample(id: "ObjectIDURI_managedObjectID", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift:49", run: { given in try docExample_ObjectIDURI_managedObjectID(store: given.store, id: given.id, url: given.url) }),
-    DocExample(id: "ObjectIDURI_managedObjectID_2", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift:68", run: { given in try docExample_ObjectIDURI_managedObjectID_2(container: given.container, id: given.id, url: given.url) }),
-    DocExample(id: "ObjectIDURI_uriRepresentation_3", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift:79", run: { given in try docExample_ObjectIDURI_uriRepresentation_3(context: given.context, note: given.note, url: given.url) }),
-    DocExample(id: "ObjectIDURI_managedObjectID_3", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift:89", run: { given in try docExample_ObjectIDURI_managedObjectID_3(context: given.context, id: given.id, url: given.url) }),
-    DocExample(id: "PersistentContainer_PersistentContainer", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:9", run: { given in try docExample_PersistentContainer_PersistentContainer(container: given.container, model: given.model, url: given.url) }),
-    DocExample(id: "PersistentContainer_init", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:37", run: { given in try docExample_PersistentContainer_init(model: given.model, url: given.url) }),
-    DocExample(id: "ManagedObjectFormatFinders_findFirst_3", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:69", run: { given in try docExample_ManagedObjectFormatFinders_findFirst_3(server: given.server, url: given.url) }),
-    DocExample(id: "ImportValue_init", origin: "Sources/ObjectGraph/Import/ImportValue.swift:30", run: { given in try docExample_ImportValue_init(data: given.data) }),
-    DocExample(id: "ImportValue_init_2", origin: "Sources/ObjectGraph/Import/ImportValue.swift:92", run: { given in try docExample_ImportValue_init_2(record: given.record) }),
-    DocExample(id: "ManagedObjectImport_ImportOptions", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift:5", run: { given in try docExample_ManagedObjectImport_ImportOptions(rfc822Formatter: given.rfc822Formatter) }),
-    DocExample(id: "ManagedObjectImport_importValues_2", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift:129", run: { given in try docExample_ManagedObjectImport_importValues_2(item: given.item, data: given.data, record: given.record) }),
-    DocExample(id: "MigrationPlan_MigrationPlan", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:23", run: { given in try docExample_MigrationPlan_MigrationPlan(container: given.container, url: given.url, toDoV1: given.toDoV1, toDoV2: given.toDoV2, plan: given.plan) }),
-    DocExample(id: "MigrationPlan_migrate", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:113", run: { given in try docExample_MigrationPlan_migrate(url: given.url, toDoV2: given.toDoV2, plan: given.plan) }),
-    DocExample(id: "UUIDValue_UUID", origin: "Sources/ObjectGraph/Model/UUID+Value.swift:8", run: { given in try docExample_UUIDValue_UUID(context: given.context, doc: given.doc) }),
-    DocExample(id: "UUIDValue_UUID_2", origin: "Sources/ObjectGraph/Model/UUID+Value.swift:32", run: { given in try docExample_UUIDValue_UUID_2(context: given.context, doc: given.doc, uid: given.uid) }),
-    DocExample(id: "PredicateArgument_PredicateArgument", origin: "Sources/ObjectGraph/Predicate/PredicateArgument.swift:7", run: { given in try docExample_PredicateArgument_PredicateArgument(server: given.server) }),
-    DocExample(id: "ForeignDatabase_ForeignDatabase", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:9", run: { given in try docExample_ForeignDatabase_ForeignDatabase(cache: given.cache) }),
-    DocExample(id: "ForeignDatabase_init", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:23", run: { given in try docExample_ForeignDatabase_init(url: given.url, cache: given.cache) }),
-    DocExample(id: "PersistentStoreSalvage_SalvagedObject", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:11", run: { given in try docExample_PersistentStoreSalvage_SalvagedObject(store: given.store, object: given.object, url: given.url) }),
-    DocExample(id: "PersistentStoreSalvage_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:119", run: { given in try docExample_PersistentStoreSalvage_integrityCheck(url: given.url) }),
-    DocExample(id: "PersistentStore_StoreLocation", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:8", run: { given in try docExample_PersistentStore_StoreLocation() }),
-    DocExample(id: "PersistentStore_PersistentStore", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:23", run: { given in try docExample_PersistentStore_PersistentStore(store: given.store, model: given.model, url: given.url) }),
-    DocExample(id: "PersistentStore_isReadOnly", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:34", run: { given in try docExample_PersistentStore_isReadOnly(store: given.store, model: given.model, url: given.url) }),
+    DocExample(id: "ManagedObject_willSave", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_willSave() }),
+    DocExample(id: "ObjectIDURI_ObjectID", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift", run: { given in try docExample_ObjectIDURI_ObjectID(container: given.container, context: given.context, id: given.id, note: given.note, url: given.url) }),
+    DocExample(id: "ObjectIDURI_uriRepresentation", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift", run: { given in try docExample_ObjectIDURI_uriRepresentation(container: given.container, item: given.item, url: given.url) }),
+    DocExample(id: "ObjectIDURI_uriRepresentation_2", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift", run: { given in try docExample_ObjectIDURI_uriRepresentation_2(container: given.container, item: given.item, url: given.url) }),
+    DocExample(id: "ObjectIDURI_managedObjectID", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift", run: { given in try docExample_ObjectIDURI_managedObjectID(store: given.store, id: given.id, url: given.url) }),
+    DocExample(id: "ObjectIDURI_managedObjectID_2", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift", run: { given in try docExample_ObjectIDURI_managedObjectID_2(container: given.container, id: given.id, url: given.url) }),
+    DocExample(id: "ObjectIDURI_uriRepresentation_3", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift", run: { given in try docExample_ObjectIDURI_uriRepresentation_3(context: given.context, note: given.note, url: given.url) }),
+    DocExample(id: "ObjectIDURI_managedObjectID_3", origin: "Sources/ObjectGraph/Context/ObjectID+URI.swift", run: { given in try docExample_ObjectIDURI_managedObjectID_3(context: given.context, id: given.id, url: given.url) }),
+    DocExample(id: "PersistentContainer_PersistentContainer", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_PersistentContainer(container: given.container, model: given.model, url: given.url) }),
+    DocExample(id: "PersistentContainer_init", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_init(model: given.model, url: given.url) }),
+    DocExample(id: "ManagedObjectFormatFinders_findFirst_3", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findFirst_3(server: given.server, url: given.url) }),
+    DocExample(id: "ImportValue_init", origin: "Sources/ObjectGraph/Import/ImportValue.swift", run: { given in try docExample_ImportValue_init(data: given.data) }),
+    DocExample(id: "ImportValue_init_2", origin: "Sources/ObjectGraph/Import/ImportValue.swift", run: { given in try docExample_ImportValue_init_2(record: given.record) }),
+    DocExample(id: "ManagedObjectImport_ImportOptions", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift", run: { given in try docExample_ManagedObjectImport_ImportOptions(rfc822Formatter: given.rfc822Formatter) }),
+    DocExample(id: "ManagedObjectImport_importValues_2", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift", run: { given in try docExample_ManagedObjectImport_importValues_2(item: given.item, data: given.data, record: given.record) }),
+    DocExample(id: "MigrationPlan_MigrationPlan", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_MigrationPlan(container: given.container, url: given.url, toDoV1: given.toDoV1, toDoV2: given.toDoV2, plan: given.plan) }),
+    DocExample(id: "MigrationPlan_migrate", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_migrate(url: given.url, toDoV2: given.toDoV2, plan: given.plan) }),
+    DocExample(id: "UUIDValue_UUID", origin: "Sources/ObjectGraph/Model/UUID+Value.swift", run: { given in try docExample_UUIDValue_UUID(context: given.context, doc: given.doc) }),
+    DocExample(id: "UUIDValue_UUID_2", origin: "Sources/ObjectGraph/Model/UUID+Value.swift", run: { given in try docExample_UUIDValue_UUID_2(context: given.context, doc: given.doc, uid: given.uid) }),
+    DocExample(id: "PredicateArgument_PredicateArgument", origin: "Sources/ObjectGraph/Predicate/PredicateArgument.swift", run: { given in try docExample_PredicateArgument_PredicateArgument(server: given.server) }),
+    DocExample(id: "ForeignDatabase_ForeignDatabase", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_ForeignDatabase(cache: given.cache) }),
+    DocExample(id: "ForeignDatabase_init", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_init(url: given.url, cache: given.cache) }),
+    DocExample(id: "PersistentStoreSalvage_SalvagedObject", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift", run: { given in try docExample_PersistentStoreSalvage_SalvagedObject(store: given.store, object: given.object, url: given.url) }),
+    DocExample(id: "PersistentStoreSalvage_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift", run: { given in try docExample_PersistentStoreSalvage_integrityCheck(url: given.url) }),
+    DocExample(id: "PersistentStore_StoreLocation", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_StoreLocation() }),
+    DocExample(id: "PersistentStore_PersistentStore", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_PersistentStore(store: given.store, model: given.model, url: given.url) }),
+    DocExample(id: "PersistentStore_isReadOnly", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_isReadOnly(store: given.store, model: given.model, url: given.url) }),
 ]

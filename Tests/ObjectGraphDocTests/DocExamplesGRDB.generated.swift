@@ -5,7 +5,7 @@
 import GRDB
 import ObjectGraph
 
-// Sources/ObjectGraph/Predicate/Predicate+SQL.swift:6
+// Sources/ObjectGraph/Predicate/Predicate+SQL.swift
 func docExample_PredicateSQL_SQLFragment(container: PersistentContainer, model: ManagedObjectModel, entity: Entity, predicate: OGPredicate) throws {
     let fragment = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
     let pks = try container.store.databaseReader.read { db in
@@ -15,26 +15,26 @@ func docExample_PredicateSQL_SQLFragment(container: PersistentContainer, model: 
     _ = (fragment, pks)
 }
 
-// Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift:9
+// Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift
 func docExample_PredicateSQLFunctions_PredicateSQLFunctions() throws {
     var config = Configuration()
     config.prepareDatabase { db in PredicateSQLFunctions.register(in: db) }
     _ = config
 }
 
-// Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift:24
+// Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift
 func docExample_PredicateSQLFunctions_register(dbQueue: DatabaseQueue) throws {
     dbQueue.inDatabase { db in PredicateSQLFunctions.register(in: db) }
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:109
+// Sources/ObjectGraph/Relationships/ManyToMany.swift
 func docExample_ManyToMany_joinTableStatements(model: ManagedObjectModel, dbQueue: DatabaseQueue) throws {
     try dbQueue.write { db in
         for sql in SchemaGenerator.joinTableStatements(for: model) { try db.execute(sql: sql) }
     }
 }
 
-// Sources/ObjectGraph/Store/DatabaseObservation.swift:30
+// Sources/ObjectGraph/Store/DatabaseObservation.swift
 func docExample_DatabaseObservation_databaseReader(container: PersistentContainer) throws {
     let count = ValueObservation.trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"Note\"") }
     let cancellable = count.start(
@@ -43,7 +43,7 @@ func docExample_DatabaseObservation_databaseReader(container: PersistentContaine
     _ = (count, cancellable)
 }
 
-// Sources/ObjectGraph/Store/Value+Database.swift:50
+// Sources/ObjectGraph/Store/Value+Database.swift
 func docExample_ValueDatabase_SchemaGenerator(model: ManagedObjectModel, dbQueue: DatabaseQueue) throws {
     try dbQueue.write { db in
         for sql in SchemaGenerator.createStatements(for: model) { try db.execute(sql: sql) }
@@ -51,10 +51,10 @@ func docExample_ValueDatabase_SchemaGenerator(model: ManagedObjectModel, dbQueue
 }
 
 let docExamplesGRDB: [DocExample] = [
-    DocExample(id: "PredicateSQL_SQLFragment", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift:6", run: { given in try docExample_PredicateSQL_SQLFragment(container: given.container, model: given.model, entity: given.entity, predicate: given.predicate) }),
-    DocExample(id: "PredicateSQLFunctions_PredicateSQLFunctions", origin: "Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift:9", run: { given in try docExample_PredicateSQLFunctions_PredicateSQLFunctions() }),
-    DocExample(id: "PredicateSQLFunctions_register", origin: "Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift:24", run: { given in try docExample_PredicateSQLFunctions_register(dbQueue: given.dbQueue) }),
-    DocExample(id: "ManyToMany_joinTableStatements", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:109", run: { given in try docExample_ManyToMany_joinTableStatements(model: given.model, dbQueue: given.dbQueue) }),
-    DocExample(id: "DatabaseObservation_databaseReader", origin: "Sources/ObjectGraph/Store/DatabaseObservation.swift:30", run: { given in try docExample_DatabaseObservation_databaseReader(container: given.container) }),
-    DocExample(id: "ValueDatabase_SchemaGenerator", origin: "Sources/ObjectGraph/Store/Value+Database.swift:50", run: { given in try docExample_ValueDatabase_SchemaGenerator(model: given.model, dbQueue: given.dbQueue) }),
+    DocExample(id: "PredicateSQL_SQLFragment", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift", run: { given in try docExample_PredicateSQL_SQLFragment(container: given.container, model: given.model, entity: given.entity, predicate: given.predicate) }),
+    DocExample(id: "PredicateSQLFunctions_PredicateSQLFunctions", origin: "Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift", run: { given in try docExample_PredicateSQLFunctions_PredicateSQLFunctions() }),
+    DocExample(id: "PredicateSQLFunctions_register", origin: "Sources/ObjectGraph/Predicate/PredicateSQLFunctions.swift", run: { given in try docExample_PredicateSQLFunctions_register(dbQueue: given.dbQueue) }),
+    DocExample(id: "ManyToMany_joinTableStatements", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_joinTableStatements(model: given.model, dbQueue: given.dbQueue) }),
+    DocExample(id: "DatabaseObservation_databaseReader", origin: "Sources/ObjectGraph/Store/DatabaseObservation.swift", run: { given in try docExample_DatabaseObservation_databaseReader(container: given.container) }),
+    DocExample(id: "ValueDatabase_SchemaGenerator", origin: "Sources/ObjectGraph/Store/Value+Database.swift", run: { given in try docExample_ValueDatabase_SchemaGenerator(model: given.model, dbQueue: given.dbQueue) }),
 ]

@@ -4,7 +4,7 @@
 
 import ObjectGraph
 
-// Sources/ObjectGraph/Context/CodableAttribute.swift:10
+// Sources/ObjectGraph/Context/CodableAttribute.swift
 func docExample_CodableAttribute_Encoded(context: ManagedObjectContext, feed: Feed) throws {
     struct Layout: Codable, Equatable { var columns: Int; var sort: String }
     final class Feed: ManagedObject {
@@ -15,18 +15,18 @@ func docExample_CodableAttribute_Encoded(context: ManagedObjectContext, feed: Fe
     _ = feed
 }
 
-// Sources/ObjectGraph/Context/CodableAttribute.swift:116
+// Sources/ObjectGraph/Context/CodableAttribute.swift
 func docExample_CodableAttribute_decodedValue(feed: Feed) throws {
     let layout = try feed.decodedValue(Layout.self, forKey: "layout")
     _ = layout
 }
 
-// Sources/ObjectGraph/Context/CodableAttribute.swift:130
+// Sources/ObjectGraph/Context/CodableAttribute.swift
 func docExample_CodableAttribute_setEncodedValue(feed: Feed) throws {
     try feed.setEncodedValue(Layout(columns: 1, sort: "title"), forKey: "layout")
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:10
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_ManagedObject(context: ManagedObjectContext, note: Note) throws {
     final class Note: ManagedObject {
         @Managed("text") var text: String?
@@ -36,63 +36,63 @@ func docExample_ManagedObject_ManagedObject(context: ManagedObjectContext, note:
     _ = note
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:88
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_changedValues(item: FeedItem) throws {
     item.read = true; print(item.changedValues())   // ["read": YES]
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:105
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_committedValues(item: FeedItem) throws {
     let before = item.committedValues(forKeys: ["title"])["title"]
     _ = before
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:121
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_value(item: FeedItem) throws {
     let title = try item.value(forKey: "title")   // .string("…") or .null
     _ = title
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:134
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_setValue(item: FeedItem) throws {
     try item.setValue(.bool(true), forKey: "read")
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:195
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_object(server: Server, item: FeedItem) throws {
     let server = try item.object(forKey: "server")
     _ = server
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:217
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_setObject(server: Server, item: FeedItem) throws {
     try item.setObject(server, forKey: "server")
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:264
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_objects(server: Server, items: [FeedItem]) throws {
     let items = try server.objects(forKey: "feedItems")
     _ = items
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:281
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_add(server: Server, item: FeedItem, post: Post, tag: Tag) throws {
     try server.add(item, toRelationship: "feedItems")
     try post.add(tag, toRelationship: "tags")   // many-to-many: tag.posts has post too
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:299
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_remove(server: Server, item: FeedItem) throws {
     try server.remove(item, fromRelationship: "feedItems")
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:318
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_value_2(item: FeedItem) throws {
     let feedTitle = try item.value(forKeyPath: "server.title")
     _ = feedTitle
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:360
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_prepareForDeletion(folder: Folder) throws {
     final class Note: ManagedObject {
         @ToOne("folder") var folder: Folder?
@@ -100,7 +100,7 @@ func docExample_ManagedObject_prepareForDeletion(folder: Folder) throws {
     }
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:375
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_validateForInsert() throws {
     final class Note: ManagedObject {
         @Managed("title") var title: String?
@@ -110,14 +110,14 @@ func docExample_ManagedObject_validateForInsert() throws {
     }
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:386
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_validateForUpdate() throws {
     final class Note: ManagedObject {
         override func validateForUpdate() throws { try validateForInsert() }   // the insert's rules
     }
 }
 
-// Sources/ObjectGraph/Context/ManagedObject.swift:394
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_validateForDelete() throws {
     final class Note: ManagedObject {
         @Managed("isPinned") var isPinned: Bool
@@ -127,43 +127,43 @@ func docExample_ManagedObject_validateForDelete() throws {
     }
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift:15
+// Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
 func docExample_ManagedObjectContextAsync_perform(context: ManagedObjectContext) async throws {
     let count = try await context.perform(schedule: .enqueued) { try context.count(for: FetchRequest<Note>()) }
     _ = count
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift:29
+// Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
 func docExample_ManagedObjectContextAsync_save(context: ManagedObjectContext) async throws {
     try await context.save(schedule: .enqueued)
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift:40
+// Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
 func docExample_ManagedObjectContextAsync_refreshAllObjects(context: ManagedObjectContext) throws {
     context.refreshAllObjects()
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:10
+// Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift
 func docExample_ManagedObjectContextBatch_execute(context: ManagedObjectContext) throws {
     let request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     let marked = try context.execute(request).changedCount
     _ = (request, marked)
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:53
+// Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift
 func docExample_ManagedObjectContextBatch_execute_2(context: ManagedObjectContext) throws {
     let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == YES"))
     let deleted = try context.execute(request).changedObjectIDs
     _ = (request, deleted)
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:8
+// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift
 func docExample_ManagedObjectContextChanges_processPendingChanges(context: ManagedObjectContext, item: FeedItem) throws {
     item.read = true
     context.processPendingChanges()   // server.unreadCount is up to date, observers told
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:148
+// Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift
 func docExample_ManagedObjectContextChanges_mergeChanges(bus: ChangeBus, viewContext: ManagedObjectContext, note: Note) throws {
     let token = bus.observeDidSave(excluding: viewContext) { note in
         viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
@@ -171,7 +171,7 @@ func docExample_ManagedObjectContextChanges_mergeChanges(bus: ChangeBus, viewCon
     _ = token
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:16
+// Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift
 func docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: ManagedObjectContext, sheet: ManagedObjectContext, note: Note, noteID: ObjectID) throws {
     let sheet = viewContext.newChildContext()
     let note = try sheet.existingObject(with: noteID) as! Note
@@ -181,18 +181,18 @@ func docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: Mana
     _ = (sheet, note)
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:28
+// Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift
 func docExample_ManagedObjectContextChild_newChildContext(container: PersistentContainer, sheet: ManagedObjectContext) throws {
     let sheet = container.viewContext.newChildContext(name: "edit")
     _ = sheet
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:39
+// Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift
 func docExample_ManagedObjectContextChild_parent(sheet: ManagedObjectContext) throws {
     if let parent = sheet.parent { print("saves into", parent) }
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:11
+// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift
 func docExample_ManagedObjectContextGeneration_ManagedObjectContext(context: ManagedObjectContext) throws {
     try context.pinReadGeneration()
     let before = try context.count(for: FetchRequest<Note>())   // stays the same …
@@ -200,27 +200,27 @@ func docExample_ManagedObjectContextGeneration_ManagedObjectContext(context: Man
     _ = before
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:19
+// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift
 func docExample_ManagedObjectContextGeneration_pinReadGeneration(context: ManagedObjectContext) throws {
     try context.pinReadGeneration()
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:36
+// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift
 func docExample_ManagedObjectContextGeneration_advanceReadGeneration(context: ManagedObjectContext) throws {
     try context.advanceReadGeneration()
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:46
+// Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift
 func docExample_ManagedObjectContextGeneration_unpinReadGeneration(context: ManagedObjectContext) throws {
     context.unpinReadGeneration()
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext+Save.swift:29
+// Sources/ObjectGraph/Context/ManagedObjectContext+Save.swift
 func docExample_ManagedObjectContextSave_save(context: ManagedObjectContext) throws {
     do { try context.save() } catch { print(error) }   // e.g. "FeedItem.guid: uniqueness violated by "a""
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:16
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_ManagedObjectContext(container: PersistentContainer, context: ManagedObjectContext, note: Note) throws {
     let context = container.newBackgroundContext()
     context.perform {
@@ -231,54 +231,54 @@ func docExample_ManagedObjectContext_ManagedObjectContext(container: PersistentC
     _ = context
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:113
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_perform(context: ManagedObjectContext, item: FeedItem, id: ObjectID) throws {
     let id = item.objectID   // objects stay on their context's queue; IDs travel
     context.perform { (context.object(with: id) as! FeedItem).read = true }
     _ = id
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:127
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_performAndWait(context: ManagedObjectContext) throws {
     let count = try context.performAndWait { try context.count(for: FetchRequest<Note>()) }
     _ = count
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:176
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_insert(context: ManagedObjectContext, server: Server) throws {
     let server = context.insert(Server.self)
     _ = server
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:191
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_insertObject(context: ManagedObjectContext, note: Note) throws {
     let note = try context.insertObject(entityName: "Note")
     _ = note
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:237
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_object(context: ManagedObjectContext, item: FeedItem, id: ObjectID) throws {
     let item = context.object(with: id) as! FeedItem
     _ = item
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:257
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_existingObject(context: ManagedObjectContext, item: FeedItem, id: ObjectID) throws {
     let item = try context.existingObject(with: id)
     _ = item
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:369
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_delete(context: ManagedObjectContext, server: Server) throws {
     context.delete(server)   // its feed items go too (cascade)
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:460
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_rollback(context: ManagedObjectContext, item: FeedItem) throws {
     item.read = true; context.rollback()   // item.read is false again
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:498
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_reset(context: ManagedObjectContext, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
     for (i, record) in records.enumerated() {
         try context.insertObject(entityName: "FeedItem").importValues(from: record)
@@ -286,45 +286,45 @@ func docExample_ManagedObjectContext_reset(context: ManagedObjectContext, record
     }
 }
 
-// Sources/ObjectGraph/Context/ManagedObjectContext.swift:528
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
 func docExample_ManagedObjectContext_refresh(context: ManagedObjectContext, server: Server) throws {
     context.refresh(server, mergeChanges: true)
 }
 
-// Sources/ObjectGraph/Context/MergePolicy.swift:4
+// Sources/ObjectGraph/Context/MergePolicy.swift
 func docExample_MergePolicy_MergePolicy(viewContext: ManagedObjectContext) throws {
     viewContext.mergePolicy = .storeTrumps   // background refreshes win, local flags survive
 }
 
-// Sources/ObjectGraph/Context/PersistentContainer.swift:61
+// Sources/ObjectGraph/Context/PersistentContainer.swift
 func docExample_PersistentContainer_automaticallyMergesChangesIntoViewContext(container: PersistentContainer) throws {
     container.automaticallyMergesChangesIntoViewContext = false
 }
 
-// Sources/ObjectGraph/Context/PersistentContainer.swift:89
+// Sources/ObjectGraph/Context/PersistentContainer.swift
 func docExample_PersistentContainer_newBackgroundContext(container: PersistentContainer, importer: BatchImporter) throws {
     let importer = container.newBackgroundContext(name: "import")
     _ = importer
 }
 
-// Sources/ObjectGraph/Context/PersistentContainer.swift:108
+// Sources/ObjectGraph/Context/PersistentContainer.swift
 func docExample_PersistentContainer_newScratchContext(container: PersistentContainer) throws {
     let scratch = container.newScratchContext()
     _ = scratch
 }
 
-// Sources/ObjectGraph/Context/PersistentContainer.swift:119
+// Sources/ObjectGraph/Context/PersistentContainer.swift
 func docExample_PersistentContainer_saveInBackground(container: PersistentContainer) throws {
     container.saveInBackground({ ctx in for s in try ctx.fetch(FetchRequest<Server>()) { s.title = "x" } },
                                completion: { result in if case .failure(let e) = result { print(e) } })
 }
 
-// Sources/ObjectGraph/Context/PersistentContainer.swift:152
+// Sources/ObjectGraph/Context/PersistentContainer.swift
 func docExample_PersistentContainer_startWatchingOtherProcesses(container: PersistentContainer) throws {
     container.startWatchingOtherProcesses(interval: 0.25)
 }
 
-// Sources/ObjectGraph/Context/PropertyWrappers.swift:5
+// Sources/ObjectGraph/Context/PropertyWrappers.swift
 func docExample_PropertyWrappers_Managed() throws {
     final class FeedItem: ManagedObject {
         @Managed("title") var title: String?
@@ -332,7 +332,7 @@ func docExample_PropertyWrappers_Managed() throws {
     }
 }
 
-// Sources/ObjectGraph/Context/PropertyWrappers.swift:108
+// Sources/ObjectGraph/Context/PropertyWrappers.swift
 func docExample_PropertyWrappers_ToOne(someServer: Server, item: FeedItem) throws {
     final class FeedItem: ManagedObject {
         @ToOne("server") var server: Server?
@@ -340,7 +340,7 @@ func docExample_PropertyWrappers_ToOne(someServer: Server, item: FeedItem) throw
     item.server = someServer   // also adds item to someServer.feedItems
 }
 
-// Sources/ObjectGraph/Context/PropertyWrappers.swift:172
+// Sources/ObjectGraph/Context/PropertyWrappers.swift
 func docExample_PropertyWrappers_ToMany(server: Server) throws {
     final class Server: ManagedObject {
         @ToMany("feedItems") var feedItems: [FeedItem]
@@ -348,96 +348,96 @@ func docExample_PropertyWrappers_ToMany(server: Server) throws {
     print(server.feedItems.count)
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:10
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_default(container: PersistentContainer) throws {
     PersistentContainer.default = container
     let all = try Note.findAll()   // in container.viewContext
     _ = all
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:29
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_ManagedObjectFinders(context: ManagedObjectContext) throws {
     let unread = try FeedItem.count(where: try Predicate(format: "read == NO"), in: context)
     _ = unread
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:47
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findAll(context: ManagedObjectContext) throws {
     let servers = try Server.findAll(in: context)
     _ = servers
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:56
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findAll_2() throws {
     let servers = try Server.findAll(sortedBy: "displayOrder,title", ascending: true)
     _ = servers
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:67
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findAll_3() throws {
     let unread = try FeedItem.findAll(where: try Predicate(format: "read == NO"), sortedBy: "published", ascending: false)
     _ = unread
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:80
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findAll_4(items: [FeedItem]) throws {
     let items = try FeedItem.findAll(where: "title CONTAINS[cd] %@", "swift")
     _ = items
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:93
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findAll_5(items: [FeedItem]) throws {
     let items = try FeedItem.findAll(matching: ["read": false, "author": "Ann"], combinedWith: .and)
     _ = items
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:110
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findFirst(server: Server) throws {
     let server = try Server.findFirst(byAttribute: "url", value: "https://example.org/feed")
     _ = server
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:123
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findFirst_2() throws {
     let newest = try FeedItem.findFirst(where: .true, sortedBy: "published", ascending: false)
     _ = newest
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:140
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findSingle(server: Server) throws {
     let server = try Server.findSingle(where: try Predicate(format: "url == %@", "https://example.org/feed"))
     _ = server
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:157
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_count() throws {
     let unread = try FeedItem.count(where: try Predicate(format: "read == NO"))
     _ = unread
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:168
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_aggregate() throws {
     let total = try Server.aggregate(.sum, of: "unreadCount")
     _ = total
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:179
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_create(context: ManagedObjectContext, server: Server) throws {
     let server = Server.create(in: context)
     _ = server
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:189
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_truncateAll(context: ManagedObjectContext) throws {
     try FeedItem.truncateAll(in: context); try context.save()
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:204
+// Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_deleteObject(item: FeedItem) throws {
     item.deleteObject()
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:7
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_ManagedObjectFinders(context: ManagedObjectContext) throws {
     let one = try Note.findSingle(where: "title == %@", "Groceries", in: context)
     let unread = try Note.count(where: "read == %@", false, in: context)
@@ -447,77 +447,77 @@ func docExample_ManagedObjectFormatFinders_ManagedObjectFinders(context: Managed
     _ = (one, unread, mine, title, first)
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:17
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_findAll(items: [FeedItem]) throws {
     let items = try FeedItem.findAll(where: "author == %@ AND read == %@", argumentArray: ["Ann", false])
     _ = items
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:30
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_findAll_2(items: [FeedItem]) throws {
     let items = try FeedItem.findAll(where: "read == %@", false, sortedBy: "published", ascending: false)
     _ = items
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:42
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_findFirst() throws {
     let newest = try FeedItem.findFirst(where: "read == %@", false, sortedBy: "published", ascending: false)
     _ = newest
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:54
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_findFirst_2() throws {
     let first = try FeedItem.findFirst(where: "author == %@", argumentArray: ["Ann"])
     _ = first
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:84
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_findSingle(server: Server) throws {
     let server = try Server.findSingle(where: "url == %@", "https://example.org/feed")
     _ = server
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:95
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_findSingle_2(server: Server) throws {
     let server = try Server.findSingle(where: "url == %@", argumentArray: ["https://example.org/feed"])
     _ = server
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:106
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_count() throws {
     let unread = try FeedItem.count(where: "read == %@", false)
     _ = unread
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:117
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_count_2() throws {
     let unread = try FeedItem.count(where: "read == %@", argumentArray: [false])
     _ = unread
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:128
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_aggregate() throws {
     let total = try Server.aggregate(.sum, of: "unreadCount", where: "title BEGINSWITH %@", "A")
     _ = total
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:140
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_aggregate_2() throws {
     let total = try Server.aggregate(.sum, of: "unreadCount", where: "title BEGINSWITH %@", argumentArray: ["A"])
     _ = total
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:152
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_truncateAll(context: ManagedObjectContext) throws {
     try FeedItem.truncateAll(where: "read == %@", true, in: context)
 }
 
-// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:163
+// Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift
 func docExample_ManagedObjectFormatFinders_truncateAll_2(context: ManagedObjectContext) throws {
     try FeedItem.truncateAll(where: "read == %@", argumentArray: [true], in: context)
 }
 
-// Sources/ObjectGraph/Fetch/BatchFaulting.swift:17
+// Sources/ObjectGraph/Fetch/BatchFaulting.swift
 func docExample_BatchFaulting_fireFaults(context: ManagedObjectContext, items: [FeedItem]) throws {
     var request = FetchRequest<FeedItem>()
     request.returnsObjectsAsFaults = true
@@ -526,42 +526,42 @@ func docExample_BatchFaulting_fireFaults(context: ManagedObjectContext, items: [
     _ = (request, items)
 }
 
-// Sources/ObjectGraph/Fetch/BatchRequests.swift:13
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_BatchUpdateRequest(context: ManagedObjectContext) throws {
     let markAllRead = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     let result = try context.execute(markAllRead)   // result.changedCount items marked read
     _ = (markAllRead, result)
 }
 
-// Sources/ObjectGraph/Fetch/BatchRequests.swift:27
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_init(context: ManagedObjectContext) throws {
     let request = BatchUpdateRequest(entityName: "FeedItem", predicate: nil, propertiesToUpdate: ["read": .bool(true)])
     try context.execute(request)
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/BatchRequests.swift:44
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_BatchDeleteRequest(context: ManagedObjectContext) throws {
     let purge = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == YES"))
     let result = try context.execute(purge)   // result.changedObjectIDs were deleted
     _ = (purge, result)
 }
 
-// Sources/ObjectGraph/Fetch/BatchRequests.swift:56
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_init_2(context: ManagedObjectContext) throws {
     let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "server == nil"))
     try context.execute(request)
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/BatchRequests.swift:68
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_BatchResult(context: ManagedObjectContext) throws {
     let result = try context.execute(BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["read": .bool(true)]))
     print(result.changedCount, result.changedObjectIDs.first as Any)
     _ = result
 }
 
-// Sources/ObjectGraph/Fetch/DictionaryResults.swift:8
+// Sources/ObjectGraph/Fetch/DictionaryResults.swift
 func docExample_DictionaryResults_FetchedProperty() throws {
     var request = FetchRequest<Note>()
     request.propertiesToGroupBy = ["folder"]
@@ -569,7 +569,7 @@ func docExample_DictionaryResults_FetchedProperty() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/DictionaryResults.swift:40
+// Sources/ObjectGraph/Fetch/DictionaryResults.swift
 func docExample_DictionaryResults_FetchedDictionary(context: ManagedObjectContext) throws {
     var request = FetchRequest<FeedItem>()
     request.propertiesToGroupBy = ["read"]
@@ -578,7 +578,7 @@ func docExample_DictionaryResults_FetchedDictionary(context: ManagedObjectContex
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/DictionaryResults.swift:153
+// Sources/ObjectGraph/Fetch/DictionaryResults.swift
 func docExample_DictionaryResults_fetchDictionaries(context: ManagedObjectContext) throws {
     var request = FetchRequest<Note>()
     request.propertiesToGroupBy = ["folder"]
@@ -587,38 +587,38 @@ func docExample_DictionaryResults_fetchDictionaries(context: ManagedObjectContex
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:5
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_SortDescriptor() throws {
     let newestFirst = SortDescriptor("published", ascending: false)
     _ = newestFirst
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:19
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_list() throws {
     let order = SortDescriptor.list("displayOrder,title")
     _ = order
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:30
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_relevance() throws {
     var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, SortDescriptor("published", ascending: false)])
     request.searchText = "swift linux"
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:37
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_relevanceKey() throws {
     let worstFirst = SortDescriptor(SortDescriptor.relevanceKey, ascending: false)
     _ = worstFirst
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:50
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_storeOrderKey() throws {
     let newestFirst = [SortDescriptor("sortDate", ascending: false), SortDescriptor(SortDescriptor.storeOrderKey, ascending: false)]
     _ = newestFirst
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:62
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_FetchRequest(context: ManagedObjectContext, items: [FeedItem]) throws {
     var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"))
     request.sortDescriptors = [SortDescriptor("published", ascending: false)]
@@ -627,14 +627,14 @@ func docExample_FetchRequest_FetchRequest(context: ManagedObjectContext, items: 
     _ = (request, items)
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:90
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_searchText() throws {
     var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [.relevance])
     request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:100
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_searchWindow() throws {
     let text = "swift"
     var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "title ==[cd] %@", text))
@@ -643,21 +643,21 @@ func docExample_FetchRequest_searchWindow() throws {
     _ = (text, request)
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:118
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_relationshipKeyPathsForPrefetching() throws {
     var request = FetchRequest<Server>()
     request.relationshipKeyPathsForPrefetching = ["feedItems"]   // server.feedItems reads no more rows
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:128
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_returnsObjectsAsFaults() throws {
     var request = FetchRequest<FeedItem>(fetchBatchSize: 50)
     request.returnsObjectsAsFaults = true
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:137
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_propertiesToFetch() throws {
     var request = FetchRequest<FeedItem>()
     request.propertiesToGroupBy = ["read"]
@@ -665,7 +665,7 @@ func docExample_FetchRequest_propertiesToFetch() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:147
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_propertiesToGroupBy() throws {
     var request = FetchRequest<FeedItem>()
     request.propertiesToGroupBy = ["read"]   // one result per value of read
@@ -673,46 +673,46 @@ func docExample_FetchRequest_propertiesToGroupBy() throws {
     _ = request
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:159
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_includesSubentities() throws {
     var onlyItems = FetchRequest<ManagedObject>(entityName: "ReadingItem")
     onlyItems.includesSubentities = false
     _ = onlyItems
 }
 
-// Sources/ObjectGraph/Fetch/FetchRequest.swift:182
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_matching(context: ManagedObjectContext) throws {
     let hits = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [.relevance]).matching("swift linux"))
     _ = hits
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:6
+// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift
 func docExample_FetchedResultsChange_ResultIndexPath(note: Note, controller: FetchedResultsController<Note>) throws {
     let first = ResultIndexPath(section: 0, item: 0)
     let note = controller.object(at: first)
     _ = (first, note)
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:37
+// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift
 func docExample_FetchedResultsChange_FetchedResultsChange(batch: [FetchedResultsChange]) throws {
     var rows = Set<Int>()
     for change in batch { if case .insert(_, let path) = change { rows.insert(path.item) } }
     _ = rows
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:64
+// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift
 func docExample_FetchedResultsChange_FetchedResultsControllerDelegate(controller: FetchedResultsController<Note>) throws {
     final class NoteList: FetchedResultsControllerDelegate {
         func controller(_ controller: FetchedResultsController<Note>, didChange change: FetchedResultsChange) { print(change) }
     }
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:88
+// Sources/ObjectGraph/Fetch/FetchedResultsChange.swift
 func docExample_FetchedResultsChange_FetchedResultsSection(controller: FetchedResultsController<Note>) throws {
     for section in controller.sections { print(section.name, section.numberOfObjects) }
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:32
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_FetchedResultsController(viewContext: ManagedObjectContext, controller: FetchedResultsController<Note>) throws {
     let controller = try FetchedResultsController(
         fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: viewContext)
@@ -721,7 +721,7 @@ func docExample_FetchedResultsController_FetchedResultsController(viewContext: M
     _ = controller
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:87
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_init(viewContext: ManagedObjectContext) throws {
     let byFolder = try FetchedResultsController(
         fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("folder.name"), OGSortDescriptor("title")]),
@@ -729,45 +729,45 @@ func docExample_FetchedResultsController_init(viewContext: ManagedObjectContext)
     _ = byFolder
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:137
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_performFetch(controller: FetchedResultsController<Note>) throws {
     try controller.performFetch()
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:184
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_sections(controller: FetchedResultsController<Note>) throws {
     for section in controller.sections { print(section.name, section.numberOfObjects) }
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:195
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_fetchedObjects(controller: FetchedResultsController<Note>) throws {
     let titles = controller.fetchedObjects.map(\.title)
     _ = titles
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:205
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_numberOfObjects(controller: FetchedResultsController<Note>) throws {
     let rows = controller.numberOfObjects(inSection: 0)
     _ = rows
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:215
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_object(note: Note, controller: FetchedResultsController<Note>) throws {
     let note = controller.object(at: ResultIndexPath(section: 0, item: 3))
     _ = note
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:224
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_indexPath(note: Note, controller: FetchedResultsController<Note>) throws {
     if let path = controller.indexPath(for: note) { print(path) }
 }
 
-// Sources/ObjectGraph/Fetch/FetchedResultsController.swift:235
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_changeBatches(controller: FetchedResultsController<Note>, batch: [FetchedResultsChange]) async throws {
     for await batch in controller.changeBatches() { print(batch.count, "changes") }
 }
 
-// Sources/ObjectGraph/Fetch/FullTextSearch.swift:9
+// Sources/ObjectGraph/Fetch/FullTextSearch.swift
 func docExample_FullTextSearch_FullTextSearch() throws {
     let words = FullTextSearch.matchExpression(for: "Café  swift")   // "\"Café\"* AND \"swift\"*"
     let phrase = FullTextSearch.matchExpression(for: "\"new release\" swift")   // "\"new release\" AND \"swift\"*"
@@ -775,38 +775,38 @@ func docExample_FullTextSearch_FullTextSearch() throws {
     _ = (words, phrase, found)
 }
 
-// Sources/ObjectGraph/Fetch/FullTextSearch.swift:44
+// Sources/ObjectGraph/Fetch/FullTextSearch.swift
 func docExample_FullTextSearch_matchExpression() throws {
     let expression = FullTextSearch.matchExpression(for: "linux, swift")   // "\"linux\"* AND \"swift\"*"
     _ = expression
 }
 
-// Sources/ObjectGraph/Fetch/FullTextSearch.swift:62
+// Sources/ObjectGraph/Fetch/FullTextSearch.swift
 func docExample_FullTextSearch_matches() throws {
     let word = FullTextSearch.matches("ÉTÉ", in: ["un été chaud", nil])   // true
     let phrase = FullTextSearch.matches("\"ete chaud\"", in: ["un été chaud"])   // true
     _ = (word, phrase)
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:7
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_fetch(context: ManagedObjectContext) throws {
     let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
     _ = unread
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:26
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_fetchObjectIDs(context: ManagedObjectContext) throws {
     let ids = try context.fetchObjectIDs(FetchRequest<FeedItem>())
     _ = ids
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:41
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_count(context: ManagedObjectContext) throws {
     let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
     _ = unreadCount
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:67
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_queryPlan(context: ManagedObjectContext, plan: MigrationPlan) throws {
     let unread = try Predicate(format: "read == NO")
     let plan = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: unread, fetchLimit: 50))
@@ -814,50 +814,50 @@ func docExample_ManagedObjectContextFetch_queryPlan(context: ManagedObjectContex
     _ = (unread, plan)
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:89
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_aggregate(context: ManagedObjectContext) throws {
     let total = try context.aggregate(.sum, of: "unreadCount", for: FetchRequest<Server>())
     _ = total
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:121
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_fetchBatched(context: ManagedObjectContext, item: FeedItem) throws {
     for item in try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500)) { print(item.title ?? "") }
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:503
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_FetchedResults(context: ManagedObjectContext) throws {
     let results = try context.fetchBatched(FetchRequest<FeedItem>(fetchBatchSize: 500))
     print(results.count, results[0])
     _ = results
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:7
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift
 func docExample_ManagedObjectContextValues_FetchedValues(context: ManagedObjectContext) throws {
     for row in try context.fetchValues(FetchRequest<FeedItem>(), keys: ["guid"]) { print(row.objectID, row.values[0]) }
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:18
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift
 func docExample_ManagedObjectContextValues_init(id: ObjectID) throws {
     let row = FetchedValues(objectID: id, values: [.string("guid-1")])
     _ = row
 }
 
-// Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:38
+// Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift
 func docExample_ManagedObjectContextValues_fetchValues(context: ManagedObjectContext) throws {
     let old = try context.fetchValues(FetchRequest<FeedItem>(predicate: try Predicate(format: "read == YES")), keys: ["guid"])
     let guids = old.map { $0.values[0] }
     _ = (old, guids)
 }
 
-// Sources/ObjectGraph/Fetch/Prefetching.swift:46
+// Sources/ObjectGraph/Fetch/Prefetching.swift
 func docExample_Prefetching_prefetch(context: ManagedObjectContext) throws {
     let servers = try context.fetch(FetchRequest<Server>())
     try context.prefetch(["feedItems"], for: servers)   // one query for every server's items
     _ = servers
 }
 
-// Sources/ObjectGraph/Import/BatchImporter.swift:15
+// Sources/ObjectGraph/Import/BatchImporter.swift
 func docExample_BatchImporter_BatchImporter(container: PersistentContainer, context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
     let importer = BatchImporter(container: container, name: "restore-2024-05-01", batchSize: 5_000)
     let result = try importer.run(records) { record, context in
@@ -867,29 +867,29 @@ func docExample_BatchImporter_BatchImporter(container: PersistentContainer, cont
     _ = (importer, result)
 }
 
-// Sources/ObjectGraph/Import/BatchImporter.swift:38
+// Sources/ObjectGraph/Import/BatchImporter.swift
 func docExample_BatchImporter_init(container: PersistentContainer, importer: BatchImporter) throws {
     let importer = BatchImporter(container: container, name: "backup.json")
     _ = importer
 }
 
-// Sources/ObjectGraph/Import/BatchImporter.swift:49
+// Sources/ObjectGraph/Import/BatchImporter.swift
 func docExample_BatchImporter_Marker(importer: BatchImporter) throws {
     if let marker = try importer.marker(), !marker.isFinished { print("resuming at", marker.savedRecords) }
 }
 
-// Sources/ObjectGraph/Import/BatchImporter.swift:91
+// Sources/ObjectGraph/Import/BatchImporter.swift
 func docExample_BatchImporter_marker(importer: BatchImporter) throws {
     let saved = try importer.marker()?.savedRecords ?? 0
     _ = saved
 }
 
-// Sources/ObjectGraph/Import/BatchImporter.swift:105
+// Sources/ObjectGraph/Import/BatchImporter.swift
 func docExample_BatchImporter_discardMarker(importer: BatchImporter) throws {
     try importer.discardMarker()   // import the same file again from the top
 }
 
-// Sources/ObjectGraph/Import/BatchImporter.swift:119
+// Sources/ObjectGraph/Import/BatchImporter.swift
 func docExample_BatchImporter_run(context: ManagedObjectContext, importer: BatchImporter, lines: [String], parse: @escaping (String) throws -> [String: ImportValue]) throws {
     let result = try importer.run(lines) { line, context in
         try context.insertObject(entityName: "FeedItem").importValues(from: try parse(line))
@@ -897,28 +897,28 @@ func docExample_BatchImporter_run(context: ManagedObjectContext, importer: Batch
     _ = result
 }
 
-// Sources/ObjectGraph/Import/ImportValue.swift:6
+// Sources/ObjectGraph/Import/ImportValue.swift
 func docExample_ImportValue_ImportValue(item: FeedItem, record: [String: ImportValue]) throws {
     let record: [String: ImportValue] = ["title": "Hello", "read": true, "score": 3]
     try item.importValues(from: record)
     _ = record
 }
 
-// Sources/ObjectGraph/Import/ManagedObject+Import.swift:58
+// Sources/ObjectGraph/Import/ManagedObject+Import.swift
 func docExample_ManagedObjectImport_ImportReport(item: FeedItem, record: [String: ImportValue]) throws {
     let report = try item.importValues(from: record)
     print(report.ignoredKeys)   // keys the entity does not have
     _ = report
 }
 
-// Sources/ObjectGraph/Import/ManagedObject+Import.swift:85
+// Sources/ObjectGraph/Import/ManagedObject+Import.swift
 func docExample_ManagedObjectImport_importValues(context: ManagedObjectContext, item: FeedItem) throws {
     let item = try context.insertObject(entityName: "FeedItem")
     try item.importValues(from: ["guid": "a1", "read": "yes", "published": "2024-05-01T10:00:00Z"])
     _ = item
 }
 
-// Sources/ObjectGraph/Migration/AttributeMove.swift:12
+// Sources/ObjectGraph/Migration/AttributeMove.swift
 func docExample_AttributeMove_AttributeMove(v1: ManagedObjectModel, v2: ManagedObjectModel, plan: MigrationPlan) throws {
     let plan = try MigrationPlan(versions: [v1, v2], moves: [
         AttributeMove(entity: "Note", attributes: ["body"], to: "NoteBody", through: "bodyRecord", toVersion: 2)
@@ -926,25 +926,25 @@ func docExample_AttributeMove_AttributeMove(v1: ManagedObjectModel, v2: ManagedO
     _ = plan
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:43
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_BackupRetention(v1: ManagedObjectModel, v2: ManagedObjectModel, plan: MigrationPlan) throws {
     let plan = try MigrationPlan(versions: [v1, v2], backupRetention: .remove)
     _ = plan
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:56
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_init(v1: ManagedObjectModel, v2: ManagedObjectModel, v3: ManagedObjectModel, plan: MigrationPlan) throws {
     let plan = try MigrationPlan(versions: [v1, v2, v3])
     _ = plan
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:101
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_backupPath() throws {
     let backup = MigrationPlan.backupPath(forStoreAt: "/x/zeader.sqlite", version: 1)   // "/x/zeader.sqlite.v1.bak"
     _ = backup
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:268
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_EntityMigrationPolicy() throws {
     let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
         if row.oldString("name")?.hasPrefix("A") == true { row["doNotAlert"] = true }
@@ -952,7 +952,7 @@ func docExample_MigrationPlan_EntityMigrationPolicy() throws {
     _ = policy
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:294
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_MigrationRow() throws {
     let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
         if row.old["dueDate"] == .null {       // row.old["dueDate"]: .date(…) or .null
@@ -962,7 +962,7 @@ func docExample_MigrationPlan_MigrationRow() throws {
     _ = policy
 }
 
-// Sources/ObjectGraph/Migration/MigrationPlan.swift:317
+// Sources/ObjectGraph/Migration/MigrationPlan.swift
 func docExample_MigrationPlan_oldString() throws {
     let policy = EntityMigrationPolicy(entity: "ToDo", toVersion: 2) { row in
         if row.oldString("name")?.hasPrefix("A") == true { row["doNotAlert"] = true }
@@ -970,26 +970,26 @@ func docExample_MigrationPlan_oldString() throws {
     _ = policy
 }
 
-// Sources/ObjectGraph/Model/AttributeDescription.swift:20
+// Sources/ObjectGraph/Model/AttributeDescription.swift
 func docExample_AttributeDescription_AttributeDescription() throws {
     let title = AttributeDescription.string("title", optional: true)
     let count = AttributeDescription.integer("unreadCount", defaultValue: 0)
     _ = (title, count)
 }
 
-// Sources/ObjectGraph/Model/AttributeDescription.swift:113
+// Sources/ObjectGraph/Model/AttributeDescription.swift
 func docExample_AttributeDescription_derivedCount() throws {
     let unread = AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: "read == NO")
     _ = unread
 }
 
-// Sources/ObjectGraph/Model/AttributeDescription.swift:136
+// Sources/ObjectGraph/Model/AttributeDescription.swift
 func docExample_AttributeDescription_DerivedCount() throws {
     let unread = DerivedCount(relationship: "feedItems", predicateFormat: "read == NO")
     _ = unread
 }
 
-// Sources/ObjectGraph/Model/EntityDescription.swift:6
+// Sources/ObjectGraph/Model/EntityDescription.swift
 func docExample_EntityDescription_EntityDescription(server: Server) throws {
     let server = EntityDescription("Server", managedClass: Server.self,
         attributes: [.string("url", optional: false), .integer("unreadCount", defaultValue: 0)],
@@ -998,28 +998,28 @@ func docExample_EntityDescription_EntityDescription(server: Server) throws {
     _ = server
 }
 
-// Sources/ObjectGraph/Model/EntityDescription.swift:51
+// Sources/ObjectGraph/Model/EntityDescription.swift
 func docExample_EntityDescription_Entity(model: ManagedObjectModel, entity: Entity) throws {
     let entity = try model.entity(named: "Server")
     print(entity.attributes.map(\.name), entity.tableName)
     _ = entity
 }
 
-// Sources/ObjectGraph/Model/FullTextIndexDescription.swift:12
+// Sources/ObjectGraph/Model/FullTextIndexDescription.swift
 func docExample_FullTextIndexDescription_FullTextIndexDescription(item: FeedItem) throws {
     let item = EntityDescription("FeedItem", attributes: [.string("title"), .string("author")],
                                  fullTextIndex: FullTextIndexDescription(attributes: ["title", "author"]))
     _ = item
 }
 
-// Sources/ObjectGraph/Model/FullTextIndexDescription.swift:28
+// Sources/ObjectGraph/Model/FullTextIndexDescription.swift
 func docExample_FullTextIndexDescription_init() throws {
     let index = FullTextIndexDescription(attributes: ["title", "summary"])
     let named = FullTextIndexDescription(attributes: ["title"], tableName: "ZSEARCH")
     _ = (index, named)
 }
 
-// Sources/ObjectGraph/Model/Inheritance.swift:20
+// Sources/ObjectGraph/Model/Inheritance.swift
 func docExample_Inheritance_init(container: PersistentContainer, model: ManagedObjectModel, context: ManagedObjectContext, item: FeedItem) throws {
     class ReadingItem: ManagedObject {
         @Managed("title") var title: String?
@@ -1049,21 +1049,21 @@ func docExample_Inheritance_init(container: PersistentContainer, model: ManagedO
     _ = (item, essay, episode, model, container)
 }
 
-// Sources/ObjectGraph/Model/Inheritance.swift:69
+// Sources/ObjectGraph/Model/Inheritance.swift
 func docExample_Inheritance_isKind(model: ManagedObjectModel) throws {
     // With the model of EntityDescription.init(_:parent:isAbstract:…)'s example:
     let isItem = try model.entity(named: "Essay").isKind(of: try model.entity(named: "ReadingItem"))   // true
     _ = isItem
 }
 
-// Sources/ObjectGraph/Model/Inheritance.swift:96
+// Sources/ObjectGraph/Model/Inheritance.swift
 func docExample_Inheritance_subentities(model: ManagedObjectModel) throws {
     // With the model of EntityDescription.init(_:parent:isAbstract:…)'s example:
     let kinds = model.subentities(of: try model.entity(named: "ReadingItem")).map(\.name)   // ["Essay", "Episode"]
     _ = kinds
 }
 
-// Sources/ObjectGraph/Model/ManagedObjectModel.swift:12
+// Sources/ObjectGraph/Model/ManagedObjectModel.swift
 func docExample_ManagedObjectModel_ManagedObjectModel(container: PersistentContainer, model: ManagedObjectModel, folder: Folder, note: Note) throws {
     let note = EntityDescription("Note", managedClass: Note.self, attributes: [.string("title")],
         relationships: [.toOne("folder", destination: "Folder", inverse: "notes")])
@@ -1074,37 +1074,37 @@ func docExample_ManagedObjectModel_ManagedObjectModel(container: PersistentConta
     _ = (note, folder, model, container)
 }
 
-// Sources/ObjectGraph/Model/ModelConformance.swift:46
+// Sources/ObjectGraph/Model/ModelConformance.swift
 func docExample_ModelConformance_checkClassesMatch(model: ManagedObjectModel) throws {
     try model.checkClassesMatch()
 }
 
-// Sources/ObjectGraph/Model/ObjectID.swift:6
+// Sources/ObjectGraph/Model/ObjectID.swift
 func docExample_ObjectID_ObjectID(background: ManagedObjectContext, item: FeedItem, id: ObjectID) throws {
     let id = item.objectID
     background.perform { if let same = try? background.existingObject(with: id) { print(same) } }
     _ = id
 }
 
-// Sources/ObjectGraph/Model/ObjectID.swift:27
+// Sources/ObjectGraph/Model/ObjectID.swift
 func docExample_ObjectID_init(model: ManagedObjectModel, id: ObjectID) throws {
     let id = ObjectID(entity: try model.entity(named: "FeedItem"), primaryKey: 42)
     _ = id
 }
 
-// Sources/ObjectGraph/Model/Predicate+KeyPaths.swift:4
+// Sources/ObjectGraph/Model/Predicate+KeyPaths.swift
 func docExample_PredicateKeyPaths_referencedKeyPaths() throws {
     let keyPaths = try Predicate(format: "read == NO AND server.title != nil").referencedKeyPaths   // ["read", "server.title"]
     _ = keyPaths
 }
 
-// Sources/ObjectGraph/Model/Predicate+KeyPaths.swift:36
+// Sources/ObjectGraph/Model/Predicate+KeyPaths.swift
 func docExample_PredicateKeyPaths_replacingKeyPaths() throws {
     let moved = try Predicate(format: "content CONTAINS 'x'").replacingKeyPaths { $0 == "content" ? "body.content" : $0 }
     _ = moved
 }
 
-// Sources/ObjectGraph/Model/RelationshipDescription.swift:18
+// Sources/ObjectGraph/Model/RelationshipDescription.swift
 func docExample_RelationshipDescription_RelationshipDescription(server: Server, items: [FeedItem]) throws {
     let items = RelationshipDescription.toMany("feedItems", destination: "FeedItem", inverse: "server", deleteRule: .cascade)
     let server = RelationshipDescription.toOne("server", destination: "Server", inverse: "feedItems")
@@ -1114,64 +1114,64 @@ func docExample_RelationshipDescription_RelationshipDescription(server: Server, 
     _ = (items, server, tags, posts)
 }
 
-// Sources/ObjectGraph/Model/ValidationRule.swift:8
+// Sources/ObjectGraph/Model/ValidationRule.swift
 func docExample_ValidationRule_ValidationRule() throws {
     let title = AttributeDescription.string("title", optional: false).validated(.minLength(1), .maxLength(200))
     _ = title
 }
 
-// Sources/ObjectGraph/Model/ValidationRule.swift:77
+// Sources/ObjectGraph/Model/ValidationRule.swift
 func docExample_ValidationRule_validated() throws {
     let rating = AttributeDescription.integer("rating", defaultValue: 0).validated(.minimum(0), .maximum(5))
     _ = rating
 }
 
-// Sources/ObjectGraph/Model/Value.swift:6
+// Sources/ObjectGraph/Model/Value.swift
 func docExample_Value_Value(item: FeedItem) throws {
     let title: Value = "Hello"            // .string("Hello")
     if case .string(let text) = try item.value(forKey: "title") { print(text) }
     _ = title
 }
 
-// Sources/ObjectGraph/Model/Value.swift:82
+// Sources/ObjectGraph/Model/Value.swift
 func docExample_Value_ValueConvertible() throws {
     let v = "title".valueRepresentation       // .string("title")
     let s = String(fromValue: .string("x"))   // "x"
     _ = (v, s)
 }
 
-// Sources/ObjectGraph/Notifications/ChangeBus.swift:9
+// Sources/ObjectGraph/Notifications/ChangeBus.swift
 func docExample_ChangeBus_ChangeBus(container: PersistentContainer, note: Note) throws {
     let token = container.bus.observeDidSave { note in print(note.inserted.count, "inserted") }
     _ = token
 }
 
-// Sources/ObjectGraph/Notifications/ChangeBus.swift:45
+// Sources/ObjectGraph/Notifications/ChangeBus.swift
 func docExample_ChangeBus_observeObjectsDidChange(bus: ChangeBus, viewContext: ManagedObjectContext, note: Note) throws {
     let t = bus.observeObjectsDidChange(in: viewContext, entities: ["Server"]) { note in print(note.updated.count) }
     _ = t
 }
 
-// Sources/ObjectGraph/Notifications/ChangeBus.swift:57
+// Sources/ObjectGraph/Notifications/ChangeBus.swift
 func docExample_ChangeBus_observeWillSave(bus: ChangeBus, importContext: ManagedObjectContext) throws {
     let t = bus.observeWillSave(of: importContext) { _ in print("about to save") }
     _ = t
 }
 
-// Sources/ObjectGraph/Notifications/ChangeBus.swift:69
+// Sources/ObjectGraph/Notifications/ChangeBus.swift
 func docExample_ChangeBus_observeDidSave(bus: ChangeBus, viewContext: ManagedObjectContext, note: Note) throws {
     let t = bus.observeDidSave(excluding: viewContext) { note in viewContext.perform { viewContext.mergeChanges(fromDidSave: note) } }
     _ = t
 }
 
-// Sources/ObjectGraph/Notifications/ChangeBus.swift:125
+// Sources/ObjectGraph/Notifications/ChangeBus.swift
 func docExample_ChangeBus_ObservationToken(bus: ChangeBus) throws {
     var token: ObservationToken? = bus.observeDidSave { _ in }
     token = nil   // no more notifications
     _ = token
 }
 
-// Sources/ObjectGraph/Notifications/Notifications.swift:7
+// Sources/ObjectGraph/Notifications/Notifications.swift
 func docExample_Notifications_ObjectsDidChangeNotification(container: PersistentContainer, viewContext: ManagedObjectContext, note: Note, object: Note) throws {
     let token = container.bus.observeObjectsDidChange(in: viewContext) { note in
         for object in note.updated where note.changedKeys(for: object).contains("unreadCount") { print("redraw", object) }
@@ -1179,13 +1179,13 @@ func docExample_Notifications_ObjectsDidChangeNotification(container: Persistent
     _ = token
 }
 
-// Sources/ObjectGraph/Notifications/Notifications.swift:62
+// Sources/ObjectGraph/Notifications/Notifications.swift
 func docExample_Notifications_WillSaveNotification(container: PersistentContainer, note: Note) throws {
     let token = container.bus.observeWillSave { note in print("saving", note.context) }
     _ = token
 }
 
-// Sources/ObjectGraph/Notifications/Notifications.swift:73
+// Sources/ObjectGraph/Notifications/Notifications.swift
 func docExample_Notifications_DidSaveNotification(container: PersistentContainer, viewContext: ManagedObjectContext, note: Note) throws {
     let token = container.bus.observeDidSave { note in
         viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
@@ -1193,14 +1193,14 @@ func docExample_Notifications_DidSaveNotification(container: PersistentContainer
     _ = token
 }
 
-// Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift:5
+// Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift
 func docExample_ManagedObjectPredicate_predicateObjectID(server: Server, items: [FeedItem]) throws {
     let p = try Predicate(format: "server == %@", server.objectID)
     let mine = try items.filter { try p.evaluate(with: $0) }
     _ = (p, mine)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift:5
+// Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift
 func docExample_PredicateEvaluation_PredicateEvaluable() throws {
     struct Row: PredicateEvaluable {
         var values: [String: Value]
@@ -1208,7 +1208,7 @@ func docExample_PredicateEvaluation_PredicateEvaluable() throws {
     }
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift:29
+// Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift
 func docExample_PredicateEvaluation_PredicateKeyValue(server: Server, items: [FeedItem]) throws {
     struct Entry: PredicateEvaluable {
         var title: String
@@ -1225,35 +1225,35 @@ func docExample_PredicateEvaluation_PredicateKeyValue(server: Server, items: [Fe
     }
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift:58
+// Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift
 func docExample_PredicateEvaluation_evaluate(items: [FeedItem]) throws {
     let unread = try Predicate(format: "read == NO")
     let matches = try items.filter { try unread.evaluate(with: $0) }
     _ = (unread, matches)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+Format.swift:8
+// Sources/ObjectGraph/Predicate/Predicate+Format.swift
 func docExample_PredicateFormat_predicateFormat() throws {
     let p = try Predicate(format: "read = no && title contains[cd] 'swift'")
     print(p.predicateFormat)   // read == NO AND title CONTAINS[cd] "swift"
     _ = p
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+Parsing.swift:7
+// Sources/ObjectGraph/Predicate/Predicate+Parsing.swift
 func docExample_PredicateParsing_init() throws {
     let p = try Predicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
     let q = try Predicate(format: "%K BETWEEN %@", "rank", [1, 5])
     _ = (p, q)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+Parsing.swift:21
+// Sources/ObjectGraph/Predicate/Predicate+Parsing.swift
 func docExample_PredicateParsing_init_2() throws {
     let args: [(any PredicateArgument)?] = ["title", "Swift"]
     let p = try Predicate(format: "%K ==[c] %@", argumentArray: args)
     _ = (args, p)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+SQL.swift:69
+// Sources/ObjectGraph/Predicate/Predicate+SQL.swift
 func docExample_PredicateSQL_sqlExpression(model: ManagedObjectModel, entity: Entity) throws {
     let entity = try model.entity(named: "FeedItem")
     let clause = try Predicate(format: "server.title == %@", "Swift").sqlExpression(for: entity, in: model, alias: "t0")
@@ -1261,7 +1261,7 @@ func docExample_PredicateSQL_sqlExpression(model: ManagedObjectModel, entity: En
     _ = (entity, clause)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+SQL.swift:98
+// Sources/ObjectGraph/Predicate/Predicate+SQL.swift
 func docExample_PredicateSQL_sqlKeyPathExpression(model: ManagedObjectModel, entity: Entity) throws {
     let entity = try model.entity(named: "FeedItem")
     let order = try Predicate.sqlKeyPathExpression("server.title", for: entity, in: model, alias: "t0")
@@ -1269,119 +1269,119 @@ func docExample_PredicateSQL_sqlKeyPathExpression(model: ManagedObjectModel, ent
     _ = (entity, order, sql)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate+Validation.swift:8
+// Sources/ObjectGraph/Predicate/Predicate+Validation.swift
 func docExample_PredicateValidation_validate(model: ManagedObjectModel) throws {
     let p = try Predicate(format: "ANY feedItems.title CONTAINS[cd] %@", "swift")
     try p.validate(for: model.entity(named: "Server"), in: model)
     _ = p
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:7
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_Predicate() throws {
     let unreadSwift = try Predicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
     let busy = Predicate.comparison("feedItems.@count", .greaterThan, 3) && !.comparison("title", .equalTo, nil)
     _ = (unreadSwift, busy)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:23
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_Node(predicate: OGPredicate) throws {
     if case .and(let parts) = predicate.node { print(parts.count) }
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:49
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_init() throws {
     let p = Predicate(.constant(true))   // same as Predicate.true
     _ = p
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:65
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_Limits(format: String) throws {
     if format.unicodeScalars.count > Predicate.Limits.formatLength { print("too long") }
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:105
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_and() throws {
     let p = Predicate.and([.comparison("read", .equalTo, false), .comparison("title", .notEqualTo, nil)])
     _ = p
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:122
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_or() throws {
     let p = Predicate.or([.comparison("rank", .lessThan, 1), .comparison("rank", .greaterThan, 9)])
     _ = p
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:139
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_not() throws {
     let unread = Predicate.not(.comparison("read", .equalTo, true))
     _ = unread
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:155
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_comparison() throws {
     let p = Predicate.comparison("title", .contains, "swift", options: [.caseInsensitive, .diacriticInsensitive])
     let q = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
     _ = (p, q)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:169
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_comparison_2() throws {
     let p = Predicate.comparison("rank", .between, values: [1, 5])
     let q = Predicate.comparison("title", .in, values: ["a", "b"], options: .caseInsensitive)
     _ = (p, q)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:184
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_comparison_3() throws {
     let p = Predicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
     _ = p
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:198
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_PredicateComparison() throws {
     let c = PredicateComparison(left: .keyPath("read"), op: .equalTo, right: .constant(false))
     let p = Predicate(.comparison(c))
     _ = (c, p)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:229
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_PredicateOperand() throws {
     let lhs = PredicateOperand.keyPath("server.title")
     let rhs = PredicateOperand.aggregate([.constant("a"), .constant("b")])   // {"a", "b"}
     _ = (lhs, rhs)
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:267
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_PredicateExpression() throws {
     let lhs: PredicateOperand = .keyPath("title")
     _ = lhs
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:274
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_ComparisonOperator() throws {
     let p = Predicate.comparison("title", .beginsWith, "Swift")
     _ = p
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:324
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_ComparisonModifier() throws {
     let anyUnread = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
     _ = anyUnread
 }
 
-// Sources/ObjectGraph/Predicate/Predicate.swift:340
+// Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_ComparisonOptions() throws {
     let options: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]   // [cd]
     _ = options
 }
 
-// Sources/ObjectGraph/Predicate/PredicateSemantics.swift:315
+// Sources/ObjectGraph/Predicate/PredicateSemantics.swift
 func docExample_PredicateSemantics_PredicateEvaluationError(object: Note, predicate: OGPredicate) throws {
     do { _ = try predicate.evaluate(with: object) }
     catch let e as PredicateEvaluationError { print(e.message) }
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:14
+// Sources/ObjectGraph/Relationships/ManyToMany.swift
 func docExample_ManyToMany_JoinTable(post: Post, tag: Tag) throws {
     let post = EntityDescription("Post", managedClass: Post.self, attributes: [.string("title")],
         relationships: [.toMany("tags", destination: "Tag", inverse: "posts")])
@@ -1390,22 +1390,22 @@ func docExample_ManyToMany_JoinTable(post: Post, tag: Tag) throws {
     _ = (post, tag)
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:598
+// Sources/ObjectGraph/Relationships/ManyToMany.swift
 func docExample_ManyToMany_insert(playlist: Playlist, song: Song) throws {
     try playlist.insert(song, at: 0, inRelationship: "songs")
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:614
+// Sources/ObjectGraph/Relationships/ManyToMany.swift
 func docExample_ManyToMany_removeObject(playlist: Playlist) throws {
     try playlist.removeObject(at: 2, fromRelationship: "songs")
 }
 
-// Sources/ObjectGraph/Relationships/ManyToMany.swift:629
+// Sources/ObjectGraph/Relationships/ManyToMany.swift
 func docExample_ManyToMany_moveObject(playlist: Playlist) throws {
     try playlist.moveObject(at: 0, to: 3, inRelationship: "songs")
 }
 
-// Sources/ObjectGraph/Relationships/OrderedOneToMany.swift:11
+// Sources/ObjectGraph/Relationships/OrderedOneToMany.swift
 func docExample_OrderedOneToMany_OrderedOneToMany() throws {
     final class TodoList: ManagedObject { @Managed("name") var name: String? }
     final class TodoTask: ManagedObject { @Managed("title") var title: String? }
@@ -1416,31 +1416,31 @@ func docExample_OrderedOneToMany_OrderedOneToMany() throws {
     _ = (list, task)
 }
 
-// Sources/ObjectGraph/Store/ForeignDatabase.swift:48
+// Sources/ObjectGraph/Store/ForeignDatabase.swift
 func docExample_ForeignDatabase_tableNames(cache: ForeignDatabase) throws {
     if try cache.tableNames().contains("rss_item") { print("a newsboat cache") }
 }
 
-// Sources/ObjectGraph/Store/ForeignDatabase.swift:61
+// Sources/ObjectGraph/Store/ForeignDatabase.swift
 func docExample_ForeignDatabase_columnNames(cache: ForeignDatabase) throws {
     let hasFlags = try cache.columnNames(of: "rss_item").contains("flags")
     _ = hasFlags
 }
 
-// Sources/ObjectGraph/Store/ForeignDatabase.swift:75
+// Sources/ObjectGraph/Store/ForeignDatabase.swift
 func docExample_ForeignDatabase_rows(cache: ForeignDatabase) throws {
     let rows = try cache.rows("SELECT id, guid FROM rss_item WHERE id > ? ORDER BY id LIMIT 500", [.integer(0)])
     _ = rows
 }
 
-// Sources/ObjectGraph/Store/ForeignDatabase.swift:87
+// Sources/ObjectGraph/Store/ForeignDatabase.swift
 func docExample_ForeignDatabase_forEachRow(id: ObjectID, cache: ForeignDatabase) throws {
     var ids: [Int64] = []
     try cache.forEachRow("SELECT id FROM rss_item ORDER BY id") { row in if case .integer(let id) = row[0] { ids.append(id) } }
     _ = ids
 }
 
-// Sources/ObjectGraph/Store/KeptCounts.swift:38
+// Sources/ObjectGraph/Store/KeptCounts.swift
 func docExample_KeptCounts_keptCounts(context: ManagedObjectContext) throws {
     let unread = try Predicate(format: "read == NO AND title CONTAINS[cd] 'swift'")
     let kept = try context.keptCounts(of: "FeedItem", matching: [unread])
@@ -1448,7 +1448,7 @@ func docExample_KeptCounts_keptCounts(context: ManagedObjectContext) throws {
     _ = (unread, kept)
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:33
+// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift
 func docExample_PersistentStoreBulkWrites_withBulkWrites(store: PersistentStore, context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
     let result = try store.withBulkWrites {
         try importer.run(records) { record, context in try context.insertObject(entityName: "FeedItem").importValues(from: record) }
@@ -1456,21 +1456,21 @@ func docExample_PersistentStoreBulkWrites_withBulkWrites(store: PersistentStore,
     _ = result
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:48
+// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift
 func docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: PersistentStore) async throws {
     func refreshEveryFeed() async -> Int { 0 }  // your feeds' refresh: saves on contexts' queues
     let summary = await store.withBulkWritesAsync { await refreshEveryFeed() }
     _ = summary
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:32
+// Sources/ObjectGraph/Store/PersistentStore+Salvage.swift
 func docExample_PersistentStoreSalvage_salvageObjects(store: PersistentStore) throws {
     var skipped: Int64 = 0
     try store.salvageObjects(of: "Note", skipped: &skipped, unreadable: { keys, why in print(keys, why) }) { print($0.values) }
     _ = skipped
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:9
+// Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift
 func docExample_PersistentStoreSalvagePairs_SalvagedPair(store: PersistentStore) throws {
     var skipped: Int64 = 0
     try store.salvagePairs(of: "Post", relationship: "tags", skipped: &skipped, unreadable: { _, _ in }) { pair in
@@ -1479,7 +1479,7 @@ func docExample_PersistentStoreSalvagePairs_SalvagedPair(store: PersistentStore)
     _ = skipped
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:32
+// Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift
 func docExample_PersistentStoreSalvagePairs_salvagePairs(store: PersistentStore) throws {
     var skipped: Int64 = 0
     var pairs: [SalvagedPair] = []
@@ -1487,59 +1487,59 @@ func docExample_PersistentStoreSalvagePairs_salvagePairs(store: PersistentStore)
     _ = (skipped, pairs)
 }
 
-// Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift:10
+// Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift
 func docExample_PersistentStoreVacuum_vacuum(store: PersistentStore) throws {
     try store.vacuum()
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:44
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_identifier(store: PersistentStore) throws {
     print(store.identifier)   // "5F0C…", the same every time this file is opened
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:277
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_metadata(store: PersistentStore) throws {
     let marker = try store.metadata(forKey: "import.resume")
     _ = marker
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:286
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_setMetadata(store: PersistentStore) throws {
     try store.setMetadata("42", forKey: "import.resume")
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:357
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_integrityCheck(store: PersistentStore) throws {
     let problems = try store.integrityCheck()
     if !problems.isEmpty { print("damaged:", problems.joined(separator: "\n")) }
     _ = problems
 }
 
-// Sources/ObjectGraph/Store/PersistentStore.swift:382
+// Sources/ObjectGraph/Store/PersistentStore.swift
 func docExample_PersistentStore_checkpoint(store: PersistentStore, context: ManagedObjectContext) throws {
     try context.execute(BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["read": .bool(true)]))
     store.checkpoint(truncate: true)
 }
 
-// Sources/ObjectGraph/Support/ObjectGraphError.swift:6
+// Sources/ObjectGraph/Support/ObjectGraphError.swift
 func docExample_ObjectGraphError_ObjectGraphError(context: ManagedObjectContext) throws {
     do { try context.save() }
     catch { print(error) }   // an ObjectGraphError: "FeedItem.guid: uniqueness violated …"
 }
 
-// Sources/ObjectGraph/Support/UnambiguousNames.swift:6
+// Sources/ObjectGraph/Support/UnambiguousNames.swift
 func docExample_UnambiguousNames_OGPredicate() throws {
     let unread = try OGPredicate(format: "read == NO")
     _ = unread
 }
 
-// Sources/ObjectGraph/Support/UnambiguousNames.swift:14
+// Sources/ObjectGraph/Support/UnambiguousNames.swift
 func docExample_UnambiguousNames_OGSortDescriptor() throws {
     let newestFirst = OGSortDescriptor("published", ascending: false)
     _ = newestFirst
 }
 
-// Sources/ObjectGraph/Undo/ContextUndoManager.swift:42
+// Sources/ObjectGraph/Undo/ContextUndoManager.swift
 func docExample_ContextUndoManager_ContextUndoManager(context: ManagedObjectContext, item: FeedItem, items: [FeedItem]) throws {
     context.undoManager = ContextUndoManager()
     context.undoManager?.beginUndoGrouping(named: "Mark All Read")
@@ -1548,246 +1548,246 @@ func docExample_ContextUndoManager_ContextUndoManager(context: ManagedObjectCont
     context.undo()   // every item unread again
 }
 
-// Sources/ObjectGraph/Undo/ContextUndoManager.swift:69
+// Sources/ObjectGraph/Undo/ContextUndoManager.swift
 func docExample_ContextUndoManager_lastError(context: ManagedObjectContext) throws {
     context.undo()
     if let error = context.undoManager?.lastError { print(error) }
 }
 
-// Sources/ObjectGraph/Undo/ContextUndoManager.swift:193
+// Sources/ObjectGraph/Undo/ContextUndoManager.swift
 func docExample_ContextUndoManager_undo(context: ManagedObjectContext) throws {
     context.undo()
 }
 
 let docExamplesPlain: [DocExample] = [
-    DocExample(id: "CodableAttribute_Encoded", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift:10", run: { given in try docExample_CodableAttribute_Encoded(context: given.context, feed: given.feed) }),
-    DocExample(id: "CodableAttribute_decodedValue", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift:116", run: { given in try docExample_CodableAttribute_decodedValue(feed: given.feed) }),
-    DocExample(id: "CodableAttribute_setEncodedValue", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift:130", run: { given in try docExample_CodableAttribute_setEncodedValue(feed: given.feed) }),
-    DocExample(id: "ManagedObject_ManagedObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:10", run: { given in try docExample_ManagedObject_ManagedObject(context: given.context, note: given.note) }),
-    DocExample(id: "ManagedObject_changedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:88", run: { given in try docExample_ManagedObject_changedValues(item: given.item) }),
-    DocExample(id: "ManagedObject_committedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:105", run: { given in try docExample_ManagedObject_committedValues(item: given.item) }),
-    DocExample(id: "ManagedObject_value", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:121", run: { given in try docExample_ManagedObject_value(item: given.item) }),
-    DocExample(id: "ManagedObject_setValue", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:134", run: { given in try docExample_ManagedObject_setValue(item: given.item) }),
-    DocExample(id: "ManagedObject_object", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:195", run: { given in try docExample_ManagedObject_object(server: given.server, item: given.item) }),
-    DocExample(id: "ManagedObject_setObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:217", run: { given in try docExample_ManagedObject_setObject(server: given.server, item: given.item) }),
-    DocExample(id: "ManagedObject_objects", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:264", run: { given in try docExample_ManagedObject_objects(server: given.server, items: given.items) }),
-    DocExample(id: "ManagedObject_add", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:281", run: { given in try docExample_ManagedObject_add(server: given.server, item: given.item, post: given.post, tag: given.tag) }),
-    DocExample(id: "ManagedObject_remove", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:299", run: { given in try docExample_ManagedObject_remove(server: given.server, item: given.item) }),
-    DocExample(id: "ManagedObject_value_2", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:318", run: { given in try docExample_ManagedObject_value_2(item: given.item) }),
-    DocExample(id: "ManagedObject_prepareForDeletion", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:360", run: { given in try docExample_ManagedObject_prepareForDeletion(folder: given.folder) }),
-    DocExample(id: "ManagedObject_validateForInsert", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:375", run: { given in try docExample_ManagedObject_validateForInsert() }),
-    DocExample(id: "ManagedObject_validateForUpdate", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:386", run: { given in try docExample_ManagedObject_validateForUpdate() }),
-    DocExample(id: "ManagedObject_validateForDelete", origin: "Sources/ObjectGraph/Context/ManagedObject.swift:394", run: { given in try docExample_ManagedObject_validateForDelete() }),
-    DocExample(id: "ManagedObjectContextAsync_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift:15", runAsync: { given in try await docExample_ManagedObjectContextAsync_perform(context: given.context) }),
-    DocExample(id: "ManagedObjectContextAsync_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift:29", runAsync: { given in try await docExample_ManagedObjectContextAsync_save(context: given.context) }),
-    DocExample(id: "ManagedObjectContextAsync_refreshAllObjects", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift:40", run: { given in try docExample_ManagedObjectContextAsync_refreshAllObjects(context: given.context) }),
-    DocExample(id: "ManagedObjectContextBatch_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:10", run: { given in try docExample_ManagedObjectContextBatch_execute(context: given.context) }),
-    DocExample(id: "ManagedObjectContextBatch_execute_2", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift:53", run: { given in try docExample_ManagedObjectContextBatch_execute_2(context: given.context) }),
-    DocExample(id: "ManagedObjectContextChanges_processPendingChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:8", run: { given in try docExample_ManagedObjectContextChanges_processPendingChanges(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift:148", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
-    DocExample(id: "ManagedObjectContextChild_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:16", run: { given in try docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: given.viewContext, sheet: given.sheet, note: given.note, noteID: given.noteID) }),
-    DocExample(id: "ManagedObjectContextChild_newChildContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:28", run: { given in try docExample_ManagedObjectContextChild_newChildContext(container: given.container, sheet: given.sheet) }),
-    DocExample(id: "ManagedObjectContextChild_parent", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift:39", run: { given in try docExample_ManagedObjectContextChild_parent(sheet: given.sheet) }),
-    DocExample(id: "ManagedObjectContextGeneration_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:11", run: { given in try docExample_ManagedObjectContextGeneration_ManagedObjectContext(context: given.context) }),
-    DocExample(id: "ManagedObjectContextGeneration_pinReadGeneration", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:19", run: { given in try docExample_ManagedObjectContextGeneration_pinReadGeneration(context: given.context) }),
-    DocExample(id: "ManagedObjectContextGeneration_advanceReadGeneration", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:36", run: { given in try docExample_ManagedObjectContextGeneration_advanceReadGeneration(context: given.context) }),
-    DocExample(id: "ManagedObjectContextGeneration_unpinReadGeneration", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift:46", run: { given in try docExample_ManagedObjectContextGeneration_unpinReadGeneration(context: given.context) }),
-    DocExample(id: "ManagedObjectContextSave_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Save.swift:29", run: { given in try docExample_ManagedObjectContextSave_save(context: given.context) }),
-    DocExample(id: "ManagedObjectContext_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:16", run: { given in try docExample_ManagedObjectContext_ManagedObjectContext(container: given.container, context: given.context, note: given.note) }),
-    DocExample(id: "ManagedObjectContext_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:113", run: { given in try docExample_ManagedObjectContext_perform(context: given.context, item: given.item, id: given.id) }),
-    DocExample(id: "ManagedObjectContext_performAndWait", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:127", run: { given in try docExample_ManagedObjectContext_performAndWait(context: given.context) }),
-    DocExample(id: "ManagedObjectContext_insert", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:176", run: { given in try docExample_ManagedObjectContext_insert(context: given.context, server: given.server) }),
-    DocExample(id: "ManagedObjectContext_insertObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:191", run: { given in try docExample_ManagedObjectContext_insertObject(context: given.context, note: given.note) }),
-    DocExample(id: "ManagedObjectContext_object", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:237", run: { given in try docExample_ManagedObjectContext_object(context: given.context, item: given.item, id: given.id) }),
-    DocExample(id: "ManagedObjectContext_existingObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:257", run: { given in try docExample_ManagedObjectContext_existingObject(context: given.context, item: given.item, id: given.id) }),
-    DocExample(id: "ManagedObjectContext_delete", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:369", run: { given in try docExample_ManagedObjectContext_delete(context: given.context, server: given.server) }),
-    DocExample(id: "ManagedObjectContext_rollback", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:460", run: { given in try docExample_ManagedObjectContext_rollback(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:498", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
-    DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift:528", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
-    DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift:4", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext) }),
-    DocExample(id: "PersistentContainer_automaticallyMergesChangesIntoViewContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:61", run: { given in try docExample_PersistentContainer_automaticallyMergesChangesIntoViewContext(container: given.container) }),
-    DocExample(id: "PersistentContainer_newBackgroundContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:89", run: { given in try docExample_PersistentContainer_newBackgroundContext(container: given.container, importer: given.importer) }),
-    DocExample(id: "PersistentContainer_newScratchContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:108", run: { given in try docExample_PersistentContainer_newScratchContext(container: given.container) }),
-    DocExample(id: "PersistentContainer_saveInBackground", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:119", run: { given in try docExample_PersistentContainer_saveInBackground(container: given.container) }),
-    DocExample(id: "PersistentContainer_startWatchingOtherProcesses", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift:152", run: { given in try docExample_PersistentContainer_startWatchingOtherProcesses(container: given.container) }),
-    DocExample(id: "PropertyWrappers_Managed", origin: "Sources/ObjectGraph/Context/PropertyWrappers.swift:5", run: { given in try docExample_PropertyWrappers_Managed() }),
-    DocExample(id: "PropertyWrappers_ToOne", origin: "Sources/ObjectGraph/Context/PropertyWrappers.swift:108", run: { given in try docExample_PropertyWrappers_ToOne(someServer: given.someServer, item: given.item) }),
-    DocExample(id: "PropertyWrappers_ToMany", origin: "Sources/ObjectGraph/Context/PropertyWrappers.swift:172", run: { given in try docExample_PropertyWrappers_ToMany(server: given.server) }),
-    DocExample(id: "ManagedObjectFinders_default", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:10", run: { given in try docExample_ManagedObjectFinders_default(container: given.container) }),
-    DocExample(id: "ManagedObjectFinders_ManagedObjectFinders", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:29", run: { given in try docExample_ManagedObjectFinders_ManagedObjectFinders(context: given.context) }),
-    DocExample(id: "ManagedObjectFinders_findAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:47", run: { given in try docExample_ManagedObjectFinders_findAll(context: given.context) }),
-    DocExample(id: "ManagedObjectFinders_findAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:56", run: { given in try docExample_ManagedObjectFinders_findAll_2() }),
-    DocExample(id: "ManagedObjectFinders_findAll_3", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:67", run: { given in try docExample_ManagedObjectFinders_findAll_3() }),
-    DocExample(id: "ManagedObjectFinders_findAll_4", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:80", run: { given in try docExample_ManagedObjectFinders_findAll_4(items: given.items) }),
-    DocExample(id: "ManagedObjectFinders_findAll_5", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:93", run: { given in try docExample_ManagedObjectFinders_findAll_5(items: given.items) }),
-    DocExample(id: "ManagedObjectFinders_findFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:110", run: { given in try docExample_ManagedObjectFinders_findFirst(server: given.server) }),
-    DocExample(id: "ManagedObjectFinders_findFirst_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:123", run: { given in try docExample_ManagedObjectFinders_findFirst_2() }),
-    DocExample(id: "ManagedObjectFinders_findSingle", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:140", run: { given in try docExample_ManagedObjectFinders_findSingle(server: given.server) }),
-    DocExample(id: "ManagedObjectFinders_count", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:157", run: { given in try docExample_ManagedObjectFinders_count() }),
-    DocExample(id: "ManagedObjectFinders_aggregate", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:168", run: { given in try docExample_ManagedObjectFinders_aggregate() }),
-    DocExample(id: "ManagedObjectFinders_create", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:179", run: { given in try docExample_ManagedObjectFinders_create(context: given.context, server: given.server) }),
-    DocExample(id: "ManagedObjectFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:189", run: { given in try docExample_ManagedObjectFinders_truncateAll(context: given.context) }),
-    DocExample(id: "ManagedObjectFinders_deleteObject", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift:204", run: { given in try docExample_ManagedObjectFinders_deleteObject(item: given.item) }),
-    DocExample(id: "ManagedObjectFormatFinders_ManagedObjectFinders", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:7", run: { given in try docExample_ManagedObjectFormatFinders_ManagedObjectFinders(context: given.context) }),
-    DocExample(id: "ManagedObjectFormatFinders_findAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:17", run: { given in try docExample_ManagedObjectFormatFinders_findAll(items: given.items) }),
-    DocExample(id: "ManagedObjectFormatFinders_findAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:30", run: { given in try docExample_ManagedObjectFormatFinders_findAll_2(items: given.items) }),
-    DocExample(id: "ManagedObjectFormatFinders_findFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:42", run: { given in try docExample_ManagedObjectFormatFinders_findFirst() }),
-    DocExample(id: "ManagedObjectFormatFinders_findFirst_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:54", run: { given in try docExample_ManagedObjectFormatFinders_findFirst_2() }),
-    DocExample(id: "ManagedObjectFormatFinders_findSingle", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:84", run: { given in try docExample_ManagedObjectFormatFinders_findSingle(server: given.server) }),
-    DocExample(id: "ManagedObjectFormatFinders_findSingle_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:95", run: { given in try docExample_ManagedObjectFormatFinders_findSingle_2(server: given.server) }),
-    DocExample(id: "ManagedObjectFormatFinders_count", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:106", run: { given in try docExample_ManagedObjectFormatFinders_count() }),
-    DocExample(id: "ManagedObjectFormatFinders_count_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:117", run: { given in try docExample_ManagedObjectFormatFinders_count_2() }),
-    DocExample(id: "ManagedObjectFormatFinders_aggregate", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:128", run: { given in try docExample_ManagedObjectFormatFinders_aggregate() }),
-    DocExample(id: "ManagedObjectFormatFinders_aggregate_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:140", run: { given in try docExample_ManagedObjectFormatFinders_aggregate_2() }),
-    DocExample(id: "ManagedObjectFormatFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:152", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll(context: given.context) }),
-    DocExample(id: "ManagedObjectFormatFinders_truncateAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift:163", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll_2(context: given.context) }),
-    DocExample(id: "BatchFaulting_fireFaults", origin: "Sources/ObjectGraph/Fetch/BatchFaulting.swift:17", run: { given in try docExample_BatchFaulting_fireFaults(context: given.context, items: given.items) }),
-    DocExample(id: "BatchRequests_BatchUpdateRequest", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift:13", run: { given in try docExample_BatchRequests_BatchUpdateRequest(context: given.context) }),
-    DocExample(id: "BatchRequests_init", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift:27", run: { given in try docExample_BatchRequests_init(context: given.context) }),
-    DocExample(id: "BatchRequests_BatchDeleteRequest", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift:44", run: { given in try docExample_BatchRequests_BatchDeleteRequest(context: given.context) }),
-    DocExample(id: "BatchRequests_init_2", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift:56", run: { given in try docExample_BatchRequests_init_2(context: given.context) }),
-    DocExample(id: "BatchRequests_BatchResult", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift:68", run: { given in try docExample_BatchRequests_BatchResult(context: given.context) }),
-    DocExample(id: "DictionaryResults_FetchedProperty", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift:8", run: { given in try docExample_DictionaryResults_FetchedProperty() }),
-    DocExample(id: "DictionaryResults_FetchedDictionary", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift:40", run: { given in try docExample_DictionaryResults_FetchedDictionary(context: given.context) }),
-    DocExample(id: "DictionaryResults_fetchDictionaries", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift:153", run: { given in try docExample_DictionaryResults_fetchDictionaries(context: given.context) }),
-    DocExample(id: "FetchRequest_SortDescriptor", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:5", run: { given in try docExample_FetchRequest_SortDescriptor() }),
-    DocExample(id: "FetchRequest_list", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:19", run: { given in try docExample_FetchRequest_list() }),
-    DocExample(id: "FetchRequest_relevance", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:30", run: { given in try docExample_FetchRequest_relevance() }),
-    DocExample(id: "FetchRequest_relevanceKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:37", run: { given in try docExample_FetchRequest_relevanceKey() }),
-    DocExample(id: "FetchRequest_storeOrderKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:50", run: { given in try docExample_FetchRequest_storeOrderKey() }),
-    DocExample(id: "FetchRequest_FetchRequest", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:62", run: { given in try docExample_FetchRequest_FetchRequest(context: given.context, items: given.items) }),
-    DocExample(id: "FetchRequest_searchText", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:90", run: { given in try docExample_FetchRequest_searchText() }),
-    DocExample(id: "FetchRequest_searchWindow", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:100", run: { given in try docExample_FetchRequest_searchWindow() }),
-    DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:118", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
-    DocExample(id: "FetchRequest_returnsObjectsAsFaults", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:128", run: { given in try docExample_FetchRequest_returnsObjectsAsFaults() }),
-    DocExample(id: "FetchRequest_propertiesToFetch", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:137", run: { given in try docExample_FetchRequest_propertiesToFetch() }),
-    DocExample(id: "FetchRequest_propertiesToGroupBy", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:147", run: { given in try docExample_FetchRequest_propertiesToGroupBy() }),
-    DocExample(id: "FetchRequest_includesSubentities", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:159", run: { given in try docExample_FetchRequest_includesSubentities() }),
-    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift:182", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
-    DocExample(id: "FetchedResultsChange_ResultIndexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:6", run: { given in try docExample_FetchedResultsChange_ResultIndexPath(note: given.note, controller: given.controller) }),
-    DocExample(id: "FetchedResultsChange_FetchedResultsChange", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:37", run: { given in try docExample_FetchedResultsChange_FetchedResultsChange(batch: given.batch) }),
-    DocExample(id: "FetchedResultsChange_FetchedResultsControllerDelegate", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:64", run: { given in try docExample_FetchedResultsChange_FetchedResultsControllerDelegate(controller: given.controller) }),
-    DocExample(id: "FetchedResultsChange_FetchedResultsSection", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift:88", run: { given in try docExample_FetchedResultsChange_FetchedResultsSection(controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_FetchedResultsController", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:32", run: { given in try docExample_FetchedResultsController_FetchedResultsController(viewContext: given.viewContext, controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_init", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:87", run: { given in try docExample_FetchedResultsController_init(viewContext: given.viewContext) }),
-    DocExample(id: "FetchedResultsController_performFetch", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:137", run: { given in try docExample_FetchedResultsController_performFetch(controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_sections", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:184", run: { given in try docExample_FetchedResultsController_sections(controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_fetchedObjects", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:195", run: { given in try docExample_FetchedResultsController_fetchedObjects(controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_numberOfObjects", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:205", run: { given in try docExample_FetchedResultsController_numberOfObjects(controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_object", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:215", run: { given in try docExample_FetchedResultsController_object(note: given.note, controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_indexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:224", run: { given in try docExample_FetchedResultsController_indexPath(note: given.note, controller: given.controller) }),
-    DocExample(id: "FetchedResultsController_changeBatches", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift:235", runAsync: { given in try await docExample_FetchedResultsController_changeBatches(controller: given.controller, batch: given.batch) }),
-    DocExample(id: "FullTextSearch_FullTextSearch", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift:9", run: { given in try docExample_FullTextSearch_FullTextSearch() }),
-    DocExample(id: "FullTextSearch_matchExpression", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift:44", run: { given in try docExample_FullTextSearch_matchExpression() }),
-    DocExample(id: "FullTextSearch_matches", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift:62", run: { given in try docExample_FullTextSearch_matches() }),
-    DocExample(id: "ManagedObjectContextFetch_fetch", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:7", run: { given in try docExample_ManagedObjectContextFetch_fetch(context: given.context) }),
-    DocExample(id: "ManagedObjectContextFetch_fetchObjectIDs", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:26", run: { given in try docExample_ManagedObjectContextFetch_fetchObjectIDs(context: given.context) }),
-    DocExample(id: "ManagedObjectContextFetch_count", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:41", run: { given in try docExample_ManagedObjectContextFetch_count(context: given.context) }),
-    DocExample(id: "ManagedObjectContextFetch_queryPlan", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:67", run: { given in try docExample_ManagedObjectContextFetch_queryPlan(context: given.context, plan: given.plan) }),
-    DocExample(id: "ManagedObjectContextFetch_aggregate", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:89", run: { given in try docExample_ManagedObjectContextFetch_aggregate(context: given.context) }),
-    DocExample(id: "ManagedObjectContextFetch_fetchBatched", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:121", run: { given in try docExample_ManagedObjectContextFetch_fetchBatched(context: given.context, item: given.item) }),
-    DocExample(id: "ManagedObjectContextFetch_FetchedResults", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift:503", run: { given in try docExample_ManagedObjectContextFetch_FetchedResults(context: given.context) }),
-    DocExample(id: "ManagedObjectContextValues_FetchedValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:7", run: { given in try docExample_ManagedObjectContextValues_FetchedValues(context: given.context) }),
-    DocExample(id: "ManagedObjectContextValues_init", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:18", run: { given in try docExample_ManagedObjectContextValues_init(id: given.id) }),
-    DocExample(id: "ManagedObjectContextValues_fetchValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift:38", run: { given in try docExample_ManagedObjectContextValues_fetchValues(context: given.context) }),
-    DocExample(id: "Prefetching_prefetch", origin: "Sources/ObjectGraph/Fetch/Prefetching.swift:46", run: { given in try docExample_Prefetching_prefetch(context: given.context) }),
-    DocExample(id: "BatchImporter_BatchImporter", origin: "Sources/ObjectGraph/Import/BatchImporter.swift:15", run: { given in try docExample_BatchImporter_BatchImporter(container: given.container, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
-    DocExample(id: "BatchImporter_init", origin: "Sources/ObjectGraph/Import/BatchImporter.swift:38", run: { given in try docExample_BatchImporter_init(container: given.container, importer: given.importer) }),
-    DocExample(id: "BatchImporter_Marker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift:49", run: { given in try docExample_BatchImporter_Marker(importer: given.importer) }),
-    DocExample(id: "BatchImporter_marker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift:91", run: { given in try docExample_BatchImporter_marker(importer: given.importer) }),
-    DocExample(id: "BatchImporter_discardMarker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift:105", run: { given in try docExample_BatchImporter_discardMarker(importer: given.importer) }),
-    DocExample(id: "BatchImporter_run", origin: "Sources/ObjectGraph/Import/BatchImporter.swift:119", run: { given in try docExample_BatchImporter_run(context: given.context, importer: given.importer, lines: given.lines, parse: given.parse) }),
-    DocExample(id: "ImportValue_ImportValue", origin: "Sources/ObjectGraph/Import/ImportValue.swift:6", run: { given in try docExample_ImportValue_ImportValue(item: given.item, record: given.record) }),
-    DocExample(id: "ManagedObjectImport_ImportReport", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift:58", run: { given in try docExample_ManagedObjectImport_ImportReport(item: given.item, record: given.record) }),
-    DocExample(id: "ManagedObjectImport_importValues", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift:85", run: { given in try docExample_ManagedObjectImport_importValues(context: given.context, item: given.item) }),
-    DocExample(id: "AttributeMove_AttributeMove", origin: "Sources/ObjectGraph/Migration/AttributeMove.swift:12", run: { given in try docExample_AttributeMove_AttributeMove(v1: given.v1, v2: given.v2, plan: given.plan) }),
-    DocExample(id: "MigrationPlan_BackupRetention", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:43", run: { given in try docExample_MigrationPlan_BackupRetention(v1: given.v1, v2: given.v2, plan: given.plan) }),
-    DocExample(id: "MigrationPlan_init", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:56", run: { given in try docExample_MigrationPlan_init(v1: given.v1, v2: given.v2, v3: given.v3, plan: given.plan) }),
-    DocExample(id: "MigrationPlan_backupPath", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:101", run: { given in try docExample_MigrationPlan_backupPath() }),
-    DocExample(id: "MigrationPlan_EntityMigrationPolicy", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:268", run: { given in try docExample_MigrationPlan_EntityMigrationPolicy() }),
-    DocExample(id: "MigrationPlan_MigrationRow", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:294", run: { given in try docExample_MigrationPlan_MigrationRow() }),
-    DocExample(id: "MigrationPlan_oldString", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift:317", run: { given in try docExample_MigrationPlan_oldString() }),
-    DocExample(id: "AttributeDescription_AttributeDescription", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:20", run: { given in try docExample_AttributeDescription_AttributeDescription() }),
-    DocExample(id: "AttributeDescription_derivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:113", run: { given in try docExample_AttributeDescription_derivedCount() }),
-    DocExample(id: "AttributeDescription_DerivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift:136", run: { given in try docExample_AttributeDescription_DerivedCount() }),
-    DocExample(id: "EntityDescription_EntityDescription", origin: "Sources/ObjectGraph/Model/EntityDescription.swift:6", run: { given in try docExample_EntityDescription_EntityDescription(server: given.server) }),
-    DocExample(id: "EntityDescription_Entity", origin: "Sources/ObjectGraph/Model/EntityDescription.swift:51", run: { given in try docExample_EntityDescription_Entity(model: given.model, entity: given.entity) }),
-    DocExample(id: "FullTextIndexDescription_FullTextIndexDescription", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift:12", run: { given in try docExample_FullTextIndexDescription_FullTextIndexDescription(item: given.item) }),
-    DocExample(id: "FullTextIndexDescription_init", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift:28", run: { given in try docExample_FullTextIndexDescription_init() }),
-    DocExample(id: "Inheritance_init", origin: "Sources/ObjectGraph/Model/Inheritance.swift:20", run: { given in try docExample_Inheritance_init(container: given.container, model: given.model, context: given.context, item: given.item) }),
-    DocExample(id: "Inheritance_isKind", origin: "Sources/ObjectGraph/Model/Inheritance.swift:69", run: { given in try docExample_Inheritance_isKind(model: given.model) }),
-    DocExample(id: "Inheritance_subentities", origin: "Sources/ObjectGraph/Model/Inheritance.swift:96", run: { given in try docExample_Inheritance_subentities(model: given.model) }),
-    DocExample(id: "ManagedObjectModel_ManagedObjectModel", origin: "Sources/ObjectGraph/Model/ManagedObjectModel.swift:12", run: { given in try docExample_ManagedObjectModel_ManagedObjectModel(container: given.container, model: given.model, folder: given.folder, note: given.note) }),
-    DocExample(id: "ModelConformance_checkClassesMatch", origin: "Sources/ObjectGraph/Model/ModelConformance.swift:46", run: { given in try docExample_ModelConformance_checkClassesMatch(model: given.model) }),
-    DocExample(id: "ObjectID_ObjectID", origin: "Sources/ObjectGraph/Model/ObjectID.swift:6", run: { given in try docExample_ObjectID_ObjectID(background: given.background, item: given.item, id: given.id) }),
-    DocExample(id: "ObjectID_init", origin: "Sources/ObjectGraph/Model/ObjectID.swift:27", run: { given in try docExample_ObjectID_init(model: given.model, id: given.id) }),
-    DocExample(id: "PredicateKeyPaths_referencedKeyPaths", origin: "Sources/ObjectGraph/Model/Predicate+KeyPaths.swift:4", run: { given in try docExample_PredicateKeyPaths_referencedKeyPaths() }),
-    DocExample(id: "PredicateKeyPaths_replacingKeyPaths", origin: "Sources/ObjectGraph/Model/Predicate+KeyPaths.swift:36", run: { given in try docExample_PredicateKeyPaths_replacingKeyPaths() }),
-    DocExample(id: "RelationshipDescription_RelationshipDescription", origin: "Sources/ObjectGraph/Model/RelationshipDescription.swift:18", run: { given in try docExample_RelationshipDescription_RelationshipDescription(server: given.server, items: given.items) }),
-    DocExample(id: "ValidationRule_ValidationRule", origin: "Sources/ObjectGraph/Model/ValidationRule.swift:8", run: { given in try docExample_ValidationRule_ValidationRule() }),
-    DocExample(id: "ValidationRule_validated", origin: "Sources/ObjectGraph/Model/ValidationRule.swift:77", run: { given in try docExample_ValidationRule_validated() }),
-    DocExample(id: "Value_Value", origin: "Sources/ObjectGraph/Model/Value.swift:6", run: { given in try docExample_Value_Value(item: given.item) }),
-    DocExample(id: "Value_ValueConvertible", origin: "Sources/ObjectGraph/Model/Value.swift:82", run: { given in try docExample_Value_ValueConvertible() }),
-    DocExample(id: "ChangeBus_ChangeBus", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift:9", run: { given in try docExample_ChangeBus_ChangeBus(container: given.container, note: given.note) }),
-    DocExample(id: "ChangeBus_observeObjectsDidChange", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift:45", run: { given in try docExample_ChangeBus_observeObjectsDidChange(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
-    DocExample(id: "ChangeBus_observeWillSave", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift:57", run: { given in try docExample_ChangeBus_observeWillSave(bus: given.bus, importContext: given.importContext) }),
-    DocExample(id: "ChangeBus_observeDidSave", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift:69", run: { given in try docExample_ChangeBus_observeDidSave(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
-    DocExample(id: "ChangeBus_ObservationToken", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift:125", run: { given in try docExample_ChangeBus_ObservationToken(bus: given.bus) }),
-    DocExample(id: "Notifications_ObjectsDidChangeNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift:7", run: { given in try docExample_Notifications_ObjectsDidChangeNotification(container: given.container, viewContext: given.viewContext, note: given.note, object: given.object) }),
-    DocExample(id: "Notifications_WillSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift:62", run: { given in try docExample_Notifications_WillSaveNotification(container: given.container, note: given.note) }),
-    DocExample(id: "Notifications_DidSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift:73", run: { given in try docExample_Notifications_DidSaveNotification(container: given.container, viewContext: given.viewContext, note: given.note) }),
-    DocExample(id: "ManagedObjectPredicate_predicateObjectID", origin: "Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift:5", run: { given in try docExample_ManagedObjectPredicate_predicateObjectID(server: given.server, items: given.items) }),
-    DocExample(id: "PredicateEvaluation_PredicateEvaluable", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift:5", run: { given in try docExample_PredicateEvaluation_PredicateEvaluable() }),
-    DocExample(id: "PredicateEvaluation_PredicateKeyValue", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift:29", run: { given in try docExample_PredicateEvaluation_PredicateKeyValue(server: given.server, items: given.items) }),
-    DocExample(id: "PredicateEvaluation_evaluate", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift:58", run: { given in try docExample_PredicateEvaluation_evaluate(items: given.items) }),
-    DocExample(id: "PredicateFormat_predicateFormat", origin: "Sources/ObjectGraph/Predicate/Predicate+Format.swift:8", run: { given in try docExample_PredicateFormat_predicateFormat() }),
-    DocExample(id: "PredicateParsing_init", origin: "Sources/ObjectGraph/Predicate/Predicate+Parsing.swift:7", run: { given in try docExample_PredicateParsing_init() }),
-    DocExample(id: "PredicateParsing_init_2", origin: "Sources/ObjectGraph/Predicate/Predicate+Parsing.swift:21", run: { given in try docExample_PredicateParsing_init_2() }),
-    DocExample(id: "PredicateSQL_sqlExpression", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift:69", run: { given in try docExample_PredicateSQL_sqlExpression(model: given.model, entity: given.entity) }),
-    DocExample(id: "PredicateSQL_sqlKeyPathExpression", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift:98", run: { given in try docExample_PredicateSQL_sqlKeyPathExpression(model: given.model, entity: given.entity) }),
-    DocExample(id: "PredicateValidation_validate", origin: "Sources/ObjectGraph/Predicate/Predicate+Validation.swift:8", run: { given in try docExample_PredicateValidation_validate(model: given.model) }),
-    DocExample(id: "Predicate_Predicate", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:7", run: { given in try docExample_Predicate_Predicate() }),
-    DocExample(id: "Predicate_Node", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:23", run: { given in try docExample_Predicate_Node(predicate: given.predicate) }),
-    DocExample(id: "Predicate_init", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:49", run: { given in try docExample_Predicate_init() }),
-    DocExample(id: "Predicate_Limits", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:65", run: { given in try docExample_Predicate_Limits(format: given.format) }),
-    DocExample(id: "Predicate_and", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:105", run: { given in try docExample_Predicate_and() }),
-    DocExample(id: "Predicate_or", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:122", run: { given in try docExample_Predicate_or() }),
-    DocExample(id: "Predicate_not", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:139", run: { given in try docExample_Predicate_not() }),
-    DocExample(id: "Predicate_comparison", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:155", run: { given in try docExample_Predicate_comparison() }),
-    DocExample(id: "Predicate_comparison_2", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:169", run: { given in try docExample_Predicate_comparison_2() }),
-    DocExample(id: "Predicate_comparison_3", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:184", run: { given in try docExample_Predicate_comparison_3() }),
-    DocExample(id: "Predicate_PredicateComparison", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:198", run: { given in try docExample_Predicate_PredicateComparison() }),
-    DocExample(id: "Predicate_PredicateOperand", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:229", run: { given in try docExample_Predicate_PredicateOperand() }),
-    DocExample(id: "Predicate_PredicateExpression", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:267", run: { given in try docExample_Predicate_PredicateExpression() }),
-    DocExample(id: "Predicate_ComparisonOperator", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:274", run: { given in try docExample_Predicate_ComparisonOperator() }),
-    DocExample(id: "Predicate_ComparisonModifier", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:324", run: { given in try docExample_Predicate_ComparisonModifier() }),
-    DocExample(id: "Predicate_ComparisonOptions", origin: "Sources/ObjectGraph/Predicate/Predicate.swift:340", run: { given in try docExample_Predicate_ComparisonOptions() }),
-    DocExample(id: "PredicateSemantics_PredicateEvaluationError", origin: "Sources/ObjectGraph/Predicate/PredicateSemantics.swift:315", run: { given in try docExample_PredicateSemantics_PredicateEvaluationError(object: given.object, predicate: given.predicate) }),
-    DocExample(id: "ManyToMany_JoinTable", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:14", run: { given in try docExample_ManyToMany_JoinTable(post: given.post, tag: given.tag) }),
-    DocExample(id: "ManyToMany_insert", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:598", run: { given in try docExample_ManyToMany_insert(playlist: given.playlist, song: given.song) }),
-    DocExample(id: "ManyToMany_removeObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:614", run: { given in try docExample_ManyToMany_removeObject(playlist: given.playlist) }),
-    DocExample(id: "ManyToMany_moveObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift:629", run: { given in try docExample_ManyToMany_moveObject(playlist: given.playlist) }),
-    DocExample(id: "OrderedOneToMany_OrderedOneToMany", origin: "Sources/ObjectGraph/Relationships/OrderedOneToMany.swift:11", run: { given in try docExample_OrderedOneToMany_OrderedOneToMany() }),
-    DocExample(id: "ForeignDatabase_tableNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:48", run: { given in try docExample_ForeignDatabase_tableNames(cache: given.cache) }),
-    DocExample(id: "ForeignDatabase_columnNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:61", run: { given in try docExample_ForeignDatabase_columnNames(cache: given.cache) }),
-    DocExample(id: "ForeignDatabase_rows", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:75", run: { given in try docExample_ForeignDatabase_rows(cache: given.cache) }),
-    DocExample(id: "ForeignDatabase_forEachRow", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift:87", run: { given in try docExample_ForeignDatabase_forEachRow(id: given.id, cache: given.cache) }),
-    DocExample(id: "KeptCounts_keptCounts", origin: "Sources/ObjectGraph/Store/KeptCounts.swift:38", run: { given in try docExample_KeptCounts_keptCounts(context: given.context) }),
-    DocExample(id: "PersistentStoreBulkWrites_withBulkWrites", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:33", run: { given in try docExample_PersistentStoreBulkWrites_withBulkWrites(store: given.store, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
-    DocExample(id: "PersistentStoreBulkWrites_withBulkWritesAsync", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift:48", runAsync: { given in try await docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: given.store) }),
-    DocExample(id: "PersistentStoreSalvage_salvageObjects", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift:32", run: { given in try docExample_PersistentStoreSalvage_salvageObjects(store: given.store) }),
-    DocExample(id: "PersistentStoreSalvagePairs_SalvagedPair", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:9", run: { given in try docExample_PersistentStoreSalvagePairs_SalvagedPair(store: given.store) }),
-    DocExample(id: "PersistentStoreSalvagePairs_salvagePairs", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift:32", run: { given in try docExample_PersistentStoreSalvagePairs_salvagePairs(store: given.store) }),
-    DocExample(id: "PersistentStoreVacuum_vacuum", origin: "Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift:10", run: { given in try docExample_PersistentStoreVacuum_vacuum(store: given.store) }),
-    DocExample(id: "PersistentStore_identifier", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:44", run: { given in try docExample_PersistentStore_identifier(store: given.store) }),
-    DocExample(id: "PersistentStore_metadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:277", run: { given in try docExample_PersistentStore_metadata(store: given.store) }),
-    DocExample(id: "PersistentStore_setMetadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:286", run: { given in try docExample_PersistentStore_setMetadata(store: given.store) }),
-    DocExample(id: "PersistentStore_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:357", run: { given in try docExample_PersistentStore_integrityCheck(store: given.store) }),
-    DocExample(id: "PersistentStore_checkpoint", origin: "Sources/ObjectGraph/Store/PersistentStore.swift:382", run: { given in try docExample_PersistentStore_checkpoint(store: given.store, context: given.context) }),
-    DocExample(id: "ObjectGraphError_ObjectGraphError", origin: "Sources/ObjectGraph/Support/ObjectGraphError.swift:6", run: { given in try docExample_ObjectGraphError_ObjectGraphError(context: given.context) }),
-    DocExample(id: "UnambiguousNames_OGPredicate", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift:6", run: { given in try docExample_UnambiguousNames_OGPredicate() }),
-    DocExample(id: "UnambiguousNames_OGSortDescriptor", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift:14", run: { given in try docExample_UnambiguousNames_OGSortDescriptor() }),
-    DocExample(id: "ContextUndoManager_ContextUndoManager", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift:42", run: { given in try docExample_ContextUndoManager_ContextUndoManager(context: given.context, item: given.item, items: given.items) }),
-    DocExample(id: "ContextUndoManager_lastError", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift:69", run: { given in try docExample_ContextUndoManager_lastError(context: given.context) }),
-    DocExample(id: "ContextUndoManager_undo", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift:193", run: { given in try docExample_ContextUndoManager_undo(context: given.context) }),
+    DocExample(id: "CodableAttribute_Encoded", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift", run: { given in try docExample_CodableAttribute_Encoded(context: given.context, feed: given.feed) }),
+    DocExample(id: "CodableAttribute_decodedValue", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift", run: { given in try docExample_CodableAttribute_decodedValue(feed: given.feed) }),
+    DocExample(id: "CodableAttribute_setEncodedValue", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift", run: { given in try docExample_CodableAttribute_setEncodedValue(feed: given.feed) }),
+    DocExample(id: "ManagedObject_ManagedObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_ManagedObject(context: given.context, note: given.note) }),
+    DocExample(id: "ManagedObject_changedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_changedValues(item: given.item) }),
+    DocExample(id: "ManagedObject_committedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_committedValues(item: given.item) }),
+    DocExample(id: "ManagedObject_value", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_value(item: given.item) }),
+    DocExample(id: "ManagedObject_setValue", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_setValue(item: given.item) }),
+    DocExample(id: "ManagedObject_object", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_object(server: given.server, item: given.item) }),
+    DocExample(id: "ManagedObject_setObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_setObject(server: given.server, item: given.item) }),
+    DocExample(id: "ManagedObject_objects", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_objects(server: given.server, items: given.items) }),
+    DocExample(id: "ManagedObject_add", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_add(server: given.server, item: given.item, post: given.post, tag: given.tag) }),
+    DocExample(id: "ManagedObject_remove", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_remove(server: given.server, item: given.item) }),
+    DocExample(id: "ManagedObject_value_2", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_value_2(item: given.item) }),
+    DocExample(id: "ManagedObject_prepareForDeletion", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_prepareForDeletion(folder: given.folder) }),
+    DocExample(id: "ManagedObject_validateForInsert", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForInsert() }),
+    DocExample(id: "ManagedObject_validateForUpdate", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForUpdate() }),
+    DocExample(id: "ManagedObject_validateForDelete", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForDelete() }),
+    DocExample(id: "ManagedObjectContextAsync_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_perform(context: given.context) }),
+    DocExample(id: "ManagedObjectContextAsync_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_save(context: given.context) }),
+    DocExample(id: "ManagedObjectContextAsync_refreshAllObjects", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", run: { given in try docExample_ManagedObjectContextAsync_refreshAllObjects(context: given.context) }),
+    DocExample(id: "ManagedObjectContextBatch_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift", run: { given in try docExample_ManagedObjectContextBatch_execute(context: given.context) }),
+    DocExample(id: "ManagedObjectContextBatch_execute_2", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift", run: { given in try docExample_ManagedObjectContextBatch_execute_2(context: given.context) }),
+    DocExample(id: "ManagedObjectContextChanges_processPendingChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_processPendingChanges(context: given.context, item: given.item) }),
+    DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ManagedObjectContextChild_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: given.viewContext, sheet: given.sheet, note: given.note, noteID: given.noteID) }),
+    DocExample(id: "ManagedObjectContextChild_newChildContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_newChildContext(container: given.container, sheet: given.sheet) }),
+    DocExample(id: "ManagedObjectContextChild_parent", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_parent(sheet: given.sheet) }),
+    DocExample(id: "ManagedObjectContextGeneration_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift", run: { given in try docExample_ManagedObjectContextGeneration_ManagedObjectContext(context: given.context) }),
+    DocExample(id: "ManagedObjectContextGeneration_pinReadGeneration", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift", run: { given in try docExample_ManagedObjectContextGeneration_pinReadGeneration(context: given.context) }),
+    DocExample(id: "ManagedObjectContextGeneration_advanceReadGeneration", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift", run: { given in try docExample_ManagedObjectContextGeneration_advanceReadGeneration(context: given.context) }),
+    DocExample(id: "ManagedObjectContextGeneration_unpinReadGeneration", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift", run: { given in try docExample_ManagedObjectContextGeneration_unpinReadGeneration(context: given.context) }),
+    DocExample(id: "ManagedObjectContextSave_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Save.swift", run: { given in try docExample_ManagedObjectContextSave_save(context: given.context) }),
+    DocExample(id: "ManagedObjectContext_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_ManagedObjectContext(container: given.container, context: given.context, note: given.note) }),
+    DocExample(id: "ManagedObjectContext_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_perform(context: given.context, item: given.item, id: given.id) }),
+    DocExample(id: "ManagedObjectContext_performAndWait", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_performAndWait(context: given.context) }),
+    DocExample(id: "ManagedObjectContext_insert", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_insert(context: given.context, server: given.server) }),
+    DocExample(id: "ManagedObjectContext_insertObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_insertObject(context: given.context, note: given.note) }),
+    DocExample(id: "ManagedObjectContext_object", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_object(context: given.context, item: given.item, id: given.id) }),
+    DocExample(id: "ManagedObjectContext_existingObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_existingObject(context: given.context, item: given.item, id: given.id) }),
+    DocExample(id: "ManagedObjectContext_delete", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_delete(context: given.context, server: given.server) }),
+    DocExample(id: "ManagedObjectContext_rollback", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_rollback(context: given.context, item: given.item) }),
+    DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
+    DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
+    DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext) }),
+    DocExample(id: "PersistentContainer_automaticallyMergesChangesIntoViewContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_automaticallyMergesChangesIntoViewContext(container: given.container) }),
+    DocExample(id: "PersistentContainer_newBackgroundContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_newBackgroundContext(container: given.container, importer: given.importer) }),
+    DocExample(id: "PersistentContainer_newScratchContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_newScratchContext(container: given.container) }),
+    DocExample(id: "PersistentContainer_saveInBackground", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_saveInBackground(container: given.container) }),
+    DocExample(id: "PersistentContainer_startWatchingOtherProcesses", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_startWatchingOtherProcesses(container: given.container) }),
+    DocExample(id: "PropertyWrappers_Managed", origin: "Sources/ObjectGraph/Context/PropertyWrappers.swift", run: { given in try docExample_PropertyWrappers_Managed() }),
+    DocExample(id: "PropertyWrappers_ToOne", origin: "Sources/ObjectGraph/Context/PropertyWrappers.swift", run: { given in try docExample_PropertyWrappers_ToOne(someServer: given.someServer, item: given.item) }),
+    DocExample(id: "PropertyWrappers_ToMany", origin: "Sources/ObjectGraph/Context/PropertyWrappers.swift", run: { given in try docExample_PropertyWrappers_ToMany(server: given.server) }),
+    DocExample(id: "ManagedObjectFinders_default", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_default(container: given.container) }),
+    DocExample(id: "ManagedObjectFinders_ManagedObjectFinders", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_ManagedObjectFinders(context: given.context) }),
+    DocExample(id: "ManagedObjectFinders_findAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findAll(context: given.context) }),
+    DocExample(id: "ManagedObjectFinders_findAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findAll_2() }),
+    DocExample(id: "ManagedObjectFinders_findAll_3", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findAll_3() }),
+    DocExample(id: "ManagedObjectFinders_findAll_4", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findAll_4(items: given.items) }),
+    DocExample(id: "ManagedObjectFinders_findAll_5", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findAll_5(items: given.items) }),
+    DocExample(id: "ManagedObjectFinders_findFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findFirst(server: given.server) }),
+    DocExample(id: "ManagedObjectFinders_findFirst_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findFirst_2() }),
+    DocExample(id: "ManagedObjectFinders_findSingle", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_findSingle(server: given.server) }),
+    DocExample(id: "ManagedObjectFinders_count", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_count() }),
+    DocExample(id: "ManagedObjectFinders_aggregate", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_aggregate() }),
+    DocExample(id: "ManagedObjectFinders_create", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_create(context: given.context, server: given.server) }),
+    DocExample(id: "ManagedObjectFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_truncateAll(context: given.context) }),
+    DocExample(id: "ManagedObjectFinders_deleteObject", origin: "Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift", run: { given in try docExample_ManagedObjectFinders_deleteObject(item: given.item) }),
+    DocExample(id: "ManagedObjectFormatFinders_ManagedObjectFinders", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_ManagedObjectFinders(context: given.context) }),
+    DocExample(id: "ManagedObjectFormatFinders_findAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findAll(items: given.items) }),
+    DocExample(id: "ManagedObjectFormatFinders_findAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findAll_2(items: given.items) }),
+    DocExample(id: "ManagedObjectFormatFinders_findFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findFirst() }),
+    DocExample(id: "ManagedObjectFormatFinders_findFirst_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findFirst_2() }),
+    DocExample(id: "ManagedObjectFormatFinders_findSingle", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findSingle(server: given.server) }),
+    DocExample(id: "ManagedObjectFormatFinders_findSingle_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findSingle_2(server: given.server) }),
+    DocExample(id: "ManagedObjectFormatFinders_count", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_count() }),
+    DocExample(id: "ManagedObjectFormatFinders_count_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_count_2() }),
+    DocExample(id: "ManagedObjectFormatFinders_aggregate", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_aggregate() }),
+    DocExample(id: "ManagedObjectFormatFinders_aggregate_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_aggregate_2() }),
+    DocExample(id: "ManagedObjectFormatFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll(context: given.context) }),
+    DocExample(id: "ManagedObjectFormatFinders_truncateAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll_2(context: given.context) }),
+    DocExample(id: "BatchFaulting_fireFaults", origin: "Sources/ObjectGraph/Fetch/BatchFaulting.swift", run: { given in try docExample_BatchFaulting_fireFaults(context: given.context, items: given.items) }),
+    DocExample(id: "BatchRequests_BatchUpdateRequest", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchUpdateRequest(context: given.context) }),
+    DocExample(id: "BatchRequests_init", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_init(context: given.context) }),
+    DocExample(id: "BatchRequests_BatchDeleteRequest", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchDeleteRequest(context: given.context) }),
+    DocExample(id: "BatchRequests_init_2", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_init_2(context: given.context) }),
+    DocExample(id: "BatchRequests_BatchResult", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchResult(context: given.context) }),
+    DocExample(id: "DictionaryResults_FetchedProperty", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_FetchedProperty() }),
+    DocExample(id: "DictionaryResults_FetchedDictionary", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_FetchedDictionary(context: given.context) }),
+    DocExample(id: "DictionaryResults_fetchDictionaries", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_fetchDictionaries(context: given.context) }),
+    DocExample(id: "FetchRequest_SortDescriptor", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_SortDescriptor() }),
+    DocExample(id: "FetchRequest_list", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_list() }),
+    DocExample(id: "FetchRequest_relevance", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relevance() }),
+    DocExample(id: "FetchRequest_relevanceKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relevanceKey() }),
+    DocExample(id: "FetchRequest_storeOrderKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_storeOrderKey() }),
+    DocExample(id: "FetchRequest_FetchRequest", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_FetchRequest(context: given.context, items: given.items) }),
+    DocExample(id: "FetchRequest_searchText", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_searchText() }),
+    DocExample(id: "FetchRequest_searchWindow", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_searchWindow() }),
+    DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
+    DocExample(id: "FetchRequest_returnsObjectsAsFaults", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_returnsObjectsAsFaults() }),
+    DocExample(id: "FetchRequest_propertiesToFetch", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_propertiesToFetch() }),
+    DocExample(id: "FetchRequest_propertiesToGroupBy", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_propertiesToGroupBy() }),
+    DocExample(id: "FetchRequest_includesSubentities", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_includesSubentities() }),
+    DocExample(id: "FetchRequest_matching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_matching(context: given.context) }),
+    DocExample(id: "FetchedResultsChange_ResultIndexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift", run: { given in try docExample_FetchedResultsChange_ResultIndexPath(note: given.note, controller: given.controller) }),
+    DocExample(id: "FetchedResultsChange_FetchedResultsChange", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift", run: { given in try docExample_FetchedResultsChange_FetchedResultsChange(batch: given.batch) }),
+    DocExample(id: "FetchedResultsChange_FetchedResultsControllerDelegate", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift", run: { given in try docExample_FetchedResultsChange_FetchedResultsControllerDelegate(controller: given.controller) }),
+    DocExample(id: "FetchedResultsChange_FetchedResultsSection", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift", run: { given in try docExample_FetchedResultsChange_FetchedResultsSection(controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_FetchedResultsController", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_FetchedResultsController(viewContext: given.viewContext, controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_init", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_init(viewContext: given.viewContext) }),
+    DocExample(id: "FetchedResultsController_performFetch", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_performFetch(controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_sections", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_sections(controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_fetchedObjects", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_fetchedObjects(controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_numberOfObjects", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_numberOfObjects(controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_object", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_object(note: given.note, controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_indexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_indexPath(note: given.note, controller: given.controller) }),
+    DocExample(id: "FetchedResultsController_changeBatches", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", runAsync: { given in try await docExample_FetchedResultsController_changeBatches(controller: given.controller, batch: given.batch) }),
+    DocExample(id: "FullTextSearch_FullTextSearch", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift", run: { given in try docExample_FullTextSearch_FullTextSearch() }),
+    DocExample(id: "FullTextSearch_matchExpression", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift", run: { given in try docExample_FullTextSearch_matchExpression() }),
+    DocExample(id: "FullTextSearch_matches", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift", run: { given in try docExample_FullTextSearch_matches() }),
+    DocExample(id: "ManagedObjectContextFetch_fetch", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift", run: { given in try docExample_ManagedObjectContextFetch_fetch(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_fetchObjectIDs", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift", run: { given in try docExample_ManagedObjectContextFetch_fetchObjectIDs(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_count", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift", run: { given in try docExample_ManagedObjectContextFetch_count(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_queryPlan", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift", run: { given in try docExample_ManagedObjectContextFetch_queryPlan(context: given.context, plan: given.plan) }),
+    DocExample(id: "ManagedObjectContextFetch_aggregate", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift", run: { given in try docExample_ManagedObjectContextFetch_aggregate(context: given.context) }),
+    DocExample(id: "ManagedObjectContextFetch_fetchBatched", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift", run: { given in try docExample_ManagedObjectContextFetch_fetchBatched(context: given.context, item: given.item) }),
+    DocExample(id: "ManagedObjectContextFetch_FetchedResults", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift", run: { given in try docExample_ManagedObjectContextFetch_FetchedResults(context: given.context) }),
+    DocExample(id: "ManagedObjectContextValues_FetchedValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift", run: { given in try docExample_ManagedObjectContextValues_FetchedValues(context: given.context) }),
+    DocExample(id: "ManagedObjectContextValues_init", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift", run: { given in try docExample_ManagedObjectContextValues_init(id: given.id) }),
+    DocExample(id: "ManagedObjectContextValues_fetchValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift", run: { given in try docExample_ManagedObjectContextValues_fetchValues(context: given.context) }),
+    DocExample(id: "Prefetching_prefetch", origin: "Sources/ObjectGraph/Fetch/Prefetching.swift", run: { given in try docExample_Prefetching_prefetch(context: given.context) }),
+    DocExample(id: "BatchImporter_BatchImporter", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_BatchImporter(container: given.container, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "BatchImporter_init", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_init(container: given.container, importer: given.importer) }),
+    DocExample(id: "BatchImporter_Marker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_Marker(importer: given.importer) }),
+    DocExample(id: "BatchImporter_marker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_marker(importer: given.importer) }),
+    DocExample(id: "BatchImporter_discardMarker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_discardMarker(importer: given.importer) }),
+    DocExample(id: "BatchImporter_run", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_run(context: given.context, importer: given.importer, lines: given.lines, parse: given.parse) }),
+    DocExample(id: "ImportValue_ImportValue", origin: "Sources/ObjectGraph/Import/ImportValue.swift", run: { given in try docExample_ImportValue_ImportValue(item: given.item, record: given.record) }),
+    DocExample(id: "ManagedObjectImport_ImportReport", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift", run: { given in try docExample_ManagedObjectImport_ImportReport(item: given.item, record: given.record) }),
+    DocExample(id: "ManagedObjectImport_importValues", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift", run: { given in try docExample_ManagedObjectImport_importValues(context: given.context, item: given.item) }),
+    DocExample(id: "AttributeMove_AttributeMove", origin: "Sources/ObjectGraph/Migration/AttributeMove.swift", run: { given in try docExample_AttributeMove_AttributeMove(v1: given.v1, v2: given.v2, plan: given.plan) }),
+    DocExample(id: "MigrationPlan_BackupRetention", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_BackupRetention(v1: given.v1, v2: given.v2, plan: given.plan) }),
+    DocExample(id: "MigrationPlan_init", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_init(v1: given.v1, v2: given.v2, v3: given.v3, plan: given.plan) }),
+    DocExample(id: "MigrationPlan_backupPath", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_backupPath() }),
+    DocExample(id: "MigrationPlan_EntityMigrationPolicy", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_EntityMigrationPolicy() }),
+    DocExample(id: "MigrationPlan_MigrationRow", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_MigrationRow() }),
+    DocExample(id: "MigrationPlan_oldString", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_oldString() }),
+    DocExample(id: "AttributeDescription_AttributeDescription", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_AttributeDescription() }),
+    DocExample(id: "AttributeDescription_derivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_derivedCount() }),
+    DocExample(id: "AttributeDescription_DerivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_DerivedCount() }),
+    DocExample(id: "EntityDescription_EntityDescription", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_EntityDescription(server: given.server) }),
+    DocExample(id: "EntityDescription_Entity", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_Entity(model: given.model, entity: given.entity) }),
+    DocExample(id: "FullTextIndexDescription_FullTextIndexDescription", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift", run: { given in try docExample_FullTextIndexDescription_FullTextIndexDescription(item: given.item) }),
+    DocExample(id: "FullTextIndexDescription_init", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift", run: { given in try docExample_FullTextIndexDescription_init() }),
+    DocExample(id: "Inheritance_init", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_init(container: given.container, model: given.model, context: given.context, item: given.item) }),
+    DocExample(id: "Inheritance_isKind", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_isKind(model: given.model) }),
+    DocExample(id: "Inheritance_subentities", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_subentities(model: given.model) }),
+    DocExample(id: "ManagedObjectModel_ManagedObjectModel", origin: "Sources/ObjectGraph/Model/ManagedObjectModel.swift", run: { given in try docExample_ManagedObjectModel_ManagedObjectModel(container: given.container, model: given.model, folder: given.folder, note: given.note) }),
+    DocExample(id: "ModelConformance_checkClassesMatch", origin: "Sources/ObjectGraph/Model/ModelConformance.swift", run: { given in try docExample_ModelConformance_checkClassesMatch(model: given.model) }),
+    DocExample(id: "ObjectID_ObjectID", origin: "Sources/ObjectGraph/Model/ObjectID.swift", run: { given in try docExample_ObjectID_ObjectID(background: given.background, item: given.item, id: given.id) }),
+    DocExample(id: "ObjectID_init", origin: "Sources/ObjectGraph/Model/ObjectID.swift", run: { given in try docExample_ObjectID_init(model: given.model, id: given.id) }),
+    DocExample(id: "PredicateKeyPaths_referencedKeyPaths", origin: "Sources/ObjectGraph/Model/Predicate+KeyPaths.swift", run: { given in try docExample_PredicateKeyPaths_referencedKeyPaths() }),
+    DocExample(id: "PredicateKeyPaths_replacingKeyPaths", origin: "Sources/ObjectGraph/Model/Predicate+KeyPaths.swift", run: { given in try docExample_PredicateKeyPaths_replacingKeyPaths() }),
+    DocExample(id: "RelationshipDescription_RelationshipDescription", origin: "Sources/ObjectGraph/Model/RelationshipDescription.swift", run: { given in try docExample_RelationshipDescription_RelationshipDescription(server: given.server, items: given.items) }),
+    DocExample(id: "ValidationRule_ValidationRule", origin: "Sources/ObjectGraph/Model/ValidationRule.swift", run: { given in try docExample_ValidationRule_ValidationRule() }),
+    DocExample(id: "ValidationRule_validated", origin: "Sources/ObjectGraph/Model/ValidationRule.swift", run: { given in try docExample_ValidationRule_validated() }),
+    DocExample(id: "Value_Value", origin: "Sources/ObjectGraph/Model/Value.swift", run: { given in try docExample_Value_Value(item: given.item) }),
+    DocExample(id: "Value_ValueConvertible", origin: "Sources/ObjectGraph/Model/Value.swift", run: { given in try docExample_Value_ValueConvertible() }),
+    DocExample(id: "ChangeBus_ChangeBus", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_ChangeBus(container: given.container, note: given.note) }),
+    DocExample(id: "ChangeBus_observeObjectsDidChange", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_observeObjectsDidChange(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ChangeBus_observeWillSave", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_observeWillSave(bus: given.bus, importContext: given.importContext) }),
+    DocExample(id: "ChangeBus_observeDidSave", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_observeDidSave(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ChangeBus_ObservationToken", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_ObservationToken(bus: given.bus) }),
+    DocExample(id: "Notifications_ObjectsDidChangeNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_ObjectsDidChangeNotification(container: given.container, viewContext: given.viewContext, note: given.note, object: given.object) }),
+    DocExample(id: "Notifications_WillSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_WillSaveNotification(container: given.container, note: given.note) }),
+    DocExample(id: "Notifications_DidSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_DidSaveNotification(container: given.container, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ManagedObjectPredicate_predicateObjectID", origin: "Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift", run: { given in try docExample_ManagedObjectPredicate_predicateObjectID(server: given.server, items: given.items) }),
+    DocExample(id: "PredicateEvaluation_PredicateEvaluable", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift", run: { given in try docExample_PredicateEvaluation_PredicateEvaluable() }),
+    DocExample(id: "PredicateEvaluation_PredicateKeyValue", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift", run: { given in try docExample_PredicateEvaluation_PredicateKeyValue(server: given.server, items: given.items) }),
+    DocExample(id: "PredicateEvaluation_evaluate", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift", run: { given in try docExample_PredicateEvaluation_evaluate(items: given.items) }),
+    DocExample(id: "PredicateFormat_predicateFormat", origin: "Sources/ObjectGraph/Predicate/Predicate+Format.swift", run: { given in try docExample_PredicateFormat_predicateFormat() }),
+    DocExample(id: "PredicateParsing_init", origin: "Sources/ObjectGraph/Predicate/Predicate+Parsing.swift", run: { given in try docExample_PredicateParsing_init() }),
+    DocExample(id: "PredicateParsing_init_2", origin: "Sources/ObjectGraph/Predicate/Predicate+Parsing.swift", run: { given in try docExample_PredicateParsing_init_2() }),
+    DocExample(id: "PredicateSQL_sqlExpression", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift", run: { given in try docExample_PredicateSQL_sqlExpression(model: given.model, entity: given.entity) }),
+    DocExample(id: "PredicateSQL_sqlKeyPathExpression", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift", run: { given in try docExample_PredicateSQL_sqlKeyPathExpression(model: given.model, entity: given.entity) }),
+    DocExample(id: "PredicateValidation_validate", origin: "Sources/ObjectGraph/Predicate/Predicate+Validation.swift", run: { given in try docExample_PredicateValidation_validate(model: given.model) }),
+    DocExample(id: "Predicate_Predicate", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_Predicate() }),
+    DocExample(id: "Predicate_Node", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_Node(predicate: given.predicate) }),
+    DocExample(id: "Predicate_init", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_init() }),
+    DocExample(id: "Predicate_Limits", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_Limits(format: given.format) }),
+    DocExample(id: "Predicate_and", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_and() }),
+    DocExample(id: "Predicate_or", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_or() }),
+    DocExample(id: "Predicate_not", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_not() }),
+    DocExample(id: "Predicate_comparison", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_comparison() }),
+    DocExample(id: "Predicate_comparison_2", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_comparison_2() }),
+    DocExample(id: "Predicate_comparison_3", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_comparison_3() }),
+    DocExample(id: "Predicate_PredicateComparison", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_PredicateComparison() }),
+    DocExample(id: "Predicate_PredicateOperand", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_PredicateOperand() }),
+    DocExample(id: "Predicate_PredicateExpression", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_PredicateExpression() }),
+    DocExample(id: "Predicate_ComparisonOperator", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_ComparisonOperator() }),
+    DocExample(id: "Predicate_ComparisonModifier", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_ComparisonModifier() }),
+    DocExample(id: "Predicate_ComparisonOptions", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_ComparisonOptions() }),
+    DocExample(id: "PredicateSemantics_PredicateEvaluationError", origin: "Sources/ObjectGraph/Predicate/PredicateSemantics.swift", run: { given in try docExample_PredicateSemantics_PredicateEvaluationError(object: given.object, predicate: given.predicate) }),
+    DocExample(id: "ManyToMany_JoinTable", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_JoinTable(post: given.post, tag: given.tag) }),
+    DocExample(id: "ManyToMany_insert", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_insert(playlist: given.playlist, song: given.song) }),
+    DocExample(id: "ManyToMany_removeObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_removeObject(playlist: given.playlist) }),
+    DocExample(id: "ManyToMany_moveObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_moveObject(playlist: given.playlist) }),
+    DocExample(id: "OrderedOneToMany_OrderedOneToMany", origin: "Sources/ObjectGraph/Relationships/OrderedOneToMany.swift", run: { given in try docExample_OrderedOneToMany_OrderedOneToMany() }),
+    DocExample(id: "ForeignDatabase_tableNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_tableNames(cache: given.cache) }),
+    DocExample(id: "ForeignDatabase_columnNames", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_columnNames(cache: given.cache) }),
+    DocExample(id: "ForeignDatabase_rows", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_rows(cache: given.cache) }),
+    DocExample(id: "ForeignDatabase_forEachRow", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_forEachRow(id: given.id, cache: given.cache) }),
+    DocExample(id: "KeptCounts_keptCounts", origin: "Sources/ObjectGraph/Store/KeptCounts.swift", run: { given in try docExample_KeptCounts_keptCounts(context: given.context) }),
+    DocExample(id: "PersistentStoreBulkWrites_withBulkWrites", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift", run: { given in try docExample_PersistentStoreBulkWrites_withBulkWrites(store: given.store, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "PersistentStoreBulkWrites_withBulkWritesAsync", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift", runAsync: { given in try await docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: given.store) }),
+    DocExample(id: "PersistentStoreSalvage_salvageObjects", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift", run: { given in try docExample_PersistentStoreSalvage_salvageObjects(store: given.store) }),
+    DocExample(id: "PersistentStoreSalvagePairs_SalvagedPair", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift", run: { given in try docExample_PersistentStoreSalvagePairs_SalvagedPair(store: given.store) }),
+    DocExample(id: "PersistentStoreSalvagePairs_salvagePairs", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift", run: { given in try docExample_PersistentStoreSalvagePairs_salvagePairs(store: given.store) }),
+    DocExample(id: "PersistentStoreVacuum_vacuum", origin: "Sources/ObjectGraph/Store/PersistentStore+Vacuum.swift", run: { given in try docExample_PersistentStoreVacuum_vacuum(store: given.store) }),
+    DocExample(id: "PersistentStore_identifier", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_identifier(store: given.store) }),
+    DocExample(id: "PersistentStore_metadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_metadata(store: given.store) }),
+    DocExample(id: "PersistentStore_setMetadata", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_setMetadata(store: given.store) }),
+    DocExample(id: "PersistentStore_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_integrityCheck(store: given.store) }),
+    DocExample(id: "PersistentStore_checkpoint", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_checkpoint(store: given.store, context: given.context) }),
+    DocExample(id: "ObjectGraphError_ObjectGraphError", origin: "Sources/ObjectGraph/Support/ObjectGraphError.swift", run: { given in try docExample_ObjectGraphError_ObjectGraphError(context: given.context) }),
+    DocExample(id: "UnambiguousNames_OGPredicate", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift", run: { given in try docExample_UnambiguousNames_OGPredicate() }),
+    DocExample(id: "UnambiguousNames_OGSortDescriptor", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift", run: { given in try docExample_UnambiguousNames_OGSortDescriptor() }),
+    DocExample(id: "ContextUndoManager_ContextUndoManager", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift", run: { given in try docExample_ContextUndoManager_ContextUndoManager(context: given.context, item: given.item, items: given.items) }),
+    DocExample(id: "ContextUndoManager_lastError", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift", run: { given in try docExample_ContextUndoManager_lastError(context: given.context) }),
+    DocExample(id: "ContextUndoManager_undo", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift", run: { given in try docExample_ContextUndoManager_undo(context: given.context) }),
 ]
