@@ -251,8 +251,17 @@ public final class FeedSync: Sendable {
         let client = GReaderClient(apiURL: status.apiURL, token: token, fetcher: fetcher)
         var report = Report()
         defer { store.checkpoint() }
+        // Saved as a bulk write, as a refresh is (statement journals in memory).
+        let outcome: Result<Void, any Error> = await store.container.store.withBulkWritesAsync {
+            do {
+                try await run(client, report: &report, progress: progress ?? { _ in })
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
         do {
-            try await run(client, report: &report, progress: progress ?? { _ in })
+            try outcome.get()
         } catch let error as SyncError {
             throw .other(error.description)
         } catch {
