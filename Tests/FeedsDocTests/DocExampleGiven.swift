@@ -8,8 +8,7 @@ import Testing
 // as a parameter of the same name and type.
 
 /// What an example calls a subscription (`server`): the fields a feed reader keeps per feed.
-final class Subscription: @unchecked Sendable {
-    // Unchecked sendability: an example's subscription is used by that example only, on one task.
+final class Subscription {
     var url = "https://example.org/feed"
     var etag: String? = "\"v1\""
     var lastModified: String?

@@ -99,11 +99,11 @@ final class JobQueue: Sendable {
     }
 }
 
-/// Carries a synchronous caller's closure to a guarded thread and its result back.
-// `work` and `result` are touched by the guarded thread only between `submit` and
-// `done.signal()`, and by the caller only after `done.wait()` returns; the caller's closure
-// outlives the wait.
-// Safe to share across threads: the semaphore orders the two threads' uses of the fields.
+/// Carries a synchronous caller's closure to a guarded thread and its result back. The
+/// compiler cannot check this (the caller's closure is not Sendable: it crosses to the
+/// guarded thread while the caller is blocked in `wait()`; a Mutex does not help, since
+/// sending the closure in is what it refuses).
+// Safe to share across threads: the guarded thread touches `work` and `result` only between `submit` and `done.signal()`, the caller only after `done.wait()` returns, so the semaphore orders every use, and the caller's closure outlives the wait.
 private final class Handoff<T>: @unchecked Sendable {
     /// Dropped before the caller wakes: it is the caller's non-escaping closure.
     private var work: (() -> T)?

@@ -52,9 +52,7 @@ public struct HighlightRule: Equatable, Sendable {
 }
 
 /// A compiled regular expression, shared by the rules' copies.
-// NSRegularExpression is documented as immutable and thread-safe for matching.
-// Safe to share across threads: immutable after init, and its regular expression is too.
-final class RegexMatcher: @unchecked Sendable, Equatable {
+final class RegexMatcher: Sendable, Equatable {
     let pattern: String
     let regex: NSRegularExpression
 
