@@ -113,26 +113,14 @@ import Testing
                     n.folder = Bool.random(using: &rng) ? folders.randomElement(using: &rng) : nil
                     description += " move"
                 case 68..<85:
-                    do {
-                        try context.save()
-                        description += " save"
-                    } catch {
-                        context.rollback()
-                        description += " save failed (\(error)), rolled back"
-                    }
+                    description += TwoContextSteps.save(context)
                 case 85..<89:
                     context.rollback()
                     description += " rollback"
                 case 89..<95:
-                    if context === a {
-                        a.undo()
-                        description += " undo"
-                    }
+                    description += TwoContextSteps.undo(context, undoing: a)
                 case 95..<98:
-                    if context === a {
-                        a.redo()
-                        description += " redo"
-                    }
+                    description += TwoContextSteps.redo(context, undoing: a)
                 default:
                     if folders.count > 1, Int.random(in: 0..<4, using: &rng) == 0 {
                         context.delete(folders.last!)
@@ -140,16 +128,7 @@ import Testing
                     }
                 }
             }
-            // Deliver saves to the other context now and then (merges arrive late, as in life).
-            if Int.random(in: 0..<3, using: &rng) == 0 {
-                let pending = saves.all.dropFirst(delivered)
-                delivered = saves.all.count
-                for note in pending {
-                    for target in [a, b] where ObjectIdentifier(target) != note.contextID {
-                        target.performAndWait { target.mergeChanges(fromDidSave: note) }
-                    }
-                }
-            }
+            TwoContextSteps.deliverLate(saves, delivered: &delivered, to: [a, b], using: &rng)
             _ = other
             if ProcessInfo.processInfo.environment["OG_TRACE"] != nil { print(description) }
             // The store is exact after every step; a context is exact whenever it has merged

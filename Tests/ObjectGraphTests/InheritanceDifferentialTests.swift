@@ -152,26 +152,14 @@ import Testing
                             propertiesToUpdate: ["read": .bool(Bool.random(using: &rng))]))
                     description += " batch update \(updated.changedCount)"
                 case 60..<75:
-                    do {
-                        try context.save()
-                        description += " save"
-                    } catch {
-                        context.rollback()
-                        description += " save failed (\(error)), rolled back"
-                    }
+                    description += TwoContextSteps.save(context)
                 case 75..<80:
                     context.rollback()
                     description += " rollback"
                 case 80..<88:
-                    if context === a {
-                        a.undo()
-                        description += " undo"
-                    }
+                    description += TwoContextSteps.undo(context, undoing: a)
                 case 88..<93:
-                    if context === a {
-                        a.redo()
-                        description += " redo"
-                    }
+                    description += TwoContextSteps.redo(context, undoing: a)
                 default:
                     if shelves.count > 1, Int.random(in: 0..<4, using: &rng) == 0 {
                         context.delete(shelves.last!)
@@ -179,15 +167,7 @@ import Testing
                     }
                 }
             }
-            if Int.random(in: 0..<3, using: &rng) == 0 {
-                let pending = saves.all.dropFirst(delivered)
-                delivered = saves.all.count
-                for note in pending {
-                    for target in [a, b] where ObjectIdentifier(target) != note.contextID {
-                        target.performAndWait { target.mergeChanges(fromDidSave: note) }
-                    }
-                }
-            }
+            TwoContextSteps.deliverLate(saves, delivered: &delivered, to: [a, b], using: &rng)
             if ProcessInfo.processInfo.environment["OG_TRACE"] != nil { print(description) }
             try checkStore(container, description)
             if delivered == saves.all.count {

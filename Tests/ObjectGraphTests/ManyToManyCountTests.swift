@@ -167,26 +167,14 @@ extension DerivedCountTests {
                     context.delete(article)
                     description += " delete"
                 case 66..<82:
-                    do {
-                        try context.save()
-                        description += " save"
-                    } catch {
-                        context.rollback()
-                        description += " save failed (\(error)), rolled back"
-                    }
+                    description += TwoContextSteps.save(context)
                 case 82..<86:
                     context.rollback()
                     description += " rollback"
                 case 86..<93:
-                    if context === a {
-                        a.undo()
-                        description += " undo"
-                    }
+                    description += TwoContextSteps.undo(context, undoing: a)
                 case 93..<97:
-                    if context === a {
-                        a.redo()
-                        description += " redo"
-                    }
+                    description += TwoContextSteps.redo(context, undoing: a)
                 default:
                     if labels.count > 1, Int.random(in: 0..<4, using: &rng) == 0 {
                         context.delete(labels.last!)
@@ -194,15 +182,7 @@ extension DerivedCountTests {
                     }
                 }
             }
-            if Int.random(in: 0..<3, using: &rng) == 0 {
-                let pending = saves.all.dropFirst(delivered)
-                delivered = saves.all.count
-                for note in pending {
-                    for target in [a, b] where ObjectIdentifier(target) != note.contextID {
-                        target.performAndWait { target.mergeChanges(fromDidSave: note) }
-                    }
-                }
-            }
+            TwoContextSteps.deliverLate(saves, delivered: &delivered, to: [a, b], using: &rng)
             try checkLabelStore(container, description)
             if delivered == saves.all.count {
                 try checkLabels(a, description)
