@@ -486,15 +486,18 @@ case "relationships":
 case "refresh-index":
     let rest = Array(arguments.dropFirst())
     guard let folder = rest.first else {
-        print("usage: zeader-bench refresh-index FOLDER [ROUNDS]")
+        print("usage: zeader-bench refresh-index FOLDER [ROUNDS [BATCH]]")
         exit(2)
     }
-    try refreshIndexBenchmark(folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5)
+    // BATCH: the store's fullTextBatchLimit (1: each save indexes its own rows).
+    try refreshIndexBenchmark(
+        folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5,
+        batch: rest.dropFirst(2).first.flatMap { Int($0) })
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS] | relationships [SERVERS [ITEMS]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH]] | relationships [SERVERS [ITEMS]]"
     )
     exit(2)
 }

@@ -234,7 +234,7 @@ struct FetchPlan {
     let includesSubentities: Bool
     let excludedPKs: [Int64]
     /// For a full-text search: the FTS5 table and the query (nil: the text has no words).
-    let search: (table: String, expression: String?)?
+    var search: (table: String, expression: String?)?
     let sortsByRelevance: Bool
     /// Whether the first sort descriptor is an attribute that leads an index of the entity
     /// (an indexed attribute, or the first key of an index).
@@ -316,6 +316,18 @@ struct FetchPlan {
         } else {
             hasPendingChanges = false
             excludedPKs = []
+        }
+        if !sortsByRelevance, let current = search, current.expression != nil, let text = request.searchText {
+            // Prefixes of few words as those words (PrefixExpansion.swift); a rank would differ.
+            let vocabulary = FullTextIndexSchema.vocabularyName(table: current.table)
+            search = (
+                current.table,
+                try read { db in
+                    try db.tableExists(vocabulary)
+                        ? FullTextSearch.expandedMatchExpression(for: text, vocabulary: vocabulary, in: db)
+                        : current.expression
+                }
+            )
         }
         matchSource = try chooseMatchSource()
     }

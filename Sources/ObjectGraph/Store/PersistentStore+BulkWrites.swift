@@ -55,6 +55,19 @@ extension PersistentStore {
         return await body()
     }
 
+    /// How many inserted rows a bulk write lets wait before adding them to the full-text
+    /// indexes in one statement (4,096 unless set): fewer, larger batches cost a refresh
+    /// less CPU, and searches miss at most this many of a bulk write's newest rows until it
+    /// indexes them. 1 indexes each save's rows as the save commits, as outside a bulk write.
+    ///
+    /// ```swift
+    /// store.fullTextBatchLimit = 1   // every save's rows searchable at once
+    /// ```
+    public var fullTextBatchLimit: Int {
+        get { fullTextBatchRows.withLock { $0 } }
+        set { fullTextBatchRows.withLock { $0 = max(1, newValue) } }
+    }
+
     /// The `temp_store` setting a bulk write uses, and the one restored after it.
     static let bulkTempStore = "MEMORY"
     static let defaultTempStore = "DEFAULT"
@@ -88,8 +101,13 @@ extension PersistentStore {
         guard !isReadOnly else { return }
         bulkWriters.withLock { count in
             count -= 1
+            guard count == 0 else { return }
+            // The rows the span's saves left for the full-text index (FullTextIndex.swift); on
+            // failure they stay recorded, and the next write open indexes them.
+            let model = self.model
+            try? writer.write { db in try FullTextIndexSchema.indexPendingRows(model: model, in: db) }
             // A failure leaves the faster setting on a connection that is still correct.
-            if count == 0 { try? setTempStore(Self.defaultTempStore, autoCheckpoint: Self.defaultAutoCheckpointPages) }
+            try? setTempStore(Self.defaultTempStore, autoCheckpoint: Self.defaultAutoCheckpointPages)
         }
     }
 

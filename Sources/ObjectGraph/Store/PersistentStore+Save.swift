@@ -68,8 +68,12 @@ extension PersistentStore {
     /// (writing nothing) on a constraint failure or, under ``MergePolicy/error``, a conflict.
     func save(_ plan: SavePlan, policy: MergePolicy) throws(ObjectGraphError) -> SaveOutcome {
         let model = self.model
+        let batchLimit = fullTextBatchRows.withLock { $0 }
+        let defersFullTextIndexing = batchLimit > 1 && bulkWriters.withLock { $0 > 0 }
         return try write { db in
             var execution = SaveExecution(plan: plan, policy: policy, model: model, db: db)
+            execution.defersFullTextIndexing = defersFullTextIndexing
+            execution.fullTextBatchLimit = batchLimit
             try execution.run()
             return execution.outcome
         }
@@ -86,6 +90,11 @@ struct SaveExecution {
     let policy: MergePolicy
     let model: ManagedObjectModel
     let db: Database
+    /// Whether the rows inserted into full-text indexed entities are left for a later
+    /// statement over many saves' rows (during a bulk write: FullTextIndex.swift).
+    var defersFullTextIndexing = false
+    /// How many rows may wait (``PersistentStore/fullTextBatchLimit``).
+    var fullTextBatchLimit = FullTextIndexSchema.deferredRowLimit
     private(set) var outcome = SaveOutcome()
     /// Each derived count's deltas per parent. A model has a handful of counts: a linear
     /// search finds a count's entry.

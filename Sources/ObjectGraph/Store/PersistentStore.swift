@@ -47,6 +47,8 @@ public final class PersistentStore: Sendable {
     public let identifier: String
     /// How many ``withBulkWrites(_:)`` spans are running (PersistentStore+BulkWrites.swift).
     let bulkWriters = Mutex(0)
+    /// How many rows a bulk write lets wait for the full-text index (FullTextIndex.swift).
+    let fullTextBatchRows = Mutex(FullTextIndexSchema.deferredRowLimit)
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
     static let busyTimeout: TimeInterval = 10
