@@ -1463,6 +1463,11 @@ func docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: PersistentS
     _ = summary
 }
 
+// Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift
+func docExample_PersistentStoreBulkWrites_fullTextBatchLimit(store: PersistentStore) throws {
+    store.fullTextBatchLimit = 1   // every save's rows searchable at once
+}
+
 // Sources/ObjectGraph/Store/PersistentStore+Salvage.swift
 func docExample_PersistentStoreSalvage_salvageObjects(store: PersistentStore) throws {
     var skipped: Int64 = 0
@@ -1775,6 +1780,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "KeptCounts_keptCounts", origin: "Sources/ObjectGraph/Store/KeptCounts.swift", run: { given in try docExample_KeptCounts_keptCounts(context: given.context) }),
     DocExample(id: "PersistentStoreBulkWrites_withBulkWrites", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift", run: { given in try docExample_PersistentStoreBulkWrites_withBulkWrites(store: given.store, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
     DocExample(id: "PersistentStoreBulkWrites_withBulkWritesAsync", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift", runAsync: { given in try await docExample_PersistentStoreBulkWrites_withBulkWritesAsync(store: given.store) }),
+    DocExample(id: "PersistentStoreBulkWrites_fullTextBatchLimit", origin: "Sources/ObjectGraph/Store/PersistentStore+BulkWrites.swift", run: { given in try docExample_PersistentStoreBulkWrites_fullTextBatchLimit(store: given.store) }),
     DocExample(id: "PersistentStoreSalvage_salvageObjects", origin: "Sources/ObjectGraph/Store/PersistentStore+Salvage.swift", run: { given in try docExample_PersistentStoreSalvage_salvageObjects(store: given.store) }),
     DocExample(id: "PersistentStoreSalvagePairs_SalvagedPair", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift", run: { given in try docExample_PersistentStoreSalvagePairs_SalvagedPair(store: given.store) }),
     DocExample(id: "PersistentStoreSalvagePairs_salvagePairs", origin: "Sources/ObjectGraph/Store/PersistentStore+SalvagePairs.swift", run: { given in try docExample_PersistentStoreSalvagePairs_salvagePairs(store: given.store) }),

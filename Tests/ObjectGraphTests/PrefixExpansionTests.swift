@@ -51,7 +51,9 @@ import Testing
         let container = try makeStore()
         #expect(try expanded("Linux", in: container) == #"("linux" OR "linuxes" OR "linuxfoundation")"#)
         #expect(try expanded("nothing", in: container) == #""nothing""#)
-        #expect(try expanded("kern REL", in: container) == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
+        #expect(
+            try expanded("kern REL", in: container)
+                == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
         #expect(try expanded("word", in: container) == #""word"*"#)
         #expect(try expanded("café", in: container) == #""café"*"#)  // not ASCII: as the tokenizer folds it
         #expect(try expanded("\"release notes\" caf", in: container) == #""release notes" AND ("caf" OR "cafe" OR "cafeteria")"#)

@@ -40,7 +40,8 @@ extension FullTextSearch {
                     words.append(longer)
                 }
                 guard words.count > 1 else { return "\"\(folded)\"" }
-                return "(" + words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ") + ")"
+                return "(" + words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
+                    + ")"
             }
         }.joined(separator: " AND ")
     }
