@@ -92,7 +92,10 @@ extension PersistentStore {
     private func beginBulkWrites() throws(ObjectGraphError) {
         guard !isReadOnly else { return }
         try bulkWriters.withLock { (count: inout Int) throws(ObjectGraphError) in
-            if count == 0 { try setTempStore(Self.bulkTempStore, autoCheckpoint: Self.bulkAutoCheckpointPages) }
+            if count == 0 {
+                try setTempStore(Self.bulkTempStore, autoCheckpoint: Self.bulkAutoCheckpointPages)
+                bulkWriteDefersIndexing.withLock { $0 = true }
+            }
             count += 1
         }
     }
@@ -105,6 +108,7 @@ extension PersistentStore {
             // The rows the span's saves left for the full-text index (FullTextIndex.swift); on
             // failure they stay recorded, and the next write open indexes them.
             let model = self.model
+            bulkWriteDefersIndexing.withLock { $0 = false }
             try? writer.write { db in try FullTextIndexSchema.indexPendingRows(model: model, in: db) }
             // A failure leaves the faster setting on a connection that is still correct.
             try? setTempStore(Self.defaultTempStore, autoCheckpoint: Self.defaultAutoCheckpointPages)

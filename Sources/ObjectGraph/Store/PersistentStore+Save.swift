@@ -69,10 +69,11 @@ extension PersistentStore {
     func save(_ plan: SavePlan, policy: MergePolicy) throws(ObjectGraphError) -> SaveOutcome {
         let model = self.model
         let batchLimit = fullTextBatchRows.withLock { $0 }
-        let defersFullTextIndexing = batchLimit > 1 && bulkWriters.withLock { $0 > 0 }
         return try write { db in
             var execution = SaveExecution(plan: plan, policy: policy, model: model, db: db)
-            execution.defersFullTextIndexing = defersFullTextIndexing
+            // Asked inside the transaction: a bulk write's end clears it before it indexes
+            // what waits, on this same writer, so no save leaves rows after that.
+            execution.defersFullTextIndexing = batchLimit > 1 && bulkWriteDefersIndexing.withLock { $0 }
             execution.fullTextBatchLimit = batchLimit
             try execution.run()
             return execution.outcome

@@ -49,6 +49,9 @@ public final class PersistentStore: Sendable {
     let bulkWriters = Mutex(0)
     /// How many rows a bulk write lets wait for the full-text index (FullTextIndex.swift).
     let fullTextBatchRows = Mutex(FullTextIndexSchema.deferredRowLimit)
+    /// Whether saves leave their rows for the full-text index now (a bulk write runs); never
+    /// held across a database call.
+    let bulkWriteDefersIndexing = Mutex(false)
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
     static let busyTimeout: TimeInterval = 10
