@@ -74,8 +74,8 @@ import Testing
         let store = try ZeaderStore.open(at: url)
         let context = store.container.viewContext
         try context.performAndWait { () throws in
-            // Words of the summary's opening (the index takes its first 160 characters since
-            // model version 4: "Zürich", further on in the same summary, is not indexed).
+            // Words of the summary's opening (the index takes its first 100 characters, 160
+            // from model version 4: "Zürich", further on in the same summary, is not indexed).
             #expect(try ItemSearch.itemIDs("privacy recipe привет", in: context).count == 1)
             #expect(try ItemSearch.itemIDs("zurich", in: context).isEmpty)
             let server = try #require(try Server.findFirst(where: .true, in: context))

@@ -84,7 +84,7 @@ import Testing
                 #expect(try ItemSearch.itemIDs(word, in: context).contains(item.objectID), "\(word)")
             }
             // Diacritics fold ("Brûlée" at the start of a summary). The index takes a summary's
-            // first 160 characters since model version 4: "Zürich", 225 characters into one, is not found.
+            // first 100 characters (160 from model version 4): "Zürich", 225 characters into one, is not found.
             #expect(try ItemSearch.itemIDs("BRULEE", in: context).count > 0)
             #expect(try ItemSearch.itemIDs("ZURICH", in: context).isEmpty)
         }
