@@ -9,7 +9,7 @@ import GRDB
 import ObjectGraph
 import ZeaderKit
 
-func refreshIndexBenchmark(folder: String, rounds: Int, batch: Int? = nil) throws {
+func refreshIndexBenchmark(folder: String, rounds: Int, batch: Int? = nil, variants: [Bool] = [false, true]) throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
         $0.hasSuffix(".xml") || $0.hasSuffix(".json") || $0.hasSuffix(".rss") || $0.hasSuffix(".atom")
     }.sorted()
@@ -20,7 +20,7 @@ func refreshIndexBenchmark(folder: String, rounds: Int, batch: Int? = nil) throw
         "\(feeds.count) feeds of \(folder), \(items) items stored (\(rounds) rounds); parsing once: \(String(format: "%.3f", parse.cpu)) s CPU"
     )
     var results: [String: Double] = [:]
-    for indexed in [false, true] {
+    for indexed in variants {
         let url = tempStore(indexed ? "refresh-index" : "refresh-noindex")
         defer { removeStore(url) }
         // Without the index: the same model less its full-text index (no table, no triggers).
