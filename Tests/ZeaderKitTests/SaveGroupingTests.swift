@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import GRDB
 import LoopbackHTTPServer
@@ -58,7 +59,7 @@ struct SaveGroupingTests {
             for path in paths { try library.add(url: http.url(path).absoluteString) }
             // A store that refuses one item, as a hostile feed's item could be refused.
             let queue = try DatabaseQueue(path: file.path)
-            try queue.write { db in
+            try await queue.write { db in
                 try db.execute(
                     sql: """
                         CREATE TRIGGER refusePoison BEFORE INSERT ON FeedItem WHEN NEW.guid = 'poison'
