@@ -126,10 +126,17 @@ struct SaveGroupingTests {
 
     @Test("a feed waits in its group at most the window, however slow the other feeds are")
     func windowBoundsTheWait() async throws {
-        let routes = Routes()
-        routes["/quick"] = .ok(rss(guids: ["q1", "q2"]))
-        routes["/slow"] = .delayed(seconds: 2, .ok(rss(guids: ["s1"])))
-        try await withLoopbackServer(routes.handler) { http in
+        // The slow feed answers only once the quick one is reported (or after 90 s, when the
+        // quick one waited for it: the failure this test looks for).
+        let quickReported = DispatchSemaphore(value: 0)
+        let handler: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { request in
+            if request.path == "/slow" {
+                _ = quickReported.wait(timeout: .now() + 90)
+                return .ok(rss(guids: ["s1"]))
+            }
+            return .ok(rss(guids: ["q1", "q2"]))
+        }
+        try await withLoopbackServer(handler) { http in
             let store = try makeStore()
             let library = FeedLibrary(store: store)
             try library.add(url: http.url("/quick").absoluteString)
@@ -138,12 +145,13 @@ struct SaveGroupingTests {
             let slowStoredAtReport = Mutex<[String: Int64]>([:])
             var options = testOptions()
             options.saveGrouping = SaveGrouping.Limits(items: 100_000, window: .milliseconds(50))
-            options.fetcherConfiguration.idleTimeout = 20
-            options.fetcherConfiguration.totalTimeout = 30
+            options.fetcherConfiguration.idleTimeout = 150
+            options.fetcherConfiguration.totalTimeout = 180
             let summary = try await FeedRefresher(store: store, options: options).refresh { event in
                 guard case .finished(let result, _) = event else { return }
                 let slow = (try? serverRows(store)[http.url("/slow").absoluteString]?.total) ?? -1
                 slowStoredAtReport.withLock { $0[result.url] = slow }
+                if result.url == http.url("/quick").absoluteString { quickReported.signal() }
             }
             #expect(summary.progress.newItems == 3)
             // The quick feed was saved and reported while the slow one was still on its way.

@@ -16,9 +16,10 @@ import Synchronization
 /// - its oldest feed has waited ``Limits/window`` (so a feed reaches the reader's screen soon,
 ///   and a slow feed never holds others back), or
 /// - the refresh has no more feeds to hand over (``finish()``).
-/// While a group is being saved the next one fills; a feed handed over while a full group
-/// already waits is held back (``submit(_:for:then:)`` suspends), so memory stays bounded
-/// by about two groups.
+/// While a group is being saved the next one fills, and is saved at once by a second
+/// import context when there are two cores (``Limits/savers``); a feed handed over while a
+/// full group already waits is held back (``submit(_:for:then:)`` suspends), so memory stays
+/// bounded by one group per saver plus the one filling.
 ///
 /// A group is saved by ``FeedImporter/applyTogether(_:now:)``: should its transaction fail,
 /// each of its feeds is applied and saved alone, so one hostile feed costs the others one
@@ -198,8 +199,10 @@ final class SaveGrouping: Sendable {
             return due
         }
         guard let due else { return }
-        Task { [self] in
-            try? await Task.sleep(until: due, clock: .continuous)
+        // On a Dispatch thread, not a task: the window holds even while the task pool is busy.
+        let (seconds, attoseconds) = max(.zero, due - .now).components
+        let delay = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             let saver = state.withLock { state -> Int? in
                 if state.timerDue == due { state.timerDue = nil }
                 return state.startSaving(limits: limits)
