@@ -117,7 +117,7 @@ struct RobustnessTests {
         let url = "http://example.org/feed"
         try FeedLibrary(store: store).add(url: url)
         let context = store.container.newBackgroundContext(name: "import")
-        let importer = FeedImporter(context: context, metadataBatchSize: 1)
+        let importer = FeedImporter(context: context)
         let id = try context.performAndWait {
             try #require(try Server.findFirst(byAttribute: "url", value: .string(url), in: context)).objectID
         }

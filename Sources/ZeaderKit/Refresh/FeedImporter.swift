@@ -1,56 +1,30 @@
 import Feeds
 import Foundation
 import ObjectGraph
-import Synchronization
 
-/// Writes one feed's fetch outcome into a context: upserts its items by guid (an item seen
+/// Writes feeds' fetch outcomes into a context: upserts their items by guid (an item seen
 /// again is updated in place and keeps its read flag), records validators, redirects,
-/// Retry-After, 410 and errors on the Server, then saves. Use it only on `context`'s queue.
+/// Retry-After, 410 and errors on each Server, then saves — one feed alone (``apply(_:to:now:)``)
+/// or several in one transaction (``applyTogether(_:now:)``, what a refresh's ``SaveGrouping``
+/// calls). Use it only on `context`'s queue.
 ///
 /// ```swift
 /// let importer = FeedImporter(context: container.newBackgroundContext(name: "import"))
 /// let result = importer.context.performAndWait { importer.apply(.outcome(.notModified(metadata)), to: serverID) }
-/// importer.context.performAndWait { importer.flush() }
 /// ```
 public final class FeedImporter: Sendable {
     /// The import context (a background context).
     public let context: ManagedObjectContext
-    /// Feeds whose outcome changed only the Server (304, errors, Retry-After) and is not
-    /// saved yet: those are saved in groups of ``metadataBatchSize``, or with the next feed
-    /// that brings items, or by ``flush()``.
-    private let unsavedFeeds = Mutex(0)
-    /// How many item-less outcomes are saved together (a warm refresh of 200 feeds that all
-    /// answer 304 makes 7 transactions instead of 200).
-    public let metadataBatchSize: Int
+    /// The ignore rules in force (``Killfile``): new items matching one are not stored.
+    public let ignoreRules: [Killfile.CompiledRule]
 
     /// Sets `context`'s merge policy to `.objectTrumps`: another process refreshing the same
     /// feeds at the same time changes the same Server bookkeeping (lastRefresh, validators,
     /// lastError); the last refresh to save wins key by key instead of failing.
-    /// The ignore rules in force (``Killfile``): new items matching one are not stored.
-    public let ignoreRules: [Killfile.CompiledRule]
-
-    public init(context: ManagedObjectContext, metadataBatchSize: Int = 32, ignoreRules: [Killfile.CompiledRule] = []) {
+    public init(context: ManagedObjectContext, ignoreRules: [Killfile.CompiledRule] = []) {
         context.mergePolicy = .objectTrumps
         self.context = context
         self.ignoreRules = ignoreRules
-        self.metadataBatchSize = max(1, metadataBatchSize)
-    }
-
-    /// Saves the outcomes not saved yet. Call it on the context's queue when a refresh ends.
-    ///
-    /// ```swift
-    /// await importer.context.run { importer.flush() }
-    /// ```
-    public func flush() {
-        guard unsavedFeeds.withLock({ $0 }) > 0 else { return }
-        do {
-            try context.save()
-        } catch {
-            // Only Server bookkeeping (validators, times, errors) is lost; the next refresh redoes it.
-            context.rollback()
-        }
-        unsavedFeeds.withLock { $0 = 0 }
-        context.reset()
     }
 
     /// What happened to one feed: parsed (a 2xx body), a fetch outcome other than
@@ -60,42 +34,38 @@ public final class FeedImporter: Sendable {
         case outcome(FetchOutcome)
         /// Validators are not stored, so the next refresh tries again.
         case failed(RefreshFailure)
+
+        /// How many items it brings (none unless parsed).
+        var itemCount: Int {
+            if case .parsed(let feed, _) = self { return feed.items.count }
+            return 0
+        }
     }
 
-    /// Applies `input` to the server `serverID` and saves. On a failed save the context is
-    /// rolled back and only the error is recorded on the server; nothing stored is lost.
+    /// Applies `input` to the server `serverID` and saves it alone. On a failed save the
+    /// context is rolled back and only the error is recorded on the server; nothing stored
+    /// is lost.
     ///
     /// ```swift
     /// let result = importer.apply(.outcome(.notModified(metadata)), to: serverID, now: Date())
     /// ```
     public func apply(_ input: Input, to serverID: ObjectID, now: Date = Date()) -> FeedRefreshResult {
-        let bringsItems: Bool
-        if case .parsed = input { bringsItems = true } else { bringsItems = false }
-        // A feed with items is saved alone, so that its failure cannot undo another feed's.
-        if bringsItems { flush() }
+        defer { context.reset() }  // bounds memory over hundreds of feeds; nothing is kept between feeds
         guard var server = try? context.existingObject(with: serverID) as? Server else {
             return FeedRefreshResult(serverID: serverID, url: "?", status: .failed(.removedDuringRefresh))
         }
         let url = server.url
-        var result = FeedRefreshResult(serverID: serverID, url: url, status: .notModified)
         var attempts = 0
         do {
             while true {
                 do {
-                    result = try update(server, with: input, now: now)
-                    let unsaved = unsavedFeeds.withLock { count -> Int in
-                        count += 1
-                        return count
-                    }
-                    if !bringsItems && unsaved < metadataBatchSize && result.movedTo == nil { return result }
-                    unsavedFeeds.withLock { $0 = 0 }
+                    let result = try update(server, with: input, now: now)
                     try context.save()
-                    break
-                } catch let error as ObjectGraphError where bringsItems && attempts < Self.raceRetries && Self.isRace(error) {
+                    return result
+                } catch let error as ObjectGraphError where attempts < Self.raceRetries && Self.isRace(error) {
                     // Another process stored some of these items (or changed the feed) between
                     // our read and our save: read again and upsert onto what it wrote.
                     attempts += 1
-                    unsavedFeeds.withLock { $0 = 0 }
                     context.rollback()
                     context.reset()
                     guard let again = try? context.existingObject(with: serverID) as? Server else {
@@ -105,18 +75,43 @@ public final class FeedImporter: Sendable {
                 }
             }
         } catch {
-            unsavedFeeds.withLock { $0 = 0 }
             context.rollback()
             let failure = error as? RefreshFailure ?? .store(url: url, ZeaderError.wrapping(error))
-            result = FeedRefreshResult(serverID: serverID, url: url, status: .failed(failure))
             if let server = try? context.existingObject(with: serverID) as? Server {
                 server.lastError = Messages.lastError(failure.description)
                 server.lastRefresh = now
                 do { try context.save() } catch { context.rollback() }
             }
+            return FeedRefreshResult(serverID: serverID, url: url, status: .failed(failure))
         }
-        context.reset()  // bounds memory over hundreds of feeds; nothing is kept between feeds
-        return result
+    }
+
+    /// Applies several feeds' outcomes and saves them in one transaction. Should anything
+    /// fail (one feed's items refused by the store, a redirect onto a feed another outcome
+    /// renamed, a race with another process), the transaction is rolled back and every feed
+    /// is applied again and saved alone (``apply(_:to:now:)``): one hostile feed costs the
+    /// others one attempt, never their items, and gets its own error.
+    ///
+    /// ```swift
+    /// let results = importer.applyTogether([(input, serverID), (other, otherID)], now: Date())
+    /// ```
+    public func applyTogether(_ feeds: [(input: Input, serverID: ObjectID)], now: Date = Date()) -> [FeedRefreshResult] {
+        if feeds.count == 1 { return [apply(feeds[0].input, to: feeds[0].serverID, now: now)] }
+        do {
+            let results = try feeds.map { feed throws -> FeedRefreshResult in
+                guard let server = try? context.existingObject(with: feed.serverID) as? Server else {
+                    return FeedRefreshResult(serverID: feed.serverID, url: "?", status: .failed(.removedDuringRefresh))
+                }
+                return try update(server, with: feed.input, now: now)
+            }
+            try context.save()
+            context.reset()
+            return results
+        } catch {
+            context.rollback()
+            context.reset()
+            return feeds.map { apply($0.input, to: $0.serverID, now: now) }
+        }
     }
 
     private func update(_ server: Server, with input: Input, now: Date) throws -> FeedRefreshResult {

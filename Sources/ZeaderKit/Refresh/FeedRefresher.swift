@@ -4,10 +4,10 @@ import ObjectGraph
 import Synchronization
 
 /// The refresh pipeline (docs/ARCHITECTURE.md, "From `zeader refresh` to the store"): fetch N feeds at a time (conditional GET), parse each
-/// body off the view queue, upsert its items by guid in an import context on a background
-/// queue, save per feed; every save's DidSave is merged into the view context by the
-/// container. One feed's failure is recorded on that feed (`Server.lastError`) and touches
-/// no other.
+/// body on guarded threads, upsert its items by guid in an import context on a background
+/// queue, saving several ready feeds per transaction (``SaveGrouping``); every save's DidSave
+/// is merged into the view context by the container. One feed's failure is recorded on that
+/// feed (`Server.lastError`) and touches no other.
 ///
 /// ```swift
 /// let refresher = FeedRefresher(store: store, options: RefreshOptions(jobs: 8))
@@ -100,7 +100,14 @@ public final class FeedRefresher: Sendable {
         _ targets: [Target], context: ManagedObjectContext, progress: (@Sendable (RefreshEvent) -> Void)?
     ) async -> RefreshSummary {
         let start = Date()
-        let importer = FeedImporter(context: context, ignoreRules: killfileRules(context: context))
+        let rules = killfileRules(context: context)
+        let contexts =
+            [context]
+            + (1..<max(1, options.saveGrouping.savers)).map { _ in
+                store.container.newBackgroundContext(name: "import")
+            }
+        let grouping = SaveGrouping(
+            importers: contexts.map { FeedImporter(context: $0, ignoreRules: rules) }, limits: options.saveGrouping)
         let state = Mutex(State(progress: RefreshProgress(total: targets.count)))
         // Called from several tasks; the lock keeps the totals exact and the events in order.
         let report: @Sendable (String, FeedRefreshResult?) -> Void = { url, result in
@@ -130,15 +137,17 @@ public final class FeedRefresher: Sendable {
                     running += 1
                     group.addTask {
                         report(target.url, nil)
-                        let result = await self.refresh(target, importer: importer)
-                        report(target.url, result)
+                        // The feed's place in the fetches is free once it waits to be saved.
+                        await grouping.submit(await self.fetchAndParse(target), for: target.serverID) { result in
+                            report(target.url, result)
+                        }
                     }
                 }
                 guard running > 0, await group.next() != nil else { break }
                 running -= 1
             }
         }
-        await context.run { importer.flush() }
+        await grouping.finish()
         let (finalProgress, results) = state.withLock { ($0.progress, $0.results) }
         return RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
     }
@@ -211,15 +220,10 @@ public final class FeedRefresher: Sendable {
         }
     }
 
-    /// Fetch → parse (on a guarded thread, never the view queue) → import (on the import
-    /// context's queue, awaited without blocking a thread).
-    private func refresh(_ target: Target, importer: FeedImporter) async -> FeedRefreshResult {
-        guard let request = target.request else {
-            let input = FeedImporter.Input.failed(.invalidURL(target.url))
-            return await importer.context.run { importer.apply(input, to: target.serverID) }
-        }
-        let input = await Self.fetchAndParse(request, with: fetcher)
-        return await importer.context.run { importer.apply(input, to: target.serverID) }
+    /// Fetch → parse (on a guarded thread, never a context's queue).
+    private func fetchAndParse(_ target: Target) async -> FeedImporter.Input {
+        guard let request = target.request else { return .failed(.invalidURL(target.url)) }
+        return await Self.fetchAndParse(request, with: fetcher)
     }
 
     /// The fetch's outcome, with a 2xx body parsed; the body itself is released on return,
@@ -265,6 +269,8 @@ public struct RefreshOptions: Sendable {
     public var fetcherConfiguration: FetcherConfiguration
     /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
     public var ignoreRules: [Killfile.Rule] = []
+    /// When the feeds waiting to be stored are saved together (``SaveGrouping``).
+    var saveGrouping = SaveGrouping.Limits()
 
     /// `jobs` feeds at a time (default 8), at most `maxPerHost` to one host (default 4).
     public init(jobs: Int = 8, maxPerHost: Int = 4) {

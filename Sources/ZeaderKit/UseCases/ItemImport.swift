@@ -55,6 +55,7 @@ public enum ItemImport {
     /// Inserts new items and updates known ones in place; returns how many were new and how
     /// many changed. The stored items with the document's guids are read in one fetch (the
     /// (server, guid) index answers it), never one by one and never the feed's whole history.
+    /// That fetch reads saved rows only: call it once per feed between saves.
     ///
     /// ```swift
     /// let counts = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
@@ -75,14 +76,19 @@ public enum ItemImport {
         var tombstones: [String: RemovedItem] = [:]
         if server.objectID.primaryKey != nil {
             let wanted = guids + aliases.values
-            let request = FetchRequest<FeedItem>(
+            // Only stored rows: the context may hold other feeds' unsaved items (a refresh saves
+            // several feeds at once, SaveGrouping), which cannot match this server and would each
+            // be tested against the predicate.
+            var request = FetchRequest<FeedItem>(
                 predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, wanted))
+            request.includesPendingChanges = false
             for item in try context.fetch(request) { existing[item.guid] = item }
             // Tombstones (RemovedItem) only for what is not stored: usually nothing new.
             let unknown = wanted.filter { existing[$0] == nil }
             if !unknown.isEmpty {
-                let removed = FetchRequest<RemovedItem>(
+                var removed = FetchRequest<RemovedItem>(
                     predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, unknown))
+                removed.includesPendingChanges = false
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
             }
         }
