@@ -97,7 +97,7 @@ extension FeedLibrary {
         out += feeds.isEmpty ? "],\n\"items\":[" : "\n],\n\"items\":["
         write(out)
         /// Items written before damage was found, so that the salvage writes each once.
-        var written = Set<Int64>()
+        var written = KeyBitmap()
         if !report.salvaged {
             let context = store.container.newBackgroundContext(name: "backup")
             feedLoop: for feed in feeds {
@@ -111,9 +111,11 @@ extension FeedLibrary {
                             if let lastGuid {
                                 predicate = predicate && .comparison(.keyPath("guid"), .greaterThan, .constant(.string(lastGuid)))
                             }
-                            let items = try context.fetch(
-                                FetchRequest<FeedItem>(
-                                    predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize))
+                            var request = FetchRequest<FeedItem>(
+                                predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize)
+                            // The contents (FeedItemBody rows) in one query per batch, not one per item.
+                            request.relationshipKeyPathsForPrefetching = ["body"]
+                            let items = try context.fetch(request)
                             guard !items.isEmpty else { return nil }
                             var chunk = ""
                             chunk.reserveCapacity(items.count * 512)
@@ -123,7 +125,8 @@ extension FeedLibrary {
                                 report.items += 1
                                 if warn != nil, let key = item.objectID.primaryKey { written.insert(key) }
                             }
-                            lastGuid = items.last?.guid
+                            // A short batch is the feed's last: no query to find nothing more.
+                            lastGuid = items.count < batchSize ? nil : items.last?.guid
                             context.reset()
                             return chunk
                         }
@@ -134,6 +137,7 @@ extension FeedLibrary {
                     }
                     guard let batch else { break }
                     write(batch)
+                    if lastGuid == nil { break }
                 }
             }
         }
