@@ -40,15 +40,17 @@ extension FeedLibrary {
     }
 
     /// Writes the backup document in pieces to `write`, feeds in the user's order, then
-    /// each feed's items by guid. Memory stays bounded: items are read a batch at a time.
-    /// Returns the number of feeds and items written.
+    /// each feed's items by guid. Memory stays bounded: items are read a batch at a time
+    /// (256 with their contents, ~1 MB of text; 2,000 made the peak grow by 7 MiB from
+    /// 100,000 to 1,000,000 items, as feeds grew past 50 items). Returns the number of
+    /// feeds and items written.
     ///
     /// ```swift
     /// var json = ""
     /// let (feeds, items) = try library.exportBackup { json += $0 }
     /// ```
     @discardableResult
-    public func exportBackup(batchSize: Int = 2_000, write: (String) -> Void) throws(ZeaderError) -> (feeds: Int, items: Int) {
+    public func exportBackup(batchSize: Int = 256, write: (String) -> Void) throws(ZeaderError) -> (feeds: Int, items: Int) {
         let report = try exportBackup(batchSize: batchSize, salvaging: nil, write: write)
         return (report.feeds, report.items)
     }
@@ -64,7 +66,7 @@ extension FeedLibrary {
     /// let report = try library.exportBackup(salvaging: { warning in print(warning) }) { json += $0 }
     /// if report.salvaged { print("skipped \(report.skippedKeys) unreadable rows") }
     /// ```
-    public func exportBackup(batchSize: Int = 2_000, salvaging warn: ((String) -> Void)?, write: (String) -> Void)
+    public func exportBackup(batchSize: Int = 256, salvaging warn: ((String) -> Void)?, write: (String) -> Void)
         throws(ZeaderError) -> BackupExportReport
     {
         var report = BackupExportReport()
