@@ -49,7 +49,9 @@ struct ItemMarkingBatchTests {
     }
 
     static func pendingKeys(_ context: ManagedObjectContext) throws -> Set<Int64> {
-        Set(try FeedItem.findAll(where: try Predicate(format: "syncReadPending == YES"), in: context).compactMap(\.objectID.primaryKey))
+        Set(
+            try FeedItem.findAll(where: try Predicate(format: "syncReadPending == YES"), in: context).compactMap(
+                \.objectID.primaryKey))
     }
 
     @Test func batchesKeepCountsSyncMarksAndSmartFeedCounts() throws {

@@ -66,6 +66,7 @@ import Testing
     @Test func timestampsAreZeroPaddedUTC() {
         #expect(JSONText.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(JSONText.timestamp(Date(timeIntervalSince1970: 1_700_000_000.9)) == "2023-11-14T22:13:20Z")
-        #expect(JSONText.timestamp(Date(timeIntervalSince1970: -86_400 * 365 * 1_000)) == "0970-08-31T00:00:00Z")  // as `date -u -d @-31536000000`
+        // As `date -u -d @-31536000000`.
+        #expect(JSONText.timestamp(Date(timeIntervalSince1970: -86_400 * 365 * 1_000)) == "0970-08-31T00:00:00Z")
     }
 }

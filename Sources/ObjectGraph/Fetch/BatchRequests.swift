@@ -31,13 +31,17 @@ public struct BatchUpdateRequest: Sendable {
     /// entities in an inheritance hierarchy. nil (the default): one transaction.
     ///
     /// ```swift
+    /// var request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     /// request.batchSize = 10_000
+    /// let marked = try context.execute(request).changedCount
     /// ```
     public var batchSize: Int?
     /// What the result lists: the changed objects' IDs (the default), or only how many.
     ///
     /// ```swift
+    /// var request = BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["read": .bool(true)])
     /// request.resultType = .count   // with batchSize: memory flat in the number of rows
+    /// let marked = try context.execute(request).changedCount
     /// ```
     public var resultType: BatchResultType = .objectIDs
 
@@ -86,6 +90,7 @@ public struct BatchDeleteRequest: Sendable {
 /// `NSBatchUpdateRequestResultType`).
 ///
 /// ```swift
+/// var request = BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["flagged": .bool(false)])
 /// request.resultType = .count
 /// ```
 public enum BatchResultType: Sendable {
