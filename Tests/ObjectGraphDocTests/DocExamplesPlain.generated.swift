@@ -534,6 +534,22 @@ func docExample_BatchRequests_BatchUpdateRequest(context: ManagedObjectContext) 
 }
 
 // Sources/ObjectGraph/Fetch/BatchRequests.swift
+func docExample_BatchRequests_batchSize(context: ManagedObjectContext) throws {
+    var request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    request.batchSize = 10_000
+    let marked = try context.execute(request).changedCount
+    _ = (request, marked)
+}
+
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
+func docExample_BatchRequests_resultType(context: ManagedObjectContext) throws {
+    var request = BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["read": .bool(true)])
+    request.resultType = .count   // with batchSize: memory flat in the number of rows
+    let marked = try context.execute(request).changedCount
+    _ = (request, marked)
+}
+
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_init(context: ManagedObjectContext) throws {
     let request = BatchUpdateRequest(entityName: "FeedItem", predicate: nil, propertiesToUpdate: ["read": .bool(true)])
     try context.execute(request)
@@ -551,6 +567,13 @@ func docExample_BatchRequests_BatchDeleteRequest(context: ManagedObjectContext) 
 func docExample_BatchRequests_init_2(context: ManagedObjectContext) throws {
     let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "server == nil"))
     try context.execute(request)
+    _ = request
+}
+
+// Sources/ObjectGraph/Fetch/BatchRequests.swift
+func docExample_BatchRequests_BatchResultType() throws {
+    var request = BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["flagged": .bool(false)])
+    request.resultType = .count
     _ = request
 }
 
@@ -1648,9 +1671,12 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectFormatFinders_truncateAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll_2(context: given.context) }),
     DocExample(id: "BatchFaulting_fireFaults", origin: "Sources/ObjectGraph/Fetch/BatchFaulting.swift", run: { given in try docExample_BatchFaulting_fireFaults(context: given.context, items: given.items) }),
     DocExample(id: "BatchRequests_BatchUpdateRequest", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchUpdateRequest(context: given.context) }),
+    DocExample(id: "BatchRequests_batchSize", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_batchSize(context: given.context) }),
+    DocExample(id: "BatchRequests_resultType", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_resultType(context: given.context) }),
     DocExample(id: "BatchRequests_init", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_init(context: given.context) }),
     DocExample(id: "BatchRequests_BatchDeleteRequest", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchDeleteRequest(context: given.context) }),
     DocExample(id: "BatchRequests_init_2", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_init_2(context: given.context) }),
+    DocExample(id: "BatchRequests_BatchResultType", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchResultType() }),
     DocExample(id: "BatchRequests_BatchResult", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchResult(context: given.context) }),
     DocExample(id: "DictionaryResults_FetchedProperty", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_FetchedProperty() }),
     DocExample(id: "DictionaryResults_FetchedDictionary", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_FetchedDictionary(context: given.context) }),

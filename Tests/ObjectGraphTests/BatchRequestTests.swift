@@ -171,6 +171,73 @@ import Testing
         #expect(merges.values == ["true 0", "true 0"])
     }
 
+    /// With a batch size and no undo manager: transactions of at most that many rows, each
+    /// announced with its own IDs, counts exact after each; the result can be a count only.
+    @Test(arguments: Kind.allCases) func batchUpdateInBatchesAnnouncesEachAndKeepsCounts(kind: Kind) throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(kind, directory: directory)
+        let ctx = container.newBackgroundContext()
+        #expect(ctx.undoManager == nil)
+        let saves = Mutex<[Set<ObjectID>]>([])
+        let token = container.bus.observeDidSave { note in
+            saves.withLock { $0.append(Set(note.updated.keys.filter { $0.entity.name == "Note" })) }
+        }
+        defer { token.cancel() }
+        var request = BatchUpdateRequest(
+            entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+        request.batchSize = 2
+        request.resultType = .count
+        let result = try ctx.performAndWait { () throws in try ctx.execute(request) }
+        #expect(result.changedCount == 5)
+        #expect(result.changedObjectIDs.isEmpty)
+        let announced = saves.withLock { $0 }
+        #expect(announced.map(\.count) == [2, 2, 1])
+        #expect(Set(announced.flatMap { $0 }).count == 5)
+        #expect(try unreadCount(ctx, "A") == 0)
+        #expect(try unreadCount(ctx, "B") == 0)
+        try expectCountsExact(container, "after the batches")
+
+        // IDs asked for: every changed one, once; a batch size dividing the count exactly
+        // ends on the empty batch after the last full one.
+        _ = try ctx.performAndWait { () throws in
+            try ctx.execute(
+                BatchUpdateRequest(entityName: "Note", predicate: nil, propertiesToUpdate: ["read": .bool(false)]))
+        }
+        request.resultType = .objectIDs
+        request.batchSize = 3
+        request.predicate = try Predicate(format: "read == NO AND folder.name == 'A'")
+        let byIDs = try ctx.performAndWait { () throws in try ctx.execute(request) }
+        #expect(byIDs.changedCount == 4 && Set(byIDs.changedObjectIDs).count == 4)
+        #expect(try unreadCount(ctx, "A") == 0)
+        #expect(try unreadCount(ctx, "B") == 2)
+        try expectCountsExact(container, "after a feed's batches")
+    }
+
+    /// An undo manager needs every changed row for its one step: the batch size is ignored.
+    @Test func batchUpdateWithAnUndoManagerIsOneStepWhateverTheBatchSize() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.file, directory: directory)
+        let ctx = container.viewContext
+        ctx.performAndWait { ctx.undoManager = ContextUndoManager() }
+        let saves = Counter()
+        let token = container.bus.observeDidSave { _ in saves.add("save") }
+        defer { token.cancel() }
+        var request = BatchUpdateRequest(
+            entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+        request.batchSize = 2
+        request.resultType = .count
+        let result = try ctx.performAndWait { () throws in try ctx.execute(request) }
+        #expect(result.changedCount == 5 && result.changedObjectIDs.isEmpty)
+        #expect(saves.values.count == 1)
+        ctx.performAndWait {
+            #expect(ctx.undo())
+            #expect(ctx.undoManager?.lastError == nil)
+        }
+        #expect(try unreadCount(ctx, "A") == 3)
+        #expect(try unreadCount(ctx, "B") == 2)
+        try expectCountsExact(container, "after undo of the batched request")
+    }
+
     @Test func batchUpdateKeepsUnsavedChangesOnTop() throws {
         let directory = TemporaryDirectory()
         let container = try makeContainer(.memory, directory: directory)

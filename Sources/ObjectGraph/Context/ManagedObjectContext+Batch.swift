@@ -38,12 +38,41 @@ extension ManagedObjectContext {
         }
         guard !attributes.isEmpty else { return BatchResult(changedObjectIDs: []) }
         let target = try batchTarget(entity: entity, predicate: request.predicate)
+        let keys = Set(attributes.map { entity.attributes[$0].name })
+        if let size = request.batchSize, undoManager == nil, entity.inheritance == nil {
+            return try executeInBatches(
+                entity, attributes: attributes, values: values, target: target, size: max(1, size), keys: keys,
+                resultType: request.resultType)
+        }
         let (previous, counts) = try store.batchUpdate(entity, attributes: attributes, groups: [(values, target)])
         let changed = previous.groups.flatMap(\.keys).map { ObjectID(entity: entity, rawValue: $0) }
         guard !changed.isEmpty else { return BatchResult(changedObjectIDs: []) }  // nothing to announce or undo
         recordBatchStep(.revertBatchUpdate(previous))
-        announceBatch(updated: changed, keys: Set(attributes.map { entity.attributes[$0].name }), counts: counts)
-        return BatchResult(changedObjectIDs: changed)
+        announceBatch(updated: changed, keys: keys, counts: counts)
+        return request.resultType == .count ? BatchResult(changedCount: changed.count) : BatchResult(changedObjectIDs: changed)
+    }
+
+    /// A batch update as transactions of at most `size` rows (``BatchUpdateRequest/batchSize``),
+    /// each announced when it is committed, until a batch comes back short.
+    private func executeInBatches(
+        _ entity: Entity, attributes: [Int], values: [Value], target: BatchTarget, size: Int, keys: Set<String>,
+        resultType: BatchResultType
+    ) throws(ObjectGraphError) -> BatchResult {
+        var changedCount = 0
+        var changedIDs: [ObjectID] = []
+        while true {
+            // Each batch's rows stop matching (their values no longer differ), so the same
+            // query finds the next ones; a short batch was the last.
+            let (previous, counts) = try store.batchUpdate(
+                entity, attributes: attributes, groups: [(values, target)], limit: size)
+            let changed = previous.groups.flatMap(\.keys).map { ObjectID(entity: entity, rawValue: $0) }
+            if changed.isEmpty { break }
+            announceBatch(updated: changed, keys: keys, counts: counts)
+            changedCount += changed.count
+            if resultType == .objectIDs { changedIDs += changed }
+            if changed.count < size { break }
+        }
+        return resultType == .count ? BatchResult(changedCount: changedCount) : BatchResult(changedObjectIDs: changedIDs)
     }
 
     /// Runs a batch delete in the store (one transaction, set-based SQL, delete rules

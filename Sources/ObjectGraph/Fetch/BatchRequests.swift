@@ -21,6 +21,29 @@ public struct BatchUpdateRequest: Sendable {
     public var predicate: Predicate?
     /// The stored (not transient, not derived) attributes to set, and their new values.
     public var propertiesToUpdate: [String: Value]
+    /// At most this many rows per transaction, when the context has no undo manager: the
+    /// update runs as a series of transactions (each taking the next rows that match and
+    /// still differ, each announced on its own), so that memory is bounded by the batch,
+    /// not by how many rows match. Rows are taken in the order the query plan yields them
+    /// (no sort): with a predicate an index answers, each batch costs O(log n + batch). A
+    /// failure leaves the batches before it written. Ignored with an undo manager (undo
+    /// must remember every changed row anyway, so the update stays one step) and for
+    /// entities in an inheritance hierarchy. nil (the default): one transaction.
+    ///
+    /// ```swift
+    /// var request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    /// request.batchSize = 10_000
+    /// let marked = try context.execute(request).changedCount
+    /// ```
+    public var batchSize: Int?
+    /// What the result lists: the changed objects' IDs (the default), or only how many.
+    ///
+    /// ```swift
+    /// var request = BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["read": .bool(true)])
+    /// request.resultType = .count   // with batchSize: memory flat in the number of rows
+    /// let marked = try context.execute(request).changedCount
+    /// ```
+    public var resultType: BatchResultType = .objectIDs
 
     /// A request setting `propertiesToUpdate` on every `entityName` row matching `predicate`.
     ///
@@ -63,6 +86,20 @@ public struct BatchDeleteRequest: Sendable {
     }
 }
 
+/// What a ``BatchResult`` of a ``BatchUpdateRequest`` holds (Core Data's
+/// `NSBatchUpdateRequestResultType`).
+///
+/// ```swift
+/// var request = BatchUpdateRequest(entityName: "FeedItem", propertiesToUpdate: ["flagged": .bool(false)])
+/// request.resultType = .count
+/// ```
+public enum BatchResultType: Sendable {
+    /// The changed objects' IDs (and their count).
+    case objectIDs
+    /// Only the count; ``BatchResult/changedObjectIDs`` is empty.
+    case count
+}
+
 /// What a batch request changed.
 ///
 /// ```swift
@@ -71,8 +108,19 @@ public struct BatchDeleteRequest: Sendable {
 /// ```
 public struct BatchResult: Sendable {
     /// The objects of the request's entity that were changed (for an update: whose values
-    /// differed) or deleted. Objects deleted by cascade rules are not listed.
+    /// differed) or deleted. Objects deleted by cascade rules are not listed. Empty when
+    /// the request asked for ``BatchResultType/count`` only.
     public let changedObjectIDs: [ObjectID]
-    /// `changedObjectIDs.count`.
-    public var changedCount: Int { changedObjectIDs.count }
+    /// How many objects of the request's entity were changed or deleted.
+    public let changedCount: Int
+
+    init(changedObjectIDs: [ObjectID]) {
+        self.changedObjectIDs = changedObjectIDs
+        self.changedCount = changedObjectIDs.count
+    }
+
+    init(changedCount: Int) {
+        self.changedObjectIDs = []
+        self.changedCount = changedCount
+    }
 }

@@ -60,16 +60,18 @@ typealias StoredCounts = [ObjectID: [Int: Int64]]
 extension PersistentStore {
     /// Sets `attributes` of the rows each group targets to the group's values, in one
     /// transaction, and returns what changed (rows already holding the values are left
-    /// alone) with the derived counts it affected.
-    func batchUpdate(_ entity: Entity, attributes: [Int], groups: [(values: [Value], target: BatchTarget)])
-        throws(ObjectGraphError) -> (previous: BatchUpdateChange, counts: StoredCounts)
-    {
+    /// alone) with the derived counts it affected. With a `limit`, each group changes at
+    /// most that many of its rows (the first the query plan yields; not for inheritance).
+    func batchUpdate(
+        _ entity: Entity, attributes: [Int], groups: [(values: [Value], target: BatchTarget)], limit: Int? = nil
+    ) throws(ObjectGraphError) -> (previous: BatchUpdateChange, counts: StoredCounts) {
         let model = self.model
         return try write { db in
             var writer = BatchWriter(model: model, db: db)
             var previous = BatchUpdateChange(entity: entity, attributes: attributes, groups: [])
             for group in groups {
-                previous.groups += try writer.update(entity, attributes: attributes, values: group.values, target: group.target)
+                previous.groups += try writer.update(
+                    entity, attributes: attributes, values: group.values, target: group.target, limit: limit)
             }
             return (previous, try writer.finishCounts())
         }
@@ -138,10 +140,11 @@ struct BatchWriter {
 
     // MARK: Updating
 
-    /// Finds the target's rows whose values differ, records their former values, and
-    /// updates them with one statement.
-    mutating func update(_ entity: Entity, attributes: [Int], values: [Value], target: BatchTarget) throws -> [BatchUpdateChange
-        .Group]
+    /// Finds the target's rows whose values differ (at most `limit` of them, unsorted, so
+    /// that an index serving the target is read only for them), records their former
+    /// values, and updates them with one statement.
+    mutating func update(_ entity: Entity, attributes: [Int], values: [Value], target: BatchTarget, limit: Int? = nil)
+        throws -> [BatchUpdateChange.Group]
     {
         if entity.inheritance != nil, let split = try keysByKind(entity, keys: try keys(of: entity, target: target)) {
             // Rows of several entities of a hierarchy: each with its own derived counts.
@@ -155,10 +158,12 @@ struct BatchWriter {
         var (whereSQL, arguments) = condition(target, of: entity)
         let differs = columns.map { "t0.\($0) IS NOT ?" }.joined(separator: " OR ")
         arguments += values.map(\.databaseValue)
-        // Former values, sorted so that rows sharing them are adjacent.
+        // Former values, sorted so that rows sharing them are adjacent (with a limit, not
+        // sorted: a sort would read every matching row; the groups are then only runs).
+        let order = "ORDER BY \(columns.map { "t0.\($0)" }.joined(separator: ", ")), t0.\"Z_PK\""
         let selectSQL = """
             SELECT t0."Z_PK", \(columns.map { "t0.\($0)" }.joined(separator: ", ")) FROM \(Self.table(entity)) t0
-            WHERE \(whereSQL) AND (\(differs)) ORDER BY \(columns.map { "t0.\($0)" }.joined(separator: ", ")), t0."Z_PK"
+            WHERE \(whereSQL) AND (\(differs)) \(limit.map { "LIMIT \($0)" } ?? order)
             """
         let groups = try readGroups(sql: selectSQL, arguments: arguments, types: attributes.map { entity.attributes[$0].type })
         let keys = groups.flatMap(\.keys)

@@ -62,7 +62,7 @@ struct BackupSalvage {
     /// The readable items of the feeds `feeds` (key → URL) whose keys are not in
     /// `excluding`, in key order; items of unreadable feeds are counted in `orphans`.
     func items(
-        feeds: [Int64: String], excluding: Set<Int64>, chunkSize: Int64, skipped: inout Int64, orphans: inout Int,
+        feeds: [Int64: String], excluding: KeyBitmap, chunkSize: Int64, skipped: inout Int64, orphans: inout Int,
         _ body: (BackupJSON.Item, String) -> Void
     ) {
         var orphanCount = 0

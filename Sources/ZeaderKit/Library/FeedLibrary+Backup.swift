@@ -40,15 +40,17 @@ extension FeedLibrary {
     }
 
     /// Writes the backup document in pieces to `write`, feeds in the user's order, then
-    /// each feed's items by guid. Memory stays bounded: items are read a batch at a time.
-    /// Returns the number of feeds and items written.
+    /// each feed's items by guid. Memory stays bounded: items are read a batch at a time
+    /// (256 with their contents, ~1 MB of text; 2,000 made the peak grow by 7 MiB from
+    /// 100,000 to 1,000,000 items, as feeds grew past 50 items). Returns the number of
+    /// feeds and items written.
     ///
     /// ```swift
     /// var json = ""
     /// let (feeds, items) = try library.exportBackup { json += $0 }
     /// ```
     @discardableResult
-    public func exportBackup(batchSize: Int = 2_000, write: (String) -> Void) throws(ZeaderError) -> (feeds: Int, items: Int) {
+    public func exportBackup(batchSize: Int = 256, write: (String) -> Void) throws(ZeaderError) -> (feeds: Int, items: Int) {
         let report = try exportBackup(batchSize: batchSize, salvaging: nil, write: write)
         return (report.feeds, report.items)
     }
@@ -64,7 +66,7 @@ extension FeedLibrary {
     /// let report = try library.exportBackup(salvaging: { warning in print(warning) }) { json += $0 }
     /// if report.salvaged { print("skipped \(report.skippedKeys) unreadable rows") }
     /// ```
-    public func exportBackup(batchSize: Int = 2_000, salvaging warn: ((String) -> Void)?, write: (String) -> Void)
+    public func exportBackup(batchSize: Int = 256, salvaging warn: ((String) -> Void)?, write: (String) -> Void)
         throws(ZeaderError) -> BackupExportReport
     {
         var report = BackupExportReport()
@@ -97,7 +99,7 @@ extension FeedLibrary {
         out += feeds.isEmpty ? "],\n\"items\":[" : "\n],\n\"items\":["
         write(out)
         /// Items written before damage was found, so that the salvage writes each once.
-        var written = Set<Int64>()
+        var written = KeyBitmap()
         if !report.salvaged {
             let context = store.container.newBackgroundContext(name: "backup")
             feedLoop: for feed in feeds {
@@ -111,9 +113,11 @@ extension FeedLibrary {
                             if let lastGuid {
                                 predicate = predicate && .comparison(.keyPath("guid"), .greaterThan, .constant(.string(lastGuid)))
                             }
-                            let items = try context.fetch(
-                                FetchRequest<FeedItem>(
-                                    predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize))
+                            var request = FetchRequest<FeedItem>(
+                                predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize)
+                            // The contents (FeedItemBody rows) in one query per batch, not one per item.
+                            request.relationshipKeyPathsForPrefetching = ["body"]
+                            let items = try context.fetch(request)
                             guard !items.isEmpty else { return nil }
                             var chunk = ""
                             chunk.reserveCapacity(items.count * 512)
@@ -123,7 +127,8 @@ extension FeedLibrary {
                                 report.items += 1
                                 if warn != nil, let key = item.objectID.primaryKey { written.insert(key) }
                             }
-                            lastGuid = items.last?.guid
+                            // A short batch is the feed's last: no query to find nothing more.
+                            lastGuid = items.count < batchSize ? nil : items.last?.guid
                             context.reset()
                             return chunk
                         }
@@ -134,6 +139,7 @@ extension FeedLibrary {
                     }
                     guard let batch else { break }
                     write(batch)
+                    if lastGuid == nil { break }
                 }
             }
         }
