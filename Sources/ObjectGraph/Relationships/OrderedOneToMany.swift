@@ -47,27 +47,59 @@ extension Entity {
 // MARK: - Reading
 
 extension ManagedObjectContext {
+    /// The relationship clock's stamp for an ordered one-to-many from `owner` to
+    /// `destination`. A member joining, leaving or moving between owners advances the
+    /// destination's table; a reorder changes no relationship column, but every save that
+    /// writes positions names the owner with the relationship's key (see
+    /// ``announcingJoinWrites(_:outcome:in:)``), which advances the owner's table. The stamp
+    /// is the sum of both (each only grows, so the sum moves when either does).
+    func orderedOneToManyStamp(_ clock: RelationshipClock, owner: Entity, destination: Entity) -> UInt64 {
+        clock.stamp(of: owner.tableName) &+ clock.stamp(of: destination.tableName)
+    }
+
     /// The stored members of ordered one-to-many `r` of `object` (whose key is `pk`), in their
-    /// stored order. Not cached: a reorder changes no row's relationship column, which is
-    /// what the relationship clock watches.
+    /// stored order: from the object's cache while its stamp is current (see
+    /// ``orderedOneToManyStamp(_:owner:destination:)``), else read and cached. Unsaved changes
+    /// are not applied here.
     func storedOrderedMembers(
         of object: ManagedObject, relationshipIndex r: Int, destination: Entity, inverse: Int, pk: Int64
     ) throws(ObjectGraphError) -> [ManagedObject] {
+        // Read before the rows, as for any relationship (a save in between leaves an old stamp).
+        let stamp = relationshipClock.map { orderedOneToManyStamp($0, owner: object.entity, destination: destination) }
+        if let stamp, let cached = object.relationshipCache?.members[r], cached.stamp == stamp {
+            return cached.objects
+        }
+        let members = try readOrderedMembers(destination: destination, inverse: inverse, owners: [pk])[pk] ?? []
+        if let stamp { object.relationshipCacheForWriting.members[r] = .init(objects: members, stamp: stamp) }
+        return members
+    }
+
+    /// The stored members of ordered one-to-many relationships whose inverse is to-one
+    /// `inverse` of `destination`, for every owner key in `owners`, each in stored order, in one query.
+    func readOrderedMembers(destination: Entity, inverse: Int, owners: [Int64]) throws(ObjectGraphError)
+        -> [Int64: [ManagedObject]]
+    {
         let q = SchemaGenerator.quote
         let inverseKey = destination.relationships[inverse].name
         let column = destination.orderColumns[inverse] ?? OrderedOneToMany.orderColumn(forToOne: inverseKey)
         let layout = RowLayout(entity: destination, alias: "t0")
+        let model = self.model
+        let (condition, argument) =
+            owners.count == 1
+            ? ("= ?", owners[0].databaseValue) : ("IN (SELECT value FROM json_each(?))", jsonArray(owners).databaseValue)
         let rows = try readStore { db in
-            try Row.fetchAll(
+            try layout.fetchAll(
                 db,
                 sql:
-                    "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\(q(inverseKey)) = ? ORDER BY t0.\(q(column)), t0.\"Z_PK\"",
-                arguments: [pk])
+                    "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\(q(inverseKey)) \(condition) ORDER BY t0.\(q(column)), t0.\"Z_PK\"",
+                arguments: [argument], model: model)
         }
-        return rows.map { row in
-            let decoded = layout.decode(row, model: model)
-            return materialize(entity: destination, pk: decoded.pk, snapshot: decoded.snapshot)
+        var result: [Int64: [ManagedObject]] = [:]
+        for (pk, snapshot) in rows {
+            guard let owner = snapshot.toOne[inverse]?.rawValue else { continue }
+            result[owner, default: []].append(materialize(entity: destination, pk: pk, snapshot: snapshot))
         }
+        return result
     }
 
     /// `members` ranked by the unsaved order of relationship `r` of `id`, if there is one;
