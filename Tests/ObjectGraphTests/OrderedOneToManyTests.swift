@@ -477,3 +477,98 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
         }
     }
 }
+
+/// Ordered one-to-many through a migration step with a custom policy (rows copied one by one).
+@Suite struct OrderedOneToManyPolicyMigrationTests {
+    static let withPriority = TodoModel.entities(taskAttributes: [.integer("priority", defaultValue: 1)])
+
+    /// Positions (Z_FOK_list) of each list's tasks by title, in stored order.
+    func storedPositions(_ container: PersistentContainer) throws -> [String: [String]] {
+        try container.store.database.read { db in
+            var result: [String: [String]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT l.name, t.title, t.Z_FOK_list FROM TodoTask t JOIN TodoList l ON l.Z_PK = t.list ORDER BY l.name, t.Z_FOK_list, t.Z_PK"
+            ) {
+                result[row[0], default: []].append("\(row[1] as String)@\(row[2] as Int)")
+            }
+            return result
+        }
+    }
+
+    @Test func aPolicyKeepsTheOrderAndPutsMovedMembersLast() throws {
+        let v1 = TodoModel.model
+        let v2 = try ManagedObjectModel(name: "Todo", version: 2, entities: Self.withPriority)
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        let otherList: Int64 = try {
+            let container = try PersistentContainer(model: v1, store: .file(url))
+            defer { try? container.store.close() }
+            return try container.viewContext.performAndWait { () throws -> Int64 in
+                let context = container.viewContext
+                let home = context.insert(TodoList.self)
+                home.name = "home"
+                let work = context.insert(TodoList.self)
+                work.name = "work"
+                for title in ["a", "b", "c", "d"] {
+                    let task = context.insert(TodoTask.self)
+                    task.title = title
+                    task.list = home
+                }
+                for title in ["e", "f"] {
+                    let task = context.insert(TodoTask.self)
+                    task.title = title
+                    task.list = work
+                }
+                try context.save()
+                try home.moveObject(at: 3, to: 0, inRelationship: "tasks")  // d a b c
+                try home.moveObject(at: 2, to: 1, inRelationship: "tasks")  // d b a c
+                try work.moveObject(at: 1, to: 0, inRelationship: "tasks")  // f e
+                try context.save()
+                return work.objectID.primaryKey!
+            }
+        }()
+        // The policy sets each task's priority and moves "b" to the other list.
+        let policy = EntityMigrationPolicy(entity: "TodoTask", toVersion: 2) { row in
+            row["priority"] = .integer(row.oldString("title") == "d" ? 5 : 2)
+            if row.oldString("title") == "b" { row["list"] = .integer(otherList) }
+        }
+        let plan = try MigrationPlan(versions: [v1, v2], policies: [policy], backupRetention: .remove)
+        let container = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
+        #expect(try storedPositions(container) == ["home": ["d@0", "a@1", "c@2"], "work": ["f@0", "e@1", "b@2"]])
+        try container.viewContext.performAndWait { () throws in
+            let lists = try container.viewContext.fetch(FetchRequest<TodoList>(sortDescriptors: [.init("name")]))
+            #expect(lists.map { titles($0.tasks) } == [["d", "a", "c"], ["f", "e", "b"]])
+        }
+    }
+
+    @Test func becomingOrderedThroughAPolicyNumbersTheMembersInKeyOrder() throws {
+        let v1 = try ManagedObjectModel(name: "Todo", version: 1, entities: TodoModel.entities(ordered: false))
+        let v2 = try ManagedObjectModel(name: "Todo", version: 2, entities: Self.withPriority)
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        do {
+            let container = try PersistentContainer(model: v1, store: .file(url))
+            try container.viewContext.performAndWait { () throws in
+                let context = container.viewContext
+                let lists = ["home", "work"].map { name -> TodoList in
+                    let list = context.insert(TodoList.self)
+                    list.name = name
+                    return list
+                }
+                for (n, title) in ["a", "b", "c", "d", "e"].enumerated() {
+                    let task = context.insert(TodoTask.self)
+                    task.title = title
+                    task.list = lists[n % 2]
+                }
+                try context.save()
+            }
+            try container.store.close()
+        }
+        let policy = EntityMigrationPolicy(entity: "TodoTask", toVersion: 2) { row in row["priority"] = 3 }
+        let plan = try MigrationPlan(versions: [v1, v2], policies: [policy], backupRetention: .remove)
+        let container = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
+        #expect(try storedPositions(container) == ["home": ["a@0", "c@1", "e@2"], "work": ["b@0", "d@1"]])
+    }
+}

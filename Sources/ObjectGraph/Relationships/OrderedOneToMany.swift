@@ -22,7 +22,9 @@ import GRDB
 /// ``ManagedObject/moveObject(at:to:inRelationship:)`` and
 /// ``ManagedObject/removeObject(at:fromRelationship:)`` place it. Making an existing
 /// relationship ordered is an inferred migration step: the column is added with every
-/// position 0, so the existing members keep primary-key order until reordered.
+/// position 0, so the existing members keep primary-key order until reordered. A step that
+/// copies the members through an ``EntityMigrationPolicy`` keeps each member's place while it
+/// keeps its owner; members the policy gives another owner go last, in primary-key order.
 enum OrderedOneToMany {
     /// The position column of to-one `name`.
     static func orderColumn(forToOne name: String) -> String { "Z_FOK_\(name)" }
@@ -273,6 +275,34 @@ extension MigrationStep {
             }
         }
         return result
+    }
+
+    /// After a row-by-row copy through an ``EntityMigrationPolicy`` (which writes no
+    /// positions): each owner's members numbered 0, 1, 2… in their old order when the
+    /// relationship was ordered before and the member kept its owner, then (members the
+    /// policy moved to another owner, or every member of a relationship that becomes ordered
+    /// in this step) in primary-key order, as the inferred step reads them.
+    func placeOrderedMembersAfterPolicy(_ m: EntityMapping, old: Entity, in db: Database) throws {
+        let sources = orderColumnSources(m, old: old)
+        let table = q(m.new.tableName)
+        for (r, relationship) in m.new.relationships.enumerated() {
+            guard let column = m.new.orderColumns[r] else { continue }
+            let owner = q(relationship.name)
+            let oldOwner = m.foreignKeySources.first { $0.new.name == relationship.name }?.old?.name
+            let ranking: String
+            if let source = sources.first(where: { $0.column == column })?.source, let oldOwner {
+                // The old row's position counts only while it has the same owner.
+                ranking =
+                    "SELECT n.\"Z_PK\" AS pk, ROW_NUMBER() OVER (PARTITION BY n.\(owner) ORDER BY o.\"Z_PK\" IS NULL, o.\(q(source)), n.\"Z_PK\") - 1 AS position FROM \(table) n LEFT JOIN \(q(asideName(old))) o ON o.\"Z_PK\" = n.\"Z_PK\" AND o.\(q(oldOwner)) IS n.\(owner)"
+            } else {
+                ranking =
+                    "SELECT \"Z_PK\" AS pk, ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \"Z_PK\") - 1 AS position FROM \(table)"
+            }
+            try db.execute(
+                sql:
+                    "UPDATE \(table) SET \(q(column)) = ranked.position FROM (\(ranking)) AS ranked WHERE ranked.pk = \(table).\"Z_PK\" AND \(table).\(owner) IS NOT NULL"
+            )
+        }
     }
 
     /// Tables that stay add the position column of a relationship that became ordered (every
