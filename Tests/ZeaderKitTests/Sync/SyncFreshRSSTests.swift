@@ -246,7 +246,8 @@ struct SyncFreshRSSTests {
     func logins() async throws {
         let world = try await World()
         let config = world.directory.appendingPathComponent("config")
-        var r = try await world.zeader(world.a, ["sync", "add", world.server.apiURL, "--user", world.server.user], password: "wrong")
+        var r = try await world.zeader(
+            world.a, ["sync", "add", world.server.apiURL, "--user", world.server.user], password: "wrong")
         #expect(r.status == 1)
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("login refused"), "\(r.stderr)")
