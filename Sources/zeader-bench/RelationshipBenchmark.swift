@@ -1,6 +1,7 @@
 // zeader-bench relationships: cached to-many contents, prefetching, batch faulting and
 // dictionary results, each beside what it replaces, on S servers of I items each; then
-// many-to-many caching and prefetching on 10·S posts of 10 tags (ManyToManyBenchmark.swift).
+// many-to-many caching and prefetching on 10·S posts of 10 tags (ManyToManyBenchmark.swift),
+// and reads of an ordered one-to-many of I members (OrderedOneToManyBenchmark.swift).
 import Foundation
 import ObjectGraph
 
@@ -117,4 +118,5 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
         show("objects fetched and summed in Swift", objects)
     }
     try manyToManyBenchmark(posts: servers * 10, tagsPerPost: 10)
+    try orderedOneToManyBenchmark(members: itemsPerServer)
 }

@@ -273,18 +273,38 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
 
     /// Random inserts at an index, moves, removals, moves between two lists through the
     /// to-one, deletions, saves, rollbacks and undo/redo, against two Swift arrays; after each
-    /// save a fresh context reads the same orders.
+    /// save a fresh context reads the same orders. The members are read through the
+    /// relationship cache: after every step the cache holds exactly what the store holds, and
+    /// a second long-lived context (caching too) reads the saved orders after each save, after
+    /// a reorder saved by another context (merged) and by another process.
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func randomEditsMatchArrays(seed: UInt64) throws {
         var rng = PredicateRandomGenerator(seed: seed)
-        let container = try PersistentContainer(model: TodoModel.model, store: .inMemory)
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        let container = try PersistentContainer(model: TodoModel.model, store: .file(url))
+        let otherProcess = try PersistentContainer(model: TodoModel.model, store: .file(url))
+        _ = container.checkForOtherProcessCommits()
+        _ = otherProcess.checkForOtherProcessCommits()
+        // Merged by hand, so that each merge happens at a known step.
+        container.automaticallyMergesChangesIntoViewContext = false
         let context = container.viewContext
+        let reader = container.newBackgroundContext()
+        let elsewhere = Recorder<DidSaveNotification>()
+        let token = container.bus.observeDidSave(excluding: context) { elsewhere.append($0) }
+        defer { token.cancel() }
+        var merged = 0
         context.undoManager = ContextUndoManager()
         context.undoManager?.levelsOfUndo = 0
         try context.performAndWait { () throws in
             let lists = [try makeList(context, "L0", []), try makeList(context, "L1", [])]
             try context.save()
             context.undoManager?.removeAllActions()
+            let listIDs = lists.map(\.objectID)
+            // The reader keeps its lists (and so their cached members) for the whole run.
+            let readerLists = try reader.performAndWait { () throws in
+                try listIDs.map { try reader.existingObject(with: $0) as! TodoList }
+            }
             typealias State = [[String]]
             var saved: State = [[], []]
             var history: [State] = [saved]
@@ -292,6 +312,45 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
             var serial = 0
             func task(_ title: String) -> TodoTask? { lists.flatMap(\.tasks).first { $0.title == title } }
             func current() -> State { lists.map { titles($0.tasks) } }
+            /// The store's order, read past every cache.
+            func storedOrder<Column: DatabaseValueConvertible>(_ column: String = "title", as: Column.Type = String.self)
+                throws -> [[Column]]
+            {
+                try container.store.database.read { db in
+                    try listIDs.map { id in
+                        try Column.fetchAll(
+                            db, sql: "SELECT \(column) FROM TodoTask WHERE list = ? ORDER BY Z_FOK_list, Z_PK",
+                            arguments: [id.primaryKey!])
+                    }
+                }
+            }
+            /// What the lists cache of the store, after a read: current, and the store's order.
+            func expectCacheMatchesStore(_ description: String) throws {
+                // By key: a member deleted in this context (not yet saved) is still in the store.
+                let stored = try storedOrder("Z_PK", as: Int64.self)
+                let task = try context.model.entity(named: "TodoTask")
+                for (l, list) in lists.enumerated() {
+                    guard let clock = context.relationshipClock, let cached = list.relationshipCache?.members[0] else {
+                        Issue.record("\(description): list \(l) not cached")
+                        return
+                    }
+                    #expect(cached.stamp == context.orderedOneToManyStamp(clock, owner: list.entity, destination: task))
+                    #expect(cached.objects.map { $0.objectID.primaryKey } == stored[l], "\(description): cache of list \(l)")
+                }
+            }
+            func readerOrder() -> State { reader.performAndWait { readerLists.map { titles($0.tasks) } } }
+            /// After a reorder saved elsewhere: what every context reads; the main context's undo starts over.
+            func adoptExternalChange(_ description: String) throws {
+                for note in elsewhere.all.dropFirst(merged) { context.mergeChanges(fromDidSave: note) }
+                merged = elsewhere.all.count
+                saved = try storedOrder()
+                #expect(current() == saved, "\(description): merged")
+                #expect(readerOrder() == saved, "\(description): reader")
+                try expectCacheMatchesStore(description)
+                context.undoManager?.removeAllActions()
+                history = [saved]
+                redo = []
+            }
             for step in 0..<160 {
                 let op = Int.random(in: 0..<100, using: &rng)
                 var expected = history.last!
@@ -351,20 +410,49 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
                         try lists.map { titles((try fresh.existingObject(with: $0.objectID) as! TodoList).tasks) }
                     }
                     #expect(read == expected, "\(description): saved order")
+                    #expect(readerOrder() == expected, "\(description): reader after save")
                     context.processPendingChanges()
                     #expect(current() == expected, "\(description): after save")
+                    try expectCacheMatchesStore("\(description): after save")
+                    guard Int.random(in: 0..<3, using: &rng) == 0, saved[l].count > 1 else { continue }
+                    // Another context or another process reorders the saved list.
+                    let from = Int.random(in: 0..<saved[l].count, using: &rng)
+                    let shift = Int.random(in: 1..<saved[l].count, using: &rng)
+                    let to = (from + shift) % saved[l].count  // a real move: the other process commits
+                    if Bool.random(using: &rng) {
+                        let other = container.newBackgroundContext()
+                        try other.performAndWait { () throws in
+                            let list = try other.existingObject(with: listIDs[l]) as! TodoList
+                            try list.moveObject(at: from, to: to, inRelationship: "tasks")
+                            try other.save()
+                        }
+                        try adoptExternalChange("\(description): other context moves \(from) to \(to)")
+                    } else {
+                        _ = otherProcess.checkForOtherProcessCommits()
+                        let other = otherProcess.viewContext
+                        try other.performAndWait { () throws in
+                            let list = try other.existingObject(with: listIDs[l]) as! TodoList
+                            #expect(titles(list.tasks) == saved[l], "\(description): other process reads")
+                            try list.moveObject(at: from, to: to, inRelationship: "tasks")
+                            try other.save()
+                        }
+                        #expect(container.checkForOtherProcessCommits())
+                        try adoptExternalChange("\(description): other process moves \(from) to \(to)")
+                    }
                     continue
                 case 78..<82:
                     context.rollback()
                     history = [saved]
                     redo = []
                     #expect(current() == saved, "\(description): rollback")
+                    try expectCacheMatchesStore("\(description): rollback")
                     continue
                 case 82..<92:
                     guard context.undo() else { continue }
                     if history.count >= 2 {
                         redo.append(history.removeLast())
                         #expect(current() == history.last!, "\(description): undo")
+                        try expectCacheMatchesStore("\(description): undo")
                     }
                     continue
                 default:
@@ -372,6 +460,7 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
                     if let next = redo.popLast() {
                         history.append(next)
                         #expect(current() == next, "\(description): redo")
+                        try expectCacheMatchesStore("\(description): redo")
                     }
                     continue
                 }
@@ -379,11 +468,107 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
                 let actual = current()
                 #expect(actual == expected, "\(description)")
                 if actual != expected { return }
+                try expectCacheMatchesStore(description)
                 if expected != history.last! {
                     history.append(expected)
                     redo = []
                 }
             }
         }
+    }
+}
+
+/// Ordered one-to-many through a migration step with a custom policy (rows copied one by one).
+@Suite struct OrderedOneToManyPolicyMigrationTests {
+    static let withPriority = TodoModel.entities(taskAttributes: [.integer("priority", defaultValue: 1)])
+
+    /// Positions (Z_FOK_list) of each list's tasks by title, in stored order.
+    func storedPositions(_ container: PersistentContainer) throws -> [String: [String]] {
+        try container.store.database.read { db in
+            var result: [String: [String]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT l.name, t.title, t.Z_FOK_list FROM TodoTask t JOIN TodoList l ON l.Z_PK = t.list ORDER BY l.name, t.Z_FOK_list, t.Z_PK"
+            ) {
+                result[row[0], default: []].append("\(row[1] as String)@\(row[2] as Int)")
+            }
+            return result
+        }
+    }
+
+    @Test func aPolicyKeepsTheOrderAndPutsMovedMembersLast() throws {
+        let v1 = TodoModel.model
+        let v2 = try ManagedObjectModel(name: "Todo", version: 2, entities: Self.withPriority)
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        let otherList: Int64 = try {
+            let container = try PersistentContainer(model: v1, store: .file(url))
+            defer { try? container.store.close() }
+            return try container.viewContext.performAndWait { () throws -> Int64 in
+                let context = container.viewContext
+                let home = context.insert(TodoList.self)
+                home.name = "home"
+                let work = context.insert(TodoList.self)
+                work.name = "work"
+                for title in ["a", "b", "c", "d"] {
+                    let task = context.insert(TodoTask.self)
+                    task.title = title
+                    task.list = home
+                }
+                for title in ["e", "f"] {
+                    let task = context.insert(TodoTask.self)
+                    task.title = title
+                    task.list = work
+                }
+                try context.save()
+                try home.moveObject(at: 3, to: 0, inRelationship: "tasks")  // d a b c
+                try home.moveObject(at: 2, to: 1, inRelationship: "tasks")  // d b a c
+                try work.moveObject(at: 1, to: 0, inRelationship: "tasks")  // f e
+                try context.save()
+                return work.objectID.primaryKey!
+            }
+        }()
+        // The policy sets each task's priority and moves "b" to the other list.
+        let policy = EntityMigrationPolicy(entity: "TodoTask", toVersion: 2) { row in
+            row["priority"] = .integer(row.oldString("title") == "d" ? 5 : 2)
+            if row.oldString("title") == "b" { row["list"] = .integer(otherList) }
+        }
+        let plan = try MigrationPlan(versions: [v1, v2], policies: [policy], backupRetention: .remove)
+        let container = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
+        #expect(try storedPositions(container) == ["home": ["d@0", "a@1", "c@2"], "work": ["f@0", "e@1", "b@2"]])
+        try container.viewContext.performAndWait { () throws in
+            let lists = try container.viewContext.fetch(FetchRequest<TodoList>(sortDescriptors: [.init("name")]))
+            #expect(lists.map { titles($0.tasks) } == [["d", "a", "c"], ["f", "e", "b"]])
+        }
+    }
+
+    @Test func becomingOrderedThroughAPolicyNumbersTheMembersInKeyOrder() throws {
+        let v1 = try ManagedObjectModel(name: "Todo", version: 1, entities: TodoModel.entities(ordered: false))
+        let v2 = try ManagedObjectModel(name: "Todo", version: 2, entities: Self.withPriority)
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("todo.sqlite")
+        do {
+            let container = try PersistentContainer(model: v1, store: .file(url))
+            try container.viewContext.performAndWait { () throws in
+                let context = container.viewContext
+                let lists = ["home", "work"].map { name -> TodoList in
+                    let list = context.insert(TodoList.self)
+                    list.name = name
+                    return list
+                }
+                for (n, title) in ["a", "b", "c", "d", "e"].enumerated() {
+                    let task = context.insert(TodoTask.self)
+                    task.title = title
+                    task.list = lists[n % 2]
+                }
+                try context.save()
+            }
+            try container.store.close()
+        }
+        let policy = EntityMigrationPolicy(entity: "TodoTask", toVersion: 2) { row in row["priority"] = 3 }
+        let plan = try MigrationPlan(versions: [v1, v2], policies: [policy], backupRetention: .remove)
+        let container = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
+        #expect(try storedPositions(container) == ["home": ["a@0", "c@1", "e@2"], "work": ["b@0", "d@1"]])
     }
 }

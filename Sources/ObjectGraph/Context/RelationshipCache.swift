@@ -15,7 +15,8 @@ import Synchronization
 // advances it, before any observer runs, for every DidSave whose rows join, leave or move
 // between relationships (inserts, deletes, changed relationship columns; a commit by
 // another process advances everything). A cached list remembers the clock's stamp of its
-// destination table when it was read, and is read again once the stamp moved.
+// destination table when it was read, and is read again once the stamp moved. (Ordered
+// relationships add the owner's table: a reorder is announced on the owner.)
 
 /// Counts, per table, the saves that may have changed which rows point where.
 /// Thread-safe: saves on any queue advance it, contexts on any queue read it.
@@ -67,7 +68,8 @@ final class RelationshipClock: Sendable {
 /// like the object. Members hold nothing back (a to-one is an ID), so no cycle forms.
 final class RelationshipCache {
     struct Members {
-        /// The stored rows pointing at the object, in primary-key order.
+        /// The stored rows pointing at the object, in primary-key order (in stored order for
+        /// an ordered relationship).
         var objects: [ManagedObject]
         /// The clock's stamp of the destination table when they were read.
         var stamp: UInt64

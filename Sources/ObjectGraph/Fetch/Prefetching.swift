@@ -122,14 +122,21 @@ extension ManagedObjectContext {
             // To-many (or one-to-one held by the destination): every source's stored members
             // in one query, cached on each source.
             let inverseKey = destination.relationships[inverse].name
-            let stamp = relationshipClock?.stamp(of: destination.tableName)
+            let isOrdered = entity.isOrderedOneToMany(r)
+            let stamp = relationshipClock.map {
+                isOrdered
+                    ? orderedOneToManyStamp($0, owner: entity, destination: destination) : $0.stamp(of: destination.tableName)
+            }
             var pks: [Int64] = []
             var seenPKs = Set<Int64>()
             for source in sources {
                 if let pk = source.objectID.primaryKey, seenPKs.insert(pk).inserted { pks.append(pk) }
             }
             var members: [Int64: [ManagedObject]] = [:]
-            if !pks.isEmpty {
+            if isOrdered, !pks.isEmpty {
+                // In stored order, as the relationship reads them.
+                members = try readOrderedMembers(destination: destination, inverse: inverse, owners: pks)
+            } else if !pks.isEmpty {
                 let layout = RowLayout(entity: destination, alias: "t0")
                 let model = self.model
                 let rows = try readStore { db in

@@ -80,6 +80,7 @@ struct MigrationStep {
                 if m.policy != nil {
                     try copyRowByRow(m, old: old, in: db)
                     try copyDiscriminator(m, old: old, in: db)
+                    try placeOrderedMembersAfterPolicy(m, old: old, in: db)
                 } else {
                     try copyInferred(m, old: old, in: db)
                 }

@@ -22,7 +22,9 @@ import GRDB
 /// ``ManagedObject/moveObject(at:to:inRelationship:)`` and
 /// ``ManagedObject/removeObject(at:fromRelationship:)`` place it. Making an existing
 /// relationship ordered is an inferred migration step: the column is added with every
-/// position 0, so the existing members keep primary-key order until reordered.
+/// position 0, so the existing members keep primary-key order until reordered. A step that
+/// copies the members through an ``EntityMigrationPolicy`` keeps each member's place while it
+/// keeps its owner; members the policy gives another owner go last, in primary-key order.
 enum OrderedOneToMany {
     /// The position column of to-one `name`.
     static func orderColumn(forToOne name: String) -> String { "Z_FOK_\(name)" }
@@ -47,27 +49,59 @@ extension Entity {
 // MARK: - Reading
 
 extension ManagedObjectContext {
+    /// The relationship clock's stamp for an ordered one-to-many from `owner` to
+    /// `destination`. A member joining, leaving or moving between owners advances the
+    /// destination's table; a reorder changes no relationship column, but every save that
+    /// writes positions names the owner with the relationship's key (see
+    /// ``announcingJoinWrites(_:outcome:in:)``), which advances the owner's table. The stamp
+    /// is the sum of both (each only grows, so the sum moves when either does).
+    func orderedOneToManyStamp(_ clock: RelationshipClock, owner: Entity, destination: Entity) -> UInt64 {
+        clock.stamp(of: owner.tableName) &+ clock.stamp(of: destination.tableName)
+    }
+
     /// The stored members of ordered one-to-many `r` of `object` (whose key is `pk`), in their
-    /// stored order. Not cached: a reorder changes no row's relationship column, which is
-    /// what the relationship clock watches.
+    /// stored order: from the object's cache while its stamp is current (see
+    /// ``orderedOneToManyStamp(_:owner:destination:)``), else read and cached. Unsaved changes
+    /// are not applied here.
     func storedOrderedMembers(
         of object: ManagedObject, relationshipIndex r: Int, destination: Entity, inverse: Int, pk: Int64
     ) throws(ObjectGraphError) -> [ManagedObject] {
+        // Read before the rows, as for any relationship (a save in between leaves an old stamp).
+        let stamp = relationshipClock.map { orderedOneToManyStamp($0, owner: object.entity, destination: destination) }
+        if let stamp, let cached = object.relationshipCache?.members[r], cached.stamp == stamp {
+            return cached.objects
+        }
+        let members = try readOrderedMembers(destination: destination, inverse: inverse, owners: [pk])[pk] ?? []
+        if let stamp { object.relationshipCacheForWriting.members[r] = .init(objects: members, stamp: stamp) }
+        return members
+    }
+
+    /// The stored members of ordered one-to-many relationships whose inverse is to-one
+    /// `inverse` of `destination`, for every owner key in `owners`, each in stored order, in one query.
+    func readOrderedMembers(destination: Entity, inverse: Int, owners: [Int64]) throws(ObjectGraphError)
+        -> [Int64: [ManagedObject]]
+    {
         let q = SchemaGenerator.quote
         let inverseKey = destination.relationships[inverse].name
         let column = destination.orderColumns[inverse] ?? OrderedOneToMany.orderColumn(forToOne: inverseKey)
         let layout = RowLayout(entity: destination, alias: "t0")
+        let model = self.model
+        let (condition, argument) =
+            owners.count == 1
+            ? ("= ?", owners[0].databaseValue) : ("IN (SELECT value FROM json_each(?))", jsonArray(owners).databaseValue)
         let rows = try readStore { db in
-            try Row.fetchAll(
+            try layout.fetchAll(
                 db,
                 sql:
-                    "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\(q(inverseKey)) = ? ORDER BY t0.\(q(column)), t0.\"Z_PK\"",
-                arguments: [pk])
+                    "SELECT \(layout.columnsSQL) FROM \(q(destination.tableName)) t0 WHERE t0.\(q(inverseKey)) \(condition) ORDER BY t0.\(q(column)), t0.\"Z_PK\"",
+                arguments: [argument], model: model)
         }
-        return rows.map { row in
-            let decoded = layout.decode(row, model: model)
-            return materialize(entity: destination, pk: decoded.pk, snapshot: decoded.snapshot)
+        var result: [Int64: [ManagedObject]] = [:]
+        for (pk, snapshot) in rows {
+            guard let owner = snapshot.toOne[inverse]?.rawValue else { continue }
+            result[owner, default: []].append(materialize(entity: destination, pk: pk, snapshot: snapshot))
         }
+        return result
     }
 
     /// `members` ranked by the unsaved order of relationship `r` of `id`, if there is one;
@@ -241,6 +275,34 @@ extension MigrationStep {
             }
         }
         return result
+    }
+
+    /// After a row-by-row copy through an ``EntityMigrationPolicy`` (which writes no
+    /// positions): each owner's members numbered 0, 1, 2… in their old order when the
+    /// relationship was ordered before and the member kept its owner, then (members the
+    /// policy moved to another owner, or every member of a relationship that becomes ordered
+    /// in this step) in primary-key order, as the inferred step reads them.
+    func placeOrderedMembersAfterPolicy(_ m: EntityMapping, old: Entity, in db: Database) throws {
+        let sources = orderColumnSources(m, old: old)
+        let table = q(m.new.tableName)
+        for (r, relationship) in m.new.relationships.enumerated() {
+            guard let column = m.new.orderColumns[r] else { continue }
+            let owner = q(relationship.name)
+            let oldOwner = m.foreignKeySources.first { $0.new.name == relationship.name }?.old?.name
+            let ranking: String
+            if let source = sources.first(where: { $0.column == column })?.source, let oldOwner {
+                // The old row's position counts only while it has the same owner.
+                ranking =
+                    "SELECT n.\"Z_PK\" AS pk, ROW_NUMBER() OVER (PARTITION BY n.\(owner) ORDER BY o.\"Z_PK\" IS NULL, o.\(q(source)), n.\"Z_PK\") - 1 AS position FROM \(table) n LEFT JOIN \(q(asideName(old))) o ON o.\"Z_PK\" = n.\"Z_PK\" AND o.\(q(oldOwner)) IS n.\(owner)"
+            } else {
+                ranking =
+                    "SELECT \"Z_PK\" AS pk, ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \"Z_PK\") - 1 AS position FROM \(table)"
+            }
+            try db.execute(
+                sql:
+                    "UPDATE \(table) SET \(q(column)) = ranked.position FROM (\(ranking)) AS ranked WHERE ranked.pk = \(table).\"Z_PK\" AND \(table).\(owner) IS NOT NULL"
+            )
+        }
     }
 
     /// Tables that stay add the position column of a relationship that became ordered (every

@@ -15,15 +15,49 @@ import GRDB
 /// }
 /// ```
 public struct SalvagedObject: Sendable {
+    /// The entity of the row: the entity salvaged, or one of its sub-entities (from the
+    /// row's `Z_ENT`), whose attributes `values` holds.
+    public let entityName: String
     public let primaryKey: Int64
     public let values: [String: Value]
+}
+
+/// How one entity's rows are read by ``PersistentStore/salvageObjects(of:keys:chunk:skipped:unreadable:_:)``.
+private struct SalvageReader {
+    let entity: Entity
+    let attributes: [AttributeDescription]
+    /// Foreign keys, then the position columns of ordered one-to-many memberships.
+    let integerColumns: [String]
+
+    init(entity: Entity) {
+        self.entity = entity
+        attributes = entity.storedAttributeIndexes.map { entity.attributes[$0] }
+        integerColumns =
+            entity.relationships.indices.filter { entity.storesForeignKey[$0] }.map { entity.relationships[$0].name }
+            + entity.orderColumns.compactMap { $0 }
+    }
+
+    var columns: [String] { attributes.map(\.name) + integerColumns }
+
+    func object(from row: Row) -> SalvagedObject {
+        var values: [String: Value] = [:]
+        for attribute in attributes {
+            values[attribute.name] = Value(databaseValue: row[attribute.name], type: attribute.type)
+        }
+        for name in integerColumns {
+            values[name] = (row[name] as Int64?).map(Value.integer) ?? .null
+        }
+        return SalvagedObject(entityName: entity.name, primaryKey: row["Z_PK"], values: values)
+    }
 }
 
 extension PersistentStore {
     // MARK: - Salvaging a Damaged Store
 
     /// Every object of `entityName` that can still be read from a store whose pages are
-    /// damaged (where a fetch stops at the first malformed page), in primary-key order.
+    /// damaged (where a fetch stops at the first malformed page), in primary-key order; in an
+    /// inheritance hierarchy, the objects of its sub-entities too, each read as its own
+    /// entity (``SalvagedObject/entityName``), and no other rows of the hierarchy's table.
     /// Rows are read straight from the entity's table by ranges of `chunk` keys, never
     /// through an index (an index page may be the damaged one); a range that cannot be
     /// read is halved down to single rows, and each run of adjacent unreadable keys is
@@ -40,25 +74,30 @@ extension PersistentStore {
         unreadable: (ClosedRange<Int64>, String) -> Void, _ body: (SalvagedObject) -> Void
     ) throws(ObjectGraphError) {
         let entity = try model.entity(named: entityName)
-        let attributes = entity.storedAttributeIndexes.map { entity.attributes[$0] }
-        let toOne = entity.relationships.indices.filter { entity.storesForeignKey[$0] }.map { entity.relationships[$0].name }
-        let positions = entity.orderColumns.compactMap { $0 }
-        let columns = (["Z_PK"] + attributes.map(\.name) + toOne + positions).map { "\"\($0)\"" }.joined(separator: ", ")
+        // In a hierarchy's table only the rows of `entity` and its sub-entities are read, each
+        // with its own entity's columns.
+        let kinds = (entity.inheritance?.kindIndexes ?? [entity.index]).map { model.entities[$0] }
+        let readers = Dictionary(uniqueKeysWithValues: kinds.map { ($0.name, SalvageReader(entity: $0)) })
+        var names: [String] = ["Z_PK"]
+        for kind in kinds {
+            for name in readers[kind.name]!.columns where !names.contains(name) { names.append(name) }
+        }
+        let discriminator = entity.inheritance != nil
+        if discriminator { names.append(Inheritance.discriminatorColumn) }
+        let columns = names.map { SchemaGenerator.quote($0) }.joined(separator: ", ")
         let table = entity.tableName
-        let last = min(highestSalvageableKey(table: table, entityName: entity.name), keys?.upperBound ?? .max)
+        let last = min(highestSalvageableKey(table: table), keys?.upperBound ?? .max)
         guard last > 0 else { return }
         let first = max(1, keys?.lowerBound ?? 1)
         guard first <= last else { return }
-        let sql = "SELECT \(columns) FROM \"\(table)\" WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK"
+        let kindCondition = Inheritance.condition(for: entity, alias: "t0").map { " AND \($0)" } ?? ""
+        let sql =
+            "SELECT \(columns) FROM \(SchemaGenerator.quote(table)) t0 WHERE Z_PK BETWEEN ? AND ?\(kindCondition) ORDER BY Z_PK"
+        let ownReader = readers[entity.name]!
         salvageRows(keys: first...last, chunk: chunk, sql: sql, skipped: &skipped, unreadable: unreadable) { row in
-            var values: [String: Value] = [:]
-            for attribute in attributes {
-                values[attribute.name] = Value(databaseValue: row[attribute.name], type: attribute.type)
-            }
-            for name in toOne + positions {
-                values[name] = (row[name] as Int64?).map(Value.integer) ?? .null
-            }
-            body(SalvagedObject(primaryKey: row["Z_PK"], values: values))
+            let kind: String? = discriminator ? row[Inheritance.discriminatorColumn] : nil
+            let reader = kind.flatMap { readers[$0] } ?? ownReader
+            body(reader.object(from: row))
         }
     }
 
@@ -116,10 +155,10 @@ extension PersistentStore {
 
     /// The highest key in use in `table`, from whichever of the table and the key
     /// allocator can still be read; 0 when neither can.
-    private func highestSalvageableKey(table: String, entityName: String) -> Int64 {
+    private func highestSalvageableKey(table: String) -> Int64 {
         let fromTable = try? writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \"\(table)\"") }
         let fromAllocator = try? writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entityName])
+            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [table])
         }
         return max((fromTable ?? nil) ?? 0, (fromAllocator ?? nil) ?? 0)
     }

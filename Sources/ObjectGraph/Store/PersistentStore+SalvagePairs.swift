@@ -50,7 +50,8 @@ extension PersistentStore {
         let sourceEntity = join.isOwner ? entity : model.destination(of: entity, relationshipIndex: r)
         let fromTable = try? writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(\(source)) FROM \(table)") }
         let fromAllocator = try? writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [sourceEntity.name])
+            try Int64.fetchOne(
+                db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [sourceEntity.tableName])
         }
         let last = max((fromTable ?? nil) ?? 0, (fromAllocator ?? nil) ?? 0)
         guard last > 0 else { return }

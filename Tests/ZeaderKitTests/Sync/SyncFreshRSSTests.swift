@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import ObjectGraph
 import Testing
 
@@ -20,9 +21,10 @@ struct SyncFreshRSSTests {
         let a: URL
         let b: URL
 
-        init() throws {
+        init() async throws {
             directory = try temporaryDirectory()
-            server = try FreshRSSServer(directory: directory.appendingPathComponent("freshrss"))
+            let serverDirectory = directory.appendingPathComponent("freshrss")
+            server = try await waitingOffThePool { try FreshRSSServer(directory: serverDirectory) }
             feeds = try SyncTestFeeds()
             a = directory.appendingPathComponent("a.sqlite")
             b = directory.appendingPathComponent("b.sqlite")
@@ -34,46 +36,77 @@ struct SyncFreshRSSTests {
             try? FileManager.default.removeItem(at: directory)
         }
 
+        // The server's scripts and zeader itself run as child processes, each waited for off
+        // Swift's cooperative pool (`waitingOffThePool`): this suite runs for minutes, and
+        // its waits would otherwise hold one of the pool's two threads on CI all that time.
+
+        /// Makes the server fetch its feeds now (``FreshRSSServer/refresh()``).
+        func refreshServer() async throws {
+            let server = self.server
+            try await waitingOffThePool { try server.refresh() }
+        }
+
+        /// Stops the server (``FreshRSSServer/stop()``).
+        func stopServer() async {
+            let server = self.server
+            _ = try? await waitingOffThePool { server.stop() }
+        }
+
+        /// Serves the installation again (``FreshRSSServer/serve()``).
+        func serveAgain() async throws {
+            let server = self.server
+            try await waitingOffThePool { try server.serve() }
+        }
+
+        /// Changes the user's API password (``FreshRSSServer/changeAPIPassword(to:)``).
+        func changeAPIPassword(to password: String) async throws {
+            let server = self.server
+            try await waitingOffThePool { try server.changeAPIPassword(to: password) }
+        }
+
         /// Runs zeader on `store` with the server's password in the environment.
-        func zeader(_ store: URL, _ arguments: [String], password: String? = nil) throws -> CommandResult {
-            try ZeaderKitTests.zeader(
-                ["--db", store.path] + arguments, in: directory,
-                environment: ["ZEADER_SYNC_PASSWORD": password ?? server.password])
+        func zeader(_ store: URL, _ arguments: [String], password: String? = nil) async throws -> CommandResult {
+            _ = try #require(zeaderBinary, "build the zeader executable first (swift build --product zeader)")
+            let directory = self.directory
+            let environment = ["ZEADER_SYNC_PASSWORD": password ?? server.password]
+            return try await waitingOffThePool {
+                try ZeaderKitTests.zeader(["--db", store.path] + arguments, in: directory, environment: environment)
+            }
         }
 
         /// `sync add` on `store`, expected to work.
-        func addAccount(_ store: URL) throws {
-            let r = try zeader(store, ["sync", "add", server.apiURL, "--user", server.user])
+        func addAccount(_ store: URL) async throws {
+            let r = try await zeader(store, ["sync", "add", server.apiURL, "--user", server.user])
             #expect(r.status == 0, "\(r.stderr)")
         }
 
         /// `zeader sync` on `store`, expected to work; returns its summary line.
         @discardableResult
-        func sync(_ store: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-            let r = try zeader(store, ["sync"])
+        func sync(_ store: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+            let r = try await zeader(store, ["sync"])
             #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
             return r.stdout
         }
 
         /// `items --json` of `store`, by title.
-        func items(_ store: URL) throws -> [String: [String: Any]] {
-            let r = try zeader(store, ["items", "--json"])
+        func items(_ store: URL) async throws -> [String: [String: Any]] {
+            let r = try await zeader(store, ["items", "--json"])
             #expect(r.status == 0, "\(r.stderr)")
             let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
             return Dictionary(list.map { ($0["title"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         }
 
         /// `list --json` of `store`, by URL.
-        func feedList(_ store: URL) throws -> [String: [String: Any]] {
-            let r = try zeader(store, ["list", "--json"])
+        func feedList(_ store: URL) async throws -> [String: [String: Any]] {
+            let r = try await zeader(store, ["list", "--json"])
             #expect(r.status == 0, "\(r.stderr)")
             let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
             return Dictionary(list.map { ($0["url"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         }
 
         /// `sync status --json` of `store`.
-        func status(_ store: URL) throws -> [String: Any] {
-            let r = try zeader(store, ["sync", "status", "--json"])
+        func status(_ store: URL) async throws -> [String: Any] {
+            let r = try await zeader(store, ["sync", "status", "--json"])
             #expect(r.status == 0, "\(r.stderr)")
             return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
         }
@@ -93,116 +126,116 @@ struct SyncFreshRSSTests {
     static func flagged(_ item: [String: Any]?) -> Bool? { item?["flagged"] as? Bool }
 
     @Test("two devices: subscribe, read, unread, flag, unflag, tag and remove on one are seen on the other")
-    func twoDevices() throws {
-        let world = try World()
+    func twoDevices() async throws {
+        let world = try await World()
         world.feeds.setItems(["a1", "a2", "a3"], of: "one")
         let one = world.feeds.url("one")
-        try world.addAccount(world.a)
-        try world.addAccount(world.b)
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
 
         // Subscribe on A: the server fetches the feed; B gets the feed and its items.
-        var r = try world.zeader(world.a, ["add", one])
+        var r = try await world.zeader(world.a, ["add", one])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        try world.sync(world.b)
-        #expect(try world.feedList(world.b)[one]?["total"] as? Int == 3)
-        var onB = try world.items(world.b)
+        try await world.sync(world.a)
+        try await world.sync(world.b)
+        #expect(try await world.feedList(world.b)[one]?["total"] as? Int == 3)
+        var onB = try await world.items(world.b)
         #expect(Set(onB.keys) == ["Title a1", "Title a2", "Title a3"])
         #expect(Self.read(onB["Title a1"]) == false)
 
         // Read and flag on B: seen on A.
         try world.setRead(world.b, "Title a1", true)
         let a2 = try #require(onB["Title a2"]?["id"] as? String)
-        r = try world.zeader(world.b, ["flag", a2])
+        r = try await world.zeader(world.b, ["flag", a2])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try world.status(world.b)["pending"] as? Int == 2)
-        try world.sync(world.b)
-        #expect(try world.status(world.b)["pending"] as? Int == 0)
-        try world.sync(world.a)
-        var onA = try world.items(world.a)
+        #expect(try await world.status(world.b)["pending"] as? Int == 2)
+        try await world.sync(world.b)
+        #expect(try await world.status(world.b)["pending"] as? Int == 0)
+        try await world.sync(world.a)
+        var onA = try await world.items(world.a)
         #expect(Self.read(onA["Title a1"]) == true)
         #expect(Self.flagged(onA["Title a2"]) == true)
         #expect(Self.read(onA["Title a3"]) == false)
 
         // Unread and unflag on A: seen on B.
         try world.setRead(world.a, "Title a1", false)
-        r = try world.zeader(world.a, ["unflag", a2])
+        r = try await world.zeader(world.a, ["unflag", a2])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        try world.sync(world.b)
-        onB = try world.items(world.b)
+        try await world.sync(world.a)
+        try await world.sync(world.b)
+        onB = try await world.items(world.b)
         #expect(Self.read(onB["Title a1"]) == false)
         #expect(Self.flagged(onB["Title a2"]) == false)
 
         // A tag on A becomes the server's label, and B's tag.
-        r = try world.zeader(world.a, ["tag", one, "news"])
+        r = try await world.zeader(world.a, ["tag", one, "news"])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        try world.sync(world.b)
-        #expect(try world.feedList(world.b)[one]?["tags"] as? [String] == ["news"])
+        try await world.sync(world.a)
+        try await world.sync(world.b)
+        #expect(try await world.feedList(world.b)[one]?["tags"] as? [String] == ["news"])
 
         // Nothing new: a sync of at most 4 requests.
-        let line = try world.sync(world.a)
+        let line = try await world.sync(world.a)
         #expect(line.contains("(4 requests)"), "\(line)")
 
         // New items fetched by the server reach both devices.
         world.feeds.setItems(["a1", "a2", "a3", "a4"], of: "one")
-        try world.server.refresh()
-        try world.sync(world.b)
-        #expect(try world.items(world.b)["Title a4"] != nil)
+        try await world.refreshServer()
+        try await world.sync(world.b)
+        #expect(try await world.items(world.b)["Title a4"] != nil)
 
         // Removed on B: gone on A.
-        r = try world.zeader(world.b, ["remove", one])
+        r = try await world.zeader(world.b, ["remove", one])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.b)
-        try world.sync(world.a)
-        #expect(try world.feedList(world.a).isEmpty)
-        onA = try world.items(world.a)
+        try await world.sync(world.b)
+        try await world.sync(world.a)
+        #expect(try await world.feedList(world.a).isEmpty)
+        onA = try await world.items(world.a)
         #expect(onA.isEmpty)
 
         // A feed the server cannot subscribe to (a local file) stays here, said once.
         let file = world.directory.appendingPathComponent("local.xml")
         try "<rss version=\"2.0\"><channel><title>Local</title></channel></rss>".write(
             to: file, atomically: true, encoding: .utf8)
-        r = try world.zeader(world.a, ["add", file.absoluteString])
+        r = try await world.zeader(world.a, ["add", file.absoluteString])
         #expect(r.status == 0, "\(r.stderr)")
-        r = try world.zeader(world.a, ["sync"])
+        r = try await world.zeader(world.a, ["sync"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("refused to subscribe"), "\(r.stderr)")
-        try world.sync(world.a)
-        #expect(try world.feedList(world.a)[file.absoluteString] != nil)
-        #expect(try world.status(world.a)["pending"] as? Int == 0)
+        try await world.sync(world.a)
+        #expect(try await world.feedList(world.a)[file.absoluteString] != nil)
+        #expect(try await world.status(world.a)["pending"] as? Int == 0)
     }
 
     @Test("the server away: mark all read fails to sync with exit 1 and stays queued; once it is back, the other device sees it")
-    func serverAway() throws {
-        let world = try World()
+    func serverAway() async throws {
+        let world = try await World()
         world.feeds.setItems(["b1", "b2", "b3", "b4", "b5"], of: "two")
-        try world.addAccount(world.a)
-        try world.addAccount(world.b)
-        var r = try world.zeader(world.a, ["add", world.feeds.url("two")])
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        var r = try await world.zeader(world.a, ["add", world.feeds.url("two")])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        try world.sync(world.b)
+        try await world.sync(world.a)
+        try await world.sync(world.b)
 
-        world.server.stop()
-        r = try world.zeader(world.a, ["mark-read", "--all"])
+        await world.stopServer()
+        r = try await world.zeader(world.a, ["mark-read", "--all"])
         #expect(r.status == 0, "\(r.stderr)")
-        r = try world.zeader(world.a, ["sync"])
+        r = try await world.zeader(world.a, ["sync"])
         #expect(r.status == 1, "\(r.stdout)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("cannot reach the sync server"), "\(r.stderr)")
-        #expect(try world.status(world.a)["pending"] as? Int == 5)
+        #expect(try await world.status(world.a)["pending"] as? Int == 5)
         // `refresh` with an account is a sync: it fails the same way.
-        r = try world.zeader(world.a, ["refresh"])
+        r = try await world.zeader(world.a, ["refresh"])
         #expect(r.status == 1)
 
-        try world.server.serve()
-        try world.sync(world.a)
-        #expect(try world.status(world.a)["pending"] as? Int == 0)
-        r = try world.zeader(world.b, ["refresh"])
+        try await world.serveAgain()
+        try await world.sync(world.a)
+        #expect(try await world.status(world.a)["pending"] as? Int == 0)
+        r = try await world.zeader(world.b, ["refresh"])
         #expect(r.status == 0, "\(r.stderr)")
-        let onB = try world.items(world.b)
+        let onB = try await world.items(world.b)
         #expect(onB.count == 5)
         #expect(onB.values.allSatisfy { Self.read($0) == true })
     }
@@ -210,10 +243,11 @@ struct SyncFreshRSSTests {
     @Test(
         "logins: a wrong password or an unreachable server stores nothing; a token the server no longer accepts, then `sync login`"
     )
-    func logins() throws {
-        let world = try World()
+    func logins() async throws {
+        let world = try await World()
         let config = world.directory.appendingPathComponent("config")
-        var r = try world.zeader(world.a, ["sync", "add", world.server.apiURL, "--user", world.server.user], password: "wrong")
+        var r = try await world.zeader(
+            world.a, ["sync", "add", world.server.apiURL, "--user", world.server.user], password: "wrong")
         #expect(r.status == 1)
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("login refused"), "\(r.stderr)")
@@ -222,13 +256,13 @@ struct SyncFreshRSSTests {
         #expect(!FileManager.default.fileExists(atPath: config.path))
 
         let closed = "http://127.0.0.1:\(try FreshRSSServer.freePort())/api/greader.php"
-        r = try world.zeader(world.a, ["sync", "add", closed, "--user", "alice"])
+        r = try await world.zeader(world.a, ["sync", "add", closed, "--user", "alice"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("cannot reach"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: world.a.path))
 
         // The password from a command; the token kept for the user alone, never the password.
-        r = try world.zeader(
+        r = try await world.zeader(
             world.a,
             [
                 "sync", "add", world.server.apiURL, "--user", world.server.user, "--password-command",
@@ -240,40 +274,40 @@ struct SyncFreshRSSTests {
         let mode = try FileManager.default.attributesOfItem(atPath: token)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(!(try String(contentsOfFile: token, encoding: .utf8)).contains(world.server.password))
-        try world.sync(world.a)
+        try await world.sync(world.a)
 
         // The password changed on the server: the old token is refused, and logging in again mends it.
-        try world.server.changeAPIPassword(to: "new-password-2")
+        try await world.changeAPIPassword(to: "new-password-2")
         // PHP's opcode cache may serve the user's old configuration file for a moment (its
         // revalidation interval, 2 s by default): sync until the server has the new one.
-        r = try world.zeader(world.a, ["sync"])
+        r = try await world.zeader(world.a, ["sync"])
         for _ in 0..<40 where r.status == 0 {
-            Thread.sleep(forTimeInterval: 0.25)
-            r = try world.zeader(world.a, ["sync"])
+            try await Task.sleep(for: .milliseconds(250))
+            r = try await world.zeader(world.a, ["sync"])
         }
         #expect(r.status == 1)
         #expect(r.stderr.contains("no longer accepts the login token"), "\(r.stderr)")
-        r = try world.zeader(world.a, ["sync", "login"], password: "new-password-2")
+        r = try await world.zeader(world.a, ["sync", "login"], password: "new-password-2")
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
+        try await world.sync(world.a)
 
         // Forgetting the account keeps the local data.
-        r = try world.zeader(world.a, ["sync", "remove"])
+        r = try await world.zeader(world.a, ["sync", "remove"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: token))
-        r = try world.zeader(world.a, ["sync", "status"])
+        r = try await world.zeader(world.a, ["sync", "status"])
         #expect(r.status == 1)
     }
 
     @Test("a sync's pulled changes reach an open view context by the change bus; nothing new costs at most 4 requests")
     func liveMerge() async throws {
-        let world = try World()
+        let world = try await World()
         world.feeds.setItems(["m1", "m2"], of: "live")
-        try world.addAccount(world.a)
-        try world.addAccount(world.b)
-        let r = try world.zeader(world.b, ["add", world.feeds.url("live")])
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        let r = try await world.zeader(world.b, ["add", world.feeds.url("live")])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.b)
+        try await world.sync(world.b)
 
         // Device A is open (as the reader is): its view context holds the items.
         let store = try ZeaderStore.open(at: world.a)
@@ -286,7 +320,7 @@ struct SyncFreshRSSTests {
         #expect(view.performAndWait { item.read } == false)
 
         try world.setRead(world.b, "Title m1", true)
-        try world.sync(world.b)
+        try await world.sync(world.b)
         let report = try await sync.sync()
         #expect(report.stateChanges == 1)
         // The merge is queued on the view context's queue: once it ran, the object shows it.
@@ -300,14 +334,14 @@ struct SyncFreshRSSTests {
 
     @Test("undo of read, flag and mark-all-read after they were pushed is pushed too: the other device sees the undone state")
     func undoAfterPush() async throws {
-        let world = try World()
+        let world = try await World()
         world.feeds.setItems(["u1", "u2", "u3"], of: "undo")
-        try world.addAccount(world.a)
-        try world.addAccount(world.b)
-        let r = try world.zeader(world.a, ["add", world.feeds.url("undo")])
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        let r = try await world.zeader(world.a, ["add", world.feeds.url("undo")])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        try world.sync(world.b)
+        try await world.sync(world.a)
+        try await world.sync(world.b)
 
         // Device A is open as the reader is: a view context with an undo manager, synced
         // in the background through the same store.
@@ -325,8 +359,8 @@ struct SyncFreshRSSTests {
         }
         _ = try await sync.sync()
         #expect(try sync.status()?.pending == 0)
-        try world.sync(world.b)
-        var onB = try world.items(world.b)
+        try await world.sync(world.b)
+        var onB = try await world.items(world.b)
         #expect(Self.read(onB["Title u1"]) == true)
         #expect(Self.flagged(onB["Title u2"]) == true)
 
@@ -337,8 +371,8 @@ struct SyncFreshRSSTests {
         }
         #expect(try sync.status()?.pending == 2)
         _ = try await sync.sync()
-        try world.sync(world.b)
-        onB = try world.items(world.b)
+        try await world.sync(world.b)
+        onB = try await world.items(world.b)
         #expect(Self.read(onB["Title u1"]) == false)
         #expect(Self.flagged(onB["Title u2"]) == false)
         // A kept its undone state through the sync (the server's state came back the same).
@@ -352,44 +386,44 @@ struct SyncFreshRSSTests {
         // redone: all read again.
         try view.performAndWait { () throws in #expect(try ItemMarking.markRead(.all, in: view) == 3) }
         _ = try await sync.sync()
-        try world.sync(world.b)
-        #expect(try world.items(world.b).values.allSatisfy { Self.read($0) == true })
+        try await world.sync(world.b)
+        #expect(try await world.items(world.b).values.allSatisfy { Self.read($0) == true })
         try view.performAndWait { () throws in #expect(try ItemMarking.undo(in: view, bus: bus) == "Mark All Read") }
         _ = try await sync.sync()
-        try world.sync(world.b)
-        onB = try world.items(world.b)
+        try await world.sync(world.b)
+        onB = try await world.items(world.b)
         #expect(onB.count == 3)
         #expect(onB.values.allSatisfy { Self.read($0) == false })
         try view.performAndWait { () throws in #expect(try ItemMarking.redo(in: view, bus: bus) == "Mark All Read") }
         _ = try await sync.sync()
-        try world.sync(world.b)
-        #expect(try world.items(world.b).values.allSatisfy { Self.read($0) == true })
+        try await world.sync(world.b)
+        #expect(try await world.items(world.b).values.allSatisfy { Self.read($0) == true })
     }
 
     @Test("ignore rules apply to pulled items as a refresh applies them: not stored, tombstoned, flagged ones kept")
-    func killfile() throws {
-        let world = try World()
+    func killfile() async throws {
+        let world = try await World()
         world.feeds.setItems(["k1", "k2", "k3", "k4"], of: "kill")
-        try world.addAccount(world.a)
-        try world.addAccount(world.b)
-        var r = try world.zeader(world.a, ["add", world.feeds.url("kill")])
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        var r = try await world.zeader(world.a, ["add", world.feeds.url("kill")])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        let k3 = try #require(try world.items(world.a)["Title k3"]?["id"] as? String)
-        r = try world.zeader(world.a, ["flag", k3])
+        try await world.sync(world.a)
+        let k3 = try #require(try await world.items(world.a)["Title k3"]?["id"] as? String)
+        r = try await world.zeader(world.a, ["flag", k3])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
+        try await world.sync(world.a)
 
         // B: a rule in the config and one in the store (which also matches the flagged k3).
         let config = world.directory.appendingPathComponent("config/zeader")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "ignore * title CONTAINS \"k1\"\n".write(
             to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
-        r = try world.zeader(
+        r = try await world.zeader(
             world.b, ["ignore", "add", "title CONTAINS \"k2\" OR title CONTAINS \"k3\" OR title CONTAINS \"k5\""])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.b)
-        #expect(Set(try world.items(world.b).keys) == ["Title k3", "Title k4"])
+        try await world.sync(world.b)
+        #expect(Set(try await world.items(world.b).keys) == ["Title k3", "Title k4"])
         let opened = try ZeaderStore.open(at: world.b)
         let context = opened.container.newBackgroundContext()
         func tombstones() throws -> Set<String> {
@@ -405,40 +439,40 @@ struct SyncFreshRSSTests {
         // New items the server fetches: the one a rule matches is not stored; `refresh` (a
         // sync with an account) applies the config's rules too.
         world.feeds.setItems(["k1", "k2", "k3", "k4", "k5", "k6"], of: "kill")
-        try world.server.refresh()
-        r = try world.zeader(world.b, ["refresh"])
+        try await world.refreshServer()
+        r = try await world.zeader(world.b, ["refresh"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(Set(try world.items(world.b).keys) == ["Title k3", "Title k4", "Title k6"])
+        #expect(Set(try await world.items(world.b).keys) == ["Title k3", "Title k4", "Title k6"])
         #expect(try tombstones() == [link("k1"), link("k2"), link("k5")])
-        let line = try world.sync(world.b)
+        let line = try await world.sync(world.b)
         #expect(line.contains("(4 requests)"), "\(line)")  // the dropped items are not fetched again
 
         // A rule added later removes the stored items it matches; a rule removed brings back
         // the items it had dropped at the next sync (the server still has them).
-        r = try world.zeader(world.b, ["ignore", "add", "title CONTAINS \"k6\""])
+        r = try await world.zeader(world.b, ["ignore", "add", "title CONTAINS \"k6\""])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try world.items(world.b)["Title k6"] == nil)
-        r = try world.zeader(world.b, ["ignore", "remove", "1"])
+        #expect(try await world.items(world.b)["Title k6"] == nil)
+        r = try await world.zeader(world.b, ["ignore", "remove", "1"])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.b)
-        #expect(Set(try world.items(world.b).keys) == ["Title k2", "Title k3", "Title k4", "Title k5"])
+        try await world.sync(world.b)
+        #expect(Set(try await world.items(world.b).keys) == ["Title k2", "Title k3", "Title k4", "Title k5"])
         #expect(try tombstones() == [link("k1"), link("k6")])
     }
 
     @Test("SIGKILL in the middle of a sync loses no queued change")
-    func killedMidSync() throws {
-        let world = try World()
+    func killedMidSync() async throws {
+        let world = try await World()
         let guids = (0..<300).map { "k\($0)" }
         world.feeds.setItems(guids, of: "big")
-        try world.addAccount(world.a)
-        try world.addAccount(world.b)
-        var r = try world.zeader(world.a, ["add", world.feeds.url("big")])
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        var r = try await world.zeader(world.a, ["add", world.feeds.url("big")])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        try world.sync(world.b)
-        r = try world.zeader(world.a, ["mark-read", "--all"])
+        try await world.sync(world.a)
+        try await world.sync(world.b)
+        r = try await world.zeader(world.a, ["mark-read", "--all"])
         #expect(r.status == 0, "\(r.stderr)")
-        r = try world.zeader(world.a, ["flag", "--feed", world.feeds.url("big")])
+        r = try await world.zeader(world.a, ["flag", "--feed", world.feeds.url("big")])
         #expect(r.status == 0, "\(r.stderr)")
 
         // Kill syncs at later and later moments until one finishes on its own.
@@ -454,19 +488,19 @@ struct SyncFreshRSSTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: delay)
+            try await Task.sleep(for: .seconds(delay))
             if process.isRunning { kill(process.processIdentifier, SIGKILL) } else { finished = true }
             process.waitUntilExit()
             if process.terminationReason == .exit { finished = true } else { killed += 1 }
             delay += 0.03
         }
         #expect(killed >= 1, "no sync was killed while it ran")
-        r = try world.zeader(world.a, ["check"])
+        r = try await world.zeader(world.a, ["check"])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        try world.sync(world.a)
-        #expect(try world.status(world.a)["pending"] as? Int == 0)
-        try world.sync(world.b)
-        let onB = try world.items(world.b)
+        try await world.sync(world.a)
+        #expect(try await world.status(world.a)["pending"] as? Int == 0)
+        try await world.sync(world.b)
+        let onB = try await world.items(world.b)
         #expect(onB.count == 300)
         #expect(onB.values.allSatisfy { Self.read($0) == true && Self.flagged($0) == true })
     }

@@ -23,28 +23,28 @@ extension SyncFreshRSSTests {
     }
 
     @Test("smart-feed counts kept on one device follow what a sync pulls: reads, flags, new items")
-    func smartFeedCountsFollowASync() throws {
-        let world = try World()
+    func smartFeedCountsFollowASync() async throws {
+        let world = try await World()
         world.feeds.setItems(["a1", "a2", "a3"], of: "one")
         let one = world.feeds.url("one")
-        try world.addAccount(world.a)
-        try world.addAccount(world.b)
-        let r = try world.zeader(world.a, ["add", one])
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        let r = try await world.zeader(world.a, ["add", one])
         #expect(r.status == 0, "\(r.stderr)")
-        try world.sync(world.a)
-        try world.sync(world.b)
+        try await world.sync(world.a)
+        try await world.sync(world.b)
         let formats = ["read == NO", "flagged == YES", #"read == NO AND title ENDSWITH "4""#]
         #expect(try Self.checkSmartCounts(world.b, formats, "first") == formats.count)
 
         // Read and flagged on A, a new item on the server; B's sync pulls them all.
         try world.setRead(world.a, "Title a1", true)
-        let a2 = try #require(try world.items(world.a)["Title a2"]?["id"] as? String)
-        #expect(try world.zeader(world.a, ["flag", a2]).status == 0)
-        try world.sync(world.a)
+        let a2 = try #require(try await world.items(world.a)["Title a2"]?["id"] as? String)
+        #expect(try await world.zeader(world.a, ["flag", a2]).status == 0)
+        try await world.sync(world.a)
         world.feeds.setItems(["a1", "a2", "a3", "a4"], of: "one")
-        try world.server.refresh()
-        try world.sync(world.b)
-        #expect(Self.read(try world.items(world.b)["Title a1"]) == true)
+        try await world.refreshServer()
+        try await world.sync(world.b)
+        #expect(Self.read(try await world.items(world.b)["Title a1"]) == true)
         #expect(try Self.checkSmartCounts(world.b, formats, "after the sync") == 0)
     }
 }
