@@ -381,17 +381,27 @@ start "TERM=xterm-256color $zeader --demo"
 expect "Zeader News"
 # sgr LINE: the escape sequences tmux keeps for line LINE, one a line.
 sgr() { t capture-pane -e -p -t main | sed -n "${1}p" | grep -o $'\e\\[[0-9;]*m' | tr -d '\033' || true; }
-# has_sgr LINE WHAT CODES: line LINE's sequences set every code in CODES (tmux may set them in one sequence or several).
+# sets_sgr LINE CODES: whether line LINE's sequences set every code in CODES (tmux may set them in one sequence or several).
+sets_sgr() {
+	local code codes
+	codes=$(sgr "$1" | tr -d '[m' | tr ';' '\n')
+	for code in $2; do
+		printf '%s\n' "$codes" | grep -qx -- "$code" || return 1
+	done
+}
+# has_sgr LINE WHAT CODES: sets_sgr, waiting up to 10 s for the reader to finish drawing the
+# line (the title it waited for can be on screen before the rest of the frame is).
 has_sgr() {
-	local line=$1 what=$2 code codes
+	local line=$1 what=$2 tries=0
 	checks=$((checks + 1))
-	codes=$(sgr "$line" | tr -d '[m' | tr ';' '\n')
-	for code in $3; do
-		if ! printf '%s\n' "$codes" | grep -qx -- "$code"; then
-			echo "FAIL: line $line ($what) has no SGR $code: $(sgr "$line" | tr '\n' ' ')" >&2
+	until sets_sgr "$line" "$3"; do
+		tries=$((tries + 1))
+		if [ $tries -ge 50 ]; then
+			echo "FAIL: line $line ($what) does not set SGR codes $3: $(sgr "$line" | tr '\n' ' ')" >&2
 			failures=$((failures + 1))
 			return
 		fi
+		sleep 0.2
 	done
 }
 has_sgr 2 "listfocus_unread yellow blue bold underline" "1 4 33 44"
