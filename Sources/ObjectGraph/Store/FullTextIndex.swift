@@ -275,16 +275,30 @@ extension FullTextIndexSchema {
     /// Indexes the rows of `entity` a save inserted (their keys: `primaryKeys`, which a
     /// save allocates in one run per entity) in one statement.
     static func indexInsertedRows(of entity: Entity, primaryKeys: ClosedRange<Int64>, in db: Database) throws {
+        try indexRows(of: entity, in: [primaryKeys], skippingIndexed: false, in: db)
+    }
+
+    /// Indexes the rows of `entity` with keys in `ranges`; with `skippingIndexed`, only those
+    /// the index does not hold yet (rows another writer may have indexed meanwhile).
+    static func indexRows(
+        of entity: Entity, in ranges: [ClosedRange<Int64>], skippingIndexed: Bool, in db: Database
+    ) throws {
         guard let table = tableName(of: entity), let index = entity.fullTextIndex else { return }
         let q = SchemaGenerator.quote
         let columns = index.attributes.map(q).joined(separator: ", ")
         let values = index.attributes.map { indexedValue($0, of: nil, in: index) }.joined(separator: ", ")
+        let notIndexed =
+            skippingIndexed
+            ? " AND NOT EXISTS (SELECT 1 FROM \(q(docsizeTable(table))) d WHERE d.id = \(q(entity.tableName)).\"Z_PK\")"
+            : ""
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO \(q(table))(rowid, \(columns)) SELECT "Z_PK", \(values) FROM \(q(entity.tableName)) \
-                WHERE "Z_PK" BETWEEN ? AND ?
+                WHERE "Z_PK" BETWEEN ? AND ?\(notIndexed)
                 """)
-        try statement.execute(arguments: [primaryKeys.lowerBound, primaryKeys.upperBound])
+        for range in ranges {
+            try statement.execute(arguments: [range.lowerBound, range.upperBound])
+        }
     }
 }
 
@@ -371,7 +385,7 @@ extension FullTextIndexSchema {
         }
         let waiting = ranges.reduce(Int64(0)) { $0 + $1.upperBound - $1.lowerBound + 1 }
         if waiting >= limit {
-            try indexRows(of: entity, in: ranges, in: db)
+            try indexRows(of: entity, in: ranges, skippingIndexed: true, in: db)
             try PersistentStore.setMetadata(nil, forKey: pendingKey(entity.name), in: db)
         } else {
             let text = ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: " ")
@@ -382,7 +396,7 @@ extension FullTextIndexSchema {
     /// Indexes the rows of `entity` waiting to be indexed, and forgets them.
     static func indexPendingRows(of entity: Entity, in db: Database) throws {
         let ranges = try pendingRanges(of: entity, in: db)
-        if !ranges.isEmpty { try indexRows(of: entity, in: ranges, in: db) }
+        if !ranges.isEmpty { try indexRows(of: entity, in: ranges, skippingIndexed: true, in: db) }
         try PersistentStore.setMetadata(nil, forKey: pendingKey(entity.name), in: db)
     }
 
@@ -394,20 +408,4 @@ extension FullTextIndexSchema {
         }
     }
 
-    /// Indexes the rows of `entity` with keys in `ranges` that the index does not hold.
-    private static func indexRows(of entity: Entity, in ranges: [ClosedRange<Int64>], in db: Database) throws {
-        guard let table = tableName(of: entity), let index = entity.fullTextIndex else { return }
-        let q = SchemaGenerator.quote
-        let columns = index.attributes.map(q).joined(separator: ", ")
-        let values = index.attributes.map { indexedValue($0, of: nil, in: index) }.joined(separator: ", ")
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO \(q(table))(rowid, \(columns)) SELECT "Z_PK", \(values) FROM \(q(entity.tableName)) \
-                WHERE "Z_PK" BETWEEN ? AND ? \
-                AND NOT EXISTS (SELECT 1 FROM \(q(docsizeTable(table))) d WHERE d.id = \(q(entity.tableName))."Z_PK")
-                """)
-        for range in ranges {
-            try statement.execute(arguments: [range.lowerBound, range.upperBound])
-        }
-    }
 }
