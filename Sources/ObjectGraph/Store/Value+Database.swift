@@ -115,7 +115,11 @@ public enum SchemaGenerator {
 
     /// `"name"` with embedded quotes doubled.
     public static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Saves build their statements' text from quoted names for every batch of rows (the
+        // statement cache is looked up by that text): most names hold no quote, and
+        // Foundation's replacing costs a bridge to NSString (5 % of a refresh's CPU).
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     static func sqlLiteral(_ value: Value) -> String {
