@@ -104,20 +104,23 @@ import Testing
     }
 
     /// The asynchronous span (a refresh awaiting its saves) holds the settings (statement
-    /// journals in memory, fewer checkpoints) while its body is awaited, and restores them after.
+    /// journals in memory, fewer checkpoints, a larger page cache) while its body is awaited, and restores them after.
     @Test func anAsynchronousBulkWriteHoldsTheSettingWhileAwaited() async throws {
         let tmp = TemporaryDirectory()
         let container = try TestModel.container(.file(tmp.file("bulk.sqlite")))
         let store = container.store
         #expect(!store.writerTempStoreIsMemory)
         #expect(store.writerAutoCheckpointPages == PersistentStore.defaultAutoCheckpointPages)
-        let inside = await store.withBulkWritesAsync { () async -> (Bool, Int?) in
+        #expect(store.writerCacheSize == PersistentStore.defaultCacheKiB)
+        let inside = await store.withBulkWritesAsync { () async -> (Bool, Int?, Int?) in
             await Task.yield()
-            return (store.writerTempStoreIsMemory, store.writerAutoCheckpointPages)
+            return (store.writerTempStoreIsMemory, store.writerAutoCheckpointPages, store.writerCacheSize)
         }
         #expect(inside.0)
         #expect(inside.1 == PersistentStore.bulkAutoCheckpointPages)
+        #expect(inside.2 == PersistentStore.bulkCacheKiB)
         #expect(!store.writerTempStoreIsMemory)
         #expect(store.writerAutoCheckpointPages == PersistentStore.defaultAutoCheckpointPages)
+        #expect(store.writerCacheSize == PersistentStore.defaultCacheKiB)
     }
 }
