@@ -13,18 +13,39 @@ struct SaveGroupingTests {
     /// Limits that keep every feed of a small refresh in one group until the refresh ends.
     static let oneGroup = SaveGrouping.Limits(items: 100_000, window: .seconds(600))
 
-    @Test("feeds ready together are saved in one transaction, and each is reported only once it is stored")
-    func readyFeedsShareOneSave() async throws {
+    /// Six feeds (`/f0` … `/f5`) of three items each.
+    static func sixFeedsOfThreeItems() -> (routes: Routes, paths: [String]) {
         let routes = Routes()
         let paths = (0..<6).map { "/f\($0)" }
         for path in paths { routes[path] = .ok(rss(guids: (1...3).map { "\(path)-\($0)" })) }
+        return (routes, paths)
+    }
+
+    /// Counts the saves the store announces until ``stop()``.
+    final class SaveCounter: Sendable {
+        private final class Count: Sendable { let value = Mutex(0) }
+        private let saves: Count
+        private let token: ObservationToken
+
+        init(_ store: ZeaderStore) {
+            let saves = Count()
+            self.saves = saves
+            token = store.container.bus.observeDidSave(excluding: nil) { _ in saves.value.withLock { $0 += 1 } }
+        }
+
+        var count: Int { saves.value.withLock { $0 } }
+        func stop() { token.cancel() }
+    }
+
+    @Test("feeds ready together are saved in one transaction, and each is reported only once it is stored")
+    func readyFeedsShareOneSave() async throws {
+        let (routes, paths) = Self.sixFeedsOfThreeItems()
         try await withLoopbackServer(routes.handler) { http in
             let store = try makeStore()
             let library = FeedLibrary(store: store)
             for path in paths { try library.add(url: http.url(path).absoluteString) }
-            let saves = Mutex(0)
-            let token = store.container.bus.observeDidSave(excluding: nil) { _ in saves.withLock { $0 += 1 } }
-            defer { token.cancel() }
+            let saves = SaveCounter(store)
+            defer { saves.stop() }
             // At each feed's end, what another connection reads of it: it must be stored already.
             let storedAtReport = Mutex<[String: Int]>([:])
             var options = testOptions()
@@ -36,7 +57,7 @@ struct SaveGroupingTests {
             }
             #expect(summary.failures.isEmpty)
             #expect(summary.progress.newItems == 18)
-            #expect(saves.withLock { $0 } == 1)
+            #expect(saves.count == 1)
             #expect(
                 storedAtReport.withLock { $0 } == Dictionary(uniqueKeysWithValues: paths.map { (http.url($0).absoluteString, 3) })
             )
@@ -67,9 +88,8 @@ struct SaveGroupingTests {
                         """)
             }
             try queue.close()
-            let saves = Mutex(0)
-            let token = store.container.bus.observeDidSave(excluding: nil) { _ in saves.withLock { $0 += 1 } }
-            defer { token.cancel() }
+            let saves = SaveCounter(store)
+            defer { saves.stop() }
             let events = Mutex<[RefreshEvent]>([])
             var options = testOptions()
             options.saveGrouping = Self.oneGroup
@@ -94,7 +114,7 @@ struct SaveGroupingTests {
             #expect(summary.progress.newItems == 8)
             // The group's save failed; then each of the five feeds was saved alone (the refused
             // one: its error).
-            #expect(saves.withLock { $0 } == 5)
+            #expect(saves.count == 5)
             let ends = events.withLock { $0 }.filter { if case .started = $0 { return false } else { return true } }
             #expect(ends.count == 5)
             #expect(ends.last?.progress.completed == 5 && ends.last?.progress.failed == 1)
@@ -103,23 +123,20 @@ struct SaveGroupingTests {
 
     @Test("a group is saved once it holds its limit of items, so a long refresh stores as it goes")
     func itemLimitSplitsGroups() async throws {
-        let routes = Routes()
-        let paths = (0..<6).map { "/f\($0)" }
-        for path in paths { routes[path] = .ok(rss(guids: (1...3).map { "\(path)-\($0)" })) }
+        let (routes, paths) = Self.sixFeedsOfThreeItems()
         try await withLoopbackServer(routes.handler) { http in
             let store = try makeStore()
             let library = FeedLibrary(store: store)
             for path in paths { try library.add(url: http.url(path).absoluteString) }
-            let saves = Mutex(0)
-            let token = store.container.bus.observeDidSave(excluding: nil) { _ in saves.withLock { $0 += 1 } }
-            defer { token.cancel() }
+            let saves = SaveCounter(store)
+            defer { saves.stop() }
             var options = testOptions()
             // A feed of 3 items weighs 4: at most two feeds per group.
             options.saveGrouping = SaveGrouping.Limits(items: 8, window: .seconds(600))
             let summary = try await FeedRefresher(store: store, options: options).refresh()
             #expect(summary.failures.isEmpty)
             #expect(summary.progress.newItems == 18)
-            #expect(saves.withLock { $0 } >= 3)
+            #expect(saves.count >= 3)
             #expect(try serverRows(store).values.allSatisfy { $0.total == 3 })
         }
     }

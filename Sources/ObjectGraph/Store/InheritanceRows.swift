@@ -41,13 +41,7 @@ extension RowLayout {
         let raw = statement.sqliteStatement
         defer { sqlite3_reset(raw) }
         let discriminator = Int32(2 + polymorphic.columns.count)
-        while true {
-            let code = sqlite3_step(raw)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
-            }
+        while try RawSQLite.nextRow(raw, sql: sql, in: db) {
             let name = sqlite3_column_text(raw, discriminator).map { String(cString: $0) }
             let kind = kind(named: name, polymorphic)
             let concrete = model.entities[kind.entityIndex]

@@ -198,14 +198,7 @@ struct BatchWriter {
         defer { sqlite3_reset(raw) }
         var groups: [BatchUpdateChange.Group] = []
         var values: [Value] = []
-        while true {
-            let code = sqlite3_step(raw)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                    sql: sql)
-            }
+        while try RawSQLite.nextRow(raw, sql: sql, in: db) {
             values.removeAll(keepingCapacity: true)
             for (n, type) in types.enumerated() { values.append(RawSQLite.value(raw, Int32(n + 1), type: type)) }
             let key = sqlite3_column_int64(raw, 0)

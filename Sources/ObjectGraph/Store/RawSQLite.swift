@@ -49,6 +49,16 @@ enum RawSQLite {
         }
     }
 
+    /// Steps a statement that returns rows: true when a row is ready, false when there are no
+    /// more; throws GRDB's `DatabaseError` (with SQLite's code and message) on failure.
+    static func nextRow(_ statement: OpaquePointer, sql: @autoclosure () -> String, in db: Database) throws -> Bool {
+        let code = sqlite3_step(statement)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql())
+    }
+
     /// Reads column `column` of the current row as a value of an attribute of `type`.
     static func value(_ statement: OpaquePointer, _ column: Int32, type: AttributeType) -> Value {
         switch sqlite3_column_type(statement, column) {
@@ -116,13 +126,7 @@ extension RowLayout {
         let emptyToOne = entity.emptyToOne
         var previousToOne = emptyToOne
         let destinations = foreignKeyRelationships.map { model.destination(of: entity, relationshipIndex: $0) }
-        while true {
-            let code = sqlite3_step(raw)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
-            }
+        while try RawSQLite.nextRow(raw, sql: sql, in: db) {
             let pk = sqlite3_column_int64(raw, 0)
             let version = sqlite3_column_int64(raw, 1)
             var values: [Value]

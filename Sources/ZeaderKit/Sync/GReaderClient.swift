@@ -266,13 +266,7 @@ public final class GReaderClient: Sendable {
         var value: UInt64 = 0
         var digits = 0
         for byte in bytes[start...] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = JSONCursor.hexDigit(byte) else { return nil }
             guard value >> 60 == 0 else { return nil }  // more than 64 bits
             value = value << 4 | UInt64(digit)
             digits += 1

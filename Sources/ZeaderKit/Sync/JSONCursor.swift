@@ -128,19 +128,23 @@ struct JSONCursor {
         return nil
     }
 
+    /// The value of one hex digit (either case), nil for any other byte.
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     /// Four hex digits.
     private mutating func hexUnit() -> UInt16? {
         guard bytes.count - at >= 4 else { return nil }
         var value: UInt16 = 0
         for _ in 0..<4 {
             let byte = bytes[at]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = Self.hexDigit(byte) else { return nil }
             value = value << 4 | UInt16(digit)
             at += 1
         }
