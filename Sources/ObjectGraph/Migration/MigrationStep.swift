@@ -220,7 +220,8 @@ struct MigrationStep {
         old: Entity, new: Entity, attributes: [(AttributeDescription, AttributeDescription?)],
         foreignKeys: [(RelationshipDescription, RelationshipDescription?)], ignoringIndexes: Bool = false
     ) -> Bool {
-        guard old.name == new.name, ignoringIndexes || new.indexes == old.indexes,
+        guard old.name == new.name,
+            ignoringIndexes || (new.indexes == old.indexes && new.partialIndexes == old.partialIndexes),
             new.uniquenessConstraints == old.uniquenessConstraints, Inheritance.sameTableKind(old, new)
         else {
             return false

@@ -18,6 +18,9 @@ public struct EntityDescription: Sendable {
     public var indexes: [[String]]
     /// Each inner array is one set of keys whose combined values must be unique.
     public var uniquenessConstraints: [[String]]
+    /// Indexes over only the rows that satisfy a condition (``IndexDescription``): the
+    /// flagged ones, say. Rows outside the condition cost them nothing.
+    public var partialIndexes: [IndexDescription] = []
     /// The name this entity had in an earlier model version, for inferred migration.
     public var renamingIdentifier: String?
     /// A full-text index over some of the entity's string attributes (see
@@ -61,6 +64,10 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let relationships: [RelationshipDescription]
     public let indexes: [[String]]
     public let uniquenessConstraints: [[String]]
+    /// The entity's partial indexes (``EntityDescription/partialIndexes``).
+    public let partialIndexes: [IndexDescription]
+    /// Each partial index's condition as SQL (``IndexDescription/conditionSQL(for:)``), in order.
+    let partialIndexConditions: [String]
     public let renamingIdentifier: String?
     /// The SQLite table holding this entity's rows.
     public let tableName: String
@@ -128,6 +135,9 @@ public final class Entity: Sendable, CustomStringConvertible {
         relationships = d.relationships
         indexes = d.indexes
         uniquenessConstraints = d.uniquenessConstraints
+        partialIndexes = d.partialIndexes
+        // Checked when the model was made (ManagedObjectModel.init), so it cannot fail here.
+        partialIndexConditions = d.partialIndexes.map { (try? $0.conditionSQL(for: d)) ?? "0" }
         renamingIdentifier = d.renamingIdentifier
         tableName = inheritance?.rootName ?? d.name
         fullTextIndex = d.fullTextIndex

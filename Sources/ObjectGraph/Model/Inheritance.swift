@@ -225,6 +225,7 @@ enum Inheritance {
                 result.relationships.append(r)
             }
             result.indexes = parent.indexes + e.indexes.filter { !parent.indexes.contains($0) }
+            result.partialIndexes = parent.partialIndexes + e.partialIndexes.filter { !parent.partialIndexes.contains($0) }
             result.uniquenessConstraints =
                 parent.uniquenessConstraints + e.uniquenessConstraints.filter { !parent.uniquenessConstraints.contains($0) }
             flat[i] = result
@@ -368,6 +369,7 @@ enum Inheritance {
                     stores.append(true)
                 }
                 for keys in kind.indexes where !d.indexes.contains(keys) { d.indexes.append(keys) }
+                for index in kind.partialIndexes where !d.partialIndexes.contains(index) { d.partialIndexes.append(index) }
                 for keys in kind.uniquenessConstraints where !d.uniquenessConstraints.contains(keys) {
                     d.uniquenessConstraints.append(keys)
                     tableInfo.constraintKinds[keys] = entities[k].inheritance?.kindNames

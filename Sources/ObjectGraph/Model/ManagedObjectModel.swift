@@ -114,6 +114,17 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     }
                 }
             }
+            for index in e.partialIndexes {
+                guard !index.keys.isEmpty else { throw ModelError(message: "\(e.name): a partial index has no keys") }
+                for k in index.keys {
+                    let isStoredAttribute = e.attributes.contains { $0.name == k && !$0.isTransient }
+                    let isToOne = e.relationships.contains { $0.name == k && !$0.isToMany }
+                    guard isStoredAttribute || isToOne else {
+                        throw ModelError(message: "\(e.name): partial index key '\(k)' is not a stored attribute or to-one relationship")
+                    }
+                }
+                _ = try index.conditionSQL(for: e)
+            }
             if let index = e.fullTextIndex {
                 guard !index.attributes.isEmpty else {
                     throw ModelError(message: "\(e.name): a full-text index has no attributes")
@@ -252,6 +263,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             for join in e.joinTables where join?.isOwner == true { lines.append("  \(join!.schemaLine)") }
             for column in e.orderColumns.compactMap({ $0 }) { lines.append("  order \(column)") }
             for idx in e.indexes { lines.append("  index \(idx.joined(separator: ","))") }
+            for (idx, condition) in zip(e.partialIndexes, e.partialIndexConditions) {
+                lines.append("  index \(idx.keys.joined(separator: ",")) where \(condition)")
+            }
             for u in e.uniquenessConstraints { lines.append("  unique \(u.joined(separator: ","))") }
         }
         return lines.joined(separator: "\n")

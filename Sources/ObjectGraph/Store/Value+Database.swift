@@ -103,6 +103,11 @@ public enum SchemaGenerator {
                 "CREATE INDEX \(quote("Z_\(entity.name)_\(keys.joined(separator: "_"))")) ON \(quote(entity.tableName)) (\(keys.map(quote).joined(separator: ", ")))"
             )
         }
+        for (index, condition) in zip(entity.partialIndexes, entity.partialIndexConditions) {
+            statements.append(
+                "CREATE INDEX \(quote(index.name(entity: entity.name, conditionSQL: condition))) ON \(quote(entity.tableName)) (\(index.keys.map(quote).joined(separator: ", "))) WHERE \(condition)"
+            )
+        }
         for keys in entity.uniquenessConstraints {
             statements.append(
                 "CREATE UNIQUE INDEX \(quote("Z_\(entity.name)_unique_\(keys.joined(separator: "_"))")) ON \(quote(entity.tableName)) (\(keys.map(quote).joined(separator: ", ")))"

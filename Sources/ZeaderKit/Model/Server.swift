@@ -167,7 +167,8 @@ public enum ZeaderModel {
 
     /// The current model without ``searchIndex``: what storing costs without the index
     /// (`zeader-bench refresh-index`). Never open a user's store with it (it drops the index).
-    public static let currentWithoutSearchIndex = model(version: 4, entities: version4Entities(fullTextIndex: nil))
+    public static let currentWithoutSearchIndex = model(
+        version: current.version, entities: version6Entities().map { entity in var e = entity; e.fullTextIndex = nil; return e })
 
     /// Characters of an item's summary the search index takes (``searchIndex``). 100
     /// rather than 160: 20 % less of the index's CPU in a refresh and 30 % fewer of its
@@ -210,7 +211,7 @@ public enum ZeaderModel {
     }
 
     /// Version 5 of the model: version 4 plus additive indexes and attributes (each branch's block).
-    public static let version5 = model(version: 5, entities: version5Entities())
+    public static let version5 = olderModel(version: 5, entities: version5Entities())
 
     /// Version 5's entities.
     static func version5Entities() -> [EntityDescription] {
@@ -219,8 +220,18 @@ public enum ZeaderModel {
         return entities
     }
 
+    /// Version 6 of the model: version 5 plus each branch's block.
+    public static let version6 = model(version: 6, entities: version6Entities())
+
+    /// Version 6's entities.
+    static func version6Entities() -> [EntityDescription] {
+        var entities = version5Entities()
+        rowsVersion6Additions(to: &entities)  // v6 (h-rows): partial indexes of flagged, queued, synced, pending items
+        return entities
+    }
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version5 }
+    public static var current: ManagedObjectModel { version6 }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -231,7 +242,7 @@ public enum ZeaderModel {
     /// ```
     public static let migrationPlan: MigrationPlan = {
         do {
-            return try MigrationPlan(versions: [version1, version2, version3, version4, version5], moves: [contentMove])
+            return try MigrationPlan(versions: [version1, version2, version3, version4, version5, version6], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

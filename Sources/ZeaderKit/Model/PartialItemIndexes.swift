@@ -1,0 +1,39 @@
+import ObjectGraph
+
+// v6 (h-rows): FeedItem's indexes of the few — flagged, queued, synced, pending — hold only those rows.
+extension ZeaderModel {
+    /// Version 6's change to FeedItem's indexes (issue 18, the cost of storing an item):
+    /// the four indexes that serve look-ups of a few items become partial indexes
+    /// (``IndexDescription``) holding only those items, so a refresh's new items — not
+    /// flagged, not queued, not synced, nothing pending — are written to none of them:
+    ///
+    /// | version 5 | version 6 | serves |
+    /// |---|---|---|
+    /// | `(flagged, sortDate)` | `(sortDate) WHERE flagged == YES` | the flagged list, newest first; the flagged smart feed's counts |
+    /// | `(enclosureQueued)` | `(sortDate) WHERE enclosureQueued == YES` | the podcast queue, oldest first |
+    /// | `(syncID)` | `(syncID) WHERE syncID != nil` | sync's look-ups by id (`syncID IN …`, pages by `syncID >`) |
+    /// | `(syncReadPending, syncFlagPending)` | `(syncID, syncReadPending, syncFlagPending) WHERE syncReadPending == YES OR syncFlagPending == YES` | the marks to push (``SyncQueue/pendingItems``) |
+    ///
+    /// A fetch uses such an index only when its predicate says the index's condition (SQLite
+    /// matches the terms), so the predicates above are written that way. In version 5 every
+    /// new item added an entry to each of the four (the flagged index's at a random place in
+    /// a large tree, rewriting its pages in every save); `ItemListIndexTests`,
+    /// `SyncPendingIndexTests` and `PodcastQueueIndexTests` check the query plans.
+    static func rowsVersion6Additions(to entities: inout [EntityDescription]) {
+        guard let item = entities.firstIndex(where: { $0.name == "FeedItem" }) else { return }
+        entities[item].indexes.removeAll { $0 == ["flagged", "sortDate"] || $0 == ["syncReadPending", "syncFlagPending"] }
+        for name in ["syncID", "enclosureQueued"] {
+            if let a = entities[item].attributes.firstIndex(where: { $0.name == name }) {
+                entities[item].attributes[a].isIndexed = false
+            }
+        }
+        entities[item].partialIndexes += [
+            IndexDescription(["sortDate"], where: .comparison("flagged", .equalTo, true)),
+            IndexDescription(["sortDate"], where: .comparison("enclosureQueued", .equalTo, true)),
+            IndexDescription(["syncID"], where: .comparison("syncID", .notEqualTo, nil)),
+            IndexDescription(
+                ["syncID", "syncReadPending", "syncFlagPending"],
+                where: .comparison("syncReadPending", .equalTo, true) || .comparison("syncFlagPending", .equalTo, true)),
+        ]
+    }
+}
