@@ -1028,6 +1028,13 @@ func docExample_EntityDescription_Entity(model: ManagedObjectModel, entity: Enti
     _ = entity
 }
 
+// Sources/ObjectGraph/Model/EntityDescription.swift
+func docExample_EntityDescription_name(entity: Entity) throws {
+    let flagged = IndexDescription(["sortDate"], where: .comparison("flagged", .equalTo, true))
+    print(entity.name(of: flagged) ?? "no such index")   // "Z_FeedItem_sortDate_where_…" when it has one
+    _ = flagged
+}
+
 // Sources/ObjectGraph/Model/FullTextIndexDescription.swift
 func docExample_FullTextIndexDescription_FullTextIndexDescription(item: FeedItem) throws {
     let item = EntityDescription("FeedItem", attributes: [.string("title"), .string("author")],
@@ -1040,6 +1047,13 @@ func docExample_FullTextIndexDescription_init() throws {
     let index = FullTextIndexDescription(attributes: ["title", "summary"])
     let named = FullTextIndexDescription(attributes: ["title"], tableName: "ZSEARCH")
     _ = (index, named)
+}
+
+// Sources/ObjectGraph/Model/IndexDescription.swift
+func docExample_IndexDescription_IndexDescription(item: FeedItem) throws {
+    var item = EntityDescription("Item", attributes: [.bool("flagged", defaultValue: false), .date("sortDate")])
+    item.partialIndexes = [try IndexDescription(["sortDate"], where: Predicate(format: "flagged == YES"))]
+    _ = item
 }
 
 // Sources/ObjectGraph/Model/Inheritance.swift
@@ -1743,8 +1757,10 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "AttributeDescription_DerivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_DerivedCount() }),
     DocExample(id: "EntityDescription_EntityDescription", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_EntityDescription(server: given.server) }),
     DocExample(id: "EntityDescription_Entity", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_Entity(model: given.model, entity: given.entity) }),
+    DocExample(id: "EntityDescription_name", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_name(entity: given.entity) }),
     DocExample(id: "FullTextIndexDescription_FullTextIndexDescription", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift", run: { given in try docExample_FullTextIndexDescription_FullTextIndexDescription(item: given.item) }),
     DocExample(id: "FullTextIndexDescription_init", origin: "Sources/ObjectGraph/Model/FullTextIndexDescription.swift", run: { given in try docExample_FullTextIndexDescription_init() }),
+    DocExample(id: "IndexDescription_IndexDescription", origin: "Sources/ObjectGraph/Model/IndexDescription.swift", run: { given in try docExample_IndexDescription_IndexDescription(item: given.item) }),
     DocExample(id: "Inheritance_init", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_init(container: given.container, model: given.model, context: given.context, item: given.item) }),
     DocExample(id: "Inheritance_isKind", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_isKind(model: given.model) }),
     DocExample(id: "Inheritance_subentities", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_subentities(model: given.model) }),

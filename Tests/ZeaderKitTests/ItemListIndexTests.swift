@@ -41,7 +41,7 @@ import Testing
         let (store, key) = try makeStore()
         let lists: [(String, ObjectGraph.Predicate?, String)] = [
             ("unread", try Predicate(format: "read == NO"), "Z_FeedItem_read_sortDate"),
-            ("flagged", try Predicate(format: "flagged == YES"), "Z_FeedItem_flagged_sortDate"),
+            ("flagged", try Predicate(format: "flagged == YES"), ZeaderModel.itemIndexName(ZeaderModel.flaggedItemsIndex)),
             (
                 "one feed", .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: key)),
                 "Z_FeedItem_server_sortDate"
@@ -117,9 +117,10 @@ import Testing
             "SELECT Z_PK, server FROM FeedItem WHERE server IN (SELECT value FROM json_each('[1,2]'))",
             "SELECT COUNT(*) FROM FeedItem WHERE server = 1 AND read = 0",
             "SELECT Z_PK FROM FeedItem WHERE server = 1 AND guid IN ('a', 'b')",
-            // Flagged items (the smart feed's counts).
-            "SELECT COUNT(*) FROM FeedItem WHERE flagged = 1",
-            "SELECT COUNT(*) FROM FeedItem WHERE read = 0 AND flagged = 1",
+            // Flagged items (the smart feed's counts), as ObjectGraph compiles `flagged == YES`:
+            // the partial index of the flagged items (model version 6).
+            "SELECT COUNT(*) FROM FeedItem WHERE flagged IS 1",
+            "SELECT COUNT(*) FROM FeedItem WHERE read IS 0 AND flagged IS 1",
             // An item's body, and the body's item.
             "SELECT Z_PK FROM FeedItem WHERE body = 1",
         ]

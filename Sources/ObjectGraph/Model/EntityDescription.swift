@@ -68,6 +68,18 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let partialIndexes: [IndexDescription]
     /// Each partial index's condition as SQL (``IndexDescription/conditionSQL(for:)``), in order.
     let partialIndexConditions: [String]
+
+    /// The SQLite name of one of ``partialIndexes`` (what `EXPLAIN QUERY PLAN` shows), nil
+    /// when the entity has no such index.
+    ///
+    /// ```swift
+    /// let flagged = IndexDescription(["sortDate"], where: .comparison("flagged", .equalTo, true))
+    /// print(entity.name(of: flagged) ?? "no such index")   // "Z_FeedItem_sortDate_where_…" when it has one
+    /// ```
+    public func name(of index: IndexDescription) -> String? {
+        guard let i = partialIndexes.firstIndex(of: index) else { return nil }
+        return index.name(entity: name, conditionSQL: partialIndexConditions[i])
+    }
     public let renamingIdentifier: String?
     /// The SQLite table holding this entity's rows.
     public let tableName: String

@@ -9,13 +9,13 @@ extension ZeaderModel {
     ///
     /// | version 5 | version 6 | serves |
     /// |---|---|---|
-    /// | `(flagged, sortDate)` | `(sortDate) WHERE flagged == YES` | the flagged list, newest first; the flagged smart feed's counts |
+    /// | `(flagged, sortDate)` | `(flagged, sortDate) WHERE flagged == YES` | the flagged list, newest first (covering for a page of ids); the flagged smart feed's counts |
     /// | `(enclosureQueued)` | `(sortDate) WHERE enclosureQueued == YES` | the podcast queue, oldest first |
     /// | `(syncID)` | `(syncID) WHERE syncID != nil` | sync's look-ups by id (`syncID IN …`, pages by `syncID >`) |
-    /// | `(syncReadPending, syncFlagPending)` | `(syncID, syncReadPending, syncFlagPending) WHERE syncReadPending == YES OR syncFlagPending == YES` | the marks to push (``SyncQueue/pendingItems``) |
+    /// | `(syncReadPending, syncFlagPending)` | the same `WHERE syncReadPending == YES OR syncFlagPending == YES` | the marks to push (``SyncQueue/pendingItems``, each branch of whose OR implies the condition) |
     ///
-    /// A fetch uses such an index only when its predicate says the index's condition (SQLite
-    /// matches the terms), so the predicates above are written that way. In version 5 every
+    /// A fetch uses such an index only when its predicate implies the index's condition (SQLite
+    /// matches the terms: `flagged == YES`, `syncID IN …`, `syncReadPending == YES OR …`). In version 5 every
     /// new item added an entry to each of the four (the flagged index's at a random place in
     /// a large tree, rewriting its pages in every save); `ItemListIndexTests`,
     /// `SyncPendingIndexTests` and `PodcastQueueIndexTests` check the query plans.
@@ -27,13 +27,25 @@ extension ZeaderModel {
                 entities[item].attributes[a].isIndexed = false
             }
         }
-        entities[item].partialIndexes += [
-            IndexDescription(["sortDate"], where: .comparison("flagged", .equalTo, true)),
-            IndexDescription(["sortDate"], where: .comparison("enclosureQueued", .equalTo, true)),
-            IndexDescription(["syncID"], where: .comparison("syncID", .notEqualTo, nil)),
-            IndexDescription(
-                ["syncID", "syncReadPending", "syncFlagPending"],
-                where: .comparison("syncReadPending", .equalTo, true) || .comparison("syncFlagPending", .equalTo, true)),
-        ]
+        entities[item].partialIndexes += [flaggedItemsIndex, queuedEnclosuresIndex, syncedItemsIndex, pendingMarksIndex]
+    }
+
+    /// The flagged items by date (model version 6).
+    static let flaggedItemsIndex = IndexDescription(
+        ["flagged", "sortDate"], where: .comparison("flagged", .equalTo, true))
+    /// The podcast queue by date (model version 6).
+    static let queuedEnclosuresIndex = IndexDescription(
+        ["sortDate"], where: .comparison("enclosureQueued", .equalTo, true))
+    /// The synced items by sync id (model version 6).
+    static let syncedItemsIndex = IndexDescription(["syncID"], where: .comparison("syncID", .notEqualTo, nil))
+    /// The items with a mark to push (model version 6), read by ``SyncQueue/pendingItems``.
+    static let pendingMarksIndex = IndexDescription(
+        ["syncReadPending", "syncFlagPending"],
+        where: .comparison("syncReadPending", .equalTo, true) || .comparison("syncFlagPending", .equalTo, true))
+
+    /// The SQLite name of one of FeedItem's partial indexes in the current model (what
+    /// `EXPLAIN QUERY PLAN` shows).
+    static func itemIndexName(_ index: IndexDescription) -> String {
+        (try? current.entity(named: "FeedItem").name(of: index)).flatMap { $0 } ?? "?"
     }
 }

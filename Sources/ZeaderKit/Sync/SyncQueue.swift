@@ -88,10 +88,12 @@ public enum SyncQueue {
         try SyncChange.count(in: context) + FeedItem.count(where: pendingItems, in: context)
     }
 
-    /// The synced items with a read or flag change the server does not have yet. Its OR is
-    /// written as the condition of the partial index that holds only the marked items (model
-    /// version 6, ``ZeaderModel/rowsVersion6Additions(to:)``), so SQLite reads that index,
-    /// not the item table.
+    /// The synced items with a read or flag change the server does not have yet. Written so
+    /// that each branch of the OR is an equality on a prefix of the index
+    /// `(syncReadPending, syncFlagPending)` (model version 5, ``ZeaderModel/syncVersion5Additions(to:)``;
+    /// since version 6 it holds only the marked items, and each branch implies its condition):
+    /// SQLite reads the marked entries of the index, not the item table. (The marks are
+    /// never NULL: both attributes default to false and are only ever set to a boolean.)
     ///
     /// ```swift
     /// let items = try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems))
@@ -99,7 +101,7 @@ public enum SyncQueue {
     public static let pendingItems: ObjectGraph.Predicate = {
         do {
             return try ObjectGraph.Predicate(
-                format: "syncID != nil AND (syncReadPending == YES OR syncFlagPending == YES)")
+                format: "syncID != nil AND (syncReadPending == YES OR (syncReadPending == NO AND syncFlagPending == YES))")
         } catch {
             fatalError("SyncQueue.pendingItems does not parse: \(error)")
         }
