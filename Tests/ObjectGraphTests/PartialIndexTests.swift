@@ -192,7 +192,8 @@ import Testing
         }
         let page = try root()
         for (model, expected) in [(v2, "WHERE (\"done\" IS 0)"), (v3, "WHERE (\"rank\" > 0)"), (v4, nil)] {
-            let plan = try MigrationPlan(versions: [v1, v2, v3, v4].filter { $0.version <= model.version }, backupRetention: .remove)
+            let plan = try MigrationPlan(
+                versions: [v1, v2, v3, v4].filter { $0.version <= model.version }, backupRetention: .remove)
             let container = try PersistentContainer(model: model, store: .file(url), migrator: plan)
             let open = try container.viewContext.performAndWait { () throws in
                 try container.viewContext.count(

@@ -52,7 +52,10 @@ import Testing
                         sortDescriptors: [ObjectGraph.SortDescriptor("sortDate"), ObjectGraph.SortDescriptor("guid")]),
                     name(ZeaderModel.queuedEnclosuresIndex)
                 ),
-                (ObjectGraph.FetchRequest(predicate: try ObjectGraph.Predicate(format: "syncID IN %@", ["1002", "1004"])), name(ZeaderModel.syncedItemsIndex)),
+                (
+                    ObjectGraph.FetchRequest(predicate: try ObjectGraph.Predicate(format: "syncID IN %@", ["1002", "1004"])),
+                    name(ZeaderModel.syncedItemsIndex)
+                ),
                 (
                     ObjectGraph.FetchRequest(
                         predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", "1010"),
@@ -60,11 +63,16 @@ import Testing
                     name(ZeaderModel.syncedItemsIndex)
                 ),
                 (ObjectGraph.FetchRequest(predicate: SyncQueue.pendingItems), name(ZeaderModel.pendingMarksIndex)),
-                (ItemOrder.newestFirst(try ObjectGraph.Predicate(format: "flagged == YES"), limit: 5), name(ZeaderModel.flaggedItemsIndex)),
+                (
+                    ItemOrder.newestFirst(try ObjectGraph.Predicate(format: "flagged == YES"), limit: 5),
+                    name(ZeaderModel.flaggedItemsIndex)
+                ),
             ]
             for (request, index) in requests {
                 let steps = try context.queryPlan(for: request)
-                #expect(steps.contains { $0.contains("INDEX \(index)") }, "\(request.predicate.map(String.init(describing:)) ?? ""): \(steps)")
+                #expect(
+                    steps.contains { $0.contains("INDEX \(index)") },
+                    "\(request.predicate.map(String.init(describing:)) ?? ""): \(steps)")
                 #expect(!steps.contains { $0.hasPrefix("SCAN t0") && !$0.contains("INDEX") }, "\(steps)")
             }
             #expect(try PodcastQueue.episodes(in: context).count == 8)
@@ -81,7 +89,9 @@ import Testing
         try context.performAndWait { () throws in
             let server = context.insert(Server.self)
             server.url = "https://a.example/feed"
-            let items = (0..<20).map { ParsedItem(id: "g\($0)", title: "Item \($0)", published: Date(timeIntervalSince1970: Double($0))) }
+            let items = (0..<20).map {
+                ParsedItem(id: "g\($0)", title: "Item \($0)", published: Date(timeIntervalSince1970: Double($0)))
+            }
             _ = try ItemImport.upsert(items, into: server, in: context, now: Date())
             try context.save()
         }

@@ -62,8 +62,10 @@ public struct IndexDescription: Sendable, Equatable, CustomStringConvertible {
     static func sql(_ predicate: Predicate, in entity: Scope) throws(ModelError) -> String {
         switch predicate.node {
         case .constant(let b): return b ? "1" : "0"
-        case .and(let parts): return try "(" + parts.map { p throws(ModelError) in try sql(p, in: entity) }.joined(separator: " AND ") + ")"
-        case .or(let parts): return try "(" + parts.map { p throws(ModelError) in try sql(p, in: entity) }.joined(separator: " OR ") + ")"
+        case .and(let parts):
+            return try "(" + parts.map { p throws(ModelError) in try sql(p, in: entity) }.joined(separator: " AND ") + ")"
+        case .or(let parts):
+            return try "(" + parts.map { p throws(ModelError) in try sql(p, in: entity) }.joined(separator: " OR ") + ")"
         case .not(let inner): return try "(NOT " + sql(inner, in: entity) + ")"
         case .comparison(let c): return try sql(c, in: entity)
         }

@@ -120,7 +120,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     let isStoredAttribute = e.attributes.contains { $0.name == k && !$0.isTransient }
                     let isToOne = e.relationships.contains { $0.name == k && !$0.isToMany }
                     guard isStoredAttribute || isToOne else {
-                        throw ModelError(message: "\(e.name): partial index key '\(k)' is not a stored attribute or to-one relationship")
+                        throw ModelError(
+                            message: "\(e.name): partial index key '\(k)' is not a stored attribute or to-one relationship")
                     }
                 }
                 _ = try index.conditionSQL(for: e)

@@ -168,7 +168,12 @@ public enum ZeaderModel {
     /// The current model without ``searchIndex``: what storing costs without the index
     /// (`zeader-bench refresh-index`). Never open a user's store with it (it drops the index).
     public static let currentWithoutSearchIndex = model(
-        version: current.version, entities: version6Entities().map { entity in var e = entity; e.fullTextIndex = nil; return e })
+        version: current.version,
+        entities: version6Entities().map { entity in
+            var e = entity
+            e.fullTextIndex = nil
+            return e
+        })
 
     /// Characters of an item's summary the search index takes (``searchIndex``). 100
     /// rather than 160: 20 % less of the index's CPU in a refresh and 30 % fewer of its
@@ -242,7 +247,8 @@ public enum ZeaderModel {
     /// ```
     public static let migrationPlan: MigrationPlan = {
         do {
-            return try MigrationPlan(versions: [version1, version2, version3, version4, version5, version6], moves: [contentMove])
+            return try MigrationPlan(
+                versions: [version1, version2, version3, version4, version5, version6], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

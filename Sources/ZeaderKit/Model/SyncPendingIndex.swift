@@ -10,7 +10,8 @@ extension ZeaderModel {
     /// false with `syncFlagPending` true, so each branch is an equality on a prefix of it.
     /// (Two single-column indexes would serve the plain OR at twice the size and the
     /// writes; a partial index holding only the marked rows would cost nothing for the
-    /// others, but ObjectGraph's indexes have no `WHERE`.) An entry of two zero booleans
+    /// others, but ObjectGraph's indexes had no `WHERE` then: version 6 makes it one,
+    /// ``rowsVersion6Additions(to:)``.) An entry of two zero booleans
     /// is about 10 bytes. `SyncPendingIndexTests` checks the query plans.
     static func syncVersion5Additions(to entities: inout [EntityDescription]) {
         guard let item = entities.firstIndex(where: { $0.name == "FeedItem" }) else { return }
