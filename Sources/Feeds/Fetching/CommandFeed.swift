@@ -112,26 +112,13 @@ extension FeedFetcher {
     private static func run(_ command: CommandFeed, input: Data?, url: URL, limit: Int, timeout: TimeInterval)
         -> FetchOutcome
     {
-        let process = Process()
-        if command.argv[0].contains("/") {
-            process.executableURL = URL(fileURLWithPath: command.argv[0])
-            process.arguments = Array(command.argv.dropFirst())
-        } else {
-            // Looked up in PATH by env; `--`: a program named like an option is still the program.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["--"] + command.argv
-        }
-        let output = Pipe()
-        let errors = Pipe()
-        let feeding = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input == nil ? FileHandle.nullDevice : feeding
+        let launched: Launched
         do {
-            try process.run()
+            launched = try launch(command, feedingInput: input != nil)
         } catch {
-            return .failed(.transport(url: url, message: "cannot run \(command.argv[0]): \(error.localizedDescription)"))
+            return .failed(.transport(url: url, message: "cannot run \(command.argv[0]): \(reason(error))"))
         }
+        let (process, output, errors, feeding) = (launched.process, launched.output, launched.errors, launched.feeding)
         if let input {
             // A thread of its own: a program that writes before it has read everything
             // would otherwise block us both.
@@ -175,6 +162,55 @@ extension FeedFetcher {
                 .transport(url: url, message: "\(command.argv[0]) failed (\(how))" + (firstLine.isEmpty ? "" : ": \(firstLine)")))
         }
         return .fetched(body: body, metadata: FetchMetadata(finalURL: url, status: 200))
+    }
+
+    private struct Launched {
+        let process: Process
+        let output: Pipe
+        let errors: Pipe
+        let feeding: Pipe
+    }
+
+    /// Starts the program with fresh pipes. "Text file busy" (a program file that some
+    /// process still holds open for writing: one being saved, or a descriptor a process
+    /// forking at that moment has not yet closed on exec) is retried a few times, about
+    /// a third of a second in all, before it is the fetch's error.
+    private static func launch(_ command: CommandFeed, feedingInput: Bool) throws -> Launched {
+        var pause: useconds_t = 10_000
+        while true {
+            let process = Process()
+            if command.argv[0].contains("/") {
+                process.executableURL = URL(fileURLWithPath: command.argv[0])
+                process.arguments = Array(command.argv.dropFirst())
+            } else {
+                // Looked up in PATH by env; `--`: a program named like an option is still the program.
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["--"] + command.argv
+            }
+            let launched = Launched(process: process, output: Pipe(), errors: Pipe(), feeding: Pipe())
+            process.standardOutput = launched.output
+            process.standardError = launched.errors
+            process.standardInput = feedingInput ? launched.feeding : FileHandle.nullDevice
+            do {
+                try process.run()
+                return launched
+            } catch  where posixCode(error) == ETXTBSY && pause <= 160_000 {
+                usleep(pause)
+                pause *= 2
+            }
+        }
+    }
+
+    /// The POSIX error behind a Foundation error (Process reports one as its underlying error).
+    private static func posixCode(_ error: any Error) -> Int32? {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { posixCode($0) }
+    }
+
+    /// What went wrong, in the system's words when there is a POSIX error behind it.
+    private static func reason(_ error: any Error) -> String {
+        posixCode(error).map { String(cString: strerror($0)) } ?? error.localizedDescription
     }
 
     private enum OutputFailure { case tooLarge, timedOut }

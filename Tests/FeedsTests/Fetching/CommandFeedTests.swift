@@ -43,6 +43,19 @@ struct CommandFeedTests {
         #expect(missing.description.hasPrefix("exec:/nonexistent/zeader-feed: cannot run /nonexistent/zeader-feed"))
     }
 
+    /// A program file someone keeps open for writing cannot be run ("Text file busy"): after
+    /// a few short retries (a descriptor inherited by a process forking at that moment goes
+    /// away on its own) the fetch fails naming the program and the system's reason.
+    @Test func aProgramFileHeldOpenForWritingIsTextFileBusy() async throws {
+        let program = try script("echo never")
+        defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
+        let writer = open(program.path, O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        let error = try #require(try await fetch("exec:\(program.path)").error)
+        #expect(error.description == "exec:\(program.path): cannot run \(program.path): Text file busy")
+    }
+
     @Test func aSlowProgramIsKilledAtTheTimeout() async throws {
         let program = try script("sleep 30")
         defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
