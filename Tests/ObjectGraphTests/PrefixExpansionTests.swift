@@ -114,7 +114,9 @@ import Testing
                 try db.execute(sql: "DROP TABLE Z_Article_FTS_vocab")
                 try db.execute(sql: "CREATE VIRTUAL TABLE \"Z_Article_FTS_vocab\" USING fts5vocab(\"Z_Article_FTS\", 'row')")
             }
-            #expect(try expanded("kern rel", in: container) == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
+            #expect(
+                try expanded("kern rel", in: container)
+                    == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
             try container.store.close()
         }
         let container = try PersistentContainer(model: FullTextSearchTests.indexedModel, store: .file(url))
@@ -122,7 +124,9 @@ import Testing
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'Z_Article_FTS_vocab'")
         }
         #expect(sql?.hasSuffix("fts5vocab(\"Z_Article_FTS\", 'instance')") == true)
-        #expect(try expanded("kern rel", in: container) == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
+        #expect(
+            try expanded("kern rel", in: container)
+                == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
         #expect(try expanded("Linux", in: container) == #"("linux" OR "linuxes" OR "linuxfoundation")"#)
         // Opened again, nothing is left to do.
         let pending = try container.store.database.read { db in
