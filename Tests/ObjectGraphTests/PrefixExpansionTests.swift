@@ -93,4 +93,45 @@ import Testing
         let exists = try container.store.database.read { db in try db.tableExists("Z_Article_FTS_vocab") }
         #expect(exists)
     }
+
+    /// A store made when the vocabulary was of type `row` (which counts every entry of a
+    /// word before returning it) gets the `instance` one at open, and expands the same.
+    @Test func anOlderRowVocabularyIsMadeAgainAsInstances() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("vocab-row.sqlite")
+        do {
+            let container = try PersistentContainer(model: FullTextSearchTests.indexedModel, store: .file(url))
+            let ctx = container.viewContext
+            try ctx.performAndWait { () throws in
+                for (n, title) in Self.titles.enumerated() {
+                    let article = ctx.insert(Article.self)
+                    article.title = title
+                    article.position = Int64(n)
+                }
+                try ctx.save()
+            }
+            try container.store.database.write { db in
+                try db.execute(sql: "DROP TABLE Z_Article_FTS_vocab")
+                try db.execute(sql: "CREATE VIRTUAL TABLE \"Z_Article_FTS_vocab\" USING fts5vocab(\"Z_Article_FTS\", 'row')")
+            }
+            #expect(
+                try expanded("kern rel", in: container)
+                    == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
+            try container.store.close()
+        }
+        let container = try PersistentContainer(model: FullTextSearchTests.indexedModel, store: .file(url))
+        let sql = try container.store.database.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'Z_Article_FTS_vocab'")
+        }
+        #expect(sql?.hasSuffix("fts5vocab(\"Z_Article_FTS\", 'instance')") == true)
+        #expect(
+            try expanded("kern rel", in: container)
+                == #"("kern" OR "kernel" OR "kernels") AND ("rel" OR "release" OR "released" OR "releases")"#)
+        #expect(try expanded("Linux", in: container) == #"("linux" OR "linuxes" OR "linuxfoundation")"#)
+        // Opened again, nothing is left to do.
+        let pending = try container.store.database.read { db in
+            try FullTextIndexSchema.needsWork(model: FullTextSearchTests.indexedModel, in: db)
+        }
+        #expect(!pending)
+    }
 }

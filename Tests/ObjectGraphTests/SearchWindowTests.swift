@@ -28,7 +28,7 @@ final class DatedPost: ManagedObject {
 
     /// 6,000 posts saved in key order: every title has "common", every 100th "rare", every
     /// 500th is flagged. `date(n)` gives post n's date (nil: undated).
-    func store(date: (Int) -> Date?) throws -> PersistentContainer {
+    func store(date: (Int) -> Date?, flag: (Int) -> Bool = { $0 % 500 == 0 }) throws -> PersistentContainer {
         let container = try PersistentContainer(model: Self.model, store: .inMemory)
         let context = container.viewContext
         try context.performAndWait { () throws in
@@ -36,7 +36,7 @@ final class DatedPost: ManagedObject {
                 let post = context.insert(DatedPost.self)
                 post.title = "common post \(n)" + (n % 100 == 0 ? " rare" : "")
                 post.published = date(n)
-                post.flag = n % 500 == 0
+                post.flag = flag(n)
             }
             try context.save()
         }
@@ -75,7 +75,8 @@ final class DatedPost: ManagedObject {
             let result = try page(container, text, filter: filter, offset: offset)
             #expect(result.found == result.expected, "\(text)")
             #expect(result.found.count == 50)
-            #expect(result.source == .recentMatches(FetchPlan.minimumSearchWindow), "\(text)")
+            // The first, smallest window holds the page (and all 60 matches of "rare").
+            #expect(result.source == .recentMatches(FetchPlan.searchWindows(pageEnd: offset + 50)[0]), "\(text)")
         }
         // A filter few recent matches pass reads every match.
         let flagged = try page(container, "common", filter: "flag == YES")
@@ -100,7 +101,34 @@ final class DatedPost: ManagedObject {
         let rare = try page(container, "rare")
         #expect(rare.found == rare.expected)
         #expect(rare.found.prefix(2) == ["common post 2900 rare", "common post 2800 rare"])
-        #expect(rare.source == .recentMatches(FetchPlan.minimumSearchWindow))
+        #expect(rare.source == .recentMatches(FetchPlan.firstSearchWindow))
+    }
+
+    @Test func theWindowsGrowWithThePage() {
+        #expect(FetchPlan.searchWindows(pageEnd: 50) == [200, 2_000])
+        #expect(FetchPlan.searchWindows(pageEnd: 80) == [320, 2_000])
+        #expect(FetchPlan.searchWindows(pageEnd: 500) == [2_000, 10_000])
+        #expect(FetchPlan.searchWindows(pageEnd: 1) == [200, 2_000])
+    }
+
+    @Test func aLargerWindowWhenTheFirstDoesNotProveThePage() throws {
+        // The last 200 posts stored are dated 3,000 posts back: the first window's newest
+        // rows are not the page (older keys sort before them), the second window's are.
+        let backdated = try store { n in Date(timeIntervalSince1970: Double(n >= 5_800 ? n - 3_000 : n) * 10) }
+        let common = try page(backdated, "common")
+        #expect(common.found == common.expected)
+        #expect(common.found.first == "common post 5799")
+        #expect(common.source == .recentMatches(FetchPlan.minimumSearchWindow))
+        // The last 190 posts stored fail the filter: the first window has 10 rows to give.
+        let flagged = try store(date: { Date(timeIntervalSince1970: Double($0)) }, flag: { $0 >= 5_810 })
+        let unflagged = try page(flagged, "common", filter: "flag == NO")
+        #expect(unflagged.found == unflagged.expected)
+        #expect(unflagged.found.first == "common post 5809")
+        #expect(unflagged.source == .recentMatches(FetchPlan.minimumSearchWindow))
+        let late = try page(flagged, "common", filter: "flag == YES")
+        #expect(late.found == late.expected)
+        #expect(late.found.first == "common post 5999")
+        #expect(late.source == .recentMatches(FetchPlan.firstSearchWindow))
     }
 
     @Test func undatedRowsComeLast() throws {

@@ -7,8 +7,12 @@ import GRDB
 // two words "linux release" read some 600,000 entries, four times a search (0.14 s). A word
 // itself is read lazily, newest first, and stops at the page. So a word whose prefix starts
 // few other words of the index is asked as those words, OR-ed: the same matches, read lazily.
-// The words come from the index's vocabulary (an `fts5vocab` table), which reads only the
-// entries of the longer words (it counts them), not those of the word itself.
+// The words come from the index's vocabulary, an `fts5vocab` table of type `instance`: one
+// look-up per word, `term >= ? LIMIT 1`, is one seek into the index, whatever the store's
+// size. (A vocabulary of type `row` or `col` counts every entry of each word it returns
+// before returning it: listing the words after "kern" read all of "kernel"'s entries, and
+// those of the next word, 30 ms at a million items; type `instance` returns a word's first
+// entry and goes no further when the statement stops.)
 
 extension FullTextSearch {
     /// At most this many longer words make a prefix a list of words; past it the prefix
@@ -18,13 +22,14 @@ extension FullTextSearch {
     /// ``matchExpression(for:)`` with each word that is ASCII letters and digits (the words
     /// the index's tokenizer folds by lowercasing alone) and begins at most
     /// ``maximumPrefixExpansion`` longer words of the index written as the word OR those
-    /// words, read from `vocabulary` (an `fts5vocab` table of type `row` over the index).
-    /// The same rows match; nil when the text has no words.
+    /// words, read from `vocabulary` (an `fts5vocab` table over the index, best of type
+    /// `instance`: see the notes above). The same rows match; nil when the text has no words.
     static func expandedMatchExpression(for text: String, vocabulary: String, in db: Database) throws -> String? {
         let terms = terms(text)
         guard !terms.isEmpty else { return nil }
+        // The first word of the index at or after `?`: one seek (the LIMIT stops the scan).
         let statement = try db.cachedStatement(
-            sql: "SELECT term FROM \(SchemaGenerator.quote(vocabulary)) WHERE term >= ?")
+            sql: "SELECT term FROM \(SchemaGenerator.quote(vocabulary)) WHERE term >= ? LIMIT 1")
         return try terms.map { term throws -> String in
             switch term {
             case .phrase(let words):
@@ -32,10 +37,12 @@ extension FullTextSearch {
             case .word(let word):
                 guard word.utf8.allSatisfy({ $0 < 0x80 }) else { return "\"\(word)\"*" }
                 let folded = word.lowercased()
-                // The smallest word longer than `folded` that starts with it (no word holds U+0001).
-                let cursor = try String.fetchCursor(statement, arguments: [folded + "\u{1}"])
                 var words = [folded]
-                while let longer = try cursor.next(), longer.utf8.starts(with: folded.utf8) {
+                // Each time the smallest word after the last one listed (no word holds U+0001),
+                // while it starts with `folded`.
+                while let longer = try String.fetchOne(statement, arguments: [words[words.count - 1] + "\u{1}"]),
+                    longer.utf8.starts(with: folded.utf8)
+                {
                     guard words.count <= maximumPrefixExpansion else { return "\"\(word)\"*" }
                     words.append(longer)
                 }

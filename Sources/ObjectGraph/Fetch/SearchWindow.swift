@@ -40,18 +40,33 @@ enum SearchMatchSource: Equatable {
 }
 
 extension FetchPlan {
-    /// The smallest window of recent matches tried; it grows with the page's end (×20).
+    /// The first window of recent matches tried: a few pages' worth (it grows with the
+    /// page's end, ×4). A page of a word matching thousands of rows then reads a few hundred
+    /// of them, at any store size; at a million items a rare word's 2,000 matches were
+    /// read three times (the window's size, its page, the fetch) for a page of 50.
+    static let firstSearchWindow = 200
+    /// The window tried when the first one does not prove the page; it grows with the
+    /// page's end (×20).
     static let minimumSearchWindow = 2_000
 
-    /// The cheapest ``SearchMatchSource`` that gives this plan's page exactly: at most three
-    /// short reads (the window's size and oldest key, the window's page, one index look-up).
+    /// The windows of recent matches ``chooseMatchSource()`` tries for a page ending at
+    /// `pageEnd` (offset + limit), smallest first.
+    static func searchWindows(pageEnd: Int) -> [Int] {
+        let first = max(firstSearchWindow, 4 * pageEnd)
+        let second = max(minimumSearchWindow, 20 * pageEnd)
+        return first < second ? [first, second] : [second]
+    }
+
+    /// The cheapest ``SearchMatchSource`` that gives this plan's page exactly: per window
+    /// tried (``searchWindows(pageEnd:)``), at most three short reads (the window's size and
+    /// oldest key, the window's page, one index look-up).
     func chooseMatchSource() throws(ObjectGraphError) -> SearchMatchSource {
         guard request.searchWindow == nil, let search, let expression = search.expression, !sortsByRelevance,
             ordersByIndexedKey,
             request.fetchLimit > 0, !hasPendingChanges, context.parentContext == nil,
             let first = request.sortDescriptors.first, !first.ascending
         else { return .filter }
-        let window = max(Self.minimumSearchWindow, 20 * (request.fetchOffset + request.fetchLimit))
+        let windows = Self.searchWindows(pageEnd: request.fetchOffset + request.fetchLimit)
         let table = SchemaGenerator.quote(search.table)
         let key = try Predicate.sqlKeyPathExpression(first.key, for: entity, in: context.model, alias: "t0")
         // Rows with the page's last key sort after it when the next order is the store's,
@@ -59,28 +74,36 @@ extension FetchPlan {
         let descriptors = request.sortDescriptors
         let tiesComeAfter =
             descriptors.count > 1 && descriptors[1].key == SortDescriptor.storeOrderKey && !descriptors[1].ascending
-        var windowed = self
-        windowed.matchSource = .recentMatches(window)
-        let (pageSQL, pageArguments) = windowed.selectSQL(columns: key, excluding: [], applyLimit: true)
         return try read { db -> SearchMatchSource in
-            let sizes = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*), MIN(r) FROM (SELECT rowid AS r FROM \(table) WHERE \(table) MATCH ? \
-                    ORDER BY rowid DESC LIMIT \(window))
-                    """, arguments: [expression])
-            let count: Int = sizes?[0] ?? 0
-            guard count >= window, let oldest: Int64 = sizes?[1] else { return .recentMatches(window) }
-            let keys = try DatabaseValue.fetchAll(db, sql: pageSQL, arguments: StatementArguments(pageArguments))
-            guard keys.count >= request.fetchLimit else { return .allMatches }
-            guard let last = keys.last, !last.isNull else { return .filter }
-            let earlier = try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM \(SchemaGenerator.quote(entity.tableName)) t0 \
-                    WHERE \(key) \(tiesComeAfter ? ">" : ">=") ? AND +t0."Z_PK" < ?)
-                    """, arguments: [last, oldest])
-            return earlier == false ? .recentMatches(window) : .filter
+            for (n, window) in windows.enumerated() {
+                let isLast = n == windows.count - 1
+                var windowed = self
+                windowed.matchSource = .recentMatches(window)
+                let (pageSQL, pageArguments) = windowed.selectSQL(columns: key, excluding: [], applyLimit: true)
+                let sizes = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*), MIN(r) FROM (SELECT rowid AS r FROM \(table) WHERE \(table) MATCH ? \
+                        ORDER BY rowid DESC LIMIT \(window))
+                        """, arguments: [expression])
+                let count: Int = sizes?[0] ?? 0
+                guard count >= window, let oldest: Int64 = sizes?[1] else { return .recentMatches(window) }
+                let keys = try DatabaseValue.fetchAll(db, sql: pageSQL, arguments: StatementArguments(pageArguments))
+                guard keys.count >= request.fetchLimit else {
+                    // Too few of the window's matches pass the filter: a larger window, else every match.
+                    if isLast { return .allMatches }
+                    continue
+                }
+                guard let last = keys.last, !last.isNull else { return .filter }
+                let earlier = try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM \(SchemaGenerator.quote(entity.tableName)) t0 \
+                        WHERE \(key) \(tiesComeAfter ? ">" : ">=") ? AND +t0."Z_PK" < ?)
+                        """, arguments: [last, oldest])
+                if earlier == false { return .recentMatches(window) }
+            }
+            return .filter
         }
     }
 }

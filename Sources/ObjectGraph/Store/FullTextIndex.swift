@@ -70,12 +70,21 @@ enum FullTextIndexSchema {
 
     /// The `fts5vocab` table over an index's words (no rows of its own: it reads the
     /// index), which a search reads to turn a word's prefix into the few words it stands for
-    /// (``FullTextSearch/expandedMatchExpression(for:vocabulary:in:)``).
+    /// (``FullTextSearch/expandedMatchExpression(for:vocabulary:in:)``). Of type `instance`,
+    /// whose first row costs one seek; a store made with the older type `row` (which counts
+    /// a word's entries before returning it) has it made again at open.
     static func vocabularyName(table: String) -> String { "\(table)_vocab" }
 
     static func createVocabularySQL(table: String) -> String {
         let q = SchemaGenerator.quote
-        return "CREATE VIRTUAL TABLE \(q(vocabularyName(table: table))) USING fts5vocab(\(q(table)), 'row')"
+        return "CREATE VIRTUAL TABLE \(q(vocabularyName(table: table))) USING fts5vocab(\(q(table)), 'instance')"
+    }
+
+    /// Whether the vocabulary of `table` is missing or not the one ``createVocabularySQL(table:)`` makes.
+    static func vocabularyNeedsMaking(table: String, in db: Database) throws -> Bool {
+        try String.fetchOne(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+            arguments: [vocabularyName(table: table)]) != createVocabularySQL(table: table)
     }
 
     /// FTS5's table of each indexed row's token counts (`id` is the row's key): which rows
@@ -141,7 +150,7 @@ enum FullTextIndexSchema {
             if entity.fullTextIndex?.extractLengths.isEmpty == false, !tables.contains(sourceViewName(table: table)) {
                 return true
             }
-            if !tables.contains(vocabularyName(table: table)) { return true }
+            if try vocabularyNeedsMaking(table: table, in: db) { return true }
             if !Set(triggerNames(table: table)).isSubset(of: triggers) { return true }
             if try triggersNeedReplacing(table: table, entity: entity, in: db) { return true }
         }
@@ -170,7 +179,8 @@ enum FullTextIndexSchema {
                 }
                 // Rows a bulk write stored without indexing them (it was interrupted).
                 try indexPendingRows(of: entity, in: db)
-                if try !db.tableExists(vocabularyName(table: table)) {
+                if try vocabularyNeedsMaking(table: table, in: db) {
+                    try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(vocabularyName(table: table)))")
                     try db.execute(sql: createVocabularySQL(table: table))
                 }
                 continue
