@@ -16,6 +16,7 @@
 #   usage: scripts/bench-scale.sh            env: SIZES="10000 100000 1000000" FEEDS=2000 RUNS=3 MIGRATE=
 #          ZEADER=.build/release/zeader BENCH=.build/release/zeader-bench WORK=dir KEEP=1
 #          HARNESS=/work/shared/bench REFRESH_ITEMS=10 JOBS=8
+# KEEP=1 keeps WORK and each size's store, after its refreshes, as WORK/kept-SIZE.sqlite.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 zeader=$(realpath "${ZEADER:-$root/.build/release/zeader}")
@@ -125,6 +126,10 @@ for n in $sizes; do
 		echo "the warm refresh did not find every feed unchanged: $("${z[@]}" refresh --jobs "$jobs")" >&2
 		exit 1
 	}
+	if [ -n "${KEEP:-}" ]; then # kept (after its refreshes) for timing more commands by hand
+		mv "$store" "$work/kept-$n.sqlite"
+		rm -f "$store-wal" "$store-shm"
+	fi
 	rm -f "$store" "$store-wal" "$store-shm" "$store".v*.bak
 	if [ -n "${MIGRATE:-}" ]; then # a model version 3 store of the same size, opened (migrated) by this build
 		"$bench" scale-build "$store" "$n" "$feeds" v3
