@@ -59,7 +59,7 @@ struct CLIModelV2Tests {
     }
 
     @Test("a restore killed with SIGKILL resumes after its last saved batch; every item ends up stored once")
-    func killedRestoreResumes() throws {
+    func killedRestoreResumes() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let count = 20_000
@@ -88,9 +88,12 @@ struct CLIModelV2Tests {
         while process.isRunning, Date() < deadline {
             let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
             if size > 3_000_000 { break }
-            Thread.sleep(forTimeInterval: 0.01)
+            // Not Thread.sleep: the import takes seconds, for which a thread of the test pool
+            // (two on CI) would be held from every other test.
+            try await Task.sleep(for: .milliseconds(10))
         }
-        kill(process.processIdentifier, SIGKILL)
+        // Only while it runs: once it has ended and been reaped its pid may be another's.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "the import finished before it could be killed")
         let markerKey = "objectgraph.import.zeader.restore:\(backup.path):\(text.utf8.count)"
