@@ -116,6 +116,9 @@ public final class LoopbackHTTPServer: Sendable {
         var connectionsAccepted = 0
         var openConnections = 0
         var maxOpenConnections = 0
+        /// Set by the accept loop when it has closed the listener: from then on its number
+        /// may belong to someone else's socket, which `stop()` must not shut down.
+        var listenerClosed = false
     }
 
     public let port: UInt16
@@ -133,7 +136,7 @@ public final class LoopbackHTTPServer: Sendable {
         self.handler = handler
         self.gauge = gauge
         self.keepAlive = keepAlive
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, closeOnExecStream, 0)
         guard fd >= 0 else { throw ServerError.socket("socket", errno) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -178,12 +181,14 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Stops accepting; connections still open notice within a fraction of a second.
     public func stop() {
-        let wasStopped = state.withLock { state in
-            defer { state.stopped = true }
-            return state.stopped
+        // The shutdown happens under the lock the accept loop closes the listener under, so
+        // it never reaches a number the loop has closed and the kernel has handed on (to a
+        // parallel test's connection, which would then read an end of file).
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if !state.listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
         }
-        guard !wasStopped else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
         // The accept loop closes the listener itself once accept() has returned.
     }
 
@@ -194,6 +199,8 @@ public final class LoopbackHTTPServer: Sendable {
                 if errno == EINTR { continue }
                 break
             }
+            // (accept4 with SOCK_CLOEXEC is not in Swift's Glibc module.)
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             if isStopped {
                 close(client)
                 break
@@ -206,7 +213,10 @@ public final class LoopbackHTTPServer: Sendable {
             }
             Thread.detachNewThread { [self] in serveConnection(client, number: number) }
         }
-        close(listener)
+        state.withLock {
+            close(listener)
+            $0.listenerClosed = true
+        }
     }
 
     /// Answers requests on `client` until a reply closes it (every reply, unless keep-alive).
@@ -455,7 +465,7 @@ public final class UnacceptingListener: Sendable {
     private let descriptors: [Int32]
 
     public init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, closeOnExecStream, 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -474,7 +484,7 @@ public final class UnacceptingListener: Sendable {
         // half-open). Non-blocking so the filler that cannot complete does not hang us.
         var fillers: [Int32] = []
         for _ in 0..<2 {
-            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let filler = socket(AF_INET, closeOnExecStream, 0)
             _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
             _ = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -493,3 +503,11 @@ public final class UnacceptingListener: Sendable {
         for descriptor in descriptors { Glibc.close(descriptor) }
     }
 }
+
+/// `SOCK_STREAM | SOCK_CLOEXEC`, for every socket of these test servers. Without the flag a
+/// program another test starts at that moment can inherit the socket: Foundation's `Process`
+/// closes in the child only the descriptors open when it looked (`/proc/self/fd`), not one
+/// another thread opens between that look and the spawn. A child holding a listener keeps its
+/// port alive, and a test that finds a server's port from the server's sockets (the HTTP/2
+/// tests' `nghttpd`) could take that port for the server's own.
+public let closeOnExecStream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)

@@ -90,13 +90,16 @@ struct FatalSignalRestoreTests {
     private func runChild(mode: String) async throws -> ChildRun {
         // posix_openpt and friends are not in Swift's Glibc module; these are the ioctls they
         // use (TIOCSPTLCK and TIOCGPTN, the same numbers on every Linux architecture we run on).
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        // O_CLOEXEC: a program another test starts meanwhile must not inherit either side.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(master >= 0)
-        defer { close(master) }
+        // The reader's thread owns `master` from here on and closes it when it ends.
+        let output = PtyReader(master)
+        defer { _ = output.finish() }
         var unlock: Int32 = 0
         var number: Int32 = -1
         try #require(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
-        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(slave >= 0)
         defer { close(slave) }
         var cooked = termios()
@@ -115,8 +118,6 @@ struct FatalSignalRestoreTests {
         child.standardInput = terminal
         child.standardOutput = terminal
         child.standardError = FileHandle.nullDevice
-        // Drained while the child runs, so it never blocks on a full pty.
-        let output = PtyReader(master)
         // Waits without holding a thread: blocking one of the two the test pool has on a busy
         // machine stalls every other test for as long as the child takes to start.
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -135,16 +136,23 @@ struct FatalSignalRestoreTests {
     }
 }
 
-/// Reads a pty's master side on a thread of its own until told to finish.
+/// Reads a pty's master side on a thread of its own (so the child never blocks on a full
+/// pty) until told to finish; that thread owns the descriptor and closes it as it ends.
+/// Closing it anywhere else would race the thread's `poll`/`read`: the number could
+/// meanwhile belong to another test's socket or pipe, which the thread would then read from.
 private final class PtyReader: Sendable {
     private let master: Int32
     private let collected = Mutex((text: [UInt8](), done: false))
+    private let ended = DispatchSemaphore(value: 0)
 
     init(_ master: Int32) {
         self.master = master
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         Thread.detachNewThread { [self] in
             while !collected.withLock({ $0.done }) { readAvailable() }
+            readAvailable()  // what the child wrote last
+            close(master)
+            ended.signal()
         }
     }
 
@@ -156,12 +164,15 @@ private final class PtyReader: Sendable {
         if count > 0 { collected.withLock { $0.text += buffer[0..<count] } }
     }
 
+    /// Stops the thread, waits until it has closed the descriptor, and returns what it read.
+    /// Idempotent. Waits at most one `poll` round (50 ms) and one read.
     func finish() -> String {
-        readAvailable()
-        return collected.withLock {
-            $0.done = true
-            return String(decoding: $0.text, as: UTF8.self)
+        let first = collected.withLock { state -> Bool in
+            defer { state.done = true }
+            return !state.done
         }
+        if first { ended.wait() }
+        return collected.withLock { String(decoding: $0.text, as: UTF8.self) }
     }
 }
 

@@ -171,7 +171,7 @@ struct FetchStatusTests {
     @Test func refusedConnectionIsATransportError() async throws {
         // A port bound but not listening refuses connections, and stays ours while the test
         // runs (a stopped server's port could be taken by another test's server meanwhile).
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = Glibc.socket(AF_INET, closeOnExecStream, 0)
         #expect(socket >= 0)
         defer { close(socket) }
         var address = sockaddr_in()

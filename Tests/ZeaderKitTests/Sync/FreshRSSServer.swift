@@ -113,6 +113,10 @@ final class FreshRSSServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The server it starts runs for minutes: it must not hold the test process's sockets
+        // and pipes (a parallel test's connection, a child's output pipe that would then
+        // never reach its end).
+        guard closeFromThree(&actions) else { throw Failure(message: "cannot close descriptors in the child (glibc < 2.34)") }
         let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] } ?? []
         let argv = (command.isEmpty ? [path] + arguments : command + [path] + arguments).map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
@@ -144,7 +148,7 @@ final class FreshRSSServer: Sendable {
 
     /// A port nothing listens on now (the kernel's pick, released).
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, closeOnExecStream, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -161,7 +165,7 @@ final class FreshRSSServer: Sendable {
     }
 
     private static func answers(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, closeOnExecStream, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
