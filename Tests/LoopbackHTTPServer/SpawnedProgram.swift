@@ -36,8 +36,20 @@ public final class SpawnedProgram: Sendable {
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // The test process blocks signals in its threads: the program must not inherit that
+        // mask (it would ignore a SIGTERM), nor ignored dispositions.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw SpawnError(message: "cannot run \(path): \(String(cString: strerror(spawned)))") }
         self.pid = pid
     }
@@ -47,6 +59,10 @@ public final class SpawnedProgram: Sendable {
 
     /// How it ended, as `waitpid` reports it (`nil` while it runs).
     public var waitStatus: Int32? { status(waiting: false) }
+
+    /// Waits for it to end by itself; how it ended, as `waitpid` reports it.
+    @discardableResult
+    public func waitForExit() -> Int32 { status(waiting: true) ?? 0 }
 
     /// Kills it and waits for it to end.
     public func kill() {

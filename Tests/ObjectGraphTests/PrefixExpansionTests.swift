@@ -12,8 +12,8 @@ import Testing
         "Café release notes", "cafeteria menu", "releases of the week", "nothing",
     ]
 
-    func makeStore() throws -> PersistentContainer {
-        let container = try PersistentContainer(model: FullTextSearchTests.indexedModel, store: .inMemory)
+    func makeStore(_ location: StoreLocation = .inMemory) throws -> PersistentContainer {
+        let container = try PersistentContainer(model: FullTextSearchTests.indexedModel, store: location)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             for (n, title) in Self.titles.enumerated() {
@@ -100,16 +100,7 @@ import Testing
         let directory = TemporaryDirectory()
         let url = directory.file("vocab-row.sqlite")
         do {
-            let container = try PersistentContainer(model: FullTextSearchTests.indexedModel, store: .file(url))
-            let ctx = container.viewContext
-            try ctx.performAndWait { () throws in
-                for (n, title) in Self.titles.enumerated() {
-                    let article = ctx.insert(Article.self)
-                    article.title = title
-                    article.position = Int64(n)
-                }
-                try ctx.save()
-            }
+            let container = try makeStore(.file(url))
             try container.store.database.write { db in
                 try db.execute(sql: "DROP TABLE Z_Article_FTS_vocab")
                 try db.execute(sql: "CREATE VIRTUAL TABLE \"Z_Article_FTS_vocab\" USING fts5vocab(\"Z_Article_FTS\", 'row')")

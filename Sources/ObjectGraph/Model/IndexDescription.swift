@@ -92,16 +92,7 @@ public struct IndexDescription: Sendable, Equatable, CustomStringConvertible {
             }
         }
         if case .data = value { throw refuse("compares with data") }
-        let op: String
-        switch c.op {
-        case .equalTo: op = " IS "
-        case .notEqualTo: op = " IS NOT "
-        case .lessThan: op = " < "
-        case .lessThanOrEqualTo: op = " <= "
-        case .greaterThan: op = " > "
-        case .greaterThanOrEqualTo: op = " >= "
-        default: throw refuse("uses an operator other than ==, !=, <, <=, >, >=")
-        }
+        guard let op = c.op.sqlComparison else { throw refuse("uses an operator other than ==, !=, <, <=, >, >=") }
         return "(" + column + op + SchemaGenerator.sqlLiteral(value) + ")"
     }
 }

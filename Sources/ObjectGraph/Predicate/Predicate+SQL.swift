@@ -400,16 +400,23 @@ struct PredicateSQLCompiler {
             }
         }
         let rhs = folded(right, options)
-        let sqlOperator: String
-        switch c.op {
-        case .equalTo: sqlOperator = " IS "
-        case .notEqualTo: sqlOperator = " IS NOT "
-        case .lessThan: sqlOperator = " < "
-        case .lessThanOrEqualTo: sqlOperator = " <= "
-        case .greaterThan: sqlOperator = " > "
-        case .greaterThanOrEqualTo: sqlOperator = " >= "
-        default: sqlOperator = " IS "
+        return "(" + lhs + (c.op.sqlComparison ?? " IS ") + rhs + ")"
+    }
+}
+
+extension ComparisonOperator {
+    /// The SQL of the six plain comparisons, spaced for pasting between operands (`==` is
+    /// `IS`, so NULL compares as a value); nil for the others. Fetches and partial indexes'
+    /// conditions both use it, so SQLite sees the same text in both and can use the index.
+    var sqlComparison: String? {
+        switch self {
+        case .equalTo: " IS "
+        case .notEqualTo: " IS NOT "
+        case .lessThan: " < "
+        case .lessThanOrEqualTo: " <= "
+        case .greaterThan: " > "
+        case .greaterThanOrEqualTo: " >= "
+        default: nil
         }
-        return "(" + lhs + sqlOperator + rhs + ")"
     }
 }

@@ -107,37 +107,12 @@ final class FreshRSSServer: Sendable {
     static func spawn(_ path: String, _ arguments: [String], directory: String? = nil) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("freshrss-\(UUID().uuidString).out")
         defer { unlink(output.path) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // The server it starts runs for minutes: it must not hold the test process's sockets
-        // and pipes (a parallel test's connection, a child's output pipe that would then
-        // never reach its end).
-        guard closeFromThree(&actions) else { throw Failure(message: "cannot close descriptors in the child (glibc < 2.34)") }
+        // The server it starts runs for minutes: SpawnedProgram gives it none of the test
+        // process's sockets and pipes (a parallel test's connection, a child's output pipe that
+        // would then never reach its end), nor its blocked signals (it would ignore `stop`'s SIGTERM).
         let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] } ?? []
-        let argv = (command.isEmpty ? [path] + arguments : command + [path] + arguments).map { strdup($0) } + [nil]
-        defer { for arg in argv { free(arg) } }
-        // The test process blocks signals in its threads: the server must not inherit that
-        // mask (it would ignore `stop`'s SIGTERM), nor ignored dispositions.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let executable = command.isEmpty ? path : "/bin/sh"
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw Failure(message: "cannot run \(path): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let argv = command.isEmpty ? [path] + arguments : command + [path] + arguments
+        let status = try SpawnedProgram(argv[0], Array(argv.dropFirst()), output: output).waitForExit()
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         let exited = status & 0x7f == 0
         guard exited, (status >> 8) & 0xff == 0 else {
