@@ -125,6 +125,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func configure(_ handle: UnsafeMutableRawPointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         setLong(CURLOPT_NOSIGNAL, 1)  // many threads; timeouts must not use signals
+        _ = zc_easy_open_sockets_closing_on_exec(handle)
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         setLong(CURLOPT_FOLLOWLOCATION, 0)

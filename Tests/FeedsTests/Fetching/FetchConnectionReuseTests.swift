@@ -39,6 +39,42 @@ struct FetchConnectionReuseTests {
         }
     }
 
+    /// The connection a fetch leaves open for the next one closes on exec: a program started
+    /// meanwhile (an `exec:` feed, a browser) must not inherit it and hold it open.
+    @Test func aKeptConnectionClosesOnExec() async throws {
+        try await withLoopbackServer(keepAlive: true, { _ in .ok("<rss/>") }) { server in
+            let fetcher = makeTestFetcher()
+            let outcome = await fetcher.fetch(FeedRequest(url: server.url("/feed")))
+            #expect(outcome.body == Data("<rss/>".utf8))
+            let descriptors = Self.clientSockets(toPort: server.port)
+            #expect(!descriptors.isEmpty, "no open connection to port \(server.port) after a keep-alive fetch")
+            for descriptor in descriptors {
+                #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(descriptor) is inherited by children")
+            }
+            withExtendedLifetime(fetcher) {}
+        }
+    }
+
+    /// This process's descriptors of TCP sockets connected to 127.0.0.1:`port` (from
+    /// /proc/net/tcp: field 2 is the remote ADDRESS:PORT in hex, field 9 the inode).
+    static func clientSockets(toPort port: UInt16) -> [Int32] {
+        let table = String(
+            decoding: FileHandle(forReadingAtPath: "/proc/net/tcp").flatMap { try? $0.readToEnd() } ?? Data(), as: UTF8.self)
+        var inodes = Set<String>()
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[2] == "0100007F:" + String(format: "%04X", port) else { continue }
+            inodes.insert(String(fields[9]))
+        }
+        let directory = "/proc/self/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).compactMap { entry in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(entry)"),
+                target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst("socket:[".count).dropLast()))
+            else { return nil }
+            return Int32(entry)
+        }
+    }
+
     @Test func manyFeedsFromOneHostUseNoMoreConnectionsThanTheHostLimit() async throws {
         try await withLoopbackServer(keepAlive: true, { request in .delayed(seconds: 0.05, .ok("<rss/>")) }) { server in
             let fetcher = makeTestFetcher(maxConcurrent: 8, maxPerHost: 2)
