@@ -43,11 +43,6 @@ func manyToManyBenchmark(posts: Int, tagsPerPost: Int) throws {
         try build.save()
         build.reset()
     }
-    func show(_ label: String, _ t: Timing) {
-        print(
-            "  \(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%.3f s", t.cpu)) (\(String(format: "%.3f s", t.wall)))"
-        )
-    }
     print("many-to-many: \(posts) posts × \(tagsPerPost) tags; CPU time (wall time)")
     let context = container.newBackgroundContext(name: "bench")
     try context.performAndWait { () throws in
@@ -62,8 +57,8 @@ func manyToManyBenchmark(posts: Int, tagsPerPost: Int) throws {
         let (_, cached) = measure { for _ in 0..<1_000 { total += post.tags.count } }
         precondition(total == 2_000 * tagsPerPost)
         print("one post's tags read 1,000 times:")
-        show("re-queried on every access (before)", uncached)
-        show("cached, invalidated by the bus (now)", cached)
+        printTiming("re-queried on every access (before)", uncached)
+        printTiming("cached, invalidated by the bus (now)", cached)
     }
     print("every post's tags:")
     for prefetching in [false, true] {
@@ -76,7 +71,7 @@ func manyToManyBenchmark(posts: Int, tagsPerPost: Int) throws {
                 for post in try ctx.fetch(request) { count += post.tags.count }
             }
             precondition(count == posts * tagsPerPost)
-            show(prefetching ? "prefetched: one query (now)" : "one query per post (before)", t)
+            printTiming(prefetching ? "prefetched: one query (now)" : "one query per post (before)", t)
         }
     }
 }

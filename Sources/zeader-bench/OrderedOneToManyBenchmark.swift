@@ -42,11 +42,6 @@ func orderedOneToManyBenchmark(members: Int, reads: Int = 100) throws {
         build.reset()
         return playlist.objectID
     }
-    func show(_ label: String, _ t: Timing) {
-        print(
-            "  \(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%.3f s", t.cpu)) (\(String(format: "%.3f s", t.wall)))"
-        )
-    }
     print("ordered one-to-many: reads of a \(members)-track playlist, \(reads) times; CPU time (wall time)")
     let context = container.newBackgroundContext(name: "bench")
     try context.performAndWait { () throws in
@@ -60,8 +55,8 @@ func orderedOneToManyBenchmark(members: Int, reads: Int = 100) throws {
         }
         let (_, cached) = measure { for _ in 0..<reads { total += playlist.tracks.count } }
         precondition(total == 2 * reads * members)
-        show("re-queried on every access (before)", uncached)
-        show("cached, invalidated by saved reorders (now)", cached)
+        printTiming("re-queried on every access (before)", uncached)
+        printTiming("cached, invalidated by saved reorders (now)", cached)
     }
     // A reorder saved by another context: the next read sees it (one re-read), then reads are cached again.
     let moved = try build.performAndWait { () throws -> String? in
@@ -78,6 +73,6 @@ func orderedOneToManyBenchmark(members: Int, reads: Int = 100) throws {
             for _ in 0..<reads { first = playlist.tracks.first?.title }
         }
         precondition(first == moved, "the reorder was not seen: \(first ?? "none")")
-        show("after another context's saved reorder (1 re-read)", afterReorder)
+        printTiming("after another context's saved reorder (1 re-read)", afterReorder)
     }
 }

@@ -31,12 +31,6 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
         build.reset()
     }
     print("\(servers) servers × \(itemsPerServer) items; CPU time (wall time)")
-    func show(_ label: String, _ t: Timing, per: Int = 1, unit: String = "") {
-        let cpu = t.cpu / Double(per)
-        let wall = t.wall / Double(per)
-        func format(_ s: Double) -> String { s < 0.01 ? String(format: "%.1f µs", s * 1e6) : String(format: "%.3f s", s) }
-        print("  \(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(format(cpu)) (\(format(wall)))\(unit)")
-    }
     let context = container.newBackgroundContext(name: "bench")
     try context.performAndWait { () throws in
         let server = try context.fetch(FetchRequest<BenchServer>(fetchLimit: 1))[0]
@@ -54,9 +48,9 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
             for _ in 0..<reads { total += server.feedItems.count }
         }
         print("to-many reads of a \(itemsPerServer)-item relationship, \(reads) times:")
-        show("re-queried on every access (before)", uncached)
-        show("cached, invalidated by the bus (now)", cached)
-        show("  per cached read", cached, per: reads)
+        printTiming("re-queried on every access (before)", uncached)
+        printTiming("cached, invalidated by the bus (now)", cached)
+        printTiming("  per cached read", cached, per: reads)
         precondition(total == 2 * reads * itemsPerServer)
     }
 
@@ -71,7 +65,7 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
                 for server in try ctx.fetch(request) { count += server.feedItems.count }
             }
             precondition(count == servers * itemsPerServer)
-            show(prefetching ? "prefetched: one query" : "one query per server", t)
+            printTiming(prefetching ? "prefetched: one query" : "one query per server", t)
         }
     }
 
@@ -89,7 +83,7 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
                 for item in try ctx.fetch(request) { length += item.title?.count ?? 0 }
             }
             precondition(length > 0)
-            show(label, t)
+            printTiming(label, t)
         }
     }
 
@@ -101,7 +95,7 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
         request.propertiesToFetch = [.key("server"), .count(as: "unread"), .aggregate(.sum, of: "score", as: "score")]
         let (rows, grouped) = try measure { try ctx.fetchDictionaries(request) }
         precondition(rows.count == servers)
-        show("dictionary results, grouped in SQL", grouped)
+        printTiming("dictionary results, grouped in SQL", grouped)
         var plain = request
         plain.propertiesToGroupBy = []
         plain.propertiesToFetch = []
@@ -115,7 +109,7 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
             return sums
         }
         precondition(sums.count == servers)
-        show("objects fetched and summed in Swift", objects)
+        printTiming("objects fetched and summed in Swift", objects)
     }
     try manyToManyBenchmark(posts: servers * 10, tagsPerPost: 10)
     try orderedOneToManyBenchmark(members: itemsPerServer)

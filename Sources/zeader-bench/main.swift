@@ -74,6 +74,15 @@ struct Timing {
     var cpu: Double
 }
 
+/// Prints one line of a benchmark's table: the label, then the CPU time (wall time), each
+/// divided by `per` (µs below 10 ms), then `unit`.
+func printTiming(_ label: String, _ t: Timing, per: Int = 1, unit: String = "") {
+    func format(_ s: Double) -> String { s < 0.01 ? String(format: "%.1f µs", s * 1e6) : String(format: "%.3f s", s) }
+    let cpu = format(t.cpu / Double(per))
+    let wall = format(t.wall / Double(per))
+    print("  \(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(cpu) (\(wall))\(unit)")
+}
+
 /// Runs `body`, timing it.
 func measure<T>(_ body: () throws -> T) rethrows -> (T, Timing) {
     let start = now()
