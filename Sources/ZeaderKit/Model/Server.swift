@@ -169,7 +169,7 @@ public enum ZeaderModel {
     /// (`zeader-bench refresh-index`). Never open a user's store with it (it drops the index).
     public static let currentWithoutSearchIndex = model(
         version: current.version,
-        entities: version6Entities().map { entity in
+        entities: currentEntities().map { entity in
             var e = entity
             e.fullTextIndex = nil
             return e
@@ -237,6 +237,8 @@ public enum ZeaderModel {
 
     /// The model this program writes.
     public static var current: ManagedObjectModel { version6 }
+    /// ``current``'s entities (moved on with it).
+    static func currentEntities() -> [EntityDescription] { version6Entities() }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
