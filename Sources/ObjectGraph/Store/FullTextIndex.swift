@@ -367,7 +367,7 @@ extension FullTextIndexSchema {
     static func pendingRanges(of entity: Entity, in db: Database) throws -> [ClosedRange<Int64>] {
         guard
             let text = try String.fetchOne(
-                db, sql: "SELECT value FROM \"Z_METADATA\" WHERE key = ?", arguments: [pendingKey(entity.name)])
+                db.cachedStatement(sql: "SELECT value FROM \"Z_METADATA\" WHERE key = ?"), arguments: [pendingKey(entity.name)])
         else { return [] }
         return text.split(separator: " ").compactMap { part in
             let bounds = part.split(separator: "-")

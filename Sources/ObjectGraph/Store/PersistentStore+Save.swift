@@ -104,6 +104,8 @@ struct SaveExecution {
     // The last temporary ID ``saved(_:)`` resolved, and its permanent ID.
     private var lastTemporary: ObjectID?
     private var lastPermanent: ObjectID?
+    /// The inserted rows' text and blob bytes while their statement runs.
+    private let boundBytes = BoundBytes()
 
     init(plan: SavePlan, policy: MergePolicy, model: ManagedObjectModel, db: Database) {
         self.plan = plan
@@ -129,31 +131,32 @@ struct SaveExecution {
     // MARK: Keys
 
     /// Permanent primary keys, never reused (kept in Z_PRIMARYKEY like Core Data), handed
-    /// out in insertion order. Inserts come grouped by entity in practice, so the entity's
-    /// next key is looked up only when the entity changes.
+    /// out in insertion order. The entity's next key is looked up only when the entity
+    /// changes, in a list of the save's few tables (inserts of two entities may alternate:
+    /// a dictionary keyed by table name hashed the name at every change).
     private mutating func allocatePrimaryKeys() throws {
         outcome.insertedIDs.reserveCapacity(plan.inserts.count)
         outcome.permanentIDs.reserveCapacity(plan.inserts.count)
         // By table: the entities of an inheritance hierarchy share their root's keys.
-        var nextPK: [String: Int64] = [:]
+        var nextPK: [(table: String, next: Int64)] = []
         var currentEntity: Entity?
-        var currentNext: Int64 = 0
+        var slot = 0
         for insert in plan.inserts {
             if insert.entity !== currentEntity {
-                if let currentEntity { nextPK[currentEntity.tableName] = currentNext }
                 currentEntity = insert.entity
-                if let next = nextPK[insert.entity.tableName] {
-                    currentNext = next
+                let table = insert.entity.tableName
+                if let found = nextPK.firstIndex(where: { $0.table == table }) {
+                    slot = found
                 } else {
-                    currentNext = try PrimaryKeyAllocator.next(for: insert.entity, in: db)
+                    nextPK.append((table, try PrimaryKeyAllocator.next(for: insert.entity, in: db)))
+                    slot = nextPK.count - 1
                 }
             }
-            let permanent = ObjectID(entity: insert.entity, rawValue: currentNext)
-            currentNext += 1
+            let permanent = ObjectID(entity: insert.entity, rawValue: nextPK[slot].next)
+            nextPK[slot].next += 1
             outcome.insertedIDs.append(permanent)
             outcome.permanentIDs[insert.temporaryID] = permanent
         }
-        if let currentEntity { nextPK[currentEntity.tableName] = currentNext }
         for (table, next) in nextPK {
             let entity = model.tableEntities.first { $0.tableName == table }!
             try PrimaryKeyAllocator.record(last: next - 1, for: entity, in: db)
@@ -188,6 +191,14 @@ struct SaveExecution {
     /// items wrote 14.5 GB of statement journals for a 290 MB store. A statement of many rows
     /// copies each page once. A constraint failure is retried row by row, so that the error
     /// names the row that broke it.
+    ///
+    /// Why not `INSERT OR FAIL`, which needs no statement journal (a save's transaction is
+    /// all or nothing anyway): it saves 5 % of the instructions of `zeader-bench refresh-index`
+    /// on a store without the search index, and nothing with it, because the insert trigger
+    /// (compiled into the statement even while its `WHEN` stands it aside) writes to a
+    /// virtual table, which SQLite always journals. And an outer conflict clause replaces
+    /// those of the triggers' own statements: kept counts' `INSERT OR IGNORE` into their log
+    /// would become `OR FAIL` (KeptCounts.swift).
     private mutating func insertRows() throws {
         // By entity, in insertion order within each: keys are allocated already, so the order
         // of rows across tables does not matter.
@@ -242,6 +253,8 @@ struct SaveExecution {
             first += perRow
         }
         do {
+            // The step clears the bindings (even when it fails) before the bytes go.
+            defer { boundBytes.removeAll() }
             try RawSQLite.step(raw, sql: statement.sql, in: db)
         } catch let error as DatabaseError {
             guard rows.count > 1, error.resultCode == .SQLITE_CONSTRAINT else {
@@ -262,7 +275,7 @@ struct SaveExecution {
         for i in entity.storedAttributeIndexes {
             // Derived counts start at zero; the children's deltas fill them in.
             if entity.counters.isEmpty || !entity.attributes[i].isDerivedCounter {
-                RawSQLite.bind(raw, parameter, object.values[i])
+                RawSQLite.bind(raw, parameter, object.values[i], keepingBytesIn: boundBytes)
             } else {
                 sqlite3_bind_int64(raw, parameter, 0)
             }
@@ -557,17 +570,19 @@ enum PrimaryKeyAllocator {
     /// The next free key of `entity`.
     static func next(for entity: Entity, in db: Database) throws -> Int64 {
         let stored =
-            try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?", arguments: [entity.tableName])
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT Z_MAX FROM \"Z_PRIMARYKEY\" WHERE Z_ENTITY = ?"), arguments: [entity.tableName])
             ?? 0
         let maxRow =
-            try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(entity.tableName))") ?? 0
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(SchemaGenerator.quote(entity.tableName))")) ?? 0
         return max(stored, maxRow) + 1
     }
 
     /// Records `last` as the highest key given out for `entity`.
     static func record(last: Int64, for entity: Entity, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)", arguments: [entity.tableName, last])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO \"Z_PRIMARYKEY\" (Z_ENTITY, Z_MAX) VALUES (?, ?)")
+            .execute(arguments: [entity.tableName, last])
     }
 }
 
@@ -590,9 +605,10 @@ enum DerivedCountWriter {
     static func read(_ parent: Entity, keys: some Collection<Int64>, in db: Database) throws -> [Int64: [Int: Int64]] {
         let columns = parent.counters.map { SchemaGenerator.quote(parent.attributes[$0.attributeIndex].name) }
         let rows = try Row.fetchAll(
-            db,
-            sql:
-                "SELECT \"Z_PK\", \(columns.joined(separator: ", ")) FROM \(SchemaGenerator.quote(parent.tableName)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))",
+            db.cachedStatement(
+                sql:
+                    "SELECT \"Z_PK\", \(columns.joined(separator: ", ")) FROM \(SchemaGenerator.quote(parent.tableName)) WHERE \"Z_PK\" IN (SELECT value FROM json_each(?))"
+            ),
             arguments: [jsonArray(keys)])
         var result: [Int64: [Int: Int64]] = [:]
         for row in rows {

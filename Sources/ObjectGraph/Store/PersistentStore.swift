@@ -297,9 +297,10 @@ public final class PersistentStore: Sendable {
 
     static func setMetadata(_ value: String?, forKey key: String, in db: Database) throws {
         if let value {
-            try db.execute(sql: "INSERT OR REPLACE INTO \"Z_METADATA\" (key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \"Z_METADATA\" (key, value) VALUES (?, ?)")
+                .execute(arguments: [key, value])
         } else {
-            try db.execute(sql: "DELETE FROM \"Z_METADATA\" WHERE key = ?", arguments: [key])
+            try db.cachedStatement(sql: "DELETE FROM \"Z_METADATA\" WHERE key = ?").execute(arguments: [key])
         }
     }
 

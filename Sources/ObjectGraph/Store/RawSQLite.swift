@@ -36,6 +36,31 @@ enum RawSQLite {
         }
     }
 
+    /// Binds `value` like ``bind(_:_:_:)``, its text or blob bytes copied into `bytes`
+    /// and bound without SQLite copying them again (`SQLITE_STATIC`). SQLite reads them
+    /// only while the statement runs: ``step(_:sql:in:)`` clears the bindings before it
+    /// returns, and the caller empties `bytes` only after that.
+    static func bind(_ statement: OpaquePointer, _ index: Int32, _ value: Value, keepingBytesIn bytes: BoundBytes) {
+        switch value {
+        case .string(let s):
+            var s = s
+            s.withUTF8 { buffer in
+                let copy = bytes.copy(UnsafeRawBufferPointer(buffer))
+                _ = sqlite3_bind_text(statement, index, copy.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+            }
+        case .data(let d):
+            d.withUnsafeBytes { buffer in
+                if buffer.baseAddress != nil {
+                    _ = sqlite3_bind_blob(statement, index, bytes.copy(buffer), Int32(buffer.count), nil)
+                } else {
+                    _ = sqlite3_bind_zeroblob(statement, index, 0)
+                }
+            }
+        default:
+            bind(statement, index, value)
+        }
+    }
+
     /// Runs a bound statement to completion and resets it; throws GRDB's `DatabaseError`
     /// (with SQLite's code and message) on failure.
     static func step(_ statement: OpaquePointer, sql: @autoclosure () -> String, in db: Database) throws {
@@ -91,6 +116,46 @@ enum RawSQLite {
             let data = sqlite3_column_blob(statement, column).map { Data(bytes: $0, count: count) } ?? Data()
             return type == .string ? .string(String(decoding: data, as: UTF8.self)) : .data(data)
         }
+    }
+}
+
+/// The bytes of the text and blob values bound to a statement, kept until it has run
+/// (``RawSQLite/bind(_:_:_:keepingBytesIn:)``): one copy into memory this owns instead of
+/// SQLite's copy of each value into a buffer it allocates and frees per value (a `malloc`
+/// and `free` per text, under the allocator's lock that the parsing threads contend for).
+/// Memory is taken in chunks that never move, so a pointer handed out stays valid until
+/// ``removeAll()``, which keeps the first chunk for the next statement.
+final class BoundBytes {
+    private var chunks: [UnsafeMutableRawBufferPointer] = []
+    /// Bytes used in the last chunk.
+    private var used = 0
+    static let chunkSize = 256 * 1024
+
+    init() {}
+
+    /// A copy of `bytes`, valid until ``removeAll()`` or the end of this object.
+    func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer {
+        let count = bytes.count
+        if chunks.isEmpty || chunks[chunks.count - 1].count - used < count {
+            chunks.append(.allocate(byteCount: max(Self.chunkSize, count), alignment: 16))
+            used = 0
+        }
+        let destination = chunks[chunks.count - 1].baseAddress! + used
+        if let source = bytes.baseAddress, count > 0 { destination.copyMemory(from: source, byteCount: count) }
+        used += count
+        return UnsafeRawPointer(destination)
+    }
+
+    /// Forgets every copy (once no statement holds a pointer to one).
+    func removeAll() {
+        guard !chunks.isEmpty else { return }
+        for chunk in chunks.dropFirst() { chunk.deallocate() }
+        chunks.removeSubrange(1...)
+        used = 0
+    }
+
+    deinit {
+        for chunk in chunks { chunk.deallocate() }
     }
 }
 
