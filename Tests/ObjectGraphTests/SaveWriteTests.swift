@@ -5,8 +5,8 @@ import Testing
 @testable import ObjectGraph
 
 /// The write transaction of a save: inserted rows' text and blob bytes bound without SQLite
-/// copying them (``BoundBytes``), and primary keys handed out per table when the inserts of
-/// several entities alternate.
+/// copying them (``BoundBytes``), primary keys handed out per table when the inserts of
+/// several entities alternate, and `INSERT OR FAIL` for tables without triggers only.
 @Suite struct SaveWriteTests {
     /// Texts and blobs of every size (empty, inline-sized, larger than a chunk of
     /// ``BoundBytes``, non-ASCII) in a save of several multi-row statements: every value is
@@ -111,5 +111,79 @@ import Testing
             #expect(saved.count == 31)
             #expect(Set(saved.compactMap { $0.item?.title }).count == 31)
         }
+    }
+
+    /// A table without triggers takes `INSERT OR FAIL`: a duplicate in the third statement
+    /// of a save (after two statements' rows were written) names its own row, and the save
+    /// writes nothing.
+    @Test func aViolationAfterEarlierStatementsNamesItsRowAndWritesNothing() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            ctx.insert(Folder.self).name = "taken"
+            try ctx.save()
+            // 300 rows: statements of 256, 32, 8 and 4; row 290 is the third of the third.
+            var folders: [Folder] = []
+            for i in 0..<300 {
+                let folder = ctx.insert(Folder.self)
+                folder.name = i == 290 ? "taken" : "folder \(i)"
+                folders.append(folder)
+            }
+            #expect(throws: ObjectGraphError.uniquenessViolation(entity: "Folder", keys: ["name"], values: ["\"taken\""])) {
+                try ctx.save()
+            }
+            let other = container.newBackgroundContext()
+            try other.performAndWait { () throws in #expect(try other.count(for: FetchRequest<Folder>()) == 1) }
+            folders[290].name = "folder 290"
+            try ctx.save()
+            try other.performAndWait { () throws in #expect(try other.count(for: FetchRequest<Folder>()) == 301) }
+        }
+    }
+
+    /// A trigger added to a table after saves into it: the next save sees it and keeps the
+    /// plain INSERT, so the trigger's own `INSERT OR IGNORE` still ignores (an outer
+    /// `OR FAIL` would replace it and fail the save), and a violation still names its row.
+    @Test func aTableWithTriggersKeepsThePlainInsert() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            ctx.insert(Folder.self).name = "first"
+            try ctx.save()
+        }
+        try container.store.database.write { db in
+            try db.execute(sql: "CREATE TABLE folder_log (position INTEGER PRIMARY KEY)")
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER folder_logged AFTER INSERT ON Folder \
+                    BEGIN INSERT OR IGNORE INTO folder_log (position) VALUES (new.position); END
+                    """)
+        }
+        try ctx.performAndWait { () throws in
+            for i in 0..<10 {
+                let folder = ctx.insert(Folder.self)
+                folder.name = "f\(i)"
+                folder.position = 7
+            }
+            try ctx.save()
+            var folders: [Folder] = []
+            for i in 0..<40 {
+                let folder = ctx.insert(Folder.self)
+                folder.name = i == 20 ? "f3" : "g\(i)"
+                folders.append(folder)
+            }
+            #expect(throws: ObjectGraphError.uniquenessViolation(entity: "Folder", keys: ["name"], values: ["\"f3\""])) {
+                try ctx.save()
+            }
+            folders[20].name = "g20"
+            try ctx.save()
+        }
+        let (folders, logged) = try container.store.database.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Folder"),
+                try Int.fetchAll(db, sql: "SELECT position FROM folder_log ORDER BY position")
+            )
+        }
+        #expect(folders == 51)
+        #expect(logged == [0, 7])
     }
 }

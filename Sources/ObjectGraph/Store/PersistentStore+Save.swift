@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 
 // MARK: - The save plan (what a context hands the store)
 
@@ -71,6 +72,8 @@ extension PersistentStore {
         let batchLimit = fullTextBatchRows.withLock { $0 }
         return try write { db in
             var execution = SaveExecution(plan: plan, policy: policy, model: model, db: db)
+            // Asked inside the transaction, which no other connection can change the schema during.
+            execution.tablesWithTriggers = try SaveExecution.tablesWithTriggers(in: db, cache: triggerTables)
             // Asked inside the transaction: a bulk write's end clears it before it indexes
             // what waits, on this same writer, so no save leaves rows after that.
             execution.defersFullTextIndexing = batchLimit > 1 && bulkWriteDefersIndexing.withLock { $0 }
@@ -96,6 +99,9 @@ struct SaveExecution {
     var defersFullTextIndexing = false
     /// How many rows may wait (``PersistentStore/fullTextBatchLimit``).
     var fullTextBatchLimit = FullTextIndexSchema.deferredRowLimit
+    /// The tables (lowercased) that have triggers now: the others take `INSERT OR FAIL`
+    /// (see ``insertRows()``). Nil: unknown, every table takes a plain `INSERT`.
+    var tablesWithTriggers: Set<String>?
     private(set) var outcome = SaveOutcome()
     /// Each derived count's deltas per parent. A model has a handful of counts: a linear
     /// search finds a count's entry.
@@ -192,13 +198,16 @@ struct SaveExecution {
     /// copies each page once. A constraint failure is retried row by row, so that the error
     /// names the row that broke it.
     ///
-    /// Why not `INSERT OR FAIL`, which needs no statement journal (a save's transaction is
-    /// all or nothing anyway): it saves 5 % of the instructions of `zeader-bench refresh-index`
-    /// on a store without the search index, and nothing with it, because the insert trigger
-    /// (compiled into the statement even while its `WHEN` stands it aside) writes to a
-    /// virtual table, which SQLite always journals. And an outer conflict clause replaces
-    /// those of the triggers' own statements: kept counts' `INSERT OR IGNORE` into their log
-    /// would become `OR FAIL` (KeptCounts.swift).
+    /// A table without triggers (an item's body, say) takes `INSERT OR FAIL`, which needs no
+    /// statement journal at all: a save's transaction is all or nothing anyway, so undoing
+    /// one statement buys nothing. A failing row leaves the rows before it in place until
+    /// the transaction rolls back, and SQLite's count of them names the failing row
+    /// (`zeader-bench refresh-index`: 5 % fewer instructions on a store without the search
+    /// index). A table with triggers keeps the plain `INSERT`: an outer conflict clause
+    /// replaces those of the triggers' own statements (kept counts' `INSERT OR IGNORE` into
+    /// their log would become `OR FAIL`, KeptCounts.swift), and the full-text index's
+    /// insert trigger, compiled in even while its `WHEN` stands it aside, writes to a
+    /// virtual table, which SQLite journals whatever the clause.
     private mutating func insertRows() throws {
         // By entity, in insertion order within each: keys are allocated already, so the order
         // of rows across tables does not matter.
@@ -244,7 +253,8 @@ struct SaveExecution {
     /// Inserts the plan's inserts `rows` (all of `entity`) with one statement; after a
     /// constraint failure, one row at a time, to throw the failing row's error.
     private mutating func insert(_ rows: ArraySlice<Int>, of entity: Entity) throws {
-        let statement = try db.cachedStatement(sql: Self.insertSQL(for: entity, rows: rows.count))
+        let orFail = tablesWithTriggers.map { !$0.contains(entity.tableName.lowercased()) } ?? false
+        let statement = try db.cachedStatement(sql: Self.insertSQL(for: entity, rows: rows.count, orFail: orFail))
         let raw = statement.sqliteStatement
         let perRow = Int32(Self.insertColumnCount(for: entity))
         var first: Int32 = 1
@@ -257,6 +267,13 @@ struct SaveExecution {
             defer { boundBytes.removeAll() }
             try RawSQLite.step(raw, sql: statement.sql, in: db)
         } catch let error as DatabaseError {
+            if orFail {
+                // The rows before the failing one stay (the save's transaction, which fails,
+                // rolls them back); SQLite counted them.
+                let written = Int(sqlite3_changes(db.sqliteConnection))
+                let failing = rows[rows.startIndex + min(max(0, written), rows.count - 1)]
+                throw Self.mapConstraintError(error, entity: entity, values: plan.inserts[failing].values)
+            }
             guard rows.count > 1, error.resultCode == .SQLITE_CONSTRAINT else {
                 throw Self.mapConstraintError(error, entity: entity, values: plan.inserts[rows.first!].values)
             }
@@ -296,8 +313,9 @@ struct SaveExecution {
         2 + entity.storedAttributeIndexes.count + entity.foreignKeyIndexes.count
     }
 
-    /// The INSERT of `rows` rows (one by default) of `entity`, values bound by position.
-    static func insertSQL(for entity: Entity, rows: Int = 1) -> String {
+    /// The INSERT (`OR FAIL` with `orFail`) of `rows` rows (one by default) of `entity`,
+    /// values bound by position.
+    static func insertSQL(for entity: Entity, rows: Int = 1, orFail: Bool = false) -> String {
         var columns = ["\"Z_PK\"", "\"Z_OPT\""]
         for i in entity.storedAttributeIndexes { columns.append(SchemaGenerator.quote(entity.attributes[i].name)) }
         for r in entity.foreignKeyIndexes { columns.append(SchemaGenerator.quote(entity.relationships[r].name)) }
@@ -308,7 +326,8 @@ struct SaveExecution {
             placeholders.append(SchemaGenerator.sqlLiteral(.string(entity.name)))
         }
         let row = "(" + placeholders.joined(separator: ", ") + ")"
-        return "INSERT INTO \(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES "
+        return (orFail ? "INSERT OR FAIL INTO " : "INSERT INTO ")
+            + "\(SchemaGenerator.quote(entity.tableName)) (\(columns.joined(separator: ", "))) VALUES "
             + Array(repeating: row, count: max(1, rows)).joined(separator: ", ")
     }
 
@@ -533,6 +552,30 @@ struct SaveExecution {
                 outcome.counterValues[ObjectID(entity: parent, rawValue: pk)] = counts
             }
         }
+    }
+
+    /// The tables (lowercased) that triggers are declared on, TEMP ones included; the main
+    /// schema's are read again only when its `schema_version` changed since `cache` was filled.
+    static func tablesWithTriggers(
+        in db: Database, cache: borrowing Mutex<(schemaVersion: Int64, tables: Set<String>)?>
+    ) throws -> Set<String> {
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA main.schema_version")) ?? 0
+        var tables: Set<String>
+        if let cached = cache.withLock({ $0 }), cached.schemaVersion == version {
+            tables = cached.tables
+        } else {
+            tables = Set(
+                try String.fetchAll(
+                    db.cachedStatement(sql: "SELECT tbl_name FROM main.sqlite_master WHERE type = 'trigger'")
+                ).map { $0.lowercased() })
+            cache.withLock { $0 = (version, tables) }
+        }
+        for table in try String.fetchAll(
+            db.cachedStatement(sql: "SELECT tbl_name FROM temp.sqlite_master WHERE type = 'trigger'"))
+        {
+            tables.insert(table.lowercased())
+        }
+        return tables
     }
 
     // MARK: Errors and keys

@@ -52,6 +52,9 @@ public final class PersistentStore: Sendable {
     /// Whether saves leave their rows for the full-text index now (a bulk write runs); never
     /// held across a database call.
     let bulkWriteDefersIndexing = Mutex(false)
+    /// The tables of the main schema that have triggers, as of its `schema_version`
+    /// (``SaveExecution/tablesWithTriggers(in:cache:)``).
+    let triggerTables = Mutex<(schemaVersion: Int64, tables: Set<String>)?>(nil)
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
     static let busyTimeout: TimeInterval = 10
