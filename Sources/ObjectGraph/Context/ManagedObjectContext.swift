@@ -285,8 +285,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard let pk = object.objectID.primaryKey else { return true }
         let layout = RowLayout(entity: entity, alias: "t0")
         let row = try readStore { db in
+            // One text per entity: kept prepared (a refresh reads each feed's row by key).
             try Row.fetchOne(
-                db, sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?",
+                db.cachedStatement(
+                    sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?"),
                 arguments: [pk])
         }
         guard let row else {

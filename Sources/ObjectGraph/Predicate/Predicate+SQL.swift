@@ -339,16 +339,28 @@ struct PredicateSQLCompiler {
             var l = left
             l.isString = isString
             let lhs = folded(l, options)
-            var jsonMembers: [String] = []
+            // The JSON array is written into one string: no string per member.
+            var array = "["
+            var jsonCount = 0
             var constants: [SQLFragment] = []
             var alternatives: [SQLFragment] = []
-            jsonMembers.reserveCapacity(constantMembers.count)
             for var constant in constantMembers {
                 if isString, !options.isEmpty, case .string(let s) = constant {
                     constant = .string(PredicateSemantics.fold(s, options))
                 }
-                if let json = Self.jsonLiteral(constant) {
-                    jsonMembers.append(json)
+                if case .string(let s) = constant,
+                    s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+                {
+                    // Nothing to escape (the usual guid or URL): copied as it is.
+                    if jsonCount > 0 { array += "," }
+                    array += "\""
+                    array += s
+                    array += "\""
+                    jsonCount += 1
+                } else if let json = Self.jsonLiteral(constant) {
+                    if jsonCount > 0 { array += "," }
+                    array += json
+                    jsonCount += 1
                 } else {
                     constants.append(SQLFragment(sql: "?", arguments: [constant.databaseValue]))
                 }
@@ -361,8 +373,8 @@ struct PredicateSQLCompiler {
             if !constants.isEmpty {
                 alternatives.insert("(" + lhs + " IN (" + SQLFragment.joined(constants, separator: ", ") + "))", at: 0)
             }
-            if !jsonMembers.isEmpty {
-                let array = "[" + jsonMembers.joined(separator: ",") + "]"
+            if jsonCount > 0 {
+                array += "]"
                 alternatives.insert(
                     "(" + lhs + SQLFragment(sql: " IN (SELECT value FROM json_each(?)))", arguments: [array.databaseValue]),
                     at: 0)
