@@ -277,6 +277,21 @@ struct PredicateSQLCompiler {
         }
     }
 
+    /// Appends `s` as a JSON string when it needs no escaping (no control character, quote
+    /// or backslash: the usual guid or URL), byte for byte; false (nothing appended) otherwise.
+    static func appendPlainJSONString(_ s: String, to out: inout [UInt8]) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+    }
+
     /// `value` as a JSON literal that SQLite's `json_each` turns back into the very value
     /// binding it would store (numbers print in their shortest round-trip form), or nil for
     /// what JSON cannot carry exactly: data, NaN (SQLite stores it as NULL) and strings with NUL.
@@ -339,8 +354,9 @@ struct PredicateSQLCompiler {
             var l = left
             l.isString = isString
             let lhs = folded(l, options)
-            // The JSON array is written into one string: no string per member.
-            var array = "["
+            // The JSON array is written as bytes into one buffer: no string per member.
+            var array: [UInt8] = [UInt8(ascii: "[")]
+            array.reserveCapacity(2 + constantMembers.count * 32)
             var jsonCount = 0
             var constants: [SQLFragment] = []
             var alternatives: [SQLFragment] = []
@@ -348,20 +364,14 @@ struct PredicateSQLCompiler {
                 if isString, !options.isEmpty, case .string(let s) = constant {
                     constant = .string(PredicateSemantics.fold(s, options))
                 }
-                if case .string(let s) = constant,
-                    s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
-                {
-                    // Nothing to escape (the usual guid or URL): copied as it is.
-                    if jsonCount > 0 { array += "," }
-                    array += "\""
-                    array += s
-                    array += "\""
+                if jsonCount > 0 { array.append(UInt8(ascii: ",")) }
+                if case .string(let s) = constant, Self.appendPlainJSONString(s, to: &array) {
                     jsonCount += 1
                 } else if let json = Self.jsonLiteral(constant) {
-                    if jsonCount > 0 { array += "," }
-                    array += json
+                    array.append(contentsOf: json.utf8)
                     jsonCount += 1
                 } else {
+                    if jsonCount > 0 { array.removeLast() }
                     constants.append(SQLFragment(sql: "?", arguments: [constant.databaseValue]))
                 }
             }
@@ -374,9 +384,10 @@ struct PredicateSQLCompiler {
                 alternatives.insert("(" + lhs + " IN (" + SQLFragment.joined(constants, separator: ", ") + "))", at: 0)
             }
             if jsonCount > 0 {
-                array += "]"
+                array.append(UInt8(ascii: "]"))
+                let json = String(decoding: array, as: UTF8.self)
                 alternatives.insert(
-                    "(" + lhs + SQLFragment(sql: " IN (SELECT value FROM json_each(?)))", arguments: [array.databaseValue]),
+                    "(" + lhs + SQLFragment(sql: " IN (SELECT value FROM json_each(?)))", arguments: [json.databaseValue]),
                     at: 0)
             }
             if alternatives.isEmpty { return SQLFragment(sql: "0") }
