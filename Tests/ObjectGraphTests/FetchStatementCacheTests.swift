@@ -75,7 +75,8 @@ import Testing
             #expect(kept.count == 1)
             #expect(try ctx.fetch(request).map(\.title) == ["note 1"])
             #expect(try ctx.fetch(FetchRequest<Note>(predicate: request.predicate)).map(\.title) == ["note 1"])
-            #expect(try preparedTexts(container).filter { $0.contains("\"body\" IS NULL") && $0.contains("json_each") }.count == 2)
+            #expect(
+                try preparedTexts(container).filter { $0.contains("\"body\" IS NULL") && $0.contains("json_each") }.count == 2)
 
             var page = request
             page.fetchLimit = 1
