@@ -221,7 +221,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Called from a registered object's deinit.
     func objectDidDeallocate(_ id: ObjectID, _ object: ObjectIdentifier) {
-        if let entry = registered[id], entry.refers(to: object) { registered.removeValue(forKey: id) }
+        // One hash look-up, not two (a save's inserted objects all come through here).
+        if let i = registered.index(forKey: id), registered.values[i].refers(to: object) { registered.remove(at: i) }
     }
 
     /// The registered object for `id`, if it is still in memory.
