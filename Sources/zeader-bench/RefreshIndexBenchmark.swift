@@ -1,7 +1,8 @@
 // The search index's share of a refresh (issue 18): the feeds of a folder are parsed once,
 // then stored as a refresh stores them (one save per feed, ``ItemImport/upsert``, in a bulk write) into a
 // store whose model has no search index and into one with it, `rounds` times over (each
-// round under new feed URLs, so every item is new). Prints the CPU of parsing, of storing
+// round under new feed URLs, so every item is new; with `savedServers` each feed is stored
+// before its items, as a refresh finds it, so the lookups by guid run). Prints the CPU of parsing, of storing
 // with and without the index, and the index's share of storing and of parsing + storing.
 import Feeds
 import Foundation
@@ -9,7 +10,9 @@ import GRDB
 import ObjectGraph
 import ZeaderKit
 
-func refreshIndexBenchmark(folder: String, rounds: Int, batch: Int? = nil, variants: [Bool] = [false, true]) throws {
+func refreshIndexBenchmark(
+    folder: String, rounds: Int, batch: Int? = nil, variants: [Bool] = [false, true], savedServers: Bool = false
+) throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
         $0.hasSuffix(".xml") || $0.hasSuffix(".json") || $0.hasSuffix(".rss") || $0.hasSuffix(".atom")
     }.sorted()
@@ -37,6 +40,10 @@ func refreshIndexBenchmark(folder: String, rounds: Int, batch: Int? = nil, varia
                         for (n, feed) in feeds.enumerated() {
                             let server = context.insert(Server.self)
                             server.url = "https://round\(round).example/feed\(n)"
+                            if savedServers {
+                                // As a refresh finds its feeds: stored, so the lookups by guid run.
+                                try context.save()
+                            }
                             _ = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
                             try context.save()
                             context.reset()

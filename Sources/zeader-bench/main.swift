@@ -495,27 +495,31 @@ case "relationships":
 case "refresh-index":
     let rest = Array(arguments.dropFirst())
     guard let folder = rest.first else {
-        print("usage: zeader-bench refresh-index FOLDER [ROUNDS [BATCH [none|index|parse]]]")
+        print("usage: zeader-bench refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]]")
         exit(2)
     }
     // BATCH: the store's fullTextBatchLimit (1: each save indexes its own rows; 0: the
     // default). The last argument runs one variant (or none: parsing only), so that a
     // counter such as `perf stat -e instructions:u` can tell them apart.
+    // saved, saved-index: as none and index, with each feed stored before its items (as a
+    // refresh finds its feeds), so the lookups of stored items by guid run.
+    let mode = rest.dropFirst(3).first
     let variants: [Bool] =
-        switch rest.dropFirst(3).first {
-        case "none": [false]
-        case "index": [true]
+        switch mode {
+        case "none", "saved": [false]
+        case "index", "saved-index": [true]
         case "parse": []
         default: [false, true]
         }
     try refreshIndexBenchmark(
         folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5,
-        batch: rest.dropFirst(2).first.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }, variants: variants)
+        batch: rest.dropFirst(2).first.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }, variants: variants,
+        savedServers: mode == "saved" || mode == "saved-index")
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse]]] | relationships [SERVERS [ITEMS]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]]"
     )
     exit(2)
 }

@@ -41,6 +41,58 @@ import Testing
         }
     }
 
+    @Test func theLookupIsThePredicateTheFormatWouldParse() throws {
+        let (_, context, server) = try store()
+        try context.performAndWait { () throws in
+            try context.save()
+            for guids in [[], ["a"], (0..<300).map { "g\($0)" }] {
+                let parsed = try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, guids)
+                #expect(ItemImport.lookup(guids, of: server) == parsed)
+            }
+        }
+    }
+
+    @Test func feedAfterFeedTheLookupsFindEachFeedsOwnItems() throws {
+        // The lookup's statement is kept prepared and run again with each feed's values: each
+        // refresh must find exactly its own feed's stored items (updated, not stored again),
+        // and the tombstones of its own feed only.
+        let store = try ZeaderStore.inMemory()
+        let context = store.container.viewContext
+        try context.performAndWait { () throws in
+            var servers: [Server] = []
+            for n in 0..<3 {
+                let server = context.insert(Server.self)
+                server.url = "https://\(n).example/feed"
+                servers.append(server)
+            }
+            try context.save()
+            func items(_ n: Int, title: String) -> [ParsedItem] {
+                (0..<(n + 1) * 40).map { ParsedItem(id: "shared-\($0)", title: "\(title) \($0)") }
+            }
+            for (n, server) in servers.enumerated() {
+                #expect(try ItemImport.upsert(items(n, title: "v1"), into: server, in: context, now: Date()) == ((n + 1) * 40, 0))
+                try context.save()
+            }
+            // A tombstone for one guid of feed 1 only.
+            Killfile.tombstone("shared-5", of: servers[1], in: context, now: Date())
+            try context.save()
+            for (n, server) in servers.enumerated().reversed() {
+                #expect(try ItemImport.upsert(items(n, title: "v1"), into: server, in: context, now: Date()) == (0, 0))
+                let renamed = try ItemImport.upsert(items(n, title: "v2"), into: server, in: context, now: Date())
+                #expect(renamed == (0, (n + 1) * 40))
+                try context.save()
+            }
+            #expect(try FeedItem.count(in: context) == 40 + 80 + 120)
+            // The tombstone keeps feed 1 from storing its guid again, not the others.
+            let deleted = try context.fetch(
+                FetchRequest<FeedItem>(predicate: ItemImport.lookup(["shared-5"], of: servers[1])))
+            for item in deleted { context.delete(item) }
+            try context.save()
+            #expect(try ItemImport.upsert(items(1, title: "v3"), into: servers[1], in: context, now: Date()) == (0, 79))
+            #expect(try ItemImport.upsert(items(0, title: "v3"), into: servers[0], in: context, now: Date()) == (0, 40))
+        }
+    }
+
     @Test func aRepeatedGuidIsStoredOnceAndSortDateFallsBackToFirstSeen() throws {
         let (_, context, server) = try store()
         let now = Date(timeIntervalSince1970: 1_000)

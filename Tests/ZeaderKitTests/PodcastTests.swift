@@ -259,5 +259,15 @@ struct PodcastTests {
         ])
         #expect(chosen?.url == "https://x.example/a.ogg")
         #expect(EnclosureChoice.primary(of: [Enclosure(url: "file:///etc/passwd")]) == nil)
+        // No audio or video: the first usable one; nothing usable, or nothing: none.
+        let fallback = EnclosureChoice.primary(of: [
+            Enclosure(url: "https:///no-host.mp3", type: "audio/mpeg"), Enclosure(url: "not a url", type: "video/mp4"),
+            Enclosure(url: "HTTP://x.example/doc.pdf", type: "application/pdf"),
+            Enclosure(url: "https://x.example/b.png", type: "image/png"),
+        ])
+        #expect(fallback?.url == "HTTP://x.example/doc.pdf")
+        #expect(EnclosureChoice.primary(of: []) == nil)
+        #expect(EnclosureChoice.primary(of: [Enclosure(url: "mailto:a@x.example", type: "audio/mpeg")]) == nil)
+        #expect(EnclosureChoice.primary(of: [Enclosure(url: "https://x.example/v", type: "VIDEO/MP4")])?.type == "VIDEO/MP4")
     }
 }

@@ -297,9 +297,10 @@ extension ManagedObjectContext {
         let rows =
             (try? readStore { db in
                 try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
+                    db.cachedStatement(
+                        sql:
+                            "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))"
+                    ),
                     arguments: ["[" + pks.map(String.init).joined(separator: ",") + "]"])
             }) ?? []
         return rows.map { layout.decode($0, model: model) }

@@ -88,7 +88,7 @@ extension ManagedObjectContext {
                 }
             }
             let previous = try orderedOwnerBeforeChange(of: object, relationshipIndex: r)
-            setForeignKey(object, relationshipIndex: r, to: destination?.objectID)
+            setForeignKey(object, relationshipIndex: r, to: destination?.objectID, target: destination)
             try placeInOrderedInverse(object, relationshipIndex: r, previous: previous, owner: destination)
         } else {
             // One-to-one whose column lives in the destination's table.
@@ -98,7 +98,7 @@ extension ManagedObjectContext {
             if let destination {
                 destination.fireFaultIfNeeded()
                 // Whoever `destination` pointed at before loses it: that side is computed.
-                setForeignKey(destination, relationshipIndex: inverse, to: object.objectID)
+                setForeignKey(destination, relationshipIndex: inverse, to: object.objectID, target: object)
             }
         }
     }
@@ -112,10 +112,12 @@ extension ManagedObjectContext {
         return try pointingObjects(at: destination, relationshipIndex: inverse)
     }
 
-    /// Sets the stored column of to-one `r` and records the change.
-    func setForeignKey(_ object: ManagedObject, relationshipIndex r: Int, to id: ObjectID?) {
+    /// Sets the stored column of to-one `r` and records the change. `target`: the object `id`
+    /// names, when the caller has it (saves looking it up by temporary ID, which builds an
+    /// index of the inserted objects that every later insert then keeps up to date).
+    func setForeignKey(_ object: ManagedObject, relationshipIndex r: Int, to id: ObjectID?, target: ManagedObject? = nil) {
         if let id, id.isTemporary, !object.entity.inverseIsToMany[r] {
-            registeredObject(for: id)?.isOneToOneTarget = true
+            (target ?? registeredObject(for: id))?.isOneToOneTarget = true
         }
         if object.isInsertedFlag, object.insertedInBatch == batchNumber, undoManager == nil {
             object.toOne[r] = id

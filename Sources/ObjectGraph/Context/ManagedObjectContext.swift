@@ -221,7 +221,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Called from a registered object's deinit.
     func objectDidDeallocate(_ id: ObjectID, _ object: ObjectIdentifier) {
-        if let entry = registered[id], entry.refers(to: object) { registered.removeValue(forKey: id) }
+        // One hash look-up, not two (a save's inserted objects all come through here).
+        if let i = registered.index(forKey: id), registered.values[i].refers(to: object) { registered.remove(at: i) }
     }
 
     /// The registered object for `id`, if it is still in memory.
@@ -285,8 +286,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard let pk = object.objectID.primaryKey else { return true }
         let layout = RowLayout(entity: entity, alias: "t0")
         let row = try readStore { db in
+            // One text per entity: kept prepared (a refresh reads each feed's row by key).
             try Row.fetchOne(
-                db, sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?",
+                db.cachedStatement(
+                    sql: "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" = ?"),
                 arguments: [pk])
         }
         guard let row else {

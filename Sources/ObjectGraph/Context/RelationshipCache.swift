@@ -111,9 +111,10 @@ extension ManagedObjectContext {
         let layout = RowLayout(entity: destination, alias: "t0")
         let rows = try readStore { db in
             try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(destination.tableName)) t0 WHERE t0.\(SchemaGenerator.quote(inverseKey)) = ? ORDER BY t0.\"Z_PK\"",
+                db.cachedStatement(
+                    sql:
+                        "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(destination.tableName)) t0 WHERE t0.\(SchemaGenerator.quote(inverseKey)) = ? ORDER BY t0.\"Z_PK\""
+                ),
                 arguments: [pk])
         }
         var members: [ManagedObject] = []

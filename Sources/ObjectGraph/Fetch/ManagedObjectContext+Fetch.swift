@@ -158,13 +158,14 @@ extension ManagedObjectContext {
     {
         let entity = layout.entity
         let model = self.model
+        let cached = FetchStatementCache.admits(sql, for: plan.request)
         if registered.isEmpty {
             // Nothing registered (a fresh or reset context): no row can have an object yet,
             // so objects are made as the rows are read, with no look-up and no list of rows
             // in between; they join the context (and hear awakeFromFetch) back on its queue.
             let objects = try plan.read { db in
                 var objects: [ManagedObject] = []
-                try layout.forEachRow(db, sql: sql, arguments: arguments, model: model) { pk, snapshot in
+                try layout.forEachRow(db, sql: sql, arguments: arguments, model: model, cached: cached) { pk, snapshot in
                     let entity = snapshot.entityIndex < 0 ? entity : model.entities[snapshot.entityIndex]
                     let object = entity.managedClass.init(
                         ManagedObject.Construction(entity: entity, objectID: ObjectID(entity: entity, rawValue: pk)))
@@ -183,7 +184,9 @@ extension ManagedObjectContext {
             }
             return objects
         }
-        var decoded = try plan.read { db in try layout.fetchAll(db, sql: sql, arguments: arguments, model: model) }
+        var decoded = try plan.read { db in
+            try layout.fetchAll(db, sql: sql, arguments: arguments, model: model, cached: cached)
+        }
         registered.reserveCapacity(registered.count + decoded.count)
         // Each row's arrays are swapped out of `decoded` so they move into the object
         // instead of being retained by both.

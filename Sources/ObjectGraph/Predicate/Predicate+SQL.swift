@@ -277,6 +277,21 @@ struct PredicateSQLCompiler {
         }
     }
 
+    /// Appends `s` as a JSON string when it needs no escaping (no control character, quote
+    /// or backslash: the usual guid or URL), byte for byte; false (nothing appended) otherwise.
+    static func appendPlainJSONString(_ s: String, to out: inout [UInt8]) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+    }
+
     /// `value` as a JSON literal that SQLite's `json_each` turns back into the very value
     /// binding it would store (numbers print in their shortest round-trip form), or nil for
     /// what JSON cannot carry exactly: data, NaN (SQLite stores it as NULL) and strings with NUL.
@@ -339,17 +354,24 @@ struct PredicateSQLCompiler {
             var l = left
             l.isString = isString
             let lhs = folded(l, options)
-            var jsonMembers: [String] = []
+            // The JSON array is written as bytes into one buffer: no string per member.
+            var array: [UInt8] = [UInt8(ascii: "[")]
+            array.reserveCapacity(2 + constantMembers.count * 32)
+            var jsonCount = 0
             var constants: [SQLFragment] = []
             var alternatives: [SQLFragment] = []
-            jsonMembers.reserveCapacity(constantMembers.count)
             for var constant in constantMembers {
                 if isString, !options.isEmpty, case .string(let s) = constant {
                     constant = .string(PredicateSemantics.fold(s, options))
                 }
-                if let json = Self.jsonLiteral(constant) {
-                    jsonMembers.append(json)
+                if jsonCount > 0 { array.append(UInt8(ascii: ",")) }
+                if case .string(let s) = constant, Self.appendPlainJSONString(s, to: &array) {
+                    jsonCount += 1
+                } else if let json = Self.jsonLiteral(constant) {
+                    array.append(contentsOf: json.utf8)
+                    jsonCount += 1
                 } else {
+                    if jsonCount > 0 { array.removeLast() }
                     constants.append(SQLFragment(sql: "?", arguments: [constant.databaseValue]))
                 }
             }
@@ -361,10 +383,11 @@ struct PredicateSQLCompiler {
             if !constants.isEmpty {
                 alternatives.insert("(" + lhs + " IN (" + SQLFragment.joined(constants, separator: ", ") + "))", at: 0)
             }
-            if !jsonMembers.isEmpty {
-                let array = "[" + jsonMembers.joined(separator: ",") + "]"
+            if jsonCount > 0 {
+                array.append(UInt8(ascii: "]"))
+                let json = String(decoding: array, as: UTF8.self)
                 alternatives.insert(
-                    "(" + lhs + SQLFragment(sql: " IN (SELECT value FROM json_each(?)))", arguments: [array.databaseValue]),
+                    "(" + lhs + SQLFragment(sql: " IN (SELECT value FROM json_each(?)))", arguments: [json.databaseValue]),
                     at: 0)
             }
             if alternatives.isEmpty { return SQLFragment(sql: "0") }

@@ -287,8 +287,13 @@ struct PredicateValidator {
             }
             var list: [Operand] = []
             for m in members {
-                if case .aggregate = m { throw invalid("collections cannot be nested: \(Self.shown(c.right))") }
-                list.append(try operand(m, side: "right"))
+                switch m {
+                case .aggregate: throw invalid("collections cannot be nested: \(Self.shown(c.right))")
+                // A string compares with a string key path whatever the operator (the common
+                // `guid IN {…}` of hundreds): nothing to check, no operand to build.
+                case .constant(.string) where left.kind == .string: continue
+                default: list.append(try operand(m, side: "right"))
+                }
             }
             rights = list
         case (.in, .constant(.null)):

@@ -66,11 +66,11 @@ extension Optional: PredicateArgument where Wrapped: PredicateArgument {
 }
 
 extension Array: PredicateArgument where Element: PredicateArgument {
-    public var predicateOperand: PredicateOperand { .aggregate(flatMap(\.predicateOperand.members)) }
+    public var predicateOperand: PredicateOperand { .aggregate(PredicateOperand.flattened(self)) }
 }
 
 extension Set: PredicateArgument where Element: PredicateArgument {
-    public var predicateOperand: PredicateOperand { .aggregate(flatMap(\.predicateOperand.members)) }
+    public var predicateOperand: PredicateOperand { .aggregate(PredicateOperand.flattened(self)) }
 }
 
 extension PredicateOperand {
@@ -78,5 +78,21 @@ extension PredicateOperand {
     var members: [PredicateOperand] {
         if case .aggregate(let members) = self { return members }
         return [self]
+    }
+
+    /// The operands of `elements`, a nested collection's members in its place: one array,
+    /// not one per element (a `guid IN %@` lookup passes hundreds of strings).
+    static func flattened(_ elements: some Collection<some PredicateArgument>) -> [PredicateOperand] {
+        var result: [PredicateOperand] = []
+        result.reserveCapacity(elements.count)
+        for element in elements {
+            let operand = element.predicateOperand
+            if case .aggregate(let members) = operand {
+                result.append(contentsOf: members)
+            } else {
+                result.append(operand)
+            }
+        }
+        return result
     }
 }

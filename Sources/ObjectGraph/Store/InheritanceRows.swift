@@ -34,12 +34,15 @@ extension RowLayout {
 
     func forEachRowOfAnyKind(
         _ db: Database, sql: String, arguments: [DatabaseValue], _ polymorphic: PolymorphicLayout,
-        model: ManagedObjectModel, _ body: (Int64, consuming Snapshot) -> Void
+        model: ManagedObjectModel, cached: Bool = false, _ body: (Int64, consuming Snapshot) -> Void
     ) throws {
-        let statement = try db.makeStatement(sql: sql)
+        let statement = try RawSQLite.statement(db, sql: sql, cached: cached)
         try statement.setArguments(StatementArguments(arguments))
         let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
+        defer {
+            sqlite3_reset(raw)
+            if cached { sqlite3_clear_bindings(raw) }
+        }
         let discriminator = Int32(2 + polymorphic.columns.count)
         while try RawSQLite.nextRow(raw, sql: sql, in: db) {
             let name = sqlite3_column_text(raw, discriminator).map { String(cString: $0) }

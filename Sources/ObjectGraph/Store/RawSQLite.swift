@@ -74,6 +74,17 @@ enum RawSQLite {
         }
     }
 
+    /// A statement for `sql`: with `cached`, the connection's prepared one for that text
+    /// (GRDB's statement cache, so the next run skips `sqlite3_prepare`), unless it is still
+    /// running (a read nested in another's rows), then a new one as without.
+    static func statement(_ db: Database, sql: String, cached: Bool) throws -> Statement {
+        if cached {
+            let statement = try db.cachedStatement(sql: sql)
+            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
+        }
+        return try db.makeStatement(sql: sql)
+    }
+
     /// Steps a statement that returns rows: true when a row is ready, false when there are no
     /// more; throws GRDB's `DatabaseError` (with SQLite's code and message) on failure.
     static func nextRow(_ statement: OpaquePointer, sql: @autoclosure () -> String, in db: Database) throws -> Bool {
@@ -160,28 +171,33 @@ final class BoundBytes {
 }
 
 extension RowLayout {
-    /// Runs `sql` (selecting ``columnsSQL``) and decodes every row.
-    func fetchAll(_ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel) throws -> [(
-        Int64, Snapshot
-    )] {
+    /// Runs `sql` (selecting ``columnsSQL``) and decodes every row. `cached`: see ``forEachRow``.
+    func fetchAll(
+        _ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel, cached: Bool = false
+    ) throws -> [(Int64, Snapshot)] {
         var result: [(Int64, Snapshot)] = []
-        try forEachRow(db, sql: sql, arguments: arguments, model: model) { result.append(($0, $1)) }
+        try forEachRow(db, sql: sql, arguments: arguments, model: model, cached: cached) { result.append(($0, $1)) }
         return result
     }
 
-    /// Runs `sql` (selecting ``columnsSQL``) and hands each decoded row to `body`.
+    /// Runs `sql` (selecting ``columnsSQL``) and hands each decoded row to `body`. With
+    /// `cached` the statement is kept prepared on the connection for the next run of the
+    /// same text (``RawSQLite/statement(_:sql:cached:)``).
     func forEachRow(
-        _ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel,
+        _ db: Database, sql: String, arguments: [DatabaseValue], model: ManagedObjectModel, cached: Bool = false,
         _ body: (Int64, consuming Snapshot) -> Void
     ) throws {
         if let polymorphic = entity.inheritance?.polymorphic {
-            return try forEachRowOfAnyKind(db, sql: sql, arguments: arguments, polymorphic, model: model, body)
+            return try forEachRowOfAnyKind(
+                db, sql: sql, arguments: arguments, polymorphic, model: model, cached: cached, body)
         }
-        let statement = try db.makeStatement(sql: sql)
+        let statement = try RawSQLite.statement(db, sql: sql, cached: cached)
         try statement.setArguments(StatementArguments(arguments))
         let raw = statement.sqliteStatement
         defer {
             sqlite3_reset(raw)
+            // A kept statement would otherwise hold its arguments (a long IN list) until its next run.
+            if cached { sqlite3_clear_bindings(raw) }
         }
         let attributes = entity.storedAttributeIndexes.map { ($0, entity.attributes[$0].type) }
         let defaults = entity.defaultValues

@@ -68,8 +68,14 @@ extension FeedItem {
 public enum EnclosureChoice {
     /// The enclosure to store, or nil when none is usable.
     public static func primary(of enclosures: [Enclosure]) -> Enclosure? {
-        let usable = enclosures.filter { isFetchable($0.url) }
-        return usable.first { isMedia($0.type) } ?? usable.first
+        // The first usable audio or video, else the first usable one: one pass, which stops
+        // at the first media (every item of a refresh goes through here).
+        var firstUsable: Enclosure?
+        for enclosure in enclosures where isFetchable(enclosure.url) {
+            if isMedia(enclosure.type) { return enclosure }
+            if firstUsable == nil { firstUsable = enclosure }
+        }
+        return firstUsable
     }
 
     static func isMedia(_ type: String?) -> Bool {
@@ -78,7 +84,9 @@ public enum EnclosureChoice {
     }
 
     static func isFetchable(_ url: String) -> Bool {
-        guard let scheme = URL(string: url)?.scheme?.lowercased(), let host = URL(string: url)?.host else { return false }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host else {
+            return false
+        }
         return (scheme == "http" || scheme == "https") && !host.isEmpty
     }
 }
