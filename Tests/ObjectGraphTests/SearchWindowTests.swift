@@ -43,26 +43,32 @@ final class DatedPost: ManagedObject {
         return container
     }
 
-    /// The fetch's titles, the source it chose, and what sorting every match in memory gives.
+    /// The fetch's titles, the source it chose, and what sorting every match in memory gives;
+    /// `proven`: the plan kept the page's keys from proving the window, which the IDs' fetch
+    /// (checked here to give the same page) then gives without another query.
     func page(
         _ container: PersistentContainer, _ text: String, filter: String? = nil, offset: Int = 0, limit: Int = 50,
         sort: [ObjectGraph.SortDescriptor] = newestFirst
-    ) throws -> (found: [String], source: SearchMatchSource, expected: [String]) {
+    ) throws -> (found: [String], source: SearchMatchSource, expected: [String], proven: Bool) {
         let context = container.viewContext
         return try context.performAndWait { () throws in
             var request = FetchRequest<DatedPost>(
                 predicate: try filter.map { try Predicate(format: $0) }, sortDescriptors: sort, fetchLimit: limit)
             request.fetchOffset = offset
             request.searchText = text
-            let source = try FetchPlan(request: request, context: context).matchSource
+            let plan = try FetchPlan(request: request, context: context)
             let found = try context.fetch(request).compactMap(\.title)
+            let byID = try context.fetchObjectIDs(request).compactMap {
+                (try context.existingObject(with: $0) as? DatedPost)?.title
+            }
+            #expect(byID == found, "\(text)")
             var all: [ManagedObject] = try context.fetch(
                 FetchRequest<DatedPost>(predicate: try filter.map { try Predicate(format: $0) })
             ).filter { FullTextSearch.matches(text, in: [$0.title]) }
             try context.sortInMemory(&all, by: sort)
             let expected = all.dropFirst(offset).prefix(limit).compactMap { ($0 as? DatedPost)?.title }
             context.reset()
-            return (found, source, Array(expected))
+            return (found, plan.matchSource, Array(expected), plan.provenPage != nil)
         }
     }
 
@@ -77,12 +83,15 @@ final class DatedPost: ManagedObject {
             #expect(result.found.count == 50)
             // The first, smallest window holds the page (and all 60 matches of "rare").
             #expect(result.source == .recentMatches(FetchPlan.searchWindows(pageEnd: offset + 50)[0]), "\(text)")
+            // A window holding every match needs no proof; a full one was proven by its page.
+            #expect(result.proven == (text != "rare"), "\(text)")
         }
         // A filter few recent matches pass reads every match.
         let flagged = try page(container, "common", filter: "flag == YES")
         #expect(flagged.found == flagged.expected)
         #expect(flagged.found.count == 12)
         #expect(flagged.source == .allMatches)
+        #expect(!flagged.proven)
         // Oldest first is not windowed.
         let oldest = try page(container, "common", sort: [ObjectGraph.SortDescriptor("date")])
         #expect(oldest.found == oldest.expected)
@@ -119,6 +128,7 @@ final class DatedPost: ManagedObject {
         #expect(common.found == common.expected)
         #expect(common.found.first == "common post 5799")
         #expect(common.source == .recentMatches(FetchPlan.minimumSearchWindow))
+        #expect(common.proven)
         // The last 190 posts stored fail the filter: the first window has 10 rows to give.
         let flagged = try store(date: { Date(timeIntervalSince1970: Double($0)) }, flag: { $0 >= 5_810 })
         let unflagged = try page(flagged, "common", filter: "flag == NO")

@@ -59,13 +59,15 @@ extension FetchPlan {
 
     /// The cheapest ``SearchMatchSource`` that gives this plan's page exactly: per window
     /// tried (``searchWindows(pageEnd:)``), at most three short reads (the window's size and
-    /// oldest key, the window's page, one index look-up).
-    func chooseMatchSource() throws(ObjectGraphError) -> SearchMatchSource {
+    /// oldest key, the window's page, one index look-up). With it, the keys of the page when
+    /// reading the window's page proved it (``FetchPlan/provenPage``): the page's query then
+    /// need not read the window's rows a second time.
+    func chooseMatchSource() throws(ObjectGraphError) -> (source: SearchMatchSource, page: [Int64]?) {
         guard request.searchWindow == nil, let search, let expression = search.expression, !sortsByRelevance,
             ordersByIndexedKey,
             request.fetchLimit > 0, !hasPendingChanges, context.parentContext == nil,
             let first = request.sortDescriptors.first, !first.ascending
-        else { return .filter }
+        else { return (.filter, nil) }
         let windows = Self.searchWindows(pageEnd: request.fetchOffset + request.fetchLimit)
         let table = SchemaGenerator.quote(search.table)
         let key = try Predicate.sqlKeyPathExpression(first.key, for: entity, in: context.model, alias: "t0")
@@ -74,12 +76,14 @@ extension FetchPlan {
         let descriptors = request.sortDescriptors
         let tiesComeAfter =
             descriptors.count > 1 && descriptors[1].key == SortDescriptor.storeOrderKey && !descriptors[1].ascending
-        return try read { db -> SearchMatchSource in
+        return try read { db -> (source: SearchMatchSource, page: [Int64]?) in
             for (n, window) in windows.enumerated() {
                 let isLast = n == windows.count - 1
                 var windowed = self
                 windowed.matchSource = .recentMatches(window)
-                let (pageSQL, pageArguments) = windowed.selectSQL(columns: key, excluding: [], applyLimit: true)
+                // The page's keys with its sort key: the same query as the fetch's (matchingIDs).
+                let (pageSQL, pageArguments) = windowed.selectSQL(
+                    columns: "t0.\"Z_PK\", \(key)", excluding: [], applyLimit: true)
                 let sizes = try Row.fetchOne(
                     db,
                     sql: """
@@ -87,23 +91,24 @@ extension FetchPlan {
                         ORDER BY rowid DESC LIMIT \(window))
                         """, arguments: [expression])
                 let count: Int = sizes?[0] ?? 0
-                guard count >= window, let oldest: Int64 = sizes?[1] else { return .recentMatches(window) }
-                let keys = try DatabaseValue.fetchAll(db, sql: pageSQL, arguments: StatementArguments(pageArguments))
-                guard keys.count >= request.fetchLimit else {
+                guard count >= window, let oldest: Int64 = sizes?[1] else { return (.recentMatches(window), nil) }
+                let rows = try Row.fetchAll(db, sql: pageSQL, arguments: StatementArguments(pageArguments))
+                guard rows.count >= request.fetchLimit else {
                     // Too few of the window's matches pass the filter: a larger window, else every match.
-                    if isLast { return .allMatches }
+                    if isLast { return (.allMatches, nil) }
                     continue
                 }
-                guard let last = keys.last, !last.isNull else { return .filter }
+                let last: DatabaseValue = rows[rows.count - 1][1]
+                guard !last.isNull else { return (.filter, nil) }
                 let earlier = try Bool.fetchOne(
                     db,
                     sql: """
                         SELECT EXISTS (SELECT 1 FROM \(SchemaGenerator.quote(entity.tableName)) t0 \
                         WHERE \(key) \(tiesComeAfter ? ">" : ">=") ? AND +t0."Z_PK" < ?)
                         """, arguments: [last, oldest])
-                if earlier == false { return .recentMatches(window) }
+                if earlier == false { return (.recentMatches(window), rows.map { $0[0] as Int64 }) }
             }
-            return .filter
+            return (.filter, nil)
         }
     }
 }

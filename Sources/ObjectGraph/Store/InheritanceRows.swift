@@ -74,6 +74,7 @@ extension FetchPlan {
     func matchingIDs() throws(ObjectGraphError) -> [ObjectID] {
         let entity = self.entity
         guard let info = entity.inheritance, entity.hasSubentities else {
+            if let provenPage { return provenPage.map { ObjectID(entity: entity, rawValue: $0) } }
             let (sql, arguments) = selectSQL(columns: "t0.\"Z_PK\"", excluding: [], applyLimit: true)
             let pks = try read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
             return pks.map { ObjectID(entity: entity, rawValue: $0) }
