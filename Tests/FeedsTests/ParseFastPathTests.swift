@@ -40,4 +40,56 @@ import Testing
             #expect(String(decoding: resolved, as: UTF8.self) == expected, "\(html)")
         }
     }
+
+    /// `FeedText.string(utf8:)` gives what `String(decoding:as:)` gives: ASCII, valid
+    /// UTF-8 with non-ASCII at and across the sixteen-byte steps of its check, and invalid
+    /// sequences (stray continuation, cut short at the end, overlong, surrogate, past
+    /// U+10FFFF, bytes UTF-8 never uses) repaired into U+FFFD the same way.
+    @Test func makesStringsAsStringDecodingDoes() {
+        let ascii = Array("0123456789abcdef0123456789abcdef!".utf8)
+        let inserts: [[UInt8]] = [
+            [0xC3, 0xA9], [0xE6, 0x97, 0xA5], [0xF0, 0x9F, 0x98, 0x80], [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xE6, 0x97], [0xBF],
+        ]
+        var samples: [[UInt8]] = [[], ascii, Array("é".utf8), Array("日本語 text".utf8), [0x80], [0xC3], [0xE6, 0x97]]
+        for position in [0, 7, 8, 14, 15, 16, 17, 31, 32] {
+            for insert in inserts {
+                var bytes = ascii
+                bytes.insert(contentsOf: insert, at: position)
+                samples.append(bytes)
+                samples.append(Array(bytes[..<(position + insert.count)]))  // the sequence last
+            }
+        }
+        for bytes in samples {
+            let made = FeedText.string(utf8: bytes)
+            let expected = String(decoding: bytes, as: UTF8.self)
+            #expect(made == expected, "\(bytes)")
+            #expect(Array(made.utf8) == Array(expected.utf8), "\(bytes)")
+            #expect(made.unicodeScalars.count == expected.unicodeScalars.count, "\(bytes)")
+        }
+        #expect(FeedXMLEncoding.checkUTF8(UnsafeBufferPointer(start: nil, count: 0)) == .ascii)
+        #expect(ascii.withUnsafeBufferPointer { FeedXMLEncoding.checkUTF8($0) } == .ascii)
+        #expect(Array("aé".utf8).withUnsafeBufferPointer { FeedXMLEncoding.checkUTF8($0) } == .valid)
+        #expect(([0x61, 0xED, 0xA0, 0x80] as [UInt8]).withUnsafeBufferPointer { FeedXMLEncoding.checkUTF8($0) } == .invalid)
+    }
+
+    /// An article with non-ASCII text, a stray windows-1252 byte (the document is UTF-8
+    /// otherwise) and a control character: its content and summary come out as before.
+    @Test func parsesBodiesWithOtherCharactersAsBefore() throws {
+        var document = Array(
+            """
+            <?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>T</title><link>https://x.example/</link>
+            <item><title>A</title><guid>1</guid><description><![CDATA[<p>Zürich café ☕ and 日本語 text, long enough to cross a few words
+
+            """.utf8)
+        document.append(0x93)  // windows-1252's left double quote, not UTF-8
+        document += Array("quoted\u{7}</p><a href=\"/rel\">link</a>]]></description></item></channel></rss>".utf8)
+        let feed = try FeedParser.parse(data: Data(document), url: URL(string: "https://x.example/feed"))
+        let item = try #require(feed.items.first)
+        #expect(
+            item.content
+                == "<p>Zürich café ☕ and 日本語 text, long enough to cross a few words\n\u{201C}quoted</p><a href=\"https://x.example/rel\">link</a>"
+        )
+        #expect(item.summary == "Zürich café ☕ and 日本語 text, long enough to cross a few words \u{201C}quoted link")
+    }
 }

@@ -55,6 +55,26 @@ enum FeedText {
         return nil
     }
 
+    /// The `String` of UTF-8 `bytes`: the same as `String(decoding: bytes, as: UTF8.self)`
+    /// (invalid sequences become U+FFFD), with the bytes checked once by
+    /// ``FeedXMLEncoding/checkUTF8(_:)``, which skips ASCII runs sixteen bytes at a time,
+    /// instead of by the standard library's byte-by-byte check (most of a parse's string
+    /// making: an item's body is mostly ASCII with a few other characters).
+    static func string(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let check = FeedXMLEncoding.checkUTF8(bytes)
+        guard check != .invalid else { return String(decoding: bytes, as: UTF8.self) }
+        if #available(macOS 26, *) {
+            // Checked just above: the bytes are valid UTF-8, so the unchecked span is sound.
+            return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: check == .ascii))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``string(utf8:)-(UnsafeBufferPointer<UInt8>)`` of the bytes of an array.
+    static func string(utf8 bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { string(utf8: $0) }
+    }
+
     /// Strips control characters from UTF-8 `bytes` in place and returns the string, trimmed
     /// of surrounding white space when `trim` is set; `nil` when nothing is left.
     static func makeString(_ bytes: inout [UInt8], trim: Bool) -> String? {
@@ -67,7 +87,7 @@ enum FeedText {
                 while end > start, isXMLSpace(buffer[end - 1]) { end -= 1 }
             }
             if start == end { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+            return string(utf8: UnsafeBufferPointer(rebasing: buffer[start..<end]))
         }
     }
 

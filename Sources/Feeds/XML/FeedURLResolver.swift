@@ -155,7 +155,7 @@ enum FeedURLResolver {
         var end = bytes.endIndex
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        let value = FeedText.string(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]))
         guard start < end, bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 else { return value }
         return value.trimmingCharacters(in: .whitespaces)
     }
