@@ -34,6 +34,14 @@ import Testing
             ("<a href=\"a b>c\">", "<a href=\"https://x.example/a/a%20b%3Ec\">"),
             ("<a\thref=\"t\"\n>", "<a\thref=\"https://x.example/a/t\"\n>"),
             ("", ""),
+            ("<a href=\"#\u{301}x\">", "<a href=\"https://x.example/a/#\u{301}x\">"),
+            ("<a href=\"\t#top \">", "<a href=\"\t#top \">"),
+            ("<a href=\"\u{A0}https://y.example/\">", "<a href=\"\u{A0}https://y.example/\">"),
+            ("<a href=\"https://y.example/\u{A0}\">", "<a href=\"https://y.example/\u{A0}\">"),
+            (
+                "<a href=\"mailto:me@x.example\" src=\'HTTP://Z/\' cite=\"1http:x\">",
+                "<a href=\"mailto:me@x.example\" src=\'HTTP://Z/\' cite=\"https://x.example/a/1http:x\">"
+            ),
         ]
         for (html, expected) in cases {
             let resolved = FeedURLResolver.resolvingLinks(inHTML: Array(html.utf8), against: "https://x.example/a/b")
@@ -91,5 +99,20 @@ import Testing
                 == "<p>Zürich café ☕ and 日本語 text, long enough to cross a few words\n\u{201C}quoted</p><a href=\"https://x.example/rel\">link</a>"
         )
         #expect(item.summary == "Zürich café ☕ and 日本語 text, long enough to cross a few words \u{201C}quoted link")
+    }
+
+    /// `FeedText.contains(_:ascii:)` finds what Foundation's `contains` finds: on the bytes
+    /// for ASCII text, through Foundation otherwise ("l" and a combining mark are one
+    /// character, no "l").
+    @Test func findsASCIIPartsAsFoundationDoes() {
+        let samples = [
+            "text/html", "application/xhtml+xml", "", "html", "htm", "image/png", "xhtm\u{301}l", "htm\u{301}l", "ttext/htmlx",
+        ]
+        for sample in samples {
+            #expect(FeedText.contains(sample, ascii: "html") == sample.contains("html"), "\(sample)")
+            #expect(FeedText.contains(sample, ascii: "/") == sample.contains("/"), "\(sample)")
+        }
+        #expect(!FeedText.contains("htm\u{301}l", ascii: "html"))
+        #expect(FeedText.contains("text/html", ascii: "html"))
     }
 }

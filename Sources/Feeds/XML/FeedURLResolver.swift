@@ -99,7 +99,9 @@ enum FeedURLResolver {
                     while valueEnd < count, !isSpace(html[valueEnd]), html[valueEnd] != UInt8(ascii: ">") { valueEnd += 1 }
                     index = valueEnd
                 }
-                guard isLinkAttribute(name) else { continue }
+                guard isLinkAttribute(name), !isLeftAlone(UnsafeBufferPointer(rebasing: html[valueStart..<valueEnd])) else {
+                    continue
+                }
                 let trimmedValue = trimmedLinkValue(UnsafeBufferPointer(rebasing: html[valueStart..<valueEnd]))
                 guard !trimmedValue.isEmpty, !trimmedValue.hasPrefix("#"), !hasScheme(trimmedValue) else { continue }
                 let resolved = resolve(trimmedValue, against: base)
@@ -140,6 +142,21 @@ enum FeedURLResolver {
         }
     }
 
+    /// Whether a link value is surely left as it is (absolute, or a fragment), told from
+    /// its bytes without making a string of it: spaces and tabs around it trimmed, as
+    /// ``trimmedLinkValue(_:)-(UnsafeBufferPointer<UInt8>)`` trims them when an ASCII byte is
+    /// left at both ends. Most links of an article are absolute.
+    private static func isLeftAlone(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard start < end, bytes[start] < 0x80, bytes[end - 1] < 0x80 else { return false }
+        // A `#` followed by a combining mark is no fragment to `hasPrefix("#")`: left to it.
+        if bytes[start] == UInt8(ascii: "#") { return start + 1 == end || bytes[start + 1] < 0x80 }
+        return hasScheme(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+
     /// An attribute value without the white space around it, as `CharacterSet.whitespaces`
     /// trims (tab and the Unicode space separators). Spaces and tabs are trimmed on the
     /// bytes; Foundation is asked only when a non-ASCII byte is left at either end (a
@@ -169,8 +186,14 @@ enum FeedURLResolver {
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 
     static func hasScheme(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { hasScheme($0) }
+    }
+
+    /// ``hasScheme(_:)-(String)`` of UTF-8 bytes.
+    static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawLetter = false
-        for byte in string.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 sawLetter = true
