@@ -115,4 +115,47 @@ import Testing
         #expect(!FeedText.contains("htm\u{301}l", ascii: "html"))
         #expect(FeedText.contains("text/html", ascii: "html"))
     }
+
+    /// The capture buffer grows past its capacity whatever the sizes of the appends, and
+    /// holds what an array appended the same way holds.
+    @Test func captureBufferHoldsWhatAnArrayHolds() {
+        var buffer = FeedCaptureBuffer(capacity: 16)
+        defer { buffer.release() }
+        var expected: [UInt8] = []
+        for round in 0..<200 {
+            let chunk = (0..<(round % 37)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ round) }
+            chunk.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+            expected += chunk
+            buffer.append(UInt8(truncatingIfNeeded: round))
+            expected.append(UInt8(truncatingIfNeeded: round))
+            if round % 50 == 49 {
+                buffer.append(contentsOf: "é\(round)")
+                expected += Array("é\(round)".utf8)
+            }
+        }
+        #expect(buffer.array == expected)
+        #expect(buffer.contains { $0 == 0xC3 })
+        buffer.removeAll()
+        #expect(buffer.isEmpty && buffer.array.isEmpty)
+        buffer.append(contentsOf: [0x20, 0x61, 0x1B, 0x0D, 0x0A, 0x62, 0x20])
+        #expect(buffer.withUnsafeMutableBufferPointer { FeedText.trimmedBytes($0) } == [0x61, 0x0A, 0x62])
+    }
+
+    /// Inline XHTML with `&`, `<`, `>` and `"` in text and attributes, around and across
+    /// the eight-byte steps of the escaping scan: written out as before.
+    @Test func escapesInlineXHTMLAsBefore() throws {
+        let document = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><link href="https://x.example/"/>
+            <entry><title>E</title><id>e1</id><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p title="a &quot;b&quot; &amp; c &lt;d&gt;">1234567&lt;tag&gt; and AT&amp;T, &#8220;q&#8221; x&gt;y "z" <a href="/rel?a=1&amp;b=2">l</a> long run without specials long run &amp;</p>&lt;</div></content></entry>
+            </feed>
+            """
+        let feed = try FeedParser.parse(data: Data(document.utf8))
+        let item = try #require(feed.items.first)
+        #expect(
+            item.content
+                == #"<p title="a &quot;b&quot; &amp; c &lt;d&gt;">1234567&lt;tag&gt; and AT&amp;T, “q” x&gt;y "z" <a href="/rel?a=1&amp;b=2">l</a> long run without specials long run &amp;</p>&lt;"#
+        )
+        #expect(item.summary == #"1234567<tag> and AT&T, “q” x>y "z" l long run without specials long run & <"#)
+    }
 }

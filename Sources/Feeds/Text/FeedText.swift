@@ -97,28 +97,37 @@ enum FeedText {
     /// Strips control characters from UTF-8 `bytes` in place and returns the string, trimmed
     /// of surrounding white space when `trim` is set; `nil` when nothing is left.
     static func makeString(_ bytes: inout [UInt8], trim: Bool) -> String? {
-        stripControlCharacters(&bytes)
-        return bytes.withUnsafeBufferPointer { buffer -> String? in
-            var start = 0
-            var end = buffer.count
-            if trim {
-                while start < end, isXMLSpace(buffer[start]) { start += 1 }
-                while end > start, isXMLSpace(buffer[end - 1]) { end -= 1 }
-            }
-            if start == end { return nil }
-            return string(utf8: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        bytes.withUnsafeMutableBufferPointer { makeString($0, trim: trim) }
+    }
+
+    /// ``makeString(_:trim:)-([UInt8],_)`` of the bytes in `buffer`, which it changes (the
+    /// control characters are taken out in place, in front of what is left of it).
+    static func makeString(_ buffer: UnsafeMutableBufferPointer<UInt8>, trim: Bool) -> String? {
+        var start = 0
+        var end = stripControlCharacters(buffer)
+        if trim {
+            while start < end, isXMLSpace(buffer[start]) { start += 1 }
+            while end > start, isXMLSpace(buffer[end - 1]) { end -= 1 }
         }
+        if start == end { return nil }
+        return string(utf8: UnsafeBufferPointer(rebasing: buffer[start..<end]))
     }
 
     /// `bytes` stripped of control characters and surrounding white space, as a new
     /// array; `nil` when nothing is left.
     static func trimmedBytes(_ bytes: inout [UInt8]) -> [UInt8]? {
-        stripControlCharacters(&bytes)
+        bytes.withUnsafeMutableBufferPointer { trimmedBytes($0) }
+    }
+
+    /// ``trimmedBytes(_:)-([UInt8])`` of the bytes in `buffer`, which it changes (the
+    /// control characters are taken out in place, in front of what is left of it).
+    static func trimmedBytes(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> [UInt8]? {
+        let kept = stripControlCharacters(buffer)
         var start = 0
-        var end = bytes.count
-        while start < end, isXMLSpace(bytes[start]) { start += 1 }
-        while end > start, isXMLSpace(bytes[end - 1]) { end -= 1 }
-        return start == end ? nil : Array(bytes[start..<end])
+        var end = kept
+        while start < end, isXMLSpace(buffer[start]) { start += 1 }
+        while end > start, isXMLSpace(buffer[end - 1]) { end -= 1 }
+        return start == end ? nil : Array(UnsafeBufferPointer(rebasing: buffer[start..<end]))
     }
 
     @inline(__always)
@@ -130,36 +139,39 @@ enum FeedText {
     /// CRLF become LF. Leaves the array untouched (no copy) when there is nothing to remove.
     static func stripControlCharacters(_ bytes: inout [UInt8]) {
         let count = bytes.count
-        let firstBad = bytes.withUnsafeBufferPointer { firstControlCharacter(in: $0) }
-        guard let firstBad else { return }
-        var kept = 0
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var write = firstBad
-            var read = firstBad
-            while read < count {
-                let byte = buffer[read]
-                if byte < 0x20 && byte != 0x0A && byte != 0x09 {
-                    if byte == 0x0D {
-                        // CRLF -> LF, lone CR -> LF
-                        if !(read + 1 < count && buffer[read + 1] == 0x0A) {
-                            buffer[write] = 0x0A
-                            write += 1
-                        }
+        let kept = bytes.withUnsafeMutableBufferPointer { stripControlCharacters($0) }
+        if kept < count { bytes.removeLast(count - kept) }
+    }
+
+    /// ``stripControlCharacters(_:)-([UInt8])`` in `buffer`: the kept bytes are moved to
+    /// its front; returns how many there are.
+    static func stripControlCharacters(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let count = buffer.count
+        guard let firstBad = firstControlCharacter(in: UnsafeBufferPointer(buffer)) else { return count }
+        var write = firstBad
+        var read = firstBad
+        while read < count {
+            let byte = buffer[read]
+            if byte < 0x20 && byte != 0x0A && byte != 0x09 {
+                if byte == 0x0D {
+                    // CRLF -> LF, lone CR -> LF
+                    if !(read + 1 < count && buffer[read + 1] == 0x0A) {
+                        buffer[write] = 0x0A
+                        write += 1
                     }
-                    read += 1
-                } else if byte == 0x7F {
-                    read += 1
-                } else if byte == 0xC2, read + 1 < count, buffer[read + 1] >= 0x80, buffer[read + 1] <= 0x9F {
-                    read += 2
-                } else {
-                    buffer[write] = byte
-                    write += 1
-                    read += 1
                 }
+                read += 1
+            } else if byte == 0x7F {
+                read += 1
+            } else if byte == 0xC2, read + 1 < count, buffer[read + 1] >= 0x80, buffer[read + 1] <= 0x9F {
+                read += 2
+            } else {
+                buffer[write] = byte
+                write += 1
+                read += 1
             }
-            kept = write
         }
-        bytes.removeLast(count - kept)
+        return write
     }
 
     /// The high bit of each byte of `word` that may be a control (below 0x20, 0x7F, or 0xC2,

@@ -79,8 +79,8 @@ final class FeedXMLHandler {
     /// ``characters(_:count:)`` for every run of text (between two references, too), and
     /// every access to a stored property of a class is checked for exclusivity at run
     /// time, which cost a third of each call; an access through a pointer is not.
-    private let textStorage: UnsafeMutablePointer<[UInt8]>
-    private var text: [UInt8] {
+    private let textStorage: UnsafeMutablePointer<FeedCaptureBuffer>
+    private var text: FeedCaptureBuffer {
         _read { yield textStorage.pointee }
         _modify { yield &textStorage.pointee }
     }
@@ -93,12 +93,12 @@ final class FeedXMLHandler {
     init(baseURL: String?) {
         documentBase = baseURL
         textStorage = .allocate(capacity: 1)
-        textStorage.initialize(to: [])
-        text.reserveCapacity(64 * 1024)
+        textStorage.initialize(to: FeedCaptureBuffer(capacity: 64 * 1024))
         baseStack.reserveCapacity(8)
     }
 
     deinit {
+        textStorage.pointee.release()
         textStorage.deinitialize(count: 1)
         textStorage.deallocate()
     }
@@ -231,7 +231,7 @@ final class FeedXMLHandler {
                 && FeedXMLName.of(localName) == .name
             {
                 // <author><name>…</name><title>…</title></author> without the Atom namespace
-                text.removeAll(keepingCapacity: true)
+                text.removeAll()
                 authorNameDepth = depth
             }
             return
@@ -533,13 +533,13 @@ final class FeedXMLHandler {
     /// Replaces the captured base64 with what it encodes, or with nothing when that is
     /// binary (not UTF-8 text) or the kind says so.
     private func decodeBase64Capture(as kind: TextKind?) {
-        let encoded = String(decoding: text, as: UTF8.self)
-        text.removeAll(keepingCapacity: true)
+        let encoded = text.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+        text.removeAll()
         guard let kind, let decoded = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters),
             let string = String(data: decoded, encoding: .utf8),
             !string.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
         else { return }
-        text.append(contentsOf: string.utf8)
+        text.append(contentsOf: string)
         captureKind = kind
     }
 
@@ -548,7 +548,7 @@ final class FeedXMLHandler {
         target = newTarget
         captureDepth = depth
         captureKind = kind
-        text.removeAll(keepingCapacity: true)
+        text.removeAll()
         captureKeepsMarkup =
             kind != .text
             || newTarget == .itemDescription || newTarget == .itemContentEncoded
@@ -586,19 +586,23 @@ final class FeedXMLHandler {
         case .itemCategory where !collectsEnclosuresAndCategories:
             return  // not wanted by the item sink: no string to make
         case .itemDescription:
-            if item.description == nil { item.description = FeedText.trimmedBytes(&text).map(resolvingLinks) }
+            if item.description == nil {
+                item.description = text.withUnsafeMutableBufferPointer { FeedText.trimmedBytes($0) }.map(resolvingLinks)
+            }
             return
         case .itemContentEncoded:
-            if item.contentEncoded == nil { item.contentEncoded = FeedText.trimmedBytes(&text).map(resolvingLinks) }
+            if item.contentEncoded == nil {
+                item.contentEncoded = text.withUnsafeMutableBufferPointer { FeedText.trimmedBytes($0) }.map(resolvingLinks)
+            }
             return
         case .itemSummary:
-            if item.summary == nil, let bytes = FeedText.trimmedBytes(&text) {
+            if item.summary == nil, let bytes = text.withUnsafeMutableBufferPointer({ FeedText.trimmedBytes($0) }) {
                 item.summary = captureKind == .text ? bytes : resolvingLinks(bytes)
                 item.summaryKind = captureKind
             }
             return
         case .itemContent:
-            if item.content == nil, let bytes = FeedText.trimmedBytes(&text) {
+            if item.content == nil, let bytes = text.withUnsafeMutableBufferPointer({ FeedText.trimmedBytes($0) }) {
                 item.content = captureKind == .text ? bytes : resolvingLinks(bytes)
                 item.contentKind = captureKind
             }
@@ -606,7 +610,7 @@ final class FeedXMLHandler {
         default:
             break
         }
-        guard let value = FeedText.makeString(&text, trim: true) else { return }
+        guard let value = text.withUnsafeMutableBufferPointer({ FeedText.makeString($0, trim: true) }) else { return }
         switch finished {
         case .none, .itemPubDate, .itemDCDate, .itemPublished, .itemUpdated, .itemIssued: break
         case .feedTitle: head.title = titleText(value, kind: captureKind)
@@ -708,8 +712,8 @@ final class FeedXMLHandler {
         guard !escaping else { return }
         escaping = true
         guard text.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return }
-        let raw = text
-        text.removeAll(keepingCapacity: true)
+        let raw = text.array
+        text.removeAll()
         raw.withUnsafeBufferPointer { appendEscaped($0) }
     }
 
@@ -774,7 +778,7 @@ final class FeedXMLHandler {
         Self.appendEscaped(bytes, quotes: quotes, to: &text)
     }
 
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to text: inout [UInt8]) {
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to text: inout FeedCaptureBuffer) {
         var runStart = 0
         var index = 0
         let count = bytes.count
