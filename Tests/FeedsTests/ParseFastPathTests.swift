@@ -158,4 +158,19 @@ import Testing
         )
         #expect(item.summary == #"1234567<tag> and AT&T, “q” x>y "z" l long run without specials long run & <"#)
     }
+
+    /// The five predefined references, next to each other, cut short, misspelt and at the
+    /// end of a text: read as before the repair pass told them apart on their own.
+    @Test func readsPredefinedReferencesAsBefore() throws {
+        let document = #"""
+            <?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>https://x.example/</link><item><guid>1</guid><title>a&lt;&gt;&amp;&quot;&apos;&lt &am; &ampx; &quot &apos;&apos;</title><description>&lt;p title=&quot;&amp;amp;&quot;&gt;b&amp;&lt;/p&gt;&lt;&gt;&amp;lt;x&amp;gt;</description></item><item><guid>2</guid><title>z&gt;</title><description>&amp;</description></item><item><guid>3</guid><title>y&lt</title></item></channel></rss>
+            """#
+        let feed = try FeedParser.parse(data: Data(document.utf8))
+        let items = feed.items.map { [$0.title, $0.content, $0.summary] }
+        #expect(
+            items == [
+                [#"a<>&"'&lt &am; &ampx; &quot ''"#, #"<p title="&amp;">b&</p><>&lt;x&gt;"#, "b& <><x>"],
+                ["z>", "&", "&"], ["y&lt", nil, nil],
+            ])
+    }
 }
