@@ -138,6 +138,8 @@ enum FeedText {
     /// Removes C0 controls (except TAB and LF), DEL and C1 controls (U+0080–U+009F); CR and
     /// CRLF become LF. Leaves the array untouched (no copy) when there is nothing to remove.
     static func stripControlCharacters(_ bytes: inout [UInt8]) {
+        // Looked at before any mutable access, which would copy an array that is shared.
+        guard bytes.withUnsafeBufferPointer({ firstControlCharacter(in: $0) }) != nil else { return }
         let count = bytes.count
         let kept = bytes.withUnsafeMutableBufferPointer { stripControlCharacters($0) }
         if kept < count { bytes.removeLast(count - kept) }

@@ -511,7 +511,10 @@ final class FeedXMLHandler {
     private func addCategory(_ raw: String) {
         guard collectsEnclosuresAndCategories else { return }
         let category = FeedText.collapsingWhitespace(FeedText.sanitized(raw))
-        if !category.isEmpty && !item.categories.contains(category) { item.categories.append(category) }
+        guard !category.isEmpty && !item.categories.contains(category) else { return }
+        // Room for a few at once: an item with categories usually has more than one.
+        if item.categories.isEmpty { item.categories.reserveCapacity(4) }
+        item.categories.append(category)
     }
 
     // MARK: - Capture
