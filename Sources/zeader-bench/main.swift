@@ -515,11 +515,18 @@ case "refresh-index":
         folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5,
         batch: rest.dropFirst(2).first.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }, variants: variants,
         savedServers: mode == "saved" || mode == "saved-index")
+case "parse":
+    let rest = Array(arguments.dropFirst())
+    guard let folder = rest.first else {
+        print("usage: zeader-bench parse FOLDER [ROUNDS [DUMP]]")
+        exit(2)
+    }
+    try parseBenchmark(folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 3, dumpPath: rest.dropFirst(2).first)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | parse FOLDER [ROUNDS [DUMP]]"
     )
     exit(2)
 }

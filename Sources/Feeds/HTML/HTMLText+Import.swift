@@ -18,7 +18,7 @@ extension HTMLText {
         var html = html
         let made: Summary? = html.withUTF8 { HTMLText.summary(fromHTML: $0) }
         switch made {
-        case .utf8(let bytes)?: return String(decoding: bytes, as: UTF8.self)
+        case .utf8(let bytes)?: return FeedText.string(utf8: bytes)
         case .string(let string)?: return string
         case nil: return nil
         }

@@ -92,7 +92,8 @@ enum AtomRules {
             case let other?: return other.hasPrefix("text/") ? .some(.text) : .some(nil)
             }
         }
-        guard let type, type.contains("/"), !type.hasPrefix("text/"), !type.hasSuffix("+xml"), !type.hasSuffix("/xml")
+        guard let type, FeedText.contains(type, ascii: "/"), !type.hasPrefix("text/"), !type.hasSuffix("+xml"),
+            !type.hasSuffix("/xml")
         else { return nil }
         return .some(.text)  // decoded; kept only if it is text
     }
@@ -107,6 +108,6 @@ enum AtomRules {
     /// How well an alternate link of MIME `type` stands for the page: html 3, none 2, other 1.
     static func alternateScore(type: String?) -> Int {
         guard let type else { return 2 }
-        return type.contains("html") ? 3 : 1
+        return FeedText.contains(type, ascii: "html") ? 3 : 1
     }
 }

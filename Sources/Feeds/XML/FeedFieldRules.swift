@@ -51,7 +51,7 @@ enum FeedItemBody {
 
     var string: String {
         switch self {
-        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .bytes(let bytes): FeedText.string(utf8: bytes)
         case .string(let string): string
         }
     }

@@ -48,13 +48,21 @@ enum FeedURLResolver {
     /// let body = FeedURLResolver.resolvingLinks(inHTML: Array(#"<a href="/a">"#.utf8), against: "https://x.example/f")
     /// ```
     static func resolvingLinks(inHTML html: [UInt8], against base: String) -> [UInt8] {
-        guard html.contains(UInt8(ascii: "=")) else { return html }
+        html.withUnsafeBufferPointer { linksResolved(in: $0, against: base) } ?? html
+    }
+
+    /// ``resolvingLinks(inHTML:against:)`` on a buffer: nil when nothing changes. Text
+    /// between tags is skipped with `memchr` (an article is mostly text).
+    private static func linksResolved(in html: UnsafeBufferPointer<UInt8>, against base: String) -> [UInt8]? {
+        guard let start = html.baseAddress, memchr(start, Int32(UInt8(ascii: "=")), html.count) != nil else { return nil }
         var out: [UInt8] = []
         var copied = 0
         var index = 0
         let count = html.count
         while index < count {
-            guard html[index] == UInt8(ascii: "<"), index + 1 < count, isLetter(html[index + 1]) else {
+            guard let open = memchr(start + index, Int32(UInt8(ascii: "<")), count - index) else { break }
+            index = UnsafeRawPointer(open) - UnsafeRawPointer(start)
+            guard index + 1 < count, isLetter(html[index + 1]) else {
                 index += 1
                 continue
             }
@@ -67,7 +75,7 @@ enum FeedURLResolver {
                 while index < count, !isSpace(html[index]), html[index] != UInt8(ascii: "="), html[index] != UInt8(ascii: ">") {
                     index += 1
                 }
-                let name = html[nameStart..<index]
+                let name = UnsafeBufferPointer(rebasing: html[nameStart..<index])
                 if index == nameStart { break }
                 while index < count, isSpace(html[index]) { index += 1 }
                 guard index < count, html[index] == UInt8(ascii: "=") else { continue }
@@ -79,20 +87,27 @@ enum FeedURLResolver {
                 if html[index] == UInt8(ascii: "\"") || html[index] == UInt8(ascii: "'") {
                     let quote = html[index]
                     valueStart = index + 1
-                    valueEnd = valueStart
-                    while valueEnd < count, html[valueEnd] != quote { valueEnd += 1 }
+                    valueEnd =
+                        valueStart < count
+                        ? memchr(start + valueStart, Int32(quote), count - valueStart).map {
+                            UnsafeRawPointer($0) - UnsafeRawPointer(start)
+                        }
+                            ?? count : count
                     index = min(count, valueEnd + 1)
                 } else {
                     valueEnd = index
                     while valueEnd < count, !isSpace(html[valueEnd]), html[valueEnd] != UInt8(ascii: ">") { valueEnd += 1 }
                     index = valueEnd
                 }
-                guard isLinkAttribute(name) else { continue }
-                let trimmedValue = trimmedLinkValue(html[valueStart..<valueEnd])
+                guard isLinkAttribute(name), !isLeftAlone(UnsafeBufferPointer(rebasing: html[valueStart..<valueEnd])) else {
+                    continue
+                }
+                let trimmedValue = trimmedLinkValue(UnsafeBufferPointer(rebasing: html[valueStart..<valueEnd]))
                 guard !trimmedValue.isEmpty, !trimmedValue.hasPrefix("#"), !hasScheme(trimmedValue) else { continue }
                 let resolved = resolve(trimmedValue, against: base)
                 guard resolved != trimmedValue else { continue }
-                out.append(contentsOf: html[copied..<valueStart])
+                if out.isEmpty { out.reserveCapacity(count + count / 8) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: html[copied..<valueStart]))
                 for byte in resolved.utf8 {
                     switch byte {
                     case UInt8(ascii: "\""): out.append(contentsOf: "%22".utf8)
@@ -105,8 +120,8 @@ enum FeedURLResolver {
                 copied = valueEnd
             }
         }
-        if copied == 0 { return html }
-        out.append(contentsOf: html[copied...])
+        if copied == 0 { return nil }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: html[copied...]))
         return out
     }
 
@@ -117,11 +132,29 @@ enum FeedURLResolver {
 
     /// Whether `name` is one of ``linkAttributes`` in any ASCII case. Compared on the bytes:
     /// every attribute of every tag of an article comes through here.
-    private static func isLinkAttribute(_ name: ArraySlice<UInt8>) -> Bool {
-        linkAttributes.contains { word in
+    private static func isLinkAttribute(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Link attributes have 3 to 10 letters: most names (`class`, `alt`, `title`) are
+        // told apart by their length and first letter without the list.
+        guard name.count >= 3, name.count <= 10, "abcdfhlps".utf8.contains(name[0] | 0x20) else { return false }
+        return linkAttributes.contains { word in
             // `| 0x20` lowers an ASCII capital and changes no byte into a lower-case letter that was not one.
             word.count == name.count && zip(word, name).allSatisfy { $0 == $1 | 0x20 }
         }
+    }
+
+    /// Whether a link value is surely left as it is (absolute, or a fragment), told from
+    /// its bytes without making a string of it: spaces and tabs around it trimmed, as
+    /// ``trimmedLinkValue(_:)-(UnsafeBufferPointer<UInt8>)`` trims them when an ASCII byte is
+    /// left at both ends. Most links of an article are absolute.
+    private static func isLeftAlone(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard start < end, bytes[start] < 0x80, bytes[end - 1] < 0x80 else { return false }
+        // A `#` followed by a combining mark is no fragment to `hasPrefix("#")`: left to it.
+        if bytes[start] == UInt8(ascii: "#") { return start + 1 == end || bytes[start + 1] < 0x80 }
+        return hasScheme(UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// An attribute value without the white space around it, as `CharacterSet.whitespaces`
@@ -130,11 +163,16 @@ enum FeedURLResolver {
     /// no-break space, say), since bridging every link to `NSString` cost a refresh more
     /// than parsing the rest of the article.
     static func trimmedLinkValue(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.withUnsafeBufferPointer { trimmedLinkValue($0) }
+    }
+
+    /// ``trimmedLinkValue(_:)-(ArraySlice<UInt8>)`` of bytes in a buffer.
+    static func trimmedLinkValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var start = bytes.startIndex
         var end = bytes.endIndex
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        let value = String(decoding: bytes[start..<end], as: UTF8.self)
+        let value = FeedText.string(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]))
         guard start < end, bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 else { return value }
         return value.trimmingCharacters(in: .whitespaces)
     }
@@ -148,8 +186,14 @@ enum FeedURLResolver {
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 
     static func hasScheme(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { hasScheme($0) }
+    }
+
+    /// ``hasScheme(_:)-(String)`` of UTF-8 bytes.
+    static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawLetter = false
-        for byte in string.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 sawLetter = true

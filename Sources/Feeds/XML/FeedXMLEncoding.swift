@@ -300,6 +300,27 @@ enum FeedXMLEncoding {
         let results: UnsafeMutableBufferPointer<Bool>
     }
 
+    /// What ``isValidUTF8(_:from:to:)`` says of all of `input`, and whether it is all ASCII.
+    enum UTF8Check { case ascii, valid, invalid }
+
+    /// Whether `input` is all ASCII, else valid UTF-8, else neither; ASCII runs are
+    /// skipped sixteen bytes at a time.
+    static func checkUTF8(_ input: UnsafeBufferPointer<UInt8>) -> UTF8Check {
+        guard let base = input.baseAddress else { return .ascii }
+        let raw = UnsafeRawPointer(base)
+        let n = input.count
+        var i = 0
+        while i + 16 <= n,
+            (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                & 0x8080_8080_8080_8080 == 0
+        {
+            i += 16
+        }
+        while i < n, input[i] < 0x80 { i += 1 }
+        if i == n { return .ascii }
+        return isValidUTF8(input, from: i, to: n) ? .valid : .invalid
+    }
+
     /// Whether `input[start..<end]` is valid UTF-8 (a sequence may not run past `end`).
     static func isValidUTF8(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard let base = input.baseAddress else { return true }
