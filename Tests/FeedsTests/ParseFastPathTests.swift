@@ -120,7 +120,6 @@ import Testing
     /// holds what an array appended the same way holds.
     @Test func captureBufferHoldsWhatAnArrayHolds() {
         var buffer = FeedCaptureBuffer(capacity: 16)
-        defer { buffer.release() }
         var expected: [UInt8] = []
         for round in 0..<200 {
             let chunk = (0..<(round % 37)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ round) }

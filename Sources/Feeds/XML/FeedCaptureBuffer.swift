@@ -3,8 +3,8 @@ import Foundation
 /// The growable byte buffer ``FeedXMLHandler`` gathers a field's text in: appends are a
 /// capacity check and a `memcpy` (an `Array`'s generic `append(contentsOf:)` cost some 80
 /// instructions a call, and libxml2 hands text over in many small runs: between any two
-/// references, for one). Its memory is its own: ``release()`` frees it.
-struct FeedCaptureBuffer {
+/// references, for one). Not copyable: it owns its memory, freed with it.
+struct FeedCaptureBuffer: ~Copyable {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private(set) var capacity: Int
@@ -14,8 +14,7 @@ struct FeedCaptureBuffer {
         base = .allocate(capacity: self.capacity)
     }
 
-    /// Frees the memory; the buffer must not be used afterwards.
-    func release() { base.deallocate() }
+    deinit { base.deallocate() }
 
     var isEmpty: Bool { count == 0 }
 

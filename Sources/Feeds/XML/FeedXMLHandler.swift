@@ -98,7 +98,6 @@ final class FeedXMLHandler {
     }
 
     deinit {
-        textStorage.pointee.release()
         textStorage.deinitialize(count: 1)
         textStorage.deallocate()
     }
