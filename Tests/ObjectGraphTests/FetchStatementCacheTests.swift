@@ -66,7 +66,6 @@ import Testing
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             let folder = try ctx.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'A'")))[0]
-            // A text no other test fetches, so that the process-wide admission has room for it.
             let request = FetchRequest<Note>(
                 predicate: lookup(["note 1"], in: folder.objectID) && .comparison("body", .equalTo, .null),
                 sortDescriptors: [SortDescriptor("created")])
@@ -123,10 +122,25 @@ import Testing
                 predicate: nil, sortDescriptors: [], fetchLimit: limit, fetchOffset: offset, searchText: search,
                 searchWindow: window)
         }
-        let text = "SELECT 1 -- FetchStatementCacheTests \(UUID().uuidString)"
-        #expect(!FetchStatementCache.admits(text, for: request(limit: 5)))
-        #expect(!FetchStatementCache.admits(text, for: request(offset: 5)))
-        #expect(!FetchStatementCache.admits(text, for: request(search: "word")))
-        #expect(!FetchStatementCache.admits(text, for: request(window: 10)))
+        let cache = FetchStatementCache()
+        let text = "SELECT 1 -- FetchStatementCacheTests"
+        #expect(!cache.admits(text, for: request(limit: 5)))
+        #expect(!cache.admits(text, for: request(offset: 5)))
+        #expect(!cache.admits(text, for: request(search: "word")))
+        #expect(!cache.admits(text, for: request(window: 10)))
+        #expect(cache.admits(text, for: request()))
+    }
+
+    /// A store admits at most ``FetchStatementCache/limit`` texts, and another store's texts
+    /// take none of its room (the full suite's stores once filled a process-wide set, and a
+    /// later store's lookups were prepared per fetch).
+    @Test func eachStoreAdmitsItsOwnTexts() {
+        let request = ObjectGraph.AnyFetchRequest(
+            predicate: nil, sortDescriptors: [], fetchLimit: 0, fetchOffset: 0, searchText: nil, searchWindow: nil)
+        let full = FetchStatementCache()
+        for n in 0..<FetchStatementCache.limit { #expect(full.admits("SELECT \(n)", for: request)) }
+        #expect(!full.admits("SELECT -1", for: request))
+        #expect(full.admits("SELECT 0", for: request))  // an admitted text stays admitted
+        #expect(FetchStatementCache().admits("SELECT -1", for: request))
     }
 }

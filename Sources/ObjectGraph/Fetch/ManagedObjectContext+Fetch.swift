@@ -158,7 +158,7 @@ extension ManagedObjectContext {
     {
         let entity = layout.entity
         let model = self.model
-        let cached = FetchStatementCache.admits(sql, for: plan.request)
+        let cached = store.fetchStatements.admits(sql, for: plan.request)
         if registered.isEmpty {
             // Nothing registered (a fresh or reset context): no row can have an object yet,
             // so objects are made as the rows are read, with no look-up and no list of rows

@@ -52,6 +52,8 @@ public final class PersistentStore: Sendable {
     /// Whether saves leave their rows for the full-text index now (a bulk write runs); never
     /// held across a database call.
     let bulkWriteDefersIndexing = Mutex(false)
+    /// Which fetch texts stay prepared on this store's connections (FetchStatementCache.swift).
+    let fetchStatements = FetchStatementCache()
     /// The tables of the main schema that have triggers, as of its `schema_version`
     /// (``SaveExecution/tablesWithTriggers(in:cache:)``).
     let triggerTables = Mutex<(schemaVersion: Int64, tables: Set<String>)?>(nil)
