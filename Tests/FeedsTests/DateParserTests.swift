@@ -106,9 +106,12 @@ struct URLResolverTests {
             resolved(#"<a hrefs="c" title="/d" href="https://y.example/e"><q cite=f>"#)
                 == #"<a hrefs="c" title="/d" href="https://y.example/e"><q cite=https://x.example/a/f>"#)
         #expect(resolved(#"<a href=" #top ">"#) == #"<a href=" #top ">"#)
-        #expect(FeedURLResolver.trimmedLinkValue(Array(" \t a b\u{A0}".utf8)[...]) == "a b")
-        #expect(FeedURLResolver.trimmedLinkValue(Array("\nc\n".utf8)[...]) == "\nc\n")
-        #expect(FeedURLResolver.trimmedLinkValue(Array("é ".utf8)[...]) == "é")
-        #expect(FeedURLResolver.trimmedLinkValue(Array("  ".utf8)[...]).isEmpty)
+        func trimmed(_ value: String) -> String {
+            Array(value.utf8).withUnsafeBufferPointer { FeedURLResolver.trimmedLinkValue($0) }
+        }
+        #expect(trimmed(" \t a b\u{A0}") == "a b")
+        #expect(trimmed("\nc\n") == "\nc\n")
+        #expect(trimmed("é ") == "é")
+        #expect(trimmed("  ").isEmpty)
     }
 }

@@ -113,14 +113,9 @@ enum FeedText {
         return string(utf8: UnsafeBufferPointer(rebasing: buffer[start..<end]))
     }
 
-    /// `bytes` stripped of control characters and surrounding white space, as a new
-    /// array; `nil` when nothing is left.
-    static func trimmedBytes(_ bytes: inout [UInt8]) -> [UInt8]? {
-        bytes.withUnsafeMutableBufferPointer { trimmedBytes($0) }
-    }
-
-    /// ``trimmedBytes(_:)-([UInt8])`` of the bytes in `buffer`, which it changes (the
-    /// control characters are taken out in place, in front of what is left of it).
+    /// The bytes in `buffer` stripped of control characters and surrounding white space, as
+    /// a new array; `nil` when nothing is left. `buffer` changes (the control characters are
+    /// taken out in place, in front of what is left of it).
     static func trimmedBytes(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> [UInt8]? {
         let kept = stripControlCharacters(buffer)
         var start = 0

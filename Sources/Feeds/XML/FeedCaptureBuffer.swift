@@ -48,7 +48,7 @@ struct FeedCaptureBuffer: ~Copyable {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
-    /// The bytes, to be changed in place (as ``FeedText/trimmedBytes(_:)-(UnsafeMutableBufferPointer<UInt8>)`` strips control
+    /// The bytes, to be changed in place (as ``FeedText/trimmedBytes(_:)`` strips control
     /// characters); the buffer still counts them all afterwards.
     func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeMutableBufferPointer(start: base, count: count))

@@ -144,7 +144,7 @@ enum FeedURLResolver {
 
     /// Whether a link value is surely left as it is (absolute, or a fragment), told from
     /// its bytes without making a string of it: spaces and tabs around it trimmed, as
-    /// ``trimmedLinkValue(_:)-(UnsafeBufferPointer<UInt8>)`` trims them when an ASCII byte is
+    /// ``trimmedLinkValue(_:)`` trims them when an ASCII byte is
     /// left at both ends. Most links of an article are absolute.
     private static func isLeftAlone(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 0
@@ -162,11 +162,6 @@ enum FeedURLResolver {
     /// bytes; Foundation is asked only when a non-ASCII byte is left at either end (a
     /// no-break space, say), since bridging every link to `NSString` cost a refresh more
     /// than parsing the rest of the article.
-    static func trimmedLinkValue(_ bytes: ArraySlice<UInt8>) -> String {
-        bytes.withUnsafeBufferPointer { trimmedLinkValue($0) }
-    }
-
-    /// ``trimmedLinkValue(_:)-(ArraySlice<UInt8>)`` of bytes in a buffer.
     static func trimmedLinkValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var start = bytes.startIndex
         var end = bytes.endIndex

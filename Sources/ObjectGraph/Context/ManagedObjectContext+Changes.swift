@@ -292,17 +292,6 @@ extension ManagedObjectContext {
     /// The stored rows of `entity` whose primary keys are `pks`, decoded, in one query
     /// (none when the store cannot be read: the caller keeps what it has).
     func storedRows(of entity: Entity, primaryKeys pks: [Int64]) -> [(pk: Int64, snapshot: Snapshot)] {
-        let layout = RowLayout(entity: entity, alias: "t0")
-        let model = self.model
-        let rows =
-            (try? readStore { db in
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql:
-                            "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))"
-                    ),
-                    arguments: ["[" + pks.map(String.init).joined(separator: ",") + "]"])
-            }) ?? []
-        return rows.map { layout.decode($0, model: model) }
+        (try? storedRowsThrowing(of: entity, primaryKeys: pks)) ?? []
     }
 }

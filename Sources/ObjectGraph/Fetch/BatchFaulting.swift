@@ -103,7 +103,7 @@ extension ManagedObjectContext {
                     sql:
                         "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))"
                 ),
-                arguments: ["[" + pks.map(String.init).joined(separator: ",") + "]"])
+                arguments: [jsonArray(pks)])
         }
         return rows.map { layout.decode($0, model: model) }
     }

@@ -405,7 +405,7 @@ struct FetchPlan {
         }
         if !excluding.isEmpty {
             conditions.append("t0.\"Z_PK\" NOT IN (SELECT value FROM json_each(?))")
-            arguments.append(("[" + excluding.map(String.init).joined(separator: ",") + "]").databaseValue)
+            arguments.append(jsonArray(excluding).databaseValue)
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if ordered && (applyLimit || limitForMerge) { sql += " ORDER BY \(orderSQL)" }
@@ -561,7 +561,7 @@ public final class FetchedResults<Element: ManagedObject>: RandomAccessCollectio
                         db,
                         sql:
                             "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
-                        arguments: ["[" + faults.map(String.init).joined(separator: ",") + "]"])
+                        arguments: [jsonArray(faults)])
                 }) ?? []
             // Held strongly here: the context registers objects weakly.
             var loaded: [ManagedObject] = []

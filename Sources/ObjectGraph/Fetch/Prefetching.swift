@@ -144,7 +144,7 @@ extension ManagedObjectContext {
                         db,
                         sql:
                             "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(destination.tableName)) t0 WHERE t0.\(SchemaGenerator.quote(inverseKey)) IN (SELECT value FROM json_each(?)) ORDER BY t0.\"Z_PK\"",
-                        arguments: [("[" + pks.map(String.init).joined(separator: ",") + "]").databaseValue], model: model)
+                        arguments: [jsonArray(pks).databaseValue], model: model)
                 }
                 for (pk, snapshot) in rows {
                     guard let parent = snapshot.toOne[inverse]?.rawValue else { continue }
