@@ -68,8 +68,13 @@ struct Zeader: AsyncParsableCommand {
 
     /// Parses the arguments with `--db` moved after the subcommand's name, runs the command,
     /// and exits 2 (not ArgumentParser's 64) on bad usage.
+    ///
+    /// glibc keeps its default malloc arenas (up to 8 per core). Limited to one, a refresh's
+    /// parse threads (which allocate the items' text) and saving threads (which free it)
+    /// waited on that arena's lock: 16,000-47,000 context switches in a cold refresh of
+    /// 400 feeds x 200 items, 3.6-4.5 s wall; with the default 2,200-2,600 and 3.2-3.5 s,
+    /// for ~10 MB more peak memory (89 -> 96-100 MB).
     static func main() async {
-        limitMallocArenas()
         do {
             var command = try parseAsRoot(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
             ReaderConfig.applyTrustSettings()  // the config's ca-file, for every command's fetches
@@ -100,19 +105,5 @@ struct Zeader: AsyncParsableCommand {
     static func exitStatus(for error: any Error) -> Int32 {
         let code = exitCode(for: error)
         return code == .validationFailure ? 2 : code.rawValue
-    }
-
-    /// One malloc arena instead of up to 8 per core: refresh's worker threads otherwise each
-    /// keep freed memory in an arena of their own (cold refresh of 200 feeds x 50 items:
-    /// peak RSS 54 MB by default, 46-50 MB with one arena, same time). glibc's `mallopt` is
-    /// not in Swift's Glibc module (malloc.h), hence the lookup; elsewhere it does nothing.
-    private static func limitMallocArenas() {
-        #if os(Linux)
-            typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
-            let mArenaMax: Int32 = -8  // M_ARENA_MAX in <malloc.h>
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-                _ = unsafeBitCast(symbol, to: MallOpt.self)(mArenaMax, 1)
-            }
-        #endif
     }
 }
