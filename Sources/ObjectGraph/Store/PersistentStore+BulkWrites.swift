@@ -13,8 +13,10 @@ import GRDB
 // statement that changes a hundred thousand rows (mark all read: 51 → 146 MB peak RSS), so
 // it is set only for the span of a bulk write, then put back.
 //
-// For the same span the writer checkpoints the `-wal` every ``bulkAutoCheckpointPages`` pages
-// instead of SQLite's 1,000 (16 MiB of 16 KiB pages): each checkpoint copies every page
+// For the same span a ``BulkCheckpointer`` checkpoints the `-wal` on a thread of its own, every
+// 64 MiB, instead of SQLite's automatic checkpoint on the writer every 1,000 pages (16 MiB
+// of 16 KiB pages); the writer checkpoints only at ``bulkAutoCheckpointPages``, should the
+// passes fall behind. Fewer checkpoints because each checkpoint copies every page
 // written since the last into the store, and the indexes' pages are written again by nearly
 // every transaction of a refresh; a refresh of 80,000 items made 66 checkpoints writing
 // 480 MB into a 290 MB store. The span's owner checkpoints when it ends (a refresh does).
@@ -26,7 +28,7 @@ import GRDB
 extension PersistentStore {
     /// Runs `body` — a bulk write such as a ``BatchImporter`` run: many small statements in
     /// large transactions — with the writer connection's temporary files (statement journals)
-    /// kept in memory, its `-wal` checkpointed less often and a 16 MiB page cache, then
+    /// kept in memory, its `-wal` checkpointed on another thread and a 16 MiB page cache, then
     /// restores the defaults. Nested and concurrent calls share one span:
     /// the setting is restored when the last of them ends. Writes other code makes meanwhile
     /// (on any context of this store) run with the setting too; avoid running a statement
@@ -76,9 +78,11 @@ extension PersistentStore {
     /// The `temp_store` setting a bulk write uses, and the one restored after it.
     static let bulkTempStore = "MEMORY"
     static let defaultTempStore = "DEFAULT"
-    /// `wal_autocheckpoint` (in pages) during a bulk write (256 MiB of 16 KiB pages), and
-    /// SQLite's default, restored after it. The `-wal` grows up to this during the span; the
-    /// span's owner truncates it after. Measured (cold refresh of 1,600 feeds × 50 items,
+    /// The `-wal`'s size (in pages) at which the writer checkpoints itself during a bulk
+    /// write (256 MiB of 16 KiB pages; ``BulkCheckpointer/boundFrames``: the background passes
+    /// keep it well below that), and SQLite's default `wal_autocheckpoint`, restored after it.
+    /// The span's owner truncates the `-wal` after. Measured before the background passes,
+    /// with this as the writer's `wal_autocheckpoint` (cold refresh of 1,600 feeds × 50 items,
     /// release, per-thread CPU of the saves' commits, 3 runs each, alternated, load 4.5-7):
     /// 4,096 pages: 7 checkpoints in the refresh, commits 0.73-0.85 s, process 8.83-10.76 s;
     /// 16,384: 1 checkpoint, 0.61-0.67 s, 7.67-9.29 s; no checkpoint at all: 0.43-0.45 s,
@@ -115,8 +119,11 @@ extension PersistentStore {
         guard !isReadOnly else { return }
         try bulkWriters.withLock { (count: inout Int) throws(ObjectGraphError) in
             if count == 0 {
+                let checkpointer = makeBulkCheckpointer()
                 try setTempStore(
-                    Self.bulkTempStore, autoCheckpoint: Self.bulkAutoCheckpointPages, cacheKiB: Self.bulkCacheKiB)
+                    Self.bulkTempStore, autoCheckpoint: Self.bulkAutoCheckpointPages, cacheKiB: Self.bulkCacheKiB,
+                    checkpointer: checkpointer)
+                bulkCheckpointer.withLock { $0 = checkpointer }
                 bulkWriteDefersIndexing.withLock { $0 = true }
             }
             count += 1
@@ -133,18 +140,39 @@ extension PersistentStore {
             let model = self.model
             bulkWriteDefersIndexing.withLock { $0 = false }
             try? writer.write { db in try FullTextIndexSchema.indexPendingRows(model: model, in: db) }
-            // A failure leaves the faster setting on a connection that is still correct.
-            try? setTempStore(
-                Self.defaultTempStore, autoCheckpoint: Self.defaultAutoCheckpointPages, cacheKiB: Self.defaultCacheKiB)
+            // A failure leaves the faster setting on a connection that is still correct (and
+            // the checkpointer's hook installed: the checkpointer then stays alive with the store).
+            do {
+                try setTempStore(
+                    Self.defaultTempStore, autoCheckpoint: Self.defaultAutoCheckpointPages, cacheKiB: Self.defaultCacheKiB)
+            } catch {
+                return
+            }
+            bulkCheckpointer.withLock { $0 }?.finish()
+            bulkCheckpointer.withLock { $0 = nil }
         }
     }
 
-    private func setTempStore(_ value: String, autoCheckpoint pages: Int, cacheKiB: Int) throws(ObjectGraphError) {
+    /// A checkpointer for a file store's bulk write; nil for a store in memory.
+    private func makeBulkCheckpointer() -> BulkCheckpointer? {
+        guard case .file(let url) = location, writer is DatabasePool else { return nil }
+        return BulkCheckpointer(path: url.path, boundFrames: Self.bulkAutoCheckpointPages)
+    }
+
+    /// What the bulk write's checkpointer did so far (nil outside a bulk write or for a store in memory).
+    var bulkCheckpointCounts: BulkCheckpointer.Counts? { bulkCheckpointer.withLock { $0 }?.counts }
+
+    /// Sets the writer's statement journals, page cache and checkpoints; `checkpointer`, when
+    /// given, takes over from SQLite's automatic checkpoint (`wal_autocheckpoint` puts it back).
+    private func setTempStore(
+        _ value: String, autoCheckpoint pages: Int, cacheKiB: Int, checkpointer: BulkCheckpointer? = nil
+    ) throws(ObjectGraphError) {
         do {
             try writer.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA temp_store = \(value)")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
                 try db.execute(sql: "PRAGMA cache_size = \(cacheKiB)")
+                checkpointer?.install(on: db)
             }
         } catch {
             throw ObjectGraphError.wrapping(error, path: location.path)

@@ -52,6 +52,8 @@ public final class PersistentStore: Sendable {
     /// Whether saves leave their rows for the full-text index now (a bulk write runs); never
     /// held across a database call.
     let bulkWriteDefersIndexing = Mutex(false)
+    /// Checkpoints the `-wal` off the writer while a bulk write runs (BulkCheckpointer.swift).
+    let bulkCheckpointer = Mutex<BulkCheckpointer?>(nil)
     /// Which fetch texts stay prepared on this store's connections (FetchStatementCache.swift).
     let fetchStatements = FetchStatementCache()
     /// The tables of the main schema that have triggers, as of its `schema_version`
