@@ -112,10 +112,16 @@ import Testing
         #expect(!store.writerTempStoreIsMemory)
         #expect(store.writerAutoCheckpointPages == PersistentStore.defaultAutoCheckpointPages)
         #expect(store.writerCacheSize == PersistentStore.defaultCacheKiB)
-        let inside = await store.withBulkWritesAsync { () async -> (Bool, Int?, Int?) in
+        #expect(store.writerJournalSizeLimit == PersistentStore.journalSizeLimit)
+        let inside = await store.withBulkWritesAsync { () async -> (Bool, Int?, Int?, Int?) in
             await Task.yield()
-            return (store.writerTempStoreIsMemory, store.writerAutoCheckpointPages, store.writerCacheSize)
+            return (
+                store.writerTempStoreIsMemory, store.writerAutoCheckpointPages, store.writerCacheSize,
+                store.writerJournalSizeLimit
+            )
         }
+        #expect(inside.3 == PersistentStore.bulkJournalSizeLimit)
+        #expect(store.writerJournalSizeLimit == PersistentStore.journalSizeLimit)
         #expect(inside.0)
         #expect(inside.1 == 0)  // a hook of ObjectGraph's (BulkCheckpointer) stands in for SQLite's
         #expect(inside.2 == PersistentStore.bulkCacheKiB)

@@ -165,6 +165,18 @@ final class BulkCheckpointer: Sendable {
         var copiedFrames: Int32 = 0
         let code = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &copiedFrames)
         guard code == SQLITE_OK else { return (0, 0) }
+        syncStoreFile()
         return (Int(logFrames), Int(copiedFrames))
+    }
+
+    /// Puts the pages a pass copied on disk. SQLite syncs the store file only at the end of a
+    /// checkpoint that copied the whole `-wal`, which a pass chasing the writer never does: the
+    /// writer's catch-up then synced everything the pass had copied (30-50 ms of each catch-up).
+    /// Syncing here, off the writer, leaves the catch-up its own few pages.
+    private func syncStoreFile() {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fdatasync(descriptor)
+        close(descriptor)
     }
 }
