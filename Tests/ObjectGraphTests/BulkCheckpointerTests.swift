@@ -30,6 +30,12 @@ import Testing
         return pool
     }
 
+    /// Every row committed is there and the file is sound.
+    private func expectIntact(_ pool: DatabasePool, rows: Int) throws {
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == rows)
+        #expect(try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
     @Test func passesRunInTheBackgroundAndTheLogStartsOver() throws {
         let tmp = TemporaryDirectory()
         let path = tmp.file("bulk.sqlite").path
@@ -44,8 +50,7 @@ import Testing
         // Without checkpoints the `-wal` would hold all 4,400 frames; it started over after
         // each pass and its catch-up (a pass starts at 256; then one commit, the catch-up).
         #expect(counts.largestLog < 300)
-        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 8_000)
-        #expect(try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        try expectIntact(pool, rows: 8_000)
     }
 
     /// A writer faster than the passes: they chase it, and the bound holds the `-wal`.
@@ -59,8 +64,7 @@ import Testing
         // 4,400 frames without checkpoints; the writer's checkpoint at the bound can find a
         // pass holding the checkpoint lock, so the `-wal` may pass the bound by a pass's time.
         #expect(counts.largestLog < 2_048)
-        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 8_000)
-        #expect(try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        try expectIntact(pool, rows: 8_000)
     }
 
     @Test func theWriterCheckpointsAtTheBound() throws {
@@ -73,7 +77,7 @@ import Testing
         #expect(counts.passes == 0)
         #expect(counts.atBound > 0)
         #expect(counts.largestLog < 400)  // the bound and a few transactions
-        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 4_000)
+        try expectIntact(pool, rows: 4_000)
     }
 
     /// A store's bulk write runs with a checkpointer (a file store) and without one after it.
