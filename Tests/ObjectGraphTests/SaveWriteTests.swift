@@ -113,33 +113,6 @@ import Testing
         }
     }
 
-    /// A table without triggers takes `INSERT OR FAIL`: a duplicate in the third statement
-    /// of a save (after two statements' rows were written) names its own row, and the save
-    /// writes nothing.
-    @Test func aViolationAfterEarlierStatementsNamesItsRowAndWritesNothing() throws {
-        let container = try TestModel.container()
-        let ctx = container.viewContext
-        try ctx.performAndWait { () throws in
-            ctx.insert(Folder.self).name = "taken"
-            try ctx.save()
-            // 300 rows: statements of 256, 32, 8 and 4; row 290 is the third of the third.
-            var folders: [Folder] = []
-            for i in 0..<300 {
-                let folder = ctx.insert(Folder.self)
-                folder.name = i == 290 ? "taken" : "folder \(i)"
-                folders.append(folder)
-            }
-            #expect(throws: ObjectGraphError.uniquenessViolation(entity: "Folder", keys: ["name"], values: ["\"taken\""])) {
-                try ctx.save()
-            }
-            let other = container.newBackgroundContext()
-            try other.performAndWait { () throws in #expect(try other.count(for: FetchRequest<Folder>()) == 1) }
-            folders[290].name = "folder 290"
-            try ctx.save()
-            try other.performAndWait { () throws in #expect(try other.count(for: FetchRequest<Folder>()) == 301) }
-        }
-    }
-
     /// A trigger added to a table after saves into it: the next save sees it and keeps the
     /// plain INSERT, so the trigger's own `INSERT OR IGNORE` still ignores (an outer
     /// `OR FAIL` would replace it and fail the save), and a violation still names its row.

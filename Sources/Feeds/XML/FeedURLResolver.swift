@@ -129,13 +129,18 @@ enum FeedURLResolver {
     private static let linkAttributes: [[UInt8]] = [
         "href", "src", "poster", "action", "cite", "background", "longdesc", "data", "formaction",
     ].map { Array($0.utf8) }
+    /// The shortest to the longest of ``linkAttributes``, and their first letters.
+    private static let linkAttributeLengths = linkAttributes.map(\.count).min()!...linkAttributes.map(\.count).max()!
+    private static let linkAttributeInitials = Array(Set(linkAttributes.map { $0[0] }))
 
     /// Whether `name` is one of ``linkAttributes`` in any ASCII case. Compared on the bytes:
     /// every attribute of every tag of an article comes through here.
     private static func isLinkAttribute(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Link attributes have 3 to 10 letters: most names (`class`, `alt`, `title`) are
-        // told apart by their length and first letter without the list.
-        guard name.count >= 3, name.count <= 10, "abcdfhlps".utf8.contains(name[0] | 0x20) else { return false }
+        // Most names (`class`, `alt`, `title`) are told apart by their length and first
+        // letter without going through the list.
+        guard linkAttributeLengths.contains(name.count), linkAttributeInitials.contains(name[0] | 0x20) else {
+            return false
+        }
         return linkAttributes.contains { word in
             // `| 0x20` lowers an ASCII capital and changes no byte into a lower-case letter that was not one.
             word.count == name.count && zip(word, name).allSatisfy { $0 == $1 | 0x20 }

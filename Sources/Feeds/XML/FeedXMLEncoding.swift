@@ -307,15 +307,8 @@ enum FeedXMLEncoding {
     /// skipped sixteen bytes at a time.
     static func checkUTF8(_ input: UnsafeBufferPointer<UInt8>) -> UTF8Check {
         guard let base = input.baseAddress else { return .ascii }
-        let raw = UnsafeRawPointer(base)
         let n = input.count
-        var i = 0
-        while i + 16 <= n,
-            (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-                & 0x8080_8080_8080_8080 == 0
-        {
-            i += 16
-        }
+        var i = asciiRunEnd(UnsafeRawPointer(base), from: 0, to: n)
         while i < n, input[i] < 0x80 { i += 1 }
         if i == n { return .ascii }
         return isValidUTF8(input, from: i, to: n) ? .valid : .invalid
@@ -328,13 +321,7 @@ enum FeedXMLEncoding {
         let slice = UnsafeBufferPointer(start: base, count: end)
         var i = start
         while i < end {
-            // Sixteen ASCII bytes at a time (most of a feed's markup).
-            while i + 16 <= end,
-                (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-                    & 0x8080_8080_8080_8080 == 0
-            {
-                i += 16
-            }
+            i = asciiRunEnd(raw, from: i, to: end)  // most of a feed's markup
             if i == end { break }
             if i + 8 <= end {
                 let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) & 0x8080_8080_8080_8080
@@ -349,6 +336,20 @@ enum FeedXMLEncoding {
             i += length
         }
         return true
+    }
+
+    /// Past the ASCII bytes from `start` on, sixteen at a time: the first of the sixteen
+    /// bytes that hold a non-ASCII one, or where fewer than sixteen are left before `end`.
+    @inline(__always)
+    private static func asciiRunEnd(_ raw: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var i = start
+        while i + 16 <= end,
+            (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                & 0x8080_8080_8080_8080 == 0
+        {
+            i += 16
+        }
+        return i
     }
 
     // MARK: - windows-1252

@@ -214,18 +214,10 @@ enum FeedXMLRepair {
     /// holds two per tag), told apart here before the general name scan. Nil otherwise.
     @inline(__always)
     private static func predefinedReferenceEnd(_ s: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
-        let n = s.count
-        guard start + 3 <= n else { return nil }
-        let b0 = s[start]
-        let b1 = s[start + 1]
-        let b2 = s[start + 2]
-        if b2 == 0x3B { return b1 == 0x74 && (b0 == 0x6C || b0 == 0x67) ? start + 3 : nil }  // lt; gt;
-        guard start + 4 <= n else { return nil }
-        let b3 = s[start + 3]
-        if b3 == 0x3B { return b0 == 0x61 && b1 == 0x6D && b2 == 0x70 ? start + 4 : nil }  // amp;
-        guard start + 5 <= n, s[start + 4] == 0x3B else { return nil }
-        if b0 == 0x71 && b1 == 0x75 && b2 == 0x6F && b3 == 0x74 { return start + 5 }  // quot;
-        if b0 == 0x61 && b1 == 0x70 && b2 == 0x6F && b3 == 0x73 { return start + 5 }  // apos;
+        // The names are 2 to 4 letters long: the first `;` among those places decides.
+        for length in 2...4 where start + length < s.count && s[start + length] == 0x3B {
+            return isPredefined(UnsafeBufferPointer(rebasing: s[start..<(start + length)])) ? start + length + 1 : nil
+        }
         return nil
     }
 

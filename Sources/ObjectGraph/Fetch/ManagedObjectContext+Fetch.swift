@@ -553,21 +553,9 @@ public final class FetchedResults<Element: ManagedObject>: RandomAccessCollectio
             return context.registeredObject(for: id).map { $0.isFault ? pk : nil } ?? pk
         }
         if !faults.isEmpty, let entity = ids.first?.entity {
-            let layout = RowLayout(entity: entity, alias: "t0")
-            let model = context.model
-            let rows =
-                (try? context.readStore { db in
-                    try Row.fetchAll(
-                        db,
-                        sql:
-                            "SELECT \(layout.columnsSQL) FROM \(SchemaGenerator.quote(entity.tableName)) t0 WHERE t0.\"Z_PK\" IN (SELECT value FROM json_each(?))",
-                        arguments: [jsonArray(faults)])
-                }) ?? []
             // Held strongly here: the context registers objects weakly.
-            var loaded: [ManagedObject] = []
-            for row in rows {
-                let d = layout.decode(row, model: model)
-                loaded.append(context.materialize(entity: entity, pk: d.pk, snapshot: d.snapshot))
+            let loaded = context.storedRows(of: entity, primaryKeys: faults).map {
+                context.materialize(entity: entity, pk: $0.pk, snapshot: $0.snapshot)
             }
             batch = ids.map { context.object(with: $0) as! Element }
             withExtendedLifetime(loaded) {}

@@ -133,7 +133,7 @@ enum RawSQLite {
 /// The bytes of the text and blob values bound to a statement, kept until it has run
 /// (``RawSQLite/bind(_:_:_:keepingBytesIn:)``): one copy into memory this owns instead of
 /// SQLite's copy of each value into a buffer it allocates and frees per value (a `malloc`
-/// and `free` per text, under the allocator's lock that the parsing threads contend for).
+/// and `free` per text).
 /// Memory is taken in chunks that never move, so a pointer handed out stays valid until
 /// ``removeAll()``, which keeps the first chunk for the next statement.
 final class BoundBytes {
