@@ -64,8 +64,11 @@ public enum ReaderTerminal {
                 app.start()
                 let thread = Thread {
                     FatalSignalRestore.prepareThread()
-                    let reason = inputLoop(app: app, queue: queue, store: store)
-                    inputEnd.withLock { $0 = reason }
+                    if let reason = inputLoop(app: app, queue: queue, store: store) {
+                        // Kept before quitting: quitting resumes `run`, which reads it.
+                        inputEnd.withLock { $0 = reason }
+                        queue.sync { app.quit() }
+                    }
                 }
                 thread.name = "zeader.input"
                 thread.start()
@@ -76,8 +79,8 @@ public enum ReaderTerminal {
         if let reason = inputEnd.withLock({ $0 }) { throw ReaderTerminalError.inputEnded(reason) }
     }
 
-    /// Waits for keys or signals and hands them to the UI queue; returns why input ended,
-    /// or nil when the user quit. A terminal that stays readable without giving keys is
+    /// Waits for keys or signals and hands them to the UI queue; returns why input ended
+    /// (the caller quits the app), or nil when the user quit. A terminal that stays readable without giving keys is
     /// waited on less often rather than in a busy loop.
     private static func inputLoop(app: ReaderApp, queue: DispatchQueue, store: ZeaderStore) -> TerminalInputEnd? {
         let input = TerminalInput(input: STDIN_FILENO, signals: signalPipe.read)
@@ -101,7 +104,6 @@ public enum ReaderTerminal {
                 }
                 if done { return nil }
             case .ended(let reason):
-                queue.sync { app.quit() }
                 return reason
             case .keys:
                 let (done, gotKeys) = queue.sync { () -> (Bool, Bool) in
