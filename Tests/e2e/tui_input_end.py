@@ -7,6 +7,8 @@ must exit promptly with one line on stderr, never spin until something kills it.
   B. the reader in the foreground, then the shell takes the foreground back and a key is
      typed: POLLIN, then EIO on read.
   C. the terminal's other end closes while the reader ignores SIGHUP (as under nohup).
+  D. `zeader --demo &` from a shell with job control: the reader says it needs the
+     foreground and exits, instead of stopping silently (as newsboat does) or spinning.
 
 Each runs on a pseudo-terminal made here, with a generous bound (the 25 s of timeout in A;
 15 s elsewhere), never a tight timing. usage: Tests/e2e/tui_input_end.py
@@ -64,6 +66,8 @@ def run_session(scenario, env):
                 if scenario == "C":
                     os.tcsetpgrp(0, os.getpgrp())
                     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+                if scenario == "D":
+                    signal.signal(signal.SIGTTOU, signal.SIG_DFL)  # as a job-control shell leaves it
                 if scenario == "A":
                     os.execvpe("timeout", ["timeout", "25", ZEADER, "--demo"], env)
                 os.execve(ZEADER, [ZEADER, "--demo"], env)
@@ -116,10 +120,10 @@ def run_session(scenario, env):
             if not chunk:
                 break
             report += chunk
-            if report.startswith(b"F") and not typed:
-                time.sleep(0.5)
-                os.write(master, b"q")  # the reader may no longer read it
-                typed = True
+        if report.startswith(b"F") and not typed:
+            time.sleep(0.5)
+            os.write(master, b"q")  # the reader may no longer read it
+            typed = True
         if scenario == "C" and master_open and screen_up:
             os.close(master)  # the terminal goes away
             master_open = False
@@ -139,6 +143,7 @@ def main():
             "A": ("1", "not in the terminal's foreground process group"),
             "B": ("1", "cannot read the terminal"),
             "C": ("1", None),  # a crash (a signal) is no exit by itself
+            "D": ("1", "not in the terminal's foreground process group"),
         }
         for scenario, (code, message) in expectations.items():
             checks += 1

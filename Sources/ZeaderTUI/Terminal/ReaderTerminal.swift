@@ -119,17 +119,16 @@ public enum ReaderTerminal {
     }
 
     /// Whether the reader may read the terminal on standard input: it is in the terminal's
-    /// foreground process group, or a read would stop it until it is (SIGTTIN neither
-    /// ignored nor blocked, as job control expects). Started by a program that ignores
-    /// SIGTTIN in its own process group (`timeout` does), every read fails instead.
-    static func canReadTerminal() -> Bool {
+    /// foreground process group. Its keys are read on threads that block SIGTTIN, so in the
+    /// background a read fails (EIO) rather than stopping the reader until `fg`; and under
+    /// `timeout`, which keeps its own process group, a stop would last until the timeout.
+    static func canReadTerminal() -> Bool { isForeground() }
+
+    /// Whether this process group is the terminal's foreground (or stdin has no terminal
+    /// to ask).
+    private static func isForeground() -> Bool {
         let foreground = tcgetpgrp(STDIN_FILENO)
-        if foreground < 0 || foreground == getpgrp() { return true }
-        var action = sigaction()
-        var blocked = sigset_t()
-        guard sigaction(SIGTTIN, nil, &action) == 0, pthread_sigmask(SIG_BLOCK, nil, &blocked) == 0 else { return true }
-        let ignored = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-        return !ignored && sigismember(&blocked, SIGTTIN) == 0
+        return foreground < 0 || foreground == getpgrp()
     }
 }
 
