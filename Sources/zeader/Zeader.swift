@@ -61,7 +61,8 @@ struct Zeader: AsyncParsableCommand {
             if config.retention.cleanupOnQuit && !demo { _ = try FeedLibrary(store: store).cleanup(policy: config.retention) }
         } catch {
             // One line naming what was wrong (the config file and line, the store, the terminal).
-            FileHandle.standardError.write(Data("zeader: \(error)\n".utf8))
+            // Never trapping: after the terminal hung up, stderr may be that terminal (EIO).
+            try? FileHandle.standardError.write(contentsOf: Data("zeader: \(error)\n".utf8))
             throw ExitCode.failure
         }
     }

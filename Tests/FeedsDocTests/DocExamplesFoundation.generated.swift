@@ -28,6 +28,24 @@ func docExample_FeedDiscovery_commonURLs() throws {
     _ = FeedDiscovery.commonURLs(for: URL(string: "https://blog.example/about")!).first   // https://blog.example/feed
 }
 
+// Sources/Feeds/Fetching/DownloadResumeRecord.swift
+func docExample_DownloadResumeRecord_DownloadResumeRecord(folder: URL) throws {
+    let record = DownloadResumeRecord.read(forPartFile: folder.appendingPathComponent("a.mp3.part"))
+    print(record?.url ?? "no partial download", record?.etag ?? "no ETag")
+    _ = record
+}
+
+// Sources/Feeds/Fetching/DownloadResumeRecord.swift
+func docExample_DownloadResumeRecord_location() throws {
+    _ = DownloadResumeRecord.location(forPartFile: URL(fileURLWithPath: "/p/a.mp3.part")).path   // "/p/a.mp3.part.resume"
+}
+
+// Sources/Feeds/Fetching/DownloadResumeRecord.swift
+func docExample_DownloadResumeRecord_read(folder: URL) throws {
+    let owner = DownloadResumeRecord.read(forPartFile: folder.appendingPathComponent("a.mp3.part"))?.url
+    _ = owner
+}
+
 // Sources/Feeds/Fetching/DownloadSink.swift
 func docExample_DownloadSink_DownloadOutcome(bytes: Data, episodeURL: URL, folder: URL, outcome: FetchOutcome, fetcher: FeedFetcher) async throws {
     let outcome = await fetcher.download(episodeURL, to: folder.appendingPathComponent("a.mp3.part")) { _ in }
@@ -243,6 +261,9 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "FeedDiscovery_FeedDiscovery", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_FeedDiscovery(html: given.html) }),
     DocExample(id: "FeedDiscovery_looksLikeHTML", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_looksLikeHTML() }),
     DocExample(id: "FeedDiscovery_commonURLs", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_commonURLs() }),
+    DocExample(id: "DownloadResumeRecord_DownloadResumeRecord", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_DownloadResumeRecord(folder: given.folder) }),
+    DocExample(id: "DownloadResumeRecord_location", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_location() }),
+    DocExample(id: "DownloadResumeRecord_read", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_read(folder: given.folder) }),
     DocExample(id: "DownloadSink_DownloadOutcome", origin: "Sources/Feeds/Fetching/DownloadSink.swift", runAsync: { given in try await docExample_DownloadSink_DownloadOutcome(bytes: given.bytes, episodeURL: given.episodeURL, folder: given.folder, outcome: given.outcome, fetcher: given.fetcher) }),
     DocExample(id: "FeedFetcherDownload_download", origin: "Sources/Feeds/Fetching/FeedFetcher+Download.swift", runAsync: { given in try await docExample_FeedFetcherDownload_download(episodeURL: given.episodeURL, folder: given.folder, outcome: given.outcome, fetcher: given.fetcher) }),
     DocExample(id: "FeedFetcher_FeedFetcher", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", runAsync: { given in try await docExample_FeedFetcher_FeedFetcher(outcome: given.outcome, fetcher: given.fetcher) }),

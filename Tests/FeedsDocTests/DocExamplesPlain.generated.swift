@@ -284,6 +284,7 @@ func docExample_DisplayWidth_lines() throws {
 func docExample_DisplayWidth_sanitizeForTerminal() throws {
     _ = DisplayWidth.sanitizeForTerminal("\u{1B}[31mred\u{1B}[0m\r\n")  // "red\n"
     _ = DisplayWidth.sanitizeForTerminal("a\u{202E}b")                  // "ab"
+    _ = DisplayWidth.sanitizeForTerminal("\u{FEFF}x\u{E0041}\u{200F}")   // "x"
 }
 
 let docExamplesPlain: [DocExample] = [

@@ -194,7 +194,7 @@ struct PodcastTests {
         }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Show"), withIntermediateDirectories: true)
         try Data().write(to: root.appendingPathComponent("Show/audio.mp3"))
-        let plan = try downloader.plan([episode("a"), episode("b")]).map { $0.1.lastPathComponent }
+        let plan = try downloader.plan([episode("a"), episode("b")]).map { try $0.1.get().lastPathComponent }
         #expect(plan == ["audio (2).mp3", "audio (3).mp3"])
     }
 

@@ -25,7 +25,7 @@ import Testing
 
     @Test func longLinkWrapsUnderItsLabel() throws {
         let link = "https://example.org/" + String(repeating: "segment/", count: 12) + "end"
-        let (_, lines) = try screen(width: 40) { $0.link = link }
+        let (_, lines) = try screen(width: 50) { $0.link = link }
         let start = try #require(lines.firstIndex { $0.hasPrefix("Link: https://example.org/") })
         var joined = ""
         var index = start
@@ -36,7 +36,7 @@ import Testing
             index += 1
         }
         #expect(joined == link)
-        for line in lines { #expect(DisplayWidth.of(line) <= 40) }
+        for line in lines { #expect(DisplayWidth.of(line) <= 50) }
     }
 
     @Test func longTitleWrapsAtWords() throws {

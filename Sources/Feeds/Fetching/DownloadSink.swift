@@ -9,7 +9,10 @@ import Foundation
 /// The file a download's body goes to, as it arrives: written straight from libcurl's
 /// buffer, never held in memory. The file is opened for appending, so a `.part` file left by
 /// an interrupted download is continued from its end (the transfer asks for `Range: bytes=N-`);
-/// a server that answers with the whole file (200) instead of the rest (206) starts it over.
+/// a server that answers with the whole file (200) instead of the rest (206) starts it over,
+/// and a 206 whose validators differ from the part's ``DownloadResumeRecord`` is refused
+/// (``validatorChanged``) so that the download starts over. Each fresh start records the
+/// response's validators beside the part file before its first byte is written.
 // The fetching task makes the sink and hands it, inside its CurlTransfer, to CurlMulti's loop
 // thread through the multi's locked inbox; from then on only the loop thread touches it
 // (libcurl runs the callbacks there) until the transfer's continuation resumes the task,
@@ -29,13 +32,27 @@ final class DownloadSink: @unchecked Sendable {
     private(set) var expectedTotal: Int64?
     /// The last status whose body was taken, to report.
     private(set) var status = 0
+    /// A 206 answered for another copy of the file than the part's bytes came from.
+    private(set) var validatorChanged = false
     private let progress: (@Sendable (DownloadProgress) -> Void)?
     private var lastReported: Int64 = 0
+    /// Where the part file is, and the URL asked for: the record written beside it names them.
+    private let partFile: URL
+    private let requestedURL: URL
+    /// The record of the part's bytes, when resuming.
+    private let resuming: DownloadResumeRecord?
 
-    /// A sink on an open file; `resumeFrom` is the file's current size.
-    init(fileDescriptor: Int32, resumeFrom: Int64, progress: (@Sendable (DownloadProgress) -> Void)?) {
+    /// A sink on an open file; `resumeFrom` is the file's current size, `resuming` the
+    /// record of its bytes (nil when it starts empty).
+    init(
+        fileDescriptor: Int32, resumeFrom: Int64, partFile: URL, requestedURL: URL, resuming: DownloadResumeRecord?,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) {
         self.fileDescriptor = fileDescriptor
         self.resumeFrom = resumeFrom
+        self.partFile = partFile
+        self.requestedURL = requestedURL
+        self.resuming = resuming
         self.progress = progress
     }
 
@@ -48,6 +65,15 @@ final class DownloadSink: @unchecked Sendable {
             guard let range = Self.contentRange(headers["content-range"]), range.start == resumeFrom else {
                 return .transport(url: url, message: "the server sent a byte range that does not continue the partial file")
             }
+            let answer = DownloadResumeRecord.response(to: requestedURL, headers: headers)
+            if let resuming {
+                guard resuming.isContinued(by: answer) else {
+                    validatorChanged = true
+                    return .transport(url: url, message: "the file changed on the server since the partial download")
+                }
+            } else if let problem = record(answer, url: url) {
+                return problem
+            }
             base = resumeFrom
             expectedTotal = range.total ?? declared.map { resumeFrom + $0 }
         } else {
@@ -57,12 +83,26 @@ final class DownloadSink: @unchecked Sendable {
             }
             base = 0
             expectedTotal = declared
+            if let problem = record(DownloadResumeRecord.response(to: requestedURL, headers: headers), url: url) {
+                return problem
+            }
         }
         if let total = expectedTotal, total > Int64(limit) { return .tooLarge(url: url, limit: limit) }
         isReceiving = true
         written = 0
         report(force: true)
         return nil
+    }
+
+    /// Writes `answer` beside the part file before its bytes arrive: a run cut off from
+    /// here on leaves a part that says whose bytes it holds.
+    private func record(_ answer: DownloadResumeRecord, url: URL) -> FetchError? {
+        do {
+            try answer.write(forPartFile: partFile)
+            return nil
+        } catch {
+            return .transport(url: url, message: "cannot record the partial download: \(error.localizedDescription)")
+        }
     }
 
     /// Appends body bytes to the file; returns the error that aborts the transfer, or nil.

@@ -154,9 +154,16 @@ public enum DisplayWidth {
 
     /// Removes what could steer a terminal from feed-provided text: C0 controls except
     /// `\n` and `\t` (so also `\r`), DEL, C1 controls, escape sequences (CSI, OSC, DCS and
-    /// the two-character forms, with their parameters and payloads), and the bidirectional
-    /// embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069), which can
-    /// make text display in an order other than the one it is stored in.
+    /// the two-character forms, with their parameters and payloads), and invisible characters
+    /// that change how the rest reads: the bidirectional controls (embeddings, overrides and
+    /// isolates U+202A–U+202E, U+2066–U+2069; the marks LRM, RLM and ALM, U+200E, U+200F,
+    /// U+061C), which can make text display in an order other than the one it is stored in;
+    /// the deprecated format controls U+206A–U+206F; the byte order mark U+FEFF; the
+    /// interlinear annotation controls U+FFF9–U+FFFB; and tag characters (U+E0000–U+E007F),
+    /// which hide ASCII text, except inside an emoji tag sequence (a flag such as England's:
+    /// U+1F3F4, tags, U+E007F). The line and paragraph separators U+2028 and U+2029 become
+    /// `\n`. Joiners stay: ZWJ builds emoji sequences, ZWNJ and ZWSP shape and break
+    /// Persian, Indic and Thai text.
     ///
     /// A C1 control is removed alone, without what follows it: in feeds it is far more
     /// often a mis-decoded windows-1252 byte than the start of a sequence, and the text
@@ -165,6 +172,7 @@ public enum DisplayWidth {
     /// ```swift
     /// DisplayWidth.sanitizeForTerminal("\u{1B}[31mred\u{1B}[0m\r\n")  // "red\n"
     /// DisplayWidth.sanitizeForTerminal("a\u{202E}b")                  // "ab"
+    /// DisplayWidth.sanitizeForTerminal("\u{FEFF}x\u{E0041}\u{200F}")   // "x"
     /// ```
     public static func sanitizeForTerminal(_ s: String) -> String {
         if !needsSanitizing(s) { return s }
@@ -191,7 +199,13 @@ public enum DisplayWidth {
                 default:
                     pending = next  // ESC followed by ordinary text: keep the text
                 }
-            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+            case 0x2028, 0x2029:
+                out.append("\n")
+            case 0x1F3F4:  // a black flag: the tags that follow may spell a subdivision's flag
+                out.append(scalar)
+                pending = keepTagSequence(&scalars, into: &out)
+            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x206F, 0xFEFF,
+                0xFFF9...0xFFFB, 0xE0000...0xE007F:
                 break
             default:
                 out.append(scalar)
@@ -200,9 +214,33 @@ public enum DisplayWidth {
         return String(out)
     }
 
-    /// Whether `s` has anything ``sanitizeForTerminal(_:)`` removes, judged on its UTF-8
-    /// bytes: C0 controls other than `\n` and `\t`, DEL, C1 controls (C2 80–C2 9F) and
-    /// the bidi controls (E2 80 AA–AE, E2 81 A6–A9).
+    /// After U+1F3F4: keeps the tag characters U+E0020–U+E007E that follow when U+E007F
+    /// ends them (an emoji tag sequence), else drops them; returns the first scalar read past
+    /// them, if any.
+    private static func keepTagSequence(
+        _ scalars: inout String.UnicodeScalarView.Iterator, into out: inout String.UnicodeScalarView
+    ) -> Unicode.Scalar? {
+        var tags = String.UnicodeScalarView()
+        while let scalar = scalars.next() {
+            switch scalar.value {
+            case 0xE0020...0xE007E where tags.count < 32:
+                tags.append(scalar)
+            case 0xE007F where !tags.isEmpty:
+                out.append(contentsOf: tags)
+                out.append(scalar)
+                return nil
+            default:
+                return scalar  // not a tag sequence: its tags are dropped with the sanitizer's rule
+            }
+        }
+        return nil
+    }
+
+    /// Whether `s` has anything ``sanitizeForTerminal(_:)`` removes or changes, judged on
+    /// its UTF-8 bytes: C0 controls other than `\n` and `\t`, DEL, C1 controls (C2 80–C2 9F),
+    /// ALM (D8 9C), the marks, separators and bidi and format controls of E2 80 8E–8F,
+    /// E2 80 A8–AE and E2 81 A6–AF, the BOM (EF BB BF), the annotation controls (EF BF B9–BB)
+    /// and tag characters (F3 A0 80–81 ..).
     private static func needsSanitizing(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { needsSanitizing(utf8: $0) }
@@ -230,9 +268,21 @@ public enum DisplayWidth {
                 if index + 2 < count {
                     let second = bytes[index + 1]
                     let third = bytes[index + 2]
-                    if second == 0x80 && (0xAA...0xAE).contains(third) { return true }
-                    if second == 0x81 && (0xA6...0xA9).contains(third) { return true }
+                    if second == 0x80 && (0x8E...0x8F).contains(third) { return true }
+                    if second == 0x80 && (0xA8...0xAE).contains(third) { return true }
+                    if second == 0x81 && (0xA6...0xAF).contains(third) { return true }
                 }
+            case 0xD8:
+                if index + 1 < count, bytes[index + 1] == 0x9C { return true }
+            case 0xEF:
+                if index + 2 < count {
+                    let second = bytes[index + 1]
+                    let third = bytes[index + 2]
+                    if second == 0xBB && third == 0xBF { return true }
+                    if second == 0xBF && (0xB9...0xBB).contains(third) { return true }
+                }
+            case 0xF3:
+                if index + 2 < count, bytes[index + 1] == 0xA0, (0x80...0x81).contains(bytes[index + 2]) { return true }
             default:
                 break
             }
@@ -242,17 +292,18 @@ public enum DisplayWidth {
     }
 
     /// Whether any of the eight bytes in `word` is below 0x20, 0x7F, or the lead byte of
-    /// a C1 control (0xC2) or of a bidi control (0xE2): a prefilter, exact checks follow.
+    /// a C1 control (0xC2), of ALM (0xD8), of a bidi or format control (0xE2), of the BOM
+    /// (0xEF) or of a tag character (0xF3): a prefilter, exact checks follow.
     @inline(__always)
     private static func mayNeedSanitizing(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func has(_ byte: UInt64) -> UInt64 {
+            let x = word ^ (ones &* byte)
+            return (x &- ones) & ~x & highs
+        }
         let below20 = (word &- ones &* 0x20) & ~word & highs
-        let del = word ^ (ones &* 0x7F)
-        let c2 = word ^ (ones &* 0xC2)
-        let e2 = word ^ (ones &* 0xE2)
-        return below20 | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs)
-            | ((e2 &- ones) & ~e2 & highs) != 0
+        return below20 | has(0x7F) | has(0xC2) | has(0xD8) | has(0xE2) | has(0xEF) | has(0xF3) != 0
     }
 
     /// Skips CSI parameters (0x20–0x3F) up to and including the final byte (0x40–0x7E);

@@ -26,6 +26,9 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case store(ObjectGraphError)
     /// The store's folder could not be created (`path` is the folder, `reason` the system's words).
     case cannotCreateFolder(path: String, reason: String)
+    /// A podcast feed's download folder could not be created (`path` is the folder, `reason`
+    /// the system's words): that feed's episodes fail, the others download.
+    case cannotCreateDownloadFolder(path: String, reason: String)
     /// A smart feed's predicate that does not parse or does not fit FeedItem.
     case invalidSmartPredicate(String)
     /// A smart feed without a title.

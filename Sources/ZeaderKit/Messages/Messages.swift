@@ -31,6 +31,7 @@ extension ZeaderError: CustomStringConvertible {
             return "the store \(path) is read-only: it can be listed and read, not changed"
         case .store(let error): return "store: \(error)"
         case .cannotCreateFolder(let path, let reason): return "cannot create the store's folder \(path): \(reason)"
+        case .cannotCreateDownloadFolder(let path, let reason): return "cannot create the download folder \(path): \(reason)"
         case .invalidSmartPredicate(let message): return "invalid --smart predicate: \(message)"
         case .smartFeedNeedsTitle: return "a smart feed needs a --title"
         case .smartFeedExists(let title): return "a smart feed named '\(title)' exists already"

@@ -52,11 +52,22 @@ public struct PodcastDownloader: Sendable {
     }
 
     /// Downloads what the queue holds and is not downloaded yet; `onEvent` is called from
-    /// the download tasks (several at once with more than one job).
+    /// the download tasks (several at once with more than one job). An episode that cannot
+    /// be planned (its folder cannot be made) fails alone, reported as `.failed`; the rest
+    /// download.
     public func downloadQueued(jobs: Int, onEvent: @escaping @Sendable (Event) -> Void) async throws(ZeaderError) -> Report {
         let pending = try library.podcasts().filter { !$0.isDownloaded }
-        let planned = try plan(pending)
         var report = Report()
+        var planned: [(PodcastEpisode, URL)] = []
+        for (episode, destination) in plan(pending) {
+            switch destination {
+            case .success(let file):
+                planned.append((episode, file))
+            case .failure(let error):
+                onEvent(.failed(episode, message: error.description))
+                report.failed += 1
+            }
+        }
         await withTaskGroup(of: (Bool, Int64).self) { group in
             var next = 0
             func addNext() {
@@ -79,33 +90,44 @@ public struct PodcastDownloader: Sendable {
         return report
     }
 
-    /// Each episode's final path: `folder/feed title/file name`, unique among existing
-    /// files and this run's episodes. The same queue gives the same paths on the next run,
-    /// so a `.part` left by an interrupted run is found again.
-    func plan(_ episodes: [PodcastEpisode]) throws(ZeaderError) -> [(PodcastEpisode, URL)] {
+    /// Each episode's final path, `folder/feed title/file name`, or why it has none. A path
+    /// is unique among existing files, this run's episodes and the part files of other
+    /// enclosures (their ``DownloadResumeRecord`` names another URL); names are compared
+    /// ignoring case, for downloads to a file system that does. The same queue gives the
+    /// same paths on the next run, so a `.part` left by an interrupted run is found again.
+    func plan(_ episodes: [PodcastEpisode]) -> [(PodcastEpisode, Result<URL, ZeaderError>)] {
         let root = settings.downloadDirectory(environment: environment)
         var claimed = Set<String>()
-        var planned: [(PodcastEpisode, URL)] = []
+        var planned: [(PodcastEpisode, Result<URL, ZeaderError>)] = []
         for episode in episodes {
             let folder = root.appendingPathComponent(PodcastFileName.folder(episode.feedTitle), isDirectory: true)
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw ZeaderError.cannotCreateFolder(path: folder.path, reason: error.localizedDescription)
+                let reason = ZeaderError.cannotCreateDownloadFolder(path: folder.path, reason: error.localizedDescription)
+                planned.append((episode, .failure(reason)))
+                continue
             }
             let name = PodcastFileName.episode(url: episode.enclosure.url, title: episode.title)
             var candidate = folder.appendingPathComponent(name)
             var counter = 2
-            while claimed.contains(candidate.path) || FileManager.default.fileExists(atPath: candidate.path) {
-                let ext = (name as NSString).pathExtension
-                let stem = (name as NSString).deletingPathExtension
-                candidate = folder.appendingPathComponent("\(stem) (\(counter))" + (ext.isEmpty ? "" : ".\(ext)"))
+            while claimed.contains(candidate.path.lowercased()) || isTaken(candidate, by: episode) {
+                candidate = folder.appendingPathComponent(PodcastFileName.numbered(name, counter))
                 counter += 1
             }
-            claimed.insert(candidate.path)
-            planned.append((episode, candidate))
+            claimed.insert(candidate.path.lowercased())
+            planned.append((episode, .success(candidate)))
         }
         return planned
+    }
+
+    /// Whether `file` belongs to something else than `episode`: the file exists, or its
+    /// part file holds another enclosure's bytes.
+    private func isTaken(_ file: URL, by episode: PodcastEpisode) -> Bool {
+        if FileManager.default.fileExists(atPath: file.path) { return true }
+        let part = file.appendingPathExtension("part")
+        guard let record = DownloadResumeRecord.read(forPartFile: part) else { return false }
+        return record.url != episode.enclosure.url
     }
 
     private func download(_ episode: PodcastEpisode, to file: URL, onEvent: @escaping @Sendable (Event) -> Void) async

@@ -313,7 +313,7 @@ public struct AppState: Equatable, Sendable {
             }
         case .article:
             if var article {
-                let header = ArticleHeader.height(article, width: width)
+                let header = ArticleHeader.height(article, width: width, rows: page)
                 article.scroll = max(0, min(article.scroll + delta, max(0, article.lines.count + header - page)))
                 self.article = article
             }

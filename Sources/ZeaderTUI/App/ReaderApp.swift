@@ -205,12 +205,14 @@ public final class ReaderApp: @unchecked Sendable {
 
     // MARK: Input
 
-    /// Handles the keys the backend has, then redraws once.
-    public func handleInput() {
+    /// Handles the keys the backend has, then redraws once; returns whether there were any.
+    @discardableResult
+    public func handleInput() -> Bool {
         let keys = backend.readKeys()
-        guard !keys.isEmpty else { return }
+        guard !keys.isEmpty else { return false }
         for key in keys where !hasQuit { handle(key, draw: false) }
         if !hasQuit { redraw() }
+        return true
     }
 
     /// Handles one key (and redraws unless `draw` is false).

@@ -1,6 +1,7 @@
 import Dispatch
 import Feeds
 import Foundation
+import Synchronization
 import ZeaderKit
 
 /// Runs a ``ReaderApp`` in the real terminal: curses, an input thread that waits on
@@ -29,6 +30,7 @@ public enum ReaderTerminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw ReaderTerminalError.notATerminal
         }
+        guard canReadTerminal() else { throw ReaderTerminalError.notInForeground }
         let queue = store.container.viewContext.queue
         let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
         let useColor = config.useColor && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
@@ -52,6 +54,7 @@ public enum ReaderTerminal {
                 fetcher: fetcher)
         }
         store.container.startWatchingOtherProcesses()
+        let inputEnd = Mutex<TerminalInputEnd?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
                 app.onQuit = {
@@ -61,7 +64,11 @@ public enum ReaderTerminal {
                 app.start()
                 let thread = Thread {
                     FatalSignalRestore.prepareThread()
-                    inputLoop(app: app, queue: queue, store: store)
+                    if let reason = inputLoop(app: app, queue: queue, store: store) {
+                        // Kept before quitting: quitting resumes `run`, which reads it.
+                        inputEnd.withLock { $0 = reason }
+                        queue.sync { app.quit() }
+                    }
                 }
                 thread.name = "zeader.input"
                 thread.start()
@@ -69,59 +76,78 @@ public enum ReaderTerminal {
         }
         store.container.stopWatchingOtherProcesses()
         store.checkpoint()
+        if let reason = inputEnd.withLock({ $0 }) { throw ReaderTerminalError.inputEnded(reason) }
     }
 
-    /// Waits for keys or signals and hands them to the UI queue.
-    private static func inputLoop(app: ReaderApp, queue: DispatchQueue, store: ZeaderStore) {
-        var fds = [
-            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
-        ]
+    /// Waits for keys or signals and hands them to the UI queue; returns why input ended
+    /// (the caller quits the app), or nil when the user quit. A terminal that stays readable without giving keys is
+    /// waited on less often rather than in a busy loop.
+    private static func inputLoop(app: ReaderApp, queue: DispatchQueue, store: ZeaderStore) -> TerminalInputEnd? {
+        let input = TerminalInput(input: STDIN_FILENO, signals: signalPipe.read)
+        var emptyWakeups = 0
         while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = poll(&fds, 2, 1000)
-            if ready < 0 && errno != EINTR { break }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                var byte: UInt8 = 0
-                if read(signalPipe.read, &byte, 1) == 1 {
-                    let done = queue.sync { () -> Bool in
-                        if Int32(byte) == SIGWINCH {
-                            app.handle(.resize)
-                            return app.hasQuit
-                        }
-                        app.backend.end()
-                        // Outside the signal handler: leave no `-wal` for the next start to recover.
-                        store.container.stopWatchingOtherProcesses()
-                        store.checkpoint()
-                        try? store.container.store.close()
-                        exit(128 + Int32(byte))
-                    }
-                    if done { return }
-                }
-            }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
-                    queue.sync { app.quit() }
-                    return
-                }
+            switch input.next(timeout: 1000) {
+            case .idle:
+                emptyWakeups = 0
+            case .signal(let number):
                 let done = queue.sync { () -> Bool in
-                    app.handleInput()
-                    return app.hasQuit
+                    if number == SIGWINCH {
+                        app.handle(.resize)
+                        return app.hasQuit
+                    }
+                    app.backend.end()
+                    // Outside the signal handler: leave no `-wal` for the next start to recover.
+                    store.container.stopWatchingOtherProcesses()
+                    store.checkpoint()
+                    try? store.container.store.close()
+                    exit(128 + number)
                 }
-                if done { return }
+                if done { return nil }
+            case .ended(let reason):
+                return reason
+            case .keys:
+                let (done, gotKeys) = queue.sync { () -> (Bool, Bool) in
+                    let gotKeys = app.handleInput()
+                    return (app.hasQuit, gotKeys)
+                }
+                if done { return nil }
+                emptyWakeups = gotKeys ? 0 : emptyWakeups + 1
+                if emptyWakeups > 64 { usleep(50_000) }
             }
-            if queue.sync(execute: { app.hasQuit }) { return }
+            if queue.sync(execute: { app.hasQuit }) { return nil }
         }
+    }
+
+    /// Whether the reader may read the terminal on standard input: it is in the terminal's
+    /// foreground process group. Its keys are read on threads that block SIGTTIN, so in the
+    /// background a read fails (EIO) rather than stopping the reader until `fg`; and under
+    /// `timeout`, which keeps its own process group, a stop would last until the timeout.
+    static func canReadTerminal() -> Bool { isForeground() }
+
+    /// Whether this process group is the terminal's foreground (or stdin has no terminal
+    /// to ask).
+    private static func isForeground() -> Bool {
+        let foreground = tcgetpgrp(STDIN_FILENO)
+        return foreground < 0 || foreground == getpgrp()
     }
 }
 
 /// Why the reader cannot start.
 public enum ReaderTerminalError: Error, CustomStringConvertible {
     case notATerminal
+    /// The terminal's foreground belongs to another process group and reads fail rather
+    /// than stop the reader until it is brought to the foreground.
+    case notInForeground
+    /// The terminal stopped giving input; the screen was restored first.
+    case inputEnded(TerminalInputEnd)
+
     public var description: String {
         switch self {
         case .notATerminal: return "the reader needs a terminal on standard input and output (use the subcommands in scripts)"
+        case .notInForeground:
+            return
+                "the reader cannot read keys: it is not in the terminal's foreground process group (started in the background, or by a program such as timeout; use timeout --foreground)"
+        case .inputEnded(let reason): return "the reader stopped: \(reason)"
         }
     }
 }

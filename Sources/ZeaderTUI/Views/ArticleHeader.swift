@@ -25,8 +25,16 @@ public struct ArticleEnclosure: Equatable, Sendable {
 
 /// The article's header lines (feed, title, author, date, link, enclosures) wrapped to the
 /// screen: text wraps at spaces, URLs anywhere; continuation lines are indented under the
-/// value, after the label.
+/// value, after the label. Feed text decides how long a value is, so each field takes at
+/// most ``maxFieldLines`` lines (fewer on a short screen, see ``lines(_:width:rows:)``),
+/// a longer one ending in `…`, and at most ``maxEnclosures`` enclosures are listed: the
+/// body always starts on the article's first screen.
 enum ArticleHeader {
+    /// The most lines one field takes.
+    static let maxFieldLines = 3
+    /// The most enclosures listed; the rest are counted on one line.
+    static let maxEnclosures = 3
+
     struct Line: Equatable {
         /// The label (`Link: `), or spaces of its width on a continuation line.
         var label: String
@@ -43,15 +51,42 @@ enum ArticleHeader {
         return fields
     }
 
-    /// The header at `width` columns; every line fits (labels are cut on absurdly narrow screens).
-    static func lines(_ article: ArticleState, width: Int) -> [Line] {
+    /// ``fields(_:)`` as the screen lists them: the first ``maxEnclosures`` enclosures, the
+    /// rest counted (a saved article keeps them all).
+    static func shownFields(_ article: ArticleState) -> [(label: String, text: String, isURL: Bool)] {
+        let all = fields(article)
+        guard article.enclosures.count > maxEnclosures else { return all }
+        var shown = Array(all.dropLast(article.enclosures.count - maxEnclosures))
+        shown.append(("Enclosure: ", "and \(article.enclosures.count - maxEnclosures) more", false))
+        return shown
+    }
+
+    /// The header at `width` columns for an article shown in `rows` rows (nil: no limit
+    /// but ``maxFieldLines``); every line fits (labels are cut on absurdly narrow screens).
+    /// When the header would take more than half of `rows`, each field gets fewer lines,
+    /// down to one.
+    static func lines(_ article: ArticleState, width: Int, rows: Int? = nil) -> [Line] {
+        let fields = shownFields(article)
+        var perField = maxFieldLines
+        while true {
+            let lines = lines(fields, width: width, perField: perField)
+            guard let rows, perField > 1, lines.count > rows / 2 else { return lines }
+            perField -= 1
+        }
+    }
+
+    /// `fields` at `width` columns, each in at most `perField` lines.
+    private static func lines(
+        _ fields: [(label: String, text: String, isURL: Bool)], width: Int, perField: Int
+    ) -> [Line] {
         var lines: [Line] = []
-        for field in fields(article) {
+        for field in fields {
             let text = ReaderView.clean(field.text)
             let labelWidth = DisplayWidth.of(field.label)
             let room = max(width - labelWidth, max(8, width / 2))
             let label = labelWidth + room > width ? DisplayWidth.prefix(field.label, columns: max(0, width - room)) : field.label
-            let pieces = field.isURL ? cut(text, width: room) : HTMLText.wrap(text, width: room)
+            let pieces = capped(
+                field.isURL ? cut(text, width: room) : HTMLText.wrap(text, width: room), lines: perField, width: room)
             for (index, piece) in (pieces.isEmpty ? [""] : pieces).enumerated() {
                 lines.append(Line(label: index == 0 ? label : String(repeating: " ", count: DisplayWidth.of(label)), text: piece))
             }
@@ -59,9 +94,20 @@ enum ArticleHeader {
         return lines
     }
 
-    /// How many rows the header and the blank line under it take at `width`.
-    static func height(_ article: ArticleState, width: Int) -> Int {
-        lines(article, width: width).count + 1
+    /// `pieces` cut to `lines`, the last one ending in `…` within `width` columns when
+    /// something was left out.
+    static func capped(_ pieces: [String], lines: Int, width: Int) -> [String] {
+        guard pieces.count > lines else { return pieces }
+        var kept = Array(pieces.prefix(lines))
+        let last = kept[lines - 1]
+        kept[lines - 1] = DisplayWidth.prefix(last, columns: max(0, width - 1)) + "…"
+        return kept
+    }
+
+    /// How many rows the header and the blank line under it take at `width`, for an
+    /// article shown in `rows` rows.
+    static func height(_ article: ArticleState, width: Int, rows: Int? = nil) -> Int {
+        lines(article, width: width, rows: rows).count + 1
     }
 
     /// `text` in lines of `width` columns, cut between any two characters (URLs).

@@ -40,7 +40,8 @@ public enum ReaderView {
         case .help: place = "Help"
         case .picker: place = state.picker?.title ?? ""
         }
-        buffer.write("Zeader \(zeaderVersion) - " + place, x: 0, y: 0, style: bar)
+        // The feed's or the article's title: feed text, like every other line.
+        buffer.write("Zeader \(zeaderVersion) - " + ReaderView.clean(place), x: 0, y: 0, style: bar)
     }
 
     /// `YYYY-MM-DD` in the local time zone, or blanks.
@@ -157,7 +158,7 @@ enum ItemListView {
 enum ArticleView {
     static func draw(_ state: AppState, rows: Range<Int>, into buffer: inout ScreenBuffer) {
         guard let article = state.article else { return }
-        var lines: [(String, Style, String)] = ArticleHeader.lines(article, width: buffer.width).map {
+        var lines: [(String, Style, String)] = ArticleHeader.lines(article, width: buffer.width, rows: rows.count).map {
             ($0.label, Style(role: .heading, bold: true), $0.text)
         }
         lines.append(("", .normal, ""))

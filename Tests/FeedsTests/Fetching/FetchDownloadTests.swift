@@ -68,6 +68,7 @@ struct FetchDownloadTests {
         defer { try? FileManager.default.removeItem(at: part.deletingLastPathComponent()) }
         try Data("stale bytes of another file".utf8).write(to: part)
         try await withLoopbackServer({ .ranged($0, body: Self.media, rangesHonoured: false) }) { server in
+            try DownloadResumeRecord(url: server.url("/a.mp3").absoluteString).write(forPartFile: part)
             let outcome = await makeTestFetcher().download(server.url("/a.mp3"), to: part)
             #expect(outcome == .completed(bytes: Int64(Self.media.count), resumedFrom: 0))
             #expect(server.requests.first?.headers["range"] == "bytes=27-")
@@ -80,6 +81,7 @@ struct FetchDownloadTests {
         defer { try? FileManager.default.removeItem(at: part.deletingLastPathComponent()) }
         try Data(count: Self.media.count + 10).write(to: part)
         try await withLoopbackServer({ .ranged($0, body: Self.media) }) { server in
+            try DownloadResumeRecord(url: server.url("/a.mp3").absoluteString).write(forPartFile: part)
             let outcome = await makeTestFetcher().download(server.url("/a.mp3"), to: part)
             #expect(outcome == .completed(bytes: Int64(Self.media.count), resumedFrom: 0))
             #expect(server.requests.map { $0.headers["range"] } == ["bytes=300010-", nil])
