@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ZeaderKit
 
 /// `zeader export [--json]`: the subscriptions as OPML 2.0 on stdout, or with `--json` a
@@ -42,12 +43,22 @@ struct ExportCommand: ParsableCommand {
             throw CommandOutput.fail("export", error)
         }
         let report: BackupExportReport
+        // The first error stdout gave: a backup cut short must not look like a whole one.
+        var writeError: Int32?
         do {
             report = try FeedLibrary(store: opened).exportBackup(salvaging: { warning in
                 CommandOutput.warn("zeader export: \(TerminalText.line(warning))")
-            }) { CommandOutput.write($0) }
+            }) { text in
+                if writeError == nil { writeError = CommandOutput.write(text) }
+            }
         } catch {
             throw CommandOutput.fail("export", error)
+        }
+        if let writeError {
+            CommandOutput.warn(
+                "zeader export: cannot write the backup (\(String(cString: strerror(writeError)))); what was written is incomplete"
+            )
+            throw ExitCode(1)
         }
         if report.salvaged {
             CommandOutput.warn(

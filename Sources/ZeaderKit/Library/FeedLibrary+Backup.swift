@@ -179,9 +179,12 @@ extension FeedLibrary {
 
     /// Restores the backup document in `file`: feeds are matched by url (updated from the
     /// backup, or added), items by feed and guid (updated, or added), so restoring into a
-    /// store that already holds some of them makes no duplicates. Values go through
-    /// ObjectGraph's safe import (`importValues(from:)`): keys a feed or item does not have
-    /// are ignored, keys missing from a record leave the stored value alone. Items are saved
+    /// store that already holds some of them makes no duplicates. The keys a backup holds
+    /// (``restoredFeedKeys``, ``restoredItemKeys``) go through ObjectGraph's safe import
+    /// (`importValues(from:)`); other keys are ignored, keys missing from a record leave the
+    /// stored value alone. Numbers are checked where they enter: a date outside
+    /// ``DateBounds`` is no date, a `displayOrder` is clamped into
+    /// ``FeedSubscription/displayOrderRange``. Items are saved
     /// `batchSize` at a time by a ``BatchImporter`` whose resume marker lives in the store:
     /// a restore that was killed picks up after the last saved batch when run again on the
     /// same file.
@@ -220,20 +223,22 @@ extension FeedLibrary {
                     throw ZeaderError.unreadableFile(path: path, reason: "feed \(position + 1) has no \"url\"")
                 }
                 let tags = record.removeValue(forKey: "tags")
+                let backupOrder = try Self.displayOrder(
+                    record.removeValue(forKey: "displayOrder"), what: "feed \(url)", path: path)
                 let server: Server
                 if let existing = known[url] {
-                    server = existing
-                    record.removeValue(forKey: "displayOrder")  // the user's current order wins
+                    server = existing  // the user's current order wins
                     report.feedsUpdated += 1
                 } else {
                     server = context.insert(Server.self)
                     server.url = url
-                    server.displayOrder = order
+                    server.displayOrder = backupOrder ?? order
                     order += 1
                     known[url] = server
                     report.feedsAdded += 1
                 }
-                try importRecord(record, into: server, what: "feed \(url)", path: path)
+                try importRecord(
+                    record.filter { Self.restoredFeedKeys.contains($0.key) }, into: server, what: "feed \(url)", path: path)
                 switch tags {
                 case nil: break
                 case .null?: server.tags = nil
@@ -243,7 +248,7 @@ extension FeedLibrary {
                     throw ZeaderError.unreadableFile(
                         path: path, reason: "feed \(url): \"tags\" is \(other), not an array of strings")
                 }
-                order = max(order, server.displayOrder + 1)
+                order = max(order, FeedSubscription.displayOrder(after: server.displayOrder))
             }
             try context.save()
             for (url, server) in known { feedIDs[url] = server.objectID }
@@ -297,6 +302,7 @@ extension FeedLibrary {
                 }
                 let enclosure = try BackupEnclosure(
                     record.removeValue(forKey: "enclosure"), what: "item \(position + 1)", path: path)
+                record = Self.restoredItemRecord(record)
                 if let item {
                     updated += 1
                     try importRecord(record, into: item, what: "item \(position + 1)", path: path)
@@ -317,6 +323,7 @@ extension FeedLibrary {
                         throw ZeaderError.unreadableFile(
                             path: path, reason: "item \(position + 1): \"content\" is \(other), not a string")
                     }
+                    Self.dropDatesOutOfBounds(of: item)
                     let sortDate = item.published ?? item.updated ?? item.firstSeen
                     if item.sortDate != sortDate { item.sortDate = sortDate }
                 }
@@ -330,6 +337,69 @@ extension FeedLibrary {
         report.resumedAfter = result.resumedAfter
         store.checkpoint()
         return report
+    }
+
+    // MARK: - What a restore takes from a record
+
+    /// The keys of a backup's feed records that go through the safe import (`url` and `tags`
+    /// are read apart): what ``exportBackup(batchSize:write:)`` writes. Every other attribute
+    /// of Server (sync state, Retry-After, errors, counts) is the store's own and never comes
+    /// from a file.
+    static let restoredFeedKeys: Set<String> = ["title", "siteLink", "etag", "lastModified"]
+
+    /// The keys of a backup's item records that go through the safe import (`feed`,
+    /// `content` and `enclosure` are read apart), as for feeds.
+    static let restoredItemKeys: Set<String> = [
+        "guid", "title", "link", "author", "summary", "published", "updated", "read", "flagged", "firstSeen", "flagLetters",
+    ]
+
+    /// The attributes dates go to, checked against ``DateBounds``.
+    static let restoredDateKeys = ["published", "updated", "firstSeen"]
+
+    /// An item record with only ``restoredItemKeys``, and a number given for a date that lies
+    /// outside ``DateBounds`` (or is not finite) made `null`: no date, as a feed's would be.
+    static func restoredItemRecord(_ record: [String: ImportValue]) -> [String: ImportValue] {
+        var kept = record.filter { restoredItemKeys.contains($0.key) }
+        for key in restoredDateKeys {
+            switch kept[key] {
+            case .integer(let seconds)? where DateBounds.date(secondsSince1970: TimeInterval(seconds)) == nil:
+                kept[key] = .null
+            case .double(let seconds)? where DateBounds.date(secondsSince1970: seconds) == nil:
+                kept[key] = .null
+            default: break
+            }
+        }
+        return kept
+    }
+
+    /// Clears the dates of `item` that lie outside ``DateBounds`` (a text date such as
+    /// `0000-01-01T00:00:00-01:00` reads as one).
+    static func dropDatesOutOfBounds(of item: FeedItem) {
+        if let date = item.published, !DateBounds.contains(date) { item.published = nil }
+        if let date = item.updated, !DateBounds.contains(date) { item.updated = nil }
+        if let date = item.firstSeen, !DateBounds.contains(date) { item.firstSeen = nil }
+    }
+
+    /// A feed's `displayOrder` from a backup, clamped into
+    /// ``FeedSubscription/displayOrderRange``; nil when the record has none.
+    static func displayOrder(_ value: ImportValue?, what: String, path: String) throws(ZeaderError) -> Int64? {
+        let range = FeedSubscription.displayOrderRange
+        var number: Double?
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let n)?: return min(max(n, range.lowerBound), range.upperBound)
+        case .double(let d)?: number = d
+        case .string(let s)?:
+            let text = s.trimmingCharacters(in: .whitespaces)
+            if let n = Int64(text) { return min(max(n, range.lowerBound), range.upperBound) }
+            number = Double(text)
+        default: break
+        }
+        guard let number, !number.isNaN else {
+            throw ZeaderError.unreadableFile(
+                path: path, reason: "\(what): \"displayOrder\" is \(value?.description ?? "missing"), not a number")
+        }
+        return Int64(min(max(number.rounded(.down), Double(range.lowerBound)), Double(range.upperBound)))
     }
 
     /// Safe import of one record, with errors naming the file and the record.
