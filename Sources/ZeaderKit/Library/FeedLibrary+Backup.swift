@@ -247,6 +247,7 @@ extension FeedLibrary {
         }
         var added = 0
         var updated = 0
+        var seen = SeenItemKeys()
         let result: BatchImporter.Result
         do {
             // A resumed restore finds its own earlier batches in the store: look items up.
@@ -256,11 +257,12 @@ extension FeedLibrary {
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
                 // v4 (h18): the content lives in the item's body, not among its attributes.
                 let content = record.removeValue(forKey: "content")
-                guard case .string(let feedURL)? = record.removeValue(forKey: "feed"), let feedID = feedIDs[feedURL] else {
+                let feed = record.removeValue(forKey: "feed")
+                guard case .string(let feedURL)? = feed, let feedID = feedIDs[feedURL] else {
                     throw ZeaderError.unreadableFile(
                         path: path,
                         reason:
-                            "item \(position + 1) names no feed the backup lists (\"feed\": \(record["feed"]?.description ?? "missing"))"
+                            "item \(position + 1) names no feed the backup lists (\"feed\": \(feed?.description ?? "missing"))"
                     )
                 }
                 guard case .string(let guid)? = record["guid"], !guid.isEmpty else {
@@ -271,16 +273,17 @@ extension FeedLibrary {
                     throw ZeaderError.notAFeedInStore(feedURL)
                 }
                 var item: FeedItem?
-                if resuming || feedsWithItems.contains(feedURL) {
+                let repeated = seen.insert(feed: feedURL, guid: guid)
+                if resuming || repeated || feedsWithItems.contains(feedURL) {
                     item = try context.fetch(
                         FetchRequest<FeedItem>(
                             predicate: .comparison(
                                 .keyPath("server"), .equalTo,
                                 .objectReference(entity: "Server", rawValue: feedID.primaryKey ?? -1))
                                 && .comparison(.keyPath("guid"), .equalTo, .constant(.string(guid))),
-                            // Saved items only: a backup holds each (feed, guid) once, and
-                            // looking through this batch's inserts would cost O(batch) per item.
-                            fetchLimit: 1, includesPendingChanges: false)
+                            // Saved items only, unless this run met the item before: looking
+                            // through this batch's inserts costs O(batch) per item.
+                            fetchLimit: 1, includesPendingChanges: repeated)
                     ).first
                 }
                 let enclosure = try BackupEnclosure(

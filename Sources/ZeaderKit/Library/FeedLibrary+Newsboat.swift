@@ -53,7 +53,7 @@ extension FeedLibrary {
             container: store.container, name: "zeader.newsboat:\(cacheFile.path):\(size):\(modified)",
             batchSize: max(1, batchSize / chunkSize))
         var counts = NewsboatItemCounts()
-        var seen = NewsboatSeenItems()
+        var seen = SeenItemKeys()
         let result: BatchImporter.Result
         do {
             if try importer.marker()?.isFinished == true { try importer.discardMarker() }
@@ -164,7 +164,7 @@ extension FeedLibrary {
     /// the items `seen` says an earlier part of this run may have stored are looked up.
     private static func importNewsboatItems(
         _ items: [NewsboatCache.Item], feedIDs: [String: ObjectID], lookUp: (String) -> Bool,
-        seen: inout NewsboatSeenItems, now: Date, in context: ManagedObjectContext, counts: inout NewsboatItemCounts
+        seen: inout SeenItemKeys, now: Date, in context: ManagedObjectContext, counts: inout NewsboatItemCounts
     ) throws {
         var byFeed: [String: [NewsboatCache.Item]] = [:]
         var feedOrder: [String] = []
@@ -292,23 +292,6 @@ extension FeedLibrary {
             }
         }
         return changed
-    }
-}
-
-/// The items one newsboat import has met, by a 32-bit hash of feed and guid: a cache may
-/// list a guid again anywhere (newsboat keys items by its own id), and an item stored by an
-/// earlier part of the run must be found, not inserted twice. Four bytes an item rather than
-/// its guid; a hash met before only makes the item looked up in the store, so a collision
-/// costs a query, never an item.
-struct NewsboatSeenItems {
-    private var hashes = Set<UInt32>()
-
-    /// Records the item; true when its hash was met before (the item may be stored).
-    mutating func insert(feed: String, guid: String) -> Bool {
-        var hasher = Hasher()
-        hasher.combine(feed)
-        hasher.combine(guid)
-        return !hashes.insert(UInt32(truncatingIfNeeded: hasher.finalize())).inserted
     }
 }
 
