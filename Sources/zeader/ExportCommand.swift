@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ZeaderKit
 
 /// `zeader export [--json]`: the subscriptions as OPML 2.0 on stdout, or with `--json` a
@@ -12,7 +13,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Print the subscriptions as OPML 2.0, or a JSON backup of feeds and items.",
         discussion:
-            "OPML carries each feed's tags as its folder and `category` attribute. The JSON backup holds every feed (url, title, siteLink, displayOrder, tags, etag, lastModified) and item (feed, guid, title, link, author, summary, content, published, updated, read, flagged, firstSeen); `zeader import` restores it. From a damaged store, --json salvages every row that can still be read (warning on stderr about the rest) and exits 1."
+            "OPML carries each feed's tags as its folder and `category` attribute. The JSON backup holds every feed (url, title, siteLink, displayOrder, tags, etag, lastModified) and item (feed, guid, title, link, author, summary, content, published, updated, read, flagged, firstSeen); `zeader import` restores it. Items are written oldest first, so a restore keeps the order of items that share a date. From a damaged store, --json salvages every row that can still be read (warning on stderr about the rest) and exits 1; so does a backup stdout cannot take whole (a full disk), saying so."
     )
 
     @Flag(help: "Write a JSON backup of every feed and item instead of OPML.")
@@ -42,12 +43,22 @@ struct ExportCommand: ParsableCommand {
             throw CommandOutput.fail("export", error)
         }
         let report: BackupExportReport
+        // The first error stdout gave: a backup cut short must not look like a whole one.
+        var writeError: Int32?
         do {
             report = try FeedLibrary(store: opened).exportBackup(salvaging: { warning in
                 CommandOutput.warn("zeader export: \(TerminalText.line(warning))")
-            }) { CommandOutput.write($0) }
+            }) { text in
+                if writeError == nil { writeError = CommandOutput.write(text) }
+            }
         } catch {
             throw CommandOutput.fail("export", error)
+        }
+        if let writeError {
+            CommandOutput.warn(
+                "zeader export: cannot write the backup (\(String(cString: strerror(writeError)))); what was written is incomplete"
+            )
+            throw ExitCode(1)
         }
         if report.salvaged {
             CommandOutput.warn(

@@ -31,21 +31,25 @@ struct StoreOptions: ParsableArguments {
 
 /// Output helpers shared by the commands: stdout in one write, one-line errors on stderr.
 enum CommandOutput {
-    /// Writes `text` to stdout (file descriptor 1), all of it.
-    static func write(_ text: String) {
+    /// Writes `text` to stdout (file descriptor 1), all of it; returns the error number when
+    /// stdout refuses it (a full disk, a pipe to `head` closed), which a listing ignores and a
+    /// backup reports.
+    @discardableResult
+    static func write(_ text: String) -> Int32? {
         var text = text
-        text.withUTF8 { bytes in
-            guard var pointer = bytes.baseAddress else { return }
+        return text.withUTF8 { bytes -> Int32? in
+            guard var pointer = bytes.baseAddress else { return nil }
             var remaining = bytes.count
             while remaining > 0 {
                 let written = Foundation.write(STDOUT_FILENO, pointer, remaining)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return  // stdout closed (a pipe to `head`): nothing more to do
+                    return errno
                 }
                 pointer += written
                 remaining -= written
             }
+            return nil
         }
     }
 

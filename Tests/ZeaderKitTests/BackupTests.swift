@@ -234,13 +234,81 @@ struct BackupTests {
         #expect(try export(target) == (try export(source)))
     }
 
+    @Test("a restore keeps the order of items that share a date, within a feed and across feeds")
+    func restoreKeepsTheOrderOfTies() throws {
+        let store = try makeStore()
+        let library = FeedLibrary(store: store)
+        try library.add(url: "http://a.example/feed")
+        try library.add(url: "http://b.example/feed")
+        let shared = Date(timeIntervalSince1970: 1_700_000_000)
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait { () throws in
+            let servers = try Server.findAll(sortedBy: "displayOrder", in: context)
+            // Stored in an order their guids do not follow, feeds interleaved, over several saves.
+            for n in 0..<30 {
+                let item = context.insert(FeedItem.self)
+                item.guid = String(format: "%02d-%@", 29 - n, n % 3 == 0 ? "z" : "a")
+                switch n % 5 {
+                case 0: item.published = shared
+                case 1: item.updated = shared
+                case 2: item.firstSeen = shared
+                case 3: break  // undated: listed last, by the order stored
+                default: item.published = Date(timeIntervalSince1970: 1_600_000_000 + Double(n / 10))
+                }
+                item.sortDate = item.published ?? item.updated ?? item.firstSeen
+                item.server = servers[n % 3 == 1 ? 1 : 0]
+                if n % 7 == 6 { try context.save() }
+            }
+            try context.save()
+        }
+        func listed(_ library: FeedLibrary, feed: String? = nil) throws -> [String] {
+            try library.items(ItemQuery(feed: feed)).map { "\($0.feed) \($0.id)" }
+        }
+        let file = try temporaryFile("backup.json")
+        try Data(try export(library, batchSize: 4).utf8).write(to: file)
+        let restored = FeedLibrary(store: try makeStore())
+        _ = try restored.restoreBackup(from: file, batchSize: 3)
+        #expect(try listed(restored) == (try listed(library)))
+        for feed in ["http://a.example/feed", "http://b.example/feed"] {
+            #expect(try listed(restored, feed: feed) == (try listed(library, feed: feed)))
+        }
+        #expect(try export(restored, batchSize: 5) == (try export(library, batchSize: 7)))
+    }
+
+    @Test("an item the backup lists again, batches later, is stored once: the later values win")
+    func repeatedItemStoredOnce() throws {
+        var items = (0..<9).map { #"{"feed":"http://a.example/feed","guid":"g\#($0)","title":"first"}"# }
+        items.insert(#"{"feed":"http://a.example/feed","guid":"g0","title":"again","read":true}"#, at: 6)
+        items.append(#"{"feed":"http://a.example/feed","guid":"g0","title":"last"}"#)
+        let text =
+            #"{"format":"zeader-backup","version":2,"feeds":[{"url":"http://a.example/feed"}],"items":["#
+            + items.joined(separator: ",\n") + "]}"
+        let file = try temporaryFile("backup.json")
+        try Data(text.utf8).write(to: file)
+        // Saved by an editor that writes a byte order mark: the same document.
+        let marked = try temporaryFile("marked.json")
+        try Data(("\u{FEFF}\n" + text).utf8).write(to: marked)
+        #expect(try FeedLibrary(store: try makeStore()).restoreBackup(from: marked).itemsAdded == 9)
+        for batchSize in [2, 3, 100] {
+            let library = FeedLibrary(store: try makeStore())
+            let report = try library.restoreBackup(from: file, batchSize: batchSize)
+            #expect(report.itemsAdded == 9 && report.itemsUpdated == 2, "batch size \(batchSize)")
+            let g0 = try library.items(ItemQuery(wherePredicate: "guid == \"g0\""))
+            #expect(g0.count == 1 && g0.first?.title == "last" && g0.first?.read == true, "batch size \(batchSize)")
+            #expect(try library.servers().map(\.total) == [9])
+        }
+    }
+
     @Test("files that are not backups are refused with a clear message")
     func notABackup() throws {
         let library = FeedLibrary(store: try makeStore())
         let cases: [(String, String)] = [
             (#"{"feeds": [], "items": []}"#, "not a Zeader backup (\"format\" is missing"),
             (#"{"format":"zeader-backup","feeds":[{"title":"x"}],"items":[]}"#, "feed 1 has no \"url\""),
-            (#"{"format":"zeader-backup","feeds":[],"items":[{"feed":"http://x/","guid":"1"}]}"#, "item 1 names no feed"),
+            (
+                #"{"format":"zeader-backup","feeds":[],"items":[{"feed":"http://x/","guid":"1"}]}"#,
+                "item 1 names no feed the backup lists (\"feed\": string \"http://x/\")"
+            ),
             (#"{"format":"zeader-backup","feeds":[], "items":[{"a":1}"#, "expected ',' or ']' in \"items\""),
         ]
         for (text, message) in cases {

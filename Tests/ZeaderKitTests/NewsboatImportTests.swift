@@ -238,6 +238,39 @@ struct NewsboatImportTests {
         #expect(feeds.first { ($0["url"] as? String)?.hasSuffix("/a.xml") == true }?["unread"] as? Int == 6_000)
     }
 
+    @Test("a guid listed again batches later (kept, then deleted, or deleted twice): the first import stores each once")
+    func guidRepeatedBatchesApart() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = dir.appendingPathComponent("cache.db")
+        let feed = "http://127.0.0.1:1/a.xml"
+        try NewsboatCacheBuilder.make(at: cache) { db in
+            try NewsboatCacheBuilder.feed(feed, in: db)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5001)
+                    INSERT INTO rss_item (id, guid, title, author, url, feedurl, pubDate, content, unread, deleted)
+                    SELECT i, CASE i WHEN 4001 THEN 'g1' WHEN 4500 THEN 'g2' WHEN 4600 THEN 'g3' ELSE 'g' || i END,
+                      'Item ' || i, '', '', ?, 1700000000 + i, '<p>x</p>', 1, CASE WHEN i IN (3, 4500, 4600) THEN 1 ELSE 0 END
+                    FROM n
+                    """,
+                arguments: [feed])
+        }
+        let library = FeedLibrary(store: try makeStore())
+        let report = try library.importNewsboatCache(from: cache)
+        #expect(report.items.added == 4_997)  // g1 once, g2 stored then deleted
+        #expect(report.items.deleted == 2)
+        #expect(report.resumedAfterItems == 0)
+        let servers = try library.servers()
+        #expect(servers.map(\.total) == [4_996])
+        let guids = Set(try library.items(ItemQuery()).map(\.id))
+        #expect(guids.count == 4_996 && guids.contains("g1") && !guids.contains("g2") && !guids.contains("g3"))
+        // Run again: nothing new, nothing lost.
+        let again = try library.importNewsboatCache(from: cache)
+        #expect(again.items.added == 0)
+        #expect(try library.servers().map(\.total) == [4_996])
+    }
+
     func itemsJSON(_ db: String, in dir: URL) throws -> [[String: Any]] {
         let r = try zeader(["items", "--db", db, "--json"], in: dir)
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])

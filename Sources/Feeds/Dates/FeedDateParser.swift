@@ -35,8 +35,15 @@ public enum FeedDateParser {
         } else {
             seconds = rfc822(trimmed) ?? iso8601(trimmed)
         }
-        return seconds.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        guard let seconds, supportedSeconds.contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
+
+    /// The dates Zeader keeps, in seconds since 1970: 0001-01-01T00:00:00Z up to, not
+    /// including, 10000-01-01T00:00:00Z (four-digit years in UTC). A date a zone offset
+    /// moves past either end is no date. ZeaderKit's `DateBounds` applies the same range to
+    /// every other way a date enters.
+    package static let supportedSeconds: Range<Int64> = -62_135_596_800..<253_402_300_800
 
     // MARK: - ISO 8601 / RFC 3339 / W3C-DTF
 

@@ -11,6 +11,14 @@ extension JSONFeedParser {
     /// JSONFeedParser.parseDate("2018-01-06T08:00")           // 2018-01-06 08:00:00 UTC
     /// ```
     static func parseDate(_ text: String) -> Date? {
+        guard let date = parseAnyDate(text) else { return nil }
+        let seconds = date.timeIntervalSince1970
+        let range = FeedDateParser.supportedSeconds
+        return seconds >= Double(range.lowerBound) && seconds < Double(range.upperBound) ? date : nil
+    }
+
+    /// ``parseDate(_:)`` before the range check: year 0000 and zone offsets can reach past it.
+    private static func parseAnyDate(_ text: String) -> Date? {
         var scanner = JSONFeedDateScanner(Array(text.utf8))
         scanner.skipSpaces()
         guard let year = scanner.number(digits: 4), scanner.take("-"),

@@ -235,7 +235,12 @@ enum ContractJSONWriter {
 
     /// Year, month, day and second of the day of `date` in UTC (seconds rounded down).
     private static func civil(_ date: Date) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64) {
-        let seconds = Int64(floor(date.timeIntervalSince1970))
+        // Any Date prints: one outside the parsers' range (built by hand) takes its nearest end.
+        let range = FeedDateParser.supportedSeconds
+        let raw = floor(date.timeIntervalSince1970)
+        let seconds =
+            raw >= Double(range.upperBound)
+            ? range.upperBound - 1 : raw >= Double(range.lowerBound) ? Int64(raw) : range.lowerBound
         var days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
         // Howard Hinnant's civil_from_days.

@@ -35,6 +35,8 @@ struct BackupDocument: Sendable {
         var version: ImportValue?
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            // A UTF-8 byte order mark, as some editors save one (``FeedLibrary/looksLikeBackup(_:)`` allows it).
+            if data.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
             try scanner.expect(UInt8(ascii: "{"), "a JSON object")
             scanner.skipSpace()
             if scanner.peek == UInt8(ascii: "}") { return }

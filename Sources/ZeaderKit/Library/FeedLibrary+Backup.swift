@@ -39,8 +39,10 @@ extension FeedLibrary {
         return false
     }
 
-    /// Writes the backup document in pieces to `write`, feeds in the user's order, then
-    /// each feed's items by guid. Memory stays bounded: items are read a batch at a time
+    /// Writes the backup document in pieces to `write`, feeds in the user's order, then the
+    /// items oldest first (``ItemOrder/forEachPageOldestFirst(pageSize:prefetching:in:_:)``),
+    /// so that a restore, which stores them in this order, keeps the order of items that share
+    /// a date. Memory stays bounded: items are read a batch at a time
     /// (256 with their contents, ~1 MB of text; 2,000 made the peak grow by 7 MiB from
     /// 100,000 to 1,000,000 items, as feeds grew past 50 items). Returns the number of
     /// feeds and items written.
@@ -101,46 +103,27 @@ extension FeedLibrary {
         /// Items written before damage was found, so that the salvage writes each once.
         var written = KeyBitmap()
         if !report.salvaged {
+            var urls: [Int64: String] = [:]
+            for feed in feeds { urls[feed.primaryKey] = feed.url }
             let context = store.container.newBackgroundContext(name: "backup")
-            feedLoop: for feed in feeds {
-                var lastGuid: String?
-                while true {
-                    let batch: String?
-                    do {
-                        batch = try withBackgroundContext(context) { context in
-                            var predicate = ObjectGraph.Predicate.comparison(
-                                .keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: feed.primaryKey))
-                            if let lastGuid {
-                                predicate = predicate && .comparison(.keyPath("guid"), .greaterThan, .constant(.string(lastGuid)))
-                            }
-                            var request = FetchRequest<FeedItem>(
-                                predicate: predicate, sortDescriptors: [SortDescriptor("guid")], fetchLimit: batchSize)
-                            // The contents (FeedItemBody rows) in one query per batch, not one per item.
-                            request.relationshipKeyPathsForPrefetching = ["body"]
-                            let items = try context.fetch(request)
-                            guard !items.isEmpty else { return nil }
-                            var chunk = ""
-                            chunk.reserveCapacity(items.count * 512)
-                            for item in items {
-                                chunk += report.items == 0 ? "\n" : ",\n"
-                                BackupJSON.appendItem(item, feedURL: feed.url, to: &chunk)
-                                report.items += 1
-                                if warn != nil, let key = item.objectID.primaryKey { written.insert(key) }
-                            }
-                            // A short batch is the feed's last: no query to find nothing more.
-                            lastGuid = items.count < batchSize ? nil : items.last?.guid
-                            context.reset()
-                            return chunk
+            do {
+                try withBackgroundContext(context) { context in
+                    try ItemOrder.forEachPageOldestFirst(pageSize: batchSize, prefetching: ["body"], in: context) { items in
+                        var chunk = ""
+                        chunk.reserveCapacity(items.count * 512)
+                        for item in items {
+                            guard let key = item.server?.objectID.primaryKey, let url = urls[key] else { continue }
+                            chunk += report.items == 0 ? "\n" : ",\n"
+                            BackupJSON.appendItem(item, feedURL: url, to: &chunk)
+                            report.items += 1
+                            if warn != nil, let key = item.objectID.primaryKey { written.insert(key) }
                         }
-                    } catch .store(.damaged(_, let detail)) where warn != nil {
-                        report.salvaged = true
-                        warn?(Messages.salvaging(detail: detail))
-                        break feedLoop
+                        write(chunk)
                     }
-                    guard let batch else { break }
-                    write(batch)
-                    if lastGuid == nil { break }
                 }
+            } catch .store(.damaged(_, let detail)) where warn != nil {
+                report.salvaged = true
+                warn?(Messages.salvaging(detail: detail))
             }
         }
         if report.salvaged {
@@ -179,9 +162,12 @@ extension FeedLibrary {
 
     /// Restores the backup document in `file`: feeds are matched by url (updated from the
     /// backup, or added), items by feed and guid (updated, or added), so restoring into a
-    /// store that already holds some of them makes no duplicates. Values go through
-    /// ObjectGraph's safe import (`importValues(from:)`): keys a feed or item does not have
-    /// are ignored, keys missing from a record leave the stored value alone. Items are saved
+    /// store that already holds some of them makes no duplicates. The keys a backup holds
+    /// (``restoredFeedKeys``, ``restoredItemKeys``) go through ObjectGraph's safe import
+    /// (`importValues(from:)`); other keys are ignored, keys missing from a record leave the
+    /// stored value alone. Numbers are checked where they enter: a date outside
+    /// ``DateBounds`` is no date, a `displayOrder` is clamped into
+    /// ``FeedSubscription/displayOrderRange``. Items are saved
     /// `batchSize` at a time by a ``BatchImporter`` whose resume marker lives in the store:
     /// a restore that was killed picks up after the last saved batch when run again on the
     /// same file.
@@ -220,20 +206,22 @@ extension FeedLibrary {
                     throw ZeaderError.unreadableFile(path: path, reason: "feed \(position + 1) has no \"url\"")
                 }
                 let tags = record.removeValue(forKey: "tags")
+                let backupOrder = try Self.displayOrder(
+                    record.removeValue(forKey: "displayOrder"), what: "feed \(url)", path: path)
                 let server: Server
                 if let existing = known[url] {
-                    server = existing
-                    record.removeValue(forKey: "displayOrder")  // the user's current order wins
+                    server = existing  // the user's current order wins
                     report.feedsUpdated += 1
                 } else {
                     server = context.insert(Server.self)
                     server.url = url
-                    server.displayOrder = order
+                    server.displayOrder = backupOrder ?? order
                     order += 1
                     known[url] = server
                     report.feedsAdded += 1
                 }
-                try importRecord(record, into: server, what: "feed \(url)", path: path)
+                try importRecord(
+                    record.filter { Self.restoredFeedKeys.contains($0.key) }, into: server, what: "feed \(url)", path: path)
                 switch tags {
                 case nil: break
                 case .null?: server.tags = nil
@@ -243,7 +231,7 @@ extension FeedLibrary {
                     throw ZeaderError.unreadableFile(
                         path: path, reason: "feed \(url): \"tags\" is \(other), not an array of strings")
                 }
-                order = max(order, server.displayOrder + 1)
+                order = max(order, FeedSubscription.displayOrder(after: server.displayOrder))
             }
             try context.save()
             for (url, server) in known { feedIDs[url] = server.objectID }
@@ -259,6 +247,7 @@ extension FeedLibrary {
         }
         var added = 0
         var updated = 0
+        var seen = SeenItemKeys()
         let result: BatchImporter.Result
         do {
             // A resumed restore finds its own earlier batches in the store: look items up.
@@ -268,11 +257,12 @@ extension FeedLibrary {
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
                 // v4 (h18): the content lives in the item's body, not among its attributes.
                 let content = record.removeValue(forKey: "content")
-                guard case .string(let feedURL)? = record.removeValue(forKey: "feed"), let feedID = feedIDs[feedURL] else {
+                let feed = record.removeValue(forKey: "feed")
+                guard case .string(let feedURL)? = feed, let feedID = feedIDs[feedURL] else {
                     throw ZeaderError.unreadableFile(
                         path: path,
                         reason:
-                            "item \(position + 1) names no feed the backup lists (\"feed\": \(record["feed"]?.description ?? "missing"))"
+                            "item \(position + 1) names no feed the backup lists (\"feed\": \(feed?.description ?? "missing"))"
                     )
                 }
                 guard case .string(let guid)? = record["guid"], !guid.isEmpty else {
@@ -283,20 +273,22 @@ extension FeedLibrary {
                     throw ZeaderError.notAFeedInStore(feedURL)
                 }
                 var item: FeedItem?
-                if resuming || feedsWithItems.contains(feedURL) {
+                let repeated = seen.insert(feed: feedURL, guid: guid)
+                if resuming || repeated || feedsWithItems.contains(feedURL) {
                     item = try context.fetch(
                         FetchRequest<FeedItem>(
                             predicate: .comparison(
                                 .keyPath("server"), .equalTo,
                                 .objectReference(entity: "Server", rawValue: feedID.primaryKey ?? -1))
                                 && .comparison(.keyPath("guid"), .equalTo, .constant(.string(guid))),
-                            // Saved items only: a backup holds each (feed, guid) once, and
-                            // looking through this batch's inserts would cost O(batch) per item.
-                            fetchLimit: 1, includesPendingChanges: false)
+                            // Saved items only, unless this run met the item before: looking
+                            // through this batch's inserts costs O(batch) per item.
+                            fetchLimit: 1, includesPendingChanges: repeated)
                     ).first
                 }
                 let enclosure = try BackupEnclosure(
                     record.removeValue(forKey: "enclosure"), what: "item \(position + 1)", path: path)
+                record = Self.restoredItemRecord(record)
                 if let item {
                     updated += 1
                     try importRecord(record, into: item, what: "item \(position + 1)", path: path)
@@ -317,6 +309,7 @@ extension FeedLibrary {
                         throw ZeaderError.unreadableFile(
                             path: path, reason: "item \(position + 1): \"content\" is \(other), not a string")
                     }
+                    Self.dropDatesOutOfBounds(of: item)
                     let sortDate = item.published ?? item.updated ?? item.firstSeen
                     if item.sortDate != sortDate { item.sortDate = sortDate }
                 }
@@ -330,6 +323,69 @@ extension FeedLibrary {
         report.resumedAfter = result.resumedAfter
         store.checkpoint()
         return report
+    }
+
+    // MARK: - What a restore takes from a record
+
+    /// The keys of a backup's feed records that go through the safe import (`url` and `tags`
+    /// are read apart): what ``exportBackup(batchSize:write:)`` writes. Every other attribute
+    /// of Server (sync state, Retry-After, errors, counts) is the store's own and never comes
+    /// from a file.
+    static let restoredFeedKeys: Set<String> = ["title", "siteLink", "etag", "lastModified"]
+
+    /// The keys of a backup's item records that go through the safe import (`feed`,
+    /// `content` and `enclosure` are read apart), as for feeds.
+    static let restoredItemKeys: Set<String> = [
+        "guid", "title", "link", "author", "summary", "published", "updated", "read", "flagged", "firstSeen", "flagLetters",
+    ]
+
+    /// The attributes dates go to, checked against ``DateBounds``.
+    static let restoredDateKeys = ["published", "updated", "firstSeen"]
+
+    /// An item record with only ``restoredItemKeys``, and a number given for a date that lies
+    /// outside ``DateBounds`` (or is not finite) made `null`: no date, as a feed's would be.
+    static func restoredItemRecord(_ record: [String: ImportValue]) -> [String: ImportValue] {
+        var kept = record.filter { restoredItemKeys.contains($0.key) }
+        for key in restoredDateKeys {
+            switch kept[key] {
+            case .integer(let seconds)? where DateBounds.date(secondsSince1970: TimeInterval(seconds)) == nil:
+                kept[key] = .null
+            case .double(let seconds)? where DateBounds.date(secondsSince1970: seconds) == nil:
+                kept[key] = .null
+            default: break
+            }
+        }
+        return kept
+    }
+
+    /// Clears the dates of `item` that lie outside ``DateBounds`` (a text date such as
+    /// `0000-01-01T00:00:00-01:00` reads as one).
+    static func dropDatesOutOfBounds(of item: FeedItem) {
+        if let date = item.published, !DateBounds.contains(date) { item.published = nil }
+        if let date = item.updated, !DateBounds.contains(date) { item.updated = nil }
+        if let date = item.firstSeen, !DateBounds.contains(date) { item.firstSeen = nil }
+    }
+
+    /// A feed's `displayOrder` from a backup, clamped into
+    /// ``FeedSubscription/displayOrderRange``; nil when the record has none.
+    static func displayOrder(_ value: ImportValue?, what: String, path: String) throws(ZeaderError) -> Int64? {
+        let range = FeedSubscription.displayOrderRange
+        var number: Double?
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let n)?: return min(max(n, range.lowerBound), range.upperBound)
+        case .double(let d)?: number = d
+        case .string(let s)?:
+            let text = s.trimmingCharacters(in: .whitespaces)
+            if let n = Int64(text) { return min(max(n, range.lowerBound), range.upperBound) }
+            number = Double(text)
+        default: break
+        }
+        guard let number, !number.isNaN else {
+            throw ZeaderError.unreadableFile(
+                path: path, reason: "\(what): \"displayOrder\" is \(value?.description ?? "missing"), not a number")
+        }
+        return Int64(min(max(number.rounded(.down), Double(range.lowerBound)), Double(range.upperBound)))
     }
 
     /// Safe import of one record, with errors naming the file and the record.

@@ -53,6 +53,7 @@ extension FeedLibrary {
             container: store.container, name: "zeader.newsboat:\(cacheFile.path):\(size):\(modified)",
             batchSize: max(1, batchSize / chunkSize))
         var counts = NewsboatItemCounts()
+        var seen = SeenItemKeys()
         let result: BatchImporter.Result
         do {
             if try importer.marker()?.isFinished == true { try importer.discardMarker() }
@@ -64,8 +65,8 @@ extension FeedLibrary {
             ) { range, context in
                 let items = try cache.items(in: range)
                 try Self.importNewsboatItems(
-                    items, feedIDs: feedIDs, lookUp: { resuming || feedsWithItems.contains($0) }, now: now, in: context,
-                    counts: &counts)
+                    items, feedIDs: feedIDs, lookUp: { resuming || feedsWithItems.contains($0) }, seen: &seen, now: now,
+                    in: context, counts: &counts)
             }
             try importer.discardMarker()
         } catch {
@@ -159,24 +160,33 @@ extension FeedLibrary {
     // MARK: - Items
 
     /// One part of the cache's items into `context` (saved by the caller's batch importer).
+    /// `lookUp` tells the feeds whose every item may be stored already; of the others, only
+    /// the items `seen` says an earlier part of this run may have stored are looked up.
     private static func importNewsboatItems(
-        _ items: [NewsboatCache.Item], feedIDs: [String: ObjectID], lookUp: (String) -> Bool, now: Date,
-        in context: ManagedObjectContext, counts: inout NewsboatItemCounts
+        _ items: [NewsboatCache.Item], feedIDs: [String: ObjectID], lookUp: (String) -> Bool,
+        seen: inout SeenItemKeys, now: Date, in context: ManagedObjectContext, counts: inout NewsboatItemCounts
     ) throws {
         var byFeed: [String: [NewsboatCache.Item]] = [:]
         var feedOrder: [String] = []
+        var guidsToLookUp = Set<String>()
+        var feedsToLookUp = Set<String>()
         for var item in items {
             item.guid = zeaderGuid(for: item)
             if byFeed[item.feedURL] == nil { feedOrder.append(item.feedURL) }
             byFeed[item.feedURL, default: []].append(item)
+            if lookUp(item.feedURL) || seen.insert(feed: item.feedURL, guid: item.guid) {
+                guidsToLookUp.insert(item.guid)
+                feedsToLookUp.insert(item.feedURL)
+            }
         }
-        // What is stored already, for the whole part in two queries (the (server, guid)
-        // uniqueness index answers both), not two per feed.
+        // What is stored already (or inserted by an earlier part of this batch), for the
+        // whole part in two queries (the (server, guid) uniqueness index answers both), not
+        // two per feed.
         var existingByFeed: [ObjectID: [String: FeedItem]] = [:]
         var tombstonesByFeed: [ObjectID: [String: RemovedItem]] = [:]
-        let lookedUp = feedOrder.filter(lookUp).compactMap { feedIDs[$0] }
+        let lookedUp = feedOrder.filter(feedsToLookUp.contains).compactMap { feedIDs[$0] }
         if !lookedUp.isEmpty {
-            let guids = Array(Set(feedOrder.filter(lookUp).flatMap { (byFeed[$0] ?? []).map(\.guid) }))
+            let guids = Array(guidsToLookUp)
             let predicate = try ObjectGraph.Predicate(format: "server IN %@ AND guid IN %@", lookedUp, guids)
             for item in try context.fetch(FetchRequest<FeedItem>(predicate: predicate)) {
                 if let server = item.server?.objectID { existingByFeed[server, default: [:]][item.guid] = item }

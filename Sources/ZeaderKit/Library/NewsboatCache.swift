@@ -119,10 +119,11 @@ struct NewsboatCache {
             guard case .integer(let id) = row[0], let guid = Self.text(row[1]), let feedURL = Self.text(row[5]) else {
                 return nil
             }
+            // newsboat writes 0 for no date; a date past ``DateBounds`` is none either.
             let published: Date?
             switch row[6] {
-            case .integer(let seconds) where seconds > 0: published = Date(timeIntervalSince1970: TimeInterval(seconds))
-            case .double(let seconds) where seconds > 0: published = Date(timeIntervalSince1970: seconds)
+            case .integer(let seconds) where seconds > 0: published = DateBounds.date(secondsSince1970: TimeInterval(seconds))
+            case .double(let seconds) where seconds > 0: published = DateBounds.date(secondsSince1970: seconds)
             default: published = nil
             }
             return Item(

@@ -24,13 +24,14 @@ public enum BackupJSON {
     }
 
     /// Appends a date as `"YYYY-MM-DDTHH:MM:SSZ"`, or `"YYYY-MM-DDTHH:MM:SS.ffffffZ"` when it
-    /// has a fraction of a second, or `null`.
+    /// has a fraction of a second, or `null` when there is none or it lies outside
+    /// ``DateBounds`` (what a restore would make of it).
     ///
     /// ```swift
     /// BackupJSON.appendDate(Date(timeIntervalSince1970: 0.5), to: &out)   // "1970-01-01T00:00:00.500000Z"
     /// ```
     public static func appendDate(_ value: Date?, to out: inout String) {
-        guard let value else {
+        guard let value, DateBounds.contains(value) else {
             out += "null"
             return
         }

@@ -98,26 +98,29 @@ public enum JSONText {
         return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
-    /// Appends a date as a JSON string `"YYYY-MM-DDTHH:MM:SSZ"`, or `null`.
+    /// Appends a date as a JSON string `"YYYY-MM-DDTHH:MM:SSZ"`, or `null` when there is
+    /// none or it lies outside ``DateBounds`` (no date, as it would be where it entered).
     ///
     /// ```swift
     /// JSONText.appendDate(item.published, to: &out)
     /// ```
     public static func appendDate(_ value: Date?, to out: inout String) {
-        guard let value else {
+        guard let value, DateBounds.contains(value) else {
             out += "null"
             return
         }
         out += "\"" + timestamp(value) + "\""
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` in UTC.
+    /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, for any date: one outside ``DateBounds`` prints as the
+    /// nearest end of the range (NaN as the earliest).
     ///
     /// ```swift
     /// JSONText.timestamp(Date(timeIntervalSince1970: 0))   // "1970-01-01T00:00:00Z"
+    /// JSONText.timestamp(Date(timeIntervalSince1970: 1e17))   // "9999-12-31T23:59:59Z"
     /// ```
     public static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var seconds = time_t(DateBounds.clamped(date).timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         // Digits by hand: String(format:) was a twentieth of `export --json`'s time.

@@ -656,7 +656,7 @@ public final class FeedSync: Sendable {
         HTMLText.plainText(raw)
     }
 
-    private static func copy(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {
+    static func copy(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {
         if let title = pulled.title.map(displayText), item.title != title { item.title = title }
         if let link = pulled.link, item.link != link { item.link = link }
         if let author = pulled.author.map(displayText), item.author != author { item.author = author }
@@ -666,7 +666,7 @@ public final class FeedSync: Sendable {
             // The bounded preview a refresh stores: it reads only the HTML's beginning.
             item.summary = HTMLText.summary(ofHTML: html)
         }
-        let published = pulled.published.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        let published = pulled.published.flatMap { DateBounds.date(secondsSince1970: TimeInterval($0)) }
         if let published, item.published != published { item.published = published }
         let sortDate = published ?? item.firstSeen ?? now
         if item.sortDate != sortDate { item.sortDate = sortDate }

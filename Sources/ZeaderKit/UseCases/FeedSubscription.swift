@@ -96,7 +96,26 @@ public enum FeedSubscription {
     /// ```
     public static func nextDisplayOrder(in context: ManagedObjectContext) throws -> Int64 {
         let last = try Server.findFirst(where: .true, sortedBy: "displayOrder", ascending: false, in: context)
-        return (last?.displayOrder ?? -1) + 1
+        return displayOrder(after: last?.displayOrder ?? -1)
+    }
+
+    /// The positions a feed takes in the user's order: far more than anyone has feeds. A
+    /// backup's `displayOrder` is clamped into it where it enters, so the next position
+    /// never overflows.
+    ///
+    /// ```swift
+    /// FeedSubscription.displayOrderRange.contains(server.displayOrder)   // true
+    /// ```
+    public static let displayOrderRange: ClosedRange<Int64> = 0...Int64(Int32.max)
+
+    /// The position after `position`, at most the end of ``displayOrderRange`` (a store
+    /// written before the clamp may hold any number).
+    ///
+    /// ```swift
+    /// FeedSubscription.displayOrder(after: 4)   // 5
+    /// ```
+    public static func displayOrder(after position: Int64) -> Int64 {
+        min(position, displayOrderRange.upperBound - 1) + 1
     }
 }
 

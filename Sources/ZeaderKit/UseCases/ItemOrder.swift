@@ -163,6 +163,68 @@ public enum ItemOrder {
         }
     }
 
+    /// Calls `body` with every item, oldest first — the order of the lists read backwards:
+    /// undated items first, then by `sortDate`, and among items of the same date the one
+    /// stored earlier first — `pageSize` at a time, each page's `prefetching` relationships
+    /// read with it. What a backup writes: a restore stores the items in the file's order,
+    /// so items that share a date keep their order in the lists. Pages start where the last
+    /// one ended, as ``forEachPage(matching:searchText:limit:pageSize:timeLimit:searchWindow:in:_:)``'s
+    /// do; the context is reset after each page. Call on `context`'s queue.
+    ///
+    /// ```swift
+    /// try ItemOrder.forEachPageOldestFirst(prefetching: ["body"], in: context) { page in write(page) }
+    /// ```
+    public static func forEachPageOldestFirst(
+        pageSize: Int = 500, prefetching: [String] = [], in context: ManagedObjectContext,
+        _ body: ([FeedItem]) throws -> Void
+    ) throws {
+        let want = max(1, pageSize)
+        let sortDate = PredicateOperand.keyPath("sortDate")
+        func fetch(_ condition: ObjectGraph.Predicate, offset: Int = 0, limit: Int) throws -> [FeedItem] {
+            var request = FetchRequest<FeedItem>(
+                predicate: condition,
+                sortDescriptors: [SortDescriptor("sortDate"), SortDescriptor(SortDescriptor.storeOrderKey)],
+                fetchLimit: limit)
+            request.fetchOffset = offset
+            request.relationshipKeyPathsForPrefetching = prefetching
+            return try context.fetch(request)
+        }
+        func deliver(_ page: [FeedItem]) throws {
+            guard !page.isEmpty else { return }
+            try body(page)
+            context.reset()
+        }
+        var undatedGiven = 0
+        while true {
+            let page = try fetch(.comparison(sortDate, .equalTo, .constant(.null)), offset: undatedGiven, limit: want)
+            undatedGiven += page.count
+            try deliver(page)
+            if page.count < want { break }
+        }
+        // Where the dated part stands: the last date given, and how many items of it were.
+        var last: (date: Date, given: Int)?
+        while true {
+            var page: [FeedItem]
+            if let last {
+                // The rest of the items of the last date, then later ones.
+                page = try fetch(.comparison(sortDate, .equalTo, .constant(.date(last.date))), offset: last.given, limit: want)
+                if page.count < want {
+                    page += try fetch(.comparison(sortDate, .greaterThan, .constant(.date(last.date))), limit: want - page.count)
+                }
+            } else {
+                page = try fetch(.comparison(sortDate, .notEqualTo, .constant(.null)), limit: want)
+            }
+            if let date = page.last?.sortDate {
+                let sameDate = page.reversed().prefix { $0.sortDate == date }.count
+                let before = last.map { $0.date == date ? $0.given : 0 } ?? 0
+                last = (date, before + sameDate)
+            }
+            let complete = page.count == want
+            try deliver(page)
+            if !complete { break }
+        }
+    }
+
     /// The IDs of one feed's items, newest first, through its relationship (the
     /// foreign-key index): the cost follows the feed's size, not the store's.
     ///

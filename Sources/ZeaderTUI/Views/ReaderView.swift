@@ -47,14 +47,20 @@ public enum ReaderView {
     /// `YYYY-MM-DD` in the local time zone, or blanks.
     static func shortDate(_ date: Date?) -> String {
         guard let date else { return "          " }
-        let c = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: displayable(date))
         return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
     }
 
     /// `YYYY-MM-DD HH:MM` in the local time zone.
     static func longDate(_ date: Date) -> String {
-        let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: displayable(date))
         return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+
+    /// `date` inside ``DateBounds`` by a day, so that any date, in any time zone, has a
+    /// four-digit year and keeps the date column's width.
+    static func displayable(_ date: Date) -> Date {
+        DateBounds.clamped(date, margin: 86_400)
     }
 
     /// Feed text made safe for the terminal and one line long.
