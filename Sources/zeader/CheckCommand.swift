@@ -44,7 +44,7 @@ struct CheckCommand: ParsableCommand {
 
     /// One line on stderr for each command or file feed no origin vouches for.
     private func warnUnvouchedFeeds() {
-        guard let opened = try? ZeaderStore.open(at: store.url, readOnly: true),
+        guard let opened = try? ZeaderStore.openForReading(at: store.url),
             let feeds = try? FeedLibrary(store: opened).unvouchedFeeds()
         else { return }
         for feed in feeds { CommandOutput.warn("zeader check: \(TerminalText.line(Messages.unvouched(feed)))") }

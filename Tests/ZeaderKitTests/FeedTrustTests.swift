@@ -121,6 +121,15 @@ struct FeedTrustTests {
         }
         try old.container.store.close()
 
+        // Before any other command migrated it: read as it is, left as it is.
+        var r = try zeader(["check", "--db", url.path], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "ok: \(url.path)\n")
+        #expect(r.stderr.split(separator: "\n").count == 2, "\(r.stderr)")
+        let reread = try ZeaderStore.openForReading(at: url)
+        #expect(try reread.container.store.metadata(forKey: "objectgraph.version") == "6")
+        try reread.container.store.close()
+
         let store = try ZeaderStore.open(at: url)
         #expect(try Self.origins(store).values.allSatisfy { $0 == nil })
         let unvouched = try FeedLibrary(store: store).unvouchedFeeds()
@@ -128,7 +137,7 @@ struct FeedTrustTests {
         #expect(FeedTrust.refusal(url: "exec:echo it's mine", origin: nil) == nil)
         try store.container.store.close()
 
-        var r = try zeader(["check", "--db", url.path], in: dir)
+        r = try zeader(["check", "--db", url.path], in: dir)
         #expect(r.status == 0)
         #expect(r.stdout == "ok: \(url.path)\n")
         let lines = r.stderr.split(separator: "\n").map(String.init)
@@ -143,6 +152,17 @@ struct FeedTrustTests {
         r = try zeader(["check", "--db", url.path], in: dir)
         #expect(r.status == 0)
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+
+    @Test("the man page says what is trusted, documents trust and --allow-commands, and no longer lets imports arm commands")
+    func manPage() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("man/zeader.1")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        for needle in [".SH TRUST", ".BI trust \" URL\"", "\\-\\-allow\\-commands", "data only"] {
+            #expect(text.contains(needle), "\(needle)")
+        }
+        #expect(!text.contains("and in imported\n.B urls"))
     }
 
     @Test("20,000 duplicate outlines of one feed, written several ways, make one feed with each tag once")
