@@ -15,6 +15,10 @@ import ObjectGraph
 /// ```
 public enum FeedTrust {
     /// What refreshing a subscription does, read as the fetcher reads its URL.
+    ///
+    /// ```swift
+    /// if case .command(let text) = FeedTrust.reach(of: server.url) { print("runs", text) }
+    /// ```
     public enum Reach: Sendable, Equatable {
         /// Fetches an http(s) URL (or nothing: a URL the fetcher refuses).
         case web
@@ -24,7 +28,11 @@ public enum FeedTrust {
         case file(String)
     }
 
-    /// Why an imported subscription was not stored.
+    /// Why an imported subscription was not stored (worded by ``Messages/importRefusal(_:source:what:)``).
+    ///
+    /// ```swift
+    /// do { _ = try FeedTrust.importedURL(url, allowCommands: false) } catch .needsAllow { skipped += 1 } catch { rejected += 1 }
+    /// ```
     public enum ImportRefusal: Error, Sendable, Equatable {
         /// A command or file feed, imported without `--allow-commands`.
         case needsAllow(url: String, reach: Reach)
@@ -101,12 +109,31 @@ public enum FeedTrust {
     }
 
     /// A command or file feed no origin vouches for, as `zeader check` lists it.
+    ///
+    /// ```swift
+    /// let feed = FeedTrust.UnvouchedFeed(url: "exec:x", title: nil, origin: .syncServer, reach: .command("exec:x"))
+    /// ```
     public struct UnvouchedFeed: Sendable, Equatable {
+        /// The feed's URL as stored.
         public var url: String
+        /// The feed's title, if it has one.
         public var title: String?
         /// Nil when the store did not record it (a feed stored before origins were).
         public var origin: FeedOrigin?
+        /// What refreshing it does.
         public var reach: Reach
+
+        /// A feed of this URL, title, origin and reach.
+        ///
+        /// ```swift
+        /// let feed = FeedTrust.UnvouchedFeed(url: "file:///tmp/f", title: "F", origin: nil, reach: .file("/tmp/f"))
+        /// ```
+        public init(url: String, title: String?, origin: FeedOrigin?, reach: Reach) {
+            self.url = url
+            self.title = title
+            self.origin = origin
+            self.reach = reach
+        }
     }
 
     /// Every command or file feed whose origin is a server, an import or unknown, in the
