@@ -20,7 +20,8 @@ extension ImportCommand {
         var lastDraw = ContinuousClock.now - .seconds(1)
         let report: NewsboatImportReport
         do {
-            report = try library.importNewsboatCache(from: cacheURL, urls: urlsURL) { done, total in
+            report = try library.importNewsboatCache(from: cacheURL, urls: urlsURL, allowCommands: allowCommands) {
+                done, total in
                 guard drawsProgress, ContinuousClock.now - lastDraw >= .milliseconds(50) || done == total else { return }
                 lastDraw = ContinuousClock.now
                 FileHandle.standardError.write(
@@ -31,7 +32,7 @@ extension ImportCommand {
             throw CommandOutput.fail("import", error)
         }
         if drawsProgress { FileHandle.standardError.write(Data(ProgressBar.clear.utf8)) }
-        for note in report.notes { CommandOutput.warn("zeader import: \(TerminalText.line(note))") }
+        for note in report.notes + report.skipped { CommandOutput.warn("zeader import: \(TerminalText.line(note))") }
         CommandOutput.write(Self.summary(report, file: file) + "\n")
     }
 
@@ -64,6 +65,6 @@ extension ImportCommand {
         if report.items.skipped > 0 { details.append("\(report.items.skipped) of feeds not imported") }
         if report.resumedAfterItems > 0 { details.append("resumed after \(report.resumedAfterItems) items") }
         if !details.isEmpty { line += " (" + details.joined(separator: ", ") + ")" }
-        return line
+        return line + leftOut(skipped: report.skipped.count, rejected: 0)
     }
 }

@@ -26,6 +26,12 @@ struct ImportCommand: ParsableCommand {
             valueName: "FILE"))
     var urls: String?
 
+    @Flag(
+        help:
+            "Also subscribe to the exec:, filter: and file: feeds of an OPML file, backup or cache.db (listed and skipped otherwise): they run commands and read files at each refresh."
+    )
+    var allowCommands = false
+
     @OptionGroup var store: StoreOptions
 
     func run() throws {
@@ -54,32 +60,47 @@ struct ImportCommand: ParsableCommand {
                     "zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)")
                 throw ExitCode.failure
             }
+            let report: BackupRestoreReport
             do {
-                let report = try library.restoreBackup(from: URL(fileURLWithPath: file))
-                var line =
-                    "restored \(report.feedsAdded) feed\(report.feedsAdded == 1 ? "" : "s") and \(report.itemsAdded) item\(report.itemsAdded == 1 ? "" : "s") from \(file)"
-                if report.feedsUpdated + report.itemsUpdated > 0 {
-                    line += " (updated \(report.feedsUpdated) feeds and \(report.itemsUpdated) items already stored)"
-                }
-                if report.resumedAfter > 0 { line += " (resumed after \(report.resumedAfter) items)" }
-                CommandOutput.write(line + "\n")
+                report = try library.restoreBackup(from: URL(fileURLWithPath: file), allowCommands: allowCommands)
             } catch {
                 throw CommandOutput.fail("import", error)
             }
+            for entry in report.skipped + report.rejected { CommandOutput.warn("zeader import: \(TerminalText.line(entry))") }
+            var line =
+                "restored \(report.feedsAdded) feed\(report.feedsAdded == 1 ? "" : "s") and \(report.itemsAdded) item\(report.itemsAdded == 1 ? "" : "s") from \(file)"
+            if report.feedsUpdated + report.itemsUpdated > 0 {
+                line += " (updated \(report.feedsUpdated) feeds and \(report.itemsUpdated) items already stored)"
+            }
+            if report.resumedAfter > 0 { line += " (resumed after \(report.resumedAfter) items)" }
+            line += Self.leftOut(skipped: report.skipped.count, rejected: report.rejected.count)
+            if report.itemsSkipped > 0 { line += " (with \(report.itemsSkipped) item\(report.itemsSkipped == 1 ? "" : "s"))" }
+            CommandOutput.write(line + "\n")
+            if !report.rejected.isEmpty { throw ExitCode.failure }
             return
         }
         let report: ImportReport
         do {
-            report = try library.importSubscriptions(data: data, source: file)
+            report = try library.importSubscriptions(data: data, source: file, allowCommands: allowCommands)
         } catch {
             throw CommandOutput.fail("import", error)
         }
         for note in report.notes { CommandOutput.warn("zeader import: \(TerminalText.line(note))") }
-        for entry in report.rejected { CommandOutput.warn("zeader import: \(TerminalText.line(entry))") }
+        for entry in report.skipped + report.rejected { CommandOutput.warn("zeader import: \(TerminalText.line(entry))") }
         var line = "imported \(report.added) feed\(report.added == 1 ? "" : "s") from \(file)"
         if report.alreadySubscribed > 0 { line += " (\(report.alreadySubscribed) already subscribed)" }
-        if !report.rejected.isEmpty { line += "; \(report.rejected.count) not imported" }
+        line += Self.leftOut(skipped: report.skipped.count, rejected: report.rejected.count)
         CommandOutput.write(line + "\n")
         if !report.rejected.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The summary's tail for feeds left out: `; 2 skipped (commands: rerun with
+    /// --allow-commands to subscribe); 1 not imported`. Skipped command feeds are the
+    /// import doing what it was allowed to (exit 0); feeds not imported make it fail.
+    static func leftOut(skipped: Int, rejected: Int) -> String {
+        var tail = ""
+        if skipped > 0 { tail += "; \(skipped) skipped (commands: rerun with --allow-commands to subscribe)" }
+        if rejected > 0 { tail += "; \(rejected) not imported" }
+        return tail
     }
 }

@@ -88,7 +88,7 @@ struct SyncCommand: AsyncParsableCommand {
                 CommandOutput.write("sync account removed (feeds and items kept)\n")
             default:
                 let report = try await sync.sync()
-                for line in report.refused { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
+                for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
                 CommandOutput.write(report.line + "\n")
                 if !report.refused.isEmpty { throw ExitCode.failure }
             }
@@ -108,7 +108,7 @@ struct SyncCommand: AsyncParsableCommand {
         } catch {
             throw CommandOutput.fail("refresh", error)
         }
-        for line in report.refused { CommandOutput.warn("zeader refresh: \(TerminalText.line(line))") }
+        for line in report.refused + report.notStored { CommandOutput.warn("zeader refresh: \(TerminalText.line(line))") }
         CommandOutput.write(report.line + "\n")
         if !report.refused.isEmpty { throw ExitCode.failure }
         return true

@@ -23,6 +23,7 @@ struct Zeader: AsyncParsableCommand {
             RefreshCommand.self,
             AddCommand.self,
             RemoveCommand.self,
+            TrustCommand.self,
             ListCommand.self,
             ItemsCommand.self,
             MarkReadCommand.self,

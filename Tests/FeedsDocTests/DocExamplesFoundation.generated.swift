@@ -205,6 +205,13 @@ func docExample_SubscriptionImport_SubscriptionImport(opml: String) throws {
 }
 
 // Sources/Feeds/OPML/SubscriptionImport.swift
+func docExample_SubscriptionImport_format() throws {
+    let list = try SubscriptionImport.read(data: Data("exec:~/bin/feed\n".utf8), source: "urls")
+    _ = list.format   // .newsboatURLs
+    _ = list
+}
+
+// Sources/Feeds/OPML/SubscriptionImport.swift
 func docExample_SubscriptionImport_read(feed: ParsedFeed, fileURL: URL) throws {
     let list = try SubscriptionImport.read(data: Data(contentsOf: fileURL), source: fileURL.path)
     for feed in list.subscriptions { print(feed.url) }
@@ -287,6 +294,7 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "OPML_read", origin: "Sources/Feeds/OPML/OPML.swift", run: { given in try docExample_OPML_read(opml: given.opml) }),
     DocExample(id: "OPMLError_OPMLError", origin: "Sources/Feeds/OPML/OPMLError.swift", run: { given in try docExample_OPMLError_OPMLError(bytes: given.bytes, error: given.error) }),
     DocExample(id: "SubscriptionImport_SubscriptionImport", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_SubscriptionImport(opml: given.opml) }),
+    DocExample(id: "SubscriptionImport_format", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_format() }),
     DocExample(id: "SubscriptionImport_read", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_read(feed: given.feed, fileURL: given.fileURL) }),
     DocExample(id: "FeedParseError_FeedParseError", origin: "Sources/Feeds/Parsing/FeedParseError.swift", run: { given in try docExample_FeedParseError_FeedParseError(bytes: given.bytes, url: given.url, error: given.error) }),
     DocExample(id: "FeedParser_FeedParser", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_FeedParser(bytes: given.bytes, feed: given.feed) }),

@@ -227,6 +227,12 @@ func docExample_OPMLSubscription_init(feed: ParsedFeed) throws {
 }
 
 // Sources/Feeds/OPML/SubscriptionImport.swift
+func docExample_SubscriptionImport_Format() throws {
+    let trusted = SubscriptionImport(subscriptions: []).format == .newsboatURLs   // false
+    _ = trusted
+}
+
+// Sources/Feeds/OPML/SubscriptionImport.swift
 func docExample_SubscriptionImport_init() throws {
     let list = SubscriptionImport(subscriptions: [OPMLSubscription(url: "https://a.example/feed")])
     _ = list
@@ -326,6 +332,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "OPMLError_description", origin: "Sources/Feeds/OPML/OPMLError.swift", run: { given in try docExample_OPMLError_description() }),
     DocExample(id: "OPMLSubscription_OPMLSubscription", origin: "Sources/Feeds/OPML/OPMLSubscription.swift", run: { given in try docExample_OPMLSubscription_OPMLSubscription() }),
     DocExample(id: "OPMLSubscription_init", origin: "Sources/Feeds/OPML/OPMLSubscription.swift", run: { given in try docExample_OPMLSubscription_init(feed: given.feed) }),
+    DocExample(id: "SubscriptionImport_Format", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_Format() }),
     DocExample(id: "SubscriptionImport_init", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_init() }),
     DocExample(id: "FeedParser_Limits", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_Limits() }),
     DocExample(id: "DisplayWidth_DisplayWidth", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_DisplayWidth() }),

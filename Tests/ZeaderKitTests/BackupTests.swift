@@ -24,6 +24,7 @@ struct BackupTests {
         let store = try makeStore()
         let library = FeedLibrary(store: store)
         try library.add(url: "http://a.example/feed", title: "A \"quoted\"\u{1B}[31m", tags: ["Linux", "Big News"])
+        // A file: feed: restoring it takes allowCommands, as `import --allow-commands`.
         try library.add(url: "file:///srv/b.xml")
         let context = store.container.newBackgroundContext()
         try context.performAndWait { () throws in
@@ -74,7 +75,7 @@ struct BackupTests {
         #expect(!first.contains("\u{1B}") && !first.contains("\u{85}"))  // escaped, not dropped
 
         let restored = FeedLibrary(store: try makeStore())
-        let report = try restored.restoreBackup(from: file, batchSize: 3)
+        let report = try restored.restoreBackup(from: file, batchSize: 3, allowCommands: true)
         #expect(report.feedsAdded == 2 && report.itemsAdded == 25 && report.itemsUpdated == 0)
         #expect(try export(restored) == first)
         // Derived counts, sort dates and flags work on the restored items.
@@ -107,7 +108,7 @@ struct BackupTests {
         let file = try temporaryFile("backup.json")
         try Data(text.utf8).write(to: file)
         let restored = FeedLibrary(store: try makeStore())
-        _ = try restored.restoreBackup(from: file, batchSize: 4)
+        _ = try restored.restoreBackup(from: file, batchSize: 4, allowCommands: true)
         func enclosures(_ library: FeedLibrary) throws -> [String: EnclosureSummary?] {
             let context = library.store.container.newBackgroundContext()
             return try context.performAndWait {
@@ -191,7 +192,7 @@ struct BackupTests {
             extra.server = a
             try context.save()
         }
-        let report = try target.restoreBackup(from: file)
+        let report = try target.restoreBackup(from: file, allowCommands: true)
         #expect(report.feedsAdded == 1 && report.feedsUpdated == 1)
         #expect(report.itemsAdded == 24 && report.itemsUpdated == 1)
         let servers = try target.servers()
@@ -202,7 +203,7 @@ struct BackupTests {
         #expect(g0.count == 1 && g0[0].title == nil && g0[0].flagged)
 
         // Again: nothing new.
-        let again = try target.restoreBackup(from: file)
+        let again = try target.restoreBackup(from: file, allowCommands: true)
         #expect(again.feedsAdded == 0 && again.itemsAdded == 0 && again.itemsUpdated == 25)
         #expect(try target.servers().map(\.total) == [0, 14, 12])
     }
@@ -222,12 +223,12 @@ struct BackupTests {
         try Data(text.utf8).write(to: file)
 
         let target = FeedLibrary(store: try makeStore())
-        #expect(throws: ZeaderError.self) { try target.restoreBackup(from: file, batchSize: 5) }
+        #expect(throws: ZeaderError.self) { try target.restoreBackup(from: file, batchSize: 5, allowCommands: true) }
         let saved = try target.items(ItemQuery()).count
         #expect(saved > 0 && saved < 40 && saved % 5 == 0)
 
         try Data(text.replacingOccurrences(of: "\"flagged\":\"nah\",", with: "\"flagged\":false,").utf8).write(to: file)
-        let report = try target.restoreBackup(from: file, batchSize: 5)
+        let report = try target.restoreBackup(from: file, batchSize: 5, allowCommands: true)
         #expect(report.resumedAfter == saved)
         #expect(report.itemsAdded == 40 - saved)
         #expect(try target.items(ItemQuery()).count == 40)

@@ -28,6 +28,7 @@ public enum NewsboatURLs {
     public static func parse(_ text: String, source: String) -> SubscriptionImport {
         var subscriptions: [OPMLSubscription] = []
         var indexByURL: [String: Int] = [:]
+        var categorySets: [Set<String>] = []  // each feed's tags, so a repeated line costs its own tags
         var notes: [String] = []
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
@@ -60,19 +61,20 @@ public enum NewsboatURLs {
             }
             var title: String? = nil
             var categories: [String] = []
+            var seen = Set<String>()
             for tag in words.dropFirst() {
                 if tag.hasPrefix("~") {
                     let name = String(tag.dropFirst())
                     title = name.isEmpty ? nil : name
                 } else if tag.hasPrefix("!") {
                     notes.append("\(place): hidden-feed tag \"\(tag)\" ignored; the feed is imported as a visible feed")
-                } else if !tag.isEmpty, !categories.contains(tag) {
+                } else if !tag.isEmpty, seen.insert(tag).inserted {
                     categories.append(tag)
                 }
             }
             if let index = indexByURL[url] {
                 notes.append("\(place): \(url) is listed again; tags merged")
-                for category in categories where !subscriptions[index].categories.contains(category) {
+                for category in categories where categorySets[index].insert(category).inserted {
                     subscriptions[index].categories.append(category)
                 }
                 if subscriptions[index].title == nil { subscriptions[index].title = title }
@@ -80,8 +82,11 @@ public enum NewsboatURLs {
             }
             indexByURL[url] = subscriptions.count
             subscriptions.append(OPMLSubscription(url: url, title: title, categories: categories))
+            categorySets.append(seen)
         }
-        return SubscriptionImport(subscriptions: subscriptions, notes: notes)
+        var list = SubscriptionImport(subscriptions: subscriptions, notes: notes)
+        list.format = .newsboatURLs
+        return list
     }
 
     /// Splits a line into words the way newsboat does: blanks separate, double quotes

@@ -286,6 +286,9 @@ public enum OPML {
         var subscriptions: [OPMLSubscription] = []
         var rejected: [String] = []
         var indexByURL: [String: Int] = [:]
+        /// Each subscription's categories as a set, so merging a duplicate outline costs its
+        /// own categories, not all those gathered so far.
+        var categorySets: [Set<String>] = []
 
         init(source: String) { self.source = source }
 
@@ -322,21 +325,20 @@ public enum OPML {
         }
 
         private mutating func add(_ subscription: OPMLSubscription) {
-            var subscription = subscription
-            subscription.categories = unique(subscription.categories)
             if let index = indexByURL[subscription.url] {
-                subscriptions[index].categories = unique(subscriptions[index].categories + subscription.categories)
+                for category in subscription.categories where categorySets[index].insert(category).inserted {
+                    subscriptions[index].categories.append(category)
+                }
                 if subscriptions[index].title == nil { subscriptions[index].title = subscription.title }
                 if subscriptions[index].siteLink == nil { subscriptions[index].siteLink = subscription.siteLink }
             } else {
+                var subscription = subscription
+                var seen = Set<String>()
+                subscription.categories = subscription.categories.filter { seen.insert($0).inserted }
                 indexByURL[subscription.url] = subscriptions.count
                 subscriptions.append(subscription)
+                categorySets.append(seen)
             }
-        }
-
-        private func unique(_ list: [String]) -> [String] {
-            var seen = Set<String>()
-            return list.filter { seen.insert($0).inserted }
         }
 
         private func clean(_ text: String) -> String {

@@ -16,6 +16,24 @@ public struct SubscriptionImport: Sendable, Equatable {
     /// OPML outline whose feed URL holds control characters, the part of a file the XML
     /// parser could not read): the import is incomplete.
     public var rejected: [String] = []
+    /// The format the list was read as: an importer trusts a newsboat `urls` file (the
+    /// user's own, which may name commands) and not an OPML file (a list anyone shares).
+    ///
+    /// ```swift
+    /// let list = try SubscriptionImport.read(data: Data("exec:~/bin/feed\n".utf8), source: "urls")
+    /// list.format   // .newsboatURLs
+    /// ```
+    public var format: Format = .opml
+
+    /// The two formats of a subscription list.
+    ///
+    /// ```swift
+    /// let trusted = SubscriptionImport(subscriptions: []).format == .newsboatURLs   // false
+    /// ```
+    public enum Format: Sendable, Equatable {
+        case opml
+        case newsboatURLs
+    }
 
     /// A result made of these feeds and notes.
     ///

@@ -15,6 +15,14 @@ public struct BackupRestoreReport: Sendable, Equatable {
     public var itemsUpdated = 0
     /// Items skipped because an earlier, interrupted restore of the same file had saved them.
     public var resumedAfter = 0
+    /// Items of feeds left out (``skipped`` or ``rejected``), not stored.
+    public var itemsSkipped = 0
+    /// Command and file feeds left out because the restore was not allowed to subscribe to
+    /// them (`--allow-commands`), one line each naming the feed and what it would run.
+    public var skipped: [String] = []
+    /// Feeds whose URL Zeader cannot subscribe to (not http or https), one line each:
+    /// `zeader import` exits non-zero when there are any.
+    public var rejected: [String] = []
 
     /// An empty report.
     public init() {}

@@ -172,12 +172,17 @@ extension FeedLibrary {
     /// a restore that was killed picks up after the last saved batch when run again on the
     /// same file.
     ///
+    /// A backup is data, not the user's typing (``FeedTrust``): its command and file feeds
+    /// are listed in ``BackupRestoreReport/skipped`` and left out with their items unless
+    /// `allowCommands`; a feed URL that is not http(s) at all is refused the same way
+    /// (``BackupRestoreReport/rejected``).
+    ///
     /// ```swift
     /// let report = try library.restoreBackup(from: URL(fileURLWithPath: "backup.json"))
     /// print(report.itemsAdded, report.itemsUpdated)
     /// ```
     public func restoreBackup(
-        from file: URL, batchSize: Int = 2_000, progress: ((Int) -> Void)? = nil
+        from file: URL, batchSize: Int = 2_000, allowCommands: Bool = false, progress: ((Int) -> Void)? = nil
     ) throws(ZeaderError) -> BackupRestoreReport {
         let path = file.path
         let document: BackupDocument
@@ -190,35 +195,59 @@ extension FeedLibrary {
         }
         var report = BackupRestoreReport()
 
-        // Feeds: few; one save.
+        // Feeds: few; one save. Items are matched to their feed by the URL as the backup
+        // writes it; those of a feed left out are skipped with it.
         var feedIDs: [String: ObjectID] = [:]
         var feedsWithItems = Set<String>()
+        var leftOut = Set<String>()
         try withContext { context in
             var known: [String: Server] = [:]
             for server in try Server.findAll(in: context) {
                 known[server.url] = server
                 if server.totalCount > 0 { feedsWithItems.insert(server.url) }
             }
+            var byBackupURL: [String: Server] = [:]
+            var addedHere = Set<String>()  // a feed written twice (differently) is added once
             var order = try FeedSubscription.nextDisplayOrder(in: context)
             for (position, range) in document.feeds.enumerated() {
                 var record = try document.record(at: range, what: "feed \(position + 1)", path: path)
-                guard case .string(let url)? = record.removeValue(forKey: "url"), !url.isEmpty else {
+                guard case .string(let written)? = record.removeValue(forKey: "url"), !written.isEmpty else {
                     throw ZeaderError.unreadableFile(path: path, reason: "feed \(position + 1) has no \"url\"")
                 }
+                let url: String
+                let origin: FeedOrigin
+                do throws(FeedTrust.ImportRefusal) {
+                    (url, origin) = try FeedTrust.importedURL(written, allowCommands: allowCommands)
+                } catch {
+                    let title = if case .string(let title)? = record["title"] { title } else { String?.none }
+                    let line = Messages.importRefusal(
+                        error, source: path, what: Messages.importEntry(title: title, url: written, outline: false))
+                    if case .needsAllow = error { report.skipped.append(line) } else { report.rejected.append(line) }
+                    leftOut.insert(written)
+                    continue
+                }
+                // Where a feed came from is the store's own record, never a backup's.
+                record.removeValue(forKey: "origin")
                 let tags = record.removeValue(forKey: "tags")
                 let backupOrder = try Self.displayOrder(
                     record.removeValue(forKey: "displayOrder"), what: "feed \(url)", path: path)
                 let server: Server
                 if let existing = known[url] {
                     server = existing  // the user's current order wins
-                    report.feedsUpdated += 1
+                    if !addedHere.contains(url) { report.feedsUpdated += 1 }
                 } else {
                     server = context.insert(Server.self)
                     server.url = url
+                    server.origin = origin
                     server.displayOrder = backupOrder ?? order
                     order += 1
                     known[url] = server
+                    addedHere.insert(url)
                     report.feedsAdded += 1
+                }
+                byBackupURL[written] = server
+                if case .string(let site)? = record["siteLink"], FeedTrust.webURL(site) == nil {
+                    record["siteLink"] = .null
                 }
                 try importRecord(
                     record.filter { Self.restoredFeedKeys.contains($0.key) }, into: server, what: "feed \(url)", path: path)
@@ -235,6 +264,7 @@ extension FeedLibrary {
             }
             try context.save()
             for (url, server) in known { feedIDs[url] = server.objectID }
+            for (written, server) in byBackupURL { feedIDs[written] = server.objectID }
         }
 
         // Items: batched and resumable.
@@ -248,6 +278,7 @@ extension FeedLibrary {
         var added = 0
         var updated = 0
         var seen = SeenItemKeys()
+        var skippedItems = 0
         let result: BatchImporter.Result
         do {
             // A resumed restore finds its own earlier batches in the store: look items up.
@@ -257,6 +288,10 @@ extension FeedLibrary {
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
                 // v4 (h18): the content lives in the item's body, not among its attributes.
                 let content = record.removeValue(forKey: "content")
+                if case .string(let feedURL)? = record["feed"], leftOut.contains(feedURL), feedIDs[feedURL] == nil {
+                    skippedItems += 1
+                    return
+                }
                 let feed = record.removeValue(forKey: "feed")
                 guard case .string(let feedURL)? = feed, let feedID = feedIDs[feedURL] else {
                     throw ZeaderError.unreadableFile(
@@ -320,6 +355,7 @@ extension FeedLibrary {
         }
         report.itemsAdded = added
         report.itemsUpdated = updated
+        report.itemsSkipped = skippedItems
         report.resumedAfter = result.resumedAfter
         store.checkpoint()
         return report

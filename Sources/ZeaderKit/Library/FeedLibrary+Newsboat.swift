@@ -7,7 +7,10 @@ import ObjectGraph
 ///
 /// - Feeds: those of the `urls` file when one is given (in its order, with its tags and
 ///   `~titles`), else every feed of the cache; a feed already subscribed gains the file's
-///   tags. Feeds Zeader cannot fetch (`exec:`, `filter:`, `query:`) are left out with a note.
+///   tags. A urls file is the user's own: its `exec:`, `filter:` and `file:` feeds are
+///   subscribed, each with a note; without one, the cache's own list is data (``FeedTrust``),
+///   so its command and file feeds are listed in ``NewsboatImportReport/skipped`` and left
+///   out unless `allowCommands`. `query:` feeds are left out with a note.
 /// - Items: matched by feed and guid. A new item is stored read or unread as newsboat had
 ///   it, flagged when it had any flag letter (the letters are kept in `flagLetters`). An
 ///   item already stored keeps its state; newsboat's read and flags are added to it.
@@ -36,12 +39,13 @@ extension FeedLibrary {
     /// print(report.itemsAdded, report.itemsDeleted)
     /// ```
     public func importNewsboatCache(
-        from cacheFile: URL, urls urlsFile: URL? = nil, batchSize: Int = 2_000,
+        from cacheFile: URL, urls urlsFile: URL? = nil, batchSize: Int = 2_000, allowCommands: Bool = false,
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(ZeaderError) -> NewsboatImportReport {
         let cache = try NewsboatCache(at: cacheFile)
         var report = NewsboatImportReport()
-        let (feedIDs, feedsWithItems) = try importNewsboatFeeds(cache, urlsFile: urlsFile, report: &report)
+        let (feedIDs, feedsWithItems) = try importNewsboatFeeds(
+            cache, urlsFile: urlsFile, allowCommands: allowCommands, report: &report)
 
         let chunkSize = 1_000
         let ranges = try cache.itemRanges(size: chunkSize)
@@ -84,7 +88,9 @@ extension FeedLibrary {
     /// Subscribes to the cache's feeds (or the urls file's) and saves; returns the feeds by
     /// newsboat's URL and the URLs of feeds subscribed before (whose items and tombstones
     /// must be looked up rather than inserted blindly).
-    private func importNewsboatFeeds(_ cache: NewsboatCache, urlsFile: URL?, report: inout NewsboatImportReport)
+    private func importNewsboatFeeds(
+        _ cache: NewsboatCache, urlsFile: URL?, allowCommands: Bool, report: inout NewsboatImportReport
+    )
         throws(ZeaderError) -> (feedIDs: [String: ObjectID], feedsWithItems: Set<String>)
     {
         let cacheFeeds = try cache.feeds()
@@ -126,11 +132,25 @@ extension FeedLibrary {
             var servers: [String: Server] = [:]  // by newsboat's URL
             for subscription in wanted {
                 let url: String
-                do {
-                    url = try FeedSubscription.validatedURL(subscription.url)
-                } catch {
-                    report.notes.append("\(cache.path): feed not imported: \(error)")
-                    continue
+                let origin: FeedOrigin
+                if urlsFile != nil {
+                    do {
+                        url = try FeedSubscription.validatedURL(subscription.url)
+                    } catch {
+                        report.notes.append("\(cache.path): feed not imported: \(error)")
+                        continue
+                    }
+                    origin = .urlsFile
+                } else {
+                    do throws(FeedTrust.ImportRefusal) {
+                        (url, origin) = try FeedTrust.importedURL(subscription.url, allowCommands: allowCommands)
+                    } catch {
+                        let line = Messages.importRefusal(
+                            error, source: cache.path,
+                            what: Messages.importEntry(title: subscription.title, url: subscription.url, outline: false))
+                        if case .needsAllow = error { report.skipped.append(line) } else { report.notes.append(line) }
+                        continue
+                    }
                 }
                 if let existing = known[url] {
                     let merged = FeedTags.normalized(FeedTags.list(existing.tags) + subscription.categories)
@@ -142,6 +162,7 @@ extension FeedLibrary {
                 }
                 let server = context.insert(Server.self)
                 server.url = url
+                server.origin = origin
                 if let title = subscription.title.map(HTMLText.sanitizedLine), !title.isEmpty { server.title = title }
                 server.siteLink = subscription.siteLink.map(HTMLText.sanitizedLine)
                 server.tags = FeedTags.normalized(subscription.categories)
@@ -308,6 +329,9 @@ public struct NewsboatImportReport: Sendable, Equatable {
     public var resumedAfterItems = 0
     /// Feeds and lines left out, one line each, naming the file.
     public var notes: [String] = []
+    /// Command and file feeds of the cache left out because the import was not allowed to
+    /// subscribe to them (`--allow-commands`), one line each naming the feed.
+    public var skipped: [String] = []
 
     public init() {}
 }

@@ -212,11 +212,18 @@ public struct FeedLibrary: Sendable {
     /// `category` attributes, and newsboat tags, become the feeds' tags; a feed already
     /// subscribed gains the file's tags for it.
     ///
+    /// What may be subscribed follows ``FeedTrust``: a urls file is the user's own, so its
+    /// `exec:`, `filter:` and `file:` feeds are subscribed (each with a note); an OPML file's
+    /// are listed in ``ImportReport/skipped`` and left out unless `allowCommands`. Any other
+    /// URL that is not http(s) is refused (``ImportReport/rejected``).
+    ///
     /// ```swift
     /// let report = try library.importSubscriptions(data: Data(contentsOf: url), source: url.path)
-    /// print(report.added, report.alreadySubscribed)
+    /// print(report.added, report.alreadySubscribed, report.skipped.count)
     /// ```
-    public func importSubscriptions(data: Data, source: String) throws(ZeaderError) -> ImportReport {
+    public func importSubscriptions(data: Data, source: String, allowCommands: Bool = false) throws(ZeaderError)
+        -> ImportReport
+    {
         let list: SubscriptionImport
         do {
             list = try SubscriptionImport.read(data: data, source: source)
@@ -227,37 +234,61 @@ public struct FeedLibrary: Sendable {
         }
         var report = ImportReport(notes: list.notes)
         report.rejected = list.rejected
+        let isURLsFile = list.format == .newsboatURLs
         try withContext { context in
             var known: [String: Server] = [:]
             for server in try Server.findAll(in: context) { known[server.url] = server }
             var order = try FeedSubscription.nextDisplayOrder(in: context)
+            // Each feed's tags from the file, gathered and stored once at the end: a feed
+            // listed many times (written differently) costs its own tags, not all so far.
+            var fileTags: [String: (server: Server, tags: [String], subscribedBefore: Bool)] = [:]
             for subscription in list.subscriptions {
+                let what = Messages.importEntry(title: subscription.title, url: subscription.url, outline: !isURLsFile)
                 let url: String
-                do {
-                    url = try FeedSubscription.validatedURL(subscription.url)
+                let origin: FeedOrigin
+                do throws(FeedTrust.ImportRefusal) {
+                    if isURLsFile {
+                        do throws(ZeaderError) {
+                            url = try FeedSubscription.validatedURL(subscription.url)
+                        } catch {
+                            throw FeedTrust.ImportRefusal.invalid(error)
+                        }
+                        origin = .urlsFile
+                    } else {
+                        (url, origin) = try FeedTrust.importedURL(subscription.url, allowCommands: allowCommands)
+                    }
                 } catch {
-                    report.rejected.append("\(source): not imported: \(error)")
+                    let line = Messages.importRefusal(error, source: source, what: what)
+                    if case .needsAllow = error { report.skipped.append(line) } else { report.rejected.append(line) }
+                    continue
+                }
+                if fileTags[url] != nil {
+                    fileTags[url]?.tags += subscription.categories
                     continue
                 }
                 if let existing = known[url] {
-                    let merged = FeedTags.normalized(FeedTags.list(existing.tags) + subscription.categories)
-                    if merged != existing.tags {
-                        existing.tags = merged
-                        SyncQueue.queue(.tags, for: existing, in: context)
-                    }
+                    fileTags[url] = (existing, subscription.categories, true)
                     report.alreadySubscribed += 1
                     continue
                 }
                 let server = context.insert(Server.self)
                 known[url] = server
                 server.url = url
+                server.origin = origin
                 server.title = subscription.title
-                server.tags = FeedTags.normalized(subscription.categories)
-                server.siteLink = subscription.siteLink
+                server.siteLink = subscription.siteLink.flatMap(FeedTrust.webURL)
                 server.displayOrder = order
                 SyncQueue.queue(.subscribe, for: server, in: context)
+                fileTags[url] = (server, subscription.categories, false)
                 order += 1
                 report.added += 1
+            }
+            for (server, tags, subscribedBefore) in fileTags.values {
+                let merged = FeedTags.normalized(subscribedBefore ? FeedTags.list(server.tags) + tags : tags)
+                if merged != server.tags {
+                    server.tags = merged
+                    if subscribedBefore { SyncQueue.queue(.tags, for: server, in: context) }
+                }
             }
             try context.save()
         }
@@ -294,6 +325,9 @@ public struct ImportReport: Sendable, Equatable {
     /// Entries that could not be imported, one line each (naming the file and the entry):
     /// `zeader import` exits non-zero when there are any.
     public var rejected: [String] = []
+    /// Command and file feeds left out because the import was not allowed to subscribe to
+    /// them (`--allow-commands`), one line each naming the entry and what it would run.
+    public var skipped: [String] = []
 
     public init(added: Int = 0, alreadySubscribed: Int = 0, notes: [String] = []) {
         self.added = added

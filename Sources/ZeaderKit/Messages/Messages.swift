@@ -61,6 +61,10 @@ extension RefreshFailure: CustomStringConvertible {
         case .movedToSubscribedFeed(let url, let target):
             return "\(url): moved permanently to \(target), which is already subscribed"
         case .removedDuringRefresh: return "feed was removed during the refresh"
+        case .notVouched(let url, let origin):
+            return
+                "\(url): not run: this \(Messages.reachNoun(FeedTrust.reach(of: url))) came from \(Messages.originPhrase(origin)); "
+                + "run `zeader trust \(Messages.shellQuoted(url))` to allow it, or `zeader remove \(Messages.shellQuoted(url))`"
         }
     }
 }
@@ -82,6 +86,94 @@ public enum Messages {
 
     /// A feed that a permanent redirect moved.
     public static func moved(url: String, to target: String) -> String { "\(url) moved permanently to \(target)" }
+
+    // MARK: Trust
+
+    /// What a command or file feed is, in a few words: "command feed", "file feed".
+    static func reachNoun(_ reach: FeedTrust.Reach) -> String {
+        switch reach {
+        case .command: return "command feed"
+        case .file: return "file feed"
+        case .web: return "feed"
+        }
+    }
+
+    /// Where a feed came from, as a phrase: "a sync server", "an import".
+    static func originPhrase(_ origin: FeedOrigin?) -> String {
+        switch origin {
+        case .typed?: return "your typing"
+        case .urlsFile?: return "your urls file"
+        case .allowedImport?: return "an import you allowed"
+        case .imported?: return "an import"
+        case .syncServer?: return "a sync server"
+        case nil: return "an unknown source (stored before Zeader recorded where feeds come from)"
+        }
+    }
+
+    /// `text` quoted for a POSIX shell, so that an advice line can be pasted as it is.
+    ///
+    /// ```swift
+    /// Messages.shellQuoted("exec:it's")   // "'exec:it'\\''s'"
+    /// ```
+    public static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// What an imported command or file feed would do: `runs touch /tmp/x` (with the feed's
+    /// text), `reads the file /etc/passwd`.
+    static func wouldDo(_ reach: FeedTrust.Reach) -> String {
+        switch reach {
+        case .command(let text): return "it would run the command \"\(text)\" at each refresh"
+        case .file(let path): return "it would read the file \(path)"
+        case .web: return "it is not an http or https feed"
+        }
+    }
+
+    /// The line of an import for a subscription it did not store, naming the entry (`what`:
+    /// `outline "Name"`, `feed 3`): `feeds.opml: skipped outline "Name": it would run
+    /// "exec:touch /tmp/x" at each refresh; rerun with --allow-commands to subscribe`, or
+    /// `feeds.opml: outline "Name" not imported: invalid feed URL …`.
+    ///
+    /// ```swift
+    /// Messages.importRefusal(refusal, source: "feeds.opml", what: "outline \"Evil\"")
+    /// ```
+    public static func importRefusal(_ refusal: FeedTrust.ImportRefusal, source: String, what: String) -> String {
+        switch refusal {
+        case .needsAllow(_, let reach):
+            return "\(source): skipped \(what): \(wouldDo(reach)); rerun with --allow-commands to subscribe"
+        case .invalid(let error):
+            return "\(source): \(what) not imported: \(error)"
+        }
+    }
+
+    /// How an import names a subscription in its lines: `outline "Name"` (its title, else
+    /// its URL) for OPML, `feed "Name"` otherwise.
+    static func importEntry(title: String?, url: String, outline: Bool) -> String {
+        "\(outline ? "outline" : "feed") \"\(title.flatMap { $0.isEmpty ? nil : $0 } ?? url)\""
+    }
+
+    /// A sync's line for a feed the server listed that is not http(s) (``FeedSync/Report/notStored``).
+    ///
+    /// ```swift
+    /// Messages.syncFeedNotStored(id: "feed/9", url: "exec:rm -rf ~")
+    /// ```
+    public static func syncFeedNotStored(id: String, url: String?) -> String {
+        let shown = url.map { "\"\($0)\"" } ?? "no URL"
+        return "the sync server lists \(id) with \(shown), not an http or https feed: not stored"
+    }
+
+    /// `zeader check`'s line for a command or file feed no origin vouches for, with the two
+    /// ways out.
+    ///
+    /// ```swift
+    /// Messages.unvouched(feed)   // "exec:x: a command feed from a sync server; keep it: zeader trust 'exec:x'; …"
+    /// ```
+    public static func unvouched(_ feed: FeedTrust.UnvouchedFeed) -> String {
+        let quoted = shellQuoted(feed.url)
+        let kept = feed.origin == nil ? " (it still runs)" : " (it does not run)"
+        return "\(feed.url): a \(reachNoun(feed.reach)) from \(originPhrase(feed.origin))\(kept); "
+            + "to keep it: zeader trust \(quoted); to drop it: zeader remove \(quoted)"
+    }
 
     /// The salvaging export's first warning: the store is damaged, the rest is read row by row.
     public static func salvaging(detail: String) -> String {

@@ -226,7 +226,7 @@ public enum ZeaderModel {
     }
 
     /// Version 6 of the model: version 5 plus each branch's block.
-    public static let version6 = model(version: 6, entities: version6Entities())
+    public static let version6 = olderModel(version: 6, entities: version6Entities())
 
     /// Version 6's entities.
     static func version6Entities() -> [EntityDescription] {
@@ -235,10 +235,20 @@ public enum ZeaderModel {
         return entities
     }
 
+    /// Version 7 of the model: version 6 plus each branch's block.
+    public static let version7 = model(version: 7, entities: version7Entities())
+
+    /// Version 7's entities.
+    static func version7Entities() -> [EntityDescription] {
+        var entities = version6Entities()
+        trustVersion7Additions(to: &entities)  // v7 (trust): Server.origin, Model/FeedOrigin.swift
+        return entities
+    }
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version6 }
+    public static var current: ManagedObjectModel { version7 }
     /// ``current``'s entities (moved on with it).
-    static func currentEntities() -> [EntityDescription] { version6Entities() }
+    static func currentEntities() -> [EntityDescription] { version7Entities() }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -250,7 +260,7 @@ public enum ZeaderModel {
     public static let migrationPlan: MigrationPlan = {
         do {
             return try MigrationPlan(
-                versions: [version1, version2, version3, version4, version5, version6], moves: [contentMove])
+                versions: [version1, version2, version3, version4, version5, version6, version7], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

@@ -34,6 +34,8 @@ public final class FeedRefresher: Sendable {
         var serverID: ObjectID
         var url: String
         var request: FeedRequest?
+        /// Set for a command or file feed no origin vouches for: it fails with this, unrun.
+        var refusal: RefreshFailure?
     }
 
     /// Refreshes the feeds whose URLs are given (all enabled feeds when `urls` is empty;
@@ -207,12 +209,16 @@ public final class FeedRefresher: Sendable {
                 let servers = try named?() ?? Server.findAll(sortedBy: "displayOrder", in: context).filter { !$0.disabled }
                 var seen = Set<ObjectID>()
                 return servers.filter { seen.insert($0.objectID).inserted }.map { server in
-                    Target(
+                    let refusal = FeedTrust.refusal(url: server.url, origin: server.origin)
+                    return Target(
                         serverID: server.objectID, url: server.url,
-                        request: CommandFeed.requestURL(server.url).map {
-                            FeedRequest(
-                                url: $0, etag: server.etag, lastModified: server.lastModified, notBefore: server.retryAfter)
-                        })
+                        request: refusal != nil
+                            ? nil
+                            : CommandFeed.requestURL(server.url).map {
+                                FeedRequest(
+                                    url: $0, etag: server.etag, lastModified: server.lastModified, notBefore: server.retryAfter)
+                            },
+                        refusal: refusal)
                 }
             }
         } catch {
@@ -222,7 +228,7 @@ public final class FeedRefresher: Sendable {
 
     /// Fetch → parse (on a guarded thread, never a context's queue).
     private func fetchAndParse(_ target: Target) async -> FeedImporter.Input {
-        guard let request = target.request else { return .failed(.invalidURL(target.url)) }
+        guard let request = target.request else { return .failed(target.refusal ?? .invalidURL(target.url)) }
         return await Self.fetchAndParse(request, with: fetcher)
     }
 

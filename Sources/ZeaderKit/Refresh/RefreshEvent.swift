@@ -52,6 +52,8 @@ public enum RefreshFailure: Error, Sendable, Equatable {
     case movedToSubscribedFeed(url: String, target: String)
     /// The feed was deleted while it was being refreshed.
     case removedDuringRefresh
+    /// A command or file feed whose origin does not vouch for it (``FeedTrust``): not run.
+    case notVouched(url: String, origin: FeedOrigin)
 }
 
 /// The outcome of refreshing one feed.

@@ -89,10 +89,31 @@ public final class ZeaderStore: Sendable {
     /// ```
     public static func integrityProblems(at url: URL) throws(ZeaderError) -> [String] {
         do {
-            return try open(at: url, readOnly: true).integrityProblems()
+            return try openForReading(at: url).integrityProblems()
         } catch .store(.damaged(_, let detail)) {
             let lines = (try? PersistentStore.integrityCheck(ofFileAt: url)) ?? []
             return lines.isEmpty ? [detail] : lines
+        }
+    }
+
+    /// Opens the store for reading only, as ``open(at:readOnly:)`` does; a store of an older
+    /// model version (which reading only cannot migrate) is opened with the version it was
+    /// written with, so that `zeader check` reads a store no other command has migrated yet,
+    /// changing nothing.
+    ///
+    /// ```swift
+    /// let feeds = try FeedLibrary(store: ZeaderStore.openForReading(at: url)).unvouchedFeeds()
+    /// ```
+    public static func openForReading(at url: URL) throws(ZeaderError) -> ZeaderStore {
+        do {
+            return try open(at: url, readOnly: true)
+        } catch .store(.migrationFailed(let path, let reason)) {
+            for model in ZeaderModel.migrationPlan.versions.reversed().dropFirst() {
+                if let container = try? PersistentContainer(model: model, store: .file(url), migrator: nil, readOnly: true) {
+                    return ZeaderStore(container: container, url: url)
+                }
+            }
+            throw .store(.migrationFailed(path: path, reason: reason))
         }
     }
 

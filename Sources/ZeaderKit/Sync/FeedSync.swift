@@ -70,6 +70,9 @@ public final class FeedSync: Sendable {
         /// Feeds the server refused to subscribe to (it cannot fetch them, e.g. `file:` URLs),
         /// one line each: they stay local, and are not asked for again.
         public var refused: [String] = []
+        /// Feeds the server listed that are not http(s) with a host (`exec:`, `file:`…), one
+        /// line each: never stored, so never refreshed nor sent back.
+        public var notStored: [String] = []
 
         /// `sync: 3 changes pushed, 12 new items, 2 feeds added, 0 removed, 5 states changed`.
         public var line: String {
@@ -452,14 +455,23 @@ public final class FeedSync: Sendable {
             var order = try FeedSubscription.nextDisplayOrder(in: context)
             var listed = Set<String>()
             for subscription in subscriptions {
+                // A server gives data only (FeedTrust): an http(s) feed with a host, nothing
+                // that runs or reads here; a feed already synced under this id is kept as it is.
+                guard let url = subscription.url.flatMap(FeedTrust.webURL) else {
+                    if subscription.url?.isEmpty == false || bySyncID[subscription.id] == nil {
+                        report.notStored.append(Messages.syncFeedNotStored(id: subscription.id, url: subscription.url))
+                    }
+                    if bySyncID[subscription.id] != nil { listed.insert(subscription.id) }
+                    continue
+                }
                 listed.insert(subscription.id)
                 let server: Server
-                if let known = bySyncID[subscription.id] ?? subscription.url.flatMap({ byURL[$0] }) {
+                if let known = bySyncID[subscription.id] ?? byURL[url] {
                     server = known
                 } else {
-                    guard let url = subscription.url, !url.isEmpty else { continue }
                     server = context.insert(Server.self)
                     server.url = url
+                    server.origin = .syncServer
                     server.displayOrder = order
                     order += 1
                     byURL[url] = server
@@ -469,7 +481,7 @@ public final class FeedSync: Sendable {
                 if let title = subscription.title.map(Self.displayText), !title.isEmpty, server.title != title {
                     server.title = title
                 }
-                if let site = subscription.htmlUrl, !site.isEmpty, server.siteLink != site { server.siteLink = site }
+                if let site = subscription.htmlUrl.flatMap(FeedTrust.webURL), server.siteLink != site { server.siteLink = site }
                 let labels = subscription.labels.filter { !Self.defaultFolders.contains($0) }
                 let local = FeedTags.list(server.tags)
                 // A server keeps one folder per feed: the feed's first tag is the one synced.

@@ -70,6 +70,8 @@ public enum FeedSubscription {
     /// Inserts a Server for `url` (checked, trimmed) into `context`, last in the user's
     /// order, with an optional title and tags; the caller saves (or, for a preview,
     /// decides). Throws ``ZeaderError/alreadySubscribed(_:)`` for a URL subscribed already.
+    /// The feed's ``Server/origin`` is what the user typed: only the user's own typing and
+    /// files call this (imports go through ``FeedTrust``).
     ///
     /// ```swift
     /// try FeedSubscription.add(url: url, tags: ["news"], in: context)
@@ -78,10 +80,24 @@ public enum FeedSubscription {
     public static func add(url text: String, title: String? = nil, tags: [String] = [], in context: ManagedObjectContext)
         throws -> Server
     {
+        try add(url: text, title: title, tags: tags, origin: .typed, in: context)
+    }
+
+    /// ``add(url:title:tags:in:)`` recording another origin (`.urlsFile` for a line of the
+    /// user's urls file).
+    ///
+    /// ```swift
+    /// try FeedSubscription.add(url: "exec:~/bin/feed", origin: .urlsFile, in: context)
+    /// ```
+    @discardableResult
+    public static func add(
+        url text: String, title: String? = nil, tags: [String] = [], origin: FeedOrigin, in context: ManagedObjectContext
+    ) throws -> Server {
         let url = try validatedURL(text)
         if try isSubscribed(url, in: context) { throw ZeaderError.alreadySubscribed(url) }
         let server = context.insert(Server.self)
         server.url = url
+        server.origin = origin
         if let title, !title.isEmpty { server.title = title }
         server.tags = FeedTags.normalized(tags)
         server.displayOrder = try nextDisplayOrder(in: context)
