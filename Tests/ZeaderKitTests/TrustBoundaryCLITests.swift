@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LoopbackHTTPServer
 import Testing
 
@@ -198,6 +199,38 @@ struct TrustBoundaryCLITests {
             r = try zeader(["refresh", "--db", db], in: dir)
             #expect(Self.markers(dir).isEmpty, "\(r.stdout)")
         }
+    }
+
+    @Test("a newsboat cache.db without its urls file is data: its command feed is listed and skipped with its items")
+    func newsboatCacheCommandsAreSkipped() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = dir.appendingPathComponent("cache.db")
+        let fixture = try #require(Bundle.module.url(forResource: "Fixtures/newsboat-cache", withExtension: "db"))
+        try FileManager.default.copyItem(at: fixture, to: cache)
+        let planted = "EXEC:touch \(dir.appendingPathComponent("ran-1").path)"
+        let queue = try DatabaseQueue(path: cache.path)
+        let (feeds, items) = try await queue.write { db in
+            let first = try #require(try String.fetchOne(db, sql: "SELECT rssurl FROM rss_feed ORDER BY rssurl LIMIT 1"))
+            try db.execute(sql: "UPDATE rss_feed SET rssurl = ? WHERE rssurl = ?", arguments: [planted, first])
+            try db.execute(sql: "UPDATE rss_item SET feedurl = ? WHERE feedurl = ?", arguments: [planted, first])
+            return (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM rss_feed") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM rss_item WHERE feedurl = ?", arguments: [planted]) ?? 0
+            )
+        }
+        try queue.close()
+        #expect(feeds > 1 && items > 0)
+        let db = dir.appendingPathComponent("z.sqlite").path
+        var r = try zeader(["import", cache.path, "--db", db], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasSuffix("; 1 skipped (commands: rerun with --allow-commands to subscribe)\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("\(items) of feeds not imported"), "\(r.stdout)")
+        #expect(r.stderr.contains("would run the command \"\(planted)\""), "\(r.stderr)")
+        let urls = try Self.listedURLs(db, in: dir)
+        #expect(urls.count == feeds - 1 && !urls.contains { $0.lowercased().hasPrefix("exec:") }, "\(urls)")
+        r = try zeader(["refresh", "--db", db], in: dir)
+        #expect(Self.markers(dir).isEmpty)
     }
 
     /// A `subscription/list` answer listing `planted` as feeds 1, 2, …
