@@ -231,6 +231,15 @@ struct TrustBoundaryCLITests {
         #expect(urls.count == feeds - 1 && !urls.contains { $0.lowercased().hasPrefix("exec:") }, "\(urls)")
         r = try zeader(["refresh", "--db", db], in: dir)
         #expect(Self.markers(dir).isEmpty)
+
+        // An OPML file given as its urls file is data all the same.
+        let opml = dir.appendingPathComponent("urls.opml")
+        try "<opml version=\"2.0\"><body><outline text=\"P\" xmlUrl=\"\(planted)\"/></body></opml>"
+            .write(to: opml, atomically: true, encoding: .utf8)
+        let db2 = dir.appendingPathComponent("z2.sqlite").path
+        r = try zeader(["import", cache.path, "--urls", opml.path, "--db", db2], in: dir)
+        #expect(r.stderr.contains("skipped feed \"P\""), "\(r.stderr)")
+        #expect(try Self.listedURLs(db2, in: dir).isEmpty)
     }
 
     /// A `subscription/list` answer listing `planted` as feeds 1, 2, …
