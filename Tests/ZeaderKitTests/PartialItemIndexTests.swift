@@ -127,7 +127,7 @@ import Testing
         try old.store.close()
 
         let store = try ZeaderStore.open(at: url)
-        #expect(try store.container.store.metadata(forKey: "objectgraph.version") == "6")
+        #expect(try store.container.store.metadata(forKey: "objectgraph.version") == String(ZeaderModel.current.version))
         let library = FeedLibrary(store: store)
         let flagged = try library.items(ItemQuery(flaggedOnly: true, limit: 4)).map(\.id)
         // Flagged: n % 3 == 0, newest first by n * 7 % 30.

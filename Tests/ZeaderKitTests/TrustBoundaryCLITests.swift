@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LoopbackHTTPServer
 import Testing
 
@@ -81,8 +82,9 @@ struct TrustBoundaryCLITests {
             // `file:` and `FILE:` are one feed (the scheme is stored in lower case).
             #expect(r.stdout.hasPrefix("imported \(outlines.count - 1) feeds"), "\(r.stdout)")
             #expect(try Self.listedURLs(db, in: dir).count == outlines.count)
-            _ = try zeader(["refresh", "--db", db], in: dir)
-            #expect(Self.markers(dir) == (1...6).map { "ran-\($0)" })
+            // One at a time: this step checks that allowed feeds run, not concurrent spawning.
+            r = try zeader(["refresh", "--jobs", "1", "--db", db], in: dir)
+            #expect(Self.markers(dir) == (1...6).map { "ran-\($0)" }, "\(r.stdout)\(r.stderr)")
         }
     }
 
@@ -198,6 +200,47 @@ struct TrustBoundaryCLITests {
             r = try zeader(["refresh", "--db", db], in: dir)
             #expect(Self.markers(dir).isEmpty, "\(r.stdout)")
         }
+    }
+
+    @Test("a newsboat cache.db without its urls file is data: its command feed is listed and skipped with its items")
+    func newsboatCacheCommandsAreSkipped() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = dir.appendingPathComponent("cache.db")
+        let fixture = try #require(Bundle.module.url(forResource: "Fixtures/newsboat-cache", withExtension: "db"))
+        try FileManager.default.copyItem(at: fixture, to: cache)
+        let planted = "EXEC:touch \(dir.appendingPathComponent("ran-1").path)"
+        let queue = try DatabaseQueue(path: cache.path)
+        let (feeds, items) = try await queue.write { db in
+            let first = try #require(try String.fetchOne(db, sql: "SELECT rssurl FROM rss_feed ORDER BY rssurl LIMIT 1"))
+            try db.execute(sql: "UPDATE rss_feed SET rssurl = ? WHERE rssurl = ?", arguments: [planted, first])
+            try db.execute(sql: "UPDATE rss_item SET feedurl = ? WHERE feedurl = ?", arguments: [planted, first])
+            return (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM rss_feed") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM rss_item WHERE feedurl = ?", arguments: [planted]) ?? 0
+            )
+        }
+        try queue.close()
+        #expect(feeds > 1 && items > 0)
+        let db = dir.appendingPathComponent("z.sqlite").path
+        var r = try zeader(["import", cache.path, "--db", db], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasSuffix("; 1 skipped (commands: rerun with --allow-commands to subscribe)\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("\(items) of feeds not imported"), "\(r.stdout)")
+        #expect(r.stderr.contains("would run the command \"\(planted)\""), "\(r.stderr)")
+        let urls = try Self.listedURLs(db, in: dir)
+        #expect(urls.count == feeds - 1 && !urls.contains { $0.lowercased().hasPrefix("exec:") }, "\(urls)")
+        r = try zeader(["refresh", "--db", db], in: dir)
+        #expect(Self.markers(dir).isEmpty)
+
+        // An OPML file given as its urls file is data all the same.
+        let opml = dir.appendingPathComponent("urls.opml")
+        try "<opml version=\"2.0\"><body><outline text=\"P\" xmlUrl=\"\(planted)\"/></body></opml>"
+            .write(to: opml, atomically: true, encoding: .utf8)
+        let db2 = dir.appendingPathComponent("z2.sqlite").path
+        r = try zeader(["import", cache.path, "--urls", opml.path, "--db", db2], in: dir)
+        #expect(r.stderr.contains("skipped feed \"P\""), "\(r.stderr)")
+        #expect(try Self.listedURLs(db2, in: dir).isEmpty)
     }
 
     /// A `subscription/list` answer listing `planted` as feeds 1, 2, …

@@ -97,6 +97,8 @@ extension FeedLibrary {
         var byURL: [String: NewsboatCache.Feed] = [:]
         for feed in cacheFeeds { byURL[feed.url] = feed }
         var wanted: [OPMLSubscription] = []
+        // Only a urls file is the user's own list; one given (or found) that is OPML is data.
+        var isUsersList = false
         if let urlsFile {
             let list: SubscriptionImport
             do {
@@ -105,6 +107,7 @@ extension FeedLibrary {
                 throw ZeaderError.unreadableFile(path: urlsFile.path, reason: (error as NSError).localizedDescription)
             }
             report.notes += list.notes + list.rejected
+            isUsersList = list.format == .newsboatURLs
             wanted = list.subscriptions.map { subscription in
                 var subscription = subscription
                 let cached = byURL[subscription.url]
@@ -133,7 +136,7 @@ extension FeedLibrary {
             for subscription in wanted {
                 let url: String
                 let origin: FeedOrigin
-                if urlsFile != nil {
+                if isUsersList {
                     do {
                         url = try FeedSubscription.validatedURL(subscription.url)
                     } catch {
