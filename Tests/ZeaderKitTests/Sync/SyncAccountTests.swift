@@ -102,6 +102,34 @@ struct SyncAccountTests {
         #expect(try sync.status() == nil)
     }
 
+    @Test("zeader sync add again logs in again; sync remove refuses with unpushed changes, --force drops them")
+    func theCommandLine() async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = sync.store.url!.path
+        let environment = ["ZEADER_SYNC_PASSWORD": "secret"]
+        func run(_ arguments: [String]) async throws -> CommandResult {
+            try await waitingOffThePool {
+                try zeader(["--db", db] + arguments, in: directory, environment: environment)
+            }
+        }
+        var r = try await run(["sync", "add", server.apiURL, "--user", "alice"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await run(["sync", "add", server.apiURL, "--user", "alice"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("logged in again"))
+        r = try await run(["sync", "remove"])
+        #expect(r.status == 1)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("1 change made here not yet pushed"), "\(r.stderr)")
+        #expect(try sync.status()?.pending == 1)
+        r = try await run(["sync", "remove", "--force"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("1 change not pushed dropped"), "\(r.stdout)")
+        #expect(try sync.status() == nil)
+    }
+
     // MARK: - Every error names the next step
 
     @Test func everySyncErrorNamesTheNextStep() {
