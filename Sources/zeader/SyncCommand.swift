@@ -3,7 +3,7 @@ import Foundation
 import ZeaderKit
 import ZeaderTUI
 
-/// `zeader sync [add API_URL --user NAME | status [--json] | remove | login]`: two-way sync
+/// `zeader sync [add API_URL --user NAME | status [--json] | remove [--force] | login]`: two-way sync
 /// through a Google Reader API server (FreshRSS, Miniflux, Inoreader, The Old Reader…).
 ///
 /// ```sh
@@ -20,7 +20,7 @@ struct SyncCommand: AsyncParsableCommand {
             zeader sync add <api-url> --user <name> [--password-command <cmd>]
             zeader sync status [--json]
             zeader sync login [--password-command <cmd>]
-            zeader sync remove
+            zeader sync remove [--force]
             """,
         discussion: """
             Without an action, pushes the changes made here (read, unread, flag, unflag, add, remove, tags) and \
@@ -28,7 +28,10 @@ struct SyncCommand: AsyncParsableCommand {
             pushed wins over the server's state; everything else takes the server's. The password comes from \
             $ZEADER_SYNC_PASSWORD, else the first line printed by --password-command, else a prompt on the \
             terminal; only the login token is kept, in <store>.sync (mode 0600). `login` logs in again \
-            (a new password, or a token the server no longer accepts). Exit status 1 when the sync failed; \
+            (a new password, or a token the server no longer accepts), keeping the changes not yet pushed; \
+            `add` with the account's own URL and user does the same. `remove` refuses while changes made \
+            here are not pushed (it says how many); --force drops them. Requests that carry the login \
+            follow a redirect only within the server's own origin. Exit status 1 when the sync failed; \
             what was not pushed stays queued.
             """)
 
@@ -47,6 +50,9 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "With status: print one JSON object {\"url\",\"user\",\"lastSync\",\"pending\"}.")
     var json = false
 
+    @Flag(help: "With remove: remove the account even with changes not yet pushed (they are dropped).")
+    var force = false
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -63,6 +69,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if json && action != "status" { throw ValidationError("--json goes with sync status") }
         if user != nil && action != "add" { throw ValidationError("--user goes with sync add") }
+        if force && action != "remove" { throw ValidationError("--force goes with sync remove") }
     }
 
     func run() async throws {
@@ -74,18 +81,22 @@ struct SyncCommand: AsyncParsableCommand {
             let sync = FeedSync(store: opened, ignoreRules: action == nil ? try Self.configIgnoreRules("sync") : [])
             switch action {
             case "add":
-                try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
-                CommandOutput.write(
-                    "sync account added: \(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))\n")
+                let what = try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
+                let account = "\(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))"
+                switch what {
+                case .added: CommandOutput.write("sync account added: \(account)\n")
+                case .loggedInAgain: CommandOutput.write("logged in again: \(account) (changes not yet pushed kept)\n")
+                }
             case "login":
                 try await sync.renewLogin(password: try password())
                 CommandOutput.write("logged in again\n")
             case "status":
-                guard let status = try sync.status() else { throw ZeaderError.other("no sync account") }
+                guard let status = try sync.status() else { throw ZeaderError.other(SyncError.noAccount.description) }
                 CommandOutput.write(Self.render(status, json: json))
             case "remove":
-                try sync.removeAccount()
-                CommandOutput.write("sync account removed (feeds and items kept)\n")
+                let dropped = try sync.removeAccount(force: force)
+                let lost = dropped == 0 ? "" : ", \(dropped) change\(dropped == 1 ? "" : "s") not pushed dropped"
+                CommandOutput.write("sync account removed (feeds and items kept\(lost))\n")
             default:
                 let report = try await sync.sync()
                 for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }

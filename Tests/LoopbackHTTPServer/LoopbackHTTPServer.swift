@@ -32,6 +32,8 @@ public final class LoopbackHTTPServer: Sendable {
         /// Which accepted connection carried it (1 for the first): requests on one
         /// connection share the number, whatever else connects to the port.
         public var connection = 0
+        /// The request's `Content-Length` body (a form POST's fields).
+        public var body = Data()
     }
 
     public enum Reply: Sendable {
@@ -376,17 +378,22 @@ public final class LoopbackHTTPServer: Sendable {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        var bodyLeft = headers["content-length"].flatMap { Int($0) } ?? 0
-        while bodyLeft > pending.count {
-            bodyLeft -= pending.count
+        let declared = max(0, headers["content-length"].flatMap { Int($0) } ?? 0)
+        var body = Data()
+        while declared - body.count > pending.count {
+            body.append(pending)
             pending = Data()
             guard waitForInput(client) else { return nil }
-            let count = recv(client, &buffer, min(buffer.count, bodyLeft), 0)
+            let count = recv(client, &buffer, min(buffer.count, declared - body.count), 0)
             if count <= 0 { return nil }
             pending.append(contentsOf: buffer[0..<count])
         }
-        pending = pending.subdata(in: (pending.startIndex + max(0, bodyLeft))..<pending.endIndex)
-        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        let rest = declared - body.count
+        body.append(pending.subdata(in: pending.startIndex..<(pending.startIndex + rest)))
+        pending = pending.subdata(in: (pending.startIndex + rest)..<pending.endIndex)
+        var request = Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        request.body = body
+        return request
     }
 
     /// Waits up to 10 s (or, `idleForever`, without limit) for `client` to have bytes or to

@@ -34,7 +34,9 @@ struct HTTPResponse: Sendable {
 /// whether every hop was permanent (301/308, to update the stored URL), stop at a loop
 /// before requesting the same URL again, and name the URL it gave up at; libcurl's follower
 /// reports none of these. The scheme whitelist is enforced both here and by libcurl
-/// (`CURLOPT_PROTOCOLS_STR`/`CURLOPT_REDIR_PROTOCOLS_STR` "http,https").
+/// (`CURLOPT_PROTOCOLS_STR`/`CURLOPT_REDIR_PROTOCOLS_STR` "http,https"). A request that
+/// carries credentials follows redirects only within its own origin, since the headers and
+/// the form body go along on the same handle.
 // Safe to share across threads: the fetching task sets a transfer up and then hands it to
 // CurlMulti through the multi's locked inbox, which orders the two; from then on only the
 // multi's loop thread touches its state (libcurl runs the callbacks inside
@@ -60,6 +62,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var status = 0
     private var headers: [String: String] = [:]
     private var headerBytes = 0
+    /// The final response's header block has ended (its body, if any, comes next).
+    private var headersDone = false
     private var bodyStarted = false
     private var body: BodyBuffer
     /// Decoded body bytes of the current response, stored or not.
@@ -76,9 +80,13 @@ final class CurlTransfer: @unchecked Sendable {
     private var allRedirectsPermanent = true
     private var newConnections = 0
     private var visited: Set<String>
+    /// Set when the request carries credentials: the only origin its redirects may reach.
+    private let credentialOrigin: String?
 
     /// Most response-header bytes accepted per response.
     static let maxHeaderBytes = 256 * 1024
+    /// The longest header line libcurl buffers (`CURL_MAX_HTTP_HEADER`).
+    static let libcurlHeaderLineLimit = 100 * 1024
 
     /// Sets up an easy handle for `request`; `nil` when libcurl cannot make one.
     init?(request: FeedRequest, limits: TransferLimits, acceptHeader: String, download: DownloadSink? = nil) {
@@ -92,6 +100,7 @@ final class CurlTransfer: @unchecked Sendable {
         body = BodyBuffer(limit: download == nil ? limits.maxBodySize : 0)
         self.download = download
         visited = [Self.redirectKey(request.url)]
+        credentialOrigin = Self.carriesCredentials(request) ? FetchError.origin(of: request.url) : nil
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
 
@@ -253,7 +262,7 @@ final class CurlTransfer: @unchecked Sendable {
         if bodyStarted { return length }
         headerBytes += length
         guard headerBytes <= Self.maxHeaderBytes else {
-            failure = .transport(url: currentURL, message: "response headers larger than \(Self.maxHeaderBytes) bytes")
+            failure = .headersTooLarge(url: currentURL, limit: Self.maxHeaderBytes)
             return 0
         }
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
@@ -264,6 +273,7 @@ final class CurlTransfer: @unchecked Sendable {
             status = fields.count >= 2 ? Int(fields[1]) ?? 0 : 0
             headers = [:]
         } else if line.isEmpty {
+            if status >= 200 { headersDone = true }
             if let download, (200..<300).contains(status) {
                 if let problem = download.begin(status: status, headers: headers, limit: limits.maxBodySize, url: currentURL) {
                     failure = problem
@@ -356,6 +366,11 @@ final class CurlTransfer: @unchecked Sendable {
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return .failure(.unsupportedRedirect(from: currentURL, to: target))
         }
+        // Refused rather than followed without them: an API that answers from elsewhere has
+        // moved or is not the one the user named, and stripped credentials only fail there.
+        if let credentialOrigin, FetchError.origin(of: target) != credentialOrigin {
+            return .failure(.credentialedRedirect(from: currentURL, to: target))
+        }
         guard visited.insert(Self.redirectKey(target)).inserted else {
             return .failure(.redirectLoop(url: currentURL))
         }
@@ -370,6 +385,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.status = 0
         headers = [:]
         headerBytes = 0
+        headersDone = false
         bodyStarted = false
         bodyBytes = 0
         excessFound = false
@@ -396,6 +412,10 @@ final class CurlTransfer: @unchecked Sendable {
             return .invalidURL(currentURL, reason: detail.isEmpty ? "malformed" : detail)
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .unsupportedScheme(currentURL)
+        case CURLE_OUT_OF_MEMORY where !headersDone && !bodyStarted:
+            // libcurl's only answer to one header line past its buffer: the server's doing,
+            // not this process running out of memory.
+            return .headersTooLarge(url: currentURL, limit: Self.libcurlHeaderLineLimit)
         default:
             return .transport(url: currentURL, message: Self.message(for: code, detail: detail))
         }
@@ -432,6 +452,13 @@ final class CurlTransfer: @unchecked Sendable {
         var value: curl_off_t = -1
         if let handle { _ = zc_easy_getinfo_off_t(handle, item, &value) }
         return Int64(value)
+    }
+
+    /// Whether `request` holds something meant for its own server only: headers set by the
+    /// caller (`Authorization`, tokens), a form body (a password, an action token) or a user
+    /// name or password in the URL. A plain feed GET holds none.
+    static func carriesCredentials(_ request: FeedRequest) -> Bool {
+        !request.headers.isEmpty || request.formBody != nil || request.url.user != nil || request.url.password != nil
     }
 
     /// Redirect loops are detected on the URL without its fragment (never sent to the server).

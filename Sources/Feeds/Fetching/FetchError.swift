@@ -43,6 +43,16 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case redirectLoop(url: URL)
     /// A redirect pointed to a scheme other than http or https (`file:`, `ftp:` …).
     case unsupportedRedirect(from: URL, to: URL)
+    /// A request carrying credentials (an `Authorization` or other header set by the caller,
+    /// a form body, a user name in the URL) was redirected to another origin (scheme, host
+    /// or port): not followed, so the credentials reach only the origin they were meant for.
+    ///
+    /// ```swift
+    /// if case .credentialedRedirect(_, let to) = error { print("moved to", FetchError.origin(of: to)) }
+    /// ```
+    case credentialedRedirect(from: URL, to: URL)
+    /// A response header line, or all of them together, longer than `limit` bytes.
+    case headersTooLarge(url: URL, limit: Int)
     /// A `file:` URL names no existing file.
     case fileNotFound(URL)
     /// A `file:` URL could not be read (a directory, no permission …).
@@ -62,7 +72,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidURL(let url, _), .unsupportedScheme(let url), .httpStatus(_, let url),
             .timedOut(let url, _, _), .tooLarge(let url, _), .incompleteBody(let url, _, _),
             .bodyLongerThanDeclared(let url, _), .tooManyRedirects(let url, _),
-            .redirectLoop(let url), .unsupportedRedirect(let url, _), .fileNotFound(let url),
+            .redirectLoop(let url), .unsupportedRedirect(let url, _), .credentialedRedirect(let url, _),
+            .headersTooLarge(let url, _), .fileNotFound(let url),
             .fileUnreadable(let url, _), .transport(let url, _), .cancelled(let url):
             return url
         }
@@ -105,11 +116,28 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects(_, let limit): return "\(url): more than \(limit) redirects"
         case .redirectLoop: return "\(url): redirect loop"
         case .unsupportedRedirect(_, let to): return "\(url): redirect to unsupported URL \(to.absoluteString)"
+        case .credentialedRedirect(_, let to):
+            return "\(url): redirect to another origin (\(Self.origin(of: to))) refused: the request carries credentials"
+        case .headersTooLarge(_, let limit): return "\(url): response header longer than \(limit) bytes"
         case .fileNotFound: return "\(url): no such file"
         case .fileUnreadable(_, let message): return "\(url): cannot read file (\(message))"
         case .transport(_, let message): return "\(url): \(message)"
         case .cancelled: return "\(url): cancelled"
         }
+    }
+
+    /// `scheme://host:port` of `url`, the port written only when it is not the scheme's
+    /// default: what two URLs must share for credentials to go from one to the other.
+    ///
+    /// ```swift
+    /// FetchError.origin(of: URL(string: "https://Example.org:443/api")!)   // "https://example.org"
+    /// ```
+    public static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let host = url.host?.lowercased() ?? ""
+        let defaultPort = scheme == "https" ? 443 : scheme == "http" ? 80 : nil
+        guard let port = url.port, port != defaultPort else { return "\(scheme)://\(host)" }
+        return "\(scheme)://\(host):\(port)"
     }
 
     private static func format(_ seconds: TimeInterval) -> String {

@@ -133,26 +133,46 @@ public final class FeedSync: Sendable {
         }
     }
 
+    /// What ``addAccount(apiURL:user:token:)`` did.
+    ///
+    /// ```swift
+    /// if try sync.addAccount(apiURL: url, user: "alice", token: token) == .loggedInAgain { print("logged in again") }
+    /// ```
+    public enum AccountChange: Sendable, Equatable {
+        /// A new account; the store's feeds are queued for subscription.
+        case added
+        /// The store had this account (same API URL and user): its token is replaced, its
+        /// queue of changes not yet pushed kept.
+        case loggedInAgain
+    }
+
     /// Keeps the account logged in with `token` (from ``login(apiURL:user:password:fetcher:)``):
     /// the token in ``SyncTokenFile`` (never the password), the account in the store. The
-    /// feeds already in the store are queued for subscription on the server. An account
-    /// already set is refused.
+    /// feeds already in the store are queued for subscription on the server. The same
+    /// account again (API URL and user) is logged in again, its queue kept; another account
+    /// is refused (``SyncError/accountExists(url:user:)``).
     ///
     /// ```swift
     /// try sync.addAccount(apiURL: url, user: "alice", token: token)
     /// ```
-    public func addAccount(apiURL: String, user: String, token: String) throws(ZeaderError) {
+    @discardableResult
+    public func addAccount(apiURL: String, user: String, token: String) throws(ZeaderError) -> AccountChange {
         let file: SyncTokenFile
         do { file = try tokenFile() } catch { throw .other(error.description) }
+        let base = GReaderClient.normalizedBase(apiURL)
         if let existing = try withContext({ try SyncAccount.findFirst(where: .true, in: $0) }).map({ ($0.apiURL, $0.user) }) {
-            throw .other(SyncError.accountExists(url: existing.0, user: existing.1).description)
+            guard GReaderClient.normalizedBase(existing.0) == base, existing.1 == user else {
+                throw .other(SyncError.accountExists(url: existing.0, user: existing.1).description)
+            }
+            do { try file.write(token) } catch { throw .other(error.description) }
+            return .loggedInAgain
         }
         do { try file.write(token) } catch { throw .other(error.description) }
         do {
             try forgetKeptLists()
             try withContext { context in
                 let account = context.insert(SyncAccount.self)
-                account.apiURL = GReaderClient.normalizedBase(apiURL)
+                account.apiURL = base
                 account.user = user
                 for server in try Server.findAll(in: context) { SyncQueue.queue(.subscribe, for: server, in: context) }
                 try context.save()
@@ -161,6 +181,7 @@ public final class FeedSync: Sendable {
             file.remove()
             throw error
         }
+        return .added
     }
 
     /// Logs in and keeps the account: ``login(apiURL:user:password:fetcher:)`` then
@@ -205,14 +226,20 @@ public final class FeedSync: Sendable {
     }
 
     /// Forgets the account: its token file, the queue and the server ids. The feeds, items
-    /// and their states stay.
+    /// and their states stay. Changes made here and not yet pushed are refused
+    /// (``SyncError/unpushedChanges(count:)``) unless `force` drops them; returns how many
+    /// were dropped.
     ///
     /// ```swift
     /// try sync.removeAccount()
+    /// let dropped = try sync.removeAccount(force: true)
     /// ```
-    public func removeAccount() throws(ZeaderError) {
-        try withContext { context in
+    @discardableResult
+    public func removeAccount(force: Bool = false) throws(ZeaderError) -> Int {
+        let dropped = try withContext { context in
             guard SyncQueue.isActive(in: context) else { throw ZeaderError.other(SyncError.noAccount.description) }
+            let pending = try SyncQueue.pendingCount(in: context)
+            guard pending == 0 || force else { throw ZeaderError.other(SyncError.unpushedChanges(count: pending).description) }
             for account in try SyncAccount.findAll(in: context) { context.delete(account) }
             for change in try SyncChange.findAll(in: context) { context.delete(change) }
             for server in try Server.findAll(in: context) where server.syncID != nil { server.syncID = nil }
@@ -222,10 +249,12 @@ public final class FeedSync: Sendable {
                 BatchUpdateRequest(
                     entityName: "FeedItem", predicate: synced,
                     propertiesToUpdate: ["syncID": .null, "syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
+            return pending
         }
         if let file = try? tokenFile() { file.remove() }
         try forgetKeptLists()
         store.checkpoint()
+        return dropped
     }
 
     /// Drops the server's id lists kept by the last sync (the next sync compares every item).
@@ -525,7 +554,10 @@ public final class FeedSync: Sendable {
         _ client: GReaderClient, rules: [Killfile.CompiledRule], report: inout Report,
         progress: @Sendable (Phase) -> Void
     ) async throws -> Pulled {
-        let newest = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
+        let stored = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
+        // A marker out of range (kept before ids were checked where they enter) would hide
+        // every later item: the pull starts over, and the ids already stored are skipped.
+        let newest = stored.flatMap { GReaderClient.isPlausibleItemID($0, now: Date()) ? $0 : nil }
         let since = newest.map { Int64($0 / 1_000_000) }
         var ids = try await client.itemIDs(stream: Self.readingList, newerThan: since)
         let top = ids.max()
@@ -596,10 +628,17 @@ public final class FeedSync: Sendable {
         try withContext { context in
             // Each feed's items as (decimal id, index): an item is a dozen references, not copied.
             var byFeed: [ObjectID: [(id: String, index: Int)]] = [:]
+            // One server item is one FeedItem: an id listed twice in the answer is taken
+            // once, and one stored by an earlier pull is not inserted again.
+            var listed = Set<String>()
             for (index, item) in items.enumerated() {
-                guard let feed = item.origin?.streamId, let server = servers[feed], let id = item.decimalID else { continue }
+                guard let feed = item.origin?.streamId, let server = servers[feed], let id = item.decimalID,
+                    listed.insert(id).inserted
+                else { continue }
                 byFeed[server, default: []].append((id, index))
             }
+            let stored = try Self.storedSyncIDs(Array(listed), in: context)
+            byFeed = byFeed.mapValues { $0.filter { !stored.contains($0.id) } }
             var inserted = 0
             let now = Date()
             for (serverID, feedItems) in byFeed {
@@ -657,6 +696,19 @@ public final class FeedSync: Sendable {
             try context.save()
             return inserted
         }
+    }
+
+    /// Which of `ids` (server item ids, decimal) some stored item has already, looked up
+    /// 500 at a time by the syncID index.
+    private static func storedSyncIDs(_ ids: [String], in context: ManagedObjectContext) throws -> Set<String> {
+        var stored = Set<String>()
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(start + 500, ids.count)]
+            let request = FetchRequest<FeedItem>(
+                predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) })))
+            for item in try context.fetch(request) { if let id = item.syncID { stored.insert(id) } }
+        }
+        return stored
     }
 
     /// A title or author as the server sent it, made what a refresh would store: the Google

@@ -201,4 +201,23 @@ struct FetchStatusTests {
         let hostless = URL(string: "http:///feed")!
         #expect(await fetcher.fetch(FeedRequest(url: hostless)).error == .invalidURL(hostless, reason: "no host"))
     }
+
+    /// One header line past libcurl's buffer (in a 200 and in a redirect), and many short
+    /// lines past the fetcher's own cap: each named as a header too long, never "out of memory".
+    @Test(arguments: [("200 OK", 150 * 1024, 1), ("302 Found", 101 * 1024, 1), ("200 OK", 1000, 300)])
+    func aHeaderTooLongIsNamedSo(statusLine: String, length: Int, count: Int) async throws {
+        let headers = (0..<count).map { "X-Long-\($0): \(String(repeating: "x", count: length))\r\n" }.joined()
+        let response = "HTTP/1.1 \(statusLine)\r\nLocation: /elsewhere\r\n\(headers)Content-Length: 6\r\n\r\n<rss/>"
+        try await withLoopbackServer({ _ in .raw(Data(response.utf8)) }) { server in
+            let outcome = await makeTestFetcher().fetch(FeedRequest(url: server.url("/feed")))
+            guard case .failed(.headersTooLarge(let url, _)) = outcome else {
+                Issue.record("expected headersTooLarge, got \(outcome)")
+                return
+            }
+            #expect(url == server.url("/feed"))
+            let message = try #require(outcome.error?.description)
+            #expect(message.contains("header longer than"))
+            #expect(!message.contains("memory"))
+        }
+    }
 }

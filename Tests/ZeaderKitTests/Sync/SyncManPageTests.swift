@@ -18,7 +18,9 @@ struct SyncManPageTests {
 
     @Test func commandsConfigurationAndTheConflictRule() throws {
         let section = try Self.syncSection()
-        for command in [".BI \"sync add\"", ".B sync\n", ".BR \"sync status\"", ".B sync login", ".B sync remove"] {
+        for command in [
+            ".BI \"sync add\"", ".B sync\n", ".BR \"sync status\"", ".B sync login", ".BR \"sync remove\" \" [\" \\-\\-force ]",
+        ] {
             #expect(section.contains(command), "no \(command) in the sync section")
         }
         for configuration in [

@@ -1,0 +1,128 @@
+import Foundation
+import LoopbackHTTPServer
+import Synchronization
+
+/// A Google Reader API on 127.0.0.1 whose answers a test sets, for what a real server does
+/// not do on request: ids out of range, items listed twice, continuations that never end,
+/// redirects. One feed (`feed/1`); every item in it, unread, none starred.
+///
+/// ```swift
+/// let server = try FakeGReaderServer()
+/// server.add(ids: [FakeGReaderServer.now + 1])
+/// let sync = FeedSync(store: store)
+/// try sync.addAccount(apiURL: server.apiURL, user: "alice", token: "t")
+/// ```
+final class FakeGReaderServer: Sendable {
+    struct Item: Sendable {
+        var id: UInt64
+        var link: String?
+    }
+
+    struct State: Sendable {
+        var items: [Item] = []
+        /// Ids `stream/items/contents` lists besides the ones asked for (each time).
+        var extraContents: [UInt64] = []
+        /// Each item `stream/items/contents` gives is listed this many times.
+        var contentsRepeat = 1
+        /// Answers `stream/items/ids` in place of the items when set (the request's query).
+        var idsOverride: (@Sendable ([String: String]) -> LoopbackHTTPServer.Reply)?
+        var idsRequests = 0
+    }
+
+    /// The state the server's handler and the test share.
+    final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    let http: LoopbackHTTPServer
+    let shared = Shared()
+
+    /// The API URL to give ``FeedSync/addAccount(apiURL:user:token:)``.
+    var apiURL: String { http.url("/api/greader.php").absoluteString }
+
+    /// A plausible id now: FreshRSS's ids are microsecond times.
+    static var now: UInt64 { UInt64(Date().timeIntervalSince1970 * 1_000_000) }
+
+    init() throws {
+        let shared = self.shared
+        http = try LoopbackHTTPServer(handler: { request in Self.answer(request, shared) })
+    }
+
+    deinit { http.stop() }
+
+    /// Adds unread items with `ids` to the feed (links `http://fake.example/<id>`).
+    func add(ids: [UInt64], withLinks: Bool = true) {
+        shared.state.withLock { $0.items += ids.map { Item(id: $0, link: withLinks ? "http://fake.example/\($0)" : nil) } }
+    }
+
+    func update(_ change: (inout State) -> Void) { shared.state.withLock { change(&$0) } }
+
+    var idsRequests: Int { shared.state.withLock { $0.idsRequests } }
+
+    // MARK: - Answers
+
+    static func query(_ text: Substring) -> [(String, String)] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+    }
+
+    static func json(_ text: String) -> LoopbackHTTPServer.Reply { .ok(text, contentType: "application/json") }
+
+    static func answer(_ request: LoopbackHTTPServer.Request, _ shared: Shared) -> LoopbackHTTPServer.Reply {
+        let prefix = "/api/greader.php/"
+        guard request.path.hasPrefix(prefix) else { return .status(404) }
+        let rest = request.path.dropFirst(prefix.count)
+        let path = rest.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        let pairs = rest.firstIndex(of: "?").map { query(rest[rest.index(after: $0)...]) } ?? []
+        var parameters: [String: String] = [:]
+        for (name, value) in pairs { parameters[name] = value }
+        switch path {
+        case "accounts/ClientLogin": return .ok("SID=x\nLSID=x\nAuth=alice/token\n", contentType: "text/plain")
+        case "reader/api/0/token": return .ok("action-token\n", contentType: "text/plain")
+        case "reader/api/0/subscription/list":
+            return json(#"{"subscriptions":[{"id":"feed/1","title":"One","url":"http://fake.example/one.xml"}]}"#)
+        case "reader/api/0/stream/items/ids": return ids(parameters, shared)
+        case "reader/api/0/stream/items/contents":
+            let asked = query(Substring(String(decoding: request.body, as: UTF8.self))).filter { $0.0 == "i" }.compactMap {
+                UInt64($0.1)
+            }
+            return contents(asked, shared)
+        default: return .ok("OK", contentType: "text/plain")
+        }
+    }
+
+    static func ids(_ parameters: [String: String], _ shared: Shared) -> LoopbackHTTPServer.Reply {
+        let (override, items) = shared.state.withLock { state in
+            state.idsRequests += 1
+            return (state.idsOverride, state.items)
+        }
+        if let override { return override(parameters) }
+        if parameters["s"]?.hasSuffix("/starred") == true { return json(#"{"itemRefs":[]}"#) }
+        // `ot` in seconds, as FreshRSS reads it: items that arrived since then.
+        let since = parameters["ot"].flatMap(UInt64.init).map { $0.multipliedReportingOverflow(by: 1_000_000) }
+        let listed = items.filter { item in
+            guard let since else { return true }
+            return since.overflow ? false : item.id >= since.partialValue
+        }
+        let refs = listed.map { #"{"id":"\#($0.id)"}"# }.joined(separator: ",")
+        return json(#"{"itemRefs":[\#(refs)]}"#)
+    }
+
+    static func contents(_ asked: [UInt64], _ shared: Shared) -> LoopbackHTTPServer.Reply {
+        let (items, extra, times) = shared.state.withLock { ($0.items, $0.extraContents, $0.contentsRepeat) }
+        var entries: [String] = []
+        for id in asked + extra {
+            guard let item = items.first(where: { $0.id == id }) else { continue }
+            let hex = String(item.id, radix: 16)
+            let longID = String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+            let link = item.link.map { #","alternate":[{"href":"\#($0)"}]"# } ?? ""
+            let entry =
+                #"{"id":"tag:google.com,2005:reader/item/\#(longID)","title":"Item \#(item.id)","#
+                + #""published":1700000000,"origin":{"streamId":"feed/1"}\#(link)}"#
+            entries += Array(repeating: entry, count: times)
+        }
+        return json(#"{"items":[\#(entries.joined(separator: ","))]}"#)
+    }
+}
