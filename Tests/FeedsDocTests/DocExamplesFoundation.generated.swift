@@ -94,6 +94,11 @@ func docExample_FeedRequest_FormBody(body: Data) throws {
     _ = body
 }
 
+// Sources/Feeds/Fetching/FetchError.swift
+func docExample_FetchError_origin() throws {
+    _ = FetchError.origin(of: URL(string: "https://Example.org:443/api")!)   // "https://example.org"
+}
+
 // Sources/Feeds/Fetching/FetchOutcome.swift
 func docExample_FetchOutcome_init(url: URL) throws {
     let metadata = FetchMetadata(finalURL: url, status: 200)
@@ -278,6 +283,7 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "FeedRequest_FeedRequest", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_FeedRequest(server: given.server, request: given.request) }),
     DocExample(id: "FeedRequest_init", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_init() }),
     DocExample(id: "FeedRequest_FormBody", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_FormBody(body: given.body) }),
+    DocExample(id: "FetchError_origin", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_origin() }),
     DocExample(id: "FetchOutcome_init", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", run: { given in try docExample_FetchOutcome_init(url: given.url) }),
     DocExample(id: "FetchOutcome_FetchOutcome", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", runAsync: { given in try await docExample_FetchOutcome_FetchOutcome(body: given.body, error: given.error, server: given.server, fetcher: given.fetcher, request: given.request) }),
     DocExample(id: "HTMLText_render", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_render(item: given.item, feedURL: given.feedURL) }),

@@ -84,7 +84,7 @@ struct TrustBoundaryCLITests {
             #expect(try Self.listedURLs(db, in: dir).count == outlines.count)
             // One at a time: this step checks that allowed feeds run, not concurrent spawning.
             r = try zeader(["refresh", "--jobs", "1", "--db", db], in: dir)
-            #expect(Self.markers(dir) == (1...6).map { "ran-\($0)" }, "\(r.stdout)\(r.stderr)")
+            #expect(Self.markers(dir) == (1...6).map { "ran-\($0)" }, "exit \(r.status): \(r.stdout)\(r.stderr)")
         }
     }
 
