@@ -13,17 +13,6 @@ import Testing
 /// `ZEADER_PODCAST_FUZZ_ITERATIONS` (and `ZEADER_PODCAST_FUZZ_SEED`) to run longer by hand.
 @Suite("Podcast names: fuzzed")
 struct PodcastNameFuzzTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let iterations = ProcessInfo.processInfo.environment["ZEADER_PODCAST_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 400
     static let seed = ProcessInfo.processInfo.environment["ZEADER_PODCAST_FUZZ_SEED"].flatMap(UInt64.init) ?? 0x5EED_CA57
 

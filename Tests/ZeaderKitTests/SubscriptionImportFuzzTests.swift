@@ -14,7 +14,7 @@ import Testing
 /// `ZEADER_FUZZ_SEED`) run it longer by hand.
 @Suite("Fuzzing subscription imports")
 struct SubscriptionImportFuzzTests {
-    typealias RNG = SubscriptionImportGenerator.SplitMix64
+    typealias RNG = SplitMix64
 
     @Test(.timeLimit(.minutes(30))) func importsKeepTheTrustRule() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -77,17 +77,6 @@ struct SubscriptionImportFuzzTests {
 /// The generator of ``SubscriptionImportFuzzTests``: OPML documents and urls files made of
 /// the pieces an attacker tries.
 enum SubscriptionImportGenerator {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let schemes = [
         "http", "https", "HTTP", "HtTpS", "exec", "EXEC", "Exec", "filter", "FILTER", "file", "FILE", "fIlE", "javascript",
         "data", "ftp", "gopher", "feed", "", "exec%3A", "h\u{0}ttp",

@@ -124,29 +124,14 @@ public enum ItemOrder {
         }
         let sortDate = PredicateOperand.keyPath("sortDate")
         var remaining = limit ?? Int.max
-        // Where the dated part stands: the last date given, and how many items of it were.
-        var last: (date: Date, given: Int)?
+        var position = DatedPosition()
         var undatedGiven = 0
         var datedDone = false
         while remaining > 0 {
             let want = min(max(1, pageSize), remaining)
             var page: [FeedItem] = []
             if !datedDone {
-                if let last {
-                    // The rest of the items of the last date, then older ones.
-                    page = try fetch(
-                        .comparison(sortDate, .equalTo, .constant(.date(last.date))), offset: last.given, limit: want)
-                    if page.count < want {
-                        page += try fetch(.comparison(sortDate, .lessThan, .constant(.date(last.date))), limit: want - page.count)
-                    }
-                } else {
-                    page = try fetch(.comparison(sortDate, .notEqualTo, .constant(.null)), limit: want)
-                }
-                if let date = page.last?.sortDate {
-                    let sameDate = page.reversed().prefix { $0.sortDate == date }.count
-                    let before = last.map { $0.date == date ? $0.given : 0 } ?? 0
-                    last = (date, before + sameDate)
-                }
+                page = try position.nextPage(want, beyond: .lessThan) { try fetch($0, offset: $1, limit: $2) }
                 if page.count < want { datedDone = true }
             }
             if datedDone && page.count < want {
@@ -201,27 +186,43 @@ public enum ItemOrder {
             try deliver(page)
             if page.count < want { break }
         }
-        // Where the dated part stands: the last date given, and how many items of it were.
-        var last: (date: Date, given: Int)?
+        var position = DatedPosition()
         while true {
+            let page = try position.nextPage(want, beyond: .greaterThan) { try fetch($0, offset: $1, limit: $2) }
+            let complete = page.count == want
+            try deliver(page)
+            if !complete { break }
+        }
+    }
+
+    /// Where a page-by-page walk through the dated items stands: the last date given and how
+    /// many items of that date were, so the next page starts there without an offset that
+    /// grows with the walk. The walk's direction is the fetch's sort and `beyond`.
+    struct DatedPosition {
+        private var last: (date: Date, given: Int)?
+
+        /// The next `want` dated items: the rest of the last date's, then those `beyond` it
+        /// (`.lessThan` walking newest first, `.greaterThan` oldest first).
+        mutating func nextPage(
+            _ want: Int, beyond: ComparisonOperator,
+            fetch: (_ condition: ObjectGraph.Predicate, _ offset: Int, _ limit: Int) throws -> [FeedItem]
+        ) throws -> [FeedItem] {
+            let sortDate = PredicateOperand.keyPath("sortDate")
             var page: [FeedItem]
             if let last {
-                // The rest of the items of the last date, then later ones.
-                page = try fetch(.comparison(sortDate, .equalTo, .constant(.date(last.date))), offset: last.given, limit: want)
+                page = try fetch(.comparison(sortDate, .equalTo, .constant(.date(last.date))), last.given, want)
                 if page.count < want {
-                    page += try fetch(.comparison(sortDate, .greaterThan, .constant(.date(last.date))), limit: want - page.count)
+                    page += try fetch(.comparison(sortDate, beyond, .constant(.date(last.date))), 0, want - page.count)
                 }
             } else {
-                page = try fetch(.comparison(sortDate, .notEqualTo, .constant(.null)), limit: want)
+                page = try fetch(.comparison(sortDate, .notEqualTo, .constant(.null)), 0, want)
             }
             if let date = page.last?.sortDate {
                 let sameDate = page.reversed().prefix { $0.sortDate == date }.count
                 let before = last.map { $0.date == date ? $0.given : 0 } ?? 0
                 last = (date, before + sameDate)
             }
-            let complete = page.count == want
-            try deliver(page)
-            if !complete { break }
+            return page
         }
     }
 
