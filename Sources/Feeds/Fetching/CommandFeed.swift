@@ -123,9 +123,18 @@ extension FeedFetcher {
             // A thread of its own: a program that writes before it has read everything
             // would otherwise block us both.
             Thread.detachNewThread {
+                // A program that exits without reading all of its input must fail its own
+                // feed, not end this process: with SIGPIPE blocked on this thread, the write
+                // fails with EPIPE, and the signal it leaves pending here is taken back.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                 let handle = feeding.fileHandleForWriting
                 try? handle.write(contentsOf: input)
                 try? handle.close()
+                var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &noWait)
             }
         }
         let stderrText = Mutex<Data>(Data())
