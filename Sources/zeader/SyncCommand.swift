@@ -16,7 +16,7 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Sync feeds, read and flagged states through a Google Reader API server.",
         usage: """
-            zeader sync [--db <PATH>]
+            zeader sync [--upload | --detach | --accept-removals] [--db <PATH>]
             zeader sync add <api-url> --user <name> [--password-command <cmd>]
             zeader sync status [--json]
             zeader sync login [--password-command <cmd>]
@@ -31,8 +31,12 @@ struct SyncCommand: AsyncParsableCommand {
             (a new password, or a token the server no longer accepts), keeping the changes not yet pushed; \
             `add` with the account's own URL and user does the same. `remove` refuses while changes made \
             here are not pushed (it says how many); --force drops them. Requests that carry the login \
-            follow a redirect only within the server's own origin. Exit status 1 when the sync failed; \
-            what was not pushed stays queued.
+            follow a redirect only within the server's own origin. A sync that would remove at least two of \
+            the feeds this device synced, and more than half of them (the server no longer lists them: an \
+            account reset or recreated empty), stops before changing anything and says so; then --upload \
+            subscribes the account to them again, --detach keeps them here as local feeds no longer synced, \
+            --accept-removals removes them here too. Exit status 1 when the sync failed; what was not pushed \
+            stays queued.
             """)
 
     @Argument(help: ArgumentHelp("add, status, login or remove; none: sync now.", valueName: "action"))
@@ -53,6 +57,15 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "With remove: remove the account even with changes not yet pushed (they are dropped).")
     var force = false
 
+    @Flag(help: "When the server no longer lists most of this device's synced feeds: subscribe the account to them again.")
+    var upload = false
+
+    @Flag(help: "When the server no longer lists most of this device's synced feeds: keep them as local feeds.")
+    var detach = false
+
+    @Flag(help: "When the server no longer lists most of this device's synced feeds: remove them here too.")
+    var acceptRemovals = false
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -70,6 +83,11 @@ struct SyncCommand: AsyncParsableCommand {
         if json && action != "status" { throw ValidationError("--json goes with sync status") }
         if user != nil && action != "add" { throw ValidationError("--user goes with sync add") }
         if force && action != "remove" { throw ValidationError("--force goes with sync remove") }
+        let choices = [("--upload", upload), ("--detach", detach), ("--accept-removals", acceptRemovals)].filter(\.1)
+        if choices.count > 1 { throw ValidationError("choose one of --upload, --detach and --accept-removals") }
+        if let choice = choices.first, action != nil {
+            throw ValidationError("\(choice.0) goes with a sync (zeader sync \(choice.0)), not sync \(action ?? "")")
+        }
     }
 
     func run() async throws {
@@ -98,7 +116,7 @@ struct SyncCommand: AsyncParsableCommand {
                 let lost = dropped == 0 ? "" : ", \(dropped) change\(dropped == 1 ? "" : "s") not pushed dropped"
                 CommandOutput.write("sync account removed (feeds and items kept\(lost))\n")
             default:
-                let report = try await sync.sync()
+                let report = try await sync.sync(missingFeeds: missingFeeds)
                 for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
                 CommandOutput.write(report.line + "\n")
                 if !report.refused.isEmpty { throw ExitCode.failure }
@@ -106,6 +124,11 @@ struct SyncCommand: AsyncParsableCommand {
         } catch let error as ZeaderError {
             throw CommandOutput.fail("sync", error)
         }
+    }
+
+    /// What to do with synced feeds the server no longer lists (``FeedSync/MissingFeeds``).
+    var missingFeeds: FeedSync.MissingFeeds {
+        upload ? .upload : detach ? .detach : acceptRemovals ? .remove : .stop
     }
 
     /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds):

@@ -269,13 +269,45 @@ public final class FeedSync: Sendable {
 
     // MARK: - Sync
 
+    /// What a sync does with the synced feeds the server no longer lists, when they are most
+    /// of this device's (``FeedSync/mostFeedsWouldGo(missing:synced:)``): an account reset or
+    /// recreated empty looks like that, and removing them would delete every item and star.
+    ///
+    /// ```swift
+    /// let report = try await sync.sync(missingFeeds: .upload)
+    /// ```
+    public enum MissingFeeds: Sendable, Equatable {
+        /// Stop before changing anything (``SyncError/serverForgotFeeds(listed:synced:)``).
+        case stop
+        /// Subscribe the account to them again; their items and states stay here.
+        case upload
+        /// Keep them here as local feeds, no longer synced.
+        case detach
+        /// Remove them here, as the server did.
+        case remove
+    }
+
+    /// Whether a sync that would remove `missing` of this device's `synced` feeds removes
+    /// most of them: at least two, and more than half. One feed removed elsewhere always goes.
+    ///
+    /// ```swift
+    /// FeedSync.mostFeedsWouldGo(missing: 3, synced: 3)  // true
+    /// ```
+    public static func mostFeedsWouldGo(missing: Int, synced: Int) -> Bool {
+        missing >= 2 && missing * 2 > synced
+    }
+
     /// Runs one two-way sync (see the type's documentation). On failure, what was done is
-    /// kept, the queue keeps what was not pushed, and the error says what went wrong.
+    /// kept, the queue keeps what was not pushed, and the error says what went wrong. When
+    /// the server no longer lists most of this device's synced feeds, `missingFeeds` says
+    /// what to do (``MissingFeeds``); by default the sync stops before changing anything.
     ///
     /// ```swift
     /// let report = try await sync.sync { phase in print(phase) }
     /// ```
-    public func sync(progress: (@Sendable (Phase) -> Void)? = nil) async throws(ZeaderError) -> Report {
+    public func sync(missingFeeds: MissingFeeds = .stop, progress: (@Sendable (Phase) -> Void)? = nil)
+        async throws(ZeaderError) -> Report
+    {
         guard let status = try status() else { throw .other(SyncError.noAccount.description) }
         let file: SyncTokenFile
         do { file = try tokenFile() } catch { throw .other(error.description) }
@@ -286,7 +318,7 @@ public final class FeedSync: Sendable {
         // Saved as a bulk write, as a refresh is (statement journals in memory).
         let outcome: Result<Void, any Error> = await store.container.store.withBulkWritesAsync {
             do {
-                try await run(client, report: &report, progress: progress ?? { _ in })
+                try await run(client, missingFeeds: missingFeeds, report: &report, progress: progress ?? { _ in })
                 return .success(())
             } catch {
                 return .failure(error)
@@ -303,9 +335,12 @@ public final class FeedSync: Sendable {
         return report
     }
 
-    private func run(_ client: GReaderClient, report: inout Report, progress: @Sendable (Phase) -> Void) async throws {
+    private func run(
+        _ client: GReaderClient, missingFeeds: MissingFeeds, report: inout Report, progress: @Sendable (Phase) -> Void
+    ) async throws {
         progress(.subscriptions)
         var subscriptions = try await client.subscriptions()
+        try resolveMissingFeeds(subscriptions, missingFeeds)
         progress(.pushing)
         if try await pushSubscriptionChanges(client, subscriptions: subscriptions, report: &report) {
             subscriptions = try await client.subscriptions()
@@ -317,6 +352,43 @@ public final class FeedSync: Sendable {
         let pulled = try await pullNewItems(client, rules: rules, report: &report, progress: progress)
         progress(.states)
         try await pullStates(client, pulled: pulled, report: &report)
+    }
+
+    // MARK: Feeds the server forgot
+
+    /// Checked before anything is pushed or pulled: when the server no longer lists most of
+    /// this device's synced feeds, stops (``MissingFeeds/stop``) or makes them local,
+    /// re-queued for subscription (``MissingFeeds/upload``) or not (``MissingFeeds/detach``).
+    private func resolveMissingFeeds(_ subscriptions: [GReaderClient.Subscription], _ choice: MissingFeeds) throws {
+        guard choice != .remove else { return }
+        var ids = Set<String>()
+        var urls = Set<String>()
+        for subscription in subscriptions {
+            ids.insert(subscription.id)
+            if let url = subscription.url { urls.insert(url) }
+        }
+        try withContext { context in
+            let synced = try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context)
+            // A feed listed under another id but the same URL is kept (applySubscriptions relinks it).
+            let missing = synced.filter { !ids.contains($0.syncID ?? "") && !urls.contains($0.url) }
+            guard Self.mostFeedsWouldGo(missing: missing.count, synced: synced.count) else { return }
+            if choice == .stop {
+                throw SyncError.serverForgotFeeds(listed: synced.count - missing.count, synced: synced.count)
+            }
+            for server in missing {
+                server.syncID = nil
+                _ = try context.execute(
+                    BatchUpdateRequest(
+                        entityName: "FeedItem",
+                        predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID)),
+                        propertiesToUpdate: ["syncID": .null, "syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
+                if choice == .upload { SyncQueue.queue(.subscribe, for: server, in: context) }
+            }
+            // The account's item ids start again: the next pull looks at every item.
+            if let account = try SyncAccount.findFirst(where: .true, in: context) { account.newestItemID = nil }
+            try context.save()
+        }
+        try forgetKeptLists()
     }
 
     // MARK: Push

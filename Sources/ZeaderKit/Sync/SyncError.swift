@@ -31,6 +31,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case accountExists(url: String, user: String)
     /// Removing the account would drop `count` changes not yet pushed to the server.
     case unpushedChanges(count: Int)
+    /// The server lists only `listed` of the `synced` feeds this device synced: a sync would
+    /// remove most of them (an account reset or recreated empty), so it stopped first.
+    case serverForgotFeeds(listed: Int, synced: Int)
     /// The store is in memory: nothing to keep an account in.
     case inMemoryStore
     /// The token file could not be written.
@@ -91,6 +94,11 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unpushedChanges(let count):
             return "\(count) change\(count == 1 ? "" : "s") made here not yet pushed to the server would be lost; "
                 + "run `zeader sync` first, or `zeader sync remove --force` to drop \(count == 1 ? "it" : "them")"
+        case .serverForgotFeeds(let listed, let synced):
+            return "the sync server lists \(listed) of the \(synced) feeds this device synced (an account reset "
+                + "or recreated?); stopped before changing anything, nothing was removed: `zeader sync --upload` "
+                + "subscribes the account to them again, `zeader sync --detach` keeps them here as local feeds, "
+                + "`zeader sync --accept-removals` removes them here too"
         case .inMemoryStore: return "an in-memory store cannot keep a sync account; name a store file with --db PATH"
         case .cannotWriteToken(let path, let reason):
             return "cannot write the sync token to \(path): \(reason); check that its directory is writable"

@@ -27,6 +27,12 @@ final class FakeGReaderServer: Sendable {
         /// Answers `stream/items/ids` in place of the items when set (the request's query).
         var idsOverride: (@Sendable ([String: String]) -> LoopbackHTTPServer.Reply)?
         var idsRequests = 0
+        /// The subscriptions listed, as (stream id, URL), when set (else `feed/1` alone);
+        /// `subscription/quickadd` then adds to them.
+        var subscriptions: [(id: String, url: String)]?
+        /// Every POST received: its path after `reader/api/0/`, a space, its body (a
+        /// quickadd's URL, decoded).
+        var posts: [String] = []
     }
 
     /// The state the server's handler and the test share.
@@ -82,14 +88,34 @@ final class FakeGReaderServer: Sendable {
         case "accounts/ClientLogin": return .ok("SID=x\nLSID=x\nAuth=alice/token\n", contentType: "text/plain")
         case "reader/api/0/token": return .ok("action-token\n", contentType: "text/plain")
         case "reader/api/0/subscription/list":
-            return json(#"{"subscriptions":[{"id":"feed/1","title":"One","url":"http://fake.example/one.xml"}]}"#)
+            guard let listed = shared.state.withLock({ $0.subscriptions }) else {
+                return json(#"{"subscriptions":[{"id":"feed/1","title":"One","url":"http://fake.example/one.xml"}]}"#)
+            }
+            let entries = listed.map { #"{"id":"\#($0.id)","title":"\#($0.id)","url":"\#($0.url)"}"# }
+            return json(#"{"subscriptions":[\#(entries.joined(separator: ","))]}"#)
+        case "reader/api/0/subscription/quickadd":
+            let body = String(decoding: request.body, as: UTF8.self)
+            let url = query(Substring(body)).first { $0.0 == "quickadd" }?.1 ?? ""
+            let id = shared.state.withLock { state -> String? in
+                state.posts.append("subscription/quickadd " + url)
+                guard state.subscriptions != nil else { return nil }
+                let id = "feed/\(state.subscriptions!.count + 100)"
+                state.subscriptions!.append((id, url))
+                return id
+            }
+            return id.map { json(#"{"streamId":"\#($0)"}"#) } ?? json(#"{"error":"cannot subscribe"}"#)
         case "reader/api/0/stream/items/ids": return ids(parameters, shared)
         case "reader/api/0/stream/items/contents":
             let asked = query(Substring(String(decoding: request.body, as: UTF8.self))).filter { $0.0 == "i" }.compactMap {
                 UInt64($0.1)
             }
             return contents(asked, shared)
-        default: return .ok("OK", contentType: "text/plain")
+        default:
+            if request.method == "POST", path.hasPrefix("reader/api/0/") {
+                let body = String(decoding: request.body, as: UTF8.self)
+                shared.state.withLock { $0.posts.append(String(path.dropFirst("reader/api/0/".count)) + " " + body) }
+            }
+            return .ok("OK", contentType: "text/plain")
         }
     }
 

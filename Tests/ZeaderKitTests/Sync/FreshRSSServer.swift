@@ -89,6 +89,12 @@ final class FreshRSSServer: Sendable {
         _ = try Self.run(["refresh", directory.path])
     }
 
+    /// Deletes the user and creates it again, empty (`freshrss.sh reset-user`): a server
+    /// reset, or an account recreated by its owner.
+    func resetUser() throws {
+        _ = try Self.run(["reset-user", directory.path])
+    }
+
     /// Changes the user's API password (tokens issued before stop working).
     func changeAPIPassword(to password: String) throws {
         _ = try Self.spawn(

@@ -58,6 +58,12 @@ struct SyncFreshRSSTests {
             try await waitingOffThePool { try server.serve() }
         }
 
+        /// Deletes the account and makes it again, empty (``FreshRSSServer/resetUser()``).
+        func resetUser() async throws {
+            let server = self.server
+            try await waitingOffThePool { try server.resetUser() }
+        }
+
         /// Changes the user's API password (``FreshRSSServer/changeAPIPassword(to:)``).
         func changeAPIPassword(to password: String) async throws {
             let server = self.server
@@ -205,6 +211,67 @@ struct SyncFreshRSSTests {
         try await world.sync(world.a)
         #expect(try await world.feedList(world.a)[file.absoluteString] != nil)
         #expect(try await world.status(world.a)["pending"] as? Int == 0)
+    }
+
+    @Test("a reset account deletes nothing: the sync stops and says so; --upload subscribes it again, --detach keeps local feeds")
+    func resetAccount() async throws {
+        let world = try await World()
+        let names = ["r1", "r2", "r3"]
+        for name in names { world.feeds.setItems([name + "a", name + "b"], of: name) }
+        try await world.addAccount(world.a)
+        for name in names {
+            let r = try await world.zeader(world.a, ["add", world.feeds.url(name)])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        try await world.sync(world.a)
+        try await world.sync(world.a)
+        let id = try #require(try await world.items(world.a)["Title r1a"]?["id"] as? String)
+        var r = try await world.zeader(world.a, ["flag", id])
+        #expect(r.status == 0, "\(r.stderr)")
+        try await world.sync(world.a)
+        let feedsBefore = try await world.feedList(world.a)
+        let itemsBefore = try await world.items(world.a)
+        #expect(feedsBefore.count == 3 && itemsBefore.count == 6)
+
+        // The account deleted and made again, empty: nothing is removed here.
+        try await world.resetUser()
+        r = try await world.zeader(world.a, ["sync", "login"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await world.zeader(world.a, ["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("lists 0 of the 3 feeds this device synced"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(!r.stdout.contains("removed"), "\(r.stdout)")
+        #expect(Set(try await world.feedList(world.a).keys) == Set(feedsBefore.keys))
+        let onA = try await world.items(world.a)
+        #expect(onA.count == 6)
+        #expect(Self.flagged(onA["Title r1a"]) == true)
+        // `zeader refresh` is a sync with an account: it stops the same way.
+        r = try await world.zeader(world.a, ["refresh"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("lists 0 of the 3 feeds"), "\(r.stderr)")
+        #expect(try await world.feedList(world.a).count == 3)
+
+        // --upload: the account has the feeds again, as another device sees.
+        r = try await world.zeader(world.a, ["sync", "--upload"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("0 removed"), "\(r.stdout)")
+        try await world.sync(world.a)
+        // No twins: each feed still has its two items.
+        for (url, feed) in try await world.feedList(world.a) { #expect(feed["total"] as? Int == 2, "\(url)") }
+        try await world.addAccount(world.b)
+        try await world.sync(world.b)
+        #expect(Set(try await world.feedList(world.b).keys) == Set(feedsBefore.keys))
+
+        // Reset again, --detach: the feeds stay here as local ones, the next sync is quiet.
+        try await world.resetUser()
+        r = try await world.zeader(world.a, ["sync", "login"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await world.zeader(world.a, ["sync", "--detach"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try await world.sync(world.a)
+        #expect(Set(try await world.feedList(world.a).keys) == Set(feedsBefore.keys))
+        #expect(try await world.items(world.a).count == 6)
     }
 
     @Test("the server away: mark all read fails to sync with exit 1 and stays queued; once it is back, the other device sees it")

@@ -1,0 +1,177 @@
+import Foundation
+import LoopbackHTTPServer
+import ObjectGraph
+import Testing
+
+@testable import ZeaderKit
+
+/// A server that no longer lists most of this device's synced feeds (an account reset or
+/// recreated empty) deletes nothing: the sync stops and says so, and the user chooses to
+/// upload the feeds again, detach them as local feeds, or accept the removals
+/// (``FeedSync/MissingFeeds``).
+@Suite("Sync: feeds the server forgot are not deleted")
+struct SyncForgottenFeedsTests {
+    static let feeds = (1...4).map { (id: "feed/\($0)", url: "http://fake.example/\($0).xml") }
+
+    /// A store synced with the fake server listing `count` feeds (items in `feed/1`, one of
+    /// them flagged here and not yet pushed), and the directory to remove.
+    static func syncedStore(_ server: FakeGReaderServer, feeds count: Int) async throws -> (FeedSync, URL) {
+        server.update { $0.subscriptions = Array(feeds.prefix(count)) }
+        server.add(ids: (1...3).map { FakeGReaderServer.now - 3_600_000_000 + $0 })
+        let directory = try temporaryDirectory()
+        let store = try ZeaderStore.open(at: directory.appendingPathComponent("z.sqlite"))
+        let sync = FeedSync(store: store)
+        try sync.addAccount(apiURL: server.apiURL, user: "alice", token: "t")
+        _ = try await sync.sync()
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait {
+            let item = try #require(try FeedItem.findAll(sortedBy: "guid", in: context).first)
+            _ = try ItemMarking.setFlagged([item.objectID], true, in: context)
+        }
+        server.update { $0.posts = [] }
+        return (sync, directory)
+    }
+
+    struct Snapshot: Equatable {
+        var feeds: [String]
+        var syncedFeeds: Int
+        var items: Int
+        var flagged: Int
+        var syncedItems: Int
+    }
+
+    static func snapshot(_ sync: FeedSync) throws -> Snapshot {
+        let context = sync.store.container.newBackgroundContext()
+        return try context.performAndWait {
+            let servers = try Server.findAll(sortedBy: "url", in: context)
+            let items = try FeedItem.findAll(in: context)
+            return Snapshot(
+                feeds: servers.map(\.url), syncedFeeds: servers.filter { $0.syncID != nil }.count, items: items.count,
+                flagged: items.filter(\.flagged).count, syncedItems: items.filter { $0.syncID != nil }.count)
+        }
+    }
+
+    static func error(_ body: () async throws -> Void) async -> String? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test func theRuleIsAtLeastTwoFeedsAndMoreThanHalf() {
+        #expect(FeedSync.mostFeedsWouldGo(missing: 1, synced: 1) == false)
+        #expect(FeedSync.mostFeedsWouldGo(missing: 1, synced: 3) == false)
+        #expect(FeedSync.mostFeedsWouldGo(missing: 2, synced: 4) == false)
+        #expect(FeedSync.mostFeedsWouldGo(missing: 0, synced: 0) == false)
+        #expect(FeedSync.mostFeedsWouldGo(missing: 2, synced: 2))
+        #expect(FeedSync.mostFeedsWouldGo(missing: 2, synced: 3))
+        #expect(FeedSync.mostFeedsWouldGo(missing: 3, synced: 3))
+        #expect(FeedSync.mostFeedsWouldGo(missing: 600, synced: 1000))
+    }
+
+    /// (feeds synced, feeds the server still lists): all gone, most gone.
+    @Test(arguments: [(3, 0), (2, 0), (3, 1), (4, 1)])
+    func aServerThatForgotMostFeedsStopsTheSyncBeforeAnyChange(synced: Int, listed: Int) async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try await Self.syncedStore(server, feeds: synced)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try Self.snapshot(sync)
+        #expect(before.syncedFeeds == synced && before.items == 3 && before.flagged == 1)
+        server.update { $0.subscriptions = Array(Self.feeds.prefix(listed)) }
+
+        let message = await Self.error { _ = try await sync.sync() }
+        #expect(message == SyncError.serverForgotFeeds(listed: listed, synced: synced).description)
+        #expect(message?.contains("lists \(listed) of the \(synced) feeds this device synced") == true)
+        #expect(message?.contains("--upload") == true && message?.contains("--detach") == true)
+        #expect(try Self.snapshot(sync) == before)
+        #expect(try sync.status()?.pending == 1)
+        #expect(server.shared.state.withLock { $0.posts }.isEmpty)
+        // And again: the stop holds until the user chooses.
+        #expect(await Self.error { _ = try await sync.sync() } == message)
+    }
+
+    @Test func oneFeedRemovedElsewhereStillGoes() async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try await Self.syncedStore(server, feeds: 3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        server.update { $0.subscriptions = [Self.feeds[0], Self.feeds[2]] }
+        #expect(try await sync.sync().feedsRemoved == 1)
+        #expect(try Self.snapshot(sync).feeds == [Self.feeds[0].url, Self.feeds[2].url])
+    }
+
+    @Test func detachKeepsTheFeedsAsLocalOnesAndSendsNothing() async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try await Self.syncedStore(server, feeds: 3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        server.update { $0.subscriptions = [] }
+        let report = try await sync.sync(missingFeeds: .detach)
+        #expect(report.feedsRemoved == 0)
+        let after = try Self.snapshot(sync)
+        #expect(after.feeds == Self.feeds.prefix(3).map(\.url))
+        #expect(after.syncedFeeds == 0 && after.syncedItems == 0)
+        #expect(after.items == 3 && after.flagged == 1)
+        #expect(!server.shared.state.withLock { $0.posts }.contains { $0.hasPrefix("subscription/") })
+        // They are local now: the next plain sync neither stops nor removes them.
+        #expect(try await sync.sync().feedsRemoved == 0)
+        #expect(try Self.snapshot(sync).feeds.count == 3)
+    }
+
+    @Test func uploadSubscribesTheAccountToThemAgain() async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try await Self.syncedStore(server, feeds: 3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        server.update { $0.subscriptions = [] }
+        let report = try await sync.sync(missingFeeds: .upload)
+        #expect(report.feedsRemoved == 0)
+        let quickAdds = server.shared.state.withLock { $0.posts }.filter { $0.hasPrefix("subscription/quickadd ") }
+        #expect(quickAdds.count == 3)
+        #expect(Set(quickAdds) == Set(Self.feeds.prefix(3).map { "subscription/quickadd " + $0.url }), "\(quickAdds)")
+        let after = try Self.snapshot(sync)
+        #expect(after.feeds == Self.feeds.prefix(3).map(\.url))
+        #expect(after.syncedFeeds == 3)
+        #expect(after.items == 3 && after.flagged == 1)
+        #expect(try sync.status()?.pending == 0)
+        #expect(try await sync.sync().feedsRemoved == 0)
+    }
+
+    @Test func acceptingTheRemovalsRemovesThem() async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try await Self.syncedStore(server, feeds: 3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        server.update { $0.subscriptions = [] }
+        #expect(try await sync.sync(missingFeeds: .remove).feedsRemoved == 3)
+        #expect(try Self.snapshot(sync).feeds.isEmpty)
+    }
+}
+
+/// `zeader sync`'s ways out are options of a sync, one at a time.
+@Suite("Sync: the options for feeds the server forgot")
+struct SyncForgottenFeedsCLITests {
+    @Test(arguments: [
+        (["sync", "--upload", "--detach"], "choose one of --upload, --detach and --accept-removals"),
+        (["sync", "--detach", "--accept-removals"], "choose one of --upload, --detach and --accept-removals"),
+        (["sync", "status", "--upload"], "--upload goes with a sync"),
+        (["sync", "remove", "--detach"], "--detach goes with a sync"),
+        (["sync", "login", "--accept-removals"], "--accept-removals goes with a sync"),
+    ])
+    func misplacedChoicesAreRefused(arguments: [String], message: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let r = try zeader(["--db", directory.appendingPathComponent("z.sqlite").path] + arguments, in: directory)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+}
+
+extension SyncForgottenFeedsCLITests {
+    @Test func theManPageStatesTheRuleAndTheWaysOut() throws {
+        let section = try SyncManPageTests.syncSection()
+        #expect(section.contains(".B Feeds the server forgot:"))
+        #expect(section.contains("remove at least two of the feeds this device synced, and more\nthan half of them"))
+        for option in [".B sync \\-\\-upload", ".B sync \\-\\-detach", ".B sync \\-\\-accept\\-removals"] {
+            #expect(section.contains(option), "no \(option) in the sync section")
+        }
+    }
+}
