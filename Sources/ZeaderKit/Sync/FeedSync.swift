@@ -423,6 +423,11 @@ public final class FeedSync: Sendable {
         for subscription in subscriptions { if let url = subscription.url { byURL[url] = subscription } }
         var changed = false
         for change in queued {
+            // A command or a file is never sent to a server, whatever put it in the queue.
+            guard SyncQueue.isSyncable(change.url) else {
+                try dropChange(change.id)
+                continue
+            }
             let known = byURL[change.url] ?? subscriptions.first { $0.id == change.feedSyncID }
             var linkTo: String?
             switch change.kind {

@@ -25,13 +25,14 @@ public enum SyncQueue {
     }
 
     /// Queues a subscription change of `server` (when the store syncs). An unsubscribe of
-    /// a feed whose subscribe was never pushed drops both.
+    /// a feed whose subscribe was never pushed drops both. A feed that is not http(s) with a
+    /// host (a command, a file) is never queued: it stays local (``isSyncable(_:)``).
     ///
     /// ```swift
     /// SyncQueue.queue(.unsubscribe, for: server, in: context)
     /// ```
     public static func queue(_ kind: SyncChange.Kind, for server: Server, in context: ManagedObjectContext) {
-        guard isActive(in: context) else { return }
+        guard isActive(in: context), isSyncable(server.url) else { return }
         let url = server.url
         let earlier =
             (try? SyncChange.findAll(
@@ -54,6 +55,16 @@ public enum SyncQueue {
         change.feedURL = url
         change.feedSyncID = server.syncID
         change.created = Date()
+    }
+
+    /// Whether a feed's URL may go to a sync server: only http(s) with a host. A command
+    /// line or a file path is the user's own and means nothing to a server (DESIGN's trust rule).
+    ///
+    /// ```swift
+    /// SyncQueue.isSyncable("exec:~/bin/feed")  // false
+    /// ```
+    public static func isSyncable(_ url: String) -> Bool {
+        FeedTrust.webURL(url) != nil
     }
 
     /// Notes that the items' read state (or flag) changed here: sets the pending mark the

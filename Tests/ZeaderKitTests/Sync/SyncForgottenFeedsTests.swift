@@ -175,3 +175,56 @@ extension SyncForgottenFeedsCLITests {
         }
     }
 }
+
+/// Commands and file paths are the user's own: a sync never sends them to a server, they
+/// stay local feeds.
+@Suite("Sync: commands and files are never sent to a server")
+struct SyncLocalOnlyFeedsTests {
+    static let localOnly = [
+        "exec:cat /etc/passwd", "filter:~/bin/clean:http://a.example/feed.xml", "file:///home/alice/feed.xml",
+        "FILE:///home/alice/Feed.xml", "Exec:echo secret", "/home/alice/feed.xml", "ftp://a.example/feed.xml",
+        "http:///no-host.xml",
+    ]
+
+    @Test func noCommandOrFileIsQuickAdded() async throws {
+        let server = try FakeGReaderServer()
+        server.update { $0.subscriptions = [] }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ZeaderStore.open(at: directory.appendingPathComponent("z.sqlite"))
+        let context = store.container.newBackgroundContext()
+        let web = "http://a.example/feed.xml"
+        // Half of them there when the account is added, half added after.
+        func insert(_ urls: some Sequence<String>) throws {
+            try context.performAndWait {
+                for url in urls {
+                    let feed = context.insert(Server.self)
+                    feed.url = url
+                    SyncQueue.queue(.subscribe, for: feed, in: context)
+                }
+                try context.save()
+            }
+        }
+        try insert(Self.localOnly.prefix(4) + [web])
+        let sync = FeedSync(store: store)
+        try sync.addAccount(apiURL: server.apiURL, user: "alice", token: "t")
+        try insert(Self.localOnly.dropFirst(4))
+        let report = try await sync.sync()
+        let posts = server.shared.state.withLock { $0.posts }
+        #expect(posts.filter { $0.hasPrefix("subscription/") } == ["subscription/quickadd " + web], "\(posts)")
+        for secret in ["passwd", "/home/alice", "secret", "clean", "ftp:", "no-host"] {
+            #expect(!posts.contains { $0.contains(secret) }, "\(secret) was sent: \(posts)")
+        }
+        #expect(report.refused.isEmpty, "\(report.refused)")
+        #expect(try sync.status()?.pending == 0)
+        let kept = try context.performAndWait { try Server.findAll(in: context).map(\.url) }
+        #expect(Set(kept) == Set(Self.localOnly + [web]))
+    }
+}
+
+extension SyncLocalOnlyFeedsTests {
+    @Test func theManPageSaysCommandsAndFilesAreNeverSent() throws {
+        let section = try SyncManPageTests.syncSection()
+        #expect(section.contains("is never sent to the server, not even its URL"))
+    }
+}
