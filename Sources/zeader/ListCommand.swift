@@ -13,7 +13,7 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only the feeds with this tag (ignoring case).", valueName: "T"))
     var tag: String?
 
-    @Flag(help: "Print one JSON array of {url, title, unread, total, lastError, lastRefresh, disabled, tags}.")
+    @Flag(help: "Print one JSON array of {url, title, unread, total, lastError, lastRefresh, disabled, tags, synced}.")
     var json = false
 
     @OptionGroup var store: StoreOptions

@@ -131,20 +131,33 @@ struct SyncCommand: AsyncParsableCommand {
         upload ? .upload : detach ? .detach : acceptRemovals ? .remove : .stop
     }
 
-    /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds):
-    /// returns false when the store has no account, and exits 1 when the sync failed.
+    /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds), then a
+    /// refresh here of the feeds the account does not sync (``FeedSync/localFeeds()``):
+    /// returns false when the store has no account, and exits 1 when the sync or a local
+    /// feed failed.
     static func refreshThroughSync(_ store: ZeaderStore) async throws -> Bool {
         guard (try? FeedSync(store: store).hasAccount()) == true else { return false }
-        let sync = FeedSync(store: store, ignoreRules: try configIgnoreRules("refresh"))
+        let ignoreRules = try configIgnoreRules("refresh")
+        let sync = FeedSync(store: store, ignoreRules: ignoreRules)
         let report: FeedSync.Report
+        let local: RefreshSummary?
         do {
             report = try await sync.sync()
+            let feeds = try sync.localFeeds()
+            var options = RefreshOptions()
+            options.ignoreRules = ignoreRules
+            // No feeds named would mean every feed: only ask when there are local ones.
+            local = feeds.isEmpty ? nil : try await FeedRefresher(store: store, options: options).refresh(servers: feeds)
         } catch {
             throw CommandOutput.fail("refresh", error)
         }
         for line in report.refused + report.notStored { CommandOutput.warn("zeader refresh: \(TerminalText.line(line))") }
+        for problem in local?.failures.compactMap(\.problem) ?? [] {
+            CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
+        }
         CommandOutput.write(report.line + "\n")
-        if !report.refused.isEmpty { throw ExitCode.failure }
+        if let local { CommandOutput.write("local feeds: " + local.line + "\n") }
+        if !report.refused.isEmpty || local?.failures.isEmpty == false { throw ExitCode.failure }
         return true
     }
 

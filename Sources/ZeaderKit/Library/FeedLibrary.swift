@@ -80,9 +80,10 @@ public struct FeedLibrary: Sendable {
     /// ```
     public func servers(tag: String? = nil) throws(ZeaderError) -> [ServerSummary] {
         try withContext { context in
-            try FeedEditing.servers(in: context)
+            let syncing = SyncQueue.isActive(in: context)
+            return try FeedEditing.servers(in: context)
                 .filter { server in tag.map { FeedTags.contains(server.tags, $0) } ?? true }
-                .map(ServerSummary.init)
+                .map { ServerSummary($0, syncing: syncing) }
         }
     }
 

@@ -162,6 +162,24 @@ public enum Messages {
         return "the sync server lists \(id) with \(shown), not an http or https feed: not stored"
     }
 
+    /// A sync's line for a feed the server refused to subscribe to (``FeedSync/Report/refused``).
+    ///
+    /// ```swift
+    /// Messages.syncRefused(url: "https://a.example/feed", reason: "HTTP 404")
+    /// ```
+    public static func syncRefused(url: String, reason: String) -> String {
+        "the sync server refused to subscribe to \(url): \(reason); it stays a local feed, refreshed here"
+    }
+
+    /// The last error of a feed the sync server refused, until the next refresh here.
+    ///
+    /// ```swift
+    /// server.lastError = Messages.syncRefusedFeedError(reason: "HTTP 404")
+    /// ```
+    public static func syncRefusedFeedError(reason: String) -> String {
+        "the sync server refused this feed (\(reason)); it stays local, refreshed here"
+    }
+
     /// `zeader check`'s line for a command or file feed no origin vouches for, with the two
     /// ways out.
     ///

@@ -17,11 +17,15 @@ public struct ServerSummary: Sendable, Equatable {
     public var disabled: Bool
     /// The feed's tags, sorted (see ``FeedTags``).
     public var tags: [String]
+    /// Whether the store's sync account syncs the feed; false for a local one (refused by
+    /// the server, a command or a file), nil when the store has no account.
+    public var synced: Bool?
 
     public init(
         url: String, title: String?, unread: Int, total: Int, lastError: String? = nil, lastRefresh: Date? = nil,
-        disabled: Bool = false, tags: [String] = []
+        disabled: Bool = false, tags: [String] = [], synced: Bool? = nil
     ) {
+        self.synced = synced
         self.tags = tags
         self.url = url
         self.title = title
@@ -32,16 +36,17 @@ public struct ServerSummary: Sendable, Equatable {
         self.disabled = disabled
     }
 
-    /// Reads a server's values (on its context's queue).
-    init(_ server: Server) {
+    /// Reads a server's values (on its context's queue); `syncing`: the store has a sync account.
+    init(_ server: Server, syncing: Bool = false) {
         self.init(
             url: server.url, title: server.title, unread: Int(server.unreadCount), total: Int(server.totalCount),
             lastError: server.lastError, lastRefresh: server.lastRefresh, disabled: server.disabled,
-            tags: FeedTags.list(server.tags))
+            tags: FeedTags.list(server.tags), synced: syncing ? server.syncID != nil : nil)
     }
 
     /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (docs/ARCHITECTURE.md, "Contracts"),
-    /// plus `"lastRefresh"`, `"disabled"` and `"tags"` (an array of strings), ending with a newline.
+    /// plus `"lastRefresh"`, `"disabled"`, `"tags"` (an array of strings) and `"synced"` (null
+    /// without a sync account), ending with a newline.
     ///
     /// ```swift
     /// ServerSummary.json([feed])   // [{"url":"https://…","title":"Ex","unread":3,"total":9,"lastError":null,…}]
@@ -58,7 +63,9 @@ public struct ServerSummary: Sendable, Equatable {
             JSONText.appendString(server.lastError, to: &out)
             out += ",\"lastRefresh\":"
             JSONText.appendDate(server.lastRefresh, to: &out)
-            out += ",\"disabled\":\(server.disabled),\"tags\":"
+            out += ",\"disabled\":\(server.disabled),\"synced\":"
+            out += server.synced.map { $0 ? "true" : "false" } ?? "null"
+            out += ",\"tags\":"
             JSONText.appendStrings(server.tags, to: &out)
             out += "}"
         }

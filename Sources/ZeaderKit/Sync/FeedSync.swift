@@ -195,6 +195,21 @@ public final class FeedSync: Sendable {
         try addAccount(apiURL: apiURL, user: user, token: token)
     }
 
+    /// The enabled feeds the account does not sync (a feed the server refused, a command or
+    /// file feed, one detached): with an account a refresh is a sync, and these are
+    /// refreshed here after it.
+    ///
+    /// ```swift
+    /// let local = try sync.localFeeds()
+    /// if !local.isEmpty { _ = try await FeedRefresher(store: store).refresh(servers: local) }
+    /// ```
+    public func localFeeds() throws(ZeaderError) -> [ObjectID] {
+        try withContext { context in
+            try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context)
+                .filter { !$0.disabled }.map(\.objectID)
+        }
+    }
+
     /// Logs in again with a new password, keeping the account and its queue.
     ///
     /// ```swift
@@ -444,8 +459,13 @@ public final class FeedSync: Sendable {
                     if case .failure(.badResponse(_, let reason)) = added {
                         // The server's final answer (it cannot fetch the feed): keep the feed
                         // here only, rather than retrying it at every sync.
-                        report.refused.append("the sync server refused to subscribe to \(change.url): \(reason)")
+                        report.refused.append(Messages.syncRefused(url: change.url, reason: reason))
                         try dropChange(change.id)
+                        try withContext { context in
+                            let refused = try Server.findFirst(byAttribute: "url", value: .string(change.url), in: context)
+                            refused?.lastError = Messages.syncRefusedFeedError(reason: reason)
+                            try context.save()
+                        }
                         continue
                     }
                     let id = try added.get()

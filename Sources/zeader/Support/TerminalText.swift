@@ -24,7 +24,8 @@ enum TerminalText {
 
 /// `zeader list`'s text form.
 extension ServerSummary {
-    /// One line per feed: `unread/total  title  <url>`, then `[tag, tag]` when it has tags,
+    /// One line per feed: `unread/total  title  <url>` (`[local] ` before the title for a feed
+    /// a sync account does not sync), then `[tag, tag]` when it has tags,
     /// then a line `! error` when the last refresh failed.
     ///
     /// ```swift
@@ -37,6 +38,7 @@ extension ServerSummary {
             let counts = "\(server.unread)/\(server.total)"
             out += String(repeating: " ", count: width - counts.count) + counts + "  "
             if server.disabled { out += "[disabled] " }
+            if server.synced == false { out += "[local] " }
             out += TerminalText.line(server.title?.isEmpty == false ? server.title : server.url)
             out += "  <" + TerminalText.line(server.url) + ">"
             if !server.tags.isEmpty { out += "  [" + server.tags.map(TerminalText.line).joined(separator: ", ") + "]" }

@@ -228,3 +228,81 @@ extension SyncLocalOnlyFeedsTests {
         #expect(section.contains("is never sent to the server, not even its URL"))
     }
 }
+
+/// A feed the server refuses to subscribe to stays a local feed: marked so in `list`, with
+/// the server's reason as its last error, and refreshed here by `zeader refresh`.
+@Suite("Sync: a feed the server refuses stays local")
+struct SyncRefusedFeedTests {
+    static let rss = """
+        <?xml version="1.0"?><rss version="2.0"><channel><title>Local</title><link>http://127.0.0.1/</link>
+        <item><guid>l1</guid><title>L1</title></item><item><guid>l2</guid><title>L2</title></item></channel></rss>
+        """
+
+    static func feedList(_ store: URL, in directory: URL) throws -> [String: [String: Any]] {
+        let r = try zeader(["--db", store.path, "list", "--json"], in: directory)
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
+        return Dictionary(list.map { ($0["url"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test func theRefusedFeedIsMarkedLocalAndRefreshedHere() async throws {
+        let server = try FakeGReaderServer()  // refuses every quickadd ("cannot subscribe")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("z.sqlite")
+        try await withLoopbackServer({ _ in .ok(Self.rss, contentType: "application/rss+xml") }) { feeds in
+            let url = feeds.url("/feed.xml").absoluteString
+            let store = try ZeaderStore.open(at: path)
+            let context = store.container.newBackgroundContext()
+            try context.performAndWait {
+                let feed = context.insert(Server.self)
+                feed.url = url
+                feed.origin = .typed
+                try context.save()
+            }
+            try FeedSync(store: store).addAccount(apiURL: server.apiURL, user: "alice", token: "t")
+
+            var r = try zeader(["--db", path.path, "sync"], in: directory)
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("refused to subscribe to \(url): cannot subscribe"), "\(r.stderr)")
+            var list = try Self.feedList(path, in: directory)
+            #expect(list[url]?["synced"] as? Bool == false)
+            #expect((list[url]?["lastError"] as? String)?.contains("refused this feed (cannot subscribe)") == true)
+            #expect(list["http://fake.example/one.xml"]?["synced"] as? Bool == true)
+            r = try zeader(["--db", path.path, "list"], in: directory)
+            #expect(r.stdout.split(separator: "\n").contains { $0.contains("[local]") && $0.contains(url) }, "\(r.stdout)")
+            #expect(!r.stdout.split(separator: "\n").contains { $0.contains("[local]") && $0.contains("fake.example") })
+
+            // `refresh` (a sync, with an account) refreshes it here; the server is not asked again.
+            #expect(feeds.requests.isEmpty)
+            r = try zeader(["--db", path.path, "refresh"], in: directory)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("local feeds: "), "\(r.stdout)")
+            #expect(!feeds.requests.isEmpty)
+            list = try Self.feedList(path, in: directory)
+            #expect(list[url]?["total"] as? Int == 2)
+            #expect(list[url]?["lastError"] is NSNull)
+            #expect(list[url]?["synced"] as? Bool == false)
+            let quickAdds = server.shared.state.withLock { $0.posts }.filter { $0.hasPrefix("subscription/quickadd") }
+            #expect(quickAdds == ["subscription/quickadd " + url])
+        }
+    }
+
+    @Test func withoutAnAccountSyncedIsNull() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("z.sqlite")
+        let r = try zeader(["--db", path.path, "add", "--no-fetch", "http://127.0.0.1:9/feed.xml"], in: directory)
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = try Self.feedList(path, in: directory)
+        #expect(list["http://127.0.0.1:9/feed.xml"]?["synced"] is NSNull)
+    }
+}
+
+extension SyncRefusedFeedTests {
+    @Test func theManPageSaysRefusedFeedsStayLocalAndAreRefreshedHere() throws {
+        let section = try SyncManPageTests.syncSection()
+        #expect(section.contains("server's reason is the feed's error until the next refresh"))
+        #expect(section.contains("refreshes them here after the sync"))
+    }
+}

@@ -212,6 +212,21 @@ struct SyncFreshRSSTests {
         try await world.sync(world.b)
         #expect(try await world.feedList(world.a)[file.absoluteString] != nil)
         #expect(try await world.feedList(world.b).isEmpty)
+
+        // A feed the server refuses (a 404 there) stays local, says why, and `refresh` fetches it here.
+        let missing = world.feeds.url("missing")
+        r = try await world.zeader(world.a, ["add", "--no-fetch", missing])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await world.zeader(world.a, ["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("refused to subscribe to \(missing)"), "\(r.stderr)")
+        #expect(try await world.feedList(world.a)[missing]?["synced"] as? Bool == false)
+        #expect(try await world.feedList(world.a)[missing]?["lastError"] as? String != nil)
+        world.feeds.setItems(["m1", "m2"], of: "missing")
+        r = try await world.zeader(world.a, ["refresh"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try await world.feedList(world.a)[missing]?["total"] as? Int == 2)
+        #expect(try await world.feedList(world.a)[missing]?["synced"] as? Bool == false)
     }
 
     @Test("a reset account deletes nothing: the sync stops and says so; --upload subscribes it again, --detach keeps local feeds")
