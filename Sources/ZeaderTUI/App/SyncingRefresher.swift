@@ -4,10 +4,10 @@ import ZeaderKit
 
 /// The reader's refresh when the store may have a sync account: with one, a refresh is a
 /// two-way sync (``FeedSync``: the server fetches the feeds; local changes are pushed,
-/// other devices' pulled and merged into the open lists through the change bus); without
-/// one, the plain ``FeedRefresher``. It runs in the background like any refresh (the
-/// status line shows it running and how it ended) and, with an account, once when the
-/// reader starts.
+/// other devices' pulled and merged into the open lists through the change bus; then the
+/// feeds it does not sync, ``FeedSync/localFeeds()``, refreshed here); without one, the
+/// plain ``FeedRefresher``. It runs in the background like any refresh (the status line
+/// shows it running and how it ended) and, with an account, once when the reader starts.
 ///
 /// ```swift
 /// let refresher = SyncingRefresher(store: store)
@@ -39,10 +39,15 @@ public struct SyncingRefresher: ReaderRefresher {
             totals.completed = fetched
             progress(.started(url: "sync", totals))
         }
-        var summary = RefreshProgress(total: max(report.feedsAdded, 1))
+        // The feeds the account does not sync (refused by the server, commands, files) are
+        // refreshed here, as `zeader refresh` does.
+        let local = try sync.localFeeds()
+        let localSummary = local.isEmpty ? nil : try await feeds.refresh(servers: local, progress: progress)
+        var summary = RefreshProgress(total: max(report.feedsAdded, 1) + (localSummary?.progress.total ?? 0))
         summary.completed = summary.total
-        summary.newItems = report.newItems
-        return RefreshSummary(progress: summary, results: [], duration: Date().timeIntervalSince(started))
+        summary.newItems = report.newItems + (localSummary?.progress.newItems ?? 0)
+        return RefreshSummary(
+            progress: summary, results: localSummary?.results ?? [], duration: Date().timeIntervalSince(started))
     }
 }
 
