@@ -380,7 +380,8 @@ public final class FeedSync: Sendable {
         var urls = Set<String>()
         for subscription in subscriptions {
             ids.insert(subscription.id)
-            if let url = subscription.url { urls.insert(url) }
+            // As applySubscriptions matches them: the URL made what the store keeps.
+            if let url = subscription.url.flatMap(FeedTrust.webURL) { urls.insert(url) }
         }
         try withContext { context in
             let synced = try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context)

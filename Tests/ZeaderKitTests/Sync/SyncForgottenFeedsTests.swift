@@ -92,6 +92,22 @@ struct SyncForgottenFeedsTests {
         #expect(await Self.error { _ = try await sync.sync() } == message)
     }
 
+    @Test func theSameFeedsUnderNewIDsAreNotAReset() async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try await Self.syncedStore(server, feeds: 3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Listed again under other ids, their URLs written another way (case, spaces).
+        server.update { state in
+            state.subscriptions = Self.feeds.prefix(3).map {
+                ("feed/new-\($0.id.dropFirst(5))", " HTTP://" + $0.url.dropFirst(7))
+            }
+        }
+        let report = try await sync.sync()
+        #expect(report.feedsRemoved == 0 && report.feedsAdded == 0)
+        let after = try Self.snapshot(sync)
+        #expect(after.feeds == Self.feeds.prefix(3).map(\.url) && after.syncedFeeds == 3)
+    }
+
     @Test func oneFeedRemovedElsewhereStillGoes() async throws {
         let server = try FakeGReaderServer()
         let (sync, directory) = try await Self.syncedStore(server, feeds: 3)
