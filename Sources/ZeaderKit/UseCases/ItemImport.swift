@@ -21,6 +21,9 @@ import ObjectGraph
 /// - An item without an id of its own matches a stored item whose guid is its link (else
 ///   its title), as newsboat names such items: an item imported from newsboat's cache
 ///   takes Zeader's id instead of being stored twice.
+/// - An item with an id of its own also matches a stored item known by its link (its guid
+///   is its link, as a sync stores a server's items): a feed no longer synced, refreshed
+///   here, takes the feed's ids instead of storing each item twice.
 ///
 /// ```swift
 /// let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
@@ -69,8 +72,12 @@ public enum ItemImport {
         // An item without an id of its own is known to newsboat by its link, else its title:
         // an item imported from newsboat's cache is found (and takes Zeader's id) by that.
         var aliases: [String: String] = [:]
-        for (parsed, guid) in zip(items, guids) where guid.hasPrefix("zeader:") {
-            if let alias = parsed.link ?? parsed.title, !alias.isEmpty { aliases[guid] = alias }
+        for (parsed, guid) in zip(items, guids) {
+            if guid.hasPrefix("zeader:") {
+                if let alias = parsed.link ?? parsed.title, !alias.isEmpty { aliases[guid] = alias }
+            } else if let link = parsed.link, !link.isEmpty, link != guid {
+                aliases[guid] = link
+            }
         }
         var existing: [String: FeedItem] = [:]
         var tombstones: [String: RemovedItem] = [:]
@@ -99,7 +106,10 @@ public enum ItemImport {
             let alias = aliases[guid]
             if let item = existing[guid] {
                 if update(item, from: parsed) { changed += 1 }
-            } else if let alias, !documentGuids.contains(alias), let item = existing.removeValue(forKey: alias) {
+            } else if let alias, !documentGuids.contains(alias), let item = existing[alias],
+                guid.hasPrefix("zeader:") || item.link == alias
+            {
+                existing[alias] = nil
                 item.guid = guid
                 existing[guid] = item
                 _ = update(item, from: parsed)

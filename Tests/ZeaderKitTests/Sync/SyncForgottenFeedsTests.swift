@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import LoopbackHTTPServer
 import ObjectGraph
@@ -320,5 +321,44 @@ extension SyncRefusedFeedTests {
         let section = try SyncManPageTests.syncSection()
         #expect(section.contains("server's reason is the feed's error until the next refresh"))
         #expect(section.contains("refreshes them here after the sync"))
+    }
+}
+
+/// A feed no longer synced (detached, or its account removed) keeps its items when it is
+/// refreshed here: a sync stored them under their links, the feed gives its own ids.
+@Suite("Sync: a detached feed refreshed here stores no twins")
+struct SyncDetachedRefreshTests {
+    @Test func itemsStoredByASyncTakeTheFeedsIDs() throws {
+        let store = try ZeaderStore.inMemory()
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait {
+            let server = context.insert(Server.self)
+            server.url = "http://127.0.0.1:9/feed.xml"
+            for n in 1...2 {
+                let item = context.insert(FeedItem.self)
+                item.guid = "http://127.0.0.1:9/\(n)"  // as a sync stores it
+                item.link = item.guid
+                item.server = server
+                item.read = n == 1
+                item.flagged = n == 2
+            }
+            try context.save()
+            let parsed = (1...3).map { ParsedItem(id: "id-\($0)", title: "T\($0)", link: "http://127.0.0.1:9/\($0)") }
+            let counts = try ItemImport.upsert(parsed, into: server, in: context, now: Date())
+            try context.save()
+            #expect(counts.new == 1)
+            let items = try FeedItem.findAll(sortedBy: "guid", in: context)
+            #expect(items.map(\.guid) == ["id-1", "id-2", "id-3"])
+            #expect(items.map(\.read) == [true, false, false])
+            #expect(items.map(\.flagged) == [false, true, false])
+            // A stored item whose guid is another item's link but not its own link is not taken.
+            let other = context.insert(FeedItem.self)
+            other.guid = "http://127.0.0.1:9/4"
+            other.link = "http://127.0.0.1:9/elsewhere"
+            other.server = server
+            try context.save()
+            let fourth = [ParsedItem(id: "id-4", title: "T4", link: "http://127.0.0.1:9/4")]
+            #expect(try ItemImport.upsert(fourth, into: server, in: context, now: Date()).new == 1)
+        }
     }
 }

@@ -288,6 +288,14 @@ struct SyncFreshRSSTests {
         try await world.sync(world.a)
         #expect(Set(try await world.feedList(world.a).keys) == Set(feedsBefore.keys))
         #expect(try await world.items(world.a).count == 6)
+        // Local now: `refresh` fetches them here, without twins.
+        r = try await world.zeader(world.a, ["refresh"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for (url, feed) in try await world.feedList(world.a) {
+            #expect(feed["total"] as? Int == 2, "\(url)")
+            #expect(feed["synced"] as? Bool == false, "\(url)")
+        }
+        #expect(try await world.items(world.a).count == 6)
     }
 
     @Test("the server away: mark all read fails to sync with exit 1 and stays queued; once it is back, the other device sees it")
