@@ -88,6 +88,18 @@ public enum SyncQueue {
         try SyncChange.count(in: context) + FeedItem.count(where: pendingItems, in: context)
     }
 
+    /// The feeds a sync does not cover: those with no server id and no subscription
+    /// queued for the server. `zeader refresh` fetches them itself when the sync fails.
+    ///
+    /// ```swift
+    /// let local = try SyncQueue.localFeeds(in: context)
+    /// ```
+    public static func localFeeds(in context: ManagedObjectContext) throws -> [ObjectID] {
+        let queued = Set(try SyncChange.findAll(in: context).map(\.feedURL))
+        return try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context)
+            .filter { !queued.contains($0.url) }.map(\.objectID)
+    }
+
     /// The synced items with a read or flag change the server does not have yet. Written so
     /// that each branch of the OR is an equality on a prefix of the index
     /// `(syncReadPending, syncFlagPending)` (model version 5, ``ZeaderModel/syncVersion5Additions(to:)``;
