@@ -130,6 +130,15 @@ struct SyncStatusLineTests {
         }
     }
 
+    @Test func theStatusLineCutsALongMessageAtAWordsEnd() throws {
+        let h = try Harness(width: 38, height: 12)
+        let app = h.app
+        h.queue.sync { app.state.say(.cannotRefresh("the sync failed: cannot reach the sync server: connection refused")) }
+        _ = h.settle()
+        let status = h.line(11).trimmingCharacters(in: .whitespaces)
+        #expect(status == "Cannot refresh: the sync failed…", "\(status)")
+    }
+
     @Test(arguments: [20, 31, 40, 57])
     func aLongMessageIsCutAtAWordsEnd(width: Int) {
         let message = "Cannot refresh: the sync failed: cannot reach the sync server: connection refused"
