@@ -123,7 +123,28 @@ extension SyncQueue {
             context.undoManager?.isEnabled = wasEnabled
         }
         for server in removed { queue(.unsubscribe, for: server, in: context) }
-        for server in restored { queue(.subscribe, for: server, in: context) }
+        // The step's own unsubscribe coming off the queue: the server never saw the removal.
+        let unpushed = Set(
+            context.deletedObjects.compactMap { box -> String? in
+                guard let change = box.object as? SyncChange, change.kind == SyncChange.Kind.unsubscribe.rawValue else {
+                    return nil
+                }
+                return change.feedURL
+            })
+        for server in restored {
+            if server.syncID != nil, !unpushed.contains(server.url) {
+                // The server dropped the feed and its items: subscribed again, it lists them
+                // under new ids. Unlinked, the items are matched to those by link as a feed
+                // joining an account is, rather than kept beside them under ids gone.
+                server.syncID = nil
+                for box in context.insertedObjects {
+                    if let item = box.object as? FeedItem, item.server?.objectID == server.objectID, item.syncID != nil {
+                        item.syncID = nil
+                    }
+                }
+            }
+            queue(.subscribe, for: server, in: context)
+        }
         for server in retagged { queue(.tags, for: server, in: context) }
     }
 }

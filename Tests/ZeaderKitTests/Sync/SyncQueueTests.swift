@@ -170,14 +170,23 @@ struct SyncQueueTests {
             // (The tag change the removal had replaced is queued again too: the step's queue rows come back.)
             #expect(try queued().contains("subscribe") && !queued().contains("unsubscribe"))
             #expect(try FeedItem.count(in: view) == 3)
+            // The server dropped its items: they are matched again by link, not kept under ids gone.
+            #expect(server.syncID == nil)
+            #expect(try FeedItem.findAll(in: view).allSatisfy { $0.syncID == nil })
         }
         try Self.pushedSubscriptions(store)
+        // The subscription pushed: the sync links the feed to its new server id.
+        let other = store.container.newBackgroundContext()
+        try other.performAndWait {
+            try FeedEditing.server(url: url, in: other).syncID = "feed/2"
+            try other.save()
+        }
         try view.performAndWait { () throws in
             // Redone: unsubscribed again, with the feed's server id.
             #expect(try ItemMarking.redo(in: view, bus: bus) == "Delete Feed")
             let changes = try SyncChange.findAll(in: view)
             #expect(changes.map(\.kind) == ["unsubscribe"])
-            #expect(changes.first?.feedSyncID == "feed/1")
+            #expect(changes.first?.feedSyncID == "feed/2")
             #expect(try ItemMarking.undo(in: view, bus: bus) == "Delete Feed")
         }
         try Self.pushedSubscriptions(store)
