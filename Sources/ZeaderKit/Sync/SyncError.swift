@@ -68,7 +68,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notTheAPI(let url, let saw):
             return "\(url) is not a Google Reader API (its login answered with \(saw)); give the Google Reader API URL "
                 + "of your server: for FreshRSS https://HOST/api/greader.php, with API access allowed in its "
-                + "settings (Authentication) and an API password set in the user's profile"
+                + "settings (Authentication) and an API password set in the user's profile; for Miniflux, enable "
+                + "the Google Reader API (and its user name and password) in Settings > Integrations"
         case .server(let status, let request):
             return "the sync server answered HTTP \(status) to \(request); changes not yet pushed are kept, "
                 + "run `zeader sync` again later"
