@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import Synchronization
 import ZeaderKit
 import ZeaderTUI
@@ -16,7 +17,11 @@ struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh",
         abstract: "Fetch feeds and store their new items.",
-        discussion: "Without FEED, every enabled feed is refreshed. Exit status 1 when any feed failed.")
+        discussion: """
+            Without FEED, every enabled feed is refreshed. With a sync account, it is a sync (the server fetches \
+            the feeds); when the sync fails, the feeds it does not cover are still refreshed here. Exit status 1 \
+            when any feed or the sync failed.
+            """)
 
     @Option(name: [.short, .long], help: ArgumentHelp("Feeds fetched at once (1-64).", valueName: "N"))
     var jobs = 8
@@ -32,7 +37,18 @@ struct RefreshCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try self.store.openStore(command: "refresh", writes: true)
-        if feeds.isEmpty, try await SyncCommand.refreshThroughSync(store) { return }
+        // With an account the server fetches the feeds; if it cannot be reached, the feeds
+        // it does not cover are still fetched here, and the exit status says the sync failed.
+        var only: [ObjectID]?
+        if feeds.isEmpty {
+            switch try await SyncCommand.refreshThroughSync(store) {
+            case .noAccount: break
+            case .synced: return
+            case .failed(let local):
+                if local.isEmpty { throw ExitCode.failure }
+                only = local
+            }
+        }
         var options = RefreshOptions(jobs: jobs)
         let config: ReaderConfig
         do {
@@ -48,7 +64,7 @@ struct RefreshCommand: AsyncParsableCommand {
         let columns = Self.terminalColumns()
         let summary: RefreshSummary
         do {
-            summary = try await refresher.refresh(urls: feeds) { event in
+            let progress: @Sendable (RefreshEvent) -> Void = { event in
                 guard drawsProgress else { return }
                 let now = ContinuousClock.now
                 let due = lastDraw.withLock { last in
@@ -59,6 +75,11 @@ struct RefreshCommand: AsyncParsableCommand {
                     return true
                 }
                 if due { FileHandle.standardError.write(Data(ProgressBar.render(event.progress, columns: columns).utf8)) }
+            }
+            if let only {
+                summary = try await refresher.refresh(servers: only, progress: progress)
+            } else {
+                summary = try await refresher.refresh(urls: feeds, progress: progress)
             }
         } catch {
             throw CommandOutput.fail("refresh", error)
@@ -78,7 +99,7 @@ struct RefreshCommand: AsyncParsableCommand {
         {
             CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
         }
-        if !summary.failures.isEmpty { throw ExitCode.failure }
+        if !summary.failures.isEmpty || only != nil { throw ExitCode.failure }
     }
 
     private static func terminalColumns() -> Int {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import ZeaderKit
 import ZeaderTUI
 
@@ -118,7 +119,13 @@ struct SyncCommand: AsyncParsableCommand {
                 let lost = dropped == 0 ? "" : ", \(dropped) change\(dropped == 1 ? "" : "s") not pushed dropped"
                 CommandOutput.write("sync account removed (feeds and items kept\(lost))\n")
             default:
-                let report = try await sync.sync(missingFeeds: missingFeeds)
+                let report: FeedSync.Report
+                do {
+                    report = try await sync.sync(missingFeeds: missingFeeds)
+                } catch {
+                    let pending = (try? sync.status()?.pending) ?? 0
+                    throw ZeaderError.other(Messages.syncFailed(error.description, pending: pending))
+                }
                 for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
                 CommandOutput.write(report.line + "\n")
                 if !report.refused.isEmpty { throw ExitCode.failure }
@@ -133,18 +140,38 @@ struct SyncCommand: AsyncParsableCommand {
         upload ? .upload : detach ? .detach : acceptRemovals ? .remove : .stop
     }
 
+    /// What `zeader refresh` does with a sync account.
+    enum RefreshBySync {
+        /// The store has no account: a plain refresh.
+        case noAccount
+        /// The sync ran (its lines printed), then a refresh here of the feeds it does not sync.
+        case synced
+        /// The sync failed (its line printed): `localFeeds`, the feeds it does not cover,
+        /// are refreshed here all the same.
+        case failed(localFeeds: [ObjectID])
+    }
+
     /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds), then a
-    /// refresh here of the feeds the account does not sync (``FeedSync/localFeeds()``):
-    /// returns false when the store has no account, and exits 1 when the sync or a local
-    /// feed failed.
-    static func refreshThroughSync(_ store: ZeaderStore) async throws -> Bool {
-        guard (try? FeedSync(store: store).hasAccount()) == true else { return false }
+    /// refresh here of the feeds the account does not sync (``FeedSync/localFeeds()``); exits 1
+    /// when the server refused a feed or a local feed failed.
+    static func refreshThroughSync(_ store: ZeaderStore) async throws -> RefreshBySync {
+        guard (try? FeedSync(store: store).hasAccount()) == true else { return .noAccount }
         let ignoreRules = try configIgnoreRules("refresh")
         let sync = FeedSync(store: store, ignoreRules: ignoreRules)
         let report: FeedSync.Report
-        let local: RefreshSummary?
         do {
             report = try await sync.sync()
+        } catch {
+            let context = store.container.newBackgroundContext()
+            let (pending, local) = context.performAndWait {
+                ((try? SyncQueue.pendingCount(in: context)) ?? 0, (try? SyncQueue.localFeeds(in: context)) ?? [])
+            }
+            let line = Messages.syncFailed(error.description, pending: pending, localFeeds: local.count)
+            CommandOutput.warn("zeader refresh: \(TerminalText.line(line))")
+            return .failed(localFeeds: local)
+        }
+        let local: RefreshSummary?
+        do {
             let feeds = try sync.localFeeds()
             var options = RefreshOptions()
             options.ignoreRules = ignoreRules
@@ -160,7 +187,7 @@ struct SyncCommand: AsyncParsableCommand {
         CommandOutput.write(report.line + "\n")
         if let local { CommandOutput.write("local feeds: " + local.line + "\n") }
         if !report.refused.isEmpty || local?.failures.isEmpty == false { throw ExitCode.failure }
-        return true
+        return .synced
     }
 
     /// The config's `ignore` rules (the killfile), which a sync applies to the items it pulls

@@ -1,10 +1,11 @@
+import Feeds
 import Foundation
 import LoopbackHTTPServer
 import ObjectGraph
 import Synchronization
 import Testing
-import ZeaderKit
 
+@testable import ZeaderKit
 @testable import ZeaderTUI
 
 /// The reader's refresh with sync: a refresher that syncs is run once when the reader
@@ -87,5 +88,110 @@ struct SyncingRefresherLocalFeedsTests {
                 #expect(try context.performAndWait { try FeedItem.count(in: context) } == 2)
             }
         }
+    }
+}
+
+/// The status line tells what a sync did (not "Refreshed 1 feed"), says "Syncing" while
+/// one runs, and cuts a long message at a word's end.
+@Suite("The reader's status line and sync")
+struct SyncStatusLineTests {
+    /// A refresher that syncs and reports `report`, or fails with `failure`.
+    final class ReportingRefresher: ReaderRefresher {
+        let report: FeedSync.Report
+        var syncs: Bool { true }
+        let refreshesOnStart: Bool
+        init(_ report: FeedSync.Report, onStart: Bool = true) {
+            self.report = report
+            refreshesOnStart = onStart
+        }
+
+        func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
+            -> RefreshSummary
+        {
+            var totals = RefreshProgress(total: 1)
+            totals.completed = 1
+            return RefreshSummary(progress: totals, results: [], duration: 0, sync: report)
+        }
+    }
+
+    @Test func aSyncSaysWhatItPulledAndPushed() async throws {
+        var report = FeedSync.Report()
+        report.newItems = 12
+        report.pushed = 1
+        report.stateChanges = 5
+        let h = try Harness(refresher: ReportingRefresher(report))
+        var screen = h.settle()
+        for _ in 0..<250 where !screen.contains("Synced") {
+            try await Task.sleep(for: .milliseconds(20))
+            screen = h.settle()
+        }
+        #expect(screen.contains("Synced: pulled 12 new items, pushed 1 change, 5 read/flag states changed"), "\(screen)")
+        #expect(!screen.contains("Refreshed"))
+    }
+
+    @Test func aSyncRunningSaysSyncingNotRefreshingZeroOfOne() throws {
+        let h = try Harness(refresher: ReportingRefresher(FeedSync.Report(), onStart: false))
+        let app = h.app
+        h.queue.sync {
+            app.state.refreshProgress = (0, 1)
+            app.state.refreshIsSync = true
+        }
+        var screen = h.settle()
+        #expect(screen.contains("Syncing"), "\(screen)")
+        #expect(!screen.contains("Refreshing 0/1"))
+        h.queue.sync { app.state.refreshProgress = (250, 1000) }
+        screen = h.settle()
+        #expect(screen.contains("Syncing 250/1000 items"), "\(screen)")
+    }
+
+    @Test func aFailedSyncSaysTheChangesAreKept() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ZeaderStore.open(at: directory.appendingPathComponent("z.sqlite"))
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait {
+            let account = context.insert(SyncAccount.self)
+            account.apiURL = "http://127.0.0.1:1/api/greader.php"
+            account.user = "alice"
+            let server = context.insert(Server.self)
+            server.url = "http://127.0.0.1:1/feed.xml"
+            server.syncID = "feed/1"
+            let item = context.insert(FeedItem.self)
+            item.guid = "g1"
+            item.syncID = "1"
+            item.server = server
+            try context.save()
+            try ItemMarking.setRead([item.objectID], true, in: context)
+        }
+        do throws(ZeaderError) {
+            _ = try await SyncingRefresher(store: store).refresh(servers: [], progress: nil)
+            Issue.record("synced without a login token")
+        } catch {
+            #expect(error.description.hasPrefix("the sync failed: "), "\(error)")
+            #expect(error.description.contains("the 1 change made here is kept for the next sync"), "\(error)")
+        }
+    }
+
+    @Test func theStatusLineCutsALongMessageAtAWordsEnd() throws {
+        let h = try Harness(width: 38, height: 12)
+        let app = h.app
+        h.queue.sync { app.state.say(.cannotRefresh("the sync failed: cannot reach the sync server: connection refused")) }
+        _ = h.settle()
+        let status = h.line(11).trimmingCharacters(in: .whitespaces)
+        #expect(status == "Cannot refresh: the sync failed…", "\(status)")
+    }
+
+    @Test(arguments: [20, 31, 40, 57])
+    func aLongMessageIsCutAtAWordsEnd(width: Int) {
+        let message = "Cannot refresh: the sync failed: cannot reach the sync server: connection refused"
+        let cut = ReaderView.fitted(message, width: width)
+        #expect(DisplayWidth.of(cut) <= width)
+        #expect(cut.hasSuffix("…"))
+        let words = Set(message.split(separator: " ").map(String.init))
+        for word in cut.dropLast().split(separator: " ") {
+            #expect(words.contains(String(word)) || words.contains(String(word) + ":"), "\(cut)")
+        }
+        #expect(ReaderView.fitted("Synced", width: width) == "Synced")
     }
 }

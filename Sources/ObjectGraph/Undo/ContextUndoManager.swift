@@ -221,7 +221,9 @@ extension ManagedObjectContext {
     func revert(_ record: UndoRecord) {
         switch record.kind {
         case .insert(let id):
-            let object = self.object(with: id)
+            // An object whose row another context or process deleted meanwhile stays deleted
+            // (deleting it again would record a redo that inserts an empty row).
+            guard let object = try? existingObject(with: id) else { return }
             if object.managedObjectContext === self, deletedByID[object.objectID] == nil { delete(object) }
         case .delete(let id, let values, let toOne, let recorded, let changedKeys):
             let permanent = permanentIDForTemporary[id] ?? id

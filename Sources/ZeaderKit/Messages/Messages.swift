@@ -180,6 +180,28 @@ public enum Messages {
         "the sync server refused this feed (\(reason)); it stays local, refreshed here"
     }
 
+    /// A sync that failed, with what it keeps: `problem` (the error's own line), the count
+    /// of changes made here not yet pushed, and (for `zeader refresh`) how many feeds not
+    /// synced are refreshed here all the same.
+    ///
+    /// ```swift
+    /// Messages.syncFailed("cannot reach the sync server: …", pending: 2, localFeeds: 1)
+    /// ```
+    public static func syncFailed(_ problem: String, pending: Int, localFeeds: Int? = nil) -> String {
+        var line = "the sync failed: \(problem)"
+        if pending > 0 {
+            line +=
+                "; the \(pending) change\(pending == 1 ? "" : "s") made here \(pending == 1 ? "is" : "are") kept for the next sync"
+        }
+        if let localFeeds {
+            line +=
+                localFeeds == 0
+                ? "; no feed here is refreshed without the server"
+                : "; refreshing the \(localFeeds) feed\(localFeeds == 1 ? "" : "s") not synced here"
+        }
+        return line
+    }
+
     /// `zeader check`'s line for a command or file feed no origin vouches for, with the two
     /// ways out.
     ///

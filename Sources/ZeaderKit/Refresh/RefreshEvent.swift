@@ -168,11 +168,17 @@ public struct RefreshSummary: Sendable, Equatable {
     public var results: [FeedRefreshResult]
     /// Wall time in seconds.
     public var duration: TimeInterval
+    /// When the refresh was a sync (the server fetched the feeds), what the sync did; nil
+    /// for a refresh of the feeds themselves: `summary.sync?.newItems`.
+    public var sync: FeedSync.Report?
 
-    public init(progress: RefreshProgress, results: [FeedRefreshResult], duration: TimeInterval) {
+    public init(
+        progress: RefreshProgress, results: [FeedRefreshResult], duration: TimeInterval, sync: FeedSync.Report? = nil
+    ) {
         self.progress = progress
         self.results = results
         self.duration = duration
+        self.sync = sync
     }
 
     /// The feeds that failed.

@@ -204,10 +204,7 @@ public final class FeedSync: Sendable {
     /// if !local.isEmpty { _ = try await FeedRefresher(store: store).refresh(servers: local) }
     /// ```
     public func localFeeds() throws(ZeaderError) -> [ObjectID] {
-        try withContext { context in
-            try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context)
-                .filter { !$0.disabled }.map(\.objectID)
-        }
+        try withContext { context in try SyncQueue.localFeeds(in: context) }
     }
 
     /// Logs in again with a new password, keeping the account and its queue.

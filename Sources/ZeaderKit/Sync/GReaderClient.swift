@@ -50,21 +50,38 @@ public final class GReaderClient: Sendable {
         var request = FeedRequest(url: url)
         request.formBody = FormBody.encode([("Email", user), ("Passwd", password)])
         switch await fetcher.fetch(request) {
-        case .fetched(let body, _):
+        case .fetched(let body, let metadata):
             let text = String(decoding: body, as: UTF8.self)
             for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("Auth=") {
                 let token = String(line.dropFirst(5))
                 if !token.isEmpty { return token }
             }
+            if looksLikeHTML(text, contentType: metadata.contentType) { throw .notTheAPI(url: base, saw: "an HTML page") }
             throw .badResponse(request: "ClientLogin", reason: "no Auth= line")
         case .failed(.httpStatus(let status, _)) where status == 401 || status == 403 || status == 400:
             throw .loginRefused(user: user, url: base)
+        case .failed(.httpStatus(let status, _)) where notAnEndpoint.contains(status):
+            // No ClientLogin there: a site or a path without the API.
+            throw .notTheAPI(url: base, saw: "HTTP \(status)")
+        case .gone(let metadata) where notAnEndpoint.contains(metadata.status):
+            throw .notTheAPI(url: base, saw: "HTTP \(metadata.status)")
         case .failed(.credentialedRedirect(_, let to)):
             throw .redirectedElsewhere(request: "ClientLogin", to: FetchError.origin(of: to))
         case .failed(let error): throw .unreachable(error)
         case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: "ClientLogin")
         case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: "ClientLogin")
         }
+    }
+
+    /// The statuses that say a login URL has no ClientLogin: not found, gone, method not allowed.
+    static let notAnEndpoint: Set<Int> = [404, 405, 410]
+
+    /// Whether a login answer is a web page rather than the API's `key=value` lines.
+    static func looksLikeHTML(_ text: String, contentType: String?) -> Bool {
+        if let contentType, contentType.lowercased().contains("html") { return true }
+        let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.prefix(16).lowercased()
+        return start.hasPrefix("<!doctype") || start.hasPrefix("<html") || start.hasPrefix("<?xml") || start.hasPrefix("<head")
+            || start.hasPrefix("<!--")
     }
 
     // MARK: - Requests

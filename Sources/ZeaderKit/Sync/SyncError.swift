@@ -14,6 +14,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case loginRefused(user: String, url: String)
     /// The server no longer accepts the stored login token.
     case tokenRejected(url: String)
+    /// The URL given for the account answered the login as something other than a Google
+    /// Reader API does (`saw`: "an HTML page", "HTTP 404"…): most often the site's own URL.
+    case notTheAPI(url: String, saw: String)
     /// The server answered a request with an error status.
     case server(status: Int, request: String)
     /// The server's answer could not be understood.
@@ -65,6 +68,11 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tokenRejected(let url):
             return "\(url): the server no longer accepts the login token; log in again with `zeader sync login` "
                 + "(changes not yet pushed are kept)"
+        case .notTheAPI(let url, let saw):
+            return "\(url) is not a Google Reader API (its login answered with \(saw)); give the Google Reader API URL "
+                + "of your server: for FreshRSS https://HOST/api/greader.php, with API access allowed in its "
+                + "settings (Authentication) and an API password set in the user's profile; for Miniflux, enable "
+                + "the Google Reader API (and its user name and password) in Settings > Integrations"
         case .server(let status, let request):
             return "the sync server answered HTTP \(status) to \(request); changes not yet pushed are kept, "
                 + "run `zeader sync` again later"

@@ -99,6 +99,20 @@ public enum SyncQueue {
         try SyncChange.count(in: context) + FeedItem.count(where: pendingItems, in: context)
     }
 
+    /// The enabled feeds a sync does not cover: those with no server id and no subscription
+    /// queued for the server (a feed the server refused, a command or file feed, one
+    /// detached). With an account they are refreshed here, after the sync or when it fails;
+    /// a feed still queued is left to the sync, which would otherwise find it twice.
+    ///
+    /// ```swift
+    /// let local = try SyncQueue.localFeeds(in: context)
+    /// ```
+    public static func localFeeds(in context: ManagedObjectContext) throws -> [ObjectID] {
+        let queued = Set(try SyncChange.findAll(in: context).map(\.feedURL))
+        return try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context)
+            .filter { !$0.disabled && !queued.contains($0.url) }.map(\.objectID)
+    }
+
     /// The synced items with a read or flag change the server does not have yet. Written so
     /// that each branch of the OR is an equality on a prefix of the index
     /// `(syncReadPending, syncFlagPending)` (model version 5, ``ZeaderModel/syncVersion5Additions(to:)``;

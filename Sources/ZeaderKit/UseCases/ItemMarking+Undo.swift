@@ -7,8 +7,10 @@ extension ItemMarking {
     /// nil when there was nothing to undo. The reader's `u`.
     ///
     /// With a sync account, the items whose read or flag state the undo changed are marked
-    /// pending (``SyncQueue/noteReplayed(storeChanges:in:)``), as any other change: the
-    /// next sync pushes the undone state even when the server already had the change.
+    /// pending (``SyncQueue/noteReplayed(storeChanges:in:)``), and a feed it brings back,
+    /// removes again or retags is queued (``SyncQueue/noteReplayedFeeds(in:)``), as any
+    /// other change: the next sync pushes the undone state even when the server already
+    /// had the change.
     ///
     /// ```swift
     /// if let name = try ItemMarking.undo(in: viewContext, bus: store.container.bus) { print("undid \(name)") }
@@ -47,7 +49,10 @@ extension ItemMarking {
         let replayed = undoing ? context.undo() : context.redo()
         token?.cancel()
         guard replayed else { return nil }
-        if syncing { SyncQueue.noteReplayed(storeChanges: storeChanges.withLock { $0 }, in: context) }
+        if syncing {
+            SyncQueue.noteReplayed(storeChanges: storeChanges.withLock { $0 }, in: context)
+            SyncQueue.noteReplayedFeeds(in: context)
+        }
         try context.save()
         return name
     }
@@ -89,5 +94,57 @@ extension SyncQueue {
             if read, !item.syncReadPending { item.syncReadPending = true }
             if flag, !item.syncFlagPending { item.syncFlagPending = true }
         }
+    }
+
+    /// After an undo or redo in `context` (store with a sync account): queues the
+    /// subscription changes the step made to feeds. A feed brought back is subscribed again
+    /// (with its tags), a feed deleted again is unsubscribed, a feed whose tags changed has
+    /// its tags pushed. Not recorded for undo, as ``noteReplayed(storeChanges:in:)``.
+    ///
+    /// The step's own queue rows come back with it only while the sync has not pushed
+    /// them; once it has, without this the server would keep the state the user undid, and
+    /// the next sync would bring that state back here (a feed restored by undo removed again).
+    ///
+    /// ```swift
+    /// SyncQueue.noteReplayedFeeds(in: viewContext)
+    /// ```
+    public static func noteReplayedFeeds(in context: ManagedObjectContext) {
+        let restored = context.insertedObjects.compactMap { $0.object as? Server }
+        let removed = context.deletedObjects.compactMap { $0.object as? Server }
+        let retagged = context.updatedObjects.compactMap { box -> Server? in
+            guard let server = box.object as? Server, server.changedValues().keys.contains("tags") else { return nil }
+            return server
+        }
+        guard !restored.isEmpty || !removed.isEmpty || !retagged.isEmpty else { return }
+        let wasEnabled = context.undoManager?.isEnabled ?? false
+        context.undoManager?.isEnabled = false
+        defer {
+            context.processPendingChanges()
+            context.undoManager?.isEnabled = wasEnabled
+        }
+        for server in removed { queue(.unsubscribe, for: server, in: context) }
+        // The step's own unsubscribe coming off the queue: the server never saw the removal.
+        let unpushed = Set(
+            context.deletedObjects.compactMap { box -> String? in
+                guard let change = box.object as? SyncChange, change.kind == SyncChange.Kind.unsubscribe.rawValue else {
+                    return nil
+                }
+                return change.feedURL
+            })
+        for server in restored {
+            if server.syncID != nil, !unpushed.contains(server.url) {
+                // The server dropped the feed and its items: subscribed again, it lists them
+                // under new ids. Unlinked, the items are matched to those by link as a feed
+                // joining an account is, rather than kept beside them under ids gone.
+                server.syncID = nil
+                for box in context.insertedObjects {
+                    if let item = box.object as? FeedItem, item.server?.objectID == server.objectID, item.syncID != nil {
+                        item.syncID = nil
+                    }
+                }
+            }
+            queue(.subscribe, for: server, in: context)
+        }
+        for server in retagged { queue(.tags, for: server, in: context) }
     }
 }

@@ -254,6 +254,8 @@ public struct AppState: Equatable, Sendable {
     }
     var refreshDone = 0
     var refreshTotal = 0
+    /// The refresh in progress is a sync: its progress counts items, not feeds.
+    var refreshIsSync = false
     /// Digits typed in the article view: the link number to open.
     public var pendingLinkNumber = ""
     /// After the macro prefix (`,`): the next key names the macro (ReaderApp+Macros.swift).

@@ -577,6 +577,7 @@ public final class ReaderApp: @unchecked Sendable {
             return
         }
         state.refreshProgress = (0, max(servers.count, 1))
+        state.refreshIsSync = refresher.syncs
         Task.detached { [self] in
             let outcome: Result<RefreshSummary, ZeaderError>
             do throws(ZeaderError) {
@@ -606,9 +607,10 @@ public final class ReaderApp: @unchecked Sendable {
     /// Shows how the refresh ended.
     func finishRefresh(_ outcome: Result<RefreshSummary, ZeaderError>) {
         state.refreshProgress = nil
+        state.refreshIsSync = false
         switch outcome {
         case .success(let summary):
-            state.say(.refreshed(summary.progress))
+            state.say(summary.sync.map(StatusMessage.synced) ?? .refreshed(summary.progress))
             notifyNewItems(summary)  // notify-program (RefreshNotifier.swift)
         case .failure(let error): state.say(.cannotRefresh("\(error)"))
         }

@@ -17,6 +17,9 @@ public protocol ReaderRefresher: Sendable {
     /// Whether the reader refreshes once when it starts (a sync account's refresher does:
     /// ``SyncingRefresher``).
     var refreshesOnStart: Bool { get }
+    /// Whether a refresh is a sync with a server (the status line says "Syncing"):
+    /// `if refresher.syncs { … }`.
+    var syncs: Bool { get }
 }
 
 extension FeedRefresher: ReaderRefresher {}

@@ -37,6 +37,8 @@ enum StatusMessage: Equatable {
     /// A feed's refresh problem (``FeedRefreshResult/problem``).
     case refreshProblem(String)
     case refreshed(RefreshProgress)
+    /// A refresh that was a sync: what it pulled and pushed.
+    case synced(FeedSync.Report)
     case cannotRefresh(String)
     case noLinkToOpen
     case noLink(Int)
@@ -79,6 +81,21 @@ enum StatusMessage: Equatable {
         case .refreshed(let progress):
             let feeds = progress.total == 1 ? "1 feed" : "\(progress.total) feeds"
             return progress.failed == 0 ? "Refreshed \(feeds)" : "Refreshed \(feeds), \(progress.failed) failed"
+        case .synced(let report):
+            func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+            var parts = [
+                "pulled " + count(report.newItems, "new item", "new items"),
+                "pushed " + count(report.pushed, "change", "changes"),
+            ]
+            if report.stateChanges > 0 {
+                parts.append(count(report.stateChanges, "read/flag state", "read/flag states") + " changed")
+            }
+            if report.feedsAdded > 0 { parts.append(count(report.feedsAdded, "feed", "feeds") + " added") }
+            if report.feedsRemoved > 0 { parts.append(count(report.feedsRemoved, "feed", "feeds") + " removed") }
+            if !report.refused.isEmpty {
+                parts.append(count(report.refused.count, "feed", "feeds") + " refused by the server (zeader sync names them)")
+            }
+            return "Synced: " + parts.joined(separator: ", ")
         case .cannotRefresh(let error): return "Cannot refresh: \(error)"
         case .noLinkToOpen: return "No link to open"
         case .noLink(let number): return "No link \(number)"
@@ -96,6 +113,7 @@ enum StatusMessage: Equatable {
             .browserExited:
             return true
         case .refreshed(let progress): return progress.failed > 0
+        case .synced(let report): return !report.refused.isEmpty
         case .reader(let message): return message.isError
         default: return false
         }

@@ -27,17 +27,26 @@ public struct SyncingRefresher: ReaderRefresher {
     /// Whether the store has a sync account (then the reader syncs when it starts).
     public var refreshesOnStart: Bool { (try? sync.hasAccount()) == true }
 
+    /// Whether the store has a sync account (then a refresh is a sync).
+    public var syncs: Bool { (try? sync.hasAccount()) == true }
+
     public func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
         -> RefreshSummary
     {
         guard (try? sync.hasAccount()) == true else { return try await feeds.refresh(servers: servers, progress: progress) }
         let started = Date()
         // The status line shows the items fetched so far ("Refreshing 250/1000").
-        let report = try await sync.sync { phase in
-            guard let progress, case .items(let fetched, let total) = phase else { return }
-            var totals = RefreshProgress(total: total)
-            totals.completed = fetched
-            progress(.started(url: "sync", totals))
+        let report: FeedSync.Report
+        do {
+            report = try await sync.sync { phase in
+                guard let progress, case .items(let fetched, let total) = phase else { return }
+                var totals = RefreshProgress(total: total)
+                totals.completed = fetched
+                progress(.started(url: "sync", totals))
+            }
+        } catch {
+            // Said as `zeader sync` says it: what failed, and that the changes made here are kept.
+            throw .other(Messages.syncFailed(error.description, pending: (try? sync.status()?.pending) ?? 0))
         }
         // The feeds the account does not sync (refused by the server, commands, files) are
         // refreshed here, as `zeader refresh` does.
@@ -47,11 +56,15 @@ public struct SyncingRefresher: ReaderRefresher {
         summary.completed = summary.total
         summary.newItems = report.newItems + (localSummary?.progress.newItems ?? 0)
         return RefreshSummary(
-            progress: summary, results: localSummary?.results ?? [], duration: Date().timeIntervalSince(started))
+            progress: summary, results: localSummary?.results ?? [], duration: Date().timeIntervalSince(started),
+            sync: report)
     }
 }
 
 extension ReaderRefresher {
     /// A plain refresher does not refresh when the reader starts.
     public var refreshesOnStart: Bool { false }
+
+    /// A plain refresher fetches the feeds themselves.
+    public var syncs: Bool { false }
 }

@@ -64,6 +64,32 @@ public enum ReaderView {
     }
 
     /// Feed text made safe for the terminal and one line long.
+    /// `text` cut to `width` columns at a word's end, with "…" where it was cut: a long
+    /// status line is not cut mid-word.
+    static func fitted(_ text: String, width: Int) -> String {
+        guard width > 1, DisplayWidth.of(text) > width else { return text }
+        var cut = ""
+        var used = 0
+        var next: Character?
+        for character in text {
+            let w = DisplayWidth.of(character)
+            if used + w > width - 1 {
+                next = character
+                break
+            }
+            cut.append(character)
+            used += w
+        }
+        // Back to the last word's end when the cut fell inside a word (unless that word is most of the line).
+        if let next, !next.isWhitespace, let space = cut.lastIndex(where: \.isWhitespace),
+            cut.distance(from: cut.startIndex, to: space) >= cut.count / 2
+        {
+            cut = String(cut[..<space])
+        }
+        while let last = cut.last, last.isWhitespace || ",;:".contains(last) { cut.removeLast() }
+        return cut + "…"
+    }
+
     static func clean(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "" }
         return DisplayWidth.sanitizeForTerminal(text).split(whereSeparator: { $0 == "\n" || $0 == "\t" }).joined(
@@ -241,9 +267,13 @@ enum StatusLineView {
             text = hints(state, keyMap: keyMap)
         }
         if let (done, total) = state.refreshProgress {
-            text = "Refreshing \(done)/\(total)" + (text.isEmpty ? "" : " | " + text)
+            // A sync counts items, and only once it knows how many it pulls.
+            let progress =
+                state.refreshIsSync
+                ? (done == 0 && total <= 1 ? "Syncing" : "Syncing \(done)/\(total) items") : "Refreshing \(done)/\(total)"
+            text = progress + (text.isEmpty ? "" : " | " + text)
         }
-        buffer.write(text, x: 0, y: y, style: style)
+        buffer.write(ReaderView.fitted(text, width: buffer.width), x: 0, y: y, style: style)
     }
 
     static func hints(_ state: AppState, keyMap: KeyMap) -> String {

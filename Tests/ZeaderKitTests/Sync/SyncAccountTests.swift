@@ -53,6 +53,46 @@ struct SyncAccountTests {
         }
     }
 
+    // MARK: - The site's URL instead of the API's
+
+    /// What a web site (or a server without the API) answers a login with.
+    static let siteAnswers: [(String, LoopbackHTTPServer.Reply, String)] = [
+        ("HTML", .ok("<!DOCTYPE html><html><body>Log in</body></html>", contentType: "text/html; charset=utf-8"), "an HTML page"),
+        ("HTML labelled as text", .ok("\u{FEFF}\n  <html><head></head></html>", contentType: "text/plain"), "an HTML page"),
+        ("404", .status(404), "HTTP 404"), ("405", .status(405), "HTTP 405"), ("410", .status(410), "HTTP 410"),
+    ]
+
+    @Test(arguments: 0..<siteAnswers.count)
+    func aSiteURLInsteadOfTheAPIURLSaysWhichURLToGive(index: Int) async throws {
+        let (_, reply, saw) = Self.siteAnswers[index]
+        try await withLoopbackServer({ _ in reply }) { site in
+            let url = site.url("/").absoluteString
+            do throws(SyncError) {
+                _ = try await GReaderClient.login(apiURL: url, user: "alice", password: "secret", fetcher: Self.fetcher)
+                Issue.record("logged in to a site")
+            } catch {
+                guard case .notTheAPI(_, let answered) = error else {
+                    Issue.record("not recognised as a site: \(error)")
+                    return
+                }
+                #expect(answered == saw)
+                #expect(error.description.contains("/api/greader.php"))
+                #expect(error.description.contains("Google Reader API URL"))
+                #expect(!error.description.contains("Auth="))
+            }
+        }
+    }
+
+    @Test func aLoginAnswerWithoutATokenThatIsNoPageIsStillABadResponse() async throws {
+        _ = try await withLoopbackServer({ _ in .ok("SID=x\n", contentType: "text/plain") }) { server in
+            await #expect(throws: SyncError.badResponse(request: "ClientLogin", reason: "no Auth= line")) {
+                _ = try await GReaderClient.login(
+                    apiURL: server.url("/api/greader.php").absoluteString, user: "alice", password: "secret",
+                    fetcher: Self.fetcher)
+            }
+        }
+    }
+
     // MARK: - Logging in again, removing
 
     static func store() throws -> (FeedSync, URL) {
@@ -145,8 +185,11 @@ struct SyncAccountTests {
             .pagination(request: "stream/items/ids", .continuationTooLong(limit: 3)), .noAccount,
             .noToken(path: "/tmp/z.sync"), .accountExists(url: url.absoluteString, user: "alice"),
             .unpushedChanges(count: 2), .inMemoryStore, .cannotWriteToken(path: "/tmp/z.sync", reason: "denied"),
+            .notTheAPI(url: url.absoluteString, saw: "an HTML page"),
         ]
-        let nextSteps = ["`zeader sync", "run `zeader", "check", "report it", "--db PATH", "log in again"]
+        let nextSteps = [
+            "`zeader sync", "run `zeader", "check", "report it", "--db PATH", "log in again", "give the Google Reader API URL",
+        ]
         for error in errors {
             #expect(nextSteps.contains { error.description.contains($0) }, "\(error)")
             #expect(!error.description.contains("`zeader sync add`"), "sends the user to add: \(error)")

@@ -491,6 +491,56 @@ struct SyncFreshRSSTests {
         #expect(try await world.items(world.b).values.allSatisfy { Self.read($0) == true })
     }
 
+    @Test("undo of a pushed feed removal subscribes again (with its tags), the next sync keeps it; redo removes it again")
+    func undoOfAPushedRemoval() async throws {
+        let world = try await World()
+        world.feeds.setItems(["r1", "r2"], of: "kept")
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        let feed = world.feeds.url("kept")
+        let r = try await world.zeader(world.a, ["add", feed])
+        #expect(r.status == 0, "\(r.stderr)")
+        let tagged = try await world.zeader(world.a, ["tag", feed, "news"])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        try await world.sync(world.a)
+
+        // Device A is open as the reader is: the feed removed, pushed, then undone.
+        let store = try ZeaderStore.open(at: world.a)
+        let sync = FeedSync(store: store)
+        let view = store.container.viewContext
+        let bus = store.container.bus
+        try view.performAndWait { () throws in
+            view.undoManager = ContextUndoManager()
+            let r1 = try #require(try FeedItem.findFirst(byAttribute: "title", value: .string("Title r1"), in: view))
+            #expect(try ItemMarking.setFlagged([r1.objectID], true, in: view) == 1)
+        }
+        _ = try await sync.sync()
+        _ = try view.performAndWait { () throws in
+            try FeedEditing.delete(try FeedEditing.server(url: feed, in: view).objectID, in: view)
+        }
+        _ = try await sync.sync()
+        try await world.sync(world.b)
+        #expect(try await world.feedList(world.b)[feed] == nil)
+        try view.performAndWait { () throws in #expect(try ItemMarking.undo(in: view, bus: bus) == "Delete Feed") }
+        #expect(try sync.status()?.pending ?? 0 > 0)
+        _ = try await sync.sync()
+        _ = try await sync.sync()  // the next sync keeps it
+        #expect(try await world.feedList(world.a)[feed] != nil)
+        // Its items matched to the server's new copies: no twins.
+        #expect(try await world.feedList(world.a)[feed]?["total"] as? Int == 2)
+        try await world.sync(world.b)
+        let onB = try await world.feedList(world.b)
+        #expect(onB[feed] != nil)
+        let tags = String(describing: onB[feed]?["tags"] ?? "")
+        #expect(tags.contains("news"), "\(tags)")
+
+        // Redone: removed on the server again.
+        try view.performAndWait { () throws in #expect(try ItemMarking.redo(in: view, bus: bus) == "Delete Feed") }
+        _ = try await sync.sync()
+        try await world.sync(world.b)
+        #expect(try await world.feedList(world.b)[feed] == nil)
+    }
+
     @Test("ignore rules apply to pulled items as a refresh applies them: not stored, tombstoned, flagged ones kept")
     func killfile() async throws {
         let world = try await World()

@@ -138,6 +138,67 @@ struct SyncQueueTests {
         }
     }
 
+    /// What a sync does once the server accepted the subscription changes: empties the
+    /// queue in another context.
+    static func pushedSubscriptions(_ store: ZeaderStore) throws {
+        let other = store.container.newBackgroundContext()
+        try other.performAndWait {
+            for change in try SyncChange.findAll(in: other) { other.delete(change) }
+            try other.save()
+        }
+    }
+
+    @Test func undoAndRedoOfFeedChangesAlreadyPushedAreQueuedAgain() throws {
+        let (store, _) = try Self.store(account: true)
+        let view = store.container.viewContext
+        let bus = store.container.bus
+        let url = "http://127.0.0.1/feed.xml"
+        func queued() throws -> [String] { try SyncChange.findAll(sortedBy: "created", in: view).map(\.kind) }
+        try view.performAndWait { () throws in
+            view.undoManager = ContextUndoManager()
+            try FeedEditing.tag(try FeedEditing.server(url: url, in: view).objectID, add: ["News", "Tech"], in: view)
+            try FeedEditing.delete(try FeedEditing.server(url: url, in: view).objectID, in: view)
+            #expect(try queued() == ["unsubscribe"])
+        }
+        try Self.pushedSubscriptions(store)
+        try view.performAndWait { () throws in
+            #expect(try queued() == [])
+            // The removal undone after the server had it: subscribed again, its tags with it.
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Delete Feed")
+            let server = try FeedEditing.server(url: url, in: view)
+            #expect(FeedTags.list(server.tags) == ["News", "Tech"])
+            // (The tag change the removal had replaced is queued again too: the step's queue rows come back.)
+            #expect(try queued().contains("subscribe") && !queued().contains("unsubscribe"))
+            #expect(try FeedItem.count(in: view) == 3)
+            // The server dropped its items: they are matched again by link, not kept under ids gone.
+            #expect(server.syncID == nil)
+            #expect(try FeedItem.findAll(in: view).allSatisfy { $0.syncID == nil })
+        }
+        try Self.pushedSubscriptions(store)
+        // The subscription pushed: the sync links the feed to its new server id.
+        let other = store.container.newBackgroundContext()
+        try other.performAndWait {
+            try FeedEditing.server(url: url, in: other).syncID = "feed/2"
+            try other.save()
+        }
+        try view.performAndWait { () throws in
+            // Redone: unsubscribed again, with the feed's server id.
+            #expect(try ItemMarking.redo(in: view, bus: bus) == "Delete Feed")
+            let changes = try SyncChange.findAll(in: view)
+            #expect(changes.map(\.kind) == ["unsubscribe"])
+            #expect(changes.first?.feedSyncID == "feed/2")
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Delete Feed")
+        }
+        try Self.pushedSubscriptions(store)
+        try view.performAndWait { () throws in
+            // A tag change undone after it was pushed: the tags as they are now are queued.
+            #expect(try ItemMarking.undo(in: view, bus: bus) == "Tag Feed")
+            #expect(FeedTags.list(try FeedEditing.server(url: url, in: view).tags).isEmpty)
+            #expect(try queued() == ["tags"])
+            #expect(view.undoManager?.canUndo == false)
+        }
+    }
+
     @Test func withoutAnAccountUndoMarksNothing() throws {
         let (store, _) = try Self.store(account: false)
         let view = store.container.viewContext
