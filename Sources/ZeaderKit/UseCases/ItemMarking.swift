@@ -113,8 +113,24 @@ public enum ItemMarking {
             propertiesToUpdate: ["read": .bool(true)].merging(SyncQueue.batchMarkReadProperties(in: context)) { $1 })
         request.batchSize = batchSize
         request.resultType = .count
+        // A feed or everything goes to the server as one mark up to now, queued before the
+        // items change so that a crash in between still marks them (at the next sync).
+        var queued: ObjectID?
+        switch scope {
+        case .feed(let id):
+            if let server = try? context.existingObject(with: id) as? Server {
+                queued = try SyncQueue.queueMarkRead(feedURL: server.url, in: context)
+            }
+        case .all: queued = try SyncQueue.queueMarkRead(feedURL: nil, in: context)
+        case .matching: break
+        }
         context.undoManager?.beginUndoGrouping(named: scope == .all ? "Mark All Read" : "Mark Feed Read")
         defer { context.undoManager?.endUndoGrouping() }
-        return try context.execute(request).changedCount
+        do {
+            return try context.execute(request).changedCount
+        } catch {
+            SyncQueue.dropQueued(queued, in: context)
+            throw error
+        }
     }
 }

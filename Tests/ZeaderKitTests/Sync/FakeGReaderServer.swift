@@ -27,6 +27,10 @@ final class FakeGReaderServer: Sendable {
         /// Answers `stream/items/ids` in place of the items when set (the request's query).
         var idsOverride: (@Sendable ([String: String]) -> LoopbackHTTPServer.Reply)?
         var idsRequests = 0
+        /// The other POSTs, in order: the path below the API, then `?` and the form.
+        var posted: [String] = []
+        /// Paths (below the API) answered 404, as by a server without that call.
+        var missing: Set<String> = []
     }
 
     /// The state the server's handler and the test share.
@@ -89,7 +93,12 @@ final class FakeGReaderServer: Sendable {
                 UInt64($0.1)
             }
             return contents(asked, shared)
-        default: return .ok("OK", contentType: "text/plain")
+        default:
+            let missing = shared.state.withLock { state in
+                if !request.body.isEmpty { state.posted.append(path + "?" + String(decoding: request.body, as: UTF8.self)) }
+                return state.missing.contains(path)
+            }
+            return missing ? .status(404) : .ok("OK", contentType: "text/plain")
         }
     }
 
