@@ -91,6 +91,10 @@ public enum ItemMarking {
     /// statement. It runs on the store as committed: the context's unsaved changes are
     /// neither saved nor matched (the reader and the command line have none at this point).
     ///
+    /// With a sync account, a feed or everything is also queued as one mark up to now
+    /// (``SyncQueue/queueMarkRead(feedURL:in:)``, saved first), which the next sync pushes
+    /// for the items other devices have too; a smart feed's items go one by one.
+    ///
     /// A context without an undo manager (the command line's) marks the items in
     /// transactions of at most `batchSize` (``BatchUpdateRequest/batchSize``), so that
     /// `zeader mark-read --all` needs the same memory at 10,000 unread items as at
