@@ -81,4 +81,22 @@ struct SyncReadMarkTests {
         #expect(posted.first?.contains("s=feed%2F1") == true, "\(posted)")
         #expect(try sync.status()?.pending == 0)
     }
+
+    @Test func aFeedOnlyOnThisDeviceSendsNoMark() async throws {
+        let server = try FakeGReaderServer()
+        let (store, sync) = try await Self.synced(server, ids: [FakeGReaderServer.now - 5])
+        let library = FeedLibrary(store: store)
+        // The fake server's quickadd answer has no stream id: the feed stays local.
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait {
+            _ = try FeedSubscription.add(url: "http://127.0.0.1/local.xml", in: context)
+            try context.save()
+        }
+        _ = try await sync.sync()
+        try library.markRead(feed: "http://127.0.0.1/local.xml")
+        server.update { $0.posted = [] }
+        _ = try await sync.sync()
+        #expect(server.shared.state.withLock { $0.posted } == [])
+        #expect(try sync.status()?.pending == 0)
+    }
 }
