@@ -10,7 +10,8 @@ import ObjectGraph
 /// 1. the subscriptions' list (one request);
 /// 2. queued subscription changes (``SyncChange``: subscribe, unsubscribe, tags), each
 ///    deleted from the queue once the server accepted it;
-/// 3. items read, unread, flagged or unflagged here (``FeedItem/syncReadPending``,
+/// 3. "mark feed read" and "mark all read", each one `mark-all-as-read` up to the moment
+///    it was made (``SyncChange/ReadMark``), then items read, unread, flagged or unflagged here (``FeedItem/syncReadPending``,
 ///    ``FeedItem/syncFlagPending``), cleared once accepted;
 /// 4. the server's subscriptions and labels (→ tags) into the store: feeds added
 ///    elsewhere appear, feeds removed elsewhere go;
@@ -96,7 +97,7 @@ public final class FeedSync: Sendable {
         return SyncTokenFile(storeURL: url)
     }
 
-    private func withContext<T>(_ body: (ManagedObjectContext) throws -> T) throws(ZeaderError) -> T {
+    func withContext<T>(_ body: (ManagedObjectContext) throws -> T) throws(ZeaderError) -> T {
         let context = store.container.newBackgroundContext(name: "sync")
         context.mergePolicy = .objectTrumps
         do {
@@ -357,6 +358,7 @@ public final class FeedSync: Sendable {
         if try await pushSubscriptionChanges(client, subscriptions: subscriptions, report: &report) {
             subscriptions = try await client.subscriptions()
         }
+        try await pushReadMarks(client, report: &report)
         try await pushItemStates(client, report: &report)
         progress(.subscriptions)
         try applySubscriptions(subscriptions, report: &report)
@@ -638,7 +640,7 @@ public final class FeedSync: Sendable {
     /// Folder names servers give feeds that are in no folder of the user's: not tags.
     static let defaultFolders: Set<String> = ["Uncategorized"]
 
-    private static let readingList = "user/-/state/com.google/reading-list"
+    static let readingList = "user/-/state/com.google/reading-list"
     private static let starredList = "user/-/state/com.google/starred"
 
     /// New items: the ids the server got since the newest one pulled (all on the first

@@ -218,6 +218,17 @@ public final class GReaderClient: Sendable {
         _ = try await post("reader/api/0/edit-tag", [(on ? "a" : "r", state.rawValue)] + ids.map { ("i", $0) })
     }
 
+    /// `mark-all-as-read`: marks read every item of `stream` (`feed/12`, or the reading list
+    /// for all) that the server got up to `olderThan` (microseconds since 1970, the unit of
+    /// FreshRSS's item ids), in one request however many items that is.
+    ///
+    /// ```swift
+    /// try await client.markAllAsRead(stream: "user/-/state/com.google/reading-list", olderThan: 1_765_000_000_000_000)
+    /// ```
+    public func markAllAsRead(stream: String, olderThan: UInt64) async throws(SyncError) {
+        _ = try await post("reader/api/0/mark-all-as-read", [("s", stream), ("ts", String(olderThan))])
+    }
+
     /// How far a paginated list may go: a server that repeats a continuation, or never ends,
     /// gets a ``SyncError/pagination(request:_:)`` error, never a loop or memory without bound.
     ///

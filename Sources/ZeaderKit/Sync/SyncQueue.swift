@@ -34,9 +34,11 @@ public enum SyncQueue {
     public static func queue(_ kind: SyncChange.Kind, for server: Server, in context: ManagedObjectContext) {
         guard isActive(in: context), isSyncable(server.url) else { return }
         let url = server.url
+        // A queued "mark feed read" of the same feed is no subscription change: left alone.
         let earlier =
-            (try? SyncChange.findAll(
-                where: .comparison(.keyPath("feedURL"), .equalTo, .constant(.string(url))), in: context)) ?? []
+            ((try? SyncChange.findAll(
+                where: .comparison(.keyPath("feedURL"), .equalTo, .constant(.string(url))), in: context)) ?? [])
+            .filter { SyncChange.Kind(rawValue: $0.kind) != nil }
         switch kind {
         case .unsubscribe:
             if earlier.contains(where: { $0.kind == SyncChange.Kind.subscribe.rawValue }), server.syncID == nil {
@@ -79,6 +81,61 @@ public enum SyncQueue {
             if flag { item.syncFlagPending = true } else { item.syncReadPending = true }
         }
     }
+
+    /// Queues "mark read" of the feed at `feedURL` (nil: of everything) as one change,
+    /// saved at once, for the next sync to push as "everything up to now on the server"
+    /// (``GReaderClient/markAllAsRead(stream:olderThan:)``): items this device never saw are
+    /// marked too, in one request. It replaces an earlier mark it covers (of the same feed,
+    /// or any when it marks everything). Returns the change, or nil when the store does not
+    /// sync. Not recorded for undo: an undone mark is pushed as the items it made unread
+    /// again (``noteReplayed(storeChanges:in:)``), after the mark.
+    ///
+    /// ```swift
+    /// let queued = try SyncQueue.queueMarkRead(feedURL: server.url, in: context)
+    /// ```
+    @discardableResult
+    public static func queueMarkRead(feedURL: String?, in context: ManagedObjectContext) throws -> ObjectID? {
+        guard isActive(in: context) else { return nil }
+        let kind: SyncChange.ReadMark = feedURL == nil ? .all : .feed
+        let wasEnabled = context.undoManager?.isEnabled ?? false
+        context.undoManager?.isEnabled = false
+        defer { context.undoManager?.isEnabled = wasEnabled }
+        for earlier in try SyncChange.findAll(where: readMarks, in: context)
+        where kind == .all || (earlier.kind == kind.rawValue && earlier.feedURL == feedURL) {
+            context.delete(earlier)
+        }
+        let change = context.insert(SyncChange.self)
+        change.kind = kind.rawValue
+        change.feedURL = feedURL ?? ""
+        change.created = Date()
+        context.processPendingChanges()
+        try context.save()
+        return change.objectID
+    }
+
+    /// Takes back a mark ``queueMarkRead(feedURL:in:)`` queued, when the marking itself failed.
+    ///
+    /// ```swift
+    /// SyncQueue.dropQueued(queued, in: context)
+    /// ```
+    public static func dropQueued(_ id: ObjectID?, in context: ManagedObjectContext) {
+        guard let id, let change = try? context.existingObject(with: id) else { return }
+        let wasEnabled = context.undoManager?.isEnabled ?? false
+        context.undoManager?.isEnabled = false
+        defer { context.undoManager?.isEnabled = wasEnabled }
+        context.delete(change)
+        context.processPendingChanges()
+        try? context.save()
+    }
+
+    /// The queued read marks (``SyncChange/ReadMark``).
+    ///
+    /// ```swift
+    /// let marks = try SyncChange.findAll(where: SyncQueue.readMarks, in: context)
+    /// ```
+    public static let readMarks: ObjectGraph.Predicate = .comparison(
+        .keyPath("kind"), .in,
+        .aggregate([.constant(.string(SyncChange.ReadMark.feed.rawValue)), .constant(.string(SyncChange.ReadMark.all.rawValue))]))
 
     /// The extra properties a batch "mark read" writes when the store syncs.
     ///
@@ -131,4 +188,20 @@ public enum SyncQueue {
             fatalError("SyncQueue.pendingItems does not parse: \(error)")
         }
     }()
+}
+
+extension SyncChange {
+    /// A queued "mark read" of a whole feed or of everything (stored in ``kind``, next to the
+    /// subscription changes' ``Kind``): ``feedURL`` is the feed's (empty for everything) and
+    /// ``created`` the moment up to which the server marks its items read.
+    ///
+    /// ```swift
+    /// if change.kind == SyncChange.ReadMark.all.rawValue { … }
+    /// ```
+    public enum ReadMark: String, Sendable {
+        /// The items of one feed.
+        case feed = "markFeedRead"
+        /// Every item of the account.
+        case all = "markAllRead"
+    }
 }

@@ -91,6 +91,10 @@ public enum ItemMarking {
     /// statement. It runs on the store as committed: the context's unsaved changes are
     /// neither saved nor matched (the reader and the command line have none at this point).
     ///
+    /// With a sync account, a feed or everything is also queued as one mark up to now
+    /// (``SyncQueue/queueMarkRead(feedURL:in:)``, saved first), which the next sync pushes
+    /// for the items other devices have too; a smart feed's items go one by one.
+    ///
     /// A context without an undo manager (the command line's) marks the items in
     /// transactions of at most `batchSize` (``BatchUpdateRequest/batchSize``), so that
     /// `zeader mark-read --all` needs the same memory at 10,000 unread items as at
@@ -113,8 +117,24 @@ public enum ItemMarking {
             propertiesToUpdate: ["read": .bool(true)].merging(SyncQueue.batchMarkReadProperties(in: context)) { $1 })
         request.batchSize = batchSize
         request.resultType = .count
+        // A feed or everything goes to the server as one mark up to now, queued before the
+        // items change so that a crash in between still marks them (at the next sync).
+        var queued: ObjectID?
+        switch scope {
+        case .feed(let id):
+            if let server = try? context.existingObject(with: id) as? Server {
+                queued = try SyncQueue.queueMarkRead(feedURL: server.url, in: context)
+            }
+        case .all: queued = try SyncQueue.queueMarkRead(feedURL: nil, in: context)
+        case .matching: break
+        }
         context.undoManager?.beginUndoGrouping(named: scope == .all ? "Mark All Read" : "Mark Feed Read")
         defer { context.undoManager?.endUndoGrouping() }
-        return try context.execute(request).changedCount
+        do {
+            return try context.execute(request).changedCount
+        } catch {
+            SyncQueue.dropQueued(queued, in: context)
+            throw error
+        }
     }
 }

@@ -33,6 +33,10 @@ final class FakeGReaderServer: Sendable {
         /// Every POST received: its path after `reader/api/0/`, a space, its body (a
         /// quickadd's URL, decoded).
         var posts: [String] = []
+        /// The other POSTs, in order: the path below the API, then `?` and the form.
+        var posted: [String] = []
+        /// Paths (below the API) answered 404, as by a server without that call.
+        var missing: Set<String> = []
     }
 
     /// The state the server's handler and the test share.
@@ -111,11 +115,15 @@ final class FakeGReaderServer: Sendable {
             }
             return contents(asked, shared)
         default:
-            if request.method == "POST", path.hasPrefix("reader/api/0/") {
-                let body = String(decoding: request.body, as: UTF8.self)
-                shared.state.withLock { $0.posts.append(String(path.dropFirst("reader/api/0/".count)) + " " + body) }
+            let body = String(decoding: request.body, as: UTF8.self)
+            let missing = shared.state.withLock { state in
+                if request.method == "POST", path.hasPrefix("reader/api/0/") {
+                    state.posts.append(String(path.dropFirst("reader/api/0/".count)) + " " + body)
+                }
+                if !request.body.isEmpty { state.posted.append(path + "?" + body) }
+                return state.missing.contains(path)
             }
-            return .ok("OK", contentType: "text/plain")
+            return missing ? .status(404) : .ok("OK", contentType: "text/plain")
         }
     }
 
