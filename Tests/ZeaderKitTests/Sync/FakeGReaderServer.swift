@@ -30,11 +30,9 @@ final class FakeGReaderServer: Sendable {
         /// The subscriptions listed, as (stream id, URL), when set (else `feed/1` alone);
         /// `subscription/quickadd` then adds to them.
         var subscriptions: [(id: String, url: String)]?
-        /// Every POST received: its path after `reader/api/0/`, a space, its body (a
-        /// quickadd's URL, decoded).
+        /// Every POST received, in order: its path after `reader/api/0/`, a space, its body
+        /// (a quickadd's URL decoded, any other form as sent).
         var posts: [String] = []
-        /// The other POSTs, in order: the path below the API, then `?` and the form.
-        var posted: [String] = []
         /// Paths (below the API) answered 404, as by a server without that call.
         var missing: Set<String> = []
     }
@@ -120,7 +118,6 @@ final class FakeGReaderServer: Sendable {
                 if request.method == "POST", path.hasPrefix("reader/api/0/") {
                     state.posts.append(String(path.dropFirst("reader/api/0/".count)) + " " + body)
                 }
-                if !request.body.isEmpty { state.posted.append(path + "?" + body) }
                 return state.missing.contains(path)
             }
             return missing ? .status(404) : .ok("OK", contentType: "text/plain")

@@ -56,12 +56,12 @@ struct SyncReadMarkTests {
         let (store, sync) = try await Self.synced(server, ids: ids)
         let before = FakeGReaderServer.now
         try FeedLibrary(store: store).markRead(feed: nil)
-        server.update { $0.posted = [] }
+        server.update { $0.posts = [] }
         let report = try await sync.sync()
-        let posted = server.shared.state.withLock { $0.posted }
-        #expect(posted.count == 1, "\(posted.map { $0.prefix(60) })")
-        let form = FakeGReaderServer.query(Substring(posted.first?.split(separator: "?", maxSplits: 1).last ?? ""))
-        #expect(posted.first?.hasPrefix("reader/api/0/mark-all-as-read?") == true)
+        let posts = server.shared.state.withLock { $0.posts }
+        #expect(posts.count == 1, "\(posts.map { $0.prefix(60) })")
+        let form = FakeGReaderServer.query(Substring(posts.first?.split(separator: " ", maxSplits: 1).last ?? ""))
+        #expect(posts.first?.hasPrefix("mark-all-as-read ") == true)
         #expect(form.contains { $0 == ("s", "user/-/state/com.google/reading-list") })
         let ts = try #require(form.first { $0.0 == "ts" }.flatMap { UInt64($0.1) })
         #expect(ts >= newest && ts >= before - 1_000 && ts <= FakeGReaderServer.now)
@@ -74,11 +74,11 @@ struct SyncReadMarkTests {
         let (store, sync) = try await Self.synced(server, ids: [FakeGReaderServer.now - 5, FakeGReaderServer.now - 9])
         server.update { $0.missing = ["reader/api/0/mark-all-as-read"] }
         try FeedLibrary(store: store).markRead(feed: "http://fake.example/one.xml")
-        server.update { $0.posted = [] }
+        server.update { $0.posts = [] }
         _ = try await sync.sync()
-        let posted = server.shared.state.withLock { $0.posted }
-        #expect(posted.map { String($0.prefix { $0 != "?" }) } == ["reader/api/0/mark-all-as-read", "reader/api/0/edit-tag"])
-        #expect(posted.first?.contains("s=feed%2F1") == true, "\(posted)")
+        let posts = server.shared.state.withLock { $0.posts }
+        #expect(posts.map { String($0.prefix { $0 != " " }) } == ["mark-all-as-read", "edit-tag"])
+        #expect(posts.first?.contains("s=feed%2F1") == true, "\(posts)")
         #expect(try sync.status()?.pending == 0)
     }
 
@@ -94,9 +94,9 @@ struct SyncReadMarkTests {
         }
         _ = try await sync.sync()
         try library.markRead(feed: "http://127.0.0.1/local.xml")
-        server.update { $0.posted = [] }
+        server.update { $0.posts = [] }
         _ = try await sync.sync()
-        #expect(server.shared.state.withLock { $0.posted } == [])
+        #expect(server.shared.state.withLock { $0.posts } == [])
         #expect(try sync.status()?.pending == 0)
     }
 }
