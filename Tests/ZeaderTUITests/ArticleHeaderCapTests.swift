@@ -13,18 +13,9 @@ import Testing
     /// The demo's first article with `change` applied, drawn at `width`×`height`; the screen's
     /// lines and the first line of the body.
     private func screen(width: Int, height: Int, _ change: (inout ArticleState) -> Void) throws -> ([String], String) {
-        let h = try Harness(width: width, height: height)
-        h.type(.enter, .enter)
-        var state = h.queue.sync { h.app.state }
-        var article = try #require(state.article)
-        change(&article)
-        let rendered = HTMLText.render(article.bodyHTML, width: width - 1, baseURL: article.baseURL)
-        article.lines = rendered.lines
-        article.links = rendered.links
-        state.article = article
-        let text = ReaderView.render(state, keyMap: .default).text
-        let body = try #require(rendered.lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
-        return (text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), body)
+        let (state, lines) = try articleScreen(width: width, height: height, change)
+        let body = try #require(state.article?.lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+        return (lines, body)
     }
 
     /// The lines of the field labelled `label`: its first line and the indented ones after it.

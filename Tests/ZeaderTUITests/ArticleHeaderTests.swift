@@ -9,18 +9,7 @@ import Testing
 @Suite struct ArticleHeaderTests {
     /// The demo's first article, with `change` applied, drawn at `width` columns.
     private func screen(width: Int, _ change: (inout ArticleState) -> Void) throws -> (AppState, [String]) {
-        let h = try Harness(width: width, height: 30)
-        h.type(.enter, .enter)
-        let app = h.app
-        var state = h.queue.sync { app.state }
-        var article = try #require(state.article)
-        change(&article)
-        let rendered = HTMLText.render(article.bodyHTML, width: width - 1, baseURL: article.baseURL)
-        article.lines = rendered.lines
-        article.links = rendered.links
-        state.article = article
-        let text = ReaderView.render(state, keyMap: .default).text
-        return (state, text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        try articleScreen(width: width, height: 30, change)
     }
 
     @Test func longLinkWrapsUnderItsLabel() throws {
@@ -75,4 +64,21 @@ import Testing
         #expect(ArticleHeader.size(999_999) == "1.0 MB")
         #expect(ArticleHeader.size(1_100_000_000) == "1.1 GB")
     }
+}
+
+/// The demo's first article with `change` applied and its body rendered again at `width`,
+/// drawn at `width`×`height`: the state and the screen's lines.
+func articleScreen(width: Int, height: Int, _ change: (inout ArticleState) -> Void) throws -> (AppState, [String]) {
+    let h = try Harness(width: width, height: height)
+    h.type(.enter, .enter)
+    let app = h.app
+    var state = h.queue.sync { app.state }
+    var article = try #require(state.article)
+    change(&article)
+    let rendered = HTMLText.render(article.bodyHTML, width: width - 1, baseURL: article.baseURL)
+    article.lines = rendered.lines
+    article.links = rendered.links
+    state.article = article
+    let text = ReaderView.render(state, keyMap: .default).text
+    return (state, text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
 }

@@ -9,15 +9,7 @@ import Testing
 /// `zeader refresh`, the terminal restored after q, signals and a crash).
 @Suite struct EndToEndTests {
     @Test(.timeLimit(.minutes(3))) func readerInTmux() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [buildDirectory, buildDirectory.deletingLastPathComponent()].map {
-            $0.appendingPathComponent("zeader").path
-        }
-        let binary = try #require(
-            candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
-            "no zeader binary beside the tests (looked at \(candidates))")
+        let (root, binary) = try endToEndPaths()
         // The script runs for a minute or more, mostly waiting on tmux: waited for off the
         // cooperative pool, so that other tests run meanwhile.
         let (status, text) = try await waitingOffThePool { () throws -> (Int32, String) in
@@ -36,4 +28,19 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains(" checks, 0 failed"), "\(text)")
     }
+}
+
+/// The repository's root and the `zeader` binary built beside the tests, for the tests that
+/// drive the real reader through a script in `Tests/e2e`.
+func endToEndPaths() throws -> (root: URL, binary: String) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidates = [buildDirectory, buildDirectory.deletingLastPathComponent()].map {
+        $0.appendingPathComponent("zeader").path
+    }
+    let binary = try #require(
+        candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
+        "no zeader binary beside the tests (looked at \(candidates))")
+    return (root, binary)
 }

@@ -8,15 +8,7 @@ import Testing
 /// stderr, within a generous bound, instead of spinning.
 @Suite struct InputEndEndToEndTests {
     @Test(.timeLimit(.minutes(3))) func readerThatCannotReadItsTerminalExits() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [buildDirectory, buildDirectory.deletingLastPathComponent()].map {
-            $0.appendingPathComponent("zeader").path
-        }
-        let binary = try #require(
-            candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
-            "no zeader binary beside the tests (looked at \(candidates))")
+        let (root, binary) = try endToEndPaths()
         let (status, text) = try await waitingOffThePool { () throws -> (Int32, String) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
