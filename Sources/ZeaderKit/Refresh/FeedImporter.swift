@@ -17,14 +17,18 @@ public final class FeedImporter: Sendable {
     public let context: ManagedObjectContext
     /// The ignore rules in force (``Killfile``): new items matching one are not stored.
     public let ignoreRules: [Killfile.CompiledRule]
+    /// Whether stored items are also matched by link (a store with a sync account:
+    /// ``ItemImport/upsert(_:into:in:now:ignoring:matchingLinks:)``).
+    public let matchingLinks: Bool
 
     /// Sets `context`'s merge policy to `.objectTrumps`: another process refreshing the same
     /// feeds at the same time changes the same Server bookkeeping (lastRefresh, validators,
     /// lastError); the last refresh to save wins key by key instead of failing.
-    public init(context: ManagedObjectContext, ignoreRules: [Killfile.CompiledRule] = []) {
+    public init(context: ManagedObjectContext, ignoreRules: [Killfile.CompiledRule] = [], matchingLinks: Bool = false) {
         context.mergePolicy = .objectTrumps
         self.context = context
         self.ignoreRules = ignoreRules
+        self.matchingLinks = matchingLinks
     }
 
     /// What happened to one feed: parsed (a 2xx body), a fetch outcome other than
@@ -136,7 +140,8 @@ public final class FeedImporter: Sendable {
         case .parsed(let feed, let metadata):
             parseProblem = feed.problems.first.map { "\(url): \($0)" }
             try recordMetadata(metadata)
-            let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: now, ignoring: ignoreRules)
+            let (new, changed) = try ItemImport.upsert(
+                feed.items, into: server, in: context, now: now, ignoring: ignoreRules, matchingLinks: matchingLinks)
             ItemImport.updateDetails(of: server, from: feed)
             status = .updated(newItems: new, updatedItems: changed)
         case .failed(let failure):

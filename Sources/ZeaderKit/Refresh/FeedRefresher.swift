@@ -103,13 +103,15 @@ public final class FeedRefresher: Sendable {
     ) async -> RefreshSummary {
         let start = Date()
         let rules = killfileRules(context: context)
+        let matchingLinks = FeedSync.mayHoldItemsStoredByLink(store, context: context)
         let contexts =
             [context]
             + (1..<max(1, options.saveGrouping.savers)).map { _ in
                 store.container.newBackgroundContext(name: "import")
             }
         let grouping = SaveGrouping(
-            importers: contexts.map { FeedImporter(context: $0, ignoreRules: rules) }, limits: options.saveGrouping)
+            importers: contexts.map { FeedImporter(context: $0, ignoreRules: rules, matchingLinks: matchingLinks) },
+            limits: options.saveGrouping)
         let state = Mutex(State(progress: RefreshProgress(total: targets.count)))
         // Called from several tasks; the lock keeps the totals exact and the events in order.
         let report: @Sendable (String, FeedRefreshResult?) -> Void = { url, result in

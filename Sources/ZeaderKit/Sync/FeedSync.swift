@@ -266,9 +266,30 @@ public final class FeedSync: Sendable {
         }
         if let file = try? tokenFile() { file.remove() }
         try forgetKeptLists()
+        do {
+            try store.container.store.setMetadata("1", forKey: Self.itemsStoredByLinkKey)
+        } catch {
+            throw ZeaderError.wrapping(error)
+        }
         store.checkpoint()
         return dropped
     }
+
+    /// Whether items a sync stored under their links may be in `store` (read through
+    /// `context`): it has a sync account, or had one. A refresh then also matches stored items by link
+    /// (``ItemImport/upsert(_:into:in:now:ignoring:matchingLinks:)``), so a feed no longer
+    /// synced keeps its items instead of storing them twice.
+    ///
+    /// ```swift
+    /// let matchingLinks = FeedSync.mayHoldItemsStoredByLink(store, context: context)
+    /// ```
+    public static func mayHoldItemsStoredByLink(_ store: ZeaderStore, context: ManagedObjectContext) -> Bool {
+        if context.performAndWait({ ((try? SyncAccount.count(in: context)) ?? 0) > 0 }) { return true }
+        return (try? store.container.store.metadata(forKey: itemsStoredByLinkKey)) != nil
+    }
+
+    /// Store metadata set when an account is removed: its items keep the links a sync stored.
+    static let itemsStoredByLinkKey = "zeader.sync.itemsStoredByLink"
 
     /// Drops the server's id lists kept by the last sync (the next sync compares every item).
     private func forgetKeptLists() throws(ZeaderError) {

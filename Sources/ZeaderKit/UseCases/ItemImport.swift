@@ -21,9 +21,10 @@ import ObjectGraph
 /// - An item without an id of its own matches a stored item whose guid is its link (else
 ///   its title), as newsboat names such items: an item imported from newsboat's cache
 ///   takes Zeader's id instead of being stored twice.
-/// - An item with an id of its own also matches a stored item known by its link (its guid
-///   is its link, as a sync stores a server's items): a feed no longer synced, refreshed
-///   here, takes the feed's ids instead of storing each item twice.
+/// - With `matchingLinks` (a store that has or had a sync account), an item with an id of its own also
+///   matches a stored item known by its link (its guid is its link, as a sync stores a
+///   server's items): a feed no longer synced, refreshed here, takes the feed's ids instead
+///   of storing each item twice. Other stores skip that lookup of every item's link.
 ///
 /// ```swift
 /// let (new, changed) = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
@@ -65,7 +66,7 @@ public enum ItemImport {
     /// ```
     public static func upsert(
         _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
-        ignoring rules: [Killfile.CompiledRule] = []
+        ignoring rules: [Killfile.CompiledRule] = [], matchingLinks: Bool = false
     ) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
         let guids = items.map(guid(for:))
@@ -75,7 +76,7 @@ public enum ItemImport {
         for (parsed, guid) in zip(items, guids) {
             if guid.hasPrefix("zeader:") {
                 if let alias = parsed.link ?? parsed.title, !alias.isEmpty { aliases[guid] = alias }
-            } else if let link = parsed.link, !link.isEmpty, link != guid {
+            } else if matchingLinks, let link = parsed.link, !link.isEmpty, link != guid {
                 aliases[guid] = link
             }
         }

@@ -344,7 +344,7 @@ struct SyncDetachedRefreshTests {
             }
             try context.save()
             let parsed = (1...3).map { ParsedItem(id: "id-\($0)", title: "T\($0)", link: "http://127.0.0.1:9/\($0)") }
-            let counts = try ItemImport.upsert(parsed, into: server, in: context, now: Date())
+            let counts = try ItemImport.upsert(parsed, into: server, in: context, now: Date(), matchingLinks: true)
             try context.save()
             #expect(counts.new == 1)
             let items = try FeedItem.findAll(sortedBy: "guid", in: context)
@@ -358,7 +358,7 @@ struct SyncDetachedRefreshTests {
             other.server = server
             try context.save()
             let fourth = [ParsedItem(id: "id-4", title: "T4", link: "http://127.0.0.1:9/4")]
-            #expect(try ItemImport.upsert(fourth, into: server, in: context, now: Date()).new == 1)
+            #expect(try ItemImport.upsert(fourth, into: server, in: context, now: Date(), matchingLinks: true).new == 1)
         }
     }
 }
