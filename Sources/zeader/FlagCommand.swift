@@ -38,7 +38,7 @@ struct UnflagCommand: ParsableCommand {
 
 /// The items `flag` and `unflag` act on.
 struct FlagSelection: ParsableArguments {
-    @Argument(help: ArgumentHelp("Item ids (guids), as `zeader items --json` prints them.", valueName: "ID"))
+    @Argument(help: ArgumentHelp("Item ids, as `zeader items --json` prints them (a guid is taken too).", valueName: "ID"))
     var ids: [String] = []
 
     @Option(help: ArgumentHelp("Only items of this feed; without ID, all of them.", valueName: "URL"))

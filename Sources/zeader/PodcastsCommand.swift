@@ -35,7 +35,7 @@ struct PodcastsCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("list (the default), add, remove, download or play.", valueName: "action"))
     var action: Verb = .list
 
-    @Argument(help: ArgumentHelp("Item ids (guids), as `zeader items --json` prints them.", valueName: "id"))
+    @Argument(help: ArgumentHelp("Item ids, as `zeader items --json` prints them (a guid is taken too).", valueName: "id"))
     var ids: [String] = []
 
     @Option(help: ArgumentHelp("Only items of this feed.", valueName: "URL"))
@@ -86,7 +86,8 @@ struct PodcastsCommand: AsyncParsableCommand {
         do {
             let config = try ReaderConfig.load()
             let library = FeedLibrary(store: try store.openStore(command: "podcasts play"))
-            guard let episode = try library.podcasts().first(where: { $0.id == ids[0] && (feed == nil || $0.feed == feed) })
+            guard
+                let episode = try library.podcasts().first(where: { $0.isNamed(by: ids[0]) && (feed == nil || $0.feed == feed) })
             else {
                 throw ZeaderError.other("'\(ids[0])' is not in the podcast queue")
             }

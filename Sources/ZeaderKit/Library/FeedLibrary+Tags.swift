@@ -29,7 +29,7 @@ extension FeedLibrary {
         return counts.values.sorted { ($0.tag.lowercased(), $0.tag) < ($1.tag.lowercased(), $1.tag) }
     }
 
-    /// Flags (or, with `flagged: false`, unflags) items: those whose guid is in `ids` (in
+    /// Flags (or, with `flagged: false`, unflags) items: those `ids` name (``ItemID``: the guid, or a synced item's `greader:` id) (in
     /// the feed `feed` when given), or every item of `feed` when `ids` is empty. Returns how
     /// many items changed. An id that matches no item is an error naming it, and nothing
     /// is changed.
@@ -53,11 +53,10 @@ extension FeedLibrary {
                 predicate = .comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed)))
             }
             if !ids.isEmpty {
-                predicate = predicate && .comparison(.keyPath("guid"), .in, .aggregate(ids.map { .constant(.string($0)) }))
+                predicate = predicate && ItemID.predicate(ids)
             }
             let items = try context.fetch(FetchRequest<FeedItem>(predicate: predicate))
-            let found = Set(items.map(\.guid))
-            if let missing = ids.first(where: { !found.contains($0) }) {
+            if let missing = ItemID.firstUnmatched(ids, in: items) {
                 throw ZeaderError.noSuchItem(id: missing, feed: feed)
             }
             return try ItemMarking.setFlagged(items.map(\.objectID), flagged, in: context)

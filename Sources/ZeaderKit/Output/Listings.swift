@@ -83,7 +83,8 @@ public struct ServerSummary: Sendable, Equatable {
 public struct ItemSummary: Sendable, Equatable {
     /// The URL of the item's feed.
     public var feed: String
-    /// The guid.
+    /// The item's id (``ItemID``): `greader:` and the server's id for a synced item, the same
+    /// on every device of the account; the guid otherwise.
     public var id: String
     public var title: String?
     public var link: String?
@@ -121,7 +122,8 @@ public struct ItemSummary: Sendable, Equatable {
 
     init(_ item: FeedItem, feedURL: String, feedTitle: String?) {
         self.init(
-            feed: feedURL, id: item.guid, title: item.title, link: item.link, author: item.author,
+            feed: feedURL, id: ItemID.printed(guid: item.guid, syncID: item.syncID), title: item.title, link: item.link,
+            author: item.author,
             published: item.published, updated: item.updated, sortDate: item.sortDate, read: item.read,
             flagged: item.flagged, feedTitle: feedTitle)
         enclosure = EnclosureSummary(item)

@@ -11,12 +11,24 @@ public struct PodcastEpisode: Sendable, Equatable {
     public var feed: String
     /// The feed's title as the feed list shows it.
     public var feedTitle: String
-    /// The item's guid.
+    /// The item's id as `zeader items --json` prints it (``ItemID``).
     public var id: String
     public var title: String?
     public var enclosure: EnclosureSummary
     /// The item, to write back to.
     public var objectID: ObjectID
+    /// The item's guid, when it differs from ``id`` (a synced item).
+    public var guid: String? = nil
+
+    /// Whether `name` names this episode, as the commands that take item ids read it (``ItemID``).
+    ///
+    /// ```swift
+    /// let episode = try library.podcasts().first { $0.isNamed(by: "greader:42") }
+    /// ```
+    public func isNamed(by name: String) -> Bool {
+        if name == id || name == guid { return true }
+        return ItemID.serverID(name).map { ItemID.syncPrefix + $0 == id } ?? false
+    }
 
     /// Downloaded, and the file is still there.
     public var isDownloaded: Bool {
@@ -66,8 +78,9 @@ public enum PodcastQueue {
             guard let enclosure = EnclosureSummary(item) else { return nil }
             let server = item.server
             return PodcastEpisode(
-                feed: server?.url ?? "", feedTitle: server?.displayTitle ?? "", id: item.guid, title: item.title,
-                enclosure: enclosure, objectID: item.objectID)
+                feed: server?.url ?? "", feedTitle: server?.displayTitle ?? "",
+                id: ItemID.printed(guid: item.guid, syncID: item.syncID), title: item.title, enclosure: enclosure,
+                objectID: item.objectID, guid: item.syncID == nil ? nil : item.guid)
         }
     }
 }
@@ -82,7 +95,7 @@ extension FeedLibrary {
         try withContext { context in try PodcastQueue.episodes(in: context) }
     }
 
-    /// Queues (or, with `queued: false`, unqueues) the items with these guids (in `feed`
+    /// Queues (or, with `queued: false`, unqueues) the items these ids name (``ItemID``) (in `feed`
     /// when given); returns how many changed. An unknown id is an error naming it.
     ///
     /// ```swift
@@ -102,10 +115,10 @@ extension FeedLibrary {
         }
     }
 
-    /// The items with these guids (in `feed` when given); an id that matches none is an
+    /// The items these ids name (``ItemID``), in `feed` when given; an id that matches none is an
     /// error naming it.
     static func items(ids: [String], feed: String?, in context: ManagedObjectContext) throws -> [FeedItem] {
-        var predicate = ObjectGraph.Predicate.comparison(.keyPath("guid"), .in, .aggregate(ids.map { .constant(.string($0)) }))
+        var predicate = ItemID.predicate(ids)
         if let feed {
             guard try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) != nil else {
                 throw ZeaderError.notSubscribed(feed)
@@ -113,8 +126,7 @@ extension FeedLibrary {
             predicate = .comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed))) && predicate
         }
         let items = try context.fetch(FetchRequest<FeedItem>(predicate: predicate))
-        let found = Set(items.map(\.guid))
-        if let missing = ids.first(where: { !found.contains($0) }) { throw ZeaderError.noSuchItem(id: missing, feed: feed) }
+        if let missing = ItemID.firstUnmatched(ids, in: items) { throw ZeaderError.noSuchItem(id: missing, feed: feed) }
         return items
     }
 
