@@ -152,6 +152,16 @@ public enum Messages {
         "\(outline ? "outline" : "feed") \"\(title.flatMap { $0.isEmpty ? nil : $0 } ?? url)\""
     }
 
+    /// A sync's line for a synced feed whose server id now names another feed: it is kept
+    /// here as a local feed (``FeedSync/Report/notStored``).
+    ///
+    /// ```swift
+    /// Messages.syncFeedIDTaken(url: "https://a.example/feed")
+    /// ```
+    public static func syncFeedIDTaken(url: String) -> String {
+        "the sync server gives the id of \(url) to another feed now: kept here as a local feed, not synced"
+    }
+
     /// A sync's line for a feed the server listed that is not http(s) (``FeedSync/Report/notStored``).
     ///
     /// ```swift

@@ -72,7 +72,8 @@ public final class FeedSync: Sendable {
         /// one line each: they stay local, and are not asked for again.
         public var refused: [String] = []
         /// Feeds the server listed that are not http(s) with a host (`exec:`, `file:`…), one
-        /// line each: never stored, so never refreshed nor sent back.
+        /// line each: never stored, so never refreshed nor sent back; and synced feeds kept
+        /// here as local ones because their server id now names another feed.
         public var notStored: [String] = []
 
         /// `sync: 3 changes pushed, 12 new items, 2 feeds added, 0 removed, 5 states changed`.
@@ -374,9 +375,9 @@ public final class FeedSync: Sendable {
     ) async throws {
         progress(.subscriptions)
         var subscriptions = try await client.subscriptions()
-        try resolveMissingFeeds(subscriptions, missingFeeds)
+        let stale = try await resolveMissingFeeds(client, subscriptions, missingFeeds, report: &report)
         progress(.pushing)
-        if try await pushSubscriptionChanges(client, subscriptions: subscriptions, report: &report) {
+        if try await pushSubscriptionChanges(client, subscriptions: subscriptions, stale: stale, report: &report) {
             subscriptions = try await client.subscriptions()
         }
         try await pushReadMarks(client, report: &report)
@@ -394,37 +395,100 @@ public final class FeedSync: Sendable {
     /// Checked before anything is pushed or pulled: when the server no longer lists most of
     /// this device's synced feeds, stops (``MissingFeeds/stop``) or makes them local,
     /// re-queued for subscription (``MissingFeeds/upload``) or not (``MissingFeeds/detach``).
-    private func resolveMissingFeeds(_ subscriptions: [GReaderClient.Subscription], _ choice: MissingFeeds) throws {
-        guard choice != .remove else { return }
-        var ids = Set<String>()
+    ///
+    /// The URL decides which feed a listed id is: a synced feed whose id the server lists
+    /// with another URL (an account reset and filled again from another device gives old ids
+    /// to other feeds) is the same feed moved (the server followed a redirect) only when
+    /// that stream holds an item this device stored in the feed (``sameFeed(_:_:syncID:)``);
+    /// otherwise its id is stale. Stale feeds count with the missing ones; when they are not
+    /// most of the synced feeds, each is kept here as a local feed, never joined to the feed
+    /// that now has its id. Returns the stale ids, which the push must not use.
+    private func resolveMissingFeeds(
+        _ client: GReaderClient, _ subscriptions: [GReaderClient.Subscription], _ choice: MissingFeeds,
+        report: inout Report
+    ) async throws -> Set<String> {
+        var urlByID: [String: String] = [:]
         var urls = Set<String>()
         for subscription in subscriptions {
-            ids.insert(subscription.id)
             // As applySubscriptions matches them: the URL made what the store keeps.
-            if let url = subscription.url.flatMap(FeedTrust.webURL) { urls.insert(url) }
+            let url = subscription.url.flatMap(FeedTrust.webURL)
+            urlByID[subscription.id] = url ?? ""
+            if let url { urls.insert(url) }
         }
-        try withContext { context in
+        // Synced feeds whose id the server lists with another URL, and their stored items' ids.
+        let moved: [(syncID: String, url: String)] = try withContext { context in
+            try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context).compactMap { server in
+                guard let id = server.syncID, let listed = urlByID[id], !listed.isEmpty, listed != server.url,
+                    !urls.contains(server.url)
+                else { return nil }
+                return (id, server.url)
+            }
+        }
+        var stale = Set<String>()
+        for feed in moved where try await !sameFeed(client, feed.url, syncID: feed.syncID) { stale.insert(feed.syncID) }
+        let staleIDs = stale
+        let (unlinked, removed): ([String], Int) = try withContext { context in
             let synced = try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context)
             // A feed listed under another id but the same URL is kept (applySubscriptions relinks it).
-            let missing = synced.filter { !ids.contains($0.syncID ?? "") && !urls.contains($0.url) }
-            guard Self.mostFeedsWouldGo(missing: missing.count, synced: synced.count) else { return }
-            if choice == .stop {
-                throw SyncError.serverForgotFeeds(listed: synced.count - missing.count, synced: synced.count)
+            let missing = synced.filter { urlByID[$0.syncID ?? ""] == nil && !urls.contains($0.url) }
+            let renamed = synced.filter { staleIDs.contains($0.syncID ?? "") }
+            let most = Self.mostFeedsWouldGo(missing: missing.count + renamed.count, synced: synced.count)
+            if most, choice == .stop {
+                let listed = synced.count - missing.count - renamed.count
+                throw renamed.isEmpty
+                    ? SyncError.serverForgotFeeds(listed: listed, synced: synced.count)
+                    : SyncError.serverRenamedFeeds(renamed: renamed.count, listed: listed, synced: synced.count)
             }
-            for server in missing {
+            // Accepted removals: the feeds the server dropped go in applySubscriptions, and
+            // those whose ids name other feeds now go here.
+            if most, choice == .remove {
+                for server in renamed { context.delete(server) }
+                try context.save()
+                return ([], renamed.count)
+            }
+            var unlink = renamed
+            if most { unlink += missing }
+            if unlink.isEmpty { return ([], 0) }
+            let unlinkedURLs = Set(unlink.map(\.url))
+            for change in try SyncChange.findAll(in: context)
+            where change.feedSyncID != nil && unlinkedURLs.contains(change.feedURL) {
+                change.feedSyncID = nil
+            }
+            for server in unlink {
                 server.syncID = nil
                 _ = try context.execute(
                     BatchUpdateRequest(
                         entityName: "FeedItem",
                         predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID)),
                         propertiesToUpdate: ["syncID": .null, "syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
-                if choice == .upload { SyncQueue.queue(.subscribe, for: server, in: context) }
+                if most, choice == .upload { SyncQueue.queue(.subscribe, for: server, in: context) }
             }
-            // The account's item ids start again: the next pull looks at every item.
-            if let account = try SyncAccount.findFirst(where: .true, in: context) { account.newestItemID = nil }
+            if most {
+                // The account's item ids start again: the next pull looks at every item.
+                if let account = try SyncAccount.findFirst(where: .true, in: context) { account.newestItemID = nil }
+            }
             try context.save()
+            return (most ? [] : renamed.map(\.url), 0)
         }
-        try forgetKeptLists()
+        report.feedsRemoved += removed
+        report.notStored += unlinked.map(Messages.syncFeedIDTaken(url:))
+        if !stale.isEmpty { try forgetKeptLists() }
+        return stale
+    }
+
+    /// Whether the server's stream `syncID` is this device's feed `url` moved: its newest
+    /// items (one page) include one stored here in that feed. A feed with none stored here
+    /// cannot be told from another one, and is not taken for it.
+    private func sameFeed(_ client: GReaderClient, _ url: String, syncID: String) async throws -> Bool {
+        let ids = try await client.newestItemIDs(stream: syncID, count: 100)
+        guard !ids.isEmpty else { return false }
+        return try withContext { context in
+            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else { return false }
+            let request = FetchRequest<FeedItem>(
+                predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
+                    && .comparison(.keyPath("syncID"), .in, .aggregate(ids.map { .constant(.string(String($0))) })))
+            return try context.count(for: request) > 0
+        }
     }
 
     // MARK: Push
@@ -441,7 +505,7 @@ public final class FeedSync: Sendable {
     /// Pushes the queued subscription changes, oldest first, deleting each from the queue
     /// once the server has it. Returns whether the server's list changed.
     private func pushSubscriptionChanges(
-        _ client: GReaderClient, subscriptions: [GReaderClient.Subscription], report: inout Report
+        _ client: GReaderClient, subscriptions: [GReaderClient.Subscription], stale: Set<String>, report: inout Report
     ) async throws -> Bool {
         let queued: [QueuedChange] = try withContext { context in
             let servers = Dictionary(try Server.findAll(in: context).map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
@@ -456,7 +520,9 @@ public final class FeedSync: Sendable {
         }
         guard !queued.isEmpty else { return false }
         var byURL: [String: GReaderClient.Subscription] = [:]
-        for subscription in subscriptions { if let url = subscription.url { byURL[url] = subscription } }
+        for subscription in subscriptions {
+            if let url = subscription.url.flatMap(FeedTrust.webURL) ?? subscription.url { byURL[url] = subscription }
+        }
         var changed = false
         for change in queued {
             // A command or a file is never sent to a server, whatever put it in the queue.
@@ -464,7 +530,10 @@ public final class FeedSync: Sendable {
                 try dropChange(change.id)
                 continue
             }
-            let known = byURL[change.url] ?? subscriptions.first { $0.id == change.feedSyncID }
+            // An id that now names another feed is never used: the change would reach that feed.
+            let known =
+                byURL[change.url]
+                ?? subscriptions.first { $0.id == change.feedSyncID && !stale.contains($0.id) }
             var linkTo: String?
             switch change.kind {
             case .subscribe:
@@ -601,6 +670,7 @@ public final class FeedSync: Sendable {
             }
             var order = try FeedSubscription.nextDisplayOrder(in: context)
             var listed = Set<String>()
+            let listedURLs = Set(subscriptions.compactMap { $0.url.flatMap(FeedTrust.webURL) })
             for subscription in subscriptions {
                 // A server gives data only (FeedTrust): an http(s) feed with a host, nothing
                 // that runs or reads here; a feed already synced under this id is kept as it is.
@@ -613,8 +683,15 @@ public final class FeedSync: Sendable {
                 }
                 listed.insert(subscription.id)
                 let server: Server
-                if let known = bySyncID[subscription.id] ?? byURL[url] {
+                if let known = byURL[url] {
                     server = known
+                } else if let moved = bySyncID[subscription.id], !listedURLs.contains(moved.url) {
+                    // The URL decides; a feed under its id with a URL no longer listed is the
+                    // same feed moved (resolveMissingFeeds unlinked those it is not).
+                    byURL[moved.url] = nil
+                    moved.url = url
+                    byURL[url] = moved
+                    server = moved
                 } else {
                     server = context.insert(Server.self)
                     server.url = url

@@ -305,6 +305,20 @@ public final class GReaderClient: Sendable {
         return ids
     }
 
+    /// The ids of `stream`'s newest `count` items, one page (no continuation followed), as
+    /// ``itemIDs(stream:newerThan:excludeRead:pageSize:limits:)`` checks them.
+    ///
+    /// ```swift
+    /// let newest = try await client.newestItemIDs(stream: "feed/12", count: 100)
+    /// ```
+    public func newestItemIDs(stream: String, count: Int) async throws(SyncError) -> [UInt64] {
+        let data = try await get("reader/api/0/stream/items/ids", [("s", stream), ("n", String(count))])
+        guard let page = ItemRefScanner.scan(data, keepingAtMost: count, ceiling: Self.itemIDCeiling(now: Date())) else {
+            throw .badResponse(request: "stream/items/ids", reason: "not a JSON list of item ids")
+        }
+        return page.ids
+    }
+
     /// The largest item id a real server gives at `now`: FreshRSS's ids are the microsecond
     /// time an item arrived, other servers' (Miniflux, Inoreader) counters far below that.
     /// A day's slack covers clocks that disagree.

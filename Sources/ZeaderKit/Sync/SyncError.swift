@@ -37,6 +37,11 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server lists only `listed` of the `synced` feeds this device synced: a sync would
     /// remove most of them (an account reset or recreated empty), so it stopped first.
     case serverForgotFeeds(listed: Int, synced: Int)
+    /// The server lists `renamed` of the `synced` feeds this device synced under their ids
+    /// but with other URLs (those ids now name other feeds: an account reset and filled again
+    /// from another device), and `listed` as they were: a sync would join different feeds,
+    /// so it stopped first.
+    case serverRenamedFeeds(renamed: Int, listed: Int, synced: Int)
     /// The store is in memory: nothing to keep an account in.
     case inMemoryStore
     /// The token file could not be written.
@@ -107,6 +112,12 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "or recreated?); stopped before changing anything, nothing was removed: `zeader sync --upload` "
                 + "subscribes the account to them again, `zeader sync --detach` keeps them here as local feeds, "
                 + "`zeader sync --accept-removals` removes them here too"
+        case .serverRenamedFeeds(let renamed, let listed, let synced):
+            return "the sync server gives \(renamed) of the \(synced) feeds this device synced to other feeds (their ids "
+                + "now name other URLs) and lists \(listed) as they were (an account reset and filled again from another "
+                + "device?); stopped before changing anything, nothing was removed or joined: `zeader sync --upload` "
+                + "subscribes the account to them again, `zeader sync --detach` keeps them here as local feeds, "
+                + "`zeader sync --accept-removals` removes them here"
         case .inMemoryStore: return "an in-memory store cannot keep a sync account; name a store file with --db PATH"
         case .cannotWriteToken(let path, let reason):
             return "cannot write the sync token to \(path): \(reason); check that its directory is writable"

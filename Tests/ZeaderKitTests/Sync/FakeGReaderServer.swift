@@ -131,6 +131,8 @@ final class FakeGReaderServer: Sendable {
         }
         if let override { return override(parameters) }
         if parameters["s"]?.hasSuffix("/starred") == true { return json(#"{"itemRefs":[]}"#) }
+        // Every item is in feed/1: another feed's stream is empty.
+        if let stream = parameters["s"], stream.hasPrefix("feed/"), stream != "feed/1" { return json(#"{"itemRefs":[]}"#) }
         // `ot` in seconds, as FreshRSS reads it: items that arrived since then.
         let since = parameters["ot"].flatMap(UInt64.init).map { $0.multipliedReportingOverflow(by: 1_000_000) }
         let listed = items.filter { item in
