@@ -297,6 +297,7 @@ public final class FeedSync: Sendable {
         do {
             try store.container.store.setMetadata(nil, forKey: Self.unreadListKey)
             try store.container.store.setMetadata(nil, forKey: Self.starredListKey)
+            try store.container.store.setMetadata(nil, forKey: Self.labelsKey)
         } catch {
             throw ZeaderError.wrapping(error)
         }
@@ -519,6 +520,7 @@ public final class FeedSync: Sendable {
             }
         }
         guard !queued.isEmpty else { return false }
+        let keptLabels = try store.container.store.metadata(forKey: Self.labelsKey).flatMap(SyncLabels.decode) ?? [:]
         var byURL: [String: GReaderClient.Subscription] = [:]
         for subscription in subscriptions {
             if let url = subscription.url.flatMap(FeedTrust.webURL) ?? subscription.url { byURL[url] = subscription }
@@ -539,6 +541,12 @@ public final class FeedSync: Sendable {
             case .subscribe:
                 if let known {
                     linkTo = known.id
+                    // Already on the server (another device's, an upload): the tags it lacks are added.
+                    let missing = change.tags.filter { tag in !known.labels.contains { $0.lowercased() == tag.lowercased() } }
+                    if !missing.isEmpty {
+                        try await client.editLabels(known.id, add: change.tags)
+                        changed = true
+                    }
                 } else {
                     let added: Result<String, SyncError>
                     do throws(SyncError) {
@@ -559,8 +567,8 @@ public final class FeedSync: Sendable {
                         continue
                     }
                     let id = try added.get()
-                    if let label = change.tags.first {
-                        try await client.editSubscription(id, action: "edit", title: change.title, addLabel: label)
+                    if !change.tags.isEmpty {
+                        try await client.editLabels(id, title: change.title, add: change.tags)
                     } else if let title = change.title {
                         try await client.editSubscription(id, action: "edit", title: title)
                     }
@@ -573,14 +581,16 @@ public final class FeedSync: Sendable {
                     changed = true
                 }
             case .tags:
+                // Every tag is pushed; a label is removed when this device saw it at the last
+                // sync and has no such tag now (one added elsewhere since is kept, and pulled).
                 if let known {
-                    if let label = change.tags.first {
-                        if !known.labels.contains(label) {
-                            try await client.editSubscription(known.id, action: "edit", addLabel: label)
-                            changed = true
-                        }
-                    } else if let current = known.labels.first {
-                        try await client.editSubscription(known.id, action: "edit", removeLabel: current)
+                    let local = Set(change.tags.map { $0.lowercased() })
+                    let labels = known.labels.filter { !Self.defaultFolders.contains($0) }
+                    let seen = Set((keptLabels[change.url] ?? []).map { $0.lowercased() })
+                    let removed = labels.filter { !local.contains($0.lowercased()) && seen.contains($0.lowercased()) }
+                    let lacking = local.subtracting(labels.map { $0.lowercased() })
+                    if !lacking.isEmpty || !removed.isEmpty {
+                        try await client.editLabels(known.id, add: change.tags, remove: removed)
                         changed = true
                     }
                 }
@@ -660,6 +670,9 @@ public final class FeedSync: Sendable {
     /// The server's feeds into the store: new ones inserted, known ones updated (title,
     /// site, tags from labels), synced ones the server no longer has deleted.
     private func applySubscriptions(_ subscriptions: [GReaderClient.Subscription], report: inout Report) throws {
+        let metadata = store.container.store
+        let keptLabels = try metadata.metadata(forKey: Self.labelsKey).flatMap(SyncLabels.decode) ?? [:]
+        var seenLabels: [String: [String]] = [:]
         try withContext { context in
             let servers = try Server.findAll(in: context)
             var bySyncID: [String: Server] = [:]
@@ -707,12 +720,9 @@ public final class FeedSync: Sendable {
                 }
                 if let site = subscription.htmlUrl.flatMap(FeedTrust.webURL), server.siteLink != site { server.siteLink = site }
                 let labels = subscription.labels.filter { !Self.defaultFolders.contains($0) }
-                let local = FeedTags.list(server.tags)
-                // A server keeps one folder per feed: the feed's first tag is the one synced.
-                if labels.first?.lowercased() != local.first?.lowercased() {
-                    let tags = FeedTags.normalized(labels + local.dropFirst())
-                    if tags != server.tags { server.tags = tags }
-                }
+                let tags = SyncLabels.merge(local: FeedTags.list(server.tags), labels: labels, kept: keptLabels[url])
+                if tags != server.tags { server.tags = tags }
+                seenLabels[url] = labels
             }
             for server in servers where server.syncID != nil && !listed.contains(server.syncID!) {
                 context.delete(server)
@@ -720,7 +730,13 @@ public final class FeedSync: Sendable {
             }
             try context.save()
         }
+        let seen = SyncLabels.encode(seenLabels)
+        if seen != (try metadata.metadata(forKey: Self.labelsKey)) { try metadata.setMetadata(seen, forKey: Self.labelsKey) }
     }
+
+    /// Store metadata: each synced feed's labels as the last sync saw them on the server
+    /// (``SyncLabels``), so that a pull removes only the tags the server held and dropped.
+    static let labelsKey = "zeader.sync.labels"
 
     /// The ignore rules in force, the store brought in line with them first (a rule added
     /// since the last sync or refresh: the stored items it matches are removed; a rule
@@ -1063,5 +1079,38 @@ public enum SyncIDList {
             previous = id
         }
         return ids
+    }
+}
+
+/// The labels a sync saw on the server for each feed (by URL), kept in store metadata as
+/// JSON, and the rule that merges them into a feed's tags.
+///
+/// ```swift
+/// let text = SyncLabels.encode(["https://a.example/feed": ["apple"]])
+/// SyncLabels.merge(local: ["apple", "tech"], labels: [], kept: ["apple"])   // "tech"
+/// ```
+public enum SyncLabels {
+    public static func encode(_ labels: [String: [String]]) -> String {
+        guard let data = try? JSONEncoder().encode(labels) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The labels, or nil when `text` is not such a map.
+    public static func decode(_ text: String) -> [String: [String]]? {
+        try? JSONDecoder().decode([String: [String]].self, from: Data(text.utf8))
+    }
+
+    /// A feed's tags after a pull (``FeedTags/normalized(_:)``): the local ones and every
+    /// label the server lists, less the tags the server held at the last sync (`kept`) and
+    /// dropped since (removed on another device). A tag the server never held (one that
+    /// keeps one folder per feed holds only one) is never removed by a pull.
+    ///
+    /// ```swift
+    /// SyncLabels.merge(local: ["apple", "tech"], labels: ["apple"], kept: ["apple"])   // "apple,tech"
+    /// ```
+    public static func merge(local: [String], labels: [String], kept: [String]?) -> String? {
+        let now = Set(labels.map { $0.lowercased() })
+        let dropped = Set((kept ?? []).map { $0.lowercased() }).subtracting(now)
+        return FeedTags.normalized(local.filter { !dropped.contains($0.lowercased()) } + labels)
     }
 }

@@ -206,6 +206,24 @@ public final class GReaderClient: Sendable {
         _ = try await post("reader/api/0/subscription/edit", form)
     }
 
+    /// `subscription/edit` (action `edit`) of `streamID`: adds the labels `add` and takes
+    /// `remove` away in one request (the API takes several `a=` and `r=`), and renames it to
+    /// `title` when given. The first of `add` is sent last: a server that keeps one folder
+    /// per feed reads one `a=` (FreshRSS takes the last), and files the feed under it.
+    ///
+    /// ```swift
+    /// try await client.editLabels("feed/12", add: ["apple", "tech"], remove: ["old"])
+    /// ```
+    public func editLabels(_ streamID: String, title: String? = nil, add: [String], remove: [String] = [])
+        async throws(SyncError)
+    {
+        var form = [("ac", "edit"), ("s", streamID)]
+        if let title { form.append(("t", title)) }
+        for label in remove { form.append(("r", "user/-/label/" + label)) }
+        for label in add.dropFirst() + add.prefix(1) { form.append(("a", "user/-/label/" + label)) }
+        _ = try await post("reader/api/0/subscription/edit", form)
+    }
+
     /// The state tags of `edit-tag`.
     public enum State: String, Sendable {
         case read = "user/-/state/com.google/read"

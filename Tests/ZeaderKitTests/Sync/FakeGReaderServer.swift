@@ -35,6 +35,12 @@ final class FakeGReaderServer: Sendable {
         var posts: [String] = []
         /// Paths (below the API) answered 404, as by a server without that call.
         var missing: Set<String> = []
+        /// Each feed's labels (by stream id), as `subscription/edit`'s `a=` and `r=` leave
+        /// them and `subscription/list` lists them: any number per feed.
+        var labels: [String: [String]] = [:]
+        /// Keep one folder per feed, as FreshRSS does: an edit's last `a=` replaces the
+        /// labels, an edit with only `r=` leaves none.
+        var oneFolder = false
     }
 
     /// The state the server's handler and the test share.
@@ -93,7 +99,12 @@ final class FakeGReaderServer: Sendable {
             guard let listed = shared.state.withLock({ $0.subscriptions }) else {
                 return json(#"{"subscriptions":[{"id":"feed/1","title":"One","url":"http://fake.example/one.xml"}]}"#)
             }
-            let entries = listed.map { #"{"id":"\#($0.id)","title":"\#($0.id)","url":"\#($0.url)"}"# }
+            let labels = shared.state.withLock { $0.labels }
+            let entries = listed.map { feed in
+                let categories = (labels[feed.id] ?? []).map { #"{"id":"user/-/label/\#($0)","label":"\#($0)"}"# }
+                return #"{"id":"\#(feed.id)","title":"\#(feed.id)","url":"\#(feed.url)","#
+                    + #""categories":[\#(categories.joined(separator: ","))]}"#
+            }
             return json(#"{"subscriptions":[\#(entries.joined(separator: ","))]}"#)
         case "reader/api/0/subscription/quickadd":
             let body = String(decoding: request.body, as: UTF8.self)
@@ -118,10 +129,36 @@ final class FakeGReaderServer: Sendable {
                 if request.method == "POST", path.hasPrefix("reader/api/0/") {
                     state.posts.append(String(path.dropFirst("reader/api/0/".count)) + " " + body)
                 }
+                if path == "reader/api/0/subscription/edit" { editLabels(query(Substring(body)), &state) }
                 return state.missing.contains(path)
             }
             return missing ? .status(404) : .ok("OK", contentType: "text/plain")
         }
+    }
+
+    /// `subscription/edit`'s labels: every `a=` added, every `r=` removed (`+` is a space).
+    static func editLabels(_ form: [(String, String)], _ state: inout State) {
+        guard let stream = form.first(where: { $0.0 == "s" })?.1 else { return }
+        func label(_ value: String) -> String? {
+            value.hasPrefix("user/-/label/")
+                ? String(value.dropFirst("user/-/label/".count)).replacingOccurrences(of: "+", with: " ") : nil
+        }
+        var labels = state.labels[stream] ?? []
+        if state.oneFolder {
+            let added = form.filter { $0.0 == "a" }.compactMap { label($0.1) }
+            if let last = added.last {
+                state.labels[stream] = [last]
+            } else if form.contains(where: { $0.0 == "r" }) {
+                state.labels[stream] = []
+            }
+            return
+        }
+        for (name, value) in form {
+            guard let label = label(value) else { continue }
+            if name == "a", !labels.contains(label) { labels.append(label) }
+            if name == "r" { labels.removeAll { $0 == label } }
+        }
+        state.labels[stream] = labels
     }
 
     static func ids(_ parameters: [String: String], _ shared: Shared) -> LoopbackHTTPServer.Reply {

@@ -103,3 +103,42 @@ extension SyncFreshRSSTests {
         }
     }
 }
+
+extension SyncFreshRSSTests {
+    @Test("tags with FreshRSS (one category per feed): no tag is lost on any device, the first reaches the other")
+    func everyTag() async throws {
+        let world = try await World()
+        world.feeds.setItems(["t1"], of: "tags")
+        let feed = world.feeds.url("tags")
+        try await world.addAccount(world.a)
+        try await world.addAccount(world.b)
+        var r = try await world.zeader(world.a, ["add", feed])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await world.zeader(world.a, ["tag", feed, "tech", "apple"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try await world.sync(world.a)
+        try await world.sync(world.a)
+        try await world.sync(world.b)
+        #expect(try await world.feedList(world.a)[feed]?["tags"] as? [String] == ["apple", "tech"])
+        #expect(try await world.feedList(world.b)[feed]?["tags"] as? [String] == ["apple"])
+
+        // B's own tag, which the server cannot hold: kept on B, and A keeps its own.
+        r = try await world.zeader(world.b, ["tag", feed, "zed"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for _ in 0..<2 {
+            try await world.sync(world.b)
+            try await world.sync(world.a)
+        }
+        #expect(try await world.feedList(world.a)[feed]?["tags"] as? [String] == ["apple", "tech"])
+        #expect(try await world.feedList(world.b)[feed]?["tags"] as? [String] == ["apple", "zed"])
+
+        // The category's tag removed on A: the feed moves to A's next tag, on B too.
+        r = try await world.zeader(world.a, ["tag", feed, "apple", "--remove"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try await world.sync(world.a)
+        try await world.sync(world.b)
+        try await world.sync(world.a)
+        #expect(try await world.feedList(world.a)[feed]?["tags"] as? [String] == ["tech"])
+        #expect(try await world.feedList(world.b)[feed]?["tags"] as? [String] == ["tech", "zed"])
+    }
+}
