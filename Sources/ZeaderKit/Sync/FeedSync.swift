@@ -544,7 +544,7 @@ public final class FeedSync: Sendable {
                     // Already on the server (another device's, an upload): the tags it lacks are added.
                     let missing = change.tags.filter { tag in !known.labels.contains { $0.lowercased() == tag.lowercased() } }
                     if !missing.isEmpty {
-                        try await client.editLabels(known.id, add: change.tags)
+                        try await client.editLabels(known.id, add: SyncLabels.ordered(change.tags, held: known.labels))
                         changed = true
                     }
                 } else {
@@ -590,7 +590,8 @@ public final class FeedSync: Sendable {
                     let removed = labels.filter { !local.contains($0.lowercased()) && seen.contains($0.lowercased()) }
                     let lacking = local.subtracting(labels.map { $0.lowercased() })
                     if !lacking.isEmpty || !removed.isEmpty {
-                        try await client.editLabels(known.id, add: change.tags, remove: removed)
+                        try await client.editLabels(
+                            known.id, add: SyncLabels.ordered(change.tags, held: known.labels), remove: removed)
                         changed = true
                     }
                 }
@@ -1079,38 +1080,5 @@ public enum SyncIDList {
             previous = id
         }
         return ids
-    }
-}
-
-/// The labels a sync saw on the server for each feed (by URL), kept in store metadata as
-/// JSON, and the rule that merges them into a feed's tags.
-///
-/// ```swift
-/// let text = SyncLabels.encode(["https://a.example/feed": ["apple"]])
-/// SyncLabels.merge(local: ["apple", "tech"], labels: [], kept: ["apple"])   // "tech"
-/// ```
-public enum SyncLabels {
-    public static func encode(_ labels: [String: [String]]) -> String {
-        guard let data = try? JSONEncoder().encode(labels) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The labels, or nil when `text` is not such a map.
-    public static func decode(_ text: String) -> [String: [String]]? {
-        try? JSONDecoder().decode([String: [String]].self, from: Data(text.utf8))
-    }
-
-    /// A feed's tags after a pull (``FeedTags/normalized(_:)``): the local ones and every
-    /// label the server lists, less the tags the server held at the last sync (`kept`) and
-    /// dropped since (removed on another device). A tag the server never held (one that
-    /// keeps one folder per feed holds only one) is never removed by a pull.
-    ///
-    /// ```swift
-    /// SyncLabels.merge(local: ["apple", "tech"], labels: ["apple"], kept: ["apple"])   // "apple,tech"
-    /// ```
-    public static func merge(local: [String], labels: [String], kept: [String]?) -> String? {
-        let now = Set(labels.map { $0.lowercased() })
-        let dropped = Set((kept ?? []).map { $0.lowercased() }).subtracting(now)
-        return FeedTags.normalized(local.filter { !dropped.contains($0.lowercased()) } + labels)
     }
 }

@@ -132,6 +132,17 @@ extension SyncFreshRSSTests {
         #expect(try await world.feedList(world.a)[feed]?["tags"] as? [String] == ["apple", "tech"])
         #expect(try await world.feedList(world.b)[feed]?["tags"] as? [String] == ["apple", "zed"])
 
+        // A tag added on B that sorts first leaves the feed in its category: A keeps "apple".
+        r = try await world.zeader(world.b, ["tag", feed, "aaa"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try await world.sync(world.b)
+        try await world.sync(world.a)
+        #expect(try await world.feedList(world.a)[feed]?["tags"] as? [String] == ["apple", "tech"])
+        #expect(try await world.feedList(world.b)[feed]?["tags"] as? [String] == ["aaa", "apple", "zed"])
+        r = try await world.zeader(world.b, ["tag", feed, "aaa", "--remove"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try await world.sync(world.b)
+
         // The category's tag removed on A: the feed moves to A's next tag, on B too.
         r = try await world.zeader(world.a, ["tag", feed, "apple", "--remove"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -129,6 +129,17 @@ struct SyncTagsTests {
         #expect(try Self.tags(b) == ["apple", "zed"])
         #expect(try Self.tags(a) == ["apple", "tech"])
 
+        // A tag added on B that sorts first does not move the feed out of its folder: A
+        // keeps the folder's tag (the server never dropped it).
+        try Self.tag(b, add: ["aaa"])
+        _ = try await b.sync()
+        _ = try await a.sync()
+        #expect(Self.labels(server) == ["apple"])
+        #expect(try Self.tags(a) == ["apple", "tech"])
+        #expect(try Self.tags(b) == ["aaa", "apple", "zed"])
+        try Self.tag(b, remove: ["aaa"])
+        _ = try await b.sync()
+
         // The folder's tag removed on A: the server files the feed under A's next tag, and
         // B loses the removed tag (the server held it), keeps its own, gains the new one.
         try Self.tag(a, remove: ["apple"])
@@ -147,6 +158,9 @@ struct SyncTagsTests {
         #expect(SyncLabels.merge(local: ["apple"], labels: ["news"], kept: nil) == "apple,news")
         #expect(SyncLabels.decode(SyncLabels.encode(["u": ["a", "b"]])) == ["u": ["a", "b"]])
         #expect(SyncLabels.decode("not json") == nil)
+        #expect(SyncLabels.encode(["b": ["x"], "a": ["y"]]) == #"{"a":["y"],"b":["x"]}"#)
+        #expect(SyncLabels.ordered(["aaa", "apple", "b"], held: ["Apple"]) == ["apple", "aaa", "b"])
+        #expect(SyncLabels.ordered(["aaa", "apple"], held: ["other"]) == ["aaa", "apple"])
     }
 
     @Test func theManPageSaysWhenAPullRemovesATag() throws {
