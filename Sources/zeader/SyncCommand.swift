@@ -36,7 +36,10 @@ struct SyncCommand: AsyncParsableCommand {
             the feeds this device synced, and more than half of them (the server no longer lists them: an \
             account reset or recreated empty), stops before changing anything and says so; then --upload \
             subscribes the account to them again, --detach keeps them here as local feeds no longer synced, \
-            --accept-removals removes them here too. A command or file feed is never sent to the server; \
+            --accept-removals removes them here too. So does a sync whose server gives most of those feeds' ids \
+            to other feeds (the URL decides which feed an id is; a feed whose id names another is kept here as a \
+            local one). Every tag of a feed is a label; a pull removes a tag only when the server held it at the \
+            last sync, and the feed order is not synced. A command or file feed is never sent to the server; \
             one the server refuses stays a local feed (`list` marks it [local]), refreshed here by \
             `zeader refresh`. Exit status 1 when the sync failed; what was not pushed \
             stays queued.

@@ -169,3 +169,38 @@ struct SyncTagsTests {
         #expect(section.contains("never removed by a pull"))
     }
 }
+
+/// Feeds a sync adds come in the server's list order, after the ones already here.
+@Suite("Sync: the order of the feeds a sync adds")
+struct SyncFeedOrderTests {
+    @Test func feedsComeInTheServersListOrderOnEveryDevice() async throws {
+        let server = try FakeGReaderServer()
+        let listed = ["c", "a", "b"].map { (id: "feed/\($0)", url: "http://fake.example/\($0).xml") }
+        server.update { $0.subscriptions = listed }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fresh = try await SyncTagsTests.device("a.sqlite", in: directory, server: server)
+        #expect(try FeedLibrary(store: fresh.store).servers().map(\.url) == listed.map(\.url))
+
+        // A device with a feed of its own keeps it first; the server's follow in its order.
+        let store = try ZeaderStore.open(at: directory.appendingPathComponent("b.sqlite"))
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait {
+            let feed = context.insert(Server.self)
+            feed.url = "http://fake.example/own.xml"
+            try context.save()
+        }
+        let other = FeedSync(store: store)
+        try other.addAccount(apiURL: server.apiURL, user: "alice", token: "t")
+        _ = try await other.sync()
+        _ = try await other.sync()
+        let urls = try FeedLibrary(store: store).servers().map(\.url)
+        #expect(urls.first == "http://fake.example/own.xml")
+        #expect(Array(urls.dropFirst().prefix(3)) == listed.map(\.url))
+    }
+
+    @Test func theManPageSaysMovesAreNotSynced() throws {
+        let section = try SyncManPageTests.syncSection()
+        #expect(section.contains("subscription\\-ordering"))
+    }
+}
