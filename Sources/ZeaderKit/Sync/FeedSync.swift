@@ -416,23 +416,38 @@ public final class FeedSync: Sendable {
             urlByID[subscription.id] = url ?? ""
             if let url { urls.insert(url) }
         }
-        // Synced feeds whose id the server lists with another URL, and their stored items' ids.
-        let moved: [(syncID: String, url: String)] = try withContext { context in
-            try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context).compactMap { server in
-                guard let id = server.syncID, let listed = urlByID[id], !listed.isEmpty, listed != server.url,
-                    !urls.contains(server.url)
-                else { return nil }
-                return (id, server.url)
+        // A stored URL compared as the server's are (a feed typed with an upper-case host).
+        func listedForm(_ url: String) -> String { FeedTrust.webURL(url) ?? url }
+        // The synced feeds whose id the server lists with another URL, and how many are gone.
+        let (moved, synced, missing): ([(syncID: String, url: String)], Int, Int) = try withContext { context in
+            let synced = try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context)
+            var moved: [(syncID: String, url: String)] = []
+            var missing = 0
+            for server in synced {
+                guard let id = server.syncID, !urls.contains(listedForm(server.url)) else { continue }
+                guard let listed = urlByID[id] else {
+                    missing += 1
+                    continue
+                }
+                if !listed.isEmpty { moved.append((id, server.url)) }
             }
+            return (moved, synced.count, missing)
         }
         var stale = Set<String>()
-        for feed in moved where try await !sameFeed(client, feed.url, syncID: feed.syncID) { stale.insert(feed.syncID) }
+        for (index, feed) in moved.enumerated() where try await !sameFeed(client, feed.url, syncID: feed.syncID) {
+            stale.insert(feed.syncID)
+            // The sync stops anyway: the rest are counted as listed with other URLs, unasked.
+            if choice == .stop, Self.mostFeedsWouldGo(missing: missing + stale.count, synced: synced) {
+                stale.formUnion(moved[(index + 1)...].map(\.syncID))
+                break
+            }
+        }
         let staleIDs = stale
         let (unlinked, removed): ([String], Int) = try withContext { context in
             let synced = try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context)
             // A feed listed under another id but the same URL is kept (applySubscriptions relinks it).
-            let missing = synced.filter { urlByID[$0.syncID ?? ""] == nil && !urls.contains($0.url) }
-            let renamed = synced.filter { staleIDs.contains($0.syncID ?? "") }
+            let missing = synced.filter { urlByID[$0.syncID ?? ""] == nil && !urls.contains(listedForm($0.url)) }
+            let renamed = synced.filter { staleIDs.contains($0.syncID ?? "") && !urls.contains(listedForm($0.url)) }
             let most = Self.mostFeedsWouldGo(missing: missing.count + renamed.count, synced: synced.count)
             if most, choice == .stop {
                 let listed = synced.count - missing.count - renamed.count

@@ -154,12 +154,16 @@ public final class GReaderClient: Sendable {
             public var label: String?
         }
 
-        /// The labels (folders) the feed is in.
+        /// The labels (folders) the feed is in, as text (FreshRSS sends them HTML-escaped:
+        /// `R&amp;D`).
         public var labels: [String] {
             (categories ?? []).compactMap { category in
-                if let label = category.label, !label.isEmpty { return label }
-                if let id = category.id, let range = id.range(of: "/label/") { return String(id[range.upperBound...]) }
-                return nil
+                var label = category.label ?? ""
+                if label.isEmpty, let id = category.id, let range = id.range(of: "/label/") {
+                    label = String(id[range.upperBound...])
+                }
+                let text = HTMLText.plainText(label)
+                return text.isEmpty ? nil : text
             }
         }
     }

@@ -115,6 +115,24 @@ struct SyncAccountIdentityTests {
         #expect(after.items == before.items && after.flagged == before.flagged && after.syncedItems == before.syncedItems)
     }
 
+    @Test func aStoredURLWrittenAnotherWayIsTheSameFeed() async throws {
+        let server = try FakeGReaderServer()
+        let (sync, directory) = try await Forgotten.syncedStore(server, feeds: 3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feeds = Forgotten.feeds
+        let context = sync.store.container.newBackgroundContext()
+        try context.performAndWait {
+            let feed = try #require(try Server.findFirst(byAttribute: "url", value: .string(feeds[0].url), in: context))
+            feed.url = "HTTP://fake.example/1.xml"
+            try context.save()
+        }
+        let before = try Forgotten.snapshot(sync)
+        let report = try await sync.sync()
+        #expect(report.notStored.isEmpty && report.feedsAdded == 0 && report.feedsRemoved == 0)
+        #expect(try Self.syncIDs(sync) == Dictionary(uniqueKeysWithValues: feeds.prefix(3).map { ($0.url, $0.id) }))
+        #expect(try Forgotten.snapshot(sync).items == before.items)
+    }
+
     @Test func acceptingTheRemovalsRemovesFeedsWhoseIDsNameOthers() async throws {
         let server = try FakeGReaderServer()
         let (sync, directory) = try await Forgotten.syncedStore(server, feeds: 3)

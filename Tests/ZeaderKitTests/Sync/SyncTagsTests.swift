@@ -158,6 +158,12 @@ struct SyncTagsTests {
         #expect(SyncLabels.merge(local: ["apple"], labels: ["news"], kept: nil) == "apple,news")
         #expect(SyncLabels.decode(SyncLabels.encode(["u": ["a", "b"]])) == ["u": ["a", "b"]])
         #expect(SyncLabels.decode("not json") == nil)
+        // FreshRSS sends labels HTML-escaped; an id-only category gives its name.
+        let listed = try? GReaderClient.subscriptionList(
+            Data(
+                #"{"subscriptions":[{"id":"feed/1","categories":[{"id":"user/-/label/R&amp;D","label":"R&amp;D"},"#
+                    .utf8) + Data(#"{"id":"user/-/label/news"},{"label":""}]}]}"#.utf8))
+        #expect(listed?.first?.labels == ["R&D", "news"])
         #expect(SyncLabels.encode(["b": ["x"], "a": ["y"]]) == #"{"a":["y"],"b":["x"]}"#)
         #expect(SyncLabels.ordered(["aaa", "apple", "b"], held: ["Apple"]) == ["apple", "aaa", "b"])
         #expect(SyncLabels.ordered(["aaa", "apple"], held: ["other"]) == ["aaa", "apple"])
