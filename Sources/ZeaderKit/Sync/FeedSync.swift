@@ -549,7 +549,7 @@ public final class FeedSync: Sendable {
             }
             // An id that now names another feed is never used: the change would reach that feed.
             let known =
-                byURL[change.url]
+                byURL[FeedTrust.webURL(change.url) ?? change.url]
                 ?? subscriptions.first { $0.id == change.feedSyncID && !stale.contains($0.id) }
             var linkTo: String?
             switch change.kind {
@@ -601,7 +601,7 @@ public final class FeedSync: Sendable {
                 if let known {
                     let local = Set(change.tags.map { $0.lowercased() })
                     let labels = known.labels.filter { !Self.defaultFolders.contains($0) }
-                    let seen = Set((keptLabels[change.url] ?? []).map { $0.lowercased() })
+                    let seen = Set((keptLabels[FeedTrust.webURL(change.url) ?? change.url] ?? []).map { $0.lowercased() })
                     let removed = labels.filter { !local.contains($0.lowercased()) && seen.contains($0.lowercased()) }
                     let lacking = local.subtracting(labels.map { $0.lowercased() })
                     if !lacking.isEmpty || !removed.isEmpty {
@@ -695,7 +695,8 @@ public final class FeedSync: Sendable {
             var byURL: [String: Server] = [:]
             for server in servers {
                 if let id = server.syncID { bySyncID[id] = server }
-                byURL[server.url] = server
+                // As the server's URLs are compared: a stored URL written another way is the same.
+                byURL[FeedTrust.webURL(server.url) ?? server.url] = server
             }
             var order = try FeedSubscription.nextDisplayOrder(in: context)
             var listed = Set<String>()
@@ -714,10 +715,12 @@ public final class FeedSync: Sendable {
                 let server: Server
                 if let known = byURL[url] {
                     server = known
-                } else if let moved = bySyncID[subscription.id], !listedURLs.contains(moved.url) {
+                } else if let moved = bySyncID[subscription.id],
+                    !listedURLs.contains(FeedTrust.webURL(moved.url) ?? moved.url)
+                {
                     // The URL decides; a feed under its id with a URL no longer listed is the
                     // same feed moved (resolveMissingFeeds unlinked those it is not).
-                    byURL[moved.url] = nil
+                    byURL[FeedTrust.webURL(moved.url) ?? moved.url] = nil
                     moved.url = url
                     byURL[url] = moved
                     server = moved
