@@ -86,6 +86,11 @@ extension SyncFreshRSSTests {
             #expect(feed["total"] as? Int == 2, "\(url)")
         }
         #expect(Self.flagged(try await world.items(world.a)["Title r1a"]) == true)
+        // `zeader refresh` is a sync with an account: it stops the same way.
+        r = try await world.zeader(world.a, ["refresh"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("to other feeds"), "\(r.stderr)")
+        #expect(Set(try await world.feedList(world.a).keys) == Set(feedsBefore.keys))
 
         // --upload: both devices' feeds on the account, each with its own title and items.
         r = try await world.zeader(world.a, ["sync", "--upload"])
