@@ -130,8 +130,11 @@ import Testing
         #expect(try store.container.store.metadata(forKey: "objectgraph.version") == String(ZeaderModel.current.version))
         let library = FeedLibrary(store: store)
         let flagged = try library.items(ItemQuery(flaggedOnly: true, limit: 4)).map(\.id)
-        // Flagged: n % 3 == 0, newest first by n * 7 % 30.
-        let expected = (0..<30).filter { $0 % 3 == 0 }.sorted { ($0 * 7 % 30) > ($1 * 7 % 30) }.prefix(4).map { "g\($0)" }
+        // Flagged: n % 3 == 0, newest first by n * 7 % 30; listed by their ids (ItemID: the
+        // server's for the synced ones, n even).
+        let expected = (0..<30).filter { $0 % 3 == 0 }.sorted { ($0 * 7 % 30) > ($1 * 7 % 30) }.prefix(4).map {
+            $0 % 2 == 0 ? "greader:\(1000 + $0)" : "g\($0)"
+        }
         #expect(flagged == expected)
         #expect(try library.items(ItemQuery(unreadOnly: true)).count == 15)
         #expect(try library.podcasts().count == 8)
