@@ -20,6 +20,12 @@ enum ReaderMessage: Equatable {
     case cannotWrite(path: String, String)
     /// The config file's first warning, and how many more `zeader config check` lists.
     case configWarning(String, more: Int)
+    /// Quitting pushes this many changes first (nil: waits for the running sync to end).
+    case pushingOnQuit(Int?)
+    /// Why quitting did not push: the server gave no answer in time.
+    case noAnswer(seconds: TimeInterval)
+    /// Why quitting did not push: a key asked to quit before the push ended.
+    case quitBeforePush
 
     var text: String {
         switch self {
@@ -42,6 +48,12 @@ enum ReaderMessage: Equatable {
         case .cannotWrite(let path, let reason): return "Cannot write \(path): \(reason)"
         case .configWarning(let warning, let more):
             return more == 0 ? warning : "\(warning) (and \(more) more: zeader config check)"
+        case .pushingOnQuit(let count?):
+            return "Pushing \(count) change\(count == 1 ? "" : "s") to the sync server… (any key quits now)"
+        case .pushingOnQuit(nil): return "Finishing the sync… (any key quits now)"
+        case .noAnswer(let seconds):
+            return "the sync server did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s"
+        case .quitBeforePush: return "the reader quit before the push ended"
         }
     }
 

@@ -76,6 +76,11 @@ public enum ReaderTerminal {
         }
         store.container.stopWatchingOtherProcesses()
         store.checkpoint()
+        // Changes quitting could not push: said once the screen is restored; nothing is lost,
+        // so the exit status stays 0.
+        if let notice = queue.sync(execute: { app.quitNotice }) {
+            try? FileHandle.standardError.write(contentsOf: Data("zeader: \(notice)\n".utf8))
+        }
         if let reason = inputEnd.withLock({ $0 }) { throw ReaderTerminalError.inputEnded(reason) }
     }
 
