@@ -109,6 +109,13 @@ final class TravelGReaderServer: Sendable {
                 }
             }
             return .ok("OK", contentType: "text/plain")
+        case "mark-all-as-read":
+            // One feed: its stream and the reading list are the same items.
+            let before = body.first { $0.0 == "ts" }.flatMap { UInt64($0.1) } ?? .max
+            shared.state.withLock { state in
+                for id in state.items.keys where id <= before { state.items[id]!.read = true }
+            }
+            return .ok("OK", contentType: "text/plain")
         default: return .ok("OK", contentType: "text/plain")
         }
     }
@@ -237,6 +244,17 @@ struct ReaderSyncTravelTests {
         #expect(try await h.wait { h.server.readCount == 1 }, "\(h.screen)")
     }
 
+    @Test(arguments: ["A", "C"])
+    func markFeedOrAllReadAndItsUndoArePushed(key: Character) async throws {
+        let h = try SyncingReaderHarness(config: Self.noInterval) { $0.pushDelay = 0.2 }
+        try await h.waitForStartSync()
+        h.type(.character(key))
+        #expect(try await h.wait { h.server.readCount == 3 }, "\(h.screen)")
+        #expect(try await h.wait { h.pending == 0 })
+        h.type(.character("u"))
+        #expect(try await h.wait { h.server.readCount == 0 }, "\(h.screen)")
+    }
+
     @Test func removingAFeedIsPushed() async throws {
         let h = try SyncingReaderHarness(config: Self.noInterval) { $0.pushDelay = 0.2 }
         try await h.waitForStartSync()
@@ -312,6 +330,19 @@ struct ReaderSyncTravelTests {
         #expect(h.hasQuit)
         #expect(h.quitNotice?.hasSuffix("the 1 change made here is kept for the next sync") == true)
         h.server.http.stop()
+    }
+
+    @Test func aSignalSaysTheChangesAreKept() async throws {
+        let h = try SyncingReaderHarness(config: Self.noInterval) { $0.pushDelay = 600 }
+        try await h.waitForStartSync()
+        let app = h.app
+        #expect(h.queue.sync { app.keptChangesNotice(signal: SIGTERM) } == nil)
+        h.type(.enter, .enter)
+        let notice = try #require(h.queue.sync { app.keptChangesNotice(signal: SIGTERM) })
+        #expect(
+            notice
+                == "the sync failed: the reader was stopped by signal 15 before pushing; the 1 change made here is kept for the next sync"
+        )
     }
 
     @Test func theReaderSyncsOnAnIntervalByDefault() throws {

@@ -3,7 +3,7 @@
 # quitting the reader pushes the read made in it (the server has it afterwards, nothing is
 # pending); an open reader shows another device's read within its sync-interval, without a
 # key press; quitting with the server gone still exits 0 and says, once the terminal is
-# restored, how many changes are kept for the next sync.
+# restored, how many changes are kept for the next sync, and so does ^C.
 #   usage: Tests/e2e/reader_sync_freshrss.sh   env: ZEADER=.build/debug/zeader,
 #          ZEADER_FRESHRSS=…/freshrss.sh (else ../shared/servers/freshrss/ beside the repository)
 #   exit: 0 passed, 1 failed, 77 FreshRSS cannot run here (the reason on stderr)
@@ -42,7 +42,7 @@ fail() {
 }
 
 t() { tmux -S "$sock" "$@"; }
-screen() { t capture-pane -p -t main; }
+screen() { t capture-pane -p -J -t main; }  # -J: a wrapped line as one
 # expect TEXT [SECONDS]: waits until the screen shows TEXT.
 expect() {
 	local text=$1 limit=${2:-10} i
@@ -154,14 +154,26 @@ expect "1/3" 15
 keys q
 expect "EXIT=0"
 
-echo "== quitting with the server gone exits 0 and says the change is kept"
+echo "== ^C (SIGINT) ends the reader at once and says the change is kept"
 printf 'sync-interval 0\n' >"$XDG_CONFIG_HOME/zeader/config"
 start "$zeader --db $store"
+expect "Synced"
 expect "1/3"
+keys Enter
+expect "Travel item 1"
+keys N  # item 3 unread again
+keys C-c
+expect "stopped by signal 2 before pushing; the 1 change made here is kept for the next sync"
+expect "EXIT=130"
+
+echo "== quitting with the server gone exits 0 and says the change is kept"
+start "$zeader --db $store"
+expect "Synced"  # the start's sync pushed the change kept above
+expect "2/3"
 stop_freshrss
 keys Enter
 expect "Travel item 1"
-keys N  # unread again
+keys N  # item 3 read again
 keys q q
 expect "the 1 change made here is kept for the next sync" 15
 expect "EXIT=0"

@@ -130,6 +130,18 @@ extension ReaderApp {
         startPush(refresher)
     }
 
+    /// The line printed when `signal` ends the reader with changes not pushed (they stay
+    /// queued for the next sync), or nil when there are none.
+    ///
+    /// ```swift
+    /// if let line = app.keptChangesNotice(signal: SIGTERM) { print(line) }
+    /// ```
+    func keptChangesNotice(signal: Int32) -> String? {
+        guard let refresher, refresher.syncs else { return nil }
+        let pending = refresher.pendingChanges()
+        return pending > 0 ? Messages.syncFailed(ReaderMessage.stoppedBySignal(signal).text, pending: pending) : nil
+    }
+
     /// Quits now; with changes not pushed, keeps the line that says so (``quitNotice``).
     func finishQuit() {
         guard !hasQuit else { return }

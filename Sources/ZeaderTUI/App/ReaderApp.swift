@@ -92,8 +92,6 @@ public final class ReaderApp: @unchecked Sendable {
             // Runs on the view context's queue, which is `queue`.
             guard let self else { return }
             self.modelChanged = true
-            // This reader's own edits (not merges of others' saves) are pushed once they pause.
-            if !note.isMerge { self.schedulePush() }
             // The open list keeps its items through this reader's own edits (a read item stays in an
             // unread-only list, so the cursor and `n` never skip); merges and inserts/deletes reload it.
             if note.isMerge || (note.inserted + note.deleted).contains(where: { $0.entity.name == "FeedItem" }) {
@@ -103,8 +101,16 @@ public final class ReaderApp: @unchecked Sendable {
         }
         // Another process's commit may touch nothing this context has registered (a new
         // feed): reload after the view context has merged it (queued before this).
+        // This reader's own saves (its batch updates too: mark feed or all read) are pushed
+        // once they pause.
+        let ownContext = ObjectIdentifier(model.context)
         otherProcessObservation = model.store.container.bus.observeDidSave { [weak self] note in
-            guard note.isFromOtherProcess, let self else { return }
+            guard let self else { return }
+            if note.contextID == ownContext {
+                self.queue.async { self.schedulePush() }
+                return
+            }
+            guard note.isFromOtherProcess else { return }
             self.queue.async {
                 self.modelChanged = true
                 self.itemsChanged = true

@@ -26,6 +26,8 @@ enum ReaderMessage: Equatable {
     case noAnswer(seconds: TimeInterval)
     /// Why quitting did not push: a key asked to quit before the push ended.
     case quitBeforePush
+    /// Why a signal's end did not push: the signal's number.
+    case stoppedBySignal(Int32)
 
     var text: String {
         switch self {
@@ -54,6 +56,7 @@ enum ReaderMessage: Equatable {
         case .noAnswer(let seconds):
             return "the sync server did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s"
         case .quitBeforePush: return "the reader quit before the push ended"
+        case .stoppedBySignal(let number): return "the reader was stopped by signal \(number) before pushing"
         }
     }
 
