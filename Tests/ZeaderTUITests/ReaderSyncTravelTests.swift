@@ -19,6 +19,8 @@ final class TravelGReaderServer: Sendable {
         var posts: [(path: String, fields: [(String, String)])] = []
         /// When set, every request is held this long with no answer (a server that hangs).
         var stallSeconds: TimeInterval?
+        /// Subscriptions besides `feed/1`, as (stream id, URL); `quickadd` adds to them.
+        var otherFeeds: [(id: String, url: String)] = []
     }
 
     /// The state the handler and the test share.
@@ -79,7 +81,17 @@ final class TravelGReaderServer: Sendable {
         switch path {
         case "token": return .ok("action-token\n", contentType: "text/plain")
         case "subscription/list":
-            return json(#"{"subscriptions":[{"id":"feed/1","title":"One","url":"\#(feedURL)"}]}"#)
+            let others = shared.state.withLock { $0.otherFeeds }.map {
+                #",{"id":"\#($0.id)","title":"\#($0.id)","url":"\#($0.url)"}"#
+            }
+            return json(#"{"subscriptions":[{"id":"feed/1","title":"One","url":"\#(feedURL)"}\#(others.joined())]}"#)
+        case "subscription/quickadd":
+            let url = body.first { $0.0 == "quickadd" }?.1 ?? ""
+            let id = shared.state.withLock { state in
+                state.otherFeeds.append(("feed/\(state.otherFeeds.count + 2)", url))
+                return state.otherFeeds.last!.id
+            }
+            return json(#"{"streamId":"\#(id)"}"#)
         case "stream/items/ids":
             let stream = query.first { $0.0 == "s" }?.1 ?? ""
             let unreadOnly = query.contains { $0.0 == "xt" }
@@ -138,7 +150,7 @@ final class SyncingReaderHarness {
 
     init(
         server: TravelGReaderServer? = nil, config: ReaderConfig = ReaderConfig(), localFeed: String? = nil,
-        prepare: (ReaderApp) -> Void = { _ in }
+        fetcher: FeedFetcher? = nil, prepare: (ReaderApp) -> Void = { _ in }
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("zt-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -158,7 +170,7 @@ final class SyncingReaderHarness {
         let model = ReaderModel(store: store, smartFeeds: [])
         app = ReaderApp(
             model: model, backend: backend, config: config, queue: store.container.viewContext.queue,
-            refresher: SyncingRefresher(store: store))
+            refresher: SyncingRefresher(store: store), fetcher: fetcher)
         let app = self.app
         let quitCount = self.quitCount
         queue.sync {
@@ -253,6 +265,32 @@ struct ReaderSyncTravelTests {
         #expect(try await h.wait { h.pending == 0 })
         h.type(.character("u"))
         #expect(try await h.wait { h.server.readCount == 0 }, "\(h.screen)")
+    }
+
+    @Test func addingAFeedIsPushed() async throws {
+        let rss = """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Added here</title><link>http://127.0.0.1/</link>
+            <item><guid>n1</guid><title>N1</title></item></channel></rss>
+            """
+        try await withLoopbackServer({ _ in .ok(rss) }) { feeds in
+            let h = try SyncingReaderHarness(
+                config: Self.noInterval, fetcher: FeedFetcher(configuration: FetcherConfiguration(version: "test"))
+            ) {
+                $0.pushDelay = 0.2
+            }
+            try await h.waitForStartSync()
+            let url = feeds.url("/new.xml").absoluteString
+            h.type(.character("a"))
+            let app = h.app
+            h.queue.sync { for c in url { app.handle(.character(c)) } }
+            h.type(.enter)
+            #expect(try await h.wait { h.screen.contains("Added here") }, "\(h.screen)")
+            h.type(.character("y"))
+            let pushed = try await h.wait {
+                h.server.posts(to: "subscription/quickadd").contains { $0.contains { $0 == ("quickadd", url) } }
+            }
+            #expect(pushed, "\(h.screen)")
+        }
     }
 
     @Test func removingAFeedIsPushed() async throws {
@@ -370,7 +408,11 @@ struct ReaderSyncTravelTests {
             state.items[2]!.starred = true
             state.items[4] = (false, false)
         }
-        let shown = try await h.wait { h.screen.contains("Item 4") }
+        // New items are saved before the states are pulled: waited for both.
+        func row(_ title: String) -> String? { h.screen.split(separator: "\n").map(String.init).first { $0.contains(title) } }
+        let shown = try await h.wait {
+            row("Item 4") != nil && row("Item 1")?.hasPrefix("N") == false && row("Item 2")?.contains("*") == true
+        }
         #expect(shown, "\(h.screen)")
         let rows = h.screen.split(separator: "\n").map(String.init)
         let first = try #require(rows.first { $0.contains("Item 1") })
@@ -379,6 +421,9 @@ struct ReaderSyncTravelTests {
         #expect(second.hasPrefix("N*") || second.contains("*"), "\(second)")
         h.type(.character("q"))
         #expect(h.line(1).contains("3/4"), "\(h.screen)")
+        // Another device subscribes to a feed: it is listed without a key press.
+        h.server.shared.state.withLock { $0.otherFeeds.append(("feed/9", "http://127.0.0.1:9/nine.xml")) }
+        #expect(try await h.wait { h.screen.contains("feed/9") }, "\(h.screen)")
     }
 
     @Test func aRefreshAskedForDuringAPushRunsAfterIt() throws {
