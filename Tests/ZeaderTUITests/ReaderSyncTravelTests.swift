@@ -350,7 +350,7 @@ struct ReaderSyncTravelTests {
         let notice = try #require(h.quitNotice)
         #expect(
             notice
-                == "the sync failed: the sync server did not answer within 0.5 s; the 1 change made here is kept for the next sync"
+                == "the sync failed: the push did not end within 0.5 s; the 1 change made here is kept for the next sync"
         )
         h.server.http.stop()
     }

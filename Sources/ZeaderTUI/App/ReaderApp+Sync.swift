@@ -100,12 +100,12 @@ extension ReaderApp {
     /// ``quitPushTimeout``, and pushes once the running sync or push ends.
     func startQuitPush() {
         quitting = true
+        lastPushError = nil
         stop()
+        // Reached only while a sync or the push still runs: a push that ended has quit already.
         let deadline = DispatchWorkItem { [weak self] in
             guard let self else { return }
-            if self.lastPushError == nil {
-                self.lastPushError = ReaderMessage.noAnswer(seconds: self.quitPushTimeout).text
-            }
+            self.lastPushError = ReaderMessage.pushTimedOut(seconds: self.quitPushTimeout).text
             self.finishQuit()
         }
         quitDeadline = deadline

@@ -22,8 +22,8 @@ enum ReaderMessage: Equatable {
     case configWarning(String, more: Int)
     /// Quitting pushes this many changes first (nil: waits for the running sync to end).
     case pushingOnQuit(Int?)
-    /// Why quitting did not push: the server gave no answer in time.
-    case noAnswer(seconds: TimeInterval)
+    /// Why quitting did not push: the push had not ended in time.
+    case pushTimedOut(seconds: TimeInterval)
     /// Why quitting did not push: a key asked to quit before the push ended.
     case quitBeforePush
     /// Why a signal's end did not push: the signal's number.
@@ -53,8 +53,10 @@ enum ReaderMessage: Equatable {
         case .pushingOnQuit(let count?):
             return "Pushing \(count) change\(count == 1 ? "" : "s") to the sync server… (any key quits now)"
         case .pushingOnQuit(nil): return "Finishing the sync… (any key quits now)"
-        case .noAnswer(let seconds):
-            return "the sync server did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s"
+        case .pushTimedOut(let seconds):
+            // Not the locale's decimal separator: the line is the same in every locale.
+            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+            return "the push did not end within \(shown) s"
         case .quitBeforePush: return "the reader quit before the push ended"
         case .stoppedBySignal(let number): return "the reader was stopped by signal \(number) before pushing"
         }
