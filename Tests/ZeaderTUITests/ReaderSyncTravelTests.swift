@@ -167,6 +167,14 @@ final class SyncingReaderHarness {
             }
         }
         try FeedSync(store: store).addAccount(apiURL: server.apiURL, user: "alice", token: "t")
+        if localFeed != nil {
+            // Not queued for the server: as a feed the server refused.
+            let context = store.container.newBackgroundContext()
+            try context.performAndWait {
+                for change in try SyncChange.findAll(in: context) { context.delete(change) }
+                try context.save()
+            }
+        }
         let model = ReaderModel(store: store, smartFeeds: [])
         app = ReaderApp(
             model: model, backend: backend, config: config, queue: store.container.viewContext.queue,
@@ -467,6 +475,25 @@ struct ReaderLocalFeedTests {
         let synced = try #require(rows.first { $0.contains("One") })
         #expect(local.contains("[local] Here only"), "\(local)")
         #expect(!synced.contains("[local]"), "\(synced)")
+    }
+
+    @Test func theReadersFailedSyncStillRefreshesTheLocalFeeds() async throws {
+        let rss = """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Local</title><link>http://127.0.0.1/</link>
+            <item><guid>l1</guid><title>L1</title></item><item><guid>l2</guid><title>L2</title></item></channel></rss>
+            """
+        try await withLoopbackServer({ _ in .ok(rss) }) { feeds in
+            let server = try TravelGReaderServer()
+            server.http.stop()  // the sync server is away
+            let h = try SyncingReaderHarness(
+                server: server, config: ReaderSyncTravelTests.noInterval, localFeed: feeds.url("/local.xml").absoluteString)
+            let app = h.app
+            let ended = try await h.wait { h.queue.sync { app.state.refreshProgress == nil } && h.screen.contains("2/2") }
+            #expect(ended, "\(h.screen)")
+            let rows = h.screen.split(separator: "\n").map(String.init)
+            #expect(rows.contains { $0.contains("2/2") && $0.contains("[local] Here only") }, "\(rows)")
+            #expect(rows.last?.contains("the sync failed") == true, "\(rows)")
+        }
     }
 
     @Test func withoutAnAccountNothingIsMarkedLocal() throws {
