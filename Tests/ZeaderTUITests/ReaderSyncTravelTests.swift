@@ -211,9 +211,10 @@ final class SyncingReaderHarness {
         return backend.screen?.line(y) ?? ""
     }
 
-    /// Waits (at most `seconds`) until `condition` holds; returns whether it did.
+    /// Waits (at most `seconds`: generous, for a machine busy with the whole suite) until
+    /// `condition` holds; returns whether it did.
     @discardableResult
-    func wait(seconds: Double = 20, until condition: () -> Bool) async throws -> Bool {
+    func wait(seconds: Double = 120, until condition: () -> Bool) async throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if condition() { return true }
@@ -240,17 +241,17 @@ final class SyncingReaderHarness {
 /// Changes travel: the reader pushes an edit once the edits pause, pushes what is left when
 /// it quits (and says so after the screen is restored when it cannot), syncs on an interval
 /// by default, and shows another device's change without a key press.
-@Suite("The reader's changes travel")
+@Suite("The reader's changes travel", .serialized)
 struct ReaderSyncTravelTests {
     @Test func editsArePushedOnceTheyPauseInOnePush() async throws {
         let h = try SyncingReaderHarness(config: Self.noInterval) { $0.pushDelay = 1 }
         try await h.waitForStartSync()
         // Two items read, one after the other: one push once the edits pause.
         h.type(.enter, .enter, .character("q"), .character("j"), .enter)
-        let pushed = try await h.wait { h.server.readCount == 2 }
+        // Done once the marks are cleared here too, after the server's answer.
+        let pushed = try await h.wait { h.server.readCount == 2 && h.pending == 0 }
         #expect(pushed, "\(h.screen)")
         #expect(h.server.posts(to: "edit-tag").count == 1)
-        #expect(h.pending == 0)
     }
 
     @Test func undoAndRedoArePushed() async throws {
@@ -316,7 +317,10 @@ struct ReaderSyncTravelTests {
     }
 
     @Test func quittingPushesTheChangesLeft() async throws {
-        let h = try SyncingReaderHarness(config: Self.noInterval) { $0.pushDelay = 600 }
+        let h = try SyncingReaderHarness(config: Self.noInterval) {
+            $0.pushDelay = 600
+            $0.quitPushTimeout = 120
+        }
         try await h.waitForStartSync()
         h.type(.enter, .enter)
         #expect(h.pending == 1)
@@ -329,7 +333,10 @@ struct ReaderSyncTravelTests {
     }
 
     @Test func quittingWithTheServerAwaySaysTheChangesAreKept() async throws {
-        let h = try SyncingReaderHarness(config: Self.noInterval) { $0.pushDelay = 600 }
+        let h = try SyncingReaderHarness(config: Self.noInterval) {
+            $0.pushDelay = 600
+            $0.quitPushTimeout = 120
+        }
         try await h.waitForStartSync()
         h.type(.enter, .enter, .character("q"), .character("j"), .enter)
         h.server.http.stop()
@@ -434,8 +441,9 @@ struct ReaderSyncTravelTests {
         #expect(try await h.wait { h.screen.contains("feed/9") }, "\(h.screen)")
     }
 
-    @Test func aRefreshAskedForDuringAPushRunsAfterIt() throws {
+    @Test func aRefreshAskedForDuringAPushRunsAfterIt() async throws {
         let h = try SyncingReaderHarness(config: Self.noInterval)
+        try await h.waitForStartSync()
         let app = h.app
         let (message, queued) = h.queue.sync { () -> (String?, [ObjectID]?) in
             app.state.refreshProgress = nil
@@ -465,7 +473,7 @@ struct ReaderSyncTravelTests {
 
 /// Feeds the account does not sync are marked `[local]` in the reader's feed list, and are
 /// refreshed when the sync fails.
-@Suite("The reader's local feeds")
+@Suite("The reader's local feeds", .serialized)
 struct ReaderLocalFeedTests {
     @Test func aFeedTheAccountDoesNotSyncIsMarkedLocal() async throws {
         let h = try SyncingReaderHarness(config: ReaderSyncTravelTests.noInterval, localFeed: "exec:echo")

@@ -55,7 +55,8 @@ public final class ReaderApp: @unchecked Sendable {
     /// Why the last push failed, for the line printed after quitting.
     var lastPushError: String?
     /// The line to print on standard error once the terminal is restored (changes a quit
-    /// could not push), or nil.
+    /// could not push), or nil:
+    /// `if let line = app.quitNotice { FileHandle.standardError.write(Data("zeader: \(line)\n".utf8)) }`.
     public internal(set) var quitNotice: String?
     /// The add-feed preview (a scratch context) until the user decides.
     private var preview: FeedPreview?

@@ -64,6 +64,10 @@ public struct ReaderConfig: Equatable, Sendable {
     public init() {}
 
     /// The reader's sync interval when the config sets none: five minutes.
+    ///
+    /// ```swift
+    /// ReaderConfig().syncIntervalSeconds == ReaderConfig.defaultSyncIntervalSeconds  // true
+    /// ```
     public static let defaultSyncIntervalSeconds = 300
 
     /// The longest interval a timer is set to (a year): a larger number means "hardly ever",
