@@ -12,8 +12,9 @@ import Testing
         "needs PHP 8.1+ (php-cli php-sqlite3 php-xml php-mbstring php-curl php-intl php-zip php-gmp), ../shared/servers/freshrss and tmux"
     ))
 struct ReaderSyncEndToEndTests {
-    @Test(.timeLimit(.minutes(3))) func readerPushesOnQuitAndShowsAnotherDevicesRead() async throws {
+    @Test(.timeLimit(.minutes(6))) func readerPushesOnQuitAndShowsAnotherDevicesRead() async throws {
         let (root, binary) = try endToEndPaths()
+        // Seconds alone, minutes with the whole suite running: waited for off the pool.
         let (status, text) = try await waitingOffThePool { () throws -> (Int32, String) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")

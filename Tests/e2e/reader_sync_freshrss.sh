@@ -67,7 +67,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 echo "== FreshRSS and a feed on 127.0.0.1"
 port=$(free_port)
 # Output to files: the server it leaves running must not hold this script's pipes.
-if ! "$freshrss" start "$work/fr" "$port" 240 >"$work/fr.env" 2>"$work/fr.err" </dev/null; then
+if ! "$freshrss" start "$work/fr" "$port" 400 >"$work/fr.env" 2>"$work/fr.err" </dev/null; then
 	status=$?
 	[ "$status" = 3 ] && { echo "SKIP: $(cat "$work/fr.err")" >&2; exit 77; }
 	echo "FAIL: freshrss.sh start: $(cat "$work/fr.err")" >&2
@@ -93,7 +93,7 @@ signal.signal(signal.SIGTERM, signal.SIG_DFL)
 handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
 print("serving on 127.0.0.1 port", server.server_address[1], flush=True)
-threading.Timer(200, server.shutdown).start()
+threading.Timer(400, server.shutdown).start()
 server.serve_forever()
 ' "$www" >"$work/http.log" 2>&1 </dev/null &
 feed_pid=$!
