@@ -371,6 +371,35 @@ public final class FeedSync: Sendable {
         return report
     }
 
+    /// Pushes the changes made here (steps 1-3 of a sync) and pulls nothing: what the reader
+    /// does shortly after a change and when it quits. Stops, as a sync does, when the server
+    /// no longer lists most of this device's feeds. Returns how many changes were pushed.
+    ///
+    /// ```swift
+    /// let pushed = try await sync.push()
+    /// ```
+    public func push() async throws(ZeaderError) -> Int {
+        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
+        guard status.pending > 0 else { return 0 }
+        let file: SyncTokenFile
+        do { file = try tokenFile() } catch { throw .other(error.description) }
+        guard let token = file.read() else { throw .other(SyncError.noToken(path: file.url.path).description) }
+        let client = GReaderClient(apiURL: status.apiURL, token: token, fetcher: fetcher)
+        var report = Report()
+        do {
+            let subscriptions = try await client.subscriptions()
+            try resolveMissingFeeds(subscriptions, .stop)
+            _ = try await pushSubscriptionChanges(client, subscriptions: subscriptions, report: &report)
+            try await pushReadMarks(client, report: &report)
+            try await pushItemStates(client, report: &report)
+        } catch let error as SyncError {
+            throw .other(error.description)
+        } catch {
+            throw ZeaderError.wrapping(error)
+        }
+        return report.pushed
+    }
+
     private func run(
         _ client: GReaderClient, missingFeeds: MissingFeeds, report: inout Report, progress: @Sendable (Phase) -> Void
     ) async throws {

@@ -23,11 +23,15 @@ public struct FeedRow: Equatable, Sendable {
     public var url: String?
     /// The feed's tags (``FeedTags``), for the tag list and `firsttag` order.
     public var tags: [String] = []
+    /// A feed the store's sync account does not sync (refused by the server, a command or a
+    /// file, detached): refreshed here, marked `[local]` as `zeader list` marks it.
+    public var isLocal = false
 
     public init(
         kind: Kind, title: String, unread: Int, total: Int, lastRefresh: Date? = nil, lastError: String? = nil,
-        url: String? = nil, tags: [String] = []
+        url: String? = nil, tags: [String] = [], isLocal: Bool = false
     ) {
+        self.isLocal = isLocal
         self.tags = tags
         self.kind = kind
         self.title = title

@@ -37,7 +37,8 @@ extension ReaderModel {
         guard servers > rows else { return nil }
         var request = FetchRequest<Server>(predicate: shown, sortDescriptors: sort)
         request.fetchLimit = rows
-        let page = try context.fetch(request).map(Self.row)
+        let syncing = SyncQueue.isActive(in: context)
+        let page = try context.fetch(request).map { Self.row($0, syncing: syncing) }
         let all = FetchRequest<Server>(predicate: shown)
         let summary = FeedListSummary(
             count: servers + smart, unread: Self.int(try context.aggregate(.sum, of: "unreadCount", for: all)),
@@ -45,12 +46,13 @@ extension ReaderModel {
         return (page, summary)
     }
 
-    /// The feed list's row of a subscription (stored counts).
-    static func row(_ server: Server) -> FeedRow {
+    /// The feed list's row of a subscription (stored counts); with a sync account (`syncing`),
+    /// a feed without a server id is local, as `zeader list` says.
+    static func row(_ server: Server, syncing: Bool) -> FeedRow {
         FeedRow(
             kind: .server(server.objectID), title: titleWithTags(server), unread: Int(server.unreadCount),
             total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url,
-            tags: FeedTags.list(server.tags))
+            tags: FeedTags.list(server.tags), isLocal: syncing && server.syncID == nil)
     }
 
     /// The SQL order of `order`, ties in the user's order; nil for the orders SQL would

@@ -26,7 +26,7 @@ extension ReaderApp {
         }
         for action in actions {
             perform(action)
-            if hasQuit || state.prompt != nil || state.awaitingMacroKey { return }
+            if hasQuit || quitting || state.prompt != nil || state.awaitingMacroKey { return }
         }
     }
 }

@@ -34,13 +34,37 @@ public final class ReaderApp: @unchecked Sendable {
     private var redrawScheduled = false
     private var smartCountsScheduled = false
     private var refreshTimer: DispatchSourceTimer?
+    /// Syncs with the account every `sync-interval` (``ReaderConfig/syncIntervalSeconds``).
+    var syncTimer: DispatchSourceTimer?
+    /// The push waiting for the edits to pause (ReaderApp+Sync.swift).
+    var pushWork: DispatchWorkItem?
+    /// Seconds after the last edit before its change is pushed.
+    var pushDelay: TimeInterval = 3
+    /// Seconds quitting waits for a push before it gives up and keeps the changes.
+    var quitPushTimeout: TimeInterval = 5
+    /// A push (not a whole sync) is running; one sync or push of the store at a time.
+    var pushRunning = false
+    /// An edit's push came while a sync or push ran: pushed once it ends.
+    var pushWanted = false
+    /// A refresh the user asked for while a push ran: started once it ends.
+    var queuedRefresh: [ObjectID]?
+    /// Quitting waits for the running sync and the push of the changes made here.
+    var quitting = false
+    var quitPushTried = false
+    var quitDeadline: DispatchWorkItem?
+    /// Why the last push failed, for the line printed after quitting.
+    var lastPushError: String?
+    /// The line to print on standard error once the terminal is restored (changes a quit
+    /// could not push), or nil:
+    /// `if let line = app.quitNotice { FileHandle.standardError.write(Data("zeader: \(line)\n".utf8)) }`.
+    public internal(set) var quitNotice: String?
     /// The add-feed preview (a scratch context) until the user decides.
     private var preview: FeedPreview?
     /// The feeds the last page added names, while the user chooses one by number.
     private var discoveredFeeds: [DiscoveredFeed] = []
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
-    public private(set) var hasQuit = false
+    public internal(set) var hasQuit = false
 
     public init(
         model: ReaderModel, backend: TerminalBackend, config: ReaderConfig, queue: DispatchQueue,
@@ -78,8 +102,16 @@ public final class ReaderApp: @unchecked Sendable {
         }
         // Another process's commit may touch nothing this context has registered (a new
         // feed): reload after the view context has merged it (queued before this).
+        // This reader's own saves (its batch updates too: mark feed or all read) are pushed
+        // once they pause.
+        let ownContext = ObjectIdentifier(model.context)
         otherProcessObservation = model.store.container.bus.observeDidSave { [weak self] note in
-            guard note.isFromOtherProcess, let self else { return }
+            guard let self else { return }
+            if note.contextID == ownContext {
+                self.queue.async { self.schedulePush() }
+                return
+            }
+            guard note.isFromOtherProcess else { return }
             self.queue.async {
                 self.modelChanged = true
                 self.itemsChanged = true
@@ -87,12 +119,11 @@ public final class ReaderApp: @unchecked Sendable {
             }
         }
         if config.refreshIntervalMinutes > 0, refresher != nil {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            let interval = Double(config.refreshIntervalMinutes * 60)
-            timer.schedule(deadline: .now() + interval, repeating: interval)
-            timer.setEventHandler { [weak self] in self?.perform(.refreshAll) }
-            timer.resume()
-            refreshTimer = timer
+            refreshTimer = backgroundRefreshTimer(
+                seconds: min(config.refreshIntervalMinutes, ReaderConfig.longestIntervalSeconds / 60) * 60)
+        }
+        if config.syncIntervalSeconds > 0, refresher?.syncs == true {
+            syncTimer = backgroundRefreshTimer(seconds: min(config.syncIntervalSeconds, ReaderConfig.longestIntervalSeconds))
         }
         if refresher?.refreshesOnStart == true { perform(.refreshAll) }
         redraw()
@@ -107,6 +138,10 @@ public final class ReaderApp: @unchecked Sendable {
         otherProcessObservation = nil
         refreshTimer?.cancel()
         refreshTimer = nil
+        syncTimer?.cancel()
+        syncTimer = nil
+        pushWork?.cancel()
+        pushWork = nil
     }
 
     private func scheduleRedraw() {
@@ -217,6 +252,8 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Handles one key (and redraws unless `draw` is false).
     public func handle(_ key: Key, draw: Bool = true) {
+        // Quitting waits for a push: a key says not to wait (the changes stay queued).
+        if quitting, key != .resize { return finishQuit() }
         completeFeedList()
         if key == .resize {
             backend.updateSize()
@@ -361,11 +398,15 @@ public final class ReaderApp: @unchecked Sendable {
         }
     }
 
+    /// Quits; with a sync account, first pushes the changes made here (bounded by
+    /// ``quitPushTimeout``; asked again, quits at once). See ReaderApp+Sync.swift.
     public func quit() {
         guard !hasQuit else { return }
-        hasQuit = true
-        stop()
-        onQuit?()
+        if quitting || refresher?.syncs != true {
+            finishQuit()
+            return
+        }
+        startQuitPush()
     }
 
     private func toggleRead() {
@@ -473,6 +514,8 @@ public final class ReaderApp: @unchecked Sendable {
                 do {
                     try preview.keep()
                     state.say(.added(title))
+                    // Saved from a scratch context: a merge here, so asked for explicitly.
+                    schedulePush()
                 } catch {
                     state.say(.cannotAdd(url: preview.url, "\(error)"))
                 }
@@ -576,6 +619,12 @@ public final class ReaderApp: @unchecked Sendable {
             state.say(.refreshRunning)
             return
         }
+        guard !pushRunning else {
+            // Started as soon as the push ends: one sync of the store at a time.
+            // An empty list is every feed, and stays so.
+            queuedRefresh = queuedRefresh.map { $0.isEmpty || servers.isEmpty ? [] : $0 + servers } ?? servers
+            return
+        }
         state.refreshProgress = (0, max(servers.count, 1))
         state.refreshIsSync = refresher.syncs
         Task.detached { [self] in
@@ -614,6 +663,7 @@ public final class ReaderApp: @unchecked Sendable {
             notifyNewItems(summary)  // notify-program (RefreshNotifier.swift)
         case .failure(let error): state.say(.cannotRefresh("\(error)"))
         }
+        backgroundWorkEnded()
     }
 
     // MARK: Links

@@ -20,6 +20,14 @@ enum ReaderMessage: Equatable {
     case cannotWrite(path: String, String)
     /// The config file's first warning, and how many more `zeader config check` lists.
     case configWarning(String, more: Int)
+    /// Quitting pushes this many changes first (nil: waits for the running sync to end).
+    case pushingOnQuit(Int?)
+    /// Why quitting did not push: the push had not ended in time.
+    case pushTimedOut(seconds: TimeInterval)
+    /// Why quitting did not push: a key asked to quit before the push ended.
+    case quitBeforePush
+    /// Why a signal's end did not push: the signal's number.
+    case stoppedBySignal(Int32)
 
     var text: String {
         switch self {
@@ -42,6 +50,15 @@ enum ReaderMessage: Equatable {
         case .cannotWrite(let path, let reason): return "Cannot write \(path): \(reason)"
         case .configWarning(let warning, let more):
             return more == 0 ? warning : "\(warning) (and \(more) more: zeader config check)"
+        case .pushingOnQuit(let count?):
+            return "Pushing \(count) change\(count == 1 ? "" : "s") to the sync server… (any key quits now)"
+        case .pushingOnQuit(nil): return "Finishing the sync… (any key quits now)"
+        case .pushTimedOut(let seconds):
+            // Not the locale's decimal separator: the line is the same in every locale.
+            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+            return "the push did not end within \(shown) s"
+        case .quitBeforePush: return "the reader quit before the push ended"
+        case .stoppedBySignal(let number): return "the reader was stopped by signal \(number) before pushing"
         }
     }
 

@@ -40,12 +40,8 @@ public final class ReaderModel {
     /// state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
     /// ```
     public func feedRows(countingSmartFeeds: Bool = true, previous: [FeedRow] = []) throws -> [FeedRow] {
-        var rows = try FeedEditing.servers(in: context).map { server in
-            FeedRow(
-                kind: .server(server.objectID), title: Self.titleWithTags(server), unread: Int(server.unreadCount),
-                total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url,
-                tags: FeedTags.list(server.tags))
-        }
+        let syncing = SyncQueue.isActive(in: context)
+        var rows = try FeedEditing.servers(in: context).map { Self.row($0, syncing: syncing) }
         let stored = try SmartFeeds.stored(in: context)
         let smart =
             stored.map { ($0.title, $0.predicateFormat, Optional($0.objectID)) }

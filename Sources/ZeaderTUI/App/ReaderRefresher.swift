@@ -20,6 +20,12 @@ public protocol ReaderRefresher: Sendable {
     /// Whether a refresh is a sync with a server (the status line says "Syncing"):
     /// `if refresher.syncs { … }`.
     var syncs: Bool { get }
+    /// The changes made here that the sync server does not have yet (0 without an account):
+    /// `if refresher.pendingChanges() > 0 { … }`.
+    func pendingChanges() -> Int
+    /// Pushes the changes made here and pulls nothing (``FeedSync/push()``); returns how many
+    /// were pushed: `let pushed = try await refresher.push()`.
+    func push() async throws(ZeaderError) -> Int
 }
 
 extension FeedRefresher: ReaderRefresher {}

@@ -40,6 +40,8 @@ enum StatusMessage: Equatable {
     /// A refresh that was a sync: what it pulled and pushed.
     case synced(FeedSync.Report)
     case cannotRefresh(String)
+    /// A push of the changes made here failed: ``Messages/syncFailed(_:pending:localFeeds:)``'s line.
+    case pushFailed(String)
     case noLinkToOpen
     case noLink(Int)
     case opened(String)
@@ -97,6 +99,7 @@ enum StatusMessage: Equatable {
             }
             return "Synced: " + parts.joined(separator: ", ")
         case .cannotRefresh(let error): return "Cannot refresh: \(error)"
+        case .pushFailed(let line): return line.prefix(1).uppercased() + line.dropFirst()
         case .noLinkToOpen: return "No link to open"
         case .noLink(let number): return "No link \(number)"
         case .opened(let link): return "Opened \(link)"
@@ -109,7 +112,7 @@ enum StatusMessage: Equatable {
     var isError: Bool {
         switch self {
         case .cannotReadFeeds, .selectFeedToDelete, .failed, .cannotList, .markReadNeedsAFeed, .cannotAdd,
-            .addingNotAvailable, .refreshNotAvailable, .refreshProblem, .cannotRefresh, .noLinkToOpen, .noLink,
+            .addingNotAvailable, .refreshNotAvailable, .refreshProblem, .cannotRefresh, .pushFailed, .noLinkToOpen, .noLink,
             .browserExited:
             return true
         case .refreshed(let progress): return progress.failed > 0

@@ -45,8 +45,11 @@ public struct SyncingRefresher: ReaderRefresher {
                 progress(.started(url: "sync", totals))
             }
         } catch {
-            // Said as `zeader sync` says it: what failed, and that the changes made here are kept.
-            throw .other(Messages.syncFailed(error.description, pending: (try? sync.status()?.pending) ?? 0))
+            // The feeds the server does not fetch do not wait for it; then the failure is said
+            // as `zeader refresh` says it: what failed, and that the changes made here are kept.
+            let local = (try? sync.localFeeds()) ?? []
+            if !local.isEmpty { _ = try? await feeds.refresh(servers: local, progress: progress) }
+            throw .other(Messages.syncFailed(error.description, pending: pendingChanges(), localFeeds: local.count))
         }
         // The feeds the account does not sync (refused by the server, commands, files) are
         // refreshed here, as `zeader refresh` does.
@@ -61,7 +64,25 @@ public struct SyncingRefresher: ReaderRefresher {
     }
 }
 
+extension SyncingRefresher {
+    /// The changes the sync server does not have yet: `refresher.pendingChanges()`.
+    public func pendingChanges() -> Int { (try? sync.status()?.pending) ?? 0 }
+
+    /// Pushes the changes made here (``FeedSync/push()``); without an account there is
+    /// nothing to push: `let pushed = try await refresher.push()`.
+    public func push() async throws(ZeaderError) -> Int {
+        guard syncs else { return 0 }
+        return try await sync.push()
+    }
+}
+
 extension ReaderRefresher {
+    /// A plain refresher has nothing to push: `refresher.pendingChanges()  // 0`.
+    public func pendingChanges() -> Int { 0 }
+
+    /// A plain refresher has nothing to push: `_ = try await refresher.push()  // 0`.
+    public func push() async throws(ZeaderError) -> Int { 0 }
+
     /// A plain refresher does not refresh when the reader starts.
     public var refreshesOnStart: Bool { false }
 

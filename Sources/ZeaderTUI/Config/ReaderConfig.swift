@@ -8,6 +8,7 @@ import ZeaderKit
 /// bind-key x delete-feed        # keys: j, ^R, ENTER, SPACE, UP, PGDN …
 /// unbind-key d
 /// refresh-interval 30           # minutes; 0 turns auto-refresh off
+/// sync-interval 2               # with a sync account: minutes (or 30s) between syncs; 0 = off
 /// browser lynx                  # else $BROWSER, else xdg-open
 /// smart-feed "Swift" read == NO AND title CONTAINS[cd] "swift"
 /// color no                      # like NO_COLOR
@@ -26,6 +27,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var keyMap = KeyMap.default
     /// Minutes between automatic refreshes of all feeds; 0 = never.
     public var refreshIntervalMinutes = 0
+    /// Seconds between the reader's syncs when the store has a sync account; 0 = never.
+    /// `sync-interval 5` (minutes) or `sync-interval 30s`; five minutes by default.
+    public var syncIntervalSeconds = ReaderConfig.defaultSyncIntervalSeconds
     /// The browser command; nil means `$BROWSER`, else `xdg-open`.
     public var browser: String?
     public var smartFeeds: [SmartFeedDefinition] = []
@@ -58,6 +62,38 @@ public struct ReaderConfig: Equatable, Sendable {
     public var caFile: String?
 
     public init() {}
+
+    /// The reader's sync interval when the config sets none: five minutes.
+    ///
+    /// ```swift
+    /// ReaderConfig().syncIntervalSeconds == ReaderConfig.defaultSyncIntervalSeconds  // true
+    /// ```
+    public static let defaultSyncIntervalSeconds = 300
+
+    /// The longest interval a timer is set to (a year): a larger number means "hardly ever",
+    /// not an overflow.
+    static let longestIntervalSeconds = 365 * 24 * 3600
+
+    /// `sync-interval`'s value in seconds: `5` or `5m` (minutes), `30s` (seconds), either case;
+    /// nil when it is not a whole number of them (negative, a fraction, another unit).
+    ///
+    /// ```swift
+    /// ReaderConfig.intervalSeconds("30s")  // 30
+    /// ```
+    static func intervalSeconds(_ text: String) -> Int? {
+        var digits = Substring(text.lowercased())
+        var unit = 60
+        if digits.hasSuffix("s") {
+            unit = 1
+            digits = digits.dropLast()
+        } else if digits.hasSuffix("m") {
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        // Digits past Int's range are "hardly ever" too.
+        guard let value = Int(digits) else { return longestIntervalSeconds }
+        return min(value, longestIntervalSeconds / unit) * unit
+    }
 
     /// The config file's path.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -145,6 +181,11 @@ public struct ReaderConfig: Equatable, Sendable {
                 throw fail("refresh-interval needs a number of minutes (0 = off)")
             }
             config.refreshIntervalMinutes = minutes
+        case "sync-interval":
+            guard arguments.count == 1, let seconds = Self.intervalSeconds(arguments[0]) else {
+                throw fail("sync-interval needs a number of minutes, or of seconds ending in s (0 = off): 5, 30s")
+            }
+            config.syncIntervalSeconds = seconds
         case "browser":
             guard arguments.count == 1 else { throw fail("browser needs one command (quote it)") }
             config.browser = arguments[0]

@@ -76,6 +76,11 @@ public enum ReaderTerminal {
         }
         store.container.stopWatchingOtherProcesses()
         store.checkpoint()
+        // Changes quitting could not push: said once the screen is restored; nothing is lost,
+        // so the exit status stays 0.
+        if let notice = queue.sync(execute: { app.quitNotice }) {
+            try? FileHandle.standardError.write(contentsOf: Data("zeader: \(notice)\n".utf8))
+        }
         if let reason = inputEnd.withLock({ $0 }) { throw ReaderTerminalError.inputEnded(reason) }
     }
 
@@ -96,6 +101,11 @@ public enum ReaderTerminal {
                         return app.hasQuit
                     }
                     app.backend.end()
+                    // A signal ends the reader at once: the changes not pushed stay queued, and
+                    // the restored terminal is told so.
+                    if let notice = app.keptChangesNotice(signal: number) {
+                        try? FileHandle.standardError.write(contentsOf: Data("zeader: \(notice)\n".utf8))
+                    }
                     // Outside the signal handler: leave no `-wal` for the next start to recover.
                     store.container.stopWatchingOtherProcesses()
                     store.checkpoint()
