@@ -344,11 +344,7 @@ public final class FeedSync: Sendable {
     public func sync(missingFeeds: MissingFeeds = .stop, progress: (@Sendable (Phase) -> Void)? = nil)
         async throws(ZeaderError) -> Report
     {
-        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
-        let file: SyncTokenFile
-        do { file = try tokenFile() } catch { throw .other(error.description) }
-        guard let token = file.read() else { throw .other(SyncError.noToken(path: file.url.path).description) }
-        let client = GReaderClient(apiURL: status.apiURL, token: token, fetcher: fetcher)
+        let client = try client()
         var report = Report()
         defer { store.checkpoint() }
         // Saved as a bulk write, as a refresh is (statement journals in memory).
@@ -381,17 +377,10 @@ public final class FeedSync: Sendable {
     public func push() async throws(ZeaderError) -> Int {
         guard let status = try status() else { throw .other(SyncError.noAccount.description) }
         guard status.pending > 0 else { return 0 }
-        let file: SyncTokenFile
-        do { file = try tokenFile() } catch { throw .other(error.description) }
-        guard let token = file.read() else { throw .other(SyncError.noToken(path: file.url.path).description) }
-        let client = GReaderClient(apiURL: status.apiURL, token: token, fetcher: fetcher)
+        let client = try client()
         var report = Report()
         do {
-            let subscriptions = try await client.subscriptions()
-            try resolveMissingFeeds(subscriptions, .stop)
-            _ = try await pushSubscriptionChanges(client, subscriptions: subscriptions, report: &report)
-            try await pushReadMarks(client, report: &report)
-            try await pushItemStates(client, report: &report)
+            _ = try await pushChanges(client, missingFeeds: .stop, report: &report, progress: { _ in })
         } catch let error as SyncError {
             throw .other(error.description)
         } catch {
@@ -400,9 +389,32 @@ public final class FeedSync: Sendable {
         return report.pushed
     }
 
+    /// A client of the account's server with the kept token.
+    private func client() throws(ZeaderError) -> GReaderClient {
+        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
+        let file: SyncTokenFile
+        do { file = try tokenFile() } catch { throw .other(error.description) }
+        guard let token = file.read() else { throw .other(SyncError.noToken(path: file.url.path).description) }
+        return GReaderClient(apiURL: status.apiURL, token: token, fetcher: fetcher)
+    }
+
     private func run(
         _ client: GReaderClient, missingFeeds: MissingFeeds, report: inout Report, progress: @Sendable (Phase) -> Void
     ) async throws {
+        let subscriptions = try await pushChanges(client, missingFeeds: missingFeeds, report: &report, progress: progress)
+        progress(.subscriptions)
+        try applySubscriptions(subscriptions, report: &report)
+        let rules = try killfileRules()
+        let pulled = try await pullNewItems(client, rules: rules, report: &report, progress: progress)
+        progress(.states)
+        try await pullStates(client, pulled: pulled, report: &report)
+    }
+
+    /// Steps 1–3 of a sync: the server's subscriptions (checked for feeds it forgot, ``MissingFeeds``),
+    /// then the queued changes pushed. Returns the subscriptions as the server lists them after the push.
+    private func pushChanges(
+        _ client: GReaderClient, missingFeeds: MissingFeeds, report: inout Report, progress: @Sendable (Phase) -> Void
+    ) async throws -> [GReaderClient.Subscription] {
         progress(.subscriptions)
         var subscriptions = try await client.subscriptions()
         let stale = try await resolveMissingFeeds(client, subscriptions, missingFeeds, report: &report)
@@ -412,12 +424,7 @@ public final class FeedSync: Sendable {
         }
         try await pushReadMarks(client, report: &report)
         try await pushItemStates(client, report: &report)
-        progress(.subscriptions)
-        try applySubscriptions(subscriptions, report: &report)
-        let rules = try killfileRules()
-        let pulled = try await pullNewItems(client, rules: rules, report: &report, progress: progress)
-        progress(.states)
-        try await pullStates(client, pulled: pulled, report: &report)
+        return subscriptions
     }
 
     // MARK: Feeds the server forgot
