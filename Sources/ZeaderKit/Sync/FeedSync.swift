@@ -16,11 +16,14 @@ import ObjectGraph
 /// 4. the server's subscriptions and labels (→ tags) into the store: feeds added
 ///    elsewhere appear, feeds removed elsewhere go;
 /// 5. new items since the last sync (their ids, with continuations, then their contents);
-/// 6. the read and starred state of every item the server has (two id lists).
+/// 6. the read and starred state of every item the server has (two id lists);
+/// 7. the reads and stars of a feed's history (items stored before the feed was synced,
+///    matched to the server's by ``ItemIdentity``) that the server lacked.
 ///
 /// **Conflicts**: a change made on this device and not yet pushed wins over the server's
 /// state of the same item or feed (it is pushed first); everything else takes the
-/// server's state, which holds the last change any device pushed. A sync that stops
+/// server's state, which holds the last change any device pushed. An item of a feed's
+/// history joining the account is read or starred if it is on either side. A sync that stops
 /// part-way keeps in the queue what the server has not accepted, and the next sync goes on.
 ///
 /// ```swift
@@ -387,6 +390,9 @@ public final class FeedSync: Sendable {
         let pulled = try await pullNewItems(client, rules: rules, report: &report, progress: progress)
         progress(.states)
         try await pullStates(client, pulled: pulled, report: &report)
+        // The state of items matched to a feed's history, which the server lacked: pushed now,
+        // so that the server has it when this sync returns.
+        try await pushItemStates(client, report: &report)
     }
 
     // MARK: Feeds the server forgot
@@ -735,11 +741,12 @@ public final class FeedSync: Sendable {
     }
 
     /// Stores items pulled from the server. An item of a feed's own history (stored before
-    /// the feed was synced) is matched by its link and gains the server's id; others are
-    /// inserted with the link as guid (else the server's id), unless removed on purpose
-    /// before (a ``RemovedItem`` tombstone: cleanup, an ignore rule) or matching an ignore
-    /// rule now (then not stored, its guid kept as a tombstone; a flagged item stays), as a
-    /// refresh does (``ItemImport``). Returns how many were stored anew.
+    /// the feed was synced) is matched by the identities both sides compute
+    /// (``ItemIdentity``) and gains the server's id, its read and starred state merged
+    /// (``merge(_:into:now:)``); others are inserted with the link as guid (else the server's
+    /// id), unless removed on purpose before (a ``RemovedItem`` tombstone: cleanup, an ignore
+    /// rule) or matching an ignore rule now (then not stored, its guid kept as a tombstone; a
+    /// flagged item stays), as a refresh does (``ItemImport``). Returns how many were stored anew.
     private func store(
         _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule]
     ) throws -> Int {
@@ -763,20 +770,14 @@ public final class FeedSync: Sendable {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
                 let links = feedItems.compactMap { items[$0.index].link }
                 let inFeed = ObjectGraph.Predicate.comparison(.keyPath("server"), .equalTo, .object(serverID))
-                // The feed's items whose guid or link is one of these: the guids taken, and
-                // the feed's own items (stored before it synced) to match by their link.
-                var existing: [String: FeedItem] = [:]
+                let matches = try Self.historyMatches(feedItems.map { items[$0.index] }, of: server, in: context)
+                // The feed's guids these links would take as new items' guids.
                 var guids = Set<String>()
                 if !links.isEmpty {
-                    let linkSet = Set(links)
-                    let listed = PredicateOperand.aggregate(links.map { .constant(.string($0)) })
                     let request = FetchRequest<FeedItem>(
                         predicate: inFeed
-                            && (.comparison(.keyPath("guid"), .in, listed) || .comparison(.keyPath("link"), .in, listed)))
-                    for item in try context.fetch(request) {
-                        if linkSet.contains(item.guid) { guids.insert(item.guid) }
-                        if item.syncID == nil, let link = item.link, linkSet.contains(link) { existing[link] = item }
-                    }
+                            && .comparison(.keyPath("guid"), .in, .aggregate(links.map { .constant(.string($0)) })))
+                    for item in try context.fetch(request) { guids.insert(item.guid) }
                 }
                 var tombstones: [String: RemovedItem] = [:]
                 let candidates = links + feedItems.map { "greader:" + $0.id }
@@ -784,11 +785,11 @@ public final class FeedSync: Sendable {
                     predicate: inFeed
                         && .comparison(.keyPath("guid"), .in, .aggregate(candidates.map { .constant(.string($0)) })))
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
-                for (id, index) in feedItems {
+                for (position, (id, index)) in feedItems.enumerated() {
                     let pulled = items[index]
-                    if let link = pulled.link, let match = existing.removeValue(forKey: link) {
+                    if let match = matches[position] {
                         match.syncID = id
-                        Self.copy(pulled, into: match, now: now)
+                        Self.merge(pulled, into: match, now: now)
                         continue
                     }
                     let guid = pulled.link.flatMap { guids.contains($0) ? nil : $0 } ?? "greader:" + id
@@ -816,6 +817,28 @@ public final class FeedSync: Sendable {
         }
     }
 
+    /// The items of `server`'s own history (no server id yet) that `pulled` items are, by
+    /// position in `pulled` (``ItemIdentity``). Most pulls find none: one fetch per feed.
+    private static func historyMatches(
+        _ pulled: [GReaderClient.Item], of server: Server, in context: ManagedObjectContext
+    ) throws -> [Int: FeedItem] {
+        let history = try context.fetch(
+            FetchRequest<FeedItem>(
+                predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
+                    && .comparison(.keyPath("syncID"), .equalTo, .constant(.null))))
+        guard !history.isEmpty else { return [:] }
+        let pulledIdentities = pulled.map { item in
+            ItemIdentity.Candidate(
+                guid: item.guid, link: item.link, title: item.title.map(displayText),
+                published: item.published.flatMap { DateBounds.date(secondsSince1970: TimeInterval($0)) })
+        }
+        let storedIdentities = history.map {
+            ItemIdentity.Candidate(guid: $0.guid, link: $0.link, title: $0.title, published: $0.published)
+        }
+        let pairs = ItemIdentity.pairs(pulledIdentities, storedIdentities, feedURL: server.url, siteLink: server.siteLink)
+        return pairs.mapValues { history[$0] }
+    }
+
     /// Which of `ids` (server item ids, decimal) some stored item has already, looked up
     /// 500 at a time by the syncID index.
     private static func storedSyncIDs(_ ids: [String], in context: ManagedObjectContext) throws -> Set<String> {
@@ -836,6 +859,24 @@ public final class FeedSync: Sendable {
     /// (``HTMLText/plainText(_:)``).
     static func displayText(_ raw: String) -> String {
         HTMLText.plainText(raw)
+    }
+
+    /// ``copy(_:into:now:)`` for an item of a feed's history that joins the account: read or
+    /// starred on either side, it ends read or starred on both. What this device has and the
+    /// server lacks is marked pending, pushed by the same sync; the server's read or star is
+    /// taken here. Nothing made on this device before the join is overwritten.
+    static func merge(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {
+        let read = item.read
+        let flagged = item.flagged
+        copy(pulled, into: item, now: now)
+        if read && !pulled.isRead {
+            item.read = true
+            item.syncReadPending = true
+        }
+        if flagged && !pulled.isStarred {
+            item.flagged = true
+            item.syncFlagPending = true
+        }
     }
 
     static func copy(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {
