@@ -378,6 +378,7 @@ public final class FeedSync: Sendable {
         progress(.subscriptions)
         var subscriptions = try await client.subscriptions()
         try resolveMissingFeeds(subscriptions, missingFeeds)
+        let unlinked = try feedsWithHistory()
         progress(.pushing)
         if try await pushSubscriptionChanges(client, subscriptions: subscriptions, report: &report) {
             subscriptions = try await client.subscriptions()
@@ -387,12 +388,35 @@ public final class FeedSync: Sendable {
         progress(.subscriptions)
         try applySubscriptions(subscriptions, report: &report)
         let rules = try killfileRules()
-        let pulled = try await pullNewItems(client, rules: rules, report: &report, progress: progress)
+        let joined = try streamIDs(of: unlinked)
+        let pulled = try await pullNewItems(client, joined: joined, rules: rules, report: &report, progress: progress)
         progress(.states)
         try await pullStates(client, pulled: pulled, report: &report)
         // The state of items matched to a feed's history, which the server lacked: pushed now,
         // so that the server has it when this sync returns.
         try await pushItemStates(client, report: &report)
+    }
+
+    /// The feeds not synced that have items of their own (stored by a refresh): those that
+    /// join the account in this sync have this history matched to the server's items.
+    private func feedsWithHistory() throws -> [ObjectID] {
+        try withContext { context in
+            try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context).compactMap { server in
+                var request = FetchRequest<FeedItem>(
+                    predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
+                        && .comparison(.keyPath("syncID"), .equalTo, .constant(.null)))
+                request.fetchLimit = 1
+                return try context.fetch(request).isEmpty ? nil : server.objectID
+            }
+        }
+    }
+
+    /// The server's ids (`feed/12`) of those of `feeds` that are synced now.
+    private func streamIDs(of feeds: [ObjectID]) throws -> [String] {
+        guard !feeds.isEmpty else { return [] }
+        return try withContext { context in
+            feeds.compactMap { ((try? context.existingObject(with: $0)) as? Server)?.syncID }
+        }
     }
 
     // MARK: Feeds the server forgot
@@ -671,11 +695,12 @@ public final class FeedSync: Sendable {
     private static let starredList = "user/-/state/com.google/starred"
 
     /// New items: the ids the server got since the newest one pulled (all on the first
+    /// sync; all of the `joined` feeds, streams with history that joined the account in this
     /// sync), those newer than it and not in the store fetched in chunks and stored, each
     /// chunk one save. The ids are numbers (8 bytes each); a chunk's items are released once
     /// saved, so memory does not grow with the number of items. Returns what it fetched.
     private func pullNewItems(
-        _ client: GReaderClient, rules: [Killfile.CompiledRule], report: inout Report,
+        _ client: GReaderClient, joined: [String], rules: [Killfile.CompiledRule], report: inout Report,
         progress: @Sendable (Phase) -> Void
     ) async throws -> Pulled {
         let stored = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
@@ -688,6 +713,14 @@ public final class FeedSync: Sendable {
         // `ot` is in seconds: the ids up to the newest pulled were seen by an earlier sync
         // (an item an ignore rule dropped included, which is then not fetched again).
         if let newest { ids.removeAll { $0 <= newest } }
+        if newest != nil, !joined.isEmpty {
+            // Feeds with history that joined since the first sync: their items older than the
+            // newest pulled were never fetched, and the history is matched to them.
+            var listed = Set(ids)
+            for stream in joined {
+                for id in try await client.itemIDs(stream: stream) where listed.insert(id).inserted { ids.append(id) }
+            }
+        }
         var pulled = Pulled()
         let unknown = try withContext { context in
             var known = Set<UInt64>()
@@ -730,7 +763,7 @@ public final class FeedSync: Sendable {
         return pulled
     }
 
-    /// What ``pullNewItems(_:rules:report:progress:)`` fetched: the ids, and the states their
+    /// What ``pullNewItems(_:joined:rules:report:progress:)`` fetched: the ids, and the states their
     /// contents gave (the read and the starred ones: few, where most new items are unread).
     private struct Pulled {
         var ids: [UInt64] = []

@@ -8,7 +8,9 @@ import Foundation
 /// 1. the entry's guid, where the server sends one (``GReaderClient/Item/guid``);
 /// 2. the link, the same after ``normalizedLink(_:)`` on both sides, also after rebasing it
 ///    from the feed's URL to its site link (and back): Zeader resolves an item's relative
-///    link against the feed's URL, FreshRSS (SimplePie) against the site link;
+///    link against the feed's URL, FreshRSS (SimplePie) against the `self` link, else the
+///    site link; for another base, the link here's part under the feed's directory (or its
+///    path) ending the server's link, with the same title or date;
 /// 3. the title (case and spaces aside) and the published date, which tell apart items that
 ///    share one link, and match items that have none;
 /// 4. last, the same title published at the same second, whatever the links (a site moved
@@ -48,7 +50,9 @@ enum ItemIdentity {
         var byLink: [String: [Int]] = [:]
         var byTitle: [String: [Int]] = [:]
         var byAnyTitle: [String: [Int]] = [:]
+        var byTail: [Substring: [Int]] = [:]
         var storedExactLink: [String?] = []
+        let feedDirectory = normalizedLink(feedURL).map(directory)
         for (index, item) in stored.enumerated() {
             if let guid = nonEmpty(item.guid) { byGuid[guid, default: []].append(index) }
             let exact = nonEmpty(item.link).flatMap(normalizedLink)
@@ -56,6 +60,7 @@ enum ItemIdentity {
             if let title = comparableTitle(item.title), item.published != nil { byAnyTitle[title, default: []].append(index) }
             if let link = nonEmpty(item.link) {
                 for key in linkKeys(link, from: feedBase, to: siteBase) { byLink[key, default: []].append(index) }
+                for tail in exact.map({ tails($0, under: feedDirectory) }) ?? [] { byTail[tail, default: []].append(index) }
             } else if let title = comparableTitle(item.title) {
                 byTitle[title, default: []].append(index)
             }
@@ -83,6 +88,18 @@ enum ItemIdentity {
                         let linkScore = exact != nil && storedExactLink[candidate] == exact ? 8 : 4
                         consider(
                             candidate, linkScore + (titleEqual ? 2 : 0) + (datesEqual(item.published, other.published) ? 1 : 0))
+                    }
+                }
+                // A relative link the server resolved against another base (an Atom feed's
+                // `self` link, a host of its own): the same path after any of its `/`, with
+                // the same title or date.
+                for suffix in exact.map(suffixes) ?? [] {
+                    for candidate in byTail[suffix] ?? [] {
+                        let other = stored[candidate]
+                        let titleEqual = title != nil && title == comparableTitle(other.title)
+                        let dateEqual = datesEqual(item.published, other.published)
+                        guard titleEqual || dateEqual else { continue }
+                        consider(candidate, 3 + (titleEqual ? 2 : 0) + (dateEqual ? 1 : 0))
                     }
                 }
             } else if let title {
@@ -154,6 +171,43 @@ enum ItemIdentity {
         if !query.isEmpty { result += "?" + percentNormalized(query) }
         if !fragment.isEmpty { result += "#" + percentNormalized(fragment) }
         return result
+    }
+
+    /// `//host/a/b/` of a normalized link `//host/a/b/feed.xml?x`: its host and directory.
+    private static func directory(_ normalized: String) -> Substring {
+        let document = normalized.prefix { $0 != "?" && $0 != "#" }
+        guard let slash = document.lastIndex(of: "/") else { return document }
+        return document[...slash]
+    }
+
+    /// What a relative reference may have been that made the normalized link `link` here:
+    /// its part under the feed's `directory`, and its path without the leading `/`.
+    private static func tails(_ link: String, under directory: Substring?) -> [Substring] {
+        var tails: [Substring] = []
+        if let directory, directory.count > 2, link.hasPrefix(directory), link.count > directory.count {
+            tails.append(link.dropFirst(directory.count))
+        }
+        if let pathStart = link.dropFirst(2).firstIndex(of: "/") {
+            let path = link[link.index(after: pathStart)...]
+            if !path.isEmpty, !tails.contains(path) { tails.append(path) }
+        }
+        return tails
+    }
+
+    /// The normalized link `link` after each `/` of its path: `a/b?x` and `b?x` of `//host/a/b?x`.
+    private static func suffixes(_ link: String) -> [Substring] {
+        guard let pathStart = link.dropFirst(2).firstIndex(of: "/") else { return [] }
+        let pathEnd = link[pathStart...].firstIndex { $0 == "?" || $0 == "#" } ?? link.endIndex
+        var suffixes: [Substring] = []
+        var index = pathStart
+        while index < pathEnd {
+            if link[index] == "/" {
+                let suffix = link[link.index(after: index)...]
+                if !suffix.isEmpty { suffixes.append(suffix) }
+            }
+            index = link.index(after: index)
+        }
+        return suffixes
     }
 
     /// The keys of `link` on one side: itself normalized, and rebased from `from` to `to`

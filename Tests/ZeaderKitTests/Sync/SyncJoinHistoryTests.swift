@@ -91,6 +91,21 @@ struct SyncJoinHistoryTests {
         #expect(Self.pairs(there, here, site: site) == [0: 0])
     }
 
+    /// SimplePie resolves against an Atom feed's `self` link first, which may be anywhere.
+    @Test(arguments: [
+        "https://feeds.example.net/x/post-1",
+        "http://127.0.0.1:8080/feeds/mirror/post-1/",
+    ])
+    func aRelativeLinkResolvedAgainstAnotherBaseMatchesByItsTail(pulled: String) {
+        let here = [
+            Candidate(link: "http://127.0.0.1:8080/feeds/post-1", title: "A post", published: Self.day),
+            Candidate(link: "http://127.0.0.1:8080/feeds/post-2", title: "Another", published: Self.day + 60),
+        ]
+        #expect(Self.pairs([Candidate(link: pulled, title: "A post")], here) == [0: 0])
+        #expect(Self.pairs([Candidate(link: pulled, published: Self.day)], here) == [0: 0])
+        #expect(Self.pairs([Candidate(link: pulled, title: "Else", published: Self.day + 1)], here) == [:])
+    }
+
     @Test func theExactLinkWinsOverARebasedOne() {
         // Two articles: "/blog/x" and "/feeds/x" both exist; each matches its own.
         let stored = [
@@ -150,11 +165,16 @@ struct SyncJoinHistoryTests {
             Self.pairs(
                 [Candidate(link: "http://127.0.0.1:8080/blog/b", title: "Weekly", published: Self.day)],
                 [Candidate(link: "http://127.0.0.1:8080/blog/a", title: "Weekly")]) == [:])
-        // Another host, the same path, with no site link relating them.
+        // Another host, the same path, with no site link relating them, nor a title or a date.
         #expect(
             Self.pairs(
-                [Candidate(link: "http://other.example/blog/a", title: "A")],
+                [Candidate(link: "http://other.example/blog/a", title: "B")],
                 [Candidate(link: "http://127.0.0.1:8080/blog/a", title: "A")], site: nil) == [:])
+        // The same tail under another directory, another title and date.
+        #expect(
+            Self.pairs(
+                [Candidate(link: "http://127.0.0.1:8080/blog/2024/index.html", title: "B", published: Self.day)],
+                [Candidate(link: "http://127.0.0.1:8080/feeds/index.html", title: "A", published: Self.day + 60)]) == [:])
     }
 
     @Test func aLinkThatChangedForGoodMatchesByTitleAtTheSameSecond() {
@@ -306,6 +326,50 @@ struct SyncJoinHistoryTests {
                 StoredItem(title: "Second", read: false, flagged: false, synced: true, pending: false),
             ])
         #expect(server.shared.state.withLock { $0.posts }.filter { $0.hasPrefix("edit-tag") }.isEmpty)
+    }
+
+    @Test func aFeedWithHistoryThatJoinsAfterTheFirstSyncIsMatchedToItsOlderItems() async throws {
+        let server = try FakeGReaderServer()
+        let old = FakeGReaderServer.now - 3_600_000_000
+        server.update {
+            $0.subscriptions = []
+            $0.items = [
+                .init(id: old, link: "http://fake.example/a", title: "A"),
+                .init(id: old + 1, link: "http://fake.example/b", title: "B", read: true),
+            ]
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ZeaderStore.open(at: directory.appendingPathComponent("z.sqlite"))
+        let sync = FeedSync(store: store)
+        try sync.addAccount(apiURL: server.apiURL, user: "alice", token: "t")
+        _ = try await sync.sync()
+        // A feed refreshed here only (a local feed), subscribed once another device has it.
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait {
+            let feed = context.insert(Server.self)
+            feed.url = "http://fake.example/one.xml"
+            for (n, title) in ["A", "B"].enumerated() {
+                let item = context.insert(FeedItem.self)
+                item.guid = "tag:\(n)"
+                item.link = "http://fake.example/" + title.lowercased()
+                item.title = title
+                item.server = feed
+                item.flagged = title == "A"
+            }
+            SyncQueue.queue(.subscribe, for: feed, in: context)
+            try context.save()
+        }
+        server.update { $0.subscriptions = [("feed/1", "http://fake.example/one.xml")] }
+
+        _ = try await sync.sync()
+
+        #expect(
+            try Self.items(sync) == [
+                StoredItem(title: "A", read: false, flagged: true, synced: true, pending: false),
+                StoredItem(title: "B", read: true, flagged: false, synced: true, pending: false),
+            ])
+        #expect(Self.added("starred", in: server.shared.state.withLock { $0.posts }) == [String(old)])
     }
 
     @Test func aGuidTheServerSendsMatchesAcrossDifferentLinks() async throws {
