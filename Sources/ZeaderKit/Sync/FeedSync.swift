@@ -742,6 +742,7 @@ public final class FeedSync: Sendable {
             return servers
         }
         var fetched = 0
+        var history: [ObjectID: FeedHistory] = [:]
         for start in stride(from: 0, to: unknown.count, by: chunkSize) {
             let chunk = unknown[start..<min(start + chunkSize, unknown.count)].map { String($0) }
             let items = try await client.items(chunk)
@@ -750,7 +751,7 @@ public final class FeedSync: Sendable {
                 if item.isRead { pulled.read.insert(id) }
                 if item.isStarred { pulled.starred.insert(id) }
             }
-            report.newItems += try store(items, servers: servers, rules: rules)
+            report.newItems += try store(items, servers: servers, rules: rules, history: &history)
             fetched += chunk.count
             progress(.items(fetched: fetched, of: unknown.count))
         }
@@ -781,7 +782,8 @@ public final class FeedSync: Sendable {
     /// rule) or matching an ignore rule now (then not stored, its guid kept as a tombstone; a
     /// flagged item stays), as a refresh does (``ItemImport``). Returns how many were stored anew.
     private func store(
-        _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule]
+        _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule],
+        history: inout [ObjectID: FeedHistory]
     ) throws -> Int {
         try withContext { context in
             // Each feed's items as (decimal id, index): an item is a dozen references, not copied.
@@ -803,7 +805,8 @@ public final class FeedSync: Sendable {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
                 let links = feedItems.compactMap { items[$0.index].link }
                 let inFeed = ObjectGraph.Predicate.comparison(.keyPath("server"), .equalTo, .object(serverID))
-                let matches = try Self.historyMatches(feedItems.map { items[$0.index] }, of: server, in: context)
+                let matches = try Self.historyMatches(
+                    feedItems.map { items[$0.index] }, of: server, history: &history, in: context)
                 // The feed's guids these links would take as new items' guids.
                 var guids = Set<String>()
                 if !links.isEmpty {
@@ -850,26 +853,41 @@ public final class FeedSync: Sendable {
         }
     }
 
+    /// A feed's history (its items with no server id), indexed by the first chunk of a pull
+    /// that has items of the feed, and matched against each chunk after it.
+    struct FeedHistory {
+        var items: [ObjectID]
+        var index: ItemIdentity.Index
+    }
+
     /// The items of `server`'s own history (no server id yet) that `pulled` items are, by
-    /// position in `pulled` (``ItemIdentity``). Most pulls find none: one fetch per feed.
+    /// position in `pulled` (``ItemIdentity``). Most feeds have none: one fetch per feed and pull.
     private static func historyMatches(
-        _ pulled: [GReaderClient.Item], of server: Server, in context: ManagedObjectContext
+        _ pulled: [GReaderClient.Item], of server: Server, history: inout [ObjectID: FeedHistory],
+        in context: ManagedObjectContext
     ) throws -> [Int: FeedItem] {
-        let history = try context.fetch(
-            FetchRequest<FeedItem>(
-                predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
-                    && .comparison(.keyPath("syncID"), .equalTo, .constant(.null))))
-        guard !history.isEmpty else { return [:] }
+        let feed = server.objectID
+        if history[feed] == nil {
+            let stored = try context.fetch(
+                FetchRequest<FeedItem>(
+                    predicate: .comparison(.keyPath("server"), .equalTo, .object(feed))
+                        && .comparison(.keyPath("syncID"), .equalTo, .constant(.null))))
+            let identities = stored.map {
+                ItemIdentity.Candidate(guid: $0.guid, link: $0.link, title: $0.title, published: $0.published)
+            }
+            history[feed] = FeedHistory(
+                items: stored.map(\.objectID),
+                index: ItemIdentity.Index(identities, feedURL: server.url, siteLink: server.siteLink))
+        }
+        guard history[feed]?.index.isExhausted == false else { return [:] }
         let pulledIdentities = pulled.map { item in
             ItemIdentity.Candidate(
                 guid: item.guid, link: item.link, title: item.title.map(displayText),
                 published: item.published.flatMap { DateBounds.date(secondsSince1970: TimeInterval($0)) })
         }
-        let storedIdentities = history.map {
-            ItemIdentity.Candidate(guid: $0.guid, link: $0.link, title: $0.title, published: $0.published)
-        }
-        let pairs = ItemIdentity.pairs(pulledIdentities, storedIdentities, feedURL: server.url, siteLink: server.siteLink)
-        return pairs.mapValues { history[$0] }
+        let pairs = history[feed]!.index.match(pulledIdentities)
+        guard let items = history[feed]?.items else { return [:] }
+        return pairs.compactMapValues { (try? context.existingObject(with: items[$0])) as? FeedItem }
     }
 
     /// Which of `ids` (server item ids, decimal) some stored item has already, looked up

@@ -41,40 +41,87 @@ enum ItemIdentity {
     static func pairs(
         _ pulled: [Candidate], _ stored: [Candidate], feedURL: String, siteLink: String?
     ) -> [Int: Int] {
-        guard !pulled.isEmpty, !stored.isEmpty else { return [:] }
-        let feedBase = URL(string: feedURL)
-        let siteBase = siteLink.flatMap { URL(string: $0) }
-        // Each stored item under all its keys: its guid, its link as stored and rebased to
-        // the site link, and its title when it has no link.
-        var byGuid: [String: [Int]] = [:]
-        var byLink: [String: [Int]] = [:]
-        var byTitle: [String: [Int]] = [:]
-        var byAnyTitle: [String: [Int]] = [:]
-        var byTail: [Substring: [Int]] = [:]
-        var storedExactLink: [String?] = []
-        let feedDirectory = normalizedLink(feedURL).map(directory)
-        for (index, item) in stored.enumerated() {
-            if let guid = nonEmpty(item.guid) { byGuid[guid, default: []].append(index) }
-            let exact = nonEmpty(item.link).flatMap(normalizedLink)
-            storedExactLink.append(exact)
-            if let title = comparableTitle(item.title), item.published != nil { byAnyTitle[title, default: []].append(index) }
-            if let link = nonEmpty(item.link) {
-                for key in linkKeys(link, from: feedBase, to: siteBase) { byLink[key, default: []].append(index) }
-                for tail in exact.map({ tails($0, under: feedDirectory) }) ?? [] { byTail[tail, default: []].append(index) }
-            } else if let title = comparableTitle(item.title) {
-                byTitle[title, default: []].append(index)
+        var index = Index(stored, feedURL: feedURL, siteLink: siteLink)
+        return index.match(pulled)
+    }
+
+    /// A feed's stored items under all their keys, built once and matched against the
+    /// pulled items chunk after chunk; a stored item matched is not matched again.
+    ///
+    /// ```swift
+    /// var index = ItemIdentity.Index(history, feedURL: server.url, siteLink: server.siteLink)
+    /// let pairs = index.match(pulledChunk)   // [pulled index: stored index]
+    /// ```
+    struct Index {
+        private let stored: [Candidate]
+        private let titles: [String?]
+        private let exactLinks: [String?]
+        private let feedBase: URL?
+        private let siteBase: URL?
+        private var byGuid: [String: [Int]] = [:]
+        private var byLink: [String: [Int]] = [:]
+        private var byTitle: [String: [Int]] = [:]
+        private var byAnyTitle: [String: [Int]] = [:]
+        private var byTail: [Substring: [Int]] = [:]
+        private var taken = Set<Int>()
+
+        /// Whether every stored item is matched (or there is none).
+        var isExhausted: Bool { taken.count == stored.count }
+
+        init(_ stored: [Candidate], feedURL: String, siteLink: String?) {
+            self.stored = stored
+            feedBase = URL(string: feedURL)
+            siteBase = siteLink.flatMap { URL(string: $0) }
+            titles = stored.map { comparableTitle($0.title) }
+            exactLinks = stored.map { nonEmpty($0.link).flatMap(normalizedLink) }
+            let feedDirectory = normalizedLink(feedURL).map(directory)
+            // Each stored item under all its keys: its guid, its link as stored and rebased
+            // to the site link, the link's tails, and its title.
+            for (index, item) in stored.enumerated() {
+                if let guid = nonEmpty(item.guid) { byGuid[guid, default: []].append(index) }
+                if let title = titles[index], item.published != nil { byAnyTitle[title, default: []].append(index) }
+                if let link = nonEmpty(item.link) {
+                    for key in linkKeys(link, from: feedBase, to: siteBase) { byLink[key, default: []].append(index) }
+                    for tail in exactLinks[index].map({ tails($0, under: feedDirectory) }) ?? [] {
+                        byTail[tail, default: []].append(index)
+                    }
+                } else if let title = titles[index] {
+                    byTitle[title, default: []].append(index)
+                }
             }
         }
-        struct Pair {
-            var pulled: Int
-            var stored: Int
-            var score: Int
+
+        /// For each of `pulled` (by index) matched, the index of the stored item it is; those
+        /// are taken.
+        mutating func match(_ pulled: [Candidate]) -> [Int: Int] {
+            guard !pulled.isEmpty, !isExhausted else { return [:] }
+            struct Pair {
+                var pulled: Int
+                var stored: Int
+                var score: Int
+            }
+            var scored: [Pair] = []
+            for (index, item) in pulled.enumerated() {
+                for (candidate, score) in scores(item) where !taken.contains(candidate) {
+                    scored.append(Pair(pulled: index, stored: candidate, score: score))
+                }
+            }
+            // The best pairs first; among equals, the earlier items (a stable, repeatable choice).
+            scored.sort { ($0.score, -$0.pulled, -$0.stored) > ($1.score, -$1.pulled, -$1.stored) }
+            var result: [Int: Int] = [:]
+            for pair in scored where result[pair.pulled] == nil && !taken.contains(pair.stored) {
+                result[pair.pulled] = pair.stored
+                taken.insert(pair.stored)
+            }
+            return result
         }
-        var scored: [Pair] = []
-        for (index, item) in pulled.enumerated() {
+
+        /// The stored items `item` may be, each with how strongly: a guid over an exact link
+        /// over a rebased one over a tail; an equal title and an equal date add to each.
+        private func scores(_ item: Candidate) -> [Int: Int] {
             var scores: [Int: Int] = [:]
-            func consider(_ candidate: Int, _ base: Int) {
-                scores[candidate] = max(scores[candidate] ?? 0, base)
+            func consider(_ candidate: Int, _ score: Int) {
+                scores[candidate] = max(scores[candidate] ?? 0, score)
             }
             if let guid = nonEmpty(item.guid) { for candidate in byGuid[guid] ?? [] { consider(candidate, 64) } }
             let title = comparableTitle(item.title)
@@ -82,12 +129,11 @@ enum ItemIdentity {
                 let exact = normalizedLink(link)
                 for key in linkKeys(link, from: siteBase, to: feedBase) {
                     for candidate in byLink[key] ?? [] {
-                        let other = stored[candidate]
-                        let titleEqual = title != nil && title == comparableTitle(other.title)
-                        guard titleEqual || datesAgree(item.published, other.published) else { continue }
-                        let linkScore = exact != nil && storedExactLink[candidate] == exact ? 8 : 4
-                        consider(
-                            candidate, linkScore + (titleEqual ? 2 : 0) + (datesEqual(item.published, other.published) ? 1 : 0))
+                        let titleEqual = title != nil && title == titles[candidate]
+                        guard titleEqual || datesAgree(item.published, stored[candidate].published) else { continue }
+                        let linkScore = exact != nil && exactLinks[candidate] == exact ? 8 : 4
+                        let dateScore = datesEqual(item.published, stored[candidate].published) ? 1 : 0
+                        consider(candidate, linkScore + (titleEqual ? 2 : 0) + dateScore)
                     }
                 }
                 // A relative link the server resolved against another base (an Atom feed's
@@ -95,9 +141,8 @@ enum ItemIdentity {
                 // the same title or date.
                 for suffix in exact.map(suffixes) ?? [] {
                     for candidate in byTail[suffix] ?? [] {
-                        let other = stored[candidate]
-                        let titleEqual = title != nil && title == comparableTitle(other.title)
-                        let dateEqual = datesEqual(item.published, other.published)
+                        let titleEqual = title != nil && title == titles[candidate]
+                        let dateEqual = datesEqual(item.published, stored[candidate].published)
                         guard titleEqual || dateEqual else { continue }
                         consider(candidate, 3 + (titleEqual ? 2 : 0) + (dateEqual ? 1 : 0))
                     }
@@ -114,17 +159,8 @@ enum ItemIdentity {
                     consider(candidate, 1)
                 }
             }
-            for (candidate, score) in scores { scored.append(Pair(pulled: index, stored: candidate, score: score)) }
+            return scores
         }
-        // The best pairs first; among equals, the earlier items (a stable, repeatable choice).
-        scored.sort { ($0.score, -$0.pulled, -$0.stored) > ($1.score, -$1.pulled, -$1.stored) }
-        var result: [Int: Int] = [:]
-        var taken = Set<Int>()
-        for pair in scored where result[pair.pulled] == nil && !taken.contains(pair.stored) {
-            result[pair.pulled] = pair.stored
-            taken.insert(pair.stored)
-        }
-        return result
     }
 
     /// `link` made comparable: surrounding spaces trimmed; for http(s), the scheme dropped

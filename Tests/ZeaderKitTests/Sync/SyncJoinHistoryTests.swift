@@ -201,7 +201,8 @@ struct SyncJoinHistoryTests {
     /// A store whose feed `http://fake.example/one.xml` (the fake server's `feed/1`) has
     /// `items` refreshed here before the account, and the account added.
     static func storeWithHistory(
-        _ server: FakeGReaderServer, _ items: [(link: String?, title: String, read: Bool, flagged: Bool)]
+        _ server: FakeGReaderServer, _ items: [(link: String?, title: String, read: Bool, flagged: Bool)],
+        chunkSize: Int = 250
     ) throws -> (FeedSync, URL) {
         let directory = try temporaryDirectory()
         let store = try ZeaderStore.open(at: directory.appendingPathComponent("z.sqlite"))
@@ -224,7 +225,7 @@ struct SyncJoinHistoryTests {
             }
             try context.save()
         }
-        let sync = FeedSync(store: store)
+        let sync = FeedSync(store: store, chunkSize: chunkSize)
         try sync.addAccount(apiURL: server.apiURL, user: "alice", token: "t")
         return (sync, directory)
     }
@@ -259,7 +260,9 @@ struct SyncJoinHistoryTests {
         return ids
     }
 
-    @Test func historyJoinsWithoutTwinsAndItsReadsAndStarsArePushedInTheSameSync() async throws {
+    /// Pulled in one chunk, and in chunks of two (the history indexed once, matched by each).
+    @Test(arguments: [250, 2])
+    func historyJoinsWithoutTwinsAndItsReadsAndStarsArePushedInTheSameSync(chunkSize: Int) async throws {
         let server = try FakeGReaderServer()
         let base = FakeGReaderServer.now - 3_600_000_000
         let ids = (1...6).map { base + UInt64($0) }
@@ -287,7 +290,7 @@ struct SyncJoinHistoryTests {
                 ("http://fake.example/shared", "Shared one", false, false),
                 ("http://fake.example/theirs", "Theirs", false, false),
                 ("http://fake.example/starred", "Starred there", false, false),
-            ])
+            ], chunkSize: chunkSize)
         defer { try? FileManager.default.removeItem(at: directory) }
 
         _ = try await sync.sync()
