@@ -56,8 +56,8 @@ enum ItemIdentity {
         private let stored: [Candidate]
         private let titles: [String?]
         private let exactLinks: [String?]
-        private let feedBase: URL?
-        private let siteBase: URL?
+        private let feedBase: Parts?
+        private let siteBase: Parts?
         private var byGuid: [String: [Int]] = [:]
         private var byLink: [String: [Int]] = [:]
         private var byTitle: [String: [Int]] = [:]
@@ -70,20 +70,22 @@ enum ItemIdentity {
 
         init(_ stored: [Candidate], feedURL: String, siteLink: String?) {
             self.stored = stored
-            feedBase = URL(string: feedURL)
-            siteBase = siteLink.flatMap { URL(string: $0) }
+            feedBase = Parts(feedURL)
+            siteBase = siteLink.flatMap(Parts.init)
             titles = stored.map { comparableTitle($0.title) }
             exactLinks = stored.map { nonEmpty($0.link).flatMap(normalizedLink) }
-            let feedDirectory = normalizedLink(feedURL).map(directory)
             // Each stored item under all its keys: its guid, its link as stored and rebased
             // to the site link, the link's tails, and its title.
             for (index, item) in stored.enumerated() {
                 if let guid = nonEmpty(item.guid) { byGuid[guid, default: []].append(index) }
                 if let title = titles[index], item.published != nil { byAnyTitle[title, default: []].append(index) }
-                if let link = nonEmpty(item.link) {
-                    for key in linkKeys(link, from: feedBase, to: siteBase) { byLink[key, default: []].append(index) }
-                    for tail in exactLinks[index].map({ tails($0, under: feedDirectory) }) ?? [] {
-                        byTail[tail, default: []].append(index)
+                if let exact = exactLinks[index] {
+                    byLink[exact, default: []].append(index)
+                    if let parts = item.link.flatMap(Parts.init) {
+                        for key in rebasedKeys(parts, from: feedBase, to: siteBase) where key != exact {
+                            byLink[key, default: []].append(index)
+                        }
+                        for tail in tails(parts, under: feedBase) { byTail[tail, default: []].append(index) }
                     }
                 } else if let title = titles[index] {
                     byTitle[title, default: []].append(index)
@@ -125,13 +127,15 @@ enum ItemIdentity {
             }
             if let guid = nonEmpty(item.guid) { for candidate in byGuid[guid] ?? [] { consider(candidate, 64) } }
             let title = comparableTitle(item.title)
-            if let link = nonEmpty(item.link) {
-                let exact = normalizedLink(link)
-                for key in linkKeys(link, from: siteBase, to: feedBase) {
+            if let link = nonEmpty(item.link), let exact = normalizedLink(link) {
+                let parts = Parts(link)
+                var keys = [exact]
+                if let parts { keys += rebasedKeys(parts, from: siteBase, to: feedBase).filter { $0 != exact } }
+                for key in keys {
                     for candidate in byLink[key] ?? [] {
                         let titleEqual = title != nil && title == titles[candidate]
                         guard titleEqual || datesAgree(item.published, stored[candidate].published) else { continue }
-                        let linkScore = exact != nil && exactLinks[candidate] == exact ? 8 : 4
+                        let linkScore = exactLinks[candidate] == exact ? 8 : 4
                         let dateScore = datesEqual(item.published, stored[candidate].published) ? 1 : 0
                         consider(candidate, linkScore + (titleEqual ? 2 : 0) + dateScore)
                     }
@@ -139,7 +143,7 @@ enum ItemIdentity {
                 // A relative link the server resolved against another base (an Atom feed's
                 // `self` link, a host of its own): the same path after any of its `/`, with
                 // the same title or date.
-                for suffix in exact.map(suffixes) ?? [] {
+                for suffix in parts.map(suffixes) ?? [] {
                     for candidate in byTail[suffix] ?? [] {
                         let titleEqual = title != nil && title == titles[candidate]
                         let dateEqual = datesEqual(item.published, stored[candidate].published)
@@ -175,148 +179,165 @@ enum ItemIdentity {
     /// ItemIdentity.normalizedLink("HTTPS://Example.ORG:443/a/./b/")   // "//example.org/a/b"
     /// ```
     static func normalizedLink(_ link: String) -> String? {
-        let text = percentEncodedOutsideASCII(link.trimmingCharacters(in: .whitespacesAndNewlines))
-        guard !text.isEmpty else { return nil }
-        guard let colon = text.firstIndex(of: ":") else { return text }
-        let scheme = text[..<colon].lowercased()
-        var rest = Substring(text[text.index(after: colon)...])
-        guard scheme == "http" || scheme == "https", rest.hasPrefix("//") else { return scheme + ":" + rest }
-        rest = rest.dropFirst(2)
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        var host = rest[..<authorityEnd].lowercased()
-        rest = rest[authorityEnd...]
-        if host.hasSuffix(":80") && scheme == "http" || host.hasSuffix(":443") && scheme == "https" {
-            host = String(host[..<host.lastIndex(of: ":")!])
-        }
-        if host.hasSuffix(":") { host.removeLast() }
-        if host.hasSuffix(".") { host.removeLast() }
-        var fragment = ""
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
-        }
-        var query = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: mark)...])
-            rest = rest[..<mark]
-        }
-        var path = removingDotSegments(percentNormalized(String(rest)))
-        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        if path.isEmpty { path = "/" }
-        var result = "//" + host + path
-        if !query.isEmpty { result += "?" + percentNormalized(query) }
-        if !fragment.isEmpty { result += "#" + percentNormalized(fragment) }
-        return result
+        if let parts = Parts(link) { return parts.key }
+        let bytes = encodedOutsideASCII(trimmed(link))
+        guard !bytes.isEmpty else { return nil }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes[..<colon], as: UTF8.self).lowercased() + String(decoding: bytes[colon...], as: UTF8.self)
     }
 
-    /// `//host/a/b/` of a normalized link `//host/a/b/feed.xml?x`: its host and directory.
-    private static func directory(_ normalized: String) -> Substring {
-        let document = normalized.prefix { $0 != "?" && $0 != "#" }
-        guard let slash = document.lastIndex(of: "/") else { return document }
-        return document[...slash]
-    }
+    /// An http(s) link normalized as ``normalizedLink(_:)`` makes it, its path's trailing `/`
+    /// kept (a base's directory is read from it); nil for another scheme.
+    ///
+    /// ```swift
+    /// ItemIdentity.Parts("HTTP://Example.org/blog/?p=1")?.key   // "//example.org/blog?p=1"
+    /// ```
+    struct Parts {
+        /// `example.org:8080`.
+        var authority: String
+        /// `/a/b/`.
+        var path: String
+        /// `?x=1#top`, or empty.
+        var suffix: String
 
-    /// What a relative reference may have been that made the normalized link `link` here:
-    /// its part under the feed's `directory`, and its path without the leading `/`.
-    private static func tails(_ link: String, under directory: Substring?) -> [Substring] {
-        var tails: [Substring] = []
-        if let directory, directory.count > 2, link.hasPrefix(directory), link.count > directory.count {
-            tails.append(link.dropFirst(directory.count))
-        }
-        if let pathStart = link.dropFirst(2).firstIndex(of: "/") {
-            let path = link[link.index(after: pathStart)...]
-            if !path.isEmpty, !tails.contains(path) { tails.append(path) }
-        }
-        return tails
-    }
-
-    /// The normalized link `link` after each `/` of its path: `a/b?x` and `b?x` of `//host/a/b?x`.
-    private static func suffixes(_ link: String) -> [Substring] {
-        guard let pathStart = link.dropFirst(2).firstIndex(of: "/") else { return [] }
-        let pathEnd = link[pathStart...].firstIndex { $0 == "?" || $0 == "#" } ?? link.endIndex
-        var suffixes: [Substring] = []
-        var index = pathStart
-        while index < pathEnd {
-            if link[index] == "/" {
-                let suffix = link[link.index(after: index)...]
-                if !suffix.isEmpty { suffixes.append(suffix) }
+        init?(_ link: String) {
+            let bytes = encodedOutsideASCII(trimmed(link))
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+            var rest = bytes[(colon + 1)...]
+            guard scheme == "http" || scheme == "https", rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) else {
+                return nil
             }
-            index = link.index(after: index)
+            rest = rest.dropFirst(2)
+            let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            var host = String(decoding: rest[..<(authorityEnd ?? rest.endIndex)], as: UTF8.self).lowercased()
+            rest = rest[(authorityEnd ?? rest.endIndex)...]
+            if host.hasSuffix(":80") && scheme == "http" || host.hasSuffix(":443") && scheme == "https" {
+                host.removeLast(scheme == "http" ? 3 : 4)
+            }
+            if host.hasSuffix(":") { host.removeLast() }
+            if host.hasSuffix(".") { host.removeLast() }
+            var fragment: ArraySlice<UInt8> = []
+            if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
+                fragment = rest[(hash + 1)...]
+                rest = rest[..<hash]
+            }
+            var query: ArraySlice<UInt8> = []
+            if let mark = rest.firstIndex(of: UInt8(ascii: "?")) {
+                query = rest[(mark + 1)...]
+                rest = rest[..<mark]
+            }
+            authority = host
+            path = removingDotSegments(percentNormalized(rest))
+            if path.isEmpty { path = "/" }
+            suffix = ""
+            if !query.isEmpty { suffix += "?" + percentNormalized(query) }
+            if !fragment.isEmpty { suffix += "#" + percentNormalized(fragment) }
         }
-        return suffixes
+
+        init(authority: String, path: String, suffix: String) {
+            self.authority = authority
+            self.path = path
+            self.suffix = suffix
+        }
+
+        /// The normalized link: `//authority/path?query#fragment`, one trailing `/` dropped.
+        var key: String {
+            let trimmed = path.utf8.count > 1 && path.hasSuffix("/") ? path.dropLast() : Substring(path)
+            return "//" + authority + trimmed + suffix
+        }
+
+        /// `/a/b/` of `/a/b/feed.xml`.
+        var directoryPath: Substring {
+            path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[...$0] } ?? Substring(path)
+        }
     }
 
-    /// The keys of `link` on one side: itself normalized, and rebased from `from` to `to`
-    /// (a link under the directory of `from`, or on its host, moved to the same place under
-    /// `to`): the link the other side would have made of the same relative reference.
-    static func linkKeys(_ link: String, from: URL?, to: URL?) -> [String] {
+    /// The keys of an http(s) link other than its own, rebased from the base `from` to `to`
+    /// (a feed's URL, its site link): the link the other side made of the same relative
+    /// reference. A link `from`'s document with another query (`?p=1`) is `to`'s with it; one
+    /// under `from`'s directory is under `to`'s; on another host, the same path on `to`'s.
+    static func rebasedKeys(_ link: Parts, from: Parts?, to: Parts?) -> [String] {
+        guard let from, let to, link.authority == from.authority else { return [] }
         var keys: [String] = []
-        if let key = normalizedLink(link) { keys.append(key) }
-        if let rebased = rebased(link, from: from, to: to), let key = normalizedLink(rebased), !keys.contains(key) {
-            keys.append(key)
+        let directory = from.directoryPath
+        if link.path == from.path, !link.suffix.isEmpty {
+            keys.append(Parts(authority: to.authority, path: to.path, suffix: link.suffix).key)
+        } else if link.path.hasPrefix(directory) {
+            let path = String(to.directoryPath) + link.path.dropFirst(directory.count)
+            keys.append(Parts(authority: to.authority, path: path, suffix: link.suffix).key)
+        }
+        if to.authority != from.authority {
+            keys.append(Parts(authority: to.authority, path: link.path, suffix: link.suffix).key)
         }
         return keys
     }
 
-    /// `link` as resolved against `to` rather than `from`: nil when it is neither under
-    /// `from`'s directory nor on its host.
-    static func rebased(_ link: String, from: URL?, to: URL?) -> String? {
-        guard let from, let to, let fromOrigin = origin(of: from), let toOrigin = origin(of: to),
-            let url = URL(string: link.trimmingCharacters(in: .whitespacesAndNewlines)), origin(of: url) == fromOrigin
-        else { return nil }
-        let linkText = url.absoluteString
-        let fromText = from.absoluteString
-        // The same document with another query or fragment (`?p=1` resolved against the feed).
-        let fromDocument = String(fromText.prefix { $0 != "?" && $0 != "#" })
-        if linkText.hasPrefix(fromDocument), let next = linkText.dropFirst(fromDocument.count).first, next == "?" || next == "#" {
-            let toDocument = String(to.absoluteString.prefix { $0 != "?" && $0 != "#" })
-            return toDocument + linkText.dropFirst(fromDocument.count)
+    /// What a relative reference may have been that made `link` here: its part under the
+    /// feed's directory, and its path without the leading `/` (from its normalized key).
+    static func tails(_ link: Parts, under feed: Parts?) -> [Substring] {
+        let key = link.key
+        let pathStart = key.utf8.index(key.startIndex, offsetBy: 2 + link.authority.utf8.count)
+        var tails: [Substring] = []
+        if let feed, feed.authority == link.authority {
+            let directory = feed.directoryPath
+            let path = key[pathStart...]
+            if path.hasPrefix(directory), path.utf8.count > directory.utf8.count {
+                tails.append(path.dropFirst(directory.count))
+            }
         }
-        // A relative path: under the directory of `from`, the same under the directory of `to`.
-        let fromDirectory = fromDocument.lastIndex(of: "/").map { String(fromDocument[...$0]) } ?? fromDocument
-        if fromDirectory.count > fromOrigin.count, linkText.hasPrefix(fromDirectory) {
-            let toDocument = String(to.absoluteString.prefix { $0 != "?" && $0 != "#" })
-            let toDirectory =
-                toDocument.count > toOrigin.count ? toDocument.lastIndex(of: "/").map { String(toDocument[...$0]) } : nil
-            return (toDirectory ?? toOrigin + "/") + linkText.dropFirst(fromDirectory.count)
-        }
-        // A path from the root, or a relative path from the root directory: the same on `to`'s host.
-        let path = linkText.dropFirst(fromOrigin.count)
-        guard path.first == "/" else { return nil }
-        return toOrigin + path
+        let path = key[key.index(after: pathStart)...]
+        if !path.isEmpty, !tails.contains(path) { tails.append(path) }
+        return tails
     }
 
-    /// `scheme://host[:port]` of `url`, lowercased; nil without a host.
-    private static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        let text = url.absoluteString
-        // The authority as the text has it (its port included): its length is the prefix cut off.
-        guard let hostRange = text.range(of: "//") else { return nil }
-        let afterSlashes = text[hostRange.upperBound...]
-        let authority = afterSlashes.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard authority.lowercased().contains(host) else { return nil }
-        return scheme + "://" + authority.lowercased()
+    /// `link`'s normalized key after each `/` of its path: `a/b?x` and `b?x` of `//host/a/b?x`.
+    static func suffixes(_ link: Parts) -> [Substring] {
+        let key = link.key
+        let utf8 = key.utf8
+        var index = utf8.index(utf8.startIndex, offsetBy: 2 + link.authority.utf8.count)
+        let pathEnd = utf8[index...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+        var suffixes: [Substring] = []
+        while index < pathEnd {
+            if utf8[index] == UInt8(ascii: "/") {
+                let suffix = key[utf8.index(after: index)...]
+                if !suffix.isEmpty { suffixes.append(suffix) }
+            }
+            index = utf8.index(after: index)
+        }
+        return suffixes
+    }
+
+    /// `text`'s bytes without surrounding ASCII whitespace.
+    private static func trimmed(_ text: String) -> ArraySlice<UInt8> {
+        let bytes = Array(text.utf8)
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return [] }
+        let last = bytes.lastIndex(where: { !isSpace($0) })!
+        return bytes[first...last]
     }
 
     /// Bytes outside printable ASCII (`é`, a space) as `%XX`, as a parser or a server that
     /// encodes them writes them.
-    private static func percentEncodedOutsideASCII(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else { return text }
-        var encoded = ""
-        for byte in text.utf8 {
+    private static func encodedOutsideASCII(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard bytes.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else { return bytes }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count + 16)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in bytes {
             if byte <= 0x20 || byte >= 0x7F {
-                encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             } else {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                encoded.append(byte)
             }
         }
-        return encoded
+        return encoded[...]
     }
 
     /// `%2f` → `%2F`, `%7E` → `~`: escapes of unreserved characters decoded, others uppercase.
-    private static func percentNormalized(_ text: String) -> String {
-        guard text.contains("%") else { return text }
-        var bytes = Array(text.utf8)
+    private static func percentNormalized(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+        let bytes = Array(bytes)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
@@ -328,9 +349,7 @@ enum ItemIdentity {
                 if isUnreserved(value) {
                     output.append(value)
                 } else {
-                    output.append(UInt8(ascii: "%"))
-                    output.append(uppercaseHex(bytes[index + 1]))
-                    output.append(uppercaseHex(bytes[index + 2]))
+                    output += [UInt8(ascii: "%"), uppercaseHex(bytes[index + 1]), uppercaseHex(bytes[index + 2])]
                 }
                 index += 3
             } else {
@@ -338,8 +357,7 @@ enum ItemIdentity {
                 index += 1
             }
         }
-        bytes = output
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: output, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -366,7 +384,7 @@ enum ItemIdentity {
 
     /// RFC 3986's remove_dot_segments on a path.
     private static func removingDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
+        guard path.contains("/.") || path.hasPrefix(".") else { return path }
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
