@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures `zeader sync` against a real FreshRSS (../shared/servers/freshrss): the first sync
 # of FEEDS feeds x ITEMS items into a new store, then a sync with nothing new, and beside them
-# a plain `zeader refresh` (no account) of the same feeds into another new store. Prints one
+# a plain `zeader refresh` (no account) of the same feeds into another new store, which then
+# joins the account (its history matched to the server's items, checked for twins). Prints one
 # table row per measurement: wall time, zeader's own CPU time (user+system) and its share of
 # the wall time, peak RSS (GNU time), the requests (zeader's summary line) and the load
 # average when it ended (other work on the machine stretches wall time, not CPU time).
@@ -95,4 +96,9 @@ for run in $(seq 1 "$runs"); do
   plain=$work/refresh-$run.sqlite
   "$zeader" --db "$plain" import "$work/feeds/feeds.opml" >/dev/null
   measure "refresh (no account)" "$zeader" --db "$plain" refresh
+  # The refreshed store joins the account: its history matched to the server's items.
+  "$zeader" --db "$plain" sync add "$FRESHRSS_API" --user "$FRESHRSS_USER" >/dev/null
+  measure "join with history" "$zeader" --db "$plain" sync
+  joined=$("$zeader" --db "$plain" list --json | python3 -c 'import json,sys; print(sum(f["total"] for f in json.load(sys.stdin)))')
+  [ "$joined" = "$held" ] || echo "sync-scale: the joined store has $joined items, the server $held (twins?)" >&2
 done

@@ -16,11 +16,14 @@ import ObjectGraph
 /// 4. the server's subscriptions and labels (→ tags) into the store: feeds added
 ///    elsewhere appear, feeds removed elsewhere go;
 /// 5. new items since the last sync (their ids, with continuations, then their contents);
-/// 6. the read and starred state of every item the server has (two id lists).
+/// 6. the read and starred state of every item the server has (two id lists);
+/// 7. the reads and stars of a feed's history (items stored before the feed was synced,
+///    matched to the server's by ``ItemIdentity``) that the server lacked.
 ///
 /// **Conflicts**: a change made on this device and not yet pushed wins over the server's
 /// state of the same item or feed (it is pushed first); everything else takes the
-/// server's state, which holds the last change any device pushed. A sync that stops
+/// server's state, which holds the last change any device pushed. An item of a feed's
+/// history joining the account is read or starred if it is on either side. A sync that stops
 /// part-way keeps in the queue what the server has not accepted, and the next sync goes on.
 ///
 /// ```swift
@@ -401,30 +404,60 @@ public final class FeedSync: Sendable {
     private func run(
         _ client: GReaderClient, missingFeeds: MissingFeeds, report: inout Report, progress: @Sendable (Phase) -> Void
     ) async throws {
-        let subscriptions = try await pushChanges(client, missingFeeds: missingFeeds, report: &report, progress: progress)
+        let (subscriptions, unlinked) = try await pushChanges(
+            client, missingFeeds: missingFeeds, report: &report, progress: progress)
         progress(.subscriptions)
         try applySubscriptions(subscriptions, report: &report)
         let rules = try killfileRules()
-        let pulled = try await pullNewItems(client, rules: rules, report: &report, progress: progress)
+        let joined = try streamIDs(of: unlinked)
+        let pulled = try await pullNewItems(client, joined: joined, rules: rules, report: &report, progress: progress)
         progress(.states)
         try await pullStates(client, pulled: pulled, report: &report)
+        // The state of items matched to a feed's history, which the server lacked: pushed now,
+        // so that the server has it when this sync returns.
+        try await pushItemStates(client, report: &report)
+    }
+
+    /// The feeds not synced that have items of their own (stored by a refresh): those that
+    /// join the account in this sync have this history matched to the server's items.
+    private func feedsWithHistory() throws -> [ObjectID] {
+        try withContext { context in
+            try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context).compactMap { server in
+                var request = FetchRequest<FeedItem>(
+                    predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
+                        && .comparison(.keyPath("syncID"), .equalTo, .constant(.null)))
+                request.fetchLimit = 1
+                return try context.fetch(request).isEmpty ? nil : server.objectID
+            }
+        }
+    }
+
+    /// The server's ids (`feed/12`) of those of `feeds` that are synced now.
+    private func streamIDs(of feeds: [ObjectID]) throws -> [String] {
+        guard !feeds.isEmpty else { return [] }
+        return try withContext { context in
+            feeds.compactMap { ((try? context.existingObject(with: $0)) as? Server)?.syncID }
+        }
     }
 
     /// Steps 1–3 of a sync: the server's subscriptions (checked for feeds it forgot, ``MissingFeeds``),
-    /// then the queued changes pushed. Returns the subscriptions as the server lists them after the push.
+    /// then the queued changes pushed. Returns the subscriptions as the server lists them after
+    /// the push, and the feeds with a history of their own that were not synced before it
+    /// (``feedsWithHistory()``: those made local by the check included).
     private func pushChanges(
         _ client: GReaderClient, missingFeeds: MissingFeeds, report: inout Report, progress: @Sendable (Phase) -> Void
-    ) async throws -> [GReaderClient.Subscription] {
+    ) async throws -> (subscriptions: [GReaderClient.Subscription], unlinked: [ObjectID]) {
         progress(.subscriptions)
         var subscriptions = try await client.subscriptions()
         let stale = try await resolveMissingFeeds(client, subscriptions, missingFeeds, report: &report)
+        let unlinked = try feedsWithHistory()
         progress(.pushing)
         if try await pushSubscriptionChanges(client, subscriptions: subscriptions, stale: stale, report: &report) {
             subscriptions = try await client.subscriptions()
         }
         try await pushReadMarks(client, report: &report)
         try await pushItemStates(client, report: &report)
-        return subscriptions
+        return (subscriptions, unlinked)
     }
 
     // MARK: Feeds the server forgot
@@ -813,11 +846,12 @@ public final class FeedSync: Sendable {
     private static let starredList = "user/-/state/com.google/starred"
 
     /// New items: the ids the server got since the newest one pulled (all on the first
+    /// sync; all of the `joined` feeds, streams with history that joined the account in this
     /// sync), those newer than it and not in the store fetched in chunks and stored, each
     /// chunk one save. The ids are numbers (8 bytes each); a chunk's items are released once
     /// saved, so memory does not grow with the number of items. Returns what it fetched.
     private func pullNewItems(
-        _ client: GReaderClient, rules: [Killfile.CompiledRule], report: inout Report,
+        _ client: GReaderClient, joined: [String], rules: [Killfile.CompiledRule], report: inout Report,
         progress: @Sendable (Phase) -> Void
     ) async throws -> Pulled {
         let stored = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
@@ -830,6 +864,14 @@ public final class FeedSync: Sendable {
         // `ot` is in seconds: the ids up to the newest pulled were seen by an earlier sync
         // (an item an ignore rule dropped included, which is then not fetched again).
         if let newest { ids.removeAll { $0 <= newest } }
+        if newest != nil, !joined.isEmpty {
+            // Feeds with history that joined since the first sync: their items older than the
+            // newest pulled were never fetched, and the history is matched to them.
+            var listed = Set(ids)
+            for stream in joined {
+                for id in try await client.itemIDs(stream: stream) where listed.insert(id).inserted { ids.append(id) }
+            }
+        }
         var pulled = Pulled()
         let unknown = try withContext { context in
             var known = Set<UInt64>()
@@ -851,6 +893,7 @@ public final class FeedSync: Sendable {
             return servers
         }
         var fetched = 0
+        var history: [ObjectID: FeedHistory] = [:]
         for start in stride(from: 0, to: unknown.count, by: chunkSize) {
             let chunk = unknown[start..<min(start + chunkSize, unknown.count)].map { String($0) }
             let items = try await client.items(chunk)
@@ -859,7 +902,7 @@ public final class FeedSync: Sendable {
                 if item.isRead { pulled.read.insert(id) }
                 if item.isStarred { pulled.starred.insert(id) }
             }
-            report.newItems += try store(items, servers: servers, rules: rules)
+            report.newItems += try store(items, servers: servers, rules: rules, history: &history)
             fetched += chunk.count
             progress(.items(fetched: fetched, of: unknown.count))
         }
@@ -872,7 +915,7 @@ public final class FeedSync: Sendable {
         return pulled
     }
 
-    /// What ``pullNewItems(_:rules:report:progress:)`` fetched: the ids, and the states their
+    /// What ``pullNewItems(_:joined:rules:report:progress:)`` fetched: the ids, and the states their
     /// contents gave (the read and the starred ones: few, where most new items are unread).
     private struct Pulled {
         var ids: [UInt64] = []
@@ -883,13 +926,15 @@ public final class FeedSync: Sendable {
     }
 
     /// Stores items pulled from the server. An item of a feed's own history (stored before
-    /// the feed was synced) is matched by its link and gains the server's id; others are
-    /// inserted with the link as guid (else the server's id), unless removed on purpose
-    /// before (a ``RemovedItem`` tombstone: cleanup, an ignore rule) or matching an ignore
-    /// rule now (then not stored, its guid kept as a tombstone; a flagged item stays), as a
-    /// refresh does (``ItemImport``). Returns how many were stored anew.
+    /// the feed was synced) is matched by the identities both sides compute
+    /// (``ItemIdentity``) and gains the server's id, its read and starred state merged
+    /// (``merge(_:into:now:)``); others are inserted with the link as guid (else the server's
+    /// id), unless removed on purpose before (a ``RemovedItem`` tombstone: cleanup, an ignore
+    /// rule) or matching an ignore rule now (then not stored, its guid kept as a tombstone; a
+    /// flagged item stays), as a refresh does (``ItemImport``). Returns how many were stored anew.
     private func store(
-        _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule]
+        _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule],
+        history: inout [ObjectID: FeedHistory]
     ) throws -> Int {
         try withContext { context in
             // Each feed's items as (decimal id, index): an item is a dozen references, not copied.
@@ -911,20 +956,15 @@ public final class FeedSync: Sendable {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
                 let links = feedItems.compactMap { items[$0.index].link }
                 let inFeed = ObjectGraph.Predicate.comparison(.keyPath("server"), .equalTo, .object(serverID))
-                // The feed's items whose guid or link is one of these: the guids taken, and
-                // the feed's own items (stored before it synced) to match by their link.
-                var existing: [String: FeedItem] = [:]
+                let matches = try Self.historyMatches(
+                    feedItems.map { items[$0.index] }, of: server, history: &history, in: context)
+                // The feed's guids these links would take as new items' guids.
                 var guids = Set<String>()
                 if !links.isEmpty {
-                    let linkSet = Set(links)
-                    let listed = PredicateOperand.aggregate(links.map { .constant(.string($0)) })
                     let request = FetchRequest<FeedItem>(
                         predicate: inFeed
-                            && (.comparison(.keyPath("guid"), .in, listed) || .comparison(.keyPath("link"), .in, listed)))
-                    for item in try context.fetch(request) {
-                        if linkSet.contains(item.guid) { guids.insert(item.guid) }
-                        if item.syncID == nil, let link = item.link, linkSet.contains(link) { existing[link] = item }
-                    }
+                            && .comparison(.keyPath("guid"), .in, .aggregate(links.map { .constant(.string($0)) })))
+                    for item in try context.fetch(request) { guids.insert(item.guid) }
                 }
                 var tombstones: [String: RemovedItem] = [:]
                 let candidates = links + feedItems.map { "greader:" + $0.id }
@@ -932,11 +972,11 @@ public final class FeedSync: Sendable {
                     predicate: inFeed
                         && .comparison(.keyPath("guid"), .in, .aggregate(candidates.map { .constant(.string($0)) })))
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
-                for (id, index) in feedItems {
+                for (position, (id, index)) in feedItems.enumerated() {
                     let pulled = items[index]
-                    if let link = pulled.link, let match = existing.removeValue(forKey: link) {
+                    if let match = matches[position] {
                         match.syncID = id
-                        Self.copy(pulled, into: match, now: now)
+                        Self.merge(pulled, into: match, now: now)
                         continue
                     }
                     let guid = pulled.link.flatMap { guids.contains($0) ? nil : $0 } ?? "greader:" + id
@@ -964,6 +1004,43 @@ public final class FeedSync: Sendable {
         }
     }
 
+    /// A feed's history (its items with no server id), indexed by the first chunk of a pull
+    /// that has items of the feed, and matched against each chunk after it.
+    struct FeedHistory {
+        var items: [ObjectID]
+        var index: ItemIdentity.Index
+    }
+
+    /// The items of `server`'s own history (no server id yet) that `pulled` items are, by
+    /// position in `pulled` (``ItemIdentity``). Most feeds have none: one fetch per feed and pull.
+    private static func historyMatches(
+        _ pulled: [GReaderClient.Item], of server: Server, history: inout [ObjectID: FeedHistory],
+        in context: ManagedObjectContext
+    ) throws -> [Int: FeedItem] {
+        let feed = server.objectID
+        if history[feed] == nil {
+            let stored = try context.fetch(
+                FetchRequest<FeedItem>(
+                    predicate: .comparison(.keyPath("server"), .equalTo, .object(feed))
+                        && .comparison(.keyPath("syncID"), .equalTo, .constant(.null))))
+            let identities = stored.map {
+                ItemIdentity.Candidate(guid: $0.guid, link: $0.link, title: $0.title, published: $0.published)
+            }
+            history[feed] = FeedHistory(
+                items: stored.map(\.objectID),
+                index: ItemIdentity.Index(identities, feedURL: server.url, siteLink: server.siteLink))
+        }
+        guard history[feed]?.index.isExhausted == false else { return [:] }
+        let pulledIdentities = pulled.map { item in
+            ItemIdentity.Candidate(
+                guid: item.guid, link: item.link, title: item.title.map(displayText),
+                published: item.published.flatMap { DateBounds.date(secondsSince1970: TimeInterval($0)) })
+        }
+        let pairs = history[feed]!.index.match(pulledIdentities)
+        guard let items = history[feed]?.items else { return [:] }
+        return pairs.compactMapValues { (try? context.existingObject(with: items[$0])) as? FeedItem }
+    }
+
     /// Which of `ids` (server item ids, decimal) some stored item has already, looked up
     /// 500 at a time by the syncID index.
     private static func storedSyncIDs(_ ids: [String], in context: ManagedObjectContext) throws -> Set<String> {
@@ -984,6 +1061,24 @@ public final class FeedSync: Sendable {
     /// (``HTMLText/plainText(_:)``).
     static func displayText(_ raw: String) -> String {
         HTMLText.plainText(raw)
+    }
+
+    /// ``copy(_:into:now:)`` for an item of a feed's history that joins the account: read or
+    /// starred on either side, it ends read or starred on both. What this device has and the
+    /// server lacks is marked pending, pushed by the same sync; the server's read or star is
+    /// taken here. Nothing made on this device before the join is overwritten.
+    static func merge(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {
+        let read = item.read
+        let flagged = item.flagged
+        copy(pulled, into: item, now: now)
+        if read && !pulled.isRead {
+            item.read = true
+            item.syncReadPending = true
+        }
+        if flagged && !pulled.isStarred {
+            item.flagged = true
+            item.syncFlagPending = true
+        }
     }
 
     static func copy(_ pulled: GReaderClient.Item, into item: FeedItem, now: Date) {

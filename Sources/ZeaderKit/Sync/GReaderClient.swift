@@ -362,6 +362,9 @@ public final class GReaderClient: Sendable {
     /// One item of `stream/items/contents`.
     public struct Item: Sendable, Decodable {
         public var id: String
+        /// The entry's own guid, where the server sends one (FreshRSS's `stream/items/contents`
+        /// does not): the first identity a feed's history is matched by (``ItemIdentity``).
+        public var guid: String?
         public var title: String?
         public var published: Int64?
         public var updated: Int64?

@@ -43,6 +43,7 @@ enum ItemContentsScanner {
             switch key {
             case "id": return optionalString(&cursor, into: &id)
             case "title": return optionalString(&cursor, into: &item.title)
+            case "guid": return optionalString(&cursor, into: &item.guid)
             case "author": return optionalString(&cursor, into: &item.author)
             case "published": return cursor.integer(into: &item.published)
             case "updated": return cursor.integer(into: &item.updated)

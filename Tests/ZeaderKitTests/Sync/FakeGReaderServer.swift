@@ -16,6 +16,14 @@ final class FakeGReaderServer: Sendable {
     struct Item: Sendable {
         var id: UInt64
         var link: String?
+        /// `Item <id>` when nil.
+        var title: String? = nil
+        /// 1700000000 when nil.
+        var published: Int64? = nil
+        /// Sent as the item's `guid` when set (FreshRSS sends none).
+        var guid: String? = nil
+        var read = false
+        var starred = false
     }
 
     struct State: Sendable {
@@ -167,12 +175,17 @@ final class FakeGReaderServer: Sendable {
             return (state.idsOverride, state.items)
         }
         if let override { return override(parameters) }
-        if parameters["s"]?.hasSuffix("/starred") == true { return json(#"{"itemRefs":[]}"#) }
+        if parameters["s"]?.hasSuffix("/starred") == true {
+            let refs = items.filter(\.starred).map { #"{"id":"\#($0.id)"}"# }.joined(separator: ",")
+            return json(#"{"itemRefs":[\#(refs)]}"#)
+        }
         // Every item is in feed/1: another feed's stream is empty.
         if let stream = parameters["s"], stream.hasPrefix("feed/"), stream != "feed/1" { return json(#"{"itemRefs":[]}"#) }
+        let excludeRead = parameters["xt"]?.hasSuffix("/read") == true
         // `ot` in seconds, as FreshRSS reads it: items that arrived since then.
         let since = parameters["ot"].flatMap(UInt64.init).map { $0.multipliedReportingOverflow(by: 1_000_000) }
         let listed = items.filter { item in
+            if excludeRead && item.read { return false }
             guard let since else { return true }
             return since.overflow ? false : item.id >= since.partialValue
         }
@@ -188,9 +201,14 @@ final class FakeGReaderServer: Sendable {
             let hex = String(item.id, radix: 16)
             let longID = String(repeating: "0", count: max(0, 16 - hex.count)) + hex
             let link = item.link.map { #","alternate":[{"href":"\#($0)"}]"# } ?? ""
+            let guid = item.guid.map { #","guid":"\#($0)""# } ?? ""
+            let states = ["reading-list"] + (item.read ? ["read"] : []) + (item.starred ? ["starred"] : [])
+            let categories = states.map { #""user/-/state/com.google/\#($0)""# }.joined(separator: ",")
+            let title = item.title ?? "Item \(item.id)"
             let entry =
-                #"{"id":"tag:google.com,2005:reader/item/\#(longID)","title":"Item \#(item.id)","#
-                + #""published":1700000000,"origin":{"streamId":"feed/1"}\#(link)}"#
+                #"{"id":"tag:google.com,2005:reader/item/\#(longID)","title":"\#(title)","#
+                + #""published":\#(item.published ?? 1_700_000_000),"origin":{"streamId":"feed/1"}\#(link)\#(guid),"#
+                + #""categories":[\#(categories)]}"#
             entries += Array(repeating: entry, count: times)
         }
         return json(#"{"items":[\#(entries.joined(separator: ","))]}"#)

@@ -166,6 +166,7 @@ final class SyncTestFeeds: Sendable {
 
     private final class Table: Sendable {
         let items = Mutex<[String: [String]]>([:])
+        let documents = Mutex<[String: String]>([:])
     }
 
     init() throws {
@@ -173,6 +174,7 @@ final class SyncTestFeeds: Sendable {
         self.table = table
         server = try LoopbackHTTPServer(lifetime: 300) { request in
             let name = String(request.path.dropFirst().prefix { $0 != "." })
+            if let document = table.documents.withLock({ $0[name] }) { return .ok(document) }
             guard let guids = table.items.withLock({ $0[name] }) else { return .status(404) }
             var xml = """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -195,6 +197,11 @@ final class SyncTestFeeds: Sendable {
     /// Sets the items (guids) of the feed `name`.
     func setItems(_ guids: [String], of name: String) {
         table.items.withLock { $0[name] = guids }
+    }
+
+    /// Serves `document` as the feed `name` (in place of items set by ``setItems(_:of:)``).
+    func setDocument(_ document: String, of name: String) {
+        table.documents.withLock { $0[name] = document }
     }
 
     /// The URL of the feed `name`.

@@ -77,6 +77,12 @@ struct ItemContentsScannerTests {
         }
     }
 
+    /// A server that sends an entry's guid gives the first identity a feed's history is matched by.
+    @Test func anItemsGuidIsReadWhereTheServerSendsOne() {
+        let items = Self.scan(#"{"items":[{"id":"1","guid":"urn:uuid:42"},{"id":"2","guid":7},{"id":"3"}]}"#)
+        #expect(items?.map(\.guid) == ["urn:uuid:42", nil, nil])
+    }
+
     @Test func longHexIDsAreReadByTheirBytes() {
         #expect(GReaderClient.number("tag:google.com,2005:reader/item/0006610D9662D865") == 0x0006_610D_9662_D865)
         #expect(GReaderClient.number("tag:google.com,2005:reader/item/00000000ffffffffffffffff") == UInt64.max)

@@ -491,7 +491,7 @@ struct SyncFreshRSSTests {
         #expect(try await world.items(world.b).values.allSatisfy { Self.read($0) == true })
     }
 
-    @Test("undo of a pushed feed removal subscribes again (with its tags), the next sync keeps it; redo removes it again")
+    @Test("undo of a pushed feed removal subscribes again (with its tags and stars), the next sync keeps it; redo removes it")
     func undoOfAPushedRemoval() async throws {
         let world = try await World()
         world.feeds.setItems(["r1", "r2"], of: "kept")
@@ -526,11 +526,14 @@ struct SyncFreshRSSTests {
         _ = try await sync.sync()
         _ = try await sync.sync()  // the next sync keeps it
         #expect(try await world.feedList(world.a)[feed] != nil)
-        // Its items matched to the server's new copies: no twins.
+        // Its items matched to the server's new copies: no twins, and the star kept and pushed.
         #expect(try await world.feedList(world.a)[feed]?["total"] as? Int == 2)
+        #expect(Self.flagged(try await world.items(world.a)["Title r1"]) == true)
+        #expect(try sync.status()?.pending == 0)
         try await world.sync(world.b)
         let onB = try await world.feedList(world.b)
         #expect(onB[feed] != nil)
+        #expect(Self.flagged(try await world.items(world.b)["Title r1"]) == true)
         let tags = String(describing: onB[feed]?["tags"] ?? "")
         #expect(tags.contains("news"), "\(tags)")
 

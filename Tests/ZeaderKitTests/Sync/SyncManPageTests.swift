@@ -39,4 +39,12 @@ struct SyncManPageTests {
         #expect(text[files.upperBound..<environment.lowerBound].contains("<store>.sync"))
         #expect(text[environment.upperBound...].contains("ZEADER_SYNC_PASSWORD"))
     }
+
+    @Test func joiningAnAccountSaysHowItemsMatchAndWhoseStateWins() throws {
+        let section = try Self.syncSection()
+        #expect(section.contains(".B Joining an account:"))
+        for rule in ["guid", "trailing slash", "site link", "title and published\ndate", "read on either side"] {
+            #expect(section.range(of: rule, options: .regularExpression) != nil, "the joining rule does not say \(rule)")
+        }
+    }
 }
