@@ -9,22 +9,7 @@ import Testing
 /// `zeader refresh`, the terminal restored after q, signals and a crash).
 @Suite struct EndToEndTests {
     @Test(.timeLimit(.minutes(3))) func readerInTmux() async throws {
-        let (root, binary) = try endToEndPaths()
-        // The script runs for a minute or more, mostly waiting on tmux: waited for off the
-        // cooperative pool, so that other tests run meanwhile.
-        let (status, text) = try await waitingOffThePool { () throws -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [root.appendingPathComponent("Tests/e2e/tui_tmux.sh").path]
-            process.environment = ProcessInfo.processInfo.environment.merging(["ZEADER": binary]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
+        let (status, text) = try await runEndToEndScript("Tests/e2e/tui_tmux.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains(" checks, 0 failed"), "\(text)")
     }
@@ -43,4 +28,27 @@ func endToEndPaths() throws -> (root: URL, binary: String) {
         candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
         "no zeader binary beside the tests (looked at \(candidates))")
     return (root, binary)
+}
+
+/// Runs `script` (a path from the repository's root, in `Tests/e2e`) with `interpreter`, and
+/// `ZEADER` set to the built binary; returns its exit status and output. Such a script runs for
+/// a minute or more, mostly waiting on tmux or a server: it is waited for off the cooperative
+/// pool, so that other tests run meanwhile.
+func runEndToEndScript(_ script: String, interpreter: [String] = ["/bin/bash"]) async throws -> (
+    status: Int32, output: String
+) {
+    let (root, binary) = try endToEndPaths()
+    return try await waitingOffThePool { () throws -> (Int32, String) in
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: interpreter[0])
+        process.arguments = interpreter.dropFirst() + [root.appendingPathComponent(script).path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["ZEADER": binary]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
 }

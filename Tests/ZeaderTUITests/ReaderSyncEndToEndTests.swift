@@ -13,21 +13,8 @@ import Testing
     ))
 struct ReaderSyncEndToEndTests {
     @Test(.timeLimit(.minutes(6))) func readerPushesOnQuitAndShowsAnotherDevicesRead() async throws {
-        let (root, binary) = try endToEndPaths()
-        // Seconds alone, minutes with the whole suite running: waited for off the pool.
-        let (status, text) = try await waitingOffThePool { () throws -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [root.appendingPathComponent("Tests/e2e/reader_sync_freshrss.sh").path]
-            process.environment = ProcessInfo.processInfo.environment.merging(["ZEADER": binary]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
+        // Seconds alone, minutes with the whole suite running.
+        let (status, text) = try await runEndToEndScript("Tests/e2e/reader_sync_freshrss.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains(" checks, 0 failed"), "\(text)")
     }

@@ -88,16 +88,7 @@ mkdir -p "$www"
 	done
 	printf '</channel></rss>\n'
 } >"$www/travel.xml"
-python3 -u -c '
-import functools, http.server, signal, sys, threading
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-print("serving on 127.0.0.1 port", server.server_address[1], flush=True)
-threading.Timer(400, server.shutdown).start()
-server.serve_forever()
-' "$www" >"$work/http.log" 2>&1 </dev/null &
+python3 -u "$root/Tests/e2e/serve_static.py" "$www" 400 >"$work/http.log" 2>&1 </dev/null &
 feed_pid=$!
 disown "$feed_pid"  # killed by the trap, without a "Killed" line
 feed_port=""

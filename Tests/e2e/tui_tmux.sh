@@ -508,19 +508,8 @@ feed() {
 }
 feed Alpha 2 1795000000
 feed Beta 1 1795000000
-# A static server on 127.0.0.1 and a free port. It stops by itself after 170 s (a timer
-# of its own: under `swift test` the script may inherit a blocked SIGTERM, which `timeout`
-# cannot get through), and SIGTERM is unblocked and made fatal again for the kill below.
-python3 -u -c '
-import functools, http.server, signal, sys, threading
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-print("serving on 127.0.0.1 port", server.server_address[1], flush=True)
-threading.Timer(170, server.shutdown).start()
-server.serve_forever()
-' "$www" >"$work/http.log" 2>&1 &
+# A static server on 127.0.0.1 and a free port, stopping by itself after 170 s.
+python3 -u "$root/Tests/e2e/serve_static.py" "$www" 170 >"$work/http.log" 2>&1 &
 server_pid=$!
 port=""
 for i in $(seq 200); do

@@ -49,19 +49,9 @@ extension SyncFreshRSSTests {
     @Test("after a reset another device's upload gives the ids to other feeds: the sync stops, joins nothing; --upload")
     func resetAccountRefilledElsewhere() async throws {
         let world = try await World()
-        for name in ["r1", "r2", "r3"] { world.feeds.setItems([name + "a", name + "b"], of: name) }
         for name in ["s1", "s2", "s3"] { world.feeds.setItems([name + "a"], of: name) }
-        try await world.addAccount(world.a)
-        for name in ["r1", "r2", "r3"] {
-            let r = try await world.zeader(world.a, ["add", world.feeds.url(name)])
-            #expect(r.status == 0, "\(r.stderr)")
-        }
-        try await world.sync(world.a)
-        try await world.sync(world.a)
-        let id = try #require(try await world.items(world.a)["Title r1a"]?["id"] as? String)
-        var r = try await world.zeader(world.a, ["flag", id])
-        #expect(r.status == 0, "\(r.stderr)")
-        try await world.sync(world.a)
+        try await world.aSyncedWithAFlag(["r1", "r2", "r3"])
+        var r: CommandResult
         let feedsBefore = try await world.feedList(world.a)
 
         // The account made again, and B (other feeds) fills it first: ids start again.

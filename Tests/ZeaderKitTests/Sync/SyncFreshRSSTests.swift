@@ -94,6 +94,23 @@ struct SyncFreshRSSTests {
             return r.stdout
         }
 
+        /// Device A with an account subscribed to `names` (items `<name>a` and `<name>b`), synced,
+        /// with "Title r1a" flagged and pushed: where the tests of a reset account start.
+        func aSyncedWithAFlag(_ names: [String]) async throws {
+            for name in names { feeds.setItems([name + "a", name + "b"], of: name) }
+            try await addAccount(a)
+            for name in names {
+                let r = try await zeader(a, ["add", feeds.url(name)])
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+            try await sync(a)
+            try await sync(a)
+            let id = try #require(try await items(a)["Title r1a"]?["id"] as? String)
+            let r = try await zeader(a, ["flag", id])
+            #expect(r.status == 0, "\(r.stderr)")
+            try await sync(a)
+        }
+
         /// `items --json` of `store`, by title.
         func items(_ store: URL) async throws -> [String: [String: Any]] {
             let r = try await zeader(store, ["items", "--json"])
@@ -233,18 +250,8 @@ struct SyncFreshRSSTests {
     func resetAccount() async throws {
         let world = try await World()
         let names = ["r1", "r2", "r3"]
-        for name in names { world.feeds.setItems([name + "a", name + "b"], of: name) }
-        try await world.addAccount(world.a)
-        for name in names {
-            let r = try await world.zeader(world.a, ["add", world.feeds.url(name)])
-            #expect(r.status == 0, "\(r.stderr)")
-        }
-        try await world.sync(world.a)
-        try await world.sync(world.a)
-        let id = try #require(try await world.items(world.a)["Title r1a"]?["id"] as? String)
-        var r = try await world.zeader(world.a, ["flag", id])
-        #expect(r.status == 0, "\(r.stderr)")
-        try await world.sync(world.a)
+        try await world.aSyncedWithAFlag(names)
+        var r: CommandResult
         let feedsBefore = try await world.feedList(world.a)
         let itemsBefore = try await world.items(world.a)
         #expect(feedsBefore.count == 3 && itemsBefore.count == 6)
