@@ -107,7 +107,25 @@ final class FreshRSSServer: Sendable {
     /// output through a file.
     private static func run(_ arguments: [String]) throws -> String {
         guard let script else { throw Failure(message: "freshrss.sh not found") }
-        return try spawn(script.path, arguments)
+        return try spawn("/usr/bin/env", ["PHP_INI_SCAN_DIR=:" + (try phpSettings()).path, script.path] + arguments)
+    }
+
+    /// A directory of PHP settings read besides the system's (the leading `:` of
+    /// `PHP_INI_SCAN_DIR`) by the server: the opcode cache off. With it, a worker process
+    /// keeps a user's settings file compiled for seconds after it changed, and FreshRSS
+    /// saving them from such a copy after `reset-user` puts the old account's API password
+    /// back, so that tokens issued meanwhile stop working.
+    private static func phpSettings() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-freshrss-php.d")
+        let file = directory.appendingPathComponent("zeader-tests.ini")
+        let settings = "opcache.enable=0\n"
+        if (try? String(contentsOf: file, encoding: .utf8)) != settings {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let temporary = directory.appendingPathComponent("zeader-tests.ini.\(getpid())")
+            try settings.write(to: temporary, atomically: false, encoding: .utf8)
+            guard rename(temporary.path, file.path) == 0 else { throw Failure(message: "cannot write \(file.path)") }
+        }
+        return directory
     }
 
     static func spawn(_ path: String, _ arguments: [String], directory: String? = nil) throws -> String {
