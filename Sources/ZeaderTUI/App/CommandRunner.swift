@@ -20,22 +20,11 @@ enum CommandRunner {
     /// Runs `argv` with `input` on its standard input (nothing when nil) and waits; returns
     /// its exit status. Its output goes to the terminal.
     static func run(_ argv: [String], input: Data? = nil) throws(ExportError) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--"] + argv
-        let pipe = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : pipe
-        do { try process.run() } catch {
-            throw ExportError("cannot run \(argv[0]): \(error.localizedDescription)")
+        let outcome: Subprocess.Outcome
+        do { outcome = try Subprocess.run(argv, input: input) } catch { throw ExportError(error.description) }
+        switch outcome.termination {
+        case .exited(let status): return status
+        case .signalled(let signal): return 128 + signal
         }
-        if let input {
-            // A command that exits without reading all its input must not kill the reader.
-            signal(SIGPIPE, SIG_IGN)
-            try? pipe.fileHandleForWriting.write(contentsOf: input)
-            try? pipe.fileHandleForWriting.close()
-        }
-        process.waitUntilExit()
-        if process.terminationStatus == 127 { throw ExportError("cannot run \(argv[0]): not found") }
-        return process.terminationStatus
     }
 }

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Synchronization
 import ZeaderKit
@@ -59,29 +60,30 @@ public enum RefreshNotifier {
     /// Starts `command` with `message` appended to its words, its standard input, output and
     /// error on /dev/null (a failure is reported in one line of Zeader's own), without waiting.
     /// `onExit` receives the one-line problem (nil for exit status 0) when it ends.
+    @discardableResult
     static func start(
         _ command: String, message: String, onExit: @escaping @Sendable (String?) -> Void
-    ) throws(ExportError) -> Process {
+    ) throws(ExportError) -> pid_t {
         var argv = try CommandRunner.arguments(command)
         argv[0] = ArticleExport.expanded(argv[0])
         let name = argv[0]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--"] + argv + [message]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.terminationHandler = { process in
-            switch process.terminationStatus {
-            case 0: onExit(nil)
-            case 127: onExit("notify-program: cannot run \(name): not found")
-            case let status: onExit("notify-program: \(name) exited with status \(status)")
+        let nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if nullDevice >= 0 { close(nullDevice) } }
+        let pid: pid_t
+        do {
+            pid = try Subprocess.spawn(
+                argv + [message], standardInput: nullDevice, standardOutput: nullDevice, standardError: nullDevice)
+        } catch {
+            throw ExportError("notify-program: \(error.description)")
+        }
+        Thread.detachNewThread {
+            switch Subprocess.wait(pid) {
+            case .exited(0): onExit(nil)
+            case .exited(let status): onExit("notify-program: \(name) exited with status \(status)")
+            case .signalled(let signal): onExit("notify-program: \(name) killed by signal \(signal)")
             }
         }
-        do { try process.run() } catch {
-            throw ExportError("notify-program: cannot run \(name): \(error.localizedDescription)")
-        }
-        return process
+        return pid
     }
 
     /// Runs `command` with `message` and waits for it at most `timeout` (a notifier still
