@@ -192,6 +192,8 @@ public enum Subprocess {
         var tooLarge = false
         if let outputPipe, let outputLimit {
             (output, timedOut, tooLarge) = read(outputPipe.read, limit: outputLimit, deadline: deadline)
+            // Killed before its pipe closes, so that it ends by our signal, not a SIGPIPE.
+            if timedOut || tooLarge { kill(group: pid) }
             close(outputPipe.read)
         }
         // A program may close its output and go on: the deadline holds for its end too.
