@@ -108,146 +108,51 @@ extension FeedFetcher {
     }
 
     /// Runs the program, feeding `input` (if any) to its standard input, and reads its
-    /// standard output up to `limit` bytes within `timeout` seconds (then it is killed).
+    /// standard output up to `limit` bytes within `timeout` seconds (then it is killed, with
+    /// its process group: a script's children would otherwise outlive it holding the pipes).
     private static func run(_ command: CommandFeed, input: Data?, url: URL, limit: Int, timeout: TimeInterval)
         -> FetchOutcome
     {
-        let launched: Launched
-        do {
-            launched = try launch(command, feedingInput: input != nil)
-        } catch {
-            return .failed(.transport(url: url, message: "cannot run \(command.argv[0]): \(reason(error))"))
+        var errors: [Int32] = [-1, -1]
+        guard pipe(&errors) == 0 else {
+            return .failed(.transport(url: url, message: "cannot run \(command.argv[0]): \(String(cString: strerror(errno)))"))
         }
-        let (process, output, errors, feeding) = (launched.process, launched.output, launched.errors, launched.feeding)
-        if let input {
-            // A thread of its own: a program that writes before it has read everything
-            // would otherwise block us both.
-            Thread.detachNewThread {
-                // A program that exits without reading all of its input must fail its own
-                // feed, not end this process: with SIGPIPE blocked on this thread, the write
-                // fails with EPIPE, and the signal it leaves pending here is taken back.
-                var pipeSignal = sigset_t()
-                sigemptyset(&pipeSignal)
-                sigaddset(&pipeSignal, SIGPIPE)
-                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
-                let handle = feeding.fileHandleForWriting
-                try? handle.write(contentsOf: input)
-                try? handle.close()
-                var noWait = timespec(tv_sec: 0, tv_nsec: 0)
-                _ = sigtimedwait(&pipeSignal, nil, &noWait)
-            }
-        }
+        for descriptor in errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let stderrText = Mutex<Data>(Data())
         let stderrRead = DispatchSemaphore(value: 0)
+        let errorOutput = errors[0]
         Thread.detachNewThread {
-            let data = (try? errors.fileHandleForReading.read(upToCount: 4096)) ?? nil
-            stderrText.withLock { $0 = data ?? Data() }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var count = read(errorOutput, &buffer, buffer.count)
+            while count < 0 && errno == EINTR { count = read(errorOutput, &buffer, buffer.count) }
+            stderrText.withLock { $0 = Data(buffer[0..<max(count, 0)]) }
             stderrRead.signal()
-            _ = try? errors.fileHandleForReading.readToEnd()  // drain, so the program never blocks on it
+            // Drained to its end, so the program never blocks on it.
+            while count > 0 || (count < 0 && errno == EINTR) { count = read(errorOutput, &buffer, buffer.count) }
+            close(errorOutput)
         }
-        let (body, failure) = readOutput(output.fileHandleForReading.fileDescriptor, limit: limit, timeout: timeout)
-        if failure != nil, process.isRunning {
-            // Its process group too, when Foundation made it a leader: a script's children
-            // (a `sleep`, a `curl`) would otherwise outlive it holding the pipes.
-            kill(-process.processIdentifier, SIGKILL)
-            kill(process.processIdentifier, SIGKILL)
+        let outcome: Subprocess.Outcome
+        do {
+            outcome = try Subprocess.run(
+                command.argv, input: input, standardError: errors[1], outputLimit: limit,
+                timeout: .milliseconds(Int64(timeout * 1000)))
+            close(errors[1])
+        } catch {
+            close(errors[1])
+            return .failed(.transport(url: url, message: error.description))
         }
-        try? output.fileHandleForReading.close()
-        process.waitUntilExit()
-        switch failure {
-        case .tooLarge: return .failed(.tooLarge(url: url, limit: limit))
-        case .timedOut: return .failed(.timedOut(url: url, seconds: timeout, kind: .total))
-        case nil: break
-        }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        if outcome.outputTooLarge { return .failed(.tooLarge(url: url, limit: limit)) }
+        if outcome.timedOut { return .failed(.timedOut(url: url, seconds: timeout, kind: .total)) }
+        guard outcome.termination == .exited(0) else {
             _ = stderrRead.wait(timeout: .now() + 1)
             let firstLine =
                 String(decoding: stderrText.withLock { $0 }, as: UTF8.self)
                 .split(whereSeparator: \.isNewline).first.map { DisplayWidth.sanitizeForTerminal(String($0)) } ?? ""
-            let how =
-                process.terminationReason == .exit
-                ? "exit status \(process.terminationStatus)" : "killed by signal \(process.terminationStatus)"
             return .failed(
-                .transport(url: url, message: "\(command.argv[0]) failed (\(how))" + (firstLine.isEmpty ? "" : ": \(firstLine)")))
+                .transport(
+                    url: url,
+                    message: "\(command.argv[0]) failed (\(outcome.termination))" + (firstLine.isEmpty ? "" : ": \(firstLine)")))
         }
-        return .fetched(body: body, metadata: FetchMetadata(finalURL: url, status: 200))
-    }
-
-    private struct Launched {
-        let process: Process
-        let output: Pipe
-        let errors: Pipe
-        let feeding: Pipe
-    }
-
-    /// Starts the program with fresh pipes. "Text file busy" (a program file that some
-    /// process still holds open for writing: one being saved, or a descriptor a process
-    /// forking at that moment has not yet closed on exec) is retried a few times, about
-    /// a third of a second in all, before it is the fetch's error.
-    private static func launch(_ command: CommandFeed, feedingInput: Bool) throws -> Launched {
-        var pause: useconds_t = 10_000
-        while true {
-            let process = Process()
-            if command.argv[0].contains("/") {
-                process.executableURL = URL(fileURLWithPath: command.argv[0])
-                process.arguments = Array(command.argv.dropFirst())
-            } else {
-                // Looked up in PATH by env; `--`: a program named like an option is still the program.
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["--"] + command.argv
-            }
-            let launched = Launched(process: process, output: Pipe(), errors: Pipe(), feeding: Pipe())
-            process.standardOutput = launched.output
-            process.standardError = launched.errors
-            process.standardInput = feedingInput ? launched.feeding : FileHandle.nullDevice
-            do {
-                try process.run()
-                return launched
-            } catch  where posixCode(error) == ETXTBSY && pause <= 160_000 {
-                usleep(pause)
-                pause *= 2
-            }
-        }
-    }
-
-    /// The POSIX error behind a Foundation error (Process reports one as its underlying error).
-    private static func posixCode(_ error: any Error) -> Int32? {
-        let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
-        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { posixCode($0) }
-    }
-
-    /// What went wrong, in the system's words when there is a POSIX error behind it.
-    private static func reason(_ error: any Error) -> String {
-        posixCode(error).map { String(cString: strerror($0)) } ?? error.localizedDescription
-    }
-
-    private enum OutputFailure { case tooLarge, timedOut }
-
-    /// Reads `descriptor` to its end, at most `limit` bytes, polling so that the deadline
-    /// holds even when a grandchild keeps the pipe open.
-    private static func readOutput(_ descriptor: Int32, limit: Int, timeout: TimeInterval) -> (Data, OutputFailure?) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var body = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return (body, .timedOut) }
-            var pollfd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pollfd, 1, Int32(min(left, 1) * 1000) + 1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return (body, nil)
-            }
-            if ready == 0 { continue }
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return (body, nil)
-            }
-            if count == 0 { return (body, nil) }
-            guard body.count + count <= limit else { return (body, .tooLarge) }
-            body.append(contentsOf: buffer[0..<count])
-        }
+        return .fetched(body: outcome.output, metadata: FetchMetadata(finalURL: url, status: 200))
     }
 }

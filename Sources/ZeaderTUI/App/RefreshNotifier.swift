@@ -59,7 +59,8 @@ public enum RefreshNotifier {
 
     /// Starts `command` with `message` appended to its words, its standard input, output and
     /// error on /dev/null (a failure is reported in one line of Zeader's own), without waiting.
-    /// `onExit` receives the one-line problem (nil for exit status 0) when it ends.
+    /// `onExit` receives the one-line problem (nil for exit status 0) when it ends. Returns
+    /// its process id.
     @discardableResult
     static func start(
         _ command: String, message: String, onExit: @escaping @Sendable (String?) -> Void

@@ -43,6 +43,35 @@ struct CommandFeedTests {
         #expect(missing.description.hasPrefix("exec:/nonexistent/zeader-feed: cannot run /nonexistent/zeader-feed"))
     }
 
+    /// A feed's program starts as from a shell: none of our other descriptors (a store, a
+    /// socket), no blocked signal, none ignored (its own `head` must die of SIGPIPE).
+    @Test(arguments: ["exec", "filter"])
+    func theProgramInheritsOnlyItsPipesAndDefaultSignals(_ form: String) async throws {
+        // What the program saw, as its failure's first stderr line (filter: feeds it a body).
+        let program = try script(
+            #"cat > /dev/null; echo "fds=$(ls /proc/self/fd | tr '\n' ' ')"#
+                + #" $(grep -E '^Sig(Blk|Ign)' /proc/self/status | tr '\n\t' '  ')" >&2; exit 1"#)
+        defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
+        let leaky = open("/dev/null", O_RDONLY)
+        #expect(leaky > 3)
+        defer { close(leaky) }
+        var block = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGINT)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let oldPipe = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, oldPipe) }
+        let error = try await withLoopbackServer({ _ in .ok(Self.rss) }) { server in
+            let subscription = form == "exec" ? "exec:\(program.path)" : "filter:\(program.path):\(server.url("/"))"
+            return try #require(try await fetch(subscription).error)
+        }
+        // `ls` in `$(…)`: 0, its pipe to the shell as 1, 2, and 3 for the directory it reads.
+        // Signals 32 and 33 are glibc's own (thread cancellation, setxid).
+        #expect(error.description.contains("fds=0 1 2 3  SigBlk: 0000000000000000 SigIgn: 0000000180000000"))
+    }
+
     /// A program file someone keeps open for writing cannot be run ("Text file busy"): after
     /// a few short retries (a descriptor inherited by a process forking at that moment goes
     /// away on its own) the fetch fails naming the program and the system's reason.
