@@ -229,6 +229,36 @@ struct PodcastTests {
         #expect(FileManager.default.fileExists(atPath: marker.path))
     }
 
+    @Test("the player starts as from a shell: only the terminal, default signals, none blocked")
+    func playerInheritsOnlyTheTerminal() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("episode.mp3")
+        try Data("x".utf8).write(to: file)
+        var episode = PodcastEpisode(
+            feed: "f", feedTitle: "F", id: "e", title: nil, enclosure: EnclosureSummary(url: "https://x.example/a.mp3"),
+            objectID: try anItemID())
+        episode.enclosure.file = file.path
+        let leaky = open("/dev/null", O_RDONLY)
+        #expect(leaky > 3)
+        defer { close(leaky) }
+        var block = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGINT)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let oldPipe = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, oldPipe) }
+        // `ls` lists its own descriptors (3 is the directory it reads); `grep` its own signals.
+        let script =
+            #"{ ls /proc/self/fd | tr '\n' ' '; grep -E '^Sig(Blk|Ign)' /proc/self/status | tr '\n\t' '  '; } > "$0.seen""#
+        #expect(try PodcastPlayer.play(episode, player: ["/bin/sh", "-c", script]) == 0)
+        let seen = try String(contentsOfFile: file.path + ".seen", encoding: .utf8)
+        // Signals 32 and 33 are glibc's own (thread cancellation, setxid).
+        #expect(seen == "0 1 2 3 SigBlk: 0000000000000000 SigIgn: 0000000180000000 ")
+    }
+
     @Test("config: download-path, podcast-max-size, player")
     func settingsDirectives() throws {
         var settings = PodcastSettings()

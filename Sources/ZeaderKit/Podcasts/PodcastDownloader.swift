@@ -176,18 +176,18 @@ public enum PodcastPlayer {
         return player + [file]
     }
 
-    /// Runs the player and waits for it; returns its exit status.
+    /// Runs the player and waits for it; returns its exit status (128 plus the signal that
+    /// ended it, as a shell says).
     public static func play(_ episode: PodcastEpisode, player: [String]?) throws(ZeaderError) -> Int32 {
         let argv = try command(for: episode, player: player)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--"] + argv  // `--`: a player named like an option is still the command
-        do {
-            try process.run()
+        // As from a shell: the terminal, and no other descriptor or blocked signal of ours.
+        do throws(Subprocess.Failure) {
+            switch Subprocess.wait(try Subprocess.spawn(argv)) {
+            case .exited(let status): return status
+            case .signalled(let signal): return 128 + signal
+            }
         } catch {
-            throw ZeaderError.other("cannot run \(argv[0]): \(error.localizedDescription)")
+            throw ZeaderError.other(error.description)
         }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import ZeaderKit
 
@@ -8,27 +9,28 @@ import ZeaderKit
 /// let password = try PasswordInput.firstLine(of: "pass show rss")
 /// ```
 enum PasswordInput {
+    /// The most a password command may print (its first line is the password).
+    static let maxOutput = 64 * 1024
+
     /// Runs `command` with `/bin/sh -c` and returns the first line it prints; a command
     /// that fails or prints nothing is an error naming it.
     static func firstLine(of command: String) throws(ZeaderError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
+        let outcome: Subprocess.Outcome
         do {
-            try process.run()
+            outcome = try Subprocess.run(["/bin/sh", "-c", command], outputLimit: maxOutput)
         } catch {
-            throw .other("--password-command could not run: \(error.localizedDescription)")
+            throw .other("--password-command could not run: \(error.description)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw .other("--password-command failed (exit status \(process.terminationStatus))")
+        guard !outcome.outputTooLarge else { throw .other("--password-command printed more than \(maxOutput) bytes") }
+        guard outcome.termination == .exited(0) else {
+            throw .other("--password-command failed (\(outcome.termination))")
         }
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
+        let data = outcome.output
+        // Any line break ends it: "\r\n" is one Character, so splitting on "\n" alone misses it.
+        let line = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .first
         guard let line, !line.isEmpty else { throw .other("--password-command printed no password") }
-        return String(line.hasSuffix("\r") ? line.dropLast() : line)
+        return String(line)
     }
 
     /// Asks on the terminal (`/dev/tty`) with echo off; no terminal is an error saying

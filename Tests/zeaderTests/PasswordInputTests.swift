@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import ZeaderKit
+
+@testable import zeader
+
+/// `--password-command` runs as from a shell and reads at most a bounded first line.
+@Suite struct PasswordInputTests {
+    @Test func theCommandGetsNoOtherDescriptorAndDefaultSignals() throws {
+        let leaky = open("/dev/null", O_RDONLY)
+        #expect(leaky > 3)
+        defer { close(leaky) }
+        var block = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGINT)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let oldPipe = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, oldPipe) }
+        // `ls` in `$(…)`: 0, its pipe as 1, 2, and 3 for the directory it reads.
+        let line = try PasswordInput.firstLine(
+            of: #"echo "$(ls /proc/self/fd | tr '\n' ' ')$(grep -E '^Sig(Blk|Ign)' /proc/self/status | tr '\n\t' '  ')""#)
+        // Signals 32 and 33 are glibc's own (thread cancellation, setxid).
+        #expect(line == "0 1 2 3 SigBlk: 0000000000000000 SigIgn: 0000000180000000 ")
+    }
+
+    @Test func aCommandThatFailsOrFloodsIsOneClearError() throws {
+        #expect(throws: ZeaderError.other("--password-command failed (exit status 3)")) {
+            try PasswordInput.firstLine(of: "exit 3")
+        }
+        #expect(throws: ZeaderError.other("--password-command printed more than \(PasswordInput.maxOutput) bytes")) {
+            try PasswordInput.firstLine(of: "yes")
+        }
+        #expect(try PasswordInput.firstLine(of: "printf 'secret\\r\\nmore'") == "secret")
+    }
+}
