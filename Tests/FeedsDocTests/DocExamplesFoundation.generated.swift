@@ -268,6 +268,13 @@ func docExample_GuardedThreads_GuardedThreads(body: Data, feed: ParsedFeed, html
     _ = (feed, page)
 }
 
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_Subprocess() throws {
+    let counted = try Subprocess.run(["wc", "-l"], input: Data("a\nb\n".utf8), outputLimit: 1024)
+    _ = counted.termination   // .exited(0); counted.output holds "2\n"
+    _ = counted
+}
+
 let docExamplesFoundation: [DocExample] = [
     DocExample(id: "FeedDiscovery_DiscoveredFeed", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_DiscoveredFeed(body: given.body, pageURL: given.pageURL) }),
     DocExample(id: "FeedDiscovery_FeedDiscovery", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_FeedDiscovery(html: given.html) }),
@@ -309,4 +316,5 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "ParseThroughputTuning_growHeapInLargeSteps", origin: "Sources/Feeds/Parsing/ParseThroughputTuning.swift", run: { given in try docExample_ParseThroughputTuning_growHeapInLargeSteps(data: given.data, write: given.write) }),
     DocExample(id: "AlternateSignalStack_AlternateSignalStack", origin: "Sources/Feeds/Support/AlternateSignalStack.swift", run: { given in try docExample_AlternateSignalStack_AlternateSignalStack(work: given.work) }),
     DocExample(id: "GuardedThreads_GuardedThreads", origin: "Sources/Feeds/Support/GuardedThreads.swift", runAsync: { given in try await docExample_GuardedThreads_GuardedThreads(body: given.body, feed: given.feed, html: given.html) }),
+    DocExample(id: "Subprocess_Subprocess", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_Subprocess() }),
 ]

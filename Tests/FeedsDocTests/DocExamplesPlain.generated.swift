@@ -245,6 +245,53 @@ func docExample_FeedParser_Limits() throws {
     _ = limits
 }
 
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_Failure(error: FetchError) throws {
+    do { _ = try Subprocess.spawn(["zeader-no-such-program"]) } catch { print(error) }   // cannot run zeader-no-such-program: not found
+}
+
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_Termination() throws {
+    if case .exited(0) = try Subprocess.run(["true"]).termination { print("done") }
+}
+
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_Outcome() throws {
+    if try Subprocess.run(["true"], timeout: .seconds(5)).timedOut { print("took too long") }
+}
+
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_spawn() throws {
+    let child = try Subprocess.spawn(["true"])
+    let termination = Subprocess.wait(child)   // .exited(0)
+    _ = (child, termination)
+}
+
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_wait() throws {
+    _ = Subprocess.wait(try Subprocess.spawn(["false"]))   // .exited(1)
+}
+
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_kill() throws {
+    let child = try Subprocess.spawn(["sleep", "9"], newProcessGroup: true)
+    Subprocess.kill(group: child)
+    _ = Subprocess.wait(child)   // .signalled(SIGKILL)
+    _ = child
+}
+
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_run() throws {
+    let slow = try Subprocess.run(["sh", "-c", "sleep 9"], timeout: .milliseconds(100))   // slow.timedOut
+    _ = slow
+}
+
+// Sources/Feeds/Support/Subprocess.swift
+func docExample_Subprocess_run_2() async throws {
+    let echoed = try await Subprocess.run(["echo", "3 new articles"], outputLimit: 1024, timeout: .seconds(2))
+    _ = echoed
+}
+
 // Sources/Feeds/Text/DisplayWidth.swift
 func docExample_DisplayWidth_DisplayWidth() throws {
     _ = DisplayWidth.of("日本語")   // 6
@@ -335,6 +382,14 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "SubscriptionImport_Format", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_Format() }),
     DocExample(id: "SubscriptionImport_init", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_init() }),
     DocExample(id: "FeedParser_Limits", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_Limits() }),
+    DocExample(id: "Subprocess_Failure", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_Failure(error: given.error) }),
+    DocExample(id: "Subprocess_Termination", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_Termination() }),
+    DocExample(id: "Subprocess_Outcome", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_Outcome() }),
+    DocExample(id: "Subprocess_spawn", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_spawn() }),
+    DocExample(id: "Subprocess_wait", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_wait() }),
+    DocExample(id: "Subprocess_kill", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_kill() }),
+    DocExample(id: "Subprocess_run", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_run() }),
+    DocExample(id: "Subprocess_run_2", origin: "Sources/Feeds/Support/Subprocess.swift", runAsync: { given in try await docExample_Subprocess_run_2() }),
     DocExample(id: "DisplayWidth_DisplayWidth", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_DisplayWidth() }),
     DocExample(id: "DisplayWidth_of", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_of() }),
     DocExample(id: "DisplayWidth_of_2", origin: "Sources/Feeds/Text/DisplayWidth.swift", run: { given in try docExample_DisplayWidth_of_2() }),

@@ -7,14 +7,14 @@ import Synchronization
 /// with an optional deadline (the whole process group is killed then) and output cap.
 ///
 /// ```swift
-/// let outcome = try Subprocess.run(["wc", "-l"], input: Data("a\nb\n".utf8), outputLimit: 1024)
-/// outcome.termination   // .exited(0); outcome.output holds "2\n"
+/// let counted = try Subprocess.run(["wc", "-l"], input: Data("a\nb\n".utf8), outputLimit: 1024)
+/// counted.termination   // .exited(0); counted.output holds "2\n"
 /// ```
 public enum Subprocess {
     /// Why a program could not be started.
     ///
     /// ```swift
-    /// do { _ = try Subprocess.spawn(["no-such-program"]) } catch { print(error) }   // cannot run no-such-program: not found
+    /// do { _ = try Subprocess.spawn(["zeader-no-such-program"]) } catch { print(error) }   // cannot run zeader-no-such-program: not found
     /// ```
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The command had no words.
@@ -33,7 +33,7 @@ public enum Subprocess {
     /// How a program ended.
     ///
     /// ```swift
-    /// if case .exited(0) = outcome.termination { … }
+    /// if case .exited(0) = try Subprocess.run(["true"]).termination { print("done") }
     /// ```
     public enum Termination: Equatable, Sendable, CustomStringConvertible {
         /// It exited with this status.
@@ -52,7 +52,7 @@ public enum Subprocess {
     /// What ``run(_:input:standardOutput:standardError:outputLimit:timeout:)`` saw.
     ///
     /// ```swift
-    /// if outcome.timedOut { print("took too long") }
+    /// if try Subprocess.run(["true"], timeout: .seconds(5)).timedOut { print("took too long") }
     /// ```
     public struct Outcome: Equatable, Sendable {
         /// How the program ended.
@@ -71,8 +71,8 @@ public enum Subprocess {
     /// ``kill(group:)`` ends its children too.
     ///
     /// ```swift
-    /// let pid = try Subprocess.spawn(["xdg-open", "https://swift.org"])
-    /// let termination = Subprocess.wait(pid)
+    /// let child = try Subprocess.spawn(["true"])
+    /// let termination = Subprocess.wait(child)   // .exited(0)
     /// ```
     public static func spawn(
         _ argv: [String], standardInput: Int32 = 0, standardOutput: Int32 = 1, standardError: Int32 = 2,
@@ -125,7 +125,7 @@ public enum Subprocess {
     /// or through ``run(_:input:standardOutput:standardError:outputLimit:timeout:)``).
     ///
     /// ```swift
-    /// Subprocess.wait(pid)   // .exited(0)
+    /// Subprocess.wait(try Subprocess.spawn(["false"]))   // .exited(1)
     /// ```
     @discardableResult
     public static func wait(_ pid: pid_t) -> Termination {
@@ -140,7 +140,9 @@ public enum Subprocess {
     /// Kills the process group `pid` leads (and `pid` itself, should it have left it).
     ///
     /// ```swift
-    /// Subprocess.kill(group: pid)
+    /// let child = try Subprocess.spawn(["sleep", "9"], newProcessGroup: true)
+    /// Subprocess.kill(group: child)
+    /// Subprocess.wait(child)   // .signalled(SIGKILL)
     /// ```
     public static func kill(group pid: pid_t) {
         _ = Glibc.kill(-pid, SIGKILL)
@@ -153,7 +155,7 @@ public enum Subprocess {
     /// thread; see the `async` form for tasks.
     ///
     /// ```swift
-    /// let outcome = try Subprocess.run(["sh", "-c", "sleep 9"], timeout: .seconds(1))   // outcome.timedOut
+    /// let slow = try Subprocess.run(["sh", "-c", "sleep 9"], timeout: .milliseconds(100))   // slow.timedOut
     /// ```
     public static func run(
         _ argv: [String], input: Data? = nil, standardOutput: Int32 = 1, standardError: Int32 = 2,
@@ -210,7 +212,7 @@ public enum Subprocess {
     /// own, so that the wait never holds one of the cooperative pool's few threads.
     ///
     /// ```swift
-    /// let outcome = try await Subprocess.run(["notify-send", "3 new articles"], timeout: .seconds(2))
+    /// let echoed = try await Subprocess.run(["echo", "3 new articles"], outputLimit: 1024, timeout: .seconds(2))
     /// ```
     public static func run(
         _ argv: [String], input: Data? = nil, standardOutput: Int32 = 1, standardError: Int32 = 2,
