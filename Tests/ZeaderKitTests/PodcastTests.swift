@@ -245,9 +245,9 @@ struct PodcastTests {
     func headerLine() {
         #expect(
             EnclosureSummary(url: "https://x.example/a.mp3", type: "audio/mpeg", length: 12_400_000).headerLine
-                == "Enclosure: https://x.example/a.mp3 (audio/mpeg, 11.8 MB)")
+                == "Enclosure: https://x.example/a.mp3 (audio/mpeg, 12.4 MB)")
         #expect(EnclosureSummary(url: "https://x.example/a.mp3").headerLine == "Enclosure: https://x.example/a.mp3")
-        #expect(EnclosureSummary.size(512) == "512 B" && EnclosureSummary.size(3 << 30) == "3.0 GB")
+        #expect(ByteCount.text(512) == "512 bytes" && ByteCount.text(3 << 30) == "3.2 GB")
     }
 
     @Test("the enclosure stored is the first audio or video one, http(s) only")
