@@ -286,7 +286,7 @@ extension FeedLibrary {
             result = try importer.run(document.items.enumerated(), progress: progress) { element, context in
                 let (position, range) = element
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
-                // v4 (h18): the content lives in the item's body, not among its attributes.
+                // From version 4 the content lives in the item's body, not among its attributes.
                 let content = record.removeValue(forKey: "content")
                 if case .string(let feedURL)? = record["feed"], leftOut.contains(feedURL), feedIDs[feedURL] == nil {
                     skippedItems += 1

@@ -44,7 +44,7 @@ extension FeedItem {
     }
 }
 
-// v4 (h18): content out of the item's row; the single-column indexes the list indexes cover dropped.
+// v4: content out of the item's row; the single-column indexes the list indexes cover dropped.
 extension ZeaderModel {
     /// Version 4 of the model: FeedItem's `content` moves to the new entity FeedItemBody,
     /// reached through the one-to-one `FeedItem.body` (cascade), so that changing an item's
