@@ -176,8 +176,8 @@ public enum ZeaderModel {
         })
 
     /// Characters of an item's summary the search index takes (``searchIndex``). 100
-    /// rather than 160: 20 % less of the index's CPU in a refresh and 30 % fewer of its
-    /// bytes (`zeader-bench refresh-index`, `scripts/store-size.sh`).
+    /// rather than 160 makes the index cheaper to build and smaller (docs/PERFORMANCE.md,
+    /// "Tuning in the code").
     public static let searchExtractLength = 100
 
     /// Version 3 of the model: version 2 plus additive entities, attributes and indexes (each
