@@ -36,7 +36,7 @@ fi
 
 if [ "$list_measurements" = yes ]; then
     # A figure with a unit of time, memory or speed-up, or a before → after.
-    figure='^[[:space:]]*//.*([0-9][0-9.,]* ?(ns|µs|ms|s|MB|MiB|KB|kB|KiB|GB|GiB)\b.*(CPU|wall|peak|took|faster|slower|saved|measured)|(CPU|wall|peak|took|faster|slower|saved|measured).*[0-9][0-9.,]* ?(ns|µs|ms|s|MB|MiB|KB|kB|KiB|GB|GiB)\b|[0-9][0-9.,]* ?→ ?[0-9]|[0-9][0-9.,]* ?(×|x) (faster|slower|less|more)|[0-9]+ ?% of)'
+    figure='^[[:space:]]*//.*([0-9][0-9.,]* ?(ns|µs|ms|s|MB|MiB|KB|kB|KiB|GB|GiB)\b.*(CPU|wall|peak|took|faster|slower|saved|measured)|(CPU|wall|peak|took|faster|slower|saved|measured).*[0-9][0-9.,]* ?(ns|µs|ms|s|MB|MiB|KB|kB|KiB|GB|GiB)\b|[0-9][0-9.,]* ?→ ?[0-9]|[0-9][0-9.,]* ?[kMG]? instructions|~[0-9][0-9.,]* ?(KB|kB|MB|MiB|ms|s) per|[0-9][0-9.,]* ?(×|x) (faster|slower|less|more)|[0-9]+ ?% of)'
     # zeader-bench describes the workloads it measures: not counted.
     measurements=$(grep -rnIE "$figure" Sources --include='*.swift' --exclude-dir=zeader-bench)
     count=$(printf '%s' "$measurements" | grep -c .)

@@ -3,8 +3,9 @@ import ObjectGraph
 /// The HTML content of one ``FeedItem``, in its own table (model version 4).
 ///
 /// An item's content is most of its bytes (kilobytes of HTML); its read and flagged state
-/// is a few bytes. In one row, every change of state rewrote a page holding the content
-/// (`mark-read --all` wrote ~4 KB per item); apart, it rewrites a page of narrow item rows.
+/// is a few bytes. In one row, every change of state would rewrite a page holding the
+/// content (`mark-read --all` in `scripts/bench-scale.sh`); apart, it rewrites a page of
+/// narrow item rows.
 /// Code reads and writes ``FeedItem/content``, which goes through ``FeedItem/body``; the
 /// predicate language keeps calling it `content` (``ZeaderModel/itemPredicate(format:)``).
 public final class FeedItemBody: ManagedObject {
