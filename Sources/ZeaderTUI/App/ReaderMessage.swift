@@ -70,7 +70,8 @@ enum ReaderMessage: Equatable {
 
     var isError: Bool {
         switch self {
-        case .keyNotBound, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite, .configWarning:
+        case .keyNotBound, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite,
+            .configWarning:
             return true
         default: return false
         }
