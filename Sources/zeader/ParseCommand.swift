@@ -81,9 +81,9 @@ struct ParseCommand: ParsableCommand {
     }
 
     /// The file's bytes, mapped read-only; the reason, as the system words it, when it
-    /// cannot be read. Not prefaulted: `MAP_POPULATE` took ~7 ms for the 60 MB benchmark
-    /// feed before anything else could start, while the pages of a cached file are mapped
-    /// 16 at a time on first touch, by the two threads that check the UTF-8 of each half.
+    /// cannot be read. Not prefaulted (`MAP_POPULATE` would map every page before anything
+    /// else could start): the pages of a cached file are mapped 16 at a time on first touch,
+    /// by the two threads that check the UTF-8 of each half.
     static func mapFile(_ path: String) -> Result<Data, ReadFailure> {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return .failure(ReadFailure(description: String(cString: strerror(errno)))) }

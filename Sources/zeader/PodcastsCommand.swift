@@ -183,15 +183,15 @@ struct PodcastsDownload {
                             return true
                         })
                     else { return }
-                    let total = progress.total.map { " of " + EnclosureSummary.size($0) } ?? ""
+                    let total = progress.total.map { " of " + ByteCount.text($0) } ?? ""
                     let title = String(TerminalText.line(episode.title ?? episode.id).prefix(40))
                     FileHandle.standardError.write(
-                        Data("\r\u{1B}[K\(title): \(EnclosureSummary.size(progress.received))\(total)".utf8))
+                        Data("\r\u{1B}[K\(title): \(ByteCount.text(progress.received))\(total)".utf8))
                 case .finished(let episode, _, let bytes, let resumedFrom):
                     if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                    let resumed = resumedFrom > 0 ? ", resumed at \(EnclosureSummary.size(resumedFrom))" : ""
+                    let resumed = resumedFrom > 0 ? ", resumed at \(ByteCount.text(resumedFrom))" : ""
                     CommandOutput.warn(
-                        "downloaded \(TerminalText.line(episode.title ?? episode.id)) (\(EnclosureSummary.size(bytes))\(resumed))"
+                        "downloaded \(TerminalText.line(episode.title ?? episode.id)) (\(ByteCount.text(bytes))\(resumed))"
                     )
                 case .failed(_, let message):
                     if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -202,7 +202,7 @@ struct PodcastsDownload {
             throw CommandOutput.fail("podcasts download", error)
         }
         CommandOutput.write(
-            "\(report.downloaded) downloaded (\(EnclosureSummary.size(report.bytes))), \(report.failed) failed\n")
+            "\(report.downloaded) downloaded (\(ByteCount.text(report.bytes))), \(report.failed) failed\n")
         if report.failed > 0 { throw ExitCode.failure }
     }
 }

@@ -70,12 +70,6 @@ struct Zeader: AsyncParsableCommand {
 
     /// Parses the arguments with `--db` moved after the subcommand's name, runs the command,
     /// and exits 2 (not ArgumentParser's 64) on bad usage.
-    ///
-    /// glibc keeps its default malloc arenas (up to 8 per core). Limited to one, a refresh's
-    /// parse threads (which allocate the items' text) and saving threads (which free it)
-    /// waited on that arena's lock: 16,000-47,000 context switches in a cold refresh of
-    /// 400 feeds x 200 items, 3.6-4.5 s wall; with the default 2,200-2,600 and 3.2-3.5 s,
-    /// for ~10 MB more peak memory (89 -> 96-100 MB).
     static func main() async {
         do {
             var command = try parseAsRoot(normalizedArguments(Array(CommandLine.arguments.dropFirst())))

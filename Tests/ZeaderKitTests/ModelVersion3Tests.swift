@@ -4,7 +4,7 @@ import Testing
 
 @testable import ZeaderKit
 
-/// Model version 3 (newsboat branch): a version 2 store opens, migrated, with everything
+/// Model version 3 (newsboat's additions): a version 2 store opens, migrated, with everything
 /// it held, and takes tombstones, flag letters and ignore rules.
 @Suite("Model version 3: RemovedItem, FeedItem.flagLetters, IgnoreRule")
 struct ModelVersion3Tests {

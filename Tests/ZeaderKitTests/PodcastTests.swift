@@ -271,13 +271,31 @@ struct PodcastTests {
         #expect(PodcastSettings().downloadDirectory(environment: ["XDG_DATA_HOME": "/d"]).path == "/d/zeader/podcasts")
     }
 
+    @Test("zeader podcasts list shows sizes in powers of 1000, as the reader's article header does")
+    func listShowsTheReadersSize() async throws {
+        let routes = Routes()
+        try await withLoopbackServer(routes.handler) { http in
+            routes["/feed"] = .ok(podcastFeed(http.url(""), [("whole", "/whole.mp3")]))
+            let dir = try folder()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let db = dir.appendingPathComponent("z.sqlite").path
+            #expect(try zeader(["--db", db, "add", http.url("/feed").absoluteString], in: dir).status == 0)
+            #expect(try zeader(["--db", db, "refresh"], in: dir).status == 0)
+            #expect(try zeader(["--db", db, "podcasts", "add", "whole"], in: dir).status == 0)
+            let list = try zeader(["--db", db, "podcasts", "list"], in: dir)
+            #expect(list.status == 0)
+            // 300,000 bytes: the reader's header says 300.0 kB (ArticleHeaderTests).
+            #expect(list.stdout.contains("whole.mp3 (audio/mpeg, 300.0 kB)"), "\(list.stdout)")
+        }
+    }
+
     @Test("the article's enclosure line")
     func headerLine() {
         #expect(
             EnclosureSummary(url: "https://x.example/a.mp3", type: "audio/mpeg", length: 12_400_000).headerLine
-                == "Enclosure: https://x.example/a.mp3 (audio/mpeg, 11.8 MB)")
+                == "Enclosure: https://x.example/a.mp3 (audio/mpeg, 12.4 MB)")
         #expect(EnclosureSummary(url: "https://x.example/a.mp3").headerLine == "Enclosure: https://x.example/a.mp3")
-        #expect(EnclosureSummary.size(512) == "512 B" && EnclosureSummary.size(3 << 30) == "3.0 GB")
+        #expect(ByteCount.text(512) == "512 bytes" && ByteCount.text(3 << 30) == "3.2 GB")
     }
 
     @Test("the enclosure stored is the first audio or video one, http(s) only")

@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import Testing
+import ZeaderKit
 
 @testable import ZeaderTUI
 
@@ -58,11 +59,32 @@ import Testing
     }
 
     @Test func sizesForPeople() {
-        #expect(ArticleHeader.size(812) == "812 bytes")
-        #expect(ArticleHeader.size(4_200) == "4.2 KB")
-        #expect(ArticleHeader.size(12_345_678) == "12.3 MB")
-        #expect(ArticleHeader.size(999_999) == "1.0 MB")
-        #expect(ArticleHeader.size(1_100_000_000) == "1.1 GB")
+        #expect(ByteCount.text(0) == "0 bytes")
+        #expect(ByteCount.text(812) == "812 bytes")
+        #expect(ByteCount.text(999) == "999 bytes")
+        #expect(ByteCount.text(1000) == "1.0 kB")
+        #expect(ByteCount.text(4_200) == "4.2 kB")
+        #expect(ByteCount.text(12_345_678) == "12.3 MB")
+        #expect(ByteCount.text(999_999) == "1.0 MB")
+        #expect(ByteCount.text(1_100_000_000) == "1.1 GB")
+        #expect(ByteCount.text(Int64.max) == "9.2 EB")
+    }
+
+    /// The reader's article header and `zeader podcasts list` (``EnclosureSummary/headerLine``)
+    /// show one enclosure with one size, at every unit and at each unit's edge.
+    @Test func theReaderAndPodcastsListShowTheSameSize() {
+        let lengths: [Int64] = [
+            1, 999, 1000, 1023, 1024, 4_200, 999_949, 999_950, 1_048_576, 12_345_678, 12_400_000, 3 << 30, Int64.max,
+        ]
+        for length in lengths {
+            let url = "https://x.example/a.mp3"
+            let reader = ArticleEnclosure(url: url, type: "audio/mpeg", length: length).summary
+            let podcasts = EnclosureSummary(url: url, type: "audio/mpeg", length: length).headerLine
+            #expect("Enclosure: " + reader == podcasts, "length \(length)")
+        }
+        #expect(
+            ArticleEnclosure(url: "https://x.example/a.mp3", type: "audio/mpeg", length: 12_400_000).summary
+                == "https://x.example/a.mp3 (audio/mpeg, 12.4 MB)")
     }
 }
 

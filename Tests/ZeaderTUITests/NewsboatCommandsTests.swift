@@ -207,6 +207,20 @@ import ZeaderKit
         #expect(screens(h) == [.feeds])
     }
 
+    /// Every key and command that acts on one item says the same line when there is none:
+    /// `#`, `s`, `|`, `^B` and `:save` on the feed list.
+    @Test func everyItemKeyWithoutAnItemSaysTheSameLine() throws {
+        let h = try Harness()
+        let line = "Open or select an item first"
+        #expect(h.type(.character("#")).contains(line))
+        #expect(h.type(.character("s")).contains(line))
+        #expect(h.type(.character("|")).contains(line))
+        #expect(h.type(.control("b")).contains(line))
+        h.type(.character(":"))
+        h.type(text: "save out.txt")
+        #expect(h.type(.enter).contains(line))
+    }
+
     @Test func controlUShowsTheSourceAndHashOpensALinkByNumber() throws {
         var config = ReaderConfig()
         config.browser = "true"

@@ -154,8 +154,8 @@ public enum HTMLEntities {
 
     /// Name (with its ';' where one is required) → replacement text.
     static let table: [String: String] = {
-        // Read byte by byte (splitting the text into Characters took ~25 M instructions,
-        // paid by the first feed with an uncommon reference).
+        // Read byte by byte: splitting the text into Characters is slow, and the first feed
+        // with an uncommon reference pays for it.
         var table: [String: String] = [:]
         table.reserveCapacity(2300)
         var packed = packedTable

@@ -7,8 +7,8 @@ import Foundation
 /// Every speed-up of the XML parser that is about throughput, not about what a feed
 /// means, in one place: each one can go without changing a byte of any result (the tests
 /// that compare a split parse with a whole one, and the streamed JSON with the string
-/// pipeline, hold either way). Figures are from the 60 MB, 20,000-item benchmark feed
-/// (`parse_throughput.sh`) on the 2-core build machine.
+/// pipeline, hold either way). The figures behind each are in docs/PERFORMANCE.md
+/// ("Tuning in the code"), from the benchmark feed of `zeader-bench parse`.
 ///
 /// - **Two-thread splitting** (``FeedParser/parseInHalves(_:baseURL:itemsAsJSON:outsideAfterMiddle:stream:)``):
 ///   a document of at least ``FeedParser/Limits/parallelParsingThreshold`` bytes is cut
@@ -16,18 +16,14 @@ import Foundation
 ///   close to half the wall time for the same CPU time. With `zeader parse`, the first
 ///   half's items are written while the second half is still being parsed.
 /// - **libxml2 push chunks** (``libxmlChunkSize``): libxml2's push parser hands text
-///   and CDATA over in blocks where its pull parser reads a character at a time; libxml2
-///   itself took 0.25 s of CPU pulling, 0.17 s pushing 4 KiB chunks, 0.13 s pushing
-///   64 KiB chunks. 1 MiB chunks (a usual feed in one) cut the instructions of parsing
-///   generated 600 KB feeds by another 1.6% (libxml2 copies and shifts its input less),
-///   the same on the 60 MB feed.
+///   and CDATA over in blocks where its pull parser reads a character at a time; 1 MiB
+///   chunks (a usual feed in one) let libxml2 copy and shift its input least.
 /// - **Thread heap reservation** (``reserveHeap(bytes:)``): glibc grows a non-main
 ///   thread's heap one page-sized `mprotect` at a time, each under the process-wide mmap
-///   lock; ~16,000 such calls made the two threads spend a third of their time waiting
-///   on each other.
+///   lock, so the two parsing threads would wait on each other.
 /// - **Main heap growth in large steps** (``growHeapInLargeSteps()``, for one-shot
-///   processes such as `zeader parse`): ~400 `brk` calls and ~2,000 futex waits between
-///   the two threads become ~5 and ~50.
+///   processes such as `zeader parse`): a few `brk` calls, and few waits between the two
+///   threads, instead of hundreds.
 /// - **Prefaulting the JSON buffer** (``prefault(_:bytes:)``): one `madvise` maps the
 ///   output buffer instead of one page fault per 4 KiB as it fills.
 public enum ParseThroughputTuning {

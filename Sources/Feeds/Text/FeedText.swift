@@ -77,8 +77,7 @@ enum FeedText {
 
     /// Whether `text` contains the ASCII `part`, as Foundation's `contains` says: compared
     /// on the bytes when `text` is all ASCII (a MIME type, say), where Foundation's
-    /// search bridged each call to `NSString` (some 5,000 instructions, twice per Atom
-    /// entry); by Foundation otherwise (its search is by characters, not bytes).
+    /// search bridges each call to `NSString` (twice per Atom entry); by Foundation otherwise (its search is by characters, not bytes).
     static func contains(_ text: String, ascii part: StaticString) -> Bool {
         var text = text
         let found: Bool? = text.withUTF8 { bytes in

@@ -5,11 +5,11 @@ import Synchronization
 // Cached relationship contents.
 //
 // A to-many relationship (and a one-to-one stored on the other side) is the set of rows
-// whose inverse column points at the object. Reading it used to query the store on every
-// access; now the stored members are kept on the object (strongly, as Core Data keeps a
-// fired relationship fault) and reused until the store's membership may have changed.
-// The context's unsaved changes are applied on top at every access, as before, so only
-// what the store holds is cached.
+// whose inverse column points at the object. Rather than query the store on every access,
+// the stored members are kept on the object (strongly, as Core Data keeps a fired
+// relationship fault) and reused until the store's membership may have changed. The
+// context's unsaved changes are applied on top at every access, so only what the store
+// holds is cached.
 //
 // Whether it may have changed is told by the container's ``RelationshipClock``: the bus
 // advances it, before any observer runs, for every DidSave whose rows join, leave or move

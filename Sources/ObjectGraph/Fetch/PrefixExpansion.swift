@@ -3,15 +3,15 @@ import GRDB
 
 // A search word is a prefix: "linux" finds "linux" and "linuxes". FTS5 (SQLite 3.40) answers
 // a prefix term by first merging the entries of every word that starts with it, over the
-// whole index, into one list — however few matches a page needs: at a million items, the
-// two words "linux release" read some 600,000 entries, four times a search (0.14 s). A word
+// whole index, into one list — however few matches a page needs (docs/PERFORMANCE.md,
+// "Tuning in the code"). A word
 // itself is read lazily, newest first, and stops at the page. So a word whose prefix starts
 // few other words of the index is asked as those words, OR-ed: the same matches, read lazily.
 // The words come from the index's vocabulary, an `fts5vocab` table of type `instance`: one
 // look-up per word, `term >= ? LIMIT 1`, is one seek into the index, whatever the store's
 // size. (A vocabulary of type `row` or `col` counts every entry of each word it returns
-// before returning it: listing the words after "kern" read all of "kernel"'s entries, and
-// those of the next word, 30 ms at a million items; type `instance` returns a word's first
+// before returning it: listing the words after "kern" reads all of "kernel"'s entries, and
+// those of the next word; type `instance` returns a word's first
 // entry and goes no further when the statement stops.)
 
 extension FullTextSearch {

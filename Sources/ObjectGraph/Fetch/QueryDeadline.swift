@@ -80,8 +80,8 @@ final class QueryDeadline {
         return try run { () throws -> T in try body() }
     }
 
-    /// Virtual-machine steps between two checks: a few microseconds of work, so that reading the
-    /// clock costs well under 1% of a statement.
+    /// Virtual-machine steps between two checks: little work, so that reading the clock
+    /// costs next to nothing beside a statement.
     static let progressInterval: Int32 = 1_000
 }
 

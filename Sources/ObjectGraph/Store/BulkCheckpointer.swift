@@ -8,10 +8,9 @@ import Synchronization
 ///
 /// Why: SQLite's automatic checkpoint runs inside the commit that crosses its threshold, on
 /// the writer, and first syncs the `-wal` to disk, then copies it into the store and syncs
-/// that. A refresh of 400 feeds × 200 items reached the threshold (256 MiB) once: every save
-/// waited about 0.3 s for that commit, the parsers for room to hand their feeds over, and the
-/// two cores did a third of a core's work. SQLite's documentation suggests this split: no
-/// automatic checkpoint on the writer, checkpoints from another thread.
+/// that: every save waits for that commit, and the parsers for room to hand their feeds over
+/// (docs/PERFORMANCE.md, "Tuning in the code"). SQLite's documentation suggests this split:
+/// no automatic checkpoint on the writer, checkpoints from another thread.
 ///
 /// The policy, looked at after each of the writer's commits (SQLite's `wal_hook`, which
 /// stands in for the automatic checkpoint while installed):
@@ -171,8 +170,8 @@ final class BulkCheckpointer: Sendable {
 
     /// Puts the pages a pass copied on disk. SQLite syncs the store file only at the end of a
     /// checkpoint that copied the whole `-wal`, which a pass chasing the writer never does: the
-    /// writer's catch-up then synced everything the pass had copied (30-50 ms of each catch-up).
-    /// Syncing here, off the writer, leaves the catch-up its own few pages.
+    /// writer's catch-up would sync everything the pass had copied. Syncing here, off the writer,
+    /// leaves the catch-up its own few pages.
     private func syncStoreFile() {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }

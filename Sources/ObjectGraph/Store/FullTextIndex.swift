@@ -343,8 +343,8 @@ extension SaveExecution {
 
 /// Why: FTS5 writes a transaction's terms as a new segment when it commits, and that costs
 /// about as much as tokenizing a few dozen items (a segment's pages, the index's structure
-/// record, merges). A refresh saves each feed on its own, ~30 items a save, so the index
-/// cost a refresh 23-36 % more CPU than storing without it. During a bulk write
+/// record, merges), and a refresh saves a few dozen items at a time (`zeader-bench
+/// refresh-index`). During a bulk write
 /// (``PersistentStore/withBulkWrites(_:)``) a save therefore records the keys of the rows it
 /// inserted in the store's metadata, in the same transaction, and the rows are indexed in
 /// one statement once ``PersistentStore/fullTextBatchLimit`` of them wait, and when the bulk write ends.

@@ -10,16 +10,16 @@ import GRDB
 // `pwrite`s to such files against 4,000 to the store. With `PRAGMA temp_store = MEMORY` the
 // journal stays in memory; each one lives for one statement, so an import's statements keep
 // it small. Set on every connection, though, it also holds in memory the journal of a single
-// statement that changes a hundred thousand rows (mark all read: 51 → 146 MB peak RSS), so
-// it is set only for the span of a bulk write, then put back.
+// statement that changes a hundred thousand rows (mark all read), so it is set only for
+// the span of a bulk write, then put back.
 //
 // For the same span a ``BulkCheckpointer`` checkpoints the `-wal` on a thread of its own, every
 // 64 MiB, instead of SQLite's automatic checkpoint on the writer every 1,000 pages (16 MiB
 // of 16 KiB pages); the writer checkpoints only at ``bulkAutoCheckpointPages``, should the
 // passes fall behind. Fewer checkpoints because each checkpoint copies every page
 // written since the last into the store, and the indexes' pages are written again by nearly
-// every transaction of a refresh; a refresh of 80,000 items made 66 checkpoints writing
-// 480 MB into a 290 MB store. The span's owner checkpoints when it ends (a refresh does).
+// every transaction of a refresh, so a refresh's checkpoints could write more than the
+// store holds. The span's owner checkpoints when it ends (a refresh does).
 // Every checkpoint copies the indexes' pages again, and a refresh's checkpoints grow in number
 // with the items it stores while each copies more index pages as the store grows: a cost that
 // grows faster than the feeds (see ``bulkAutoCheckpointPages``).
@@ -81,25 +81,20 @@ extension PersistentStore {
     /// The `-wal`'s size (in pages) at which the writer checkpoints itself during a bulk
     /// write (256 MiB of 16 KiB pages; ``BulkCheckpointer/boundFrames``: the background passes
     /// keep it well below that), and SQLite's default `wal_autocheckpoint`, restored after it.
-    /// The span's owner truncates the `-wal` after. Measured before the background passes,
-    /// with this as the writer's `wal_autocheckpoint` (cold refresh of 1,600 feeds × 50 items,
-    /// release, per-thread CPU of the saves' commits, 3 runs each, alternated, load 4.5-7):
-    /// 4,096 pages: 7 checkpoints in the refresh, commits 0.73-0.85 s, process 8.83-10.76 s;
-    /// 16,384: 1 checkpoint, 0.61-0.67 s, 7.67-9.29 s; no checkpoint at all: 0.43-0.45 s,
-    /// 7.82-9.30 s (but a `-wal` as large as everything written, ~500 MB there).
+    /// The span's owner truncates the `-wal` after. Fewer, larger checkpoints cost the commits
+    /// less; none at all would let the `-wal` grow as large as everything written
+    /// (docs/PERFORMANCE.md, "Tuning in the code").
     static let bulkAutoCheckpointPages = 16_384
     static let defaultAutoCheckpointPages = 1_000
     /// The writer's page cache during a bulk write (`PRAGMA cache_size`, negative: KiB), and
     /// SQLite's default, put back after it. A refresh inserts into item indexes ordered by
     /// keys random across feeds; once they outgrow 2 MiB nearly every insert reads its page
-    /// back from the file. Measured (`scripts/bench-refresh.sh`, release, quiet, 3 runs):
-    /// 400 feeds × 200 items 9.02 → 8.09 s CPU, 6.21 → 5.63 s wall, peak 74 → 89 MiB;
-    /// 1,600 × 50 10.4 → 9.8 s CPU. (64 MiB saved little more for 63 MB more.)
+    /// back from the file (docs/PERFORMANCE.md, "Tuning in the code").
     static let bulkCacheKiB = -16_384
     static let defaultCacheKiB = -2_000
     /// The writer's `journal_size_limit` during a bulk write: none (-1), so that each time the
     /// `-wal` starts over (``BulkCheckpointer``) the writer writes over the file's pages instead
-    /// of cutting it to 4 MiB and growing it again (each cut of ~70 MB took the writer 20-37 ms).
+    /// of cutting it to 4 MiB and growing it again, which the writer would wait for.
     /// ``journalSizeLimit`` is put back after; the span's owner truncates the `-wal` then.
     static let bulkJournalSizeLimit = -1
 

@@ -193,9 +193,9 @@ struct SaveExecution {
     /// Why several rows per statement: inside a transaction, a statement that may fail half
     /// way (an INSERT that fires the full-text index's trigger) first copies every page it
     /// is about to change into a statement journal, the item table's and each of its indexes'.
-    /// One statement per row copied those pages again for every row: a refresh of 80,000
-    /// items wrote 14.5 GB of statement journals for a 290 MB store. A statement of many rows
-    /// copies each page once. A constraint failure is retried row by row, so that the error
+    /// One statement per row would copy those pages again for every row, many times the
+    /// store's size in a refresh (docs/PERFORMANCE.md, "Tuning in the code"). A statement of
+    /// many rows copies each page once. A constraint failure is retried row by row, so that the error
     /// names the row that broke it.
     ///
     /// A table without triggers (an item's body, say) takes `INSERT OR FAIL`, which needs no

@@ -122,7 +122,7 @@ public enum SchemaGenerator {
     public static func quote(_ identifier: String) -> String {
         // Saves build their statements' text from quoted names for every batch of rows (the
         // statement cache is looked up by that text): most names hold no quote, and
-        // Foundation's replacing costs a bridge to NSString (5 % of a refresh's CPU).
+        // Foundation's replacing costs a bridge to NSString.
         guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -42,10 +42,9 @@ extension FeedLibrary {
     /// Writes the backup document in pieces to `write`, feeds in the user's order, then the
     /// items oldest first (``ItemOrder/forEachPageOldestFirst(pageSize:prefetching:in:_:)``),
     /// so that a restore, which stores them in this order, keeps the order of items that share
-    /// a date. Memory stays bounded: items are read a batch at a time
-    /// (256 with their contents, ~1 MB of text; 2,000 made the peak grow by 7 MiB from
-    /// 100,000 to 1,000,000 items, as feeds grew past 50 items). Returns the number of
-    /// feeds and items written.
+    /// a date. Memory stays bounded: items are read 256 at a time with their contents,
+    /// whatever the store's size (`scripts/bench-scale.sh`). Returns the number of feeds and
+    /// items written.
     ///
     /// ```swift
     /// var json = ""
@@ -286,7 +285,7 @@ extension FeedLibrary {
             result = try importer.run(document.items.enumerated(), progress: progress) { element, context in
                 let (position, range) = element
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
-                // v4 (h18): the content lives in the item's body, not among its attributes.
+                // From version 4 the content lives in the item's body, not among its attributes.
                 let content = record.removeValue(forKey: "content")
                 if case .string(let feedURL)? = record["feed"], leftOut.contains(feedURL), feedIDs[feedURL] == nil {
                     skippedItems += 1

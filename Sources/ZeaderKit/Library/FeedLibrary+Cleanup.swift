@@ -18,7 +18,7 @@ extension FeedLibrary {
             var checkpointed = 0
             report = try context.performAndWait {
                 try RetentionCleanup.run(policy, in: context, now: now) { report in
-                    // Fold the -wal back now and then: a cleanup of 900,000 items grew it to 160 MB.
+                    // Fold the -wal back now and then, or a large cleanup grows it without bound.
                     if report.removedItems - checkpointed >= 50_000 {
                         store.checkpoint()
                         checkpointed = report.removedItems

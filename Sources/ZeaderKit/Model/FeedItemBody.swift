@@ -3,8 +3,9 @@ import ObjectGraph
 /// The HTML content of one ``FeedItem``, in its own table (model version 4).
 ///
 /// An item's content is most of its bytes (kilobytes of HTML); its read and flagged state
-/// is a few bytes. In one row, every change of state rewrote a page holding the content
-/// (`mark-read --all` wrote ~4 KB per item); apart, it rewrites a page of narrow item rows.
+/// is a few bytes. In one row, every change of state would rewrite a page holding the
+/// content (`mark-read --all` in `scripts/bench-scale.sh`); apart, it rewrites a page of
+/// narrow item rows.
 /// Code reads and writes ``FeedItem/content``, which goes through ``FeedItem/body``; the
 /// predicate language keeps calling it `content` (``ZeaderModel/itemPredicate(format:)``).
 public final class FeedItemBody: ManagedObject {
@@ -44,7 +45,7 @@ extension FeedItem {
     }
 }
 
-// v4 (h18): content out of the item's row; the single-column indexes the list indexes cover dropped.
+// v4: content out of the item's row; the single-column indexes the list indexes cover dropped.
 extension ZeaderModel {
     /// Version 4 of the model: FeedItem's `content` moves to the new entity FeedItemBody,
     /// reached through the one-to-one `FeedItem.body` (cascade), so that changing an item's

@@ -1,6 +1,6 @@
 import ObjectGraph
 
-// v6 (h-rows): FeedItem's indexes of the few — flagged, queued, synced, pending — hold only those rows.
+// v6: FeedItem's indexes of the few — flagged, queued, synced, pending — hold only those rows.
 extension ZeaderModel {
     /// Version 6's change to FeedItem's indexes (issue 18, the cost of storing an item):
     /// the four indexes that serve look-ups of a few items become partial indexes

@@ -176,11 +176,10 @@ public enum ZeaderModel {
         })
 
     /// Characters of an item's summary the search index takes (``searchIndex``). 100
-    /// rather than 160: 20 % less of the index's CPU in a refresh and 30 % fewer of its
-    /// bytes (`zeader-bench refresh-index`, `scripts/store-size.sh`).
+    /// rather than 160 makes the index cheaper to build and smaller (docs/PERFORMANCE.md,
+    /// "Tuning in the code").
     public static let searchExtractLength = 100
 
-    // v3: version 3 is version 2 plus each branch's additive block.
     /// Version 3 of the model: version 2 plus additive entities, attributes and indexes (each
     /// attribute optional or defaulted), so ``migrationPlan`` infers the step from version 2:
     /// sync's (``syncAdditions(to:)``, Model/SyncModel.swift), FeedItem's enclosure
@@ -193,9 +192,9 @@ public enum ZeaderModel {
     static func version3Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
         var entities = version2Entities(fullTextIndex: fullTextIndex)
         syncAdditions(to: &entities)
-        entities[1].attributes += enclosureAttributes()  // v3 (podcasts)
-        newsboatVersion3Additions(to: &entities)  // v3 (newsboat)
-        entities[1].indexes += itemListIndexes  // v3 (scale): the item lists' indexes
+        entities[1].attributes += enclosureAttributes()  // enclosures
+        newsboatVersion3Additions(to: &entities)  // tombstones, ignore rules, flags
+        entities[1].indexes += itemListIndexes  // the item lists' indexes
         return entities
     }
 
@@ -215,33 +214,34 @@ public enum ZeaderModel {
         }
     }
 
-    /// Version 5 of the model: version 4 plus additive indexes and attributes (each branch's block).
+    /// Version 5 of the model: version 4 plus the pending marks' index.
     public static let version5 = olderModel(version: 5, entities: version5Entities())
 
     /// Version 5's entities.
     static func version5Entities() -> [EntityDescription] {
         var entities = version4Entities()
-        syncVersion5Additions(to: &entities)  // v5 (h-s16): the pending marks' index
+        syncVersion5Additions(to: &entities)
         return entities
     }
 
-    /// Version 6 of the model: version 5 plus each branch's block.
+    /// Version 6 of the model: version 5 plus partial indexes of flagged, queued, synced
+    /// and pending items.
     public static let version6 = olderModel(version: 6, entities: version6Entities())
 
     /// Version 6's entities.
     static func version6Entities() -> [EntityDescription] {
         var entities = version5Entities()
-        rowsVersion6Additions(to: &entities)  // v6 (h-rows): partial indexes of flagged, queued, synced, pending items
+        rowsVersion6Additions(to: &entities)
         return entities
     }
 
-    /// Version 7 of the model: version 6 plus each branch's block.
+    /// Version 7 of the model: version 6 plus each feed's origin (`Server.origin`, Model/FeedOrigin.swift).
     public static let version7 = model(version: 7, entities: version7Entities())
 
     /// Version 7's entities.
     static func version7Entities() -> [EntityDescription] {
         var entities = version6Entities()
-        trustVersion7Additions(to: &entities)  // v7 (trust): Server.origin, Model/FeedOrigin.swift
+        trustVersion7Additions(to: &entities)
         return entities
     }
 

@@ -74,7 +74,7 @@ extension FeedItem {
 }
 
 extension ZeaderModel {
-    /// Version 3's additions for sync (branch `sync`): Server.syncID, FeedItem.syncID
+    /// Version 3's additions for sync: Server.syncID, FeedItem.syncID
     /// (indexed), FeedItem.syncReadPending and syncFlagPending, and the entities
     /// SyncAccount and SyncChange.
     static func syncAdditions(to entities: inout [EntityDescription]) {

@@ -1,6 +1,6 @@
 import ObjectGraph
 
-// v5 (h-s16): the index the pending read and flag marks are found by.
+// v5: the index the pending read and flag marks are found by.
 extension ZeaderModel {
     /// Version 5's addition for sync: FeedItem's index `(syncReadPending, syncFlagPending)`,
     /// which finds the items with a change not yet pushed (``SyncQueue/pendingItems``) —

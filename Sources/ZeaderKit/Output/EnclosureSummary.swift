@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let enclosure = EnclosureSummary(url: "https://x.example/a.mp3", type: "audio/mpeg", length: 12_345_678)
-/// enclosure.headerLine   // "Enclosure: https://x.example/a.mp3 (audio/mpeg, 11.8 MB)"
+/// enclosure.headerLine   // "Enclosure: https://x.example/a.mp3 (audio/mpeg, 12.3 MB)"
 /// ```
 public struct EnclosureSummary: Sendable, Equatable {
     /// The media file's URL.
@@ -49,25 +49,10 @@ public struct EnclosureSummary: Sendable, Equatable {
     public var headerLine: String {
         var details: [String] = []
         if let type, !type.isEmpty { details.append(type) }
-        if let length, length > 0 { details.append(Self.size(length)) }
+        if let length, length > 0 { details.append(ByteCount.text(length)) }
         var line = "Enclosure: \(url)"
         if !details.isEmpty { line += " (\(details.joined(separator: ", ")))" }
         return line
-    }
-
-    /// A byte count for people: `512 B`, `2.0 KB`, `11.8 MB`, `1.2 GB` (powers of 1024).
-    ///
-    /// ```swift
-    /// EnclosureSummary.size(1_572_864)   // "1.5 MB"
-    /// ```
-    public static func size(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        var value = Double(bytes) / 1024
-        for unit in ["KB", "MB", "GB"] {
-            if value < 1024 || unit == "GB" { return String(format: "%.1f %@", value, unit) }
-            value /= 1024
-        }
-        return "\(bytes) B"
     }
 
     /// Appends `{"url","type","length","queued","file"}` (or `null` for no enclosure) to `out`.

@@ -8,8 +8,8 @@ import Synchronization
 /// Why: one transaction per feed made a refresh's cost grow faster than its feed count. An
 /// item's rows go into indexes ordered by date (or by other keys that are random across
 /// feeds), so each feed's commit rewrote scattered pages of those indexes, a few more with
-/// every feed already stored: 1,600 feeds × 50 items wrote 3.4 GB for a 300 MB store and cost
-/// 25× the CPU of 100 feeds. A transaction of many feeds writes each of those pages once.
+/// every feed already stored (docs/PERFORMANCE.md, "Tuning in the code"). A transaction of
+/// many feeds writes each of those pages once.
 ///
 /// The policy: feeds ready to be stored wait in one group; the group is saved when
 /// - it holds ``Limits/items`` items (a feed counts its items plus one),
@@ -33,10 +33,8 @@ import Synchronization
 /// await grouping.finish()   // every submitted feed saved and reported
 /// ```
 final class SaveGrouping: Sendable {
-    /// When a group is saved, and how many are saved at once. Measured at 1,600 feeds × 50
-    /// items: 512 to 8,192 items per group cost the same CPU (±5 %), peak memory grows with
-    /// the group (58 MB at 512, 62 at 1,024, 87 at 4,096, 122 at 8,192); windows of 50 ms to
-    /// 1 s cost the same.
+    /// When a group is saved, and how many are saved at once: larger groups cost no less CPU
+    /// but more memory (`scripts/bench-refresh.sh`; docs/PERFORMANCE.md, "Tuning in the code").
     struct Limits: Sendable {
         /// A group is saved once it holds this many items (each feed counts its items plus one).
         var items = 1_024

@@ -400,7 +400,7 @@ public final class GReaderClient: Sendable {
 
     /// Digits only, with no leading zero (the long form's tail can be all digits too, but
     /// is 16 characters with leading zeros). Looks at the UTF-8 bytes: this runs for every
-    /// item a sync pulls, and iterating Characters made it 5 % of a first sync's CPU time.
+    /// item a sync pulls (docs/PERFORMANCE.md, "Tuning in the code").
     private static func isDecimal(_ id: String) -> Bool {
         let bytes = id.utf8
         guard let first = bytes.first, first != UInt8(ascii: "0") || bytes.count == 1 else { return false }
@@ -408,7 +408,7 @@ public final class GReaderClient: Sendable {
     }
 
     /// The hex digits after the last `/` as a number (by bytes: this runs for every item a
-    /// sync pulls, and splitting the string made it 2 % of a first sync's CPU time).
+    /// sync pulls; docs/PERFORMANCE.md, "Tuning in the code").
     private static func hexTail(_ id: String) -> UInt64? {
         let bytes = id.utf8
         let start = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex

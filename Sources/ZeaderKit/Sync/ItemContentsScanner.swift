@@ -2,9 +2,9 @@ import Foundation
 
 /// Reads a `stream/items/contents` answer (`{"items":[{"id":…,"title":…,"summary":{"content":…},…}]}`)
 /// straight from its bytes into ``GReaderClient/Item``s: a string is made only for a
-/// member an item keeps, and the document is never held as a tree. JSONDecoder spent
-/// about 7 % of a first sync's CPU time on these pages (its map of each page, then a
-/// keyed container per object).
+/// member an item keeps, and the document is never held as a tree, as JSONDecoder's map
+/// of each page and keyed container per object would be (docs/PERFORMANCE.md, "Tuning
+/// in the code").
 ///
 /// Members an item does not keep are skipped, whatever they hold; a member of the wrong
 /// kind (a number where a title goes) counts as absent, and an item without an id is left

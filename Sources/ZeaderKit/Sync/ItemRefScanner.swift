@@ -2,9 +2,8 @@ import Foundation
 
 /// Reads a `stream/items/ids` answer (`{"itemRefs":[{"id":"123",…},…],"continuation":"…"}`)
 /// straight from its bytes: the ids as numbers and the continuation, with no JSON tree and
-/// no string per id. A list of 20,000 ids is 600 KB of JSON; decoding it with JSONDecoder
-/// held about 2.7 MB (its map of the document and a heap string per 16-digit id), which
-/// was most of a sync's peak heap.
+/// no string per id: JSONDecoder's map of the document and a heap string per id would be
+/// most of a sync's peak heap (docs/PERFORMANCE.md, "Tuning in the code").
 ///
 /// Other members and the members of each ref are skipped, whatever they hold. An id in
 /// neither the decimal nor the long hex form, or above `ceiling`, or 0, is left out, as

@@ -24,8 +24,8 @@ public enum RetentionCleanup {
     ) throws -> CleanupReport {
         // Each batch is a few statements over `batchSize` rows: statement journals in memory
         // (of bounded size) instead of temporary files. A journal holds every page its delete
-        // touches, scattered over a large store: 5,000 rows held 170 MB at 1,000,000 items,
-        // 1,000 rows hold 69 MB in the same time (Tests/e2e/cleanup_bench.sh).
+        // touches, scattered over a large store, so smaller batches bound the memory at no cost
+        // in time (Tests/e2e/cleanup_bench.sh; docs/PERFORMANCE.md, "Tuning in the code").
         try context.container.store.withBulkWrites {
             try removeItems(policy, in: context, now: now, batchSize: batchSize, progress: progress)
         }

@@ -187,11 +187,11 @@ public enum Prompt: Equatable, Sendable {
     /// The fetched feed, waiting for keep (y) or discard (n).
     case addFeedPreview(url: String, title: String, itemCount: Int)
     case confirmDelete(title: String, id: ObjectID)
-    // Views (branch reader): Prompt+Views.swift.
+    // Views: Prompt+Views.swift.
     case filter(text: String, error: String?)
     case sort(reverse: Bool, feeds: Bool)
     case writeLinks(text: String)
-    // newsboat's command line, flags, URL number, delete-all (branch h14a): ReaderApp+Commands.swift.
+    // newsboat's command line, flags, URL number, delete-all: ReaderApp+Commands.swift.
     case cmdline(text: String)
     case editFlags(text: String, id: ObjectID)
     case gotoURL(text: String)
@@ -267,7 +267,7 @@ public struct AppState: Equatable, Sendable {
     public var colors = true
     /// The config's `highlight` rules, applied by the lists and the article (HighlightRule.swift).
     public var highlights: [HighlightRule] = []
-    /// Hidden read feeds/items, sort orders, tag and feed filter (branch reader: ViewOptions.swift).
+    /// Hidden read feeds/items, sort orders, tag and feed filter (ViewOptions.swift).
     public var views = ViewOptions()
     /// The tag list or link list, when open.
     public var picker: PickerState?

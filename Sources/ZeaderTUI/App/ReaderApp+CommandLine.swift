@@ -27,7 +27,7 @@ extension ReaderApp {
         case "save":
             guard !needsArgument("a file name") else { return }
             guard let article = ArticleCommands.target(state, model: model) else {
-                state.say("Open or select an item first", error: true)
+                state.say(.reader(.needsItem))
                 return
             }
             let (message, error) = ArticleCommands.save(article, to: argument, width: max(20, min(state.width - 1, 100)))

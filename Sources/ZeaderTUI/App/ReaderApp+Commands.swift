@@ -27,7 +27,7 @@ extension ReaderApp {
             state.say(article.showsSource ? "Showing the HTML source (^U: rendered)" : "Showing the rendered article")
         case .gotoURL:
             guard [.article, .items].contains(state.screen), currentItemID() != nil else {
-                state.say("Select or open an item first", error: true)
+                state.say(.reader(.needsItem))
                 return
             }
             state.prompt = .gotoURL(text: "")

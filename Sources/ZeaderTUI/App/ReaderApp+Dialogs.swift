@@ -22,7 +22,7 @@ extension ReaderApp {
         case .viewDialogs: showDialogList()
         case .closeDialog:
             guard state.screens.count > 1 else {
-                state.say("The feed list cannot be closed (q quits)", error: true)
+                state.say(.reader(.feedListCannotClose))
                 return
             }
             state.forwardDialogs = []
@@ -113,7 +113,7 @@ extension ReaderApp {
             return true
         case .closeDialog?:
             guard index > 0 else {
-                state.say("The feed list cannot be closed (q quits)", error: true)
+                state.say(.reader(.feedListCannotClose))
                 return true
             }
             back()

@@ -694,7 +694,7 @@ public final class ReaderApp: @unchecked Sendable {
     /// `s`, `|` and `^B` on the article shown or the item selected (``ArticleCommands``).
     private func articleCommand(_ action: Action) {
         guard let article = ArticleCommands.target(state, model: model) else {
-            state.say("Open or select an item first", error: true)
+            state.say(.reader(.needsItem))
             return
         }
         switch action {

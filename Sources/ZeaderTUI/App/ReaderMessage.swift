@@ -4,6 +4,10 @@ import Foundation
 /// links), as data; ``text`` holds their words.
 enum ReaderMessage: Equatable {
     case keyNotBound(String)
+    /// A key that acts on one item, pressed with no item open or selected.
+    case needsItem
+    /// A key that closes a screen, pressed on the feed list (the first screen).
+    case feedListCannotClose
     case noNextFeed, noPreviousFeed
     case noNextItem, noPreviousItem
     case noPreviousUnreadItems
@@ -32,6 +36,8 @@ enum ReaderMessage: Equatable {
     var text: String {
         switch self {
         case .keyNotBound(let key): return "Key \(key) is not bound (? lists the keys)"
+        case .needsItem: return "Open or select an item first"
+        case .feedListCannotClose: return "The feed list cannot be closed (q quits)"
         case .noNextFeed: return "No next feed"
         case .noPreviousFeed: return "No previous feed"
         case .noNextItem: return "No next item"
@@ -64,7 +70,8 @@ enum ReaderMessage: Equatable {
 
     var isError: Bool {
         switch self {
-        case .keyNotBound, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite, .configWarning:
+        case .keyNotBound, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite,
+            .configWarning:
             return true
         default: return false
         }

@@ -7,7 +7,7 @@ extension ReaderModel {
     /// The item's enclosure, nil when it has none or is gone.
     ///
     /// ```swift
-    /// model.enclosure(id)?.headerLine   // "Enclosure: https://… (audio/mpeg, 11.8 MB)"
+    /// model.enclosure(id)?.headerLine   // "Enclosure: https://… (audio/mpeg, 12.3 MB)"
     /// ```
     public func enclosure(_ id: ObjectID) -> EnclosureSummary? {
         item(id).flatMap(EnclosureSummary.init)

@@ -46,7 +46,7 @@ enum StatusMessage: Equatable {
     case noLink(Int)
     case opened(String)
     case browserExited(command: String, status: Int32)
-    /// Navigation and views (branch reader): ReaderMessage.swift.
+    /// Navigation and views: ReaderMessage.swift.
     case reader(ReaderMessage)
 
     var text: String {

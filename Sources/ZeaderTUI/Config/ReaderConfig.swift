@@ -34,7 +34,7 @@ public struct ReaderConfig: Equatable, Sendable {
     public var browser: String?
     public var smartFeeds: [SmartFeedDefinition] = []
     public var useColor = true
-    // newsboat's directives (branch reader): ReaderConfig+Newsboat.swift.
+    // newsboat's directives: ReaderConfig+Newsboat.swift.
     /// Problems that do not stop the reader (unknown directives, newsboat's settings without an
     /// equivalent), each naming file:line; the reader shows the first on its status line.
     public var warnings: [ReaderConfigError] = []

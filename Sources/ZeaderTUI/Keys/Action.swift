@@ -25,7 +25,7 @@ public enum Action: String, CaseIterable, Sendable {
     case moveFeedDown = "move-feed-down"
     case enqueue
     case undo, redo, help, redraw
-    // Navigation, views and newsboat's actions (branch reader): summaries in Action+Newsboat.swift.
+    // Navigation, views and newsboat's actions: summaries in Action+Newsboat.swift.
     case prevUnread = "prev-unread"
     case next, prev
     case nextFeed = "next-feed"
@@ -48,7 +48,7 @@ public enum Action: String, CaseIterable, Sendable {
     case pipeTo = "pipe-to"
     case bookmark
     case macroPrefix = "macro-prefix"
-    // newsboat's remaining actions (branch h14a): summaries and keys in Action+Commands.swift.
+    // newsboat's remaining actions: summaries and keys in Action+Commands.swift.
     case deleteArticle = "delete-article"
     case deleteAllArticles = "delete-all-articles"
     case editFlags = "edit-flags"

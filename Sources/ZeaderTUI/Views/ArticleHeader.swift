@@ -1,4 +1,5 @@
 import Feeds
+import ZeaderKit
 
 /// A media file attached to the article, shown in its header with type and size:
 /// `ArticleEnclosure(url: "https://x.example/ep1.mp3", type: "audio/mpeg", length: 12_345_678)`.
@@ -18,7 +19,7 @@ public struct ArticleEnclosure: Equatable, Sendable {
     public var summary: String {
         var details: [String] = []
         if let type, !type.isEmpty { details.append(type) }
-        if let length, length > 0 { details.append(ArticleHeader.size(length)) }
+        if let length, length > 0 { details.append(ByteCount.text(length)) }
         return details.isEmpty ? url : "\(url) (\(details.joined(separator: ", ")))"
     }
 }
@@ -113,19 +114,5 @@ enum ArticleHeader {
     /// `text` in lines of `width` columns, cut between any two characters (URLs).
     static func cut(_ text: String, width: Int) -> [String] {
         DisplayWidth.lines(text, width: width)
-    }
-
-    /// A byte count for people: `812 bytes`, `4.2 KB`, `12.3 MB`, `1.1 GB` (powers of 1000).
-    static func size(_ bytes: Int64) -> String {
-        if bytes < 1000 { return "\(bytes) bytes" }
-        let units = ["KB", "MB", "GB", "TB", "PB"]
-        var value = Double(bytes) / 1000
-        var unit = 0
-        while value >= 999.95, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 }
