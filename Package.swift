@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI", "LoopbackHTTPServer"]),
         // The command line's own parts (argument handling, progress bar, terminal text) and
         // its commands parsed in-process, one behaviour per test.
-        .testTarget(name: "zeaderTests", dependencies: ["zeader"]),
+        .testTarget(name: "zeaderTests", dependencies: ["zeader", "LoopbackHTTPServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -230,7 +230,7 @@ struct PodcastTests {
     }
 
     @Test("the player starts as from a shell: only the terminal, default signals, none blocked")
-    func playerInheritsOnlyTheTerminal() throws {
+    func playerInheritsOnlyTheTerminal() async throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(at: root) }
         let file = root.appendingPathComponent("episode.mp3")
@@ -239,22 +239,14 @@ struct PodcastTests {
             feed: "f", feedTitle: "F", id: "e", title: nil, enclosure: EnclosureSummary(url: "https://x.example/a.mp3"),
             objectID: try anItemID())
         episode.enclosure.file = file.path
-        let leaky = open("/dev/null", O_RDONLY)
-        #expect(leaky > 3)
-        defer { close(leaky) }
-        var block = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGINT)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &block, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let oldPipe = signal(SIGPIPE, SIG_IGN)
-        defer { signal(SIGPIPE, oldPipe) }
         // `ls` lists its own descriptors (3 is the directory it reads); `grep` its own signals.
         let script =
             #"{ ls /proc/self/fd | tr '\n' ' '; grep -E '^Sig(Blk|Ign)' /proc/self/status | tr '\n\t' '  '; } > "$0.seen""#
-        #expect(try PodcastPlayer.play(episode, player: ["/bin/sh", "-c", script]) == 0)
-        let seen = try String(contentsOfFile: file.path + ".seen", encoding: .utf8)
+        let seen = try await withStateAProgramMustNotInherit { leaky in
+            #expect(leaky > 3)
+            #expect(try PodcastPlayer.play(episode, player: ["/bin/sh", "-c", script]) == 0)
+            return try String(contentsOfFile: file.path + ".seen", encoding: .utf8)
+        }
         // Signals 32 and 33 are glibc's own (thread cancellation, setxid).
         #expect(seen == "0 1 2 3 SigBlk: 0000000000000000 SigIgn: 0000000180000000 ")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 import ZeaderKit
 
@@ -6,21 +7,13 @@ import ZeaderKit
 
 /// `--password-command` runs as from a shell and reads at most a bounded first line.
 @Suite struct PasswordInputTests {
-    @Test func theCommandGetsNoOtherDescriptorAndDefaultSignals() throws {
-        let leaky = open("/dev/null", O_RDONLY)
-        #expect(leaky > 3)
-        defer { close(leaky) }
-        var block = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGINT)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &block, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let oldPipe = signal(SIGPIPE, SIG_IGN)
-        defer { signal(SIGPIPE, oldPipe) }
+    @Test func theCommandGetsNoOtherDescriptorAndDefaultSignals() async throws {
         // `ls` in `$(…)`: 0, its pipe as 1, 2, and 3 for the directory it reads.
-        let line = try PasswordInput.firstLine(
-            of: #"echo "$(ls /proc/self/fd | tr '\n' ' ')$(grep -E '^Sig(Blk|Ign)' /proc/self/status | tr '\n\t' '  ')""#)
+        let line = try await withStateAProgramMustNotInherit { leaky in
+            #expect(leaky > 3)
+            return try PasswordInput.firstLine(
+                of: #"echo "$(ls /proc/self/fd | tr '\n' ' ')$(grep -E '^Sig(Blk|Ign)' /proc/self/status | tr '\n\t' '  ')""#)
+        }
         // Signals 32 and 33 are glibc's own (thread cancellation, setxid).
         #expect(line == "0 1 2 3 SigBlk: 0000000000000000 SigIgn: 0000000180000000 ")
     }

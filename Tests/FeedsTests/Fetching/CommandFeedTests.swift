@@ -52,20 +52,12 @@ struct CommandFeedTests {
             #"cat > /dev/null; echo "fds=$(ls /proc/self/fd | tr '\n' ' ')"#
                 + #" $(grep -E '^Sig(Blk|Ign)' /proc/self/status | tr '\n\t' '  ')" >&2; exit 1"#)
         defer { try? FileManager.default.removeItem(at: program.deletingLastPathComponent()) }
-        let leaky = open("/dev/null", O_RDONLY)
-        #expect(leaky > 3)
-        defer { close(leaky) }
-        var block = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGINT)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &block, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let oldPipe = signal(SIGPIPE, SIG_IGN)
-        defer { signal(SIGPIPE, oldPipe) }
-        let error = try await withLoopbackServer({ _ in .ok(Self.rss) }) { server in
-            let subscription = form == "exec" ? "exec:\(program.path)" : "filter:\(program.path):\(server.url("/"))"
-            return try #require(try await fetch(subscription).error)
+        let error = try await withStateAProgramMustNotInherit { leaky in
+            #expect(leaky > 3)
+            return try await withLoopbackServer({ _ in .ok(Self.rss) }) { server in
+                let subscription = form == "exec" ? "exec:\(program.path)" : "filter:\(program.path):\(server.url("/"))"
+                return try #require(try await fetch(subscription).error)
+            }
         }
         // `ls` in `$(…)`: 0, its pipe to the shell as 1, 2, and 3 for the directory it reads.
         // Signals 32 and 33 are glibc's own (thread cancellation, setxid).
