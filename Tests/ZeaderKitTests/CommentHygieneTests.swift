@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Testing
 
@@ -9,14 +10,8 @@ import Testing
         .deletingLastPathComponent()
 
     @Test func noBranchLabelsAndFewMeasurementsInComments() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Self.root.appendingPathComponent("scripts/check-comments.sh").path, "--max", "5"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let script = Self.root.appendingPathComponent("scripts/check-comments.sh").path
+        let outcome = try Subprocess.run(["/bin/sh", script, "--max", "5"], outputLimit: 1 << 20)
+        #expect(outcome.termination == .exited(0), "\(String(decoding: outcome.output, as: UTF8.self))")
     }
 }
