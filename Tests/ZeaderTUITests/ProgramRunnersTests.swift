@@ -103,4 +103,10 @@ import Testing
             #expect(error.description == "cannot run zeader-no-such-program: not found")
         }
     }
+
+    @Test func aMissingBrowserIsNamed() {
+        let result = LinkOpener.run(["zeader-no-such-browser", "https://example.org/"])
+        #expect(throws: LinkOpener.RefusedLink.self) { try result.get() }
+        if case .failure(let error) = result { #expect(error.description.contains("zeader-no-such-browser")) }
+    }
 }
