@@ -202,29 +202,17 @@ struct NewsboatImportTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Kill it as soon as its resume marker shows a saved batch that is not the last.
+        // Freeze it before each look at its resume marker, so that what is seen is where it
+        // stands when killed: a saved batch that is not the last.
         var killedMidway = false
         while process.isRunning {
-            if FileManager.default.fileExists(atPath: db.path),
-                let reader = try? DatabaseQueue(
-                    path: db.path,
-                    configuration: {
-                        var c = Configuration()
-                        c.readonly = true
-                        return c
-                    }()),
-                let marker = try? await reader.read({ db in
-                    try String.fetchOne(
-                        db, sql: "SELECT value FROM Z_METADATA WHERE key LIKE 'objectgraph.import.zeader.newsboat:%'")
-                })
-            {
-                try? reader.close()
-                if !marker.hasPrefix("finished") {
-                    kill(process.processIdentifier, SIGKILL)
-                    killedMidway = true
-                    break
-                }
+            kill(process.processIdentifier, SIGSTOP)
+            if let marker = try await importMarker(in: db), !marker.hasPrefix("finished") {
+                kill(process.processIdentifier, SIGKILL)
+                killedMidway = true
+                break
             }
+            kill(process.processIdentifier, SIGCONT)
             try await Task.sleep(for: .milliseconds(20))
         }
         process.waitUntilExit()
@@ -236,6 +224,18 @@ struct NewsboatImportTests {
         let feeds = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(feeds.first { ($0["url"] as? String)?.hasSuffix("/a.xml") == true }?["total"] as? Int == 11_988)
         #expect(feeds.first { ($0["url"] as? String)?.hasSuffix("/a.xml") == true }?["unread"] as? Int == 6_000)
+    }
+
+    /// The newsboat import's resume marker in the store at `db`, nil before its first save.
+    private func importMarker(in db: URL) async throws -> String? {
+        guard FileManager.default.fileExists(atPath: db.path) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let reader = try? DatabaseQueue(path: db.path, configuration: configuration) else { return nil }
+        defer { try? reader.close() }
+        return try? await reader.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key LIKE 'objectgraph.import.zeader.newsboat:%'")
+        }
     }
 
     @Test("a guid listed again batches later (kept, then deleted, or deleted twice): the first import stores each once")
