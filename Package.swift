@@ -31,17 +31,20 @@ let package = Package(
             ]),
         .target(name: "Feeds", dependencies: ["CLibXML2", "CCurl"]),
         .target(name: "ZeaderKit", dependencies: ["ObjectGraph", "Feeds"]),
-        .target(name: "ZeaderTUI", dependencies: ["ZeaderKit", "CNCurses"]),
+        // The reader's settings (config file, keys, colours) and the notifier: what the command
+        // line needs of the reader, without its screens.
+        .target(name: "ZeaderConfig", dependencies: ["ZeaderKit", "Feeds"]),
+        .target(name: "ZeaderTUI", dependencies: ["ZeaderKit", "ZeaderConfig", "CNCurses"]),
         .executableTarget(
             name: "zeader",
             dependencies: [
-                "ZeaderKit", "ZeaderTUI", "Feeds", "ObjectGraph",
+                "ZeaderKit", "ZeaderConfig", "ZeaderTUI", "Feeds", "ObjectGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "zeader-bench",
             dependencies: [
-                "ObjectGraph", "ZeaderKit", "ZeaderTUI", "Feeds",
+                "ObjectGraph", "ZeaderKit", "ZeaderConfig", "ZeaderTUI", "Feeds",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
@@ -61,7 +64,7 @@ let package = Package(
             name: "ZeaderKitTests",
             dependencies: ["ZeaderKit", "LoopbackHTTPServer", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI", "LoopbackHTTPServer"]),
+        .testTarget(name: "ZeaderTUITests", dependencies: ["ZeaderTUI", "ZeaderConfig", "LoopbackHTTPServer"]),
         // The command line's own parts (argument handling, progress bar, terminal text) and
         // its commands parsed in-process, one behaviour per test.
         .testTarget(name: "zeaderTests", dependencies: ["zeader", "LoopbackHTTPServer"]),

@@ -7,6 +7,7 @@
 // end, and the growth.
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 import ZeaderTUI
 

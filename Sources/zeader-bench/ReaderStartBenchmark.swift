@@ -13,6 +13,7 @@
 // 4.2 ms (best 3.9)`. Same ITEMS at 100 and 2,000 feeds isolates the cost per feed.
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 import ZeaderTUI
 

@@ -6,6 +6,7 @@
 import Dispatch
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 import ZeaderTUI
 

@@ -21,6 +21,7 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 import ZeaderTUI
 

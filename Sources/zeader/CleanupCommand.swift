@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import ZeaderConfig
 import ZeaderKit
-import ZeaderTUI
 
 /// `zeader cleanup [--vacuum] [--max-items N] [--keep-days N]`: removes old items by the
 /// config's retention settings (`max-items`, `keep-days`, `cleanup-keeps`), leaving a

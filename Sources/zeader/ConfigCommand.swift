@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ZeaderTUI
+import ZeaderConfig
 
 /// `zeader config check [FILE]`: every problem of the reader's config file (errors that
 /// stop the reader, and warnings such as newsboat directives without an equivalent), one a

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import ZeaderConfig
 import ZeaderKit
-import ZeaderTUI
 
 /// `zeader ignore add|list|remove`: killfile rules stored in the store (the config's
 /// `ignore` lines apply too).

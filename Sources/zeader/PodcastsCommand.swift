@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Synchronization
+import ZeaderConfig
 import ZeaderKit
-import ZeaderTUI
 
 /// `zeader podcasts [list|add|remove|download|play]`: the podcast queue (newsboat's `e`
 /// and podboat). One command with an action word, so `--db` works before or after it as

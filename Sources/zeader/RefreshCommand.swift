@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import ObjectGraph
 import Synchronization
+import ZeaderConfig
 import ZeaderKit
-import ZeaderTUI
 
 /// `zeader refresh [--jobs N] [FEED…]`: fetches feeds and stores their new items.
 ///

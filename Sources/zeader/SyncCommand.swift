@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
-import ZeaderTUI
 
 /// `zeader sync [add API_URL --user NAME | status [--json] | remove [--force] | login]`: two-way sync
 /// through a Google Reader API server (FreshRSS, Miniflux, Inoreader, The Old Reader…).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Feeds
 import Foundation
+import ZeaderConfig
 import ZeaderKit
 import ZeaderTUI
 

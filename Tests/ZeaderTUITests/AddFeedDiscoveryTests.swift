@@ -5,6 +5,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 @Suite struct AddFeedDiscoveryTests {

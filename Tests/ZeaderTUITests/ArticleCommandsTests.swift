@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// `s` saves the article (text, or Markdown for `.md`), `|` pipes its text to a command

@@ -2,6 +2,7 @@ import Feeds
 import Foundation
 import Testing
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// Feed text cannot push the article's body off its first screen: each header field takes

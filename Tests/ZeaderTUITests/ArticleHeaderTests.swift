@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// The article's header wraps long values (a long `Link:` is cut, not lost at the edge)

@@ -3,6 +3,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// The man page, the example config and the embedded demo feeds stay in step with the code.

@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// The feed list's first screen (FeedListWindow.swift) on a store of more feeds than the

@@ -3,6 +3,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// "Mark everything read" (`C`) is one batch update: exact counts, one undo step, and no

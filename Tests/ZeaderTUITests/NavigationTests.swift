@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// newsboat's navigation on the demo feeds (Zeader News 3 of 4 unread, Swift on Linux 3/3,

@@ -5,6 +5,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// newsboat's remaining keys on the demo feeds (Zeader News: 4 items, 3 unread; Swift on

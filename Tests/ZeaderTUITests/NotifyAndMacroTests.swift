@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// `notify-program` after a reader refresh with new items; macros (`,` then a key) run their

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// newsboat's `color` lines, from the config text to each role's colour pair and attributes.

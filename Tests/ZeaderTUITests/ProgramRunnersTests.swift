@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// Every program the reader runs for the user (the browser, pipe-to, notify-program) starts

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// A reader on the demo feeds (in memory), driven through the test backend on the view

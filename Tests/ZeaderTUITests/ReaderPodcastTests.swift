@@ -3,6 +3,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 @Suite struct ReaderPodcastTests {

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// The refresh pipeline as the reader drives it (file feeds, no network): the events the

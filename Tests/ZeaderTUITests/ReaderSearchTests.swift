@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// `/` searches the feed shown (TAB widens it to every feed), phrases and exact titles

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 @Suite struct ScreenBufferTests {

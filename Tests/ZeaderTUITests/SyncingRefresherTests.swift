@@ -5,6 +5,7 @@ import ObjectGraph
 import Synchronization
 import Testing
 
+@testable import ZeaderConfig
 @testable import ZeaderKit
 @testable import ZeaderTUI
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// `ca-file PATH` in the config: checked when read, and trusted by every fetcher made after

@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 import ZeaderKit
 
+@testable import ZeaderConfig
 @testable import ZeaderTUI
 
 /// Hidden read feeds and items, sort orders, the tag list, the filter and the link list.

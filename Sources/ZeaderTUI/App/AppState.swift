@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 
 /// One line of the feed list: a subscription or a smart feed, as plain values.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 /// The feed list's first screen without the rest (issue 18): at start the reader fetches

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 /// newsboat's command line (`:`): `quit`/`q`, `save FILE`, `set VARIABLE[=VALUE|!|&]`,

@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 /// newsboat's remaining actions: delete-article (`D`) and delete-all-articles (`^D`),

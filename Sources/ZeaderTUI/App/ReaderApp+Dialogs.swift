@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 
 /// A screen `^G` (prev-dialog) stepped back from, with its state, until `^V` (next-dialog)
 /// shows it again. `below` is the stack it sat on: once the stack changes otherwise, the

@@ -1,4 +1,5 @@
 import Foundation
+import ZeaderConfig
 
 /// Macros, as in newsboat: `macro x open ; toggle-read` in the config file, then the macro
 /// prefix (`,`) and `x` run those actions in order. A macro stops early when one of its

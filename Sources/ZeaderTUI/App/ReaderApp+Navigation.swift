@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 /// newsboat's navigation: next/previous unread across feeds (wrapping), next/previous feed,

@@ -1,4 +1,5 @@
 import Foundation
+import ZeaderConfig
 import ZeaderKit
 
 /// newsboat's select-filter (`f`): newsboat picks among filters its config defines with

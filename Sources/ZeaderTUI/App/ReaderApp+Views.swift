@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 /// The views: hidden read feeds and items, sort orders, the tag list, the filter and the

@@ -2,6 +2,7 @@ import Dispatch
 import Feeds
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 /// The reader: keys become actions, actions change ``AppState`` (through

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 /// The lists as the views shape them: hidden read items, sort order and filter

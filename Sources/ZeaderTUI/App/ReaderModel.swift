@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import ObjectGraph
+import ZeaderConfig
 import ZeaderKit
 
 typealias Predicate = ObjectGraph.Predicate

@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import ZeaderConfig
 
 /// The terminal through ncursesw: the only file of Zeader that talks to curses. Draws
 /// only the rows that changed; maps style roles to colour pairs and attributes through a

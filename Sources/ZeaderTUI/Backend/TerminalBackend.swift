@@ -1,3 +1,5 @@
+import ZeaderConfig
+
 /// What the reader needs from a terminal: its size, drawing a buffer, reading keys, and
 /// handing the terminal to another program for a while. ``CursesBackend`` is the real one
 /// (the only code that talks to curses); ``TestBackend`` records frames for tests.

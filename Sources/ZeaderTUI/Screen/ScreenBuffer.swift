@@ -1,4 +1,5 @@
 import Feeds
+import ZeaderConfig
 
 /// One terminal cell: the character drawn in it (a grapheme of display width 1 or 2) and
 /// its style. The cell to the right of a wide character is a continuation (`text` empty).

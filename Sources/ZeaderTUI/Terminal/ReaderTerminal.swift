@@ -2,6 +2,7 @@ import Dispatch
 import Feeds
 import Foundation
 import Synchronization
+import ZeaderConfig
 import ZeaderKit
 
 /// Runs a ``ReaderApp`` in the real terminal: curses, an input thread that waits on

@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import ZeaderConfig
 import ZeaderKit
 
 /// The tag list and the link list: one entry a line, the cursor's highlighted.

@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import ZeaderConfig
 import ZeaderKit
 
 /// The whole screen as a pure function of ``AppState``: a title bar, the screen on top

@@ -61,22 +61,25 @@ public enum RefreshNotifier {
     /// error on /dev/null (a failure is reported in one line of Zeader's own), without waiting.
     /// `onExit` receives the one-line problem (nil for exit status 0) when it ends. Returns
     /// its process id.
+    ///
+    /// ```swift
+    /// try RefreshNotifier.start("notify-send -u low", message: "Zeader: 1 new item") { problem in … }
+    /// ```
     @discardableResult
-    static func start(
+    public static func start(
         _ command: String, message: String, onExit: @escaping @Sendable (String?) -> Void
-    ) throws(ExportError) -> pid_t {
-        var argv = try CommandRunner.arguments(command)
-        argv[0] = ArticleExport.expanded(argv[0])
+    ) throws(Subprocess.Failure) -> pid_t {
+        var argv = CommandWords.split(command)
+        guard let program = argv.first else { throw .emptyCommand }
+        if program == "~" || program.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            argv[0] = home + program.dropFirst()
+        }
         let name = argv[0]
         let nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { if nullDevice >= 0 { close(nullDevice) } }
         let pid: pid_t
-        do {
-            pid = try Subprocess.spawn(
-                argv + [message], standardInput: nullDevice, standardOutput: nullDevice, standardError: nullDevice)
-        } catch {
-            throw ExportError("notify-program: \(error.description)")
-        }
+        pid = try Subprocess.spawn(
+            argv + [message], standardInput: nullDevice, standardOutput: nullDevice, standardError: nullDevice)
         Thread.detachNewThread {
             switch Subprocess.wait(pid) {
             case .exited(0): onExit(nil)
@@ -116,7 +119,7 @@ public enum RefreshNotifier {
                 outcome.withLock { $0 = .some(problem) }
             }
         } catch {
-            return reportsFailure ? error.description : nil
+            return reportsFailure ? "notify-program: \(error.description)" : nil
         }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -125,26 +128,5 @@ public enum RefreshNotifier {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return nil
-    }
-}
-
-extension ReaderApp {
-    /// Starts `notify-program` after a refresh that stored new items, without waiting; if it
-    /// fails, the status line says so in one line. On `queue`.
-    func notifyNewItems(_ summary: RefreshSummary) {
-        guard let program = RefreshNotifier.program(configured: config.articleCommands.notifyProgram),
-            let message = RefreshNotifier.message(for: summary)
-        else { return }
-        do {
-            _ = try RefreshNotifier.start(program.command, message: message) { [self] problem in
-                guard let problem, !program.isFallback else { return }
-                queue.async { [self] in
-                    state.say(problem, error: true)
-                    redraw()
-                }
-            }
-        } catch {
-            if !program.isFallback { state.say(error.description, error: true) }
-        }
     }
 }

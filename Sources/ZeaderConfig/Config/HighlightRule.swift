@@ -14,7 +14,7 @@ public struct HighlightRule: Equatable, Sendable {
     public var foreground: Int16
     public var background: Int16
     public var attributes: [String]
-    let matcher: RegexMatcher
+    package let matcher: RegexMatcher
 
     public var pattern: String { matcher.pattern }
 
@@ -48,42 +48,18 @@ public struct HighlightRule: Equatable, Sendable {
     }
 
     /// Whether the rule colours the view `target` names (`all` colours every view).
-    func applies(to view: Target) -> Bool { target == .all || target == view }
+    package func applies(to view: Target) -> Bool { target == .all || target == view }
 }
 
 /// A compiled regular expression, shared by the rules' copies.
-final class RegexMatcher: Sendable, Equatable {
+package final class RegexMatcher: Sendable, Equatable {
     let pattern: String
-    let regex: NSRegularExpression
+    package let regex: NSRegularExpression
 
     init(pattern: String, regex: NSRegularExpression) {
         self.pattern = pattern
         self.regex = regex
     }
 
-    static func == (lhs: RegexMatcher, rhs: RegexMatcher) -> Bool { lhs.pattern == rhs.pattern }
-}
-
-extension ScreenBuffer {
-    /// Marks the cells of row `y` that the `rules` for `view` match (``Style/highlight``: the
-    /// 1-based index of the rule among all the config's highlight rules; a later rule wins).
-    mutating func highlight(y: Int, rules: [HighlightRule], view: HighlightRule.Target) {
-        guard y >= 0, y < height, rules.contains(where: { $0.applies(to: view) }) else { return }
-        // The row's text and, for each UTF-16 offset, the column it is in.
-        var text = ""
-        var columns: [Int] = []
-        for x in 0..<width {
-            let cell = self[x, y].text
-            text += cell
-            columns += Array(repeating: x, count: cell.utf16.count)
-        }
-        let whole = NSRange(location: 0, length: (text as NSString).length)
-        for (index, rule) in rules.enumerated() where rule.applies(to: view) {
-            for match in rule.matcher.regex.matches(in: text, range: whole) where match.range.length > 0 {
-                let first = columns[match.range.location]
-                let last = columns[match.range.location + match.range.length - 1]
-                for x in first...last { self[x, y].style.highlight = index + 1 }
-            }
-        }
-    }
+    package static func == (lhs: RegexMatcher, rhs: RegexMatcher) -> Bool { lhs.pattern == rhs.pattern }
 }

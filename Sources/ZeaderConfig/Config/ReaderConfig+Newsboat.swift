@@ -99,7 +99,7 @@ extension ReaderConfig {
     ]
 
     /// newsboat 2.21's configuration directives (its man page), for "no equivalent" warnings.
-    static let newsboatDirectives: Set<String> = Set(
+    package static let newsboatDirectives: Set<String> = Set(
         """
         always-display-description always-download article-sort-order articlelist-format articlelist-title-format
         auto-reload bind-key bookmark-autopilot bookmark-cmd bookmark-interactive browser cache-file cleanup-on-quit

@@ -72,7 +72,7 @@ public struct ReaderConfig: Equatable, Sendable {
 
     /// The longest interval a timer is set to (a year): a larger number means "hardly ever",
     /// not an overflow.
-    static let longestIntervalSeconds = 365 * 24 * 3600
+    package static let longestIntervalSeconds = 365 * 24 * 3600
 
     /// `sync-interval`'s value in seconds: `5` or `5m` (minutes), `30s` (seconds), either case;
     /// nil when it is not a whole number of them (negative, a fraction, another unit).
