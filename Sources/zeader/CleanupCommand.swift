@@ -37,13 +37,7 @@ struct CleanupCommand: ParsableCommand {
     }
 
     func run() throws {
-        var policy: RetentionPolicy
-        do {
-            policy = try ReaderConfig.load().retention
-        } catch {
-            CommandOutput.warn("zeader cleanup: \(TerminalText.line(String(describing: error)))")
-            throw ExitCode.failure
-        }
+        var policy = try ReaderConfig.loadOrExit(command: "cleanup").retention
         if let maxItems { policy.maxItems.append(.init(scope: .all, value: maxItems)) }
         if let keepDays { policy.keepDays.append(.init(scope: .all, value: keepDays)) }
         let library = FeedLibrary(store: try store.openStore(command: "cleanup", writes: true))

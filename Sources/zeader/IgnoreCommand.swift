@@ -20,16 +20,6 @@ struct IgnoreCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Remove.self])
 
-    /// The config's `ignore` lines (they count as rules in force), or exit 1 naming the bad line.
-    static func configRules(_ command: String) throws -> [Killfile.Rule] {
-        do {
-            return try ReaderConfig.load().ignoreRules
-        } catch {
-            CommandOutput.warn("zeader ignore \(command): \(TerminalText.line(String(describing: error)))")
-            throw ExitCode.failure
-        }
-    }
-
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a rule and remove the stored items it matches.")
@@ -52,7 +42,7 @@ struct IgnoreCommand: ParsableCommand {
         func run() throws {
             let scope: FeedScope = feed.map(FeedScope.feed) ?? tag.map(FeedScope.tag) ?? .all
             let rule = Killfile.Rule(scope: scope, predicateFormat: predicate)
-            let configRules = try IgnoreCommand.configRules("add")
+            let configRules = try ReaderConfig.loadOrExit(command: "ignore add").ignoreRules
             let library = FeedLibrary(store: try store.openStore(command: "ignore add", writes: true))
             let removed: Int
             do {
@@ -72,7 +62,7 @@ struct IgnoreCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            let configRules = try IgnoreCommand.configRules("list")
+            let configRules = try ReaderConfig.loadOrExit(command: "ignore list").ignoreRules
             let library = FeedLibrary(store: try store.openStore(command: "ignore list", readOnly: true))
             let stored: [(number: Int, rule: Killfile.Rule)]
             do {
@@ -96,7 +86,7 @@ struct IgnoreCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            let configRules = try IgnoreCommand.configRules("remove")
+            let configRules = try ReaderConfig.loadOrExit(command: "ignore remove").ignoreRules
             let library = FeedLibrary(store: try store.openStore(command: "ignore remove", writes: true))
             do {
                 let rule = try library.removeIgnoreRule(number: number, configRules: configRules)

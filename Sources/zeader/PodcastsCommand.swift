@@ -83,8 +83,8 @@ struct PodcastsCommand: AsyncParsableCommand {
     }
 
     private func play() throws {
+        let config = try ReaderConfig.loadOrExit(command: "podcasts play")
         do {
-            let config = try ReaderConfig.load()
             let library = FeedLibrary(store: try store.openStore(command: "podcasts play"))
             guard
                 let episode = try library.podcasts().first(where: { $0.isNamed(by: ids[0]) && (feed == nil || $0.feed == feed) })
@@ -95,9 +95,6 @@ struct PodcastsCommand: AsyncParsableCommand {
             if status != 0 { throw ExitCode(status) }
         } catch let error as ZeaderError {
             throw CommandOutput.fail("podcasts play", error)
-        } catch let error as ReaderConfigError {
-            CommandOutput.warn("zeader podcasts play: \(TerminalText.line(error.description))")
-            throw ExitCode.failure
         }
     }
 }
@@ -157,11 +154,7 @@ struct PodcastsDownload {
     var store: StoreOptions
 
     func run() async throws {
-        let config: ReaderConfig
-        do { config = try ReaderConfig.load() } catch {
-            CommandOutput.warn("zeader podcasts download: \(TerminalText.line(String(describing: error)))")
-            throw ExitCode.failure
-        }
+        let config = try ReaderConfig.loadOrExit(command: "podcasts download")
         let library = FeedLibrary(store: try store.openStore(command: "podcasts download", writes: true))
         let downloader = PodcastDownloader(library: library, settings: config.podcasts, version: zeaderVersion, jobs: jobs)
         let onTerminal = isatty(STDERR_FILENO) == 1

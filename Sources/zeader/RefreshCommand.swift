@@ -36,12 +36,13 @@ struct RefreshCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let config = try ReaderConfig.loadOrExit(command: "refresh")
         let store = try self.store.openStore(command: "refresh", writes: true)
         // With an account the server fetches the feeds; if it cannot be reached, the feeds
         // it does not cover are still fetched here, and the exit status says the sync failed.
         var only: [ObjectID]?
         if feeds.isEmpty {
-            switch try await SyncCommand.refreshThroughSync(store) {
+            switch try await SyncCommand.refreshThroughSync(store, ignoreRules: config.ignoreRules) {
             case .noAccount: break
             case .synced: return
             case .failed(let local):
@@ -50,14 +51,7 @@ struct RefreshCommand: AsyncParsableCommand {
             }
         }
         var options = RefreshOptions(jobs: jobs)
-        let config: ReaderConfig
-        do {
-            config = try ReaderConfig.load()
-            options.ignoreRules = config.ignoreRules  // the config's killfile
-        } catch {
-            CommandOutput.warn("zeader refresh: \(TerminalText.line(String(describing: error)))")
-            throw ExitCode.failure
-        }
+        options.ignoreRules = config.ignoreRules  // the config's killfile
         let refresher = FeedRefresher(store: store, options: options)
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))

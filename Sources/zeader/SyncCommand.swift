@@ -101,8 +101,9 @@ struct SyncCommand: AsyncParsableCommand {
             // A login that fails leaves nothing behind, not even a new store.
             let token =
                 action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
+            let ignoreRules = action == nil ? try ReaderConfig.loadOrExit(command: "sync").ignoreRules : []
             let opened = try store.openStore(command: "sync", writes: action != "status")
-            let sync = FeedSync(store: opened, ignoreRules: action == nil ? try Self.configIgnoreRules("sync") : [])
+            let sync = FeedSync(store: opened, ignoreRules: ignoreRules)
             switch action {
             case "add":
                 let what = try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
@@ -156,10 +157,9 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds), then a
     /// refresh here of the feeds the account does not sync (``FeedSync/localFeeds()``); exits 1
-    /// when the server refused a feed or a local feed failed.
-    static func refreshThroughSync(_ store: ZeaderStore) async throws -> RefreshBySync {
+    /// when the server refused a feed or a local feed failed. `ignoreRules`: the config's killfile.
+    static func refreshThroughSync(_ store: ZeaderStore, ignoreRules: [Killfile.Rule]) async throws -> RefreshBySync {
         guard (try? FeedSync(store: store).hasAccount()) == true else { return .noAccount }
-        let ignoreRules = try configIgnoreRules("refresh")
         let sync = FeedSync(store: store, ignoreRules: ignoreRules)
         let report: FeedSync.Report
         do {
@@ -191,17 +191,6 @@ struct SyncCommand: AsyncParsableCommand {
         if let local { CommandOutput.write("local feeds: " + local.line + "\n") }
         if !report.refused.isEmpty || local?.failures.isEmpty == false { throw ExitCode.failure }
         return .synced
-    }
-
-    /// The config's `ignore` rules (the killfile), which a sync applies to the items it pulls
-    /// as a refresh does; a config that does not load exits 1 with its message.
-    static func configIgnoreRules(_ command: String) throws -> [Killfile.Rule] {
-        do {
-            return try ReaderConfig.load().ignoreRules
-        } catch {
-            CommandOutput.warn("zeader \(command): \(TerminalText.line(String(describing: error)))")
-            throw ExitCode.failure
-        }
     }
 
     /// `$ZEADER_SYNC_PASSWORD`, else `--password-command`'s first line, else a prompt.

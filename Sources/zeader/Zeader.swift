@@ -49,8 +49,8 @@ struct Zeader: AsyncParsableCommand {
     var demo = false
 
     func run() async throws {
+        let config = try ReaderConfig.loadOrExit(command: nil)
         do {
-            let config = try ReaderConfig.load()
             let store = try demo ? ZeaderStore.inMemory() : ZeaderStore.open(at: ZeaderPaths.databaseURL(explicit: self.store.db))
             if demo { try DemoFeeds.load(into: store) }
             let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
@@ -62,7 +62,7 @@ struct Zeader: AsyncParsableCommand {
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.
             if config.retention.cleanupOnQuit && !demo { _ = try FeedLibrary(store: store).cleanup(policy: config.retention) }
         } catch {
-            // One line naming what was wrong (the config file and line, the store, the terminal).
+            // One line naming what was wrong (the store, the terminal).
             // Never trapping: after the terminal hung up, stderr may be that terminal (EIO).
             try? FileHandle.standardError.write(contentsOf: Data("zeader: \(error)\n".utf8))
             throw ExitCode.failure
