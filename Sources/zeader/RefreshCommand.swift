@@ -91,7 +91,7 @@ struct RefreshCommand: AsyncParsableCommand {
         if let message = RefreshNotifier.message(for: summary),
             let problem = await RefreshNotifier.notify(configured: config.articleCommands.notifyProgram, message: message)
         {
-            CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
+            CommandOutput.warn("zeader refresh: \(TerminalText.line(problem.description))")
         }
         if !summary.failures.isEmpty || only != nil { throw ExitCode.failure }
     }

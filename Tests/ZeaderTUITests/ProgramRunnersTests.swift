@@ -26,7 +26,7 @@ import Testing
                 // The notifier's message is its last argument: here the file it writes.
                 let quoted = words.dropLast().map { "'" + $0 + "'" }.joined(separator: " ")
                 let ended = DispatchSemaphore(value: 0)
-                let problem = Mutex<String?>(nil)
+                let problem = Mutex<RefreshNotifier.Problem?>(nil)
                 try RefreshNotifier.start(quoted, message: words.last ?? "") { found in
                     problem.withLock { $0 = found }
                     ended.signal()

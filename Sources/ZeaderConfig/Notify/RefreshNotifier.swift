@@ -57,20 +57,41 @@ public enum RefreshNotifier {
     /// The notifier run when `notify-program` is not set (libnotify's).
     static let fallbackProgram = "notify-send"
 
-    /// Starts `command` with `message` appended to its words, its standard input, output and
-    /// error on /dev/null (a failure is reported in one line of Zeader's own), without waiting.
-    /// `onExit` receives the one-line problem (nil for exit status 0) when it ends. Returns
-    /// its process id.
+    /// Why the notifier did not end well, as one line of Zeader's own (its output is not shown).
+    ///
+    /// ```swift
+    /// RefreshNotifier.Problem.exited(program: "false", status: 1).description   // "notify-program: false exited with status 1"
+    /// ```
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        /// It could not be started (no words, not found, not executable).
+        case cannotStart(Subprocess.Failure)
+        /// It exited with a status other than 0.
+        case exited(program: String, status: Int32)
+        /// A signal ended it.
+        case signalled(program: String, signal: Int32)
+
+        public var description: String {
+            switch self {
+            case .cannotStart(let failure): "notify-program: \(failure.description)"
+            case .exited(let program, let status): "notify-program: \(program) exited with status \(status)"
+            case .signalled(let program, let signal): "notify-program: \(program) killed by signal \(signal)"
+            }
+        }
+    }
+
+    /// Starts `command` with `message` appended to its words (``CommandWords``; a leading `~/`
+    /// is `$HOME`), its standard input, output and error on /dev/null, without waiting.
+    /// `onExit` receives the problem (nil for exit status 0) when it ends. Returns its process id.
     ///
     /// ```swift
     /// try RefreshNotifier.start("notify-send -u low", message: "Zeader: 1 new item") { problem in … }
     /// ```
     @discardableResult
     public static func start(
-        _ command: String, message: String, onExit: @escaping @Sendable (String?) -> Void
-    ) throws(Subprocess.Failure) -> pid_t {
+        _ command: String, message: String, onExit: @escaping @Sendable (Problem?) -> Void
+    ) throws(Problem) -> pid_t {
         var argv = CommandWords.split(command)
-        guard let program = argv.first else { throw .emptyCommand }
+        guard let program = argv.first else { throw .cannotStart(.emptyCommand) }
         if program == "~" || program.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
             argv[0] = home + program.dropFirst()
         }
@@ -78,22 +99,30 @@ public enum RefreshNotifier {
         let nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { if nullDevice >= 0 { close(nullDevice) } }
         let pid: pid_t
-        pid = try Subprocess.spawn(
-            argv + [message], standardInput: nullDevice, standardOutput: nullDevice, standardError: nullDevice)
+        do {
+            pid = try Subprocess.spawn(
+                argv + [message], standardInput: nullDevice, standardOutput: nullDevice, standardError: nullDevice)
+        } catch {
+            throw .cannotStart(error)
+        }
         Thread.detachNewThread {
             switch Subprocess.wait(pid) {
             case .exited(0): onExit(nil)
-            case .exited(let status): onExit("notify-program: \(name) exited with status \(status)")
-            case .signalled(let signal): onExit("notify-program: \(name) killed by signal \(signal)")
+            case .exited(let status): onExit(.exited(program: name, status: status))
+            case .signalled(let signal): onExit(.signalled(program: name, signal: signal))
             }
         }
         return pid
     }
 
     /// Runs `command` with `message` and waits for it at most `timeout` (a notifier still
-    /// running then is left to finish on its own); returns the one-line problem, nil when it
-    /// exited 0 or is still running.
-    public static func run(_ command: String, message: String, timeout: Duration = .seconds(2)) async -> String? {
+    /// running then is left to finish on its own); returns the problem, nil when it exited 0
+    /// or is still running.
+    ///
+    /// ```swift
+    /// if let problem = await RefreshNotifier.run("my-notifier", message: "Zeader: 1 new item") { print(problem) }
+    /// ```
+    public static func run(_ command: String, message: String, timeout: Duration = .seconds(2)) async -> Problem? {
         await run(command, message: message, timeout: timeout, reportsFailure: true)
     }
 
@@ -107,26 +136,30 @@ public enum RefreshNotifier {
     public static func notify(
         configured: String?, message: String, environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: Duration = .seconds(2)
-    ) async -> String? {
+    ) async -> Problem? {
         guard let program = program(configured: configured, environment: environment) else { return nil }
         return await run(program.command, message: message, timeout: timeout, reportsFailure: !program.isFallback)
     }
 
-    private static func run(_ command: String, message: String, timeout: Duration, reportsFailure: Bool) async -> String? {
-        let outcome = Mutex<String??>(nil)
-        do {
-            _ = try start(command, message: message) { problem in
-                outcome.withLock { $0 = .some(problem) }
+    /// Waits for the notifier's end or the deadline, whichever comes first: both try to take
+    /// the one continuation, and only the first resumes it.
+    private static func run(_ command: String, message: String, timeout: Duration, reportsFailure: Bool) async -> Problem? {
+        let problem = await withCheckedContinuation { (continuation: CheckedContinuation<Problem?, Never>) in
+            let waiting = Mutex<CheckedContinuation<Problem?, Never>?>(continuation)
+            let finish: @Sendable (Problem?) -> Void = { problem in
+                waiting.withLock { $0.take() }?.resume(returning: problem)
             }
-        } catch {
-            return reportsFailure ? "notify-program: \(error.description)" : nil
+            do throws(Problem) {
+                try start(command, message: message, onExit: finish)
+            } catch {
+                finish(error)
+                return
+            }
+            // Clamped to a year, so that a huge timeout cannot overflow Int.
+            let nanoseconds = min(max(timeout / .nanoseconds(1), 0), 365 * 24 * 3600 * 1e9)
+            let deadline = DispatchTime.now() + .nanoseconds(Int(nanoseconds))
+            DispatchQueue.global().asyncAfter(deadline: deadline) { finish(nil) }
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            if let done = outcome.withLock({ $0 }) { return reportsFailure ? done : nil }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
+        return reportsFailure ? problem : nil
     }
 }

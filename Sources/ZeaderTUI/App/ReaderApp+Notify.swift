@@ -12,12 +12,12 @@ extension ReaderApp {
             _ = try RefreshNotifier.start(program.command, message: message) { [self] problem in
                 guard let problem, !program.isFallback else { return }
                 queue.async { [self] in
-                    state.say(problem, error: true)
+                    state.say(problem.description, error: true)
                     redraw()
                 }
             }
         } catch {
-            if !program.isFallback { state.say("notify-program: \(error.description)", error: true) }
+            if !program.isFallback { state.say(error.description, error: true) }
         }
     }
 }
