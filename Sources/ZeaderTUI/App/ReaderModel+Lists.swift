@@ -58,14 +58,7 @@ extension ReaderModel {
     /// let ids = try model.serverIDs(matching: "title BEGINSWITH[c] \"s\"")
     /// ```
     public func serverIDs(matching format: String) throws -> Set<ObjectID> {
-        let predicate: Predicate
-        do { predicate = try Predicate(format: format) } catch { throw ZeaderError.invalidPredicate(error.description) }
-        do {
-            return Set(
-                try context.fetchObjectIDs(FetchRequest<Server>(predicate: predicate, timeLimit: UserPredicate.timeLimit)))
-        } catch {
-            throw ZeaderError.invalidPredicate(error.description)
-        }
+        try FeedFilter.serverIDs(matching: format, in: context)
     }
 
     /// The first unread item of `ids` from `start` going `forward` (or backward), reading
@@ -85,15 +78,7 @@ extension ReaderModel {
     /// ```swift
     /// if let id = try model.randomUnreadItem() { … }
     /// ```
-    public func randomUnreadItem() throws -> ObjectID? {
-        let unread = Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
-        let count = try context.count(for: FetchRequest<FeedItem>(predicate: unread))
-        guard count > 0 else { return nil }
-        var request = FetchRequest<FeedItem>(predicate: unread)
-        request.fetchOffset = Int.random(in: 0..<count)
-        request.fetchLimit = 1
-        return try context.fetchObjectIDs(request).first
-    }
+    public func randomUnreadItem() throws -> ObjectID? { try UnreadItems.random(in: context) }
 
     /// The feed (subscription) an item belongs to.
     func serverID(ofItem id: ObjectID) -> ObjectID? { item(id)?.server?.objectID }
