@@ -52,6 +52,10 @@ public struct FeedSortOrder: Equatable, Sendable {
 /// What the lists show: read feeds and items hidden or not, the sort orders, the tag whose
 /// feeds the feed list shows, and the feed list's filter. Starts from the config file
 /// (`show-read-feeds`, `show-read-articles`, `feed-sort-order`, `article-sort-order`).
+///
+/// ```swift
+/// let views = try ReaderConfig.parse("show-read-feeds no", file: "test").views   // views.showReadFeeds == false
+/// ```
 public struct ViewOptions: Equatable, Sendable {
     public var showReadFeeds = true
     public var showReadArticles = true
