@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ZeaderKit
+
 /// Every command that reads the config file reads it one way: a file that does not load is one
 /// line on stderr naming the file and line (sanitized like every line from outside), exit
 /// status 1, and the store is not touched — not even created.
@@ -56,5 +58,41 @@ struct ConfigLoadingCLITests {
         #expect(r.stderr == "\(command.name): \(configFile.path):\(broken.line): \(broken.message)\n")
         #expect(r.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: db.path), "the store was created")
+    }
+
+    /// A store with an item and a sync account (so `refresh` would sync): its files and bytes
+    /// stay as they were.
+    @Test(arguments: commands)
+    func anExistingStoreIsLeftAlone(_ command: Command) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("z.sqlite")
+        do {
+            let store = try ZeaderStore.open(at: db)
+            let context = store.container.newBackgroundContext(name: "fixture")
+            try context.performAndWait { () throws in
+                let server = try FeedSubscription.add(url: "https://a.example/feed", in: context)
+                let item = context.insert(FeedItem.self)
+                item.guid = "g1"
+                item.title = "One"
+                item.server = server
+                try context.save()
+            }
+            _ = try FeedSync(store: store).addAccount(apiURL: "http://127.0.0.1:9/api/greader.php", user: "u", token: "t")
+            // Closed here, so that nothing of this process writes the files while the command runs.
+            try store.container.store.close()
+        }
+        let configDir = dir.appendingPathComponent("config/zeader")
+        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+        let configFile = configDir.appendingPathComponent("config")
+        try Data(Self.brokenConfigs[0].bytes).write(to: configFile)
+        let files = { try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("z.") }.sorted() }
+        let (filesBefore, bytesBefore) = (try files(), try Data(contentsOf: db))
+
+        let r = try zeader(command.arguments + ["--db", db.path], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr == "\(command.name): \(configFile.path):2: unknown key 'x'\n")
+        #expect(try files() == filesBefore)
+        #expect(try Data(contentsOf: db) == bytesBefore)
     }
 }
