@@ -186,6 +186,48 @@ struct CLITests {
             (["refresh", "http://nowhere.example/"], 1, "not subscribed: http://nowhere.example/"),
             (["nosuchcommand"], 2, "nosuchcommand"),
             (["list", "--bogus"], 2, "--bogus"),
+            // A feed URL that could never be one is the user's typing, on every command that names a feed.
+            (["remove", "not a url"], 2, "invalid feed URL 'not a url': not an absolute URL"),
+            (["remove", "FTP://x.example/feed"], 2, "unsupported scheme 'ftp'"),
+            (["remove", "http://x.example/feed"], 1, "not subscribed: http://x.example/feed"),
+            (["remove", "exec:true"], 1, "not subscribed: exec:true"),
+            (["refresh", "gopher://x.example/"], 2, "unsupported scheme 'gopher'"),
+            (["items", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            (["mark-read", "--feed", "http://"], 2, "invalid feed URL 'http://': no host"),
+            (["tag", "not a url", "news"], 2, "invalid feed URL 'not a url'"),
+            (["tag", "http://x.example/feed", "news"], 1, "not subscribed: http://x.example/feed"),
+            (["trust", " \u{1B}[31mhttp://x.example/"], 2, "contains the control character U+001B"),
+            (["trust", "http://x.example/feed"], 1, "not subscribed: http://x.example/feed"),
+            (["flag", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            (["unflag", "g1", "--feed", "mailto:a@x.example"], 2, "unsupported scheme 'mailto'"),
+            (["podcasts", "add", "g1", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            // Other arguments the user typed or left out.
+            (["add", "--smart", "title ==", "--title", "T"], 2, "invalid --smart predicate"),
+            (["add", "--smart", "read == NO"], 2, "--smart needs a --title"),
+            (["flag"], 2, "give item ids, or --feed URL, or both"),
+            (["ignore", "add", "title =="], 2, "invalid ignore rule"),
+            (["podcasts", "download", "--jobs", "17"], 2, "--jobs must be between 1 and 16"),
+            (
+                ["sync", "add", "not a url", "--user", "a", "--password-command", "echo pw"], 2,
+                "invalid sync API URL 'not a url'"
+            ),
+            (["sync", "add", "FTP://x.example/api", "--user", "a"], 2, "invalid sync API URL 'FTP://x.example/api'"),
+            (["sync", "add", "https:///api/greader.php", "--user", "a"], 2, "invalid sync API URL"),
+            (["sync", "add", "/api/greader.php", "--user", "a"], 2, "invalid sync API URL"),
+            // Things named that are not there, and failures.
+            (["flag", "nosuchid"], 1, "no item with id 'nosuchid'"),
+            (["ignore", "remove", "5"], 1, "no stored ignore rule 5"),
+            (["podcasts", "add", "nosuchid"], 1, "no item with id 'nosuchid'"),
+            (["podcasts", "play", "nosuchid"], 1, "'nosuchid' is not in the podcast queue"),
+            (["parse", "/nonexistent/feed.xml"], 1, "cannot read /nonexistent/feed.xml"),
+            (["sync"], 1, "the sync failed: no sync account"),
+            (["sync", "status"], 1, "no sync account"),
+            (["sync", "remove"], 1, "no sync account"),
+            (["sync", "login", "--password-command", "true"], 1, "--password-command printed no password"),
+            (
+                ["sync", "add", "http://127.0.0.1:9/api", "--user", "a", "--password-command", "exit 3"], 1,
+                "--password-command failed (exit status 3)"
+            ),
         ])
     func badArguments(arguments: [String], status: Int32, message: String) throws {
         let dir = try temporaryDirectory()

@@ -91,7 +91,7 @@ struct PodcastTests {
             let library = FeedLibrary(store: store)
             try library.add(url: http.url("/feed").absoluteString)
             _ = try await FeedRefresher(store: store, options: testOptions()).refresh()
-            #expect(throws: ZeaderError.other("item 'plain' has no enclosure to download")) {
+            #expect(throws: ZeaderError.noEnclosure(id: "plain")) {
                 try library.setQueued(true, ids: ["e1", "plain"])
             }
             #expect(throws: ZeaderError.noSuchItem(id: "nope", feed: nil)) { try library.setQueued(true, ids: ["nope"]) }

@@ -48,7 +48,7 @@ extension FeedLibrary {
             var predicate = ObjectGraph.Predicate.true
             if let feed {
                 guard try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) != nil else {
-                    throw ZeaderError.notSubscribed(feed)
+                    throw ZeaderError.missingFeed(feed)
                 }
                 predicate = .comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed)))
             }

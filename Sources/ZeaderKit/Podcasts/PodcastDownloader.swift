@@ -168,10 +168,10 @@ public enum PodcastPlayer {
     /// The argv that plays `episode`, or an error saying what is missing.
     public static func command(for episode: PodcastEpisode, player: [String]?) throws(ZeaderError) -> [String] {
         guard let player, !player.isEmpty else {
-            throw ZeaderError.other("no player configured (add a line such as 'player mpv' to the config file)")
+            throw ZeaderError.noPlayer
         }
         guard episode.isDownloaded, let file = episode.enclosure.file else {
-            throw ZeaderError.other("'\(episode.id)' is not downloaded yet (zeader podcasts download)")
+            throw ZeaderError.notDownloaded(id: episode.id)
         }
         return player + [file]
     }
@@ -187,7 +187,7 @@ public enum PodcastPlayer {
             case .signalled(let signal): return 128 + signal
             }
         } catch {
-            throw ZeaderError.other(error.description)
+            throw ZeaderError.cannotRun(error)
         }
     }
 }
