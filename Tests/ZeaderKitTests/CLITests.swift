@@ -238,6 +238,16 @@ struct CLITests {
         #expect(r.stdout.isEmpty)
     }
 
+    @Test("cleanup --vacuum says what it gave back in the one byte-size format (kB, not KiB)")
+    func vacuumSize() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try zeader(["cleanup", "--vacuum", "--db", dir.appendingPathComponent("z.sqlite").path], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = try #require(r.stdout.firstMatch(of: /vacuumed, (.+?) given back/)?.1, "\(r.stdout)")
+        #expect(size.wholeMatch(of: /[0-9]+ bytes|[0-9]+\.[0-9] (kB|MB|GB)/) != nil, "\(r.stdout)")
+    }
+
     @Test("import of a file that is neither OPML nor a urls file names it")
     func importGarbage() throws {
         let dir = try temporaryDirectory()
