@@ -24,8 +24,10 @@ struct CommandResult {
 }
 
 /// Runs the binary with `arguments` in an environment of its own (HOME and XDG dirs inside
-/// `directory`, no ZEADER_DB unless given).
-func zeader(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> CommandResult {
+/// `directory`, no ZEADER_DB unless given), `input` on its stdin (else /dev/null).
+func zeader(
+    _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], input: Data? = nil
+) throws -> CommandResult {
     let binary = try #require(zeaderBinary, "build the zeader executable first (swift build --product zeader)")
     let process = Process()
     process.executableURL = binary
@@ -40,8 +42,16 @@ func zeader(_ arguments: [String], in directory: URL, environment extra: [String
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let stdin = input.map { _ in Pipe() }
+    process.standardInput = stdin ?? FileHandle.nullDevice
     try process.run()
+    if let stdin, let input {
+        // Written from another thread, so that a command that does not read it cannot block the test.
+        DispatchQueue.global().async {
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+            try? stdin.fileHandleForWriting.close()
+        }
+    }
     // Read both pipes concurrently with the process, so a large output cannot block it.
     let stderrData = Mutex(Data())
     let group = DispatchGroup()
@@ -246,6 +256,22 @@ struct CLITests {
         #expect(r.status == 0, "\(r.stderr)")
         let size = try #require(r.stdout.firstMatch(of: /vacuumed, (.+?) given back/)?.1, "\(r.stdout)")
         #expect(size.wholeMatch(of: /[0-9]+ bytes|[0-9]+\.[0-9] (kB|MB|GB)/) != nil, "\(r.stdout)")
+    }
+
+    @Test("import: a backup on stdin and --urls without a newsboat cache are the user's input, exit 2")
+    func importMisuse() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("z.sqlite").path
+        let backup = Data(#"{"format":"zeader-backup","version":2,"feeds":[],"items":[]}"#.utf8)
+        var r = try zeader(["import", "-", "--db", db], in: dir, input: backup)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr == "zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)\n")
+        let opml = dir.appendingPathComponent("feeds.opml")
+        try #"<opml version="2.0"><body/></opml>"#.write(to: opml, atomically: true, encoding: .utf8)
+        r = try zeader(["import", opml.path, "--urls", opml.path, "--db", db], in: dir)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr == "zeader import: --urls goes with a newsboat cache.db, and \(opml.path) is not one\n")
     }
 
     @Test("import of a file that is neither OPML nor a urls file names it")

@@ -53,6 +53,8 @@ import Testing
         (.noPlayer, "no player configured (add a line such as 'player mpv' to the config file)"),
         (.notDownloaded(id: "e1"), "'e1' is not downloaded yet (zeader podcasts download)"),
         (.cannotRun(.cannotRun(program: "mpv", reason: "not found")), "cannot run mpv: not found"),
+        (.backupFromStandardInput, "a JSON backup must be given as a file (it is read in place and can be resumed)"),
+        (.urlsWithoutNewsboatCache(path: "f.opml"), "--urls goes with a newsboat cache.db, and f.opml is not one"),
         (.cancelled, "cancelled"),
         (.unexpected(type: "Swift.DecodingError", detail: "bad"), "unexpected error (Swift.DecodingError): bad"),
     ])
@@ -74,6 +76,8 @@ import Testing
         (.sync(.invalidAPIURL("ftp://x")), true),
         (.password(.noTerminal), true),
         (.password(.noneGiven), true),
+        (.backupFromStandardInput, true),
+        (.urlsWithoutNewsboatCache(path: "f.opml"), true),
         (.alreadySubscribed("http://a/"), false),
         (.notSubscribed("http://a/"), false),
         (.unreadableFile(path: "/f", reason: "empty"), false),

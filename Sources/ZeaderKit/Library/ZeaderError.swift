@@ -53,6 +53,11 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case unknownSortField(String)
     /// A newsboat sort order whose direction (after the `-`) is neither `asc` nor `desc`.
     case unknownSortDirection(String, order: String)
+    /// `import -` of a JSON backup: a backup is read in place (and resumed), so it is named
+    /// as a file.
+    case backupFromStandardInput
+    /// `import --urls FILE` of something that is not a newsboat cache (`path`).
+    case urlsWithoutNewsboatCache(path: String)
     /// The sync account or its server: ``SyncError`` says which.
     case sync(SyncError)
     /// A sync that failed (`problem`), with the count of changes made here and kept for the
@@ -105,7 +110,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
     public var isUsageError: Bool {
         switch self {
         case .invalidURL, .invalidPredicate, .invalidIgnoreRule, .invalidSmartPredicate, .smartFeedNeedsTitle,
-            .noItemsNamed, .unknownSortField, .unknownSortDirection:
+            .noItemsNamed, .unknownSortField, .unknownSortDirection, .backupFromStandardInput, .urlsWithoutNewsboatCache:
             return true
         case .sync(let error): return error.isUsageError
         case .password(let problem):
