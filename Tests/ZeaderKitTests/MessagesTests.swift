@@ -55,6 +55,13 @@ import Testing
         (.cannotRun(.cannotRun(program: "mpv", reason: "not found")), "cannot run mpv: not found"),
         (.backupFromStandardInput, "a JSON backup must be given as a file (it is read in place and can be resumed)"),
         (.urlsWithoutNewsboatCache(path: "f.opml"), "--urls goes with a newsboat cache.db, and f.opml is not one"),
+        (.invalidItemID(" ", .empty), "invalid item id ' ': empty (ids are as `zeader items --json` prints them)"),
+        (
+            .invalidItemID("greader:x", .notAServerNumber),
+            "invalid item id 'greader:x': greader: needs the sync server's item number (1 to 18446744073709551615) "
+                + "(ids are as `zeader items --json` prints them)"
+        ),
+        (.invalidIgnoreRuleNumber(0), "ignore rules are numbered from 1, not 0 (see `zeader ignore list`)"),
         (.cancelled, "cancelled"),
         (.unexpected(type: "Swift.DecodingError", detail: "bad"), "unexpected error (Swift.DecodingError): bad"),
     ])
@@ -77,6 +84,9 @@ import Testing
         (.password(.noTerminal), true),
         (.password(.noneGiven), true),
         (.backupFromStandardInput, true),
+        (.invalidItemID("", .empty), true),
+        (.invalidItemID("tag:google.com,2005:reader/item/xyz", .notSixteenHexDigits), true),
+        (.invalidIgnoreRuleNumber(-3), true),
         (.urlsWithoutNewsboatCache(path: "f.opml"), true),
         (.alreadySubscribed("http://a/"), false),
         (.notSubscribed("http://a/"), false),

@@ -57,7 +57,7 @@ extension FeedLibrary {
             }
             let items = try context.fetch(FetchRequest<FeedItem>(predicate: predicate))
             if let missing = ItemID.firstUnmatched(ids, in: items) {
-                throw ZeaderError.noSuchItem(id: missing, feed: feed)
+                throw ZeaderError.missingItem(missing, feed: feed)
             }
             return try ItemMarking.setFlagged(items.map(\.objectID), flagged, in: context)
         }

@@ -40,6 +40,11 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case noItemsNamed(flagging: Bool)
     /// An item id (guid) that matches no item (in `feed`, when given).
     case noSuchItem(id: String, feed: String?)
+    /// An item id that can name no item (``ItemID/problem(with:)``): a typing error, not an
+    /// item missing from the store.
+    case invalidItemID(String, ItemID.Problem)
+    /// `ignore remove N` with N below 1: rule numbers start at 1.
+    case invalidIgnoreRuleNumber(Int)
     /// A backup names a feed that is not in the store.
     case notAFeedInStore(String)
     /// A feed could not be fetched or read (adding a feed with a preview).
@@ -110,7 +115,8 @@ public enum ZeaderError: Error, Sendable, Equatable {
     public var isUsageError: Bool {
         switch self {
         case .invalidURL, .invalidPredicate, .invalidIgnoreRule, .invalidSmartPredicate, .smartFeedNeedsTitle,
-            .noItemsNamed, .unknownSortField, .unknownSortDirection, .backupFromStandardInput, .urlsWithoutNewsboatCache:
+            .noItemsNamed, .invalidItemID, .invalidIgnoreRuleNumber, .unknownSortField, .unknownSortDirection,
+            .backupFromStandardInput, .urlsWithoutNewsboatCache:
             return true
         case .sync(let error): return error.isUsageError
         case .password(let problem):
@@ -132,6 +138,12 @@ public enum ZeaderError: Error, Sendable, Equatable {
     static func missingFeed(_ url: String) -> ZeaderError {
         do { _ = try FeedSubscription.validatedURL(url) } catch { return error }
         return .notSubscribed(url)
+    }
+
+    /// An item id that matched no item: ``invalidItemID(_:_:)`` when it could never match
+    /// one (exit 2), else ``noSuchItem(id:feed:)``.
+    static func missingItem(_ id: String, feed: String?) -> ZeaderError {
+        ItemID.problem(with: id).map { .invalidItemID(id, $0) } ?? .noSuchItem(id: id, feed: feed)
     }
 
     /// Wraps any error: ZeaderErrors pass through, ObjectGraph's become `.store`, a sync's

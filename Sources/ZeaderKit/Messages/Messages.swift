@@ -37,6 +37,16 @@ extension ZeaderError: CustomStringConvertible {
         case .smartFeedExists(let title): return "a smart feed named '\(title)' exists already"
         case .noItemsNamed(let flagging): return "name the items to \(flagging ? "flag" : "unflag"): their ids, or --feed URL"
         case .noSuchItem(let id, let feed): return "no item with id '\(id)'" + (feed.map { " in \($0)" } ?? "")
+        case .invalidItemID(let id, let problem):
+            let reason: String
+            switch problem {
+            case .empty: reason = "empty"
+            case .notAServerNumber: reason = "greader: needs the sync server's item number (1 to 18446744073709551615)"
+            case .notSixteenHexDigits: reason = "the long form needs 16 hex digits after tag:google.com,2005:reader/item/"
+            }
+            return "invalid item id '\(id)': \(reason) (ids are as `zeader items --json` prints them)"
+        case .invalidIgnoreRuleNumber(let number):
+            return "ignore rules are numbered from 1, not \(number) (see `zeader ignore list`)"
         case .notAFeedInStore(let url): return "\(url) is not a feed in this store"
         case .feedUnavailable(let failure): return failure.description
         case .invalidIgnoreRule(let message): return "invalid ignore rule: \(message)"

@@ -126,7 +126,7 @@ extension FeedLibrary {
             predicate = .comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed))) && predicate
         }
         let items = try context.fetch(FetchRequest<FeedItem>(predicate: predicate))
-        if let missing = ItemID.firstUnmatched(ids, in: items) { throw ZeaderError.noSuchItem(id: missing, feed: feed) }
+        if let missing = ItemID.firstUnmatched(ids, in: items) { throw ZeaderError.missingItem(missing, feed: feed) }
         return items
     }
 
