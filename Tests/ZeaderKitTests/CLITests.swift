@@ -285,15 +285,52 @@ struct CLITests {
         #expect(r.stderr == "zeader import: --urls goes with a newsboat cache.db, and \(opml.path) is not one\n")
     }
 
-    @Test("import of a file that is neither OPML nor a urls file names it")
+    @Test("import of a file that is neither OPML nor a urls file names it, exit 2")
     func importGarbage() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("bad.opml")
         try "<html><body>hello".write(to: file, atomically: true, encoding: .utf8)
         let r = try zeader(["import", file.path, "--db", dir.appendingPathComponent("z.sqlite").path], in: dir)
-        #expect(r.status == 1)
+        #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("zeader import: \(file.path)"))
+    }
+
+    @Test("a file that is not what the command reads exits 2; one that cannot be read or is damaged exits 1")
+    func filesOfAnotherKind() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("z.sqlite").path
+        #expect(try zeader(["add", "http://x.example/feed", "--no-fetch", "--db", db], in: dir).status == 0)
+        func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return url.path
+        }
+        let binary = try write("photo.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0xFE, 0x80])
+        let html = try write("page.html", Array("<!DOCTYPE html><HTML><body>hi</body></HTML>\n".utf8))
+        let otherJSON = try write("other.json", Array(#"{"format":"something-else","feeds":[],"items":[]}"#.utf8))
+        let notes = try write("notes.txt", Array("hello, no database here\n".utf8))
+        let damaged = try write("cut.json", Array(#"{"format":"zeader-backup","version":2,"feeds":[{"url":"#.utf8))
+        let cases: [([String], Int32, String)] = [
+            (["import", binary], 2, "zeader import: \(binary): "),
+            (["import", html], 2, "zeader import: \(html): not OPML"),
+            (["import", otherJSON], 2, "not a Zeader backup"),
+            // A Zeader store is an SQLite file, but no newsboat cache.
+            (["import", db, "--db", dir.appendingPathComponent("other.sqlite").path], 2, "not a newsboat cache"),
+            (["list", "--db", dir.path], 2, "is a folder; --db names the store's file"),
+            (["list", "--db", notes], 2, "not an SQLite database"),
+            (["import", damaged], 1, "zeader import: \(damaged): "),
+            (["import", dir.appendingPathComponent("missing.opml").path], 1, "cannot read"),
+        ]
+        for (arguments, status, message) in cases {
+            let r = try zeader(arguments.contains("--db") ? arguments : arguments + ["--db", db], in: dir)
+            #expect(r.status == status, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(arguments): \(r.stderr)")
+        }
+        // Nothing it refused changed the file it named.
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "hello, no database here\n")
     }
 
     @Test("--help and --version exit 0")

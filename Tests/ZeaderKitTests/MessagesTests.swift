@@ -62,6 +62,8 @@ import Testing
                 + "(ids are as `zeader items --json` prints them)"
         ),
         (.invalidIgnoreRuleNumber(0), "ignore rules are numbered from 1, not 0 (see `zeader ignore list`)"),
+        (.notTheFileAsked(path: "/p.jpg", reason: "not OPML"), "/p.jpg: not OPML"),
+        (.storeIsAFolder(path: "/d"), "the store /d is a folder; --db names the store's file (such as /d/zeader.sqlite)"),
         (.cancelled, "cancelled"),
         (.unexpected(type: "Swift.DecodingError", detail: "bad"), "unexpected error (Swift.DecodingError): bad"),
     ])
@@ -84,6 +86,10 @@ import Testing
         (.password(.noTerminal), true),
         (.password(.noneGiven), true),
         (.backupFromStandardInput, true),
+        (.notTheFileAsked(path: "/p.jpg", reason: "not OPML"), true),
+        (.storeIsAFolder(path: "/d"), true),
+        (.store(.notADatabase(path: "/notes.txt")), true),
+        (.store(.damaged(path: "/z", detail: "page 3")), false),
         (.invalidItemID("", .empty), true),
         (.invalidItemID("tag:google.com,2005:reader/item/xyz", .notSixteenHexDigits), true),
         (.invalidIgnoreRuleNumber(-3), true),

@@ -230,8 +230,11 @@ public struct FeedLibrary: Sendable {
             list = try SubscriptionImport.read(data: data, source: source)
         } catch {
             let message = String(describing: error)
-            throw ZeaderError.unreadableFile(
-                path: source, reason: message.hasPrefix(source) ? String(message.dropFirst(source.count + 2)) : message)
+            let reason = message.hasPrefix(source) ? String(message.dropFirst(source.count + 2)) : message
+            switch error as? OPMLError {
+            case .notXML?, .notOPML?, .unreadableText?: throw ZeaderError.notTheFileAsked(path: source, reason: reason)
+            default: throw ZeaderError.unreadableFile(path: source, reason: reason)
+            }
         }
         var report = ImportReport(notes: list.notes)
         report.rejected = list.rejected

@@ -19,6 +19,12 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case notSubscribed(String)
     /// A file could not be read or understood.
     case unreadableFile(path: String, reason: String)
+    /// A file named on the command line that is not of the kind the command reads (`import`
+    /// of a file that is neither OPML, a urls file, a backup nor a newsboat cache): the
+    /// user's argument, not a failure to read it (that is ``unreadableFile(path:reason:)``).
+    case notTheFileAsked(path: String, reason: String)
+    /// `--db` naming a folder, not the store's file.
+    case storeIsAFolder(path: String)
     /// A `--where` predicate that does not parse or does not fit FeedItem.
     case invalidPredicate(String)
     /// A `--where` predicate whose query ran past ``UserPredicate/timeLimit`` and was stopped.
@@ -116,8 +122,10 @@ public enum ZeaderError: Error, Sendable, Equatable {
         switch self {
         case .invalidURL, .invalidPredicate, .invalidIgnoreRule, .invalidSmartPredicate, .smartFeedNeedsTitle,
             .noItemsNamed, .invalidItemID, .invalidIgnoreRuleNumber, .unknownSortField, .unknownSortDirection,
-            .backupFromStandardInput, .urlsWithoutNewsboatCache:
+            .backupFromStandardInput, .urlsWithoutNewsboatCache, .notTheFileAsked, .storeIsAFolder:
             return true
+        // A --db that names a file which is no SQLite database at all.
+        case .store(.notADatabase): return true
         case .sync(let error): return error.isUsageError
         case .password(let problem):
             switch problem {

@@ -20,6 +20,9 @@ extension ZeaderError: CustomStringConvertible {
         case .alreadySubscribed(let url): return "already subscribed: \(url)"
         case .notSubscribed(let url): return "not subscribed: \(url)"
         case .unreadableFile(let path, let reason): return "\(path): \(reason)"
+        case .notTheFileAsked(let path, let reason): return "\(path): \(reason)"
+        case .storeIsAFolder(let path):
+            return "the store \(path) is a folder; --db names the store's file (such as \(path)/zeader.sqlite)"
         case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
         case .predicateTimedOut(let seconds):
             let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
