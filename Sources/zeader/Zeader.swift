@@ -64,7 +64,7 @@ struct Zeader: AsyncParsableCommand {
             // One line naming what was wrong (the config file and line, the store, the terminal).
             // Never trapping: after the terminal hung up, stderr may be that terminal (EIO).
             try? FileHandle.standardError.write(contentsOf: Data("zeader: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw ExitCode((error as? ZeaderError)?.isUsageError == true ? 2 : 1)
         }
     }
 

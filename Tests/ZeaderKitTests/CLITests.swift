@@ -320,6 +320,9 @@ struct CLITests {
             (["import", db, "--db", dir.appendingPathComponent("other.sqlite").path], 2, "not a newsboat cache"),
             (["list", "--db", dir.path], 2, "is a folder; --db names the store's file"),
             (["list", "--db", notes], 2, "not an SQLite database"),
+            // The reader, before it takes the terminal.
+            (["--db", dir.path], 2, "zeader: the store \(dir.path) is a folder"),
+            (["--db", notes], 2, "zeader: store: \(notes): not an SQLite database"),
             (["import", damaged], 1, "zeader import: \(damaged): "),
             (["import", dir.appendingPathComponent("missing.opml").path], 1, "cannot read"),
         ]
