@@ -59,7 +59,7 @@ public enum ByteCount {
         for _ in 0..<power { scale *= binary ? 1024 : 1000 }
         let (wholeBytes, overflow) = wholeValue.multipliedReportingOverflow(by: scale)
         guard !overflow else { return nil }
-        // Below a byte is dropped; a Double holds a fraction of at most 2^40 to well within one.
+        // Below a byte is dropped; at scales up to 2^40 a Double errs by far less than a byte.
         let fractionBytes = fraction.isEmpty ? 0 : Int64((Double("0." + fraction)! * Double(scale)).rounded(.down))
         let (bytes, sumOverflow) = wholeBytes.addingReportingOverflow(fractionBytes)
         return sumOverflow ? nil : bytes
