@@ -205,6 +205,16 @@ public enum Messages {
         "\(url): HTTP \(httpStatus), retry after \(JSONText.timestamp(until))"
     }
 
+    /// An episode larger than `podcast-max-size` (`limit`, in bytes), said in the units the
+    /// config and every other size use.
+    ///
+    /// ```swift
+    /// Messages.episodeTooLarge(url: "https://x.example/a.mp3", limit: 500_000_000)   // "…: larger than podcast-max-size (500.0 MB), not downloaded"
+    /// ```
+    public static func episodeTooLarge(url: String, limit: Int64) -> String {
+        "\(url): larger than podcast-max-size (\(ByteCount.text(limit))), not downloaded"
+    }
+
     /// A feed that a permanent redirect moved.
     public static func moved(url: String, to target: String) -> String { "\(url) moved permanently to \(target)" }
 

@@ -141,6 +141,9 @@ public struct PodcastDownloader: Sendable {
         let part = file.appendingPathExtension("part")
         let outcome = await fetcher.download(url, to: part) { progress in onEvent(.progress(episode, progress)) }
         switch outcome {
+        case .failed(.tooLarge(let url, let limit)):
+            onEvent(.failed(episode, message: Messages.episodeTooLarge(url: url.absoluteString, limit: Int64(limit))))
+            return (false, 0)
         case .failed(let error):
             onEvent(.failed(episode, message: error.description))
             return (false, 0)
