@@ -89,6 +89,8 @@ struct PodcastsCommand: AsyncParsableCommand {
             guard
                 let episode = try library.podcasts().first(where: { $0.isNamed(by: ids[0]) && (feed == nil || $0.feed == feed) })
             else {
+                // What the user mistyped is said before what is not there.
+                if let feed { _ = try FeedSubscription.validatedURL(feed) }
                 throw ItemID.problem(with: ids[0]).map { ZeaderError.invalidItemID(ids[0], $0) }
                     ?? ZeaderError.notQueued(id: ids[0])
             }

@@ -238,6 +238,8 @@ struct CLITests {
             (["podcasts", "add", ""], 2, "invalid item id '': empty"),
             (["podcasts", "remove", "greader:"], 2, "invalid item id 'greader:'"),
             (["podcasts", "play", " "], 2, "invalid item id ' ': empty"),
+            (["podcasts", "play", "g1", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            (["podcasts", "play", "g1", "--feed", "http://x.example/feed"], 1, "'g1' is not in the podcast queue"),
             (["podcasts", "add", "nosuchid"], 1, "no item with id 'nosuchid'"),
             (["podcasts", "play", "nosuchid"], 1, "'nosuchid' is not in the podcast queue"),
             (["parse", "/nonexistent/feed.xml"], 1, "cannot read /nonexistent/feed.xml"),
