@@ -57,7 +57,7 @@ struct CleanupCommand: ParsableCommand {
         var details: [String] = []
         if !limited { details.append("no max-items or keep-days configured") }
         if report.droppedTombstones > 0 { details.append("\(report.droppedTombstones) old tombstones dropped") }
-        if let bytes = report.reclaimedBytes { details.append("vacuumed, \(bytes / 1024) KiB given back") }
+        if let bytes = report.reclaimedBytes { details.append("vacuumed, \(ByteCount.text(bytes)) given back") }
         if !details.isEmpty { line += " (" + details.joined(separator: ", ") + ")" }
         return line
     }

@@ -50,16 +50,9 @@ struct ImportCommand: ParsableCommand {
             try importNewsboatCache(into: library)
             return
         }
-        if urls != nil {
-            CommandOutput.warn("zeader import: --urls goes with a newsboat cache.db, and \(file) is not one")
-            throw ExitCode(2)
-        }
+        if urls != nil { throw CommandOutput.fail("import", .urlsWithoutNewsboatCache(path: file)) }
         if FeedLibrary.looksLikeBackup(data) {
-            guard file != "-" else {
-                CommandOutput.warn(
-                    "zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)")
-                throw ExitCode.failure
-            }
+            guard file != "-" else { throw CommandOutput.fail("import", .backupFromStandardInput) }
             let report: BackupRestoreReport
             do {
                 report = try library.restoreBackup(from: URL(fileURLWithPath: file), allowCommands: allowCommands)

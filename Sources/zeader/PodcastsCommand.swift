@@ -89,7 +89,10 @@ struct PodcastsCommand: AsyncParsableCommand {
             guard
                 let episode = try library.podcasts().first(where: { $0.isNamed(by: ids[0]) && (feed == nil || $0.feed == feed) })
             else {
-                throw ZeaderError.other("'\(ids[0])' is not in the podcast queue")
+                // What the user mistyped is said before what is not there.
+                if let feed { _ = try FeedSubscription.validatedURL(feed) }
+                throw ItemID.problem(with: ids[0]).map { ZeaderError.invalidItemID(ids[0], $0) }
+                    ?? ZeaderError.notQueued(id: ids[0])
             }
             let status = try PodcastPlayer.play(episode, player: config.podcasts.player)
             if status != 0 { throw ExitCode(status) }

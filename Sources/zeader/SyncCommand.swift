@@ -98,6 +98,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            // A URL that cannot be the API is refused before a password is asked for.
+            if action == "add" {
+                do throws(SyncError) { try GReaderClient.checkAPIURL(apiURL ?? "") } catch { throw ZeaderError.sync(error) }
+            }
             // A login that fails leaves nothing behind, not even a new store.
             let token =
                 action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
@@ -116,7 +120,7 @@ struct SyncCommand: AsyncParsableCommand {
                 try await sync.renewLogin(password: try password())
                 CommandOutput.write("logged in again\n")
             case "status":
-                guard let status = try sync.status() else { throw ZeaderError.other(SyncError.noAccount.description) }
+                guard let status = try sync.status() else { throw ZeaderError.sync(.noAccount) }
                 CommandOutput.write(Self.render(status, json: json))
             case "remove":
                 let dropped = try sync.removeAccount(force: force)
@@ -128,7 +132,7 @@ struct SyncCommand: AsyncParsableCommand {
                     report = try await sync.sync(missingFeeds: missingFeeds)
                 } catch {
                     let pending = (try? sync.status()?.pending) ?? 0
-                    throw ZeaderError.other(Messages.syncFailed(error.description, pending: pending))
+                    throw ZeaderError.syncFailed(error, pending: pending, localFeeds: nil)
                 }
                 for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
                 CommandOutput.write(report.line + "\n")

@@ -7,7 +7,8 @@ import ZeaderTUI
 
 /// The `zeader` command: the interactive reader and its headless subcommands.
 ///
-/// Exit status: 0 success; 1 an operation failed (a feed, a file, the store); 2 bad usage.
+/// Exit status: 0 success; 1 an operation failed (a feed, a file, the store, a sync); 2 bad
+/// usage (``ZeaderError/isUsageError``: an argument, or a file that is not what was asked).
 @main
 struct Zeader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +17,8 @@ struct Zeader: AsyncParsableCommand {
         usage: "zeader [--db <PATH>] [--demo] [<subcommand>]",
         discussion: """
             Without a subcommand, zeader opens the interactive reader on the store.
-            Exit status: 0 success, 1 failure (a feed, a file or the store), 2 bad usage.
+            Exit status: 0 success, 1 failure (a feed, a file, the store, a sync), 2 bad usage (an argument, or a \
+            file that is not what the command reads).
             """,
         version: zeaderVersion,
         subcommands: [
@@ -65,7 +67,7 @@ struct Zeader: AsyncParsableCommand {
             // One line naming what was wrong (the store, the terminal).
             // Never trapping: after the terminal hung up, stderr may be that terminal (EIO).
             try? FileHandle.standardError.write(contentsOf: Data("zeader: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw ExitCode((error as? ZeaderError)?.isUsageError == true ? 2 : 1)
         }
     }
 

@@ -24,8 +24,10 @@ struct CommandResult {
 }
 
 /// Runs the binary with `arguments` in an environment of its own (HOME and XDG dirs inside
-/// `directory`, no ZEADER_DB unless given).
-func zeader(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> CommandResult {
+/// `directory`, no ZEADER_DB unless given), `input` on its stdin (else /dev/null).
+func zeader(
+    _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], input: Data? = nil
+) throws -> CommandResult {
     let binary = try #require(zeaderBinary, "build the zeader executable first (swift build --product zeader)")
     let process = Process()
     process.executableURL = binary
@@ -40,8 +42,16 @@ func zeader(_ arguments: [String], in directory: URL, environment extra: [String
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let stdin = input.map { _ in Pipe() }
+    process.standardInput = stdin ?? FileHandle.nullDevice
     try process.run()
+    if let stdin, let input {
+        // Written from another thread, so that a command that does not read it cannot block the test.
+        DispatchQueue.global().async {
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+            try? stdin.fileHandleForWriting.close()
+        }
+    }
     // Read both pipes concurrently with the process, so a large output cannot block it.
     let stderrData = Mutex(Data())
     let group = DispatchGroup()
@@ -186,6 +196,61 @@ struct CLITests {
             (["refresh", "http://nowhere.example/"], 1, "not subscribed: http://nowhere.example/"),
             (["nosuchcommand"], 2, "nosuchcommand"),
             (["list", "--bogus"], 2, "--bogus"),
+            // A feed URL that could never be one is the user's typing, on every command that names a feed.
+            (["remove", "not a url"], 2, "invalid feed URL 'not a url': not an absolute URL"),
+            (["remove", "FTP://x.example/feed"], 2, "unsupported scheme 'ftp'"),
+            (["remove", "http://x.example/feed"], 1, "not subscribed: http://x.example/feed"),
+            (["remove", "exec:true"], 1, "not subscribed: exec:true"),
+            (["refresh", "gopher://x.example/"], 2, "unsupported scheme 'gopher'"),
+            (["items", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            (["mark-read", "--feed", "http://"], 2, "invalid feed URL 'http://': no host"),
+            (["tag", "not a url", "news"], 2, "invalid feed URL 'not a url'"),
+            (["tag", "http://x.example/feed", "news"], 1, "not subscribed: http://x.example/feed"),
+            (["trust", " \u{1B}[31mhttp://x.example/"], 2, "contains the control character U+001B"),
+            (["trust", "http://x.example/feed"], 1, "not subscribed: http://x.example/feed"),
+            (["flag", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            (["unflag", "g1", "--feed", "mailto:a@x.example"], 2, "unsupported scheme 'mailto'"),
+            (["podcasts", "add", "g1", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            // Other arguments the user typed or left out.
+            (["add", "--smart", "title ==", "--title", "T"], 2, "invalid --smart predicate"),
+            (["add", "--smart", "read == NO"], 2, "--smart needs a --title"),
+            (["flag"], 2, "give item ids, or --feed URL, or both"),
+            (["ignore", "add", "title =="], 2, "invalid ignore rule"),
+            (["podcasts", "download", "--jobs", "17"], 2, "--jobs must be between 1 and 16"),
+            (
+                ["sync", "add", "not a url", "--user", "a", "--password-command", "echo pw"], 2,
+                "invalid sync API URL 'not a url'"
+            ),
+            (["sync", "add", "FTP://x.example/api", "--user", "a"], 2, "invalid sync API URL 'FTP://x.example/api'"),
+            (["sync", "add", "https:///api/greader.php", "--user", "a"], 2, "invalid sync API URL"),
+            (["sync", "add", "/api/greader.php", "--user", "a"], 2, "invalid sync API URL"),
+            // Things named that are not there, and failures.
+            (["flag", "nosuchid"], 1, "no item with id 'nosuchid'"),
+            (["ignore", "remove", "5"], 1, "no stored ignore rule 5"),
+            (["ignore", "remove", "0"], 2, "ignore rules are numbered from 1, not 0"),
+            (["flag", ""], 2, "invalid item id '': empty"),
+            (["unflag", " \t"], 2, "invalid item id"),
+            (["flag", "nosuchid", "GREADER:12x"], 2, "invalid item id 'GREADER:12x': greader: needs"),
+            (["flag", "greader:0"], 2, "invalid item id 'greader:0'"),
+            (["flag", "greader:18446744073709551616"], 2, "invalid item id"),
+            (["flag", "greader:18446744073709551615"], 1, "no item with id 'greader:18446744073709551615'"),
+            (["unflag", "tag:google.com,2005:reader/item/12"], 2, "16 hex digits"),
+            (["podcasts", "add", ""], 2, "invalid item id '': empty"),
+            (["podcasts", "remove", "greader:"], 2, "invalid item id 'greader:'"),
+            (["podcasts", "play", " "], 2, "invalid item id ' ': empty"),
+            (["podcasts", "play", "g1", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
+            (["podcasts", "play", "g1", "--feed", "http://x.example/feed"], 1, "'g1' is not in the podcast queue"),
+            (["podcasts", "add", "nosuchid"], 1, "no item with id 'nosuchid'"),
+            (["podcasts", "play", "nosuchid"], 1, "'nosuchid' is not in the podcast queue"),
+            (["parse", "/nonexistent/feed.xml"], 1, "cannot read /nonexistent/feed.xml"),
+            (["sync"], 1, "the sync failed: no sync account"),
+            (["sync", "status"], 1, "no sync account"),
+            (["sync", "remove"], 1, "no sync account"),
+            (["sync", "login", "--password-command", "true"], 1, "--password-command printed no password"),
+            (
+                ["sync", "add", "http://127.0.0.1:9/api", "--user", "a", "--password-command", "exit 3"], 1,
+                "--password-command failed (exit status 3)"
+            ),
         ])
     func badArguments(arguments: [String], status: Int32, message: String) throws {
         let dir = try temporaryDirectory()
@@ -196,15 +261,81 @@ struct CLITests {
         #expect(r.stdout.isEmpty)
     }
 
-    @Test("import of a file that is neither OPML nor a urls file names it")
+    @Test("cleanup --vacuum says what it gave back in the one byte-size format (kB, not KiB)")
+    func vacuumSize() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try zeader(["cleanup", "--vacuum", "--db", dir.appendingPathComponent("z.sqlite").path], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = try #require(r.stdout.firstMatch(of: /vacuumed, (.+?) given back/)?.1, "\(r.stdout)")
+        #expect(size.wholeMatch(of: /[0-9]+ bytes|[0-9]+\.[0-9] (kB|MB|GB)/) != nil, "\(r.stdout)")
+    }
+
+    @Test("import: a backup on stdin and --urls without a newsboat cache are the user's input, exit 2")
+    func importMisuse() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("z.sqlite").path
+        let backup = Data(#"{"format":"zeader-backup","version":2,"feeds":[],"items":[]}"#.utf8)
+        var r = try zeader(["import", "-", "--db", db], in: dir, input: backup)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr == "zeader import: a JSON backup must be given as a file (it is read in place and can be resumed)\n")
+        let opml = dir.appendingPathComponent("feeds.opml")
+        try #"<opml version="2.0"><body/></opml>"#.write(to: opml, atomically: true, encoding: .utf8)
+        r = try zeader(["import", opml.path, "--urls", opml.path, "--db", db], in: dir)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr == "zeader import: --urls goes with a newsboat cache.db, and \(opml.path) is not one\n")
+    }
+
+    @Test("import of a file that is neither OPML nor a urls file names it, exit 2")
     func importGarbage() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("bad.opml")
         try "<html><body>hello".write(to: file, atomically: true, encoding: .utf8)
         let r = try zeader(["import", file.path, "--db", dir.appendingPathComponent("z.sqlite").path], in: dir)
-        #expect(r.status == 1)
+        #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("zeader import: \(file.path)"))
+    }
+
+    @Test("a file that is not what the command reads exits 2; one that cannot be read or is damaged exits 1")
+    func filesOfAnotherKind() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("z.sqlite").path
+        #expect(try zeader(["add", "http://x.example/feed", "--no-fetch", "--db", db], in: dir).status == 0)
+        func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return url.path
+        }
+        let binary = try write("photo.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0xFE, 0x80])
+        let html = try write("page.html", Array("<!DOCTYPE html><HTML><body>hi</body></HTML>\n".utf8))
+        let otherJSON = try write("other.json", Array(#"{"format":"something-else","feeds":[],"items":[]}"#.utf8))
+        let notes = try write("notes.txt", Array("hello, no database here\n".utf8))
+        let damaged = try write("cut.json", Array(#"{"format":"zeader-backup","version":2,"feeds":[{"url":"#.utf8))
+        let cases: [([String], Int32, String)] = [
+            (["import", binary], 2, "zeader import: \(binary): "),
+            (["import", html], 2, "zeader import: \(html): not OPML"),
+            (["import", otherJSON], 2, "not a Zeader backup"),
+            // A Zeader store is an SQLite file, but no newsboat cache.
+            (["import", db, "--db", dir.appendingPathComponent("other.sqlite").path], 2, "not a newsboat cache"),
+            (["list", "--db", dir.path], 2, "is a folder; --db names the store's file"),
+            (["list", "--db", notes], 2, "not an SQLite database"),
+            // The reader, before it takes the terminal.
+            (["--db", dir.path], 2, "zeader: the store \(dir.path) is a folder"),
+            (["--db", notes], 2, "zeader: store: \(notes): not an SQLite database"),
+            (["import", damaged], 1, "zeader import: \(damaged): "),
+            (["import", dir.appendingPathComponent("missing.opml").path], 1, "cannot read"),
+        ]
+        for (arguments, status, message) in cases {
+            let r = try zeader(arguments.contains("--db") ? arguments : arguments + ["--db", db], in: dir)
+            #expect(r.status == status, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(arguments): \(r.stderr)")
+        }
+        // Nothing it refused changed the file it named.
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "hello, no database here\n")
     }
 
     @Test("--help and --version exit 0")

@@ -91,7 +91,7 @@ struct PodcastTests {
             let library = FeedLibrary(store: store)
             try library.add(url: http.url("/feed").absoluteString)
             _ = try await FeedRefresher(store: store, options: testOptions()).refresh()
-            #expect(throws: ZeaderError.other("item 'plain' has no enclosure to download")) {
+            #expect(throws: ZeaderError.noEnclosure(id: "plain")) {
                 try library.setQueued(true, ids: ["e1", "plain"])
             }
             #expect(throws: ZeaderError.noSuchItem(id: "nope", feed: nil)) { try library.setQueued(true, ids: ["nope"]) }
@@ -254,7 +254,9 @@ struct PodcastTests {
     @Test("config: download-path, podcast-max-size, player")
     func settingsDirectives() throws {
         var settings = PodcastSettings()
-        #expect(try settings.apply("podcast-max-size", ["500M"]) && settings.maxSize == 500 << 20)
+        #expect(try settings.apply("podcast-max-size", ["500M"]) && settings.maxSize == 500_000_000)
+        #expect(ByteCount.text(settings.maxSize) == "500.0 MB")
+        #expect(ByteCount.text(PodcastSettings().maxSize) == "2.0 GB")
         #expect(try settings.apply("player", ["mpv --no-video"]) && settings.player == ["mpv", "--no-video"])
         #expect(try settings.apply("download-path", ["~/Pods"]))
         #expect(settings.downloadDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/Pods")
@@ -278,6 +280,31 @@ struct PodcastTests {
             #expect(list.status == 0)
             // 300,000 bytes: the reader's header says 300.0 kB (ArticleHeaderTests).
             #expect(list.stdout.contains("whole.mp3 (audio/mpeg, 300.0 kB)"), "\(list.stdout)")
+        }
+    }
+
+    @Test("podcast-max-size 293K is 293,000 bytes, as 293.0 kB is printed: a 300,000-byte episode is refused")
+    func maxSizeInThePrintedUnits() async throws {
+        let routes = Routes()
+        try await withLoopbackServer(routes.handler) { http in
+            routes["/feed"] = .ok(podcastFeed(http.url(""), [("whole", "/whole.mp3")]))
+            routes["/whole.mp3"] = .respond(status: 200, headers: [("Content-Type", "audio/mpeg")], body: media)
+            let dir = try folder()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let config = dir.appendingPathComponent("config/zeader")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try "podcast-max-size 293K\ndownload-path \(dir.appendingPathComponent("pods").path)\n".write(
+                to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            let db = dir.appendingPathComponent("z.sqlite").path
+            #expect(try zeader(["--db", db, "add", http.url("/feed").absoluteString], in: dir).status == 0)
+            #expect(try zeader(["--db", db, "refresh"], in: dir).status == 0)
+            #expect(try zeader(["--db", db, "podcasts", "add", "whole"], in: dir).status == 0)
+            let download = try zeader(["--db", db, "podcasts", "download"], in: dir)
+            #expect(download.status == 1, "\(download.stderr)")
+            #expect(
+                download.stderr.contains("whole.mp3: larger than podcast-max-size (293.0 kB), not downloaded"),
+                "\(download.stderr)")
+            #expect(download.stdout == "0 downloaded (0 bytes), 1 failed\n")
         }
     }
 

@@ -19,12 +19,14 @@ import ZeaderKit
     }
 
     @Test func aCommandThatFailsOrFloodsIsOneClearError() throws {
-        #expect(throws: ZeaderError.other("--password-command failed (exit status 3)")) {
+        #expect(throws: ZeaderError.password(.commandFailed(.exited(3)))) {
             try PasswordInput.firstLine(of: "exit 3")
         }
-        #expect(throws: ZeaderError.other("--password-command printed more than \(PasswordInput.maxOutput) bytes")) {
+        #expect(ZeaderError.password(.commandFailed(.exited(3))).description == "--password-command failed (exit status 3)")
+        #expect(throws: ZeaderError.password(.commandOutputTooLarge(limit: PasswordInput.maxOutput))) {
             try PasswordInput.firstLine(of: "yes")
         }
+        #expect(throws: ZeaderError.password(.commandPrintedNothing)) { try PasswordInput.firstLine(of: "true") }
         #expect(try PasswordInput.firstLine(of: "printf 'secret\\r\\nmore'") == "secret")
     }
 }

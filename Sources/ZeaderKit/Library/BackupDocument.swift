@@ -14,6 +14,8 @@ struct BackupDocument: Sendable {
     /// Why a file is not a backup document.
     struct ReadError: Error, CustomStringConvertible {
         var description: String
+        /// A JSON document that is not a Zeader backup at all (not a damaged one).
+        var isAnotherKind = false
     }
 
     let data: Data
@@ -72,7 +74,8 @@ struct BackupDocument: Sendable {
         guard format == FeedLibrary.backupFormat else {
             throw ReadError(
                 description:
-                    "not a Zeader backup (\"format\" is \(format.map { "\"\($0)\"" } ?? "missing"), expected \"\(FeedLibrary.backupFormat)\")"
+                    "not a Zeader backup (\"format\" is \(format.map { "\"\($0)\"" } ?? "missing"), expected \"\(FeedLibrary.backupFormat)\")",
+                isAnotherKind: true
             )
         }
         if let version {

@@ -188,6 +188,7 @@ extension FeedLibrary {
         do {
             document = try BackupDocument(contentsOf: file)
         } catch let error as BackupDocument.ReadError {
+            if error.isAnotherKind { throw ZeaderError.notTheFileAsked(path: path, reason: error.description) }
             throw ZeaderError.unreadableFile(path: path, reason: error.description)
         } catch {
             throw ZeaderError.unreadableFile(path: path, reason: (error as NSError).localizedDescription)

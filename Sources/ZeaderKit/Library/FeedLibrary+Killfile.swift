@@ -42,7 +42,8 @@ extension FeedLibrary {
     public func removeIgnoreRule(number: Int, configRules: [Killfile.Rule] = []) throws(ZeaderError) -> Killfile.Rule {
         try withContext { context in
             let stored = try Killfile.stored(in: context)
-            guard number >= 1, number <= stored.count else { throw ZeaderError.noSuchIgnoreRule(number) }
+            guard number >= 1 else { throw ZeaderError.invalidIgnoreRuleNumber(number) }
+            guard number <= stored.count else { throw ZeaderError.noSuchIgnoreRule(number) }
             let rule = stored[number - 1]
             let removed = Killfile.Rule(scope: FeedScope(parsing: rule.scope), predicateFormat: rule.predicateFormat)
             context.delete(rule)

@@ -48,7 +48,7 @@ extension FeedLibrary {
             var predicate = ObjectGraph.Predicate.true
             if let feed {
                 guard try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) != nil else {
-                    throw ZeaderError.notSubscribed(feed)
+                    throw ZeaderError.missingFeed(feed)
                 }
                 predicate = .comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed)))
             }
@@ -57,7 +57,7 @@ extension FeedLibrary {
             }
             let items = try context.fetch(FetchRequest<FeedItem>(predicate: predicate))
             if let missing = ItemID.firstUnmatched(ids, in: items) {
-                throw ZeaderError.noSuchItem(id: missing, feed: feed)
+                throw ZeaderError.missingItem(missing, feed: feed)
             }
             return try ItemMarking.setFlagged(items.map(\.objectID), flagged, in: context)
         }

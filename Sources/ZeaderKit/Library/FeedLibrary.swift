@@ -122,7 +122,7 @@ public struct FeedLibrary: Sendable {
                 guard let server = try Server.findFirst(byAttribute: "url", value: .string(feed), in: context),
                     let key = server.objectID.primaryKey
                 else {
-                    throw ZeaderError.notSubscribed(feed)
+                    throw ZeaderError.missingFeed(feed)
                 }
                 let byKey = ObjectGraph.Predicate.comparison(
                     .keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: key))
@@ -198,7 +198,7 @@ public struct FeedLibrary: Sendable {
         let changed = try withContext { context in
             guard let url else { return try ItemMarking.markRead(.all, in: context) }
             guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                throw ZeaderError.notSubscribed(url)
+                throw ZeaderError.missingFeed(url)
             }
             return try ItemMarking.markRead(.feed(server.objectID), in: context)
         }
@@ -230,8 +230,11 @@ public struct FeedLibrary: Sendable {
             list = try SubscriptionImport.read(data: data, source: source)
         } catch {
             let message = String(describing: error)
-            throw ZeaderError.unreadableFile(
-                path: source, reason: message.hasPrefix(source) ? String(message.dropFirst(source.count + 2)) : message)
+            let reason = message.hasPrefix(source) ? String(message.dropFirst(source.count + 2)) : message
+            switch error as? OPMLError {
+            case .notXML?, .notOPML?, .unreadableText?: throw ZeaderError.notTheFileAsked(path: source, reason: reason)
+            default: throw ZeaderError.unreadableFile(path: source, reason: reason)
+            }
         }
         var report = ImportReport(notes: list.notes)
         report.rejected = list.rejected

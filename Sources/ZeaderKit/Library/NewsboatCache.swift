@@ -52,7 +52,7 @@ struct NewsboatCache {
             database = try ForeignDatabase(readingAt: url)
             let tables = try database.tableNames()
             guard tables.contains("rss_feed"), tables.contains("rss_item") else {
-                throw ZeaderError.unreadableFile(
+                throw ZeaderError.notTheFileAsked(
                     path: url.path, reason: "an SQLite database, but not a newsboat cache (no rss_feed and rss_item tables)")
             }
             let columns = try database.columnNames(of: "rss_item")

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import ObjectGraph
 
@@ -18,6 +19,12 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case notSubscribed(String)
     /// A file could not be read or understood.
     case unreadableFile(path: String, reason: String)
+    /// A file named on the command line that is not of the kind the command reads (`import`
+    /// of a file that is neither OPML, a urls file, a backup nor a newsboat cache): the
+    /// user's argument, not a failure to read it (that is ``unreadableFile(path:reason:)``).
+    case notTheFileAsked(path: String, reason: String)
+    /// `--db` naming a folder, not the store's file.
+    case storeIsAFolder(path: String)
     /// A `--where` predicate that does not parse or does not fit FeedItem.
     case invalidPredicate(String)
     /// A `--where` predicate whose query ran past ``UserPredicate/timeLimit`` and was stopped.
@@ -39,6 +46,11 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case noItemsNamed(flagging: Bool)
     /// An item id (guid) that matches no item (in `feed`, when given).
     case noSuchItem(id: String, feed: String?)
+    /// An item id that can name no item (``ItemID/problem(with:)``): a typing error, not an
+    /// item missing from the store.
+    case invalidItemID(String, ItemID.Problem)
+    /// `ignore remove N` with N below 1: rule numbers start at 1.
+    case invalidIgnoreRuleNumber(Int)
     /// A backup names a feed that is not in the store.
     case notAFeedInStore(String)
     /// A feed could not be fetched or read (adding a feed with a preview).
@@ -47,25 +59,111 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case invalidIgnoreRule(String)
     /// `zeader ignore remove N` with no stored rule N.
     case noSuchIgnoreRule(Int)
-    /// Anything else, described.
-    case other(String)
+    /// A newsboat sort order (`article-sort-order`, `:set`) whose field is not one of
+    /// ``ItemSortOrder/Field`` (`text` is the whole order as given).
+    case unknownSortField(String)
+    /// A newsboat sort order whose direction (after the `-`) is neither `asc` nor `desc`.
+    case unknownSortDirection(String, order: String)
+    /// `import -` of a JSON backup: a backup is read in place (and resumed), so it is named
+    /// as a file.
+    case backupFromStandardInput
+    /// `import --urls FILE` of something that is not a newsboat cache (`path`).
+    case urlsWithoutNewsboatCache(path: String)
+    /// The sync account or its server: ``SyncError`` says which.
+    case sync(SyncError)
+    /// A sync that failed (`problem`), with the count of changes made here and kept for the
+    /// next sync, and (for a refresh) how many feeds not synced are refreshed here all the same.
+    indirect case syncFailed(ZeaderError, pending: Int, localFeeds: Int?)
+    /// The sync password could not be had: ``PasswordProblem`` says why.
+    case password(PasswordProblem)
+    /// `podcasts add` of an item (`id`, its guid) without an enclosure.
+    case noEnclosure(id: String)
+    /// An id that names no episode of the podcast queue.
+    case notQueued(id: String)
+    /// `podcasts play` with no `player` in the config.
+    case noPlayer
+    /// `podcasts play` of an episode not downloaded yet.
+    case notDownloaded(id: String)
+    /// A program (the player) that could not be started: ``Subprocess/Failure`` says why.
+    case cannotRun(Subprocess.Failure)
+    /// The operation was cancelled (the reader quit, a task was cancelled).
+    case cancelled
+    /// An error of a kind no operation expects, named by its type: a bug to report.
+    case unexpected(type: String, detail: String)
 
-    /// True for errors in what the user typed (exit status 2 on the command line).
+    /// Where a sync password comes from, and what went wrong there.
+    ///
+    /// ```swift
+    /// throw ZeaderError.password(.commandPrintedNothing)
+    /// ```
+    public enum PasswordProblem: Sendable, Equatable {
+        /// `--password-command` could not be started (`reason`, the system's words).
+        case commandCouldNotRun(reason: String)
+        /// `--password-command` printed more than `limit` bytes.
+        case commandOutputTooLarge(limit: Int)
+        /// `--password-command` ended other than with status 0.
+        case commandFailed(Subprocess.Termination)
+        /// `--password-command`'s first line is empty.
+        case commandPrintedNothing
+        /// No `$ZEADER_SYNC_PASSWORD`, no `--password-command` and no terminal to ask on.
+        case noTerminal
+        /// An empty password typed at the prompt.
+        case noneGiven
+    }
+
+    /// True for errors in what the user typed or left out (exit status 2 on the command
+    /// line); false for failures (network, store, server, a file, a program, something
+    /// named that is not there: exit status 1). Exhaustive, so that each new kind decides.
     ///
     /// ```swift
     /// exit(error.isUsageError ? 2 : 1)
     /// ```
     public var isUsageError: Bool {
         switch self {
-        case .invalidURL, .invalidPredicate, .invalidIgnoreRule: return true
-        default: return false
+        case .invalidURL, .invalidPredicate, .invalidIgnoreRule, .invalidSmartPredicate, .smartFeedNeedsTitle,
+            .noItemsNamed, .invalidItemID, .invalidIgnoreRuleNumber, .unknownSortField, .unknownSortDirection,
+            .backupFromStandardInput, .urlsWithoutNewsboatCache, .notTheFileAsked, .storeIsAFolder:
+            return true
+        // A --db that names a file which is no SQLite database at all.
+        case .store(.notADatabase): return true
+        case .sync(let error): return error.isUsageError
+        case .password(let problem):
+            switch problem {
+            case .noTerminal, .noneGiven: return true
+            case .commandCouldNotRun, .commandOutputTooLarge, .commandFailed, .commandPrintedNothing: return false
+            }
+        case .syncFailed, .alreadySubscribed, .notSubscribed, .unreadableFile, .predicateTimedOut, .store,
+            .cannotCreateFolder, .cannotCreateDownloadFolder, .smartFeedExists, .noSuchItem, .notAFeedInStore,
+            .feedUnavailable, .noSuchIgnoreRule, .noEnclosure, .notQueued, .noPlayer, .notDownloaded, .cannotRun,
+            .cancelled, .unexpected:
+            return false
         }
     }
 
-    /// Wraps any error: ZeaderErrors pass through, ObjectGraph's become `.store`.
+    /// A feed URL named on the command line that is not in the store: ``invalidURL(_:reason:)``
+    /// when the text could never be a feed's URL (a typing error, exit 2), else
+    /// ``notSubscribed(_:)``.
+    static func missingFeed(_ url: String) -> ZeaderError {
+        do { _ = try FeedSubscription.validatedURL(url) } catch { return error }
+        return .notSubscribed(url)
+    }
+
+    /// An item id that matched no item: ``invalidItemID(_:_:)`` when it could never match
+    /// one (exit 2), else ``noSuchItem(id:feed:)``.
+    static func missingItem(_ id: String, feed: String?) -> ZeaderError {
+        ItemID.problem(with: id).map { .invalidItemID(id, $0) } ?? .noSuchItem(id: id, feed: feed)
+    }
+
+    /// Wraps any error: ZeaderErrors pass through, ObjectGraph's become `.store`, a sync's
+    /// `.sync`, a fetch's `.feedUnavailable`.
     static func wrapping(_ error: any Error) -> ZeaderError {
-        if let zeader = error as? ZeaderError { return zeader }
-        if let graph = error as? ObjectGraphError { return .store(graph) }
-        return .other(String(describing: error))
+        switch error {
+        case let zeader as ZeaderError: return zeader
+        case let graph as ObjectGraphError: return .store(graph)
+        case let sync as SyncError: return .sync(sync)
+        case let fetch as FetchError: return .feedUnavailable(.fetch(fetch))
+        case is CancellationError: return .cancelled
+        default: return .unexpected(type: String(reflecting: type(of: error)), detail: String(describing: error))
+        }
     }
 }

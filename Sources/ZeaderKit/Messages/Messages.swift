@@ -20,6 +20,9 @@ extension ZeaderError: CustomStringConvertible {
         case .alreadySubscribed(let url): return "already subscribed: \(url)"
         case .notSubscribed(let url): return "not subscribed: \(url)"
         case .unreadableFile(let path, let reason): return "\(path): \(reason)"
+        case .notTheFileAsked(let path, let reason): return "\(path): \(reason)"
+        case .storeIsAFolder(let path):
+            return "the store \(path) is a folder; --db names the store's file (such as \(path)/zeader.sqlite)"
         case .invalidPredicate(let message): return "invalid --where predicate: \(message)"
         case .predicateTimedOut(let seconds):
             let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
@@ -37,11 +40,129 @@ extension ZeaderError: CustomStringConvertible {
         case .smartFeedExists(let title): return "a smart feed named '\(title)' exists already"
         case .noItemsNamed(let flagging): return "name the items to \(flagging ? "flag" : "unflag"): their ids, or --feed URL"
         case .noSuchItem(let id, let feed): return "no item with id '\(id)'" + (feed.map { " in \($0)" } ?? "")
+        case .invalidItemID(let id, let problem):
+            let reason: String
+            switch problem {
+            case .empty: reason = "empty"
+            case .notAServerNumber: reason = "greader: needs the sync server's item number (1 to 18446744073709551615)"
+            case .notSixteenHexDigits: reason = "the long form needs 16 hex digits after tag:google.com,2005:reader/item/"
+            }
+            return "invalid item id '\(id)': \(reason) (ids are as `zeader items --json` prints them)"
+        case .invalidIgnoreRuleNumber(let number):
+            return "ignore rules are numbered from 1, not \(number) (see `zeader ignore list`)"
         case .notAFeedInStore(let url): return "\(url) is not a feed in this store"
         case .feedUnavailable(let failure): return failure.description
         case .invalidIgnoreRule(let message): return "invalid ignore rule: \(message)"
         case .noSuchIgnoreRule(let number): return "no stored ignore rule \(number) (see `zeader ignore list`)"
-        case .other(let message): return message
+        case .unknownSortField(let text):
+            let fields = ItemSortOrder.Field.allCases.map(\.rawValue).joined(separator: ", ")
+            return "unknown sort order '\(text)' (one of: \(fields), optionally -asc or -desc)"
+        case .unknownSortDirection(let direction, let order):
+            return "unknown sort direction '\(direction)' in '\(order)' (asc or desc)"
+        case .backupFromStandardInput:
+            return "a JSON backup must be given as a file (it is read in place and can be resumed)"
+        case .urlsWithoutNewsboatCache(let path): return "--urls goes with a newsboat cache.db, and \(path) is not one"
+        case .sync(let error): return error.description
+        case .syncFailed(let problem, let pending, let localFeeds):
+            return Messages.syncFailed(problem.description, pending: pending, localFeeds: localFeeds)
+        case .password(let problem): return problem.description
+        case .noEnclosure(let id): return "item '\(id)' has no enclosure to download"
+        case .notQueued(let id): return "'\(id)' is not in the podcast queue"
+        case .noPlayer: return "no player configured (add a line such as 'player mpv' to the config file)"
+        case .notDownloaded(let id): return "'\(id)' is not downloaded yet (zeader podcasts download)"
+        case .cannotRun(let failure): return failure.description
+        case .cancelled: return "cancelled"
+        case .unexpected(let type, let detail): return "unexpected error (\(type)): \(detail)"
+        }
+    }
+}
+
+extension ZeaderError.PasswordProblem: CustomStringConvertible {
+    /// One line saying why there is no sync password, and where else it can come from.
+    ///
+    /// ```swift
+    /// ZeaderError.PasswordProblem.commandPrintedNothing.description   // "--password-command printed no password"
+    /// ```
+    public var description: String {
+        switch self {
+        case .commandCouldNotRun(let reason): return "--password-command could not run: \(reason)"
+        case .commandOutputTooLarge(let limit): return "--password-command printed more than \(limit) bytes"
+        case .commandFailed(let termination): return "--password-command failed (\(termination.description))"
+        case .commandPrintedNothing: return "--password-command printed no password"
+        case .noTerminal:
+            return "no terminal to ask for the password: set $ZEADER_SYNC_PASSWORD or use --password-command"
+        case .noneGiven: return "no password given"
+        }
+    }
+}
+
+extension SyncError: CustomStringConvertible {
+    /// One line saying what went wrong with the sync account or its server, and what to do.
+    ///
+    /// ```swift
+    /// SyncError.noAccount.description   // "no sync account (add one with `zeader sync add API_URL --user NAME`)"
+    /// ```
+    public var description: String {
+        switch self {
+        case .invalidAPIURL(let url):
+            return "invalid sync API URL '\(url)': give the server's Google Reader API URL, http or https "
+                + "(for FreshRSS https://HOST/api/greader.php)"
+        case .unreachable(let error):
+            return "cannot reach the sync server: \(error); nothing was lost, run `zeader sync` again later"
+        case .loginRefused(let user, let url):
+            return "\(url): login refused for user \(user) (wrong user name or password); "
+                + "check them, and the API URL, and log in again"
+        case .tokenRejected(let url):
+            return "\(url): the server no longer accepts the login token; log in again with `zeader sync login` "
+                + "(changes not yet pushed are kept)"
+        case .notTheAPI(let url, let saw):
+            return "\(url) is not a Google Reader API (its login answered with \(saw)); give the Google Reader API URL "
+                + "of your server: for FreshRSS https://HOST/api/greader.php, with API access allowed in its "
+                + "settings (Authentication) and an API password set in the user's profile; for Miniflux, enable "
+                + "the Google Reader API (and its user name and password) in Settings > Integrations"
+        case .server(let status, let request):
+            return "the sync server answered HTTP \(status) to \(request); changes not yet pushed are kept, "
+                + "run `zeader sync` again later"
+        case .badResponse(let request, let reason):
+            return "the sync server's answer to \(request) is not understood: \(reason); "
+                + "check that the account's URL is the server's Google Reader API (`zeader sync status`)"
+        case .redirectedElsewhere(let request, let to):
+            return "the sync server sent \(request) to another origin, \(to), where the login is not sent; "
+                + "check the account's API URL (`zeader sync status`): if the service has moved there, "
+                + "add the account again with the new URL"
+        case .pagination(let request, let problem):
+            let what: String
+            switch problem {
+            case .repeatedContinuation(let token):
+                what = "repeated the continuation \"\(token.prefix(80))\" (its pages would never end)"
+            case .tooManyPages(let limit): what = "went on past \(limit) pages"
+            case .tooManyIDs(let limit): what = "listed more than \(limit) items"
+            case .continuationTooLong(let limit): what = "gave a continuation longer than \(limit) bytes"
+            }
+            return "the sync server's answer to \(request) \(what); stopped there, nothing stored was lost: "
+                + "report it to the server's administrator"
+        case .noAccount: return "no sync account (add one with `zeader sync add API_URL --user NAME`)"
+        case .noToken(let path): return "the sync login token is missing (\(path)); log in again with `zeader sync login`"
+        case .accountExists(let url, let user):
+            return "a sync account is set already (\(user) at \(url)); `zeader sync login` logs it in again, "
+                + "`zeader sync remove` removes it"
+        case .unpushedChanges(let count):
+            return "\(count) change\(count == 1 ? "" : "s") made here not yet pushed to the server would be lost; "
+                + "run `zeader sync` first, or `zeader sync remove --force` to drop \(count == 1 ? "it" : "them")"
+        case .serverForgotFeeds(let listed, let synced):
+            return "the sync server lists \(listed) of the \(synced) feeds this device synced (an account reset "
+                + "or recreated?); stopped before changing anything, nothing was removed: `zeader sync --upload` "
+                + "subscribes the account to them again, `zeader sync --detach` keeps them here as local feeds, "
+                + "`zeader sync --accept-removals` removes them here too"
+        case .serverRenamedFeeds(let renamed, let listed, let synced):
+            return "the sync server gives \(renamed) of the \(synced) feeds this device synced to other feeds (their ids "
+                + "now name other URLs) and lists \(listed) as they were (an account reset and filled again from another "
+                + "device?); stopped before changing anything, nothing was removed or joined: `zeader sync --upload` "
+                + "subscribes the account to them again, `zeader sync --detach` keeps them here as local feeds, "
+                + "`zeader sync --accept-removals` removes them here"
+        case .inMemoryStore: return "an in-memory store cannot keep a sync account; name a store file with --db PATH"
+        case .cannotWriteToken(let path, let reason):
+            return "cannot write the sync token to \(path): \(reason); check that its directory is writable"
         }
     }
 }
@@ -82,6 +203,16 @@ public enum Messages {
     /// A feed that asked to wait (429/503 with Retry-After).
     public static func deferred(url: String, httpStatus: Int, until: Date) -> String {
         "\(url): HTTP \(httpStatus), retry after \(JSONText.timestamp(until))"
+    }
+
+    /// An episode larger than `podcast-max-size` (`limit`, in bytes), said in the units the
+    /// config and every other size use.
+    ///
+    /// ```swift
+    /// Messages.episodeTooLarge(url: "https://x.example/a.mp3", limit: 500_000_000)   // "…: larger than podcast-max-size (500.0 MB), not downloaded"
+    /// ```
+    public static func episodeTooLarge(url: String, limit: Int64) -> String {
+        "\(url): larger than podcast-max-size (\(ByteCount.text(limit))), not downloaded"
     }
 
     /// A feed that a permanent redirect moved.

@@ -53,6 +53,37 @@ public enum ItemID {
         return nil
     }
 
+    /// Why an id can name no item at all, whatever the store holds.
+    ///
+    /// ```swift
+    /// if ItemID.problem(with: "greader:x") == .notAServerNumber { print("not a server's id") }
+    /// ```
+    public enum Problem: Sendable, Equatable {
+        /// Nothing but white space.
+        case empty
+        /// `greader:` without a number a server could give (1 to 2⁶⁴ − 1).
+        case notAServerNumber
+        /// The long form without 16 hex digits of a number a server could give.
+        case notSixteenHexDigits
+    }
+
+    /// Why `id` names no item whatever the store holds (empty, a `greader:` or long-form id
+    /// without its number), or nil for an id that could name one.
+    ///
+    /// ```swift
+    /// ItemID.problem(with: " ")            // .empty
+    /// ItemID.problem(with: "greader:42")   // nil
+    /// ```
+    public static func problem(with id: String) -> Problem? {
+        let text = id.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return .empty }
+        guard serverID(text) == nil else { return nil }
+        let lowered = text.lowercased()
+        if lowered.hasPrefix(syncPrefix) { return .notAServerNumber }
+        if lowered.hasPrefix(longFormPrefix) { return .notSixteenHexDigits }
+        return nil
+    }
+
     /// The items `ids` name: a guid equal to one of them, or a server id one of them names.
     ///
     /// ```swift
@@ -65,7 +96,8 @@ public enum ItemID {
         return byGuid || .comparison(.keyPath("syncID"), .in, .aggregate(serverIDs.map { .constant(.string($0)) }))
     }
 
-    /// The first of `ids` that names none of `items` (read on their context's queue), else nil.
+    /// The first of `ids` that names none of `items` (read on their context's queue), one that
+    /// could name no item (``problem(with:)``) before the others; else nil.
     ///
     /// ```swift
     /// if let missing = ItemID.firstUnmatched(ids, in: items) { throw ZeaderError.noSuchItem(id: missing, feed: nil) }
@@ -77,6 +109,8 @@ public enum ItemID {
             guids.insert(item.guid)
             if let id = item.syncID { serverIDs.insert(id) }
         }
-        return ids.first { id in !guids.contains(id) && !(serverID(id).map(serverIDs.contains) ?? false) }
+        let unmatched = ids.filter { id in !guids.contains(id) && !(serverID(id).map(serverIDs.contains) ?? false) }
+        // A typing error is said before an id that is merely not stored.
+        return unmatched.first { problem(with: $0) != nil } ?? unmatched.first
     }
 }

@@ -141,6 +141,9 @@ public struct PodcastDownloader: Sendable {
         let part = file.appendingPathExtension("part")
         let outcome = await fetcher.download(url, to: part) { progress in onEvent(.progress(episode, progress)) }
         switch outcome {
+        case .failed(.tooLarge(let url, let limit)):
+            onEvent(.failed(episode, message: Messages.episodeTooLarge(url: url.absoluteString, limit: Int64(limit))))
+            return (false, 0)
         case .failed(let error):
             onEvent(.failed(episode, message: error.description))
             return (false, 0)
@@ -168,10 +171,10 @@ public enum PodcastPlayer {
     /// The argv that plays `episode`, or an error saying what is missing.
     public static func command(for episode: PodcastEpisode, player: [String]?) throws(ZeaderError) -> [String] {
         guard let player, !player.isEmpty else {
-            throw ZeaderError.other("no player configured (add a line such as 'player mpv' to the config file)")
+            throw ZeaderError.noPlayer
         }
         guard episode.isDownloaded, let file = episode.enclosure.file else {
-            throw ZeaderError.other("'\(episode.id)' is not downloaded yet (zeader podcasts download)")
+            throw ZeaderError.notDownloaded(id: episode.id)
         }
         return player + [file]
     }
@@ -187,7 +190,7 @@ public enum PodcastPlayer {
             case .signalled(let signal): return 128 + signal
             }
         } catch {
-            throw ZeaderError.other(error.description)
+            throw ZeaderError.cannotRun(error)
         }
     }
 }

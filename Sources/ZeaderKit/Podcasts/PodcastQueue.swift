@@ -59,7 +59,7 @@ public enum PodcastQueue {
     private static func setQueued(_ queued: Bool, _ itemIDs: [ObjectID], in context: ManagedObjectContext) throws -> Int {
         let items = try itemIDs.compactMap { try context.existingObject(with: $0) as? FeedItem }
         if queued, let bare = items.first(where: { $0.enclosureURL == nil }) {
-            throw ZeaderError.other("item '\(bare.guid)' has no enclosure to download")
+            throw ZeaderError.noEnclosure(id: bare.guid)
         }
         var changed = 0
         for item in items where item.enclosureQueued != queued {
@@ -121,12 +121,12 @@ extension FeedLibrary {
         var predicate = ItemID.predicate(ids)
         if let feed {
             guard try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) != nil else {
-                throw ZeaderError.notSubscribed(feed)
+                throw ZeaderError.missingFeed(feed)
             }
             predicate = .comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed))) && predicate
         }
         let items = try context.fetch(FetchRequest<FeedItem>(predicate: predicate))
-        if let missing = ItemID.firstUnmatched(ids, in: items) { throw ZeaderError.noSuchItem(id: missing, feed: feed) }
+        if let missing = ItemID.firstUnmatched(ids, in: items) { throw ZeaderError.missingItem(missing, feed: feed) }
         return items
     }
 

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```text
 /// download-path ~/Podcasts        # default $XDG_DATA_HOME/zeader/podcasts
-/// podcast-max-size 500M           # bytes, or with K, M, G; default 2G
+/// podcast-max-size 500M           # bytes, or with K, M, G (powers of 1000) or KiB, MiB, GiB; default 2G
 /// player "mpv --no-video"         # split into words, run without a shell, the file last
 /// ```
 ///
@@ -17,7 +17,7 @@ public struct PodcastSettings: Sendable, Equatable {
     /// The folder for downloads (`~` expanded); nil = `$XDG_DATA_HOME/zeader/podcasts`.
     public var downloadPath: String?
     /// The largest file downloaded, in bytes.
-    public var maxSize: Int64 = 2 << 30
+    public var maxSize: Int64 = 2_000_000_000
     /// The player's argv (the file is appended); nil = none configured.
     public var player: [String]?
 
@@ -54,8 +54,9 @@ public struct PodcastSettings: Sendable, Equatable {
             }
             downloadPath = arguments[0]
         case "podcast-max-size":
-            guard arguments.count == 1, let size = Self.byteCount(arguments[0]), size > 0 else {
-                throw PodcastSettingsError("podcast-max-size needs a size in bytes, or with K, M or G (500M)")
+            guard arguments.count == 1, let size = ByteCount.parse(arguments[0]), size > 0 else {
+                throw PodcastSettingsError(
+                    "podcast-max-size needs a size in bytes, or with K, M or G (powers of 1000: 500M) or KiB, MiB or GiB")
             }
             maxSize = size
         case "player":
@@ -67,20 +68,6 @@ public struct PodcastSettings: Sendable, Equatable {
             return false
         }
         return true
-    }
-
-    /// `1234`, `500K`, `500M`, `2G` (powers of 1024) as bytes; nil for anything else.
-    static func byteCount(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        var digits = Substring(text.uppercased())
-        var scale: Int64 = 1
-        if let last = digits.last, let unit = units[last] {
-            scale = unit
-            digits = digits.dropLast()
-        }
-        guard let number = Int64(digits), number >= 0 else { return nil }
-        let (bytes, overflow) = number.multipliedReportingOverflow(by: scale)
-        return overflow ? nil : bytes
     }
 }
 

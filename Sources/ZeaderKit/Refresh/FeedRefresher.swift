@@ -185,7 +185,7 @@ public final class FeedRefresher: Sendable {
                 : { () throws -> [Server] in
                     try urls.map { url throws -> Server in
                         guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-                            throw ZeaderError.notSubscribed(url)
+                            throw ZeaderError.missingFeed(url)
                         }
                         return server
                     }

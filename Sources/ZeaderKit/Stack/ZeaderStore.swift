@@ -35,7 +35,9 @@ public final class ZeaderStore: Sendable {
     /// ``ZeaderError/store(_:)`` with ``ObjectGraph/ObjectGraphError/readOnlyStore(path:)``.
     public static func open(at url: URL, readOnly: Bool = false) throws(ZeaderError) -> ZeaderStore {
         let directory = url.deletingLastPathComponent()
-        let exists = FileManager.default.fileExists(atPath: url.path)
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+        guard !isFolder.boolValue else { throw .storeIsAFolder(path: url.path) }
         let readOnly = readOnly || (exists && (access(url.path, W_OK) != 0 || access(directory.path, W_OK) != 0))
         if !exists {
             do {

@@ -134,7 +134,7 @@ public final class FeedSync: Sendable {
                 apiURL: apiURL, user: user, password: password,
                 fetcher: fetcher ?? FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion)))
         } catch {
-            throw .other(error.description)
+            throw .sync(error)
         }
     }
 
@@ -163,16 +163,16 @@ public final class FeedSync: Sendable {
     @discardableResult
     public func addAccount(apiURL: String, user: String, token: String) throws(ZeaderError) -> AccountChange {
         let file: SyncTokenFile
-        do { file = try tokenFile() } catch { throw .other(error.description) }
+        do { file = try tokenFile() } catch { throw .sync(error) }
         let base = GReaderClient.normalizedBase(apiURL)
         if let existing = try withContext({ try SyncAccount.findFirst(where: .true, in: $0) }).map({ ($0.apiURL, $0.user) }) {
             guard GReaderClient.normalizedBase(existing.0) == base, existing.1 == user else {
-                throw .other(SyncError.accountExists(url: existing.0, user: existing.1).description)
+                throw .sync(.accountExists(url: existing.0, user: existing.1))
             }
-            do { try file.write(token) } catch { throw .other(error.description) }
+            do { try file.write(token) } catch { throw .sync(error) }
             return .loggedInAgain
         }
-        do { try file.write(token) } catch { throw .other(error.description) }
+        do { try file.write(token) } catch { throw .sync(error) }
         do {
             try forgetKeptLists()
             try withContext { context in
@@ -218,13 +218,13 @@ public final class FeedSync: Sendable {
     /// try await sync.renewLogin(password: password)
     /// ```
     public func renewLogin(password: String) async throws(ZeaderError) {
-        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
-        do {
+        guard let status = try status() else { throw .sync(.noAccount) }
+        do throws(SyncError) {
             let token = try await GReaderClient.login(
                 apiURL: status.apiURL, user: status.user, password: password, fetcher: fetcher)
             try tokenFile().write(token)
         } catch {
-            throw .other(error.description)
+            throw .sync(error)
         }
     }
 
@@ -254,9 +254,9 @@ public final class FeedSync: Sendable {
     @discardableResult
     public func removeAccount(force: Bool = false) throws(ZeaderError) -> Int {
         let dropped = try withContext { context in
-            guard SyncQueue.isActive(in: context) else { throw ZeaderError.other(SyncError.noAccount.description) }
+            guard SyncQueue.isActive(in: context) else { throw ZeaderError.sync(.noAccount) }
             let pending = try SyncQueue.pendingCount(in: context)
-            guard pending == 0 || force else { throw ZeaderError.other(SyncError.unpushedChanges(count: pending).description) }
+            guard pending == 0 || force else { throw ZeaderError.sync(.unpushedChanges(count: pending)) }
             for account in try SyncAccount.findAll(in: context) { context.delete(account) }
             for change in try SyncChange.findAll(in: context) { context.delete(change) }
             for server in try Server.findAll(in: context) where server.syncID != nil { server.syncID = nil }
@@ -362,7 +362,7 @@ public final class FeedSync: Sendable {
         do {
             try outcome.get()
         } catch let error as SyncError {
-            throw .other(error.description)
+            throw .sync(error)
         } catch {
             throw ZeaderError.wrapping(error)
         }
@@ -378,14 +378,14 @@ public final class FeedSync: Sendable {
     /// let pushed = try await sync.push()
     /// ```
     public func push() async throws(ZeaderError) -> Int {
-        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
+        guard let status = try status() else { throw .sync(.noAccount) }
         guard status.pending > 0 else { return 0 }
         let client = try client()
         var report = Report()
         do {
             _ = try await pushChanges(client, missingFeeds: .stop, report: &report, progress: { _ in })
         } catch let error as SyncError {
-            throw .other(error.description)
+            throw .sync(error)
         } catch {
             throw ZeaderError.wrapping(error)
         }
@@ -394,10 +394,10 @@ public final class FeedSync: Sendable {
 
     /// A client of the account's server with the kept token.
     private func client() throws(ZeaderError) -> GReaderClient {
-        guard let status = try status() else { throw .other(SyncError.noAccount.description) }
+        guard let status = try status() else { throw .sync(.noAccount) }
         let file: SyncTokenFile
-        do { file = try tokenFile() } catch { throw .other(error.description) }
-        guard let token = file.read() else { throw .other(SyncError.noToken(path: file.url.path).description) }
+        do { file = try tokenFile() } catch { throw .sync(error) }
+        guard let token = file.read() else { throw .sync(.noToken(path: file.url.path)) }
         return GReaderClient(apiURL: status.apiURL, token: token, fetcher: fetcher)
     }
 

@@ -35,6 +35,19 @@ public final class GReaderClient: Sendable {
         return base
     }
 
+    /// Refuses an API URL that is not http or https (any case) with a host, before a password
+    /// is asked for or anything is sent.
+    ///
+    /// ```swift
+    /// try GReaderClient.checkAPIURL("https://rss.example.org/api/greader.php")
+    /// ```
+    public static func checkAPIURL(_ apiURL: String) throws(SyncError) {
+        let base = normalizedBase(apiURL)
+        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { throw .invalidAPIURL(apiURL) }
+    }
+
     /// Logs in (`accounts/ClientLogin`) and returns the `Auth` token.
     ///
     /// ```swift
@@ -43,10 +56,9 @@ public final class GReaderClient: Sendable {
     public static func login(apiURL: String, user: String, password: String, fetcher: FeedFetcher) async throws(SyncError)
         -> String
     {
+        try checkAPIURL(apiURL)
         let base = normalizedBase(apiURL)
-        guard let url = URL(string: base + "/accounts/ClientLogin"), url.host != nil else {
-            throw .badResponse(request: "ClientLogin", reason: "\(apiURL) is not an http(s) URL")
-        }
+        guard let url = URL(string: base + "/accounts/ClientLogin") else { throw .invalidAPIURL(apiURL) }
         var request = FeedRequest(url: url)
         request.formBody = FormBody.encode([("Email", user), ("Passwd", password)])
         switch await fetcher.fetch(request) {

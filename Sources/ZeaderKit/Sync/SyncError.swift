@@ -7,7 +7,9 @@ import Foundation
 /// ```swift
 /// catch let error as SyncError { print("zeader sync: \(error)") }
 /// ```
-public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum SyncError: Error, Sendable, Equatable {
+    /// The API URL given for an account is not an http or https URL with a host.
+    case invalidAPIURL(String)
     /// The server could not be reached (or the transfer failed).
     case unreachable(FetchError)
     /// ClientLogin refused the user name or password.
@@ -63,64 +65,18 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case continuationTooLong(limit: Int)
     }
 
-    public var description: String {
+    /// True for an error in what the user typed (an API URL that is not one): exit status 2.
+    ///
+    /// ```swift
+    /// SyncError.invalidAPIURL("ftp://x").isUsageError   // true
+    /// ```
+    public var isUsageError: Bool {
         switch self {
-        case .unreachable(let error):
-            return "cannot reach the sync server: \(error); nothing was lost, run `zeader sync` again later"
-        case .loginRefused(let user, let url):
-            return "\(url): login refused for user \(user) (wrong user name or password); "
-                + "check them, and the API URL, and log in again"
-        case .tokenRejected(let url):
-            return "\(url): the server no longer accepts the login token; log in again with `zeader sync login` "
-                + "(changes not yet pushed are kept)"
-        case .notTheAPI(let url, let saw):
-            return "\(url) is not a Google Reader API (its login answered with \(saw)); give the Google Reader API URL "
-                + "of your server: for FreshRSS https://HOST/api/greader.php, with API access allowed in its "
-                + "settings (Authentication) and an API password set in the user's profile; for Miniflux, enable "
-                + "the Google Reader API (and its user name and password) in Settings > Integrations"
-        case .server(let status, let request):
-            return "the sync server answered HTTP \(status) to \(request); changes not yet pushed are kept, "
-                + "run `zeader sync` again later"
-        case .badResponse(let request, let reason):
-            return "the sync server's answer to \(request) is not understood: \(reason); "
-                + "check that the account's URL is the server's Google Reader API (`zeader sync status`)"
-        case .redirectedElsewhere(let request, let to):
-            return "the sync server sent \(request) to another origin, \(to), where the login is not sent; "
-                + "check the account's API URL (`zeader sync status`): if the service has moved there, "
-                + "add the account again with the new URL"
-        case .pagination(let request, let problem):
-            let what: String
-            switch problem {
-            case .repeatedContinuation(let token):
-                what = "repeated the continuation \"\(token.prefix(80))\" (its pages would never end)"
-            case .tooManyPages(let limit): what = "went on past \(limit) pages"
-            case .tooManyIDs(let limit): what = "listed more than \(limit) items"
-            case .continuationTooLong(let limit): what = "gave a continuation longer than \(limit) bytes"
-            }
-            return "the sync server's answer to \(request) \(what); stopped there, nothing stored was lost: "
-                + "report it to the server's administrator"
-        case .noAccount: return "no sync account (add one with `zeader sync add API_URL --user NAME`)"
-        case .noToken(let path): return "the sync login token is missing (\(path)); log in again with `zeader sync login`"
-        case .accountExists(let url, let user):
-            return "a sync account is set already (\(user) at \(url)); `zeader sync login` logs it in again, "
-                + "`zeader sync remove` removes it"
-        case .unpushedChanges(let count):
-            return "\(count) change\(count == 1 ? "" : "s") made here not yet pushed to the server would be lost; "
-                + "run `zeader sync` first, or `zeader sync remove --force` to drop \(count == 1 ? "it" : "them")"
-        case .serverForgotFeeds(let listed, let synced):
-            return "the sync server lists \(listed) of the \(synced) feeds this device synced (an account reset "
-                + "or recreated?); stopped before changing anything, nothing was removed: `zeader sync --upload` "
-                + "subscribes the account to them again, `zeader sync --detach` keeps them here as local feeds, "
-                + "`zeader sync --accept-removals` removes them here too"
-        case .serverRenamedFeeds(let renamed, let listed, let synced):
-            return "the sync server gives \(renamed) of the \(synced) feeds this device synced to other feeds (their ids "
-                + "now name other URLs) and lists \(listed) as they were (an account reset and filled again from another "
-                + "device?); stopped before changing anything, nothing was removed or joined: `zeader sync --upload` "
-                + "subscribes the account to them again, `zeader sync --detach` keeps them here as local feeds, "
-                + "`zeader sync --accept-removals` removes them here"
-        case .inMemoryStore: return "an in-memory store cannot keep a sync account; name a store file with --db PATH"
-        case .cannotWriteToken(let path, let reason):
-            return "cannot write the sync token to \(path): \(reason); check that its directory is writable"
+        case .invalidAPIURL: return true
+        case .unreachable, .loginRefused, .tokenRejected, .notTheAPI, .server, .badResponse, .redirectedElsewhere,
+            .pagination, .noAccount, .noToken, .accountExists, .unpushedChanges, .serverForgotFeeds, .serverRenamedFeeds,
+            .inMemoryStore, .cannotWriteToken:
+            return false
         }
     }
 }

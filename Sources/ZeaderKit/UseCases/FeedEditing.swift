@@ -23,14 +23,15 @@ public enum FeedEditing {
         try context.fetch(FetchRequest<Server>(sortDescriptors: order))
     }
 
-    /// The feed with this URL, or ``ZeaderError/notSubscribed(_:)``.
+    /// The feed with this URL, or ``ZeaderError/notSubscribed(_:)`` (``ZeaderError/invalidURL(_:reason:)``
+    /// for text that could not be a feed URL).
     ///
     /// ```swift
     /// let server = try FeedEditing.server(url: "https://example.org/feed", in: context)
     /// ```
     public static func server(url: String, in context: ManagedObjectContext) throws -> Server {
         guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else {
-            throw ZeaderError.notSubscribed(url)
+            throw ZeaderError.missingFeed(url)
         }
         return server
     }

@@ -43,16 +43,14 @@ public struct ItemSortOrder: Equatable, Sendable {
     public init(newsboat text: String) throws(ZeaderError) {
         let parts = text.split(separator: "-", maxSplits: 1).map(String.init)
         guard let first = parts.first, let field = Field(rawValue: first.lowercased()) else {
-            throw ZeaderError.other(
-                "unknown sort order '\(text)' (one of: \(Field.allCases.map(\.rawValue).joined(separator: ", ")), optionally -asc or -desc)"
-            )
+            throw ZeaderError.unknownSortField(text)
         }
         self.init(field: field)
         if parts.count == 2 {
             switch parts[1].lowercased() {
             case "asc": ascending = true
             case "desc": ascending = false
-            default: throw ZeaderError.other("unknown sort direction '\(parts[1])' in '\(text)' (asc or desc)")
+            default: throw ZeaderError.unknownSortDirection(parts[1], order: text)
             }
         }
     }

@@ -49,7 +49,7 @@ public struct SyncingRefresher: ReaderRefresher {
             // as `zeader refresh` says it: what failed, and that the changes made here are kept.
             let local = (try? sync.localFeeds()) ?? []
             if !local.isEmpty { _ = try? await feeds.refresh(servers: local, progress: progress) }
-            throw .other(Messages.syncFailed(error.description, pending: pendingChanges(), localFeeds: local.count))
+            throw .syncFailed(error, pending: pendingChanges(), localFeeds: local.count)
         }
         // The feeds the account does not sync (refused by the server, commands, files) are
         // refreshed here, as `zeader refresh` does.

@@ -19,17 +19,17 @@ enum PasswordInput {
         do {
             outcome = try Subprocess.run(["/bin/sh", "-c", command], outputLimit: maxOutput)
         } catch {
-            throw .other("--password-command could not run: \(error.description)")
+            throw .password(.commandCouldNotRun(reason: error.description))
         }
-        guard !outcome.outputTooLarge else { throw .other("--password-command printed more than \(maxOutput) bytes") }
+        guard !outcome.outputTooLarge else { throw .password(.commandOutputTooLarge(limit: maxOutput)) }
         guard outcome.termination == .exited(0) else {
-            throw .other("--password-command failed (\(outcome.termination))")
+            throw .password(.commandFailed(outcome.termination))
         }
         let data = outcome.output
         // Any line break ends it: "\r\n" is one Character, so splitting on "\n" alone misses it.
         let line = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .first
-        guard let line, !line.isEmpty else { throw .other("--password-command printed no password") }
+        guard let line, !line.isEmpty else { throw .password(.commandPrintedNothing) }
         return String(line)
     }
 
@@ -38,7 +38,7 @@ enum PasswordInput {
     static func prompt(_ text: String) throws(ZeaderError) -> String {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else {
-            throw .other("no terminal to ask for the password: set $ZEADER_SYNC_PASSWORD or use --password-command")
+            throw .password(.noTerminal)
         }
         defer { close(tty) }
         var saved = termios()
@@ -55,7 +55,7 @@ enum PasswordInput {
         while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") { bytes.append(byte) }
         _ = write(tty, "\n", 1)
         let password = String(decoding: bytes, as: UTF8.self)
-        guard !password.isEmpty else { throw .other("no password given") }
+        guard !password.isEmpty else { throw .password(.noneGiven) }
         return password
     }
 }

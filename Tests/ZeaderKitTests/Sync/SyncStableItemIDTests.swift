@@ -92,9 +92,13 @@ struct SyncStableItemIDTests {
             let found = try context.performAndWait { try FeedLibrary.items(ids: [form], feed: nil, in: context).count }
             #expect(found == 1, "\(form)")
         }
-        // Not ids of this item: another number, no number, a number too large; each named in the error.
-        for wrong in ["greader:\(id + 1)", "greader:", "greader:-\(id)", "greader:18446744073709551616", "\(id)"] {
+        // Not ids of this item: another number, the bare number; each named in the error.
+        for wrong in ["greader:\(id + 1)", "\(id)"] {
             #expect(throws: ZeaderError.noSuchItem(id: wrong, feed: nil)) { try library.setFlag(true, ids: [wrong]) }
+        }
+        // No id at all: no number, a sign, a number too large; each named as a typing error.
+        for wrong in ["greader:", "greader:-\(id)", "greader:18446744073709551616"] {
+            #expect(throws: ZeaderError.invalidItemID(wrong, .notAServerNumber)) { try library.setFlag(true, ids: [wrong]) }
         }
         #expect(try library.items(ItemQuery()).allSatisfy { !$0.flagged })
     }
@@ -107,6 +111,34 @@ struct SyncStableItemIDTests {
         #expect(ItemID.serverID("greader:4 2") == nil)
         #expect(ItemID.serverID("https://example.org/greader:42") == nil)
         #expect(ItemID.serverID("tag:google.com,2005:reader/item/2a") == nil)  // the long form has 16 digits
+    }
+
+    @Test func anIDThatCanNameNoItemIsATypingErrorNotAMissingItem() throws {
+        #expect(ItemID.problem(with: "") == .empty)
+        #expect(ItemID.problem(with: " \n") == .empty)
+        #expect(ItemID.problem(with: "GREADER:x") == .notAServerNumber)
+        #expect(ItemID.problem(with: " greader:0 ") == .notAServerNumber)
+        #expect(ItemID.problem(with: "Tag:Google.com,2005:reader/item/2a") == .notSixteenHexDigits)
+        #expect(ItemID.problem(with: "greader:42") == nil)
+        #expect(ItemID.problem(with: "urn:x") == nil)
+        let store = try makeStore()
+        let context = store.container.viewContext
+        try context.performAndWait {
+            let server = context.insert(Server.self)
+            server.url = "https://x.example/feed"
+            let item = context.insert(FeedItem.self)
+            item.guid = "greader:x"
+            item.server = server
+            try context.save()
+        }
+        let library = FeedLibrary(store: store)
+        // A stored guid of that shape is still found by its guid.
+        #expect(try library.setFlag(true, ids: ["greader:x"]) == 1)
+        // Among ids that match nothing, the one that could never match is named.
+        #expect(throws: ZeaderError.invalidItemID("greader:y", .notAServerNumber)) {
+            try library.setFlag(true, ids: ["urn:none", "greader:y"])
+        }
+        #expect(throws: ZeaderError.noSuchItem(id: "urn:none", feed: nil)) { try library.setFlag(true, ids: ["urn:none"]) }
     }
 
     @Test func theManPageAndTheContractSayWhatAnIDIs() throws {
