@@ -174,6 +174,16 @@ public struct ArticleState: Equatable, Sendable {
     }
 }
 
+/// A cursor movement on the list or article on top (``AppState/move(_:)``): the actions
+/// `up`, `down`, `page-up`, `page-down`, `top` and `bottom`.
+///
+/// ```swift
+/// state.move(.pageDown)
+/// ```
+public enum Movement: Equatable, Sendable {
+    case up, down, pageUp, pageDown, top, bottom
+}
+
 /// A question on the bottom line.
 public enum Prompt: Equatable, Sendable {
     case search(text: String)
@@ -208,8 +218,18 @@ public enum Prompt: Equatable, Sendable {
         case .addFeedPreview(let url, let title, let count):
             return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
         case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
-        case .filter, .sort, .writeLinks: return viewsLine
-        case .cmdline, .editFlags, .gotoURL, .confirmDeleteItems: return commandsLine
+        case .filter(let text, _): return "Filter: " + text
+        case .sort(let reverse, let feeds):
+            let fields =
+                feeds
+                ? "(n)one/(t)itle/(f)irsttag/(a)rticlecount/(u)nreadarticlecount/(l)astupdated"
+                : "(d)ate/(t)itle/(a)uthor/fe(e)d/(f)lags/(l)ink/(g)uid"
+            return (reverse ? "Reverse sort by " : "Sort by ") + fields + "?"
+        case .writeLinks(let text): return "Write the links to file: " + text
+        case .cmdline(let text): return ":" + text
+        case .editFlags(let text, _): return "Flags (letters A-Z, a-z): " + text
+        case .gotoURL(let text): return "Go to URL #" + text
+        case .confirmDeleteItems(let count, _): return "Delete all \(count) items of this list? [y/n]"
         }
     }
 
@@ -218,7 +238,7 @@ public enum Prompt: Equatable, Sendable {
         switch self {
         case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
         case .cmdline, .editFlags, .gotoURL: return true
-        default: return false
+        case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems: return false
         }
     }
 }
@@ -298,17 +318,16 @@ public struct AppState: Equatable, Sendable {
     /// ```swift
     /// state.move(.down)
     /// ```
-    public mutating func move(_ action: Action) {
+    public mutating func move(_ movement: Movement) {
         let page = listHeight
         let delta: Int
-        switch action {
+        switch movement {
         case .up: delta = -1
         case .down: delta = 1
         case .pageUp: delta = -page
         case .pageDown: delta = page
         case .top: delta = Int.min / 2
         case .bottom: delta = Int.max / 2
-        default: return
         }
         switch screen {
         case .feeds: feedPosition.move(by: delta, count: feeds.count, height: page)

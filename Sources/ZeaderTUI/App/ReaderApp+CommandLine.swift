@@ -62,6 +62,7 @@ extension ReaderApp {
 
     /// `:N`: the N-th entry (from 1) of the list on screen.
     private func goToEntry(_ number: Int) {
+        let height = state.listHeight
         let count: Int
         switch state.screen {
         case .feeds: count = state.feeds.count
@@ -77,11 +78,11 @@ extension ReaderApp {
             state.say("No entry \(number) (the list has \(count))", error: true)
             return
         }
-        let height = state.listHeight
         switch state.screen {
         case .feeds: state.feedPosition.set(number - 1, count: count, height: height)
         case .items: state.items?.position.set(number - 1, count: count, height: height)
-        default: state.picker?.position.set(number - 1, count: count, height: height)
+        case .picker: state.picker?.position.set(number - 1, count: count, height: height)
+        case .article, .help: break  // refused above
         }
     }
 

@@ -17,38 +17,53 @@ public struct StashedDialog: Equatable, Sendable {
 /// one with those above it), `^X` closes the screen on top, `^G` steps back to the screen
 /// below keeping the top one, and `^V` steps forward to it again. The feed list is never closed.
 extension ReaderApp {
-    func performDialog(_ action: Action) {
-        switch action {
-        case .viewDialogs: showDialogList()
-        case .closeDialog:
-            guard state.screens.count > 1 else {
-                state.say(.reader(.feedListCannotClose))
-                return
-            }
+    /// `^X`: closes the screen on top; in the dialog list, the dialog under the cursor (and
+    /// those opened over it).
+    func closeDialog() {
+        if state.screen == .picker, let picker = state.picker, picker.kind == .dialogs {
+            let index = picker.position.cursor
+            guard index > 0 else { return state.say(.reader(.feedListCannotClose)) }
+            back()  // the dialog list
             state.forwardDialogs = []
-            back()
-        case .prevDialog:
-            guard state.screens.count > 1, let top = state.screens.last else {
-                state.say("No previous dialog", error: true)
-                return
-            }
-            if state.forwardDialogs.last.map({ $0.below != state.screens }) ?? false {
-                state.forwardDialogs = []
-            }
-            let stash = StashedDialog(
-                screen: top, below: Array(state.screens.dropLast()), items: top == .items ? state.items : nil,
-                article: top == .article ? state.article : nil, picker: top == .picker ? state.picker : nil)
-            back()
-            state.forwardDialogs.append(stash)
-        case .nextDialog:
-            guard let stash = state.forwardDialogs.popLast(), stash.below == state.screens else {
-                state.forwardDialogs = []
-                state.say("No next dialog", error: true)
-                return
-            }
-            restore(stash)
-        default: break
+            while state.screens.count > index { back() }
+            return
         }
+        guard state.screens.count > 1 else { return state.say(.reader(.feedListCannotClose)) }
+        state.forwardDialogs = []
+        back()
+    }
+
+    /// `^G`: steps back to the screen below, keeping the top one for ``nextDialog()``.
+    func prevDialog() {
+        guard state.screens.count > 1, let top = state.screens.last else {
+            state.say("No previous dialog", error: true)
+            return
+        }
+        if state.forwardDialogs.last.map({ $0.below != state.screens }) ?? false {
+            state.forwardDialogs = []
+        }
+        let stash = StashedDialog(
+            screen: top, below: Array(state.screens.dropLast()), items: top == .items ? state.items : nil,
+            article: top == .article ? state.article : nil, picker: top == .picker ? state.picker : nil)
+        back()
+        state.forwardDialogs.append(stash)
+    }
+
+    /// `^V`: shows again the screen ``prevDialog()`` stepped back from.
+    func nextDialog() {
+        guard let stash = state.forwardDialogs.popLast(), stash.below == state.screens else {
+            state.forwardDialogs = []
+            state.say("No next dialog", error: true)
+            return
+        }
+        restore(stash)
+    }
+
+    /// ENTER in the dialog list: back to the dialog at `index` (closing those above it).
+    func goToDialog(at index: Int) {
+        back()  // the dialog list
+        state.forwardDialogs = []
+        while state.screens.count > index + 1 { back() }
     }
 
     private func restore(_ stash: StashedDialog) {
@@ -87,8 +102,8 @@ extension ReaderApp {
         }
     }
 
-    private func showDialogList() {
-        if state.screen == .picker, state.picker?.kind == .dialogs { return }
+    func showDialogList() {
+        if state.screen == .picker, state.picker?.kind == .dialogs { return notHere(.viewDialogs) }
         if state.screen == .picker { back() }  // one list at a time: the tag or link list closes
         let names = dialogNames()
         var picker = PickerState(
@@ -97,30 +112,5 @@ extension ReaderApp {
         picker.position.set(names.count - 1, count: names.count, height: state.listHeight)
         state.picker = picker
         state.screens.append(.picker)
-    }
-
-    /// The dialog list's keys: ENTER goes back to the dialog under the cursor, `^X` closes it
-    /// (and the dialogs opened over it). False for keys the key map handles.
-    func handleDialogListKey(_ key: Key) -> Bool {
-        guard let picker = state.picker else { return false }
-        let action = key == .enter ? .open : config.keyMap.action(for: key)
-        let index = picker.position.cursor
-        switch action {
-        case .open?:
-            back()  // the dialog list
-            state.forwardDialogs = []
-            while state.screens.count > index + 1 { back() }
-            return true
-        case .closeDialog?:
-            guard index > 0 else {
-                state.say(.reader(.feedListCannotClose))
-                return true
-            }
-            back()
-            state.forwardDialogs = []
-            while state.screens.count > index { back() }
-            return true
-        default: return false
-        }
     }
 }

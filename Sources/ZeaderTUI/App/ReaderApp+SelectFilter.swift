@@ -31,16 +31,13 @@ extension ReaderApp {
     }
 
     /// ENTER filters the item list under the picker by the predicate picked.
-    func handleFilterListKey(_ key: Key) -> Bool {
-        guard key == .enter || config.keyMap.action(for: key) == .open, let format = state.picker?.selectedValue else {
-            return false
-        }
+    func applyPickedFilter() {
+        guard let format = state.picker?.selectedValue else { return notHere(.open) }
         back()
         applyFilter(format)
         if case .filter(_, let error?)? = state.prompt {
             state.prompt = nil
             state.say("Cannot filter by \(format): \(error)", error: true)
         }
-        return true
     }
 }

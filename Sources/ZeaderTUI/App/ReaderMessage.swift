@@ -4,6 +4,8 @@ import Foundation
 /// links), as data; ``text`` holds their words.
 enum ReaderMessage: Equatable {
     case keyNotBound(String)
+    /// An action that does nothing on the screen on top (its name as `bind-key` names it).
+    case notOnThisScreen(action: String, screen: AppState.Screen)
     /// A key that acts on one item, pressed with no item open or selected.
     case needsItem
     /// A key that closes a screen, pressed on the feed list (the first screen).
@@ -36,6 +38,16 @@ enum ReaderMessage: Equatable {
     var text: String {
         switch self {
         case .keyNotBound(let key): return "Key \(key) is not bound (? lists the keys)"
+        case .notOnThisScreen(let action, let screen):
+            let name: String
+            switch screen {
+            case .feeds: name = "the feed list"
+            case .items: name = "an item list"
+            case .article: name = "the article view"
+            case .help: name = "the help screen"
+            case .picker: name = "this list"
+            }
+            return "\(action) does nothing in \(name)"
         case .needsItem: return "Open or select an item first"
         case .feedListCannotClose: return "The feed list cannot be closed (q quits)"
         case .noNextFeed: return "No next feed"
@@ -70,7 +82,8 @@ enum ReaderMessage: Equatable {
 
     var isError: Bool {
         switch self {
-        case .keyNotBound, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks, .cannotWrite,
+        case .keyNotBound, .notOnThisScreen, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks,
+            .cannotWrite,
             .configWarning:
             return true
         default: return false
