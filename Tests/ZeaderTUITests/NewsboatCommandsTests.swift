@@ -12,7 +12,7 @@ import ZeaderKit
 /// keys, ^U and #.
 @Suite struct NewsboatCommandsTests {
     func ids(_ h: Harness) -> [ObjectID] { h.queue.sync { h.app.state.items?.ids ?? [] } }
-    func screens(_ h: Harness) -> [AppState.Screen] { h.queue.sync { h.app.state.screens } }
+    func screens(_ h: Harness) -> [AppState.Screen.Kind] { h.queue.sync { h.app.state.screens } }
     func titles(_ h: Harness) -> [String] {
         h.queue.sync { (h.app.state.items?.ids ?? []).map { h.app.model.itemRow($0)?.title ?? "" } }
     }

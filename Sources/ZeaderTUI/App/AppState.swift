@@ -251,19 +251,43 @@ public enum Prompt: Equatable, Sendable {
 /// let buffer = ReaderView.render(state, keyMap: .default)
 /// ```
 public struct AppState: Equatable, Sendable {
-    public enum Screen: Equatable, Sendable { case feeds, items, article, help, picker }
+    /// A screen of the reader, holding its own state: the stack of them is the one record of
+    /// what is open, so closing a screen drops its state with it.
+    ///
+    /// ```swift
+    /// state.stack = [.feeds, .items(list), .help(scroll: 0)]
+    /// ```
+    public enum Screen: Equatable, Sendable {
+        case feeds
+        case items(ItemListState)
+        case article(ArticleState)
+        case help(scroll: Int)
+        /// The tag, link, discovered-feed, dialog or filter list.
+        case picker(PickerState)
+
+        /// Which screen, without its state: what the views and the routing switch over.
+        public enum Kind: Equatable, Sendable { case feeds, items, article, help, picker }
+
+        public var kind: Kind {
+            switch self {
+            case .feeds: return .feeds
+            case .items: return .items
+            case .article: return .article
+            case .help: return .help
+            case .picker: return .picker
+            }
+        }
+    }
 
     public var width: Int
     public var height: Int
-    /// The screens open, the last on top (help over whatever was open).
-    public var screens: [Screen] = [.feeds]
+    /// The screens open, each with its state, the last on top (help over whatever was open).
+    /// The feed list is always first.
+    public var stack: [Screen] = [.feeds]
     public var feeds: [FeedRow] = []
     public var feedPosition = ListPosition()
     /// Set while `feeds` holds only the first screen of the list (FeedListWindow.swift).
     public var feedSummary: FeedListSummary?
-    public var items: ItemListState?
-    public var article: ArticleState?
-    public var helpScroll = 0
     public var prompt: Prompt?
     /// A message for the status line; errors are highlighted.
     public var message: String?
@@ -289,17 +313,74 @@ public struct AppState: Equatable, Sendable {
     public var highlights: [HighlightRule] = []
     /// Hidden read feeds/items, sort orders, tag and feed filter (ViewOptions.swift).
     public var views = ViewOptions()
-    /// The tag list or link list, when open.
-    public var picker: PickerState?
-    /// Dialogs `^G` (prev-dialog) stepped back from, for `^V` (ReaderApp+Dialogs.swift).
-    public var forwardDialogs: [StashedDialog] = []
+    /// Screens `^G` (prev-dialog) stepped back from, for `^V` (ReaderApp+Dialogs.swift).
+    public var forwardDialogs: [Screen] = []
+    /// The screens ``forwardDialogs`` were left on: once the stack differs, they are dropped.
+    public var forwardDialogsBelow: [Screen.Kind] = []
 
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public var screen: Screen { screens.last ?? .feeds }
+    /// The screen on top, with its state.
+    public var top: Screen { stack.last ?? .feeds }
+
+    /// Which screen is on top.
+    public var screen: Screen.Kind { top.kind }
+
+    /// Which screens are open, bottom first.
+    public var screens: [Screen.Kind] { stack.map(\.kind) }
+
+    /// The open item list's state (under an article, help or a list opened over it). Setting
+    /// it changes that screen in ``stack``; a screen is opened or closed through the stack,
+    /// so setting it when no item list is open, or to nil, changes nothing.
+    public var items: ItemListState? {
+        get {
+            for case .items(let list) in stack.reversed() { return list }
+            return nil
+        }
+        set {
+            guard let newValue, let index = stack.lastIndex(where: { $0.kind == .items }) else { return }
+            stack[index] = .items(newValue)
+        }
+    }
+
+    /// The open article's state; set as ``items`` is.
+    public var article: ArticleState? {
+        get {
+            for case .article(let article) in stack.reversed() { return article }
+            return nil
+        }
+        set {
+            guard let newValue, let index = stack.lastIndex(where: { $0.kind == .article }) else { return }
+            stack[index] = .article(newValue)
+        }
+    }
+
+    /// The open list's state (tags, links, dialogs…); set as ``items`` is.
+    public var picker: PickerState? {
+        get {
+            for case .picker(let picker) in stack.reversed() { return picker }
+            return nil
+        }
+        set {
+            guard let newValue, let index = stack.lastIndex(where: { $0.kind == .picker }) else { return }
+            stack[index] = .picker(newValue)
+        }
+    }
+
+    /// How far the help screen is scrolled (0 when it is not open); set as ``items`` is.
+    public var helpScroll: Int {
+        get {
+            for case .help(let scroll) in stack.reversed() { return scroll }
+            return 0
+        }
+        set {
+            guard let index = stack.lastIndex(where: { $0.kind == .help }) else { return }
+            stack[index] = .help(scroll: newValue)
+        }
+    }
 
     /// Rows available to a list: the screen minus the title and status lines.
     public var listHeight: Int { max(1, height - 2) }

@@ -64,11 +64,11 @@ extension ReaderApp {
     /// Opens the feed list's row `index` as the item list (under the article view when
     /// `keepArticle`).
     func openFeed(at index: Int, keepArticle: Bool) {
+        let article = keepArticle ? state.article : nil
         state.feedPosition.set(index, count: state.feeds.count, height: state.listHeight)
-        state.screens = [.feeds]
+        state.stack = [.feeds]
         open()
-        state.screens = [.feeds, .items]
-        if keepArticle, state.article != nil { state.screens.append(.article) }
+        if let article, state.screen == .items { state.stack.append(.article(article)) }
     }
 
     /// Puts the item list's cursor on `index`; opens that article (marking it read) when asked.

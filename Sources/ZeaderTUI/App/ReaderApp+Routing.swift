@@ -100,8 +100,7 @@ extension ReaderApp {
 
     func showHelp() {
         guard state.screen != .help else { return notHere(.help) }
-        state.helpScroll = 0
-        state.screens.append(.help)
+        state.stack.append(.help(scroll: 0))
     }
 
     func undo() {

@@ -26,8 +26,7 @@ extension ReaderApp {
         if let current = state.items?.filter, let index = picker.values.firstIndex(of: current) {
             picker.position.set(index, count: filters.count, height: state.listHeight)
         }
-        state.picker = picker
-        state.screens.append(.picker)
+        state.stack.append(.picker(picker))
     }
 
     /// ENTER filters the item list under the picker by the predicate picked.

@@ -171,8 +171,7 @@ extension ReaderApp {
             if let current = state.views.tag, let index = picker.values.firstIndex(of: current) {
                 picker.position.set(index, count: tags.count, height: state.listHeight)
             }
-            state.picker = picker
-            state.screens = [.feeds, .picker]
+            state.stack = [.feeds, .picker(picker)]
         } catch {
             state.say(.failed("\(error)"))
         }
@@ -194,10 +193,10 @@ extension ReaderApp {
             state.say(.reader(.noLinks))
             return
         }
-        state.picker = PickerState(
+        let picker = PickerState(
             kind: .links, title: "Links of \(article.title)",
             entries: links.enumerated().map { "\($0.offset + 1)  \($0.element)" }, values: links)
-        state.screens.append(.picker)
+        state.stack.append(.picker(picker))
     }
 
     /// Writes the link list's links, one per line, to `path` (`~` is the home folder).

@@ -209,8 +209,7 @@ public final class ReaderApp: @unchecked Sendable {
         state.items?.rows = [:]
         if let article = state.article, model.item(article.itemID) == nil {
             // The article's item was deleted (its feed removed elsewhere).
-            state.article = nil
-            state.screens.removeAll { $0 == .article }
+            state.stack.removeAll { $0.kind == .article }
         }
         state.clampPositions()
     }
@@ -287,9 +286,9 @@ public final class ReaderApp: @unchecked Sendable {
     func showItems(_ source: ItemSource, title: String) {
         do {
             let (ids, complete) = try model.itemPage(source, views: state.views, filter: nil, atLeast: 0)
-            state.items = ItemListState(source: source, title: title, ids: ids)
-            state.items?.isComplete = complete
-            state.screens = [.feeds, .items]
+            var list = ItemListState(source: source, title: title, ids: ids)
+            list.isComplete = complete
+            state.stack = [.feeds, .items(list)]
         } catch {
             state.say(.cannotList(title: title, "\(error)"))
         }
@@ -297,19 +296,16 @@ public final class ReaderApp: @unchecked Sendable {
 
     func showArticle(_ id: ObjectID) {
         guard let article = model.article(id) else { return }
-        state.article = article
         state.pendingLinkNumber = ""
-        if state.screen != .article { state.screens.append(.article) }
+        if state.screen == .article { state.stack.removeLast() }
+        state.stack.append(.article(article))
         attempt { try model.setRead(id, true) }
     }
 
     func back() {
-        if state.screens.count > 1 {
-            let leaving = state.screens.removeLast()
-            if leaving == .article { state.article = nil }
-            if leaving == .picker { state.picker = nil }
-            if leaving == .items {
-                state.items = nil
+        if state.stack.count > 1 {
+            // The screen's state goes with it.
+            if state.stack.removeLast().kind == .items {
                 // The feed kept listed while open may hide now (hidden read feeds).
                 modelChanged = true
             }

@@ -5,7 +5,7 @@ import Foundation
 enum ReaderMessage: Equatable {
     case keyNotBound(String)
     /// An action that does nothing on the screen on top (its name as `bind-key` names it).
-    case notOnThisScreen(action: String, screen: AppState.Screen)
+    case notOnThisScreen(action: String, screen: AppState.Screen.Kind)
     /// A key that acts on one item, pressed with no item open or selected.
     case needsItem
     /// A key that closes a screen, pressed on the feed list (the first screen).
