@@ -33,10 +33,7 @@ extension ReaderApp {
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let argv = (editor ?? Self.editorCommand()) + [path]
-        backend.suspend()
-        let result = LinkOpener.run(argv)
-        backend.resume()
-        switch result {
+        switch effects.run(ProgramRun(argv: argv, purpose: .editor(path: path)), backend: backend) {
         case .failure(let error):
             state.say(.failed(error.description))
             return

@@ -10,8 +10,10 @@ import ZeaderKit
 ///
 /// Everything runs on `queue`, the view context's queue: key handling, model changes
 /// (ObjectsDidChange from merges of background and other-process saves), refresh
-/// progress. Nothing here blocks on I/O: fetching a new feed and refreshing run in tasks
-/// that report back with `queue.async`.
+/// progress. Programs, tasks and timers are effects handed to ``effects``
+/// (``ReaderEffects``): fetching a new feed, refreshing and pushing run as tasks that
+/// report back with `queue.async`; a program that takes the terminal (browser, editor,
+/// pipe-to) holds the reader until it exits, as it holds the terminal.
 ///
 /// ```swift
 /// let app = ReaderApp(model: model, backend: TestBackend(width: 80, height: 24), config: config, queue: queue)
@@ -33,11 +35,13 @@ public final class ReaderApp: @unchecked Sendable {
     var itemsChanged = false
     private var redrawScheduled = false
     private var smartCountsScheduled = false
-    private var refreshTimer: DispatchSourceTimer?
+    /// Runs the programs, tasks and timers the update asks for (``ReaderEffects``).
+    let effects: any ReaderEffects
+    private var refreshTimer: EffectTimer?
     /// Syncs with the account every `sync-interval` (``ReaderConfig/syncIntervalSeconds``).
-    var syncTimer: DispatchSourceTimer?
+    var syncTimer: EffectTimer?
     /// The push waiting for the edits to pause (ReaderApp+Sync.swift).
-    var pushWork: DispatchWorkItem?
+    var pushWork: EffectTimer?
     /// Seconds after the last edit before its change is pushed.
     var pushDelay: TimeInterval = 3
     /// Seconds quitting waits for a push before it gives up and keeps the changes.
@@ -51,7 +55,7 @@ public final class ReaderApp: @unchecked Sendable {
     /// Quitting waits for the running sync and the push of the changes made here.
     var quitting = false
     var quitPushTried = false
-    var quitDeadline: DispatchWorkItem?
+    var quitDeadline: EffectTimer?
     /// Why the last push failed, for the line printed after quitting.
     var lastPushError: String?
     /// The line to print on standard error once the terminal is restored (changes a quit
@@ -68,8 +72,9 @@ public final class ReaderApp: @unchecked Sendable {
 
     public init(
         model: ReaderModel, backend: TerminalBackend, config: ReaderConfig, queue: DispatchQueue,
-        refresher: ReaderRefresher? = nil, fetcher: FeedFetcher? = nil
+        refresher: ReaderRefresher? = nil, fetcher: FeedFetcher? = nil, effects: any ReaderEffects = LiveEffects()
     ) {
+        self.effects = effects
         self.model = model
         self.backend = backend
         self.config = config
@@ -440,7 +445,7 @@ public final class ReaderApp: @unchecked Sendable {
             return
         }
         state.say(.fetching(url))
-        Task.detached { [self] in
+        effects.task { [self] in
             let discovery = await FeedPreview.discover(url, with: fetcher)
             queue.async { [self] in
                 switch discovery {
@@ -485,7 +490,7 @@ public final class ReaderApp: @unchecked Sendable {
         }
         state.refreshProgress = (0, max(servers.count, 1))
         state.refreshIsSync = refresher.syncs
-        Task.detached { [self] in
+        effects.task { [self] in
             let outcome: Result<RefreshSummary, ZeaderError>
             do throws(ZeaderError) {
                 outcome = .success(
@@ -576,19 +581,23 @@ public final class ReaderApp: @unchecked Sendable {
     /// The pipe prompt's ENTER.
     func pipe(to command: String) {
         guard let article = ArticleCommands.target(state, model: model) else { return }
-        backend.suspend()
-        let (message, error) = ArticleCommands.pipe(article, to: command, width: max(20, min(state.width - 1, 100)))
-        backend.resume()
-        state.say(message, error: error)
+        let program: ProgramRun
+        do { program = try ArticleCommands.pipe(article, to: command, width: max(20, min(state.width - 1, 100))) } catch {
+            return state.say(error.description, error: true)
+        }
+        let (message, isError) = ArticleCommands.outcome(program, effects.run(program, backend: backend))
+        state.say(message, error: isError)
     }
 
     /// `^B`: runs `bookmark-cmd` with the article's link.
     func bookmark() {
         guard let article = ArticleCommands.target(state, model: model) else { return state.say(.reader(.needsItem)) }
-        backend.suspend()
-        let (message, error) = ArticleCommands.bookmark(article, command: config.articleCommands.bookmarkCommand)
-        backend.resume()
-        state.say(message, error: error)
+        let program: ProgramRun
+        do { program = try ArticleCommands.bookmark(article, command: config.articleCommands.bookmarkCommand) } catch {
+            return state.say(error.description, error: true)
+        }
+        let (message, isError) = ArticleCommands.outcome(program, effects.run(program, backend: backend))
+        state.say(message, error: isError)
     }
 
     func open(link: String) {
@@ -597,10 +606,7 @@ public final class ReaderApp: @unchecked Sendable {
             state.say(.failed(error.description))
             return
         }
-        backend.suspend()
-        let result = LinkOpener.run(argv)
-        backend.resume()
-        switch result {
+        switch effects.run(ProgramRun(argv: argv, purpose: .browser(link: link)), backend: backend) {
         case .success(0): state.say(.opened(link))
         case .success(let status): state.say(.browserExited(command: argv[0], status: status))
         case .failure(let error): state.say(.failed(error.description))

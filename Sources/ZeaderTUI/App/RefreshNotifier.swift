@@ -136,7 +136,7 @@ extension ReaderApp {
             let message = RefreshNotifier.message(for: summary)
         else { return }
         do {
-            _ = try RefreshNotifier.start(program.command, message: message) { [self] problem in
+            try effects.notify(command: program.command, message: message) { [self] problem in
                 guard let problem, !program.isFallback else { return }
                 queue.async { [self] in
                     state.say(problem, error: true)
