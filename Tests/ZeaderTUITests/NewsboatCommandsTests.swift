@@ -52,7 +52,7 @@ import ZeaderKit
         #expect(ids(h).count == 3)
         // Nothing selected on the feed list: it says so.
         h.type(.character("q"))
-        #expect(h.type(.character("D")).contains("Select or open an item to delete it"))
+        #expect(h.type(.character("D")).contains("Open or select an item first"))
         #expect(h.line(1).contains("3/3"))  // the deleted one had been read by opening it
     }
 

@@ -440,10 +440,4 @@ public struct AppState: Equatable, Sendable {
             items = list
         }
     }
-
-    /// Shows `text` on the status line.
-    public mutating func say(_ text: String, error: Bool = false) {
-        message = text
-        messageIsError = error
-    }
 }

@@ -1,9 +1,8 @@
 import Foundation
 
 /// What `s` (save), `|` (pipe-to) and `^B` (bookmark) do with the article shown (or the
-/// item selected in a list): a save returns the status line's message and whether it is an
-/// error; pipe-to and bookmark return the program to run (``ProgramRun``), which the reader
-/// hands to its ``ReaderEffects``.
+/// item selected in a list): a save returns its status line; pipe-to and bookmark return the
+/// program to run (``ProgramRun``), which the reader hands to its ``ReaderEffects``.
 enum ArticleCommands {
     /// The article `s`, `|` and `^B` act on: the one shown, else the selected item's.
     static func target(_ state: AppState, model: ReaderModel) -> ArticleState? {
@@ -14,12 +13,9 @@ enum ArticleCommands {
         }
     }
 
-    static func save(_ article: ArticleState, to path: String, width: Int) -> (String, Bool) {
-        do {
-            let written = try ArticleExport.save(article, to: path, width: width)
-            return ("Saved to \(written)", false)
-        } catch {
-            return (error.description, true)
+    static func save(_ article: ArticleState, to path: String, width: Int) -> StatusMessage {
+        do { return .reader(.saved(to: try ArticleExport.save(article, to: path, width: width))) } catch {
+            return .failed(error.description)
         }
     }
 
@@ -29,22 +25,20 @@ enum ArticleCommands {
         return ProgramRun(argv: argv, input: Data(ArticleExport.text(article, width: width).utf8), purpose: .pipe)
     }
 
-    /// The program `bookmark-cmd` names, with the URL, title, description and feed title.
-    static func bookmark(_ article: ArticleState, command: String?) throws(ExportError) -> ProgramRun {
-        guard let command, !command.isEmpty else { throw ExportError("No bookmark-cmd in the config file") }
-        guard let link = article.link, !link.isEmpty else { throw ExportError("The item has no link to bookmark") }
-        return ProgramRun(argv: try ArticleExport.bookmarkCommand(command, article: article), purpose: .bookmark(link: link))
+    /// The program `bookmark-cmd` (`command`) names, with the URL, title, description and feed title.
+    static func bookmark(_ article: ArticleState, command: String, link: String) throws(ExportError) -> ProgramRun {
+        ProgramRun(argv: try ArticleExport.bookmarkCommand(command, article: article), purpose: .bookmark(link: link))
     }
 
-    /// The status line for how a program ended, and whether it is an error.
-    static func outcome(_ program: ProgramRun, _ result: Result<Int32, ProgramRun.Failure>) -> (String, Bool) {
+    /// The status line for how a program ended.
+    static func outcome(_ program: ProgramRun, _ result: Result<Int32, ProgramRun.Failure>) -> StatusMessage {
         switch (result, program.purpose) {
-        case (.failure(let failure), _): return (failure.description, true)
-        case (.success(0), .bookmark(let link)): return ("Bookmarked \(link)", false)
-        case (.success(0), .pipe): return ("Piped to \(program.argv[0])", false)
-        case (.success(0), .browser(let link)): return ("Opened \(link)", false)
-        case (.success(0), .editor(let path)): return ("Edited \(path)", false)
-        case (.success(let status), _): return ("\(program.argv[0]) exited with status \(status)", true)
+        case (.failure(let failure), _): return .failed(failure.description)
+        case (.success(0), .bookmark(let link)): return .reader(.bookmarked(link))
+        case (.success(0), .pipe): return .reader(.piped(to: program.argv[0]))
+        case (.success(0), .browser(let link)): return .opened(link)
+        case (.success(0), .editor(let path)): return .reader(.edited(path))
+        case (.success(let status), _): return .programExited(command: program.argv[0], status: status)
         }
     }
 }

@@ -10,7 +10,7 @@ extension ReaderApp {
     /// `^E`: asks for the item's flag letters.
     func askFlags() {
         guard let id = currentItemID() else {
-            state.say("Select or open an item to edit its flags", error: true)
+            state.say(.reader(.needsItem))
             return
         }
         state.prompt = .editFlags(text: ItemFlagLetters.letters(of: id, in: model.context), id: id)
@@ -25,7 +25,7 @@ extension ReaderApp {
             article.renderedWidth = 0
             article.scroll = 0
             state.article = article
-            state.say(article.showsSource ? "Showing the HTML source (^U: rendered)" : "Showing the rendered article")
+            state.say(.reader(.showingSource(article.showsSource)))
         case .feeds, .items, .help, .picker: notHere(.toggleSourceView)
         }
     }
@@ -40,25 +40,25 @@ extension ReaderApp {
 
     func deleteArticle() {
         guard let id = currentItemID() else {
-            state.say("Select or open an item to delete it", error: true)
+            state.say(.reader(.needsItem))
             return
         }
         let title = model.itemRow(id)?.title ?? ""
         attempt {
             try ItemDeletion.delete([id], in: model.context)
-            state.say("Deleted \(title.isEmpty ? "the item" : "'\(title)'") (u to undo)")
+            state.say(.reader(.deletedItem(title: title)))
         }
     }
 
     func confirmDeleteAllArticles() {
         guard state.screen == .items, state.items != nil else {
-            state.say("Open a feed's item list to delete its items", error: true)
+            state.say(.reader(.deleteAllNeedsAList))
             return
         }
         loadRestOfItemList()
         let ids = state.items?.ids ?? []
         guard !ids.isEmpty else {
-            state.say("No items to delete", error: true)
+            state.say(.reader(.noItemsToDelete))
             return
         }
         state.prompt = .confirmDeleteItems(count: ids.count, ids: ids)
@@ -68,16 +68,16 @@ extension ReaderApp {
         do {
             let letters = try ItemFlagLetters.set(text, on: id, in: model.context)
             if state.article?.itemID == id { state.article?.flagLetters = letters.isEmpty ? nil : letters }
-            state.say(letters.isEmpty ? "Flags cleared" : "Flags: \(letters)")
+            state.say(.reader(.flagsSet(letters)))
         } catch {
-            state.say("\(error)", error: true)
+            state.say(.failed("\(error)"))
         }
     }
 
     func gotoURL(_ text: String) {
         guard !text.isEmpty else { return }
         guard let number = Int(text) else {
-            state.say("Not a link number: \(text)", error: true)
+            state.say(.reader(.notALinkNumber(text)))
             return
         }
         if state.screen == .article {

@@ -26,7 +26,7 @@ extension ReaderApp {
     /// ``nextDialog()``.
     func prevDialog() {
         guard state.stack.count > 1 else {
-            state.say("No previous dialog", error: true)
+            state.say(.reader(.noPreviousDialog))
             return
         }
         if state.screens != state.forwardDialogsBelow { state.forwardDialogs = [] }
@@ -40,7 +40,7 @@ extension ReaderApp {
     func nextDialog() {
         guard state.screens == state.forwardDialogsBelow, let screen = state.forwardDialogs.popLast() else {
             state.forwardDialogs = []
-            state.say("No next dialog", error: true)
+            state.say(.reader(.noNextDialog))
             return
         }
         switch screen {
@@ -50,7 +50,7 @@ extension ReaderApp {
         case .article(var article):
             guard model.item(article.itemID) != nil else {
                 state.forwardDialogs = []
-                state.say("That item is gone", error: true)
+                state.say(.reader(.itemGone))
                 return
             }
             article.renderedWidth = 0

@@ -272,7 +272,7 @@ extension ReaderApp {
         case .confirmDeleteItems(_, let ids):
             guard let yes = answer(key) else { return }
             state.prompt = nil
-            if yes { attempt { state.say("Deleted \(try ItemDeletion.delete(ids, in: model.context)) items (u to undo)") } }
+            if yes { attempt { state.say(.reader(.deletedItems(try ItemDeletion.delete(ids, in: model.context)))) } }
         }
     }
 

@@ -8,7 +8,7 @@ import ZeaderKit
 extension ReaderApp {
     func showFilterList() {
         guard state.screen == .items else {
-            state.say("f filters an item list by a smart feed's predicate: open a feed first", error: true)
+            state.say(.reader(.selectFilterNeedsAList))
             return
         }
         var filters = model.configSmartFeeds.map { ($0.title, $0.predicateFormat) }
@@ -17,7 +17,7 @@ extension ReaderApp {
             return
         }
         guard !filters.isEmpty else {
-            state.say("No smart feeds to filter by (zeader smart add, or smart-feed in the config)", error: true)
+            state.say(.reader(.noSmartFeeds))
             return
         }
         var picker = PickerState(
@@ -36,7 +36,7 @@ extension ReaderApp {
         applyFilter(format)
         if case .filter(_, let error?)? = state.prompt {
             state.prompt = nil
-            state.say("Cannot filter by \(format): \(error)", error: true)
+            state.say(.reader(.cannotFilter(by: format, error)))
         }
     }
 }

@@ -568,8 +568,7 @@ public final class ReaderApp: @unchecked Sendable {
     /// The save prompt's ENTER.
     func save(to path: String) {
         guard let article = ArticleCommands.target(state, model: model) else { return }
-        let (message, error) = ArticleCommands.save(article, to: path, width: max(20, min(state.width - 1, 100)))
-        state.say(message, error: error)
+        state.say(ArticleCommands.save(article, to: path, width: max(20, min(state.width - 1, 100))))
     }
 
     /// `|`: asks for the command to pipe the article to.
@@ -583,21 +582,23 @@ public final class ReaderApp: @unchecked Sendable {
         guard let article = ArticleCommands.target(state, model: model) else { return }
         let program: ProgramRun
         do { program = try ArticleCommands.pipe(article, to: command, width: max(20, min(state.width - 1, 100))) } catch {
-            return state.say(error.description, error: true)
+            return state.say(.failed(error.description))
         }
-        let (message, isError) = ArticleCommands.outcome(program, effects.run(program, backend: backend))
-        state.say(message, error: isError)
+        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
     }
 
     /// `^B`: runs `bookmark-cmd` with the article's link.
     func bookmark() {
         guard let article = ArticleCommands.target(state, model: model) else { return state.say(.reader(.needsItem)) }
-        let program: ProgramRun
-        do { program = try ArticleCommands.bookmark(article, command: config.articleCommands.bookmarkCommand) } catch {
-            return state.say(error.description, error: true)
+        guard let command = config.articleCommands.bookmarkCommand, !command.isEmpty else {
+            return state.say(.reader(.noBookmarkCommand))
         }
-        let (message, isError) = ArticleCommands.outcome(program, effects.run(program, backend: backend))
-        state.say(message, error: isError)
+        guard let link = article.link, !link.isEmpty else { return state.say(.reader(.noLinkToBookmark)) }
+        let program: ProgramRun
+        do { program = try ArticleCommands.bookmark(article, command: command, link: link) } catch {
+            return state.say(.failed(error.description))
+        }
+        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
     }
 
     func open(link: String) {
@@ -606,10 +607,7 @@ public final class ReaderApp: @unchecked Sendable {
             state.say(.failed(error.description))
             return
         }
-        switch effects.run(ProgramRun(argv: argv, purpose: .browser(link: link)), backend: backend) {
-        case .success(0): state.say(.opened(link))
-        case .success(let status): state.say(.browserExited(command: argv[0], status: status))
-        case .failure(let error): state.say(.failed(error.description))
-        }
+        let program = ProgramRun(argv: argv, purpose: .browser(link: link))
+        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
     }
 }

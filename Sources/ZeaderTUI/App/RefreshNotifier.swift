@@ -139,12 +139,12 @@ extension ReaderApp {
             try effects.notify(command: program.command, message: message) { [self] problem in
                 guard let problem, !program.isFallback else { return }
                 queue.async { [self] in
-                    state.say(problem, error: true)
+                    state.say(.reader(.notifyFailed(problem)))
                     redraw()
                 }
             }
         } catch {
-            if !program.isFallback { state.say(error.description, error: true) }
+            if !program.isFallback { state.say(.reader(.notifyFailed(error.description))) }
         }
     }
 }
