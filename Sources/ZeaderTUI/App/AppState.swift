@@ -266,8 +266,13 @@ public struct AppState: Equatable, Sendable {
         case picker(PickerState)
 
         /// Which screen, without its state: what the views and the routing switch over.
+        ///
+        /// ```swift
+        /// if state.screen == .article { … }
+        /// ```
         public enum Kind: Equatable, Sendable { case feeds, items, article, help, picker }
 
+        /// Which screen this is: `Screen.items(list).kind == .items`.
         public var kind: Kind {
             switch self {
             case .feeds: return .feeds
@@ -323,13 +328,13 @@ public struct AppState: Equatable, Sendable {
         self.height = height
     }
 
-    /// The screen on top, with its state.
+    /// The screen on top, with its state: `if case .article(let article) = state.top { … }`.
     public var top: Screen { stack.last ?? .feeds }
 
-    /// Which screen is on top.
+    /// Which screen is on top: `state.screen == .feeds`.
     public var screen: Screen.Kind { top.kind }
 
-    /// Which screens are open, bottom first.
+    /// Which screens are open, bottom first: `state.screens == [.feeds, .items]`.
     public var screens: [Screen.Kind] { stack.map(\.kind) }
 
     /// The open item list's state (under an article, help or a list opened over it). Setting

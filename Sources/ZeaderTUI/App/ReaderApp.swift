@@ -271,8 +271,7 @@ public final class ReaderApp: @unchecked Sendable {
             let number = state.pendingLinkNumber
             state.pendingLinkNumber = ""
             if key == .enter { openLink(number: Int(number) ?? 0) }
-        } else if let action = state.screen == .picker && key == .enter ? .open : config.keyMap.action(for: key) {
-            // ENTER picks in every list, whatever it is bound to.
+        } else if let action = pickerEnter(key) ?? config.keyMap.action(for: key) {
             state.message = nil
             perform(action)
         } else if key == .escape, state.screen != .feeds {
@@ -281,6 +280,11 @@ public final class ReaderApp: @unchecked Sendable {
             state.say(.keyNotBound(key.name))
         }
         if draw && !hasQuit { redraw() }
+    }
+
+    /// ENTER picks in every list, whatever it is bound to.
+    private func pickerEnter(_ key: Key) -> Action? {
+        state.screen == .picker && key == .enter ? .open : nil
     }
 
     /// Runs a model edit, showing its error on the status line.

@@ -8,7 +8,8 @@ import Foundation
 /// let run = ProgramRun(argv: ["lynx", "https://swift.org"], purpose: .browser(link: "https://swift.org"))
 /// ```
 public struct ProgramRun: Equatable, Sendable {
-    /// Why the program runs: what its exit means on the status line.
+    /// Why the program runs: what its exit means on the status line (`.pipe`,
+    /// `.browser(link: url)`).
     public enum Purpose: Equatable, Sendable {
         /// `browser` on a link.
         case browser(link: String)
@@ -20,7 +21,8 @@ public struct ProgramRun: Equatable, Sendable {
         case bookmark(link: String)
     }
 
-    /// Why a program could not be started: the words for the status line.
+    /// Why a program could not be started: the words for the status line
+    /// (`ProgramRun.Failure("lynx: not found")`).
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
 

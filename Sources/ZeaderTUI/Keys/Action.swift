@@ -43,7 +43,7 @@ public enum Action: String, CaseIterable, Sendable {
     case setFilter = "set-filter"
     case clearFilter = "clear-filter"
     case showUrls = "show-urls"
-    // The article's commands (ReaderApp's articleCommand) and macros.
+    // The article's commands and macros.
     case save
     case pipeTo = "pipe-to"
     case bookmark
