@@ -57,6 +57,9 @@ import ZeaderKit
         h.type(.character("q"), .enter, .enter)
         #expect(h.type(.character("g")).contains("sort does nothing in the article view"))
         #expect(h.type(.enter).contains("open does nothing in the article view"))
+        // A smart feed (last in the feed list) does not move: said, not ignored.
+        h.type(.character("q"), .character("q"), .end)
+        #expect(h.type(.character("[")).contains("Smart feeds stay after the feeds"))
     }
 
     @Test func keysOnAnItemAskForOneOnTheFeedList() throws {

@@ -171,7 +171,7 @@ extension ReaderApp {
     func moveFeed(by offset: Int) {
         switch state.screen {
         case .feeds:
-            guard let id = state.selectedFeed?.serverID else { return notHere(offset < 0 ? .moveFeedUp : .moveFeedDown) }
+            guard let id = state.selectedFeed?.serverID else { return state.say(.reader(.smartFeedsStayLast)) }
             attempt {
                 try model.moveServer(id, by: offset)
                 reloadFromModel()

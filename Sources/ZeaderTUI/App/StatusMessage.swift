@@ -168,6 +168,8 @@ enum ReaderMessage: Equatable {
     case stoppedBySignal(Int32)
     // Dialogs, item commands, edit-urls, macros, the command line, select-filter, programs.
     case noPreviousDialog, noNextDialog
+    /// move-feed-up/down on a smart feed, which the feed list keeps after the subscriptions.
+    case smartFeedsStayLast
     /// ^V to an article whose item was deleted meanwhile.
     case itemGone
     case showingSource(Bool)
@@ -257,6 +259,7 @@ enum ReaderMessage: Equatable {
         case .quitBeforePush: return "the reader quit before the push ended"
         case .stoppedBySignal(let number): return "the reader was stopped by signal \(number) before pushing"
         case .noPreviousDialog: return "No previous dialog"
+        case .smartFeedsStayLast: return "Smart feeds stay after the feeds: only a feed moves"
         case .noNextDialog: return "No next dialog"
         case .itemGone: return "That item is gone"
         case .showingSource(let source): return source ? "Showing the HTML source (^U: rendered)" : "Showing the rendered article"
@@ -326,7 +329,8 @@ enum ReaderMessage: Equatable {
     var isError: Bool {
         switch self {
         case .keyNotBound, .notOnThisScreen, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks,
-            .cannotWrite, .configWarning, .noPreviousDialog, .noNextDialog, .itemGone, .deleteAllNeedsAList, .noItemsToDelete,
+            .cannotWrite, .configWarning, .smartFeedsStayLast, .noPreviousDialog, .noNextDialog, .itemGone, .deleteAllNeedsAList,
+            .noItemsToDelete,
             .notALinkNumber, .editURLsNeedsTheFeedList, .editorExited, .cannotReadBack, .feedsUnchanged, .noMacros, .noMacro,
             .commandNeedsArgument, .unknownAction, .configCommandNotAvailable, .dumpformNotAvailable, .unknownCommand,
             .numberNeedsAList, .noEntry, .cannotSetInReader, .unknownVariable, .cannotSet, .noFeedTagged, .noFeedTitled,
