@@ -13,7 +13,7 @@ import ZeaderKit
 /// keys, ^U and #.
 @Suite struct NewsboatCommandsTests {
     func ids(_ h: Harness) -> [ObjectID] { h.queue.sync { h.app.state.items?.ids ?? [] } }
-    func screens(_ h: Harness) -> [AppState.Screen] { h.queue.sync { h.app.state.screens } }
+    func screens(_ h: Harness) -> [AppState.Screen.Kind] { h.queue.sync { h.app.state.screens } }
     func titles(_ h: Harness) -> [String] {
         h.queue.sync { (h.app.state.items?.ids ?? []).map { h.app.model.itemRow($0)?.title ?? "" } }
     }
@@ -53,7 +53,7 @@ import ZeaderKit
         #expect(ids(h).count == 3)
         // Nothing selected on the feed list: it says so.
         h.type(.character("q"))
-        #expect(h.type(.character("D")).contains("Select or open an item to delete it"))
+        #expect(h.type(.character("D")).contains("Open or select an item first"))
         #expect(h.line(1).contains("3/3"))  // the deleted one had been read by opening it
     }
 

@@ -17,13 +17,17 @@ final class Harness {
     let app: ReaderApp
     var queue: DispatchQueue { store.container.viewContext.queue }
 
-    init(width: Int = 100, height: Int = 30, config: ReaderConfig = ReaderConfig(), refresher: ReaderRefresher? = nil) throws {
+    init(
+        width: Int = 100, height: Int = 30, config: ReaderConfig = ReaderConfig(), refresher: ReaderRefresher? = nil,
+        effects: (any ReaderEffects)? = nil
+    ) throws {
         store = try ZeaderStore.inMemory()
         try DemoFeeds.load(into: store)
         backend = TestBackend(width: width, height: height)
         let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
         app = ReaderApp(
-            model: model, backend: backend, config: config, queue: store.container.viewContext.queue, refresher: refresher)
+            model: model, backend: backend, config: config, queue: store.container.viewContext.queue, refresher: refresher,
+            effects: effects ?? LiveEffects())
         let app = self.app
         queue.sync { app.start() }
     }

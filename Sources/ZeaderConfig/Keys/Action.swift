@@ -25,7 +25,7 @@ public enum Action: String, CaseIterable, Sendable {
     case moveFeedDown = "move-feed-down"
     case enqueue
     case undo, redo, help, redraw
-    // Navigation, views and newsboat's actions: summaries in Action+Newsboat.swift.
+    // Navigation, views and newsboat's actions: default keys in Action+Newsboat.swift.
     case prevUnread = "prev-unread"
     case next, prev
     case nextFeed = "next-feed"
@@ -43,12 +43,12 @@ public enum Action: String, CaseIterable, Sendable {
     case setFilter = "set-filter"
     case clearFilter = "clear-filter"
     case showUrls = "show-urls"
-    // The article's commands (ReaderApp's articleCommand) and macros.
+    // The article's commands and macros.
     case save
     case pipeTo = "pipe-to"
     case bookmark
     case macroPrefix = "macro-prefix"
-    // newsboat's remaining actions: summaries and keys in Action+Commands.swift.
+    // newsboat's remaining actions: default keys in Action+Commands.swift.
     case deleteArticle = "delete-article"
     case deleteAllArticles = "delete-all-articles"
     case editFlags = "edit-flags"
@@ -92,7 +92,40 @@ public enum Action: String, CaseIterable, Sendable {
         case .redo: return "Redo"
         case .help: return "Show this help"
         case .redraw: return "Redraw the screen"
-        default: return newsboatSummary
+        case .prevUnread: return "Go to the previous unread item (across feeds)"
+        case .next: return "Next item in the article view; next feed in the item list"
+        case .prev: return "Previous item in the article view; previous feed in the item list"
+        case .nextFeed: return "Go to the next feed's items"
+        case .prevFeed: return "Go to the previous feed's items"
+        case .nextUnreadFeed: return "Go to the next feed with unread items"
+        case .prevUnreadFeed: return "Go to the previous feed with unread items"
+        case .randomUnread: return "Go to a random unread item"
+        case .openInBrowserAndMarkRead: return "Open the link in the browser and mark the item read"
+        case .toggleShowReadFeeds: return "Show or hide feeds without unread items"
+        case .toggleShowReadArticles: return "Show or hide read items"
+        case .sort: return "Sort the list (asks how)"
+        case .revSort: return "Sort the list in reverse (asks how)"
+        case .setTag: return "Show only the feeds of a tag (asks which)"
+        case .clearTag: return "Show the feeds of every tag"
+        case .setFilter: return "Filter the list with a predicate (as --where)"
+        case .clearFilter: return "Remove the list's filter"
+        case .showUrls: return "List the article's links"
+        case .save: return "Save the article to a file (.md: Markdown)"
+        case .pipeTo: return "Pipe the article's text to a command"
+        case .bookmark: return "Run bookmark-cmd with the item's link"
+        case .macroPrefix: return "Start a macro (the next key picks it)"
+        case .deleteArticle: return "Delete the item (a refresh does not bring it back; u undoes)"
+        case .deleteAllArticles: return "Delete every item of the list (asks first; u undoes)"
+        case .editFlags: return "Edit the item's flag letters (A-Z, a-z; any letter flags it)"
+        case .cmdline: return "Command line: quit, save, set, tag, goto, exec, a number"
+        case .viewDialogs: return "List the open screens (ENTER goes back to one, ^X closes it)"
+        case .closeDialog: return "Close the screen on top"
+        case .nextDialog: return "Go forward to the screen ^G stepped back from"
+        case .prevDialog: return "Step back to the screen below, keeping this one for ^V"
+        case .toggleSourceView: return "Show the article's HTML source, or its rendering"
+        case .gotoURL: return "Open the article's link number N (asks for N)"
+        case .selectFilter: return "Filter the item list by a smart feed's predicate (asks which)"
+        case .editURLs: return "Edit the feeds as a urls file in $VISUAL/$EDITOR (u undoes)"
         }
     }
 }

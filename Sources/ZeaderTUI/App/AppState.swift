@@ -175,6 +175,16 @@ public struct ArticleState: Equatable, Sendable {
     }
 }
 
+/// A cursor movement on the list or article on top (``AppState/move(_:)``): the actions
+/// `up`, `down`, `page-up`, `page-down`, `top` and `bottom`.
+///
+/// ```swift
+/// state.move(.pageDown)
+/// ```
+public enum Movement: Equatable, Sendable {
+    case up, down, pageUp, pageDown, top, bottom
+}
+
 /// A question on the bottom line.
 public enum Prompt: Equatable, Sendable {
     case search(text: String)
@@ -209,8 +219,18 @@ public enum Prompt: Equatable, Sendable {
         case .addFeedPreview(let url, let title, let count):
             return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
         case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
-        case .filter, .sort, .writeLinks: return viewsLine
-        case .cmdline, .editFlags, .gotoURL, .confirmDeleteItems: return commandsLine
+        case .filter(let text, _): return "Filter: " + text
+        case .sort(let reverse, let feeds):
+            let fields =
+                feeds
+                ? "(n)one/(t)itle/(f)irsttag/(a)rticlecount/(u)nreadarticlecount/(l)astupdated"
+                : "(d)ate/(t)itle/(a)uthor/fe(e)d/(f)lags/(l)ink/(g)uid"
+            return (reverse ? "Reverse sort by " : "Sort by ") + fields + "?"
+        case .writeLinks(let text): return "Write the links to file: " + text
+        case .cmdline(let text): return ":" + text
+        case .editFlags(let text, _): return "Flags (letters A-Z, a-z): " + text
+        case .gotoURL(let text): return "Go to URL #" + text
+        case .confirmDeleteItems(let count, _): return "Delete all \(count) items of this list? [y/n]"
         }
     }
 
@@ -219,7 +239,7 @@ public enum Prompt: Equatable, Sendable {
         switch self {
         case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
         case .cmdline, .editFlags, .gotoURL: return true
-        default: return false
+        case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems: return false
         }
     }
 }
@@ -232,19 +252,48 @@ public enum Prompt: Equatable, Sendable {
 /// let buffer = ReaderView.render(state, keyMap: .default)
 /// ```
 public struct AppState: Equatable, Sendable {
-    public enum Screen: Equatable, Sendable { case feeds, items, article, help, picker }
+    /// A screen of the reader, holding its own state: the stack of them is the one record of
+    /// what is open, so closing a screen drops its state with it.
+    ///
+    /// ```swift
+    /// state.stack = [.feeds, .items(list), .help(scroll: 0)]
+    /// ```
+    public enum Screen: Equatable, Sendable {
+        case feeds
+        case items(ItemListState)
+        case article(ArticleState)
+        case help(scroll: Int)
+        /// The tag, link, discovered-feed, dialog or filter list.
+        case picker(PickerState)
+
+        /// Which screen, without its state: what the views and the routing switch over.
+        ///
+        /// ```swift
+        /// if state.screen == .article { … }
+        /// ```
+        public enum Kind: Equatable, Sendable { case feeds, items, article, help, picker }
+
+        /// Which screen this is: `Screen.items(list).kind == .items`.
+        public var kind: Kind {
+            switch self {
+            case .feeds: return .feeds
+            case .items: return .items
+            case .article: return .article
+            case .help: return .help
+            case .picker: return .picker
+            }
+        }
+    }
 
     public var width: Int
     public var height: Int
-    /// The screens open, the last on top (help over whatever was open).
-    public var screens: [Screen] = [.feeds]
+    /// The screens open, each with its state, the last on top (help over whatever was open).
+    /// The feed list is always first.
+    public var stack: [Screen] = [.feeds]
     public var feeds: [FeedRow] = []
     public var feedPosition = ListPosition()
     /// Set while `feeds` holds only the first screen of the list (FeedListWindow.swift).
     public var feedSummary: FeedListSummary?
-    public var items: ItemListState?
-    public var article: ArticleState?
-    public var helpScroll = 0
     public var prompt: Prompt?
     /// A message for the status line; errors are highlighted.
     public var message: String?
@@ -270,17 +319,74 @@ public struct AppState: Equatable, Sendable {
     public var highlights: [HighlightRule] = []
     /// Hidden read feeds/items, sort orders, tag and feed filter (ViewOptions.swift).
     public var views = ViewOptions()
-    /// The tag list or link list, when open.
-    public var picker: PickerState?
-    /// Dialogs `^G` (prev-dialog) stepped back from, for `^V` (ReaderApp+Dialogs.swift).
-    public var forwardDialogs: [StashedDialog] = []
+    /// Screens `^G` (prev-dialog) stepped back from, for `^V` (ReaderApp+Dialogs.swift).
+    public var forwardDialogs: [Screen] = []
+    /// The screens ``forwardDialogs`` were left on: once the stack differs, they are dropped.
+    public var forwardDialogsBelow: [Screen.Kind] = []
 
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public var screen: Screen { screens.last ?? .feeds }
+    /// The screen on top, with its state: `if case .article(let article) = state.top { … }`.
+    public var top: Screen { stack.last ?? .feeds }
+
+    /// Which screen is on top: `state.screen == .feeds`.
+    public var screen: Screen.Kind { top.kind }
+
+    /// Which screens are open, bottom first: `state.screens == [.feeds, .items]`.
+    public var screens: [Screen.Kind] { stack.map(\.kind) }
+
+    /// The open item list's state (under an article, help or a list opened over it). Setting
+    /// it changes that screen in ``stack``; a screen is opened or closed through the stack,
+    /// so setting it when no item list is open, or to nil, changes nothing.
+    public var items: ItemListState? {
+        get {
+            for case .items(let list) in stack.reversed() { return list }
+            return nil
+        }
+        set {
+            guard let newValue, let index = stack.lastIndex(where: { $0.kind == .items }) else { return }
+            stack[index] = .items(newValue)
+        }
+    }
+
+    /// The open article's state; set as ``items`` is.
+    public var article: ArticleState? {
+        get {
+            for case .article(let article) in stack.reversed() { return article }
+            return nil
+        }
+        set {
+            guard let newValue, let index = stack.lastIndex(where: { $0.kind == .article }) else { return }
+            stack[index] = .article(newValue)
+        }
+    }
+
+    /// The open list's state (tags, links, dialogs…); set as ``items`` is.
+    public var picker: PickerState? {
+        get {
+            for case .picker(let picker) in stack.reversed() { return picker }
+            return nil
+        }
+        set {
+            guard let newValue, let index = stack.lastIndex(where: { $0.kind == .picker }) else { return }
+            stack[index] = .picker(newValue)
+        }
+    }
+
+    /// How far the help screen is scrolled (0 when it is not open); set as ``items`` is.
+    public var helpScroll: Int {
+        get {
+            for case .help(let scroll) in stack.reversed() { return scroll }
+            return 0
+        }
+        set {
+            guard let index = stack.lastIndex(where: { $0.kind == .help }) else { return }
+            stack[index] = .help(scroll: newValue)
+        }
+    }
 
     /// Rows available to a list: the screen minus the title and status lines.
     public var listHeight: Int { max(1, height - 2) }
@@ -299,17 +405,16 @@ public struct AppState: Equatable, Sendable {
     /// ```swift
     /// state.move(.down)
     /// ```
-    public mutating func move(_ action: Action) {
+    public mutating func move(_ movement: Movement) {
         let page = listHeight
         let delta: Int
-        switch action {
+        switch movement {
         case .up: delta = -1
         case .down: delta = 1
         case .pageUp: delta = -page
         case .pageDown: delta = page
         case .top: delta = Int.min / 2
         case .bottom: delta = Int.max / 2
-        default: return
         }
         switch screen {
         case .feeds: feedPosition.move(by: delta, count: feeds.count, height: page)
@@ -340,11 +445,5 @@ public struct AppState: Equatable, Sendable {
             list.position.clamp(count: list.ids.count, height: listHeight)
             items = list
         }
-    }
-
-    /// Shows `text` on the status line.
-    public mutating func say(_ text: String, error: Bool = false) {
-        message = text
-        messageIsError = error
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What `s` (save), `|` (pipe-to) and `^B` (bookmark) do with the article shown (or the
-/// item selected in a list), each returning the status line's message and whether it is an
-/// error. The reader suspends the terminal around the commands that run programs.
+/// item selected in a list): a save returns its status line; pipe-to and bookmark return the
+/// program to run (``ProgramRun``), which the reader hands to its ``ReaderEffects``.
 enum ArticleCommands {
     /// The article `s`, `|` and `^B` act on: the one shown, else the selected item's.
     static func target(_ state: AppState, model: ReaderModel) -> ArticleState? {
@@ -13,36 +13,32 @@ enum ArticleCommands {
         }
     }
 
-    static func save(_ article: ArticleState, to path: String, width: Int) -> (String, Bool) {
-        do {
-            let written = try ArticleExport.save(article, to: path, width: width)
-            return ("Saved to \(written)", false)
-        } catch {
-            return (error.description, true)
+    static func save(_ article: ArticleState, to path: String, width: Int) -> StatusMessage {
+        do { return .reader(.saved(to: try ArticleExport.save(article, to: path, width: width))) } catch {
+            return .failed(error.description)
         }
     }
 
-    /// Pipes the article's text to `command` (split into words, no shell).
-    static func pipe(_ article: ArticleState, to command: String, width: Int) -> (String, Bool) {
-        do {
-            let argv = try CommandRunner.arguments(command)
-            let status = try CommandRunner.run(argv, input: Data(ArticleExport.text(article, width: width).utf8))
-            return status == 0 ? ("Piped to \(argv[0])", false) : ("\(argv[0]) exited with status \(status)", true)
-        } catch {
-            return (error.description, true)
-        }
+    /// The program that pipes the article's text to `command` (split into words, no shell).
+    static func pipe(_ article: ArticleState, to command: String, width: Int) throws(ExportError) -> ProgramRun {
+        let argv = try CommandRunner.arguments(command)
+        return ProgramRun(argv: argv, input: Data(ArticleExport.text(article, width: width).utf8), purpose: .pipe)
     }
 
-    /// Runs `bookmark-cmd` with the URL, title, description and feed title.
-    static func bookmark(_ article: ArticleState, command: String?) -> (String, Bool) {
-        guard let command, !command.isEmpty else { return ("No bookmark-cmd in the config file", true) }
-        guard let link = article.link, !link.isEmpty else { return ("The item has no link to bookmark", true) }
-        do {
-            let argv = try ArticleExport.bookmarkCommand(command, article: article)
-            let status = try CommandRunner.run(argv)
-            return status == 0 ? ("Bookmarked \(link)", false) : ("\(argv[0]) exited with status \(status)", true)
-        } catch {
-            return (error.description, true)
+    /// The program `bookmark-cmd` (`command`) names, with the URL, title, description and feed title.
+    static func bookmark(_ article: ArticleState, command: String, link: String) throws(ExportError) -> ProgramRun {
+        ProgramRun(argv: try ArticleExport.bookmarkCommand(command, article: article), purpose: .bookmark(link: link))
+    }
+
+    /// The status line for how a program ended.
+    static func outcome(_ program: ProgramRun, _ result: Result<Int32, ProgramRun.Failure>) -> StatusMessage {
+        switch (result, program.purpose) {
+        case (.failure(let failure), _): return .failed(failure.description)
+        case (.success(0), .bookmark(let link)): return .reader(.bookmarked(link))
+        case (.success(0), .pipe): return .reader(.piped(to: program.argv[0]))
+        case (.success(0), .browser(let link)): return .opened(link)
+        case (.success(0), .editor(let path)): return .reader(.edited(path))
+        case (.success(let status), _): return .programExited(command: program.argv[0], status: status)
         }
     }
 }

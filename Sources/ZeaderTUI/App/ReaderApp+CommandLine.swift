@@ -19,50 +19,47 @@ extension ReaderApp {
         }
         let command = String(line.prefix { !$0.isWhitespace })
         let argument = line.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
-        func needsArgument(_ what: String) -> Bool {
-            if argument.isEmpty { state.say(":\(command) needs \(what)", error: true) }
+        func needsArgument() -> Bool {
+            if argument.isEmpty { state.say(.reader(.commandNeedsArgument(command))) }
             return argument.isEmpty
         }
         switch command {
         case "quit", "q": quit()
         case "save":
-            guard !needsArgument("a file name") else { return }
+            guard !needsArgument() else { return }
             guard let article = ArticleCommands.target(state, model: model) else {
                 state.say(.reader(.needsItem))
                 return
             }
-            let (message, error) = ArticleCommands.save(article, to: argument, width: max(20, min(state.width - 1, 100)))
-            state.say(message, error: error)
+            state.say(ArticleCommands.save(article, to: argument, width: max(20, min(state.width - 1, 100))))
         case "set":
-            guard !needsArgument("a variable (\(Self.commandLineVariables.joined(separator: ", ")))") else { return }
+            guard !needsArgument() else { return }
             set(argument)
         case "tag":
-            guard !needsArgument("a tag") else { return }
+            guard !needsArgument() else { return }
             showTag(argument)
         case "goto":
-            guard !needsArgument("part of a feed's title") else { return }
+            guard !needsArgument() else { return }
             gotoFeed(containing: argument)
         case "exec":
-            guard !needsArgument("an action") else { return }
+            guard !needsArgument() else { return }
             guard let action = Action(configName: argument) else {
-                state.say(":exec: unknown action '\(argument)' (? lists them)", error: true)
+                state.say(.reader(.unknownAction(argument)))
                 return
             }
             perform(action)
         case "source", "dumpconfig":
-            state.say(
-                ":\(command) is not available: Zeader reads its config file at start (zeader config check FILE checks one)",
-                error: true)
+            state.say(.reader(.configCommandNotAvailable(command)))
         case "dumpform":
-            state.say(":dumpform is not available: newsboat's debugging dump has no Zeader form", error: true)
+            state.say(.reader(.dumpformNotAvailable))
         default:
-            state.say(
-                "Unknown command '\(command)' (commands: quit, q, save, set, tag, goto, exec, or a number)", error: true)
+            state.say(.reader(.unknownCommand(command)))
         }
     }
 
     /// `:N`: the N-th entry (from 1) of the list on screen.
     private func goToEntry(_ number: Int) {
+        let height = state.listHeight
         let count: Int
         switch state.screen {
         case .feeds: count = state.feeds.count
@@ -71,18 +68,18 @@ extension ReaderApp {
             count = state.items?.ids.count ?? 0
         case .picker: count = state.picker?.entries.count ?? 0
         case .article, .help:
-            state.say("A number goes to that entry of a list", error: true)
+            state.say(.reader(.numberNeedsAList))
             return
         }
         guard number >= 1, number <= count else {
-            state.say("No entry \(number) (the list has \(count))", error: true)
+            state.say(.reader(.noEntry(number, count: count)))
             return
         }
-        let height = state.listHeight
         switch state.screen {
         case .feeds: state.feedPosition.set(number - 1, count: count, height: height)
         case .items: state.items?.position.set(number - 1, count: count, height: height)
-        default: state.picker?.position.set(number - 1, count: count, height: height)
+        case .picker: state.picker?.position.set(number - 1, count: count, height: height)
+        case .article, .help: break  // refused above
         }
     }
 
@@ -105,11 +102,7 @@ extension ReaderApp {
         value = value?.trimmingCharacters(in: .whitespaces)
         guard Self.commandLineVariables.contains(name) else {
             let known = ReaderConfig.newsboatDirectives.contains(name)
-            state.say(
-                known
-                    ? ":set: newsboat's '\(name)' cannot be changed in the reader (it can: \(Self.commandLineVariables.joined(separator: ", ")))"
-                    : ":set: unknown variable '\(name)'",
-                error: true)
+            state.say(.reader(known ? .cannotSetInReader(name) : .unknownVariable(name)))
             return
         }
         let defaults = ViewOptions()
@@ -128,7 +121,7 @@ extension ReaderApp {
             default: break
             }
         } catch {
-            state.say(":set \(name): \((error as? ReaderConfigError.Message)?.text ?? "\(error)")", error: true)
+            state.say(.reader(.cannotSet(name, (error as? ReaderConfigError.Message)?.text ?? "\(error)")))
             return
         }
         if views != state.views {
@@ -145,7 +138,7 @@ extension ReaderApp {
         case "feed-sort-order": shown = state.views.feedOrder.name
         default: shown = state.views.itemOrder.name
         }
-        state.say("\(name)=\(shown)")
+        state.say(.reader(.variable(name, shown)))
     }
 
     private static func yesNo(_ value: String, current: Bool, default: Bool) throws -> Bool {
@@ -166,7 +159,7 @@ extension ReaderApp {
             return
         }
         guard let tag = tags.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
-            state.say(":tag: no feed has the tag '\(name)'", error: true)
+            state.say(.reader(.noFeedTagged(name)))
             return
         }
         state.views.tag = tag
@@ -184,7 +177,7 @@ extension ReaderApp {
         let start = state.screen == .feeds ? state.feedPosition.cursor + 1 : 0
         let order = (0..<feeds.count).map { (start + $0) % feeds.count }
         guard let index = order.first(where: { feeds[$0].title.range(of: text, options: .caseInsensitive) != nil }) else {
-            state.say(":goto: no feed's title contains '\(text)'", error: true)
+            state.say(.reader(.noFeedTitled(text)))
             return
         }
         while state.screens.count > 1 { back() }

@@ -8,115 +8,77 @@ import ZeaderKit
 /// edit-flags (`^E`), the command line (`:`), toggle-source-view (`^U`) and goto-url (`#`).
 /// The dialog keys are in ReaderApp+Dialogs.swift.
 extension ReaderApp {
-    func performCommand(_ action: Action) {
-        switch action {
-        case .deleteArticle: deleteArticle()
-        case .deleteAllArticles: confirmDeleteAllArticles()
-        case .editFlags:
-            guard let id = currentItemID() else {
-                state.say("Select or open an item to edit its flags", error: true)
-                return
-            }
-            state.prompt = .editFlags(text: ItemFlagLetters.letters(of: id, in: model.context), id: id)
-        case .cmdline: state.prompt = .cmdline(text: "")
-        case .toggleSourceView:
-            guard state.screen == .article, var article = state.article else { return }
+    /// `^E`: asks for the item's flag letters.
+    func askFlags() {
+        guard let id = currentItemID() else {
+            state.say(.reader(.needsItem))
+            return
+        }
+        state.prompt = .editFlags(text: ItemFlagLetters.letters(of: id, in: model.context), id: id)
+    }
+
+    /// `^U`: the article's HTML source, or its rendering.
+    func toggleSourceView() {
+        switch state.screen {
+        case .article:
+            guard var article = state.article else { return notHere(.toggleSourceView) }
             article.showsSource.toggle()
             article.renderedWidth = 0
             article.scroll = 0
             state.article = article
-            state.say(article.showsSource ? "Showing the HTML source (^U: rendered)" : "Showing the rendered article")
-        case .gotoURL:
-            guard [.article, .items].contains(state.screen), currentItemID() != nil else {
-                state.say(.reader(.needsItem))
-                return
-            }
-            state.prompt = .gotoURL(text: "")
-        case .viewDialogs, .closeDialog, .nextDialog, .prevDialog: performDialog(action)
-        case .editURLs: editURLs()
-        case .selectFilter: showFilterList()
-        default: break
+            state.say(.reader(.showingSource(article.showsSource)))
+        case .feeds, .items, .help, .picker: notHere(.toggleSourceView)
         }
     }
 
-    /// The item on screen: the article shown, or the item under the cursor of the list.
-    func currentItemID() -> ObjectID? {
-        switch state.screen {
-        case .article: return state.article?.itemID
-        case .items: return state.items?.selectedID
-        default: return nil
-        }
+    /// `#`: asks for the number of the link to open.
+    func askURLNumber() {
+        guard currentItemID() != nil else { return state.say(.reader(.needsItem)) }
+        state.prompt = .gotoURL(text: "")
     }
 
     // MARK: Deleting items
 
-    private func deleteArticle() {
+    func deleteArticle() {
         guard let id = currentItemID() else {
-            state.say("Select or open an item to delete it", error: true)
+            state.say(.reader(.needsItem))
             return
         }
         let title = model.itemRow(id)?.title ?? ""
         attempt {
             try ItemDeletion.delete([id], in: model.context)
-            state.say("Deleted \(title.isEmpty ? "the item" : "'\(title)'") (u to undo)")
+            state.say(.reader(.deletedItem(title: title)))
         }
     }
 
-    private func confirmDeleteAllArticles() {
+    func confirmDeleteAllArticles() {
         guard state.screen == .items, state.items != nil else {
-            state.say("Open a feed's item list to delete its items", error: true)
+            state.say(.reader(.deleteAllNeedsAList))
             return
         }
         loadRestOfItemList()
         let ids = state.items?.ids ?? []
         guard !ids.isEmpty else {
-            state.say("No items to delete", error: true)
+            state.say(.reader(.noItemsToDelete))
             return
         }
         state.prompt = .confirmDeleteItems(count: ids.count, ids: ids)
     }
 
-    // MARK: Prompts
-
-    /// The keys of the command line, the flags, the URL number and the delete-all prompts;
-    /// false for other prompts.
-    func handleCommandPromptKey(_ key: Key, _ prompt: Prompt) -> Bool {
-        switch prompt {
-        case .confirmDeleteItems(_, let ids):
-            let yes = key == .character("y") || key == .character("Y")
-            guard yes || key == .character("n") || key == .character("N") || key == .escape else { return true }
-            state.prompt = nil
-            if yes { attempt { state.say("Deleted \(try ItemDeletion.delete(ids, in: model.context)) items (u to undo)") } }
-            return true
-        case .cmdline(let text):
-            if let text = edit(text, with: key, submit: runCommandLine) { state.prompt = .cmdline(text: text) }
-            return true
-        case .editFlags(let text, let id):
-            if let text = edit(text, with: key, submit: { setFlags($0, on: id) }) {
-                state.prompt = .editFlags(text: text, id: id)
-            }
-            return true
-        case .gotoURL(let text):
-            if let text = edit(text, with: key, submit: gotoURL) { state.prompt = .gotoURL(text: text) }
-            return true
-        default: return false
-        }
-    }
-
-    private func setFlags(_ text: String, on id: ObjectID) {
+    func setFlags(_ text: String, on id: ObjectID) {
         do {
             let letters = try ItemFlagLetters.set(text, on: id, in: model.context)
             if state.article?.itemID == id { state.article?.flagLetters = letters.isEmpty ? nil : letters }
-            state.say(letters.isEmpty ? "Flags cleared" : "Flags: \(letters)")
+            state.say(.reader(.flagsSet(letters)))
         } catch {
-            state.say("\(error)", error: true)
+            state.say(.failed("\(error)"))
         }
     }
 
-    private func gotoURL(_ text: String) {
+    func gotoURL(_ text: String) {
         guard !text.isEmpty else { return }
         guard let number = Int(text) else {
-            state.say("Not a link number: \(text)", error: true)
+            state.say(.reader(.notALinkNumber(text)))
             return
         }
         if state.screen == .article {
@@ -157,18 +119,5 @@ extension ReaderApp {
             } while !rest.isEmpty
         }
         return (lines, rendered.links)
-    }
-}
-
-extension Prompt {
-    /// The lines of the prompts added for newsboat's command line and item commands.
-    var commandsLine: String {
-        switch self {
-        case .cmdline(let text): return ":" + text
-        case .editFlags(let text, _): return "Flags (letters A-Z, a-z): " + text
-        case .gotoURL(let text): return "Go to URL #" + text
-        case .confirmDeleteItems(let count, _): return "Delete all \(count) items of this list? [y/n]"
-        default: return ""
-        }
     }
 }

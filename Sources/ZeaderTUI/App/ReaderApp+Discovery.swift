@@ -12,9 +12,9 @@ extension ReaderApp {
             if let kind = Self.feedKind(feed.type) { line += "  (\(kind))" }
             return line
         }
-        if state.screen == .picker { state.screens.removeLast() }
-        state.picker = PickerState(kind: .discoveredFeeds, title: "Feeds of \(page)", entries: entries, values: feeds.map(\.url))
-        state.screens.append(.picker)
+        if state.screen == .picker { state.stack.removeLast() }  // one list at a time
+        let picker = PickerState(kind: .discoveredFeeds, title: "Feeds of \(page)", entries: entries, values: feeds.map(\.url))
+        state.stack.append(.picker(picker))
         state.say(.chooseFeed(page: page, count: feeds.count))
     }
 

@@ -16,7 +16,7 @@ extension ReaderApp {
     /// Runs the editor (`editor`, else ``editorCommand(_:)``) on the feeds as a urls file.
     func editURLs(editor: [String]? = nil) {
         guard state.screen == .feeds else {
-            state.say("E edits the feeds from the feed list", error: true)
+            state.say(.reader(.editURLsNeedsTheFeedList))
             return
         }
         let original: String
@@ -33,41 +33,30 @@ extension ReaderApp {
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let argv = (editor ?? Self.editorCommand()) + [path]
-        backend.suspend()
-        let result = LinkOpener.run(argv)
-        backend.resume()
-        switch result {
+        switch effects.run(ProgramRun(argv: argv, purpose: .editor(path: path)), backend: backend) {
         case .failure(let error):
             state.say(.failed(error.description))
             return
         case .success(let status) where status != 0:
-            state.say("\(argv[0]) exited with status \(status): the feeds are unchanged", error: true)
+            state.say(.reader(.editorExited(command: argv[0], status: status)))
             return
         case .success: break
         }
         guard let edited = try? String(contentsOfFile: path, encoding: .utf8) else {
-            state.say("Cannot read \(path) back: the feeds are unchanged", error: true)
+            state.say(.reader(.cannotReadBack(path: path)))
             return
         }
         guard edited != original else {
-            state.say("No changes to the feeds")
+            state.say(.reader(.feedsEdited(.none)))
             return
         }
         let report: FeedURLsEditing.Report
         do { report = try FeedURLsEditing.apply(edited, in: model.context) } catch {
-            state.say("The feeds are unchanged: \(error)", error: true)
+            state.say(.reader(.feedsUnchanged("\(error)")))
             return
         }
         rearrangeFeeds()
-        var summary =
-            report.isEmpty
-            ? "No changes to the feeds"
-            : "Feeds: \(report.added.count) added, \(report.removed.count) removed, \(report.changed) changed"
-                + (report.reordered ? ", reordered" : "") + " (u to undo)"
-        if let note = report.notes.first {
-            summary += "; " + note + (report.notes.count > 1 ? " (and \(report.notes.count - 1) more)" : "")
-        }
-        state.say(summary, error: !report.notes.isEmpty)
+        state.say(.reader(.feedsEdited(report)))
         if !report.added.isEmpty, refresher != nil { refresh(report.added) }
     }
 }

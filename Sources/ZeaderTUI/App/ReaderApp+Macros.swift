@@ -8,12 +8,12 @@ extension ReaderApp {
     /// The macro prefix: the next key picks the macro.
     func startMacro() {
         guard !config.articleCommands.macros.isEmpty else {
-            state.say("No macro in the config file (macro KEY ACTION…)", error: true)
+            state.say(.reader(.noMacros))
             return
         }
         state.awaitingMacroKey = true
         let keys = config.articleCommands.macros.keys.sorted().map(String.init).joined(separator: " ")
-        state.say("Macro: press its key (\(keys)), Esc to cancel")
+        state.say(.reader(.pressMacroKey(keys)))
     }
 
     /// The key after the prefix: runs its macro, or says there is none.
@@ -22,7 +22,7 @@ extension ReaderApp {
         state.message = nil
         if key == .escape { return }
         guard case .character(let c) = key, let actions = config.articleCommands.macros[c] else {
-            state.say("No macro on \(key.name)", error: true)
+            state.say(.reader(.noMacro(key.name)))
             return
         }
         for action in actions {

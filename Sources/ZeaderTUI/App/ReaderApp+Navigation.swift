@@ -6,30 +6,8 @@ import ZeaderKit
 /// newsboat's navigation: next/previous unread across feeds (wrapping), next/previous feed,
 /// next/previous unread feed, random unread, next/previous item while reading.
 extension ReaderApp {
-    /// The actions added for newsboat's users and the views (``Action/newsboatSummary``).
-    func performNavigationOrView(_ action: Action) {
-        switch action {
-        case .prevUnread: jumpToUnread(forward: false)
-        case .next: nextOrPrevious(forward: true)
-        case .prev: nextOrPrevious(forward: false)
-        case .nextFeed: goToFeed(forward: true, unreadOnly: false)
-        case .prevFeed: goToFeed(forward: false, unreadOnly: false)
-        case .nextUnreadFeed: goToFeed(forward: true, unreadOnly: true)
-        case .prevUnreadFeed: goToFeed(forward: false, unreadOnly: true)
-        case .randomUnread: randomUnread()
-        case .openInBrowserAndMarkRead: openInBrowserAndMarkRead()
-        case .toggleShowReadFeeds, .toggleShowReadArticles, .sort, .revSort, .setTag, .clearTag, .setFilter, .clearFilter,
-            .showUrls:
-            performView(action)
-        case .macroPrefix: startMacro()
-        default: performCommand(action)
-        }
-    }
-
     /// `n` (forward) and `p`: the next unread item after the cursor, then in the following
     /// feeds with unread items, wrapping round to the top of the feed it started from.
-    func nextUnread() { jumpToUnread(forward: true) }
-
     func jumpToUnread(forward: Bool) {
         let fromArticle = state.screen == .article
         if state.screen == .items || fromArticle, let list = state.items {
@@ -48,7 +26,7 @@ extension ReaderApp {
                 }
             }
         } else if state.screen != .feeds {
-            return
+            return notHere(forward ? .nextUnread : .prevUnread)
         }
         // Through the feed list, from the feed after the open one (or the selected one), round to it again.
         let count = state.feeds.count
@@ -87,11 +65,11 @@ extension ReaderApp {
     /// Opens the feed list's row `index` as the item list (under the article view when
     /// `keepArticle`).
     func openFeed(at index: Int, keepArticle: Bool) {
+        let article = keepArticle ? state.article : nil
         state.feedPosition.set(index, count: state.feeds.count, height: state.listHeight)
-        state.screens = [.feeds]
+        state.stack = [.feeds]
         open()
-        state.screens = [.feeds, .items]
-        if keepArticle, state.article != nil { state.screens.append(.article) }
+        if let article, state.screen == .items { state.stack.append(.article(article)) }
     }
 
     /// Puts the item list's cursor on `index`; opens that article (marking it read) when asked.
@@ -107,7 +85,7 @@ extension ReaderApp {
     func nextOrPrevious(forward: Bool) {
         switch state.screen {
         case .article:
-            guard let list = state.items else { return }
+            guard let list = state.items else { return notHere(forward ? .next : .prev) }
             let index = list.position.cursor + (forward ? 1 : -1)
             guard list.ids.indices.contains(index) else {
                 state.say(forward ? .reader(.noNextItem) : .reader(.noPreviousItem))
@@ -115,7 +93,7 @@ extension ReaderApp {
             }
             select(index, openArticle: true)
         case .items: goToFeed(forward: forward, unreadOnly: false)
-        default: state.move(forward ? .down : .up)
+        case .feeds, .help, .picker: state.move(forward ? .down : .up)
         }
     }
 
@@ -166,12 +144,7 @@ extension ReaderApp {
 
     /// `O`: opens the link in the browser and marks the item read.
     func openInBrowserAndMarkRead() {
-        let id: ObjectID?
-        switch state.screen {
-        case .article: id = state.article?.itemID
-        case .items: id = state.items?.selectedID
-        default: id = nil
-        }
+        let id = currentItemID()
         openInBrowser()
         if let id, !model.isRead(id) { attempt { try model.setRead(id, true) } }
     }

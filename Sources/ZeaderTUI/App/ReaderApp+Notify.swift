@@ -9,15 +9,15 @@ extension ReaderApp {
             let message = RefreshNotifier.message(for: summary)
         else { return }
         do {
-            _ = try RefreshNotifier.start(program.command, message: message) { [self] problem in
+            try effects.notify(command: program.command, message: message) { [self] problem in
                 guard let problem, !program.isFallback else { return }
                 queue.async { [self] in
-                    state.say(problem.description, error: true)
+                    state.say(.reader(.notifyFailed(problem)))
                     redraw()
                 }
             }
         } catch {
-            if !program.isFallback { state.say(error.description, error: true) }
+            if !program.isFallback { state.say(.reader(.notifyFailed(error.description))) }
         }
     }
 }

@@ -9,7 +9,7 @@ import ZeaderKit
 extension ReaderApp {
     func showFilterList() {
         guard state.screen == .items else {
-            state.say("f filters an item list by a smart feed's predicate: open a feed first", error: true)
+            state.say(.reader(.selectFilterNeedsAList))
             return
         }
         var filters = model.configSmartFeeds.map { ($0.title, $0.predicateFormat) }
@@ -18,7 +18,7 @@ extension ReaderApp {
             return
         }
         guard !filters.isEmpty else {
-            state.say("No smart feeds to filter by (zeader smart add, or smart-feed in the config)", error: true)
+            state.say(.reader(.noSmartFeeds))
             return
         }
         var picker = PickerState(
@@ -27,21 +27,17 @@ extension ReaderApp {
         if let current = state.items?.filter, let index = picker.values.firstIndex(of: current) {
             picker.position.set(index, count: filters.count, height: state.listHeight)
         }
-        state.picker = picker
-        state.screens.append(.picker)
+        state.stack.append(.picker(picker))
     }
 
     /// ENTER filters the item list under the picker by the predicate picked.
-    func handleFilterListKey(_ key: Key) -> Bool {
-        guard key == .enter || config.keyMap.action(for: key) == .open, let format = state.picker?.selectedValue else {
-            return false
-        }
+    func applyPickedFilter() {
+        guard let format = state.picker?.selectedValue else { return notHere(.open) }
         back()
         applyFilter(format)
         if case .filter(_, let error?)? = state.prompt {
             state.prompt = nil
-            state.say("Cannot filter by \(format): \(error)", error: true)
+            state.say(.reader(.cannotFilter(by: format, error)))
         }
-        return true
     }
 }

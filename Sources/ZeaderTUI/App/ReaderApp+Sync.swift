@@ -16,17 +16,12 @@ extension ReaderApp {
     var syncOrPushRunning: Bool { state.refreshProgress != nil || pushRunning }
 
     /// A timer on `queue` that refreshes (syncs) every `seconds`, skipping a turn while one runs.
-    func backgroundRefreshTimer(seconds: Int) -> DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let interval = DispatchTimeInterval.seconds(max(1, seconds))
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in
+    func backgroundRefreshTimer(seconds: Int) -> EffectTimer {
+        effects.repeating(every: seconds, on: queue) { [weak self] in
             guard let self, !self.quitting, !self.syncOrPushRunning else { return }
             self.refresh([])
             self.redraw()
         }
-        timer.resume()
-        return timer
     }
 
     /// Pushes the changes made here ``pushDelay`` seconds after the last call (with a sync
@@ -34,9 +29,7 @@ extension ReaderApp {
     func schedulePush() {
         guard !quitting, !hasQuit, let refresher, refresher.syncs else { return }
         pushWork?.cancel()
-        let work = DispatchWorkItem { [weak self] in self?.pushNow() }
-        pushWork = work
-        queue.asyncAfter(deadline: .now() + pushDelay, execute: work)
+        pushWork = effects.once(after: pushDelay, on: queue) { [weak self] in self?.pushNow() }
     }
 
     /// Pushes now, or once the running sync or push ends.
@@ -53,7 +46,7 @@ extension ReaderApp {
 
     private func startPush(_ refresher: ReaderRefresher) {
         pushRunning = true
-        Task.detached { [self] in
+        effects.task { [self] in
             let outcome: Result<Int, ZeaderError>
             do throws(ZeaderError) {
                 outcome = .success(try await refresher.push())
@@ -103,13 +96,11 @@ extension ReaderApp {
         lastPushError = nil
         stop()
         // Reached only while a sync or the push still runs: a push that ended has quit already.
-        let deadline = DispatchWorkItem { [weak self] in
+        quitDeadline = effects.once(after: quitPushTimeout, on: queue) { [weak self] in
             guard let self else { return }
             self.lastPushError = ReaderMessage.pushTimedOut(seconds: self.quitPushTimeout).text
             self.finishQuit()
         }
-        quitDeadline = deadline
-        queue.asyncAfter(deadline: .now() + quitPushTimeout, execute: deadline)
         continueQuit()
     }
 

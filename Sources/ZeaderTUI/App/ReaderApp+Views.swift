@@ -8,43 +8,33 @@ import ZeaderKit
 /// link list. Every change re-runs the list's query (``ItemListing``) or re-arranges the
 /// feed rows (a few thousand at most); none walks the items in memory.
 extension ReaderApp {
-    func performView(_ action: Action) {
-        switch action {
-        case .toggleShowReadFeeds:
-            state.views.showReadFeeds.toggle()
-            rearrangeFeeds()
-            state.say(.reader(.showingReadFeeds(state.views.showReadFeeds)))
-            viewsChanged()
-        case .toggleShowReadArticles:
-            state.views.showReadArticles.toggle()
-            reloadItemList()
-            state.say(.reader(.showingReadArticles(state.views.showReadArticles)))
-            viewsChanged()
-        case .sort, .revSort:
-            guard [.feeds, .items].contains(state.screen) else { return }
-            state.prompt = .sort(reverse: action == .revSort, feeds: state.screen == .feeds)
-        case .setTag: showTagList()
-        case .clearTag:
-            state.views.tag = nil
-            rearrangeFeeds()
-            state.say(.reader(.showingTag(nil)))
-        case .setFilter:
-            let current = state.screen == .items ? state.items?.filter : state.views.feedFilter
-            guard [.feeds, .items].contains(state.screen) else { return }
-            state.prompt = .filter(text: current ?? "", error: nil)
-        case .clearFilter: clearFilter()
-        case .showUrls: showLinkList()
-        default: break
-        }
+    /// `l`: shows or hides the feeds without unread items.
+    func toggleShowReadFeeds() {
+        state.views.showReadFeeds.toggle()
+        rearrangeFeeds()
+        state.say(.reader(.showingReadFeeds(state.views.showReadFeeds)))
+        viewsChanged()
+    }
+
+    /// `L`: shows or hides the read items.
+    func toggleShowReadArticles() {
+        state.views.showReadArticles.toggle()
+        reloadItemList()
+        state.say(.reader(.showingReadArticles(state.views.showReadArticles)))
+        viewsChanged()
+    }
+
+    /// `^T`: the feeds of every tag.
+    func clearTag() {
+        state.views.tag = nil
+        rearrangeFeeds()
+        state.say(.reader(.showingTag(nil)))
     }
 
     /// The feed rows as the views show them, keeping the open feed listed.
     func arrangedFeeds(_ rows: [FeedRow]) -> [FeedRow] {
         let open: FeedRow.Kind?
-        switch state.items?.source {
-        case .server(let id): open = .server(id)
-        default: open = nil
-        }
+        if case .server(let id)? = state.items?.source { open = .server(id) } else { open = nil }
         return state.views.arranged(rows, keeping: open)
     }
 
@@ -106,48 +96,6 @@ extension ReaderApp {
         do { try ViewStateFile.write(state.views, to: url) } catch {
             state.say(.reader(.cannotWrite(path: url.path, "\(error)")))
         }
-    }
-
-    // MARK: Prompts
-
-    /// The keys of the sort, filter and write-links prompts; false for other prompts.
-    func handleViewsPromptKey(_ key: Key, _ prompt: Prompt) -> Bool {
-        switch prompt {
-        case .sort(let reverse, let feeds):
-            state.prompt = nil
-            guard case .character(let c) = key, let name = Prompt.sortField(for: c, feeds: feeds) else { return true }
-            applySort(name, reverse: reverse, feeds: feeds)
-            return true
-        case .filter(let text, _):
-            guard let text = edit(text, with: key, submit: { applyFilter($0) }) else { return true }
-            state.prompt = .filter(text: text, error: nil)
-            return true
-        case .writeLinks(let text):
-            guard let text = edit(text, with: key, submit: { writeLinks(to: $0) }) else { return true }
-            state.prompt = .writeLinks(text: text)
-            return true
-        default: return false
-        }
-    }
-
-    /// Edits a prompt's text with `key`; nil when the prompt closed (ESC, or ENTER after `submit`).
-    /// Every one-line prompt edits its text this way.
-    func edit(_ text: String, with key: Key, submit: (String) -> Void) -> String? {
-        var text = text
-        switch key {
-        case .escape:
-            state.prompt = nil
-            return nil
-        case .enter:
-            state.prompt = nil
-            submit(text.trimmingCharacters(in: .whitespaces))
-            return nil
-        case .backspace, .delete: if !text.isEmpty { text.removeLast() }
-        case .control("u"): text = ""
-        case .character(let c): text.append(c)
-        default: break
-        }
-        return text
     }
 
     func applySort(_ name: String, reverse: Bool, feeds: Bool) {
@@ -224,8 +172,7 @@ extension ReaderApp {
             if let current = state.views.tag, let index = picker.values.firstIndex(of: current) {
                 picker.position.set(index, count: tags.count, height: state.listHeight)
             }
-            state.picker = picker
-            state.screens = [.feeds, .picker]
+            state.stack = [.feeds, .picker(picker)]
         } catch {
             state.say(.failed("\(error)"))
         }
@@ -240,45 +187,17 @@ extension ReaderApp {
                 article = loaded
             }
         }
-        guard let article else { return }
+        guard let article else { return state.say(.reader(.needsItem)) }
         var links = article.links
         if let link = article.link, !link.isEmpty, !links.contains(link) { links.insert(link, at: 0) }
         guard !links.isEmpty else {
             state.say(.reader(.noLinks))
             return
         }
-        state.picker = PickerState(
+        let picker = PickerState(
             kind: .links, title: "Links of \(article.title)",
             entries: links.enumerated().map { "\($0.offset + 1)  \($0.element)" }, values: links)
-        state.screens.append(.picker)
-    }
-
-    /// The tag and link lists' own keys: ENTER (open) picks, `o` opens a link, `s` (save)
-    /// writes the links to a file. False for keys the key map handles (moving, quitting).
-    func handlePickerKey(_ key: Key) -> Bool {
-        guard let picker = state.picker else { return false }
-        if picker.kind == .dialogs { return handleDialogListKey(key) }  // ReaderApp+Dialogs.swift
-        if picker.kind == .filters { return handleFilterListKey(key) }  // ReaderApp+SelectFilter.swift
-        let action = key == .enter ? .open : config.keyMap.action(for: key)
-        switch (picker.kind, action) {
-        case (.tags, .open?):
-            state.views.tag = picker.selectedValue
-            back()
-            rearrangeFeeds()
-            state.feedPosition.set(0, count: state.feeds.count, height: state.listHeight)
-            state.say(.reader(.showingTag(state.views.tag)))
-            return true
-        case (.links, .open?), (.links, .openInBrowser?), (.links, .openInBrowserAndMarkRead?):
-            if let link = picker.selectedValue { open(link: link) }
-            return true
-        case (.discoveredFeeds, .open?):
-            pickDiscoveredFeed()
-            return true
-        case (.links, .save?):
-            state.prompt = .writeLinks(text: "")
-            return true
-        default: return false
-        }
+        state.stack.append(.picker(picker))
     }
 
     /// Writes the link list's links, one per line, to `path` (`~` is the home folder).

@@ -11,8 +11,10 @@ import ZeaderKit
 ///
 /// Everything runs on `queue`, the view context's queue: key handling, model changes
 /// (ObjectsDidChange from merges of background and other-process saves), refresh
-/// progress. Nothing here blocks on I/O: fetching a new feed and refreshing run in tasks
-/// that report back with `queue.async`.
+/// progress. Programs, tasks and timers are effects handed to ``effects``
+/// (``ReaderEffects``): fetching a new feed, refreshing and pushing run as tasks that
+/// report back with `queue.async`; a program that takes the terminal (browser, editor,
+/// pipe-to) holds the reader until it exits, as it holds the terminal.
 ///
 /// ```swift
 /// let app = ReaderApp(model: model, backend: TestBackend(width: 80, height: 24), config: config, queue: queue)
@@ -34,11 +36,13 @@ public final class ReaderApp: @unchecked Sendable {
     var itemsChanged = false
     private var redrawScheduled = false
     private var smartCountsScheduled = false
-    private var refreshTimer: DispatchSourceTimer?
+    /// Runs the programs, tasks and timers the update asks for (``ReaderEffects``).
+    let effects: any ReaderEffects
+    private var refreshTimer: EffectTimer?
     /// Syncs with the account every `sync-interval` (``ReaderConfig/syncIntervalSeconds``).
-    var syncTimer: DispatchSourceTimer?
+    var syncTimer: EffectTimer?
     /// The push waiting for the edits to pause (ReaderApp+Sync.swift).
-    var pushWork: DispatchWorkItem?
+    var pushWork: EffectTimer?
     /// Seconds after the last edit before its change is pushed.
     var pushDelay: TimeInterval = 3
     /// Seconds quitting waits for a push before it gives up and keeps the changes.
@@ -52,7 +56,7 @@ public final class ReaderApp: @unchecked Sendable {
     /// Quitting waits for the running sync and the push of the changes made here.
     var quitting = false
     var quitPushTried = false
-    var quitDeadline: DispatchWorkItem?
+    var quitDeadline: EffectTimer?
     /// Why the last push failed, for the line printed after quitting.
     var lastPushError: String?
     /// The line to print on standard error once the terminal is restored (changes a quit
@@ -69,8 +73,9 @@ public final class ReaderApp: @unchecked Sendable {
 
     public init(
         model: ReaderModel, backend: TerminalBackend, config: ReaderConfig, queue: DispatchQueue,
-        refresher: ReaderRefresher? = nil, fetcher: FeedFetcher? = nil
+        refresher: ReaderRefresher? = nil, fetcher: FeedFetcher? = nil, effects: any ReaderEffects = LiveEffects()
     ) {
+        self.effects = effects
         self.model = model
         self.backend = backend
         self.config = config
@@ -210,8 +215,7 @@ public final class ReaderApp: @unchecked Sendable {
         state.items?.rows = [:]
         if let article = state.article, model.item(article.itemID) == nil {
             // The article's item was deleted (its feed removed elsewhere).
-            state.article = nil
-            state.screens.removeAll { $0 == .article }
+            state.stack.removeAll { $0.kind == .article }
         }
         state.clampPositions()
     }
@@ -268,9 +272,7 @@ public final class ReaderApp: @unchecked Sendable {
             let number = state.pendingLinkNumber
             state.pendingLinkNumber = ""
             if key == .enter { openLink(number: Int(number) ?? 0) }
-        } else if state.screen == .picker, handlePickerKey(key) {
-            // The tag or link list took the key.
-        } else if let action = config.keyMap.action(for: key) {
+        } else if let action = pickerEnter(key) ?? config.keyMap.action(for: key) {
             state.message = nil
             perform(action)
         } else if key == .escape, state.screen != .feeds {
@@ -281,66 +283,9 @@ public final class ReaderApp: @unchecked Sendable {
         if draw && !hasQuit { redraw() }
     }
 
-    /// Runs one action: the `update` of the reader.
-    public func perform(_ action: Action) {
-        switch action {
-        case .up, .down, .pageUp, .pageDown, .top, .bottom:
-            if action == .bottom, state.screen == .items { loadRestOfItemList() }
-            state.move(action)
-        case .open: open()
-        case .quit: back()
-        case .hardQuit: quit()
-        case .help:
-            if state.screen != .help {
-                state.helpScroll = 0
-                state.screens.append(.help)
-            }
-        case .redraw: backend.updateSize()
-        case .save, .pipeTo, .bookmark: articleCommand(action)
-        case .refreshFeed:
-            if let id = state.selectedFeed?.serverID, state.screen == .feeds {
-                refresh([id])
-            } else if case .server(let id)? = state.items?.source {
-                refresh([id])
-            } else {
-                refresh([])
-            }
-        case .refreshAll: refresh([])
-        case .nextUnread: nextUnread()
-        case .toggleRead: toggleRead()
-        case .toggleFlag: toggleFlag()
-        case .enqueue: enqueue()
-        case .markFeedRead: markRead(all: false)
-        case .markAllRead: markRead(all: true)
-        case .search: state.prompt = state.searchPrompt()
-        case .openInBrowser: openInBrowser()
-        case .addFeed: state.prompt = .addFeed(text: "")
-        case .deleteFeed:
-            if state.screen == .feeds, let row = state.selectedFeed, let id = row.serverID {
-                state.prompt = .confirmDelete(title: row.title, id: id)
-            } else {
-                state.say(.selectFeedToDelete)
-            }
-        case .moveFeedUp, .moveFeedDown:
-            guard state.screen == .feeds, let id = state.selectedFeed?.serverID else { return }
-            attempt {
-                try model.moveServer(id, by: action == .moveFeedUp ? -1 : 1)
-                reloadFromModel()
-                if let index = state.feeds.firstIndex(where: { $0.serverID == id }) {
-                    state.feedPosition.set(index, count: state.feeds.count, height: state.listHeight)
-                }
-            }
-        case .undo:
-            attempt {
-                state.say(try model.undo().map(StatusMessage.undid) ?? .nothingToUndo)
-            }
-        case .redo:
-            attempt {
-                state.say(try model.redo().map(StatusMessage.redid) ?? .nothingToRedo)
-            }
-        default: performNavigationOrView(action)
-        }
-        if modelChanged { reloadFromModel() }
+    /// ENTER picks in every list, whatever it is bound to.
+    private func pickerEnter(_ key: Key) -> Action? {
+        state.screen == .picker && key == .enter ? .open : nil
     }
 
     /// Runs a model edit, showing its error on the status line.
@@ -348,29 +293,12 @@ public final class ReaderApp: @unchecked Sendable {
         do { try body() } catch { state.say(.failed("\(error)")) }
     }
 
-    func open() {
-        switch state.screen {
-        case .feeds:
-            guard let row = state.selectedFeed else { return }
-            let source: ItemSource
-            switch row.kind {
-            case .server(let id): source = .server(id)
-            case .smart(let format, _): source = .smart(predicateFormat: format)
-            }
-            showItems(source, title: row.title)
-        case .items:
-            guard let id = state.items?.selectedID else { return }
-            showArticle(id)
-        case .article, .help, .picker: break
-        }
-    }
-
     func showItems(_ source: ItemSource, title: String) {
         do {
             let (ids, complete) = try model.itemPage(source, views: state.views, filter: nil, atLeast: 0)
-            state.items = ItemListState(source: source, title: title, ids: ids)
-            state.items?.isComplete = complete
-            state.screens = [.feeds, .items]
+            var list = ItemListState(source: source, title: title, ids: ids)
+            list.isComplete = complete
+            state.stack = [.feeds, .items(list)]
         } catch {
             state.say(.cannotList(title: title, "\(error)"))
         }
@@ -378,19 +306,16 @@ public final class ReaderApp: @unchecked Sendable {
 
     func showArticle(_ id: ObjectID) {
         guard let article = model.article(id) else { return }
-        state.article = article
         state.pendingLinkNumber = ""
-        if state.screen != .article { state.screens.append(.article) }
+        if state.screen == .article { state.stack.removeLast() }
+        state.stack.append(.article(article))
         attempt { try model.setRead(id, true) }
     }
 
     func back() {
-        if state.screens.count > 1 {
-            let leaving = state.screens.removeLast()
-            if leaving == .article { state.article = nil }
-            if leaving == .picker { state.picker = nil }
-            if leaving == .items {
-                state.items = nil
+        if state.stack.count > 1 {
+            // The screen's state goes with it.
+            if state.stack.removeLast().kind == .items {
                 // The feed kept listed while open may hide now (hidden read feeds).
                 modelChanged = true
             }
@@ -410,9 +335,8 @@ public final class ReaderApp: @unchecked Sendable {
         startQuitPush()
     }
 
-    private func toggleRead() {
-        let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
-        guard let id, state.screen != .feeds else { return }
+    func toggleRead() {
+        guard let id = requireItem() else { return }
         let read = !model.isRead(id)
         attempt {
             try model.setRead(id, read)
@@ -420,9 +344,8 @@ public final class ReaderApp: @unchecked Sendable {
         }
     }
 
-    private func toggleFlag() {
-        let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
-        guard let id, state.screen != .feeds else { return }
+    func toggleFlag() {
+        guard let id = requireItem() else { return }
         let flagged = !model.isFlagged(id)
         attempt {
             try model.setFlagged(id, flagged)
@@ -430,9 +353,8 @@ public final class ReaderApp: @unchecked Sendable {
         }
     }
 
-    private func enqueue() {
-        let id = state.screen == .article ? state.article?.itemID : state.items?.selectedID
-        guard let id, state.screen != .feeds else { return }
+    func enqueue() {
+        guard let id = requireItem() else { return }
         guard model.enclosure(id) != nil else {
             state.say(.noEnclosure)
             return
@@ -440,7 +362,7 @@ public final class ReaderApp: @unchecked Sendable {
         attempt { state.say(.enqueued(try model.enqueue(id))) }
     }
 
-    private func markRead(all: Bool) {
+    func markRead(all: Bool) {
         let kind: FeedRow.Kind?
         if all {
             kind = nil
@@ -456,7 +378,7 @@ public final class ReaderApp: @unchecked Sendable {
                 let ids = state.items?.ids ?? []
                 attempt { state.say(.markedItemsRead(try model.markRead(ids))) }
                 return
-            default:
+            case nil:
                 state.say(.markReadNeedsAFeed)
                 return
             }
@@ -469,95 +391,40 @@ public final class ReaderApp: @unchecked Sendable {
 
     // MARK: Prompts
 
-    private func handlePromptKey(_ key: Key, _ prompt: Prompt) {
-        if handleViewsPromptKey(key, prompt) || handleCommandPromptKey(key, prompt) { return }
-        if prompt.isTextEntry {
-            var text: String
-            switch prompt {
-            case .search(let t), .searchFeed(let t, _, _), .addFeed(let t), .savePath(let t), .pipeCommand(let t): text = t
-            default: return
-            }
-            switch key {
-            case .escape:
-                state.prompt = nil
-                return
-            case .enter:
-                state.prompt = nil
-                submit(prompt, text: text)
-                return
-            case .backspace, .delete: if !text.isEmpty { text.removeLast() }
-            case .control("u"): text = ""
-            case .character(let c): text.append(c)
-            case .tab:
-                if case .searchFeed = prompt { state.prompt = .search(text: text) }
-                return
-            default: return
-            }
-            state.prompt = prompt.withText(text)
-            return
-        }
-        let yes = key == .character("y") || key == .character("Y")
-        let no = key == .character("n") || key == .character("N") || key == .escape
-        guard yes || no else { return }
-        state.prompt = nil
-        switch prompt {
-        case .confirmDelete(let title, let id):
-            if yes {
-                attempt {
-                    try model.deleteServer(id)
-                    state.say(.deleted(title))
-                }
-            }
-        case .addFeedPreview(_, let title, _):
-            guard let preview else { return }
-            self.preview = nil
-            if yes {
-                do {
-                    try preview.keep()
-                    state.say(.added(title))
-                    // Saved from a scratch context: a merge here, so asked for explicitly.
-                    schedulePush()
-                } catch {
-                    state.say(.cannotAdd(url: preview.url, "\(error)"))
-                }
-            } else {
-                preview.discard()
-                state.say(.discarded(title))
-            }
-        default: break
+    /// Lists the items matching `text` in every feed.
+    func search(_ text: String) {
+        let started = Date()
+        showItems(.search(text), title: "Search: \(text)")
+        if let count = state.items?.ids.count {
+            state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
         }
     }
 
-    private func submit(_ prompt: Prompt, text: String) {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return }
-        switch prompt {
-        case .savePath, .pipeCommand:
-            guard let article = ArticleCommands.target(state, model: model) else { return }
-            let width = max(20, min(state.width - 1, 100))
-            if case .savePath = prompt {
-                let (message, error) = ArticleCommands.save(article, to: text, width: width)
-                state.say(message, error: error)
-            } else {
-                backend.suspend()
-                let (message, error) = ArticleCommands.pipe(article, to: text, width: width)
-                backend.resume()
-                state.say(message, error: error)
-            }
-        case .search:
-            let started = Date()
-            showItems(.search(text), title: "Search: \(text)")
-            if let count = state.items?.ids.count {
-                state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
-            }
-        case .searchFeed(_, let server, let title):
-            let started = Date()
-            showItems(.feedSearch(text, server: server), title: "Search \(title): \(text)")
-            if let count = state.items?.ids.count {
-                state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
-            }
-        case .addFeed: startPreview(url: text)
-        default: break
+    /// Lists the items matching `text` in one feed.
+    func search(_ text: String, in server: ObjectID, title: String) {
+        let started = Date()
+        showItems(.feedSearch(text, server: server), title: "Search \(title): \(text)")
+        if let count = state.items?.ids.count {
+            state.say(.searchMatches(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000)))
+        }
+    }
+
+    /// The add-feed preview's answer: keep the feed (and push it) or discard it.
+    func decidePreview(keep: Bool, title: String) {
+        guard let preview else { return }
+        self.preview = nil
+        guard keep else {
+            preview.discard()
+            state.say(.discarded(title))
+            return
+        }
+        do {
+            try preview.keep()
+            state.say(.added(title))
+            // Saved from a scratch context: a merge here, so asked for explicitly.
+            schedulePush()
+        } catch {
+            state.say(.cannotAdd(url: preview.url, "\(error)"))
         }
     }
 
@@ -583,7 +450,7 @@ public final class ReaderApp: @unchecked Sendable {
             return
         }
         state.say(.fetching(url))
-        Task.detached { [self] in
+        effects.task { [self] in
             let discovery = await FeedPreview.discover(url, with: fetcher)
             queue.async { [self] in
                 switch discovery {
@@ -628,7 +495,7 @@ public final class ReaderApp: @unchecked Sendable {
         }
         state.refreshProgress = (0, max(servers.count, 1))
         state.refreshIsSync = refresher.syncs
-        Task.detached { [self] in
+        effects.task { [self] in
             let outcome: Result<RefreshSummary, ZeaderError>
             do throws(ZeaderError) {
                 outcome = .success(
@@ -692,23 +559,51 @@ public final class ReaderApp: @unchecked Sendable {
         open(link: article.links[number - 1])
     }
 
-    /// `s`, `|` and `^B` on the article shown or the item selected (``ArticleCommands``).
-    private func articleCommand(_ action: Action) {
-        guard let article = ArticleCommands.target(state, model: model) else {
-            state.say(.reader(.needsItem))
+    /// `s` on the article shown or the item selected (``ArticleCommands``); in the link list,
+    /// the links to a file.
+    func save() {
+        if state.screen == .picker, state.picker?.kind == .links {
+            state.prompt = .writeLinks(text: "")
             return
         }
-        switch action {
-        case .save:
-            state.prompt = .savePath(text: ArticleExport.proposedPath(article, folder: config.articleCommands.savePath))
-        case .pipeTo:
-            state.prompt = .pipeCommand(text: "")
-        default:
-            backend.suspend()
-            let (message, error) = ArticleCommands.bookmark(article, command: config.articleCommands.bookmarkCommand)
-            backend.resume()
-            state.say(message, error: error)
+        guard let article = ArticleCommands.target(state, model: model) else { return state.say(.reader(.needsItem)) }
+        state.prompt = .savePath(text: ArticleExport.proposedPath(article, folder: config.articleCommands.savePath))
+    }
+
+    /// The save prompt's ENTER.
+    func save(to path: String) {
+        guard let article = ArticleCommands.target(state, model: model) else { return }
+        state.say(ArticleCommands.save(article, to: path, width: max(20, min(state.width - 1, 100))))
+    }
+
+    /// `|`: asks for the command to pipe the article to.
+    func askPipeCommand() {
+        guard ArticleCommands.target(state, model: model) != nil else { return state.say(.reader(.needsItem)) }
+        state.prompt = .pipeCommand(text: "")
+    }
+
+    /// The pipe prompt's ENTER.
+    func pipe(to command: String) {
+        guard let article = ArticleCommands.target(state, model: model) else { return }
+        let program: ProgramRun
+        do { program = try ArticleCommands.pipe(article, to: command, width: max(20, min(state.width - 1, 100))) } catch {
+            return state.say(.failed(error.description))
         }
+        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
+    }
+
+    /// `^B`: runs `bookmark-cmd` with the article's link.
+    func bookmark() {
+        guard let article = ArticleCommands.target(state, model: model) else { return state.say(.reader(.needsItem)) }
+        guard let command = config.articleCommands.bookmarkCommand, !command.isEmpty else {
+            return state.say(.reader(.noBookmarkCommand))
+        }
+        guard let link = article.link, !link.isEmpty else { return state.say(.reader(.noLinkToBookmark)) }
+        let program: ProgramRun
+        do { program = try ArticleCommands.bookmark(article, command: command, link: link) } catch {
+            return state.say(.failed(error.description))
+        }
+        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
     }
 
     func open(link: String) {
@@ -717,13 +612,7 @@ public final class ReaderApp: @unchecked Sendable {
             state.say(.failed(error.description))
             return
         }
-        backend.suspend()
-        let result = LinkOpener.run(argv)
-        backend.resume()
-        switch result {
-        case .success(0): state.say(.opened(link))
-        case .success(let status): state.say(.browserExited(command: argv[0], status: status))
-        case .failure(let error): state.say(.failed(error.description))
-        }
+        let program = ProgramRun(argv: argv, purpose: .browser(link: link))
+        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
     }
 }

@@ -45,8 +45,9 @@ enum StatusMessage: Equatable {
     case noLinkToOpen
     case noLink(Int)
     case opened(String)
-    case browserExited(command: String, status: Int32)
-    /// Navigation and views: ReaderMessage.swift.
+    /// A program the reader ran (browser, editor, pipe-to, bookmark-cmd) ended badly.
+    case programExited(command: String, status: Int32)
+    /// Navigation, views, dialogs, commands: ``ReaderMessage`` below.
     case reader(ReaderMessage)
 
     var text: String {
@@ -103,7 +104,7 @@ enum StatusMessage: Equatable {
         case .noLinkToOpen: return "No link to open"
         case .noLink(let number): return "No link \(number)"
         case .opened(let link): return "Opened \(link)"
-        case .browserExited(let command, let status): return "\(command) exited with status \(status)"
+        case .programExited(let command, let status): return "\(command) exited with status \(status)"
         case .reader(let message): return message.text
         }
     }
@@ -113,7 +114,7 @@ enum StatusMessage: Equatable {
         switch self {
         case .cannotReadFeeds, .selectFeedToDelete, .failed, .cannotList, .markReadNeedsAFeed, .cannotAdd,
             .addingNotAvailable, .refreshNotAvailable, .refreshProblem, .cannotRefresh, .pushFailed, .noLinkToOpen, .noLink,
-            .browserExited:
+            .programExited:
             return true
         case .refreshed(let progress): return progress.failed > 0
         case .synced(let report): return !report.refused.isEmpty
@@ -126,6 +127,225 @@ enum StatusMessage: Equatable {
 extension AppState {
     /// Shows `message` on the status line.
     mutating func say(_ message: StatusMessage) {
-        say(message.text, error: message.isError)
+        self.message = message.text
+        messageIsError = message.isError
     }
+}
+
+/// The status lines of navigation and the views (hidden read feeds, sort, tags, filter,
+/// links), as data; ``text`` holds their words.
+enum ReaderMessage: Equatable {
+    case keyNotBound(String)
+    /// An action that does nothing on the screen on top (its name as `bind-key` names it).
+    case notOnThisScreen(action: String, screen: AppState.Screen.Kind)
+    /// A key that acts on one item, pressed with no item open or selected.
+    case needsItem
+    /// A key that closes a screen, pressed on the feed list (the first screen).
+    case feedListCannotClose
+    case noNextFeed, noPreviousFeed
+    case noNextItem, noPreviousItem
+    case noPreviousUnreadItems
+    case showingReadFeeds(Bool)
+    case showingReadArticles(Bool)
+    case sortedBy(String)
+    case noTags
+    case showingTag(String?)
+    case filtered(count: Int, milliseconds: Int)
+    case filterCleared
+    case noFilter
+    case noLinks
+    case wroteLinks(count: Int, path: String)
+    case cannotWrite(path: String, String)
+    /// The config file's first warning, and how many more `zeader config check` lists.
+    case configWarning(String, more: Int)
+    /// Quitting pushes this many changes first (nil: waits for the running sync to end).
+    case pushingOnQuit(Int?)
+    /// Why quitting did not push: the push had not ended in time.
+    case pushTimedOut(seconds: TimeInterval)
+    /// Why quitting did not push: a key asked to quit before the push ended.
+    case quitBeforePush
+    /// Why a signal's end did not push: the signal's number.
+    case stoppedBySignal(Int32)
+    // Dialogs, item commands, edit-urls, macros, the command line, select-filter, programs.
+    case noPreviousDialog, noNextDialog
+    /// move-feed-up/down on a smart feed, which the feed list keeps after the subscriptions.
+    case smartFeedsStayLast
+    /// ^V to an article whose item was deleted meanwhile.
+    case itemGone
+    case showingSource(Bool)
+    case deletedItem(title: String)
+    case deletedItems(Int)
+    case deleteAllNeedsAList
+    case noItemsToDelete
+    /// The item's flag letters after `^E` (empty: none).
+    case flagsSet(String)
+    case notALinkNumber(String)
+    case editURLsNeedsTheFeedList
+    case editorExited(command: String, status: Int32)
+    case cannotReadBack(path: String)
+    /// What edit-urls changed (nil: nothing).
+    case feedsEdited(FeedURLsEditing.Report?)
+    case feedsUnchanged(String)
+    case noMacros
+    case pressMacroKey(String)
+    case noMacro(String)
+    /// A command of the command line (`:`) given without its argument.
+    case commandNeedsArgument(String)
+    case unknownAction(String)
+    case configCommandNotAvailable(String)
+    case dumpformNotAvailable
+    case unknownCommand(String)
+    case numberNeedsAList
+    case noEntry(Int, count: Int)
+    case cannotSetInReader(String)
+    case unknownVariable(String)
+    case cannotSet(String, String)
+    /// `:set NAME`: the variable's value.
+    case variable(String, String)
+    case noFeedTagged(String)
+    case noFeedTitled(String)
+    case selectFilterNeedsAList
+    case noSmartFeeds
+    case cannotFilter(by: String, String)
+    /// `notify-program` could not start or failed.
+    case notifyFailed(String)
+    case saved(to: String)
+    case piped(to: String)
+    case bookmarked(String)
+    case edited(String)
+    case noBookmarkCommand
+    case noLinkToBookmark
+
+    var text: String {
+        switch self {
+        case .keyNotBound(let key): return "Key \(key) is not bound (? lists the keys)"
+        case .notOnThisScreen(let action, let screen):
+            let name: String
+            switch screen {
+            case .feeds: name = "the feed list"
+            case .items: name = "an item list"
+            case .article: name = "the article view"
+            case .help: name = "the help screen"
+            case .picker: name = "this list"
+            }
+            return "\(action) does nothing in \(name)"
+        case .needsItem: return "Open or select an item first"
+        case .feedListCannotClose: return "The feed list cannot be closed (q quits)"
+        case .noNextFeed: return "No next feed"
+        case .noPreviousFeed: return "No previous feed"
+        case .noNextItem: return "No next item"
+        case .noPreviousItem: return "No previous item"
+        case .noPreviousUnreadItems: return "No previous unread items"
+        case .showingReadFeeds(let shown): return shown ? "Showing read feeds" : "Hiding read feeds"
+        case .showingReadArticles(let shown): return shown ? "Showing read items" : "Hiding read items"
+        case .sortedBy(let order): return "Sorted by \(order)"
+        case .noTags: return "No feed has a tag (zeader tag FEED TAG)"
+        case .showingTag(let tag): return tag.map { "Showing the feeds tagged \($0)" } ?? "Showing every feed"
+        case .filtered(let count, let milliseconds): return "\(count) match the filter (\(milliseconds) ms)"
+        case .filterCleared: return "Filter removed"
+        case .noFilter: return "No filter to remove"
+        case .noLinks: return "The article has no links"
+        case .wroteLinks(let count, let path): return "Wrote \(count) links to \(path)"
+        case .cannotWrite(let path, let reason): return "Cannot write \(path): \(reason)"
+        case .configWarning(let warning, let more):
+            return more == 0 ? warning : "\(warning) (and \(more) more: zeader config check)"
+        case .pushingOnQuit(let count?):
+            return "Pushing \(count) change\(count == 1 ? "" : "s") to the sync server… (any key quits now)"
+        case .pushingOnQuit(nil): return "Finishing the sync… (any key quits now)"
+        case .pushTimedOut(let seconds):
+            // Not the locale's decimal separator: the line is the same in every locale.
+            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+            return "the push did not end within \(shown) s"
+        case .quitBeforePush: return "the reader quit before the push ended"
+        case .stoppedBySignal(let number): return "the reader was stopped by signal \(number) before pushing"
+        case .noPreviousDialog: return "No previous dialog"
+        case .smartFeedsStayLast: return "Smart feeds stay after the feeds: only a feed moves"
+        case .noNextDialog: return "No next dialog"
+        case .itemGone: return "That item is gone"
+        case .showingSource(let source): return source ? "Showing the HTML source (^U: rendered)" : "Showing the rendered article"
+        case .deletedItem(let title): return "Deleted \(title.isEmpty ? "the item" : "'\(title)'") (u to undo)"
+        case .deletedItems(let count): return "Deleted \(count) items (u to undo)"
+        case .deleteAllNeedsAList: return "Open a feed's item list to delete its items"
+        case .noItemsToDelete: return "No items to delete"
+        case .flagsSet(let letters): return letters.isEmpty ? "Flags cleared" : "Flags: \(letters)"
+        case .notALinkNumber(let text): return "Not a link number: \(text)"
+        case .editURLsNeedsTheFeedList: return "E edits the feeds from the feed list"
+        case .editorExited(let command, let status): return "\(command) exited with status \(status): the feeds are unchanged"
+        case .cannotReadBack(let path): return "Cannot read \(path) back: the feeds are unchanged"
+        case .feedsEdited(let report):
+            guard let report, !report.isEmpty else { return "No changes to the feeds" }
+            var summary = "Feeds: \(report.added.count) added, \(report.removed.count) removed, \(report.changed) changed"
+            if report.reordered { summary += ", reordered" }
+            summary += " (u to undo)"
+            if let note = report.notes.first {
+                let more = report.notes.count - 1
+                summary += "; " + note + (more > 0 ? " (and \(more) more)" : "")
+            }
+            return summary
+        case .feedsUnchanged(let error): return "The feeds are unchanged: \(error)"
+        case .noMacros: return "No macro in the config file (macro KEY ACTION…)"
+        case .pressMacroKey(let keys): return "Macro: press its key (\(keys)), Esc to cancel"
+        case .noMacro(let key): return "No macro on \(key)"
+        case .commandNeedsArgument(let command):
+            let what: String
+            switch command {
+            case "save": what = "a file name"
+            case "set": what = "a variable (\(ReaderApp.commandLineVariables.joined(separator: ", ")))"
+            case "tag": what = "a tag"
+            case "goto": what = "part of a feed's title"
+            case "exec": what = "an action"
+            default: what = "an argument"
+            }
+            return ":\(command) needs \(what)"
+        case .unknownAction(let name): return ":exec: unknown action '\(name)' (? lists them)"
+        case .configCommandNotAvailable(let command):
+            return ":\(command) is not available: Zeader reads its config file at start (zeader config check FILE checks one)"
+        case .dumpformNotAvailable: return ":dumpform is not available: newsboat's debugging dump has no Zeader form"
+        case .unknownCommand(let command):
+            return "Unknown command '\(command)' (commands: quit, q, save, set, tag, goto, exec, or a number)"
+        case .numberNeedsAList: return "A number goes to that entry of a list"
+        case .noEntry(let number, let count): return "No entry \(number) (the list has \(count))"
+        case .cannotSetInReader(let name):
+            let settable = ReaderApp.commandLineVariables.joined(separator: ", ")
+            return ":set: newsboat's '\(name)' cannot be changed in the reader (it can: \(settable))"
+        case .unknownVariable(let name): return ":set: unknown variable '\(name)'"
+        case .cannotSet(let name, let reason): return ":set \(name): \(reason)"
+        case .variable(let name, let value): return "\(name)=\(value)"
+        case .noFeedTagged(let tag): return ":tag: no feed has the tag '\(tag)'"
+        case .noFeedTitled(let text): return ":goto: no feed's title contains '\(text)'"
+        case .selectFilterNeedsAList: return "f filters an item list by a smart feed's predicate: open a feed first"
+        case .noSmartFeeds: return "No smart feeds to filter by (zeader smart add, or smart-feed in the config)"
+        case .cannotFilter(let format, let error): return "Cannot filter by \(format): \(error)"
+        case .notifyFailed(let problem): return problem
+        case .saved(let path): return "Saved to \(path)"
+        case .piped(let command): return "Piped to \(command)"
+        case .bookmarked(let link): return "Bookmarked \(link)"
+        case .edited(let path): return "Edited \(path)"
+        case .noBookmarkCommand: return "No bookmark-cmd in the config file"
+        case .noLinkToBookmark: return "The item has no link to bookmark"
+        }
+    }
+
+    var isError: Bool {
+        switch self {
+        case .keyNotBound, .notOnThisScreen, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks,
+            .cannotWrite, .configWarning, .smartFeedsStayLast, .noPreviousDialog, .noNextDialog, .itemGone, .deleteAllNeedsAList,
+            .noItemsToDelete,
+            .notALinkNumber, .editURLsNeedsTheFeedList, .editorExited, .cannotReadBack, .feedsUnchanged, .noMacros, .noMacro,
+            .commandNeedsArgument, .unknownAction, .configCommandNotAvailable, .dumpformNotAvailable, .unknownCommand,
+            .numberNeedsAList, .noEntry, .cannotSetInReader, .unknownVariable, .cannotSet, .noFeedTagged, .noFeedTitled,
+            .selectFilterNeedsAList, .noSmartFeeds, .cannotFilter, .notifyFailed, .noBookmarkCommand, .noLinkToBookmark:
+            return true
+        case .feedsEdited(let report): return !(report?.notes.isEmpty ?? true)
+        case .noPreviousItem, .noNextItem, .noPreviousUnreadItems, .showingReadFeeds, .showingReadArticles, .sortedBy,
+            .showingTag, .filtered, .filterCleared, .noFilter, .wroteLinks, .pushingOnQuit, .pushTimedOut, .quitBeforePush,
+            .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .pressMacroKey, .variable, .saved, .piped,
+            .bookmarked, .edited:
+            return false
+        }
+    }
+}
+
+extension StatusMessage {
+    static func keyNotBound(_ name: String) -> StatusMessage { .reader(.keyNotBound(name)) }
 }

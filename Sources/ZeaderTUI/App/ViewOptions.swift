@@ -81,21 +81,6 @@ public struct PickerState: Equatable, Sendable {
 }
 
 extension Prompt {
-    /// The lines of the prompts added for the views.
-    var viewsLine: String {
-        switch self {
-        case .filter(let text, _): return "Filter: " + text
-        case .sort(let reverse, let feeds):
-            let fields =
-                feeds
-                ? "(n)one/(t)itle/(f)irsttag/(a)rticlecount/(u)nreadarticlecount/(l)astupdated"
-                : "(d)ate/(t)itle/(a)uthor/fe(e)d/(f)lags/(l)ink/(g)uid"
-            return (reverse ? "Reverse sort by " : "Sort by ") + fields + "?"
-        case .writeLinks(let text): return "Write the links to file: " + text
-        default: return line
-        }
-    }
-
     /// The field a key picks in a sort prompt, as a newsboat field name.
     static func sortField(for key: Character, feeds: Bool) -> String? {
         let map: [Character: String] =

@@ -36,6 +36,8 @@ public final class TestBackend: TerminalBackend {
     public var pendingKeys: [Key] = []
     public private(set) var frames: [ScreenBuffer] = []
     public private(set) var suspendCount = 0
+    /// How many times the reader asked for the size again (`redraw`, a resize).
+    public private(set) var sizeUpdates = 0
     public private(set) var ended = false
 
     public init(width: Int, height: Int) { size = (width, height) }
@@ -50,7 +52,7 @@ public final class TestBackend: TerminalBackend {
         return pendingKeys
     }
 
-    public func updateSize() {}
+    public func updateSize() { sizeUpdates += 1 }
     public func suspend() { suspendCount += 1 }
     public func resume() {}
     public func end() { ended = true }
