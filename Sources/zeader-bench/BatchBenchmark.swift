@@ -1,6 +1,7 @@
 // zeader-bench batch: marking every unread item read with one BatchUpdateRequest (the
 // reader's `C`), then undoing and redoing it, in the view context of a reader-like stack
 // (undo manager on, servers registered, the first screen of items loaded).
+import Feeds
 import Foundation
 import GRDB
 import ObjectGraph
@@ -14,12 +15,8 @@ func batchBenchmark(count: Int, servers: Int) throws {
     let url = tempStore("batch")
     defer { removeStore(url) }
     // The store is built by another process, so that this one's memory is a reader's.
-    let builder = Process()
-    builder.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    builder.arguments = ["batch-build", url.path, String(count), String(servers)]
-    try builder.run()
-    builder.waitUntilExit()
-    guard builder.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    let built = try Subprocess.run([CommandLine.arguments[0], "batch-build", url.path, String(count), String(servers)])
+    guard built.termination == .exited(0) else { throw CocoaError(.fileWriteUnknown) }
     let container = try PersistentContainer(model: benchModel, store: .file(url))
     let view = container.viewContext
     let unreadBefore = try view.performAndWait { () throws -> Int in

@@ -3,6 +3,7 @@
 // context of a Zeader store (its model, its derived counts and its full-text index), then
 // `ReaderModel.undo()` and `redo()`, each followed by the reads of the redraw the bus
 // notification asks for (the feed list and the visible item rows).
+import Feeds
 import Foundation
 import ObjectGraph
 import ZeaderKit
@@ -17,12 +18,8 @@ func readerMarkBenchmark(count: Int, servers: Int) throws {
         }
     }
     // The store is built by another process, so that this one's memory is a reader's.
-    let builder = Process()
-    builder.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    builder.arguments = ["mark-build", url.path, String(count), String(servers)]
-    try builder.run()
-    builder.waitUntilExit()
-    guard builder.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    let built = try Subprocess.run([CommandLine.arguments[0], "mark-build", url.path, String(count), String(servers)])
+    guard built.termination == .exited(0) else { throw CocoaError(.fileWriteUnknown) }
 
     let store = try ZeaderStore.open(at: url)
     let model = ReaderModel(store: store)

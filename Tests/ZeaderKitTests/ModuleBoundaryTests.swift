@@ -47,4 +47,24 @@ import Testing
         }
         #expect(importing.sorted() == ["Zeader.swift"])
     }
+
+    /// Every program Zeader starts goes through `Subprocess`, which closes inherited descriptors
+    /// and resets signals; a `Process`, `posix_spawn`, `fork` or `exec` elsewhere would skip that.
+    @Test func onlySubprocessStartsPrograms() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        let pattern = #"(\bProcess\s*\(|\bposix_spawnp?\s*\(|\bfork\s*\(|\bexecv[pe]*\s*\()"#
+        var starting: [String] = []
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let code = text.split(whereSeparator: \.isNewline).filter {
+                !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+            }
+            if code.contains(where: { $0.range(of: pattern, options: .regularExpression) != nil }) {
+                starting.append(file)
+            }
+        }
+        #expect(files.contains("Feeds/Support/Subprocess.swift"))
+        #expect(starting.sorted() == ["Feeds/Support/Subprocess.swift"])
+    }
 }
