@@ -36,6 +36,7 @@ struct Zeader: AsyncParsableCommand {
             CleanupCommand.self,
             IgnoreCommand.self,
             ParseCommand.self,
+            ExtractCommand.self,
             ConfigCommand.self,
             SyncCommand.self,
             PodcastsCommand.self,

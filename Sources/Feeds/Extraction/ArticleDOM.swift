@@ -1,0 +1,257 @@
+import Foundation
+
+/// A web page's element tree as the extractor edits it: nodes in one array, linked by index.
+///
+/// Indices instead of objects keep every walk iterative (a page nested ten thousand deep
+/// cannot overflow the stack, not even when the tree is freed) and make a copy of the whole
+/// page one array copy, which the extractor needs to retry with looser rules.
+struct ArticleDOM {
+    /// One attribute, its name lower-cased.
+    struct Attribute: Equatable {
+        var name: String
+        var value: String
+    }
+
+    /// An element or a text node; `-1` links to nothing.
+    struct Node {
+        /// The lower-cased tag name; empty for a text node.
+        var name: String
+        /// A text node's text (entities decoded).
+        var text = ""
+        var attributes: [Attribute] = []
+        var parent = -1
+        var firstChild = -1
+        var lastChild = -1
+        var next = -1
+        var previous = -1
+
+        var isText: Bool { name.isEmpty }
+    }
+
+    var nodes: [Node] = []
+
+    // MARK: - Building and editing
+
+    /// A new element, not yet in the tree.
+    mutating func createElement(_ name: String, attributes: [Attribute] = []) -> Int {
+        nodes.append(Node(name: name, attributes: attributes))
+        return nodes.count - 1
+    }
+
+    /// A new text node, not yet in the tree.
+    mutating func createText(_ text: String) -> Int {
+        nodes.append(Node(name: "", text: text))
+        return nodes.count - 1
+    }
+
+    /// Takes `node` out of the tree (with its subtree); it can be inserted elsewhere.
+    mutating func detach(_ node: Int) {
+        let parent = nodes[node].parent
+        guard parent >= 0 else { return }
+        let previous = nodes[node].previous
+        let next = nodes[node].next
+        if previous >= 0 { nodes[previous].next = next } else { nodes[parent].firstChild = next }
+        if next >= 0 { nodes[next].previous = previous } else { nodes[parent].lastChild = previous }
+        nodes[node].parent = -1
+        nodes[node].next = -1
+        nodes[node].previous = -1
+    }
+
+    /// Moves `node` to the end of `parent`'s children.
+    mutating func append(_ node: Int, to parent: Int) {
+        insert(node, into: parent, before: -1)
+    }
+
+    /// Moves `node` into `parent` just before `reference` (at the end when it is `-1`).
+    mutating func insert(_ node: Int, into parent: Int, before reference: Int) {
+        detach(node)
+        nodes[node].parent = parent
+        if reference < 0 {
+            let last = nodes[parent].lastChild
+            nodes[node].previous = last
+            if last >= 0 { nodes[last].next = node } else { nodes[parent].firstChild = node }
+            nodes[parent].lastChild = node
+        } else {
+            let previous = nodes[reference].previous
+            nodes[node].previous = previous
+            nodes[node].next = reference
+            nodes[reference].previous = node
+            if previous >= 0 { nodes[previous].next = node } else { nodes[parent].firstChild = node }
+        }
+    }
+
+    /// Puts `replacement` where `node` is, and takes `node` out.
+    mutating func replace(_ node: Int, with replacement: Int) {
+        let parent = nodes[node].parent
+        guard parent >= 0, node != replacement else { return }
+        detach(replacement)
+        insert(replacement, into: parent, before: node)
+        detach(node)
+    }
+
+    // MARK: - Attributes
+
+    func attribute(_ name: String, of node: Int) -> String? {
+        nodes[node].attributes.first { $0.name == name }?.value
+    }
+
+    mutating func setAttribute(_ name: String, _ value: String, of node: Int) {
+        if let index = nodes[node].attributes.firstIndex(where: { $0.name == name }) {
+            nodes[node].attributes[index].value = value
+        } else {
+            nodes[node].attributes.append(Attribute(name: name, value: value))
+        }
+    }
+
+    mutating func removeAttribute(_ name: String, of node: Int) {
+        nodes[node].attributes.removeAll { $0.name == name }
+    }
+
+    /// The `class` and `id` attributes, the way the scoring rules look at them.
+    func classAndID(of node: Int) -> String {
+        (attribute("class", of: node) ?? "") + " " + (attribute("id", of: node) ?? "")
+    }
+
+    // MARK: - Walking
+
+    /// The element children of `node`.
+    func elementChildren(of node: Int) -> [Int] {
+        var result: [Int] = []
+        var child = nodes[node].firstChild
+        while child >= 0 {
+            if !nodes[child].isText { result.append(child) }
+            child = nodes[child].next
+        }
+        return result
+    }
+
+    /// All child nodes of `node`, text included.
+    func childNodes(of node: Int) -> [Int] {
+        var result: [Int] = []
+        var child = nodes[node].firstChild
+        while child >= 0 {
+            result.append(child)
+            child = nodes[child].next
+        }
+        return result
+    }
+
+    func nextElementSibling(of node: Int) -> Int {
+        var sibling = nodes[node].next
+        while sibling >= 0 && nodes[sibling].isText { sibling = nodes[sibling].next }
+        return sibling
+    }
+
+    func firstElementChild(of node: Int) -> Int {
+        var child = nodes[node].firstChild
+        while child >= 0 && nodes[child].isText { child = nodes[child].next }
+        return child
+    }
+
+    /// The next element in document order after `node` (skipping its subtree when
+    /// `skippingChildren`), or `-1`.
+    func nextElement(after node: Int, skippingChildren: Bool = false) -> Int {
+        if !skippingChildren {
+            let child = firstElementChild(of: node)
+            if child >= 0 { return child }
+        }
+        var current = node
+        while current >= 0 {
+            let sibling = nextElementSibling(of: current)
+            if sibling >= 0 { return sibling }
+            current = nodes[current].parent
+        }
+        return -1
+    }
+
+    /// Every node below `node`, in document order (`node` itself excluded).
+    func descendants(of node: Int) -> [Int] {
+        var result: [Int] = []
+        var current = nodes[node].firstChild
+        while current >= 0 {
+            result.append(current)
+            if nodes[current].firstChild >= 0 {
+                current = nodes[current].firstChild
+                continue
+            }
+            while current >= 0 && current != node && nodes[current].next < 0 { current = nodes[current].parent }
+            if current < 0 || current == node { break }
+            current = nodes[current].next
+        }
+        return result
+    }
+
+    /// The elements below `node` whose tag is one of `names`, in document order.
+    func elements(in node: Int, named names: Set<String>) -> [Int] {
+        descendants(of: node).filter { names.contains(nodes[$0].name) }
+    }
+
+    func ancestors(of node: Int, maxDepth: Int = 0) -> [Int] {
+        var result: [Int] = []
+        var current = nodes[node].parent
+        while current >= 0 {
+            result.append(current)
+            if maxDepth > 0 && result.count == maxDepth { break }
+            current = nodes[current].parent
+        }
+        return result
+    }
+
+    func contains(_ ancestor: Int, _ node: Int) -> Bool {
+        var current = node
+        while current >= 0 {
+            if current == ancestor { return true }
+            current = nodes[current].parent
+        }
+        return false
+    }
+
+    // MARK: - Text
+
+    /// The concatenated text below `node`, as the DOM's `textContent`.
+    func textContent(of node: Int) -> String {
+        if nodes[node].isText { return nodes[node].text }
+        var text = ""
+        for descendant in descendants(of: node) where nodes[descendant].isText {
+            text += nodes[descendant].text
+        }
+        return text
+    }
+
+    /// The text trimmed, runs of two or more white-space characters made one space when
+    /// `normalizingSpaces`.
+    func innerText(of node: Int, normalizingSpaces: Bool = true) -> String {
+        let trimmed = textContent(of: node).trimmingCharacters(in: .whitespacesAndNewlines)
+        return normalizingSpaces ? Self.collapsingSpaces(trimmed) : trimmed
+    }
+
+    /// The length the scoring thresholds are written for (UTF-16 code units).
+    func innerTextLength(of node: Int) -> Int {
+        innerText(of: node).utf16.count
+    }
+
+    static func collapsingSpaces(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var pendingSpaces: [Character] = []
+        for character in text {
+            if character.isWhitespace {
+                pendingSpaces.append(character)
+                continue
+            }
+            if pendingSpaces.count == 1 {
+                result.append(pendingSpaces[0])
+            } else if pendingSpaces.count > 1 {
+                result.append(" ")
+            }
+            pendingSpaces.removeAll(keepingCapacity: true)
+            result.append(character)
+        }
+        if pendingSpaces.count == 1 { result.append(pendingSpaces[0]) } else if pendingSpaces.count > 1 { result.append(" ") }
+        return result
+    }
+
+    static func isBlank(_ text: String) -> Bool {
+        text.allSatisfy(\.isWhitespace)
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Feeds
+import Foundation
+import ZeaderKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `zeader extract FILE|URL [--base-url URL] [--json | --html]`: the readable article of a
+/// web page, as the reader's text (default), as HTML, or as one JSON object.
+///
+/// ```sh
+/// zeader extract https://example.org/story --json | jq -r .title
+/// ```
+struct ExtractCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Print the article of a web page (a file or an http(s) URL).",
+        discussion: """
+            The page's main text is found as Firefox's reader view finds it; navigation, \
+            forms, ads and share buttons are left out. Without --json or --html the article \
+            is printed as the reader shows it. --json prints {"title", "byline", "excerpt", \
+            "siteName", "publishedTime", "lang", "text", "html"}. A page with no article \
+            exits 1 with one line on stderr.
+            """)
+
+    @Argument(help: ArgumentHelp("The page: a file, or an http:// or https:// URL.", valueName: "FILE|URL"))
+    var page: String
+
+    @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp(
+            "The page's URL: relative links are resolved against it (default: the URL fetched).",
+            valueName: "URL"))
+    var baseURL: String?
+
+    @Flag(help: "Print the article as JSON.")
+    var json = false
+
+    @Flag(help: "Print the article as HTML.")
+    var html = false
+
+    func validate() throws {
+        if json && html { throw ValidationError("--json and --html cannot be used together") }
+        if let baseURL, !Self.isWebURL(baseURL) {
+            throw ValidationError("--base-url '\(TerminalText.line(baseURL))' is not an absolute http(s) URL")
+        }
+        if Self.isWebURL(page) { return }
+        if let scheme = Self.scheme(of: page), !FileManager.default.fileExists(atPath: page) {
+            throw ValidationError("'\(TerminalText.line(page))': only http and https pages can be fetched, not \(scheme):")
+        }
+    }
+
+    func run() async throws {
+        let source: (data: Data, url: URL?)
+        switch await Self.read(page) {
+        case .success(let read): source = read
+        case .failure(let problem):
+            FileHandle.standardError.write(Data("zeader extract: \(TerminalText.line(problem.description))\n".utf8))
+            throw ExitCode.failure
+        }
+        let base = baseURL.flatMap { URL(string: $0) } ?? source.url
+        let article: Article
+        do {
+            article = try ArticleExtractor.extract(html: source.data, baseURL: base)
+        } catch {
+            FileHandle.standardError.write(Data("zeader extract: \(TerminalText.line(page)): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let output: String
+        if json {
+            output = Self.json(article) + "\n"
+        } else if html {
+            output = article.html + "\n"
+        } else {
+            output = HTMLText.render(article.html, width: Self.terminalColumns(), baseURL: base).text + "\n"
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+    }
+
+    // MARK: - Reading the page
+
+    /// Why the page could not be read.
+    struct ReadProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// `scheme` of `scheme:rest`, when the text starts like a URL.
+    static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return String(scheme)
+    }
+
+    /// The page's bytes (a URL through the fetcher, with its body cap), and its URL.
+    static func read(_ page: String) async -> Result<(data: Data, url: URL?), ReadProblem> {
+        guard isWebURL(page), let url = URL(string: page) else {
+            guard FileManager.default.isReadableFile(atPath: page) || FileManager.default.fileExists(atPath: page) else {
+                return .failure(ReadProblem(description: "cannot read \(page): no such file"))
+            }
+            switch ParseCommand.mapFile(page) {
+            case .success(let data): return .success((data, nil))
+            case .failure(let reason): return .failure(ReadProblem(description: "cannot read \(page): \(reason)"))
+            }
+        }
+        var configuration = FetcherConfiguration(version: zeaderVersion)
+        configuration.maxBodySize = ArticleExtractor.Limits.maxInputBytes
+        let fetcher = FeedFetcher(configuration: configuration)
+        switch await fetcher.fetch(FeedRequest(url: url)) {
+        case .fetched(let body, let metadata):
+            if let problem = metadata.bodyProblem { return .failure(ReadProblem(description: "\(problem)")) }
+            return .success((body, metadata.finalURL))
+        case .notModified(let metadata), .gone(let metadata):
+            return .failure(ReadProblem(description: "\(page): HTTP \(metadata.status)"))
+        case .deferred(let until, _):
+            return .failure(ReadProblem(description: "\(page): the server asks to wait until \(JSONText.timestamp(until))"))
+        case .failed(let error):
+            return .failure(ReadProblem(description: "\(error)"))
+        }
+    }
+
+    // MARK: - Writing the article
+
+    /// The JSON object of the command-line contract.
+    static func json(_ article: Article) -> String {
+        var out = "{"
+        let fields: [(String, String?)] = [
+            ("title", article.title), ("byline", article.byline), ("excerpt", article.excerpt), ("siteName", article.siteName),
+            ("publishedTime", article.publishedTime), ("lang", article.lang), ("dir", article.direction), ("text", article.text),
+            ("html", article.html),
+        ]
+        for (index, field) in fields.enumerated() {
+            if index > 0 { out += "," }
+            JSONText.appendString(field.0, to: &out)
+            out += ":"
+            JSONText.appendString(field.1, to: &out)
+        }
+        return out + "}"
+    }
+
+    /// The width of the terminal on stdout, else 80 columns.
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        return 80
+    }
+}
