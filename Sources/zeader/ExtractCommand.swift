@@ -74,7 +74,7 @@ struct ExtractCommand: AsyncParsableCommand {
         } else if html {
             output = article.html + "\n"
         } else {
-            output = HTMLText.render(article.html, width: Self.terminalColumns(), baseURL: base).text + "\n"
+            output = Self.text(article, baseURL: base) + "\n"
         }
         FileHandle.standardOutput.write(Data(output.utf8))
     }
@@ -147,12 +147,18 @@ struct ExtractCommand: AsyncParsableCommand {
         return out + "}"
     }
 
-    /// The width of the terminal on stdout, else 80 columns.
-    static func terminalColumns() -> Int {
+    /// Wide enough that no paragraph is wrapped.
+    static let unwrappedWidth = 1 << 20
+
+    /// The article as text: on a terminal as the reader lays it out (wrapped to the
+    /// terminal, links numbered and listed); into a file or a pipe the text alone, one line
+    /// per paragraph, for other programs to read.
+    static func text(_ article: Article, baseURL: URL?) -> String {
         var size = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
+        if isatty(STDOUT_FILENO) == 1 {
+            let columns = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+            return HTMLText.render(article.html, width: columns, baseURL: baseURL).text
         }
-        return 80
+        return HTMLText.renderTextOnly(article.html, width: unwrappedWidth).text
     }
 }
