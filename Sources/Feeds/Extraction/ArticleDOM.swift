@@ -221,37 +221,71 @@ struct ArticleDOM {
     /// The text trimmed, runs of two or more white-space characters made one space when
     /// `normalizingSpaces`.
     func innerText(of node: Int, normalizingSpaces: Bool = true) -> String {
-        let trimmed = textContent(of: node).trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Self.trimmed(textContent(of: node))
         return normalizingSpaces ? Self.collapsingSpaces(trimmed) : trimmed
     }
 
-    /// The length the scoring thresholds are written for (UTF-16 code units).
+    /// The length of ``innerText(of:normalizingSpaces:)`` in UTF-16 code units (the unit the
+    /// scoring thresholds are written in), counted without building the text.
     func innerTextLength(of node: Int) -> Int {
-        innerText(of: node).utf16.count
+        var length = 0
+        var pendingSpaces = 0
+        var pendingLength = 0
+        var started = false
+        func count(_ text: String) {
+            for scalar in text.unicodeScalars {
+                if Self.isSpace(scalar) {
+                    pendingSpaces += 1
+                    pendingLength = scalar.utf16.count
+                    continue
+                }
+                if started && pendingSpaces > 0 { length += pendingSpaces == 1 ? pendingLength : 1 }
+                pendingSpaces = 0
+                started = true
+                length += scalar.utf16.count
+            }
+        }
+        if nodes[node].isText {
+            count(nodes[node].text)
+        } else {
+            for descendant in descendants(of: node) where nodes[descendant].isText { count(nodes[descendant].text) }
+        }
+        return length
+    }
+
+    /// White space as JavaScript's `\s` and `trim()` see it.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
+        default: false
+        }
     }
 
     static func collapsingSpaces(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        var pendingSpaces: [Character] = []
-        for character in text {
-            if character.isWhitespace {
-                pendingSpaces.append(character)
+        var result = String.UnicodeScalarView()
+        var pending: [Unicode.Scalar] = []
+        for scalar in text.unicodeScalars {
+            if isSpace(scalar) {
+                pending.append(scalar)
                 continue
             }
-            if pendingSpaces.count == 1 {
-                result.append(pendingSpaces[0])
-            } else if pendingSpaces.count > 1 {
-                result.append(" ")
-            }
-            pendingSpaces.removeAll(keepingCapacity: true)
-            result.append(character)
+            if pending.count == 1 { result.append(pending[0]) } else if pending.count > 1 { result.append(" ") }
+            pending.removeAll(keepingCapacity: true)
+            result.append(scalar)
         }
-        if pendingSpaces.count == 1 { result.append(pendingSpaces[0]) } else if pendingSpaces.count > 1 { result.append(" ") }
-        return result
+        if pending.count == 1 { result.append(pending[0]) } else if pending.count > 1 { result.append(" ") }
+        return String(result)
+    }
+
+    /// `text` without the white space at either end.
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        return String(scalars[first...last])
     }
 
     static func isBlank(_ text: String) -> Bool {
-        text.allSatisfy(\.isWhitespace)
+        text.unicodeScalars.allSatisfy(isSpace)
     }
 }
