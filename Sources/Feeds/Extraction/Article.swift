@@ -4,7 +4,7 @@ import Foundation
 /// ``ArticleExtractor/extract(html:baseURL:)`` finds them.
 ///
 /// ```swift
-/// let article = try ArticleExtractor.extract(html: Data(page.utf8), baseURL: url)
+/// let article = try ArticleExtractor.extract(html: Data("<p>Hello.</p>".utf8), baseURL: pageURL)
 /// print(article.title ?? "", article.text)
 /// ```
 public struct Article: Sendable, Equatable {
@@ -33,6 +33,7 @@ public struct Article: Sendable, Equatable {
     ///
     /// ```swift
     /// let article = Article(title: "Hello", html: "<div><p>Hi</p></div>", text: "Hi")
+    /// print(article.title ?? "")
     /// ```
     public init(
         title: String? = nil, byline: String? = nil, excerpt: String? = nil, siteName: String? = nil,
@@ -61,6 +62,8 @@ public enum ArticleExtractionError: Error, Equatable, Sendable, CustomStringConv
     case empty
     /// More bytes than ``ArticleExtractor/Limits/maxInputBytes``.
     case tooLarge(size: Int, limit: Int)
+    /// Binary data (NUL bytes near the start, no UTF-16 byte order mark), not a page.
+    case notText
     /// More elements than ``ArticleExtractor/Limits/maxElements``.
     case tooManyElements(count: Int, limit: Int)
     /// The page was read but holds no text that looks like an article.
@@ -71,6 +74,7 @@ public enum ArticleExtractionError: Error, Equatable, Sendable, CustomStringConv
         switch self {
         case .empty: "the page is empty"
         case .tooLarge(let size, let limit): "the page is too large (\(size) bytes; the limit is \(limit))"
+        case .notText: "not an HTML page (binary data)"
         case .tooManyElements(let count, let limit): "the page has too many elements (\(count); the limit is \(limit))"
         case .noArticle: "no article found on the page"
         }

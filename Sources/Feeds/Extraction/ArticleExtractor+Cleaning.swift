@@ -280,7 +280,7 @@ extension Extraction {
     mutating func fixRelativeURLs(_ content: Int) {
         for link in dom.elements(in: content, named: ["a"]) {
             guard let href = dom.attribute("href", of: link), !href.isEmpty else { continue }
-            if href.lowercased().hasPrefix("javascript:") {
+            if Self.isScriptURL(href) {
                 let children = dom.childNodes(of: link)
                 if children.count == 1 && dom.nodes[children[0]].isText {
                     dom.replace(link, with: dom.createText(dom.nodes[children[0]].text))
@@ -308,6 +308,14 @@ extension Extraction {
                 dom.setAttribute("srcset", fixed.joined(separator: ", "), of: media)
             }
         }
+    }
+
+    /// A `javascript:` URL as a browser reads it: tabs and line breaks anywhere and control
+    /// characters or spaces around it ignored, any case.
+    static func isScriptURL(_ href: String) -> Bool {
+        let scalars = href.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        let start = scalars.drop { $0.value <= 0x20 }
+        return String(String.UnicodeScalarView(start.prefix(11))).lowercased() == "javascript:"
     }
 
     mutating func simplifyNestedElements(_ content: Int) {

@@ -9,7 +9,7 @@ import Foundation
 /// network), capped in size, element count and depth, and walked without recursion.
 ///
 /// ```swift
-/// let article = try ArticleExtractor.extract(html: pageData, baseURL: URL(string: "https://example.org/a"))
+/// let article = try ArticleExtractor.extract(html: data, baseURL: URL(string: "https://example.org/a"))
 /// print(article.title ?? "", article.excerpt ?? "")
 /// ```
 public enum ArticleExtractor {
@@ -31,18 +31,27 @@ public enum ArticleExtractor {
     ///
     /// ```swift
     /// let article = try ArticleExtractor.extract(html: Data("<p>Hi</p>".utf8), baseURL: nil)
+    /// print(article.text)  // "Hi"
     /// ```
     ///
     /// Throws ``ArticleExtractionError``.
     public static func extract(html: Data, baseURL: URL?) throws(ArticleExtractionError) -> Article {
         if html.count > Limits.maxInputBytes { throw .tooLarge(size: html.count, limit: Limits.maxInputBytes) }
         if html.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0x0C }) { throw .empty }
+        if isBinary(html) { throw .notText }
         let parsed = html.withUnsafeBytes { ArticleDOM.parse($0) }
         let elementCount = parsed.dom.nodes.count { !$0.isText }
         if elementCount > Limits.maxElements { throw .tooManyElements(count: elementCount, limit: Limits.maxElements) }
         var extraction = Extraction(dom: parsed.dom, body: parsed.body, head: parsed.head, baseURL: baseURL)
         guard let article = extraction.run() else { throw .noArticle }
         return article
+    }
+
+    /// NUL bytes in the first kilobyte, which no page in an 8-bit encoding or UTF-8 has
+    /// (UTF-16 pages, which have them, start with a byte order mark).
+    static func isBinary(_ data: Data) -> Bool {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return false }
+        return data.prefix(1024).contains(0)
     }
 }
 
