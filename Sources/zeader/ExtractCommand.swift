@@ -48,6 +48,9 @@ struct ExtractCommand: AsyncParsableCommand {
         }
         if Self.isWebURL(page) { return }
         if let scheme = Self.scheme(of: page), !FileManager.default.fileExists(atPath: page) {
+            if ["http", "https"].contains(scheme.lowercased()) {
+                throw ValidationError("'\(TerminalText.line(page))' is not a valid URL")
+            }
             throw ValidationError("'\(TerminalText.line(page))': only http and https pages can be fetched, not \(scheme):")
         }
     }
@@ -118,6 +121,9 @@ struct ExtractCommand: AsyncParsableCommand {
         switch await fetcher.fetch(FeedRequest(url: url)) {
         case .fetched(let body, let metadata):
             if let problem = metadata.bodyProblem { return .failure(ReadProblem(description: "\(problem)")) }
+            if let type = metadata.contentType, !isPageType(type) {
+                return .failure(ReadProblem(description: "\(page): not an HTML page (Content-Type \(type))"))
+            }
             return .success((body, metadata.finalURL))
         case .notModified(let metadata), .gone(let metadata):
             return .failure(ReadProblem(description: "\(page): HTTP \(metadata.status)"))
@@ -126,6 +132,11 @@ struct ExtractCommand: AsyncParsableCommand {
         case .failed(let error):
             return .failure(ReadProblem(description: "\(error)"))
         }
+    }
+
+    /// HTML, XHTML, XML or text: what a page may be served as.
+    static func isPageType(_ type: String) -> Bool {
+        type.hasPrefix("text/") || type.contains("html") || type.hasSuffix("xml")
     }
 
     // MARK: - Writing the article
