@@ -229,18 +229,28 @@ extension ArticleDOM {
     }
 
     static func escaped(_ text: String, quote: Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quote: result += "&quot;"
-            case "\u{A0}": result += "&nbsp;"
-            default: result.unicodeScalars.append(scalar)
-            }
+        let needsEscaping = text.utf8.contains { byte in
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == 0xC2
+                || (quote && byte == UInt8(ascii: "\""))
         }
-        return result
+        guard needsEscaping else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 16)
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): bytes += Array("&amp;".utf8)
+            case UInt8(ascii: "<"): bytes += Array("&lt;".utf8)
+            case UInt8(ascii: ">"): bytes += Array("&gt;".utf8)
+            case UInt8(ascii: "\"") where quote: bytes += Array("&quot;".utf8)
+            case 0xA0 where previous == 0xC2:
+                // U+00A0, a no-break space: its lead byte is already out; replace both.
+                bytes.removeLast()
+                bytes += Array("&nbsp;".utf8)
+            default: bytes.append(byte)
+            }
+            previous = byte
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -261,20 +261,66 @@ struct ArticleDOM {
         }
     }
 
+    /// `text` with each run of two or more white-space characters made one space (a lone
+    /// white-space character stays as it is), as JavaScript's `replace(/\s{2,}/g, " ")`.
     static func collapsingSpaces(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        var pending: [Unicode.Scalar] = []
-        for scalar in text.unicodeScalars {
-            if isSpace(scalar) {
-                pending.append(scalar)
+        var text = text
+        text.makeContiguousUTF8()
+        let collapsed = text.utf8.withContiguousStorageIfAvailable { collapsingSpaces($0) }
+        return (collapsed ?? nil) ?? text
+    }
+
+    /// The collapsed text, or nil when nothing needs collapsing.
+    private static func collapsingSpaces(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var output: [UInt8]? = nil
+        var index = 0
+        var runStart = -1
+        var runCount = 0
+        func flushRun(upTo end: Int) {
+            guard runStart >= 0 else { return }
+            if runCount > 1 {
+                if output == nil { output = Array(bytes[0..<runStart]) }
+                output!.append(0x20)
+            } else if output != nil {
+                output!.append(contentsOf: bytes[runStart..<end])
+            }
+            runStart = -1
+            runCount = 0
+        }
+        while index < bytes.count {
+            let length = spaceLength(bytes, at: index)
+            if length > 0 {
+                if runStart < 0 { runStart = index }
+                runCount += 1
+                index += length
                 continue
             }
-            if pending.count == 1 { result.append(pending[0]) } else if pending.count > 1 { result.append(" ") }
-            pending.removeAll(keepingCapacity: true)
-            result.append(scalar)
+            flushRun(upTo: index)
+            output?.append(bytes[index])
+            index += 1
         }
-        if pending.count == 1 { result.append(pending[0]) } else if pending.count > 1 { result.append(" ") }
-        return String(result)
+        flushRun(upTo: index)
+        return output.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UTF-8 length of the white-space character at `index`, or 0 if there is none there.
+    static func spaceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let byte = bytes[index]
+        if byte < 0x80 { return (byte >= 0x09 && byte <= 0x0D) || byte == 0x20 ? 1 : 0 }
+        let remaining = bytes.count - index
+        switch byte {
+        case 0xC2: return remaining >= 2 && bytes[index + 1] == 0xA0 ? 2 : 0
+        case 0xE1: return remaining >= 3 && bytes[index + 1] == 0x9A && bytes[index + 2] == 0x80 ? 3 : 0
+        case 0xE2:
+            guard remaining >= 3 else { return 0 }
+            let second = bytes[index + 1]
+            let third = bytes[index + 2]
+            if second == 0x80 && (third <= 0x8A || third == 0xA8 || third == 0xA9 || third == 0xAF) { return 3 }
+            return second == 0x81 && third == 0x9F ? 3 : 0
+        case 0xE3: return remaining >= 3 && bytes[index + 1] == 0x80 && bytes[index + 2] == 0x80 ? 3 : 0
+        case 0xEF: return remaining >= 3 && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF ? 3 : 0
+        default: return 0
+        }
     }
 
     /// `text` without the white space at either end.

@@ -34,40 +34,64 @@ enum ClassPatterns {
         "\u{2C}", "\u{60C}", "\u{FE50}", "\u{FE10}", "\u{FE11}", "\u{2E41}", "\u{2E34}", "\u{2E32}", "\u{FF0C}",
     ]
 
-    private static func containsAny(_ text: String, _ words: [String]) -> Bool {
-        let lower = text.lowercased()
-        return words.contains { lower.contains($0) }
+    /// `text`'s UTF-8 with ASCII letters lower-cased: every word above is ASCII.
+    private static func lowercasedBytes(_ text: String) -> [UInt8] {
+        text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
     }
 
-    static func isUnlikelyCandidate(_ text: String) -> Bool { containsAny(text, unlikely) }
-    static func isMaybeCandidate(_ text: String) -> Bool { containsAny(text, maybeCandidate) }
-    static func isPositive(_ text: String) -> Bool { containsAny(text, positive) }
-    static func isByline(_ text: String) -> Bool { containsAny(text, byline) }
+    /// The offsets at which `word` occurs in `bytes`.
+    private static func occurrences(of word: [UInt8], in bytes: [UInt8]) -> [Int] {
+        guard !word.isEmpty, bytes.count >= word.count else { return [] }
+        var found: [Int] = []
+        let first = word[0]
+        for start in 0...(bytes.count - word.count) where bytes[start] == first {
+            var index = 1
+            while index < word.count && bytes[start + index] == word[index] { index += 1 }
+            if index == word.count { found.append(start) }
+        }
+        return found
+    }
+
+    private static func containsAny(_ text: String, _ words: [[UInt8]]) -> Bool {
+        let bytes = lowercasedBytes(text)
+        return words.contains { !occurrences(of: $0, in: bytes).isEmpty }
+    }
+
+    private static func utf8(_ words: [String]) -> [[UInt8]] { words.map { Array($0.utf8) } }
+    private static let unlikelyBytes = utf8(unlikely)
+    private static let maybeCandidateBytes = utf8(maybeCandidate)
+    private static let positiveBytes = utf8(positive)
+    private static let negativeBytes = utf8(negative)
+    private static let bylineBytes = utf8(byline)
+    private static let shareBytes = utf8(["share", "sharedaddy"])
+
+    static func isUnlikelyCandidate(_ text: String) -> Bool { containsAny(text, unlikelyBytes) }
+    static func isMaybeCandidate(_ text: String) -> Bool { containsAny(text, maybeCandidateBytes) }
+    static func isPositive(_ text: String) -> Bool { containsAny(text, positiveBytes) }
+    static func isByline(_ text: String) -> Bool { containsAny(text, bylineBytes) }
 
     /// Negative words, or `hid` as a whole space-separated word.
     static func isNegative(_ text: String) -> Bool {
-        containsAny(text, negative) || text.lowercased().split(separator: " ", omittingEmptySubsequences: false).contains("hid")
+        containsAny(text, negativeBytes)
+            || text.lowercased().split(separator: " ", omittingEmptySubsequences: false).contains("hid")
     }
 
     /// `share` or `sharedaddy` as a word of its own (underscores count as separators).
     static func isShare(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        for word in ["share", "sharedaddy"] {
-            var searchRange = lower.startIndex..<lower.endIndex
-            while let found = lower.range(of: word, range: searchRange) {
-                let before = found.lowerBound == lower.startIndex ? nil : lower[lower.index(before: found.lowerBound)]
-                let after = found.upperBound == lower.endIndex ? nil : lower[found.upperBound]
-                if isSeparator(before) && isSeparator(after) { return true }
-                searchRange = found.upperBound..<lower.endIndex
+        let bytes = lowercasedBytes(text)
+        func isSeparator(_ offset: Int) -> Bool {
+            guard offset >= 0 && offset < bytes.count else { return true }
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "_") { return true }
+            let isWordByte = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            return !isWordByte
+        }
+        for word in shareBytes {
+            for start in occurrences(of: word, in: bytes) where isSeparator(start - 1) && isSeparator(start + word.count) {
+                return true
             }
         }
         return false
-    }
-
-    private static func isSeparator(_ character: Character?) -> Bool {
-        guard let character else { return true }
-        if character == "_" { return true }
-        return !(character.isASCII && (character.isLetter || character.isNumber))
     }
 
     /// An embed from a video site, which stays in the article.
