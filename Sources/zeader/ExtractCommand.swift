@@ -46,8 +46,8 @@ struct ExtractCommand: AsyncParsableCommand {
         if let baseURL, !Self.isWebURL(baseURL) {
             throw ValidationError("--base-url '\(TerminalText.line(baseURL))' is not an absolute http(s) URL")
         }
-        if Self.isWebURL(page) { return }
-        if let scheme = Self.scheme(of: page), !FileManager.default.fileExists(atPath: page) {
+        if Self.webURL(page) != nil || FileManager.default.fileExists(atPath: page) { return }
+        if let scheme = Self.scheme(of: Self.trimmed(page)) {
             if ["http", "https"].contains(scheme.lowercased()) {
                 throw ValidationError("'\(TerminalText.line(page))' is not a valid URL")
             }
@@ -56,7 +56,7 @@ struct ExtractCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source: (data: Data, url: URL?)
+        let source: FetchedPage
         switch await Self.read(page) {
         case .success(let read): source = read
         case .failure(let problem):
@@ -66,7 +66,7 @@ struct ExtractCommand: AsyncParsableCommand {
         let base = baseURL.flatMap { URL(string: $0) } ?? source.url
         let article: Article
         do {
-            article = try ArticleExtractor.extract(html: source.data, baseURL: base)
+            article = try ArticleExtractor.extract(html: source.data, baseURL: base, charset: source.charset)
         } catch {
             FileHandle.standardError.write(Data("zeader extract: \(TerminalText.line(page)): \(error)\n".utf8))
             throw ExitCode.failure
@@ -89,6 +89,21 @@ struct ExtractCommand: AsyncParsableCommand {
         var description: String
     }
 
+    /// `text` as an http(s) URL with a host, white space and control characters around it
+    /// ignored (as a browser's address bar does); nil for anything else.
+    static func webURL(_ text: String) -> URL? {
+        let address = trimmed(text)
+        return isWebURL(address) ? URL(string: address) : nil
+    }
+
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        let isSpace: (Unicode.Scalar) -> Bool = { $0.value <= 0x20 || $0.properties.isWhitespace }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        return String(scalars[first...last])
+    }
+
     static func isWebURL(_ text: String) -> Bool {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else { return false }
         return scheme == "http" || scheme == "https"
@@ -105,13 +120,20 @@ struct ExtractCommand: AsyncParsableCommand {
     }
 
     /// The page's bytes (a URL through the fetcher, with its body cap), and its URL.
-    static func read(_ page: String) async -> Result<(data: Data, url: URL?), ReadProblem> {
-        guard isWebURL(page), let url = URL(string: page) else {
+    /// A page's bytes, its address, and the charset its server declared.
+    struct FetchedPage {
+        var data: Data
+        var url: URL?
+        var charset: String?
+    }
+
+    static func read(_ page: String) async -> Result<FetchedPage, ReadProblem> {
+        guard let url = webURL(page), !FileManager.default.fileExists(atPath: page) else {
             guard FileManager.default.isReadableFile(atPath: page) || FileManager.default.fileExists(atPath: page) else {
                 return .failure(ReadProblem(description: "cannot read \(page): no such file"))
             }
             switch ParseCommand.mapFile(page) {
-            case .success(let data): return .success((data, nil))
+            case .success(let data): return .success(FetchedPage(data: data))
             case .failure(let reason): return .failure(ReadProblem(description: "cannot read \(page): \(reason)"))
             }
         }
@@ -124,7 +146,7 @@ struct ExtractCommand: AsyncParsableCommand {
             if let type = metadata.contentType, !isPageType(type) {
                 return .failure(ReadProblem(description: "\(page): not an HTML page (Content-Type \(type))"))
             }
-            return .success((body, metadata.finalURL))
+            return .success(FetchedPage(data: body, url: metadata.finalURL, charset: metadata.charset))
         case .notModified(let metadata), .gone(let metadata):
             return .failure(ReadProblem(description: "\(page): HTTP \(metadata.status)"))
         case .deferred(let until, _):

@@ -41,6 +41,25 @@ struct ArticleExtractorSafetyTests {
         #expect(article.text.contains("Words in UTF-16"))
     }
 
+    @Test("bytes that are not UTF-8 are read in the server's charset, else in the page's own")
+    func charsets() throws {
+        let text = String(repeating: "Привет, мир, это длинный текст статьи. ", count: 20)
+        let cp1251 = try #require(("<html><body><p>" + text + "</p></body></html>").data(using: .windowsCP1251))
+        var article = try ArticleExtractor.extract(html: cp1251, baseURL: nil, charset: "windows-1251")
+        #expect(article.text.contains("Привет, мир"))
+        article = try ArticleExtractor.extract(html: cp1251, baseURL: nil, charset: "no-such-charset")
+        #expect(!article.text.isEmpty)
+        let declared = try #require(
+            ("<html><head><meta charset=\"windows-1251\"></head><body><p>" + text + "</p></body></html>").data(
+                using: .windowsCP1251))
+        article = try ArticleExtractor.extract(html: declared, baseURL: nil)
+        #expect(article.text.contains("Привет, мир"))
+        // Valid UTF-8 stays UTF-8, whatever the server or the page claim.
+        let utf8 = Data(("<html><head><meta charset=\"iso-8859-1\"></head><body><p>" + text + "</p></body></html>").utf8)
+        article = try ArticleExtractor.extract(html: utf8, baseURL: nil, charset: "iso-8859-1")
+        #expect(article.text.contains("Привет, мир"))
+    }
+
     @Test("more elements than the cap: one error naming the count")
     func elementCap() {
         let limit = ArticleExtractor.Limits.maxElements

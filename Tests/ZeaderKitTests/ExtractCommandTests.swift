@@ -77,6 +77,14 @@ struct ExtractCommandTests {
             switch request.path {
             case "/story": .ok(Self.story, contentType: "text/html; charset=utf-8")
             case "/image": .respond(status: 200, headers: [("Content-Type", "image/png")], body: Data([0x89, 0x50, 0x4E, 0x47]))
+            case "/endless": .endless(fullSpeed: true)
+            case "/cyrillic":
+                .respond(
+                    status: 200, headers: [("Content-Type", "text/html; charset=windows-1251")],
+                    body: Self.story.replacingOccurrences(
+                        of: "The river rose by two metres overnight", with: "Река поднялась за ночь"
+                    )
+                    .data(using: .windowsCP1251)!)
             default: .status(404)
             }
         }
@@ -90,6 +98,13 @@ struct ExtractCommandTests {
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.hasPrefix("zeader extract: ") && r.stderr.contains("404"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1)
+        r = try zeader(["extract", server.url("/endless").absoluteString], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("10485760") || r.stderr.contains("10 MB"), "\(r.stderr)")
+        r = try zeader(["extract", "  " + server.url("/cyrillic").absoluteString + "\n"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Река поднялась за ночь, flooding the lower town"), "\(r.stdout)")
         r = try zeader(["extract", server.url("/image").absoluteString], in: dir)
         #expect(r.status == 1)
         #expect(r.stderr.contains("not an HTML page (Content-Type image/png)"), "\(r.stderr)")

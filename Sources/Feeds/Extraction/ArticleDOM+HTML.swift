@@ -25,7 +25,7 @@ extension ArticleDOM {
 
     /// Parses `bytes` with libxml2's HTML parser (recovering, no network, no DTD) into a tree
     /// rooted at `<html>` holding one `<body>`, and the head's facts.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> (dom: ArticleDOM, body: Int, head: PageHead) {
+    static func parse(_ bytes: UnsafeRawBufferPointer, charset: String? = nil) -> (dom: ArticleDOM, body: Int, head: PageHead) {
         var dom = ArticleDOM()
         var head = PageHead()
         let html = dom.createElement("html")
@@ -36,14 +36,19 @@ extension ArticleDOM {
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
                 | HTML_PARSE_NONET.rawValue | HTML_PARSE_NODEFDTD.rawValue | HTML_PARSE_COMPACT.rawValue)
         // Text that is valid UTF-8 is read as UTF-8 whatever its <meta> claims (as a browser
-        // does with a decoded string); other bytes go by the page's own declaration.
-        let encoding: String? =
-            String(validating: UnsafeRawBufferPointer(start: base, count: bytes.count), as: UTF8.self) != nil ? "UTF-8" : nil
+        // does with a decoded string); other bytes in the server's charset, else as the page
+        // declares.
+        let isUTF8 = String(validating: UnsafeRawBufferPointer(start: base, count: bytes.count), as: UTF8.self) != nil
+        let encodings: [String?] = isUTF8 ? ["UTF-8"] : charset.map { [$0, nil] } ?? [nil]
         let document: htmlDocPtr? = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-            if let encoding {
-                return htmlReadMemory(chars, Int32(clamping: bytes.count), nil, encoding, options)
+            for encoding in encodings {
+                // An encoding libxml2 does not know gives no document: try the next.
+                let document =
+                    encoding.map { htmlReadMemory(chars, Int32(clamping: bytes.count), nil, $0, options) }
+                    ?? htmlReadMemory(chars, Int32(clamping: bytes.count), nil, nil, options)
+                if let document { return document }
             }
-            return htmlReadMemory(chars, Int32(clamping: bytes.count), nil, nil, options)
+            return nil
         }
         guard let document else { return (dom, body, head) }
         defer { xmlFreeDoc(document) }

@@ -25,9 +25,10 @@ public enum ArticleExtractor {
         public static let maxElements = 200_000
     }
 
-    /// The article of the HTML page `html` (any encoding its bytes declare; UTF-8 when they
-    /// are valid UTF-8); relative links and images are resolved against `baseURL` (after
-    /// the page's own `<base href>`).
+    /// The article of the HTML page `html`; relative links and images are resolved against
+    /// `baseURL` (after the page's own `<base href>`). Bytes that are valid UTF-8 are read as
+    /// UTF-8; others in `charset` (the server's `Content-Type` charset) when it is given and
+    /// known, else in the encoding the page declares.
     ///
     /// ```swift
     /// let article = try ArticleExtractor.extract(html: Data("<p>Hi</p>".utf8), baseURL: nil)
@@ -35,11 +36,11 @@ public enum ArticleExtractor {
     /// ```
     ///
     /// Throws ``ArticleExtractionError``.
-    public static func extract(html: Data, baseURL: URL?) throws(ArticleExtractionError) -> Article {
+    public static func extract(html: Data, baseURL: URL?, charset: String? = nil) throws(ArticleExtractionError) -> Article {
         if html.count > Limits.maxInputBytes { throw .tooLarge(size: html.count, limit: Limits.maxInputBytes) }
         if html.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0x0C }) { throw .empty }
         if isBinary(html) { throw .notText }
-        let parsed = html.withUnsafeBytes { ArticleDOM.parse($0) }
+        let parsed = html.withUnsafeBytes { ArticleDOM.parse($0, charset: charset) }
         let elementCount = parsed.dom.nodes.count { !$0.isText }
         if elementCount > Limits.maxElements { throw .tooManyElements(count: elementCount, limit: Limits.maxElements) }
         var extraction = Extraction(dom: parsed.dom, body: parsed.body, head: parsed.head, baseURL: baseURL)
