@@ -132,6 +132,10 @@ struct ExtractCommand: AsyncParsableCommand {
             guard FileManager.default.isReadableFile(atPath: page) || FileManager.default.fileExists(atPath: page) else {
                 return .failure(ReadProblem(description: "cannot read \(page): no such file"))
             }
+            var status = stat()
+            if stat(page, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+                return readStream(page)
+            }
             switch ParseCommand.mapFile(page) {
             case .success(let data): return .success(FetchedPage(data: data))
             case .failure(let reason): return .failure(ReadProblem(description: "cannot read \(page): \(reason)"))
@@ -154,6 +158,29 @@ struct ExtractCommand: AsyncParsableCommand {
         case .failed(let error):
             return .failure(ReadProblem(description: "\(error)"))
         }
+    }
+
+    /// A pipe or device read up to one byte past the size cap (`/dev/zero` never ends), so
+    /// that an endless stream ends in the extractor's "too large" error.
+    static func readStream(_ path: String) -> Result<FetchedPage, ReadProblem> {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            return .failure(ReadProblem(description: "cannot read \(path): \(String(cString: strerror(errno)))"))
+        }
+        defer { close(descriptor) }
+        let limit = ArticleExtractor.Limits.maxInputBytes + 1
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count < limit {
+            let count = buffer.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress, min($0.count, limit - data.count))
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return .failure(ReadProblem(description: "cannot read \(path): \(String(cString: strerror(errno)))")) }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return .success(FetchedPage(data: data))
     }
 
     /// HTML, XHTML, XML or text: what a page may be served as.

@@ -165,9 +165,13 @@ struct ExtractCommandTests {
         }
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        // A device that never ends is read only up to the cap.
+        var r = try zeader(["extract", "/dev/zero"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr == "zeader extract: /dev/zero: the page is too large (10485761 bytes; the limit is 10485760)\n")
         let file = dir.appendingPathComponent("huge.html")
         try Data(repeating: UInt8(ascii: "a"), count: 11 << 20).write(to: file)
-        let r = try zeader(["extract", file.path], in: dir)
+        r = try zeader(["extract", file.path], in: dir)
         #expect(r.status == 1)
         #expect(r.stderr.contains("the page is too large"), "\(r.stderr)")
     }
