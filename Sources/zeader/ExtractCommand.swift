@@ -20,9 +20,10 @@ struct ExtractCommand: AsyncParsableCommand {
         discussion: """
             The page's main text is found as Firefox's reader view finds it; navigation, \
             forms, ads and share buttons are left out. Without --json or --html the article \
-            is printed as the reader shows it. --json prints {"title", "byline", "excerpt", \
-            "siteName", "publishedTime", "lang", "text", "html"}. A page with no article \
-            exits 1 with one line on stderr.
+            is printed as the reader shows it on a terminal (links numbered and listed), and \
+            as its text alone, one line per paragraph, into a file or a pipe. --json prints \
+            {"title", "byline", "excerpt", "siteName", "publishedTime", "lang", "dir", "text", \
+            "html"}. A page with no article exits 1 with one line on stderr.
             """)
 
     @Argument(help: ArgumentHelp("The page: a file, or an http:// or https:// URL.", valueName: "FILE|URL"))
