@@ -60,6 +60,32 @@ struct ArticleExtractorSafetyTests {
         #expect(article.text.contains("Привет, мир"))
     }
 
+    @Test("an element with thousands of attributes is refused before the parser's quadratic check")
+    func attributeCap() throws {
+        let limit = ArticleExtractor.Limits.maxAttributesPerElement
+        let text = String(repeating: "Words, with commas, for an article. ", count: 20)
+        func page(attributes count: Int, quoted: Bool) -> Data {
+            let attributes = (0..<count).map { quoted ? "data-a\($0)=\"v w\"" : "a\($0)" }.joined(separator: " ")
+            return Data("<html><body><p \(attributes)>\(text)</p></body></html>".utf8)
+        }
+        for quoted in [true, false] {
+            #expect(throws: ArticleExtractionError.tooManyAttributes(limit: limit)) {
+                try ArticleExtractor.extract(html: page(attributes: 20_000, quoted: quoted), baseURL: nil)
+            }
+            #expect(
+                try ArticleExtractor.extract(html: page(attributes: limit / 2, quoted: quoted), baseURL: nil).text.contains(
+                    "Words"))
+        }
+        // Words in a script or a style are not attributes.
+        let script =
+            "<script>var s = '<a " + String(repeating: "x ", count: 5000) + "';</script><STYLE><b "
+            + String(repeating: "y ", count: 5000)
+            + "</style>"
+        let article = try ArticleExtractor.extract(
+            html: Data("<html><head>\(script)</head><body><p>\(text)</p></body></html>".utf8), baseURL: nil)
+        #expect(article.text.contains("Words"))
+    }
+
     @Test("more elements than the cap: one error naming the count")
     func elementCap() {
         let limit = ArticleExtractor.Limits.maxElements

@@ -66,6 +66,9 @@ public enum ArticleExtractionError: Error, Equatable, Sendable, CustomStringConv
     case notText
     /// More elements than ``ArticleExtractor/Limits/maxElements``.
     case tooManyElements(count: Int, limit: Int)
+    /// An element with more attributes than ``ArticleExtractor/Limits/maxAttributesPerElement``
+    /// (libxml2 compares each with every other).
+    case tooManyAttributes(limit: Int)
     /// The page was read but holds no text that looks like an article.
     case noArticle
 
@@ -76,6 +79,7 @@ public enum ArticleExtractionError: Error, Equatable, Sendable, CustomStringConv
         case .tooLarge(let size, let limit): "the page is too large (\(size) bytes; the limit is \(limit))"
         case .notText: "not an HTML page (binary data)"
         case .tooManyElements(let count, let limit): "the page has too many elements (\(count); the limit is \(limit))"
+        case .tooManyAttributes(let limit): "an element of the page has more than \(limit) attributes"
         case .noArticle: "no article found on the page"
         }
     }

@@ -163,6 +163,7 @@ extension ArticleDOM {
 
     private static func attributes(of node: xmlNodePtr) -> [Attribute] {
         var result: [Attribute] = []
+        var seen: Set<String> = []
         var property = node.pointee.properties
         while let attribute = property {
             defer { property = attribute.pointee.next }
@@ -174,7 +175,8 @@ extension ArticleDOM {
                 if let content = text.pointee.content { value += String(cString: content) }
                 part = text.pointee.next
             }
-            if !result.contains(where: { $0.name == name }) { result.append(Attribute(name: name, value: value)) }
+            // The first of repeated names wins, as in a browser.
+            if seen.insert(name).inserted { result.append(Attribute(name: name, value: value)) }
         }
         return result
     }

@@ -23,6 +23,8 @@ public enum ArticleExtractor {
         public static let maxInputBytes = 10 << 20
         /// The most elements a page may have.
         public static let maxElements = 200_000
+        /// The most attributes one element may have.
+        public static let maxAttributesPerElement = 256
     }
 
     /// The article of the HTML page `html`; relative links and images are resolved against
@@ -40,12 +42,82 @@ public enum ArticleExtractor {
         if html.count > Limits.maxInputBytes { throw .tooLarge(size: html.count, limit: Limits.maxInputBytes) }
         if html.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0x0C }) { throw .empty }
         if isBinary(html) { throw .notText }
+        if hasCrowdedTag(html) { throw .tooManyAttributes(limit: Limits.maxAttributesPerElement) }
         let parsed = html.withUnsafeBytes { ArticleDOM.parse($0, charset: charset) }
         let elementCount = parsed.dom.nodes.count { !$0.isText }
         if elementCount > Limits.maxElements { throw .tooManyElements(count: elementCount, limit: Limits.maxElements) }
         var extraction = Extraction(dom: parsed.dom, body: parsed.body, head: parsed.head, baseURL: baseURL)
         guard let article = extraction.run() else { throw .noArticle }
         return article
+    }
+
+    /// Whether some tag holds more attribute-like words than
+    /// ``Limits/maxAttributesPerElement``: counted on the bytes before parsing, since the
+    /// parser's own check of repeated names takes time quadratic in their number.
+    static func hasCrowdedTag(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let rawTextElements: [[UInt8]] = ["script", "style", "textarea", "title", "xmp"].map { Array($0.utf8) }
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+            func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+            var index = 0
+            while index < bytes.count {
+                // A start tag: '<' and a letter.
+                guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, isLetter(bytes[index + 1]) else {
+                    index += 1
+                    continue
+                }
+                var name: [UInt8] = []
+                index += 1
+                while index < bytes.count, isLetter(bytes[index]) || (bytes[index] >= 0x30 && bytes[index] <= 0x39) {
+                    if name.count < 10 { name.append(lower(bytes[index])) }
+                    index += 1
+                }
+                var quote: UInt8 = 0
+                var afterSpace = false
+                var lastSignificant: UInt8 = 0
+                var words = 0
+                scanTag: while index < bytes.count {
+                    let byte = bytes[index]
+                    index += 1
+                    if quote != 0 {
+                        if byte == quote { quote = 0 }
+                        continue
+                    }
+                    switch byte {
+                    case 0x09, 0x0A, 0x0C, 0x0D, 0x20:
+                        afterSpace = true
+                        continue
+                    case UInt8(ascii: ">"):
+                        break scanTag
+                    case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                        if lastSignificant == UInt8(ascii: "=") { quote = byte }
+                    default:
+                        if afterSpace && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "/")
+                            && lastSignificant != UInt8(ascii: "=")
+                        {
+                            words += 1
+                            if words > Limits.maxAttributesPerElement { return true }
+                        }
+                    }
+                    afterSpace = false
+                    lastSignificant = byte
+                }
+                // The text of <script>, <style> and the like is not markup: skip to its end tag.
+                if rawTextElements.contains(name) {
+                    let end = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name
+                    while index < bytes.count {
+                        if bytes[index] == UInt8(ascii: "<"), index + end.count <= bytes.count,
+                            (0..<end.count).allSatisfy({ lower(bytes[index + $0]) == end[$0] })
+                        {
+                            break
+                        }
+                        index += 1
+                    }
+                }
+            }
+            return false
+        }
     }
 
     /// NUL bytes in the first kilobyte, which no page in an 8-bit encoding or UTF-8 has
