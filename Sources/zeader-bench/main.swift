@@ -19,6 +19,8 @@
 //   swift run -c release zeader-bench smart-counts PATH [C]   smart feeds' kept counts on that store, after C changes
 //   swift run -c release zeader-bench fetched-results [N [C]]  a FetchedResultsController over N
 //                                                     (100,000) rows: per-change cost of C changes
+//   swift run -c release zeader-bench extract FOLDER [R]   article extraction: median CPU per page of
+//                                                     FOLDER/*/source.html, R (9) rounds each
 //   swift run -c release zeader-bench relationships [S [I]]  cached to-many reads, prefetching, batch
 //                                                     faulting, dictionary results: S (100) servers of I (1,000) items
 import Foundation
@@ -522,11 +524,18 @@ case "parse":
         exit(2)
     }
     try parseBenchmark(folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 3, dumpPath: rest.dropFirst(2).first)
+case "extract":
+    let rest = Array(arguments.dropFirst())
+    guard let folder = rest.first else {
+        print("usage: zeader-bench extract FOLDER [ROUNDS]")
+        exit(2)
+    }
+    try extractBenchmark(folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 9)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | parse FOLDER [ROUNDS [DUMP]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | parse FOLDER [ROUNDS [DUMP]] | extract FOLDER [ROUNDS]"
     )
     exit(2)
 }

@@ -39,6 +39,7 @@ struct Zeader: AsyncParsableCommand {
             CleanupCommand.self,
             IgnoreCommand.self,
             ParseCommand.self,
+            ExtractCommand.self,
             ConfigCommand.self,
             SyncCommand.self,
             PodcastsCommand.self,

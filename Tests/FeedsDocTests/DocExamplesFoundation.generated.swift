@@ -28,6 +28,33 @@ func docExample_FeedDiscovery_commonURLs() throws {
     _ = FeedDiscovery.commonURLs(for: URL(string: "https://blog.example/about")!).first   // https://blog.example/feed
 }
 
+// Sources/Feeds/Extraction/Article.swift
+func docExample_Article_Article(pageURL: URL) throws {
+    let article = try ArticleExtractor.extract(html: Data("<p>Hello.</p>".utf8), baseURL: pageURL)
+    print(article.title ?? "", article.text)
+    _ = article
+}
+
+// Sources/Feeds/Extraction/Article.swift
+func docExample_Article_ArticleExtractionError(error: FetchError) throws {
+    do { _ = try ArticleExtractor.extract(html: Data(), baseURL: nil) }
+    catch { print(error) }  // "the page is empty"
+}
+
+// Sources/Feeds/Extraction/ArticleExtractor.swift
+func docExample_ArticleExtractor_ArticleExtractor(data: Data) throws {
+    let article = try ArticleExtractor.extract(html: data, baseURL: URL(string: "https://example.org/a"))
+    print(article.title ?? "", article.excerpt ?? "")
+    _ = article
+}
+
+// Sources/Feeds/Extraction/ArticleExtractor.swift
+func docExample_ArticleExtractor_extract() throws {
+    let article = try ArticleExtractor.extract(html: Data("<p>Hi</p>".utf8), baseURL: nil)
+    print(article.text)  // "Hi"
+    _ = article
+}
+
 // Sources/Feeds/Fetching/DownloadResumeRecord.swift
 func docExample_DownloadResumeRecord_DownloadResumeRecord(folder: URL) throws {
     let record = DownloadResumeRecord.read(forPartFile: folder.appendingPathComponent("a.mp3.part"))
@@ -280,6 +307,10 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "FeedDiscovery_FeedDiscovery", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_FeedDiscovery(html: given.html) }),
     DocExample(id: "FeedDiscovery_looksLikeHTML", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_looksLikeHTML() }),
     DocExample(id: "FeedDiscovery_commonURLs", origin: "Sources/Feeds/Discovery/FeedDiscovery.swift", run: { given in try docExample_FeedDiscovery_commonURLs() }),
+    DocExample(id: "Article_Article", origin: "Sources/Feeds/Extraction/Article.swift", run: { given in try docExample_Article_Article(pageURL: given.pageURL) }),
+    DocExample(id: "Article_ArticleExtractionError", origin: "Sources/Feeds/Extraction/Article.swift", run: { given in try docExample_Article_ArticleExtractionError(error: given.error) }),
+    DocExample(id: "ArticleExtractor_ArticleExtractor", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_ArticleExtractor(data: given.data) }),
+    DocExample(id: "ArticleExtractor_extract", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_extract() }),
     DocExample(id: "DownloadResumeRecord_DownloadResumeRecord", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_DownloadResumeRecord(folder: given.folder) }),
     DocExample(id: "DownloadResumeRecord_location", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_location() }),
     DocExample(id: "DownloadResumeRecord_read", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_read(folder: given.folder) }),

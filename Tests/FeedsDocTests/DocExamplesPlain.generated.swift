@@ -16,6 +16,18 @@ func docExample_FeedDateParser_date() throws {
     _ = when
 }
 
+// Sources/Feeds/Extraction/Article.swift
+func docExample_Article_init() throws {
+    let article = Article(title: "Hello", html: "<div><p>Hi</p></div>", text: "Hi")
+    print(article.title ?? "")
+    _ = article
+}
+
+// Sources/Feeds/Extraction/ArticleExtractor.swift
+func docExample_ArticleExtractor_Limits() throws {
+    _ = ArticleExtractor.Limits.maxInputBytes  // 10 MB
+}
+
 // Sources/Feeds/Fetching/CommandFeed.swift
 func docExample_CommandFeed_CommandFeed() throws {
     _ = CommandFeed(subscription: "filter:~/bin/clean --strict:https://example.org/feed")?.argv   // ["/home/u/bin/clean", "--strict"]
@@ -158,6 +170,11 @@ func docExample_HTMLText_HTMLText() throws {
 func docExample_HTMLText_plainText() throws {
     _ = HTMLText.plainText("<b>Fish</b> &amp;&nbsp;chips<script>x()</script>")  // "Fish & chips"
     _ = HTMLText.plainText("a<br>b")                                            // "a b"
+}
+
+// Sources/Feeds/HTML/HTMLText.swift
+func docExample_HTMLText_renderTextOnly() throws {
+    _ = HTMLText.renderTextOnly("<p>See <a href=\"/a\">this</a>.<img alt=x></p>", width: 72).text  // "See this."
 }
 
 // Sources/Feeds/HTML/HTMLText.swift
@@ -343,6 +360,8 @@ func docExample_DisplayWidth_sanitizeForTerminal() throws {
 let docExamplesPlain: [DocExample] = [
     DocExample(id: "FeedDateParser_FeedDateParser", origin: "Sources/Feeds/Dates/FeedDateParser.swift", run: { given in try docExample_FeedDateParser_FeedDateParser() }),
     DocExample(id: "FeedDateParser_date", origin: "Sources/Feeds/Dates/FeedDateParser.swift", run: { given in try docExample_FeedDateParser_date() }),
+    DocExample(id: "Article_init", origin: "Sources/Feeds/Extraction/Article.swift", run: { given in try docExample_Article_init() }),
+    DocExample(id: "ArticleExtractor_Limits", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_Limits() }),
     DocExample(id: "CommandFeed_CommandFeed", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_CommandFeed() }),
     DocExample(id: "CommandFeed_requestURL", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_requestURL(request: given.request) }),
     DocExample(id: "CommandWords_CommandWords", origin: "Sources/Feeds/Fetching/CommandWords.swift", run: { given in try docExample_CommandWords_CommandWords() }),
@@ -368,6 +387,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "HTMLTextImport_sanitizedLine", origin: "Sources/Feeds/HTML/HTMLText+Import.swift", run: { given in try docExample_HTMLTextImport_sanitizedLine() }),
     DocExample(id: "HTMLText_HTMLText", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_HTMLText() }),
     DocExample(id: "HTMLText_plainText", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_plainText() }),
+    DocExample(id: "HTMLText_renderTextOnly", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_renderTextOnly() }),
     DocExample(id: "HTMLText_wrap", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_wrap() }),
     DocExample(id: "RenderedText_text", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_text(html: given.html) }),
     DocExample(id: "RenderedText_init", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_init() }),

@@ -141,6 +141,24 @@ struct HTMLTextTests {
             ])
     }
 
+    @Test func textOnlyHasNoLinkNumbersNoLinkListAndNoPlaceholders() {
+        let html = """
+            <p>See <a href="/a">this</a> <img src="a.png" alt="a cat"> and <a href="/b"><img alt="thumb" src="t.png"></a>.</p>
+            <video src="v.mp4"></video><audio src="a.mp3"></audio><iframe src="https://example.org/e"></iframe>
+            <p>Then <a href="https://other.example/c">that</a>, long enough to need wrapping at a small width.</p>
+            """
+        let result = HTMLText.renderTextOnly(html, width: 30)
+        #expect(result.links.isEmpty)
+        #expect(
+            result.lines == [
+                "See this and .", "", "Then that, long enough to need", "wrapping at a small width.",
+            ])
+        // The layout is still the reader's: lists, headings and quotes keep their shape.
+        #expect(
+            HTMLText.renderTextOnly("<h2>Title</h2><ul><li>one</ul><blockquote>q</blockquote>", width: 30).lines
+                == ["Title", "-----", "", "  * one", "", "> q"])
+    }
+
     @Test func scriptDataAndFragmentLinksAreNotNumbered() {
         let result = HTMLText.render(
             "<a href=\"javascript:alert(1)\">js</a> <a href=\"#top\">top</a> <a href=\"data:text/html,x\">d</a> <a>none</a> <a href=\"mailto:a@b.example\">mail</a>",

@@ -361,7 +361,7 @@ struct ManPageTests {
         let text = try String(contentsOf: page, encoding: .utf8)
         for command in [
             "refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse", "tag", "flag", "unflag",
-            "check", "cleanup", "ignore add", "ignore list", "ignore remove",
+            "check", "cleanup", "ignore add", "ignore list", "ignore remove", "extract",
         ] {
             #expect(
                 text.contains(".B \(command)") || text.contains(".BR \(command)") || text.contains(".BI \(command)"), "\(command)"
@@ -370,7 +370,7 @@ struct ManPageTests {
         for option in [
             "\\-\\-jobs", "\\-\\-title", "\\-\\-json", "\\-\\-feed", "\\-\\-unread", "\\-\\-search", "\\-\\-where",
             "\\-\\-limit", "\\-\\-all", "\\-\\-tag", "\\-\\-flagged", "\\-\\-remove", "\\-\\-db", "\\-\\-base\\-url",
-            "\\-\\-urls", "\\-\\-vacuum", "\\-\\-max\\-items", "\\-\\-keep\\-days", "ZEADER_DB",
+            "\\-\\-urls", "\\-\\-vacuum", "\\-\\-html", "\\-\\-max\\-items", "\\-\\-keep\\-days", "ZEADER_DB",
             "XDG_DATA_HOME",
         ] {
             #expect(text.contains(option), "\(option)")

@@ -32,6 +32,9 @@ struct HTMLRenderer {
     private var openLink: String?? = nil
     private var links: [String] = []
     private var linkNumbers: [String: Int] = [:]
+    /// Only the text: no `[n]` link markers, no `Links:` list, no `[image]` or `[video]`
+    /// placeholders.
+    var textOnly = false
     private var tableCell = 0
     /// The outermost open `<table>`, collecting its cells; tables inside it are flattened.
     private var table: HTMLTable? = nil
@@ -314,6 +317,7 @@ struct HTMLRenderer {
     }
 
     private mutating func appendAtom(_ atom: String, link: String?) {
+        if textOnly { return }
         var text = atom
         if let link, let url = acceptableLink(link) { text += "[\(number(for: url))]" }
         if preDepth > 0 {
@@ -326,7 +330,7 @@ struct HTMLRenderer {
     private mutating func closeLink() {
         guard let link = openLink else { return }
         openLink = nil
-        guard let url = link, mediaDepth == 0 else { return }
+        guard let url = link, mediaDepth == 0, !textOnly else { return }
         let marker = "[\(number(for: url))]"
         if preDepth > 0 {
             preText += marker

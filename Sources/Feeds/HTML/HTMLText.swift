@@ -81,9 +81,21 @@ public enum HTMLText {
         GuardedThreads.runAndWait { renderOnThisThread(html, width: width, baseURL: baseURL) }
     }
 
+    /// ``render(_:width:baseURL:)`` with the text alone: no link numbers, no `Links:` list,
+    /// no `[image]`, `[video]` or `[embedded]` placeholders (they stay in the HTML), for a
+    /// file or a pipe.
+    ///
+    /// ```swift
+    /// HTMLText.renderTextOnly("<p>See <a href=\"/a\">this</a>.<img alt=x></p>", width: 72).text  // "See this."
+    /// ```
+    public static func renderTextOnly(_ html: String, width: Int) -> RenderedText {
+        GuardedThreads.runAndWait { renderOnThisThread(html, width: width, baseURL: nil, textOnly: true) }
+    }
+
     /// ``render(_:width:baseURL:)`` on the calling thread (its tests check it needs no deep stack).
-    static func renderOnThisThread(_ html: String, width: Int, baseURL: URL?) -> RenderedText {
+    static func renderOnThisThread(_ html: String, width: Int, baseURL: URL?, textOnly: Bool = false) -> RenderedText {
         var renderer = HTMLRenderer(width: width, baseURL: baseURL)
+        renderer.textOnly = textOnly
         var tokenizer = HTMLTokenizer(html)
         while let token = tokenizer.next() { renderer.consume(token) }
         return renderer.finish()
