@@ -74,4 +74,25 @@ import Testing
             #expect(try UnreadItems.random(in: context) == nil)
         }
     }
+
+    /// a: 3 items, 2 unread; b: 1 item, read. Counts as the stored counts have them.
+    @Test func feedListPageReadsOneScreenAndTheWholeListsFigures() throws {
+        let (store, a, b) = try makeStore()
+        let context = store.container.viewContext
+        try context.performAndWait { () throws in
+            let order = FeedEditing.order
+            let page = try #require(try FeedListPage.first(rows: 1, showRead: true, order: order, in: context))
+            #expect(page.servers.map(\.objectID) == [a])
+            #expect(page.count == 2)
+            #expect(page.unread == 2)
+            #expect(page.maxTotal == 3)
+            let reversed = order.map { ObjectGraph.SortDescriptor($0.key, ascending: !$0.ascending) }
+            let last = try #require(try FeedListPage.first(rows: 1, showRead: true, order: reversed, in: context))
+            #expect(last.servers.map(\.objectID) == [b])
+            // A list that fits in the rows is read whole by the caller; so is one whose read
+            // feeds are hidden down to one.
+            #expect(try FeedListPage.first(rows: 2, showRead: true, order: order, in: context) == nil)
+            #expect(try FeedListPage.first(rows: 1, showRead: false, order: order, in: context) == nil)
+        }
+    }
 }

@@ -3,7 +3,7 @@ import ObjectGraph
 import ZeaderConfig
 import ZeaderKit
 
-/// The feed list's first screen without the rest (issue 18): at start the reader fetches
+/// The feed list's first screen without the rest (``FeedListPage``): at start the reader fetches
 /// only the feeds the first screen shows, in the order the views ask for, plus the list's
 /// size, its unread total and its widest count from the stored counts (three aggregates),
 /// so 2,000 feeds open as fast as 100. The whole list (every row, the smart feeds and their
@@ -31,20 +31,13 @@ extension ReaderModel {
     /// The first `rows` feed rows as `views` arrange them and the whole list's summary, or nil
     /// when the list is no longer than `rows` or the views need every row to arrange it.
     func firstFeedScreen(views: ViewOptions, rows: Int) throws -> (rows: [FeedRow], summary: FeedListSummary)? {
-        guard views.tag == nil, views.feedFilter == nil, let sort = Self.sortDescriptors(views.feedOrder) else { return nil }
-        let shown = views.showReadFeeds ? nil : Predicate.comparison("unreadCount", .greaterThan, 0)
-        let servers = try context.count(for: FetchRequest<Server>(predicate: shown))
+        guard views.tag == nil, views.feedFilter == nil, let sort = Self.sortDescriptors(views.feedOrder),
+            let page = try FeedListPage.first(rows: rows, showRead: views.showReadFeeds, order: sort, in: context)
+        else { return nil }
         let smart = try SmartFeeds.stored(in: context).count + configSmartFeeds.count
-        guard servers > rows else { return nil }
-        var request = FetchRequest<Server>(predicate: shown, sortDescriptors: sort)
-        request.fetchLimit = rows
         let syncing = SyncQueue.isActive(in: context)
-        let page = try context.fetch(request).map { Self.row($0, syncing: syncing) }
-        let all = FetchRequest<Server>(predicate: shown)
-        let summary = FeedListSummary(
-            count: servers + smart, unread: Self.int(try context.aggregate(.sum, of: "unreadCount", for: all)),
-            maxTotal: Self.int(try context.aggregate(.max, of: "totalCount", for: all)))
-        return (page, summary)
+        let summary = FeedListSummary(count: page.count + smart, unread: page.unread, maxTotal: page.maxTotal)
+        return (page.servers.map { Self.row($0, syncing: syncing) }, summary)
     }
 
     /// The feed list's row of a subscription (stored counts); with a sync account (`syncing`),
@@ -70,7 +63,6 @@ extension ReaderModel {
         return [ObjectGraph.SortDescriptor(key, ascending: order.ascending)] + FeedEditing.order
     }
 
-    private static func int(_ value: Value) -> Int { value.numericValue.map { Int($0) } ?? 0 }
 }
 
 extension ReaderApp {
