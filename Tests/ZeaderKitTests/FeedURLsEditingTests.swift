@@ -44,6 +44,30 @@ import Testing
         }
     }
 
+    /// Command feeds whose lines have blanks, quotes, backslashes and `#` survive an unchanged
+    /// edit with their items: the URL word is quoted as the tags are.
+    @Test(arguments: [
+        "exec:~/bin/feed --all --since 2d", "exec:sh -c \"echo '<rss/>' # not a comment\"",
+        "filter:~/bin/clean --strip \\ x:https://a.example/feed", "exec:\"/opt/my feeds/run\" --x",
+    ])
+    func aCommandFeedWithBlanksKeepsItsCommandAndItems(command: String) throws {
+        let (_, context) = try makeContext()
+        try context.performAndWait {
+            let feed = try FeedSubscription.add(url: command, title: "Mine", tags: ["cmd"], in: context)
+            _ = try ItemImport.upsert([ParsedItem(id: "c1", title: "C one")], into: feed, in: context, now: Date())
+            try context.save()
+            let text = try FeedURLsEditing.text(in: context)
+            #expect(NewsboatURLs.parse(text, source: "urls").subscriptions.map(\.url).contains(command), "\(text)")
+            let report = try FeedURLsEditing.apply(text, in: context)
+            #expect(report.isEmpty, "\(report)")
+            #expect(try FeedEditing.servers(in: context).contains { $0.url == command && $0.title == "Mine" })
+            #expect(feed.isDeleted == false)
+            #expect(
+                try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "server == %@", feed.objectID)))
+                    == 1)
+        }
+    }
+
     @Test func anEditSubscribesUnsubscribesRetagsReordersAndUndoesAsOneStep() throws {
         let (_, context) = try makeContext()
         try context.performAndWait {

@@ -37,7 +37,8 @@ public enum FeedURLsEditing {
             "# u in the reader undoes the whole edit). Lines starting with # are ignored.",
         ]
         for server in try FeedEditing.servers(in: context) {
-            var words = [server.url] + FeedTags.list(server.tags).map(quoted)
+            // A command feed's URL has blanks: quoted, or a later read splits the command.
+            var words = [quoted(server.url)] + FeedTags.list(server.tags).map(quoted)
             if let title = server.title, !title.isEmpty { words.append(quoted("~" + title)) }
             lines.append(words.joined(separator: " "))
         }
