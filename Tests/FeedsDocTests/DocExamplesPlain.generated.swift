@@ -262,6 +262,17 @@ func docExample_FeedParser_Limits() throws {
     _ = limits
 }
 
+// Sources/Feeds/Support/HomePath.swift
+func docExample_HomePath_HomePath() throws {
+    _ = HomePath.expanding("~/feeds/run", environment: ["HOME": "/home/ada"])   // "/home/ada/feeds/run"
+    _ = HomePath.expanding("/usr/bin/true", environment: [:])                   // "/usr/bin/true"
+}
+
+// Sources/Feeds/Support/HomePath.swift
+func docExample_HomePath_expanding() throws {
+    _ = HomePath.expanding("~", environment: ["HOME": "/home/ada"])   // "/home/ada"
+}
+
 // Sources/Feeds/Support/Subprocess.swift
 func docExample_Subprocess_Failure(error: FetchError) throws {
     do { _ = try Subprocess.spawn(["zeader-no-such-program"]) } catch { print(error) }   // cannot run zeader-no-such-program: not found
@@ -402,6 +413,8 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "SubscriptionImport_Format", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_Format() }),
     DocExample(id: "SubscriptionImport_init", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_init() }),
     DocExample(id: "FeedParser_Limits", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_Limits() }),
+    DocExample(id: "HomePath_HomePath", origin: "Sources/Feeds/Support/HomePath.swift", run: { given in try docExample_HomePath_HomePath() }),
+    DocExample(id: "HomePath_expanding", origin: "Sources/Feeds/Support/HomePath.swift", run: { given in try docExample_HomePath_expanding() }),
     DocExample(id: "Subprocess_Failure", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_Failure(error: given.error) }),
     DocExample(id: "Subprocess_Termination", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_Termination() }),
     DocExample(id: "Subprocess_Outcome", origin: "Sources/Feeds/Support/Subprocess.swift", run: { given in try docExample_Subprocess_Outcome() }),

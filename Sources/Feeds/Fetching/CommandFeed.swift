@@ -43,10 +43,7 @@ public struct CommandFeed: Sendable, Equatable {
         }
         var words = CommandWords.split(String(command))
         guard let first = words.first, !first.isEmpty else { return nil }
-        if first.hasPrefix("~/") {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            words[0] = home + first.dropFirst()
-        }
+        words[0] = HomePath.expanding(first, environment: environment)
         argv = words
     }
 

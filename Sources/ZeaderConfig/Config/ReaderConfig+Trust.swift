@@ -13,9 +13,7 @@ extension ReaderConfig {
         guard arguments.count == 1, var path = arguments.first, !path.isEmpty else {
             return .failure(TrustedCAFileError("ca-file needs one path, a PEM file of CA certificates"))
         }
-        if path == "~" || path.hasPrefix("~/") {
-            path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst()
-        }
+        path = HomePath.expanding(path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             return .failure(TrustedCAFileError("ca-file \(path): cannot be read"))
         }

@@ -92,9 +92,7 @@ public enum RefreshNotifier {
     ) throws(Problem) -> pid_t {
         var argv = CommandWords.split(command)
         guard let program = argv.first else { throw .cannotStart(.emptyCommand) }
-        if program == "~" || program.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
-            argv[0] = home + program.dropFirst()
-        }
+        argv[0] = HomePath.expanding(program)
         let name = argv[0]
         let nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { if nullDevice >= 0 { close(nullDevice) } }

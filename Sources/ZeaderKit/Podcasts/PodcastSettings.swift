@@ -33,11 +33,7 @@ public struct PodcastSettings: Sendable, Equatable {
         guard let downloadPath, !downloadPath.isEmpty else {
             return ZeaderPaths.dataDirectory(environment: environment).appendingPathComponent("podcasts")
         }
-        if downloadPath == "~" || downloadPath.hasPrefix("~/") {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            return URL(fileURLWithPath: home + downloadPath.dropFirst())
-        }
-        return URL(fileURLWithPath: downloadPath)
+        return URL(fileURLWithPath: HomePath.expanding(downloadPath, environment: environment))
     }
 
     /// Applies one config directive of the podcast family; returns false for a directive

@@ -53,8 +53,7 @@ enum ArticleExport {
 
     /// `path` with a leading `~/` expanded from `$HOME`.
     static func expanded(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
-        return home + path.dropFirst()
+        HomePath.expanding(path, environment: environment)
     }
 
     /// Writes the article to `path` (Markdown when it ends in `.md`); refuses to replace a
