@@ -4,7 +4,8 @@ import ZeaderConfig
 
 /// `zeader config check [FILE]`: every problem of the reader's config file (errors that
 /// stop the reader, and warnings such as newsboat directives without an equivalent), one a
-/// line as `file:line: message`; exit status 1 when there is any.
+/// line as `file:line: error: message` or `…: warning: …`; exit status 1 when there is an
+/// error, 0 when the reader would start.
 ///
 /// ```sh
 /// zeader config check || $EDITOR ~/.config/zeader/config
@@ -16,7 +17,8 @@ struct ConfigCommand: ParsableCommand {
 
 struct ConfigCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Print every problem of the config file; exit status 1 if there is any.",
+        commandName: "check",
+        abstract: "Print every problem of the config file; exit status 1 if the reader would not start.",
         discussion: "Without FILE, checks $XDG_CONFIG_HOME/zeader/config. A newsboat config file may be checked as it is.")
 
     @Argument(help: ArgumentHelp("The config file to check.", valueName: "FILE"))
@@ -30,10 +32,7 @@ struct ConfigCheckCommand: ParsableCommand {
         }
         let problems = ReaderConfig.check(at: url)
         for problem in problems { print(problem) }
-        if problems.isEmpty {
-            print("\(url.path): no problems")
-        } else {
-            throw ExitCode.failure
-        }
+        if problems.isEmpty { print("\(url.path): no problems") }
+        if problems.contains(where: \.isError) { throw ExitCode.failure }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// `zeader config check`: every problem of the config file, exit 1 if any.
+/// `zeader config check`: every problem of the config file, labelled error or warning; exit 1
+/// when the reader would not start.
 @Suite("zeader config check", .serialized)
 struct ConfigCheckCLITests {
-    @Test("prints every problem of a newsboat config, file:line, and exits 1")
+    @Test("prints every problem of a newsboat config, file:line and its label, and exits 1 for an error")
     func newsboatConfig() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -20,8 +21,23 @@ struct ConfigCheckCLITests {
         #expect(r.status == 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        #expect(lines.first == "\(file.path):3: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)")
-        #expect(lines.last?.hasPrefix("\(file.path):4: unknown action 'fly' (one of: ") == true)
+        #expect(lines.first == "\(file.path):3: warning: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)")
+        #expect(lines.last?.hasPrefix("\(file.path):4: error: unknown action 'fly' (one of: ") == true)
+    }
+
+    @Test("warnings alone: each is printed, labelled, and the exit status is 0 as the reader starts")
+    func warningsAlone() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("newsboat-config")
+        try "cache-file ~/.newsboat/cache.db\nfrobnicate 1\nbind-key j down\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try zeader(["config", "check", file.path], in: dir)
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(
+            r.stdout.split(separator: "\n").map(String.init) == [
+                "\(file.path):1: warning: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)",
+                "\(file.path):2: warning: unknown directive 'frobnicate' (line ignored)",
+            ])
     }
 
     @Test("a sound config file (the default one) passes with exit 0; a missing FILE is an error")

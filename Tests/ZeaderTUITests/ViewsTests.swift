@@ -189,12 +189,15 @@ import ZeaderKit
             bind-key j fly
             """, file: "cfg")
         #expect(problems.count == 6)
-        #expect(problems[0] == "cfg:1: newsboat's action 'purge-deleted' has no equivalent in Zeader (line ignored)")
-        #expect(problems[1] == "cfg:2: unknown directive 'frobnicate' (line ignored)")
-        #expect(problems[2] == "cfg:3: show-read-feeds needs yes or no")
-        #expect(problems[3].hasPrefix("cfg:4: unknown sort order 'size'"))
-        #expect(problems[4].hasPrefix("cfg:5: unknown color in 'purple blue'"))
-        #expect(problems[5].hasPrefix("cfg:6: unknown action 'fly'"))
+        #expect(
+            problems[0].description
+                == "cfg:1: warning: newsboat's action 'purge-deleted' has no equivalent in Zeader (line ignored)")
+        #expect(problems[1].description == "cfg:2: warning: unknown directive 'frobnicate' (line ignored)")
+        #expect(problems[2].description == "cfg:3: error: show-read-feeds needs yes or no")
+        #expect(problems[3].description.hasPrefix("cfg:4: error: unknown sort order 'size'"))
+        #expect(problems[4].description.hasPrefix("cfg:5: error: unknown color in 'purple blue'"))
+        #expect(problems[5].description.hasPrefix("cfg:6: error: unknown action 'fly'"))
+        #expect(problems.map(\.isError) == [false, false, true, true, true, true])
         #expect(ReaderConfig.check("bind-key j down\n", file: "cfg").isEmpty)
     }
 

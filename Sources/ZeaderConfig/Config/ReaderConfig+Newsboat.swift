@@ -71,18 +71,21 @@ extension ReaderConfig {
     /// ```swift
     /// for problem in ReaderConfig.check(at: ReaderConfig.defaultURL()) { print(problem) }
     /// ```
-    public static func check(at url: URL) -> [String] {
+    public static func check(at url: URL) -> [ConfigProblem] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            return [ReaderConfigError(file: url.path, line: 0, message: "cannot be read as UTF-8 text").description]
+            return [
+                ConfigProblem(isError: true, ReaderConfigError(file: url.path, line: 0, message: "cannot be read as UTF-8 text"))
+            ]
         }
         return check(text, file: url.path)
     }
 
     /// Every problem of config `text`, errors and warnings, in line order.
-    public static func check(_ text: String, file: String) -> [String] {
+    public static func check(_ text: String, file: String) -> [ConfigProblem] {
         let (config, errors) = parseCollecting(text, file: file)
-        return (errors + config.warnings).sorted { $0.line < $1.line }.map(\.description)
+        let problems = errors.map { ConfigProblem(isError: true, $0) } + config.warnings.map { ConfigProblem(isError: false, $0) }
+        return problems.sorted { $0.problem.line < $1.problem.line }
     }
 
     /// Reads the remembered views (``ViewStateFile``) over the config's, and remembers them there from now on.

@@ -318,3 +318,26 @@ public struct ReaderConfigError: Error, CustomStringConvertible, Equatable {
     public let message: String
     public var description: String { "\(file):\(line): \(message)" }
 }
+
+/// A line of the config file that `zeader config check` reports: an error stops the reader, a
+/// warning is a line the reader ignores (a newsboat setting without an equivalent).
+///
+/// ```swift
+/// ReaderConfig.check("frobnicate 1\n", file: "config")[0].description   // "config:1: warning: unknown directive …"
+/// ```
+public struct ConfigProblem: CustomStringConvertible, Equatable, Sendable {
+    /// Whether the reader stops on it.
+    public let isError: Bool
+    /// Where it is and what is wrong.
+    public let problem: ReaderConfigError
+
+    init(isError: Bool, _ problem: ReaderConfigError) {
+        self.isError = isError
+        self.problem = problem
+    }
+
+    /// `FILE:LINE: error: MESSAGE` or `…: warning: …`, the form editors read as a location.
+    public var description: String {
+        "\(problem.file):\(problem.line): \(isError ? "error" : "warning"): \(problem.message)"
+    }
+}
