@@ -32,6 +32,19 @@ extension ReaderConfig {
             }
             return value
         }
+        /// A whole number outside `range` is brought to its nearest end, with a warning: a
+        /// newsboat setting too large for Zeader still starts the reader.
+        func clamped(_ range: ClosedRange<Int>) throws -> Int {
+            guard let value = Int(try one()) else {
+                throw fail("\(directive) needs a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            let inRange = min(max(value, range.lowerBound), range.upperBound)
+            if inRange != value {
+                warnings.append(
+                    fail("\(directive) \(value) is outside \(range.lowerBound)–\(range.upperBound); \(inRange) is used"))
+            }
+            return inRange
+        }
         switch directive {
         case "auto-reload":
             autoReload = try yesNo()
@@ -39,7 +52,7 @@ extension ReaderConfig {
         case "reload-time":
             reloadTime = try count(1...100_000)
             if autoReload { refreshIntervalMinutes = reloadTime }
-        case "reload-threads": reloadThreads = try count(1...64)
+        case "reload-threads": reloadThreads = try clamped(1...64)
         case "show-read-feeds": views.showReadFeeds = try yesNo()
         case "show-read-articles": views.showReadArticles = try yesNo()
         case "feed-sort-order":

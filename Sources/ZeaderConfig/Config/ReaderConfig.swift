@@ -168,14 +168,29 @@ public struct ReaderConfig: Equatable, Sendable {
                 config.warnings.append(fail("newsboat's action '\(arguments[1])' has no equivalent in Zeader (line ignored)"))
                 return
             }
+            if arguments[1].hasPrefix("pb-") {
+                // podboat's own keys (`bind-key d pb-download podboat`): Zeader's queue is `zeader podcasts`.
+                config.warnings.append(
+                    fail(
+                        "podboat's action '\(arguments[1])' belongs to podboat; Zeader's queue is zeader podcasts (line ignored)")
+                )
+                return
+            }
             guard let action = Action(configName: arguments[1]) else {
                 throw fail(
                     "unknown action '\(arguments[1])' (one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             config.keyMap.bind(key, to: action)
         case "unbind-key":
-            guard arguments.count == 1, let key = Key(name: arguments[0]) else { throw fail("unbind-key needs one key") }
-            config.keyMap.unbind(key)
+            // As with bind-key, newsboat's optional view word applies to every screen; `-a` unbinds every key.
+            guard arguments.count == 1 || arguments.count == 2 else { throw fail("unbind-key needs one key, or -a") }
+            if arguments[0] == "-a" {
+                config.keyMap.unbindAll()
+            } else if let key = Key(name: arguments[0]) {
+                config.keyMap.unbind(key)
+            } else {
+                throw fail("unknown key '\(arguments[0])'")
+            }
         case "refresh-interval":
             guard arguments.count == 1, let minutes = Int(arguments[0]), minutes >= 0 else {
                 throw fail("refresh-interval needs a number of minutes (0 = off)")

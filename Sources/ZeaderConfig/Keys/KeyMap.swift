@@ -36,6 +36,15 @@ public struct KeyMap: Equatable, Sendable {
 
     public mutating func unbind(_ key: Key) { actions[key] = nil }
 
+    /// Unbinds every key (`unbind-key -a`), so that the config's own `bind-key` lines are all.
+    ///
+    /// ```swift
+    /// var map = KeyMap.default
+    /// map.unbindAll()
+    /// map.action(for: .character("q"))   // nil
+    /// ```
+    public mutating func unbindAll() { actions = [:] }
+
     /// The keys bound to `action`, in a stable order (single characters first).
     public func keys(for action: Action) -> [Key] {
         actions.filter { $0.value == action }.map(\.key).sorted { a, b in
