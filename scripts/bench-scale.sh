@@ -93,9 +93,9 @@ for n in $sizes; do
 	bodies=$(sqlite3 "$store" "SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = 'FeedItemBody'")
 	put "  of which contents B/item" "$n" $((bodies / n))
 	z=("$zeader" --db "$store")
-	# One untimed command first: right after a large build the first open is several times
-	# slower than the later ones (a copy of the store is not), and a reader's store is not
-	# built and listed in the same second.
+	# One untimed command first: right after a large build the first open is slower than
+	# the later ones (a copy of the store is not), and a reader's store is not built and
+	# listed in the same second.
 	"${z[@]}" items --limit 1 >/dev/null
 	timed "items --unread --limit 50" "$n" "$runs" "${z[@]}" items --unread --limit 50
 	timed "items --flagged --limit 50" "$n" "$runs" "${z[@]}" items --flagged --limit 50

@@ -21,9 +21,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-# A comment line (//, ///, # in scripts) naming a branch or session: "(branch reader)",
-# "branch h14a", "(h18)", "(h-rows)", "session 12". The Sync folder's "each branch of the OR"
-# is a predicate's branch, not a label: only "branch" followed by a name counts.
+# A comment line (//, ///, # in scripts) naming a branch or session: "branch" before a name
+# in parentheses or a label of h and digits, such a label alone in parentheses, or "session"
+# before a number. The Sync folder's "each branch of the OR" is a predicate's branch, not a
+# label: only "branch" followed by a name counts.
 label='(//|#).*(\(branch\b|\bbranch (h[0-9]|`|[a-z]+\))|\((h-?[0-9][0-9a-z-]*|h-[a-z][a-z0-9-]*)\)|\bsession (h?[0-9]+|[a-z]+[0-9]+)\b)'
 labels=$(grep -rnIE "$label" Sources Tests scripts --include='*.swift' --include='*.sh' --include='*.py' --exclude=check-comments.sh \
     | grep -v '/Fixtures/')

@@ -12,8 +12,8 @@ import Foundation
 ///
 /// - **Two-thread splitting** (``FeedParser/parseInHalves(_:baseURL:itemsAsJSON:outsideAfterMiddle:stream:)``):
 ///   a document of at least ``FeedParser/Limits/parallelParsingThreshold`` bytes is cut
-///   at an item boundary (``FeedXMLSplitter``) and the halves parsed on two cores; buys
-///   close to half the wall time for the same CPU time. With `zeader parse`, the first
+///   at an item boundary (``FeedXMLSplitter``) and the halves parsed on two cores, so a
+///   large document waits on one core's share of the work. With `zeader parse`, the first
 ///   half's items are written while the second half is still being parsed.
 /// - **libxml2 push chunks** (``libxmlChunkSize``): libxml2's push parser hands text
 ///   and CDATA over in blocks where its pull parser reads a character at a time; 1 MiB

@@ -1,5 +1,5 @@
-/// The actions newsboat has and Zeader added for it: newsboat's names for Zeader's older
-/// actions (so a newsboat `bind-key` line works), and their default keys.
+/// The actions newsboat has: newsboat's names for Zeader's own actions (so a newsboat
+/// `bind-key` line works), and their default keys.
 extension Action {
     /// newsboat's names for actions Zeader names otherwise, accepted by `bind-key`.
     static let newsboatNames: [String: Action] = [

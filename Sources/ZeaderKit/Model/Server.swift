@@ -175,9 +175,9 @@ public enum ZeaderModel {
             return e
         })
 
-    /// Characters of an item's summary the search index takes (``searchIndex``). 100
-    /// rather than 160 makes the index cheaper to build and smaller (docs/PERFORMANCE.md,
-    /// "Tuning in the code").
+    /// Characters of an item's summary the search index takes (``searchIndex``): enough for
+    /// a summary's opening words, and the index stays cheap to build and small
+    /// (docs/PERFORMANCE.md, "Tuning in the code").
     public static let searchExtractLength = 100
 
     /// Version 3 of the model: version 2 plus additive entities, attributes and indexes (each
