@@ -4,15 +4,6 @@ import Foundation
 /// item selected in a list): a save returns its status line; pipe-to and bookmark return the
 /// program to run (``ProgramRun``), which the reader hands to its ``ReaderEffects``.
 enum ArticleCommands {
-    /// The article `s`, `|` and `^B` act on: the one shown, else the selected item's.
-    static func target(_ state: AppState, model: ReaderModel) -> ArticleState? {
-        switch state.screen {
-        case .article: return state.article
-        case .items: return state.items?.selectedID.flatMap { model.article($0) }
-        case .feeds, .help, .picker: return nil
-        }
-    }
-
     static func save(_ article: ArticleState, to path: String, width: Int) -> StatusMessage {
         do { return .reader(.saved(to: try ArticleExport.save(article, to: path, width: width))) } catch {
             return .failed(error.description)

@@ -27,7 +27,7 @@ extension ReaderApp {
         case "quit", "q": quit()
         case "save":
             guard !needsArgument() else { return }
-            guard let article = ArticleCommands.target(state, model: model) else {
+            guard let article = currentItemID().flatMap(article(of:)) else {
                 state.say(.reader(.needsItem))
                 return
             }

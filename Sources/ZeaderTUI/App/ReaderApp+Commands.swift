@@ -4,67 +4,10 @@ import ObjectGraph
 import ZeaderConfig
 import ZeaderKit
 
-/// newsboat's remaining actions: delete-article (`D`) and delete-all-articles (`^D`),
-/// edit-flags (`^E`), the command line (`:`), toggle-source-view (`^U`) and goto-url (`#`).
-/// The dialog keys are in ReaderApp+Dialogs.swift.
+/// The answers of edit-flags (`^E`) and the article's source (`^U`); the keys themselves are
+/// the screens' (Screens/), the dialog keys in ReaderApp+Dialogs.swift.
 extension ReaderApp {
-    /// `^E`: asks for the item's flag letters.
-    func askFlags() {
-        guard let id = currentItemID() else {
-            state.say(.reader(.needsItem))
-            return
-        }
-        state.prompt = .editFlags(text: ItemFlagLetters.letters(of: id, in: model.context), id: id)
-    }
-
-    /// `^U`: the article's HTML source, or its rendering.
-    func toggleSourceView() {
-        switch state.screen {
-        case .article:
-            guard var article = state.article else { return notHere(.toggleSourceView) }
-            article.showsSource.toggle()
-            article.renderedWidth = 0
-            article.scroll = 0
-            state.article = article
-            state.say(.reader(.showingSource(article.showsSource)))
-        case .feeds, .items, .help, .picker: notHere(.toggleSourceView)
-        }
-    }
-
-    /// `#`: asks for the number of the link to open.
-    func askURLNumber() {
-        guard currentItemID() != nil else { return state.say(.reader(.needsItem)) }
-        state.prompt = .gotoURL(text: "")
-    }
-
-    // MARK: Deleting items
-
-    func deleteArticle() {
-        guard let id = currentItemID() else {
-            state.say(.reader(.needsItem))
-            return
-        }
-        let title = model.itemRow(id)?.title ?? ""
-        attempt {
-            try ItemDeletion.delete([id], in: model.context)
-            state.say(.reader(.deletedItem(title: title)))
-        }
-    }
-
-    func confirmDeleteAllArticles() {
-        guard state.screen == .items, state.items != nil else {
-            state.say(.reader(.deleteAllNeedsAList))
-            return
-        }
-        loadRestOfItemList()
-        let ids = state.items?.ids ?? []
-        guard !ids.isEmpty else {
-            state.say(.reader(.noItemsToDelete))
-            return
-        }
-        state.prompt = .confirmDeleteItems(count: ids.count, ids: ids)
-    }
-
+    /// The edit-flags prompt's ENTER.
     func setFlags(_ text: String, on id: ObjectID) {
         do {
             let letters = try ItemFlagLetters.set(text, on: id, in: model.context)
@@ -73,25 +16,6 @@ extension ReaderApp {
         } catch {
             state.say(.failed("\(error)"))
         }
-    }
-
-    func gotoURL(_ text: String) {
-        guard !text.isEmpty else { return }
-        guard let number = Int(text) else {
-            state.say(.reader(.notALinkNumber(text)))
-            return
-        }
-        if state.screen == .article {
-            openLink(number: number)
-            return
-        }
-        guard let id = currentItemID(), let article = model.article(id) else { return }
-        let links = Self.renderedBody(article, width: max(10, state.width - 1)).links
-        guard number >= 1, number <= links.count else {
-            state.say(.noLink(number))
-            return
-        }
-        open(link: links[number - 1])
     }
 
     // MARK: Article source

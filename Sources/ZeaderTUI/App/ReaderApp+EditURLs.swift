@@ -15,10 +15,6 @@ extension ReaderApp {
 
     /// Runs the editor (`editor`, else ``editorCommand(_:)``) on the feeds as a urls file.
     func editURLs(editor: [String]? = nil) {
-        guard state.screen == .feeds else {
-            state.say(.reader(.editURLsNeedsTheFeedList))
-            return
-        }
         let original: String
         do { original = try FeedURLsEditing.text(in: model.context) } catch {
             state.say(.failed("\(error)"))

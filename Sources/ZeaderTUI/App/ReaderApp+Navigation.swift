@@ -4,7 +4,7 @@ import ZeaderConfig
 import ZeaderKit
 
 /// newsboat's navigation: next/previous unread across feeds (wrapping), next/previous feed,
-/// next/previous unread feed, random unread, next/previous item while reading.
+/// next/previous unread feed, random unread.
 extension ReaderApp {
     /// `n` (forward) and `p`: the next unread item after the cursor, then in the following
     /// feeds with unread items, wrapping round to the top of the feed it started from.
@@ -68,7 +68,7 @@ extension ReaderApp {
         let article = keepArticle ? state.article : nil
         state.feedPosition.set(index, count: state.feeds.count, height: state.listHeight)
         state.stack = [.feeds]
-        open()
+        openSelectedFeed()
         if let article, state.screen == .items { state.stack.append(.article(article)) }
     }
 
@@ -78,23 +78,6 @@ extension ReaderApp {
         list.position.set(index, count: list.ids.count, height: state.listHeight)
         state.items = list
         if openArticle { showArticle(list.ids[index]) }
-    }
-
-    /// `J`/`K`: the next/previous item while reading, the next/previous feed from the item
-    /// list, a line down/up in the feed list.
-    func nextOrPrevious(forward: Bool) {
-        switch state.screen {
-        case .article:
-            guard let list = state.items else { return notHere(forward ? .next : .prev) }
-            let index = list.position.cursor + (forward ? 1 : -1)
-            guard list.ids.indices.contains(index) else {
-                state.say(forward ? .reader(.noNextItem) : .reader(.noPreviousItem))
-                return
-            }
-            select(index, openArticle: true)
-        case .items: goToFeed(forward: forward, unreadOnly: false)
-        case .feeds, .help, .picker: state.move(forward ? .down : .up)
-        }
     }
 
     /// The next/previous subscription (with unread items, wrapping, when `unreadOnly`).
@@ -140,12 +123,5 @@ extension ReaderApp {
         } catch {
             state.say(.failed("\(error)"))
         }
-    }
-
-    /// `O`: opens the link in the browser and marks the item read.
-    func openInBrowserAndMarkRead() {
-        let id = currentItemID()
-        openInBrowser()
-        if let id, !model.isRead(id) { attempt { try model.setRead(id, true) } }
     }
 }

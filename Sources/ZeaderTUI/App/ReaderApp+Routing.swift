@@ -4,10 +4,11 @@ import ZeaderConfig
 import ZeaderKit
 
 /// The one routing of the reader's actions and prompt keys. Each ``Action`` has exactly one
-/// case below, which hands it to the handler of the screen it acts on or to one every screen
-/// shares; each handler that depends on the screen switches over every screen, so where an
-/// action does nothing is a visible decision (``notHere(_:)``). No `default:` covers an action,
-/// a screen or a prompt: one without a handler does not compile.
+/// case below: an action every screen shares is handled here; one whose meaning depends on the
+/// screen becomes a ``ScreenAction`` for the handler of the screen on top (Screens/), which
+/// has a case for each, so where an action does nothing is a visible decision
+/// (``notHere(_:)``). No `default:` covers an action, a screen or a prompt: one without a
+/// handler does not compile.
 extension ReaderApp {
     /// Runs one action: the `update` of the reader.
     ///
@@ -28,7 +29,7 @@ extension ReaderApp {
         case .help: showHelp()
         case .redraw: backend.updateSize()
         case .refreshAll: refresh([])
-        case .markAllRead: markRead(all: true)
+        case .markAllRead: markAllRead()
         case .search: state.prompt = state.searchPrompt()
         case .addFeed: state.prompt = .addFeed(text: "")
         case .cmdline: state.prompt = .cmdline(text: "")
@@ -49,40 +50,38 @@ extension ReaderApp {
         case .closeDialog: closeDialog()
         case .nextDialog: nextDialog()
         case .prevDialog: prevDialog()
-        // The screen on top decides.
-        case .open: open()
-        case .refreshFeed: refreshFeedShown()
-        case .next: nextOrPrevious(forward: true)
-        case .prev: nextOrPrevious(forward: false)
-        case .nextFeed: goToFeed(forward: true, unreadOnly: false)
-        case .prevFeed: goToFeed(forward: false, unreadOnly: false)
-        case .sort: askSort(reverse: false)
-        case .revSort: askSort(reverse: true)
-        case .setFilter: askFilter()
-        case .clearFilter: clearFilter()
-        // The feed list's own.
-        case .deleteFeed: askDeleteFeed()
-        case .moveFeedUp: moveFeed(by: -1)
-        case .moveFeedDown: moveFeed(by: 1)
-        case .editURLs: editURLs()
-        // The item under the cursor or the article shown (``currentItemID()``).
-        case .toggleRead: toggleRead()
-        case .toggleFlag: toggleFlag()
-        case .enqueue: enqueue()
-        case .deleteArticle: deleteArticle()
-        case .editFlags: askFlags()
-        case .gotoURL: askURLNumber()
-        case .openInBrowser: openInBrowser()
-        case .openInBrowserAndMarkRead: openInBrowserAndMarkRead()
-        case .showUrls: showLinkList()
-        case .save: save()
-        case .pipeTo: askPipeCommand()
-        case .bookmark: bookmark()
-        // The item list's and the article's own.
-        case .markFeedRead: markRead(all: false)
-        case .deleteAllArticles: confirmDeleteAllArticles()
-        case .selectFilter: showFilterList()
-        case .toggleSourceView: toggleSourceView()
+        // The screen on top decides (Screens/).
+        case .open: onScreen(.open)
+        case .refreshFeed: onScreen(.refreshFeed)
+        case .next: onScreen(.step(forward: true))
+        case .prev: onScreen(.step(forward: false))
+        case .nextFeed: onScreen(.goToFeed(forward: true))
+        case .prevFeed: onScreen(.goToFeed(forward: false))
+        case .sort: onScreen(.sort(reverse: false))
+        case .revSort: onScreen(.sort(reverse: true))
+        case .setFilter: onScreen(.setFilter)
+        case .clearFilter: onScreen(.clearFilter)
+        case .selectFilter: onScreen(.selectFilter)
+        case .deleteFeed: onScreen(.deleteFeed)
+        case .moveFeedUp: onScreen(.moveFeed(by: -1))
+        case .moveFeedDown: onScreen(.moveFeed(by: 1))
+        case .editURLs: onScreen(.editURLs)
+        case .markFeedRead: onScreen(.markFeedRead)
+        case .deleteAllArticles: onScreen(.deleteAllArticles)
+        case .toggleSourceView: onScreen(.toggleSourceView)
+        // The item under the cursor or the article shown (Screens/ItemActions.swift).
+        case .toggleRead: onScreen(.item(.toggleRead))
+        case .toggleFlag: onScreen(.item(.toggleFlag))
+        case .enqueue: onScreen(.item(.enqueue))
+        case .deleteArticle: onScreen(.item(.deleteArticle))
+        case .editFlags: onScreen(.item(.editFlags))
+        case .gotoURL: onScreen(.item(.gotoURL))
+        case .openInBrowser: onScreen(.item(.openInBrowser))
+        case .openInBrowserAndMarkRead: onScreen(.item(.openInBrowserAndMarkRead))
+        case .showUrls: onScreen(.item(.showUrls))
+        case .save: onScreen(.item(.save))
+        case .pipeTo: onScreen(.item(.pipeTo))
+        case .bookmark: onScreen(.item(.bookmark))
         }
         if modelChanged { reloadFromModel() }
     }
@@ -114,109 +113,14 @@ extension ReaderApp {
 
     // MARK: By screen
 
-    /// ENTER: the feed's items, the item's article, the entry picked in a list.
-    func open() {
-        switch state.screen {
-        case .feeds:
-            guard let row = state.selectedFeed else { return notHere(.open) }
-            let source: ItemSource
-            switch row.kind {
-            case .server(let id): source = .server(id)
-            case .smart(let format, _): source = .smart(predicateFormat: format)
-            }
-            showItems(source, title: row.title)
-        case .items:
-            guard let id = state.items?.selectedID else { return notHere(.open) }
-            showArticle(id)
-        case .article, .help: notHere(.open)
-        case .picker: pick()
-        }
-    }
-
-    /// `r`: the feed selected in the feed list, the feed whose items are listed, else every feed.
-    func refreshFeedShown() {
-        switch state.screen {
-        case .feeds:
-            refresh(state.selectedFeed?.serverID.map { [$0] } ?? [])
-        case .items, .article, .help, .picker:
-            if case .server(let id)? = state.items?.source { refresh([id]) } else { refresh([]) }
-        }
-    }
-
-    /// `g`/`G`: asks how to sort the feed list or the item list.
-    func askSort(reverse: Bool) {
-        switch state.screen {
-        case .feeds, .items: state.prompt = .sort(reverse: reverse, feeds: state.screen == .feeds)
-        case .article, .help, .picker: notHere(reverse ? .revSort : .sort)
-        }
-    }
-
-    /// `F`: asks for the predicate that filters the feed list or the item list.
-    func askFilter() {
-        switch state.screen {
-        case .feeds: state.prompt = .filter(text: state.views.feedFilter ?? "", error: nil)
-        case .items: state.prompt = .filter(text: state.items?.filter ?? "", error: nil)
-        case .article, .help, .picker: notHere(.setFilter)
-        }
-    }
-
-    /// `D` on the feed list: asks before deleting the selected subscription.
-    func askDeleteFeed() {
-        guard state.screen == .feeds, let row = state.selectedFeed, let id = row.serverID else {
-            return state.say(.selectFeedToDelete)
-        }
-        state.prompt = .confirmDelete(title: row.title, id: id)
-    }
-
-    /// Moves the selected subscription up or down the feed list.
-    func moveFeed(by offset: Int) {
-        switch state.screen {
-        case .feeds:
-            guard let id = state.selectedFeed?.serverID else { return state.say(.reader(.smartFeedsStayLast)) }
-            attempt {
-                try model.moveServer(id, by: offset)
-                reloadFromModel()
-                if let index = state.feeds.firstIndex(where: { $0.serverID == id }) {
-                    state.feedPosition.set(index, count: state.feeds.count, height: state.listHeight)
-                }
-            }
-        case .items, .article, .help, .picker: notHere(offset < 0 ? .moveFeedUp : .moveFeedDown)
-        }
-    }
-
-    /// The item on screen: the article shown, or the item under the cursor of the list.
-    func currentItemID() -> ObjectID? {
-        switch state.screen {
-        case .article: return state.article?.itemID
-        case .items: return state.items?.selectedID
-        case .feeds, .help, .picker: return nil
-        }
-    }
-
-    /// The item on screen, or nil after saying that the key needs one.
-    func requireItem() -> ObjectID? {
-        guard let id = currentItemID() else {
-            state.say(.reader(.needsItem))
-            return nil
-        }
-        return id
-    }
-
-    /// The picker's ENTER: what it means depends on the list.
-    func pick() {
-        guard let picker = state.picker else { return notHere(.open) }
-        switch picker.kind {
-        case .tags:
-            state.views.tag = picker.selectedValue
-            back()
-            rearrangeFeeds()
-            state.feedPosition.set(0, count: state.feeds.count, height: state.listHeight)
-            state.say(.reader(.showingTag(state.views.tag)))
-        case .links:
-            if let link = picker.selectedValue { open(link: link) }
-        case .discoveredFeeds: pickDiscoveredFeed()
-        case .dialogs: goToDialog(at: picker.position.cursor)
-        case .filters: applyPickedFilter()
+    /// Hands `action` to the handler of the screen on top.
+    func onScreen(_ action: ScreenAction) {
+        switch state.top {
+        case .feeds: feedList(action)
+        case .items: itemList(action)
+        case .article: articleView(action)
+        case .help: helpScreen(action)
+        case .picker(let picker): pickerScreen(action, picker)
         }
     }
 

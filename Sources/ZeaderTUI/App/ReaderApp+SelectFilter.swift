@@ -8,10 +8,6 @@ import ZeaderKit
 /// picked, as `F` does with a typed predicate (`^F` clears it).
 extension ReaderApp {
     func showFilterList() {
-        guard state.screen == .items else {
-            state.say(.reader(.selectFilterNeedsAList))
-            return
-        }
         var filters = model.configSmartFeeds.map { ($0.title, $0.predicateFormat) }
         do { filters = try SmartFeeds.stored(in: model.context).map { ($0.title, $0.predicateFormat) } + filters } catch {
             state.say(.failed("\(error)"))

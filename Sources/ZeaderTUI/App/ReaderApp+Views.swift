@@ -144,20 +144,6 @@ extension ReaderApp {
         state.say(.reader(.filtered(count: count, milliseconds: Int(Date().timeIntervalSince(started) * 1000))))
     }
 
-    func clearFilter() {
-        if state.screen == .items, state.items?.filter != nil {
-            reloadItemList(filter: .some(nil))
-        } else if state.screen == .feeds, state.views.feedFilter != nil {
-            state.views.feedFilter = nil
-            state.views.feedFilterMatches = []
-            rearrangeFeeds()
-        } else {
-            state.say(.reader(.noFilter))
-            return
-        }
-        state.say(.reader(.filterCleared))
-    }
-
     // MARK: Tag list and link list
 
     func showTagList() {
@@ -176,28 +162,6 @@ extension ReaderApp {
         } catch {
             state.say(.failed("\(error)"))
         }
-    }
-
-    func showLinkList() {
-        var article = state.article
-        if article == nil, state.screen == .items, let id = state.items?.selectedID {
-            article = model.article(id)
-            if var loaded = article {
-                loaded.links = HTMLText.render(loaded.bodyHTML, width: max(10, state.width - 1), baseURL: loaded.baseURL).links
-                article = loaded
-            }
-        }
-        guard let article else { return state.say(.reader(.needsItem)) }
-        var links = article.links
-        if let link = article.link, !link.isEmpty, !links.contains(link) { links.insert(link, at: 0) }
-        guard !links.isEmpty else {
-            state.say(.reader(.noLinks))
-            return
-        }
-        let picker = PickerState(
-            kind: .links, title: "Links of \(article.title)",
-            entries: links.enumerated().map { "\($0.offset + 1)  \($0.element)" }, values: links)
-        state.stack.append(.picker(picker))
     }
 
     /// Writes the link list's links, one per line, to `path` (`~` is the home folder).

@@ -266,12 +266,8 @@ public final class ReaderApp: @unchecked Sendable {
             handlePromptKey(key, prompt)
         } else if state.awaitingMacroKey {
             runMacro(key)
-        } else if state.screen == .article, case .character(let c) = key, c.isASCII, c.isNumber {
-            state.pendingLinkNumber.append(c)
-        } else if state.screen == .article, key == .enter || key == .escape, !state.pendingLinkNumber.isEmpty {
-            let number = state.pendingLinkNumber
-            state.pendingLinkNumber = ""
-            if key == .enter { openLink(number: Int(number) ?? 0) }
+        } else if state.screen == .article, articleKey(key) {
+            // taken by the article view (a link number)
         } else if let action = pickerEnter(key) ?? config.keyMap.action(for: key) {
             state.message = nil
             perform(action)
@@ -335,58 +331,9 @@ public final class ReaderApp: @unchecked Sendable {
         startQuitPush()
     }
 
-    func toggleRead() {
-        guard let id = requireItem() else { return }
-        let read = !model.isRead(id)
-        attempt {
-            try model.setRead(id, read)
-            state.say(.markedRead(read))
-        }
-    }
-
-    func toggleFlag() {
-        guard let id = requireItem() else { return }
-        let flagged = !model.isFlagged(id)
-        attempt {
-            try model.setFlagged(id, flagged)
-            state.say(.flagged(flagged))
-        }
-    }
-
-    func enqueue() {
-        guard let id = requireItem() else { return }
-        guard model.enclosure(id) != nil else {
-            state.say(.noEnclosure)
-            return
-        }
-        attempt { state.say(.enqueued(try model.enqueue(id))) }
-    }
-
-    func markRead(all: Bool) {
-        let kind: FeedRow.Kind?
-        if all {
-            kind = nil
-        } else if state.screen == .feeds {
-            guard let row = state.selectedFeed else { return }
-            kind = row.kind
-        } else {
-            switch state.items?.source {
-            case .server(let id): kind = .server(id)
-            case .smart(let format): kind = .smart(predicateFormat: format, id: nil)
-            case .search, .feedSearch:
-                // Search results: exactly the items listed, as one undo step.
-                let ids = state.items?.ids ?? []
-                attempt { state.say(.markedItemsRead(try model.markRead(ids))) }
-                return
-            case nil:
-                state.say(.markReadNeedsAFeed)
-                return
-            }
-        }
-        attempt {
-            let count = try model.markRead(kind)
-            state.say(.markedItemsRead(count))
-        }
+    /// `C`: every item read, as one undo step.
+    func markAllRead() {
+        attempt { state.say(.markedItemsRead(try model.markRead(nil))) }
     }
 
     // MARK: Prompts
@@ -535,76 +482,6 @@ public final class ReaderApp: @unchecked Sendable {
     }
 
     // MARK: Links
-
-    func openInBrowser() {
-        let link: String?
-        switch state.screen {
-        case .article: link = state.article?.link
-        case .items: link = state.items?.selectedID.flatMap { model.article($0)?.link }
-        case .feeds, .help: link = nil
-        case .picker: link = state.picker?.kind == .links ? state.picker?.selectedValue : nil
-        }
-        guard let link, !link.isEmpty else {
-            state.say(.noLinkToOpen)
-            return
-        }
-        open(link: link)
-    }
-
-    func openLink(number: Int) {
-        guard let article = state.article, number >= 1, number <= article.links.count else {
-            state.say(.noLink(number))
-            return
-        }
-        open(link: article.links[number - 1])
-    }
-
-    /// `s` on the article shown or the item selected (``ArticleCommands``); in the link list,
-    /// the links to a file.
-    func save() {
-        if state.screen == .picker, state.picker?.kind == .links {
-            state.prompt = .writeLinks(text: "")
-            return
-        }
-        guard let article = ArticleCommands.target(state, model: model) else { return state.say(.reader(.needsItem)) }
-        state.prompt = .savePath(text: ArticleExport.proposedPath(article, folder: config.articleCommands.savePath))
-    }
-
-    /// The save prompt's ENTER.
-    func save(to path: String) {
-        guard let article = ArticleCommands.target(state, model: model) else { return }
-        state.say(ArticleCommands.save(article, to: path, width: max(20, min(state.width - 1, 100))))
-    }
-
-    /// `|`: asks for the command to pipe the article to.
-    func askPipeCommand() {
-        guard ArticleCommands.target(state, model: model) != nil else { return state.say(.reader(.needsItem)) }
-        state.prompt = .pipeCommand(text: "")
-    }
-
-    /// The pipe prompt's ENTER.
-    func pipe(to command: String) {
-        guard let article = ArticleCommands.target(state, model: model) else { return }
-        let program: ProgramRun
-        do { program = try ArticleCommands.pipe(article, to: command, width: max(20, min(state.width - 1, 100))) } catch {
-            return state.say(.failed(error.description))
-        }
-        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
-    }
-
-    /// `^B`: runs `bookmark-cmd` with the article's link.
-    func bookmark() {
-        guard let article = ArticleCommands.target(state, model: model) else { return state.say(.reader(.needsItem)) }
-        guard let command = config.articleCommands.bookmarkCommand, !command.isEmpty else {
-            return state.say(.reader(.noBookmarkCommand))
-        }
-        guard let link = article.link, !link.isEmpty else { return state.say(.reader(.noLinkToBookmark)) }
-        let program: ProgramRun
-        do { program = try ArticleCommands.bookmark(article, command: command, link: link) } catch {
-            return state.say(.failed(error.description))
-        }
-        state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
-    }
 
     func open(link: String) {
         let argv: [String]

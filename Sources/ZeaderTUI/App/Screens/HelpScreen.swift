@@ -1,0 +1,22 @@
+import Foundation
+import ZeaderConfig
+
+/// The help screen's handler: it lists keys, so the actions on a feed, a list or an item do
+/// nothing here and say so; moving scrolls it.
+extension ReaderApp {
+    func helpScreen(_ action: ScreenAction) {
+        switch action {
+        case .open, .sort, .setFilter, .moveFeed, .toggleSourceView: notHere(action.action)
+        case .refreshFeed: refreshOpenFeed()
+        case .step(let forward): state.move(forward ? .down : .up)
+        case .goToFeed(let forward): goToFeed(forward: forward, unreadOnly: false)
+        case .clearFilter: state.say(.reader(.noFilter))
+        case .selectFilter: state.say(.reader(.selectFilterNeedsAList))
+        case .deleteAllArticles: state.say(.reader(.deleteAllNeedsAList))
+        case .deleteFeed: state.say(.selectFeedToDelete)
+        case .editURLs: state.say(.reader(.editURLsNeedsTheFeedList))
+        case .markFeedRead: markListRead()
+        case .item: state.say(.reader(.needsItem))
+        }
+    }
+}
