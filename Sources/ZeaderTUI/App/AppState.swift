@@ -185,65 +185,6 @@ public enum Movement: Equatable, Sendable {
     case up, down, pageUp, pageDown, top, bottom
 }
 
-/// A question on the bottom line.
-public enum Prompt: Equatable, Sendable {
-    case search(text: String)
-    /// A search within one feed; TAB widens it to every feed.
-    case searchFeed(text: String, server: ObjectID, title: String)
-    case addFeed(text: String)
-    /// `s`: the file to save the article to.
-    case savePath(text: String)
-    /// `|`: the command to pipe the article to.
-    case pipeCommand(text: String)
-    /// The fetched feed, waiting for keep (y) or discard (n).
-    case addFeedPreview(url: String, title: String, itemCount: Int)
-    case confirmDelete(title: String, id: ObjectID)
-    // Views: Prompt+Views.swift.
-    case filter(text: String, error: String?)
-    case sort(reverse: Bool, feeds: Bool)
-    case writeLinks(text: String)
-    // newsboat's command line, flags, URL number, delete-all: ReaderApp+Commands.swift.
-    case cmdline(text: String)
-    case editFlags(text: String, id: ObjectID)
-    case gotoURL(text: String)
-    case confirmDeleteItems(count: Int, ids: [ObjectID])
-
-    /// The line as shown.
-    public var line: String {
-        switch self {
-        case .search(let text): return "Search: " + text
-        case .searchFeed(let text, _, let title): return "Search \(title) (TAB: all): " + text
-        case .addFeed(let text): return "Add feed URL: " + text
-        case .savePath(let text): return "Save to: " + text
-        case .pipeCommand(let text): return "Pipe to command: " + text
-        case .addFeedPreview(let url, let title, let count):
-            return "\(title) (\(count) items, \(url)) - keep it? [y/n]"
-        case .confirmDelete(let title, _): return "Delete \(title) and all its items? [y/n]"
-        case .filter(let text, _): return "Filter: " + text
-        case .sort(let reverse, let feeds):
-            let fields =
-                feeds
-                ? "(n)one/(t)itle/(f)irsttag/(a)rticlecount/(u)nreadarticlecount/(l)astupdated"
-                : "(d)ate/(t)itle/(a)uthor/fe(e)d/(f)lags/(l)ink/(g)uid"
-            return (reverse ? "Reverse sort by " : "Sort by ") + fields + "?"
-        case .writeLinks(let text): return "Write the links to file: " + text
-        case .cmdline(let text): return ":" + text
-        case .editFlags(let text, _): return "Flags (letters A-Z, a-z): " + text
-        case .gotoURL(let text): return "Go to URL #" + text
-        case .confirmDeleteItems(let count, _): return "Delete all \(count) items of this list? [y/n]"
-        }
-    }
-
-    /// Whether the prompt takes typed text (else one y/n key).
-    public var isTextEntry: Bool {
-        switch self {
-        case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
-        case .cmdline, .editFlags, .gotoURL: return true
-        case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems: return false
-        }
-    }
-}
-
 /// Everything the views draw: the reader's whole state as values.
 ///
 /// ```swift
