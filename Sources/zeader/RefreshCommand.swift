@@ -52,6 +52,7 @@ struct RefreshCommand: AsyncParsableCommand {
         }
         var options = RefreshOptions(jobs: jobs)
         options.ignoreRules = config.ignoreRules  // the config's killfile
+        options.retention = config.retention
         let refresher = FeedRefresher(store: store, options: options)
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))

@@ -60,6 +60,7 @@ struct Zeader: AsyncParsableCommand {
             // The demo's feeds are offline: no refresh there.
             var options = RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs)
             options.ignoreRules = config.ignoreRules
+            options.retention = config.retention
             let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.

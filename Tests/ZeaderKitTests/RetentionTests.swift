@@ -182,4 +182,48 @@ struct RetentionTests {
             #expect(r.stderr.contains("config:1: max-items needs a number"))
         }
     }
+
+    @Test("a refresh applies max-items to the feeds it grew, as newsboat does on reload")
+    func refreshAppliesMaxItems() async throws {
+        let routes = Routes()
+        routes["/feed"] = .ok(rss(guids: ["a1", "a2", "a3", "a4", "a5"]))
+        try await withLoopbackServer(routes.handler) { http in
+            let dir = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let db = dir.appendingPathComponent("z.sqlite").path
+            let configDir = dir.appendingPathComponent("config/zeader")
+            try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+            let config = configDir.appendingPathComponent("config")
+            try "max-items 2\n".write(to: config, atomically: true, encoding: .utf8)
+            let feed = http.url("/feed").absoluteString
+            _ = try zeader(["add", feed, "--db", db], in: dir)
+            // Unread items are kept (cleanup-keeps' default): nothing goes yet.
+            var r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.status == 0)
+            #expect(!r.stdout.contains("removed"))
+            #expect(try zeader(["items", "--db", db], in: dir).stdout.split(separator: "\n").count == 5)
+            // Once read, the feed's next new item trims it to the two newest.
+            _ = try zeader(["mark-read", "--all", "--db", db], in: dir)
+            routes["/feed"] = .ok(rss(guids: ["a1", "a2", "a3", "a4", "a5", "a6"]))
+            r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.stdout.contains("1 new item, 4 old removed (max-items, keep-days)"), "\(r.stdout)")
+            r = try zeader(["items", "--db", db], in: dir)
+            #expect(r.stdout.contains("Title a6") && r.stdout.contains("Title a5"))
+            #expect(r.stdout.split(separator: "\n").count == 2)
+            // The removed stay removed (tombstones), and a refresh without news trims nothing.
+            r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.stdout.contains("0 new items in"), "\(r.stdout)")
+            #expect(try zeader(["items", "--db", db], in: dir).stdout.split(separator: "\n").count == 2)
+
+            // newsboat's rule, which keeps only flagged items: unread ones beyond the limit go too.
+            try "max-items 3\ncleanup-keeps flagged\n".write(to: config, atomically: true, encoding: .utf8)
+            routes["/other"] = .ok(rss(guids: ["c1", "c2", "c3", "c4", "c5"]))
+            _ = try zeader(["add", http.url("/other").absoluteString, "--db", db], in: dir)
+            r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.stdout.contains("5 new items, 2 old removed"), "\(r.stdout)")
+            r = try zeader(["items", "--db", db], in: dir)
+            #expect(r.stdout.split(separator: "\n").count == 5)
+            #expect(!r.stdout.contains("Title c1") && !r.stdout.contains("Title c2") && r.stdout.contains("Title c3"))
+        }
+    }
 }

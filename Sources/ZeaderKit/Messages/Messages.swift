@@ -435,6 +435,7 @@ extension RefreshSummary {
         var line = "\(feeds): " + parts.joined(separator: ", ")
         line += "; \(progress.newItems) new item\(progress.newItems == 1 ? "" : "s")"
         if progress.updatedItems > 0 { line += ", \(progress.updatedItems) changed" }
+        if trimmedItems > 0 { line += ", \(trimmedItems) old removed (max-items, keep-days)" }
         line += String(format: " in %.1f s", duration)
         return line
     }

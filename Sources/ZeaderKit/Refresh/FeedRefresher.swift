@@ -153,7 +153,28 @@ public final class FeedRefresher: Sendable {
         }
         await grouping.finish()
         let (finalProgress, results) = state.withLock { ($0.progress, $0.results) }
-        return RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
+        var summary = RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
+        summary.trimmedItems = await trim(results, in: context)
+        summary.duration = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Applies the retention policy to the feeds that got new items, as newsboat applies
+    /// `max-items` on reload; a failure leaves the items for the next refresh or cleanup.
+    private func trim(_ results: [FeedRefreshResult], in context: ManagedObjectContext) async -> Int {
+        let policy = options.retention
+        let grown = results.compactMap { result -> ObjectID? in
+            if case .updated(let new, _) = result.status, new > 0 { return result.serverID }
+            return nil
+        }
+        guard !policy.isEmpty, !grown.isEmpty else { return 0 }
+        return await context.run {
+            defer { context.reset() }
+            do { return try RetentionCleanup.trim(grown, by: policy, in: context).removedItems } catch {
+                context.rollback()
+                return 0
+            }
+        }
     }
 
     /// The ignore rules in force, the store brought in line with them first (a rule added
@@ -277,6 +298,9 @@ public struct RefreshOptions: Sendable {
     public var fetcherConfiguration: FetcherConfiguration
     /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
     public var ignoreRules: [Killfile.Rule] = []
+    /// The config's `max-items` and `keep-days`, applied to each feed that got new items
+    /// (``RetentionCleanup/trim(_:by:in:now:batchSize:)``); empty: every item is kept.
+    public var retention = RetentionPolicy()
     /// When the feeds waiting to be stored are saved together (``SaveGrouping``).
     var saveGrouping = SaveGrouping.Limits()
 

@@ -171,6 +171,9 @@ public struct RefreshSummary: Sendable, Equatable {
     /// When the refresh was a sync (the server fetched the feeds), what the sync did; nil
     /// for a refresh of the feeds themselves: `summary.sync?.newItems`.
     public var sync: FeedSync.Report?
+    /// Items the config's `max-items` and `keep-days` removed from the refreshed feeds
+    /// (``RefreshOptions/retention``).
+    public var trimmedItems = 0
 
     public init(
         progress: RefreshProgress, results: [FeedRefreshResult], duration: TimeInterval, sync: FeedSync.Report? = nil

@@ -22,23 +22,45 @@ public enum RetentionCleanup {
         _ policy: RetentionPolicy, in context: ManagedObjectContext, now: Date = Date(), batchSize: Int = 1_000,
         progress: ((CleanupReport) -> Void)? = nil
     ) throws -> CleanupReport {
+        try run(policy, feeds: nil, in: context, now: now, batchSize: batchSize, progress: progress)
+    }
+
+    /// Trims the feeds `servers` by `policy` after a refresh stored their new items (as
+    /// newsboat applies `max-items` and `keep-articles-days` on reload), with the same rules
+    /// and tombstones as a cleanup; tombstones are not dropped here. Call on the context's queue.
+    ///
+    /// ```swift
+    /// let report = try RetentionCleanup.trim(refreshedServerIDs, by: policy, in: importContext)
+    /// ```
+    public static func trim(
+        _ servers: [ObjectID], by policy: RetentionPolicy, in context: ManagedObjectContext, now: Date = Date(),
+        batchSize: Int = 1_000
+    ) throws -> CleanupReport {
+        guard !policy.isEmpty, !servers.isEmpty else { return CleanupReport() }
+        return try run(policy, feeds: Set(servers), in: context, now: now, batchSize: batchSize, progress: nil)
+    }
+
+    private static func run(
+        _ policy: RetentionPolicy, feeds: Set<ObjectID>?, in context: ManagedObjectContext, now: Date, batchSize: Int,
+        progress: ((CleanupReport) -> Void)?
+    ) throws -> CleanupReport {
         // Each batch is a few statements over `batchSize` rows: statement journals in memory
         // (of bounded size) instead of temporary files. A journal holds every page its delete
         // touches, scattered over a large store, so smaller batches bound the memory at no cost
         // in time (Tests/e2e/cleanup_bench.sh; docs/PERFORMANCE.md, "Tuning in the code").
         try context.container.store.withBulkWrites {
-            try removeItems(policy, in: context, now: now, batchSize: batchSize, progress: progress)
+            try removeItems(policy, feeds: feeds, in: context, now: now, batchSize: batchSize, progress: progress)
         }
     }
 
     private static func removeItems(
-        _ policy: RetentionPolicy, in context: ManagedObjectContext, now: Date, batchSize: Int,
+        _ policy: RetentionPolicy, feeds only: Set<ObjectID>?, in context: ManagedObjectContext, now: Date, batchSize: Int,
         progress: ((CleanupReport) -> Void)?
     ) throws -> CleanupReport {
         var report = CleanupReport()
         let feeds = try Server.findAll(sortedBy: "displayOrder", in: context).map { ($0.objectID, $0.url, $0.tags) }
         context.reset()
-        for (serverID, url, tags) in feeds {
+        for (serverID, url, tags) in feeds where only?.contains(serverID) ?? true {
             let (maxItems, keepDays) = policy.limits(url: url, tags: tags)
             guard maxItems != nil || keepDays != nil else { continue }
             var cutoff = keepDays.map { now.addingTimeInterval(-Double($0) * 86_400) }
@@ -75,6 +97,7 @@ public enum RetentionCleanup {
             }
             if removedHere > 0 { report.feeds += 1 }
         }
+        guard only == nil else { return report }
         let stale = now.addingTimeInterval(-Double(RetentionPolicy.tombstoneDays) * 86_400)
         report.droppedTombstones = try context.execute(
             BatchDeleteRequest(
