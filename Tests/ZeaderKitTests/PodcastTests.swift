@@ -82,6 +82,45 @@ struct PodcastTests {
         }
     }
 
+    @Test("a news feed's media:content pictures are no podcast; a stored picture goes at the next refresh")
+    func picturesAreNoEnclosure() async throws {
+        let routes = Routes()
+        try await withLoopbackServer(routes.handler) { http in
+            // As the Guardian's feeds: two sizes of a picture per item, one without a type.
+            let pictures = #"""
+                <?xml version="1.0"?><rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>News</title>
+                <item><title>Story</title><guid>s1</guid>
+                <media:content width="140" url="https://i.example/pic/140.jpg"><media:credit>X</media:credit></media:content>
+                <media:content width="460" url="https://i.example/pic/460.jpg" medium="image" type="image/jpeg"/></item>
+                <item><title>Episode</title><guid>s2</guid>
+                <media:content url="https://i.example/pic/ep.jpg" type="image/jpeg"/>
+                <media:content url="https://a.example/ep.mp3" medium="audio"/></item>
+                </channel></rss>
+                """#
+            routes["/feed"] = .ok(pictures)
+            let store = try makeStore()
+            let library = FeedLibrary(store: store)
+            try library.add(url: http.url("/feed").absoluteString)
+            _ = try await FeedRefresher(store: store, options: testOptions()).refresh()
+            var items = try library.items(ItemQuery())
+            #expect(items.first { $0.id == "s1" }?.enclosure == nil)
+            #expect(items.first { $0.id == "s2" }?.enclosure?.url == "https://a.example/ep.mp3")
+
+            // A picture stored as the enclosure by an earlier build is dropped when the feed is read again.
+            let context = store.container.newBackgroundContext(name: "test")
+            try context.performAndWait {
+                let item = try #require(try FeedItem.findAll(in: context).first { $0.guid == "s1" })
+                item.enclosureURL = "https://i.example/pic/140.jpg"
+                try context.save()
+            }
+            routes["/feed"] = .ok(
+                pictures.replacingOccurrences(of: "<title>Story</title>", with: "<title>Story, updated</title>"))
+            _ = try await FeedRefresher(store: store, options: testOptions()).refresh()
+            items = try library.items(ItemQuery())
+            #expect(items.first { $0.id == "s1" }?.enclosure == nil)
+        }
+    }
+
     @Test("queueing an item without an enclosure, or an unknown id, is refused and changes nothing")
     func queueRefusals() async throws {
         let routes = Routes()
@@ -263,6 +302,18 @@ struct PodcastTests {
         #expect(try !settings.apply("browser", ["x"]))
         #expect(throws: PodcastSettingsError.self) { try settings.apply("podcast-max-size", ["lots"]) }
         #expect(PodcastSettings().downloadDirectory(environment: ["XDG_DATA_HOME": "/d"]).path == "/d/zeader/podcasts")
+        // podboat's placeholders: the feed's title and host, each one safe path component.
+        let home = ["HOME": "/home/u"]
+        #expect(
+            settings.episodeFolder(feedTitle: "Cast", feedURL: "https://x.example/f", environment: home).path
+                == "/home/u/Pods/Cast")
+        #expect(try settings.apply("download-path", ["~/Pods/%h/%n"]))
+        #expect(
+            settings.episodeFolder(feedTitle: "Linux/Weekly", feedURL: "https://x.example:8080/f", environment: home).path
+                == "/home/u/Pods/x.example/Linux_Weekly")
+        #expect(PodcastFileName.folder("Linux Weekly / News") == "Linux Weekly News")
+        #expect(settings.episodeFolder(feedTitle: "..", feedURL: "exec:x", environment: home).path == "/home/u/Pods/feed/feed")
+        #expect(settings.episodeFolder(feedTitle: "~", feedURL: "https://h/f", environment: home).path == "/home/u/Pods/h/~")
     }
 
     @Test("zeader podcasts list shows sizes in powers of 1000, as the reader's article header does")
@@ -326,13 +377,22 @@ struct PodcastTests {
         ])
         #expect(chosen?.url == "https://x.example/a.ogg")
         #expect(EnclosureChoice.primary(of: [Enclosure(url: "file:///etc/passwd")]) == nil)
-        // No audio or video: the first usable one; nothing usable, or nothing: none.
-        let fallback = EnclosureChoice.primary(of: [
+        // Pictures and documents are no podcast: a feed's media:content images are not kept.
+        let noMedia = EnclosureChoice.primary(of: [
             Enclosure(url: "https:///no-host.mp3", type: "audio/mpeg"), Enclosure(url: "not a url", type: "video/mp4"),
             Enclosure(url: "HTTP://x.example/doc.pdf", type: "application/pdf"),
             Enclosure(url: "https://x.example/b.png", type: "image/png"),
+            Enclosure(url: "https://x.example/c.jpg"), Enclosure(url: "https://x.example/d.mp3", type: "image/jpeg"),
         ])
-        #expect(fallback?.url == "HTTP://x.example/doc.pdf")
+        #expect(noMedia == nil)
+        // Without a type, or with a generic one, the file name decides; parameters are ignored.
+        #expect(
+            EnclosureChoice.primary(of: [
+                Enclosure(url: "https://x.example/e.jpg"), Enclosure(url: "https://x.example/e.MP3?x=1"),
+            ])?.url == "https://x.example/e.MP3?x=1")
+        #expect(EnclosureChoice.primary(of: [Enclosure(url: "https://x.example/f.m4a", type: "application/octet-stream")]) != nil)
+        #expect(EnclosureChoice.primary(of: [Enclosure(url: "https://x.example/g", type: "audio/mpeg; charset=binary")]) != nil)
+        #expect(EnclosureChoice.primary(of: [Enclosure(url: "https://x.example/h.ogg", type: "application/ogg")]) != nil)
         #expect(EnclosureChoice.primary(of: []) == nil)
         #expect(EnclosureChoice.primary(of: [Enclosure(url: "mailto:a@x.example", type: "audio/mpeg")]) == nil)
         #expect(EnclosureChoice.primary(of: [Enclosure(url: "https://x.example/v", type: "VIDEO/MP4")])?.type == "VIDEO/MP4")

@@ -44,4 +44,27 @@ import ZeaderKit
         #expect(
             h.screen.contains("Enclosure: https://swift-linux.example/media/cafe-talk.mp3 (audio/mpeg, 24.1 MB)"), "\(h.screen)")
     }
+
+    @Test func theLinkListHasTheEnclosure() throws {
+        var config = ReaderConfig()
+        config.browser = "true"
+        let h = try Harness(config: config)
+        h.type(.down, .enter, .end)  // Swift on Linux, its last item: the Café talk
+        // From the item list and from the article, the enclosure is the list's last entry.
+        for fromArticle in [false, true] {
+            if fromArticle { h.type(.enter) }
+            let screen = h.type(.character("U"))
+            #expect(
+                screen.contains("https://swift-linux.example/media/cafe-talk.mp3 (audio/mpeg, 24.1 MB)  [enclosure]"), "\(screen)"
+            )
+            let links = try #require(h.queue.sync { h.app.state.picker?.values })
+            #expect(links.last == "https://swift-linux.example/media/cafe-talk.mp3")
+            h.type(.end)
+            #expect(h.type(.enter).contains("Opened https://swift-linux.example/media/cafe-talk.mp3"))
+            h.type(.character("q"))
+        }
+        // An item without an enclosure lists none.
+        h.type(.character("q"), .home, .character("U"))
+        #expect(h.queue.sync { h.app.state.picker?.entries.contains { $0.contains("[enclosure]") } } == false)
+    }
 }

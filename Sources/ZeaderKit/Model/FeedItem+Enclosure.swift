@@ -59,29 +59,36 @@ extension FeedItem {
     }
 }
 
-/// Which of an item's enclosures is stored: the first audio or video file, else the first
-/// http(s) one; enclosures with other schemes (`data:`, `javascript:`, files) are never kept.
+/// Which of an item's enclosures is stored: the first audio or video file (podcast media, as
+/// newsboat and podboat count it); images, documents and enclosures with other schemes
+/// (`data:`, `javascript:`, files) are never kept, so a feed's pictures are no podcast.
 ///
 /// ```swift
 /// EnclosureChoice.primary(of: parsed.enclosures)?.url
 /// ```
 public enum EnclosureChoice {
-    /// The enclosure to store, or nil when none is usable.
+    /// The enclosure to store, or nil when none is audio or video.
     public static func primary(of enclosures: [Enclosure]) -> Enclosure? {
-        // The first usable audio or video, else the first usable one: one pass, which stops
-        // at the first media (every item of a refresh goes through here).
-        var firstUsable: Enclosure?
-        for enclosure in enclosures where isFetchable(enclosure.url) {
-            if isMedia(enclosure.type) { return enclosure }
-            if firstUsable == nil { firstUsable = enclosure }
-        }
-        return firstUsable
+        enclosures.first { isFetchable($0.url) && isMedia($0) }
     }
 
-    static func isMedia(_ type: String?) -> Bool {
-        guard let type = type?.lowercased() else { return false }
-        return type.hasPrefix("audio/") || type.hasPrefix("video/")
+    /// Audio or video by its type (`audio/*`, `video/*`, `application/ogg`); without a type,
+    /// or with a generic one, by the file name's extension.
+    static func isMedia(_ enclosure: Enclosure) -> Bool {
+        let type = enclosure.type?.lowercased().split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? ""
+        if type.hasPrefix("audio/") || type.hasPrefix("video/") || type == "application/ogg" { return true }
+        guard type.isEmpty || genericTypes.contains(type) else { return false }
+        let name = URL(string: enclosure.url)?.pathExtension.lowercased() ?? ""
+        return mediaExtensions.contains(name)
     }
+
+    /// Types that say nothing of the content: the file name decides.
+    static let genericTypes: Set<String> = ["application/octet-stream", "binary/octet-stream", "application/binary"]
+
+    /// Audio and video file name extensions.
+    static let mediaExtensions: Set<String> = [
+        "mp3", "m4a", "m4b", "aac", "ogg", "oga", "opus", "flac", "wav", "mp4", "m4v", "webm", "mkv", "mov", "ogv",
+    ]
 
     static func isFetchable(_ url: String) -> Bool {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host else {

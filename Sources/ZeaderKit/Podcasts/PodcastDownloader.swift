@@ -90,17 +90,17 @@ public struct PodcastDownloader: Sendable {
         return report
     }
 
-    /// Each episode's final path, `folder/feed title/file name`, or why it has none. A path
+    /// Each episode's final path, `folder/feed title/file name` (or as `download-path`'s
+    /// placeholders say), or why it has none. A path
     /// is unique among existing files, this run's episodes and the part files of other
     /// enclosures (their ``DownloadResumeRecord`` names another URL); names are compared
     /// ignoring case, for downloads to a file system that does. The same queue gives the
     /// same paths on the next run, so a `.part` left by an interrupted run is found again.
     func plan(_ episodes: [PodcastEpisode]) -> [(PodcastEpisode, Result<URL, ZeaderError>)] {
-        let root = settings.downloadDirectory(environment: environment)
         var claimed = Set<String>()
         var planned: [(PodcastEpisode, Result<URL, ZeaderError>)] = []
         for episode in episodes {
-            let folder = root.appendingPathComponent(PodcastFileName.folder(episode.feedTitle), isDirectory: true)
+            let folder = settings.episodeFolder(feedTitle: episode.feedTitle, feedURL: episode.feed, environment: environment)
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// PodcastFileName.episode(url: "https://x.example/ep/..%2F..%2Fetc%2Fpasswd?x=1", title: nil)   // "etc_passwd"
-/// PodcastFileName.folder("Linux Weekly / News")   // "Linux Weekly _ News"
+/// PodcastFileName.folder("Linux Weekly / News")   // "Linux Weekly News"
 /// ```
 public enum PodcastFileName {
     /// The most UTF-8 bytes of a name (file systems allow 255; room for " (2)" and ".part").

@@ -5,7 +5,7 @@ import Foundation
 /// plays them.
 ///
 /// ```text
-/// download-path ~/Podcasts        # default $XDG_DATA_HOME/zeader/podcasts
+/// download-path ~/Podcasts        # default $XDG_DATA_HOME/zeader/podcasts; podboat's %n, %h
 /// podcast-max-size 500M           # bytes, or with K, M, G (powers of 1000) or KiB, MiB, GiB; default 2G
 /// player "mpv --no-video"         # split into words, run without a shell, the file last
 /// ```
@@ -34,6 +34,29 @@ public struct PodcastSettings: Sendable, Equatable {
             return ZeaderPaths.dataDirectory(environment: environment).appendingPathComponent("podcasts")
         }
         return URL(fileURLWithPath: HomePath.expanding(downloadPath, environment: environment))
+    }
+
+    /// The folder an episode of the feed titled `feedTitle` at `feedURL` goes to: with podboat's
+    /// placeholders in `download-path`, `%n` the feed's title and `%h` its URL's host (each made
+    /// one safe path component, so a feed cannot pick the folder); without them, a folder per
+    /// feed inside ``downloadDirectory(environment:)``.
+    ///
+    /// ```swift
+    /// settings.downloadPath = "~/Podcasts/%h/%n"
+    /// settings.episodeFolder(feedTitle: "Cast", feedURL: "https://x.example/feed").path   // "/home/u/Podcasts/x.example/Cast"
+    /// ```
+    public func episodeFolder(
+        feedTitle: String, feedURL: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        guard let downloadPath, downloadPath.contains("%n") || downloadPath.contains("%h") else {
+            return downloadDirectory(environment: environment).appendingPathComponent(
+                PodcastFileName.folder(feedTitle), isDirectory: true)
+        }
+        let host = URL(string: feedURL)?.host ?? ""
+        let path = HomePath.expanding(downloadPath, environment: environment)
+            .replacingOccurrences(of: "%n", with: PodcastFileName.folder(feedTitle))
+            .replacingOccurrences(of: "%h", with: PodcastFileName.folder(host))
+        return URL(fileURLWithPath: path, isDirectory: true)
     }
 
     /// Applies one config directive of the podcast family; returns false for a directive

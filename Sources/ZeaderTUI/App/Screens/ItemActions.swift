@@ -81,16 +81,20 @@ extension ReaderApp {
         open(link: link)
     }
 
-    /// `U`: the item's links, its own link first.
+    /// `U`: the item's links, its own link first, then its enclosure (podcast media), which
+    /// `o` opens as any link (a `browser` macro may hand it to a player).
     func showLinkList(_ id: ObjectID) {
         guard let article = article(of: id) else { return state.say(.reader(.needsItem)) }
         var links = article.links
         if let link = article.link, !link.isEmpty, !links.contains(link) { links.insert(link, at: 0) }
+        var entries = links.enumerated().map { "\($0.offset + 1)  \($0.element)" }
+        for enclosure in article.enclosures where !links.contains(enclosure.url) {
+            links.append(enclosure.url)
+            entries.append("\(links.count)  \(enclosure.summary)  [enclosure]")
+        }
         guard !links.isEmpty else { return state.say(.reader(.noLinks)) }
-        let picker = PickerState(
-            kind: .links, title: "Links of \(article.title)",
-            entries: links.enumerated().map { "\($0.offset + 1)  \($0.element)" }, values: links)
-        state.stack.append(.picker(picker))
+        state.stack.append(
+            .picker(PickerState(kind: .links, title: "Links of \(article.title)", entries: entries, values: links)))
     }
 
     /// `^B`: runs `bookmark-cmd` with the article's link.
