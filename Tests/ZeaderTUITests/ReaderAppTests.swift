@@ -213,8 +213,24 @@ final class Harness {
         for _ in 0..<250 where !h.screen.contains("Refreshed 3 feeds, 1 failed") {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(h.screen.contains("Refreshed 3 feeds, 1 failed"))
+        // The failed feed is named, and the line is not cut on a narrow screen.
+        #expect(h.screen.contains("Refreshed 3 feeds, 1 failed: https://gone.example/feed: HTTP 410 Gone"))
         #expect(refresher.requested.withLock { $0 } == [[]])
+    }
+
+    @Test func aLongMessageTakesSeveralLinesInsteadOfBeingCut() throws {
+        let h = try Harness(width: 30, height: 12)
+        h.queue.sync { h.app.state.say(.failed("one two three four five six seven eight nine ten eleven twelve END")) }
+        h.settle()
+        let bottom = (8...11).map { h.line($0) }.joined(separator: "\n")
+        #expect(bottom.contains("END"), "\(h.screen)")
+        #expect(h.line(11).contains("END"))
+        // At most a third of the screen: the rest is cut with "…".
+        h.queue.sync { h.app.state.say(.failed(String(repeating: "word ", count: 60) + "END")) }
+        h.settle()
+        #expect(!h.screen.contains("END"))
+        #expect(h.line(11).hasSuffix("…"))
+        #expect(h.line(7).contains("Zeader") || !h.line(7).contains("word"))
     }
 }
 
@@ -230,7 +246,12 @@ final class FakeRefresher: ReaderRefresher {
         progress?(.started(url: "https://one.example/", totals))
         totals.completed = 3
         totals.failed = 1
-        return RefreshSummary(progress: totals, results: [], duration: 0)
+        let server = try? ZeaderModel.current.entity(named: "Server")
+        let gone = server.map {
+            FeedRefreshResult(
+                serverID: ObjectID(entity: $0, primaryKey: 1), url: "https://gone.example/feed", status: .gone)
+        }
+        return RefreshSummary(progress: totals, results: gone.map { [$0] } ?? [], duration: 0)
     }
 }
 

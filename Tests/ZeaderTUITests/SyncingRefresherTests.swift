@@ -174,13 +174,14 @@ struct SyncStatusLineTests {
         }
     }
 
-    @Test func theStatusLineCutsALongMessageAtAWordsEnd() throws {
+    @Test func theStatusLineWrapsALongMessageAtWordEnds() throws {
         let h = try Harness(width: 38, height: 12)
         let app = h.app
         h.queue.sync { app.state.say(.cannotRefresh("the sync failed: cannot reach the sync server: connection refused")) }
         _ = h.settle()
-        let status = h.line(11).trimmingCharacters(in: .whitespaces)
-        #expect(status == "Cannot refresh: the sync failed…", "\(status)")
+        let status = (9...11).map { h.line($0).trimmingCharacters(in: .whitespaces) }
+        #expect(
+            status == ["Cannot refresh: the sync failed:", "cannot reach the sync server:", "connection refused"], "\(status)")
     }
 
     @Test(arguments: [20, 31, 40, 57])

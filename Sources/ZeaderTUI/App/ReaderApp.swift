@@ -474,7 +474,9 @@ public final class ReaderApp: @unchecked Sendable {
         state.refreshIsSync = false
         switch outcome {
         case .success(let summary):
-            state.say(summary.sync.map(StatusMessage.synced) ?? .refreshed(summary.progress))
+            state.say(
+                summary.sync.map(StatusMessage.synced)
+                    ?? .refreshed(summary.progress, firstProblem: summary.failures.first?.problem))
             notifyNewItems(summary)  // notify-program (RefreshNotifier.swift)
         case .failure(let error): state.say(.cannotRefresh("\(error)"))
         }

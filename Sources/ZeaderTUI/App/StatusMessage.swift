@@ -38,7 +38,8 @@ enum StatusMessage: Equatable {
     case refreshNotAvailable, refreshRunning
     /// A feed's refresh problem (``FeedRefreshResult/problem``).
     case refreshProblem(String)
-    case refreshed(RefreshProgress)
+    /// The refresh's totals, and the first failed feed's problem (named, not only counted).
+    case refreshed(RefreshProgress, firstProblem: String?)
     /// A refresh that was a sync: what it pulled and pushed.
     case synced(FeedSync.Report)
     case cannotRefresh(String)
@@ -83,9 +84,12 @@ enum StatusMessage: Equatable {
         case .refreshNotAvailable: return "Refreshing is not available here (the demo's feeds are offline)"
         case .refreshRunning: return "A refresh is already running"
         case .refreshProblem(let problem): return problem
-        case .refreshed(let progress):
+        case .refreshed(let progress, let problem):
             let feeds = progress.total == 1 ? "1 feed" : "\(progress.total) feeds"
-            return progress.failed == 0 ? "Refreshed \(feeds)" : "Refreshed \(feeds), \(progress.failed) failed"
+            guard progress.failed > 0 else { return "Refreshed \(feeds)" }
+            let failed = "Refreshed \(feeds), \(progress.failed) failed"
+            guard let problem else { return failed }
+            return failed + ": " + problem + (progress.failed > 1 ? " (and \(progress.failed - 1) more)" : "")
         case .synced(let report):
             func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
             var parts = [
@@ -118,7 +122,7 @@ enum StatusMessage: Equatable {
             .addingNotAvailable, .refreshNotAvailable, .refreshProblem, .cannotRefresh, .pushFailed, .noLinkToOpen, .noLink,
             .programExited:
             return true
-        case .refreshed(let progress): return progress.failed > 0
+        case .refreshed(let progress, _): return progress.failed > 0
         case .synced(let report): return !report.refused.isEmpty
         case .reader(let message): return message.isError
         default: return false

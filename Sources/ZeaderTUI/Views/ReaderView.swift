@@ -277,7 +277,33 @@ enum StatusLineView {
                 ? (done == 0 && total <= 1 ? "Syncing" : "Syncing \(done)/\(total) items") : "Refreshing \(done)/\(total)"
             text = progress + (text.isEmpty ? "" : " | " + text)
         }
-        buffer.write(ReaderView.fitted(text, width: buffer.width), x: 0, y: y, style: style)
+        guard state.message != nil else {
+            buffer.write(ReaderView.fitted(text, width: buffer.width), x: 0, y: y, style: style)
+            return
+        }
+        // A message wider than the screen takes a few lines over the list's end, so that its
+        // end (what to do, which file) is read, not cut.
+        let lines = messageLines(text, width: buffer.width, maxLines: max(1, min(4, state.height / 3)))
+        for (offset, line) in lines.enumerated() {
+            let row = y - (lines.count - 1) + offset
+            if row != y { buffer.fill(y: row, style: style) }
+            buffer.write(line, x: 0, y: row, style: style)
+        }
+    }
+
+    /// `text` wrapped to `width` in at most `maxLines` lines, the last one cut with "…" when
+    /// more would be needed.
+    ///
+    /// ```swift
+    /// StatusLineView.messageLines("config:3: warning: a long line", width: 12, maxLines: 2)
+    /// ```
+    static func messageLines(_ text: String, width: Int, maxLines: Int) -> [String] {
+        guard DisplayWidth.of(text) > width else { return [text] }
+        var lines = HTMLText.wrap(text, width: width)
+        guard lines.count > maxLines else { return lines }
+        let rest = lines[(maxLines - 1)...].joined(separator: " ")
+        lines = Array(lines.prefix(maxLines - 1)) + [ReaderView.fitted(rest, width: width)]
+        return lines
     }
 
     static func hints(_ state: AppState, keyMap: KeyMap) -> String {
