@@ -220,6 +220,7 @@ import ZeaderKit
         #expect(reloaded.views.showReadArticles == false)
         #expect(reloaded.views.feedOrder == FeedSortOrder(field: .title))
         #expect(ViewStateFile.defaultURL(environment: ["XDG_STATE_HOME": "/s"]).path == "/s/zeader/views")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("show-read-feeds no yes\n"))
         #expect(ViewStateFile.defaultURL(environment: ["HOME": "/h"]).path == "/h/.local/state/zeader/views")
     }
 }
@@ -259,5 +260,58 @@ import ZeaderKit
         h.type(.end)
         #expect(h.line(0).contains("(2504 items)"))
         #expect(h.queue.sync { h.app.state.items?.position.cursor } == 2_503)
+    }
+}
+
+/// The state file never hides a change of the config.
+@Suite struct ViewStateFileTests {
+    func file(_ text: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-views-\(UUID().uuidString)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test func aChoiceHoldsOnlyWhileTheConfigSaysWhatItSaidThen() throws {
+        let state = try file("show-read-feeds no yes\nfeed-sort-order title-asc none-asc\n")
+        defer { try? FileManager.default.removeItem(at: state) }
+        // The config unchanged: the reader's choices hold.
+        var config = try ReaderConfig.parse("show-read-articles yes\n", file: "config")
+        config.rememberViews(at: state)
+        #expect(config.views.showReadFeeds == false)
+        #expect(config.views.feedOrder == FeedSortOrder(field: .title))
+        // show-read-feeds changed in the config (to what the reader chose, or back): the config wins.
+        config = try ReaderConfig.parse("show-read-feeds no\nfeed-sort-order unreadarticlecount\n", file: "config")
+        config.rememberViews(at: state)
+        #expect(config.views.showReadFeeds == false)
+        #expect(config.views.feedOrder == FeedSortOrder(field: .unreadarticlecount))
+        config = try ReaderConfig.parse("show-read-feeds yes\n", file: "config")
+        config.rememberViews(at: state)
+        #expect(config.views.showReadFeeds == false)  // the config still says yes: the choice holds
+    }
+
+    @Test func onlyWhatDiffersFromTheConfigIsWritten() throws {
+        var config = try ReaderConfig.parse("show-read-feeds no\narticle-sort-order title\n", file: "config")
+        config.rememberViews(at: nil)
+        var views = config.views
+        views.showReadArticles = false
+        let text = ViewStateFile.text(views, config: config.viewsInConfigFile)
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines == ["show-read-articles no yes"])
+    }
+
+    @Test func anOlderFilesLinesHoldOnlyWhereTheConfigKeepsTheDefault() throws {
+        let state = try file("# Written by zeader\nshow-read-feeds no\nshow-read-articles no\n")
+        defer { try? FileManager.default.removeItem(at: state) }
+        var config = try ReaderConfig.parse("show-read-articles yes\nshow-read-feeds yes\n", file: "config")
+        config.rememberViews(at: state)
+        #expect(config.views.showReadFeeds == false && config.views.showReadArticles == false)
+        config = try ReaderConfig.parse("feed-sort-order title\n", file: "config")
+        config.rememberViews(at: state)
+        #expect(config.views.showReadFeeds == false)
+        let garbled = try file("show-read-feeds maybe yes\nfeed-sort-order\nbogus x y\n")
+        defer { try? FileManager.default.removeItem(at: garbled) }
+        config = try ReaderConfig.parse("", file: "config")
+        config.rememberViews(at: garbled)
+        #expect(config.views == ViewOptions())
     }
 }

@@ -104,6 +104,7 @@ extension ReaderConfig {
     /// Reads the remembered views (``ViewStateFile``) over the config's, and remembers them there from now on.
     mutating func rememberViews(at url: URL?) {
         viewStateURL = url
+        viewsInConfigFile = views
         if let url, let remembered = ViewStateFile.read(from: url, over: views) { views = remembered }
     }
 

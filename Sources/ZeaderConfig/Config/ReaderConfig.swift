@@ -42,6 +42,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var views = ViewOptions()
     /// Where the reader remembers the views it was left with; nil: nowhere.
     public var viewStateURL: URL?
+    /// The views as the config file alone sets them (``views`` has the remembered ones over
+    /// them): what the state file records a choice against (``ViewStateFile``).
+    public var viewsInConfigFile = ViewOptions()
     /// `reload-threads`: feeds fetched at a time by the reader's refresh; nil: the default.
     public var reloadThreads: Int?
     /// `color ELEMENT FG BG [ATTR…]` lines, newsboat's form.

@@ -93,7 +93,7 @@ extension ReaderApp {
     /// Writes the views to the state file, when there is one, so they hold next time.
     func viewsChanged() {
         guard let url = config.viewStateURL else { return }
-        do { try ViewStateFile.write(state.views, to: url) } catch {
+        do { try ViewStateFile.write(state.views, over: config.viewsInConfigFile, to: url) } catch {
             state.say(.reader(.cannotWrite(path: url.path, "\(error)")))
         }
     }
