@@ -57,19 +57,15 @@ struct ExtractCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source: FetchedPage
-        switch await Self.read(page) {
-        case .success(let read): source = read
+        let override = baseURL.flatMap { URL(string: $0) }
+        let article: Article
+        let base: URL?
+        switch await Self.article(of: page, baseURL: override) {
+        case .success(let page):
+            article = page.article
+            base = override ?? page.url
         case .failure(let problem):
             FileHandle.standardError.write(Data("zeader extract: \(TerminalText.line(problem.description))\n".utf8))
-            throw ExitCode.failure
-        }
-        let base = baseURL.flatMap { URL(string: $0) } ?? source.url
-        let article: Article
-        do {
-            article = try ArticleExtractor.extract(html: source.data, baseURL: base, charset: source.charset)
-        } catch {
-            FileHandle.standardError.write(Data("zeader extract: \(TerminalText.line(page)): \(error)\n".utf8))
             throw ExitCode.failure
         }
         let output: String
@@ -120,50 +116,46 @@ struct ExtractCommand: AsyncParsableCommand {
         return String(scheme)
     }
 
-    /// The page's bytes (a URL through the fetcher, with its body cap), and its URL.
-    /// A page's bytes, its address, and the charset its server declared.
-    struct FetchedPage {
-        var data: Data
-        var url: URL?
-        var charset: String?
-    }
-
-    static func read(_ page: String) async -> Result<FetchedPage, ReadProblem> {
+    /// The article of `page`: a URL through ``ArticlePage`` (the fetcher's body cap), a file
+    /// (or a pipe, a device) read here; `baseURL` resolves its relative links when given.
+    static func article(of page: String, baseURL: URL?) async -> Result<ArticlePage.Fetched, ReadProblem> {
         guard let url = webURL(page), !FileManager.default.fileExists(atPath: page) else {
-            guard FileManager.default.isReadableFile(atPath: page) || FileManager.default.fileExists(atPath: page) else {
-                return .failure(ReadProblem(description: "cannot read \(page): no such file"))
+            let data: Data
+            switch readFile(page) {
+            case .success(let read): data = read
+            case .failure(let problem): return .failure(problem)
             }
-            var status = stat()
-            if stat(page, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
-                return readStream(page)
-            }
-            switch ParseCommand.mapFile(page) {
-            case .success(let data): return .success(FetchedPage(data: data))
-            case .failure(let reason): return .failure(ReadProblem(description: "cannot read \(page): \(reason)"))
+            do {
+                return .success(
+                    ArticlePage.Fetched(article: try ArticleExtractor.extract(html: data, baseURL: baseURL), url: nil))
+            } catch {
+                return .failure(ReadProblem(description: "\(page): \(error)"))
             }
         }
         var configuration = FetcherConfiguration(version: zeaderVersion)
         configuration.maxBodySize = ArticleExtractor.Limits.maxInputBytes
-        let fetcher = FeedFetcher(configuration: configuration)
-        switch await fetcher.fetch(FeedRequest(url: url)) {
-        case .fetched(let body, let metadata):
-            if let problem = metadata.bodyProblem { return .failure(ReadProblem(description: "\(problem)")) }
-            if let type = metadata.contentType, !isPageType(type) {
-                return .failure(ReadProblem(description: "\(page): not an HTML page (Content-Type \(type))"))
-            }
-            return .success(FetchedPage(data: body, url: metadata.finalURL, charset: metadata.charset))
-        case .notModified(let metadata), .gone(let metadata):
-            return .failure(ReadProblem(description: "\(page): HTTP \(metadata.status)"))
-        case .deferred(let until, _):
-            return .failure(ReadProblem(description: "\(page): the server asks to wait until \(JSONText.timestamp(until))"))
-        case .failed(let error):
-            return .failure(ReadProblem(description: "\(error)"))
+        let fetched = await ArticlePage.fetch(url, baseURL: baseURL, with: FeedFetcher(configuration: configuration))
+        return fetched.mapError { ReadProblem(description: $0.description) }
+    }
+
+    /// A file's bytes (mapped), or a pipe's or device's (read up to the cap).
+    static func readFile(_ page: String) -> Result<Data, ReadProblem> {
+        guard FileManager.default.isReadableFile(atPath: page) || FileManager.default.fileExists(atPath: page) else {
+            return .failure(ReadProblem(description: "cannot read \(page): no such file"))
+        }
+        var status = stat()
+        if stat(page, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+            return readStream(page)
+        }
+        switch ParseCommand.mapFile(page) {
+        case .success(let data): return .success(data)
+        case .failure(let reason): return .failure(ReadProblem(description: "cannot read \(page): \(reason)"))
         }
     }
 
     /// A pipe or device read up to one byte past the size cap (`/dev/zero` never ends), so
     /// that an endless stream ends in the extractor's "too large" error.
-    static func readStream(_ path: String) -> Result<FetchedPage, ReadProblem> {
+    static func readStream(_ path: String) -> Result<Data, ReadProblem> {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             return .failure(ReadProblem(description: "cannot read \(path): \(String(cString: strerror(errno)))"))
@@ -181,12 +173,7 @@ struct ExtractCommand: AsyncParsableCommand {
             if count == 0 { break }
             data.append(contentsOf: buffer[0..<count])
         }
-        return .success(FetchedPage(data: data))
-    }
-
-    /// HTML, XHTML, XML or text: what a page may be served as.
-    static func isPageType(_ type: String) -> Bool {
-        type.hasPrefix("text/") || type.contains("html") || type.hasSuffix("xml")
+        return .success(data)
     }
 
     // MARK: - Writing the article
