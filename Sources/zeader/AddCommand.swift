@@ -42,6 +42,9 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: .customLong("tag"), help: ArgumentHelp("A tag for the feed (repeat for more).", valueName: "T"))
     var tags: [String] = []
 
+    @Flag(help: "Fetch the full article of each new item's web page at every refresh (zeader full-article changes it).")
+    var fullArticle = false
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -49,6 +52,7 @@ struct AddCommand: AsyncParsableCommand {
             guard url == nil else { throw ValidationError("give either a URL or --smart, not both") }
             guard let title, !title.isEmpty else { throw ValidationError("--smart needs a --title") }
             guard tags.isEmpty else { throw ValidationError("--tag applies to feeds, not smart feeds") }
+            guard !fullArticle else { throw ValidationError("--full-article applies to feeds, not smart feeds") }
             do {
                 try SmartFeeds.validate(smart)
             } catch {
@@ -102,7 +106,7 @@ struct AddCommand: AsyncParsableCommand {
 
     private func subscribe(_ url: String, library: FeedLibrary, note: String = "") throws {
         do {
-            let stored = try library.add(url: url, title: title, tags: tags)
+            let stored = try library.add(url: url, title: title, tags: tags, fullArticle: fullArticle)
             CommandOutput.write("added \(TerminalText.line(stored))\(note)\n")
         } catch {
             throw CommandOutput.fail("add", error)

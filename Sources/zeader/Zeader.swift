@@ -31,6 +31,7 @@ struct Zeader: AsyncParsableCommand {
             ItemsCommand.self,
             MarkReadCommand.self,
             TagCommand.self,
+            FullArticleCommand.self,
             FlagCommand.self,
             UnflagCommand.self,
             ImportCommand.self,

@@ -19,15 +19,19 @@ final class Harness {
 
     init(
         width: Int = 100, height: Int = 30, config: ReaderConfig = ReaderConfig(), refresher: ReaderRefresher? = nil,
-        effects: (any ReaderEffects)? = nil
+        effects: (any ReaderEffects)? = nil, fetcher: FeedFetcher? = nil, store given: ZeaderStore? = nil
     ) throws {
-        store = try ZeaderStore.inMemory()
-        try DemoFeeds.load(into: store)
+        if let given {
+            store = given
+        } else {
+            store = try ZeaderStore.inMemory()
+            try DemoFeeds.load(into: store)
+        }
         backend = TestBackend(width: width, height: height)
         let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
         app = ReaderApp(
             model: model, backend: backend, config: config, queue: store.container.viewContext.queue, refresher: refresher,
-            effects: effects ?? LiveEffects())
+            fetcher: fetcher, effects: effects ?? LiveEffects())
         let app = self.app
         queue.sync { app.start() }
     }

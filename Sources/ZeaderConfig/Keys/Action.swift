@@ -61,6 +61,8 @@ public enum Action: String, CaseIterable, Sendable {
     case gotoURL = "goto-url"
     case editURLs = "edit-urls"
     case selectFilter = "select-filter"
+    // Zeader's own: the full article of the item's web page (ArticleScreen.swift).
+    case fullArticle = "full-article"
 
     /// One line for the help screen.
     public var summary: String {
@@ -126,6 +128,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .gotoURL: return "Open the article's link number N (asks for N)"
         case .selectFilter: return "Filter the item list by a smart feed's predicate (asks which)"
         case .editURLs: return "Edit the feeds as a urls file in $VISUAL/$EDITOR (u undoes)"
+        case .fullArticle: return "Show the full article from the item's web page (fetched once, kept), or the feed's text"
         }
     }
 }

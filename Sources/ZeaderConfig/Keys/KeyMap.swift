@@ -27,7 +27,7 @@ public struct KeyMap: Equatable, Sendable {
             .character("["): .moveFeedUp, .character("]"): .moveFeedDown,
             .character("u"): .undo, .control("r"): .redo,
             .character("?"): .help, .control("l"): .redraw,
-            .character("e"): .enqueue,
+            .character("e"): .enqueue, .character("w"): .fullArticle,
         ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old }.merging(KeyMap.newsboatCommandKeys) { old, _ in old })
 
     public func action(for key: Key) -> Action? { actions[key] }

@@ -39,11 +39,27 @@ public struct FeedLibrary: Sendable {
     /// try library.add(url: "https://example.org/feed.xml", title: "Example", tags: ["news"])
     /// ```
     @discardableResult
-    public func add(url: String, title: String? = nil, tags: [String] = []) throws(ZeaderError) -> String {
+    public func add(url: String, title: String? = nil, tags: [String] = [], fullArticle: Bool = false) throws(ZeaderError)
+        -> String
+    {
         try withContext { context in
             let server = try FeedSubscription.add(url: url, title: title, tags: tags, in: context)
+            server.fullArticle = fullArticle
             try context.save()
             return server.url
+        }
+    }
+
+    /// Marks the feeds `urls` for full articles, or not (``FullArticles``): each refresh then
+    /// fetches the article of their new items' pages.
+    ///
+    /// ```swift
+    /// try library.setFullArticle(true, urls: ["https://example.org/feed.xml"])
+    /// ```
+    public func setFullArticle(_ on: Bool, urls: [String]) throws(ZeaderError) {
+        try withContext { context in
+            try FullArticles.setFullArticle(on, urls: urls, in: context)
+            try context.save()
         }
     }
 

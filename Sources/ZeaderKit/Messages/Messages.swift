@@ -436,6 +436,8 @@ extension RefreshSummary {
         line += "; \(progress.newItems) new item\(progress.newItems == 1 ? "" : "s")"
         if progress.updatedItems > 0 { line += ", \(progress.updatedItems) changed" }
         if trimmedItems > 0 { line += ", \(trimmedItems) old removed (max-items, keep-days)" }
+        if fullArticles.fetched > 0 { line += ", \(fullArticles.fetched) full article\(fullArticles.fetched == 1 ? "" : "s")" }
+        if fullArticles.failed > 0 { line += " (\(fullArticles.failed) page\(fullArticles.failed == 1 ? "" : "s") without one)" }
         line += String(format: " in %.1f s", duration)
         return line
     }

@@ -236,7 +236,7 @@ public enum ZeaderModel {
     }
 
     /// Version 7 of the model: version 6 plus each feed's origin (`Server.origin`, Model/FeedOrigin.swift).
-    public static let version7 = model(version: 7, entities: version7Entities())
+    public static let version7 = olderModel(version: 7, entities: version7Entities())
 
     /// Version 7's entities.
     static func version7Entities() -> [EntityDescription] {
@@ -245,10 +245,20 @@ public enum ZeaderModel {
         return entities
     }
 
+    /// Version 8 of the model: version 7 plus full articles (Model/FullArticle.swift).
+    public static let version8 = model(version: 8, entities: version8Entities())
+
+    /// Version 8's entities.
+    static func version8Entities() -> [EntityDescription] {
+        var entities = version7Entities()
+        fullArticleVersion8Additions(to: &entities)
+        return entities
+    }
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version7 }
+    public static var current: ManagedObjectModel { version8 }
     /// ``current``'s entities (moved on with it).
-    static func currentEntities() -> [EntityDescription] { version7Entities() }
+    static func currentEntities() -> [EntityDescription] { version8Entities() }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -260,7 +270,8 @@ public enum ZeaderModel {
     public static let migrationPlan: MigrationPlan = {
         do {
             return try MigrationPlan(
-                versions: [version1, version2, version3, version4, version5, version6, version7], moves: [contentMove])
+                versions: [version1, version2, version3, version4, version5, version6, version7, version8],
+                moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

@@ -155,8 +155,38 @@ public final class FeedRefresher: Sendable {
         let (finalProgress, results) = state.withLock { ($0.progress, $0.results) }
         var summary = RefreshSummary(progress: finalProgress, results: results, duration: Date().timeIntervalSince(start))
         summary.trimmedItems = await trim(results, in: context)
+        summary.fullArticles = await fetchFullArticles(results, in: context)
         summary.duration = Date().timeIntervalSince(start)
         return summary
+    }
+
+    /// Fetches the full articles of the refreshed feeds marked for them (``FullArticles``),
+    /// once every feed is stored, so a slow page never delays a feed. Returns how many
+    /// pages gave an article and how many did not.
+    private func fetchFullArticles(
+        _ results: [FeedRefreshResult], in context: ManagedObjectContext
+    ) async -> FullArticleCount {
+        let refreshed = results.compactMap { result -> ObjectID? in
+            if case .updated = result.status { return result.serverID }
+            return nil
+        }
+        guard !refreshed.isEmpty else { return FullArticleCount() }
+        let targets = await context.run {
+            defer { context.reset() }
+            return (try? FullArticles.pending(of: refreshed, in: context)) ?? []
+        }
+        guard !targets.isEmpty else { return FullArticleCount() }
+        let outcomes = await FullArticles.fetch(targets, with: fetcher, jobs: options.jobs)
+        return await context.run {
+            defer { context.reset() }
+            for (id, outcome) in outcomes { FullArticles.store(outcome, for: id, in: context) }
+            do { try context.save() } catch {
+                context.rollback()
+                return FullArticleCount()
+            }
+            let fetched = outcomes.filter { if case .success = $0.1 { true } else { false } }.count
+            return FullArticleCount(fetched: fetched, failed: outcomes.count - fetched)
+        }
     }
 
     /// Applies the retention policy to the feeds that got new items, as newsboat applies

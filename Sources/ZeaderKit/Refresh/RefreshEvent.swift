@@ -174,6 +174,9 @@ public struct RefreshSummary: Sendable, Equatable {
     /// Items the config's `max-items` and `keep-days` removed from the refreshed feeds
     /// (``RefreshOptions/retention``).
     public var trimmedItems = 0
+    /// Full articles fetched for the feeds marked for them, and pages that gave none
+    /// (``FullArticles``; each item records why).
+    public var fullArticles = FullArticleCount()
 
     public init(
         progress: RefreshProgress, results: [FeedRefreshResult], duration: TimeInterval, sync: FeedSync.Report? = nil
@@ -186,4 +189,21 @@ public struct RefreshSummary: Sendable, Equatable {
 
     /// The feeds that failed.
     public var failures: [FeedRefreshResult] { results.filter(\.status.isFailure) }
+}
+
+/// Full articles a refresh fetched (``RefreshSummary/fullArticles``).
+///
+/// ```swift
+/// print(summary.fullArticles.fetched, summary.fullArticles.failed)
+/// ```
+public struct FullArticleCount: Sendable, Equatable {
+    /// Pages that gave an article.
+    public var fetched = 0
+    /// Pages that gave none (each item records why).
+    public var failed = 0
+
+    public init(fetched: Int = 0, failed: Int = 0) {
+        self.fetched = fetched
+        self.failed = failed
+    }
 }

@@ -156,6 +156,12 @@ public struct ArticleState: Equatable, Sendable {
     public var renderedWidth = 0
     /// `^U`: the body's HTML source instead of its rendering.
     public var showsSource = false
+    /// The article extracted from the item's web page, when it was fetched (`w`).
+    public var fullArticleHTML: String?
+    /// The feed's own text, kept while `bodyHTML` shows ``fullArticleHTML``.
+    public var feedBodyHTML: String?
+    /// Whether the body shown is the full article.
+    public var showsFullArticle: Bool { feedBodyHTML != nil }
     /// newsboat's flag letters (`^E`), shown in the header.
     public var flagLetters: String?
     public var scroll = 0

@@ -82,6 +82,7 @@ extension ReaderApp {
         case .save: onScreen(.item(.save))
         case .pipeTo: onScreen(.item(.pipeTo))
         case .bookmark: onScreen(.item(.bookmark))
+        case .fullArticle: onScreen(.item(.fullArticle))
         }
         if modelChanged { reloadFromModel() }
     }

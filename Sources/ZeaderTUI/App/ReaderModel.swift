@@ -116,6 +116,7 @@ public final class ReaderModel {
             date: item.published ?? item.sortDate, link: item.link, bodyHTML: body,
             baseURL: item.link.flatMap(URL.init(string:)) ?? item.server.flatMap { URL(string: $0.url) })
         article.flagLetters = item.flagLetters
+        article.fullArticleHTML = item.body?.article
         // The podcast the item carries (one per item: ``EnclosureSummary``), shown in the header.
         if let enclosure = EnclosureSummary(item) {
             article.enclosures = [ArticleEnclosure(url: enclosure.url, type: enclosure.type, length: enclosure.length)]
@@ -169,5 +170,27 @@ public final class ReaderModel {
     public func redo() throws -> String? {
         defer { store.checkpointIfLarge() }
         return try ItemMarking.redo(in: context, bus: store.container.bus)
+    }
+}
+
+extension ReaderModel {
+    /// Stores the outcome of fetching the item's page (``FullArticles``) and saves it; returns
+    /// the article's HTML, nil when the page gave none. Not an undo step: `u` undoes the user's
+    /// edits, not a download.
+    ///
+    /// ```swift
+    /// let html = try model.storeFullArticle(outcome, for: id)
+    /// ```
+    public func storeFullArticle(
+        _ outcome: Result<ArticlePage.Fetched, ArticlePage.Problem>, for id: ObjectID
+    ) throws -> String? {
+        let undo = context.undoManager
+        let wasEnabled = undo?.isEnabled ?? false
+        undo?.isEnabled = false
+        defer { undo?.isEnabled = wasEnabled }
+        FullArticles.store(outcome, for: id, in: context)
+        try context.save()
+        if case .success(let page) = outcome { return page.article.html }
+        return nil
     }
 }

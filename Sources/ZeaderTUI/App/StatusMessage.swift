@@ -179,6 +179,15 @@ enum ReaderMessage: Equatable {
     /// ^V to an article whose item was deleted meanwhile.
     case itemGone
     case showingSource(Bool)
+    /// `w`: the full article shown (true) or the feed's text again.
+    case showingFullArticle(Bool)
+    /// `w`: the item's page is being fetched.
+    case fetchingFullArticle(String)
+    /// `w` on an item without an http(s) link, or where nothing can be fetched (the demo).
+    case noPageToFetch
+    case fullArticlesNotAvailable
+    /// `w`: the page gave no article (one line, kept with the item).
+    case noFullArticle(String)
     case deletedItem(title: String)
     case deletedItems(Int)
     case deleteAllNeedsAList
@@ -269,6 +278,12 @@ enum ReaderMessage: Equatable {
         case .noNextDialog: return "No next dialog"
         case .itemGone: return "That item is gone"
         case .showingSource(let source): return source ? "Showing the HTML source (^U: rendered)" : "Showing the rendered article"
+        case .showingFullArticle(let full):
+            return full ? "Showing the full article from the web page (w: the feed's text)" : "Showing the feed's text"
+        case .fetchingFullArticle(let url): return "Fetching the full article from \(url)…"
+        case .noPageToFetch: return "This item has no web page to fetch"
+        case .fullArticlesNotAvailable: return "Full articles cannot be fetched here"
+        case .noFullArticle(let problem): return "No full article: \(problem)"
         case .deletedItem(let title): return "Deleted \(title.isEmpty ? "the item" : "'\(title)'") (u to undo)"
         case .deletedItems(let count): return "Deleted \(count) items (u to undo)"
         case .deleteAllNeedsAList: return "Open a feed's item list to delete its items"
@@ -340,13 +355,14 @@ enum ReaderMessage: Equatable {
             .notALinkNumber, .editURLsNeedsTheFeedList, .editorExited, .cannotReadBack, .feedsUnchanged, .noMacros, .noMacro,
             .commandNeedsArgument, .unknownAction, .configCommandNotAvailable, .dumpformNotAvailable, .unknownCommand,
             .numberNeedsAList, .noEntry, .cannotSetInReader, .unknownVariable, .cannotSet, .noFeedTagged, .noFeedTitled,
-            .selectFilterNeedsAList, .noSmartFeeds, .cannotFilter, .notifyFailed, .noBookmarkCommand, .noLinkToBookmark:
+            .selectFilterNeedsAList, .noSmartFeeds, .cannotFilter, .notifyFailed, .noBookmarkCommand, .noLinkToBookmark,
+            .noPageToFetch, .fullArticlesNotAvailable, .noFullArticle:
             return true
         case .feedsEdited(let report): return !(report?.notes.isEmpty ?? true)
         case .noPreviousItem, .noNextItem, .noPreviousUnreadItems, .showingReadFeeds, .showingReadArticles, .sortedBy,
             .showingTag, .filtered, .filterCleared, .noFilter, .wroteLinks, .pushingOnQuit, .pushTimedOut, .quitBeforePush,
             .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .pressMacroKey, .variable, .saved, .piped,
-            .bookmarked, .edited:
+            .bookmarked, .edited, .showingFullArticle, .fetchingFullArticle:
             return false
         }
     }

@@ -25,6 +25,7 @@ extension ReaderApp {
             state.prompt = .savePath(text: ArticleExport.proposedPath(article, folder: config.articleCommands.savePath))
         case .pipeTo: state.prompt = .pipeCommand(text: "")
         case .bookmark: bookmark(id)
+        case .fullArticle: toggleFullArticle(id)
         }
     }
 

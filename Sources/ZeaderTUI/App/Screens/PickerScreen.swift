@@ -47,7 +47,8 @@ extension ReaderApp {
             guard let link = picker.selectedValue, !link.isEmpty else { return state.say(.noLinkToOpen) }
             open(link: link)
         case .save: state.prompt = .writeLinks(text: "")
-        case .toggleRead, .toggleFlag, .enqueue, .deleteArticle, .editFlags, .gotoURL, .showUrls, .pipeTo, .bookmark:
+        case .toggleRead, .toggleFlag, .enqueue, .deleteArticle, .editFlags, .gotoURL, .showUrls, .pipeTo, .bookmark,
+            .fullArticle:
             notHere(action.action)
         }
     }

@@ -54,7 +54,7 @@ enum ScreenAction: Equatable {
 /// ```
 enum ItemAction: Equatable {
     case toggleRead, toggleFlag, enqueue, deleteArticle, editFlags, gotoURL
-    case openInBrowser, openInBrowserAndMarkRead, showUrls, save, pipeTo, bookmark
+    case openInBrowser, openInBrowserAndMarkRead, showUrls, save, pipeTo, bookmark, fullArticle
 
     /// The key map's action, for the messages that name it.
     var action: Action {
@@ -71,6 +71,7 @@ enum ItemAction: Equatable {
         case .save: return .save
         case .pipeTo: return .pipeTo
         case .bookmark: return .bookmark
+        case .fullArticle: return .fullArticle
         }
     }
 }
