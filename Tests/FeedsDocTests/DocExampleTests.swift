@@ -7,6 +7,7 @@ import Testing
 @Suite struct FeedsDocExampleTests {
     /// Examples that compile but are not run, with the reason.
     static let notRun: [String: String] = [
+        "ArticlePage_ArticlePage": network,
         "DownloadSink_DownloadOutcome": network,
         "FeedFetcherDownload_download": network,
         "FeedFetcher_FeedFetcher": network,

@@ -55,6 +55,14 @@ func docExample_ArticleExtractor_extract() throws {
     _ = article
 }
 
+// Sources/Feeds/Extraction/ArticlePage.swift
+func docExample_ArticlePage_ArticlePage(fetcher: FeedFetcher) async throws {
+    switch await ArticlePage.fetch(URL(string: "https://example.org/story")!, with: fetcher) {
+    case .success(let page): print(page.article.title ?? "")
+    case .failure(let problem): print(problem)   // "https://example.org/story: HTTP 404"
+    }
+}
+
 // Sources/Feeds/Fetching/DownloadResumeRecord.swift
 func docExample_DownloadResumeRecord_DownloadResumeRecord(folder: URL) throws {
     let record = DownloadResumeRecord.read(forPartFile: folder.appendingPathComponent("a.mp3.part"))
@@ -311,6 +319,7 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "Article_ArticleExtractionError", origin: "Sources/Feeds/Extraction/Article.swift", run: { given in try docExample_Article_ArticleExtractionError(error: given.error) }),
     DocExample(id: "ArticleExtractor_ArticleExtractor", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_ArticleExtractor(data: given.data) }),
     DocExample(id: "ArticleExtractor_extract", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_extract() }),
+    DocExample(id: "ArticlePage_ArticlePage", origin: "Sources/Feeds/Extraction/ArticlePage.swift", runAsync: { given in try await docExample_ArticlePage_ArticlePage(fetcher: given.fetcher) }),
     DocExample(id: "DownloadResumeRecord_DownloadResumeRecord", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_DownloadResumeRecord(folder: given.folder) }),
     DocExample(id: "DownloadResumeRecord_location", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_location() }),
     DocExample(id: "DownloadResumeRecord_read", origin: "Sources/Feeds/Fetching/DownloadResumeRecord.swift", run: { given in try docExample_DownloadResumeRecord_read(folder: given.folder) }),

@@ -28,6 +28,11 @@ func docExample_ArticleExtractor_Limits() throws {
     _ = ArticleExtractor.Limits.maxInputBytes  // 10 MB
 }
 
+// Sources/Feeds/Extraction/ArticlePage.swift
+func docExample_ArticlePage_isPageType() throws {
+    _ = ArticlePage.isPageType("text/html; charset=utf-8")   // true
+}
+
 // Sources/Feeds/Fetching/CommandFeed.swift
 func docExample_CommandFeed_CommandFeed() throws {
     _ = CommandFeed(subscription: "filter:~/bin/clean --strict:https://example.org/feed")?.argv   // ["/home/u/bin/clean", "--strict"]
@@ -373,6 +378,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FeedDateParser_date", origin: "Sources/Feeds/Dates/FeedDateParser.swift", run: { given in try docExample_FeedDateParser_date() }),
     DocExample(id: "Article_init", origin: "Sources/Feeds/Extraction/Article.swift", run: { given in try docExample_Article_init() }),
     DocExample(id: "ArticleExtractor_Limits", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_Limits() }),
+    DocExample(id: "ArticlePage_isPageType", origin: "Sources/Feeds/Extraction/ArticlePage.swift", run: { given in try docExample_ArticlePage_isPageType() }),
     DocExample(id: "CommandFeed_CommandFeed", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_CommandFeed() }),
     DocExample(id: "CommandFeed_requestURL", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_requestURL(request: given.request) }),
     DocExample(id: "CommandWords_CommandWords", origin: "Sources/Feeds/Fetching/CommandWords.swift", run: { given in try docExample_CommandWords_CommandWords() }),
