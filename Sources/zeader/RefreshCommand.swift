@@ -53,6 +53,7 @@ struct RefreshCommand: AsyncParsableCommand {
         var options = RefreshOptions(jobs: jobs)
         options.ignoreRules = config.ignoreRules  // the config's killfile
         options.retention = config.retention
+        options.fullArticleScopes = config.fullArticleScopes
         let refresher = FeedRefresher(store: store, options: options)
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))

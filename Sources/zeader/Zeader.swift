@@ -62,6 +62,7 @@ struct Zeader: AsyncParsableCommand {
             var options = RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs)
             options.ignoreRules = config.ignoreRules
             options.retention = config.retention
+            options.fullArticleScopes = config.fullArticleScopes
             let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.

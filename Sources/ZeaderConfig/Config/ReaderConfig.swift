@@ -40,6 +40,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var warnings: [ReaderConfigError] = []
     /// The lists' views as the config sets them (`show-read-feeds`, `feed-sort-order`…).
     public var views = ViewOptions()
+    /// `full-article URL|tag:NAME|*`: feeds whose new items' full articles every refresh fetches,
+    /// besides those marked in the store (``FullArticles``).
+    public var fullArticleScopes: [FeedScope] = []
     /// Where the reader remembers the views it was left with; nil: nowhere.
     public var viewStateURL: URL?
     /// The views as the config file alone sets them (``views`` has the remembered ones over
@@ -238,6 +241,9 @@ public struct ReaderConfig: Equatable, Sendable {
             do { try config.retention.apply(directive: directive, arguments: arguments) } catch { throw fail(error.message) }
         case "ca-file":
             config.caFile = try Self.trustedCAFile(arguments).mapError { fail($0.message) }.get()
+        case "full-article":
+            guard arguments.count == 1 else { throw fail("full-article needs one feed URL, tag:NAME, or * (every feed)") }
+            config.fullArticleScopes.append(FeedScope(parsing: arguments[0]))
         case "keep-articles-days":
             // newsboat's name for keep-days.
             do { try config.retention.apply(directive: "keep-days", arguments: arguments) } catch {

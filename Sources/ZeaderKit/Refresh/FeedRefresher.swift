@@ -171,9 +171,10 @@ public final class FeedRefresher: Sendable {
             return nil
         }
         guard !refreshed.isEmpty else { return FullArticleCount() }
+        let scopes = options.fullArticleScopes
         let targets = await context.run {
             defer { context.reset() }
-            return (try? FullArticles.pending(of: refreshed, in: context)) ?? []
+            return (try? FullArticles.pending(of: refreshed, scopes: scopes, in: context)) ?? []
         }
         guard !targets.isEmpty else { return FullArticleCount() }
         let outcomes = await FullArticles.fetch(targets, with: fetcher, jobs: options.jobs)
@@ -331,6 +332,9 @@ public struct RefreshOptions: Sendable {
     /// The config's `max-items` and `keep-days`, applied to each feed that got new items
     /// (``RetentionCleanup/trim(_:by:in:now:batchSize:)``); empty: every item is kept.
     public var retention = RetentionPolicy()
+    /// The config's `full-article` lines: feeds whose new items get their full articles,
+    /// besides those marked in the store (``FullArticles``).
+    public var fullArticleScopes: [FeedScope] = []
     /// When the feeds waiting to be stored are saved together (``SaveGrouping``).
     var saveGrouping = SaveGrouping.Limits()
 

@@ -37,12 +37,17 @@ public enum FullArticles {
         return url
     }
 
-    /// The items of the feeds `servers` marked ``Server/fullArticle`` whose page was never
-    /// fetched, newest first, at most ``perFeedLimit`` per feed. Call on `context`'s queue.
-    public static func pending(of servers: [ObjectID], in context: ManagedObjectContext) throws -> [Target] {
+    /// The items of the feeds `servers` marked ``Server/fullArticle`` (or in one of `scopes`,
+    /// the config's `full-article` lines) whose page was never fetched, newest first, at most
+    /// ``perFeedLimit`` per feed. Call on `context`'s queue.
+    public static func pending(
+        of servers: [ObjectID], scopes: [FeedScope] = [], in context: ManagedObjectContext
+    ) throws -> [Target] {
         var targets: [Target] = []
         for id in servers {
-            guard let server = context.object(with: id) as? Server, server.fullArticle else { continue }
+            guard let server = context.object(with: id) as? Server,
+                server.fullArticle || scopes.contains(where: { $0.matches(url: server.url, tags: server.tags) })
+            else { continue }
             let request = FetchRequest<FeedItem>(
                 predicate: try Predicate(format: "server == %@ AND link != nil AND body.articleFetched == nil", id),
                 sortDescriptors: [SortDescriptor("sortDate", ascending: false)], fetchLimit: perFeedLimit)
