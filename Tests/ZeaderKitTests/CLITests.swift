@@ -69,6 +69,17 @@ func zeader(
         stderr: String(decoding: stderrData.withLock { $0 }, as: UTF8.self))
 }
 
+/// Writes `text` as the config file the binary reads when run by ``zeader(_:in:environment:input:)``
+/// in `directory` (`$XDG_CONFIG_HOME/zeader/config`); returns its URL.
+@discardableResult
+func writeConfig(_ text: String, in directory: URL) throws -> URL {
+    let folder = directory.appendingPathComponent("config/zeader")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("config")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    return file
+}
+
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

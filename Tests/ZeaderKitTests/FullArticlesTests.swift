@@ -123,16 +123,13 @@ struct FullArticlesTests {
             #expect(r.status == 1 && r.stderr.contains("not.example"), "\(r.stderr)")
 
             // The config marks feeds too, here by tag.
-            let configDir = dir.appendingPathComponent("config/zeader")
-            try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
-            try "full-article tag:long\n".write(to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            let config = try writeConfig("full-article tag:long\n", in: dir)
             routes["/other/feed"] = .ok(teaserSite(http.url("/other"), items: ["f"]))
             routes["/other/f.html"] = .ok(storyPage("f"), contentType: "text/html")
             _ = try zeader(["add", http.url("/other/feed").absoluteString, "--tag", "long", "--db", db], in: dir)
             r = try zeader(["refresh", "--db", db], in: dir)
             #expect(r.stdout.contains("1 new item, 1 full article in"), "\(r.stdout)")
-            try "full-article tag:long extra\n".write(
-                to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            try "full-article tag:long extra\n".write(to: config, atomically: true, encoding: .utf8)
             r = try zeader(["refresh", "--db", db], in: dir)
             #expect(r.status == 1 && r.stderr.contains("full-article needs one feed URL"), "\(r.stderr)")
         }

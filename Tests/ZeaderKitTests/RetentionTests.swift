@@ -154,10 +154,7 @@ struct RetentionTests {
             let dir = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let db = dir.appendingPathComponent("z.sqlite").path
-            let configDir = dir.appendingPathComponent("config/zeader")
-            try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
-            try "max-items 2   # newest two\n".write(
-                to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            let config = try writeConfig("max-items 2   # newest two\n", in: dir)
             let feed = http.url("/feed").absoluteString
             _ = try zeader(["add", feed, "--db", db], in: dir)
             _ = try zeader(["refresh", "--db", db], in: dir)
@@ -176,7 +173,7 @@ struct RetentionTests {
             r = try zeader(["cleanup", "--db", db, "--keep-days", "-3"], in: dir)
             #expect(r.status == 2)
 
-            try "max-items lots\n".write(to: configDir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+            try "max-items lots\n".write(to: config, atomically: true, encoding: .utf8)
             r = try zeader(["cleanup", "--db", db], in: dir)
             #expect(r.status == 1)
             #expect(r.stderr.contains("config:1: max-items needs a number"))
@@ -191,10 +188,7 @@ struct RetentionTests {
             let dir = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let db = dir.appendingPathComponent("z.sqlite").path
-            let configDir = dir.appendingPathComponent("config/zeader")
-            try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
-            let config = configDir.appendingPathComponent("config")
-            try "max-items 2\n".write(to: config, atomically: true, encoding: .utf8)
+            let config = try writeConfig("max-items 2\n", in: dir)
             let feed = http.url("/feed").absoluteString
             _ = try zeader(["add", feed, "--db", db], in: dir)
             // Unread items are kept (cleanup-keeps' default): nothing goes yet.

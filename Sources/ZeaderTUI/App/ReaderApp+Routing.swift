@@ -114,6 +114,21 @@ extension ReaderApp {
 
     // MARK: By screen
 
+    /// Says where an action that belongs to another screen works: the feed list's (delete,
+    /// edit-urls), an item list's (filters, delete-all), or an item's.
+    func belongsElsewhere(_ action: ScreenAction) {
+        switch action {
+        case .deleteFeed: state.say(.selectFeedToDelete)
+        case .editURLs: state.say(.reader(.editURLsNeedsTheFeedList))
+        case .selectFilter: state.say(.reader(.selectFilterNeedsAList))
+        case .deleteAllArticles: state.say(.reader(.deleteAllNeedsAList))
+        case .clearFilter: state.say(.reader(.noFilter))
+        case .item: state.say(.reader(.needsItem))
+        case .open, .refreshFeed, .step, .goToFeed, .sort, .setFilter, .moveFeed, .markFeedRead, .toggleSourceView:
+            notHere(action.action)
+        }
+    }
+
     /// Hands `action` to the handler of the screen on top.
     func onScreen(_ action: ScreenAction) {
         switch state.top {

@@ -11,12 +11,8 @@ extension ReaderApp {
         case .refreshFeed: refreshOpenFeed()
         case .step(let forward): stepItem(forward: forward)
         case .goToFeed(let forward): goToFeed(forward: forward, unreadOnly: false)
-        case .clearFilter: state.say(.reader(.noFilter))
-        case .selectFilter: state.say(.reader(.selectFilterNeedsAList))
-        case .deleteFeed: state.say(.selectFeedToDelete)
-        case .editURLs: state.say(.reader(.editURLsNeedsTheFeedList))
+        case .clearFilter, .selectFilter, .deleteFeed, .editURLs, .deleteAllArticles: belongsElsewhere(action)
         case .markFeedRead: markListRead()
-        case .deleteAllArticles: state.say(.reader(.deleteAllNeedsAList))
         case .toggleSourceView: toggleSourceView()
         case .item(let itemAction):
             guard let id = state.article?.itemID else { return state.say(.reader(.needsItem)) }

@@ -15,14 +15,12 @@ extension ReaderApp {
         case .sort(let reverse): state.prompt = .sort(reverse: reverse, feeds: true)
         case .setFilter: state.prompt = .filter(text: state.views.feedFilter ?? "", error: nil)
         case .clearFilter: clearFeedFilter()
-        case .selectFilter: state.say(.reader(.selectFilterNeedsAList))
+        case .selectFilter, .deleteAllArticles, .item: belongsElsewhere(action)
         case .deleteFeed: askDeleteFeed()
         case .moveFeed(let offset): moveFeed(by: offset)
         case .editURLs: editURLs()
         case .markFeedRead: markSelectedFeedRead()
-        case .deleteAllArticles: state.say(.reader(.deleteAllNeedsAList))
         case .toggleSourceView: notHere(action.action)
-        case .item: state.say(.reader(.needsItem))
         }
     }
 

@@ -11,11 +11,7 @@ extension ReaderApp {
         case .refreshFeed: refreshOpenFeed()
         case .step(let forward): state.move(forward ? .down : .up)
         case .goToFeed(let forward): goToFeed(forward: forward, unreadOnly: false)
-        case .clearFilter: state.say(.reader(.noFilter))
-        case .selectFilter: state.say(.reader(.selectFilterNeedsAList))
-        case .deleteAllArticles: state.say(.reader(.deleteAllNeedsAList))
-        case .deleteFeed: state.say(.selectFeedToDelete)
-        case .editURLs: state.say(.reader(.editURLsNeedsTheFeedList))
+        case .clearFilter, .selectFilter, .deleteAllArticles, .deleteFeed, .editURLs: belongsElsewhere(action)
         case .markFeedRead: markListRead()
         case .item(let itemAction): linkListItemAction(itemAction, picker)
         }
