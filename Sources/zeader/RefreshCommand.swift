@@ -50,7 +50,7 @@ struct RefreshCommand: AsyncParsableCommand {
                 only = local
             }
         }
-        var options = RefreshOptions(jobs: jobs)
+        var options = config.refreshOptions(RefreshOptions(jobs: jobs))
         options.ignoreRules = config.ignoreRules  // the config's killfile
         options.retention = config.retention
         options.fullArticleScopes = config.fullArticleScopes

@@ -59,7 +59,7 @@ struct Zeader: AsyncParsableCommand {
             if demo { try DemoFeeds.load(into: store) }
             let fetcher = FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion))
             // The demo's feeds are offline: no refresh there.
-            var options = RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs)
+            var options = config.refreshOptions(RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
             options.ignoreRules = config.ignoreRules
             options.retention = config.retention
             options.fullArticleScopes = config.fullArticleScopes

@@ -114,7 +114,10 @@ import Testing
         #expect(config.articleCommands.notifyProgram == "notify-send -a zeader")
         #expect(config.articleCommands.macros["v"] == [.open, .toggleRead])
         #expect(config.articleCommands.macros["w"] == [.pipeTo])
-        #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("macro v nonsense", file: "t") }
+        // A macro with an action Zeader lacks is a warning, and the macro is left out.
+        let unknown = try ReaderConfig.parse("macro v nonsense", file: "t")
+        #expect(unknown.articleCommands.macros["v"] == nil)
+        #expect(unknown.warnings.map(\.description).contains { $0.contains("nonsense") })
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("save-path", file: "t") }
         #expect(ArticleExport.expanded("~/a", environment: ["HOME": "/h"]) == "/h/a")
         #expect(try CommandRunner.arguments("grep -i \"swift linux\"") == ["grep", "-i", "swift linux"])

@@ -62,6 +62,23 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The fetch was cancelled by the caller.
     case cancelled(url: URL)
 
+    /// Whether fetching again soon may succeed: the server did not answer in time, the
+    /// connection failed or was cut, or the server had an error (5xx). A refusal that stays
+    /// (4xx, a bad URL, a size cap, a redirect rule) is not worth another try.
+    ///
+    /// ```swift
+    /// if case .failed(let error) = outcome, error.isWorthRetrying { outcome = await fetcher.fetch(request) }
+    /// ```
+    public var isWorthRetrying: Bool {
+        switch self {
+        case .timedOut, .transport, .incompleteBody: return true
+        case .httpStatus(let status, _): return (500...599).contains(status)
+        case .invalidURL, .unsupportedScheme, .tooLarge, .bodyLongerThanDeclared, .tooManyRedirects, .redirectLoop,
+            .unsupportedRedirect, .credentialedRedirect, .headersTooLarge, .fileNotFound, .fileUnreadable, .cancelled:
+            return false
+        }
+    }
+
     /// The URL the error is about.
     ///
     /// ```swift

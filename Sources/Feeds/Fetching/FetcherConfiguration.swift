@@ -56,12 +56,20 @@ public struct FetcherConfiguration: Sendable, Equatable {
         self.maxRetryAfter = maxRetryAfter
     }
 
-    /// The `User-Agent` header value, `zeader/VERSION`.
+    /// The `User-Agent` header value: ``customUserAgent`` when set, else `zeader/VERSION`.
     ///
     /// ```swift
     /// FetcherConfiguration(version: "1.2").userAgent   // "zeader/1.2"
     /// ```
-    public var userAgent: String { "zeader/\(version)" }
+    public var userAgent: String { customUserAgent ?? "zeader/\(version)" }
+
+    /// A `User-Agent` sent in place of `zeader/VERSION` (the config's `user-agent`, for a
+    /// server that refuses unknown clients). Starts as ``defaultUserAgent``.
+    ///
+    /// ```swift
+    /// configuration.customUserAgent = "Mozilla/5.0 (X11; Linux x86_64)"
+    /// ```
+    public var customUserAgent: String? = FetcherConfiguration.defaultUserAgent
 }
 
 // MARK: - The process's trust settings
@@ -80,4 +88,18 @@ extension FetcherConfiguration {
     }
 
     private static let defaultCAFileStorage = Mutex<String?>(nil)
+
+    /// The ``customUserAgent`` every configuration made from now on starts with: the front
+    /// end sets it once from the config file's `user-agent`, so that every fetch (a refresh,
+    /// an add, a sync, a podcast download) names itself the same way.
+    ///
+    /// ```swift
+    /// FetcherConfiguration.defaultUserAgent = "Mozilla/5.0 (X11; Linux x86_64)"
+    /// ```
+    public static var defaultUserAgent: String? {
+        get { defaultUserAgentStorage.withLock { $0 } }
+        set { defaultUserAgentStorage.withLock { $0 = newValue } }
+    }
+
+    private static let defaultUserAgentStorage = Mutex<String?>(nil)
 }

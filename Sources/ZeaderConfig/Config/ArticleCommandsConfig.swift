@@ -32,18 +32,14 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
             guard arguments.count == 1 else { throw ArticleConfigError("notify-program needs one command (quote it)") }
             notifyProgram = arguments[0]
         case "macro":
-            guard arguments.count >= 2, arguments[0].count == 1, let key = arguments[0].first else {
+            guard arguments.count >= 2, let keyName = arguments.first, !keyName.isEmpty else {
                 throw ArticleConfigError("macro needs one key character and at least one action")
             }
-            var actions: [Action] = []
-            // newsboat separates a macro's commands with ';'.
-            for word in arguments.dropFirst().flatMap({ $0.split(separator: ";").map(String.init) }) {
-                let name = word.trimmingCharacters(in: .whitespaces)
-                if name.isEmpty { continue }
-                guard let action = Action(rawValue: name) else { throw ArticleConfigError("macro: unknown action '\(name)'") }
-                actions.append(action)
+            // newsboat's control keys (`macro ^F …`) have no place among Zeader's macro characters.
+            guard keyName.count == 1, let key = keyName.first else {
+                throw .macroIgnored(key: keyName, because: "Zeader's macro keys are single characters")
             }
-            guard !actions.isEmpty else { throw ArticleConfigError("macro needs at least one action") }
+            let actions = try MacroLine(arguments.dropFirst()).actions(key: keyName).get()
             macros[key] = actions
         default:
             return false
@@ -52,8 +48,17 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
     }
 }
 
-/// A bad `save-path`, `bookmark-cmd`, `notify-program` or `macro` line.
+/// A bad `save-path`, `bookmark-cmd`, `notify-program` or `macro` line; a warning when the
+/// line is only ignored (a macro Zeader cannot run).
 struct ArticleConfigError: Error {
     let message: String
+    var isWarning = false
     init(_ message: String) { self.message = message }
+
+    /// A macro that is left out, with the reason.
+    static func macroIgnored(key: String, because reason: String) -> ArticleConfigError {
+        var error = ArticleConfigError("macro \(key): \(reason) (macro ignored)")
+        error.isWarning = true
+        return error
+    }
 }

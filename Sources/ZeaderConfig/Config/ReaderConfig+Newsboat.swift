@@ -55,13 +55,14 @@ extension ReaderConfig {
         case "reload-threads": reloadThreads = try clamped(1...64)
         case "show-read-feeds": views.showReadFeeds = try yesNo()
         case "show-read-articles": views.showReadArticles = try yesNo()
+        // An order Zeader does not know keeps the default, as newsboat does.
         case "feed-sort-order":
             do { views.feedOrder = try FeedSortOrder(newsboat: try one()) } catch let error as ReaderConfigError.Message {
-                throw fail(error.text)
+                warnings.append(fail("\(error.text) (the default order is kept)"))
             }
         case "article-sort-order":
             do { views.itemOrder = try ItemSortOrder(newsboat: try one()) } catch let error as ZeaderError {
-                throw fail("\(error)")
+                warnings.append(fail("\(error) (the default order is kept)"))
             }
         default:
             let reason =
@@ -98,7 +99,11 @@ extension ReaderConfig {
     public static func check(_ text: String, file: String) -> [ConfigProblem] {
         let (config, errors) = parseCollecting(text, file: file)
         let problems = errors.map { ConfigProblem(isError: true, $0) } + config.warnings.map { ConfigProblem(isError: false, $0) }
-        return problems.sorted { $0.problem.line < $1.problem.line }
+        // By line within each file; an included file's problems after those of the file that first names one.
+        var files: [String] = []
+        for problem in problems where !files.contains(problem.problem.file) { files.append(problem.problem.file) }
+        func order(_ p: ConfigProblem) -> (Int, Int) { (files.firstIndex(of: p.problem.file) ?? 0, p.problem.line) }
+        return problems.sorted { order($0) < order($1) }
     }
 
     /// Reads the remembered views (``ViewStateFile``) over the config's, and remembers them there from now on.
@@ -112,7 +117,7 @@ extension ReaderConfig {
     static let newsboatActionsWithoutEquivalent: Set<String> = [
         "mark-all-above-as-read", "save-all", "open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read",
         "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero", "reload-urls", "purge-deleted",
-        "switch-focus",
+        "switch-focus", "goto-title",
     ]
 
     /// newsboat 2.21's configuration directives (its man page), for "no equivalent" warnings.

@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import ZeaderKit
 
 /// `ca-file PATH`: a PEM file of CA certificates that every fetch trusts besides the
 /// system's (a self-hosted FreshRSS or feed server with a private CA).
@@ -34,8 +35,26 @@ extension ReaderConfig {
     /// ReaderConfig.applyTrustSettings()   // at start-up, before any fetcher exists
     /// ```
     public static func applyTrustSettings(from url: URL? = nil) {
-        guard let config = try? load(from: url), let caFile = config.caFile else { return }
-        FetcherConfiguration.defaultCAFile = caFile
+        guard let config = try? load(from: url) else { return }
+        if let caFile = config.caFile { FetcherConfiguration.defaultCAFile = caFile }
+        // newsboat's user-agent names every fetch, as ca-file trusts for every fetch.
+        if let userAgent = config.behaviour.userAgent { FetcherConfiguration.defaultUserAgent = userAgent }
+    }
+
+    /// A refresh's options with the config's `download-timeout` and `download-retries`
+    /// (newsboat's), for the reader's refresh and `zeader refresh` alike.
+    ///
+    /// ```swift
+    /// let options = config.refreshOptions(RefreshOptions(jobs: 8))
+    /// ```
+    public func refreshOptions(_ options: RefreshOptions) -> RefreshOptions {
+        var options = options
+        options.downloadAttempts = behaviour.downloadRetries
+        if let seconds = behaviour.downloadTimeoutSeconds {
+            options.fetcherConfiguration.totalTimeout = TimeInterval(seconds)
+            options.fetcherConfiguration.idleTimeout = min(options.fetcherConfiguration.idleTimeout, TimeInterval(seconds))
+        }
+        return options
     }
 }
 

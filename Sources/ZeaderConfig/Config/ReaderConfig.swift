@@ -64,6 +64,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var ignoreRules: [Killfile.Rule] = []
     /// `save-path`, `bookmark-cmd`, `notify-program`, `macro` (``ArticleCommandsConfig``).
     public var articleCommands = ArticleCommandsConfig()
+    /// `confirm-exit`, `refresh-on-startup`, `user-agent` and newsboat's other settings of how
+    /// the reader behaves (``ReaderBehaviour``).
+    public var behaviour = ReaderBehaviour()
     /// `ca-file`: extra CA certificates for https (ReaderConfig+Trust.swift).
     public var caFile: String?
 
@@ -140,20 +143,32 @@ public struct ReaderConfig: Equatable, Sendable {
     static func parseCollecting(_ text: String, file: String) -> (ReaderConfig, [ReaderConfigError]) {
         var config = ReaderConfig()
         var errors: [ReaderConfigError] = []
+        config.read(text, chain: [file], errors: &errors)
+        return (config, errors)
+    }
+
+    /// Applies every line of `text`, the last file of `chain` (the files being read, an
+    /// `include`'s first: ReaderConfig+Include.swift), collecting each bad line's error.
+    mutating func read(_ text: String, chain: [String], errors: inout [ReaderConfigError]) {
+        let file = chain.last ?? ""
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
             func fail(_ message: String) -> ReaderConfigError {
                 ReaderConfigError(file: file, line: lineNumber, message: message)
             }
             do {
-                try config.apply(String(rawLine), file: file, line: lineNumber, fail: fail)
+                let words = try Self.tokenize(String(rawLine)).get(orThrow: fail)
+                if words.first == "include" {
+                    try include(Array(words.dropFirst()), chain: chain, fail: fail, errors: &errors)
+                } else {
+                    try apply(String(rawLine), file: file, line: lineNumber, fail: fail)
+                }
             } catch let error as ReaderConfigError {
                 errors.append(error)
             } catch {
                 errors.append(fail("\(error)"))
             }
         }
-        return (config, errors)
     }
 
     /// Applies one line of the config file.
@@ -170,23 +185,10 @@ public struct ReaderConfig: Equatable, Sendable {
             // newsboat's optional third word names a dialog (feedlist, articlelist…): Zeader's keys are global.
             guard arguments.count == 2 || arguments.count == 3 else { throw fail("bind-key needs a key and an action") }
             guard let key = Key(name: arguments[0]) else { throw fail("unknown key '\(arguments[0])'") }
-            if Action(configName: arguments[1]) == nil, Self.newsboatActionsWithoutEquivalent.contains(arguments[1]) {
-                config.warnings.append(fail("newsboat's action '\(arguments[1])' has no equivalent in Zeader (line ignored)"))
-                return
+            switch Action.resolve(configName: arguments[1]) {
+            case .success(let action): config.keyMap.bind(key, to: action)
+            case .failure(let problem): config.warnings.append(fail("\(problem.message) (line ignored)"))
             }
-            if arguments[1].hasPrefix("pb-") {
-                // podboat's own keys (`bind-key d pb-download podboat`): Zeader's queue is `zeader podcasts`.
-                config.warnings.append(
-                    fail(
-                        "podboat's action '\(arguments[1])' belongs to podboat; Zeader's queue is zeader podcasts (line ignored)")
-                )
-                return
-            }
-            guard let action = Action(configName: arguments[1]) else {
-                throw fail(
-                    "unknown action '\(arguments[1])' (one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            config.keyMap.bind(key, to: action)
         case "unbind-key":
             // As with bind-key, newsboat's optional view word applies to every screen; `-a` unbinds every key.
             guard arguments.count == 1 || arguments.count == 2 else { throw fail("unbind-key needs one key, or -a") }
@@ -208,8 +210,9 @@ public struct ReaderConfig: Equatable, Sendable {
             }
             config.syncIntervalSeconds = seconds
         case "browser":
-            guard arguments.count == 1 else { throw fail("browser needs one command (quote it)") }
-            config.browser = arguments[0]
+            // Unquoted words (`browser firefox %u`) are one command, as newsboat reads them.
+            guard !arguments.isEmpty else { throw fail("browser needs a command") }
+            config.browser = arguments.joined(separator: " ")
         case "color":
             if arguments.count >= 3 {
                 config.colorRules.append(try ColorRule.parse(arguments).get(orThrow: fail))
@@ -220,7 +223,11 @@ public struct ReaderConfig: Equatable, Sendable {
             }
             config.useColor = arguments[0] == "yes"
         case "highlight":
-            config.highlightRules.append(try HighlightRule.parse(arguments).get(orThrow: fail))
+            // A highlight Zeader cannot read (a regular expression ICU refuses) only loses its colour.
+            switch HighlightRule.parse(arguments) {
+            case .success(let rule): config.highlightRules.append(rule)
+            case .failure(let problem): config.warnings.append(fail("\(problem.message) (line ignored)"))
+            }
         case "smart-feed":
             // The predicate is kept as written: its own quotes belong to it.
             guard arguments.count >= 2, let predicate = Self.rawRemainder(of: String(rawLine), afterWords: 2) else {
@@ -239,6 +246,12 @@ public struct ReaderConfig: Equatable, Sendable {
             config.ignoreRules.append(rule)
         case _ where RetentionPolicy.directives.contains(directive):
             do { try config.retention.apply(directive: directive, arguments: arguments) } catch { throw fail(error.message) }
+        case _ where ReaderBehaviour.directives.contains(directive):
+            do {
+                if let warning = try config.behaviour.apply(directive, arguments) { config.warnings.append(fail(warning.text)) }
+            } catch {
+                throw fail(error.text)
+            }
         case "ca-file":
             config.caFile = try Self.trustedCAFile(arguments).mapError { fail($0.message) }.get()
         case "full-article":
@@ -254,7 +267,9 @@ public struct ReaderConfig: Equatable, Sendable {
             do {
                 if try config.articleCommands.apply(directive, arguments) { return }
             } catch {
-                throw fail(error.message)
+                guard error.isWarning else { throw fail(error.message) }
+                config.warnings.append(fail(error.message))
+                return
             }
             try config.applyNewsboat(directive, arguments, fail: fail)
         }

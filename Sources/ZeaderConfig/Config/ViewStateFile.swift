@@ -64,13 +64,14 @@ public enum ViewStateFile {
             let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
             guard (2...3).contains(words.count), let now = current[words[0]] else { continue }
             let base = words.count == 3 ? words[2] : defaults[words[0]]
-            guard base == now, let parsed = try? ReaderConfig.parse("\(words[0]) \(words[1])", file: url.path).views
+            guard base == now, let parsed = try? ReaderConfig.parse("\(words[0]) \(words[1])", file: url.path),
+                parsed.warnings.isEmpty
             else { continue }
             switch words[0] {
-            case "show-read-feeds": result.showReadFeeds = parsed.showReadFeeds
-            case "show-read-articles": result.showReadArticles = parsed.showReadArticles
-            case "feed-sort-order": result.feedOrder = parsed.feedOrder
-            default: result.itemOrder = parsed.itemOrder
+            case "show-read-feeds": result.showReadFeeds = parsed.views.showReadFeeds
+            case "show-read-articles": result.showReadArticles = parsed.views.showReadArticles
+            case "feed-sort-order": result.feedOrder = parsed.views.feedOrder
+            default: result.itemOrder = parsed.views.itemOrder
             }
         }
         return result

@@ -6,6 +6,8 @@ extension Action {
         "reload": .refreshFeed, "reload-all": .refreshAll, "pageup": .pageUp, "pagedown": .pageDown,
         "home": .top, "end": .bottom, "toggle-article-read": .toggleRead, "mark-all-feeds-read": .markAllRead,
         "open-search": .search,
+        // newsboat has both for its tag dialog; `open-in-browser-noninteractively` opens as Zeader always does.
+        "select-tag": .setTag, "open-in-browser-noninteractively": .openInBrowser,
     ]
 
     /// The action a config file names: Zeader's name or newsboat's.

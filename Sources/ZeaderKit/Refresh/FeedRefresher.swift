@@ -283,7 +283,13 @@ public final class FeedRefresher: Sendable {
     /// Fetch → parse (on a guarded thread, never a context's queue).
     private func fetchAndParse(_ target: Target) async -> FeedImporter.Input {
         guard let request = target.request else { return .failed(target.refusal ?? .invalidURL(target.url)) }
-        return await Self.fetchAndParse(request, with: fetcher)
+        var input = await Self.fetchAndParse(request, with: fetcher)
+        var attempts = 1
+        while attempts < options.downloadAttempts, case .outcome(.failed(let error)) = input, error.isWorthRetrying {
+            attempts += 1
+            input = await Self.fetchAndParse(request, with: fetcher)
+        }
+        return input
     }
 
     /// The fetch's outcome, with a 2xx body parsed; the body itself is released on return,
@@ -337,6 +343,9 @@ public struct RefreshOptions: Sendable {
     public var fullArticleScopes: [FeedScope] = []
     /// When the feeds waiting to be stored are saved together (``SaveGrouping``).
     var saveGrouping = SaveGrouping.Limits()
+    /// Fetches of a feed before its failure is kept, when the failure may pass (no answer, a
+    /// connection cut, a server error: ``FetchError/isWorthRetrying``); newsboat's `download-retries`.
+    public var downloadAttempts = 1
 
     /// `jobs` feeds at a time (default 8), at most `maxPerHost` to one host (default 4).
     public init(jobs: Int = 8, maxPerHost: Int = 4) {

@@ -262,6 +262,8 @@ public struct AppState: Equatable, Sendable {
     /// After the macro prefix (`,`): the next key names the macro (ReaderApp+Macros.swift).
     public var awaitingMacroKey = false
     public var colors = true
+    /// newsboat's `show-keymap-hint`: the keys on the status line when it has nothing else.
+    public var showsKeymapHint = true
     /// The config's `highlight` rules, applied by the lists and the article (HighlightRule.swift).
     public var highlights: [HighlightRule] = []
     /// Hidden read feeds/items, sort orders, tag and feed filter (ViewOptions.swift).

@@ -28,6 +28,9 @@ extension ReaderApp {
         } else if state.screen != .feeds {
             return notHere(forward ? .nextUnread : .prevUnread)
         }
+        if state.screen != .feeds, !config.behaviour.gotoNextFeed {
+            return state.say(forward ? .noMoreUnreadItems : .reader(.noPreviousUnreadItems))
+        }
         // Through the feed list, from the feed after the open one (or the selected one), round to it again.
         let count = state.feeds.count
         let current = openFeedIndex() ?? state.feedPosition.cursor

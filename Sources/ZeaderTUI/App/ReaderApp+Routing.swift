@@ -29,7 +29,7 @@ extension ReaderApp {
         case .help: showHelp()
         case .redraw: backend.updateSize()
         case .refreshAll: refresh([])
-        case .markAllRead: markAllRead()
+        case .markAllRead: if !asksBeforeMarkingAllRead() { markAllRead() }
         case .search: state.prompt = state.searchPrompt()
         case .addFeed: state.prompt = .addFeed(text: "")
         case .cmdline: state.prompt = .cmdline(text: "")
@@ -66,7 +66,7 @@ extension ReaderApp {
         case .moveFeedUp: onScreen(.moveFeed(by: -1))
         case .moveFeedDown: onScreen(.moveFeed(by: 1))
         case .editURLs: onScreen(.editURLs)
-        case .markFeedRead: onScreen(.markFeedRead)
+        case .markFeedRead: if !asksBeforeMarkingFeedRead() { onScreen(.markFeedRead) }
         case .deleteAllArticles: onScreen(.deleteAllArticles)
         case .toggleSourceView: onScreen(.toggleSourceView)
         // The item under the cursor or the article shown (Screens/ItemActions.swift).
@@ -194,6 +194,7 @@ extension ReaderApp {
             guard let yes = answer(key) else { return }
             state.prompt = nil
             if yes { attempt { state.say(.reader(.deletedItems(try ItemDeletion.delete(ids, in: model.context)))) } }
+        case .confirm(let question): answer(question, key: key)
         }
     }
 

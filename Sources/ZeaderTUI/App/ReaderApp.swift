@@ -86,6 +86,7 @@ public final class ReaderApp: @unchecked Sendable {
         state.colors = config.useColor
         state.highlights = config.highlightRules
         state.views = config.views
+        state.showsKeymapHint = config.behaviour.showKeymapHint
     }
 
     /// Loads the feed list, starts watching the model, draws the first frame. On `queue`.
@@ -131,7 +132,7 @@ public final class ReaderApp: @unchecked Sendable {
         if config.syncIntervalSeconds > 0, refresher?.syncs == true {
             syncTimer = backgroundRefreshTimer(seconds: min(config.syncIntervalSeconds, ReaderConfig.longestIntervalSeconds))
         }
-        if refresher?.refreshesOnStart == true { perform(.refreshAll) }
+        if refresher?.refreshesOnStart == true || (refresher != nil && config.refreshesAtStart) { perform(.refreshAll) }
         redraw()
         if state.feedSummary != nil { queue.async { [self] in completeFeedListAndRedraw() } }
     }
@@ -295,6 +296,7 @@ public final class ReaderApp: @unchecked Sendable {
             var list = ItemListState(source: source, title: title, ids: ids)
             list.isComplete = complete
             state.stack = [.feeds, .items(list)]
+            if config.behaviour.gotoFirstUnread { selectFirstUnread() }
         } catch {
             state.say(.cannotList(title: title, "\(error)"))
         }
@@ -316,7 +318,7 @@ public final class ReaderApp: @unchecked Sendable {
                 modelChanged = true
             }
         } else {
-            quit()
+            quitAsking()
         }
     }
 

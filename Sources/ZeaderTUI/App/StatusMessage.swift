@@ -394,6 +394,8 @@ public enum Prompt: Equatable, Sendable {
     case editFlags(text: String, id: ObjectID)
     case gotoURL(text: String)
     case confirmDeleteItems(count: Int, ids: [ObjectID])
+    /// newsboat's `confirm-…` questions (ReaderApp+Confirm.swift).
+    case confirm(Confirmation)
 
     /// The line as shown.
     public var line: String {
@@ -418,6 +420,7 @@ public enum Prompt: Equatable, Sendable {
         case .editFlags(let text, _): return "Flags (letters A-Z, a-z): " + text
         case .gotoURL(let text): return "Go to URL #" + text
         case .confirmDeleteItems(let count, _): return "Delete all \(count) items of this list? [y/n]"
+        case .confirm(let question): return question.question
         }
     }
 
@@ -426,7 +429,7 @@ public enum Prompt: Equatable, Sendable {
         switch self {
         case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
         case .cmdline, .editFlags, .gotoURL: return true
-        case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems: return false
+        case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems, .confirm: return false
         }
     }
 }

@@ -268,7 +268,7 @@ enum StatusLineView {
         } else if state.screen == .article, !state.pendingLinkNumber.isEmpty {
             text = "Open link \(state.pendingLinkNumber) (ENTER)"
         } else {
-            text = hints(state, keyMap: keyMap)
+            text = state.showsKeymapHint ? hints(state, keyMap: keyMap) : ""
         }
         if let (done, total) = state.refreshProgress {
             // A sync counts items, and only once it knows how many it pulls.
