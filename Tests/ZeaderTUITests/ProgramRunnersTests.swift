@@ -77,6 +77,7 @@ import Testing
         #expect(mask("SigIgn:") & ~(UInt64(0b11) << 31) == 0)
     }
 
+    /// With `run-through-shell no`, the browser's words are split as pipe-to's are.
     @Test func theBrowserIsSplitAsPipeToIs() throws {
         let browsers = [
             #"my-browser --profile "Work Profile" 'new tab'"#, #"my-browser a\ b"#, "\tmy-browser\t-x  ",
@@ -89,7 +90,9 @@ import Testing
             } else {
                 expected.append("https://swift.org/")
             }
-            #expect(try LinkOpener.command(for: "https://swift.org/", browser: browser, environment: [:]) == expected)
+            #expect(
+                try LinkOpener.command(for: "https://swift.org/", browser: browser, throughShell: false, environment: [:])
+                    == expected)
         }
         #expect(
             try LinkOpener.command(for: "https://swift.org/", browser: nil, environment: ["BROWSER": #"b "x y":lynx"#])

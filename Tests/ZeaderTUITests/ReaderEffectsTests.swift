@@ -61,7 +61,7 @@ final class RecordingEffects: ReaderEffects, Sendable {
         h.type(.enter, .enter)
         let link = try #require(h.queue.sync { h.app.state.article?.link })
         #expect(h.type(.character("o")).contains("Opened \(link)"))
-        #expect(effects.programs == [ProgramRun(argv: ["lynx", "-dump", link], purpose: .browser(link: link))])
+        #expect(effects.programs == [ProgramRun(argv: ["/bin/sh", "-c", "lynx -dump '\(link)'"], purpose: .browser(link: link))])
         #expect(h.backend.suspendCount == 0)  // the recording runner takes no terminal
         // A browser that fails is named with its status.
         let failing = RecordingEffects(exitStatus: 3)

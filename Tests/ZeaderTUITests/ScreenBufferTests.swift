@@ -99,8 +99,14 @@ import Testing
         #expect(try LinkOpener.command(for: url, browser: nil, environment: [:]) == ["xdg-open", url])
         #expect(
             try LinkOpener.command(for: url, browser: nil, environment: ["BROWSER": "lynx -dump:w3m"]) == ["lynx", "-dump", url])
+        // The config's browser runs through the shell (the URL quoted), or, with
+        // run-through-shell no, as its words with the URL an argument of its own.
         #expect(
-            try LinkOpener.command(for: "mailto:a@b.example", browser: "w3m", environment: [:]) == ["w3m", "mailto:a@b.example"])
+            try LinkOpener.command(for: "mailto:a@b.example", browser: "w3m", environment: [:])
+                == ["/bin/sh", "-c", "w3m 'mailto:a@b.example'"])
+        #expect(
+            try LinkOpener.command(for: "mailto:a@b.example", browser: "w3m", throughShell: false, environment: [:])
+                == ["w3m", "mailto:a@b.example"])
     }
 
     @Test func otherSchemesAndControlCharactersAreRefused() {

@@ -171,7 +171,7 @@ import ZeaderKit
                 "config:14: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)"
             ])
         #expect(
-            try LinkOpener.command(for: "https://a.example/x", browser: config.browser) == [
+            try LinkOpener.command(for: "https://a.example/x", browser: config.browser, throughShell: false) == [
                 "firefox", "--new-tab", "https://a.example/x",
             ])
         // auto-reload no turns the interval off whatever reload-time says.

@@ -32,6 +32,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var syncIntervalSeconds = ReaderConfig.defaultSyncIntervalSeconds
     /// The browser command; nil means `$BROWSER`, else `xdg-open`.
     public var browser: String?
+    /// `run-through-shell no`: `browser` is split into words and executed with no shell, the
+    /// URL an argument of its own; by default it runs through `sh -c` as newsboat runs it.
+    public var runThroughShell = true
     public var smartFeeds: [SmartFeedDefinition] = []
     public var useColor = true
     // newsboat's directives: ReaderConfig+Newsboat.swift.
@@ -213,6 +216,11 @@ public struct ReaderConfig: Equatable, Sendable {
             // Unquoted words (`browser firefox %u`) are one command, as newsboat reads them.
             guard !arguments.isEmpty else { throw fail("browser needs a command") }
             config.browser = arguments.joined(separator: " ")
+        case "run-through-shell":
+            guard arguments.count == 1, let yes = ["yes": true, "no": false][arguments[0].lowercased()] else {
+                throw fail("run-through-shell needs yes or no")
+            }
+            config.runThroughShell = yes
         case "color":
             if arguments.count >= 3 {
                 config.colorRules.append(try ColorRule.parse(arguments).get(orThrow: fail))

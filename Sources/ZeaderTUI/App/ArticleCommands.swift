@@ -29,7 +29,7 @@ enum ArticleCommands {
         case (.success(0), .pipe): return .reader(.piped(to: program.argv[0]))
         case (.success(0), .browser(let link)): return .opened(link)
         case (.success(0), .editor(let path)): return .reader(.edited(path))
-        case (.success(let status), _): return .programExited(command: program.argv[0], status: status)
+        case (.success(let status), _): return .programExited(command: program.commandName, status: status)
         }
     }
 }

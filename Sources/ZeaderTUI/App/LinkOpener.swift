@@ -1,11 +1,13 @@
 import Feeds
 import Foundation
 
-/// Opens links safely: only `http`, `https` and `mailto`, by executing the browser with
-/// the URL as its own argument (no shell ever parses it).
+/// Opens links safely: only `http`, `https` and `mailto`. The config's `browser` runs as
+/// newsboat runs it, through `sh -c` with the URL quoted in place of `%u` (``ShellCommand``);
+/// with `run-through-shell no`, and for `$BROWSER` and `xdg-open`, the browser's words are
+/// executed with the URL as an argument of its own (no shell parses it).
 ///
 /// ```swift
-/// let argv = try LinkOpener.command(for: "https://swift.org", browser: "lynx -dump")   // ["lynx", "-dump", "https://swift.org"]
+/// let argv = try LinkOpener.command(for: "https://swift.org", browser: "lynx -dump")   // ["/bin/sh", "-c", "lynx -dump 'https://swift.org'"]
 /// ```
 public enum LinkOpener {
     /// A link that may not be opened.
@@ -15,12 +17,15 @@ public enum LinkOpener {
         public var description: String { "not opening \(link): \(reason)" }
     }
 
-    /// The argument vector to run: the browser's words (config `browser`, else
-    /// `$BROWSER`, else `xdg-open`), then the URL, or the URL in place of `%u` (newsboat's form).
+    /// The argument vector to run: the config's `browser` through the shell (unless
+    /// `throughShell` is false), else the browser's words (`browser`, else `$BROWSER`, else
+    /// `xdg-open`), then the URL, or the URL in place of `%u` (newsboat's form).
     public static func command(
-        for link: String, browser: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+        for link: String, browser: String?, throughShell: Bool = true,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(RefusedLink) -> [String] {
-        guard !link.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
+        guard !link.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
+        else {
             throw RefusedLink(link: link, reason: "it contains spaces or control characters")
         }
         guard let url = URL(string: link), let scheme = url.scheme?.lowercased() else {
@@ -28,6 +33,13 @@ public enum LinkOpener {
         }
         guard ["http", "https", "mailto"].contains(scheme) else {
             throw RefusedLink(link: link, reason: "only http, https and mailto links are opened")
+        }
+        if throughShell, let browser, !browser.isEmpty {
+            do throws(ShellCommand.UnbalancedQuotes) {
+                return ShellCommand.argv(try ShellCommand.substituting(link, in: browser))
+            } catch {
+                throw RefusedLink(link: link, reason: error.description)
+            }
         }
         let chosen = [browser, environment["BROWSER"]].compactMap { $0 }.first { !$0.isEmpty } ?? "xdg-open"
         // $BROWSER may list alternatives separated by ':'; the first one is used.

@@ -489,7 +489,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     func open(link: String) {
         let argv: [String]
-        do { argv = try LinkOpener.command(for: link, browser: config.browser) } catch {
+        do { argv = try LinkOpener.command(for: link, browser: config.browser, throughShell: config.runThroughShell) } catch {
             state.say(.failed(error.description))
             return
         }
