@@ -58,6 +58,7 @@ extension FeedLibrary {
             batchSize: max(1, batchSize / chunkSize))
         var counts = NewsboatItemCounts()
         var seen = SeenItemKeys()
+        let sharedLinks = try cache.sharedLinks()
         let result: BatchImporter.Result
         do {
             if try importer.marker()?.isFinished == true { try importer.discardMarker() }
@@ -69,7 +70,8 @@ extension FeedLibrary {
             ) { range, context in
                 let items = try cache.items(in: range)
                 try Self.importNewsboatItems(
-                    items, feedIDs: feedIDs, lookUp: { resuming || feedsWithItems.contains($0) }, seen: &seen, now: now,
+                    items, feedIDs: feedIDs, sharedLinks: sharedLinks, lookUp: { resuming || feedsWithItems.contains($0) },
+                    seen: &seen, now: now,
                     in: context, counts: &counts)
             }
             try importer.discardMarker()
@@ -187,7 +189,8 @@ extension FeedLibrary {
     /// `lookUp` tells the feeds whose every item may be stored already; of the others, only
     /// the items `seen` says an earlier part of this run may have stored are looked up.
     private static func importNewsboatItems(
-        _ items: [NewsboatCache.Item], feedIDs: [String: ObjectID], lookUp: (String) -> Bool,
+        _ items: [NewsboatCache.Item], feedIDs: [String: ObjectID], sharedLinks: [String: Set<String>],
+        lookUp: (String) -> Bool,
         seen: inout SeenItemKeys, now: Date, in context: ManagedObjectContext, counts: inout NewsboatItemCounts
     ) throws {
         var byFeed: [String: [NewsboatCache.Item]] = [:]
@@ -195,7 +198,7 @@ extension FeedLibrary {
         var guidsToLookUp = Set<String>()
         var feedsToLookUp = Set<String>()
         for var item in items {
-            item.guid = zeaderGuid(for: item)
+            item.guid = zeaderGuid(for: item, sharedLinks: sharedLinks[item.feedURL] ?? [])
             if byFeed[item.feedURL] == nil { feedOrder.append(item.feedURL) }
             byFeed[item.feedURL, default: []].append(item)
             if lookUp(item.feedURL) || seen.insert(feed: item.feedURL, guid: item.guid) {
@@ -284,16 +287,19 @@ extension FeedLibrary {
         }
     }
 
-    /// The guid Zeader's parser gives the item. newsboat names an item without a guid by
-    /// its link followed by its date as the feed wrote it (else its link, else its title);
-    /// the parser by a hash of its link and title (``ItemImport/guid(for:)``). The first
-    /// form cannot be a guid the feed gave, so it is converted here; a bare link or title
-    /// might be the feed's own guid, so those stay, and ``ItemImport`` matches them to a
-    /// refreshed item that has no guid.
-    static func zeaderGuid(for item: NewsboatCache.Item) -> String {
+    /// The guid Zeader keeps for the item. newsboat names an item without a guid by its
+    /// link followed by its date as the feed wrote it (else its link, else its title); a
+    /// refresh parses such an item under a hash of its link and title and looks it up by its
+    /// link, else its title (``ItemImport``). The first form cannot be a guid the feed gave,
+    /// so it becomes the link alone (the hash a refresh computes, for items of the feed in
+    /// `sharedLinks`); a bare link or title might be the feed's own guid, so those stay.
+    static func zeaderGuid(for item: NewsboatCache.Item, sharedLinks: Set<String> = []) -> String {
         guard let link = item.link, item.guid.count > link.count, item.guid.hasPrefix(link), item.published != nil else {
             return item.guid
         }
+        // The link alone is what a refresh looks a guid-less item up by (whatever its title
+        // reads as); items sharing a link need their titles to stay apart.
+        if !sharedLinks.contains(link) { return link }
         return "zeader:" + ItemImport.stableHash([link, item.title ?? ""])
     }
 

@@ -84,8 +84,28 @@ struct NewsboatCache {
     func feeds() throws(ZeaderError) -> [Feed] {
         try rows("SELECT rssurl, url, title FROM rss_feed ORDER BY rowid").compactMap { row in
             guard let url = Self.text(row[0]) else { return nil }
-            return Feed(url: url, siteLink: Self.text(row[1]), title: Self.text(row[2]))
+            return Feed(url: url, siteLink: Self.text(row[1]), title: Self.text(row[2]).map(Self.repairedText))
         }
+    }
+
+    /// The links that newsboat's name of more than one item of a feed starts with. newsboat
+    /// names an item without a guid by its link (followed by its date, when it has one), so
+    /// the import may name it by its link alone, as a refresh looks it up, only where that
+    /// link is the item's own.
+    ///
+    /// ```swift
+    /// let shared = try cache.sharedLinks()   // [feed URL: links]
+    /// ```
+    func sharedLinks() throws(ZeaderError) -> [String: Set<String>] {
+        var shared: [String: Set<String>] = [:]
+        let sql = """
+            SELECT feedurl, url FROM rss_item WHERE url != '' AND substr(guid, 1, length(url)) = url
+            GROUP BY feedurl, url HAVING count(*) > 1
+            """
+        for row in try rows(sql) {
+            if let feed = Self.text(row[0]), let link = Self.text(row[1]) { shared[feed, default: []].insert(link) }
+        }
+        return shared
     }
 
     /// The number of items.
@@ -126,11 +146,17 @@ struct NewsboatCache {
             case .double(let seconds) where seconds > 0: published = DateBounds.date(secondsSince1970: seconds)
             default: published = nil
             }
+            let storedTitle = Self.text(row[2])
+            let title = storedTitle.map(Self.repairedText)
+            let link = Self.text(row[4])
+            // newsboat names an item without a guid or link by its title: the repaired title
+            // is what a refresh's parser reads, so it is the name to keep.
+            let isTitleName = link == nil && guid == storedTitle
             return Item(
-                id: id, guid: guid, title: Self.text(row[2]), author: Self.text(row[3]), link: Self.text(row[4]),
-                feedURL: feedURL, published: published, content: Self.text(row[7]), unread: Self.flag(row[8]),
-                enclosureURL: Self.text(row[9]), enclosureType: Self.text(row[10]), flags: Self.text(row[11]),
-                deleted: Self.flag(row[12]))
+                id: id, guid: isTitleName ? title ?? guid : guid, title: title, author: Self.text(row[3]).map(Self.repairedText),
+                link: link, feedURL: feedURL, published: published, content: Self.text(row[7]).map(Self.repairedText),
+                unread: Self.flag(row[8]), enclosureURL: Self.text(row[9]), enclosureType: Self.text(row[10]),
+                flags: Self.text(row[11]), deleted: Self.flag(row[12]))
         }
     }
 
