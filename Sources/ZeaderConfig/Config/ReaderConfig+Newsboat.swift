@@ -64,6 +64,8 @@ extension ReaderConfig {
             do { views.itemOrder = try ItemSortOrder(newsboat: try one()) } catch let error as ZeaderError {
                 warnings.append(fail("\(error) (the default order is kept)"))
             }
+        case _ where ListFormats.directives.contains(directive):
+            try applyFormat(directive, arguments, fail: fail)
         default:
             let reason =
                 Self.newsboatDirectives.contains(directive)

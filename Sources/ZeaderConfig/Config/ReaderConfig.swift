@@ -57,6 +57,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var colorRules: [ColorRule] = []
     /// `highlight TARGET REGEX FG [BG [ATTR…]]` lines, newsboat's form (HighlightRule.swift).
     public var highlightRules: [HighlightRule] = []
+    /// The lists' and titles' format strings, `datetime-format`, `text-width` (ReaderConfig+Formats.swift).
+    public var formats = ListFormats()
     var autoReload = false
     var reloadTimeSetting: Int?
     /// `download-path`, `podcast-max-size`, `player` (see ``PodcastSettings``).

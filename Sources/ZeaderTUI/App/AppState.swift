@@ -266,6 +266,8 @@ public struct AppState: Equatable, Sendable {
     public var showsKeymapHint = true
     /// The config's `highlight` rules, applied by the lists and the article (HighlightRule.swift).
     public var highlights: [HighlightRule] = []
+    /// The config's newsboat format strings and widths (``FormattedRows``).
+    public var formats = ListFormats()
     /// Hidden read feeds/items, sort orders, tag and feed filter (ViewOptions.swift).
     public var views = ViewOptions()
     /// Screens `^G` (prev-dialog) stepped back from, for `^V` (ReaderApp+Dialogs.swift).

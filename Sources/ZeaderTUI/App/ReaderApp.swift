@@ -85,6 +85,7 @@ public final class ReaderApp: @unchecked Sendable {
         state = AppState(width: backend.size.width, height: backend.size.height)
         state.colors = config.useColor
         state.highlights = config.highlightRules
+        state.formats = config.formats
         state.views = config.views
         state.showsKeymapHint = config.behaviour.showKeymapHint
     }
@@ -238,7 +239,8 @@ public final class ReaderApp: @unchecked Sendable {
             state.items = list
         }
         if var article = state.article, article.renderedWidth != state.width {
-            (article.lines, article.links) = Self.renderedBody(article, width: max(10, state.width - 1))
+            let width = state.formats.articleWidth(terminalColumns: state.width - 1)
+            (article.lines, article.links) = Self.renderedBody(article, width: max(10, width))
             article.renderedWidth = state.width
             state.article = article
         }

@@ -42,7 +42,8 @@ public enum ReaderView {
         case .picker: place = state.picker?.title ?? ""
         }
         // The feed's or the article's title: feed text, like every other line.
-        buffer.write("Zeader \(zeaderVersion) - " + ReaderView.clean(place), x: 0, y: 0, style: bar)
+        let title = FormattedRows.title(state) ?? "Zeader \(zeaderVersion) - " + ReaderView.clean(place)
+        buffer.write(DisplayWidth.sanitizeForTerminal(title), x: 0, y: 0, style: bar)
     }
 
     /// `YYYY-MM-DD` in the local time zone, or blanks.
@@ -111,6 +112,9 @@ enum FeedListView {
             buffer.write("No feeds yet. Press a to add one, or run zeader import FILE.", x: 1, y: rows.lowerBound)
             return
         }
+        if let format = state.formats.feedList {
+            return FormattedRows.drawFeeds(state, format: format, rows: rows, into: &buffer)
+        }
         let numberWidth = max(3, String(state.feedSummary?.maxTotal ?? state.feeds.map(\.total).max() ?? 0).count)
         for (offset, y) in rows.enumerated() {
             let index = state.feedPosition.top + offset
@@ -160,6 +164,10 @@ enum ItemListView {
         }
         let showFeed: Bool
         if case .server = list.source { showFeed = false } else { showFeed = true }
+        if let format = state.formats.itemList {
+            return FormattedRows.drawItems(
+                state, list: list, format: format, showsFeed: showFeed, rows: rows, into: &buffer)
+        }
         for (offset, y) in rows.enumerated() {
             let index = list.position.top + offset
             guard index < list.ids.count else { break }
@@ -169,7 +177,9 @@ enum ItemListView {
             }
             let style = row.read ? Style.normal : Style(role: .unread, bold: true)
             var x = buffer.write((row.read ? " " : "N") + (row.flagged ? "*" : " "), x: 0, y: y, style: style)
-            if buffer.width >= 40 { x = buffer.write(ReaderView.shortDate(row.date) + "  ", x: x, y: y, style: style) }
+            if buffer.width >= 40 {
+                x = buffer.write(FormattedRows.date(row.date, state: state) + "  ", x: x, y: y, style: style)
+            }
             let extra = showFeed ? row.feedTitle : row.author
             let extraText = ReaderView.clean(extra)
             let extraWidth = extraText.isEmpty || buffer.width < 50 ? 0 : min(24, DisplayWidth.of(extraText) + 3)

@@ -1,0 +1,88 @@
+/// newsboat's format directives: how the lists' rows and the title bar read
+/// (``FormatString``), the item list's dates (``DateTimeFormat``) and the article's width.
+///
+/// ```text
+/// feedlist-format     "%4i %n %11u %t"
+/// articlelist-format  "%4i %f %D  %?T?|%-17T|  ?%t"
+/// datetime-format     "%Y-%m-%d %H:%M"
+/// text-width          72
+/// ```
+///
+/// ```swift
+/// let config = try ReaderConfig.parse("text-width 72", file: "config")
+/// config.formats.textWidth  // 72
+/// ```
+public struct ListFormats: Equatable, Sendable {
+    /// `feedlist-format`: one feed list row; nil keeps Zeader's own row.
+    public var feedList: FormatString?
+    /// `articlelist-format`: one item list row; nil keeps Zeader's own row.
+    public var itemList: FormatString?
+    /// `feedlist-title-format`: the feed list's title bar.
+    public var feedListTitle: FormatString?
+    /// `articlelist-title-format`: the item list's title bar.
+    public var itemListTitle: FormatString?
+    /// `itemview-title-format`: the article's title bar.
+    public var articleTitle: FormatString?
+    /// `datetime-format`: the item list's dates; nil keeps `YYYY-MM-DD`.
+    public var dateTime: DateTimeFormat?
+    /// `text-width`: the article's widest line; 0 is the terminal's width.
+    public var textWidth = 0
+
+    public init() {}
+
+    /// The field letters each format directive knows (newsboat's), for the config's warnings.
+    static let fields: [String: Set<Character>] = [
+        "feedlist-format": Set("dilLnStTuUc"),
+        "articlelist-format": Set("aDfndFitTLe"),
+        "feedlist-title-format": Set("NVTtuUF"),
+        "articlelist-title-format": Set("NVTUutF"),
+        "itemview-title-format": Set("NVTFut"),
+    ]
+
+    /// The directives this file reads.
+    static let directives: Set<String> = Set(fields.keys).union(["datetime-format", "text-width"])
+
+    /// The article's wrapping width on a terminal `columns` wide.
+    ///
+    /// ```swift
+    /// config.formats.articleWidth(terminalColumns: 120)  // 72 with `text-width 72`
+    /// ```
+    public func articleWidth(terminalColumns columns: Int) -> Int {
+        textWidth > 0 ? min(textWidth, columns) : columns
+    }
+}
+
+extension ReaderConfig {
+    /// A format directive (``ListFormats/directives``); a field newsboat does not have, or a
+    /// part the format cannot read, is a warning and the rest of the format is used.
+    mutating func applyFormat(_ directive: String, _ arguments: [String], fail: (String) -> ReaderConfigError) throws {
+        guard arguments.count == 1 else { throw fail("\(directive) needs one value (quote it)") }
+        let value = arguments[0]
+        switch directive {
+        case "text-width":
+            guard !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw fail("text-width needs a number of columns (0 = the terminal's width)")
+            }
+            // Wider than any terminal means the terminal's width.
+            formats.textWidth = Int(value) ?? 0
+        case "datetime-format":
+            formats.dateTime = DateTimeFormat(value)
+        default:
+            let format = FormatString(value)
+            for problem in format.problems { warnings.append(fail("\(directive): \(problem)")) }
+            let known = ListFormats.fields[directive] ?? []
+            let unknown = format.fields.subtracting(known).sorted()
+            if !unknown.isEmpty {
+                let names = unknown.map { "%\($0)" }.joined(separator: ", ")
+                warnings.append(fail("\(directive): \(names) is not one of its fields (shown empty)"))
+            }
+            switch directive {
+            case "feedlist-format": formats.feedList = format
+            case "articlelist-format": formats.itemList = format
+            case "feedlist-title-format": formats.feedListTitle = format
+            case "articlelist-title-format": formats.itemListTitle = format
+            default: formats.articleTitle = format
+            }
+        }
+    }
+}
