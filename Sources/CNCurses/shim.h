@@ -24,6 +24,7 @@ static inline int zc_a_protect(void) { return (int)A_PROTECT; }
 static inline int zc_colors(void) { return COLORS; }
 static inline int zc_color_pairs(void) { return COLOR_PAIRS; }
 static inline int zc_attrset(int attributes) { return wattrset(stdscr, attributes); }
+static inline void zc_background(int attributes) { wbkgdset(stdscr, (chtype)attributes | ' '); }
 static inline int zc_mvaddnwstr(int y, int x, const wchar_t *text, int n) { return mvwaddnwstr(stdscr, y, x, text, n); }
 static inline int zc_get_wch(wint_t *out) { return wget_wch(stdscr, out); }
 static inline int zc_key_code_yes(void) { return KEY_CODE_YES; }

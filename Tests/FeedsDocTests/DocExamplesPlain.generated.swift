@@ -91,6 +91,11 @@ func docExample_FetchError_TimeoutKind(error: FetchError) throws {
 }
 
 // Sources/Feeds/Fetching/FetchError.swift
+func docExample_FetchError_isWorthRetrying(error: FetchError, outcome: FetchOutcome) throws {
+    if case .failed(let error) = outcome, error.isWorthRetrying { print("fetch \(error.url) again") }
+}
+
+// Sources/Feeds/Fetching/FetchError.swift
 func docExample_FetchError_url(error: FetchError, log: @escaping (String) -> Void) throws {
     log("\(error.url): \(error)")
 }
@@ -132,8 +137,20 @@ func docExample_FetcherConfiguration_userAgent() throws {
 }
 
 // Sources/Feeds/Fetching/FetcherConfiguration.swift
+func docExample_FetcherConfiguration_customUserAgent() throws {
+    var configuration = FetcherConfiguration(version: "1.0")
+    configuration.customUserAgent = "Mozilla/5.0 (X11; Linux x86_64)"
+    _ = configuration
+}
+
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_defaultCAFile() throws {
     FetcherConfiguration.defaultCAFile = "/etc/zeader/home-ca.pem"
+}
+
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
+func docExample_FetcherConfiguration_defaultUserAgent() throws {
+    FetcherConfiguration.defaultUserAgent = "Mozilla/5.0 (X11; Linux x86_64)"
 }
 
 // Sources/Feeds/HTML/HTMLEntities.swift
@@ -389,6 +406,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FeedRequest_escape", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_escape() }),
     DocExample(id: "FetchError_FetchError", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_FetchError(error: given.error, outcome: given.outcome) }),
     DocExample(id: "FetchError_TimeoutKind", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_TimeoutKind(error: given.error) }),
+    DocExample(id: "FetchError_isWorthRetrying", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_isWorthRetrying(error: given.error, outcome: given.outcome) }),
     DocExample(id: "FetchError_url", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_url(error: given.error, log: given.log) }),
     DocExample(id: "FetchError_httpStatus", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_httpStatus(error: given.error) }),
     DocExample(id: "FetchError_description", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_description(error: given.error, server: given.server) }),
@@ -396,7 +414,9 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetcherConfiguration_FetcherConfiguration", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_FetcherConfiguration(fetcher: given.fetcher, jobs: given.jobs) }),
     DocExample(id: "FetcherConfiguration_init", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_init() }),
     DocExample(id: "FetcherConfiguration_userAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_userAgent() }),
+    DocExample(id: "FetcherConfiguration_customUserAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_customUserAgent() }),
     DocExample(id: "FetcherConfiguration_defaultCAFile", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_defaultCAFile() }),
+    DocExample(id: "FetcherConfiguration_defaultUserAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_defaultUserAgent() }),
     DocExample(id: "HTMLEntities_HTMLEntities", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_HTMLEntities() }),
     DocExample(id: "HTMLEntities_decode", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_decode() }),
     DocExample(id: "HTMLTextImport_HTMLText", origin: "Sources/Feeds/HTML/HTMLText+Import.swift", run: { given in try docExample_HTMLTextImport_HTMLText() }),

@@ -112,8 +112,8 @@ import Testing
         #expect(config.articleCommands.savePath == "~/articles")
         #expect(config.articleCommands.bookmarkCommand == "bm add")
         #expect(config.articleCommands.notifyProgram == "notify-send -a zeader")
-        #expect(config.articleCommands.macros["v"] == [.open, .toggleRead])
-        #expect(config.articleCommands.macros["w"] == [.pipeTo])
+        #expect(config.articleCommands.macros["v"] == [.action(.open), .action(.toggleRead)])
+        #expect(config.articleCommands.macros["w"] == [.action(.pipeTo)])
         // A macro with an action Zeader lacks is a warning, and the macro is left out.
         let unknown = try ReaderConfig.parse("macro v nonsense", file: "t")
         #expect(unknown.articleCommands.macros["v"] == nil)

@@ -112,33 +112,3 @@ import Testing
         #expect(DateTimeFormat(String(repeating: "%Y", count: 1000)).string(from: date, timeZone: utc).count <= 256)
     }
 }
-
-/// The reader draws its lists, title bars and article through the config's format directives.
-@Suite struct FormattedReaderTests {
-    @Test func theReaderDrawsThroughTheConfigsFormats() throws {
-        let config = try ReaderConfig.parse(
-            """
-            feedlist-format "%4i|%t|%U"
-            articlelist-format "%4i %D %t"
-            datetime-format "%d.%m.%Y"
-            feedlist-title-format "Feeds: %u unread"
-            articlelist-title-format "Items of %T"
-            text-width 30
-            """, file: "config")
-        #expect(config.warnings.isEmpty, "\(config.warnings)")
-        let h = try Harness(config: config)
-        let feeds = h.screen
-        #expect(h.line(0).contains("Feeds: ") && h.line(0).contains(" unread"), "\(h.line(0))")
-        #expect(feeds.contains("   1|Zeader News|"), "\(feeds)")
-        #expect(feeds.contains("   2|"), "\(feeds)")
-        h.type(.enter)
-        #expect(h.line(0).contains("Items of Zeader News"), "\(h.line(0))")
-        let row = h.line(1)
-        #expect(row.range(of: #"^\s*1 \d\d\.\d\d\.\d{4} "#, options: .regularExpression) != nil, "\(row)")
-        // The article wraps at text-width, not at the terminal's 100 columns.
-        h.type(.enter)
-        let article = try #require(h.queue.sync { h.app.state.article })
-        #expect(!article.lines.isEmpty)
-        #expect(article.lines.allSatisfy { DisplayWidth.of($0) <= 30 }, "\(article.lines)")
-    }
-}

@@ -42,7 +42,7 @@ import Testing
         #expect(config.keyMap.action(for: .character("x")) == action)
         #expect(config.warnings.isEmpty)
         let macro = try ReaderConfig.parse("macro x \(name) ; next-unread\n", file: "c")
-        #expect(macro.articleCommands.macros["x"] == [action, .nextUnread])
+        #expect(macro.articleCommands.macros["x"] == [.action(action), .action(.nextUnread)])
     }
 
     @Test func aMacroWithAnActionZeaderLacksIsIgnoredWholeWithAWarningNamingIt() throws {
@@ -58,9 +58,9 @@ import Testing
 
             """
         let config = try ReaderConfig.parse(text, file: "c")
-        #expect(config.articleCommands.macros["a"] == [.markFeedRead, .nextUnreadFeed])
-        #expect(config.articleCommands.macros["z"] == [.open, .toggleRead, .quit])
-        #expect(config.articleCommands.macros["R"] == [.refreshFeed])
+        #expect(config.articleCommands.macros["a"] == [.action(.markFeedRead), .action(.nextUnreadFeed)])
+        #expect(config.articleCommands.macros["z"] == [.action(.open), .action(.toggleRead), .action(.quit)])
+        #expect(config.articleCommands.macros["R"] == [.action(.refreshFeed)])
         #expect(config.articleCommands.macros.count == 3)
         #expect(config.warnings.map(\.line) == [2, 3, 4, 5, 6])
         #expect(config.warnings.allSatisfy { $0.message.hasSuffix("(macro ignored)") })

@@ -54,10 +54,25 @@ import Testing
             color info green black bold reverse
             """)
         #expect(palette.defaultColors == .init(7, 0))
-        #expect(palette.look(Style(role: .normal, bold: true)) == (0, []))
+        // Plain text has its own pair: curses draws pair 0 in the terminal's colours.
+        #expect(palette.look(Style(role: .normal, bold: true)) == (Palette.plainPair, []))
         #expect(palette.pairs[.title] == .init(2, 0))
         #expect(palette.pairs[.statusBar] == .init(2, 0))
         #expect(palette.look(Style(role: .statusBar)) == (Int16(Style.Role.statusBar.rawValue), [.bold, .reverse]))
+    }
+
+    @Test(arguments: ["article", "listnormal", "background"])
+    func aBasicColourOfPlainTextGetsAPairOfItsOwn(element: String) throws {
+        for (name, number) in [("cyan", 6), ("red", 1), ("color6", 6), ("color250", 250)] {
+            let palette = try palette("color \(element) \(name) default")
+            #expect(palette.defaultColors == .init(Int16(number), -1))
+            #expect(palette.look(.normal).pair == Palette.plainPair)
+            #expect(palette.look(Style(role: .selected, bold: true)).pair == Palette.plainPair)
+            #expect(!Style.Role.allCases.map(\.rawValue).contains(Int(Palette.plainPair)))
+            #expect(Palette.plainPair < Palette.firstHighlightPair)
+        }
+        // Without such a line plain text keeps the terminal's colours (pair 0).
+        #expect(try palette("color listfocus cyan default").look(.normal).pair == 0)
     }
 
     @Test func theLastLineForAnElementWins() throws {

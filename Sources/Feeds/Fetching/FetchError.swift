@@ -67,7 +67,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (4xx, a bad URL, a size cap, a redirect rule) is not worth another try.
     ///
     /// ```swift
-    /// if case .failed(let error) = outcome, error.isWorthRetrying { outcome = await fetcher.fetch(request) }
+    /// if case .failed(let error) = outcome, error.isWorthRetrying { print("fetch \(error.url) again") }
     /// ```
     public var isWorthRetrying: Bool {
         switch self {

@@ -67,6 +67,7 @@ public struct FetcherConfiguration: Sendable, Equatable {
     /// server that refuses unknown clients). Starts as ``defaultUserAgent``.
     ///
     /// ```swift
+    /// var configuration = FetcherConfiguration(version: "1.0")
     /// configuration.customUserAgent = "Mozilla/5.0 (X11; Linux x86_64)"
     /// ```
     public var customUserAgent: String? = FetcherConfiguration.defaultUserAgent

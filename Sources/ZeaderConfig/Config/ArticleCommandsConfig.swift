@@ -14,8 +14,8 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
     public var bookmarkCommand: String?
     /// Run after a refresh that stored new items, the message as its last argument (``RefreshNotifier``).
     public var notifyProgram: String?
-    /// `macro x open toggle-read`: after the macro prefix, `x` runs those actions in order.
-    public var macros: [Character: [Action]] = [:]
+    /// `macro x open toggle-read`: after the macro prefix, `x` runs those steps in order.
+    public var macros: [Character: [MacroStep]] = [:]
 
     public init() {}
 

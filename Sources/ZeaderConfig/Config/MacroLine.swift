@@ -1,5 +1,5 @@
 /// A `macro` line's words as newsboat writes them: `macro KEY STEP [; STEP]… [-- "description"]`,
-/// each step an action's name and its arguments. A macro whose steps Zeader cannot all run is
+/// each step an action's name and its arguments, or `set VARIABLE VALUE` (``MacroStep``). A macro whose steps Zeader cannot all run is
 /// ignored whole, with a warning naming the step: its steps depend on each other (a mark before a
 /// move, a browser chosen before an open), so running the others alone could act on the wrong
 /// item or with the wrong program.
@@ -34,12 +34,20 @@ struct MacroLine: Equatable {
         if !step.isEmpty { steps.append(step) }
     }
 
-    /// The actions to run, or the warning that ignores the macro bound to `key`.
-    func actions(key: String) -> Result<[Action], ArticleConfigError> {
-        var actions: [Action] = []
+    /// The steps to run, or the warning that ignores the macro bound to `key`.
+    func actions(key: String) -> Result<[MacroStep], ArticleConfigError> {
+        var actions: [MacroStep] = []
         for step in steps {
             let name = step[0]
-            if name == "set" { return .failure(.macroIgnored(key: key, because: "'set' in a macro is not run")) }
+            if name == "set" {
+                // newsboat's idiom: `set browser "mpv %u"; open-in-browser; set browser …`.
+                guard step.count >= 3, MacroStep.settableVariables.contains(step[1]) else {
+                    let variable = step.count > 1 ? "'\(step[1])'" : "nothing"
+                    return .failure(.macroIgnored(key: key, because: "'set' of \(variable) cannot run in a macro"))
+                }
+                actions.append(.set(variable: step[1], value: step.dropFirst(2).joined(separator: " ")))
+                continue
+            }
             switch Action.resolve(configName: name) {
             case .failure(let problem): return .failure(.macroIgnored(key: key, because: problem.message))
             case .success(let action):
@@ -49,10 +57,26 @@ struct MacroLine: Equatable {
                         .macroIgnored(
                             key: key, because: "'\(name)' takes no arguments in Zeader ('\(step.joined(separator: " "))')"))
                 }
-                actions.append(action)
+                actions.append(.action(action))
             }
         }
         guard !actions.isEmpty else { return .failure(ArticleConfigError("macro needs at least one action")) }
         return .success(actions)
     }
+}
+
+/// One step of a macro: an action, or newsboat's `set VARIABLE VALUE` of a setting the reader
+/// changes while it runs (the browser, the lists' views), which holds until set again.
+///
+/// ```swift
+/// config.articleCommands.macros["v"]   // [.set(variable: "browser", value: "mpv %u"), .action(.openInBrowser), …]
+/// ```
+public enum MacroStep: Equatable, Sendable {
+    case action(Action)
+    case set(variable: String, value: String)
+
+    /// The variables a macro (and the `:` command line) may set.
+    public static let settableVariables: Set<String> = [
+        "browser", "show-read-feeds", "show-read-articles", "feed-sort-order", "article-sort-order",
+    ]
 }

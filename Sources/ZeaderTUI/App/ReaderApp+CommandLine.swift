@@ -10,6 +10,15 @@ extension ReaderApp {
     /// The variables `set` knows: newsboat's names of the views Zeader keeps.
     static let commandLineVariables = ["show-read-feeds", "show-read-articles", "feed-sort-order", "article-sort-order"]
 
+    /// `set browser COMMAND`: the browser until set again (`&`: the config's); no value shows it.
+    func setBrowser(_ value: String?) {
+        if var value, !value.isEmpty {
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
+            browser = value == "&" ? config.browser : value
+        }
+        state.say(.reader(.variable("browser", browser ?? "$BROWSER, else xdg-open")))
+    }
+
     func runCommandLine(_ line: String) {
         let line = line.trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return }
@@ -98,8 +107,12 @@ extension ReaderApp {
             name = String(text.dropLast())
             value = String(text.last!)
         }
-        name = name.trimmingCharacters(in: .whitespaces)
-        value = value?.trimmingCharacters(in: .whitespaces)
+        set(name.trimmingCharacters(in: .whitespaces), to: value?.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Sets (or, with no value, shows) the variable `name`: `:set` and a macro's `set` step.
+    func set(_ name: String, to value: String?) {
+        if name == "browser" { return setBrowser(value) }
         guard Self.commandLineVariables.contains(name) else {
             let known = ReaderConfig.newsboatDirectives.contains(name)
             state.say(.reader(known ? .cannotSetInReader(name) : .unknownVariable(name)))

@@ -2,7 +2,8 @@ import Foundation
 import ZeaderConfig
 
 /// Macros, as in newsboat: `macro x open ; toggle-read` in the config file, then the macro
-/// prefix (`,`) and `x` run those actions in order. A macro stops early when one of its
+/// prefix (`,`) and `x` run those steps in order; a `set browser "mpv %u"` step changes the
+/// browser until it is set again (newsboat's idiom sets it back as the macro's last step). A macro stops early when one of its
 /// actions opens a prompt (save, pipe-to, search…: the prompt waits for the user) or quits.
 extension ReaderApp {
     /// The macro prefix: the next key picks the macro.
@@ -21,12 +22,15 @@ extension ReaderApp {
         state.awaitingMacroKey = false
         state.message = nil
         if key == .escape { return }
-        guard case .character(let c) = key, let actions = config.articleCommands.macros[c] else {
+        guard case .character(let c) = key, let steps = config.articleCommands.macros[c] else {
             state.say(.reader(.noMacro(key.name)))
             return
         }
-        for action in actions {
-            perform(action)
+        for step in steps {
+            switch step {
+            case .action(let action): perform(action)
+            case .set(let variable, let value): set(variable, to: value)
+            }
             if hasQuit || quitting || state.prompt != nil || state.awaitingMacroKey { return }
         }
     }

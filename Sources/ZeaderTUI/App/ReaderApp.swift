@@ -67,6 +67,8 @@ public final class ReaderApp: @unchecked Sendable {
     private var preview: FeedPreview?
     /// The feeds the last page added names, while the user chooses one by number.
     private var discoveredFeeds: [DiscoveredFeed] = []
+    /// The browser links open with: the config's, until a `set browser` (a macro, `:set`).
+    var browser: String?
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public internal(set) var hasQuit = false
@@ -88,6 +90,7 @@ public final class ReaderApp: @unchecked Sendable {
         state.formats = config.formats
         state.views = config.views
         state.showsKeymapHint = config.behaviour.showKeymapHint
+        browser = config.browser
     }
 
     /// Loads the feed list, starts watching the model, draws the first frame. On `queue`.
@@ -491,7 +494,7 @@ public final class ReaderApp: @unchecked Sendable {
 
     func open(link: String) {
         let argv: [String]
-        do { argv = try LinkOpener.command(for: link, browser: config.browser, throughShell: config.runThroughShell) } catch {
+        do { argv = try LinkOpener.command(for: link, browser: browser, throughShell: config.runThroughShell) } catch {
             state.say(.failed(error.description))
             return
         }

@@ -51,7 +51,8 @@ public final class CursesBackend: TerminalBackend {
                     Int16(Palette.firstHighlightPair + index), highlight.colors.foreground, highlight.colors.background)
             }
             if let colors = palette.defaultColors {
-                assume_default_colors(Int32(colors.foreground), Int32(colors.background))
+                init_pair(Palette.plainPair, colors.foreground, colors.background)
+                zc_background(zc_color_pair(Int32(Palette.plainPair)))
             }
         }
         size = (Int(zc_getmaxx(zc_stdscr())), Int(zc_getmaxy(zc_stdscr())))

@@ -7,7 +7,8 @@ import ZeaderConfig
 ///
 /// - A role named by a `color` line takes that line's colours *and* attributes, as in newsboat
 ///   (`color listnormal_unread red default` is red and not bold); underline (links) stays.
-/// - `background`, `listnormal` and `article` set the terminal's default colours (pair 0).
+/// - `background`, `listnormal` and `article` set the colours of plain text (``plainPair``)
+///   and of the screen's empty cells.
 /// - Colour numbers the terminal lacks fall back: 8–15 to 0–7 on an 8-colour terminal, others
 ///   to the default colour; without default colours (`use_default_colors` refused) `default` is
 ///   white on black.
@@ -47,6 +48,10 @@ public struct Palette: Equatable, Sendable {
     /// is pair ``firstHighlightPair`` + `i`. Rules past the terminal's colour pairs are left out.
     public private(set) var highlights: [(colors: Colors, attributes: TextAttributes)] = []
     public static let firstHighlightPair = 16
+    /// The pair of plain text when `background`, `listnormal` or `article` name its colours:
+    /// curses draws pair 0 in the terminal's own colours once default colours are on, so a
+    /// colour of plain text needs a pair of its own.
+    public static let plainPair: Int16 = 15
 
     public static func == (lhs: Palette, rhs: Palette) -> Bool {
         lhs.hasColor == rhs.hasColor && lhs.pairs == rhs.pairs && lhs.defaultColors == rhs.defaultColors
@@ -107,12 +112,13 @@ public struct Palette: Equatable, Sendable {
             if style.role == .error || style.role == .heading { attributes.insert(.bold) }
             return (0, attributes.union(configured[style.role] ?? []))
         }
-        let pair = style.role == .normal ? 0 : Int16(style.role.rawValue)
+        let plain: Int16 = defaultColors == nil ? 0 : Self.plainPair
+        let pair = style.role == .normal ? plain : Int16(style.role.rawValue)
         if let own = configured[style.role] { return (pair, attributes.union(own)) }
         if style.bold { attributes.insert(.bold) }
         if style.role == .dim { attributes.insert(.dim) }
         if style.reverse && !isSelection { attributes.insert(.reverse) }
         // A selection drawn without reverse is a plain row (no colour pair).
-        return (isSelection && !style.reverse ? 0 : pair, attributes)
+        return (isSelection && !style.reverse ? plain : pair, attributes)
     }
 }
