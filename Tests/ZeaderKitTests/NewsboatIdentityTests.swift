@@ -21,21 +21,6 @@ struct NewsboatIdentityTests {
         return routes
     }
 
-    /// The committed cache, pointed at `base`.
-    func cache(in dir: URL, base: String) async throws -> URL {
-        let cache = dir.appendingPathComponent("cache.db")
-        let fixture = try #require(Bundle.module.url(forResource: "Fixtures/newsboat-noguid-cache", withExtension: "db"))
-        try FileManager.default.copyItem(at: fixture, to: cache)
-        let queue = try DatabaseQueue(path: cache.path)
-        try await queue.write { db in
-            let old = "http://127.0.0.1:8765"
-            try db.execute(sql: "UPDATE rss_feed SET rssurl = replace(rssurl, ?, ?)", arguments: [old, base])
-            try db.execute(sql: "UPDATE rss_item SET feedurl = replace(feedurl, ?, ?)", arguments: [old, base])
-        }
-        try queue.close()
-        return cache
-    }
-
     static let correctTitles: Set<String> = [
         "Café crème", "Second über", "Ünïcode title only", "Smart \u{2019}quotes\u{2019} \u{2014} dash",
         "Shared link één", "Shared link twéé", "Café Ã© as written", "Garçon",
@@ -47,7 +32,7 @@ struct NewsboatIdentityTests {
             let dir = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let base = http.url("").absoluteString
-            let cache = try await cache(in: dir, base: base)
+            let cache = try await newsboatFixtureCache("newsboat-noguid-cache", in: dir, base: base)
             let db = dir.appendingPathComponent("z.sqlite").path
             var r = try zeader(["import", cache.path, "--db", db], in: dir)
             #expect(r.status == 0, "\(r.stderr)")

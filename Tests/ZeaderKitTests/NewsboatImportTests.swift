@@ -77,17 +77,7 @@ struct NewsboatImportTests {
             let dir = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let base = http.url("").absoluteString
-            let cache = dir.appendingPathComponent("cache.db")
-            let fixture = try #require(Bundle.module.url(forResource: "Fixtures/newsboat-cache", withExtension: "db"))
-            try FileManager.default.copyItem(at: fixture, to: cache)
-            // The fixture was made against port 8765; point it at this test's server.
-            let queue = try DatabaseQueue(path: cache.path)
-            try await queue.write { db in
-                let old = "http://127.0.0.1:8765"
-                try db.execute(sql: "UPDATE rss_feed SET rssurl = replace(rssurl, ?, ?)", arguments: [old, base])
-                try db.execute(sql: "UPDATE rss_item SET feedurl = replace(feedurl, ?, ?)", arguments: [old, base])
-            }
-            try queue.close()
+            let cache = try await newsboatFixtureCache("newsboat-cache", in: dir, base: base)
             let urls = dir.appendingPathComponent("urls")
             try newsboatURLs(port: base).write(to: urls, atomically: true, encoding: .utf8)
             try await checkImport(cache: cache, urls: urls, base: base, in: dir)
@@ -275,4 +265,20 @@ struct NewsboatImportTests {
         let r = try zeader(["items", "--db", db, "--json"], in: dir)
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
     }
+}
+
+/// A copy in `dir` of the committed cache `Fixtures/NAME.db` that newsboat made against
+/// 127.0.0.1:8765, its feeds pointed at `base` (this test's server).
+func newsboatFixtureCache(_ name: String, in dir: URL, base: String) async throws -> URL {
+    let cache = dir.appendingPathComponent("cache.db")
+    let fixture = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "db"))
+    try FileManager.default.copyItem(at: fixture, to: cache)
+    let queue = try DatabaseQueue(path: cache.path)
+    try await queue.write { db in
+        let old = "http://127.0.0.1:8765"
+        try db.execute(sql: "UPDATE rss_feed SET rssurl = replace(rssurl, ?, ?)", arguments: [old, base])
+        try db.execute(sql: "UPDATE rss_item SET feedurl = replace(feedurl, ?, ?)", arguments: [old, base])
+    }
+    try queue.close()
+    return cache
 }
