@@ -86,4 +86,24 @@ struct NewsboatIdentityTests {
         let r = try zeader(["items", "--db", db, "--json"], in: dir)
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
     }
+    @Test("the urls file imported first, then the cache: the cache's titles fill the feeds that had none")
+    func urlsThenCacheKeepsTitles() async throws {
+        try await withLoopbackServer(try routes().handler) { http in
+            let dir = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let base = http.url("").absoluteString
+            let cache = try await newsboatFixtureCache("newsboat-noguid-cache", in: dir, base: base)
+            let urls = dir.appendingPathComponent("urls")
+            try "\(base)/d.xml\n\(base)/e.xml \"~My E\"\n".write(to: urls, atomically: true, encoding: .utf8)
+            let db = dir.appendingPathComponent("z.sqlite").path
+            var r = try zeader(["import", urls.path, "--db", db], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            r = try zeader(["import", cache.path, "--urls", urls.path, "--db", db], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            r = try zeader(["list", "--db", db], in: dir)
+            #expect(r.stdout.contains("Feed D été  <"), "\(r.stdout)")
+            #expect(r.stdout.contains("My E  <"), "\(r.stdout)")  // the user's own title stays
+        }
+    }
+
 }

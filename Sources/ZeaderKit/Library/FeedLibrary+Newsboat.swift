@@ -160,6 +160,12 @@ extension FeedLibrary {
                 if let existing = known[url] {
                     let merged = FeedTags.normalized(FeedTags.list(existing.tags) + subscription.categories)
                     if merged != existing.tags { existing.tags = merged }
+                    // A feed subscribed from the urls file alone has no title yet: the cache knows it.
+                    if existing.title?.isEmpty ?? true, let title = subscription.title.map(HTMLText.sanitizedLine),
+                        !title.isEmpty
+                    {
+                        existing.title = title
+                    }
                     feedsWithItems.insert(subscription.url)  // it may hold items or tombstones
                     servers[subscription.url] = existing
                     report.feedsAlreadySubscribed += 1
