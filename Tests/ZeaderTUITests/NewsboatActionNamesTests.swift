@@ -39,7 +39,7 @@ import Testing
     ])
     func newsboatsNamesForZeadersActionsBind(name: String, action: Action) throws {
         let config = try ReaderConfig.parse("bind-key x \(name) feedlist\n", file: "c")
-        #expect(config.keyMap.action(for: .character("x")) == action)
+        #expect(config.keyMap.action(for: .character("x"), in: .feedlist) == action)
         #expect(config.warnings.isEmpty)
         let macro = try ReaderConfig.parse("macro x \(name) ; next-unread\n", file: "c")
         #expect(macro.articleCommands.macros["x"] == [.action(action), .action(.nextUnread)])

@@ -19,7 +19,11 @@ import Testing
         let key = try #require(Key(name: String(line.split(separator: " ")[0])))
         #expect(KeyMap.default.action(for: key) != nil)
         let config = try ReaderConfig.parse("unbind-key \(line)\n", file: "c")
-        #expect(config.keyMap.action(for: key) == nil)
+        // In the view named (`all`: every view); the other views keep the key.
+        let word = String(line.split(separator: " ")[1])
+        let view = KeyView(rawValue: word)
+        #expect(config.keyMap.action(for: key, in: view) == nil)
+        if view != nil { #expect(config.keyMap.action(for: key, in: .help) == KeyMap.default.action(for: key)) }
     }
 
     @Test func aWrongUnbindKeyIsStillAnError() {
@@ -30,12 +34,15 @@ import Testing
 
     @Test(arguments: ["pb-download", "pb-delete", "pb-toggle-download-all"])
     func podboatsActionsAreWarnings(action: String) throws {
-        let config = try ReaderConfig.parse("bind-key d \(action) podboat\n", file: "c")
+        let config = try ReaderConfig.parse("bind-key d \(action)\n", file: "c")
         #expect(config.keyMap.action(for: .character("d")) == KeyMap.default.action(for: .character("d")))
         #expect(
             config.warnings.map(\.message) == [
                 "podboat's action '\(action)' belongs to podboat; Zeader's queue is zeader podcasts (line ignored)"
             ])
+        // Bound in podboat's own view, it is podboat's screen Zeader lacks.
+        let inPodboat = try ReaderConfig.parse("bind-key d \(action) podboat\n", file: "c")
+        #expect(inPodboat.warnings.map(\.message) == ["Zeader has no podboat screen (line ignored)"])
         #expect(ReaderConfig.check("bind-key d \(action)\n", file: "c").map(\.isError) == [false])
     }
 

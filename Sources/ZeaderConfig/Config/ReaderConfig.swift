@@ -133,6 +133,33 @@ public struct ReaderConfig: Equatable, Sendable {
         return config
     }
 
+    /// Where a `bind-key`/`unbind-key` line holds: every view, or one (``KeyView``).
+    enum BindingScope {
+        case everyView
+        case view(KeyView)
+
+        /// The view for ``KeyMap``, nil for every view.
+        var view: KeyView? {
+            if case .view(let view) = self { view } else { nil }
+        }
+    }
+
+    /// The scope a line's view word names; nil, after a warning, for a view Zeader has no
+    /// screen for (podboat's, the file browsers).
+    static func bindingScope(
+        _ word: String?, warnings: inout [ReaderConfigError], fail: (String) -> ReaderConfigError
+    ) throws -> BindingScope? {
+        guard let word, word != "all" else { return .everyView }
+        guard let view = KeyView(rawValue: word) else {
+            throw fail("unknown view '\(word)' (one of: all, \(KeyView.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if [.podboat, .filebrowser, .dirbrowser].contains(view) {
+            warnings.append(fail("Zeader has no \(word) screen (line ignored)"))
+            return nil
+        }
+        return .view(view)
+    }
+
     /// Parses config text; `file` names it in errors.
     ///
     /// ```swift
@@ -187,20 +214,26 @@ public struct ReaderConfig: Equatable, Sendable {
         let arguments = Array(words.dropFirst())
         switch directive {
         case "bind-key":
-            // newsboat's optional third word names a dialog (feedlist, articlelist…): Zeader's keys are global.
+            // newsboat's optional third word names the view the binding holds in (`all`: every one).
             guard arguments.count == 2 || arguments.count == 3 else { throw fail("bind-key needs a key and an action") }
             guard let key = Key(name: arguments[0]) else { throw fail("unknown key '\(arguments[0])'") }
+            guard let scope = try Self.bindingScope(arguments.dropFirst(2).first, warnings: &config.warnings, fail: fail) else {
+                return
+            }
             switch Action.resolve(configName: arguments[1]) {
-            case .success(let action): config.keyMap.bind(key, to: action)
+            case .success(let action): config.keyMap.bind(key, to: action, in: scope.view)
             case .failure(let problem): config.warnings.append(fail("\(problem.message) (line ignored)"))
             }
         case "unbind-key":
-            // As with bind-key, newsboat's optional view word applies to every screen; `-a` unbinds every key.
+            // As with bind-key, newsboat's optional view word; `-a` unbinds every key.
             guard arguments.count == 1 || arguments.count == 2 else { throw fail("unbind-key needs one key, or -a") }
+            guard let scope = try Self.bindingScope(arguments.dropFirst().first, warnings: &config.warnings, fail: fail) else {
+                return
+            }
             if arguments[0] == "-a" {
                 config.keyMap.unbindAll()
             } else if let key = Key(name: arguments[0]) {
-                config.keyMap.unbind(key)
+                config.keyMap.unbind(key, in: scope.view)
             } else {
                 throw fail("unknown key '\(arguments[0])'")
             }

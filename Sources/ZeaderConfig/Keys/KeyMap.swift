@@ -8,6 +8,9 @@
 /// ```
 public struct KeyMap: Equatable, Sendable {
     private var actions: [Key: Action]
+    /// `bind-key KEY ACTION VIEW` and `unbind-key KEY VIEW`: a view's own bindings, looked up
+    /// before the general ones; nil unbinds the key in that view only.
+    private var viewActions: [KeyView: [Key: Action?]] = [:]
 
     public init(_ bindings: [Key: Action]) { actions = bindings }
 
@@ -32,9 +35,41 @@ public struct KeyMap: Equatable, Sendable {
 
     public func action(for key: Key) -> Action? { actions[key] }
 
+    /// The action of `key` in `view`: the view's own binding (or its unbinding), else the
+    /// general one.
+    ///
+    /// ```swift
+    /// map.bind(.character("j"), to: .next, in: .article)
+    /// map.action(for: .character("j"), in: .article)    // .next
+    /// map.action(for: .character("j"), in: .feedlist)   // .down
+    /// ```
+    public func action(for key: Key, in view: KeyView?) -> Action? {
+        var view = view
+        while let current = view {
+            if let own = viewActions[current]?[key] { return own }
+            view = current.inherits
+        }
+        return actions[key]
+    }
+
     public mutating func bind(_ key: Key, to action: Action) { actions[key] = action }
 
-    public mutating func unbind(_ key: Key) { actions[key] = nil }
+    /// Binds `key` in `view` only (nil: in every view).
+    public mutating func bind(_ key: Key, to action: Action, in view: KeyView?) {
+        guard let view else { return bind(key, to: action) }
+        viewActions[view, default: [:]][key] = .some(action)
+    }
+
+    public mutating func unbind(_ key: Key) {
+        actions[key] = nil
+        for view in viewActions.keys { viewActions[view]?[key] = nil }
+    }
+
+    /// Unbinds `key` in `view` only (nil: in every view).
+    public mutating func unbind(_ key: Key, in view: KeyView?) {
+        guard let view else { return unbind(key) }
+        viewActions[view, default: [:]][key] = .some(nil)
+    }
 
     /// Unbinds every key (`unbind-key -a`), so that the config's own `bind-key` lines are all.
     ///
@@ -43,13 +78,41 @@ public struct KeyMap: Equatable, Sendable {
     /// map.unbindAll()
     /// map.action(for: .character("q"))   // nil
     /// ```
-    public mutating func unbindAll() { actions = [:] }
+    public mutating func unbindAll() {
+        actions = [:]
+        viewActions = [:]
+    }
 
-    /// The keys bound to `action`, in a stable order (single characters first).
-    public func keys(for action: Action) -> [Key] {
-        actions.filter { $0.value == action }.map(\.key).sorted { a, b in
+    /// The keys bound to `action` (in `view`, when given), in a stable order (single characters first).
+    public func keys(for action: Action, in view: KeyView? = nil) -> [Key] {
+        var bound = actions
+        var chain: [KeyView] = []
+        var next = view
+        while let current = next {
+            chain.insert(current, at: 0)
+            next = current.inherits
+        }
+        for view in chain {
+            for (key, action) in viewActions[view] ?? [:] { bound[key] = action }
+        }
+        return bound.compactMap { $0.value == action ? $0.key : nil }.sorted { a, b in
             let (na, nb) = (a.name, b.name)
             return na.count != nb.count ? na.count < nb.count : na < nb
         }
     }
+}
+
+/// newsboat's contexts of `bind-key KEY ACTION CONTEXT`: the screen a binding holds in.
+///
+/// ```swift
+/// KeyView(rawValue: "articlelist")   // .articlelist
+/// ```
+public enum KeyView: String, CaseIterable, Sendable {
+    case feedlist, articlelist, article, help, tagselection, filterselection, urlview, dialogs, searchresultslist
+    /// podboat's, and newsboat's file and folder browsers: Zeader has no such screen.
+    case podboat, filebrowser, dirbrowser
+
+    /// The view whose bindings hold here unless this one binds the key: search results are an
+    /// item list.
+    public var inherits: KeyView? { self == .searchresultslist ? .articlelist : nil }
 }

@@ -283,6 +283,32 @@ public struct AppState: Equatable, Sendable {
     /// The screen on top, with its state: `if case .article(let article) = state.top { … }`.
     public var top: Screen { stack.last ?? .feeds }
 
+    /// The view of `bind-key`'s contexts the screen on top is: what a key means there.
+    ///
+    /// ```swift
+    /// keyMap.action(for: key, in: state.keyView)
+    /// ```
+    public var keyView: KeyView? {
+        switch top {
+        case .feeds: return .feedlist
+        case .items(let list):
+            switch list.source {
+            case .search, .feedSearch: return .searchresultslist
+            case .server, .smart: return .articlelist
+            }
+        case .article: return .article
+        case .help: return .help
+        case .picker(let picker):
+            switch picker.kind {
+            case .tags: return .tagselection
+            case .filters: return .filterselection
+            case .links: return .urlview
+            case .dialogs: return .dialogs
+            case .discoveredFeeds: return nil
+            }
+        }
+    }
+
     /// Which screen is on top: `state.screen == .feeds`.
     public var screen: Screen.Kind { top.kind }
 

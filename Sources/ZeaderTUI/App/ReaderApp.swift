@@ -274,7 +274,7 @@ public final class ReaderApp: @unchecked Sendable {
             runMacro(key)
         } else if state.screen == .article, articleKey(key) {
             // taken by the article view (a link number)
-        } else if let action = pickerEnter(key) ?? config.keyMap.action(for: key) {
+        } else if let action = pickerEnter(key) ?? config.keyMap.action(for: key, in: state.keyView) {
             state.message = nil
             perform(action)
         } else if key == .escape, state.screen != .feeds {

@@ -230,9 +230,10 @@ enum ArticleView {
 
 /// Help: every action with its keys, generated from the key map in use.
 enum HelpView {
-    static func lines(keyMap: KeyMap) -> [String] {
+    /// The lines for the keys of `view` (the screen help was opened from).
+    static func lines(keyMap: KeyMap, view: KeyView? = nil) -> [String] {
         Action.allCases.map { action in
-            let keys = keyMap.keys(for: action).map(\.name).joined(separator: " ")
+            let keys = keyMap.keys(for: action, in: view).map(\.name).joined(separator: " ")
             return DisplayWidth.padded(keys.isEmpty ? "(unbound)" : keys, toColumns: 16) + action.summary
                 + " [\(action.rawValue)]"
         } + [
@@ -242,7 +243,10 @@ enum HelpView {
     }
 
     static func draw(_ state: AppState, keyMap: KeyMap, rows: Range<Int>, into buffer: inout ScreenBuffer) {
-        let all = lines(keyMap: keyMap)
+        // The keys of the screen help was opened from.
+        var below = state
+        below.stack.removeLast()
+        let all = lines(keyMap: keyMap, view: below.keyView)
         for (offset, y) in rows.enumerated() {
             let index = state.helpScroll + offset
             guard index < all.count else { break }
@@ -326,7 +330,7 @@ enum StatusLineView {
         case .picker: actions = state.picker?.kind == .links ? [.quit, .open, .save] : [.quit, .open]
         }
         return actions.compactMap { action in
-            let keys = keyMap.keys(for: action)
+            let keys = keyMap.keys(for: action, in: state.keyView)
             return (keys.contains(.enter) ? Key.enter : keys.first).map { "\($0.name):\(action.rawValue)" }
         }.joined(separator: " ")
     }
