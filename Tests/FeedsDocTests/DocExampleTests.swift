@@ -17,6 +17,7 @@ import Testing
         "FeedParser_FeedParser": "reads feed.xml in the working directory",
         "OPML_export": "writes feeds.opml in the working directory",
         "FetcherConfiguration_defaultCAFile": "sets the CA file of every fetcher in the process (the TLS tests use it)",
+        "FetcherConfiguration_defaultUserAgent": "sets the User-Agent of every fetcher in the process (the fetch tests check it)",
         "ParseThroughputTuning_growHeapInLargeSteps": "changes the allocator's settings for the whole process",
     ]
     private static let network = "fetches from the network (tests may reach 127.0.0.1 only)"
