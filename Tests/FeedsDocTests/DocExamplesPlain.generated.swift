@@ -29,6 +29,12 @@ func docExample_ArticleExtractor_Limits() throws {
 }
 
 // Sources/Feeds/Extraction/ArticlePage.swift
+func docExample_ArticlePage_article(outcome: FetchOutcome, request: FeedRequest) throws {
+    let result = ArticlePage.article(from: outcome, url: request.url)
+    _ = result
+}
+
+// Sources/Feeds/Extraction/ArticlePage.swift
 func docExample_ArticlePage_isPageType() throws {
     _ = ArticlePage.isPageType("text/html; charset=utf-8")   // true
 }
@@ -395,6 +401,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FeedDateParser_date", origin: "Sources/Feeds/Dates/FeedDateParser.swift", run: { given in try docExample_FeedDateParser_date() }),
     DocExample(id: "Article_init", origin: "Sources/Feeds/Extraction/Article.swift", run: { given in try docExample_Article_init() }),
     DocExample(id: "ArticleExtractor_Limits", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_Limits() }),
+    DocExample(id: "ArticlePage_article", origin: "Sources/Feeds/Extraction/ArticlePage.swift", run: { given in try docExample_ArticlePage_article(outcome: given.outcome, request: given.request) }),
     DocExample(id: "ArticlePage_isPageType", origin: "Sources/Feeds/Extraction/ArticlePage.swift", run: { given in try docExample_ArticlePage_isPageType() }),
     DocExample(id: "CommandFeed_CommandFeed", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_CommandFeed() }),
     DocExample(id: "CommandFeed_requestURL", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_requestURL(request: given.request) }),

@@ -46,7 +46,7 @@ import Testing
         #expect(ByteCount.text(try #require(ByteCount.parse("500M"))) == "500.0 MB")
         #expect(ByteCount.text(try #require(ByteCount.parse("12.3M"))) == "12.3 MB")
         #expect(ByteCount.text(try #require(ByteCount.parse("2G"))) == "2.0 GB")
-        // A file of 12,345,678 bytes is 12.3 MB (11.8 in powers of 1024) everywhere.
+        // One file's size reads the same wherever it is shown: powers of 1000.
         #expect(ByteCount.text(12_345_678) == "12.3 MB")
     }
 }

@@ -106,7 +106,7 @@ struct PodcastTests {
             #expect(items.first { $0.id == "s1" }?.enclosure == nil)
             #expect(items.first { $0.id == "s2" }?.enclosure?.url == "https://a.example/ep.mp3")
 
-            // A picture stored as the enclosure by an earlier build is dropped when the feed is read again.
+            // A picture a store holds as the enclosure is dropped when the feed is read again.
             let context = store.container.newBackgroundContext(name: "test")
             try context.performAndWait {
                 let item = try #require(try FeedItem.findAll(in: context).first { $0.guid == "s1" })

@@ -51,7 +51,17 @@ public enum ArticlePage {
     /// Fetches `url` and extracts its article; relative links resolve against `baseURL`, else
     /// the address the page came from.
     public static func fetch(_ url: URL, baseURL: URL? = nil, with fetcher: FeedFetcher) async -> Result<Fetched, Problem> {
-        switch await fetcher.fetch(FeedRequest(url: url)) {
+        article(from: await fetcher.fetch(FeedRequest(url: url)), url: url, baseURL: baseURL)
+    }
+
+    /// The article of the page a fetch of `url` gave (``FeedFetcher/fetchAll(_:onEach:)`` hands
+    /// many such outcomes over).
+    ///
+    /// ```swift
+    /// let result = ArticlePage.article(from: outcome, url: request.url)
+    /// ```
+    public static func article(from outcome: FetchOutcome, url: URL, baseURL: URL? = nil) -> Result<Fetched, Problem> {
+        switch outcome {
         case .fetched(let body, let metadata):
             if let problem = metadata.bodyProblem { return .failure(.fetch(problem)) }
             if let type = metadata.contentType, !isPageType(type) {

@@ -154,10 +154,9 @@ public enum ZeaderModel {
     /// it finds no index of its own recorded under that name, so it drops that table and
     /// its triggers and builds the index afresh — one index, one set of triggers.
     ///
-    /// Of the summary (up to 300 characters) it takes the first ``searchExtractLength``
-    /// (160 from model version 4, 100 since issue 18): every indexed word costs a refresh and
-    /// bytes in the store, and a search finds an article by its title, author and opening
-    /// words. A change of the length rebuilds the index when a store is next opened for
+    /// Of the summary (up to 300 characters) it takes the first ``searchExtractLength``:
+    /// every indexed word costs a refresh and bytes in the store, and a search finds an
+    /// article by its title, author and opening words. A change of the length rebuilds the index when a store is next opened for
     /// writing (ObjectGraph compares the index's recorded description).
     public static let searchIndex: FullTextIndexDescription = {
         var index = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")

@@ -177,7 +177,7 @@ public final class FeedRefresher: Sendable {
             return (try? FullArticles.pending(of: refreshed, scopes: scopes, in: context)) ?? []
         }
         guard !targets.isEmpty else { return FullArticleCount() }
-        let outcomes = await FullArticles.fetch(targets, with: fetcher, jobs: options.jobs)
+        let outcomes = await FullArticles.fetch(targets, with: fetcher)
         return await context.run {
             defer { context.reset() }
             for (id, outcome) in outcomes { FullArticles.store(outcome, for: id, in: context) }

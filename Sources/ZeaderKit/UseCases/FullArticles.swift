@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import ObjectGraph
+import Synchronization
 
 /// Full articles: the article of an item's web page (``ArticlePage``), stored with the item
 /// (``FeedItemBody/article``) so it reads offline and goes with the item. The reader's
@@ -43,11 +44,11 @@ public enum FullArticles {
     public static func pending(
         of servers: [ObjectID], scopes: [FeedScope] = [], in context: ManagedObjectContext
     ) throws -> [Target] {
+        // The marked feeds come from one query: a refresh of many feeds loads none of the others.
+        let marked = Set(try context.fetchObjectIDs(FetchRequest<Server>(predicate: try Predicate(format: "fullArticle == YES"))))
         var targets: [Target] = []
         for id in servers {
-            guard let server = context.object(with: id) as? Server,
-                server.fullArticle || scopes.contains(where: { $0.matches(url: server.url, tags: server.tags) })
-            else { continue }
+            guard marked.contains(id) || (!scopes.isEmpty && inScope(id, scopes, in: context)) else { continue }
             let request = FetchRequest<FeedItem>(
                 predicate: try Predicate(format: "server == %@ AND link != nil AND body.articleFetched == nil", id),
                 sortDescriptors: [SortDescriptor("sortDate", ascending: false)], fetchLimit: perFeedLimit)
@@ -58,25 +59,24 @@ public enum FullArticles {
         return targets
     }
 
-    /// Fetches the pages of `targets`, `jobs` at a time (the fetcher keeps its per-host limit).
+    /// Whether the feed `id` is named by one of the config's `full-article` lines.
+    private static func inScope(_ id: ObjectID, _ scopes: [FeedScope], in context: ManagedObjectContext) -> Bool {
+        guard let server = try? context.existingObject(with: id) as? Server else { return false }
+        return scopes.contains { $0.matches(url: server.url, tags: server.tags) }
+    }
+
+    /// Fetches the pages of `targets` (each page once, however many items link to it), as
+    /// many at a time as the fetcher's limits allow (its per-host limit among them).
     public static func fetch(
-        _ targets: [Target], with fetcher: FeedFetcher, jobs: Int = 4
+        _ targets: [Target], with fetcher: FeedFetcher
     ) async -> [(ObjectID, Result<ArticlePage.Fetched, ArticlePage.Problem>)] {
-        await withTaskGroup(of: (ObjectID, Result<ArticlePage.Fetched, ArticlePage.Problem>).self) { group in
-            var pending = targets.makeIterator()
-            var running = 0
-            var results: [(ObjectID, Result<ArticlePage.Fetched, ArticlePage.Problem>)] = []
-            while true {
-                while running < max(1, jobs), let target = pending.next() {
-                    running += 1
-                    group.addTask { (target.item, await ArticlePage.fetch(target.url, with: fetcher)) }
-                }
-                guard running > 0, let result = await group.next() else { break }
-                running -= 1
-                results.append(result)
-            }
-            return results
+        let items = Dictionary(grouping: targets, by: \.url).mapValues { $0.map(\.item) }
+        let results = Mutex<[(ObjectID, Result<ArticlePage.Fetched, ArticlePage.Problem>)]>([])
+        await fetcher.fetchAll(items.keys.map { FeedRequest(url: $0) }) { request, outcome in
+            let result = ArticlePage.article(from: outcome, url: request.url)
+            results.withLock { all in all += (items[request.url] ?? []).map { ($0, result) } }
         }
+        return results.withLock { $0 }
     }
 
     /// Stores `outcome` with the item: the article, or why there is none (the feed's content
@@ -85,7 +85,7 @@ public enum FullArticles {
         _ outcome: Result<ArticlePage.Fetched, ArticlePage.Problem>, for id: ObjectID, now: Date = Date(),
         in context: ManagedObjectContext
     ) {
-        guard let item = context.object(with: id) as? FeedItem, !item.isDeleted else { return }
+        guard let item = try? context.existingObject(with: id) as? FeedItem, !item.isDeleted else { return }
         let body: FeedItemBody
         if let existing = item.body {
             body = existing

@@ -58,9 +58,13 @@ public enum RetentionCleanup {
         progress: ((CleanupReport) -> Void)?
     ) throws -> CleanupReport {
         var report = CleanupReport()
-        let feeds = try Server.findAll(sortedBy: "displayOrder", in: context).map { ($0.objectID, $0.url, $0.tags) }
+        // A refresh's trim reads only the feeds it grew; a cleanup reads them all.
+        let servers =
+            try only.map { ids in ids.compactMap { try? context.existingObject(with: $0) as? Server } }
+            ?? Server.findAll(sortedBy: "displayOrder", in: context)
+        let feeds = servers.map { ($0.objectID, $0.url, $0.tags) }
         context.reset()
-        for (serverID, url, tags) in feeds where only?.contains(serverID) ?? true {
+        for (serverID, url, tags) in feeds {
             let (maxItems, keepDays) = policy.limits(url: url, tags: tags)
             guard maxItems != nil || keepDays != nil else { continue }
             var cutoff = keepDays.map { now.addingTimeInterval(-Double($0) * 86_400) }

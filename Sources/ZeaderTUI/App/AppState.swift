@@ -288,8 +288,11 @@ public struct AppState: Equatable, Sendable {
     /// ```swift
     /// keyMap.action(for: key, in: state.keyView)
     /// ```
-    public var keyView: KeyView? {
-        switch top {
+    public var keyView: KeyView? { Self.keyView(of: top) }
+
+    /// The view of `bind-key`'s contexts `screen` is.
+    public static func keyView(of screen: Screen) -> KeyView? {
+        switch screen {
         case .feeds: return .feedlist
         case .items(let list):
             switch list.source {

@@ -244,9 +244,7 @@ enum HelpView {
 
     static func draw(_ state: AppState, keyMap: KeyMap, rows: Range<Int>, into buffer: inout ScreenBuffer) {
         // The keys of the screen help was opened from.
-        var below = state
-        below.stack.removeLast()
-        let all = lines(keyMap: keyMap, view: below.keyView)
+        let all = lines(keyMap: keyMap, view: state.stack.dropLast().last.flatMap(AppState.keyView(of:)))
         for (offset, y) in rows.enumerated() {
             let index = state.helpScroll + offset
             guard index < all.count else { break }
