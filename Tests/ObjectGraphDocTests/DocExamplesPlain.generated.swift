@@ -1039,7 +1039,8 @@ func docExample_EntityDescription_name(entity: Entity) throws {
 func docExample_FullTextIndexDescription_FullTextIndexDescription(item: FeedItem) throws {
     let item = EntityDescription("FeedItem", attributes: [.string("title"), .string("author")],
                                  fullTextIndex: FullTextIndexDescription(attributes: ["title", "author"]))
-    _ = item
+    let withBody = FullTextIndexDescription(attributes: ["title", "body.text"])
+    _ = (item, withBody)
 }
 
 // Sources/ObjectGraph/Model/FullTextIndexDescription.swift

@@ -425,13 +425,17 @@ struct FetchPlan {
     /// The context's inserted and updated objects of the entity that match the predicate.
     func pendingCandidates() throws(ObjectGraphError) -> [ManagedObject] {
         var result: [ManagedObject] = []
-        let searchFields = entity.fullTextAttributeIndexes
-        let extractLengths = searchFields.map { entity.fullTextIndex?.extractLengths[entity.attributes[$0].name] }
+        let searchKeys = entity.fullTextIndex?.attributes ?? []
+        let extractLengths = searchKeys.map { entity.fullTextIndex?.extractLengths[$0] }
         for object in context.changedObjects(of: entity) {
             if !includesSubentities && object.entity !== entity { continue }
             if let text = request.searchText {
-                let fields = zip(searchFields, extractLengths).map { i, length -> String? in
-                    guard case .string(let s) = object.attributeValue(at: i) else { return nil }
+                let fields = zip(searchKeys, extractLengths).map { key, length -> String? in
+                    // A related object's attribute (`body.text`) as this context sees it.
+                    let value =
+                        entity.attributeIndexByName[key].map { object.attributeValue(at: $0) }
+                        ?? (try? object.value(forKeyPath: key)) ?? .null
+                    guard case .string(let s) = value else { return nil }
                     // As the index takes it: SQLite's substr counts code points.
                     guard let length else { return s }
                     return String(String.UnicodeScalarView(s.unicodeScalars.prefix(length)))

@@ -85,8 +85,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let tableName: String
     /// The entity's full-text index, if it has one.
     public let fullTextIndex: FullTextIndexDescription?
-    /// Positions of the full-text index's attributes, in its column order.
-    let fullTextAttributeIndexes: [Int]
+    /// The destination tables of the to-one relationships the full-text index reads through
+    /// (its `relationship.attribute` keys), by relationship name.
+    let fullTextRelatedTables: [String: String]
 
     @usableFromInline let attributeIndexByName: [String: Int]
     let relationshipIndexByName: [String: Int]
@@ -134,8 +135,9 @@ public final class Entity: Sendable, CustomStringConvertible {
         description d: EntityDescription, index: Int, destinationIndex: [Int], inverseIndex: [Int], inverseIsToMany: [Bool],
         storesForeignKey: [Bool],
         counters: [CounterInfo], counterDependencies: [CounterInfo], inheritance: EntityInheritance? = nil,
-        inverseIsOrdered: [Bool] = []
+        inverseIsOrdered: [Bool] = [], fullTextRelatedTables: [String: String] = [:]
     ) {
+        self.fullTextRelatedTables = fullTextRelatedTables
         self.inheritance = inheritance
         hierarchyToken = inheritance?.token ?? 0
         self.counters = counters
@@ -156,7 +158,6 @@ public final class Entity: Sendable, CustomStringConvertible {
         var a: [String: Int] = [:]
         for (i, attr) in d.attributes.enumerated() { a[attr.name] = i }
         attributeIndexByName = a
-        fullTextAttributeIndexes = (d.fullTextIndex?.attributes ?? []).compactMap { a[$0] }
         var r: [String: Int] = [:]
         for (i, rel) in d.relationships.enumerated() { r[rel.name] = i }
         relationshipIndexByName = r

@@ -9,12 +9,19 @@
 /// the entity's table gets its triggers back at the next open. Search it with
 /// ``FetchRequest/searchText``.
 ///
+/// An attribute may also be a key path through a to-one relationship stored in the entity's
+/// table (`"body.text"`): the object is then found by the words of its related object too,
+/// in one index and one query, and triggers on the destination's table keep the entry in step
+/// when the related object changes, is added or goes.
+///
 /// ```swift
 /// let item = EntityDescription("FeedItem", attributes: [.string("title"), .string("author")],
 ///                              fullTextIndex: FullTextIndexDescription(attributes: ["title", "author"]))
+/// let withBody = FullTextIndexDescription(attributes: ["title", "body.text"])
 /// ```
 public struct FullTextIndexDescription: Sendable, Hashable {
-    /// The indexed attributes (stored string attributes), in column order.
+    /// The indexed attributes (stored string attributes, or `relationship.attribute` through a
+    /// to-one relationship stored in the entity's table), in column order.
     public var attributes: [String]
     /// The FTS5 table's name; nil: `Z_<Entity>_FTS`.
     public var tableName: String?

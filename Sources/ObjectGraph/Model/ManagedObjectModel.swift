@@ -131,6 +131,12 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     throw ModelError(message: "\(e.name): a full-text index has no attributes")
                 }
                 for key in index.attributes {
+                    if let dot = key.firstIndex(of: ".") {
+                        try Self.validateRelatedFullTextKey(
+                            key, relationship: String(key[..<dot]), attribute: String(key[key.index(after: dot)...]),
+                            of: e, storesForeignKey: storesFK, destinations: destinations, descriptions: descriptions)
+                        continue
+                    }
                     guard e.attributes.contains(where: { $0.name == key && !$0.isTransient && $0.type == .string }) else {
                         throw ModelError(message: "\(e.name): full-text index key '\(key)' is not a stored string attribute")
                     }
@@ -202,6 +208,15 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             }
         }
         for (i, e) in descriptions.enumerated() {
+            // The tables a full-text index reads through to-one relationships (validated above).
+            var relatedTables: [String: String] = [:]
+            for key in e.fullTextIndex?.attributes ?? [] {
+                guard let dot = key.firstIndex(of: "."),
+                    let r = e.relationships.firstIndex(where: { $0.name == key[..<dot] })
+                else { continue }
+                let destination = parts[i].destinations[r]
+                relatedTables[e.relationships[r].name] = inheritance[destination]?.rootName ?? descriptions[destination].name
+            }
             resolved.append(
                 Entity(
                     description: e, index: i, destinationIndex: parts[i].destinations, inverseIndex: parts[i].inverses,
@@ -209,7 +224,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     counters: parts[i].counters, counterDependencies: dependencies[i], inheritance: inheritance[i],
                     inverseIsOrdered: zip(parts[i].destinations, parts[i].inverses).map {
                         descriptions[$0].relationships[$1].isOrdered
-                    }))
+                    }, fullTextRelatedTables: relatedTables))
         }
         self.entities = resolved
         self.tableEntities = Inheritance.tableEntities(
@@ -217,6 +232,32 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             inverseToMany: parts.map(\.inverseToMany), storesForeignKey: parts.map(\.storesFK))
         self.entityIndexByName = byName
         Self.all.withLock { $0.append(self) }
+    }
+
+    /// Checks a full-text index key `relationship.attribute`: a to-one relationship stored in
+    /// `entity`'s table (its triggers find the indexed objects by that column) to a stored
+    /// string attribute of the destination.
+    private static func validateRelatedFullTextKey(
+        _ key: String, relationship: String, attribute: String, of entity: EntityDescription, storesForeignKey: [Bool],
+        destinations: [Int], descriptions: [EntityDescription]
+    ) throws(ModelError) {
+        guard let r = entity.relationships.firstIndex(where: { $0.name == relationship }),
+            !entity.relationships[r].isToMany, storesForeignKey[r]
+        else {
+            throw ModelError(
+                message:
+                    "\(entity.name): full-text index key '\(key)' does not start with a to-one relationship stored in \(entity.name)'s table"
+            )
+        }
+        let destination = descriptions[destinations[r]]
+        guard !attribute.contains("."),
+            destination.attributes.contains(where: { $0.name == attribute && !$0.isTransient && $0.type == .string })
+        else {
+            throw ModelError(
+                message:
+                    "\(entity.name): full-text index key '\(key)' does not end with a stored string attribute of \(destination.name)"
+            )
+        }
     }
 
     /// Every model ever created: models live until the process ends (a program has a

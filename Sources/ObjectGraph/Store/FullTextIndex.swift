@@ -34,6 +34,45 @@ enum FullTextIndexSchema {
         ["\(table)_insert", "\(table)_delete", "\(table)_update"]
     }
 
+    /// The `relationship.attribute` key `name` split in two, nil for an attribute of the entity.
+    static func relatedKey(_ name: String) -> (relationship: String, attribute: String)? {
+        guard let dot = name.firstIndex(of: ".") else { return nil }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// The relationships an index reads through (its `relationship.attribute` keys), in
+    /// the order of their first key.
+    static func relatedRelationships(of attributes: [String]) -> [String] {
+        var result: [String] = []
+        for name in attributes {
+            if let key = relatedKey(name), !result.contains(key.relationship) { result.append(key.relationship) }
+        }
+        return result
+    }
+
+    /// The triggers on a destination's table that keep the index's entries of the objects
+    /// related through `relationship` in step.
+    static func relatedTriggerNames(table: String, relationship: String) -> [String] {
+        ["\(table)_\(relationship)_insert", "\(table)_\(relationship)_delete", "\(table)_\(relationship)_update"]
+    }
+
+    /// Every trigger of `entity`'s index: on its own table, and on the tables it reads through.
+    static func allTriggerNames(table: String, attributes: [String]) -> [String] {
+        triggerNames(table: table)
+            + relatedRelationships(of: attributes).flatMap { relatedTriggerNames(table: table, relationship: $0) }
+    }
+
+    /// A table the destination's triggers note, within one statement, which objects' entries
+    /// they take out of the index, to put back exactly those (always empty between statements).
+    static func reindexTableName(table: String) -> String { "\(table)_reindex" }
+
+    /// Whether the index reads its rows through the view ``sourceViewName(table:)``: it
+    /// takes extracts, or attributes of related objects.
+    static func readsThroughView(_ entity: Entity) -> Bool {
+        guard let index = entity.fullTextIndex else { return false }
+        return !index.extractLengths.isEmpty || !entity.fullTextRelatedTables.isEmpty
+    }
+
     /// What the index is, as recorded in the store's metadata: a change rebuilds it.
     static func signature(of entity: Entity) -> String? {
         // The index's rows and tokenizer (a change rebuilds it); the triggers are compared
@@ -47,19 +86,33 @@ enum FullTextIndexSchema {
     /// ``FullTextIndexDescription/extractLengths``).
     static func sourceViewName(table: String) -> String { "\(table)_source" }
 
-    /// The SQL of attribute `name` of `row` (`new`, `old`, or nil: the entity's table) as
-    /// the index takes it: the column, or the start of it.
-    static func indexedValue(_ name: String, of row: String?, in index: FullTextIndexDescription) -> String {
-        let column = (row.map { "\($0)." } ?? "") + SchemaGenerator.quote(name)
-        guard let length = index.extractLengths[name] else { return column }
+    /// The SQL of attribute `name` of `row` (`new`, `old`, an alias, or nil: the entity's
+    /// table) as the index takes it: the column, or the start of it; for a
+    /// `relationship.attribute` key, the related row's column.
+    static func indexedValue(_ name: String, of row: String?, in entity: Entity) -> String {
+        let q = SchemaGenerator.quote
+        let column: String
+        if let key = relatedKey(name), let destination = entity.fullTextRelatedTables[key.relationship] {
+            let owner = row ?? q(entity.tableName)
+            column =
+                "(SELECT d.\(q(key.attribute)) FROM \(q(destination)) d WHERE d.\"Z_PK\" = \(owner).\(q(key.relationship)))"
+        } else {
+            column = (row.map { "\($0)." } ?? "") + q(name)
+        }
+        return extract(of: name, column, in: entity)
+    }
+
+    /// `column` cut to the extract length of index attribute `name`, if it has one.
+    static func extract(of name: String, _ column: String, in entity: Entity) -> String {
+        guard let length = entity.fullTextIndex?.extractLengths[name] else { return column }
         return "substr(\(column), 1, \(length))"
     }
 
     /// `CREATE VIEW` of the rows an index with extracts reads, nil when it has none.
     static func createSourceViewSQL(for entity: Entity, table: String) -> String? {
-        guard let index = entity.fullTextIndex, !index.extractLengths.isEmpty else { return nil }
+        guard let index = entity.fullTextIndex, readsThroughView(entity) else { return nil }
         let q = SchemaGenerator.quote
-        let columns = index.attributes.map { "\(indexedValue($0, of: nil, in: index)) AS \(q($0))" }
+        let columns = index.attributes.map { "\(indexedValue($0, of: nil, in: entity)) AS \(q($0))" }
         return """
             CREATE VIEW \(q(sourceViewName(table: table))) AS SELECT "Z_PK", \(columns.joined(separator: ", ")) \
             FROM \(q(entity.tableName))
@@ -97,7 +150,7 @@ enum FullTextIndexSchema {
         let q = SchemaGenerator.quote
         let index = entity.fullTextIndex!
         let columns = index.attributes.map(q).joined(separator: ", ")
-        let content = index.extractLengths.isEmpty ? entity.tableName : sourceViewName(table: table)
+        let content = readsThroughView(entity) ? sourceViewName(table: table) : entity.tableName
         return """
             CREATE VIRTUAL TABLE \(q(table)) USING fts5(\(columns), content=\(q(content)), content_rowid='Z_PK', \
             tokenize='\(tokenizer)')
@@ -114,8 +167,13 @@ enum FullTextIndexSchema {
         let columns = index.attributes.map(q)
         let list = columns.joined(separator: ", ")
         func values(_ row: String) -> String {
-            index.attributes.map { indexedValue($0, of: row, in: index) }.joined(separator: ", ")
+            index.attributes.map { indexedValue($0, of: row, in: entity) }.joined(separator: ", ")
         }
+        // The entity's columns the entries depend on: its indexed attributes, and the
+        // relationships through which it indexes related attributes.
+        let ownColumns =
+            index.attributes.filter { relatedKey($0) == nil }.map(q)
+            + relatedRelationships(of: index.attributes).map(q)
         let insert = "INSERT INTO \(q(table))(rowid, \(list)) VALUES (new.\"Z_PK\", \(values("new")));"
         let notInASave = "NOT sqlite_compileoption_used('\(saveGateOption)')"
         // Only a row the index holds is taken out of it: a row a bulk write has not indexed
@@ -125,12 +183,57 @@ enum FullTextIndexSchema {
             INSERT INTO \(q(table))(\(q(table)), rowid, \(list)) SELECT 'delete', old."Z_PK", \(values("old")) \
             WHERE EXISTS (SELECT 1 FROM \(q(docsizeTable(table))) WHERE id = old."Z_PK");
             """
-        let changed = columns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        let changed = ownColumns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
         return [
             "CREATE TRIGGER \(q(names[0])) AFTER INSERT ON \(q(entity.tableName)) WHEN \(notInASave) BEGIN \(insert) END",
             "CREATE TRIGGER \(q(names[1])) AFTER DELETE ON \(q(entity.tableName)) BEGIN \(delete) END",
-            "CREATE TRIGGER \(q(names[2])) AFTER UPDATE OF \(list) ON \(q(entity.tableName)) WHEN \(changed) BEGIN \(delete) \(insert) END",
-        ]
+            "CREATE TRIGGER \(q(names[2])) AFTER UPDATE OF \(ownColumns.joined(separator: ", ")) ON \(q(entity.tableName)) WHEN \(changed) BEGIN \(delete) \(insert) END",
+        ] + relatedTriggerSQL(for: entity, table: table)
+    }
+
+    /// The triggers on each destination table the index reads through. A related row's
+    /// insert, delete or change of an indexed attribute takes the entries of the objects
+    /// pointing at it out of the index (with the values they were indexed with) and puts
+    /// them back with the new ones. Only objects the index holds are touched: one waiting to
+    /// be indexed is indexed later through the view. The insert trigger stands aside during
+    /// a save, which writes its inserts before it changes any object's relationship.
+    static func relatedTriggerSQL(for entity: Entity, table: String) -> [String] {
+        guard let index = entity.fullTextIndex else { return [] }
+        let q = SchemaGenerator.quote
+        let list = index.attributes.map(q).joined(separator: ", ")
+        let marks = q(reindexTableName(table: table))
+        let notInASave = "NOT sqlite_compileoption_used('\(saveGateOption)')"
+        return relatedRelationships(of: index.attributes).flatMap { relationship -> [String] in
+            guard let destination = entity.fullTextRelatedTables[relationship] else { return [] }
+            let names = relatedTriggerNames(table: table, relationship: relationship)
+            let attributes = index.attributes.filter { relatedKey($0)?.relationship == relationship }
+            // An object's values, with this relationship's attributes read from `row` (nil: none).
+            func values(relatedRow row: String?) -> String {
+                index.attributes.map { name in
+                    guard let key = relatedKey(name), key.relationship == relationship else {
+                        return indexedValue(name, of: "e", in: entity)
+                    }
+                    return row.map { extract(of: name, "\($0).\(q(key.attribute))", in: entity) } ?? "NULL"
+                }.joined(separator: ", ")
+            }
+            func reindex(_ row: String, old: String?, new: String?) -> String {
+                let owners = "FROM \(q(entity.tableName)) e WHERE e.\"Z_PK\" IN (SELECT id FROM \(marks))"
+                return """
+                    INSERT INTO \(marks)(id) SELECT e."Z_PK" FROM \(q(entity.tableName)) e \
+                    WHERE e.\(q(relationship)) = \(row)."Z_PK" AND EXISTS (SELECT 1 FROM \(q(docsizeTable(table))) WHERE id = e."Z_PK"); \
+                    INSERT INTO \(q(table))(\(q(table)), rowid, \(list)) SELECT 'delete', e."Z_PK", \(values(relatedRow: old)) \(owners); \
+                    INSERT INTO \(q(table))(rowid, \(list)) SELECT e."Z_PK", \(values(relatedRow: new)) \(owners); \
+                    DELETE FROM \(marks);
+                    """
+            }
+            let columns = attributes.compactMap { relatedKey($0).map { q($0.attribute) } }
+            let changed = columns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+            return [
+                "CREATE TRIGGER \(q(names[0])) AFTER INSERT ON \(q(destination)) WHEN \(notInASave) BEGIN \(reindex("new", old: nil, new: "new")) END",
+                "CREATE TRIGGER \(q(names[1])) AFTER DELETE ON \(q(destination)) BEGIN \(reindex("old", old: "old", new: nil)) END",
+                "CREATE TRIGGER \(q(names[2])) AFTER UPDATE OF \(columns.joined(separator: ", ")) ON \(q(destination)) WHEN \(changed) BEGIN \(reindex("new", old: "old", new: "new")) END",
+            ]
+        }
     }
 
     // MARK: Keeping the indexes
@@ -147,11 +250,14 @@ enum FullTextIndexSchema {
             guard let table = tableName(of: entity), let signature = signature(of: entity) else { continue }
             declared.insert(entity.name)
             if recorded[entity.name] != signature || !tables.contains(table) { return true }
-            if entity.fullTextIndex?.extractLengths.isEmpty == false, !tables.contains(sourceViewName(table: table)) {
+            if readsThroughView(entity), !tables.contains(sourceViewName(table: table)) {
                 return true
             }
+            if !entity.fullTextRelatedTables.isEmpty, !tables.contains(reindexTableName(table: table)) { return true }
             if try vocabularyNeedsMaking(table: table, in: db) { return true }
-            if !Set(triggerNames(table: table)).isSubset(of: triggers) { return true }
+            if !Set(allTriggerNames(table: table, attributes: entity.fullTextIndex!.attributes)).isSubset(of: triggers) {
+                return true
+            }
             if try triggersNeedReplacing(table: table, entity: entity, in: db) { return true }
         }
         if try hasPendingRows(in: db) { return true }
@@ -166,10 +272,15 @@ enum FullTextIndexSchema {
         for entity in model.entities {
             guard let table = tableName(of: entity), let signature = signature(of: entity) else { continue }
             declared.insert(entity.name)
-            let names = triggerNames(table: table)
+            let names = allTriggerNames(table: table, attributes: entity.fullTextIndex!.attributes)
             let upToDate = try recorded[entity.name] == signature && db.tableExists(table)
-            let viewMissing =
-                try entity.fullTextIndex?.extractLengths.isEmpty == false && !db.viewExists(sourceViewName(table: table))
+            let viewMissing = try readsThroughView(entity) && !db.viewExists(sourceViewName(table: table))
+            if !entity.fullTextRelatedTables.isEmpty {
+                try db.execute(
+                    sql:
+                        "CREATE TABLE IF NOT EXISTS \(SchemaGenerator.quote(reindexTableName(table: table))) (id INTEGER PRIMARY KEY)"
+                )
+            }
             let triggersComplete = Set(names).isSubset(of: triggers)
             if upToDate && !viewMissing && triggersComplete {
                 // Triggers of an older build (the index itself is right): new triggers, no reindexing.
@@ -185,7 +296,9 @@ enum FullTextIndexSchema {
                 }
                 continue
             }
-            for name in names { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(name))") }
+            // The triggers of the index as recorded too: those on tables it no longer reads through.
+            let recordedNames = recorded[entity.name].flatMap { triggerNames(ofSignature: $0)?.names } ?? []
+            for name in names + recordedNames { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(name))") }
             if !upToDate {
                 if let old = recorded[entity.name]?.split(separator: "|").dropFirst().first, old != table {
                     try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(vocabularyName(table: String(old))))")
@@ -211,10 +324,11 @@ enum FullTextIndexSchema {
         }
         for (entityName, signature) in recorded where !declared.contains(entityName) {
             // An index the model no longer declares.
-            if let table = signature.split(separator: "|").dropFirst().first.map(String.init) {
-                for name in triggerNames(table: table) {
+            if let (table, names) = triggerNames(ofSignature: signature) {
+                for name in names {
                     try db.execute(sql: "DROP TRIGGER IF EXISTS \(SchemaGenerator.quote(name))")
                 }
+                try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(reindexTableName(table: table)))")
                 try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(vocabularyName(table: table)))")
                 try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(table))")
                 try db.execute(sql: "DROP VIEW IF EXISTS \(SchemaGenerator.quote(sourceViewName(table: table)))")
@@ -231,9 +345,16 @@ enum FullTextIndexSchema {
     /// Whether the stored triggers of `table` are not the ones ``triggerSQL(for:table:)``
     /// makes (a store indexed by an older build).
     static func triggersNeedReplacing(table: String, entity: Entity, in db: Database) throws -> Bool {
-        let stored = try String.fetchAll(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", arguments: [entity.tableName])
+        let stored = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger'")
         return !Set(triggerSQL(for: entity, table: table)).isSubset(of: Set(stored))
+    }
+
+    /// The table and every trigger of the index a recorded ``signature(of:)`` describes.
+    static func triggerNames(ofSignature signature: String) -> (table: String, names: [String])? {
+        let parts = signature.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 2 else { return nil }
+        let attributes = parts[2].split(separator: ",").map { String($0.split(separator: ":")[0]) }
+        return (parts[1], allTriggerNames(table: parts[1], attributes: attributes))
     }
 
     private static func recordedSignatures(in db: Database) throws -> [String: String] {
@@ -296,7 +417,7 @@ extension FullTextIndexSchema {
         guard let table = tableName(of: entity), let index = entity.fullTextIndex else { return }
         let q = SchemaGenerator.quote
         let columns = index.attributes.map(q).joined(separator: ", ")
-        let values = index.attributes.map { indexedValue($0, of: nil, in: index) }.joined(separator: ", ")
+        let values = index.attributes.map { indexedValue($0, of: nil, in: entity) }.joined(separator: ", ")
         let notIndexed =
             skippingIndexed
             ? " AND NOT EXISTS (SELECT 1 FROM \(q(docsizeTable(table))) d WHERE d.id = \(q(entity.tableName)).\"Z_PK\")"
