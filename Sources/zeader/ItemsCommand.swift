@@ -27,7 +27,7 @@ struct ItemsCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Words that must each begin a word of the title, author or summary (case- and accent-insensitive).",
+            "Words that must each begin a word of the title, author, summary or article text (case- and accent-insensitive).",
             valueName: "WORDS"))
     var search: String?
 

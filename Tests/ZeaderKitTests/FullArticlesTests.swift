@@ -110,6 +110,9 @@ struct FullArticlesTests {
                 #expect(items[3].body?.articleProblem?.contains("not an HTML page (Content-Type image/png)") == true)
                 #expect(items[2].summary?.contains("teaser") == true)
             }
+            // Search finds a word only the full articles have.
+            r = try zeader(["items", "--search", "zeppelinfield", "--db", db], in: dir)
+            #expect(r.stdout.split(separator: "\n").count == 2, "\(r.stdout)")
             // Fetched once: the next refresh fetches nothing again; --off stops new ones.
             r = try zeader(["refresh", "--db", db], in: dir)
             #expect(!r.stdout.contains("full article"), "\(r.stdout)")

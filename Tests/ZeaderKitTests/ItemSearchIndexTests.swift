@@ -51,12 +51,37 @@ import Testing
         #expect(try titles("summary recipe", store) == ["Crème brûlée recipe"])  // the summary counts too
     }
 
-    @Test func theHTMLContentIsNotSearched() throws {
-        // The summary is the item's plain text; the HTML would match its markup ("paragraph").
-        let store = try store(titles: ["One"])
+    @Test func theBodysTextIsSearchedAndNotItsMarkup() throws {
+        // The body's plain text counts; its HTML would match its markup ("paragraph").
+        let store = try store(titles: ["One", "Two"])
         #expect(try titles("paragraph", store).isEmpty)
-        #expect(try titles("body", store).isEmpty)
-        #expect(try titles("summary one", store) == ["One"])
+        #expect(try titles("body of one", store) == ["One"])
+        #expect(try titles("summary two", store) == ["Two"])
+        // Every word in any field: one in the title, one in the body.
+        #expect(try titles("two body", store) == ["Two"])
+    }
+
+    @Test func theFullArticleIsSearchedOnceFetchedAndEditsFollow() throws {
+        let store = try store(titles: ["One", "Two"])
+        let context = store.container.viewContext
+        try context.performAndWait { () throws in
+            let one = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "title == 'One'"))).first!
+            one.body?.article = "<article><p>The whole story of <b>zeppelins</b>.</p></article>"
+            let two = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "title == 'Two'"))).first!
+            two.content = "<p>Rewritten about <i>kites</i></p>"
+            try context.save()
+        }
+        #expect(try titles("zeppelins", store) == ["One"])
+        #expect(try titles("body of one", store).isEmpty)  // the article stands for the content
+        #expect(try titles("kites", store) == ["Two"])
+        #expect(try titles("body of two", store).isEmpty)
+        try context.performAndWait { () throws in
+            let two = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "title == 'Two'"))).first!
+            two.content = nil
+            try context.save()
+        }
+        #expect(try titles("kites", store).isEmpty)
+        #expect(try titles("two", store) == ["Two"])
     }
 
     @Test func authorsAreSearched() throws {
@@ -73,6 +98,7 @@ import Testing
                 for item in items where item.title == "alpha" {
                     item.title = "gamma"
                     item.summary = nil
+                    item.content = "<p>renamed</p>"
                 }
                 for item in items where item.title == "beta" { context.delete(item) }
             }, completion: { _ in done.signal() })
@@ -102,7 +128,8 @@ import Testing
         }
     }
 
-    /// FTS5's own check of the index against the rows it reads (the summary's extract), the
+    /// FTS5's own check of the index against the rows it reads (the summary's extract, the
+    /// body's text), the
     /// index's document count against the items', and every search word's matches against
     /// the same rules applied to the stored items in memory.
     func expectIndexConsistent(_ store: ZeaderStore, _ url: URL, words: [String], _ step: String) throws {
@@ -120,7 +147,7 @@ import Testing
             for word in words {
                 let expected = all.filter { item in
                     let extract = item.summary.map { String($0.prefix(ZeaderModel.searchExtractLength)) }
-                    return FullTextSearch.matches(word, in: [item.title, item.author, extract])
+                    return FullTextSearch.matches(word, in: [item.title, item.author, extract, item.body?.text])
                 }.map(\.guid)
                 // Newest first (no title here is exactly a search's words).
                 #expect(try ItemSearch.items(word, in: context).map(\.guid) == expected, "\(step): \(word)")
@@ -134,13 +161,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("zeader.sqlite")
         let store = try ZeaderStore.open(at: url)
-        let words = ["kernel", "swift", "release notes", "\"swift release\"", "zoe", "opening", "tail"]
+        let words = [
+            "kernel", "swift", "release notes", "\"swift release\"", "zoe", "opening", "tail", "gophers", "crabs kernel",
+        ]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         func parsed(_ n: Int, title: String) -> ParsedItem {
             ParsedItem(
                 id: "g\(n)", title: title, author: n % 3 == 0 ? "Zoë" : nil,
                 published: now.addingTimeInterval(Double(n - 100) * 86_400),
-                summary: "The opening words of item \(n). " + String(repeating: "padding ", count: 30) + "tail words")
+                summary: "The opening words of item \(n). " + String(repeating: "padding ", count: 30) + "tail words",
+                content: n % 4 == 3
+                    ? nil : "<p>Deep in the body, item \(n) mentions <b>\(n % 2 == 0 ? "gophers" : "crabs")</b>.</p>")
         }
         let titles = ["Kernel release notes", "Swift release", "Swift on Linux", "A kernel panic", "Release notes"]
         let context = store.container.newBackgroundContext(name: "refresh")
@@ -163,6 +194,8 @@ import Testing
             var items = (0..<41).map { parsed($0, title: titles[$0 % titles.count] + " \($0)") }
             items[3].title = "Renamed to kotlin"
             items[6].author = nil
+            items[8].content = "<p>Now about gophers and kotlin</p>"
+            items[10].content = nil
             _ = try ItemImport.upsert(items, into: server, in: context, now: now)
             try context.save()
         }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tui_tmux.sh - end-to-end tests of the real `zeader` binary in a private tmux server:
-# start-up, navigation, mark read and the count changing, undo/redo, search, resize
+# start-up, navigation, mark read and the count changing, undo/redo, search (a word of the
+# article's text too), resize
 # (down to 20x5 and below), save (s) and pipe-to (|), search scope and phrases and the HTML
 # rendering fixtures at 80 and 200 columns (a file:// feed), newsboat `color` lines reaching
 # the screen (capture-pane -e), a commit by another process showing
@@ -295,7 +296,11 @@ rss("fixtures.xml", "Fixture Feed", [
     ("Solar power", "<p>A short note.</p>", ""),
     ("Power of the solar wind", "<p>The power of the wind, not solar panels.</p>", ""),
 ])
-rss("other.xml", "Other Feed", [("Solar power elsewhere", "<p>solar power in another feed</p>", "")])
+rss("other.xml", "Other Feed", [
+    ("Solar power elsewhere", "<p>solar power in another feed</p>", ""),
+    # A word far past the summary's opening: found in the article's text only.
+    ("A long read", "<p>" + "Words of filler about nothing much. " * 20 + "At last the <b>zeppelin</b> hangar.</p>", ""),
+])
 PY
 fixdb="$work/fixtures.sqlite"
 "$zeader" add --db "$fixdb" "file://$fixtures/fixtures.xml" >/dev/null
@@ -330,6 +335,9 @@ if screen | grep -qF "Power of the solar wind"; then
 	echo "FAIL: the phrase search matched the words out of order" >&2
 	failures=$((failures + 1))
 fi
+keys q / Tab "zeppelin hangar" Enter
+expect_line 1 "Search: zeppelin hangar (1 items)"
+expect_line 2 "A long read"
 keys q
 for columns in 80 200; do
 	t resize-window -t main -x "$columns" -y 40

@@ -15,7 +15,7 @@ public struct ItemQuery: Sendable, Equatable {
     public var flaggedOnly: Bool
     /// Only items of feeds carrying at least one of these tags (ignoring case); empty: any feed.
     public var tags: [String]
-    /// Words that must each appear (as word prefixes) in the title, author or summary,
+    /// Words that must each appear (as word prefixes) in the title, author, summary or body text,
     /// ignoring case and diacritics: ``ItemSearch``, not part of ``predicate()``.
     public var search: String?
     /// A predicate over FeedItem in the ObjectGraph format language.

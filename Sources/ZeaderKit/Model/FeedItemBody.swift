@@ -12,6 +12,11 @@ public final class FeedItemBody: ManagedObject {
     /// HTML.
     @Managed("content") public var content: String?
     @ToOne("item") public var item: FeedItem?
+
+    /// Keeps the body's searched text (``text``) in step with its HTML.
+    override public func willSave() throws {
+        updateText()
+    }
 }
 
 extension FeedItem {
@@ -56,7 +61,7 @@ extension ZeaderModel {
     public static let version4 = olderModel(version: 4, entities: version4Entities())
 
     /// Version 4's entities.
-    static func version4Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
+    static func version4Entities(fullTextIndex: FullTextIndexDescription? = titleSearchIndex) -> [EntityDescription] {
         var entities = version3Entities(fullTextIndex: fullTextIndex)
         guard let item = entities.firstIndex(where: { $0.name == "FeedItem" }) else { return entities }
         entities[item].attributes.removeAll { $0.name == "content" }

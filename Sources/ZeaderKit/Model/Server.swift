@@ -136,7 +136,7 @@ public enum ZeaderModel {
 
     /// Version 2's entities, FeedItem with `fullTextIndex` (the stored shape is the same
     /// without it: what builds before the index wrote).
-    static func version2Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
+    static func version2Entities(fullTextIndex: FullTextIndexDescription? = titleSearchIndex) -> [EntityDescription] {
         var entities = version1Entities()
         entities[0].attributes.append(.string("tags"))
         entities[1].attributes.append(.bool("flagged", defaultValue: false, indexed: true))
@@ -144,9 +144,10 @@ public enum ZeaderModel {
         return entities
     }
 
-    /// The full-text index ``ItemSearch`` searches: an item's title, author and summary —
-    /// the plain-text extract the parser makes of the item's description (else of its
-    /// content), not the HTML content, whose tag and attribute names would match too.
+    /// The full-text index of versions 2 to 8: an item's title, author and summary — the
+    /// plain-text extract the parser makes of the item's description (else of its content),
+    /// not the HTML content, whose tag and attribute names would match too. Version 9's
+    /// ``searchIndex`` adds the plain text of the item's body.
     ///
     /// Its table is named `ZSEARCH`, the name of the index the reader kept by hand before
     /// ObjectGraph had full-text indexes (title, author, summary and content, with triggers
@@ -158,7 +159,7 @@ public enum ZeaderModel {
     /// every indexed word costs a refresh and bytes in the store, and a search finds an
     /// article by its title, author and opening words. A change of the length rebuilds the index when a store is next opened for
     /// writing (ObjectGraph compares the index's recorded description).
-    public static let searchIndex: FullTextIndexDescription = {
+    public static let titleSearchIndex: FullTextIndexDescription = {
         var index = FullTextIndexDescription(attributes: ["title", "author", "summary"], tableName: "ZSEARCH")
         index.extractLengths = ["summary": searchExtractLength]
         return index
@@ -188,7 +189,7 @@ public enum ZeaderModel {
     public static let version3 = olderModel(version: 3, entities: version3Entities())
 
     /// Version 3's entities.
-    static func version3Entities(fullTextIndex: FullTextIndexDescription? = searchIndex) -> [EntityDescription] {
+    static func version3Entities(fullTextIndex: FullTextIndexDescription? = titleSearchIndex) -> [EntityDescription] {
         var entities = version2Entities(fullTextIndex: fullTextIndex)
         syncAdditions(to: &entities)
         entities[1].attributes += enclosureAttributes()  // enclosures
@@ -245,7 +246,7 @@ public enum ZeaderModel {
     }
 
     /// Version 8 of the model: version 7 plus full articles (Model/FullArticle.swift).
-    public static let version8 = model(version: 8, entities: version8Entities())
+    public static let version8 = olderModel(version: 8, entities: version8Entities())
 
     /// Version 8's entities.
     static func version8Entities() -> [EntityDescription] {
@@ -254,10 +255,14 @@ public enum ZeaderModel {
         return entities
     }
 
+    /// Version 9 of the model: version 8 plus the plain text of each item's body, searched
+    /// with the item (Model/BodySearch.swift).
+    public static let version9 = model(version: 9, entities: version9Entities())
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version8 }
+    public static var current: ManagedObjectModel { version9 }
     /// ``current``'s entities (moved on with it).
-    static func currentEntities() -> [EntityDescription] { version8Entities() }
+    static func currentEntities() -> [EntityDescription] { version9Entities() }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -269,8 +274,8 @@ public enum ZeaderModel {
     public static let migrationPlan: MigrationPlan = {
         do {
             return try MigrationPlan(
-                versions: [version1, version2, version3, version4, version5, version6, version7, version8],
-                moves: [contentMove])
+                versions: [version1, version2, version3, version4, version5, version6, version7, version8, version9],
+                policies: [bodyTextFill], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")
         }

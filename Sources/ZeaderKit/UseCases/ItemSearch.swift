@@ -2,8 +2,9 @@ import Foundation
 import ObjectGraph
 
 /// Search, the one implementation the reader's `/` and `zeader items --search` share:
-/// every word of the text must start a word of an item's title, author or summary (its
-/// plain text), ignoring case and diacritics; words in double quotes are a phrase, matched
+/// every word of the text must start a word of an item's title, author, summary or body (the
+/// plain text of its content, or of its full article: ``FeedItemBody/text``), each word in
+/// any of them, ignoring case and diacritics; words in double quotes are a phrase, matched
 /// whole and in that order (``FullTextSearch``). Items whose title is exactly the text
 /// (ignoring case, diacritics, quotes and spacing) come first — those among the
 /// ``exactTitleWindow`` most recently stored matches, so that the look-up costs the same in
