@@ -7,7 +7,7 @@ import ZeaderKit
     import Glibc
 #endif
 
-/// `zeader extract FILE|URL [--base-url URL] [--json | --html]`: the readable article of a
+/// `zeader extract FILE|URL [--base-url URL] [--selector CSS] [--json | --html]`: the readable article of a
 /// web page, as the reader's text (default), as HTML, or as one JSON object.
 ///
 /// ```sh
@@ -23,7 +23,10 @@ struct ExtractCommand: AsyncParsableCommand {
             is printed as the reader shows it on a terminal (links numbered and listed), and \
             as its text alone, one line per paragraph, into a file or a pipe. --json prints \
             {"title", "byline", "excerpt", "siteName", "publishedTime", "lang", "dir", "text", \
-            "html"}. A page with no article exits 1 with one line on stderr.
+            "html"}. A page with no article exits 1 with one line on stderr. --selector tries a \
+            site rule (as the config's article-selector): the elements it matches are the \
+            article; when it matches no text, a line on stderr says so and the page's article \
+            is found as without it.
             """)
 
     @Argument(help: ArgumentHelp("The page: a file, or an http:// or https:// URL.", valueName: "FILE|URL"))
@@ -36,6 +39,11 @@ struct ExtractCommand: AsyncParsableCommand {
             valueName: "URL"))
     var baseURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A CSS selector naming the article's elements (e.g. 'div.post-body, figure').", valueName: "CSS"))
+    var selector: String?
+
     @Flag(help: "Print the article as JSON.")
     var json = false
 
@@ -44,6 +52,11 @@ struct ExtractCommand: AsyncParsableCommand {
 
     func validate() throws {
         if json && html { throw ValidationError("--json and --html cannot be used together") }
+        if let selector {
+            do { _ = try CSSSelector(selector) } catch {
+                throw ValidationError("--selector '\(TerminalText.line(selector))': \(error)")
+            }
+        }
         if let baseURL, !Self.isWebURL(baseURL) {
             throw ValidationError("--base-url '\(TerminalText.line(baseURL))' is not an absolute http(s) URL")
         }
@@ -60,9 +73,14 @@ struct ExtractCommand: AsyncParsableCommand {
         let override = baseURL.flatMap { URL(string: $0) }
         let article: Article
         let base: URL?
-        switch await Self.article(of: page, baseURL: override) {
+        let rule = selector.flatMap { try? CSSSelector($0) }
+        switch await Self.article(of: page, baseURL: override, selector: rule) {
         case .success(let page):
             article = page.article
+            if rule != nil && !article.isSelected {
+                FileHandle.standardError.write(
+                    Data("zeader extract: the selector matched no text; the article is the page's own\n".utf8))
+            }
             base = override ?? page.url
         case .failure(let problem):
             FileHandle.standardError.write(Data("zeader extract: \(TerminalText.line(problem.description))\n".utf8))
@@ -118,7 +136,9 @@ struct ExtractCommand: AsyncParsableCommand {
 
     /// The article of `page`: a URL through ``ArticlePage`` (the fetcher's body cap), a file
     /// (or a pipe, a device) read here; `baseURL` resolves its relative links when given.
-    static func article(of page: String, baseURL: URL?) async -> Result<ArticlePage.Fetched, ReadProblem> {
+    static func article(
+        of page: String, baseURL: URL?, selector: CSSSelector? = nil
+    ) async -> Result<ArticlePage.Fetched, ReadProblem> {
         guard let url = webURL(page), !FileManager.default.fileExists(atPath: page) else {
             let data: Data
             switch readFile(page) {
@@ -127,14 +147,16 @@ struct ExtractCommand: AsyncParsableCommand {
             }
             do {
                 return .success(
-                    ArticlePage.Fetched(article: try ArticleExtractor.extract(html: data, baseURL: baseURL), url: nil))
+                    ArticlePage.Fetched(
+                        article: try ArticleExtractor.extract(html: data, baseURL: baseURL, selector: selector), url: nil))
             } catch {
                 return .failure(ReadProblem(description: "\(page): \(error)"))
             }
         }
         var configuration = FetcherConfiguration(version: zeaderVersion)
         configuration.maxBodySize = ArticleExtractor.Limits.maxInputBytes
-        let fetched = await ArticlePage.fetch(url, baseURL: baseURL, with: FeedFetcher(configuration: configuration))
+        let fetched = await ArticlePage.fetch(
+            url, baseURL: baseURL, selector: selector, with: FeedFetcher(configuration: configuration))
         return fetched.mapError { ReadProblem(description: $0.description) }
     }
 

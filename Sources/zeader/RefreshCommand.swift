@@ -54,6 +54,7 @@ struct RefreshCommand: AsyncParsableCommand {
         options.ignoreRules = config.ignoreRules  // the config's killfile
         options.retention = config.retention
         options.fullArticleScopes = config.fullArticleScopes
+        options.articleSelectors = config.articleSelectors
         let refresher = FeedRefresher(store: store, options: options)
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))

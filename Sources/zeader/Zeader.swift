@@ -63,6 +63,7 @@ struct Zeader: AsyncParsableCommand {
             options.ignoreRules = config.ignoreRules
             options.retention = config.retention
             options.fullArticleScopes = config.fullArticleScopes
+            options.articleSelectors = config.articleSelectors
             let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.

@@ -39,6 +39,23 @@ func docExample_ArticlePage_isPageType() throws {
     _ = ArticlePage.isPageType("text/html; charset=utf-8")   // true
 }
 
+// Sources/Feeds/Extraction/CSSSelector.swift
+func docExample_CSSSelector_CSSSelector() throws {
+    let selector = try CSSSelector("div.article-body > p, figure")
+    _ = selector
+}
+
+// Sources/Feeds/Extraction/CSSSelector.swift
+func docExample_CSSSelector_ParseError(error: FetchError) throws {
+    do { _ = try CSSSelector("p:hover") } catch { print(error) }   // pseudo-classes (":hover") …
+}
+
+// Sources/Feeds/Extraction/CSSSelector.swift
+func docExample_CSSSelector_init() throws {
+    let selector = try CSSSelector("main article, .post-content")
+    _ = selector
+}
+
 // Sources/Feeds/Fetching/CommandFeed.swift
 func docExample_CommandFeed_CommandFeed() throws {
     _ = CommandFeed(subscription: "filter:~/bin/clean --strict:https://example.org/feed")?.argv   // ["/home/u/bin/clean", "--strict"]
@@ -403,6 +420,9 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ArticleExtractor_Limits", origin: "Sources/Feeds/Extraction/ArticleExtractor.swift", run: { given in try docExample_ArticleExtractor_Limits() }),
     DocExample(id: "ArticlePage_article", origin: "Sources/Feeds/Extraction/ArticlePage.swift", run: { given in try docExample_ArticlePage_article(outcome: given.outcome, request: given.request) }),
     DocExample(id: "ArticlePage_isPageType", origin: "Sources/Feeds/Extraction/ArticlePage.swift", run: { given in try docExample_ArticlePage_isPageType() }),
+    DocExample(id: "CSSSelector_CSSSelector", origin: "Sources/Feeds/Extraction/CSSSelector.swift", run: { given in try docExample_CSSSelector_CSSSelector() }),
+    DocExample(id: "CSSSelector_ParseError", origin: "Sources/Feeds/Extraction/CSSSelector.swift", run: { given in try docExample_CSSSelector_ParseError(error: given.error) }),
+    DocExample(id: "CSSSelector_init", origin: "Sources/Feeds/Extraction/CSSSelector.swift", run: { given in try docExample_CSSSelector_init() }),
     DocExample(id: "CommandFeed_CommandFeed", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_CommandFeed() }),
     DocExample(id: "CommandFeed_requestURL", origin: "Sources/Feeds/Fetching/CommandFeed.swift", run: { given in try docExample_CommandFeed_requestURL(request: given.request) }),
     DocExample(id: "CommandWords_CommandWords", origin: "Sources/Feeds/Fetching/CommandWords.swift", run: { given in try docExample_CommandWords_CommandWords() }),

@@ -28,6 +28,9 @@ public struct Article: Sendable, Equatable {
     public var html: String
     /// The article's text (the `html` without tags), white space as the page had it.
     public var text: String
+    /// Whether the article is what a site's selector chose
+    /// (``ArticleExtractor/extract(html:baseURL:charset:selector:)``), not the algorithm.
+    public var isSelected = false
 
     /// An article with the given parts.
     ///

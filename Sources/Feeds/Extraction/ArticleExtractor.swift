@@ -37,8 +37,14 @@ public enum ArticleExtractor {
     /// print(article.text)  // "Hi"
     /// ```
     ///
+    /// With `selector` (a site's rule for pages the algorithm gets wrong), the article is the
+    /// elements it matches, outermost first, in page order, with scripts, styles and forms
+    /// taken out (``Article/isSelected``); when it matches no text, the algorithm's article.
+    ///
     /// Throws ``ArticleExtractionError``.
-    public static func extract(html: Data, baseURL: URL?, charset: String? = nil) throws(ArticleExtractionError) -> Article {
+    public static func extract(
+        html: Data, baseURL: URL?, charset: String? = nil, selector: CSSSelector? = nil
+    ) throws(ArticleExtractionError) -> Article {
         if html.count > Limits.maxInputBytes { throw .tooLarge(size: html.count, limit: Limits.maxInputBytes) }
         if html.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0x0C }) { throw .empty }
         if isBinary(html) { throw .notText }
@@ -46,6 +52,10 @@ public enum ArticleExtractor {
         let parsed = html.withUnsafeBytes { ArticleDOM.parse($0, charset: charset) }
         let elementCount = parsed.dom.nodes.count { !$0.isText }
         if elementCount > Limits.maxElements { throw .tooManyElements(count: elementCount, limit: Limits.maxElements) }
+        if let selector {
+            var selected = Extraction(dom: parsed.dom, body: parsed.body, head: parsed.head, baseURL: baseURL)
+            if let article = selected.runSelected(selector) { return article }
+        }
         var extraction = Extraction(dom: parsed.dom, body: parsed.body, head: parsed.head, baseURL: baseURL)
         guard let article = extraction.run() else { throw .noArticle }
         return article
@@ -165,6 +175,33 @@ struct Extraction {
         guard let (articleDOM, content) = grabArticle() else { return nil }
         dom = articleDOM
         postProcess(content)
+        return article(of: content)
+    }
+
+    /// The article made of what `selector` matches in the page, nil when that has no text.
+    mutating func runSelected(_ selector: CSSSelector) -> Article? {
+        prepareDocument()
+        metadata = PageMetadata.read(head: head, dom: dom, body: body)
+        let matches = selector.outermostMatches(in: dom, under: body)
+        guard !matches.isEmpty else { return nil }
+        let content = dom.createElement("div")
+        for node in matches {
+            dom.detach(node)
+            dom.append(node, to: content)
+        }
+        // What is never an article's text, whatever the rule chose.
+        for tag in ["script", "style", "noscript", "template", "link", "meta", "form", "input", "button", "select", "textarea"] {
+            clean(content, tag: tag)
+        }
+        fixLazyImages(content)
+        postProcess(content)
+        var article = article(of: content)
+        article?.isSelected = true
+        return article
+    }
+
+    /// The article whose content is `content`, with the page's metadata; nil without text.
+    func article(of content: Int) -> Article? {
         let html = dom.outerHTML(of: content)
         let text = dom.textContent(of: content)
         guard !ArticleDOM.isBlank(text) else { return nil }

@@ -48,10 +48,12 @@ public enum ArticlePage {
         }
     }
 
-    /// Fetches `url` and extracts its article; relative links resolve against `baseURL`, else
-    /// the address the page came from.
-    public static func fetch(_ url: URL, baseURL: URL? = nil, with fetcher: FeedFetcher) async -> Result<Fetched, Problem> {
-        article(from: await fetcher.fetch(FeedRequest(url: url)), url: url, baseURL: baseURL)
+    /// Fetches `url` and extracts its article (with the site's `selector`, if it has one);
+    /// relative links resolve against `baseURL`, else the address the page came from.
+    public static func fetch(
+        _ url: URL, baseURL: URL? = nil, selector: CSSSelector? = nil, with fetcher: FeedFetcher
+    ) async -> Result<Fetched, Problem> {
+        article(from: await fetcher.fetch(FeedRequest(url: url)), url: url, baseURL: baseURL, selector: selector)
     }
 
     /// The article of the page a fetch of `url` gave (``FeedFetcher/fetchAll(_:onEach:)`` hands
@@ -60,7 +62,9 @@ public enum ArticlePage {
     /// ```swift
     /// let result = ArticlePage.article(from: outcome, url: request.url)
     /// ```
-    public static func article(from outcome: FetchOutcome, url: URL, baseURL: URL? = nil) -> Result<Fetched, Problem> {
+    public static func article(
+        from outcome: FetchOutcome, url: URL, baseURL: URL? = nil, selector: CSSSelector? = nil
+    ) -> Result<Fetched, Problem> {
         switch outcome {
         case .fetched(let body, let metadata):
             if let problem = metadata.bodyProblem { return .failure(.fetch(problem)) }
@@ -69,7 +73,8 @@ public enum ArticlePage {
             }
             let base = baseURL ?? metadata.finalURL
             do {
-                let article = try ArticleExtractor.extract(html: body, baseURL: base, charset: metadata.charset)
+                let article = try ArticleExtractor.extract(
+                    html: body, baseURL: base, charset: metadata.charset, selector: selector)
                 return .success(Fetched(article: article, url: base))
             } catch {
                 return .failure(.extraction(url: url.absoluteString, error))

@@ -46,6 +46,8 @@ public struct ReaderConfig: Equatable, Sendable {
     /// `full-article URL|tag:NAME|*`: feeds whose new items' full articles every refresh fetches,
     /// besides those marked in the store (``FullArticles``).
     public var fullArticleScopes: [FeedScope] = []
+    /// `article-selector SITE SELECTOR`: sites' rules for their pages' full articles.
+    public var articleSelectors: [ArticleSelectorRule] = []
     /// Where the reader remembers the views it was left with; nil: nowhere.
     public var viewStateURL: URL?
     /// The views as the config file alone sets them (``views`` has the remembered ones over
@@ -300,6 +302,17 @@ public struct ReaderConfig: Equatable, Sendable {
         case "full-article":
             guard arguments.count == 1 else { throw fail("full-article needs one feed URL, tag:NAME, or * (every feed)") }
             config.fullArticleScopes.append(FeedScope(parsing: arguments[0]))
+        case "article-selector":
+            // The selector may be written unquoted, with its spaces.
+            guard arguments.count >= 2 else {
+                throw fail("article-selector needs a site (a host, a feed URL, tag:NAME or *) and a CSS selector")
+            }
+            do {
+                config.articleSelectors.append(
+                    try ArticleSelectorRule(site: arguments[0], selector: arguments.dropFirst().joined(separator: " ")))
+            } catch {
+                throw fail(error.description)
+            }
         case "keep-articles-days":
             // newsboat's name for keep-days.
             do { try config.retention.apply(directive: "keep-days", arguments: arguments) } catch {

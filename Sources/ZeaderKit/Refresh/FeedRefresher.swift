@@ -172,9 +172,10 @@ public final class FeedRefresher: Sendable {
         }
         guard !refreshed.isEmpty else { return FullArticleCount() }
         let scopes = options.fullArticleScopes
+        let selectors = options.articleSelectors
         let targets = await context.run {
             defer { context.reset() }
-            return (try? FullArticles.pending(of: refreshed, scopes: scopes, in: context)) ?? []
+            return (try? FullArticles.pending(of: refreshed, scopes: scopes, selectors: selectors, in: context)) ?? []
         }
         guard !targets.isEmpty else { return FullArticleCount() }
         let outcomes = await FullArticles.fetch(targets, with: fetcher)
@@ -341,6 +342,8 @@ public struct RefreshOptions: Sendable {
     /// The config's `full-article` lines: feeds whose new items get their full articles,
     /// besides those marked in the store (``FullArticles``).
     public var fullArticleScopes: [FeedScope] = []
+    /// The config's `article-selector` lines (``ArticleSelectorRule``).
+    public var articleSelectors: [ArticleSelectorRule] = []
     /// When the feeds waiting to be stored are saved together (``SaveGrouping``).
     var saveGrouping = SaveGrouping.Limits()
     /// Fetches of a feed before its failure is kept, when the failure may pass (no answer, a

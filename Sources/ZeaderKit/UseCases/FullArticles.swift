@@ -15,10 +15,12 @@ import Synchronization
 /// }
 /// ```
 public enum FullArticles {
-    /// An item whose page is to be fetched: its ID and its link.
+    /// An item whose page is to be fetched: its ID, its link, and the site's selector
+    /// (``ArticleSelectorRule``) if one is for it.
     public struct Target: Sendable, Equatable {
         public var item: ObjectID
         public var url: URL
+        public var selector: CSSSelector?
     }
 
     /// The most items of one feed fetched by one refresh, newest first: a feed just marked, or
@@ -40,20 +42,26 @@ public enum FullArticles {
 
     /// The items of the feeds `servers` marked ``Server/fullArticle`` (or in one of `scopes`,
     /// the config's `full-article` lines) whose page was never fetched, newest first, at most
-    /// ``perFeedLimit`` per feed. Call on `context`'s queue.
+    /// ``perFeedLimit`` per feed, each with the selector of `selectors` for its page. Call on
+    /// `context`'s queue.
     public static func pending(
-        of servers: [ObjectID], scopes: [FeedScope] = [], in context: ManagedObjectContext
+        of servers: [ObjectID], scopes: [FeedScope] = [], selectors: [ArticleSelectorRule] = [],
+        in context: ManagedObjectContext
     ) throws -> [Target] {
         // The marked feeds come from one query: a refresh of many feeds loads none of the others.
         let marked = Set(try context.fetchObjectIDs(FetchRequest<Server>(predicate: try Predicate(format: "fullArticle == YES"))))
         var targets: [Target] = []
         for id in servers {
             guard marked.contains(id) || (!scopes.isEmpty && inScope(id, scopes, in: context)) else { continue }
+            let server = selectors.isEmpty ? nil : try? context.existingObject(with: id) as? Server
             let request = FetchRequest<FeedItem>(
                 predicate: try Predicate(format: "server == %@ AND link != nil AND body.articleFetched == nil", id),
                 sortDescriptors: [SortDescriptor("sortDate", ascending: false)], fetchLimit: perFeedLimit)
             for item in try context.fetch(request) {
-                if let url = pageURL(item.link) { targets.append(Target(item: item.objectID, url: url)) }
+                guard let url = pageURL(item.link) else { continue }
+                let selector = ArticleSelectorRule.selector(
+                    in: selectors, forPage: url, feedURL: server?.url, tags: server?.tags)
+                targets.append(Target(item: item.objectID, url: url, selector: selector))
             }
         }
         return targets
@@ -71,9 +79,10 @@ public enum FullArticles {
         _ targets: [Target], with fetcher: FeedFetcher
     ) async -> [(ObjectID, Result<ArticlePage.Fetched, ArticlePage.Problem>)] {
         let items = Dictionary(grouping: targets, by: \.url).mapValues { $0.map(\.item) }
+        let selectors = Dictionary(targets.map { ($0.url, $0.selector) }, uniquingKeysWith: { first, _ in first })
         let results = Mutex<[(ObjectID, Result<ArticlePage.Fetched, ArticlePage.Problem>)]>([])
         await fetcher.fetchAll(items.keys.map { FeedRequest(url: $0) }) { request, outcome in
-            let result = ArticlePage.article(from: outcome, url: request.url)
+            let result = ArticlePage.article(from: outcome, url: request.url, selector: selectors[request.url] ?? nil)
             results.withLock { all in all += (items[request.url] ?? []).map { ($0, result) } }
         }
         return results.withLock { $0 }

@@ -181,6 +181,12 @@ extension ReaderModel {
     /// ```swift
     /// let html = try model.storeFullArticle(outcome, for: id)
     /// ```
+    /// The URL and stored tags of the feed of item `id`, nil when it is gone.
+    func feedURLAndTags(of id: ObjectID) -> (url: String, tags: String?)? {
+        guard let item = try? context.existingObject(with: id) as? FeedItem, let server = item.server else { return nil }
+        return (server.url, server.tags)
+    }
+
     public func storeFullArticle(
         _ outcome: Result<ArticlePage.Fetched, ArticlePage.Problem>, for id: ObjectID
     ) throws -> String? {

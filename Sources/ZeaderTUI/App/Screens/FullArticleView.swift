@@ -23,8 +23,11 @@ extension ReaderApp {
         guard let url = FullArticles.pageURL(article.link) else { return state.say(.reader(.noPageToFetch)) }
         guard let fetcher else { return state.say(.reader(.fullArticlesNotAvailable)) }
         state.say(.reader(.fetchingFullArticle(url.absoluteString)))
+        let feed = model.feedURLAndTags(of: id)
+        let selector = ArticleSelectorRule.selector(
+            in: config.articleSelectors, forPage: url, feedURL: feed?.url, tags: feed?.tags)
         effects.task { [self] in
-            let outcome = await ArticlePage.fetch(url, with: fetcher)
+            let outcome = await ArticlePage.fetch(url, selector: selector, with: fetcher)
             queue.async { [self] in
                 fullArticleArrived(outcome, for: id)
                 redraw()
