@@ -30,7 +30,7 @@ import ZeaderKit
         #expect(try queuedTitles(h) == ["Café talk: Swift and ncurses"])
         h.type(.character("e"))
         #expect(h.screen.contains("Already in the podcast queue"))
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(try queuedTitles(h).isEmpty)
         // From the article too.
         h.type(.enter, .character("e"))

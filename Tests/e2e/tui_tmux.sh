@@ -584,7 +584,7 @@ keys Enter
 expect_line 1 "Beta Feed (3 items)"
 expect_line 2 "Beta item 3"
 keys D
-expect "Deleted 'Beta item 3' (u to undo)"
+expect "Deleted 'Beta item 3' (z to undo)"
 expect_line 1 "Beta Feed (2 items)"
 feed Beta 4 1795000300
 keys r

@@ -30,7 +30,7 @@ t0=$(now)
 echo "first frame: $(wait_for "$t0" "unread)") s, peak RSS $(hwm)"
 t0=$(now)
 tmux -S "$sock" send-keys -t m C
-echo "C: $(wait_for "$t0" "items read (u to undo)") s, peak RSS $(hwm)"
+echo "C: $(wait_for "$t0" "items read (z to undo)") s, peak RSS $(hwm)"
 tmux -S "$sock" capture-pane -p -t m | tail -n 1
 t0=$(now)
 tmux -S "$sock" send-keys -t m u

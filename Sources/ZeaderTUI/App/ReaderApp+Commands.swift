@@ -23,7 +23,7 @@ extension ReaderApp {
     /// The article's body lines at `width` and its numbered links: rendered, or the HTML
     /// source (`^U`) wrapped at the width, with the rendering's links.
     static func renderedBody(_ article: ArticleState, width: Int) -> (lines: [String], links: [String]) {
-        let rendered = HTMLText.render(article.bodyHTML, width: width, baseURL: article.baseURL)
+        let rendered = ArticleLinks.render(article, width: width)
         guard article.showsSource else { return (rendered.lines, rendered.links) }
         var lines: [String] = []
         for line in article.bodyHTML.split(separator: "\n", omittingEmptySubsequences: false) {
