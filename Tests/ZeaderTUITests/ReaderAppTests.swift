@@ -155,7 +155,7 @@ final class Harness {
         let h = try Harness(config: config)
         let screen = h.type(.character("?"))
         #expect(screen.contains("d x             Delete the feed and its items"))
-        #expect(screen.contains("^R              Redo"))
+        #expect(screen.contains("Z               Redo"))
         h.type(.character("q"))
         #expect(h.line(0).contains("Feeds"))
     }
