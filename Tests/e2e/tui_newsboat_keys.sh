@@ -24,6 +24,7 @@ import html, os, sys
 out, hostile = sys.argv[1], sys.argv[2]
 body = ('<p>Read <a href="https://127.0.0.1/a">the first page</a>, see '
         '<img src="https://127.0.0.1/pic.png" alt="pic"> and <a href="https://127.0.0.1/b">the second</a>.</p>'
+        '<p>Plain <strong>strong</strong> <em>emphasis</em> <u>under</u></p>'
         + "".join("<p>Paragraph %d of a long article.</p>" % n for n in range(1, 41)))
 def rss(path, title, items):
     with open(os.path.join(out, path), "w", encoding="utf-8") as f:
@@ -138,6 +139,77 @@ expect "EXIT=0"
 checks=$((checks + 1))
 ran=$(find "$work" "$HOME" -maxdepth 1 -name 'pwned*')
 [ -z "$ran" ] || fail "the hostile URL ran a command: $ran"
+
+echo "== article styles and basic colours as newsboat paints them (capture-pane -e)"
+# newsboat 2.21 in tmux: the article's text in the 'article' colour, <strong> bold, links and
+# <u> underlined, <em> plain; a read row in 'listnormal', the cursor's in 'listfocus'.
+cat >"$XDG_CONFIG_HOME/zeader/config" <<CONFIG
+color article cyan default
+color listnormal cyan default
+color listfocus yellow blue bold
+CONFIG
+"$zeader" mark-read --db "$db" --all >/dev/null
+start "cd $work && TERM=xterm-256color $zeader --db $db"
+expect "Hostile Feed"
+# seq_of LINE TEXT: the SGR codes in effect where TEXT starts on line LINE (tmux writes only
+# the changes, also from one line to the next: the lines above count).
+seq_of() {
+	t capture-pane -e -p -t main | python3 -c '
+import re, sys
+lines, target, text = sys.stdin.read().split("\n"), int(sys.argv[1]), sys.argv[2]
+codes = set()
+def apply(sequence):
+    global codes
+    for code in (sequence[2:-1] or "0").split(";"):
+        if code == "0": codes = set()
+        elif code == "22": codes -= {"1", "2"}
+        elif code == "24": codes -= {"4"}
+        elif code == "39": codes -= {str(c) for c in range(30, 38)}
+        elif code == "49": codes -= {str(c) for c in range(40, 48)}
+        else: codes.add(code)
+for number, line in enumerate(lines[:target], 1):
+    at = re.sub(r"\x1b\[[0-9;]*m", "", line).find(text) if number == target else -1
+    plain = 0
+    for part in re.split(r"(\x1b\[[0-9;]*m)", line):
+        if part.startswith("\x1b["):
+            apply(part)
+        elif at >= 0 and plain + len(part) > at:
+            print(" ".join(sorted(codes, key=int)))
+            sys.exit()
+        else:
+            plain += len(part)
+print("(not found)")' "$1" "$2"
+}
+# paints LINE TEXT CODES [NOT]: TEXT on line LINE is drawn with every code of CODES and none of NOT.
+paints() {
+	local got code tries=0
+	checks=$((checks + 1))
+	while :; do
+		got=" $(seq_of "$1" "$2") "
+		local ok=1
+		for code in $3; do [[ $got == *" $code "* ]] || ok=0; done
+		for code in ${4:-}; do [[ $got == *" $code "* ]] && ok=0; done
+		[ $ok = 1 ] && return 0
+		tries=$((tries + 1))
+		[ $tries -ge 25 ] && break
+		sleep 0.2
+	done
+	fail "line $1: '$2' is drawn with [$got], not with [$3] without [${4:-}]"
+}
+paints 2 "Hostile Feed" "1 33 44"
+paints 3 "Other Feed" "36" "1 4 44"
+keys Enter Enter
+expect "Plain strong"
+line=$(screen | grep -n "Plain strong" | cut -d: -f1)
+paints "$line" "Plain" "36" "1 4"
+paints "$line" "strong" "1 36" "4"
+paints "$line" "emphasis" "36" "1 4"
+paints "$line" "under" "4 36" "1"
+line=$(screen | grep -n "Read the first page" | cut -d: -f1)
+paints "$line" "the first page" "4 36" "1"
+paints "$line" "Read" "36" "1 4"
+keys Q
+expect "EXIT=0"
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
