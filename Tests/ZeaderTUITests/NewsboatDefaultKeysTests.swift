@@ -103,6 +103,7 @@ import ZeaderKit
         #expect(help.contains { $0.hasPrefix("U u ") && $0.hasSuffix("[show-urls]") }, "\(help)")
         #expect(help.contains { $0.hasPrefix("z ") && $0.hasSuffix("[undo]") })
         #expect(help.contains { $0.hasPrefix("Z ") && $0.hasSuffix("[redo]") })
+        #expect(help.contains("In a list, type an entry's number then ENTER to go to it."))
     }
 
     // MARK: Link numbers

@@ -240,6 +240,7 @@ enum HelpView {
                 + " [\(action.rawValue)]"
         } + [
             "", "In the article view, type a link's number then ENTER to open it.",
+            "In a list, type an entry's number then ENTER to go to it.",
             "The names in brackets are for bind-key in the config file.",
         ]
     }
