@@ -1,4 +1,4 @@
-// zeader-bench mark: the reader's `C` (mark everything read) and `u` (its undo) as the
+// zeader-bench mark: the reader's `C` (mark everything read) and `z` (its undo) as the
 // reader runs them: `ReaderModel.markRead(nil)` → `ItemMarking.markRead(.all)` on the view
 // context of a Zeader store (its model, its derived counts and its full-text index), then
 // `ReaderModel.undo()` and `redo()`, each followed by the reads of the redraw the bus
@@ -36,7 +36,7 @@ func readerMarkBenchmark(count: Int, servers: Int) throws {
         return rows.reduce(0) { $0 + $1.unread }
     }
     let unreadBefore = try view.performAndWait { try redraw() }
-    print("The reader's C and u: \(count) items over \(servers) feeds, \(unreadBefore) unread; view context with undo manager")
+    print("The reader's C and z: \(count) items over \(servers) feeds, \(unreadBefore) unread; view context with undo manager")
 
     func step(_ label: String, expectUnread: Int, _ body: () throws -> Int) throws {
         let base = memory().rss
@@ -65,7 +65,7 @@ func readerMarkBenchmark(count: Int, servers: Int) throws {
                 exact && unread == expectUnread ? "yes" : "NO", notifications.value - before))
     }
     try step("C", expectUnread: 0) { try model.markRead(nil) }
-    try step("u (undo)", expectUnread: unreadBefore) {
+    try step("z (undo)", expectUnread: unreadBefore) {
         guard try model.undo() == "Mark All Read" else {
             print("undo: not the step of C")
             return 0

@@ -239,6 +239,20 @@ func docExample_RenderedText_init() throws {
     _ = empty
 }
 
+// Sources/Feeds/HTML/RenderedText.swift
+func docExample_RenderedText_TextSpan() throws {
+    let page = HTMLText.render("<p>A <b>bold</b> word</p>", width: 40)
+    _ = page.spans   // [TextSpan(line: 0, start: 2, count: 4, bold: true, underline: false)]
+    _ = page
+}
+
+// Sources/Feeds/HTML/RenderedText.swift
+func docExample_RenderedText_init_2() throws {
+    let span = TextSpan(line: 0, start: 2, count: 4, bold: true, underline: false)
+    _ = span.bold   // true
+    _ = span
+}
+
 // Sources/Feeds/JSONFeed/JSONFeedError.swift
 func docExample_JSONFeedError_description() throws {
     print(JSONFeedError.notAnObject(found: "an array"))  // not a JSON Feed: the top level is an array, not an object
@@ -455,6 +469,8 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "HTMLText_wrap", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_wrap() }),
     DocExample(id: "RenderedText_text", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_text(html: given.html) }),
     DocExample(id: "RenderedText_init", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_init() }),
+    DocExample(id: "RenderedText_TextSpan", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_TextSpan() }),
+    DocExample(id: "RenderedText_init_2", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_init_2() }),
     DocExample(id: "JSONFeedError_description", origin: "Sources/Feeds/JSONFeed/JSONFeedError.swift", run: { given in try docExample_JSONFeedError_description() }),
     DocExample(id: "ParsedFeed_ParsedItem", origin: "Sources/Feeds/Model/ParsedFeed.swift", run: { given in try docExample_ParsedFeed_ParsedItem(feed: given.feed, item: given.item) }),
     DocExample(id: "NewsboatURLs_NewsboatURLs", origin: "Sources/Feeds/OPML/NewsboatURLs.swift", run: { given in try docExample_NewsboatURLs_NewsboatURLs(path: given.path) }),

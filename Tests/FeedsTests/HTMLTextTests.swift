@@ -180,7 +180,12 @@ struct HTMLTextTests {
     }
 
     @Test func images() {
-        #expect(lines("<p>A <img src=\"a.png\" alt=\"a  cat\"> and <img src=b.png></p>") == ["A [image: a cat] and [image]"])
+        // Numbered as links are (newsboat's numbering), so the link list and the article agree.
+        #expect(
+            lines("<p>A <img src=\"a.png\" alt=\"a  cat\"> and <img src=b.png> <img alt=none></p>") == [
+                "A [image: a cat][1] and [image][2]", "[image: none]", "", "Links:", "[1] https://example.org/blog/a.png",
+                "[2] https://example.org/blog/b.png",
+            ])
         let linked = HTMLText.render("<a href=\"/big.png\"><img alt=\"thumb\" src=\"/small.png\"></a>", width: 40, baseURL: base)
         #expect(linked.lines.first == "[image: thumb][1]")
         #expect(linked.links == ["https://example.org/big.png"])

@@ -63,16 +63,16 @@ import ZeaderKit
         h.type(.enter)  // Zeader News: its unread items show N
         #expect(h.line(1).hasPrefix("N "))
         h.type(.character("C"))
-        #expect(h.screen.contains("Marked 9 items read (u to undo)"))
+        #expect(h.screen.contains("Marked 9 items read (z to undo)"))
         #expect(!h.line(1).hasPrefix("N "))  // the open list was redrawn from the notification
         h.type(.character("q"))
         #expect(h.line(0).contains("(0 unread)"))
         #expect(h.line(1).contains("0/4") && h.line(2).contains("0/3"))
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(h.screen.contains("Undid Mark All Read"))
         #expect(h.line(0).contains("(9 unread)"))
         #expect(h.line(1).contains("3/4") && h.line(2).contains("3/3"))
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(h.screen.contains("Nothing to undo"))
         #expect(h.line(0).contains("(9 unread)"))
     }
@@ -85,9 +85,9 @@ import ZeaderKit
         #expect(h.line(0).contains("(8 unread)"))
         h.type(.character("C"))
         #expect(h.line(0).contains("(0 unread)"))
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(h.line(0).contains("(8 unread)"))
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(h.line(0).contains("(9 unread)"))
         let stored = try h.queue.sync {
             try h.store.container.viewContext.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))

@@ -49,7 +49,7 @@ import Testing
         let text = """
             macro a mark-feed-read ; next-unread-feed ;
             macro u mark-all-above-as-read ;
-            macro , set browser "feh %u"; one ; next ; set browser "firefox %u"
+            macro , set browser "feh %u"; purge-deleted ; next ; set browser "firefox %u"
             macro e pipe-to "grep -o 'http.*mp3' | xargs -n1 mpv" ; toggle-article-read "read"
             macro o open-all-unread-in-browser        # Open all unread articles in the browser
             macro ^F open-in-browser -- "open firefox outside"

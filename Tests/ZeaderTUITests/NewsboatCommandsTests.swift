@@ -34,12 +34,12 @@ import ZeaderKit
         #expect(before.count == 4)
         h.type(.down)
         let screen = h.type(.character("D"))
-        #expect(screen.contains("Deleted 'Search like iTunes' (u to undo)"))
+        #expect(screen.contains("Deleted 'Search like iTunes' (z to undo)"))
         #expect(ids(h) == [before[0]] + before[2...])
         #expect(h.queue.sync { h.app.state.items?.selectedID } == before[2])  // the next item slides under the cursor
         #expect(h.line(0).contains("Zeader News (3 items)"))
         #expect(try tombstones(h).count == 1)
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(titles(h) == beforeTitles)  // the same items (the restored one under a new ID)
         #expect(try tombstones(h).isEmpty)
         #expect(h.screen.contains("Undid Delete Item"))
@@ -65,9 +65,9 @@ import ZeaderKit
         #expect(ids(h).count == 3)
         h.type(.control("d"), .character("y"))
         #expect(ids(h).isEmpty)
-        #expect(h.screen.contains("Deleted 3 items (u to undo)"))
+        #expect(h.screen.contains("Deleted 3 items (z to undo)"))
         #expect(try tombstones(h).count == 3)
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(ids(h).count == 3)
         #expect(h.type(.character("q"), .control("d")).contains("Open a feed's item list to delete its items"))
     }
@@ -88,7 +88,7 @@ import ZeaderKit
         h.type(.control("e"), .control("u"))
         #expect(h.type(.enter).contains("Flags cleared"))
         #expect(h.queue.sync { h.app.model.isFlagged(id) } == false)
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(h.queue.sync { h.app.model.isFlagged(id) })
         // The article's header shows the letters.
         #expect(h.type(.enter).contains("Flags: ab"))
@@ -259,12 +259,12 @@ import ZeaderKit
         let titles = { h.queue.sync { h.app.state.feeds.map(\.title) } }
         let before = titles()
         h.queue.sync { h.app.editURLs(editor: [editor.path]) }
-        #expect(h.screen.contains("Feeds: 1 added, 1 removed, 0 changed (u to undo)"))
+        #expect(h.screen.contains("Feeds: 1 added, 1 removed, 0 changed (z to undo)"))
         let seen = try String(contentsOf: folder.appendingPathComponent("seen"), encoding: .utf8)
         #expect(seen.contains("\nfile:///usr/share/zeader/demo/world-scripts.json \"~世界の文字 · World Scripts\"\n"))
         #expect(!titles().contains { $0.contains("World Scripts") })
         #expect(titles().contains("Fresh Feed [fresh]"))
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(titles() == before)
         // An editor that fails, or is missing, changes nothing.
         let failing = try writeExecutableScript("echo x >>\"$1\"; exit 3", to: folder.appendingPathComponent("failing"))

@@ -55,7 +55,9 @@ import Testing
             """)
         #expect(palette.defaultColors == .init(7, 0))
         // Plain text has its own pair: curses draws pair 0 in the terminal's colours.
-        #expect(palette.look(Style(role: .normal, bold: true)) == (Palette.plainPair, []))
+        #expect(palette.look(.normal) == (Palette.plainPair, []))
+        // An article's <strong> stays bold in it.
+        #expect(palette.look(Style(role: .normal, bold: true)) == (Palette.plainPair, [.bold]))
         #expect(palette.pairs[.title] == .init(2, 0))
         #expect(palette.pairs[.statusBar] == .init(2, 0))
         #expect(palette.look(Style(role: .statusBar)) == (Int16(Style.Role.statusBar.rawValue), [.bold, .reverse]))

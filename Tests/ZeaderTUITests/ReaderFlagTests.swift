@@ -22,10 +22,10 @@ import ZeaderKit
         #expect(h.line(1).hasPrefix("N*"))
         #expect(h.screen.contains("Flagged"))
         #expect(try flaggedCount(h) == 1)
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(h.line(1).hasPrefix("N "))
         #expect(try flaggedCount(h) == 0)
-        h.type(.control("r"))
+        h.type(.character("Z"))
         #expect(h.line(1).hasPrefix("N*"))
         // From the article too, and the flag outlives reading it.
         h.type(.enter, .character("*"), .character("q"))

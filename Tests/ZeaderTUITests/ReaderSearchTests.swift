@@ -73,11 +73,11 @@ import Testing
         let unreadListed = h.queue.sync { app.state.items?.ids.filter { !app.model.isRead($0) }.count ?? 0 }
         #expect(unreadListed >= 2)
         var screen = h.type(.character("A"))
-        #expect(screen.contains("Marked \(unreadListed) items read (u to undo)"))
+        #expect(screen.contains("Marked \(unreadListed) items read (z to undo)"))
         #expect(!screen.contains("Mark read works on a feed"))
         h.type(.character("q"))
         #expect(h.line(0).contains("(\(9 - unreadListed) unread)"))
-        screen = h.type(.character("u"))
+        screen = h.type(.character("z"))
         #expect(h.line(0).contains("(9 unread)"))
     }
 }

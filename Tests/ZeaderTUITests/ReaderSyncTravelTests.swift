@@ -260,9 +260,9 @@ struct ReaderSyncTravelTests {
         try await h.waitForStartSync()
         h.type(.enter, .character("N"))  // toggle read on the first item
         #expect(try await h.wait { h.server.readCount == 1 })
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(try await h.wait { h.server.readCount == 0 }, "\(h.screen)")
-        h.type(.control("r"))
+        h.type(.character("Z"))
         #expect(try await h.wait { h.server.readCount == 1 }, "\(h.screen)")
     }
 
@@ -273,7 +273,7 @@ struct ReaderSyncTravelTests {
         h.type(.character(key))
         #expect(try await h.wait { h.server.readCount == 3 }, "\(h.screen)")
         #expect(try await h.wait { h.pending == 0 })
-        h.type(.character("u"))
+        h.type(.character("z"))
         #expect(try await h.wait { h.server.readCount == 0 }, "\(h.screen)")
     }
 

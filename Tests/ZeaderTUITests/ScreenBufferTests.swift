@@ -47,8 +47,8 @@ import Testing
         #expect(map.action(for: .character("o")) == .openInBrowser)
         #expect(map.action(for: .character("a")) == .addFeed)
         #expect(map.action(for: .character("d")) == .deleteFeed)
-        #expect(map.action(for: .character("u")) == .undo)
-        #expect(map.action(for: .control("r")) == .redo)
+        #expect(map.action(for: .character("z")) == .undo)
+        #expect(map.action(for: .character("Z")) == .redo)
         #expect(map.action(for: .character("?")) == .help)
     }
 

@@ -118,7 +118,9 @@ import ZeaderKit
         h.type(.enter, .enter)
         let screen = h.type(.character("U"))
         #expect(h.line(0).contains("Links of Welcome to Zeader"))
-        #expect(screen.contains("1  https://zeader.example/welcome"))
+        // Numbered as the article numbers them; the item's own link, not in its body, last.
+        #expect(screen.contains("1  https://zeader.example/manual"))
+        #expect(screen.contains("https://zeader.example/welcome  [the item's link]"))
         #expect(h.type(.character("j"), .enter).contains("Opened https://"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-links-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -126,7 +128,8 @@ import ZeaderKit
         h.type(text: file.path)
         #expect(h.type(.enter).contains("Wrote"))
         let written = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-        #expect(written.first == "https://zeader.example/welcome")
+        #expect(written.first == "https://zeader.example/manual")
+        #expect(written.last == "https://zeader.example/welcome")
         #expect(written.count == h.queue.sync { h.app.state.picker?.values.count })
         // A file that cannot be written says so.
         h.type(.character("s"))

@@ -14,7 +14,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 zeader=$(realpath "${ZEADER:-$root/.build/debug/zeader}")
 work=$(mktemp -d -t ztui.XXXXXX)
-sock="$work/tmux.0.sock" starts=0
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME"
 printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]\\n" "$a"; done >>"%s"\n' "$work/browser.log" >"$work/browser"
@@ -28,41 +27,7 @@ export no_proxy=127.0.0.1 NO_PROXY=127.0.0.1
 server_pid=""
 trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done
 	[ -z "$server_pid" ] || kill -KILL "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-failures=0 checks=0
-
-t() { tmux -S "$sock" "$@"; }
-screen() { t capture-pane -p -t main; }
-# expect TEXT [SECONDS]: waits until the screen shows TEXT.
-expect() {
-	local text=$1 limit=${2:-5} i
-	checks=$((checks + 1))
-	for i in $(seq $((limit * 20))); do
-		screen | grep -qF -- "$text" && return 0
-		sleep 0.05
-	done
-	echo "FAIL: screen never showed '$text'" >&2
-	screen | sed 's/^/    | /' >&2
-	failures=$((failures + 1))
-}
-expect_line() {  # expect_line N TEXT: line N (1-based) contains TEXT
-	local n=$1 text=$2 i
-	checks=$((checks + 1))
-	for i in $(seq 100); do
-		screen | sed -n "${n}p" | grep -qF -- "$text" && return 0
-		sleep 0.05
-	done
-	echo "FAIL: line $n never showed '$text' (it is: '$(screen | sed -n "${n}p")')" >&2
-	failures=$((failures + 1))
-}
-keys() { t send-keys -t main "$@"; sleep 0.15; }
-# start CMD: runs CMD in a fresh 100x30 pane, then a shell line reporting the exit status
-# and the terminal modes (stty), which a restored terminal has back.
-start() {
-	t kill-server 2>/dev/null || true
-	starts=$((starts + 1))
-	sock="$work/tmux.$starts.sock"  # a fresh private server each time
-	t new-session -d -s main -x 100 -y 30 "stty sane; $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 60"
-}
+. "$root/Tests/e2e/tmux_lib.sh"
 
 echo "== start-up and navigation (demo)"
 start "$zeader --demo"
@@ -80,12 +45,12 @@ expect_line 1 "Feeds (8 unread)"
 echo "== mark read, undo, redo"
 keys k A
 expect_line 2 "0/4"
-keys u
+keys z
 expect_line 2 "3/4"
 expect "Undid Mark Feed Read"
-keys C-r
+keys Z
 expect_line 2 "0/4"
-keys u
+keys z
 
 echo "== search"
 keys / c r e m e Space B R U L E E Enter
@@ -138,7 +103,7 @@ expect "Hiding read feeds"
 expect_line 2 "Swift on Linux"
 keys l
 expect_line 2 "Zeader News"
-keys u
+keys z
 expect_line 2 "3/4"
 keys Home n
 expect "Title: Welcome to Zeader"
@@ -387,31 +352,6 @@ printf '%s\n' "color listfocus_unread yellow blue bold underline" "color info co
 	>"$XDG_CONFIG_HOME/zeader/config"
 start "TERM=xterm-256color $zeader --demo"
 expect "Zeader News"
-# sgr LINE: the escape sequences tmux keeps for line LINE, one a line.
-sgr() { t capture-pane -e -p -t main | sed -n "${1}p" | grep -o $'\e\\[[0-9;]*m' | tr -d '\033' || true; }
-# sets_sgr LINE CODES: whether line LINE's sequences set every code in CODES (tmux may set them in one sequence or several).
-sets_sgr() {
-	local code codes
-	codes=$(sgr "$1" | tr -d '[m' | tr ';' '\n')
-	for code in $2; do
-		printf '%s\n' "$codes" | grep -qx -- "$code" || return 1
-	done
-}
-# has_sgr LINE WHAT CODES: sets_sgr, waiting up to 10 s for the reader to finish drawing the
-# line (the title it waited for can be on screen before the rest of the frame is).
-has_sgr() {
-	local line=$1 what=$2 tries=0
-	checks=$((checks + 1))
-	until sets_sgr "$line" "$3"; do
-		tries=$((tries + 1))
-		if [ $tries -ge 50 ]; then
-			echo "FAIL: line $line ($what) does not set SGR codes $3: $(sgr "$line" | tr '\n' ' ')" >&2
-			failures=$((failures + 1))
-			return
-		fi
-		sleep 0.2
-	done
-}
 has_sgr 2 "listfocus_unread yellow blue bold underline" "1 4 33 44"
 has_sgr 1 "info color208 color17" "38 5 208 48 17"
 has_sgr 3 "listnormal_unread red, not bold" "31"
@@ -587,12 +527,12 @@ keys q
 expect_line 3 "3/3" 4
 expect_line 1 "Feeds (6 unread)"
 
-echo "== D deletes an item for good (a refresh does not bring it back), u undoes it; ^D asks first"
+echo "== D deletes an item for good (a refresh does not bring it back), z undoes it; ^D asks first"
 keys Enter
 expect_line 1 "Beta Feed (3 items)"
 expect_line 2 "Beta item 3"
 keys D
-expect "Deleted 'Beta item 3' (u to undo)"
+expect "Deleted 'Beta item 3' (z to undo)"
 expect_line 1 "Beta Feed (2 items)"
 feed Beta 4 1795000300
 keys r
@@ -600,7 +540,7 @@ expect "Refreshed 1 feed" 10
 expect_line 1 "Beta Feed (3 items)" 4
 expect_line 2 "Beta item 4"
 expect_line 3 "Beta item 2"
-keys u
+keys z
 expect "Undid Delete Item"
 expect_line 1 "Beta Feed (4 items)"
 keys C-d

@@ -30,9 +30,9 @@ t0=$(now)
 echo "first frame: $(wait_for "$t0" "unread)") s, peak RSS $(hwm)"
 t0=$(now)
 tmux -S "$sock" send-keys -t m C
-echo "C: $(wait_for "$t0" "items read (u to undo)") s, peak RSS $(hwm)"
+echo "C: $(wait_for "$t0" "items read (z to undo)") s, peak RSS $(hwm)"
 tmux -S "$sock" capture-pane -p -t m | tail -n 1
 t0=$(now)
-tmux -S "$sock" send-keys -t m u
-echo "u: $(wait_for "$t0" "Undid Mark All Read") s, peak RSS $(hwm)"
+tmux -S "$sock" send-keys -t m z
+echo "z: $(wait_for "$t0" "Undid Mark All Read") s, peak RSS $(hwm)"
 tmux -S "$sock" capture-pane -p -t m | head -n 1

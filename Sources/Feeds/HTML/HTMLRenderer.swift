@@ -30,6 +30,10 @@ struct HTMLRenderer {
     private var preText = ""
     private var rawElement: String? = nil
     private var openLink: String?? = nil
+    /// Open `<strong>`/`<b>` and `<u>`/`<ins>` elements: the emphasis of the text inside.
+    private var boldDepth = 0
+    private var underlineDepth = 0
+    private var spans: [TextSpan] = []
     private var links: [String] = []
     private var linkNumbers: [String: Int] = [:]
     /// Only the text: no `[n]` link markers, no `Links:` list, no `[image]` or `[video]`
@@ -106,7 +110,9 @@ struct HTMLRenderer {
                 lines.append(contentsOf: Self.cut("[\(index + 1)] \(link)", width: width))
             }
         }
-        return RenderedText(lines: lines, links: links)
+        var rendered = RenderedText(lines: lines, links: links)
+        rendered.spans = spans.filter { $0.line < lines.count }
+        return rendered
     }
 
     // MARK: - Elements
@@ -133,10 +139,18 @@ struct HTMLRenderer {
         case "a":
             closeLink()
             openLink = .some(acceptableLink(attribute("href")))
+            updateEmphasis()
+        case "strong", "b":
+            boldDepth += 1
+            updateEmphasis()
+        case "u", "ins":
+            underlineDepth += 1
+            updateEmphasis()
         case "img":
             guard mediaDepth == 0 else { return }
             let alt = CollapsedText.collapse(attribute("alt") ?? "")
-            appendAtom(alt.isEmpty ? "[image]" : "[image: \(alt)]", link: nil)
+            // An image inside a link takes the link's number; any other is numbered as newsboat numbers it.
+            appendAtom(alt.isEmpty ? "[image]" : "[image: \(alt)]", link: openLink == nil ? attribute("src") : nil)
         case "hr":
             blockBoundary(spaced: true)
             emit(String(repeating: "-", count: max(1, min(available(), 40))))
@@ -217,6 +231,12 @@ struct HTMLRenderer {
         switch name {
         case "a":
             closeLink()
+        case "strong", "b":
+            boldDepth = max(0, boldDepth - 1)
+            updateEmphasis()
+        case "u", "ins":
+            underlineDepth = max(0, underlineDepth - 1)
+            updateEmphasis()
         case "q":
             appendText("\u{201D}")
         case "sub":
@@ -327,9 +347,18 @@ struct HTMLRenderer {
         }
     }
 
+    /// The emphasis of the text appended from here on: bold inside `<strong>`/`<b>`, underlined
+    /// inside `<u>`/`<ins>` and a link's text.
+    private mutating func updateEmphasis() {
+        let linked = openLink.map { $0 != nil } ?? false
+        inline.emphasis =
+            (boldDepth > 0 ? InlineEmphasis.bold : 0) | (underlineDepth > 0 || linked ? InlineEmphasis.underline : 0)
+    }
+
     private mutating func closeLink() {
         guard let link = openLink else { return }
         openLink = nil
+        updateEmphasis()
         guard let url = link, mediaDepth == 0, !textOnly else { return }
         let marker = "[\(number(for: url))]"
         if preDepth > 0 {
@@ -390,10 +419,54 @@ struct HTMLRenderer {
 
     private mutating func flushInline() {
         guard preDepth == 0, headingLevel == 0 else { return }
-        let text = inline.take()
+        let (text, emphases) = inline.takeEmphasized()
         guard !text.isEmpty else { return }
         if table != nil { return emit(text) }  // a cell's paragraph, wrapped when the table is laid out
-        for line in HTMLText.wrap(text, width: available()) { emit(line) }
+        var next = 0
+        for line in HTMLText.wrap(text, width: available()) {
+            guard !emphases.isEmpty else {
+                emit(line)
+                continue
+            }
+            // Wrapping keeps the non-whitespace characters in order: each takes its emphasis back.
+            var lineEmphases: [UInt8?] = []
+            for character in line {
+                if character.isWhitespace {
+                    lineEmphases.append(nil)
+                } else {
+                    lineEmphases.append(next < emphases.count ? emphases[next] : 0)
+                    next += 1
+                }
+            }
+            // A space between two characters of a run (a link's words) takes the run's emphasis.
+            let resolved = lineEmphases.indices.map { index -> UInt8 in
+                if let own = lineEmphases[index] { return own }
+                let before = lineEmphases[..<index].last { $0 != nil } ?? nil
+                let after = lineEmphases[(index + 1)...].first { $0 != nil } ?? nil
+                return (before ?? 0) & (after ?? 0)
+            }
+            emit(line, emphases: resolved)
+        }
+    }
+
+    /// The spans of line `line` from `emphases` (one per character of its text, which starts at
+    /// character `offset`), cut at the line's `length`.
+    private mutating func addSpans(_ emphases: [UInt8], line: Int, offset: Int, length: Int) {
+        var index = 0
+        while index < emphases.count {
+            let value = emphases[index]
+            var end = index + 1
+            while end < emphases.count, emphases[end] == value { end += 1 }
+            let start = offset + index
+            let count = min(end, emphases.count) - index
+            if value != 0, start < length {
+                spans.append(
+                    TextSpan(
+                        line: line, start: start, count: min(count, length - start), bold: value & InlineEmphasis.bold != 0,
+                        underline: value & InlineEmphasis.underline != 0))
+            }
+            index = end
+        }
     }
 
     private mutating func emitPre() {
@@ -458,7 +531,7 @@ struct HTMLRenderer {
     /// text always fit the width: when deep nesting leaves too little room, the prefix
     /// is cut, not the text. `verbatim` lines (from `<pre>`) keep empty lines. Inside a
     /// table, the line goes to the open cell instead.
-    private mutating func emit(_ content: String, verbatim: Bool = false) {
+    private mutating func emit(_ content: String, verbatim: Bool = false, emphases: [UInt8] = []) {
         if table != nil {
             table?.add(content)
             return
@@ -487,6 +560,9 @@ struct HTMLRenderer {
         if trimmed.isEmpty, !verbatim, lines.isEmpty { return }
         lines.append(String(trimmed))
         lastLineIsSeparator = false
+        if !emphases.isEmpty {
+            addSpans(emphases, line: lines.count - 1, offset: linePrefix.count, length: trimmed.count)
+        }
     }
 }
 

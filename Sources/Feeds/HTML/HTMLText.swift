@@ -65,11 +65,12 @@ public enum HTMLText {
     /// expanded), a line too long for the width continuing on lines that start with `↪ `;
     /// tables are laid out in aligned columns separated by ` | ` (a rule under header rows,
     /// numbers right-aligned, cells wrapped when the table is too wide; see `HTMLTable`);
-    /// `<sup>16</sup>` shows as `^16` and `<sub>2</sub>` as `[2]`; `<q>` gets “quotation marks”; images show as `[image: alt]`, and `<audio src>`,
+    /// `<sup>16</sup>` shows as `^16` and `<sub>2</sub>` as `[2]`; `<q>` gets “quotation marks”; images show as `[image: alt][n]` (inside a link, with the link's number), and `<audio src>`,
     /// `<video src>` and `<iframe src>` as `[audio][n]`, `[video][n]`, `[embedded][n]`;
     /// links are numbered `text[1]` (one number per distinct URL, resolved against
     /// `baseURL`) and listed after a `Links:` line at the end. `javascript:`, `data:` and
-    /// fragment-only links are not numbered.
+    /// fragment-only links are not numbered. `<strong>`/`<b>` text is bold and `<u>`/`<ins>`
+    /// and links' text underlined, as newsboat paints them (``RenderedText/spans``).
     ///
     /// ```swift
     /// let page = HTMLText.render(item.content ?? "", width: 72, baseURL: feedURL)
@@ -216,6 +217,10 @@ public enum HTMLText {
 struct CollapsedText {
     private var bytes: [UInt8] = []
     private var pendingSpace = false
+    /// The emphasis the next appended text takes (``InlineEmphasis`` bits); attached text takes none.
+    var emphasis: UInt8 = 0
+    /// Each byte's emphasis, kept only once some text had one.
+    private var emphases: [UInt8] = []
 
     var isEmpty: Bool { bytes.isEmpty }
 
@@ -245,13 +250,26 @@ struct CollapsedText {
     }
 
     private mutating func emit(_ byte: UInt8) {
-        if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
+        if emphasis != 0, emphases.count < bytes.count {
+            emphases.append(contentsOf: repeatElement(0, count: bytes.count - emphases.count))
+        }
+        if pendingSpace, !bytes.isEmpty {
+            // A space inside a run (between two words of a link) takes the run's emphasis.
+            record(emphases.last.map { $0 & emphasis } ?? 0)
+            bytes.append(0x20)
+        }
         pendingSpace = false
+        record(emphasis)
         bytes.append(byte)
+    }
+
+    private mutating func record(_ value: UInt8) {
+        if !emphases.isEmpty || value != 0 { emphases.append(value) }
     }
 
     /// Text that sticks to what precedes it, before any pending space (`text[1]`).
     mutating func attach(_ text: String) {
+        if !emphases.isEmpty { emphases.append(contentsOf: repeatElement(0, count: text.utf8.count)) }
         bytes.append(contentsOf: text.utf8)
     }
 
@@ -264,8 +282,31 @@ struct CollapsedText {
     mutating func take() -> String {
         defer {
             bytes.removeAll(keepingCapacity: true)
+            emphases.removeAll(keepingCapacity: true)
             pendingSpace = false
         }
         return string
     }
+
+    /// Takes the text out with the emphasis of each of its non-whitespace characters, in order
+    /// (empty when none had any), leaving this empty.
+    mutating func takeEmphasized() -> (text: String, emphases: [UInt8]) {
+        guard !emphases.isEmpty else { return (take(), []) }
+        let padded = emphases + repeatElement(0, count: max(0, bytes.count - emphases.count))
+        let text = string
+        var perCharacter: [UInt8] = []
+        var offset = 0
+        for character in text {
+            if !character.isWhitespace { perCharacter.append(padded[offset]) }
+            offset += character.utf8.count
+        }
+        _ = take()
+        return (text, perCharacter)
+    }
+}
+
+/// The emphasis bits of inline text (``TextSpan``).
+enum InlineEmphasis {
+    static let bold: UInt8 = 1
+    static let underline: UInt8 = 2
 }

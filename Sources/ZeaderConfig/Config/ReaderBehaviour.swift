@@ -11,9 +11,9 @@ import Foundation
 public struct ReaderBehaviour: Equatable, Sendable {
     /// `confirm-exit`: `q` on the feed list asks before quitting.
     public var confirmExit = false
-    /// `confirm-mark-all-feeds-read`: `C` asks first. Off unless set: `u` undoes a mark.
+    /// `confirm-mark-all-feeds-read`: `C` asks first. Off unless set: undo (`z`) reverts a mark.
     public var confirmMarkAllFeedsRead = false
-    /// `confirm-mark-feed-read`: `A` asks first. Off unless set: `u` undoes a mark.
+    /// `confirm-mark-feed-read`: `A` asks first. Off unless set: undo (`z`) reverts a mark.
     public var confirmMarkFeedRead = false
     /// `refresh-on-startup`: every feed is refreshed when the reader starts.
     public var refreshOnStartup = false

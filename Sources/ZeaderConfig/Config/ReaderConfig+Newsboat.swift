@@ -118,7 +118,7 @@ extension ReaderConfig {
     /// newsboat's action names that Zeader has no action for: a `bind-key` naming one is a warning.
     static let newsboatActionsWithoutEquivalent: Set<String> = [
         "mark-all-above-as-read", "save-all", "open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read",
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero", "reload-urls", "purge-deleted",
+        "reload-urls", "purge-deleted",
         "switch-focus", "goto-title",
     ]
 

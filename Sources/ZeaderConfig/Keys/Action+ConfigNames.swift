@@ -31,7 +31,8 @@ extension Action {
         guard !word.isEmpty else { return [] }
         let threshold = max(2, word.count / 2)
         var scored: [(name: String, distance: Int)] = []
-        for candidate in configNames {
+        // The digits' names (one, nine) are never what a misspelt action meant.
+        for candidate in configNames where Action(rawValue: candidate)?.positionDigit == nil {
             let distance = editDistance(word, Array(candidate.unicodeScalars))
             if distance <= threshold { scored.append((candidate, distance)) }
         }

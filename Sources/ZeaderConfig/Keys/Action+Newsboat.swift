@@ -29,7 +29,8 @@ extension KeyMap {
         .character("O"): .openInBrowserAndMarkRead, .character("l"): .toggleShowReadFeeds,
         .character("L"): .toggleShowReadArticles, .character("g"): .sort, .character("G"): .revSort,
         .character("t"): .setTag, .control("t"): .clearTag, .character("F"): .setFilter, .control("f"): .clearFilter,
-        .character("U"): .showUrls, .character("s"): .save, .character("|"): .pipeTo, .control("b"): .bookmark,
+        .character("u"): .showUrls, .character("U"): .showUrls, .character("s"): .save, .character("|"): .pipeTo,
+        .control("b"): .bookmark,
         .character(","): .macroPrefix,
     ]
 }

@@ -63,6 +63,8 @@ public enum Action: String, CaseIterable, Sendable {
     case selectFilter = "select-filter"
     // Zeader's own: the full article of the item's web page (ArticleScreen.swift).
     case fullArticle = "full-article"
+    // newsboat's digits: a list position's first digit (default keys in Action+Positions.swift).
+    case one, two, three, four, five, six, seven, eight, nine, zero
 
     /// One line for the help screen.
     public var summary: String {
@@ -116,8 +118,8 @@ public enum Action: String, CaseIterable, Sendable {
         case .pipeTo: return "Pipe the article's text to a command"
         case .bookmark: return "Run bookmark-cmd with the item's link"
         case .macroPrefix: return "Start a macro (the next key picks it)"
-        case .deleteArticle: return "Delete the item (a refresh does not bring it back; u undoes)"
-        case .deleteAllArticles: return "Delete every item of the list (asks first; u undoes)"
+        case .deleteArticle: return "Delete the item (a refresh does not bring it back; undo does)"
+        case .deleteAllArticles: return "Delete every item of the list (asks first; undo brings them back)"
         case .editFlags: return "Edit the item's flag letters (A-Z, a-z; any letter flags it)"
         case .cmdline: return "Command line: quit, save, set, tag, goto, exec, a number"
         case .viewDialogs: return "List the open screens (ENTER goes back to one, ^X closes it)"
@@ -127,8 +129,10 @@ public enum Action: String, CaseIterable, Sendable {
         case .toggleSourceView: return "Show the article's HTML source, or its rendering"
         case .gotoURL: return "Open the article's link number N (asks for N)"
         case .selectFilter: return "Filter the item list by a smart feed's predicate (asks which)"
-        case .editURLs: return "Edit the feeds as a urls file in $VISUAL/$EDITOR (u undoes)"
+        case .editURLs: return "Edit the feeds as a urls file in $VISUAL/$EDITOR (undo puts them back)"
         case .fullArticle: return "Show the full article from the item's web page (fetched once, kept), or the feed's text"
+        case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero:
+            return "Type a list position from this digit on (ENTER goes to that entry)"
         }
     }
 }

@@ -28,10 +28,11 @@ public struct KeyMap: Equatable, Sendable {
             .character("/"): .search, .character("o"): .openInBrowser,
             .character("a"): .addFeed, .character("d"): .deleteFeed,
             .character("["): .moveFeedUp, .character("]"): .moveFeedDown,
-            .character("u"): .undo, .control("r"): .redo,
+            .character("z"): .undo, .character("Z"): .redo,
             .character("?"): .help, .control("l"): .redraw,
             .character("e"): .enqueue, .character("w"): .fullArticle,
-        ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old }.merging(KeyMap.newsboatCommandKeys) { old, _ in old })
+        ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old }.merging(KeyMap.newsboatCommandKeys) { old, _ in old }
+            .merging(KeyMap.newsboatPositionKeys) { old, _ in old })
 
     public func action(for key: Key) -> Action? { actions[key] }
 

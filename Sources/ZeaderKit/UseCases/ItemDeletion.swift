@@ -6,7 +6,7 @@ import ObjectGraph
 /// `deleted`, in the same save, so a refresh never stores it again while its feed still
 /// carries it. newsboat marks an item deleted and removes it later (`purge-deleted`, or on
 /// quit); Zeader has no "marked deleted" state: the deletion is the purge, and it is one
-/// named undo step when the context has an undo manager (the reader's `u` brings the items
+/// named undo step when the context has an undo manager (the reader's undo, `z`, brings the items
 /// back and drops their tombstones). Call on `context`'s queue.
 ///
 /// ```swift

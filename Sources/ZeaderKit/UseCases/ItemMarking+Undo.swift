@@ -4,7 +4,7 @@ import Synchronization
 
 extension ItemMarking {
     /// Undoes the context's last step and saves; returns the step's name ("Mark Read"), or
-    /// nil when there was nothing to undo. The reader's `u`.
+    /// nil when there was nothing to undo. The reader's undo (`z`).
     ///
     /// With a sync account, the items whose read or flag state the undo changed are marked
     /// pending (``SyncQueue/noteReplayed(storeChanges:in:)``), and a feed it brings back,

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import ObjectGraph
 import ZeaderConfig
@@ -153,6 +154,8 @@ public struct ArticleState: Equatable, Sendable {
     /// `bodyHTML` rendered at `renderedWidth` (lines, then the numbered links).
     public var lines: [String] = []
     public var links: [String] = []
+    /// The bold and underlined runs of `lines` (none for the HTML source).
+    public var spans: [TextSpan] = []
     public var renderedWidth = 0
     /// `^U`: the body's HTML source instead of its rendering.
     public var showsSource = false

@@ -14,7 +14,7 @@ enum ArticleExport {
     /// rendered at `width`, with its numbered links: what the article view shows.
     static func text(_ article: ArticleState, width: Int) -> String {
         let header = ArticleHeader.fields(article).map { "\($0.label)\(ReaderView.clean($0.text))" }
-        let body = HTMLText.render(article.bodyHTML, width: width, baseURL: article.baseURL).lines
+        let body = ArticleLinks.render(article, width: width).lines
         return (header + [""] + body).joined(separator: "\n") + "\n"
     }
 
@@ -22,7 +22,7 @@ enum ArticleExport {
     /// rendered text (its lists and quotes are Markdown already) and the links as
     /// reference definitions.
     static func markdown(_ article: ArticleState, width: Int) -> String {
-        let rendered = HTMLText.render(article.bodyHTML, width: width, baseURL: article.baseURL)
+        let rendered = ArticleLinks.render(article, width: width)
         var lines = ["# " + ReaderView.clean(article.title), ""]
         for field in ArticleHeader.fields(article) where field.label != "Title: " {
             let value = ReaderView.clean(field.text)

@@ -22,8 +22,8 @@ extension ReaderApp {
     func runCommandLine(_ line: String) {
         let line = line.trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return }
-        if let number = Int(line) {
-            goToEntry(number)
+        if let number = Self.entryNumber(line) {
+            goToEntry(number, typed: line)
             return
         }
         let command = String(line.prefix { !$0.isWhitespace })
@@ -67,7 +67,7 @@ extension ReaderApp {
     }
 
     /// `:N`: the N-th entry (from 1) of the list on screen.
-    private func goToEntry(_ number: Int) {
+    private func goToEntry(_ number: Int, typed: String) {
         let height = state.listHeight
         let count: Int
         switch state.screen {
@@ -81,7 +81,7 @@ extension ReaderApp {
             return
         }
         guard number >= 1, number <= count else {
-            state.say(.reader(.noEntry(number, count: count)))
+            state.say(.reader(.noEntry(typed, count: count)))
             return
         }
         switch state.screen {

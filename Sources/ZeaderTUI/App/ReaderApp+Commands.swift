@@ -20,11 +20,11 @@ extension ReaderApp {
 
     // MARK: Article source
 
-    /// The article's body lines at `width` and its numbered links: rendered, or the HTML
-    /// source (`^U`) wrapped at the width, with the rendering's links.
-    static func renderedBody(_ article: ArticleState, width: Int) -> (lines: [String], links: [String]) {
-        let rendered = HTMLText.render(article.bodyHTML, width: width, baseURL: article.baseURL)
-        guard article.showsSource else { return (rendered.lines, rendered.links) }
+    /// The article's body lines at `width`, its numbered links and its bold and underlined
+    /// runs: rendered, or the HTML source (`^U`) wrapped at the width, with the rendering's links.
+    static func renderedBody(_ article: ArticleState, width: Int) -> (lines: [String], links: [String], spans: [TextSpan]) {
+        let rendered = ArticleLinks.render(article, width: width)
+        guard article.showsSource else { return (rendered.lines, rendered.links, rendered.spans) }
         var lines: [String] = []
         for line in article.bodyHTML.split(separator: "\n", omittingEmptySubsequences: false) {
             var rest = DisplayWidth.sanitizeForTerminal(String(line)).replacingOccurrences(of: "\t", with: "    ")
@@ -42,6 +42,6 @@ extension ReaderApp {
                 lines.append(head)
             } while !rest.isEmpty
         }
-        return (lines, rendered.links)
+        return (lines, rendered.links, [])
     }
 }

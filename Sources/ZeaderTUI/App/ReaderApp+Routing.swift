@@ -83,6 +83,8 @@ extension ReaderApp {
         case .pipeTo: onScreen(.item(.pipeTo))
         case .bookmark: onScreen(.item(.bookmark))
         case .fullArticle: onScreen(.item(.fullArticle))
+        // newsboat's digits: the position prompt (ReaderApp+Positions.swift).
+        case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero: startPosition(action)
         }
         if modelChanged { reloadFromModel() }
     }

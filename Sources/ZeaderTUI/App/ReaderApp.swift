@@ -243,7 +243,7 @@ public final class ReaderApp: @unchecked Sendable {
         }
         if var article = state.article, article.renderedWidth != state.width {
             let width = state.formats.articleWidth(terminalColumns: state.width - 1)
-            (article.lines, article.links) = Self.renderedBody(article, width: max(10, width))
+            (article.lines, article.links, article.spans) = Self.renderedBody(article, width: max(10, width))
             article.renderedWidth = state.width
             state.article = article
         }

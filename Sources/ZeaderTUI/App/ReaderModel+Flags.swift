@@ -14,7 +14,7 @@ extension ReaderModel {
     /// Flags or unflags the item, as one undoable step.
     ///
     /// ```swift
-    /// try model.setFlagged(id, true)   // `u` undoes it
+    /// try model.setFlagged(id, true)   // undo (`z`) reverts it
     /// ```
     public func setFlagged(_ id: ObjectID, _ flagged: Bool) throws {
         try ItemMarking.setFlagged([id], flagged, in: context)

@@ -10,7 +10,7 @@ typealias Predicate = ObjectGraph.Predicate
 /// queue: rows for the lists and articles are read here; every edit (read toggles, mark
 /// read, flag, delete, reorder) and every list (``ItemOrder``, ``ItemSearch``,
 /// ``SmartFeeds``) is the use case the command line calls too, run on the view context so
-/// that `u` undoes it.
+/// that undo (`z`) reverts it.
 ///
 /// ```swift
 /// let model = ReaderModel(store: store, smartFeeds: config.smartFeeds)
@@ -138,7 +138,7 @@ public final class ReaderModel {
     /// as one undo step (``ItemMarking/markRead(_:in:)``), and returns how many items it changed.
     ///
     /// ```swift
-    /// let count = try model.markRead(nil)   // "Mark All Read"; `u` undoes it in one step
+    /// let count = try model.markRead(nil)   // "Mark All Read"; undo (`z`) reverts it in one step
     /// ```
     public func markRead(_ kind: FeedRow.Kind?) throws -> Int {
         defer { store.checkpointIfLarge() }  // a bulk write: the `-wal` cut back while the reader stays open
@@ -175,7 +175,7 @@ public final class ReaderModel {
 
 extension ReaderModel {
     /// Stores the outcome of fetching the item's page (``FullArticles``) and saves it; returns
-    /// the article's HTML, nil when the page gave none. Not an undo step: `u` undoes the user's
+    /// the article's HTML, nil when the page gave none. Not an undo step: undo (`z`) reverts the user's
     /// edits, not a download.
     ///
     /// ```swift

@@ -7,7 +7,7 @@ import ZeaderKit
 /// and their words are at the end of this file (``Prompt``).
 ///
 /// ```swift
-/// state.say(.markedItemsRead(3))   // "Marked 3 items read (u to undo)"
+/// state.say(.markedItemsRead(3))   // "Marked 3 items read (z to undo)"
 /// ```
 enum StatusMessage: Equatable {
     case cannotReadFeeds(String)
@@ -73,8 +73,8 @@ enum StatusMessage: Equatable {
         case .chooseFeed(let page, let count):
             return "\(page) names \(count) feeds: ENTER previews the one under the cursor (or press a, type its number)"
         case .markReadNeedsAFeed: return "Mark read works on a feed"
-        case .markedItemsRead(let count): return count == 0 ? "Nothing unread" : "Marked \(count) items read (u to undo)"
-        case .deleted(let title): return "Deleted \(title) (u to undo)"
+        case .markedItemsRead(let count): return count == 0 ? "Nothing unread" : "Marked \(count) items read (z to undo)"
+        case .deleted(let title): return "Deleted \(title) (z to undo)"
         case .added(let title): return "Added \(title)"
         case .discarded(let title): return "Discarded \(title)"
         case .cannotAdd(let url, let error): return "Cannot add \(url): \(error)"
@@ -211,7 +211,8 @@ enum ReaderMessage: Equatable {
     case dumpformNotAvailable
     case unknownCommand(String)
     case numberNeedsAList
-    case noEntry(Int, count: Int)
+    /// `:N` beyond the list: N as typed, and how many entries the list has.
+    case noEntry(String, count: Int)
     case cannotSetInReader(String)
     case unknownVariable(String)
     case cannotSet(String, String)
@@ -284,8 +285,8 @@ enum ReaderMessage: Equatable {
         case .noPageToFetch: return "This item has no web page to fetch"
         case .fullArticlesNotAvailable: return "Full articles cannot be fetched here"
         case .noFullArticle(let problem): return "No full article: \(problem)"
-        case .deletedItem(let title): return "Deleted \(title.isEmpty ? "the item" : "'\(title)'") (u to undo)"
-        case .deletedItems(let count): return "Deleted \(count) items (u to undo)"
+        case .deletedItem(let title): return "Deleted \(title.isEmpty ? "the item" : "'\(title)'") (z to undo)"
+        case .deletedItems(let count): return "Deleted \(count) items (z to undo)"
         case .deleteAllNeedsAList: return "Open a feed's item list to delete its items"
         case .noItemsToDelete: return "No items to delete"
         case .flagsSet(let letters): return letters.isEmpty ? "Flags cleared" : "Flags: \(letters)"
@@ -297,7 +298,7 @@ enum ReaderMessage: Equatable {
             guard let report, !report.isEmpty else { return "No changes to the feeds" }
             var summary = "Feeds: \(report.added.count) added, \(report.removed.count) removed, \(report.changed) changed"
             if report.reordered { summary += ", reordered" }
-            summary += " (u to undo)"
+            summary += " (z to undo)"
             if let note = report.notes.first {
                 let more = report.notes.count - 1
                 summary += "; " + note + (more > 0 ? " (and \(more) more)" : "")

@@ -19,7 +19,7 @@ extension DemoFeeds {
                 <author>team@zeader.example (The Zeader team)</author>
                 <pubDate>Sat, 21 Nov 2026 09:00:00 GMT</pubDate>
                 <description><![CDATA[<p>This is the <b>demo</b>: every feed here is bundled with the program and lives in memory, so nothing you do is saved.</p>
-            <p>Try the keys: <code>j</code>/<code>k</code> to move, <code>Enter</code> to open, <code>q</code> to go back, <code>N</code> to toggle read, <code>A</code> to mark a feed read, <code>u</code> to undo, <code>/</code> to search and <code>?</code> for all of them.</p>
+            <p>Try the keys: <code>j</code>/<code>k</code> to move, <code>Enter</code> to open, <code>q</code> to go back, <code>N</code> to toggle read, <code>A</code> to mark a feed read, <code>z</code> to undo, <code>/</code> to search and <code>?</code> for all of them.</p>
             <p>Read the <a href="https://zeader.example/manual">manual</a> or the <a href="https://zeader.example/faq">FAQ</a>.</p>
             <p>Killfiles: this feed has a fifth item, a sponsored post, that you do not see. The demo applies the rule <code>ignore * title BEGINSWITH[c] "Sponsored"</code> (an <code>ignore</code> line of the config file, or <code>zeader ignore add</code>), so the post is neither shown nor counted.</p>]]></description>
               </item>

@@ -114,6 +114,9 @@ public struct Palette: Equatable, Sendable {
         }
         let plain: Int16 = defaultColors == nil ? 0 : Self.plainPair
         let pair = style.role == .normal ? plain : Int16(style.role.rawValue)
+        // Plain text keeps the bold its HTML gives it (an article's `<strong>`), as links keep
+        // their underline, whatever colour `article` gives it.
+        if style.role == .normal, style.bold { attributes.insert(.bold) }
         if let own = configured[style.role] { return (pair, attributes.union(own)) }
         if style.bold { attributes.insert(.bold) }
         if style.role == .dim { attributes.insert(.dim) }

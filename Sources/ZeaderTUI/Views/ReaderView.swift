@@ -211,18 +211,20 @@ enum ArticleView {
         // The renderer lists the numbered links after a last "Links:" line.
         let linksStart =
             article.links.isEmpty ? article.lines.count : (article.lines.lastIndex(of: "Links:") ?? article.lines.count)
+        let bodyStart = lines.count
         for (index, line) in article.lines.enumerated() {
             let style =
                 index > linksStart
                 ? Style(role: .link, underline: true) : index == linksStart ? Style(role: .heading, bold: true) : .normal
             lines.append(("", style, DisplayWidth.sanitizeForTerminal(line)))
         }
+        let spans = Dictionary(grouping: article.spans, by: \.line)
         for (offset, y) in rows.enumerated() {
             let index = article.scroll + offset
             guard index < lines.count else { break }
             let (label, style, text) = lines[index]
             let x = buffer.write(label, x: 0, y: y, style: label.isEmpty ? style : Style(role: .heading, bold: true))
-            buffer.write(text, x: x, y: y, style: label.isEmpty ? style : .normal)
+            buffer.write(text, spans: spans[index - bodyStart] ?? [], x: x, y: y, style: label.isEmpty ? style : .normal)
             buffer.highlight(y: y, rules: state.highlights, view: .article)
         }
     }
@@ -238,6 +240,7 @@ enum HelpView {
                 + " [\(action.rawValue)]"
         } + [
             "", "In the article view, type a link's number then ENTER to open it.",
+            "In a list, type an entry's number then ENTER to go to it.",
             "The names in brackets are for bind-key in the config file.",
         ]
     }

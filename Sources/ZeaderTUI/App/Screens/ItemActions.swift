@@ -82,16 +82,19 @@ extension ReaderApp {
         open(link: link)
     }
 
-    /// `U`: the item's links, its own link first, then its enclosure (podcast media), which
-    /// `o` opens as any link (a `browser` macro may hand it to a player).
+    /// `u`/`U`: the item's links numbered as the article numbers them (``ArticleLinks``: the
+    /// body's, then its enclosures, which `o` opens as any link, so a `browser` macro may hand
+    /// one to a player), then the item's own link when the body does not have it.
     func showLinkList(_ id: ObjectID) {
         guard let article = article(of: id) else { return state.say(.reader(.needsItem)) }
         var links = article.links
-        if let link = article.link, !link.isEmpty, !links.contains(link) { links.insert(link, at: 0) }
-        var entries = links.enumerated().map { "\($0.offset + 1)  \($0.element)" }
-        for enclosure in article.enclosures where !links.contains(enclosure.url) {
-            links.append(enclosure.url)
-            entries.append("\(links.count)  \(enclosure.summary)  [enclosure]")
+        var entries = links.enumerated().map { offset, url in
+            let enclosure = article.enclosures.first { $0.url == url }
+            return "\(offset + 1)  " + (enclosure.map { "\($0.summary)  [enclosure]" } ?? url)
+        }
+        if let link = article.link, !link.isEmpty, !links.contains(link) {
+            links.append(link)
+            entries.append("\(links.count)  \(link)  [the item's link]")
         }
         guard !links.isEmpty else { return state.say(.reader(.noLinks)) }
         state.stack.append(
