@@ -70,8 +70,14 @@ extension ReaderApp {
         let height = state.listHeight
         switch state.screen {
         case .feeds: state.feedPosition.set(row, count: state.feeds.count, height: height)
-        case .items: state.items?.position.set(row, count: state.items?.ids.count ?? 0, height: height)
-        case .picker: state.picker?.position.set(row, count: state.picker?.entries.count ?? 0, height: height)
+        case .items:
+            guard var list = state.items else { return }
+            list.position.set(row, count: list.ids.count, height: height)
+            state.items = list
+        case .picker:
+            guard var picker = state.picker else { return }
+            picker.position.set(row, count: picker.entries.count, height: height)
+            state.picker = picker
         case .article, .help: break
         }
     }
@@ -82,8 +88,14 @@ extension ReaderApp {
         let height = state.listHeight
         switch state.screen {
         case .feeds: state.feedPosition.scroll(by: lines, count: state.feeds.count, height: height)
-        case .items: state.items?.position.scroll(by: lines, count: state.items?.ids.count ?? 0, height: height)
-        case .picker: state.picker?.position.scroll(by: lines, count: state.picker?.entries.count ?? 0, height: height)
+        case .items:
+            guard var list = state.items else { return }
+            list.position.scroll(by: lines, count: list.ids.count, height: height)
+            state.items = list
+        case .picker:
+            guard var picker = state.picker else { return }
+            picker.position.scroll(by: lines, count: picker.entries.count, height: height)
+            state.picker = picker
         case .article, .help:
             for _ in 0..<abs(lines) { state.move(lines > 0 ? .down : .up) }
         }
