@@ -20,7 +20,15 @@ printf '[%s] modes=%s\n' "\$1" "\$(tmux -S "\$(cat "$work/socket")" display -p -
 EOF
 chmod +x "$work/browser"
 export BROWSER="$work/browser"
-trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done; rm -rf "$work"' EXIT
+# stop_server SOCKET: kill-server, and SIGKILL in case the server inherited SIGTERM blocked
+# (a test runner's thread may block it), which kill-server relies on.
+stop_server() {
+	local pid
+	pid=$(tmux -S "$1" display -p '#{pid}' 2>/dev/null) || return 0
+	tmux -S "$1" kill-server 2>/dev/null || true
+	kill -KILL "$pid" 2>/dev/null || true
+}
+trap 'for s in "$work"/tmux.*.sock; do stop_server "$s"; done; rm -rf "$work"' EXIT
 failures=0 checks=0
 
 t() { tmux -S "$sock" "$@"; }
@@ -74,7 +82,7 @@ wheel_down() { report 65 "$1" "$2" M; sleep 0.15; }
 wheel_up() { report 64 "$1" "$2" M; sleep 0.15; }
 # start CMD: runs CMD in a fresh 100x30 pane, then a shell line reporting the exit status.
 start() {
-	t kill-server 2>/dev/null || true
+	stop_server "$sock"
 	starts=$((starts + 1))
 	sock="$work/tmux.$starts.sock"
 	echo "$sock" >"$work/socket"
