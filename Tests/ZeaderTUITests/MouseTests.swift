@@ -296,6 +296,16 @@ import ZeaderKit
         }
     }
 
+    @Test func aMacroTogglesTheMouse() throws {
+        let config = try ReaderConfig.parse("macro m set mouse !\n", file: "config")
+        #expect(config.warnings.isEmpty, "\(config.warnings)")
+        let h = try Harness(config: config)
+        h.type(.character(","), .character("m"))
+        #expect(!h.backend.mouseReporting)
+        h.type(.character(","), .character("m"))
+        #expect(h.backend.mouseReporting)
+    }
+
     @Test func setMouseTurnsReportsOnAndOff() throws {
         let h = try Harness()
         h.type(.character(":"))

@@ -155,7 +155,7 @@ extension ReaderApp {
         state.say(.reader(.variable(name, shown)))
     }
 
-    private static func yesNo(_ value: String, current: Bool, default: Bool) throws -> Bool {
+    static func yesNo(_ value: String, current: Bool, default: Bool) throws -> Bool {
         switch value.lowercased() {
         case "yes", "true": return true
         case "no", "false": return false

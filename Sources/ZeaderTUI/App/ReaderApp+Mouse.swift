@@ -16,17 +16,12 @@ extension ReaderApp {
     /// `:set mouse`: yes, no, `!` (toggle) or `&` (the config's); no value shows it.
     func setMouse(_ value: String?) {
         if let value, !value.isEmpty {
-            let on: Bool
-            switch value.lowercased() {
-            case "yes", "true": on = true
-            case "no", "false": on = false
-            case "!": on = !backend.mouseReporting
-            case "&": on = configuredMouse
-            default:
-                state.say(.reader(.cannotSet("mouse", "needs yes, no, ! (toggle) or & (default), not '\(value)'")))
+            do {
+                backend.setMouseReporting(try Self.yesNo(value, current: backend.mouseReporting, default: configuredMouse))
+            } catch {
+                state.say(.reader(.cannotSet("mouse", (error as? ReaderConfigError.Message)?.text ?? "\(error)")))
                 return
             }
-            backend.setMouseReporting(on)
         }
         state.say(.reader(.variable("mouse", backend.mouseReporting ? "yes" : "no")))
     }
