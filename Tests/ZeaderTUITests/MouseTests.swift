@@ -234,6 +234,28 @@ import ZeaderKit
         #expect(h.queue.sync { h.app.state.article?.scroll } == 0)
     }
 
+    @Test func inTheLinkListAClickSelectsAndOpensAndTheWheelScrollsHelp() throws {
+        let effects = RecordingEffects()
+        var config = ReaderConfig()
+        config.browser = "lynx"
+        let h = try Harness(config: config, effects: effects)
+        h.type(.enter, .enter, .character("U"))
+        #expect(h.queue.sync { h.app.state.screen } == .picker)
+        let count = h.queue.sync { h.app.state.picker?.entries.count ?? 0 }
+        #expect(count >= 2)
+        h.type(Self.click(5, 2))
+        #expect(h.queue.sync { h.app.state.picker?.position.cursor } == 1)
+        #expect(effects.programs.isEmpty)
+        h.type(Self.click(5, 2))
+        #expect(effects.programs.count == 1)
+        h.type(.character("q"), .character("q"), .character("?"))
+        #expect(h.queue.sync { h.app.state.screen } == .help)
+        h.type(Self.wheelDown, Self.wheelDown)
+        #expect(h.queue.sync { h.app.state.helpScroll } == 6)
+        h.type(Self.wheelUp)
+        #expect(h.queue.sync { h.app.state.helpScroll } == 3)
+    }
+
     @Test func theWindowMovesAndTheCursorStaysInIt() {
         var position = ListPosition(cursor: 1, top: 0)
         position.scroll(by: 3, count: 10, height: 4)
