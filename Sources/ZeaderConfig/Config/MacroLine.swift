@@ -77,6 +77,6 @@ public enum MacroStep: Equatable, Sendable {
 
     /// The variables a macro (and the `:` command line) may set.
     public static let settableVariables: Set<String> = [
-        "browser", "show-read-feeds", "show-read-articles", "feed-sort-order", "article-sort-order",
+        "browser", "show-read-feeds", "show-read-articles", "feed-sort-order", "article-sort-order", "mouse",
     ]
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// newsboat's directives about how the reader behaves, with newsboat's names: the questions
 /// before quitting and marking, where `n` and opening a feed go, what happens at start, the
-/// hint line, and the fetcher's patience and name.
+/// hint line, the fetcher's patience and name; and Zeader's own `mouse`.
 ///
 /// ```swift
 /// let config = try ReaderConfig.parse("confirm-exit yes\nuser-agent \"Mozilla/5.0\"", file: "config")
@@ -38,6 +38,8 @@ public struct ReaderBehaviour: Equatable, Sendable {
     public var downloadTimeoutSeconds: Int?
     /// `user-agent`: the `User-Agent` header of every fetch; nil: `zeader/VERSION`.
     public var userAgent: String?
+    /// `mouse`: clicks and the wheel in the reader; nil: on where the terminal reports the mouse.
+    public var mouse: Bool?
 
     public init() {}
 }
@@ -61,7 +63,7 @@ extension ReaderBehaviour {
     static let directives: Set<String> = [
         "confirm-exit", "confirm-mark-all-feeds-read", "confirm-mark-feed-read", "refresh-on-startup",
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
-        "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds",
+        "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "mouse",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
@@ -102,6 +104,7 @@ extension ReaderBehaviour {
         case "goto-next-feed": gotoNextFeed = try yesNo()
         case "goto-first-unread": gotoFirstUnread = try yesNo()
         case "prepopulate-query-feeds": prepopulateQueryFeeds = try yesNo()
+        case "mouse": mouse = try yesNo()
         case "download-retries": downloadRetries = try number(Self.retriesRange)
         case "download-timeout": downloadTimeoutSeconds = try number(Self.timeoutRange)
         case "user-agent":

@@ -12,6 +12,8 @@ public enum Key: Hashable, Sendable {
     case enter, escape, backspace, tab, delete
     /// The terminal changed size.
     case resize
+    /// A mouse report (the `mouse` setting asks the terminal for them).
+    case mouse(MouseEvent)
 
     private static let named: [(String, Key)] = [
         ("UP", .up), ("DOWN", .down), ("LEFT", .left), ("RIGHT", .right), ("PGUP", .pageUp), ("PGDN", .pageDown),

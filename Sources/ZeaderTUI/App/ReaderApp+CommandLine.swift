@@ -113,6 +113,7 @@ extension ReaderApp {
     /// Sets (or, with no value, shows) the variable `name`: `:set` and a macro's `set` step.
     func set(_ name: String, to value: String?) {
         if name == "browser" { return setBrowser(value) }
+        if name == "mouse" { return setMouse(value) }
         guard Self.commandLineVariables.contains(name) else {
             let known = ReaderConfig.newsboatDirectives.contains(name)
             state.say(.reader(known ? .cannotSetInReader(name) : .unknownVariable(name)))
@@ -154,7 +155,7 @@ extension ReaderApp {
         state.say(.reader(.variable(name, shown)))
     }
 
-    private static func yesNo(_ value: String, current: Bool, default: Bool) throws -> Bool {
+    static func yesNo(_ value: String, current: Bool, default: Bool) throws -> Bool {
         switch value.lowercased() {
         case "yes", "true": return true
         case "no", "false": return false

@@ -69,6 +69,8 @@ public final class ReaderApp: @unchecked Sendable {
     private var discoveredFeeds: [DiscoveredFeed] = []
     /// The browser links open with: the config's, until a `set browser` (a macro, `:set`).
     var browser: String?
+    /// The last mouse press, to tell a double click (ReaderApp+Mouse.swift).
+    var lastClick: MouseClick?
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public internal(set) var hasQuit = false
@@ -97,6 +99,7 @@ public final class ReaderApp: @unchecked Sendable {
     public func start() {
         loadFirstFeedScreen()
         state.clampPositions()
+        applyMouseSetting()
         if let first = config.warnings.first {
             state.say(.reader(.configWarning(first.description, more: config.warnings.count - 1)))
         }
@@ -263,6 +266,11 @@ public final class ReaderApp: @unchecked Sendable {
 
     /// Handles one key (and redraws unless `draw` is false).
     public func handle(_ key: Key, draw: Bool = true) {
+        if case .mouse(let event) = key {
+            handleMouse(event)
+            if draw && !hasQuit { redraw() }
+            return
+        }
         // Quitting waits for a push: a key says not to wait (the changes stay queued).
         if quitting, key != .resize { return finishQuit() }
         completeFeedList()

@@ -18,6 +18,9 @@ public final class CursesBackend: TerminalBackend {
     /// The colour pairs and attributes of each role (``Palette``).
     private var palette = Palette(rules: [], hasColor: false)
     private var isEnded = false
+    /// Mouse reports in the input, turned into mouse keys (``MouseReportDecoder``).
+    private var mouseReports = MouseReportDecoder()
+    public private(set) var mouseReporting = false
 
     /// `colorRules` (the config's newsboat `color` lines) replace the default palette's colours
     /// and attributes.
@@ -99,20 +102,24 @@ public final class CursesBackend: TerminalBackend {
     }
 
     public func readKeys() -> [Key] {
-        var keys: [Key] = []
+        var input: [CursesInput] = []
         var character: wint_t = 0
         while true {
             let result = zc_get_wch(&character)
             if result == ERR { break }
             if result == zc_key_code_yes() {
-                if let key = Self.functionKey(Int32(character)) { keys.append(key) }
+                if Int32(character) == KEY_MOUSE {
+                    input.append(.mouseIntroducer)
+                } else if let key = Self.functionKey(Int32(character)) {
+                    input.append(.key(key))
+                }
             } else if let key = Key(controlByte: UInt32(character)) {
-                keys.append(key)
+                input.append(.key(key))
             } else if let scalar = Unicode.Scalar(UInt32(character)) {
-                keys.append(.character(Character(scalar)))
+                input.append(.key(.character(Character(scalar))))
             }
         }
-        return keys
+        return mouseReports.decode(input)
     }
 
     private static func functionKey(_ code: Int32) -> Key? {
@@ -145,10 +152,13 @@ public final class CursesBackend: TerminalBackend {
     public func suspend() {
         def_prog_mode()
         endwin()
+        // The program that takes the terminal gets it without mouse reports.
+        if mouseReporting { writeMouseModes(on: false) }
     }
 
     public func resume() {
         reset_prog_mode()
+        if mouseReporting { writeMouseModes(on: true) }
         previous = nil
         updateSize()
     }
@@ -157,7 +167,36 @@ public final class CursesBackend: TerminalBackend {
         guard !isEnded else { return }
         isEnded = true
         endwin()
+        if mouseReporting { writeMouseModes(on: false) }
     }
+
+    // MARK: - Mouse
+
+    /// Whether the terminal's terminfo entry has a mouse (`kmous`): the terminals that send
+    /// mouse reports say so there.
+    public var terminalHasMouse: Bool {
+        guard let capability = tigetstr("kmous"), Int(bitPattern: capability) != -1 else { return false }
+        return capability.pointee != 0
+    }
+
+    /// Asks the terminal for mouse reports or stops them. Curses' own mouse support is left off:
+    /// it picks the reports' format from terminfo (the old one, limited to 223 columns, in
+    /// tmux's and screen's entries); the reader asks for SGR reports itself and decodes them.
+    public func setMouseReporting(_ on: Bool) {
+        guard on != mouseReporting, !isEnded else { return }
+        mouseReporting = on
+        writeMouseModes(on: on)
+    }
+
+    /// Button presses, releases and the wheel (1000), reported in SGR's form (1006). Written
+    /// straight to the terminal: curses has flushed its own output after each frame.
+    private func writeMouseModes(on: Bool) {
+        let modes = on ? Self.mouseOn : Self.mouseOff
+        _ = modes.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+    }
+
+    private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    private static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
 }
 
 // The terminal modes from before curses started, put back (with the normal screen and a
@@ -173,7 +212,7 @@ private func installCrashRestore() {
     for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
         signal(fatal) { number in
             if hasSavedTerminalModes { tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminalModes) }
-            let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+            let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?1049l\r\n"
             _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
             signal(number, SIG_DFL)
             raise(number)

@@ -23,6 +23,20 @@ public protocol TerminalBackend: AnyObject {
     func resume()
     /// Restores the terminal for good.
     func end()
+    /// Whether the terminal says it reports the mouse (the `mouse` setting's default).
+    var terminalHasMouse: Bool { get }
+    /// Whether mouse reports are asked of the terminal (``setMouseReporting(_:)``).
+    var mouseReporting: Bool { get }
+    /// Asks the terminal for mouse reports (clicks and the wheel), or stops them so that the
+    /// terminal's own selection works.
+    func setMouseReporting(_ on: Bool)
+}
+
+extension TerminalBackend {
+    /// A backend that draws nowhere (a benchmark's) has no mouse.
+    public var terminalHasMouse: Bool { false }
+    public var mouseReporting: Bool { false }
+    public func setMouseReporting(_ on: Bool) {}
 }
 
 /// A backend for tests: a fixed-size screen, keys fed by the test, every frame kept.
@@ -39,6 +53,9 @@ public final class TestBackend: TerminalBackend {
     /// How many times the reader asked for the size again (`redraw`, a resize).
     public private(set) var sizeUpdates = 0
     public private(set) var ended = false
+    /// What the test's terminal says of its mouse.
+    public var terminalHasMouse = true
+    public private(set) var mouseReporting = false
 
     public init(width: Int, height: Int) { size = (width, height) }
 
@@ -56,4 +73,5 @@ public final class TestBackend: TerminalBackend {
     public func suspend() { suspendCount += 1 }
     public func resume() {}
     public func end() { ended = true }
+    public func setMouseReporting(_ on: Bool) { mouseReporting = on }
 }

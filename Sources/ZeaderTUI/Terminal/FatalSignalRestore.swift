@@ -55,8 +55,9 @@ enum FatalSignalRestore {
         AlternateSignalStack.prepareCurrentThread()
     }
 
-    /// The reset written to the terminal: default colours, visible cursor, normal screen.
-    static let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+    /// The reset written to the terminal: default colours, visible cursor, no mouse reports,
+    /// normal screen.
+    static let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?1049l\r\n"
 }
 
 // Safe without isolation: written once, before the handlers that read it are installed, and
