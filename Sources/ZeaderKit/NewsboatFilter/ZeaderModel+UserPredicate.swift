@@ -1,0 +1,28 @@
+import Foundation
+import ObjectGraph
+
+// The two languages of a user's predicate over items, read in one place.
+extension ZeaderModel {
+    /// ``itemPredicate(format:)`` with a newsboat filter's `age` counted from `now`.
+    ///
+    /// ```swift
+    /// let lastWeek = try ZeaderModel.itemPredicate(format: "age < 7", now: Date())
+    /// ```
+    public static func itemPredicate(format: String, now: Date) throws(ObjectGraphError) -> ObjectGraph.Predicate {
+        let parsed: Result<ObjectGraph.Predicate, ObjectGraphError>
+        do { parsed = .success(itemPredicate(try ObjectGraph.Predicate(format: format))) } catch { parsed = .failure(error) }
+        if case .success(let predicate) = parsed, isValidItemPredicate(predicate) { return predicate }
+        // Both languages read `title = "x"` alike; only what ObjectGraph refuses is tried as newsboat's.
+        if let filter = try? NewsboatFilter(format) {
+            do throws(NewsboatFilterError) { return try filter.predicate(now: now) } catch {
+                throw .invalidPredicate(entity: "FeedItem", message: error.description)
+            }
+        }
+        return try parsed.get()
+    }
+
+    static func isValidItemPredicate(_ predicate: ObjectGraph.Predicate) -> Bool {
+        guard let item = try? current.entity(named: "FeedItem") else { return false }
+        return (try? predicate.validate(for: item, in: current)) != nil
+    }
+}
