@@ -260,6 +260,36 @@ struct NewsboatFilterTests {
         #expect(throws: ZeaderError.self) { try SmartFeeds.validate("feedindex = 1") }
     }
 
+    @Test("the feed list's filter reads newsboat's feed attributes, and refuses an article's")
+    func feedList() throws {
+        let store = try Self.makeItems()
+        let context = store.container.viewContext
+        func titles(_ filter: String) throws -> [String] {
+            try context.performAndWait {
+                try FeedFilter.serverIDs(matching: filter, in: context)
+                    .compactMap { (try? context.existingObject(with: $0)) as? Server }.compactMap(\.title).sorted()
+            }
+        }
+        let both = ["Other", "Tech ===="]
+        #expect(try titles("unread_count > 0") == both)
+        #expect(try titles("total_count > 2") == ["Tech ===="])
+        #expect(try titles("rssurl =~ \"^https:\"") == ["Tech ===="])
+        #expect(try titles("tags # \"news\"") == ["Other"])
+        #expect(try titles("feedtitle =~ \"====\"") == ["Tech ===="])
+        #expect(try titles("( unread_count > 0 and unread_count < 10 ) or total_count > 100") == both)
+        #expect(try titles("unreadCount > 0") == both)
+        do {
+            _ = try titles("title =~ \"x\"")
+            Issue.record("an article's attribute is refused in the feed list")
+        } catch {
+            #expect(
+                "\(error)".contains(
+                    "'title' at character 1 is an article's attribute; the feed list filters by feedtitle, rssurl"))
+        }
+        #expect(throws: ZeaderError.self) { try titles("feedindex < 3") }
+        #expect(throws: ZeaderError.self) { try titles("unreadCount >") }
+    }
+
     @Test("age is counted from the start of the hour")
     func currentHour() {
         let date = Date(timeIntervalSinceReferenceDate: 3_600 * 1_000 + 1_234)

@@ -102,6 +102,16 @@ import ZeaderKit
         #expect(screen.contains("'feedindex'"), "\(screen)")
     }
 
+    @Test("F on the feed list reads newsboat's feed attributes")
+    func capitalFOnTheFeedList() throws {
+        let h = try Harness()
+        h.type(.character("F"))
+        for c in "total_count > 3 and unread_count > 0" { h.type(.character(c)) }
+        h.type(.enter)
+        let titles = h.queue.sync { h.app.state.feeds.map(\.title) }
+        #expect(titles.contains("Zeader News") && !titles.contains("Swift on Linux"), "\(titles)")
+    }
+
     @Test("highlight-article paints the rows its filter matches, in its colours, after the highlight lines")
     func highlightArticlePaintsRows() throws {
         var config = try ReaderConfig.parse(

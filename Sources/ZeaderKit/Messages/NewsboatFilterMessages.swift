@@ -25,6 +25,9 @@ extension NewsboatFilterError: CustomStringConvertible {
             return "'\(attribute) between' at character \(position + 1) needs a range such as 0:7"
         case .unknownAttribute(let attribute, let position):
             return "unknown attribute '\(attribute)' at character \(position + 1)"
+        case .articleAttributeInFeedList(let attribute, let position):
+            return
+                "'\(attribute)' at character \(position + 1) is an article's attribute; the feed list filters by feedtitle, rssurl, feedlink, tags, unread_count or total_count"
         case .noEquivalent(let attribute, .listPosition):
             return "newsboat's '\(attribute)' (a place in a list on screen) has no equivalent in Zeader"
         case .noEquivalent(let attribute, .notStored):

@@ -28,6 +28,39 @@ extension NewsboatFilter {
         return predicate
     }
 
+    /// The filter as a predicate over Server, for the feed list: newsboat's feed attributes
+    /// (`feedtitle`, `rssurl`, `feedlink`, `tags`, `unread_count`, `total_count`) only; an
+    /// article's attribute is refused with
+    /// ``NewsboatFilterError/articleAttributeInFeedList(attribute:position:)``.
+    ///
+    /// ```swift
+    /// let busy = try NewsboatFilter("unread_count > 10 and tags # \"tech\"").serverPredicate(now: Date())
+    /// ```
+    public func serverPredicate(now: Date) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+        var pending = [expression]
+        while let next = pending.popLast() {
+            switch next {
+            case .and(let parts), .or(let parts): pending += parts
+            case .comparison(let c):
+                if Self.attributes[c.attribute] != nil, !Self.feedAttributes.contains(c.attribute) {
+                    throw .articleAttributeInFeedList(attribute: c.attribute, position: c.position)
+                }
+            }
+        }
+        let predicate = try translate(expression, now: now).replacingKeyPaths {
+            $0.hasPrefix("server.") ? String($0.dropFirst(7)) : $0
+        }
+        guard Self.depth(of: predicate) <= ObjectGraph.Predicate.Limits.predicateDepth else {
+            throw .tooDeep(limit: Limits.nesting)
+        }
+        return predicate
+    }
+
+    /// newsboat's attributes of a feed (its manual's "feed, article" rows).
+    static let feedAttributes: Set<String> = [
+        "feedtitle", "description", "feedlink", "feeddate", "rssurl", "unread_count", "total_count", "tags", "feedindex",
+    ]
+
     func translate(_ expression: Expression, now: Date) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
         switch expression {
         case .and(let parts):

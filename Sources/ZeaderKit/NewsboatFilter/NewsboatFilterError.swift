@@ -18,6 +18,8 @@ public enum NewsboatFilterError: Error, Sendable, Equatable {
     case betweenNeedsRange(attribute: String, position: Int)
     /// An attribute newsboat does not have.
     case unknownAttribute(String, position: Int)
+    /// An article's attribute in a filter of the feed list.
+    case articleAttributeInFeedList(attribute: String, position: Int)
     /// An attribute newsboat has and Zeader cannot filter on, with why.
     case noEquivalent(attribute: String, reason: NoEquivalentReason)
     /// An operator that does not apply to the attribute (`unread =~ "x"`, `title < 3`).

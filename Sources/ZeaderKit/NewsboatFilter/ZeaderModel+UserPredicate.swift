@@ -25,4 +25,31 @@ extension ZeaderModel {
         guard let item = try? current.entity(named: "FeedItem") else { return false }
         return (try? predicate.validate(for: item, in: current)) != nil
     }
+
+    /// A predicate over Server the user wrote for the feed list: ObjectGraph's language, or
+    /// where that does not read it, newsboat's (``NewsboatFilter/serverPredicate(now:)``).
+    ///
+    /// ```swift
+    /// let busy = try ZeaderModel.serverPredicate(format: "unread_count > 10")   // unreadCount > 10
+    /// ```
+    public static func serverPredicate(format: String, now: Date = NewsboatFilter.currentHour()) throws(ZeaderError)
+        -> ObjectGraph.Predicate
+    {
+        let parsed: Result<ObjectGraph.Predicate, ObjectGraphError>
+        do { parsed = .success(try ObjectGraph.Predicate(format: format)) } catch { parsed = .failure(error) }
+        if case .success(let predicate) = parsed, let server = try? current.entity(named: "Server"),
+            (try? predicate.validate(for: server, in: current)) != nil
+        {
+            return predicate
+        }
+        if let filter = try? NewsboatFilter(format) {
+            do throws(NewsboatFilterError) { return try filter.serverPredicate(now: now) } catch {
+                throw .invalidPredicate(error.description)
+            }
+        }
+        switch parsed {
+        case .success(let predicate): return predicate
+        case .failure(let error): throw .invalidPredicate(error.description)
+        }
+    }
 }
