@@ -337,6 +337,7 @@ struct QueryFeedImportTests {
         try context.performAndWait {
             let smart = try SmartFeeds.stored(in: context)
             #expect(smart.map(\.title) == ["Unread Articles", "Tech feed", "Starred", "Linux Reddit"])
+            try #require(smart.count == 4)
             #expect(smart[0].predicateFormat == #"unread = "yes""#)
             func guids(_ format: String) throws -> [String] {
                 try ItemOrder.itemIDs(matching: try ZeaderModel.itemPredicate(format: format), in: context)

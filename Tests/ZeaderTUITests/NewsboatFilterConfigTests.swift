@@ -43,7 +43,7 @@ import ZeaderKit
         #expect(config.definedFilters.map(\.title) == ["recent articles", "Zeader titles", "Starred", "No YouTube"])
         #expect(config.articleHighlights.count == 2)
         #expect(
-            config.articleHighlights[0]
+            config.articleHighlights.first
                 == ArticleHighlight(
                     predicateFormat: #"author =~ "Andreas Krennmair""#, foreground: 7, background: 1, attributes: ["bold"]))
     }
