@@ -355,3 +355,55 @@ struct QueryFeedImportTests {
         #expect(count == 4)
     }
 }
+
+/// The command line on newsboat's filter lines: `config check` counts them honoured, and
+/// `items --where` reads the language.
+@Suite("newsboat filters on the command line", .serialized)
+struct NewsboatFilterCLITests {
+    @Test("config check prints nothing for the corpus's filter lines and names an untranslatable one")
+    func configCheck() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("config")
+        try """
+        ignore-article "*" "title =~ \\"Sponsor\\""
+        ignore-article "https://github.com/CleverRaven/Cataclysm-DDA/releases.atom" "title =~ \\"experimental\\""
+        ignore-mode "display"
+        define-filter "recent articles" "age between 0:7"
+        define-filter "Starred" "flags # \\"S\\""
+        define-filter "No YouTube" "tags !~ \\"YouTube\\" and tags !~ \\"Aggregated\\""
+        highlight-article "author =~ \\"Andreas Krennmair\\"" white red bold
+        define-filter "first" "feedindex < 3"
+
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let r = try zeader(["config", "check", file.path], in: dir)
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(
+            r.stdout
+                == "\(file.path):8: warning: define-filter: newsboat filter: newsboat's 'feedindex' (a place in a list on screen) has no equivalent in Zeader (line ignored)\n"
+        )
+    }
+
+    @Test("items --where reads a newsboat filter; a refused one exits 2 naming it")
+    func itemsWhere() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("z.sqlite").path
+        let store = try ZeaderStore.open(at: URL(fileURLWithPath: db))
+        let context = store.container.viewContext
+        try context.performAndWait {
+            let server = try FeedSubscription.add(url: "https://tech.example/feed", tags: ["yt"], in: context)
+            _ = try ItemImport.upsert(
+                [ParsedItem(id: "a", title: "Linux news"), ParsedItem(id: "b", title: "Other")], into: server, in: context,
+                now: Date())
+            try context.save()
+        }
+        _ = store.checkpoint()
+        var r = try zeader(["items", "--where", #"tags # "yt" and title =~ "LINUX""#, "--db", db], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Linux news") && !r.stdout.contains("Other"), "\(r.stdout)")
+        r = try zeader(["items", "--where", "articleindex < 3", "--db", db], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("'articleindex'"), "\(r.stderr)")
+    }
+}

@@ -102,6 +102,24 @@ import ZeaderKit
         #expect(screen.contains("'feedindex'"), "\(screen)")
     }
 
+    @Test("a smart feed holding a newsboat filter (an imported query feed) lists the items it matches")
+    func queryFeedInTheFeedList() throws {
+        let store = try ZeaderStore.inMemory()
+        try DemoFeeds.load(into: store)
+        let context = store.container.viewContext
+        try context.performAndWait {
+            try SmartFeeds.add(
+                title: "Zeader query", predicate: #"unread = "yes" and title =~ "zeader|itunes|undo""#, in: context)
+            try context.save()
+        }
+        let h = try Harness(store: store)
+        let index = try #require(h.queue.sync { h.app.state.feeds.firstIndex { $0.title == "Zeader query" } })
+        for _ in 0..<index { h.type(.down) }
+        h.type(.enter)
+        let titles = h.queue.sync { (h.app.state.items?.ids ?? []).map { h.app.model.itemRow($0)?.title ?? "" } }
+        #expect(Set(titles) == ["Welcome to Zeader", "Search like iTunes"], "\(titles)")
+    }
+
     @Test("F on the feed list reads newsboat's feed attributes")
     func capitalFOnTheFeedList() throws {
         let h = try Harness()
