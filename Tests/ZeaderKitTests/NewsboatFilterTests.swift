@@ -168,6 +168,8 @@ struct NewsboatFilterTests {
             ("title =~ \"(unclosed\"", "\"(unclosed\" is not a regular expression Zeader can use: ICU cannot compile it"),
             ("title between 1:2", "'between' does not apply to title: use =, !=, =~, !~, # or !#"),
             ("age between 3", "'age between' at character 1 needs a range such as 0:7"),
+            ("age < 0:7", "the range after 'age' at character 1 goes with between (age between 0:7)"),
+            ("unread_count = 1:2", "the range after 'unread_count' at character 1 goes with between (unread_count between 0:7)"),
             ("title = \"x", "the string starting at character 9 has no closing quote"),
             ("title = x", "expected a value: \"text\", a whole number or a range such as 0:7 at character 9, found 'x'"),
             ("title = \"x\" AND age < 1", "expected 'and', 'or' or the end of the filter at character 13, found 'AND age < 1'"),

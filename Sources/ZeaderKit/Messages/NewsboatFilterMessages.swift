@@ -23,6 +23,8 @@ extension NewsboatFilterError: CustomStringConvertible {
             return "the number \(number) at character \(position + 1) is too large"
         case .betweenNeedsRange(let attribute, let position):
             return "'\(attribute) between' at character \(position + 1) needs a range such as 0:7"
+        case .rangeNeedsBetween(let attribute, let position):
+            return "the range after '\(attribute)' at character \(position + 1) goes with between (\(attribute) between 0:7)"
         case .unknownAttribute(let attribute, let position):
             return "unknown attribute '\(attribute)' at character \(position + 1)"
         case .articleAttributeInFeedList(let attribute, let position):

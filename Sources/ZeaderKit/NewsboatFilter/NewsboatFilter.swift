@@ -48,6 +48,8 @@ public struct NewsboatFilter: Sendable, Equatable {
         public static let nesting = 8
         /// The most comparisons in one filter.
         public static let comparisons = 200
+        /// The longest string value, in Unicode scalars.
+        public static let literalLength = 4_096
     }
 
     /// One node of a parsed filter.
@@ -146,10 +148,13 @@ extension NewsboatFilter {
             let op = try parseOperator()
             skipBlanks()
             let value = try parseLiteral()
-            if op == .between, case .range = value {
-            } else if op == .between {
-                throw .betweenNeedsRange(attribute: name, position: start)
+            var isRange: Bool {
+                if case .range = value { return true }
+                return false
             }
+            // A range goes with `between` only, and `between` with a range only.
+            if op == .between, !isRange { throw .betweenNeedsRange(attribute: name, position: start) }
+            if op != .between, isRange { throw .rangeNeedsBetween(attribute: name, position: start) }
             return Comparison(attribute: name, op: op, value: value, position: start)
         }
 
@@ -258,11 +263,6 @@ extension NewsboatFilter {
             return .syntax(position: index, expected: expected, found: found)
         }
     }
-}
-
-extension NewsboatFilter.Limits {
-    /// The longest string value, in Unicode scalars.
-    public static let literalLength = 4_096
 }
 
 extension NewsboatFilter {

@@ -16,6 +16,8 @@ public enum NewsboatFilterError: Error, Sendable, Equatable {
     case numberOutOfRange(String, position: Int)
     /// `between` needs a range such as `0:7`.
     case betweenNeedsRange(attribute: String, position: Int)
+    /// A range such as `0:7` goes with `between` only.
+    case rangeNeedsBetween(attribute: String, position: Int)
     /// An attribute newsboat does not have.
     case unknownAttribute(String, position: Int)
     /// An article's attribute in a filter of the feed list.
@@ -35,6 +37,10 @@ public enum NewsboatFilterError: Error, Sendable, Equatable {
     case literalTooLong(limit: Int)
 
     /// The attributes of newsboat that name no stored value of Zeader's.
+    ///
+    /// ```swift
+    /// NewsboatFilterError.noEquivalent(attribute: "feeddate", reason: .notStored)
+    /// ```
     public enum NoEquivalentReason: Sendable, Equatable {
         /// A place in a list on screen (`feedindex`, `articleindex`).
         case listPosition

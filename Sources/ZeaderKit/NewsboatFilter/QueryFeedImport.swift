@@ -15,6 +15,10 @@ import ObjectGraph
 /// ```
 public enum QueryFeedImport {
     /// What importing query feeds did.
+    ///
+    /// ```swift
+    /// print(outcome.added, outcome.notes.map(\.description))
+    /// ```
     public struct Outcome: Sendable, Equatable {
         public var added = 0
         /// One per line not imported, or imported with a loss.
@@ -22,6 +26,10 @@ public enum QueryFeedImport {
     }
 
     /// Why a query feed was not imported as written; worded in NewsboatFilterMessages.swift.
+    ///
+    /// ```swift
+    /// QueryFeedImport.QueryFeedNote.noName(place: "urls:3").description
+    /// ```
     public enum QueryFeedNote: Sendable, Equatable {
         case untranslatable(place: String, name: String, NewsboatFilterError)
         case invalid(place: String, name: String, reason: String)
@@ -64,13 +72,5 @@ public enum QueryFeedImport {
             if !query.tags.isEmpty { outcome.notes.append(.tagsNotKept(place: query.place, name: name, tags: query.tags)) }
         }
         return outcome
-    }
-}
-
-extension ZeaderModel {
-    /// Whether `format` is a valid ObjectGraph predicate over FeedItem as written.
-    static func isValidItemPredicate(_ format: String) -> Bool {
-        guard let predicate = try? ObjectGraph.Predicate(format: format) else { return false }
-        return isValidItemPredicate(itemPredicate(predicate))
     }
 }

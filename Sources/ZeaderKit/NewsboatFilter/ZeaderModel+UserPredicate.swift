@@ -21,6 +21,12 @@ extension ZeaderModel {
         return try parsed.get()
     }
 
+    /// Whether `format` is a valid ObjectGraph predicate over FeedItem as written.
+    static func isValidItemPredicate(_ format: String) -> Bool {
+        guard let predicate = try? ObjectGraph.Predicate(format: format) else { return false }
+        return isValidItemPredicate(itemPredicate(predicate))
+    }
+
     static func isValidItemPredicate(_ predicate: ObjectGraph.Predicate) -> Bool {
         guard let item = try? current.entity(named: "FeedItem") else { return false }
         return (try? predicate.validate(for: item, in: current)) != nil
