@@ -260,7 +260,21 @@ struct NewsboatFilterTests {
         } catch {
             #expect("\(error)".contains("'feedindex'"))
         }
-        // Neither language: ObjectGraph's syntax error, as before.
+        // Neither language: newsboat's error when the text was meant for it, else ObjectGraph's.
+        for (text, expected) in [
+            ("unread=yes", "expected a value"), ("((((((((((unread = \"yes\"))))))))))", "nested more than 8"),
+            ("tags # yt", "expected a value"),
+        ] {
+            do {
+                _ = try ZeaderModel.itemPredicate(format: text)
+                Issue.record("\(text) is refused")
+            } catch {
+                #expect("\(error)".contains(expected), "\(text): \(error)")
+            }
+        }
+        #expect(NewsboatFilter.problem(in: "unread=yes")?.hasPrefix("newsboat filter: expected a value") == true)
+        #expect(NewsboatFilter.problem(in: "read == NO") == nil)
+        #expect(NewsboatFilter.problem(in: #"read == NO AND titel == "x""#)?.contains("'titel'") == true)
         #expect(throws: ObjectGraphError.self) { try ZeaderModel.itemPredicate(format: "title CONTAINS") }
         // A smart feed and an ignore rule accept a newsboat filter.
         try SmartFeeds.validate("tags # \"yt\" and age < 7")

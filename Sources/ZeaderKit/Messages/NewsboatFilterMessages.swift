@@ -63,9 +63,7 @@ extension QueryFeedImport.QueryFeedNote: CustomStringConvertible {
     /// ```
     public var description: String {
         switch self {
-        case .untranslatable(let place, let name, let error):
-            return "\(place): query feed \"\(name)\" not imported: \(error)"
-        case .invalid(let place, let name, let reason):
+        case .notImported(let place, let name, let reason):
             return "\(place): query feed \"\(name)\" not imported: \(reason)"
         case .noName(let place):
             return "\(place): query feed without a name not imported (query:NAME:FILTER)"

@@ -266,6 +266,21 @@ extension NewsboatFilter {
 }
 
 extension NewsboatFilter {
+    /// Whether text neither language reads was meant as a newsboat filter, so that its error
+    /// is newsboat's: it holds an operator only newsboat has (`=~`, `!~`, `#`), or starts with
+    /// an attribute only newsboat has (`unread`, `age`, `tags`…).
+    ///
+    /// ```swift
+    /// NewsboatFilter.looksLikeNewsboat("unread=yes")          // true
+    /// NewsboatFilter.looksLikeNewsboat("read == NO AND titel")  // false
+    /// ```
+    public static func looksLikeNewsboat(_ text: String) -> Bool {
+        if text.contains("=~") || text.contains("!~") || text.contains("#") { return true }
+        let start = text.drop { $0 == "(" || $0.isWhitespace }
+        let word = String(start.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        return attributes[word] != nil && !["title", "link", "author", "content", "guid"].contains(word)
+    }
+
     /// The start of the current hour: the `now` of filters read where the user wrote them.
     ///
     /// ```swift
@@ -287,11 +302,16 @@ extension NewsboatFilter {
     /// ```
     public static func problem(in text: String) -> String? {
         if ZeaderModel.isValidItemPredicate(text) { return nil }
-        if let filter = try? NewsboatFilter(text) {
+        switch Result(catching: { () throws(NewsboatFilterError) in try NewsboatFilter(text) }) {
+        case .success(let filter):
             do {
                 _ = try filter.predicate(now: Date())
                 return nil
             } catch { return error.description }
+        case .failure(let error) where looksLikeNewsboat(text):
+            return error.description
+        case .failure:
+            break
         }
         do {
             let predicate = try ZeaderModel.itemPredicate(ObjectGraph.Predicate(format: text))

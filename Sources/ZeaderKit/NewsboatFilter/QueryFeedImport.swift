@@ -31,8 +31,8 @@ public enum QueryFeedImport {
     /// QueryFeedImport.QueryFeedNote.noName(place: "urls:3").description
     /// ```
     public enum QueryFeedNote: Sendable, Equatable {
-        case untranslatable(place: String, name: String, NewsboatFilterError)
-        case invalid(place: String, name: String, reason: String)
+        /// Its filter is neither a predicate over items nor a newsboat filter Zeader translates.
+        case notImported(place: String, name: String, reason: String)
         case noName(place: String)
         case noFilter(place: String, name: String)
         case titleTaken(place: String, name: String)
@@ -52,15 +52,8 @@ public enum QueryFeedImport {
                 outcome.notes.append(.noFilter(place: query.place, name: name))
                 continue
             }
-            // The filter's own error when it reads as newsboat's, else ObjectGraph's.
-            if let filter = try? NewsboatFilter(query.filter), !ZeaderModel.isValidItemPredicate(query.filter) {
-                do { _ = try filter.predicate(now: Date()) } catch {
-                    outcome.notes.append(.untranslatable(place: query.place, name: name, error))
-                    continue
-                }
-            }
-            do { try SmartFeeds.validate(query.filter) } catch {
-                outcome.notes.append(.invalid(place: query.place, name: name, reason: error.description))
+            if let problem = NewsboatFilter.problem(in: query.filter) {
+                outcome.notes.append(.notImported(place: query.place, name: name, reason: problem))
                 continue
             }
             if let existing = try SmartFeed.findFirst(byAttribute: "title", value: .string(name), in: context) {

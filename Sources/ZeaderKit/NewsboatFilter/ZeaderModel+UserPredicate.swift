@@ -13,12 +13,16 @@ extension ZeaderModel {
         do { parsed = .success(itemPredicate(try ObjectGraph.Predicate(format: format))) } catch { parsed = .failure(error) }
         if case .success(let predicate) = parsed, isValidItemPredicate(predicate) { return predicate }
         // Both languages read `title = "x"` alike; only what ObjectGraph refuses is tried as newsboat's.
-        if let filter = try? NewsboatFilter(format) {
+        switch Result(catching: { () throws(NewsboatFilterError) in try NewsboatFilter(format) }) {
+        case .success(let filter):
             do throws(NewsboatFilterError) { return try filter.predicate(now: now) } catch {
                 throw .invalidPredicate(entity: "FeedItem", message: error.description)
             }
+        case .failure(let error) where NewsboatFilter.looksLikeNewsboat(format):
+            throw .invalidPredicate(entity: "FeedItem", message: error.description)
+        case .failure:
+            return try parsed.get()
         }
-        return try parsed.get()
     }
 
     /// Whether `format` is a valid ObjectGraph predicate over FeedItem as written.
@@ -48,10 +52,15 @@ extension ZeaderModel {
         {
             return predicate
         }
-        if let filter = try? NewsboatFilter(format) {
+        switch Result(catching: { () throws(NewsboatFilterError) in try NewsboatFilter(format) }) {
+        case .success(let filter):
             do throws(NewsboatFilterError) { return try filter.serverPredicate(now: now) } catch {
                 throw .invalidPredicate(error.description)
             }
+        case .failure(let error) where NewsboatFilter.looksLikeNewsboat(format):
+            throw .invalidPredicate(error.description)
+        case .failure:
+            break
         }
         switch parsed {
         case .success(let predicate): return predicate
