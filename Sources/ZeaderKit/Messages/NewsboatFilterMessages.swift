@@ -42,6 +42,7 @@ extension NewsboatFilterError: CustomStringConvertible {
             return "\"\(Self.shown(pattern))\" is not a regular expression Zeader can use: \(reason)"
         case .tooLong(let limit): return "longer than \(limit) characters"
         case .tooDeep(let limit): return "parentheses nested more than \(limit) deep"
+        case .tooManyLevels(let limit): return "'and', 'or' and negations nested more than \(limit) levels deep"
         case .tooManyComparisons(let limit): return "more than \(limit) comparisons"
         case .literalTooLong(let limit): return "a string longer than \(limit) characters"
         }

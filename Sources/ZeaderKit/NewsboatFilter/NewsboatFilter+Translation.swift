@@ -23,7 +23,7 @@ extension NewsboatFilter {
     public func predicate(now: Date) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
         let predicate = ZeaderModel.itemPredicate(try translate(expression, now: now))
         guard Self.depth(of: predicate) <= ObjectGraph.Predicate.Limits.predicateDepth else {
-            throw .tooDeep(limit: Limits.nesting)
+            throw .tooManyLevels(limit: ObjectGraph.Predicate.Limits.predicateDepth)
         }
         return predicate
     }
@@ -51,7 +51,7 @@ extension NewsboatFilter {
             $0.hasPrefix("server.") ? String($0.dropFirst(7)) : $0
         }
         guard Self.depth(of: predicate) <= ObjectGraph.Predicate.Limits.predicateDepth else {
-            throw .tooDeep(limit: Limits.nesting)
+            throw .tooManyLevels(limit: ObjectGraph.Predicate.Limits.predicateDepth)
         }
         return predicate
     }

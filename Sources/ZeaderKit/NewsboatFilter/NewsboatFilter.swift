@@ -44,8 +44,9 @@ public struct NewsboatFilter: Sendable, Equatable {
     public enum Limits {
         /// The longest filter, in Unicode scalars.
         public static let textLength = 16_384
-        /// The deepest nesting of parentheses.
-        public static let nesting = 8
+        /// The deepest nesting of parentheses (redundant ones included; the predicate's own
+        /// levels of and/or are bounded by ObjectGraph's ``ObjectGraph/Predicate/Limits/predicateDepth``).
+        public static let nesting = 50
         /// The most comparisons in one filter.
         public static let comparisons = 200
         /// The longest string value, in Unicode scalars.

@@ -33,6 +33,8 @@ public enum NewsboatFilterError: Error, Sendable, Equatable {
     /// The filter passes one of ``NewsboatFilter/Limits``.
     case tooLong(limit: Int)
     case tooDeep(limit: Int)
+    /// Levels of `and`, `or` and negation past ObjectGraph's bound, once translated.
+    case tooManyLevels(limit: Int)
     case tooManyComparisons(limit: Int)
     case literalTooLong(limit: Int)
 
