@@ -58,6 +58,7 @@ extension ImportCommand {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var line = "imported \(plural(report.feedsAdded, "feed")) and \(plural(report.items.added, "item")) from \(file)"
         var details: [String] = []
+        if report.smartFeedsAdded > 0 { details.append("\(plural(report.smartFeedsAdded, "smart feed")) from query feeds") }
         if report.feedsAlreadySubscribed > 0 { details.append("\(report.feedsAlreadySubscribed) feeds already subscribed") }
         if report.items.updated > 0 { details.append("\(report.items.updated) stored items updated") }
         if report.items.unchanged > 0 { details.append("\(report.items.unchanged) already stored") }

@@ -82,6 +82,9 @@ struct ImportCommand: ParsableCommand {
         for entry in report.skipped + report.rejected { CommandOutput.warn("zeader import: \(TerminalText.line(entry))") }
         var line = "imported \(report.added) feed\(report.added == 1 ? "" : "s") from \(file)"
         if report.alreadySubscribed > 0 { line += " (\(report.alreadySubscribed) already subscribed)" }
+        if report.smartFeedsAdded > 0 {
+            line += " and \(report.smartFeedsAdded) smart feed\(report.smartFeedsAdded == 1 ? "" : "s")"
+        }
         line += Self.leftOut(skipped: report.skipped.count, rejected: report.rejected.count)
         CommandOutput.write(line + "\n")
         if !report.rejected.isEmpty { throw ExitCode.failure }

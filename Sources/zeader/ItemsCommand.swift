@@ -34,7 +34,7 @@ struct ItemsCommand: ParsableCommand {
     @Option(
         name: .customLong("where"),
         help: ArgumentHelp(
-            "A predicate over items in the ObjectGraph language, e.g. 'read == NO AND author CONTAINS[c] \"ann\"'.",
+            "A predicate over items in the ObjectGraph language, e.g. 'read == NO AND author CONTAINS[c] \"ann\"', or a newsboat filter ('unread = \"yes\" and tags # \"tech\"').",
             valueName: "PREDICATE"))
     var wherePredicate: String?
 

@@ -303,6 +303,13 @@ func docExample_OPMLSubscription_init(feed: ParsedFeed) throws {
 }
 
 // Sources/Feeds/OPML/SubscriptionImport.swift
+func docExample_SubscriptionImport_QueryFeed() throws {
+    let query = SubscriptionImport.QueryFeed(line: "query:Unread:unread = \"yes\"", tags: [], place: "urls:3")
+    _ = query.name   // "Unread"
+    _ = query
+}
+
+// Sources/Feeds/OPML/SubscriptionImport.swift
 func docExample_SubscriptionImport_Format() throws {
     let trusted = SubscriptionImport(subscriptions: []).format == .newsboatURLs   // false
     _ = trusted
@@ -479,6 +486,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "OPMLError_description", origin: "Sources/Feeds/OPML/OPMLError.swift", run: { given in try docExample_OPMLError_description() }),
     DocExample(id: "OPMLSubscription_OPMLSubscription", origin: "Sources/Feeds/OPML/OPMLSubscription.swift", run: { given in try docExample_OPMLSubscription_OPMLSubscription() }),
     DocExample(id: "OPMLSubscription_init", origin: "Sources/Feeds/OPML/OPMLSubscription.swift", run: { given in try docExample_OPMLSubscription_init(feed: given.feed) }),
+    DocExample(id: "SubscriptionImport_QueryFeed", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_QueryFeed() }),
     DocExample(id: "SubscriptionImport_Format", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_Format() }),
     DocExample(id: "SubscriptionImport_init", origin: "Sources/Feeds/OPML/SubscriptionImport.swift", run: { given in try docExample_SubscriptionImport_init() }),
     DocExample(id: "FeedParser_Limits", origin: "Sources/Feeds/Parsing/FeedParser.swift", run: { given in try docExample_FeedParser_Limits() }),

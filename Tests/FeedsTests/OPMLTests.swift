@@ -224,8 +224,12 @@ struct OPMLTests {
                 OPMLSubscription(url: "https://example.org/page#fragment", categories: ["fragment-in-url"]),
             ])
         #expect(
+            list.queryFeeds == [
+                SubscriptionImport.QueryFeed(line: "query:Unread Articles:unread = \"yes\"", tags: [], place: "urls:6")
+            ])
+        #expect(list.queryFeeds.map(\.filter) == ["unread = \"yes\""])
+        #expect(
             list.notes == [
-                "urls:6: skipped query feed \"Unread Articles\" (query feeds are newsboat filters; use a smart feed)",
                 "urls:7: exec feed: it runs \"exec:~/bin/execurl-script\" (without a shell) at each refresh",
                 "urls:8: filter feed: it runs \"filter:~/bin/filter-script:https://some.test/url\" (without a shell) at each refresh",
                 "urls:9: hidden-feed tag \"!hidden\" ignored; the feed is imported as a visible feed",

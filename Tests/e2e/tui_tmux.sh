@@ -3,7 +3,8 @@
 # start-up, navigation, mark read and the count changing, undo/redo, search (a word of the
 # article's text too), resize
 # (down to 20x5 and below), save (s) and pipe-to (|), search scope and phrases and the HTML
-# rendering fixtures at 80 and 200 columns (a file:// feed), newsboat `color` lines reaching
+# rendering fixtures at 80 and 200 columns (a file:// feed), newsboat `color` and
+# `highlight-article` lines reaching
 # the screen (capture-pane -e), a commit by another process showing
 # up live, refresh (R, r) against a loopback HTTP server started here on 127.0.0.1 with
 # notify-program, a concurrent `zeader refresh`, D (delete-article) against a refresh,
@@ -373,6 +374,25 @@ if sgr 1 | grep -q "208"; then
 	failures=$((failures + 1))
 fi
 keys q
+expect "EXIT=0"
+
+echo "== highlight-article paints the item rows its newsboat filter matches"
+printf '%s\n' 'highlight-article "title =~ \"itunes\" and unread = \"yes\"" color208 default underline' \
+	>"$XDG_CONFIG_HOME/zeader/config"
+start "TERM=xterm-256color $zeader --demo"
+expect "Zeader News"
+keys Enter
+expect "Search like iTunes"
+# The row below the cursor's (the newest item, Welcome to Zeader).
+row=$(t capture-pane -p -t main | grep -n "Search like iTunes" | cut -d: -f1)
+has_sgr "$row" "highlight-article on the matching row" "38 5 208 4"
+undo_row=$(t capture-pane -p -t main | grep -n "Undo is one key away" | cut -d: -f1)
+checks=$((checks + 1))
+if sgr "$undo_row" | grep -q "208"; then
+	echo "FAIL: a row the filter does not match is painted: $(sgr "$undo_row" | tr '\n' ' ')" >&2
+	failures=$((failures + 1))
+fi
+keys q q
 expect "EXIT=0"
 rm "$XDG_CONFIG_HOME/zeader/config"
 

@@ -8,9 +8,10 @@
 ///
 /// Tags are separated by blanks and may be quoted (`"cool stuff"`, with `\"` and `\\`
 /// inside quotes); a tag starting with `~` renames the feed; `#` at the start of a word
-/// outside quotes starts a comment. Query feeds (`query:`), `exec:` and `filter:` lines
-/// name no feed to fetch (or a command to run) and are skipped with a note, as are
-/// lines whose first word is not an http, https or file URL; hidden-feed tags (`!`),
+/// outside quotes starts a comment. Query feeds (`query:NAME:FILTER`) are listed apart
+/// (``SubscriptionImport/queryFeeds``, for the importer to make smart feeds of); `exec:` and
+/// `filter:` lines run a command (with a note); lines whose first word is not an http,
+/// https or file URL are skipped with a note; hidden-feed tags (`!`),
 /// which have no equivalent here, are dropped with a note.
 ///
 /// ```swift
@@ -30,6 +31,7 @@ public enum NewsboatURLs {
         var indexByURL: [String: Int] = [:]
         var categorySets: [Set<String>] = []  // each feed's tags, so a repeated line costs its own tags
         var notes: [String] = []
+        var queryFeeds: [SubscriptionImport.QueryFeed] = []
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         {
@@ -41,8 +43,7 @@ public enum NewsboatURLs {
             if unterminatedQuote { notes.append("\(place): unterminated quote; read to the end of the line") }
             let lowered = url.lowercased()
             if lowered.hasPrefix("query:") {
-                let name = url.dropFirst(6).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-                notes.append("\(place): skipped query feed \"\(name)\" (query feeds are newsboat filters; use a smart feed)")
+                queryFeeds.append(SubscriptionImport.QueryFeed(line: url, tags: Array(words.dropFirst()), place: place))
                 continue
             }
             let isCommand = CommandFeed.isCommand(url)
@@ -86,6 +87,7 @@ public enum NewsboatURLs {
         }
         var list = SubscriptionImport(subscriptions: subscriptions, notes: notes)
         list.format = .newsboatURLs
+        list.queryFeeds = queryFeeds
         return list
     }
 

@@ -24,6 +24,33 @@ public struct SubscriptionImport: Sendable, Equatable {
     /// list.format   // .newsboatURLs
     /// ```
     public var format: Format = .opml
+    /// The `query:` lines of a newsboat `urls` file, in file order.
+    public var queryFeeds: [QueryFeed] = []
+
+    /// A newsboat query feed: `"query:NAME:FILTER" [TAG…]`, its filter in newsboat's language.
+    ///
+    /// ```swift
+    /// let query = SubscriptionImport.QueryFeed(line: "query:Unread:unread = \"yes\"", tags: [], place: "urls:3")
+    /// query.name   // "Unread"
+    /// ```
+    public struct QueryFeed: Sendable, Equatable {
+        /// The title it is listed under (text between the first two colons).
+        public var name: String
+        /// The filter as written (after the second colon); empty when the line has none.
+        public var filter: String
+        public var tags: [String]
+        /// `FILE:LINE`, for notes.
+        public var place: String
+
+        /// Reads `query:NAME:FILTER` (the word as the urls file's quotes leave it).
+        public init(line: String, tags: [String], place: String) {
+            let parts = line.dropFirst(6).split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            name = parts.first.map(String.init) ?? ""
+            filter = parts.count > 1 ? String(parts[1]) : ""
+            self.tags = tags
+            self.place = place
+        }
+    }
 
     /// The two formats of a subscription list.
     ///

@@ -66,6 +66,8 @@ extension ReaderConfig {
             }
         case _ where ListFormats.directives.contains(directive):
             try applyFormat(directive, arguments, fail: fail)
+        case _ where Self.filterDirectives.contains(directive):
+            applyFilterDirective(directive, arguments, fail: fail)
         default:
             let reason =
                 Self.newsboatDirectives.contains(directive)

@@ -69,6 +69,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var retention = RetentionPolicy()
     /// `ignore SCOPE PREDICATE` lines: killfile rules (``Killfile``).
     public var ignoreRules: [Killfile.Rule] = []
+    /// `define-filter NAME FILTER` and `highlight-article` lines (ReaderConfig+NewsboatFilters.swift).
+    public var definedFilters: [SmartFeedDefinition] = []
+    public var articleHighlights: [ArticleHighlight] = []
     /// `save-path`, `bookmark-cmd`, `notify-program`, `macro` (``ArticleCommandsConfig``).
     public var articleCommands = ArticleCommandsConfig()
     /// `confirm-exit`, `refresh-on-startup`, `user-agent` and newsboat's other settings of how

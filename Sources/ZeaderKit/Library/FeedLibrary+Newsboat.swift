@@ -99,6 +99,7 @@ extension FeedLibrary {
         var byURL: [String: NewsboatCache.Feed] = [:]
         for feed in cacheFeeds { byURL[feed.url] = feed }
         var wanted: [OPMLSubscription] = []
+        var queryFeeds: [SubscriptionImport.QueryFeed] = []
         // Only a urls file is the user's own list; one given (or found) that is OPML is data.
         var isUsersList = false
         if let urlsFile {
@@ -110,6 +111,7 @@ extension FeedLibrary {
             }
             report.notes += list.notes + list.rejected
             isUsersList = list.format == .newsboatURLs
+            queryFeeds = list.queryFeeds
             wanted = list.subscriptions.map { subscription in
                 var subscription = subscription
                 let cached = byURL[subscription.url]
@@ -183,6 +185,9 @@ extension FeedLibrary {
                 servers[subscription.url] = server
                 report.feedsAdded += 1
             }
+            let queries = try QueryFeedImport.add(queryFeeds, in: context)
+            report.smartFeedsAdded = queries.added
+            report.notes += queries.notes.map(\.description)
             try context.save()
             for (url, server) in servers { feedIDs[url] = server.objectID }
         }
@@ -339,6 +344,8 @@ extension FeedLibrary {
 public struct NewsboatImportReport: Sendable, Equatable {
     public var feedsAdded = 0
     public var feedsAlreadySubscribed = 0
+    /// Smart feeds made of the urls file's `query:` lines (``QueryFeedImport``).
+    public var smartFeedsAdded = 0
     public var items = NewsboatItemCounts()
     /// Items an earlier, interrupted run had saved (skipped by this one).
     public var resumedAfterItems = 0

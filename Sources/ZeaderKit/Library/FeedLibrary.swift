@@ -310,6 +310,9 @@ public struct FeedLibrary: Sendable {
                     if subscribedBefore { SyncQueue.queue(.tags, for: server, in: context) }
                 }
             }
+            let queries = try QueryFeedImport.add(list.queryFeeds, in: context)
+            report.smartFeedsAdded = queries.added
+            report.notes += queries.notes.map(\.description)
             try context.save()
         }
         store.checkpoint()
@@ -340,6 +343,8 @@ public struct FeedLibrary: Sendable {
 public struct ImportReport: Sendable, Equatable {
     public var added = 0
     public var alreadySubscribed = 0
+    /// Smart feeds made of a urls file's `query:` lines (``QueryFeedImport``).
+    public var smartFeedsAdded = 0
     /// Entries left out or changed, one line each (naming the file).
     public var notes: [String]
     /// Entries that could not be imported, one line each (naming the file and the entry):

@@ -81,14 +81,18 @@ extension ZeaderModel {
     static let contentMove = AttributeMove(
         entity: "FeedItem", attributes: ["content"], to: "FeedItemBody", through: "body", toVersion: 4)
 
-    /// A predicate over FeedItem in the language users write (`--where`, smart feeds,
-    /// ignore rules): `content` is read through the item's body.
+    /// A predicate over FeedItem in the languages users write (`--where`, smart feeds,
+    /// ignore rules, filters): `content` is read through the item's body. Text that is not a
+    /// valid ObjectGraph predicate over FeedItem but reads as a newsboat filter
+    /// (``NewsboatFilter``) is translated, its `age` counted from the start of the current hour
+    /// (so that the kept counts of a smart feed change once an hour, not at every redraw).
     ///
     /// ```swift
     /// let p = try ZeaderModel.itemPredicate(format: "content CONTAINS[cd] \"linux\"")   // body.content …
+    /// let q = try ZeaderModel.itemPredicate(format: "unread = \"yes\" and tags # \"tech\"")   // newsboat's
     /// ```
     public static func itemPredicate(format: String) throws(ObjectGraphError) -> Predicate {
-        try itemPredicate(Predicate(format: format))
+        try itemPredicate(format: format, now: NewsboatFilter.currentHour())
     }
 
     /// `predicate` with FeedItem's `content` read through the item's body.

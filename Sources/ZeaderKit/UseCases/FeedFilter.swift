@@ -1,7 +1,7 @@
 import ObjectGraph
 
 /// The subscriptions a Server predicate the user wrote matches (`unreadCount > 10`,
-/// `url CONTAINS "github"`): the reader's feed-list filter.
+/// `url CONTAINS "github"`, or newsboat's `unread_count > 10`): the reader's feed-list filter.
 ///
 /// ```swift
 /// let ids = try FeedFilter.serverIDs(matching: "title BEGINSWITH[c] \"s\"", in: context)
@@ -17,8 +17,7 @@ public enum FeedFilter {
     public static func serverIDs(matching format: String, in context: ManagedObjectContext) throws(ZeaderError)
         -> Set<ObjectID>
     {
-        let predicate: Predicate
-        do { predicate = try Predicate(format: format) } catch { throw .invalidPredicate(error.description) }
+        let predicate = try ZeaderModel.serverPredicate(format: format)
         do {
             return Set(
                 try context.fetchObjectIDs(FetchRequest<Server>(predicate: predicate, timeLimit: UserPredicate.timeLimit)))

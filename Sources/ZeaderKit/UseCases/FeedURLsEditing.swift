@@ -59,6 +59,10 @@ public enum FeedURLsEditing {
         let parsed = NewsboatURLs.parse(text, source: source)
         var report = Report()
         report.notes = parsed.notes
+        for query in parsed.queryFeeds {
+            report.notes.append(
+                "\(query.place): skipped query feed \"\(query.name)\" (query feeds are newsboat filters; use a smart feed)")
+        }
         let servers = try FeedEditing.servers(in: context)
         var byURL: [String: Server] = [:]
         for server in servers { byURL[server.url] = server }

@@ -63,6 +63,8 @@ public struct ItemRow: Equatable, Sendable {
     public var flagged: Bool
     /// Has an enclosure (podcast media): a `♪` before the title.
     public var hasEnclosure = false
+    /// The 1-based highlight a `highlight-article` line paints the row with; 0: none.
+    public var highlight = 0
 
     public init(
         id: ObjectID, title: String, author: String?, date: Date?, read: Bool, feedTitle: String? = nil, flagged: Bool = false

@@ -2,14 +2,18 @@ import Foundation
 import ZeaderConfig
 import ZeaderKit
 
-/// newsboat's select-filter (`f`): newsboat picks among filters its config defines with
-/// `define-filter`; Zeader's named predicates are its smart feeds (stored, and `smart-feed`
-/// lines of the config), so `f` lists them and ENTER narrows the open item list by the one
-/// picked, as `F` does with a typed predicate (`^F` clears it).
+/// newsboat's select-filter (`f`): the filters the config defines with `define-filter`, then
+/// Zeader's named predicates, its smart feeds (stored, and `smart-feed` lines of the config);
+/// ENTER narrows the open item list by the one picked, as `F` does with a typed predicate
+/// (`^F` clears it).
 extension ReaderApp {
     func showFilterList() {
         var filters = model.configSmartFeeds.map { ($0.title, $0.predicateFormat) }
-        do { filters = try SmartFeeds.stored(in: model.context).map { ($0.title, $0.predicateFormat) } + filters } catch {
+        do {
+            filters =
+                config.definedFilters.map { ($0.title, $0.predicateFormat) }
+                + (try SmartFeeds.stored(in: model.context).map { ($0.title, $0.predicateFormat) }) + filters
+        } catch {
             state.say(.failed("\(error)"))
             return
         }

@@ -88,7 +88,8 @@ public final class ReaderApp: @unchecked Sendable {
         self.fetcher = fetcher
         state = AppState(width: backend.size.width, height: backend.size.height)
         state.colors = config.useColor
-        state.highlights = config.highlightRules
+        state.highlights = config.paintedHighlights
+        model.itemHighlights = ReaderModel.articleHighlightPredicates(config)
         state.formats = config.formats
         state.views = config.views
         state.showsKeymapHint = config.behaviour.showKeymapHint

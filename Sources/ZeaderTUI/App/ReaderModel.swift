@@ -22,6 +22,8 @@ public final class ReaderModel {
     /// The view context: every call of this class runs on its queue.
     public var context: ManagedObjectContext { store.container.viewContext }
     let configSmartFeeds: [ReaderConfig.SmartFeedDefinition]
+    /// `highlight-article` lines (ReaderModel+ItemHighlights.swift).
+    var itemHighlights: [(highlight: Int, predicate: Predicate)] = []
 
     public init(store: ZeaderStore, smartFeeds: [ReaderConfig.SmartFeedDefinition] = []) {
         self.store = store
@@ -104,6 +106,7 @@ public final class ReaderModel {
             id: id, title: item.title ?? "", author: item.author, date: item.sortDate ?? item.published, read: item.read,
             feedTitle: item.server?.displayTitle, flagged: item.flagged)
         row.hasEnclosure = item.enclosureURL != nil
+        if !itemHighlights.isEmpty { row.highlight = articleHighlight(of: item) }
         return row
     }
 

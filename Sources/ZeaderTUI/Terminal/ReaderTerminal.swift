@@ -48,7 +48,7 @@ public enum ReaderTerminal {
         FatalSignalRestore.saveTerminalModes()
         let app = queue.sync {
             let backend = CursesBackend(
-                useColor: useColor, colorRules: config.colorRules, highlightRules: config.highlightRules)
+                useColor: useColor, colorRules: config.colorRules, highlightRules: config.paintedHighlights)
             FatalSignalRestore.install()  // after the backend, whose own handlers it replaces
             return ReaderApp(
                 model: model, backend: backend, config: effectiveConfig, queue: queue, refresher: refresher,

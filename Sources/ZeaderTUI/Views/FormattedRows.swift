@@ -50,7 +50,8 @@ enum FormattedRows {
                 default: return itemField(name, row: row, index: index)
                 }
             }
-            let style = row.read ? Style.normal : Style(role: .unread, bold: true)
+            var style = row.read ? Style.normal : Style(role: .unread, bold: true)
+            style.highlight = row.highlight
             buffer.write(DisplayWidth.sanitizeForTerminal(line), x: 0, y: y, style: style, maxWidth: buffer.width)
             buffer.highlight(y: y, rules: state.highlights, view: .articlelist)
             if index == list.position.cursor {

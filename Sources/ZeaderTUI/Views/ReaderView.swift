@@ -175,7 +175,8 @@ enum ItemListView {
                 buffer.write("  …", x: 0, y: y, style: Style(role: .dim))
                 continue
             }
-            let style = row.read ? Style.normal : Style(role: .unread, bold: true)
+            var style = row.read ? Style.normal : Style(role: .unread, bold: true)
+            style.highlight = row.highlight
             var x = buffer.write((row.read ? " " : "N") + (row.flagged ? "*" : " "), x: 0, y: y, style: style)
             if buffer.width >= 40 {
                 x = buffer.write(FormattedRows.date(row.date, state: state) + "  ", x: x, y: y, style: style)
