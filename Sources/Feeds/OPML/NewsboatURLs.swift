@@ -10,8 +10,9 @@
 /// inside quotes); a tag starting with `~` renames the feed; `#` at the start of a word
 /// outside quotes starts a comment. Query feeds (`query:`), `exec:` and `filter:` lines
 /// name no feed to fetch (or a command to run) and are skipped with a note, as are
-/// lines whose first word is not an http, https or file URL; hidden-feed tags (`!`),
-/// which have no equivalent here, are dropped with a note.
+/// lines whose first word is not an http, https or file URL. A tag starting with `!`
+/// (newsboat's hidden feed) is kept as a tag: it hides the feed from the feed list while its
+/// items still reach tags and smart feeds.
 ///
 /// ```swift
 /// let list = NewsboatURLs.parse(try String(contentsOfFile: path, encoding: .utf8), source: path)
@@ -66,8 +67,6 @@ public enum NewsboatURLs {
                 if tag.hasPrefix("~") {
                     let name = String(tag.dropFirst())
                     title = name.isEmpty ? nil : name
-                } else if tag.hasPrefix("!") {
-                    notes.append("\(place): hidden-feed tag \"\(tag)\" ignored; the feed is imported as a visible feed")
                 } else if !tag.isEmpty, seen.insert(tag).inserted {
                     categories.append(tag)
                 }

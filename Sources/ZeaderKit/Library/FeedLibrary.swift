@@ -312,6 +312,7 @@ public struct FeedLibrary: Sendable {
             }
             try context.save()
         }
+        if isURLsFile { try? URLsFileLayout.recordImport(of: String(decoding: data, as: UTF8.self), in: store.container.store) }
         store.checkpoint()
         return report
     }
