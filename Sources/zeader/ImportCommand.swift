@@ -26,6 +26,12 @@ struct ImportCommand: ParsableCommand {
             valueName: "FILE"))
     var urls: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With a newsboat cache.db: podboat's queue file, put into the podcast queue; default: a queue file beside the cache.",
+            valueName: "FILE"))
+    var queue: String?
+
     @Flag(
         help:
             "Also subscribe to the exec:, filter: and file: feeds of an OPML file, backup or cache.db (listed and skipped otherwise): they run commands and read files at each refresh."
@@ -50,7 +56,7 @@ struct ImportCommand: ParsableCommand {
             try importNewsboatCache(into: library)
             return
         }
-        if urls != nil { throw CommandOutput.fail("import", .urlsWithoutNewsboatCache(path: file)) }
+        if urls != nil || queue != nil { throw CommandOutput.fail("import", .urlsWithoutNewsboatCache(path: file)) }
         if FeedLibrary.looksLikeBackup(data) {
             guard file != "-" else { throw CommandOutput.fail("import", .backupFromStandardInput) }
             let report: BackupRestoreReport

@@ -36,6 +36,19 @@ public struct PodcastSettings: Sendable, Equatable {
         return URL(fileURLWithPath: HomePath.expanding(downloadPath, environment: environment))
     }
 
+    /// The folder every download goes under: ``downloadDirectory(environment:)`` up to its first
+    /// component holding one of podboat's placeholders (`%n`, `%h`).
+    ///
+    /// ```swift
+    /// settings.downloadPath = "~/Podcasts/%h/%n"
+    /// settings.downloadRoot().path   // "/home/u/Podcasts"
+    /// ```
+    public func downloadRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let folder = downloadDirectory(environment: environment)
+        let components = folder.pathComponents.prefix { !$0.contains("%") }
+        return URL(fileURLWithPath: NSString.path(withComponents: Array(components)), isDirectory: true)
+    }
+
     /// The folder an episode of the feed titled `feedTitle` at `feedURL` goes to: with podboat's
     /// placeholders in `download-path`, `%n` the feed's title and `%h` its URL's host (each made
     /// one safe path component, so a feed cannot pick the folder); without them, a folder per
