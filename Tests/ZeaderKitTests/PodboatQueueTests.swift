@@ -141,6 +141,12 @@ import Testing
                     "zeader import: \(queue):3: the file \"/etc/../etc/passwd\" is not used: it goes up a folder (..)"))
             r = try zeader(["podcasts", "list", "--json", "--db", db], in: dir)
             #expect(r.stdout.contains("\"downloaded\":true,\"file\":\"\(file)\""), "\(r.stdout)")
+            // podboat's delete-played-files: removing the episode deletes its file, and only a file in download-path.
+            try writeConfig("download-path \"\(downloads.path)\"\ndelete-played-files yes\n", in: dir)
+            r = try zeader(["podcasts", "remove", "a-2", "--db", db], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: file))
+            #expect(FileManager.default.fileExists(atPath: "/etc/passwd"))
             // --queue names another file; without a cache it is refused.
             r = try zeader(["import", dir.appendingPathComponent("urls").path, "--queue", queue, "--db", db], in: dir)
             #expect(r.status == 2)

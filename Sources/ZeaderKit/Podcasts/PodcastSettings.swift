@@ -20,6 +20,12 @@ public struct PodcastSettings: Sendable, Equatable {
     public var maxSize: Int64 = 2_000_000_000
     /// The player's argv (the file is appended); nil = none configured.
     public var player: [String]?
+    /// podboat's `max-downloads`: downloads at once when `zeader podcasts download` is not given
+    /// `--jobs`; nil = the command's default.
+    public var maxDownloads: Int?
+    /// podboat's `delete-played-files`: `zeader podcasts remove` deletes the episode's downloaded
+    /// file too (only a file inside the download folder).
+    public var deletePlayedFiles = false
 
     /// The defaults.
     public init() {}
