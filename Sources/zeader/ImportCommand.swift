@@ -17,7 +17,10 @@ struct ImportCommand: ParsableCommand {
         abstract: "Subscribe to the feeds of an OPML or newsboat urls file, restore a JSON backup, or import newsboat's cache.db."
     )
 
-    @Argument(help: "The OPML, urls, backup or newsboat cache.db file ('-' reads OPML or urls from stdin).")
+    @Argument(
+        help:
+            "The OPML, urls, backup or newsboat cache.db file, or newsboat's folder ('-' reads OPML or urls from stdin)."
+    )
     var file: String
 
     @Option(
@@ -41,6 +44,11 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
+        if let inside = try Self.newsboatFile(inFolder: file) {
+            var command = self
+            command.file = inside
+            return try command.run()
+        }
         let data: Data
         do {
             data =
@@ -91,6 +99,23 @@ struct ImportCommand: ParsableCommand {
         line += Self.leftOut(skipped: report.skipped.count, rejected: report.rejected.count)
         CommandOutput.write(line + "\n")
         if !report.rejected.isEmpty { throw ExitCode.failure }
+    }
+
+    /// newsboat's folder (`~/.newsboat`, `~/.local/share/newsboat`, `~/.config/newsboat`) given
+    /// instead of a file: its `cache.db` (with the urls and queue files beside it), else its
+    /// `urls`; nil when `path` is not a folder. A folder with neither is one message, exit 1.
+    static func newsboatFile(inFolder path: String) throws -> String? {
+        var isFolder: ObjCBool = false
+        guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            return nil
+        }
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        for name in ["cache.db", "urls"]
+        where FileManager.default.isReadableFile(atPath: folder.appendingPathComponent(name).path) {
+            return folder.appendingPathComponent(name).path
+        }
+        CommandOutput.warn("zeader import: \(TerminalText.line(path)) is a folder without newsboat's cache.db or urls")
+        throw ExitCode.failure
     }
 
     /// The summary's tail for feeds left out: `; 2 skipped (commands: rerun with

@@ -112,7 +112,7 @@ import Testing
             let dir = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let base = http.url("").absoluteString
-            let cache = try await newsboatFixtureCache("newsboat-cache", in: dir, base: base)
+            _ = try await newsboatFixtureCache("newsboat-cache", in: dir, base: base)
             try newsboatURLs(port: base).write(to: dir.appendingPathComponent("urls"), atomically: true, encoding: .utf8)
             let downloads = dir.appendingPathComponent("casts")
             try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
@@ -127,7 +127,8 @@ import Testing
             """.write(to: dir.appendingPathComponent("queue"), atomically: true, encoding: .utf8)
             let db = dir.appendingPathComponent("z.sqlite").path
             let queue = dir.appendingPathComponent("queue").path
-            var r = try zeader(["import", cache.path, "--db", db], in: dir)
+            // newsboat's folder: its cache.db, with the urls and queue files beside it.
+            var r = try zeader(["import", dir.path, "--db", db], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(
                 r.stdout.hasSuffix(
@@ -147,6 +148,12 @@ import Testing
             #expect(r.status == 0, "\(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: file))
             #expect(FileManager.default.fileExists(atPath: "/etc/passwd"))
+            // A folder without newsboat's files is one message.
+            let empty = dir.appendingPathComponent("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            r = try zeader(["import", empty.path, "--db", db], in: dir)
+            #expect(r.status == 1)
+            #expect(r.stderr == "zeader import: \(empty.path) is a folder without newsboat's cache.db or urls\n")
             // --queue names another file; without a cache it is refused.
             r = try zeader(["import", dir.appendingPathComponent("urls").path, "--queue", queue, "--db", db], in: dir)
             #expect(r.status == 2)
