@@ -19,6 +19,10 @@ import ObjectGraph
 /// ```
 public enum PodboatQueue {
     /// One line of the queue.
+    ///
+    /// ```swift
+    /// for entry in PodboatQueue.parse(text).entries { print(entry.line, entry.url, entry.path ?? "-") }
+    /// ```
     public struct Entry: Equatable, Sendable {
         /// The line's number (from 1).
         public var line: Int
@@ -31,6 +35,10 @@ public enum PodboatQueue {
     }
 
     /// An episode's state as podboat writes it.
+    ///
+    /// ```swift
+    /// let downloaded = entries.filter { $0.state != .queued }
+    /// ```
     public enum State: Equatable, Sendable {
         /// Waiting for its download (no word).
         case queued
@@ -41,6 +49,10 @@ public enum PodboatQueue {
     }
 
     /// Why a line, or its file, is not taken; worded by ``Messages/podboatQueueProblem(_:source:)``.
+    ///
+    /// ```swift
+    /// for problem in report.problems { print(Messages.podboatQueueProblem(problem, source: "queue")) }
+    /// ```
     public enum Problem: Equatable, Sendable {
         /// The line's first word is not an http(s) URL.
         case notAnEpisodeURL(line: Int, String)
@@ -53,6 +65,10 @@ public enum PodboatQueue {
     }
 
     /// Why a file named by the queue is not taken.
+    ///
+    /// ```swift
+    /// if case .failure(.outside(let folder)) = PodboatQueue.resolve(path, in: downloads) { print("not in", folder) }
+    /// ```
     public enum PathRefusal: Error, Equatable, Sendable {
         /// It holds a control character (a newline, an escape).
         case controlCharacter
@@ -168,9 +184,15 @@ public enum PodboatQueue {
 }
 
 /// What importing podboat's queue did.
+///
+/// ```swift
+/// let report = try library.importPodboatQueue(from: queueURL, downloadFolder: downloads)
+/// print(report.queued, report.filesKept, report.problems.count)
+/// ```
 public struct PodboatQueueReport: Equatable, Sendable {
-    /// Episodes put in the queue, and those that were in it already.
+    /// Episodes put in the queue.
     public var queued = 0
+    /// Episodes that were in the queue already.
     public var alreadyQueued = 0
     /// Episodes whose downloaded file was kept.
     public var filesKept = 0

@@ -22,9 +22,17 @@ public struct PodcastSettings: Sendable, Equatable {
     public var player: [String]?
     /// podboat's `max-downloads`: downloads at once when `zeader podcasts download` is not given
     /// `--jobs`; nil = the command's default.
+    ///
+    /// ```swift
+    /// let jobs = settings.maxDownloads ?? 2
+    /// ```
     public var maxDownloads: Int?
     /// podboat's `delete-played-files`: `zeader podcasts remove` deletes the episode's downloaded
     /// file too (only a file inside the download folder).
+    ///
+    /// ```swift
+    /// if settings.deletePlayedFiles { try FileManager.default.removeItem(atPath: file) }
+    /// ```
     public var deletePlayedFiles = false
 
     /// The defaults.

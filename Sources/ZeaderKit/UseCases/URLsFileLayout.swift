@@ -15,6 +15,10 @@ import ObjectGraph
 /// ```
 public struct URLsFileLayout: Codable, Equatable, Sendable {
     /// One line of the file.
+    ///
+    /// ```swift
+    /// URLsFileLayout(text: "# news\n").entries   // [.text("# news")]
+    /// ```
     public enum Entry: Codable, Equatable, Sendable {
         /// A line that names no stored feed, written back as it is.
         case text(String)
@@ -23,6 +27,10 @@ public struct URLsFileLayout: Codable, Equatable, Sendable {
     }
 
     /// The lines, in the file's order.
+    ///
+    /// ```swift
+    /// let comments = layout.entries.filter { if case .text = $0 { true } else { false } }
+    /// ```
     public var entries: [Entry]
 
     /// The layout of a urls file's text; a line is a feed's when it subscribes to one (as
