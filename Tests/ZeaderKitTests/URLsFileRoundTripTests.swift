@@ -110,7 +110,7 @@ import Testing
                 for (old, new) in zip(before, after) where !old.hasPrefix(url + " ") {
                     #expect(old == new)
                 }
-                #expect(try servers.allSatisfy { !$0.isDeleted && $0.feedItems.count == 1 })
+                #expect(servers.allSatisfy { !$0.isDeleted && $0.feedItems.count == 1 })
                 #expect(try FeedTags.contains(FeedEditing.server(url: url, in: context).tags, "edited tag"))
                 // The edited line is written back as edited.
                 #expect(try FeedURLsEditing.text(in: context).contains(edited + "\n"))
