@@ -7,6 +7,7 @@ import ZeaderKit
 /// ```text
 /// max-downloads 3              # zeader podcasts download's --jobs default (1 to 16)
 /// delete-played-files yes      # zeader podcasts remove deletes the downloaded file too
+/// download-filename-format "%F-%t.%e"   # podboat's placeholders; one safe file name
 /// urls-source miniflux         # a warning: zeader sync add speaks its Google Reader API
 /// ```
 ///
@@ -45,11 +46,12 @@ extension ReaderConfig {
             podcasts.maxDownloads = kept
         case "delete-played-files":
             podcasts.deletePlayedFiles = try yesNo()
-        case "download-filename-format", "podlist-format":
+        case "download-filename-format":
+            guard arguments.count == 1 else { throw fail("download-filename-format needs one format (quote it)") }
+            podcasts.fileNameFormat = arguments[0].isEmpty ? nil : arguments[0]
+        case "podlist-format":
             warnings.append(
-                fail(
-                    "podboat's '\(directive)' is not followed: zeader podcasts names each file after its enclosure, in a folder per feed, and lists the queue its own way (line ignored)"
-                ))
+                fail("podboat's 'podlist-format' is not followed: zeader podcasts lists the queue its own way (line ignored)"))
         case "urls-source":
             guard arguments.count == 1 else { throw fail("urls-source needs one source") }
             let source = arguments[0].lowercased()

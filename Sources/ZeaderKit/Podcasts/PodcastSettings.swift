@@ -34,6 +34,13 @@ public struct PodcastSettings: Sendable, Equatable {
     /// if settings.deletePlayedFiles { try FileManager.default.removeItem(atPath: file) }
     /// ```
     public var deletePlayedFiles = false
+    /// podboat's `download-filename-format` (``PodcastFileName/formatted(_:for:)``); nil = the
+    /// enclosure's own file name.
+    ///
+    /// ```swift
+    /// settings.fileNameFormat = "%F-%t.%e"
+    /// ```
+    public var fileNameFormat: String?
 
     /// The defaults.
     public init() {}
