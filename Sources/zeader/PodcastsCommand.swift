@@ -23,9 +23,10 @@ struct PodcastsCommand: AsyncParsableCommand {
         discussion: """
             Episodes are the enclosures of items (`zeader items --json` shows them; the reader's `e` queues
             one). Downloads go to download-path (default $XDG_DATA_HOME/zeader/podcasts), one folder per
-            feed, are resumed from their .part file (only with the same URL and file on the server,
+            feed, named after the enclosure (or by download-filename-format), are resumed from their .part file (only with the same URL and file on the server,
             checked with If-Range), and stop at podcast-max-size; play runs the player
-            command of the config file with the file as its last argument, without a shell.
+            command of the config file with the file as its last argument, without a shell. With
+            delete-played-files yes, remove deletes the downloaded file too.
             """)
 
     enum Verb: String, CaseIterable, ExpressibleByArgument {
