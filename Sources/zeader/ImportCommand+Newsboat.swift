@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZeaderConfig
 import ZeaderKit
 
 /// `zeader import cache.db [--urls FILE]`: newsboat's cache, with a progress bar on a
@@ -34,6 +35,26 @@ extension ImportCommand {
         if drawsProgress { FileHandle.standardError.write(Data(ProgressBar.clear.utf8)) }
         for note in report.notes + report.skipped { CommandOutput.warn("zeader import: \(TerminalText.line(note))") }
         CommandOutput.write(Self.summary(report, file: file) + "\n")
+        try importPodboatQueue(besides: cacheURL, into: library)
+    }
+
+    /// podboat's queue (`--queue`, else `queue` beside the cache, where newsboat keeps it) into
+    /// the podcast queue: each problem on stderr, one summary line on stdout. Files are kept only
+    /// inside the config's download-path (the default one when the config does not load).
+    func importPodboatQueue(besides cache: URL, into library: FeedLibrary) throws {
+        let beside = cache.deletingLastPathComponent().appendingPathComponent("queue")
+        guard let path = queue ?? (FileManager.default.isReadableFile(atPath: beside.path) ? beside.path : nil) else { return }
+        let settings = (try? ReaderConfig.load())?.podcasts ?? PodcastSettings()
+        let report: PodboatQueueReport
+        do {
+            report = try library.importPodboatQueue(from: URL(fileURLWithPath: path), downloadFolder: settings.downloadRoot())
+        } catch {
+            throw CommandOutput.fail("import", error)
+        }
+        for problem in report.problems {
+            CommandOutput.warn("zeader import: \(TerminalText.line(Messages.podboatQueueProblem(problem, source: path)))")
+        }
+        CommandOutput.write(Messages.podboatQueueSummary(report, source: path) + "\n")
     }
 
     /// newsboat's urls file for the cache at `cache`: `urls` in the same folder

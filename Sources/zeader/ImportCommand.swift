@@ -17,7 +17,10 @@ struct ImportCommand: ParsableCommand {
         abstract: "Subscribe to the feeds of an OPML or newsboat urls file, restore a JSON backup, or import newsboat's cache.db."
     )
 
-    @Argument(help: "The OPML, urls, backup or newsboat cache.db file ('-' reads OPML or urls from stdin).")
+    @Argument(
+        help:
+            "The OPML, urls, backup or newsboat cache.db file, or newsboat's folder ('-' reads OPML or urls from stdin)."
+    )
     var file: String
 
     @Option(
@@ -25,6 +28,12 @@ struct ImportCommand: ParsableCommand {
             "With a newsboat cache.db: its urls file (feeds, order, tags); default: a urls file beside the cache or in ~/.config/newsboat.",
             valueName: "FILE"))
     var urls: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With a newsboat cache.db: podboat's queue file, put into the podcast queue; default: a queue file beside the cache.",
+            valueName: "FILE"))
+    var queue: String?
 
     @Flag(
         help:
@@ -35,6 +44,11 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
+        if let inside = try Self.newsboatFile(inFolder: file) {
+            var command = self
+            command.file = inside
+            return try command.run()
+        }
         let data: Data
         do {
             data =
@@ -50,7 +64,7 @@ struct ImportCommand: ParsableCommand {
             try importNewsboatCache(into: library)
             return
         }
-        if urls != nil { throw CommandOutput.fail("import", .urlsWithoutNewsboatCache(path: file)) }
+        if urls != nil || queue != nil { throw CommandOutput.fail("import", .urlsWithoutNewsboatCache(path: file)) }
         if FeedLibrary.looksLikeBackup(data) {
             guard file != "-" else { throw CommandOutput.fail("import", .backupFromStandardInput) }
             let report: BackupRestoreReport
@@ -88,6 +102,23 @@ struct ImportCommand: ParsableCommand {
         line += Self.leftOut(skipped: report.skipped.count, rejected: report.rejected.count)
         CommandOutput.write(line + "\n")
         if !report.rejected.isEmpty { throw ExitCode.failure }
+    }
+
+    /// newsboat's folder (`~/.newsboat`, `~/.local/share/newsboat`, `~/.config/newsboat`) given
+    /// instead of a file: its `cache.db` (with the urls and queue files beside it), else its
+    /// `urls`; nil when `path` is not a folder. A folder with neither is one message, exit 1.
+    static func newsboatFile(inFolder path: String) throws -> String? {
+        var isFolder: ObjCBool = false
+        guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            return nil
+        }
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        for name in ["cache.db", "urls"]
+        where FileManager.default.isReadableFile(atPath: folder.appendingPathComponent(name).path) {
+            return folder.appendingPathComponent(name).path
+        }
+        CommandOutput.warn("zeader import: \(TerminalText.line(path)) is a folder without newsboat's cache.db or urls")
+        throw ExitCode.failure
     }
 
     /// The summary's tail for feeds left out: `; 2 skipped (commands: rerun with

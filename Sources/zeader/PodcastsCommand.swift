@@ -23,9 +23,10 @@ struct PodcastsCommand: AsyncParsableCommand {
         discussion: """
             Episodes are the enclosures of items (`zeader items --json` shows them; the reader's `e` queues
             one). Downloads go to download-path (default $XDG_DATA_HOME/zeader/podcasts), one folder per
-            feed, are resumed from their .part file (only with the same URL and file on the server,
+            feed, named after the enclosure (or by download-filename-format), are resumed from their .part file (only with the same URL and file on the server,
             checked with If-Range), and stop at podcast-max-size; play runs the player
-            command of the config file with the file as its last argument, without a shell.
+            command of the config file with the file as its last argument, without a shell. With
+            delete-played-files yes, remove deletes the downloaded file too.
             """)
 
     enum Verb: String, CaseIterable, ExpressibleByArgument {
@@ -41,8 +42,8 @@ struct PodcastsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only items of this feed.", valueName: "URL"))
     var feed: String?
 
-    @Option(help: ArgumentHelp("Downloads at once (1-16).", valueName: "N"))
-    var jobs = 2
+    @Option(help: ArgumentHelp("Downloads at once (1-16; default: max-downloads of the config, else 2).", valueName: "N"))
+    var jobs: Int?
 
     @Flag(help: "list: print one JSON array of {feed, id, title, url, type, length, downloaded, file}.")
     var json = false
@@ -50,7 +51,7 @@ struct PodcastsCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
-        guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 16, not \(jobs)") }
+        if let jobs, !(1...16).contains(jobs) { throw ValidationError("--jobs must be between 1 and 16, not \(jobs)") }
         switch action {
         case .add, .remove:
             if ids.isEmpty { throw ValidationError("podcasts \(action.rawValue) needs item ids") }
@@ -72,9 +73,27 @@ struct PodcastsCommand: AsyncParsableCommand {
 
     private func setQueued(_ queued: Bool) throws {
         let command = "podcasts \(action.rawValue)"
+        // podboat's delete-played-files: a removed episode's file goes too, when it is Zeader's to delete.
+        let settings = queued ? nil : try ReaderConfig.loadOrExit(command: command).podcasts
+        let downloads = settings?.deletePlayedFiles == true ? settings?.downloadRoot() : nil
         let library = FeedLibrary(store: try store.openStore(command: command, writes: true))
         do {
+            var files: [String] = []
+            if let downloads {
+                for episode in try library.podcasts()
+                where ids.contains(where: episode.isNamed(by:)) && (feed == nil || episode.feed == feed) {
+                    if let file = episode.enclosure.file, case .success(let path) = PodboatQueue.resolve(file, in: downloads) {
+                        files.append(path)
+                    }
+                }
+            }
             let count = try library.setQueued(queued, ids: ids, feed: feed)
+            for file in files {
+                do { try FileManager.default.removeItem(atPath: file) } catch {
+                    CommandOutput.warn(
+                        "zeader \(command): cannot delete \(TerminalText.line(file)): \(error.localizedDescription)")
+                }
+            }
             let noun = "episode\(count == 1 ? "" : "s")"
             CommandOutput.write(queued ? "queued \(count) \(noun)\n" : "removed \(count) \(noun) from the queue\n")
         } catch {
@@ -153,11 +172,12 @@ struct PodcastsList {
 /// `zeader podcasts download [--jobs N]`.
 /// Downloads the queued episodes not downloaded yet.
 struct PodcastsDownload {
-    var jobs: Int
+    var jobs: Int?
     var store: StoreOptions
 
     func run() async throws {
         let config = try ReaderConfig.loadOrExit(command: "podcasts download")
+        let jobs = jobs ?? config.podcasts.maxDownloads ?? 2
         let library = FeedLibrary(store: try store.openStore(command: "podcasts download", writes: true))
         let downloader = PodcastDownloader(library: library, settings: config.podcasts, version: zeaderVersion, jobs: jobs)
         let onTerminal = isatty(STDERR_FILENO) == 1

@@ -219,7 +219,7 @@ struct OPMLTests {
                 OPMLSubscription(url: "https://www.heise.de/newsticker/heise.rdf", categories: ["news", "interesting"]),
                 OPMLSubscription(url: "exec:~/bin/execurl-script", categories: ["tag1"]),
                 OPMLSubscription(url: "filter:~/bin/filter-script:https://some.test/url", categories: ["tag3"]),
-                OPMLSubscription(url: "https://hidden.example/feed"),
+                OPMLSubscription(url: "https://hidden.example/feed", categories: ["!hidden"]),
                 OPMLSubscription(url: "https://quoted.example/feed", categories: ["tag with \"quotes\" and \\ backslash"]),
                 OPMLSubscription(url: "https://example.org/page#fragment", categories: ["fragment-in-url"]),
             ])
@@ -232,7 +232,6 @@ struct OPMLTests {
             list.notes == [
                 "urls:7: exec feed: it runs \"exec:~/bin/execurl-script\" (without a shell) at each refresh",
                 "urls:8: filter feed: it runs \"filter:~/bin/filter-script:https://some.test/url\" (without a shell) at each refresh",
-                "urls:9: hidden-feed tag \"!hidden\" ignored; the feed is imported as a visible feed",
                 "urls:11: https://rss.orf.at/news.xml is listed again; tags merged",
                 "urls:13: skipped \"not-a-url\": not an http, https or file URL",
             ])

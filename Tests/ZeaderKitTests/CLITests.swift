@@ -295,7 +295,7 @@ struct CLITests {
         try #"<opml version="2.0"><body/></opml>"#.write(to: opml, atomically: true, encoding: .utf8)
         r = try zeader(["import", opml.path, "--urls", opml.path, "--db", db], in: dir)
         #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr == "zeader import: --urls goes with a newsboat cache.db, and \(opml.path) is not one\n")
+        #expect(r.stderr == "zeader import: --urls and --queue go with a newsboat cache.db, and \(opml.path) is not one\n")
     }
 
     @Test("import of a file that is neither OPML nor a urls file names it, exit 2")

@@ -29,7 +29,8 @@ import Testing
     }
 
     @Test func theTextIsANewsboatURLsFileThatReadsBackUnchanged() throws {
-        let (_, context) = try makeContext()
+        let (store, context) = try makeContext()
+        defer { withExtendedLifetime(store) {} }
         try context.performAndWait {
             let text = try FeedURLsEditing.text(in: context)
             #expect(text.contains("https://a.example/feed news \"two words\" \"~Site \\\"A\\\"\"\n"))
@@ -51,7 +52,8 @@ import Testing
         "filter:~/bin/clean --strip \\ x:https://a.example/feed", "exec:\"/opt/my feeds/run\" --x",
     ])
     func aCommandFeedWithBlanksKeepsItsCommandAndItems(command: String) throws {
-        let (_, context) = try makeContext()
+        let (store, context) = try makeContext()
+        defer { withExtendedLifetime(store) {} }
         try context.performAndWait {
             let feed = try FeedSubscription.add(url: command, title: "Mine", tags: ["cmd"], in: context)
             _ = try ItemImport.upsert([ParsedItem(id: "c1", title: "C one")], into: feed, in: context, now: Date())
@@ -69,7 +71,8 @@ import Testing
     }
 
     @Test func anEditSubscribesUnsubscribesRetagsReordersAndUndoesAsOneStep() throws {
-        let (_, context) = try makeContext()
+        let (store, context) = try makeContext()
+        defer { withExtendedLifetime(store) {} }
         try context.performAndWait {
             let before = try feeds(context)
             let edited = """

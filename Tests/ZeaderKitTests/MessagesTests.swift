@@ -54,7 +54,7 @@ import Testing
         (.notDownloaded(id: "e1"), "'e1' is not downloaded yet (zeader podcasts download)"),
         (.cannotRun(.cannotRun(program: "mpv", reason: "not found")), "cannot run mpv: not found"),
         (.backupFromStandardInput, "a JSON backup must be given as a file (it is read in place and can be resumed)"),
-        (.urlsWithoutNewsboatCache(path: "f.opml"), "--urls goes with a newsboat cache.db, and f.opml is not one"),
+        (.urlsWithoutNewsboatCache(path: "f.opml"), "--urls and --queue go with a newsboat cache.db, and f.opml is not one"),
         (.invalidItemID(" ", .empty), "invalid item id ' ': empty (ids are as `zeader items --json` prints them)"),
         (
             .invalidItemID("greader:x", .notAServerNumber),

@@ -11,8 +11,9 @@
 /// outside quotes starts a comment. Query feeds (`query:NAME:FILTER`) are listed apart
 /// (``SubscriptionImport/queryFeeds``, for the importer to make smart feeds of); `exec:` and
 /// `filter:` lines run a command (with a note); lines whose first word is not an http,
-/// https or file URL are skipped with a note; hidden-feed tags (`!`),
-/// which have no equivalent here, are dropped with a note.
+/// https or file URL are skipped with a note. A tag starting with `!` (newsboat's hidden
+/// feed) is kept as a tag: it hides the feed from the feed list while its items still reach
+/// tags and smart feeds.
 ///
 /// ```swift
 /// let list = NewsboatURLs.parse(try String(contentsOfFile: path, encoding: .utf8), source: path)
@@ -67,8 +68,6 @@ public enum NewsboatURLs {
                 if tag.hasPrefix("~") {
                     let name = String(tag.dropFirst())
                     title = name.isEmpty ? nil : name
-                } else if tag.hasPrefix("!") {
-                    notes.append("\(place): hidden-feed tag \"\(tag)\" ignored; the feed is imported as a visible feed")
                 } else if !tag.isEmpty, seen.insert(tag).inserted {
                     categories.append(tag)
                 }

@@ -282,8 +282,8 @@ public struct ReaderConfig: Equatable, Sendable {
                 throw fail("smart-feed needs a title and a predicate")
             }
             config.smartFeeds.append(SmartFeedDefinition(title: arguments[0], predicateFormat: predicate))
-        case "download-path", "podcast-max-size", "player":
-            do { _ = try config.podcasts.apply(directive, arguments) } catch { throw fail(error.message) }
+        case _ where Self.podboatDirectives.contains(directive):
+            try config.applyPodboat(directive, arguments, fail: fail)
         case "ignore":
             // newsboat's ignore-article: a scope (*, a feed URL, tag:NAME), then the predicate as written.
             guard arguments.count >= 2, let predicate = Self.rawRemainder(of: String(rawLine), afterWords: 2) else {

@@ -102,10 +102,13 @@ extension FeedLibrary {
         var queryFeeds: [SubscriptionImport.QueryFeed] = []
         // Only a urls file is the user's own list; one given (or found) that is OPML is data.
         var isUsersList = false
+        var usersText: String?
         if let urlsFile {
             let list: SubscriptionImport
             do {
-                list = try SubscriptionImport.read(data: try Data(contentsOf: urlsFile), source: urlsFile.path)
+                let data = try Data(contentsOf: urlsFile)
+                list = try SubscriptionImport.read(data: data, source: urlsFile.path)
+                if list.format == .newsboatURLs { usersText = String(decoding: data, as: UTF8.self) }
             } catch {
                 throw ZeaderError.unreadableFile(path: urlsFile.path, reason: (error as NSError).localizedDescription)
             }
@@ -191,6 +194,7 @@ extension FeedLibrary {
             try context.save()
             for (url, server) in servers { feedIDs[url] = server.objectID }
         }
+        if let usersText { try? URLsFileLayout.recordImport(of: usersText, in: store.container.store) }
         return (feedIDs, feedsWithItems)
     }
 

@@ -315,6 +315,7 @@ public struct FeedLibrary: Sendable {
             report.notes += queries.notes.map(\.description)
             try context.save()
         }
+        if isURLsFile { try? URLsFileLayout.recordImport(of: String(decoding: data, as: UTF8.self), in: store.container.store) }
         store.checkpoint()
         return report
     }

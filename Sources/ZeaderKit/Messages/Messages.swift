@@ -61,7 +61,7 @@ extension ZeaderError: CustomStringConvertible {
             return "unknown sort direction '\(direction)' in '\(order)' (asc or desc)"
         case .backupFromStandardInput:
             return "a JSON backup must be given as a file (it is read in place and can be resumed)"
-        case .urlsWithoutNewsboatCache(let path): return "--urls goes with a newsboat cache.db, and \(path) is not one"
+        case .urlsWithoutNewsboatCache(let path): return "--urls and --queue go with a newsboat cache.db, and \(path) is not one"
         case .sync(let error): return error.description
         case .syncFailed(let problem, let pending, let localFeeds):
             return Messages.syncFailed(problem.description, pending: pending, localFeeds: localFeeds)

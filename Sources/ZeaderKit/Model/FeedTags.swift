@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// The tags of a feed, as ``Server/tags`` stores them: one string, the tags sorted
 /// (ignoring case) and joined by commas, each trimmed, inner white space collapsed to one
@@ -59,5 +60,29 @@ public enum FeedTags {
     public static func contains(_ stored: String?, _ tag: String) -> Bool {
         guard let wanted = clean(tag)?.lowercased() else { return false }
         return list(stored).contains { $0.lowercased() == wanted }
+    }
+
+    /// Whether the stored tags hide the feed: newsboat hides a feed from the feed list when
+    /// one of its tags starts with `!`; its items still reach tags and smart feeds.
+    ///
+    /// ```swift
+    /// FeedTags.isHidden("!,news")   // true
+    /// FeedTags.isHidden("news")     // false
+    /// ```
+    public static func isHidden(_ stored: String?) -> Bool {
+        list(stored).contains { $0.hasPrefix("!") }
+    }
+
+    /// The feeds the feed list shows, as a predicate on Server: those without a tag starting
+    /// with `!` (``isHidden(_:)``).
+    ///
+    /// ```swift
+    /// let visible = try context.count(for: FetchRequest<Server>(predicate: FeedTags.visiblePredicate))
+    /// ```
+    public static var visiblePredicate: ObjectGraph.Predicate {
+        // Tags are stored joined by commas, so a hidden tag starts the string or follows a comma.
+        .comparison(.keyPath("tags"), .equalTo, .constant(.null))
+            || !(.comparison(.keyPath("tags"), .beginsWith, .constant(.string("!")))
+                || .comparison(.keyPath("tags"), .contains, .constant(.string(",!"))))
     }
 }

@@ -108,7 +108,9 @@ public struct PodcastDownloader: Sendable {
                 planned.append((episode, .failure(reason)))
                 continue
             }
-            let name = PodcastFileName.episode(url: episode.enclosure.url, title: episode.title)
+            let name =
+                settings.fileNameFormat.map { PodcastFileName.formatted($0, for: episode) }
+                ?? PodcastFileName.episode(url: episode.enclosure.url, title: episode.title)
             var candidate = folder.appendingPathComponent(name)
             var counter = 2
             while claimed.contains(candidate.path.lowercased()) || isTaken(candidate, by: episode) {

@@ -19,6 +19,8 @@ public struct PodcastEpisode: Sendable, Equatable {
     public var objectID: ObjectID
     /// The item's guid, when it differs from ``id`` (a synced item).
     public var guid: String? = nil
+    /// When the item was published (podboat's dates in `download-filename-format`).
+    public var published: Date? = nil
 
     /// Whether `name` names this episode, as the commands that take item ids read it (``ItemID``).
     ///
@@ -80,7 +82,7 @@ public enum PodcastQueue {
             return PodcastEpisode(
                 feed: server?.url ?? "", feedTitle: server?.displayTitle ?? "",
                 id: ItemID.printed(guid: item.guid, syncID: item.syncID), title: item.title, enclosure: enclosure,
-                objectID: item.objectID, guid: item.syncID == nil ? nil : item.guid)
+                objectID: item.objectID, guid: item.syncID == nil ? nil : item.guid, published: item.published)
         }
     }
 }

@@ -20,6 +20,27 @@ public struct PodcastSettings: Sendable, Equatable {
     public var maxSize: Int64 = 2_000_000_000
     /// The player's argv (the file is appended); nil = none configured.
     public var player: [String]?
+    /// podboat's `max-downloads`: downloads at once when `zeader podcasts download` is not given
+    /// `--jobs`; nil = the command's default.
+    ///
+    /// ```swift
+    /// let jobs = settings.maxDownloads ?? 2
+    /// ```
+    public var maxDownloads: Int?
+    /// podboat's `delete-played-files`: `zeader podcasts remove` deletes the episode's downloaded
+    /// file too (only a file inside the download folder).
+    ///
+    /// ```swift
+    /// if settings.deletePlayedFiles { try FileManager.default.removeItem(atPath: file) }
+    /// ```
+    public var deletePlayedFiles = false
+    /// podboat's `download-filename-format` (``PodcastFileName/formatted(_:for:)``); nil = the
+    /// enclosure's own file name.
+    ///
+    /// ```swift
+    /// settings.fileNameFormat = "%F-%t.%e"
+    /// ```
+    public var fileNameFormat: String?
 
     /// The defaults.
     public init() {}
@@ -34,6 +55,19 @@ public struct PodcastSettings: Sendable, Equatable {
             return ZeaderPaths.dataDirectory(environment: environment).appendingPathComponent("podcasts")
         }
         return URL(fileURLWithPath: HomePath.expanding(downloadPath, environment: environment))
+    }
+
+    /// The folder every download goes under: ``downloadDirectory(environment:)`` up to its first
+    /// component holding one of podboat's placeholders (`%n`, `%h`).
+    ///
+    /// ```swift
+    /// settings.downloadPath = "~/Podcasts/%h/%n"
+    /// settings.downloadRoot().path   // "/home/u/Podcasts"
+    /// ```
+    public func downloadRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let folder = downloadDirectory(environment: environment)
+        let components = folder.pathComponents.prefix { !$0.contains("%") }
+        return URL(fileURLWithPath: NSString.path(withComponents: Array(components)), isDirectory: true)
     }
 
     /// The folder an episode of the feed titled `feedTitle` at `feedURL` goes to: with podboat's

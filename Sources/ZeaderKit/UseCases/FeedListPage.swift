@@ -22,7 +22,8 @@ public enum FeedListPage {
         public var maxTotal: Int
     }
 
-    /// The first `rows` subscriptions in `order` (read ones left out unless `showRead`) and the
+    /// The first `rows` subscriptions in `order` (read ones left out unless `showRead`, hidden
+    /// ones always: ``FeedTags/isHidden(_:)``) and the
     /// whole list's figures; nil when the list fits in `rows`, so that the caller reads it
     /// whole. On `context`'s queue.
     ///
@@ -32,7 +33,8 @@ public enum FeedListPage {
     public static func first(
         rows: Int, showRead: Bool, order: [ObjectGraph.SortDescriptor], in context: ManagedObjectContext
     ) throws -> Page? {
-        let shown = showRead ? nil : Predicate.comparison("unreadCount", .greaterThan, 0)
+        let visible = FeedTags.visiblePredicate
+        let shown = showRead ? visible : visible && Predicate.comparison("unreadCount", .greaterThan, 0)
         let count = try context.count(for: FetchRequest<Server>(predicate: shown))
         guard count > rows else { return nil }
         var request = FetchRequest<Server>(predicate: shown, sortDescriptors: order)

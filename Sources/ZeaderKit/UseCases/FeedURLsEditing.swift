@@ -6,8 +6,9 @@ import ObjectGraph
 /// file, edited by the user, and the edited text applied back — new lines subscribe,
 /// removed lines unsubscribe (the feed and its items, as `d` does), changed tags and
 /// `"~titles"` are updated, and the feeds take the file's order. All of it is one undo
-/// step. Lines the urls format cannot use (query feeds, bad URLs) are reported and change
-/// nothing. Call on `context`'s queue.
+/// step. Lines the urls format cannot use (query feeds, bad URLs) are reported, change
+/// nothing, and are written back by the next edit as they were (``URLsFileLayout``), as are
+/// comments and each unchanged feed's line. Call on `context`'s queue.
 ///
 /// ```swift
 /// let text = try FeedURLsEditing.text(in: context)
@@ -30,19 +31,38 @@ public enum FeedURLsEditing {
     }
 
     /// The subscriptions as a newsboat urls file, in the user's order: `URL tag… "~title"`.
+    /// After an import of a urls file or an earlier edit, the file as the user wrote it
+    /// (``URLsFileLayout``): comments, blank lines and `query:` lines where they were, and each
+    /// feed's own line while its tags and title are what it says.
     public static func text(in context: ManagedObjectContext) throws -> String {
-        var lines = [
+        let servers = try FeedEditing.servers(in: context)
+        if let layout = URLsFileLayout.stored(in: context.container.store) {
+            let lines = layout.lines(for: servers, unchanged: Self.says, line: Self.line)
+            return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        }
+        let lines = [
             "# Zeader's subscriptions in newsboat's urls format: one feed a line, its URL then its tags;",
             "# \"~Title\" names it. Add a line to subscribe, delete one to unsubscribe (its items go too;",
             "# u in the reader undoes the whole edit). Lines starting with # are ignored.",
         ]
-        for server in try FeedEditing.servers(in: context) {
-            // A command feed's URL has blanks: quoted, or a later read splits the command.
-            var words = [quoted(server.url)] + FeedTags.list(server.tags).map(quoted)
-            if let title = server.title, !title.isEmpty { words.append(quoted("~" + title)) }
-            lines.append(words.joined(separator: " "))
-        }
-        return lines.joined(separator: "\n") + "\n"
+        return (lines + servers.map(Self.line)).joined(separator: "\n") + "\n"
+    }
+
+    /// A feed's line: its URL, its tags (`"!"` ones too), its title as `"~title"`; each word
+    /// quoted where it must be (a command feed's URL has blanks: unquoted, a later read splits it).
+    static func line(_ server: Server) -> String {
+        var words = [quoted(server.url)] + FeedTags.list(server.tags).map(quoted)
+        if let title = server.title, !title.isEmpty { words.append(quoted("~" + title)) }
+        return words.joined(separator: " ")
+    }
+
+    /// Whether the urls file's `line` still says what `server` is: the same tags, and its
+    /// title unless the line gives none.
+    static func says(_ server: Server, _ line: String) -> Bool {
+        guard let subscription = NewsboatURLs.parse(line, source: "").subscriptions.first else { return false }
+        guard FeedTags.normalized(subscription.categories) == server.tags else { return false }
+        guard let title = subscription.title, !title.isEmpty else { return true }
+        return title == server.title
     }
 
     /// A word of the urls file: quoted when it has blanks, quotes, backslashes or a leading `#`.
@@ -100,6 +120,7 @@ public enum FeedURLsEditing {
             report.reordered = orderBefore != wanted.filter { byURL[$0] != nil }
         }
         report.added = added.map(\.objectID)  // permanent once saved
+        try? URLsFileLayout(text: text).save(to: context.container.store)  // without it, E writes its own lines
         return report
     }
 }

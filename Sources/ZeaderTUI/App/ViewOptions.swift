@@ -49,6 +49,7 @@ extension ViewOptions {
     public func arranged(_ rows: [FeedRow], keeping kept: FeedRow.Kind? = nil) -> [FeedRow] {
         let shown = rows.filter { row in
             if row.kind == kept { return true }
+            if row.tags.contains(where: { $0.hasPrefix("!") }) { return false }  // newsboat's hidden feed
             if !showReadFeeds && row.unread == 0 { return false }
             if let tag, row.serverID == nil || !row.tags.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
                 return false
