@@ -43,6 +43,9 @@ struct HTMLRenderer {
     private var mediaDepth = 0
     /// An `<audio>`/`<video>` without `src`, waiting for a `<source src>`.
     private var mediaAwaitingSource: String? = nil
+    private var images: [RenderedImage] = []
+    /// Pictures met since the last paragraph was laid out: they go after its last line.
+    private var pendingImages: [RenderedImage] = []
 
     /// Elements set off by blank lines.
     private static let spacedBlocks: Set<String> = [
@@ -99,6 +102,8 @@ struct HTMLRenderer {
         while table != nil { end("table") }
         if lastLineIsSeparator { lines.removeLast() }
         while lines.last?.isEmpty == true { lines.removeLast() }
+        images += pendingImages
+        for index in images.indices { images[index].line = max(0, min(images[index].line, lines.count - 1)) }
         if !links.isEmpty {
             lines.append("")
             lines.append(contentsOf: Self.cut("Links:", width: width))
@@ -106,7 +111,9 @@ struct HTMLRenderer {
                 lines.append(contentsOf: Self.cut("[\(index + 1)] \(link)", width: width))
             }
         }
-        return RenderedText(lines: lines, links: links)
+        var rendered = RenderedText(lines: lines, links: links)
+        rendered.images = images
+        return rendered
     }
 
     // MARK: - Elements
@@ -137,6 +144,7 @@ struct HTMLRenderer {
             guard mediaDepth == 0 else { return }
             let alt = CollapsedText.collapse(attribute("alt") ?? "")
             appendAtom(alt.isEmpty ? "[image]" : "[image: \(alt)]", link: nil)
+            notePicture(source: attribute("src"), alt: alt, width: attribute("width"), height: attribute("height"))
         case "hr":
             blockBoundary(spaced: true)
             emit(String(repeating: "-", count: max(1, min(available(), 40))))
@@ -394,6 +402,23 @@ struct HTMLRenderer {
         guard !text.isEmpty else { return }
         if table != nil { return emit(text) }  // a cell's paragraph, wrapped when the table is laid out
         for line in HTMLText.wrap(text, width: available()) { emit(line) }
+        for var image in pendingImages {
+            image.line = lines.count - 1
+            images.append(image)
+        }
+        pendingImages = []
+    }
+
+    /// Keeps an `<img>` outside tables and `<pre>` whose source is http or https, to be shown
+    /// after its paragraph; the rest keep only their `[image: alt]` line.
+    private mutating func notePicture(source: String?, alt: String, width: String?, height: String?) {
+        guard !textOnly, table == nil, preDepth == 0, let source, let url = acceptableLink(source),
+            url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://")
+        else { return }
+        func pixels(_ text: String?) -> Int? {
+            text.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { min(max($0, 1), 100_000) }
+        }
+        pendingImages.append(RenderedImage(url: url, alt: alt, line: 0, width: pixels(width), height: pixels(height)))
     }
 
     private mutating func emitPre() {

@@ -12,6 +12,8 @@ public struct RenderedText: Sendable, Equatable {
     public var lines: [String]
     /// Absolute URLs of the numbered links: `links[0]` is `[1]`.
     public var links: [String]
+    /// The pictures (`<img>` with an http or https `src`), each after the line it stands at.
+    public var images: [RenderedImage] = []
 
     /// The lines joined with newlines.
     ///
@@ -28,5 +30,31 @@ public struct RenderedText: Sendable, Equatable {
     public init(lines: [String], links: [String]) {
         self.lines = lines
         self.links = links
+    }
+}
+
+/// A picture of a rendered page: its absolute URL, its alt text, the line it stands at (its
+/// `[image: alt]` line, or the last line of its paragraph) and the size its tag gives.
+///
+/// ```swift
+/// let page = HTMLText.render("<p><img src=\"/a.png\" alt=\"A\" width=\"64\"></p>", width: 40,
+///                            baseURL: URL(string: "https://example.org/"))
+/// page.images.first?.url  // "https://example.org/a.png"
+/// ```
+public struct RenderedImage: Sendable, Equatable {
+    public var url: String
+    public var alt: String
+    /// The index in ``RenderedText/lines`` the picture goes after.
+    public var line: Int
+    /// `width` and `height` of the tag in CSS pixels, when given as plain numbers.
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: String, alt: String, line: Int, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.alt = alt
+        self.line = line
+        self.width = width
+        self.height = height
     }
 }

@@ -153,6 +153,8 @@ public struct ArticleState: Equatable, Sendable {
     /// `bodyHTML` rendered at `renderedWidth` (lines, then the numbered links).
     public var lines: [String] = []
     public var links: [String] = []
+    /// The pictures' places in `lines` (empty when pictures are not drawn).
+    public var pictures: [PicturePlacement] = []
     public var renderedWidth = 0
     /// `^U`: the body's HTML source instead of its rendering.
     public var showsSource = false

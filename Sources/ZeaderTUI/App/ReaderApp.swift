@@ -69,6 +69,8 @@ public final class ReaderApp: @unchecked Sendable {
     private var discoveredFeeds: [DiscoveredFeed] = []
     /// The browser links open with: the config's, until a `set browser` (a macro, `:set`).
     var browser: String?
+    /// The article's pictures: how they are drawn, the loaded ones (ReaderApp+Pictures.swift).
+    public internal(set) lazy var pictures = ArticlePictures(config: config)
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public internal(set) var hasQuit = false
@@ -176,6 +178,7 @@ public final class ReaderApp: @unchecked Sendable {
         loadRestOfItemListIfNear()
         prepareVisibleRows()
         backend.draw(ReaderView.render(state, keyMap: config.keyMap))
+        drawArticlePictures()
     }
 
     /// Re-reads the feed rows (stored counts) and, when items came or went, the item list
@@ -243,7 +246,7 @@ public final class ReaderApp: @unchecked Sendable {
         }
         if var article = state.article, article.renderedWidth != state.width {
             let width = state.formats.articleWidth(terminalColumns: state.width - 1)
-            (article.lines, article.links) = Self.renderedBody(article, width: max(10, width))
+            (article.lines, article.links, article.pictures) = articleBodyWithPictures(article, width: max(10, width))
             article.renderedWidth = state.width
             state.article = article
         }

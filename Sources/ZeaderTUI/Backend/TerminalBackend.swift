@@ -23,6 +23,8 @@ public protocol TerminalBackend: AnyObject {
     func resume()
     /// Restores the terminal for good.
     func end()
+    /// Draws pictures over the frame just drawn (ArticlePictures.swift; none by default).
+    func drawPictures(_ pictures: [PlacedPicture])
 }
 
 /// A backend for tests: a fixed-size screen, keys fed by the test, every frame kept.
@@ -39,6 +41,8 @@ public final class TestBackend: TerminalBackend {
     /// How many times the reader asked for the size again (`redraw`, a resize).
     public private(set) var sizeUpdates = 0
     public private(set) var ended = false
+    /// The pictures of each ``drawPictures(_:)``.
+    public private(set) var pictureFrames: [[PlacedPicture]] = []
 
     public init(width: Int, height: Int) { size = (width, height) }
 
@@ -56,4 +60,5 @@ public final class TestBackend: TerminalBackend {
     public func suspend() { suspendCount += 1 }
     public func resume() {}
     public func end() { ended = true }
+    public func drawPictures(_ pictures: [PlacedPicture]) { pictureFrames.append(pictures) }
 }

@@ -40,7 +40,7 @@ public struct ImageLimits: Sendable, Equatable {
 /// ```
 public enum ImageFormat: String, Sendable, Equatable {
     case png, jpeg, gif, webp
-    /// SVG (or any XML): shown as its alt text, never rendered.
+    /// SVG: shown as its alt text, never rendered.
     case svg
 
     /// The format `data` starts as, or nil for anything else (BMP, TGA, PSD and the other
@@ -54,8 +54,8 @@ public enum ImageFormat: String, Sendable, Equatable {
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        let text = data.prefix(512).drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
-        if text.first == UInt8(ascii: "<") { return .svg }
+        let text = data.prefix(1024).drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+        if text.first == UInt8(ascii: "<"), String(decoding: text, as: UTF8.self).lowercased().contains("<svg") { return .svg }
         return nil
     }
 }

@@ -46,6 +46,10 @@ public enum ReaderTerminal {
             }
         }
         FatalSignalRestore.saveTerminalModes()
+        // Asked before curses reads the keyboard, which would take the answers for keys.
+        let graphics =
+            config.pictures.display == .auto
+            ? TerminalGraphics.ask(input: STDIN_FILENO, output: STDOUT_FILENO) : TerminalGraphics.Answers()
         let app = queue.sync {
             let backend = CursesBackend(
                 useColor: useColor, colorRules: config.colorRules, highlightRules: config.highlightRules)
@@ -53,6 +57,10 @@ public enum ReaderTerminal {
             return ReaderApp(
                 model: model, backend: backend, config: effectiveConfig, queue: queue, refresher: refresher,
                 fetcher: fetcher)
+        }
+        queue.sync {
+            app.pictures.display = TerminalGraphics.choose(
+                config.pictures.display, answers: graphics, environment: ProcessInfo.processInfo.environment)
         }
         store.container.startWatchingOtherProcesses()
         let inputEnd = Mutex<TerminalInputEnd?>(nil)

@@ -91,6 +91,10 @@ import Testing
             try ImageDecoder.decode(Data([0x42, 0x4D] + [UInt8](repeating: 0, count: 60)))
         }
         #expect(throws: ImageDecodeError.unsupportedFormat) { try ImageDecoder.decode(Data()) }
+        // An error page served for a picture is not an SVG.
+        #expect(throws: ImageDecodeError.unsupportedFormat) {
+            try ImageDecoder.decode(Data("<!doctype html><html><body>Not found</body></html>".utf8))
+        }
     }
 
     /// Cut and flipped copies of every format: each decodes or throws, none traps.

@@ -190,3 +190,58 @@ func colour(_ a: UInt32?, isNear b: UInt32, tolerance: UInt32 = 24) -> Bool {
     }
     return true
 }
+
+extension ReadBackPicture {
+    /// Mosaic rows as a terminal shows them: one pixel per cell, the colour the cell shows
+    /// (a space shows its background, any other character its foreground; reverse swaps them),
+    /// read from the 24-bit SGR sequences.
+    static func symbols(_ rows: [[UInt8]]) -> ReadBackPicture? {
+        var grid: [[UInt32?]] = []
+        for row in rows {
+            var cells: [UInt32?] = []
+            var foreground: UInt32? = nil
+            var background: UInt32? = nil
+            var reverse = false
+            let text = Array(String(decoding: row, as: UTF8.self).unicodeScalars)
+            var index = 0
+            while index < text.count {
+                if text[index] == "\u{1B}", index + 1 < text.count, text[index + 1] == "[" {
+                    var end = index + 2
+                    while end < text.count, !("@"..."~").contains(text[end]) { end += 1 }
+                    if end < text.count, text[end] == "m" {
+                        let parameters = String(String.UnicodeScalarView(text[(index + 2)..<end])).split(
+                            separator: ";", omittingEmptySubsequences: false
+                        ).map { Int($0) ?? 0 }
+                        var p = 0
+                        while p < parameters.count {
+                            switch parameters[p] {
+                            case 0:
+                                (foreground, background, reverse) = (nil, nil, false)
+                            case 7:
+                                reverse = true
+                            case 38, 48:
+                                guard p + 4 < parameters.count, parameters[p + 1] == 2 else { break }
+                                let colour =
+                                    UInt32(parameters[p + 2]) << 16 | UInt32(parameters[p + 3]) << 8 | UInt32(parameters[p + 4])
+                                if parameters[p] == 38 { foreground = colour } else { background = colour }
+                                p += 4
+                            default:
+                                break
+                            }
+                            p += 1
+                        }
+                    }
+                    index = end + 1
+                    continue
+                }
+                let isSpace = text[index] == " "
+                cells.append(isSpace != reverse ? background : foreground)
+                index += 1
+            }
+            grid.append(cells)
+        }
+        guard let width = grid.map(\.count).max(), width > 0 else { return nil }
+        let pixels = grid.flatMap { $0 + [UInt32?](repeating: nil, count: width - $0.count) }
+        return ReadBackPicture(width: width, height: grid.count, pixels: pixels)
+    }
+}

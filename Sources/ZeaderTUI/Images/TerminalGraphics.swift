@@ -1,0 +1,97 @@
+import Foundation
+import ZeaderConfig
+
+/// What the terminal can draw, decided from the config's `image-display`, from how the
+/// terminal answers the queries below, and from the environment (tmux, `$TERM`).
+///
+/// ```swift
+/// let answers = TerminalGraphics.ask(input: 0, output: 1)   // before curses starts
+/// let display = TerminalGraphics.choose(.auto, answers: answers, environment: env)  // .sixel in xterm -ti vt340
+/// ```
+public enum TerminalGraphics {
+    /// kitty's graphics query (a 1 × 1 picture that is checked, not shown), then DA1, which
+    /// every terminal answers: the DA1 reply ends the wait.
+    public static let query = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
+
+    /// What the terminal said to ``query``.
+    public struct Answers: Sendable, Equatable {
+        /// It answered the kitty graphics query with OK.
+        public var kitty = false
+        /// Its DA1 reply lists attribute 4 (sixel graphics).
+        public var sixel = false
+        /// A DA1 reply came at all (the wait ended on it, not on the timeout).
+        public var answered = false
+
+        public init(kitty: Bool = false, sixel: Bool = false, answered: Bool = false) {
+            self.kitty = kitty
+            self.sixel = sixel
+            self.answered = answered
+        }
+    }
+
+    /// Reads `reply` (what the terminal sent back) for the kitty OK and the DA1 attributes.
+    ///
+    /// ```swift
+    /// TerminalGraphics.parse(Array("\u{1B}[?63;1;2;4;6;9;15;22c".utf8)).sixel  // true
+    /// ```
+    public static func parse(_ reply: [UInt8]) -> Answers {
+        var answers = Answers()
+        let text = String(decoding: reply, as: UTF8.self)
+        if let start = text.range(of: "\u{1B}_Gi=31;") {
+            answers.kitty = text[start.upperBound...].hasPrefix("OK")
+        }
+        if let start = text.range(of: "\u{1B}[?"), let end = text[start.upperBound...].firstIndex(of: "c") {
+            answers.answered = true
+            answers.sixel = text[start.upperBound..<end].split(separator: ";").contains("4")
+        }
+        return answers
+    }
+
+    /// The protocol to draw with, or nil for none (the `[image: alt]` lines only).
+    public static func choose(
+        _ setting: PictureSettings.Display, answers: Answers, environment: [String: String]
+    ) -> PictureProtocol? {
+        switch setting {
+        case .none: return nil
+        case .kitty: return .kitty
+        case .sixel: return .sixel
+        case .iterm: return .iterm
+        case .symbols: return .symbols
+        case .auto: break
+        }
+        // tmux forwards pictures only through its passthrough, which the reader does not wrap.
+        if environment["TMUX"] != nil { return .symbols }
+        if answers.kitty { return .kitty }
+        let program = environment["TERM_PROGRAM"] ?? ""
+        if ["iTerm.app", "WezTerm", "mintty"].contains(program) { return .iterm }
+        if answers.sixel { return .sixel }
+        return .symbols
+    }
+
+    /// Sends ``query`` on `output` and reads the answers from `input` (a terminal in raw mode)
+    /// until the DA1 reply or `timeout` seconds, whichever comes first.
+    public static func ask(input: Int32, output: Int32, timeout: TimeInterval = 0.2) -> Answers {
+        guard isatty(input) == 1, isatty(output) == 1 else { return Answers() }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return Answers() }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        tcsetattr(input, TCSANOW, &raw)
+        defer { tcsetattr(input, TCSANOW, &saved) }
+        _ = query.withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count) }
+        var reply: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while reply.count < 4096 {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { break }
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(left * 1000) + 1) > 0 else { break }
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = read(input, &buffer, buffer.count)
+            guard count > 0 else { break }
+            reply += buffer.prefix(count)
+            if parse(reply).answered { break }
+        }
+        return parse(reply)
+    }
+}
