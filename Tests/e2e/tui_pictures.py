@@ -100,7 +100,8 @@ def run_reader(env, answers):
     """The reader on a new pty (40 rows, 100 columns): answers its queries with `answers`,
     opens the first item, and returns what it wrote until a picture came (or BOUND)."""
     master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 800, 640))
+    # 40 rows and 100 columns of 6 x 20 pixels (the pixel size is what kitty and iTerm2 follow).
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 600, 800))
     pid = os.fork()
     if pid == 0:
         os.close(master)
@@ -300,6 +301,8 @@ def check(name, output, decode, failures):
         failures.append("%s: the text was not drawn before the picture" % name)
     if not 2 <= row <= 39 or column != 1:
         failures.append("%s: picture at row %d, column %d" % (name, row, column))
+    if name in ("kitty", "iterm") and (width, height) != (16 * 6, 8 * 20):
+        failures.append("%s: %dx%d pixels, not the 16 x 8 cells of 6 x 20 pixels the terminal reports" % (name, width, height))
     print("%s: picture at row %d, %dx%d, colours checked" % (name, row, width, height))
 
 

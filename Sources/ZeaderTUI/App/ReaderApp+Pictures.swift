@@ -52,8 +52,10 @@ extension ReaderApp {
         pictures.busy = true
         let cache = pictures.diskCache
         let limits = pictures.limits
+        let cellPixels = pictures.cellPixels
         effects.task { [self] in
-            let outcome = await ArticlePictures.load(key, fetcher: fetcher, cache: cache, limits: limits)
+            let outcome = await ArticlePictures.load(
+                key, fetcher: fetcher, cache: cache, limits: limits, cellPixels: cellPixels)
             queue.async { [self] in
                 pictures.busy = false
                 switch outcome {

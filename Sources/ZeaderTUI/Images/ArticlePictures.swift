@@ -68,6 +68,8 @@ public final class ArticlePictures {
     var encoded = EncodedPictures(budget: 16 << 20)
     let diskCache: PictureDiskCache
     let limits: ImageLimits
+    /// A terminal cell's size in pixels, for the pixel protocols (``TerminalGraphics/cellPixels(of:)``).
+    public var cellPixels = (width: 8, height: 16)
     /// A picture is being fetched or encoded.
     var busy = false
     /// The pictures' URLs the link list (`U`) showed: they open in `image-viewer`.
@@ -91,7 +93,8 @@ public final class ArticlePictures {
     /// The picture of `key`: from the disk cache or the fetcher, decoded within `limits`, fitted
     /// into its box and encoded. Runs off the reader's queue.
     static func load(
-        _ key: EncodedPictures.Key, fetcher: FeedFetcher, cache: PictureDiskCache, limits: ImageLimits
+        _ key: EncodedPictures.Key, fetcher: FeedFetcher, cache: PictureDiskCache, limits: ImageLimits,
+        cellPixels: (width: Int, height: Int) = (8, 16)
     ) async -> Result<[UInt8], PictureProblem> {
         var data = cache.data(for: key.url)
         if data == nil {
@@ -113,7 +116,8 @@ public final class ArticlePictures {
         let image: DecodedImage
         do { image = try ImageDecoder.decode(data ?? Data(), limits: limits) } catch { return .failure(.notDecoded(error)) }
         let size = PictureEncoder.fit(image, maximumColumns: key.columns, maximumRows: key.rows)
-        return .success(PictureEncoder.encode(image, as: key.display, columns: size.columns, rows: size.rows))
+        return .success(
+            PictureEncoder.encode(image, as: key.display, columns: size.columns, rows: size.rows, cellPixels: cellPixels))
     }
 
     /// The pictures of `article` on screen, drawn from the encoded ones: a mosaic's visible rows,

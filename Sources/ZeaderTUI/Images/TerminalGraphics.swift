@@ -94,4 +94,16 @@ public enum TerminalGraphics {
         }
         return parse(reply)
     }
+
+    /// A cell's size in pixels as the terminal reports it (the window's pixels over its cells),
+    /// or nil when it reports none (then 8 × 16 is assumed).
+    public static func cellPixels(of terminal: Int32) -> (width: Int, height: Int)? {
+        var size = winsize()
+        guard ioctl(terminal, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        let width = Int(size.ws_xpixel) / Int(size.ws_col)
+        let height = Int(size.ws_ypixel) / Int(size.ws_row)
+        // A cell smaller than 2 × 4 or larger than 64 × 128 pixels is not a cell size but noise.
+        guard (2...64).contains(width), (4...128).contains(height) else { return nil }
+        return (width, height)
+    }
 }

@@ -61,6 +61,7 @@ public enum ReaderTerminal {
         queue.sync {
             app.pictures.display = TerminalGraphics.choose(
                 config.pictures.display, answers: graphics, environment: ProcessInfo.processInfo.environment)
+            if let cell = TerminalGraphics.cellPixels(of: STDOUT_FILENO) { app.pictures.cellPixels = cell }
         }
         store.container.startWatchingOtherProcesses()
         let inputEnd = Mutex<TerminalInputEnd?>(nil)
