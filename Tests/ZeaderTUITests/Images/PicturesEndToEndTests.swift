@@ -12,3 +12,15 @@ import Testing
         #expect(text.contains("pictures: 6 checks, 0 failed"), "\(text)")
     }
 }
+
+/// Runs `Tests/e2e/xterm_pictures.py`: the reader in `xterm -ti vt340` under Xvfb, a screenshot
+/// (xwd) showing the four squares' colours in their places below the article's first lines
+/// (skipped where Xvfb, xterm or xwd is missing).
+@Suite struct XtermPicturesEndToEndTests {
+    @Test(.timeLimit(.minutes(3))) func sixelPictureShowsInARealTerminal() async throws {
+        let (status, text) = try await runEndToEndScript(
+            "Tests/e2e/xterm_pictures.py", interpreter: ["/usr/bin/env", "python3"])
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("xterm-pictures: 0 failed") || text.contains("skipped"), "\(text)")
+    }
+}
