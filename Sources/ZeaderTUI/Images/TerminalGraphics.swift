@@ -69,8 +69,10 @@ public enum TerminalGraphics {
     }
 
     /// Sends ``query`` on `output` and reads the answers from `input` (a terminal in raw mode)
-    /// until the DA1 reply or `timeout` seconds, whichever comes first.
-    public static func ask(input: Int32, output: Int32, timeout: TimeInterval = 0.2) -> Answers {
+    /// until the DA1 reply or `timeout` seconds, whichever comes first. Every terminal answers
+    /// DA1, so the bound is met only by a silent one; it is long enough for a remote terminal's
+    /// answer, which arriving after it would reach curses as keys.
+    public static func ask(input: Int32, output: Int32, timeout: TimeInterval = 0.5) -> Answers {
         guard isatty(input) == 1, isatty(output) == 1 else { return Answers() }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return Answers() }
