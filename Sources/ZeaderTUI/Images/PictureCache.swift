@@ -98,7 +98,7 @@ public struct EncodedPictures: Sendable {
     private var entries: [Key: [UInt8]] = [:]
     private var order: [Key] = []
     private(set) var bytes = 0
-    /// Pictures that ended as their alt text; asked for again only in another article.
+    /// Pictures that ended as their alt text: not asked for again while the reader runs.
     public var failed: Set<Key> = []
     /// Pictures being fetched or encoded.
     public var loading: Set<Key> = []
