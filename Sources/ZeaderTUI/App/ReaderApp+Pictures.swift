@@ -53,9 +53,10 @@ extension ReaderApp {
         let cache = pictures.diskCache
         let limits = pictures.limits
         let cellPixels = pictures.cellPixels
+        let sixelLimit = pictures.sixelLimit
         effects.task { [self] in
             let outcome = await ArticlePictures.load(
-                key, fetcher: fetcher, cache: cache, limits: limits, cellPixels: cellPixels)
+                key, fetcher: fetcher, cache: cache, limits: limits, cellPixels: cellPixels, sixelLimit: sixelLimit)
             queue.async { [self] in
                 pictures.busy = false
                 switch outcome {

@@ -70,6 +70,8 @@ public final class ArticlePictures {
     let limits: ImageLimits
     /// A terminal cell's size in pixels, for the pixel protocols (``TerminalGraphics/cellPixels(of:)``).
     public var cellPixels = (width: 8, height: 16)
+    /// The largest sixel picture the terminal draws (XTSMGRAPHICS), when it said.
+    public var sixelLimit: TerminalGraphics.PixelSize?
     /// A picture is being fetched or encoded.
     var busy = false
     /// The pictures' URLs the link list (`U`) showed: they open in `image-viewer`.
@@ -94,7 +96,7 @@ public final class ArticlePictures {
     /// into its box and encoded. Runs off the reader's queue.
     static func load(
         _ key: EncodedPictures.Key, fetcher: FeedFetcher, cache: PictureDiskCache, limits: ImageLimits,
-        cellPixels: (width: Int, height: Int) = (8, 16)
+        cellPixels: (width: Int, height: Int) = (8, 16), sixelLimit: TerminalGraphics.PixelSize? = nil
     ) async -> Result<[UInt8], PictureProblem> {
         var data = cache.data(for: key.url)
         if data == nil {
@@ -115,7 +117,13 @@ public final class ArticlePictures {
         }
         let image: DecodedImage
         do { image = try ImageDecoder.decode(data ?? Data(), limits: limits) } catch { return .failure(.notDecoded(error)) }
-        let size = PictureEncoder.fit(image, maximumColumns: key.columns, maximumRows: key.rows)
+        var box = (columns: key.columns, rows: key.rows)
+        if key.display == .sixel, let sixelLimit {
+            // A larger sixel picture would be cut by the terminal.
+            box.columns = min(box.columns, max(1, sixelLimit.width / max(1, cellPixels.width)))
+            box.rows = min(box.rows, max(1, sixelLimit.height / max(1, cellPixels.height)))
+        }
+        let size = PictureEncoder.fit(image, maximumColumns: box.columns, maximumRows: box.rows)
         return .success(
             PictureEncoder.encode(image, as: key.display, columns: size.columns, rows: size.rows, cellPixels: cellPixels))
     }

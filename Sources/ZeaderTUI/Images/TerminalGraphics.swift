@@ -9,9 +9,21 @@ import ZeaderConfig
 /// let display = TerminalGraphics.choose(.auto, answers: answers, environment: env)  // .sixel in xterm -ti vt340
 /// ```
 public enum TerminalGraphics {
-    /// kitty's graphics query (a 1 × 1 picture that is checked, not shown), then DA1, which
-    /// every terminal answers: the DA1 reply ends the wait.
-    public static let query = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
+    /// kitty's graphics query (a 1 × 1 picture that is checked, not shown), XTSMGRAPHICS's
+    /// question of the largest sixel picture, then DA1, which every terminal answers: the DA1
+    /// reply ends the wait.
+    public static let query = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[c".utf8)
+
+    /// A size in pixels.
+    public struct PixelSize: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
 
     /// What the terminal said to ``query``.
     public struct Answers: Sendable, Equatable {
@@ -21,11 +33,14 @@ public enum TerminalGraphics {
         public var sixel = false
         /// A DA1 reply came at all (the wait ended on it, not on the timeout).
         public var answered = false
+        /// The largest sixel picture, as XTSMGRAPHICS answered.
+        public var sixelLimit: PixelSize?
 
-        public init(kitty: Bool = false, sixel: Bool = false, answered: Bool = false) {
+        public init(kitty: Bool = false, sixel: Bool = false, answered: Bool = false, sixelLimit: PixelSize? = nil) {
             self.kitty = kitty
             self.sixel = sixel
             self.answered = answered
+            self.sixelLimit = sixelLimit
         }
     }
 
@@ -40,11 +55,34 @@ public enum TerminalGraphics {
         if let start = text.range(of: "\u{1B}_Gi=31;") {
             answers.kitty = text[start.upperBound...].hasPrefix("OK")
         }
-        if let start = text.range(of: "\u{1B}[?"), let end = text[start.upperBound...].firstIndex(of: "c") {
-            answers.answered = true
-            answers.sixel = text[start.upperBound..<end].split(separator: ";").contains("4")
+        for reply in privateReplies(text) {
+            switch reply.final {
+            case "c":
+                answers.answered = true
+                answers.sixel = reply.parameters.dropFirst().contains(4)
+            case "S" where reply.parameters.count == 4 && reply.parameters[0] == 2 && reply.parameters[1] == 0:
+                if reply.parameters[2] > 0, reply.parameters[3] > 0 {
+                    answers.sixelLimit = PixelSize(width: reply.parameters[2], height: reply.parameters[3])
+                }
+            default:
+                break
+            }
         }
         return answers
+    }
+
+    /// The `ESC [ ?` replies in `text`: their numbers and final character.
+    private static func privateReplies(_ text: String) -> [(parameters: [Int], final: Character)] {
+        var replies: [(parameters: [Int], final: Character)] = []
+        var rest = text[...]
+        while let start = rest.range(of: "\u{1B}[?") {
+            let body = rest[start.upperBound...]
+            guard let end = body.firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == ";")) }) else { break }
+            let numbers = body[..<end].split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+            replies.append((numbers, body[end]))
+            rest = body[end...]
+        }
+        return replies
     }
 
     /// The protocol to draw with, or nil for none (the `[image: alt]` lines only).

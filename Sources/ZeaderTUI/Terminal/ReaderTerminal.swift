@@ -62,6 +62,7 @@ public enum ReaderTerminal {
             app.pictures.display = TerminalGraphics.choose(
                 config.pictures.display, answers: graphics, environment: ProcessInfo.processInfo.environment)
             if let cell = TerminalGraphics.cellPixels(of: STDOUT_FILENO) { app.pictures.cellPixels = cell }
+            app.pictures.sixelLimit = graphics.sixelLimit
         }
         store.container.startWatchingOtherProcesses()
         let inputEnd = Mutex<TerminalInputEnd?>(nil)

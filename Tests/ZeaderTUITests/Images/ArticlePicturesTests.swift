@@ -186,6 +186,20 @@ import ZeaderKit
         #expect(await !waitForPictures(h).isEmpty)
     }
 
+    @Test func sixelPicturesKeepWithinTheTerminalsLargest() async throws {
+        try await withLoopbackServer({ _ in
+            .respond(status: 200, headers: [("Content-Type", "image/png")], body: Self.squares)
+        }) { http in
+            let key = EncodedPictures.Key(url: http.url("/s.png").absoluteString, columns: 40, rows: 20, display: .sixel)
+            let outcome = await ArticlePictures.load(
+                key, fetcher: FeedFetcher(configuration: FetcherConfiguration(version: "test")),
+                cache: PictureDiskCache(directory: URL(fileURLWithPath: "/nonexistent"), capacity: 0), limits: .default,
+                cellPixels: (10, 20), sixelLimit: .init(width: 100, height: 60))
+            let picture = try #require(ReadBackPicture.sixel(try outcome.get()))
+            #expect(picture.width <= 100 && picture.height <= 60 && picture.width >= 50)
+        }
+    }
+
     @Test func theDiskCacheKeepsToItsCapDroppingTheOldest() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-cache-\(UUID())")
         let cache = PictureDiskCache(directory: folder, capacity: 1_000)

@@ -40,6 +40,11 @@ import Testing
         #expect(refused == .init(kitty: false, sixel: false, answered: true))
         #expect(TerminalGraphics.parse(Array("\u{1B}[?1;2c".utf8)).answered)
         #expect(!TerminalGraphics.parse([]).answered)
+        // XTSMGRAPHICS before DA1 (xterm -ti vt340): the largest sixel picture, and DA1 still read.
+        let xterm = TerminalGraphics.parse(Array("\u{1B}[?2;0;1000;800S\u{1B}[?63;1;2;4;6;9;15;22c".utf8))
+        #expect(xterm == .init(sixel: true, answered: true, sixelLimit: .init(width: 1000, height: 800)))
+        // A refusal (status 3) or a DA1 whose first number is 4 (a VT132) says nothing of sixel.
+        #expect(TerminalGraphics.parse(Array("\u{1B}[?2;3;0S\u{1B}[?4;6c".utf8)) == .init(answered: true))
     }
 
     @Test func theConfigOverridesAndAutoFollowsTheAnswers() {
