@@ -35,6 +35,9 @@ public enum TerminalGraphics {
         public var answered = false
         /// The largest sixel picture, as XTSMGRAPHICS answered.
         public var sixelLimit: PixelSize?
+        /// What came that is no answer: keys typed before the reader started, to be handled
+        /// as keys (``keys(typedAhead:)``).
+        public var typedAhead: [UInt8] = []
 
         public init(kitty: Bool = false, sixel: Bool = false, answered: Bool = false, sixelLimit: PixelSize? = nil) {
             self.kitty = kitty
@@ -55,6 +58,7 @@ public enum TerminalGraphics {
         if let start = text.range(of: "\u{1B}_Gi=31;") {
             answers.kitty = text[start.upperBound...].hasPrefix("OK")
         }
+        answers.typedAhead = withoutReplies(reply)
         for reply in privateReplies(text) {
             switch reply.final {
             case "c":
@@ -69,6 +73,47 @@ public enum TerminalGraphics {
             }
         }
         return answers
+    }
+
+    /// `bytes` without the kitty replies (`ESC _ G … ESC \`) and the `ESC [ ? … c|S` replies.
+    private static func withoutReplies(_ bytes: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x1B, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "_"),
+                bytes[index + 2] == UInt8(ascii: "G")
+            {
+                var end = index + 3
+                while end + 1 < bytes.count, !(bytes[end] == 0x1B && bytes[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+                index = end + 2
+                continue
+            }
+            if bytes[index] == 0x1B, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "["),
+                bytes[index + 2] == UInt8(ascii: "?")
+            {
+                var end = index + 3
+                while end < bytes.count, bytes[end] == UInt8(ascii: ";") || (0x30...0x39).contains(bytes[end]) { end += 1 }
+                if end < bytes.count, bytes[end] == UInt8(ascii: "c") || bytes[end] == UInt8(ascii: "S") {
+                    index = end + 1
+                    continue
+                }
+            }
+            kept.append(bytes[index])
+            index += 1
+        }
+        return kept
+    }
+
+    /// The keys of `typedAhead` (characters and control keys; an escape sequence typed ahead
+    /// arrives as its characters).
+    ///
+    /// ```swift
+    /// TerminalGraphics.keys(typedAhead: Array("q".utf8))  // [.character("q")]
+    /// ```
+    public static func keys(typedAhead: [UInt8]) -> [Key] {
+        String(decoding: typedAhead, as: UTF8.self).unicodeScalars.map { scalar in
+            Key(controlByte: scalar.value) ?? .character(Character(scalar))
+        }
     }
 
     /// The `ESC [ ?` replies in `text`: their numbers and final character.

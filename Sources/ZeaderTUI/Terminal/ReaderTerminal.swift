@@ -73,6 +73,8 @@ public enum ReaderTerminal {
                     continuation.resume()
                 }
                 app.start()
+                // Keys typed before the start, read with the terminal's answers.
+                for key in TerminalGraphics.keys(typedAhead: graphics.typedAhead) where !app.hasQuit { app.handle(key) }
                 let thread = Thread {
                     FatalSignalRestore.prepareThread()
                     if let reason = inputLoop(app: app, queue: queue, store: store) {

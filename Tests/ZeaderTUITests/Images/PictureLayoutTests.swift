@@ -45,6 +45,11 @@ import Testing
         #expect(xterm == .init(sixel: true, answered: true, sixelLimit: .init(width: 1000, height: 800)))
         // A refusal (status 3) or a DA1 whose first number is 4 (a VT132) says nothing of sixel.
         #expect(TerminalGraphics.parse(Array("\u{1B}[?2;3;0S\u{1B}[?4;6c".utf8)) == .init(answered: true))
+        // Keys typed before the start are kept, as keys, around the answers.
+        let typed = TerminalGraphics.parse(Array("jq\u{1B}_Gi=31;OK\u{1B}\\x\u{1B}[?62;22c\r".utf8))
+        #expect(typed.kitty && typed.answered)
+        #expect(
+            TerminalGraphics.keys(typedAhead: typed.typedAhead) == [.character("j"), .character("q"), .character("x"), .enter])
     }
 
     @Test func theConfigOverridesAndAutoFollowsTheAnswers() {
