@@ -5,8 +5,9 @@
  * handed back as bytes the caller frees, and the stb and libwebp calls the decoder makes. */
 #include <chafa.h>
 #include <stb/stb_image.h>
-/* The encoders of libstb, which the tests use to make their pictures. */
+/* The encoders of libstb and libwebp, which the tests use to make their pictures. */
 #include <stb/stb_image_write.h>
+#include <webp/encode.h>
 #include <webp/decode.h>
 #include <stdlib.h>
 #include <string.h>

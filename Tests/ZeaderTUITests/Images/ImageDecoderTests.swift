@@ -23,6 +23,25 @@ import Testing
         #expect(red >> 16 > 0xE0 && (red >> 8) & 0xFF < 0x30 && red & 0xFF < 0x30)
     }
 
+    @Test func decodesAWebP() throws {
+        let image = try ImageDecoder.decode(TestPictures.webp(width: squares.width, height: squares.height, rgba: squares.rgba))
+        #expect(image.width == 16 && image.height == 16)
+        #expect(image.rgb(x: 0, y: 0) == 0xFF0000 && image.rgb(x: 15, y: 15) == 0xFFFF00)
+    }
+
+    @Test func refusesAWebPHeaderTooLargeAndACutWebP() {
+        var bytes = [UInt8](TestPictures.webp(width: squares.width, height: squares.height, rgba: squares.rgba))
+        // The lossless header after "VP8L" and its size: 14 bits of width - 1, 14 of height - 1.
+        #expect(bytes[12..<16] == ArraySlice("VP8L".utf8) && bytes[20] == 0x2F)
+        let packed = UInt32(16_383) | UInt32(16_383) << 14 | UInt32(bytes[24] >> 4) << 28
+        bytes[21...24] = [UInt8(packed & 0xFF), UInt8(packed >> 8 & 0xFF), UInt8(packed >> 16 & 0xFF), UInt8(packed >> 24)]
+        #expect(throws: ImageDecodeError.tooManyPixels(width: 16_384, height: 16_384)) {
+            try ImageDecoder.decode(Data(bytes))
+        }
+        let whole = TestPictures.webp(width: squares.width, height: squares.height, rgba: squares.rgba)
+        #expect(throws: ImageDecodeError.self) { try ImageDecoder.decode(whole.prefix(whole.count / 2)) }
+    }
+
     @Test func decodesTheFirstFrameOfAGIF() throws {
         let image = try ImageDecoder.decode(TestPictures.gif(frames: 3))
         #expect(image.width == 1 && image.height == 1)
@@ -104,6 +123,7 @@ import Testing
             TestPictures.png(width: squares.width, height: squares.height, rgba: squares.rgba),
             TestPictures.jpeg(width: squares.width, height: squares.height, rgba: squares.rgba),
             TestPictures.gif(frames: 4),
+            TestPictures.webp(width: squares.width, height: squares.height, rgba: squares.rgba),
         ]
         for sample in samples {
             for _ in 0..<300 {

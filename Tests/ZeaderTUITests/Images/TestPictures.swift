@@ -47,6 +47,16 @@ enum TestPictures {
         }
     }
 
+    /// A lossless WebP of `rgba`.
+    static func webp(width: Int, height: Int, rgba: [UInt8]) -> Data {
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        let size = rgba.withUnsafeBufferPointer {
+            WebPEncodeLosslessRGBA($0.baseAddress, Int32(width), Int32(height), Int32(width * 4), &output)
+        }
+        defer { WebPFree(output) }
+        return Data(bytes: output!, count: size)
+    }
+
     /// A 1 × 1 GIF of `frames` frames: the first red, the others blue.
     static func gif(frames: Int) -> Data {
         var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0]
