@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Pictures in the article: libchafa encodes, stb_image and libwebp decode.
+        .systemLibrary(
+            name: "CChafa", pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev", "libstb-dev", "libwebp-dev", "libglib2.0-dev"])]),
         .target(
             name: "ObjectGraph",
             dependencies: [
@@ -34,7 +38,7 @@ let package = Package(
         // The reader's settings (config file, keys, colours) and the notifier: what the command
         // line needs of the reader, without its screens.
         .target(name: "ZeaderConfig", dependencies: ["ZeaderKit", "Feeds"]),
-        .target(name: "ZeaderTUI", dependencies: ["ZeaderKit", "ZeaderConfig", "CNCurses"]),
+        .target(name: "ZeaderTUI", dependencies: ["ZeaderKit", "ZeaderConfig", "CNCurses", "CChafa"]),
         .executableTarget(
             name: "zeader",
             dependencies: [

@@ -166,6 +166,14 @@ func docExample_RenderedText_RenderedText() throws {
     _ = page
 }
 
+// Sources/Feeds/HTML/RenderedText.swift
+func docExample_RenderedText_RenderedImage() throws {
+    let page = HTMLText.render("<p><img src=\"/a.png\" alt=\"A\" width=\"64\"></p>", width: 40,
+                               baseURL: URL(string: "https://example.org/"))
+    _ = page.images.first?.url  // "https://example.org/a.png"
+    _ = page
+}
+
 // Sources/Feeds/JSONFeed/JSONFeedError.swift
 func docExample_JSONFeedError_JSONFeedError(bytes: Data, error: FetchError) throws {
     do { _ = try JSONFeedParser.parse(data: bytes, baseURL: nil) }
@@ -335,6 +343,7 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "FetchOutcome_FetchOutcome", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", runAsync: { given in try await docExample_FetchOutcome_FetchOutcome(body: given.body, error: given.error, server: given.server, fetcher: given.fetcher, request: given.request) }),
     DocExample(id: "HTMLText_render", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_render(item: given.item, feedURL: given.feedURL) }),
     DocExample(id: "RenderedText_RenderedText", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_RenderedText() }),
+    DocExample(id: "RenderedText_RenderedImage", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_RenderedImage() }),
     DocExample(id: "JSONFeedError_JSONFeedError", origin: "Sources/Feeds/JSONFeed/JSONFeedError.swift", run: { given in try docExample_JSONFeedError_JSONFeedError(bytes: given.bytes, error: given.error) }),
     DocExample(id: "JSONFeedParser_JSONFeedParser", origin: "Sources/Feeds/JSONFeed/JSONFeedParser.swift", run: { given in try docExample_JSONFeedParser_JSONFeedParser(json: given.json, feed: given.feed) }),
     DocExample(id: "JSONFeedParser_parse", origin: "Sources/Feeds/JSONFeed/JSONFeedParser.swift", run: { given in try docExample_JSONFeedParser_parse(feed: given.feed) }),

@@ -47,6 +47,9 @@ struct HTMLRenderer {
     private var mediaDepth = 0
     /// An `<audio>`/`<video>` without `src`, waiting for a `<source src>`.
     private var mediaAwaitingSource: String? = nil
+    private var images: [RenderedImage] = []
+    /// Pictures met since the last paragraph was laid out: they go after its last line.
+    private var pendingImages: [RenderedImage] = []
 
     /// Elements set off by blank lines.
     private static let spacedBlocks: Set<String> = [
@@ -103,6 +106,8 @@ struct HTMLRenderer {
         while table != nil { end("table") }
         if lastLineIsSeparator { lines.removeLast() }
         while lines.last?.isEmpty == true { lines.removeLast() }
+        images += pendingImages
+        for index in images.indices { images[index].line = max(0, min(images[index].line, lines.count - 1)) }
         if !links.isEmpty {
             lines.append("")
             lines.append(contentsOf: Self.cut("Links:", width: width))
@@ -112,6 +117,7 @@ struct HTMLRenderer {
         }
         var rendered = RenderedText(lines: lines, links: links)
         rendered.spans = spans.filter { $0.line < lines.count }
+        rendered.images = images
         return rendered
     }
 
@@ -151,6 +157,7 @@ struct HTMLRenderer {
             let alt = CollapsedText.collapse(attribute("alt") ?? "")
             // An image inside a link takes the link's number; any other is numbered as newsboat numbers it.
             appendAtom(alt.isEmpty ? "[image]" : "[image: \(alt)]", link: openLink == nil ? attribute("src") : nil)
+            notePicture(source: attribute("src"), alt: alt, width: attribute("width"), height: attribute("height"))
         case "hr":
             blockBoundary(spaced: true)
             emit(String(repeating: "-", count: max(1, min(available(), 40))))
@@ -447,6 +454,23 @@ struct HTMLRenderer {
             }
             emit(line, emphases: resolved)
         }
+        for var image in pendingImages {
+            image.line = lines.count - 1
+            images.append(image)
+        }
+        pendingImages = []
+    }
+
+    /// Keeps an `<img>` outside tables and `<pre>` whose source is http or https, to be shown
+    /// after its paragraph; the rest keep only their `[image: alt]` line.
+    private mutating func notePicture(source: String?, alt: String, width: String?, height: String?) {
+        guard !textOnly, table == nil, preDepth == 0, let source, let url = acceptableLink(source),
+            url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://")
+        else { return }
+        func pixels(_ text: String?) -> Int? {
+            text.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { min(max($0, 1), 100_000) }
+        }
+        pendingImages.append(RenderedImage(url: url, alt: alt, line: 0, width: pixels(width), height: pixels(height)))
     }
 
     /// The spans of line `line` from `emphases` (one per character of its text, which starts at

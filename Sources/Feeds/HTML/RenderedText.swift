@@ -14,6 +14,8 @@ public struct RenderedText: Sendable, Equatable {
     public var links: [String]
     /// The runs of the lines the HTML marks bold or underlined, in line order.
     public var spans: [TextSpan] = []
+    /// The pictures (`<img>` with an http or https `src`), each after the line it stands at.
+    public var images: [RenderedImage] = []
 
     /// The lines joined with newlines.
     ///
@@ -61,5 +63,31 @@ public struct TextSpan: Sendable, Equatable {
         self.count = count
         self.bold = bold
         self.underline = underline
+    }
+}
+
+/// A picture of a rendered page: its absolute URL, its alt text, the line it stands at (its
+/// `[image: alt]` line, or the last line of its paragraph) and the size its tag gives.
+///
+/// ```swift
+/// let page = HTMLText.render("<p><img src=\"/a.png\" alt=\"A\" width=\"64\"></p>", width: 40,
+///                            baseURL: URL(string: "https://example.org/"))
+/// page.images.first?.url  // "https://example.org/a.png"
+/// ```
+public struct RenderedImage: Sendable, Equatable {
+    public var url: String
+    public var alt: String
+    /// The index in ``RenderedText/lines`` the picture goes after.
+    public var line: Int
+    /// `width` and `height` of the tag in CSS pixels, when given as plain numbers.
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: String, alt: String, line: Int, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.alt = alt
+        self.line = line
+        self.width = width
+        self.height = height
     }
 }

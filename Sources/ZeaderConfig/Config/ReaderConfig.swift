@@ -79,6 +79,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var behaviour = ReaderBehaviour()
     /// `ca-file`: extra CA certificates for https (ReaderConfig+Trust.swift).
     public var caFile: String?
+    /// `image-display`, `image-viewer`, `image-cache-size` (``PictureSettings``).
+    public var pictures = PictureSettings()
 
     public init() {}
 
@@ -300,6 +302,8 @@ public struct ReaderConfig: Equatable, Sendable {
             } catch {
                 throw fail(error.text)
             }
+        case _ where PictureSettings.directives.contains(directive):
+            do { _ = try config.pictures.apply(directive, arguments) } catch { throw fail(error.message) }
         case "ca-file":
             config.caFile = try Self.trustedCAFile(arguments).mapError { fail($0.message) }.get()
         case "full-article":

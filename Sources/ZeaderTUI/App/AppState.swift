@@ -158,6 +158,8 @@ public struct ArticleState: Equatable, Sendable {
     public var links: [String] = []
     /// The bold and underlined runs of `lines` (none for the HTML source).
     public var spans: [TextSpan] = []
+    /// The pictures' places in `lines` (empty when pictures are not drawn).
+    public var pictures: [PicturePlacement] = []
     public var renderedWidth = 0
     /// `^U`: the body's HTML source instead of its rendering.
     public var showsSource = false

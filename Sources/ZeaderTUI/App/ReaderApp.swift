@@ -71,6 +71,8 @@ public final class ReaderApp: @unchecked Sendable {
     var browser: String?
     /// The last mouse press, to tell a double click (ReaderApp+Mouse.swift).
     var lastClick: MouseClick?
+    /// The article's pictures: how they are drawn, the loaded ones (ReaderApp+Pictures.swift).
+    public internal(set) lazy var pictures = ArticlePictures(config: config)
     /// Called when the user quits.
     public var onQuit: (() -> Void)?
     public internal(set) var hasQuit = false
@@ -180,6 +182,7 @@ public final class ReaderApp: @unchecked Sendable {
         loadRestOfItemListIfNear()
         prepareVisibleRows()
         backend.draw(ReaderView.render(state, keyMap: config.keyMap))
+        drawArticlePictures()
     }
 
     /// Re-reads the feed rows (stored counts) and, when items came or went, the item list
@@ -247,7 +250,8 @@ public final class ReaderApp: @unchecked Sendable {
         }
         if var article = state.article, article.renderedWidth != state.width {
             let width = state.formats.articleWidth(terminalColumns: state.width - 1)
-            (article.lines, article.links, article.spans) = Self.renderedBody(article, width: max(10, width))
+            (article.lines, article.links, article.spans, article.pictures) = articleBodyWithPictures(
+                article, width: max(10, width))
             article.renderedWidth = state.width
             state.article = article
         }

@@ -188,6 +188,8 @@ enum ReaderMessage: Equatable {
     case fullArticlesNotAvailable
     /// `w`: the page gave no article (one line, kept with the item).
     case noFullArticle(String)
+    /// A picture of the article stays its alt text.
+    case pictureNotShown(alt: String, PictureProblem)
     case deletedItem(title: String)
     case deletedItems(Int)
     case deleteAllNeedsAList
@@ -285,6 +287,7 @@ enum ReaderMessage: Equatable {
         case .noPageToFetch: return "This item has no web page to fetch"
         case .fullArticlesNotAvailable: return "Full articles cannot be fetched here"
         case .noFullArticle(let problem): return "No full article: \(problem)"
+        case .pictureNotShown(let alt, let problem): return "Picture '\(alt)' not shown: \(Self.words(problem))"
         case .deletedItem(let title): return "Deleted \(title.isEmpty ? "the item" : "'\(title)'") (z to undo)"
         case .deletedItems(let count): return "Deleted \(count) items (z to undo)"
         case .deleteAllNeedsAList: return "Open a feed's item list to delete its items"
@@ -348,6 +351,20 @@ enum ReaderMessage: Equatable {
         }
     }
 
+    /// Why a picture stays its alt text, in words.
+    static func words(_ problem: PictureProblem) -> String {
+        switch problem {
+        case .notFetched(let reason): return reason
+        case .notDecoded(.tooManyBytes(let bytes)): return "\(ByteCount.text(Int64(bytes))), over the limit"
+        case .notDecoded(.tooManyPixels(let width, let height)): return "\(width) × \(height) pixels, over the limit"
+        case .notDecoded(.tooManyFrames(let frames)): return "\(frames - 1)+ frames, over the limit"
+        case .notDecoded(.unsupportedFormat): return "not a PNG, JPEG, GIF or still WebP picture"
+        case .notDecoded(.vectorImage): return "SVG pictures show as their text"
+        case .notDecoded(.truncated): return "the file is cut short"
+        case .notDecoded(.corrupt(let reason)): return "it cannot be decoded (\(reason))"
+        }
+    }
+
     var isError: Bool {
         switch self {
         case .keyNotBound, .notOnThisScreen, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks,
@@ -357,7 +374,7 @@ enum ReaderMessage: Equatable {
             .commandNeedsArgument, .unknownAction, .configCommandNotAvailable, .dumpformNotAvailable, .unknownCommand,
             .numberNeedsAList, .noEntry, .cannotSetInReader, .unknownVariable, .cannotSet, .noFeedTagged, .noFeedTitled,
             .selectFilterNeedsAList, .noSmartFeeds, .cannotFilter, .notifyFailed, .noBookmarkCommand, .noLinkToBookmark,
-            .noPageToFetch, .fullArticlesNotAvailable, .noFullArticle:
+            .noPageToFetch, .fullArticlesNotAvailable, .noFullArticle, .pictureNotShown:
             return true
         case .feedsEdited(let report): return !(report?.notes.isEmpty ?? true)
         case .noPreviousItem, .noNextItem, .noPreviousUnreadItems, .showingReadFeeds, .showingReadArticles, .sortedBy,

@@ -21,6 +21,8 @@ public final class CursesBackend: TerminalBackend {
     /// Mouse reports in the input, turned into mouse keys (``MouseReportDecoder``).
     private var mouseReports = MouseReportDecoder()
     public private(set) var mouseReporting = false
+    /// The pictures over the screen, drawn behind curses' back (``drawPictures(_:)``).
+    private var shownPictures: [PlacedPicture] = []
 
     /// `colorRules` (the config's newsboat `color` lines) replace the default palette's colours
     /// and attributes.
@@ -76,7 +78,10 @@ public final class CursesBackend: TerminalBackend {
     public func draw(_ buffer: ScreenBuffer) {
         guard !isEnded else { return }
         let full = previous == nil || previous!.width != buffer.width || previous!.height != buffer.height
-        if full { erase() }
+        if full {
+            erase()
+            shownPictures = []
+        }
         for y in 0..<buffer.height {
             if !full, let previous, (0..<buffer.width).allSatisfy({ previous[$0, y] == buffer[$0, y] }) { continue }
             var x = 0
@@ -166,6 +171,7 @@ public final class CursesBackend: TerminalBackend {
     public func end() {
         guard !isEnded else { return }
         isEnded = true
+        if !shownPictures.isEmpty { writeToTerminal(PlacedPicture.kittyDeleteAll) }
         endwin()
         if mouseReporting { writeMouseModes(on: false) }
     }
@@ -197,6 +203,30 @@ public final class CursesBackend: TerminalBackend {
 
     private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     private static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+    /// Curses does not know the pictures' cells: when they change, kitty's are deleted and the
+    /// whole screen repainted (leaving no mark of the old ones), then the new ones drawn.
+    public func drawPictures(_ pictures: [PlacedPicture]) {
+        guard !isEnded, pictures != shownPictures else { return }
+        if !shownPictures.isEmpty {
+            writeToTerminal(PlacedPicture.kittyDeleteAll)
+            clearok(zc_stdscr(), true)
+            refresh()
+        }
+        for picture in pictures { writeToTerminal(picture.bytes) }
+        shownPictures = pictures
+    }
+
+    private func writeToTerminal(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
 }
 
 // The terminal modes from before curses started, put back (with the normal screen and a

@@ -30,6 +30,8 @@ public protocol TerminalBackend: AnyObject {
     /// Asks the terminal for mouse reports (clicks and the wheel), or stops them so that the
     /// terminal's own selection works.
     func setMouseReporting(_ on: Bool)
+    /// Draws pictures over the frame just drawn (ArticlePictures.swift; none by default).
+    func drawPictures(_ pictures: [PlacedPicture])
 }
 
 extension TerminalBackend {
@@ -56,6 +58,8 @@ public final class TestBackend: TerminalBackend {
     /// What the test's terminal says of its mouse.
     public var terminalHasMouse = true
     public private(set) var mouseReporting = false
+    /// The pictures of each ``drawPictures(_:)``.
+    public private(set) var pictureFrames: [[PlacedPicture]] = []
 
     public init(width: Int, height: Int) { size = (width, height) }
 
@@ -74,4 +78,5 @@ public final class TestBackend: TerminalBackend {
     public func resume() {}
     public func end() { ended = true }
     public func setMouseReporting(_ on: Bool) { mouseReporting = on }
+    public func drawPictures(_ pictures: [PlacedPicture]) { pictureFrames.append(pictures) }
 }

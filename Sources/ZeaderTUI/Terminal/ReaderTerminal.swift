@@ -46,6 +46,10 @@ public enum ReaderTerminal {
             }
         }
         FatalSignalRestore.saveTerminalModes()
+        // Asked before curses reads the keyboard, which would take the answers for keys.
+        let graphics =
+            config.pictures.display == .auto
+            ? TerminalGraphics.ask(input: STDIN_FILENO, output: STDOUT_FILENO) : TerminalGraphics.Answers()
         let app = queue.sync {
             let backend = CursesBackend(
                 useColor: useColor, colorRules: config.colorRules, highlightRules: config.paintedHighlights)
@@ -53,6 +57,12 @@ public enum ReaderTerminal {
             return ReaderApp(
                 model: model, backend: backend, config: effectiveConfig, queue: queue, refresher: refresher,
                 fetcher: fetcher)
+        }
+        queue.sync {
+            app.pictures.display = TerminalGraphics.choose(
+                config.pictures.display, answers: graphics, environment: ProcessInfo.processInfo.environment)
+            if let cell = TerminalGraphics.cellPixels(of: STDOUT_FILENO) { app.pictures.cellPixels = cell }
+            app.pictures.sixelLimit = graphics.sixelLimit
         }
         store.container.startWatchingOtherProcesses()
         let inputEnd = Mutex<TerminalInputEnd?>(nil)
@@ -63,6 +73,8 @@ public enum ReaderTerminal {
                     continuation.resume()
                 }
                 app.start()
+                // Keys typed before the start, read with the terminal's answers.
+                for key in TerminalGraphics.keys(typedAhead: graphics.typedAhead) where !app.hasQuit { app.handle(key) }
                 let thread = Thread {
                     FatalSignalRestore.prepareThread()
                     if let reason = inputLoop(app: app, queue: queue, store: store) {

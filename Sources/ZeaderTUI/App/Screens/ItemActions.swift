@@ -96,6 +96,10 @@ extension ReaderApp {
             links.append(link)
             entries.append("\(links.count)  \(link)  [the item's link]")
         }
+        for (url, entry) in pictureLinks(article) where !links.contains(url) {
+            links.append(url)
+            entries.append("\(links.count)  \(entry)")
+        }
         guard !links.isEmpty else { return state.say(.reader(.noLinks)) }
         state.stack.append(
             .picker(PickerState(kind: .links, title: "Links of \(article.title)", entries: entries, values: links)))

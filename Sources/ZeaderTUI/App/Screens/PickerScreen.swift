@@ -27,7 +27,7 @@ extension ReaderApp {
             state.feedPosition.set(0, count: state.feeds.count, height: state.listHeight)
             state.say(.reader(.showingTag(state.views.tag)))
         case .links:
-            if let link = picker.selectedValue { open(link: link) }
+            if let link = picker.selectedValue { openLinkOrPicture(link) }
         case .discoveredFeeds: pickDiscoveredFeed()
         case .dialogs: goToDialog(at: picker.position.cursor)
         case .filters: applyPickedFilter()
@@ -41,7 +41,7 @@ extension ReaderApp {
         switch action {
         case .openInBrowser, .openInBrowserAndMarkRead:
             guard let link = picker.selectedValue, !link.isEmpty else { return state.say(.noLinkToOpen) }
-            open(link: link)
+            openLinkOrPicture(link)
         case .save: state.prompt = .writeLinks(text: "")
         case .toggleRead, .toggleFlag, .enqueue, .deleteArticle, .editFlags, .gotoURL, .showUrls, .pipeTo, .bookmark,
             .fullArticle:
