@@ -33,20 +33,25 @@ import ZeaderKit
         (.character("|"), "pipe-to"), (.character("g"), "sort"), (.character("G"), "rev-sort"), (.up, "up"),
         (.down, "down"), (.pageUp, "pageup"), (.pageDown, "pagedown"), (.home, "home"), (.end, "end"),
         (.character(","), "macro-prefix"), (.tab, "switch-focus"),
-        // newsboat's j and k in an item list go to the next and previous feed; Zeader keeps them
-        // moving the cursor (below).
+        // newsboat's j and k go to the next and previous feed from an item list only.
         (.character("j"), "next-feed"), (.character("k"), "prev-feed"),
     ]
 
-    /// Keys whose action in Zeader is not newsboat's, on purpose: j and k move as in every other
-    /// list of Zeader (newsboat's own users rebind them to up and down).
-    static let kept: [Key: Action] = [.character("j"): .down, .character("k"): .up]
+    /// newsboat's keys whose action holds in one view only: elsewhere newsboat gives them
+    /// nothing to do, and Zeader moves the cursor with them.
+    static let viewOnly: [Key: (view: KeyView, elsewhere: Action)] = [
+        .character("j"): (.articlelist, .down), .character("k"): (.articlelist, .up),
+    ]
 
     @Test func everyKeyOfNewsboatsTableDoesNewsboatsActionOrNothing() {
         for (key, name) in Self.newsboatTable {
             let bound = KeyMap.default.action(for: key)
-            if let kept = Self.kept[key] {
-                #expect(bound == kept, "\(key.name)")
+            if let only = Self.viewOnly[key] {
+                #expect(KeyMap.default.action(for: key, in: only.view) == Action(configName: name), "\(key.name)")
+                #expect(KeyMap.default.action(for: key, in: .searchresultslist) == Action(configName: name))
+                for view in [KeyView.feedlist, .article, .help, .urlview] {
+                    #expect(KeyMap.default.action(for: key, in: view) == only.elsewhere, "\(key.name) in \(view)")
+                }
             } else if let action = Action(configName: name) {
                 #expect(bound == action, "\(key.name) is newsboat's \(name), Zeader's \(bound?.rawValue ?? "nothing")")
             } else {

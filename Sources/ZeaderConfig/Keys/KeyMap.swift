@@ -15,7 +15,17 @@ public struct KeyMap: Equatable, Sendable {
     public init(_ bindings: [Key: Action]) { actions = bindings }
 
     /// The default keys: newsboat's where newsboat has the action (docs/ARCHITECTURE.md).
-    public static let `default` = KeyMap(
+    public static let `default`: KeyMap = {
+        var map = defaultGeneral
+        // newsboat's j and k in an item list go to the next and previous feed; elsewhere
+        // newsboat gives them nothing to do, and they move the cursor.
+        map.bind(.character("j"), to: .nextFeed, in: .articlelist)
+        map.bind(.character("k"), to: .prevFeed, in: .articlelist)
+        return map
+    }()
+
+    /// The default keys of every view.
+    private static let defaultGeneral = KeyMap(
         [
             .character("j"): .down, .down: .down, .character("k"): .up, .up: .up,
             .pageDown: .pageDown, .character(" "): .pageDown, .pageUp: .pageUp,
