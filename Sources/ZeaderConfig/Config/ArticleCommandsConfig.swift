@@ -28,6 +28,11 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
         case "bookmark-cmd":
             guard arguments.count == 1 else { throw ArticleConfigError("bookmark-cmd needs one command (quote it)") }
             bookmarkCommand = arguments[0]
+        case "bookmark-autopilot", "bookmark-interactive":
+            // ^B runs bookmark-cmd at once, the terminal handed to it: what both ask for with yes.
+            guard arguments.count == 1, ["yes", "no", "true", "false"].contains(arguments[0].lowercased()) else {
+                throw ArticleConfigError("\(directive) needs yes or no")
+            }
         case "notify-program":
             guard arguments.count == 1 else { throw ArticleConfigError("notify-program needs one command (quote it)") }
             notifyProgram = arguments[0]
