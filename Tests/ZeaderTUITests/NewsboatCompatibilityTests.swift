@@ -42,6 +42,9 @@ import Testing
         "show-read-feeds": "show-read-feeds no", "suppress-first-reload": "suppress-first-reload yes",
         "text-width": "text-width 72", "unbind-key": "unbind-key j", "user-agent": "user-agent \"Mozilla/5.0\"",
         "download-path": "download-path \"~/podcasts\"", "player": "player mpv",
+        "notify-always": "notify-always yes", "notify-beep": "notify-beep yes",
+        "notify-format": "notify-format \"%d new articles (%n unread articles, %f unread feeds)\"",
+        "notify-screen": "notify-screen yes", "notify-xterm": "notify-xterm yes",
     ]
 
     @Test func theTableCoversEveryDirectiveAndActionOfTheManual() throws {

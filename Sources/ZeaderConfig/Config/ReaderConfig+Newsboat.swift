@@ -64,6 +64,8 @@ extension ReaderConfig {
             do { views.itemOrder = try ItemSortOrder(newsboat: try one()) } catch let error as ZeaderError {
                 warnings.append(fail("\(error) (the default order is kept)"))
             }
+        case _ where NotifySettings.directives.contains(directive):
+            do { warnings += try notify.apply(directive, arguments).map { fail($0.text) } } catch { throw fail(error.text) }
         case _ where ListFormats.directives.contains(directive):
             try applyFormat(directive, arguments, fail: fail)
         default:

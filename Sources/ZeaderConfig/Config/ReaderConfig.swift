@@ -72,6 +72,8 @@ public struct ReaderConfig: Equatable, Sendable {
     /// `confirm-exit`, `refresh-on-startup`, `user-agent` and newsboat's other settings of how
     /// the reader behaves (``ReaderBehaviour``).
     public var behaviour = ReaderBehaviour()
+    /// `notify-format`, `notify-always` and the terminal's signals (``NotifySettings``).
+    public var notify = NotifySettings()
     /// `ca-file`: extra CA certificates for https (ReaderConfig+Trust.swift).
     public var caFile: String?
 

@@ -23,6 +23,8 @@ public protocol TerminalBackend: AnyObject {
     func resume()
     /// Restores the terminal for good.
     func end()
+    /// Writes `sequence` to the terminal as it is: the bell, a window title (``NotifySettings``).
+    func signal(_ sequence: String)
 }
 
 /// A backend for tests: a fixed-size screen, keys fed by the test, every frame kept.
@@ -56,4 +58,7 @@ public final class TestBackend: TerminalBackend {
     public func suspend() { suspendCount += 1 }
     public func resume() {}
     public func end() { ended = true }
+    /// What ``signal(_:)`` was given, in order.
+    public private(set) var signals: [String] = []
+    public func signal(_ sequence: String) { signals.append(sequence) }
 }
