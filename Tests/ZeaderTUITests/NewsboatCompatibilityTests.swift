@@ -44,6 +44,12 @@ import Testing
         "download-path": "download-path \"~/podcasts\"", "player": "player mpv",
         "notify-always": "notify-always yes", "notify-beep": "notify-beep yes",
         "notify-format": "notify-format \"%d new articles (%n unread articles, %f unread feeds)\"",
+        "searchresult-title-format": "searchresult-title-format \"%N %V - Search result (%u unread, %t total)\"",
+        "urlview-title-format": "urlview-title-format \"%N %V - URLs\"",
+        "selecttag-title-format": "selecttag-title-format \"%N %V - Select tag\"",
+        "selectfilter-title-format": "selectfilter-title-format \"%N %V - Select filter\"",
+        "dialogs-title-format": "dialogs-title-format \"%N %V - Dialogs\"",
+        "help-title-format": "help-title-format \"%N %V - Help\"",
         "notify-screen": "notify-screen yes", "notify-xterm": "notify-xterm yes",
     ]
 
