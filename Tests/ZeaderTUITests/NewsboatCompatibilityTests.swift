@@ -50,6 +50,7 @@ import Testing
         "selectfilter-title-format": "selectfilter-title-format \"%N %V - Select filter\"",
         "dialogs-title-format": "dialogs-title-format \"%N %V - Dialogs\"",
         "help-title-format": "help-title-format \"%N %V - Help\"",
+        "download-full-page": "download-full-page yes", "scrolloff": "scrolloff 5", "wrap-scroll": "wrap-scroll yes",
         "notify-screen": "notify-screen yes", "notify-xterm": "notify-xterm yes",
     ]
 

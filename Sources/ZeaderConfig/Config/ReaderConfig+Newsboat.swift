@@ -53,6 +53,10 @@ extension ReaderConfig {
             reloadTime = try count(1...100_000)
             if autoReload { refreshIntervalMinutes = reloadTime }
         case "reload-threads": reloadThreads = try clamped(1...64)
+        case "scrolloff":
+            guard let rows = Int(try one()), rows >= 0 else { throw fail("scrolloff needs a number of rows (0 or more)") }
+            scrolling.scrolloff = min(rows, ListScrolling.widestScrolloff)
+        case "wrap-scroll": scrolling.wraps = try yesNo()
         case "show-read-feeds": views.showReadFeeds = try yesNo()
         case "show-read-articles": views.showReadArticles = try yesNo()
         // An order Zeader does not know keeps the default, as newsboat does.

@@ -72,6 +72,8 @@ public struct ReaderConfig: Equatable, Sendable {
     /// `confirm-exit`, `refresh-on-startup`, `user-agent` and newsboat's other settings of how
     /// the reader behaves (``ReaderBehaviour``).
     public var behaviour = ReaderBehaviour()
+    /// `scrolloff`, `wrap-scroll`: how the cursor moves in lists (``ListScrolling``).
+    public var scrolling = ListScrolling()
     /// `notify-format`, `notify-always` and the terminal's signals (``NotifySettings``).
     public var notify = NotifySettings()
     /// `ca-file`: extra CA certificates for https (ReaderConfig+Trust.swift).
@@ -299,6 +301,12 @@ public struct ReaderConfig: Equatable, Sendable {
             }
         case "ca-file":
             config.caFile = try Self.trustedCAFile(arguments).mapError { fail($0.message) }.get()
+        case "download-full-page":
+            // newsboat's page for items without content: Zeader's full article of every feed.
+            guard arguments.count == 1, let yes = ["yes": true, "no": false][arguments[0].lowercased()] else {
+                throw fail("download-full-page needs yes or no")
+            }
+            if yes { config.fullArticleScopes.append(.all) }
         case "full-article":
             guard arguments.count == 1 else { throw fail("full-article needs one feed URL, tag:NAME, or * (every feed)") }
             config.fullArticleScopes.append(FeedScope(parsing: arguments[0]))

@@ -92,7 +92,7 @@ public enum NewsboatCompatibility {
         entry("dialogs-title-format", .honoured),
         entry("dirbrowser-title-format", .ignored("Zeader has no folder browser: s asks for a path")),
         entry("display-article-progress", .ignored("the article's status line shows its position")),
-        entry("download-full-page", .ignored("full-article * fetches the full article of every new item's page")),
+        entry("download-full-page", .honouredAs("full-article * (every new item's full article, from its page)")),
         entry("download-retries", .honoured),
         entry("download-timeout", .honoured),
         entry("error-log", .ignored("a feed's error is kept with it: zeader list shows it, the reader marks it with !")),
@@ -136,7 +136,7 @@ public enum NewsboatCompatibility {
         entry("reset-unread-on-update", .ignored("an item keeps its read state when its feed changes its text")),
         entry("run-on-startup", .ignored("a macro (, then its key) runs actions in order")),
         entry("save-path", .honoured),
-        entry("scrolloff", .ignored("the list scrolls when the cursor reaches its edge")),
+        entry("scrolloff", .honoured),
         entry("search-highlight-colors", .ignored("highlight lines colour matching text")),
         entry("searchresult-title-format", .honoured),
         entry("selectfilter-title-format", .honoured),
@@ -157,7 +157,7 @@ public enum NewsboatCompatibility {
         entry("opml-url", .ignored("zeader import FILE reads an OPML file once")),
         entry("urlview-title-format", .honoured),
         entry("user-agent", .honoured),
-        entry("wrap-scroll", .ignored("the cursor stops at the list's ends")),
+        entry("wrap-scroll", .honoured),
     ]
 
     /// Each sync service's directives: Zeader speaks the Google Reader API only.

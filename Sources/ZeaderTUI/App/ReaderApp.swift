@@ -88,6 +88,7 @@ public final class ReaderApp: @unchecked Sendable {
         state.colors = config.useColor
         state.highlights = config.highlightRules
         state.formats = config.formats
+        state.scrolling = config.scrolling
         state.views = config.views
         state.showsKeymapHint = config.behaviour.showKeymapHint
         browser = config.browser
