@@ -90,6 +90,9 @@ struct RefreshCommand: AsyncParsableCommand {
             }
         }
         CommandOutput.write(summary.line + "\n")
+        if let path = config.behaviour.errorLog {
+            do { try ErrorLog.append(summary, to: path) } catch { CommandOutput.warn("zeader refresh: \(error)") }
+        }
         if let message = config.notify.message(
             NotifyCounts(summary, unreadPerFeed: (try? FeedLibrary(store: store).servers().map(\.unread)) ?? []),
             summary: summary)

@@ -50,6 +50,9 @@ import Testing
         "selectfilter-title-format": "selectfilter-title-format \"%N %V - Select filter\"",
         "dialogs-title-format": "dialogs-title-format \"%N %V - Dialogs\"",
         "help-title-format": "help-title-format \"%N %V - Help\"",
+        "always-display-description": "always-display-description yes", "error-log": "error-log \"~/.newsboat/error.log\"",
+        "external-url-viewer": "external-url-viewer \"urlview\"", "pager": "pager \"less %f\"",
+        "reload-only-visible-feeds": "reload-only-visible-feeds yes",
         "download-full-page": "download-full-page yes", "scrolloff": "scrolloff 5", "wrap-scroll": "wrap-scroll yes",
         "notify-screen": "notify-screen yes", "notify-xterm": "notify-xterm yes",
     ]

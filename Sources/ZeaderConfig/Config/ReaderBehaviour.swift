@@ -38,6 +38,14 @@ public struct ReaderBehaviour: Equatable, Sendable {
     public var downloadTimeoutSeconds: Int?
     /// `user-agent`: the `User-Agent` header of every fetch; nil: `zeader/VERSION`.
     public var userAgent: String?
+    /// `always-display-description`: the article shows the feed's description (summary) above
+    /// its content when it has both.
+    public var alwaysDisplayDescription = false
+    /// `reload-only-visible-feeds`: `R` refreshes the feeds the list shows (a tag, a filter,
+    /// read feeds hidden), not every feed.
+    public var reloadOnlyVisibleFeeds = false
+    /// `error-log`: each refresh's failures are added to this file (`~/` is the home folder).
+    public var errorLog: String?
 
     public init() {}
 }
@@ -61,7 +69,8 @@ extension ReaderBehaviour {
     static let directives: Set<String> = [
         "confirm-exit", "confirm-mark-all-feeds-read", "confirm-mark-feed-read", "refresh-on-startup",
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
-        "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds",
+        "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "always-display-description",
+        "reload-only-visible-feeds", "error-log",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
@@ -102,6 +111,9 @@ extension ReaderBehaviour {
         case "goto-next-feed": gotoNextFeed = try yesNo()
         case "goto-first-unread": gotoFirstUnread = try yesNo()
         case "prepopulate-query-feeds": prepopulateQueryFeeds = try yesNo()
+        case "always-display-description": alwaysDisplayDescription = try yesNo()
+        case "reload-only-visible-feeds": reloadOnlyVisibleFeeds = try yesNo()
+        case "error-log": errorLog = value.isEmpty ? nil : value
         case "download-retries": downloadRetries = try number(Self.retriesRange)
         case "download-timeout": downloadTimeoutSeconds = try number(Self.timeoutRange)
         case "user-agent":

@@ -70,7 +70,7 @@ public enum NewsboatCompatibility {
 
     /// The reader's own directives: lists, keys, colours, commands, formats.
     private static let readerDirectives: [Entry] = [
-        entry("always-display-description", .ignored("the article shows the feed's content, else its description")),
+        entry("always-display-description", .honoured),
         entry("always-download", .ignored("every refresh asks with ETag and Last-Modified, and a feed that changed is read")),
         entry("article-sort-order", .honoured),
         entry("articlelist-format", .honoured),
@@ -95,8 +95,8 @@ public enum NewsboatCompatibility {
         entry("download-full-page", .honouredAs("full-article * (every new item's full article, from its page)")),
         entry("download-retries", .honoured),
         entry("download-timeout", .honoured),
-        entry("error-log", .ignored("a feed's error is kept with it: zeader list shows it, the reader marks it with !")),
-        entry("external-url-viewer", .ignored("U lists the article's links inside the reader")),
+        entry("error-log", .honoured),
+        entry("external-url-viewer", .honoured),
         entry("feed-sort-order", .honoured),
         entry("feedlist-format", .honoured),
         entry("feedlist-title-format", .honoured),
@@ -126,11 +126,11 @@ public enum NewsboatCompatibility {
         entry(
             "openbrowser-and-mark-jumps-to-next-unread",
             .ignored("O leaves the cursor on the item; n goes to the next unread")),
-        entry("pager", .ignored("the article is shown inside the reader; | (pipe-to) sends it to a program")),
+        entry("pager", .honoured),
         entry("podcast-auto-enqueue", .ignored("e queues an item's enclosure; zeader podcasts lists the queue")),
         entry("prepopulate-query-feeds", .honoured),
         entry("refresh-on-startup", .honoured),
-        entry("reload-only-visible-feeds", .ignored("R refreshes every feed")),
+        entry("reload-only-visible-feeds", .honoured),
         entry("reload-threads", .honoured),
         entry("reload-time", .honoured),
         entry("reset-unread-on-update", .ignored("an item keeps its read state when its feed changes its text")),

@@ -7,6 +7,7 @@ extension ReaderApp {
     /// `notify-program`, which starts without being waited for; if it fails, the status line
     /// says so in one line. On `queue`.
     func notifyNewItems(_ summary: RefreshSummary) {
+        logRefreshErrors(summary)
         let unread = (try? model.feedRows(countingSmartFeeds: false).filter { $0.serverID != nil }.map(\.unread)) ?? []
         guard let message = config.notify.message(NotifyCounts(summary, unreadPerFeed: unread), summary: summary) else {
             return

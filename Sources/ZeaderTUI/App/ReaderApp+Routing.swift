@@ -28,7 +28,7 @@ extension ReaderApp {
         case .hardQuit: quit()
         case .help: showHelp()
         case .redraw: backend.updateSize()
-        case .refreshAll: refresh([])
+        case .refreshAll: refresh(feedsToRefreshAll())
         case .markAllRead: if !asksBeforeMarkingAllRead() { markAllRead() }
         case .search: state.prompt = state.searchPrompt()
         case .addFeed: state.prompt = .addFeed(text: "")

@@ -309,11 +309,12 @@ public final class ReaderApp: @unchecked Sendable {
     }
 
     func showArticle(_ id: ObjectID) {
-        guard let article = model.article(id) else { return }
+        guard let article = model.article(id).map({ withDescription($0, id) }) else { return }
         state.pendingLinkNumber = ""
         if state.screen == .article { state.stack.removeLast() }
         state.stack.append(.article(article))
         attempt { try model.setRead(id, true) }
+        if showInPager(article) { state.stack.removeLast() }  // pager (ReaderApp+ArticleViewers.swift)
     }
 
     func back() {

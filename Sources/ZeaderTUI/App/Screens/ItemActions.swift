@@ -85,6 +85,7 @@ extension ReaderApp {
     /// `U`: the item's links, its own link first, then its enclosure (podcast media), which
     /// `o` opens as any link (a `browser` macro may hand it to a player).
     func showLinkList(_ id: ObjectID) {
+        if showLinksExternally(id) { return }  // external-url-viewer
         guard let article = article(of: id) else { return state.say(.reader(.needsItem)) }
         var links = article.links
         if let link = article.link, !link.isEmpty, !links.contains(link) { links.insert(link, at: 0) }
