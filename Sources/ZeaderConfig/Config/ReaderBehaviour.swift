@@ -46,6 +46,8 @@ public struct ReaderBehaviour: Equatable, Sendable {
     public var reloadOnlyVisibleFeeds = false
     /// `error-log`: each refresh's failures are added to this file (`~/` is the home folder).
     public var errorLog: String?
+    /// `max-browser-tabs`: the most links `open-all-unread-in-browser` opens at a time.
+    public var maxBrowserTabs = 10
 
     public init() {}
 }
@@ -70,13 +72,14 @@ extension ReaderBehaviour {
         "confirm-exit", "confirm-mark-all-feeds-read", "confirm-mark-feed-read", "refresh-on-startup",
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
         "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "always-display-description",
-        "reload-only-visible-feeds", "error-log",
+        "reload-only-visible-feeds", "error-log", "max-browser-tabs",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
     /// wait than these only keep a dead feed's refresh from ending.
     static let retriesRange = 1...10
     static let timeoutRange = 1...3600
+    static let browserTabsRange = 1...100
 
     /// Applies one of ``directives``; a number out of range comes back as the warning to give.
     mutating func apply(_ directive: String, _ arguments: [String]) throws(ReaderConfigError.Message)
@@ -114,6 +117,7 @@ extension ReaderBehaviour {
         case "always-display-description": alwaysDisplayDescription = try yesNo()
         case "reload-only-visible-feeds": reloadOnlyVisibleFeeds = try yesNo()
         case "error-log": errorLog = value.isEmpty ? nil : value
+        case "max-browser-tabs": maxBrowserTabs = try number(Self.browserTabsRange)
         case "download-retries": downloadRetries = try number(Self.retriesRange)
         case "download-timeout": downloadTimeoutSeconds = try number(Self.timeoutRange)
         case "user-agent":

@@ -115,7 +115,7 @@ public enum NewsboatCompatibility {
         entry("keep-articles-days", .honouredAs("keep-days (see RETENTION)")),
         entry("macro", .honoured),
         entry("mark-as-read-on-hover", .ignored("an item is marked read when opened; N toggles it")),
-        entry("max-browser-tabs", .ignored("Zeader opens one link at a time")),
+        entry("max-browser-tabs", .honoured),
         entry("max-items", .honoured),
         entry("notify-always", .honoured),
         entry("notify-beep", .honoured),
@@ -234,16 +234,14 @@ public enum NewsboatCompatibility {
     private static let newsboatActions: [Entry] =
         honoured(
             "open", "quit", "hard-quit", "reload", "reload-all", "mark-feed-read", "mark-all-feeds-read")
-        + [entry("mark-all-above-as-read", .ignored("A marks the whole feed read (u undoes)")), entry("save", .honoured)]
+        + [entry("mark-all-above-as-read", .honoured), entry("save", .honoured)]
         + [entry("save-all", .ignored("s saves one article; zeader items --json prints a feed's items"))]
         + honoured(
             "next-unread", "prev-unread", "next", "prev", "random-unread", "open-in-browser",
             "open-in-browser-and-mark-read",
             "help", "toggle-source-view", "toggle-article-read", "toggle-show-read-feeds", "show-urls", "clear-tag",
             "set-tag", "open-search", "goto-url")
-        + ["open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read"].map {
-            entry($0, .ignored("Zeader opens one link at a time: o on each item"))
-        }
+        + honoured("open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read")
         + ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero"].map {
             entry($0, .ignored("# (goto-url) asks for a link's number"))
         }

@@ -83,6 +83,10 @@ extension ReaderApp {
         case .pipeTo: onScreen(.item(.pipeTo))
         case .bookmark: onScreen(.item(.bookmark))
         case .fullArticle: onScreen(.item(.fullArticle))
+        // A list's unread items (ReaderApp+UnreadLinks.swift).
+        case .openAllUnreadInBrowser: openAllUnreadInBrowser(markingRead: false)
+        case .openAllUnreadInBrowserAndMarkRead: openAllUnreadInBrowser(markingRead: true)
+        case .markAllAboveAsRead: markAllAboveAsRead()
         }
         if modelChanged { reloadFromModel() }
     }
