@@ -53,7 +53,8 @@ import Testing
         "always-display-description": "always-display-description yes", "error-log": "error-log \"~/.newsboat/error.log\"",
         "external-url-viewer": "external-url-viewer \"urlview\"", "pager": "pager \"less %f\"",
         "reload-only-visible-feeds": "reload-only-visible-feeds yes",
-        "max-browser-tabs": "max-browser-tabs 4", "download-full-page": "download-full-page yes", "scrolloff": "scrolloff 5",
+        "max-browser-tabs": "max-browser-tabs 4", "run-on-startup": "run-on-startup \"next-unread; open\"",
+        "download-full-page": "download-full-page yes", "scrolloff": "scrolloff 5",
         "wrap-scroll": "wrap-scroll yes",
         "notify-screen": "notify-screen yes", "notify-xterm": "notify-xterm yes",
     ]

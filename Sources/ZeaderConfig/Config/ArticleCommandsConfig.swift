@@ -20,6 +20,8 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
     /// `pager`: the article is shown by this command (through `sh -c`, `%f` the file it is
     /// written to) instead of in the reader; nil or `internal`: the reader; empty: `$PAGER`.
     public var pager: String?
+    /// `run-on-startup next-unread ; open`: steps run, as a macro's, when the reader starts.
+    public var startupSteps: [MacroStep] = []
     /// `macro x open toggle-read`: after the macro prefix, `x` runs those steps in order.
     public var macros: [Character: [MacroStep]] = [:]
 
@@ -38,6 +40,18 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
             // ^B runs bookmark-cmd at once, the terminal handed to it: what both ask for with yes.
             guard arguments.count == 1, ["yes", "no", "true", "false"].contains(arguments[0].lowercased()) else {
                 throw ArticleConfigError("\(directive) needs yes or no")
+            }
+        case "run-on-startup":
+            // One quoted list (`"next-unread; open"`) or several words: the same steps.
+            let words = arguments.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+            switch MacroLine(words).actions(key: directive) {
+            case .success(let steps): startupSteps = steps
+            case .failure(let problem):
+                var warning = ArticleConfigError(
+                    problem.message.replacingOccurrences(of: "macro \(directive): ", with: "\(directive): ")
+                        .replacingOccurrences(of: "(macro ignored)", with: "(line ignored)"))
+                warning.isWarning = problem.isWarning
+                throw warning
             }
         case "external-url-viewer", "pager":
             guard arguments.count == 1 else { throw ArticleConfigError("\(directive) needs one command (quote it)") }

@@ -138,6 +138,7 @@ public final class ReaderApp: @unchecked Sendable {
             syncTimer = backgroundRefreshTimer(seconds: min(config.syncIntervalSeconds, ReaderConfig.longestIntervalSeconds))
         }
         if refresher?.refreshesOnStart == true || (refresher != nil && config.refreshesAtStart) { perform(.refreshAll) }
+        runStartupSteps()  // run-on-startup (ReaderApp+Macros.swift)
         redraw()
         if state.feedSummary != nil { queue.async { [self] in completeFeedListAndRedraw() } }
     }
