@@ -46,6 +46,8 @@ public struct ReaderBehaviour: Equatable, Sendable {
     public var reloadOnlyVisibleFeeds = false
     /// `error-log`: each refresh's failures are added to this file (`~/` is the home folder).
     public var errorLog: String?
+    /// `confirm-delete-all-articles`: `^D` asks before deleting the list's items.
+    public var confirmDeleteAllArticles = true
     /// `max-browser-tabs`: the most links `open-all-unread-in-browser` opens at a time.
     public var maxBrowserTabs = 10
 
@@ -72,7 +74,7 @@ extension ReaderBehaviour {
         "confirm-exit", "confirm-mark-all-feeds-read", "confirm-mark-feed-read", "refresh-on-startup",
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
         "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "always-display-description",
-        "reload-only-visible-feeds", "error-log", "max-browser-tabs",
+        "reload-only-visible-feeds", "error-log", "max-browser-tabs", "confirm-delete-all-articles",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
@@ -118,6 +120,7 @@ extension ReaderBehaviour {
         case "reload-only-visible-feeds": reloadOnlyVisibleFeeds = try yesNo()
         case "error-log": errorLog = value.isEmpty ? nil : value
         case "max-browser-tabs": maxBrowserTabs = try number(Self.browserTabsRange)
+        case "confirm-delete-all-articles": confirmDeleteAllArticles = try yesNo()
         case "download-retries": downloadRetries = try number(Self.retriesRange)
         case "download-timeout": downloadTimeoutSeconds = try number(Self.timeoutRange)
         case "user-agent":

@@ -228,6 +228,7 @@ public struct ReaderConfig: Equatable, Sendable {
             case .success(let action): config.keyMap.bind(key, to: action, in: scope.view)
             case .failure(let problem): config.warnings.append(fail("\(problem.message) (line ignored)"))
             }
+        case "bind": try config.applyBind(arguments, fail: fail)  // newsboat's newer form (ReaderConfig+Bind.swift)
         case "unbind-key":
             // As with bind-key, newsboat's optional view word; `-a` unbinds every key.
             guard arguments.count == 1 || arguments.count == 2 else { throw fail("unbind-key needs one key, or -a") }

@@ -158,6 +158,9 @@ public enum NewsboatCompatibility {
         entry("urlview-title-format", .honoured),
         entry("user-agent", .honoured),
         entry("wrap-scroll", .honoured),
+        // newsboat's directives after 2.21.
+        entry("bind", .honoured),
+        entry("confirm-delete-all-articles", .honoured),
     ]
 
     /// Each sync service's directives: Zeader speaks the Google Reader API only.
