@@ -45,3 +45,19 @@ import Testing
         #expect(h.queue.sync { h.app.state.items?.ids.count } == 0)
     }
 }
+
+/// newsboat's `swap-title-and-hints`.
+@Suite struct SwapTitleAndHintsTests {
+    @Test func theTitleBarIsAtTheBottomAndTheHintsAtTheTop() throws {
+        let plain = try Harness(width: 100, height: 20)
+        let swapped = try Harness(
+            width: 100, height: 20, config: try ReaderConfig.parse("swap-title-and-hints yes", file: "c"))
+        _ = plain.screen
+        _ = swapped.screen
+        #expect(plain.line(0).hasPrefix("Zeader"))
+        #expect(swapped.line(19) == plain.line(0))
+        #expect(swapped.line(0) == plain.line(19))
+        #expect(swapped.line(1) == plain.line(1))
+        #expect(try ReaderConfig.parse("swap-title-and-hints no", file: "c").formats.swapTitleAndHints == false)
+    }
+}

@@ -37,6 +37,8 @@ public struct ListFormats: Equatable, Sendable {
     public var dateTime: DateTimeFormat?
     /// `text-width`: the article's widest line; 0 is the terminal's width.
     public var textWidth = 0
+    /// `swap-title-and-hints`: the title bar at the bottom and the status line at the top.
+    public var swapTitleAndHints = false
 
     public init() {}
 

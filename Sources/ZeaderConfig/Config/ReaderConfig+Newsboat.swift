@@ -57,6 +57,7 @@ extension ReaderConfig {
             guard let rows = Int(try one()), rows >= 0 else { throw fail("scrolloff needs a number of rows (0 or more)") }
             scrolling.scrolloff = min(rows, ListScrolling.widestScrolloff)
         case "wrap-scroll": scrolling.wraps = try yesNo()
+        case "swap-title-and-hints": formats.swapTitleAndHints = try yesNo()
         // Zeader's prompts keep no history: what 0 asks for; another number is the table's warning.
         case "history-limit" where arguments == ["0"]: break
         case "show-read-feeds": views.showReadFeeds = try yesNo()

@@ -147,7 +147,7 @@ public enum NewsboatCompatibility {
         entry("show-read-articles", .honoured),
         entry("show-read-feeds", .honoured),
         entry("suppress-first-reload", .honoured),
-        entry("swap-title-and-hints", .ignored("the title is at the top, the status line at the bottom")),
+        entry("swap-title-and-hints", .honoured),
         entry("text-width", .honoured),
         entry(
             "toggleitemread-jumps-to-next-unread",
