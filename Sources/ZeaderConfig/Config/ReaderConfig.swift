@@ -72,6 +72,8 @@ public struct ReaderConfig: Equatable, Sendable {
     /// `confirm-exit`, `refresh-on-startup`, `user-agent` and newsboat's other settings of how
     /// the reader behaves (``ReaderBehaviour``).
     public var behaviour = ReaderBehaviour()
+    /// `search-highlight-colors`: the colours of the searched words in an article (``SearchHighlight``).
+    public var searchHighlight: SearchHighlight?
     /// `scrolloff`, `wrap-scroll`: how the cursor moves in lists (``ListScrolling``).
     public var scrolling = ListScrolling()
     /// `notify-format`, `notify-always` and the terminal's signals (``NotifySettings``).

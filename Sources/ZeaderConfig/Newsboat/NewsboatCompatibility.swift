@@ -137,7 +137,7 @@ public enum NewsboatCompatibility {
         entry("run-on-startup", .honoured),
         entry("save-path", .honoured),
         entry("scrolloff", .honoured),
-        entry("search-highlight-colors", .ignored("highlight lines colour matching text")),
+        entry("search-highlight-colors", .honoured),
         entry("searchresult-title-format", .honoured),
         entry("selectfilter-title-format", .honoured),
         entry("selecttag-format", .ignored("the tag picker lists each tag with its feeds' unread count")),

@@ -75,6 +75,18 @@ extension ReaderApp {
         return article
     }
 
+    /// With `search-highlight-colors`: the article's searched words in those colours when it
+    /// was opened from search results, none otherwise.
+    func highlightSearchedWords() {
+        guard let search = config.searchHighlight, state.highlights.indices.contains(search.ruleIndex) else { return }
+        let words: String? =
+            switch state.items?.source {
+            case .search(let text), .feedSearch(let text, _): text
+            default: nil
+            }
+        if let rule = search.rule(for: words) { state.highlights[search.ruleIndex] = rule }
+    }
+
     /// `R`'s feeds: every one (empty), or with `reload-only-visible-feeds` those the list shows.
     func feedsToRefreshAll() -> [ObjectID] {
         guard config.behaviour.reloadOnlyVisibleFeeds else { return [] }

@@ -314,6 +314,7 @@ public final class ReaderApp: @unchecked Sendable {
         state.pendingLinkNumber = ""
         if state.screen == .article { state.stack.removeLast() }
         state.stack.append(.article(article))
+        highlightSearchedWords()
         attempt { try model.setRead(id, true) }
         if showInPager(article) { state.stack.removeLast() }  // pager (ReaderApp+ArticleViewers.swift)
     }
