@@ -21,6 +21,7 @@ final class NullBackend: TerminalBackend {
     func suspend() {}
     func resume() {}
     func end() {}
+    func signal(_ sequence: String) {}
 }
 
 /// One feed file of the corpus: items `first..<first + count`, newest last.

@@ -91,10 +91,19 @@ struct RefreshCommand: AsyncParsableCommand {
             }
         }
         CommandOutput.write(summary.line + "\n")
-        if let message = RefreshNotifier.message(for: summary),
-            let problem = await RefreshNotifier.notify(configured: config.articleCommands.notifyProgram, message: message)
+        if let path = config.behaviour.errorLog {
+            do { try ErrorLog.append(summary, to: path) } catch { CommandOutput.warn("zeader refresh: \(error)") }
+        }
+        if let message = config.notify.message(
+            NotifyCounts(summary, unreadPerFeed: (try? FeedLibrary(store: store).servers().map(\.unread)) ?? []),
+            summary: summary)
         {
-            CommandOutput.warn("zeader refresh: \(TerminalText.line(problem.description))")
+            // The bell and the window's title go to the terminal the command runs in, if any.
+            let signals = config.notify.terminalSignals(for: message)
+            if !signals.isEmpty, isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data(signals.utf8)) }
+            if let problem = await RefreshNotifier.notify(configured: config.articleCommands.notifyProgram, message: message) {
+                CommandOutput.warn("zeader refresh: \(TerminalText.line(problem.description))")
+            }
         }
         if !summary.failures.isEmpty || only != nil { throw ExitCode.failure }
     }

@@ -21,7 +21,10 @@ struct ConfigCheckCLITests {
         #expect(r.status == 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines.first == "\(file.path):3: warning: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)")
+        #expect(
+            lines.first
+                == "\(file.path):3: warning: newsboat's 'cache-file' is not used: the store is --db PATH or $ZEADER_DB; zeader import reads newsboat's cache.db (line ignored)"
+        )
         #expect(lines.dropFirst().first?.hasPrefix("\(file.path):4: warning: unknown action 'fly'") == true)
         #expect(lines.last == "\(file.path):5: error: show-read-feeds needs yes or no")
     }
@@ -36,7 +39,7 @@ struct ConfigCheckCLITests {
         #expect(r.status == 0, "\(r.stdout)")
         #expect(
             r.stdout.split(separator: "\n").map(String.init) == [
-                "\(file.path):1: warning: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)",
+                "\(file.path):1: warning: newsboat's 'cache-file' is not used: the store is --db PATH or $ZEADER_DB; zeader import reads newsboat's cache.db (line ignored)",
                 "\(file.path):2: warning: unknown directive 'frobnicate' (line ignored)",
             ])
     }

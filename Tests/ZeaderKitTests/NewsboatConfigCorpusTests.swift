@@ -59,5 +59,8 @@ struct NewsboatConfigCorpusTests {
             "newsboat config corpus: \(Self.configs.count - stopped.count) of \(Self.configs.count) start the reader;"
                 + " \(honoured) of \(lines) lines honoured (\(String(format: "%.1f", percent))%), \(reported) reported")
         #expect(lines > 1000)
+        // What is left is mostly what has no equivalent (sync services, podboat's screen) or
+        // belongs to other parts (newsboat's filter language, the urls file's sources).
+        #expect(percent >= 90.0, "honoured \(honoured) of \(lines)")
     }
 }

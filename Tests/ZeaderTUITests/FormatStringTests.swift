@@ -79,8 +79,23 @@ import Testing
         #expect(trailing.render(width: 0) { _ in nil } == "50%")
         #expect(!trailing.problems.isEmpty)
         #expect(FormatString("%4").render(width: 0) { _ in nil } == "%4")
-        #expect(FormatString("x%>").render(width: 5) { _ in nil } == "x%>")
         #expect(FormatString("%4i %t").problems.isEmpty)
+    }
+
+    /// Formats of real newsboat configs that newsboat reads.
+    @Test func fillWithoutACharacterAndAPercentEndingAConditional() {
+        // `%>` last: the fill is blank.
+        let fill = FormatString("%t %>")
+        #expect(fill.problems.isEmpty)
+        #expect(fill.render(width: 8) { values[$0] == nil ? nil : "ab" } == "ab      ")
+        let right = FormatString("%3i. %t %> %T")
+        #expect(right.render(width: 20) { ["i": "1", "t": "A", "T": "Feed"][$0] } == "  1. A          Feed")
+        // newsboat ends a conditional's part at its first `?`: `%?u?*%?` is "*" when u is set.
+        let unread = FormatString("%?u?*%?*| %-3i")
+        #expect(unread.problems.isEmpty)
+        #expect(unread.render(width: 0) { ["u": "N", "i": "7"][$0] } == "**| 7  ")
+        #expect(unread.render(width: 0) { ["i": "7"][$0] } == "*| 7  ")
+        #expect(FormatString("%?T?%-4T&none%?!").render(width: 0) { _ in nil } == "none!")
     }
 
     @Test func hugeWidthsAreBounded() {

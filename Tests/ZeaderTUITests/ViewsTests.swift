@@ -172,7 +172,7 @@ import ZeaderKit
         #expect(config.colorRules == [ColorRule(element: "listfocus", foreground: 3, background: 4, attributes: ["bold"])])
         #expect(
             config.warnings.map(\.description) == [
-                "config:14: newsboat's 'cache-file' has no equivalent in Zeader (line ignored)"
+                "config:14: newsboat's 'cache-file' is not used: the store is --db PATH or $ZEADER_DB; zeader import reads newsboat's cache.db (line ignored)"
             ])
         #expect(
             try LinkOpener.command(for: "https://a.example/x", browser: config.browser, throughShell: false) == [
@@ -195,7 +195,8 @@ import ZeaderKit
         #expect(problems.count == 6)
         #expect(
             problems[0].description
-                == "cfg:1: warning: newsboat's action 'purge-deleted' has no equivalent in Zeader (line ignored)")
+                == "cfg:1: warning: newsboat's action 'purge-deleted' is not used: a deleted item is gone at once (u undoes) (line ignored)"
+        )
         #expect(problems[1].description == "cfg:2: warning: unknown directive 'frobnicate' (line ignored)")
         #expect(problems[2].description == "cfg:3: error: show-read-feeds needs yes or no")
         #expect(problems[3].description.hasPrefix("cfg:4: warning: unknown sort order 'size'"))

@@ -14,6 +14,14 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
     public var bookmarkCommand: String?
     /// Run after a refresh that stored new items, the message as its last argument (``RefreshNotifier``).
     public var notifyProgram: String?
+    /// `external-url-viewer`: `U` pipes the article to this command (through `sh -c`) instead
+    /// of listing its links in the reader.
+    public var externalURLViewer: String?
+    /// `pager`: the article is shown by this command (through `sh -c`, `%f` the file it is
+    /// written to) instead of in the reader; nil or `internal`: the reader; empty: `$PAGER`.
+    public var pager: String?
+    /// `run-on-startup next-unread ; open`: steps run, as a macro's, when the reader starts.
+    public var startupSteps: [MacroStep] = []
     /// `macro x open toggle-read`: after the macro prefix, `x` runs those steps in order.
     public var macros: [Character: [MacroStep]] = [:]
 
@@ -28,6 +36,30 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
         case "bookmark-cmd":
             guard arguments.count == 1 else { throw ArticleConfigError("bookmark-cmd needs one command (quote it)") }
             bookmarkCommand = arguments[0]
+        case "bookmark-autopilot", "bookmark-interactive":
+            // ^B runs bookmark-cmd at once, the terminal handed to it: what both ask for with yes.
+            guard arguments.count == 1, ["yes", "no", "true", "false"].contains(arguments[0].lowercased()) else {
+                throw ArticleConfigError("\(directive) needs yes or no")
+            }
+        case "run-on-startup":
+            // One quoted list (`"next-unread; open"`) or several words: the same steps.
+            let words = arguments.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+            switch MacroLine(words).actions(key: directive) {
+            case .success(let steps): startupSteps = steps
+            case .failure(let problem):
+                var warning = ArticleConfigError(
+                    problem.message.replacingOccurrences(of: "macro \(directive): ", with: "\(directive): ")
+                        .replacingOccurrences(of: "(macro ignored)", with: "(line ignored)"))
+                warning.isWarning = problem.isWarning
+                throw warning
+            }
+        case "external-url-viewer", "pager":
+            guard arguments.count == 1 else { throw ArticleConfigError("\(directive) needs one command (quote it)") }
+            if directive == "pager" {
+                pager = arguments[0] == "internal" ? nil : arguments[0]
+            } else {
+                externalURLViewer = arguments[0]
+            }
         case "notify-program":
             guard arguments.count == 1 else { throw ArticleConfigError("notify-program needs one command (quote it)") }
             notifyProgram = arguments[0]

@@ -40,6 +40,18 @@ public struct ReaderBehaviour: Equatable, Sendable {
     public var userAgent: String?
     /// `mouse`: clicks and the wheel in the reader; nil: on where the terminal reports the mouse.
     public var mouse: Bool?
+    /// `always-display-description`: the article shows the feed's description (summary) above
+    /// its content when it has both.
+    public var alwaysDisplayDescription = false
+    /// `reload-only-visible-feeds`: `R` refreshes the feeds the list shows (a tag, a filter,
+    /// read feeds hidden), not every feed.
+    public var reloadOnlyVisibleFeeds = false
+    /// `error-log`: each refresh's failures are added to this file (`~/` is the home folder).
+    public var errorLog: String?
+    /// `confirm-delete-all-articles`: `^D` asks before deleting the list's items.
+    public var confirmDeleteAllArticles = true
+    /// `max-browser-tabs`: the most links `open-all-unread-in-browser` opens at a time.
+    public var maxBrowserTabs = 10
 
     public init() {}
 }
@@ -63,13 +75,15 @@ extension ReaderBehaviour {
     static let directives: Set<String> = [
         "confirm-exit", "confirm-mark-all-feeds-read", "confirm-mark-feed-read", "refresh-on-startup",
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
-        "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "mouse",
+        "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "mouse", "always-display-description",
+        "reload-only-visible-feeds", "error-log", "max-browser-tabs", "confirm-delete-all-articles",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
     /// wait than these only keep a dead feed's refresh from ending.
     static let retriesRange = 1...10
     static let timeoutRange = 1...3600
+    static let browserTabsRange = 1...100
 
     /// Applies one of ``directives``; a number out of range comes back as the warning to give.
     mutating func apply(_ directive: String, _ arguments: [String]) throws(ReaderConfigError.Message)
@@ -105,6 +119,11 @@ extension ReaderBehaviour {
         case "goto-first-unread": gotoFirstUnread = try yesNo()
         case "prepopulate-query-feeds": prepopulateQueryFeeds = try yesNo()
         case "mouse": mouse = try yesNo()
+        case "always-display-description": alwaysDisplayDescription = try yesNo()
+        case "reload-only-visible-feeds": reloadOnlyVisibleFeeds = try yesNo()
+        case "error-log": errorLog = value.isEmpty ? nil : value
+        case "max-browser-tabs": maxBrowserTabs = try number(Self.browserTabsRange)
+        case "confirm-delete-all-articles": confirmDeleteAllArticles = try yesNo()
         case "download-retries": downloadRetries = try number(Self.retriesRange)
         case "download-timeout": downloadTimeoutSeconds = try number(Self.timeoutRange)
         case "user-agent":

@@ -23,10 +23,22 @@ public struct ListFormats: Equatable, Sendable {
     public var itemListTitle: FormatString?
     /// `itemview-title-format`: the article's title bar.
     public var articleTitle: FormatString?
+    /// `searchresult-title-format`: the title bar of search results (else the item list's).
+    public var searchResultTitle: FormatString?
+    /// The title bars of the link list (`urlview-title-format`), the tag and filter pickers
+    /// (`selecttag-title-format`, `selectfilter-title-format`), the list of open screens
+    /// (`dialogs-title-format`) and help (`help-title-format`).
+    public var urlViewTitle: FormatString?
+    public var selectTagTitle: FormatString?
+    public var selectFilterTitle: FormatString?
+    public var dialogsTitle: FormatString?
+    public var helpTitle: FormatString?
     /// `datetime-format`: the item list's dates; nil keeps `YYYY-MM-DD`.
     public var dateTime: DateTimeFormat?
     /// `text-width`: the article's widest line; 0 is the terminal's width.
     public var textWidth = 0
+    /// `swap-title-and-hints`: the title bar at the bottom and the status line at the top.
+    public var swapTitleAndHints = false
 
     public init() {}
 
@@ -37,6 +49,9 @@ public struct ListFormats: Equatable, Sendable {
         "feedlist-title-format": Set("NVTtuUF"),
         "articlelist-title-format": Set("NVTUutF"),
         "itemview-title-format": Set("NVTFut"),
+        "searchresult-title-format": Set("NVut"),
+        "urlview-title-format": Set("NV"), "selecttag-title-format": Set("NV"), "selectfilter-title-format": Set("NV"),
+        "dialogs-title-format": Set("NV"), "help-title-format": Set("NV"),
     ]
 
     /// The directives this file reads.
@@ -81,6 +96,12 @@ extension ReaderConfig {
             case "articlelist-format": formats.itemList = format
             case "feedlist-title-format": formats.feedListTitle = format
             case "articlelist-title-format": formats.itemListTitle = format
+            case "searchresult-title-format": formats.searchResultTitle = format
+            case "urlview-title-format": formats.urlViewTitle = format
+            case "selecttag-title-format": formats.selectTagTitle = format
+            case "selectfilter-title-format": formats.selectFilterTitle = format
+            case "dialogs-title-format": formats.dialogsTitle = format
+            case "help-title-format": formats.helpTitle = format
             default: formats.articleTitle = format
             }
         }

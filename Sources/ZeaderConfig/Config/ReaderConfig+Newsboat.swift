@@ -53,6 +53,14 @@ extension ReaderConfig {
             reloadTime = try count(1...100_000)
             if autoReload { refreshIntervalMinutes = reloadTime }
         case "reload-threads": reloadThreads = try clamped(1...64)
+        case "scrolloff":
+            guard let rows = Int(try one()), rows >= 0 else { throw fail("scrolloff needs a number of rows (0 or more)") }
+            scrolling.scrolloff = min(rows, ListScrolling.widestScrolloff)
+        case "wrap-scroll": scrolling.wraps = try yesNo()
+        case "swap-title-and-hints": formats.swapTitleAndHints = try yesNo()
+        case "search-highlight-colors": try applySearchHighlight(arguments, fail: fail)
+        // Zeader's prompts keep no history: what 0 asks for; another number is the table's warning.
+        case "history-limit" where arguments == ["0"]: break
         case "show-read-feeds": views.showReadFeeds = try yesNo()
         case "show-read-articles": views.showReadArticles = try yesNo()
         // An order Zeader does not know keeps the default, as newsboat does.
@@ -64,15 +72,20 @@ extension ReaderConfig {
             do { views.itemOrder = try ItemSortOrder(newsboat: try one()) } catch let error as ZeaderError {
                 warnings.append(fail("\(error) (the default order is kept)"))
             }
+        case _ where NotifySettings.directives.contains(directive):
+            do { warnings += try notify.apply(directive, arguments).map { fail($0.text) } } catch { throw fail(error.text) }
         case _ where ListFormats.directives.contains(directive):
             try applyFormat(directive, arguments, fail: fail)
         case _ where Self.filterDirectives.contains(directive):
             applyFilterDirective(directive, arguments, fail: fail)
         default:
+            // What Zeader does with each newsboat directive is in one table (NewsboatCompatibility).
             let reason =
-                Self.newsboatDirectives.contains(directive)
-                ? "newsboat's '\(directive)' has no equivalent in Zeader (line ignored)"
-                : "unknown directive '\(directive)' (line ignored)"
+                switch NewsboatCompatibility.directive(directive) {
+                case .ignored(let why): "newsboat's '\(directive)' is not used: \(why) (line ignored)"
+                case .honoured, .honouredAs: "'\(directive)' is not read here (line ignored)"
+                case nil: "unknown directive '\(directive)' (line ignored)"
+                }
             warnings.append(fail(reason))
         }
     }
@@ -117,42 +130,8 @@ extension ReaderConfig {
         if let url, let remembered = ViewStateFile.read(from: url, over: views) { views = remembered }
     }
 
-    /// newsboat's action names that Zeader has no action for: a `bind-key` naming one is a warning.
-    static let newsboatActionsWithoutEquivalent: Set<String> = [
-        "mark-all-above-as-read", "save-all", "open-all-unread-in-browser", "open-all-unread-in-browser-and-mark-read",
-        "reload-urls", "purge-deleted",
-        "switch-focus", "goto-title",
-    ]
-
-    /// newsboat 2.21's configuration directives (its man page), for "no equivalent" warnings.
-    package static let newsboatDirectives: Set<String> = Set(
-        """
-        always-display-description always-download article-sort-order articlelist-format articlelist-title-format
-        auto-reload bind-key bookmark-autopilot bookmark-cmd bookmark-interactive browser cache-file cleanup-on-quit
-        color confirm-exit cookie-cache datetime-format define-filter delete-read-articles-on-quit dialogs-title-format
-        dirbrowser-title-format display-article-progress download-full-page download-retries download-timeout error-log
-        external-url-viewer feed-sort-order feedhq-flag-share feedhq-flag-star feedhq-login feedhq-min-items
-        feedhq-password feedhq-passwordfile feedhq-passwordeval feedhq-show-special-feeds feedhq-url feedlist-format
-        feedlist-title-format filebrowser-title-format goto-first-unread goto-next-feed help-title-format highlight
-        highlight-article history-limit html-renderer http-auth-method ignore-article ignore-mode include
-        itemview-title-format inoreader-app-id inoreader-app-key inoreader-flag-share inoreader-flag-star
-        inoreader-login inoreader-min-items inoreader-password inoreader-passwordfile inoreader-passwordeval
-        inoreader-show-special-feeds keep-articles-days macro mark-as-read-on-hover max-download-speed
-        max-browser-tabs max-items miniflux-login miniflux-password miniflux-passwordfile miniflux-passwordeval
-        miniflux-url newsblur-login newsblur-min-items newsblur-password newsblur-passwordfile newsblur-passwordeval
-        newsblur-url notify-always notify-beep notify-format notify-program notify-screen notify-xterm
-        ocnews-flag-star ocnews-login ocnews-password ocnews-passwordfile ocnews-passwordeval ocnews-url
-        oldreader-flag-share oldreader-flag-star oldreader-login oldreader-min-items oldreader-password
-        oldreader-passwordfile oldreader-passwordeval oldreader-show-special-feeds
-        openbrowser-and-mark-jumps-to-next-unread opml-url pager podcast-auto-enqueue prepopulate-query-feeds
-        ssl-verifyhost ssl-verifypeer proxy-auth-method proxy-auth proxy-type proxy refresh-on-startup
-        reload-only-visible-feeds reload-threads reload-time reset-unread-on-update run-on-startup save-path scrolloff
-        search-highlight-colors searchresult-title-format selectfilter-title-format selecttag-format
-        selecttag-title-format show-keymap-hint show-title-bar show-read-articles show-read-feeds
-        suppress-first-reload swap-title-and-hints text-width toggleitemread-jumps-to-next-unread ttrss-flag-publish
-        ttrss-flag-star ttrss-login ttrss-mode ttrss-password ttrss-passwordfile ttrss-passwordeval ttrss-url
-        unbind-key urls-source urlview-title-format use-proxy user-agent wrap-scroll
-        """.split(whereSeparator: \.isWhitespace).map(String.init))
+    /// newsboat's directives (``NewsboatCompatibility``), for the `:set` command's messages.
+    package static let newsboatDirectives = Set(NewsboatCompatibility.directives.map(\.name))
 }
 
 extension ReaderConfigError {

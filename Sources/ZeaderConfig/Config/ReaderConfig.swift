@@ -77,6 +77,12 @@ public struct ReaderConfig: Equatable, Sendable {
     /// `confirm-exit`, `refresh-on-startup`, `user-agent` and newsboat's other settings of how
     /// the reader behaves (``ReaderBehaviour``).
     public var behaviour = ReaderBehaviour()
+    /// `search-highlight-colors`: the colours of the searched words in an article (``SearchHighlight``).
+    public var searchHighlight: SearchHighlight?
+    /// `scrolloff`, `wrap-scroll`: how the cursor moves in lists (``ListScrolling``).
+    public var scrolling = ListScrolling()
+    /// `notify-format`, `notify-always` and the terminal's signals (``NotifySettings``).
+    public var notify = NotifySettings()
     /// `ca-file`: extra CA certificates for https (ReaderConfig+Trust.swift).
     public var caFile: String?
     /// `image-display`, `image-viewer`, `image-cache-size` (``PictureSettings``).
@@ -231,6 +237,7 @@ public struct ReaderConfig: Equatable, Sendable {
             case .success(let action): config.keyMap.bind(key, to: action, in: scope.view)
             case .failure(let problem): config.warnings.append(fail("\(problem.message) (line ignored)"))
             }
+        case "bind": try config.applyBind(arguments, fail: fail)  // newsboat's newer form (ReaderConfig+Bind.swift)
         case "unbind-key":
             // As with bind-key, newsboat's optional view word; `-a` unbinds every key.
             guard arguments.count == 1 || arguments.count == 2 else { throw fail("unbind-key needs one key, or -a") }
@@ -306,6 +313,12 @@ public struct ReaderConfig: Equatable, Sendable {
             do { _ = try config.pictures.apply(directive, arguments) } catch { throw fail(error.message) }
         case "ca-file":
             config.caFile = try Self.trustedCAFile(arguments).mapError { fail($0.message) }.get()
+        case "download-full-page":
+            // newsboat's page for items without content: Zeader's full article of every feed.
+            guard arguments.count == 1, let yes = ["yes": true, "no": false][arguments[0].lowercased()] else {
+                throw fail("download-full-page needs yes or no")
+            }
+            if yes { config.fullArticleScopes.append(.all) }
         case "full-article":
             guard arguments.count == 1 else { throw fail("full-article needs one feed URL, tag:NAME, or * (every feed)") }
             config.fullArticleScopes.append(FeedScope(parsing: arguments[0]))

@@ -26,21 +26,20 @@ public struct FeedSortOrder: Equatable, Sendable {
     /// The field's usual direction: titles and tags A to Z, counts and dates highest first.
     public init(field: Field) { self.init(field: field, ascending: [.none, .title, .firsttag].contains(field)) }
 
-    /// Parses newsboat's `<field>[-asc|-desc]`.
+    /// Parses newsboat's `<field>[-asc|-desc]`; `date` is `lastupdated`, and a direction other
+    /// than `asc` is descending, as newsboat reads them (`date-desc`, `title-dec`).
     public init(newsboat text: String) throws(ReaderConfigError.Message) {
         let parts = text.split(separator: "-", maxSplits: 1).map(String.init)
-        guard let first = parts.first, let field = Field(rawValue: first.lowercased()) else {
+        guard let first = parts.first,
+            let field = first.lowercased() == "date" ? .lastupdated : Field(rawValue: first.lowercased())
+        else {
             throw ReaderConfigError.Message(
                 "unknown feed sort order '\(text)' (one of: \(Field.allCases.map(\.rawValue).joined(separator: ", ")), optionally -asc or -desc)"
             )
         }
         self.init(field: field)
         if parts.count == 2 {
-            switch parts[1].lowercased() {
-            case "asc": ascending = true
-            case "desc": ascending = false
-            default: throw ReaderConfigError.Message("unknown sort direction '\(parts[1])' in '\(text)' (asc or desc)")
-            }
+            ascending = parts[1].lowercased() == "asc"
         }
     }
 

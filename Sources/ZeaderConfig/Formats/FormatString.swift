@@ -164,6 +164,16 @@ private struct FormatParser {
                 index += 1
                 continue
             }
+            if inConditional, index + 1 < characters.count, "?&".contains(characters[index + 1]) {
+                if characters[index + 1] == "?", let nested = conditional() {
+                    flush()
+                    result.append(nested)
+                    continue
+                }
+                // Not a nested conditional: newsboat ends the part at its first `?` or `&`, a `%` before it too.
+                index += 1
+                break
+            }
             guard index + 1 < characters.count else {
                 problems.append("a '%' at the end is shown as it is")
                 text.append("%")
@@ -176,14 +186,9 @@ private struct FormatParser {
                 text.append("%")
                 index += 2
             case ">":
-                guard index + 2 < characters.count else {
-                    problems.append("'%>' needs the character to fill with")
-                    text += "%>"
-                    index += 2
-                    continue
-                }
+                // At the end, as in newsboat, the fill is blank.
                 flush()
-                result.append(.fill(characters[index + 2]))
+                result.append(.fill(index + 2 < characters.count ? characters[index + 2] : " "))
                 index += 3
             case "?":
                 let start = index

@@ -16,7 +16,7 @@ extension Action {
     public static func resolve(configName name: String) -> Result<Action, ActionNameProblem> {
         if let action = Action(configName: name) { return .success(action) }
         if name.hasPrefix("pb-") { return .failure(.podboat(name)) }
-        if ReaderConfig.newsboatActionsWithoutEquivalent.contains(name) { return .failure(.withoutEquivalent(name)) }
+        if case .ignored = NewsboatCompatibility.action(name) { return .failure(.withoutEquivalent(name)) }
         return .failure(.unknown(name, closeMatches: closeNames(to: name)))
     }
 
@@ -80,7 +80,10 @@ public enum ActionNameProblem: Error, Equatable, Sendable {
             let guess = matches.isEmpty ? "" : "; did you mean \(matches.joined(separator: ", "))?"
             return "unknown action '\(name)'\(guess) (every action: ? in the reader, or man zeader, KEYS)"
         case .withoutEquivalent(let name):
-            return "newsboat's action '\(name)' has no equivalent in Zeader"
+            guard case .ignored(let why) = NewsboatCompatibility.action(name) else {
+                return "newsboat's action '\(name)' has no equivalent in Zeader"
+            }
+            return "newsboat's action '\(name)' is not used: \(why)"
         case .podboat(let name):
             return "podboat's action '\(name)' belongs to podboat; Zeader's queue is zeader podcasts"
         }

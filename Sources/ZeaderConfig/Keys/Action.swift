@@ -61,6 +61,10 @@ public enum Action: String, CaseIterable, Sendable {
     case gotoURL = "goto-url"
     case editURLs = "edit-urls"
     case selectFilter = "select-filter"
+    // newsboat's actions on a list's unread items, without a default key (ReaderApp+UnreadLinks.swift).
+    case openAllUnreadInBrowser = "open-all-unread-in-browser"
+    case openAllUnreadInBrowserAndMarkRead = "open-all-unread-in-browser-and-mark-read"
+    case markAllAboveAsRead = "mark-all-above-as-read"
     // Zeader's own: the full article of the item's web page (ArticleScreen.swift).
     case fullArticle = "full-article"
     // newsboat's digits: a list position's first digit (default keys in Action+Positions.swift).
@@ -130,6 +134,9 @@ public enum Action: String, CaseIterable, Sendable {
         case .gotoURL: return "Open the article's link number N (asks for N)"
         case .selectFilter: return "Filter the item list by a smart feed's predicate (asks which)"
         case .editURLs: return "Edit the feeds as a urls file in $VISUAL/$EDITOR (undo puts them back)"
+        case .openAllUnreadInBrowser: return "Open the unread items' links in the browser (at most max-browser-tabs)"
+        case .openAllUnreadInBrowserAndMarkRead: return "Open the unread items' links in the browser and mark them read"
+        case .markAllAboveAsRead: return "Mark the items above the cursor read"
         case .fullArticle: return "Show the full article from the item's web page (fetched once, kept), or the feed's text"
         case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero:
             return "Type a list position from this digit on (ENTER goes to that entry)"

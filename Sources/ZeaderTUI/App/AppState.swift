@@ -275,6 +275,8 @@ public struct AppState: Equatable, Sendable {
     public var highlights: [HighlightRule] = []
     /// The config's newsboat format strings and widths (``FormattedRows``).
     public var formats = ListFormats()
+    /// `scrolloff` and `wrap-scroll` (``ListScrolling``).
+    public var scrolling = ListScrolling()
     /// Hidden read feeds/items, sort orders, tag and feed filter (ViewOptions.swift).
     public var views = ViewOptions()
     /// Screens `^G` (prev-dialog) stepped back from, for `^V` (ReaderApp+Dialogs.swift).
@@ -404,10 +406,13 @@ public struct AppState: Equatable, Sendable {
         case .bottom: delta = Int.max / 2
         }
         switch screen {
-        case .feeds: feedPosition.move(by: delta, count: feeds.count, height: page)
+        case .feeds: feedPosition.move(by: delta, count: feeds.count, height: page, scrolling: scrolling)
         case .items:
             if var list = items {
-                list.position.move(by: delta, count: list.ids.count, height: page)
+                // A list still loading has no last row to wrap to yet.
+                var scrolling = scrolling
+                scrolling.wraps = scrolling.wraps && list.isComplete
+                list.position.move(by: delta, count: list.ids.count, height: page, scrolling: scrolling)
                 items = list
             }
         case .article:
@@ -419,7 +424,7 @@ public struct AppState: Equatable, Sendable {
         case .help: helpScroll = max(0, min(helpScroll + delta, Action.allCases.count))
         case .picker:
             if var picker {
-                picker.position.move(by: delta, count: picker.entries.count, height: page)
+                picker.position.move(by: delta, count: picker.entries.count, height: page, scrolling: scrolling)
                 self.picker = picker
             }
         }

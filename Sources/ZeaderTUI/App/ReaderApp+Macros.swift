@@ -26,6 +26,16 @@ extension ReaderApp {
             state.say(.reader(.noMacro(key.name)))
             return
         }
+        run(steps)
+    }
+
+    /// `run-on-startup`'s steps, once the reader shows its feeds.
+    func runStartupSteps() {
+        if !config.articleCommands.startupSteps.isEmpty { run(config.articleCommands.startupSteps) }
+    }
+
+    /// Runs `steps` in order, until one opens a prompt or quits.
+    func run(_ steps: [MacroStep]) {
         for step in steps {
             switch step {
             case .action(let action): perform(action)

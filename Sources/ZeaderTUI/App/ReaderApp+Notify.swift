@@ -2,12 +2,19 @@ import ZeaderConfig
 import ZeaderKit
 
 extension ReaderApp {
-    /// Starts `notify-program` after a refresh that stored new items, without waiting; if it
-    /// fails, the status line says so in one line. On `queue`.
+    /// After a refresh: the message of `notify-format` (when it stored new items, or always
+    /// with `notify-always`) goes to the terminal's signals the config asks for and to
+    /// `notify-program`, which starts without being waited for; if it fails, the status line
+    /// says so in one line. On `queue`.
     func notifyNewItems(_ summary: RefreshSummary) {
-        guard let program = RefreshNotifier.program(configured: config.articleCommands.notifyProgram),
-            let message = RefreshNotifier.message(for: summary)
-        else { return }
+        logRefreshErrors(summary)
+        let unread = (try? model.feedRows(countingSmartFeeds: false).filter { $0.serverID != nil }.map(\.unread)) ?? []
+        guard let message = config.notify.message(NotifyCounts(summary, unreadPerFeed: unread), summary: summary) else {
+            return
+        }
+        let signals = config.notify.terminalSignals(for: message)
+        if !signals.isEmpty { backend.signal(signals) }
+        guard let program = RefreshNotifier.program(configured: config.articleCommands.notifyProgram) else { return }
         do {
             try effects.notify(command: program.command, message: message) { [self] problem in
                 guard let problem, !program.isFallback else { return }

@@ -28,7 +28,7 @@ extension ReaderApp {
         case .hardQuit: quit()
         case .help: showHelp()
         case .redraw: backend.updateSize()
-        case .refreshAll: refresh([])
+        case .refreshAll: refresh(feedsToRefreshAll())
         case .markAllRead: if !asksBeforeMarkingAllRead() { markAllRead() }
         case .search: state.prompt = state.searchPrompt()
         case .addFeed: state.prompt = .addFeed(text: "")
@@ -85,6 +85,10 @@ extension ReaderApp {
         case .fullArticle: onScreen(.item(.fullArticle))
         // newsboat's digits: the position prompt (ReaderApp+Positions.swift).
         case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero: startPosition(action)
+        // A list's unread items (ReaderApp+UnreadLinks.swift).
+        case .openAllUnreadInBrowser: openAllUnreadInBrowser(markingRead: false)
+        case .openAllUnreadInBrowserAndMarkRead: openAllUnreadInBrowser(markingRead: true)
+        case .markAllAboveAsRead: markAllAboveAsRead()
         }
         if modelChanged { reloadFromModel() }
     }

@@ -93,6 +93,7 @@ public final class ReaderApp: @unchecked Sendable {
         state.highlights = config.paintedHighlights
         model.itemHighlights = ReaderModel.articleHighlightPredicates(config)
         state.formats = config.formats
+        state.scrolling = config.scrolling
         state.views = config.views
         state.showsKeymapHint = config.behaviour.showKeymapHint
         browser = config.browser
@@ -143,6 +144,7 @@ public final class ReaderApp: @unchecked Sendable {
             syncTimer = backgroundRefreshTimer(seconds: min(config.syncIntervalSeconds, ReaderConfig.longestIntervalSeconds))
         }
         if refresher?.refreshesOnStart == true || (refresher != nil && config.refreshesAtStart) { perform(.refreshAll) }
+        runStartupSteps()  // run-on-startup (ReaderApp+Macros.swift)
         redraw()
         if state.feedSummary != nil { queue.async { [self] in completeFeedListAndRedraw() } }
     }
@@ -321,11 +323,13 @@ public final class ReaderApp: @unchecked Sendable {
     }
 
     func showArticle(_ id: ObjectID) {
-        guard let article = model.article(id) else { return }
+        guard let article = model.article(id).map({ withDescription($0, id) }) else { return }
         state.pendingLinkNumber = ""
         if state.screen == .article { state.stack.removeLast() }
         state.stack.append(.article(article))
+        highlightSearchedWords()
         attempt { try model.setRead(id, true) }
+        if showInPager(article) { state.stack.removeLast() }  // pager (ReaderApp+ArticleViewers.swift)
     }
 
     func back() {

@@ -160,6 +160,8 @@ enum ReaderMessage: Equatable {
     case filterCleared
     case noFilter
     case noLinks
+    /// open-all-unread-in-browser on a list without unread items.
+    case noUnreadLinks
     case wroteLinks(count: Int, path: String)
     case cannotWrite(path: String, String)
     /// The config file's first warning, and how many more `zeader config check` lists.
@@ -263,6 +265,7 @@ enum ReaderMessage: Equatable {
         case .filterCleared: return "Filter removed"
         case .noFilter: return "No filter to remove"
         case .noLinks: return "The article has no links"
+        case .noUnreadLinks: return "No unread items to open"
         case .wroteLinks(let count, let path): return "Wrote \(count) links to \(path)"
         case .cannotWrite(let path, let reason): return "Cannot write \(path): \(reason)"
         case .configWarning(let warning, let more):
@@ -368,6 +371,7 @@ enum ReaderMessage: Equatable {
     var isError: Bool {
         switch self {
         case .keyNotBound, .notOnThisScreen, .needsItem, .feedListCannotClose, .noNextFeed, .noPreviousFeed, .noTags, .noLinks,
+            .noUnreadLinks,
             .cannotWrite, .configWarning, .smartFeedsStayLast, .noPreviousDialog, .noNextDialog, .itemGone, .deleteAllNeedsAList,
             .noItemsToDelete,
             .notALinkNumber, .editURLsNeedsTheFeedList, .editorExited, .cannotReadBack, .feedsUnchanged, .noMacros, .noMacro,

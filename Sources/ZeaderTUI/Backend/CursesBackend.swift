@@ -168,6 +168,16 @@ public final class CursesBackend: TerminalBackend {
         updateSize()
     }
 
+    /// Written after curses has flushed its frame, so it lands between two frames.
+    public func signal(_ sequence: String) {
+        var bytes = Array(sequence.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
     public func end() {
         guard !isEnded else { return }
         isEnded = true

@@ -32,6 +32,8 @@ public protocol TerminalBackend: AnyObject {
     func setMouseReporting(_ on: Bool)
     /// Draws pictures over the frame just drawn (ArticlePictures.swift; none by default).
     func drawPictures(_ pictures: [PlacedPicture])
+    /// Writes `sequence` to the terminal as it is: the bell, a window title (``NotifySettings``).
+    func signal(_ sequence: String)
 }
 
 extension TerminalBackend {
@@ -79,4 +81,7 @@ public final class TestBackend: TerminalBackend {
     public func end() { ended = true }
     public func setMouseReporting(_ on: Bool) { mouseReporting = on }
     public func drawPictures(_ pictures: [PlacedPicture]) { pictureFrames.append(pictures) }
+    /// What ``signal(_:)`` was given, in order.
+    public private(set) var signals: [String] = []
+    public func signal(_ sequence: String) { signals.append(sequence) }
 }

@@ -121,7 +121,12 @@ enum FormattedRows {
                 }
             }
         case .items:
-            guard let format = state.formats.itemListTitle, let list = state.items else { return nil }
+            let search: FormatString? =
+                switch state.items?.source {
+                case .search, .feedSearch: state.formats.searchResultTitle
+                default: nil
+                }
+            guard let format = search ?? state.formats.itemListTitle, let list = state.items else { return nil }
             let feed = feedRow(of: list, in: state)
             return format.render(width: state.width) { name in
                 switch name {
@@ -145,8 +150,18 @@ enum FormattedRows {
                 default: return common(name) ?? ""
                 }
             }
-        case .help, .picker:
-            return nil
+        case .help:
+            return state.formats.helpTitle?.render(width: state.width, value: common)
+        case .picker:
+            let format: FormatString? =
+                switch state.picker?.kind {
+                case .links: state.formats.urlViewTitle
+                case .tags: state.formats.selectTagTitle
+                case .filters: state.formats.selectFilterTitle
+                case .dialogs: state.formats.dialogsTitle
+                case .discoveredFeeds, nil: nil
+                }
+            return format?.render(width: state.width, value: common)
         }
     }
 

@@ -27,6 +27,8 @@ public enum ReaderView {
             }
         }
         if state.height >= 2 { StatusLineView.draw(state, keyMap: keyMap, y: state.height - 1, into: &buffer) }
+        // swap-title-and-hints: the title bar at the bottom, the status line and its hints at the top.
+        if state.formats.swapTitleAndHints { buffer.swapRows(0, state.height - 1) }
         return buffer
     }
 

@@ -86,6 +86,7 @@ extension ReaderApp {
     /// body's, then its enclosures, which `o` opens as any link, so a `browser` macro may hand
     /// one to a player), then the item's own link when the body does not have it.
     func showLinkList(_ id: ObjectID) {
+        if showLinksExternally(id) { return }  // external-url-viewer
         guard let article = article(of: id) else { return state.say(.reader(.needsItem)) }
         var links = article.links
         var entries = links.enumerated().map { offset, url in

@@ -61,6 +61,10 @@ extension ReaderApp {
         loadRestOfItemList()
         let ids = state.items?.ids ?? []
         guard !ids.isEmpty else { return state.say(.reader(.noItemsToDelete)) }
+        // `confirm-delete-all-articles no`: at once (u undoes).
+        guard config.behaviour.confirmDeleteAllArticles else {
+            return attempt { state.say(.reader(.deletedItems(try ItemDeletion.delete(ids, in: model.context)))) }
+        }
         state.prompt = .confirmDeleteItems(count: ids.count, ids: ids)
     }
 }
