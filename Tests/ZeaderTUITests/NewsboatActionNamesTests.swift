@@ -66,7 +66,7 @@ import Testing
         #expect(config.articleCommands.macros.count == 5)
         #expect(config.warnings.map(\.line) == [3, 4, 6])
         #expect(config.warnings.allSatisfy { $0.message.hasSuffix("(macro ignored)") })
-        #expect(config.warnings[0].message.contains("'one'"))
+        #expect(config.warnings[0].message.contains("'purge-deleted'"))
         #expect(config.warnings[1].message.contains("'pipe-to"))
         #expect(config.warnings[2].message.hasPrefix("macro ^F:"))
         #expect(ReaderConfig.check(text, file: "c").allSatisfy { !$0.isError })

@@ -60,6 +60,12 @@ import Testing
         "download-full-page": "download-full-page yes", "scrolloff": "scrolloff 5",
         "wrap-scroll": "wrap-scroll yes",
         "notify-screen": "notify-screen yes", "notify-xterm": "notify-xterm yes",
+        "define-filter": "define-filter \"unread\" \"unread = \\\"yes\\\"\"",
+        "highlight-article": "highlight-article \"title =~ \\\"rss\\\"\" white red bold",
+        "ignore-article": "ignore-article \"*\" \"title =~ \\\"Sponsored\\\"\"",
+        "ignore-mode": "ignore-mode \"display\"", "urls-source": "urls-source \"local\"",
+        "delete-played-files": "delete-played-files yes", "max-downloads": "max-downloads 3",
+        "download-filename-format": "download-filename-format \"%n-%t.%e\"",
     ]
 
     @Test func theTableCoversEveryDirectiveAndActionOfTheManual() throws {

@@ -21,7 +21,7 @@ import ZeaderKit
         let map = config.keyMap
         #expect(map.action(for: .character("j"), in: .article) == .next)
         #expect(map.action(for: .character("j"), in: .feedlist) == .down)
-        #expect(map.action(for: .character("j"), in: .articlelist) == .down)
+        #expect(map.action(for: .character("j"), in: .articlelist) == .nextFeed)  // newsboat's default there
         #expect(map.action(for: .character("J"), in: .articlelist) == .nextFeed)
         #expect(map.action(for: .character("J"), in: .searchresultslist) == .nextFeed)  // an item list too
         #expect(map.action(for: .character("d"), in: .feedlist) == nil)

@@ -195,7 +195,7 @@ import ZeaderKit
         #expect(problems.count == 6)
         #expect(
             problems[0].description
-                == "cfg:1: warning: newsboat's action 'purge-deleted' is not used: a deleted item is gone at once (u undoes) (line ignored)"
+                == "cfg:1: warning: newsboat's action 'purge-deleted' is not used: a deleted item is gone at once (z undoes) (line ignored)"
         )
         #expect(problems[1].description == "cfg:2: warning: unknown directive 'frobnicate' (line ignored)")
         #expect(problems[2].description == "cfg:3: error: show-read-feeds needs yes or no")

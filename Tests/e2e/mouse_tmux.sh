@@ -144,7 +144,7 @@ sleep 0.3
 if screen | sed -n 2p | grep -qF "Feed: Swift on Linux"; then fail "the wheel did not scroll the article"; fi
 wheel_up 20 5
 expect_line 2 "Feed: Swift on Linux"
-keys q j
+keys q Down
 expect_line 1 "Swift on Linux (3 items)"
 refute "not bound"
 

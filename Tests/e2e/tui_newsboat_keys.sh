@@ -113,7 +113,7 @@ expect "[4] https://127.0.0.1/ep.mp3 (enclosure)"
 keys u
 expect_line 1 "Links of Hostile link"
 expect "1  https://127.0.0.1/a"
-expect "2  https://127.0.0.1/pic.png"
+expect "2  [image: pic]  https://127.0.0.1/pic.png"
 expect "3  https://127.0.0.1/b"
 expect "4  https://127.0.0.1/ep.mp3 (audio/mpeg"
 keys 3 Enter Enter

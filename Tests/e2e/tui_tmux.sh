@@ -119,7 +119,7 @@ keys n n n
 keys n
 # Past the last feed, round to the first with unread items.
 expect "Title: A Core Data-style stack without Apple platforms"
-keys q j
+keys q Down
 expect_line 4 "Café talk"
 keys O
 expect "Opened https://swift-linux.example/cafe"

@@ -19,7 +19,7 @@ extension ReaderConfig {
     /// The directives ``applyPodboat(_:_:fail:)`` reads.
     static let podboatDirectives: Set<String> = [
         "download-path", "podcast-max-size", "player", "max-downloads", "delete-played-files",
-        "download-filename-format", "podlist-format", "urls-source",
+        "download-filename-format", "urls-source",
     ]
 
     /// newsboat's `urls-source` values for services with a Google Reader API, which `zeader sync add` speaks.
@@ -49,9 +49,6 @@ extension ReaderConfig {
         case "download-filename-format":
             guard arguments.count == 1 else { throw fail("download-filename-format needs one format (quote it)") }
             podcasts.fileNameFormat = arguments[0].isEmpty ? nil : arguments[0]
-        case "podlist-format":
-            warnings.append(
-                fail("podboat's 'podlist-format' is not followed: zeader podcasts lists the queue its own way (line ignored)"))
         case "urls-source":
             guard arguments.count == 1 else { throw fail("urls-source needs one source") }
             let source = arguments[0].lowercased()

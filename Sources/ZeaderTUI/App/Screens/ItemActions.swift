@@ -89,15 +89,18 @@ extension ReaderApp {
         if showLinksExternally(id) { return }  // external-url-viewer
         guard let article = article(of: id) else { return state.say(.reader(.needsItem)) }
         var links = article.links
+        // Pictures are named by their alt text, under the number the article shows them with.
+        let pictures = pictureLinks(article)
         var entries = links.enumerated().map { offset, url in
             let enclosure = article.enclosures.first { $0.url == url }
-            return "\(offset + 1)  " + (enclosure.map { "\($0.summary)  [enclosure]" } ?? url)
+            let picture = pictures.first { $0.url == url }.map { "\($0.entry)  \(url)" }
+            return "\(offset + 1)  " + (enclosure.map { "\($0.summary)  [enclosure]" } ?? picture ?? url)
         }
         if let link = article.link, !link.isEmpty, !links.contains(link) {
             links.append(link)
             entries.append("\(links.count)  \(link)  [the item's link]")
         }
-        for (url, entry) in pictureLinks(article) where !links.contains(url) {
+        for (url, entry) in pictures where !links.contains(url) {
             links.append(url)
             entries.append("\(links.count)  \(entry)")
         }
