@@ -59,10 +59,20 @@ import Testing
         #expect(h.type(.enter).contains("its folder does not exist"))
     }
 
-    @Test func pipeSendsTheTextToACommandWithoutAShell() throws {
+    @Test func pipeRunsTheCommandThroughTheShellAsNewsboatUnlessToldNot() throws {
         let dir = try folder()
+        // As newsboat: `sh -c`, so a pipeline or a redirection works.
+        let shell = try openArticle()
+        let piped = dir.appendingPathComponent("through-the-shell")
+        shell.type(.character("|"))
+        shell.type(text: "grep -c Title > \(piped.path)")
+        #expect(shell.type(.enter).contains("Piped to grep"))
+        #expect(try String(contentsOf: piped, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        // run-through-shell no: the command's words, no shell.
+        var config = ReaderConfig()
+        config.runThroughShell = false
         let out = dir.appendingPathComponent("piped.txt")
-        let h = try openArticle()
+        let h = try openArticle(config)
         #expect(h.type(.character("|")).contains("Pipe to command: _"))
         h.type(text: "sh -c \"cat > '\(out.path)'\"")
         #expect(h.type(.enter).contains("Piped to sh"))

@@ -100,6 +100,34 @@ import ZeaderKit
         #expect(h.queue.sync { h.app.model.itemRow(id)?.read } == false)
     }
 
+    @Test func newsboatsPodcastMacroPipesTheItemAndMarksItRead() throws {
+        // The idiom of many newsboat configs: pipe the article to a player, then mark it read.
+        let config = try ReaderConfig.parse(
+            "macro e pipe-to \"grep -o 'http.*mp3' | xargs -n1 mpv\" ; toggle-article-read \"read\"\n"
+                + "macro u toggle-article-read \"unread\"\n", file: "test")
+        #expect(config.warnings.isEmpty, "\(config.warnings)")
+        #expect(
+            config.articleCommands.macros["e"] == [
+                .pipe(command: "grep -o 'http.*mp3' | xargs -n1 mpv"), .markRead(true),
+            ])
+        let effects = RecordingEffects()
+        let h = try Harness(config: config, effects: effects)
+        h.type(.character("j"), .enter)  // Swift on Linux: three unread items
+        let id = try #require(h.queue.sync { h.app.state.items?.selectedID })
+        #expect(h.queue.sync { h.app.model.itemRow(id)?.read } == false)
+        h.type(.character(","), .character("e"))
+        #expect(effects.programs.last?.argv == ["/bin/sh", "-c", "grep -o 'http.*mp3' | xargs -n1 mpv"])
+        #expect(h.queue.sync { h.app.model.itemRow(id)?.read } == true)
+        // Run again, it sets the state rather than toggling it.
+        h.type(.character(","), .character("e"))
+        #expect(h.queue.sync { h.app.model.itemRow(id)?.read } == true)
+        h.type(.character(","), .character("u"))
+        #expect(h.queue.sync { h.app.model.itemRow(id)?.read } == false)
+        // Other arguments stay refused with the reason.
+        let bad = try ReaderConfig.parse("macro x toggle-article-read \"maybe\"\n", file: "test")
+        #expect(bad.warnings.first?.message.contains("takes no arguments") == true)
+    }
+
     @Test func unknownMacroKeyAndNoMacros() throws {
         let h = try Harness(config: try ReaderConfig.parse("macro x open", file: "test"))
         h.type(.character(","))

@@ -78,7 +78,7 @@ final class RecordingEffects: ReaderEffects, Sendable {
         h.type(text: "wc -l")
         #expect(h.type(.enter).contains("Piped to wc"))
         let pipe = try #require(effects.programs.first)
-        #expect(pipe.argv == ["wc", "-l"] && pipe.purpose == .pipe)
+        #expect(pipe.argv == ["/bin/sh", "-c", "wc -l"] && pipe.purpose == .pipe)
         #expect(String(decoding: pipe.input ?? Data(), as: UTF8.self).contains("Welcome to Zeader"))
         #expect(h.type(.control("b")).contains("Bookmarked "))
         let bookmark = try #require(effects.programs.last)

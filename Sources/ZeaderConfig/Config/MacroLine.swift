@@ -51,7 +51,13 @@ struct MacroLine: Equatable {
             switch Action.resolve(configName: name) {
             case .failure(let problem): return .failure(.macroIgnored(key: key, because: problem.message))
             case .success(let action):
-                // Zeader's actions ask for what newsboat's take as arguments (`pipe-to "cmd"`).
+                // newsboat's two actions that take an argument in a macro: the command to pipe
+                // to, and the state to set (`toggle-article-read "read"`).
+                if step.count > 1, let argued = MacroStep.argued(action, step.dropFirst().joined(separator: " ")) {
+                    actions.append(argued)
+                    continue
+                }
+                // Zeader's other actions ask for what they need when they run.
                 guard step.count == 1 else {
                     return .failure(
                         .macroIgnored(
@@ -74,6 +80,20 @@ struct MacroLine: Equatable {
 public enum MacroStep: Equatable, Sendable {
     case action(Action)
     case set(variable: String, value: String)
+    /// `pipe-to "COMMAND"`: the item's text through the command, without asking.
+    case pipe(command: String)
+    /// `toggle-article-read "read"` (or `"unread"`): the item marked so, whatever it was.
+    case markRead(Bool)
+
+    /// The step of `action` given `argument` in a macro, nil when it takes none.
+    static func argued(_ action: Action, _ argument: String) -> MacroStep? {
+        switch action {
+        case .pipeTo where !argument.isEmpty: return .pipe(command: argument)
+        case .toggleRead where argument.lowercased() == "read": return .markRead(true)
+        case .toggleRead where argument.lowercased() == "unread": return .markRead(false)
+        default: return nil
+        }
+    }
 
     /// The variables a macro (and the `:` command line) may set.
     public static let settableVariables: Set<String> = [

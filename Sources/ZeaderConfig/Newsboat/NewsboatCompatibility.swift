@@ -153,7 +153,11 @@ public enum NewsboatCompatibility {
             "toggleitemread-jumps-to-next-unread",
             .ignored("N leaves the cursor on the item; n goes to the next unread")),
         entry("unbind-key", .honoured),
-        entry("urls-source", .honouredAs("local: the feeds in Zeader's store; a service: a warning naming zeader sync add or saying Zeader does not speak it")),
+        entry(
+            "urls-source",
+            .honouredAs(
+                "local: the feeds in Zeader's store; a service: a warning naming zeader sync add or saying Zeader does not speak it"
+            )),
         entry("opml-url", .ignored("zeader import FILE reads an OPML file once")),
         entry("urlview-title-format", .honoured),
         entry("user-agent", .honoured),

@@ -11,8 +11,13 @@ enum ArticleCommands {
     }
 
     /// The program that pipes the article's text to `command` (split into words, no shell).
-    static func pipe(_ article: ArticleState, to command: String, width: Int) throws(ExportError) -> ProgramRun {
-        let argv = try CommandRunner.arguments(command)
+    /// Through `sh -c` as newsboat runs it (`run-through-shell yes`, the default), so that
+    /// `grep … | xargs mpv` works: the command is the user's own, nothing of the item's is
+    /// placed in it; else its words as the program's arguments.
+    static func pipe(
+        _ article: ArticleState, to command: String, width: Int, throughShell: Bool = false
+    ) throws(ExportError) -> ProgramRun {
+        let argv = throughShell ? ["/bin/sh", "-c", command] : try CommandRunner.arguments(command)
         return ProgramRun(argv: argv, input: Data(ArticleExport.text(article, width: width).utf8), purpose: .pipe)
     }
 
@@ -26,7 +31,7 @@ enum ArticleCommands {
         switch (result, program.purpose) {
         case (.failure(let failure), _): return .failed(failure.description)
         case (.success(0), .bookmark(let link)): return .reader(.bookmarked(link))
-        case (.success(0), .pipe): return .reader(.piped(to: program.argv[0]))
+        case (.success(0), .pipe): return .reader(.piped(to: program.commandName))
         case (.success(0), .browser(let link)): return .opened(link)
         case (.success(0), .editor(let path)): return .reader(.edited(path))
         case (.success(let status), _): return .programExited(command: program.commandName, status: status)

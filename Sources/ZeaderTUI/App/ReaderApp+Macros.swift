@@ -40,6 +40,18 @@ extension ReaderApp {
             switch step {
             case .action(let action): perform(action)
             case .set(let variable, let value): set(variable, to: value)
+            case .pipe(let command):
+                guard currentItemID() != nil else {
+                    state.say(.reader(.needsItem))
+                    return
+                }
+                pipe(to: command)
+            case .markRead(let read):
+                guard let id = currentItemID() else {
+                    state.say(.reader(.needsItem))
+                    return
+                }
+                if model.isRead(id) != read { attempt { try model.setRead(id, read) } }
             }
             if hasQuit || quitting || state.prompt != nil || state.awaitingMacroKey { return }
         }

@@ -135,7 +135,10 @@ extension ReaderApp {
     func pipe(to command: String) {
         guard let article = currentItemID().flatMap(article(of:)) else { return }
         let program: ProgramRun
-        do { program = try ArticleCommands.pipe(article, to: command, width: max(20, min(state.width - 1, 100))) } catch {
+        do {
+            program = try ArticleCommands.pipe(
+                article, to: command, width: max(20, min(state.width - 1, 100)), throughShell: config.runThroughShell)
+        } catch {
             return state.say(.failed(error.description))
         }
         state.say(ArticleCommands.outcome(program, effects.run(program, backend: backend)))
