@@ -55,6 +55,7 @@ struct RefreshCommand: AsyncParsableCommand {
         options.retention = config.retention
         options.fullArticleScopes = config.fullArticleScopes
         options.articleSelectors = config.articleSelectors
+        options.alwaysDownload = config.alwaysDownload
         let refresher = FeedRefresher(store: store, options: options)
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))

@@ -64,6 +64,7 @@ struct Zeader: AsyncParsableCommand {
             options.retention = config.retention
             options.fullArticleScopes = config.fullArticleScopes
             options.articleSelectors = config.articleSelectors
+            options.alwaysDownload = config.alwaysDownload
             let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.

@@ -95,6 +95,14 @@ struct RefreshPipelineTests {
             #expect(sent.last?.headers["if-none-match"] == "\"v1\"")
             #expect(sent.last?.headers["if-modified-since"] == "Mon, 01 Jan 2024 10:00:00 GMT")
             #expect(try serverRows(store)[url]?.total == 2)
+            // newsboat's always-download: the feed is fetched whole, without its validators.
+            var options = testOptions()
+            options.alwaysDownload = [url]
+            let always = try await FeedRefresher(store: store, options: options).refresh()
+            #expect(always.results.map(\.status) != [.notModified])
+            let last = try #require(requests.withLock { $0.last })
+            #expect(last.headers["if-none-match"] == nil && last.headers["if-modified-since"] == nil)
+            #expect(try serverRows(store)[url]?.total == 2)
         }
     }
 

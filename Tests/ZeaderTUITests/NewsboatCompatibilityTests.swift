@@ -64,7 +64,9 @@ import Testing
         "highlight-article": "highlight-article \"title =~ \\\"rss\\\"\" white red bold",
         "ignore-article": "ignore-article \"*\" \"title =~ \\\"Sponsored\\\"\"",
         "ignore-mode": "ignore-mode \"display\"", "urls-source": "urls-source \"local\"",
-        "delete-played-files": "delete-played-files yes", "max-downloads": "max-downloads 3",
+        "delete-played-files": "delete-played-files yes",
+        "always-download": "always-download \"https://a.example/rss\" \"https://b.example/rss \"",
+        "max-downloads": "max-downloads 3",
         "download-filename-format": "download-filename-format \"%n-%t.%e\"",
     ]
 

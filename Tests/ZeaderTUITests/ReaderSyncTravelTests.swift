@@ -248,7 +248,7 @@ struct ReaderSyncTravelTests {
         let h = try SyncingReaderHarness(config: Self.noInterval) { $0.pushDelay = 1 }
         try await h.waitForStartSync()
         // Two items read, one after the other: one push once the edits pause.
-        h.type(.enter, .enter, .character("q"), .character("j"), .enter)
+        h.type(.enter, .enter, .character("q"), .down, .enter)
         // Done once the marks are cleared here too, after the server's answer.
         let pushed = try await h.wait { h.server.readCount == 2 && h.pending == 0 }
         #expect(pushed, "\(h.screen)")
@@ -339,7 +339,7 @@ struct ReaderSyncTravelTests {
             $0.quitPushTimeout = 120
         }
         try await h.waitForStartSync()
-        h.type(.enter, .enter, .character("q"), .character("j"), .enter)
+        h.type(.enter, .enter, .character("q"), .down, .enter)
         h.server.http.stop()
         let app = h.app
         h.queue.sync { app.quit() }

@@ -45,7 +45,7 @@ import ZeaderKit
 
     @Test func markAllAboveAsReadMarksTheRowsAboveTheCursor() throws {
         let h = try harness("bind-key M mark-all-above-as-read", effects: RecordingEffects())
-        h.type(.character("j"), .enter, .character("j"), .character("j"), .character("M"))
+        h.type(.character("j"), .enter, .down, .down, .character("M"))
         #expect(readStates(h) == [true, true, false])
         // Only in an item list.
         #expect(

@@ -48,6 +48,8 @@ public struct ReaderConfig: Equatable, Sendable {
     public var fullArticleScopes: [FeedScope] = []
     /// `article-selector SITE SELECTOR`: sites' rules for their pages' full articles.
     public var articleSelectors: [ArticleSelectorRule] = []
+    /// `always-download URL…` (newsboat's): feeds fetched whole at every refresh.
+    public var alwaysDownload: Set<String> = []
     /// Where the reader remembers the views it was left with; nil: nowhere.
     public var viewStateURL: URL?
     /// The views as the config file alone sets them (``views`` has the remembered ones over
@@ -322,6 +324,10 @@ public struct ReaderConfig: Equatable, Sendable {
         case "full-article":
             guard arguments.count == 1 else { throw fail("full-article needs one feed URL, tag:NAME, or * (every feed)") }
             config.fullArticleScopes.append(FeedScope(parsing: arguments[0]))
+        case "always-download":
+            guard !arguments.isEmpty else { throw fail("always-download needs one or more feed URLs") }
+            // Quoted URLs in real configs carry stray spaces.
+            config.alwaysDownload.formUnion(arguments.map { $0.trimmingCharacters(in: .whitespaces) })
         case "article-selector":
             // The selector may be written unquoted, with its spaces.
             guard arguments.count >= 2 else {

@@ -71,7 +71,7 @@ public enum NewsboatCompatibility {
     /// The reader's own directives: lists, keys, colours, commands, formats.
     private static let readerDirectives: [Entry] = [
         entry("always-display-description", .honoured),
-        entry("always-download", .ignored("every refresh asks with ETag and Last-Modified, and a feed that changed is read")),
+        entry("always-download", .honoured),
         entry("article-sort-order", .honoured),
         entry("articlelist-format", .honoured),
         entry("articlelist-title-format", .honoured),

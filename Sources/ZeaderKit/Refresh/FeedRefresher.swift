@@ -263,15 +263,18 @@ public final class FeedRefresher: Sendable {
             return try context.performAndWait { () throws -> [Target] in
                 let servers = try named?() ?? Server.findAll(sortedBy: "displayOrder", in: context).filter { !$0.disabled }
                 var seen = Set<ObjectID>()
+                let alwaysDownload = options.alwaysDownload
                 return servers.filter { seen.insert($0.objectID).inserted }.map { server in
                     let refusal = FeedTrust.refusal(url: server.url, origin: server.origin)
+                    let conditional = !alwaysDownload.contains(server.url)
                     return Target(
                         serverID: server.objectID, url: server.url,
                         request: refusal != nil
                             ? nil
                             : CommandFeed.requestURL(server.url).map {
                                 FeedRequest(
-                                    url: $0, etag: server.etag, lastModified: server.lastModified, notBefore: server.retryAfter)
+                                    url: $0, etag: conditional ? server.etag : nil,
+                                    lastModified: conditional ? server.lastModified : nil, notBefore: server.retryAfter)
                             },
                         refusal: refusal)
                 }
@@ -344,6 +347,9 @@ public struct RefreshOptions: Sendable {
     public var fullArticleScopes: [FeedScope] = []
     /// The config's `article-selector` lines (``ArticleSelectorRule``).
     public var articleSelectors: [ArticleSelectorRule] = []
+    /// The config's `always-download` feeds (newsboat's): fetched whole at every refresh,
+    /// without ETag or Last-Modified, for servers whose answers to those are wrong.
+    public var alwaysDownload: Set<String> = []
     /// When the feeds waiting to be stored are saved together (``SaveGrouping``).
     var saveGrouping = SaveGrouping.Limits()
     /// Fetches of a feed before its failure is kept, when the failure may pass (no answer, a
