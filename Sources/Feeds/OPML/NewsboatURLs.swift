@@ -93,7 +93,7 @@ public enum NewsboatURLs {
     /// Splits a line into words the way newsboat does: blanks separate, double quotes
     /// group (with backslash escapes inside), `#` at the start of a word outside quotes
     /// ends the line. Also reports a quote left open.
-    static func tokenize(_ line: String) -> (words: [String], unterminatedQuote: Bool) {
+    package static func tokenize(_ line: String) -> (words: [String], unterminatedQuote: Bool) {
         var words: [String] = []
         var current = ""
         var inWord = false

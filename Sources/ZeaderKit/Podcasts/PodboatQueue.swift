@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import ObjectGraph
 
@@ -146,40 +147,10 @@ public enum PodboatQueue {
         return .success(file)
     }
 
-    /// The words of a line as podboat reads them: blanks separate, double quotes group, a
-    /// backslash inside quotes takes the next character as it is.
+    /// The words of a line as podboat writes them: newsboat's words (blanks separate, double
+    /// quotes group, a backslash inside quotes takes the next character as it is).
     static func words(_ line: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var inWord = false
-        var inQuotes = false
-        var escaped = false
-        for character in line {
-            if inQuotes {
-                if escaped {
-                    current.append(character)
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else if character == "\"" {
-                    inQuotes = false
-                } else {
-                    current.append(character)
-                }
-            } else if character == " " || character == "\t" {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else if character == "\"" {
-                inQuotes = true
-                inWord = true
-            } else {
-                current.append(character)
-                inWord = true
-            }
-        }
-        if inWord { words.append(current) }
-        return words
+        NewsboatURLs.tokenize(line).words
     }
 }
 
