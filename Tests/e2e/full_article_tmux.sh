@@ -8,51 +8,15 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 zeader=$(realpath "${ZEADER:-$root/.build/debug/zeader}")
 work=$(mktemp -d -t zfull.XXXXXX)
-sock="$work/tmux.0.sock" starts=0
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME"
 # Pages come from 127.0.0.1 only, never through a proxy.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export no_proxy=127.0.0.1 NO_PROXY=127.0.0.1
 server_pid=""
-# stop_server SOCKET: kill-server, and SIGKILL in case the server inherited SIGTERM blocked.
-stop_server() {
-	local pid
-	pid=$(tmux -S "$1" display -p '#{pid}' 2>/dev/null) || return 0
-	tmux -S "$1" kill-server 2>/dev/null || true
-	kill -KILL "$pid" 2>/dev/null || true
-}
 trap 'for s in "$work"/tmux.*.sock; do stop_server "$s"; done
 	[ -z "$server_pid" ] || kill -KILL "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-failures=0 checks=0
-
-t() { tmux -S "$sock" "$@"; }
-screen() { t capture-pane -p -t main; }
-fail() {
-	echo "FAIL: $*" >&2
-	screen | sed 's/^/    | /' >&2
-	failures=$((failures + 1))
-}
-expect() { # expect TEXT [SECONDS]: waits until the screen shows TEXT.
-	local text=$1 limit=${2:-5} i
-	checks=$((checks + 1))
-	for i in $(seq $((limit * 20))); do
-		screen | grep -qF -- "$text" && return 0
-		sleep 0.05
-	done
-	fail "screen never showed '$text'"
-}
-refute() { # refute TEXT: the screen does not show TEXT.
-	checks=$((checks + 1))
-	if screen | grep -qF -- "$1"; then fail "the screen shows '$1'"; fi
-}
-keys() { t send-keys -t main "$@"; sleep 0.15; }
-start() {
-	stop_server "$sock"
-	starts=$((starts + 1))
-	sock="$work/tmux.$starts.sock"
-	t new-session -d -s main -x 100 -y 30 "stty sane; $*; echo EXIT=\$?; sleep 60"
-}
+. "$root/Tests/e2e/tmux_lib.sh"
 
 www="$work/www"
 mkdir -p "$www"
@@ -64,20 +28,7 @@ cat >"$www/story.html" <<HTML
 <footer>Footer words that are not the article</footer></body></html>
 HTML
 # A static server on 127.0.0.1 and a free port, stopping by itself after 120 s.
-python3 -u "$root/Tests/e2e/serve_static.py" "$www" 120 >"$work/http.log" 2>&1 &
-server_pid=$!
-port=""
-for i in $(seq 200); do
-	port=$(sed -n 's/^serving on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$work/http.log" | head -n 1)
-	[ -n "$port" ] && break
-	sleep 0.05
-done
-checks=$((checks + 1))
-if [ -z "$port" ]; then
-	echo "FAIL: the loopback HTTP server did not start: $(cat "$work/http.log")" >&2
-	failures=$((failures + 1))
-	port=9
-fi
+serve_static "$www" 120
 base="http://127.0.0.1:$port"
 cat >"$www/feed.xml" <<XML
 <?xml version="1.0"?>

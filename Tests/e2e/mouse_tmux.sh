@@ -10,7 +10,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 zeader=$(realpath "${ZEADER:-$root/.build/debug/zeader}")
 work=$(mktemp -d -t zmouse.XXXXXX)
-sock="$work/tmux.0.sock" starts=0
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME/zeader"
 # The browser records its argument and the mouse modes of the pane while it has the terminal.
@@ -20,43 +19,8 @@ printf '[%s] modes=%s\n' "\$1" "\$(tmux -S "\$(cat "$work/socket")" display -p -
 EOF
 chmod +x "$work/browser"
 export BROWSER="$work/browser"
-# stop_server SOCKET: kill-server, and SIGKILL in case the server inherited SIGTERM blocked
-# (a test runner's thread may block it), which kill-server relies on.
-stop_server() {
-	local pid
-	pid=$(tmux -S "$1" display -p '#{pid}' 2>/dev/null) || return 0
-	tmux -S "$1" kill-server 2>/dev/null || true
-	kill -KILL "$pid" 2>/dev/null || true
-}
 trap 'for s in "$work"/tmux.*.sock; do stop_server "$s"; done; rm -rf "$work"' EXIT
-failures=0 checks=0
-
-t() { tmux -S "$sock" "$@"; }
-screen() { t capture-pane -p -t main; }
-fail() {
-	echo "FAIL: $*" >&2
-	screen | sed 's/^/    | /' >&2
-	failures=$((failures + 1))
-}
-# expect TEXT [SECONDS]: waits until the screen shows TEXT.
-expect() {
-	local text=$1 limit=${2:-5} i
-	checks=$((checks + 1))
-	for i in $(seq $((limit * 20))); do
-		screen | grep -qF -- "$text" && return 0
-		sleep 0.05
-	done
-	fail "screen never showed '$text'"
-}
-expect_line() { # expect_line N TEXT: line N (1-based) contains TEXT
-	local n=$1 text=$2 i
-	checks=$((checks + 1))
-	for i in $(seq 100); do
-		screen | sed -n "${n}p" | grep -qF -- "$text" && return 0
-		sleep 0.05
-	done
-	fail "line $n never showed '$text' (it is: '$(screen | sed -n "${n}p")')"
-}
+. "$root/Tests/e2e/tmux_lib.sh"
 # expect_modes FLAGS: the pane's mouse modes 1000 and 1006, as tmux sees them ("11": both on).
 expect_modes() {
 	local want=$1 i got
@@ -68,12 +32,6 @@ expect_modes() {
 	done
 	fail "the pane's mouse modes are $got, not $want"
 }
-# refute TEXT: the screen does not show TEXT (a mouse report typed as keys would).
-refute() {
-	checks=$((checks + 1))
-	if screen | grep -qF -- "$1"; then fail "the screen shows '$1'"; fi
-}
-keys() { t send-keys -t main "$@"; sleep 0.15; }
 # A report as the terminal sends it: button, 1-based column and row; M a press, m a release.
 report() { t send-keys -t main -l $'\e'"[<$1;$2;$3$4"; }
 click() { report 0 "$1" "$2" M; report 0 "$1" "$2" m; sleep 0.15; }

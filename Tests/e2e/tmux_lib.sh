@@ -5,6 +5,14 @@ sock="$work/tmux.0.sock" starts=0
 failures=0 checks=0
 
 t() { tmux -S "$sock" "$@"; }
+# stop_server SOCKET: kill-server, and SIGKILL in case the server inherited SIGTERM blocked
+# (a test runner's thread may block it), which kill-server relies on.
+stop_server() {
+	local pid
+	pid=$(tmux -S "$1" display -p '#{pid}' 2>/dev/null) || return 0
+	tmux -S "$1" kill-server 2>/dev/null || true
+	kill -KILL "$pid" 2>/dev/null || true
+}
 screen() { t capture-pane -p -t main; }
 # expect TEXT [SECONDS]: waits until the screen shows TEXT.
 expect() {
@@ -32,15 +40,21 @@ keys() { t send-keys -t main "$@"; sleep 0.15; }
 # start CMD: runs CMD in a fresh 100x30 pane, then a shell line reporting the exit status
 # and the terminal modes (stty), which a restored terminal has back.
 start() {
-	t kill-server 2>/dev/null || true
+	stop_server "$sock"
 	starts=$((starts + 1))
 	sock="$work/tmux.$starts.sock"  # a fresh private server each time
 	t new-session -d -s main -x 100 -y 30 "stty sane; $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 60"
 }
-# fail MESSAGE: counts a failed check.
+# fail MESSAGE: counts a failed check, with the screen it saw.
 fail() {
 	echo "FAIL: $*" >&2
+	screen | sed 's/^/    | /' >&2
 	failures=$((failures + 1))
+}
+# refute TEXT: counts a check that the screen does not show TEXT.
+refute() {
+	checks=$((checks + 1))
+	if screen | grep -qF -- "$1"; then fail "the screen shows '$1'"; fi
 }
 # sgr LINE: the escape sequences tmux keeps for line LINE, one a line.
 sgr() { t capture-pane -e -p -t main | sed -n "${1}p" | grep -o $'\e\\[[0-9;]*m' | tr -d '\033' || true; }
@@ -66,4 +80,23 @@ has_sgr() {
 		fi
 		sleep 0.2
 	done
+}
+# serve_static DIR SECONDS: serve_static.py on 127.0.0.1 and a free port (its log in
+# $work/http.log), stopping by itself after SECONDS; sets `server_pid` and `port` (9 when it did
+# not start: the checks that use it then fail one by one instead of stopping the script).
+serve_static() {
+	python3 -u "$root/Tests/e2e/serve_static.py" "$1" "$2" >"$work/http.log" 2>&1 &
+	server_pid=$!
+	port=""
+	for i in $(seq 200); do
+		port=$(sed -n 's/^serving on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$work/http.log" | head -n 1)
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	checks=$((checks + 1))
+	if [ -z "$port" ]; then
+		echo "FAIL: the loopback HTTP server did not start: $(cat "$work/http.log")" >&2
+		failures=$((failures + 1))
+		port=9
+	fi
 }

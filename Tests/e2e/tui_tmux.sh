@@ -477,20 +477,7 @@ feed() {
 feed Alpha 2 1795000000
 feed Beta 1 1795000000
 # A static server on 127.0.0.1 and a free port, stopping by itself after 170 s.
-python3 -u "$root/Tests/e2e/serve_static.py" "$www" 170 >"$work/http.log" 2>&1 &
-server_pid=$!
-port=""
-for i in $(seq 200); do
-	port=$(sed -n 's/^serving on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$work/http.log" | head -n 1)
-	[ -n "$port" ] && break
-	sleep 0.05
-done
-checks=$((checks + 1))
-if [ -z "$port" ]; then
-	echo "FAIL: the loopback HTTP server did not start: $(cat "$work/http.log")" >&2
-	failures=$((failures + 1))
-	port=9  # the checks below then fail one by one instead of stopping the script
-fi
+serve_static "$www" 170
 base="http://127.0.0.1:$port"
 live="$work/live.sqlite"
 "$zeader" add --db "$live" "$base/Alpha.xml" >/dev/null

@@ -41,10 +41,9 @@ extension ZeaderModel {
     /// (``FeedItemBody/text``), through the item's `body` relationship: one index, so every
     /// word of a search may stand in any of them.
     ///
-    /// Its table keeps the name `ZSEARCH`, the name of the index the reader kept by hand
-    /// before ObjectGraph had full-text indexes: when ObjectGraph first opens such a store it
-    /// finds no index of its own recorded under that name, so it drops that table and its
-    /// triggers and builds the index afresh.
+    /// Its table is `ZSEARCH`: a store holding a `ZSEARCH` table that ObjectGraph has not
+    /// recorded as its own index gets that table and its triggers dropped at open, and the
+    /// index built afresh.
     ///
     /// ```swift
     /// let keys = ZeaderModel.searchIndex.attributes   // ["title", "author", "summary", "body.text"]
