@@ -18,7 +18,7 @@ struct NoCrashNoLossTests {
             + "<rss version=\"2.0\"><channel><title>T\(reference)</title><item><title>a</title></item></channel></rss>"
     }
 
-    @Test(.timeLimit(.minutes(1))) func entityChainTwentyThousandDeepIsRefusedWithoutRecursion() {
+    @Test(.timeLimit(.minutes(10))) func entityChainTwentyThousandDeepIsRefusedWithoutRecursion() {
         // Overflowed the stack (SIGSEGV) in the recursive length computation.
         let xml = Self.entityChain(depth: 25_000)
         #expect(throws: FeedParseError(.entityDepthLimit(entity: "e24999", limit: FeedXMLRepair.maxEntityDepth))) {
@@ -44,7 +44,7 @@ struct NoCrashNoLossTests {
         #expect(feed.title == "T")
     }
 
-    @Test(.timeLimit(.minutes(1))) func wideFanOfSmallEntitiesIsBoundedByTheTotalBudget() {
+    @Test(.timeLimit(.minutes(10))) func wideFanOfSmallEntitiesIsBoundedByTheTotalBudget() {
         // 2,000 entities of 1 KB each, each used 600 times: every single expansion is small,
         // the sum is 1.2 GB.
         var declarations = ""
@@ -196,7 +196,7 @@ struct NoCrashNoLossTests {
         #expect(feed.items[0].content == "xy")
     }
 
-    @Test(.timeLimit(.minutes(2))) func controlCharacterLateInALargeStreamedFeedKeepsEveryItemOnce() throws {
+    @Test(.timeLimit(.minutes(10))) func controlCharacterLateInALargeStreamedFeedKeepsEveryItemOnce() throws {
         // Large enough to be parsed in two halves with items written while parsing: the
         // items written before the control character are not written twice.
         var xml = "<rss version=\"2.0\"><channel><title>Big</title><link>http://big.example/</link>"
@@ -282,7 +282,7 @@ struct NoCrashNoLossTests {
         #expect(try parse(prefixed).problems.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(2))) func aLargeDocumentCutOffIsReportedByTheHalvesPathToo() throws {
+    @Test(.timeLimit(.minutes(10))) func aLargeDocumentCutOffIsReportedByTheHalvesPathToo() throws {
         var xml = "<rss version=\"2.0\"><channel><title>Big</title><link>http://big.example/</link>"
         for index in 0..<4000 {
             xml +=

@@ -38,7 +38,7 @@ final class TravelGReaderServer: Sendable {
     init(items: ClosedRange<UInt64> = 1...3) throws {
         let shared = self.shared
         shared.state.withLock { for id in items { $0.items[id] = (false, false) } }
-        http = try LoopbackHTTPServer(lifetime: 120) { request in Self.answer(request, shared) }
+        http = try LoopbackHTTPServer { request in Self.answer(request, shared) }
     }
 
     deinit { http.stop() }
@@ -212,10 +212,11 @@ final class SyncingReaderHarness {
         return backend.screen?.line(y) ?? ""
     }
 
-    /// Waits (at most `seconds`: generous, for a machine busy with the whole suite) until
-    /// `condition` holds; returns whether it did.
+    /// Waits (at most `seconds`) until `condition` holds; returns whether it did. The reader's
+    /// sync is a task on the cooperative pool, queued behind every test the parallel suite has
+    /// started, so the wait outlasts the rest of the suite rather than a guess at its speed.
     @discardableResult
-    func wait(seconds: Double = 120, until condition: () -> Bool) async throws -> Bool {
+    func wait(seconds: Double = 600, until condition: () -> Bool) async throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if condition() { return true }
