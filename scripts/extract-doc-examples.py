@@ -2,7 +2,7 @@
 """Keeps the documentation examples of Zeader's libraries compiled by the test suite.
 
 Writes every ```swift example found in the `///` doc comments under Sources/ObjectGraph (and
-every ```swift block of the README's "ObjectGraph in five minutes" section) and under
+every ```swift block of its guide, docs/ObjectGraph.md) and under
 Sources/Feeds (public declarations only), as functions into generated test sources of the
 ObjectGraphDocTests and FeedsDocTests targets (see LIBRARIES):
 
@@ -37,26 +37,25 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-README = "README.md"
 REGENERATE = "python3 scripts/extract-doc-examples.py"
 
 
 class Library:
     """A library whose doc examples one test target compiles."""
 
-    def __init__(self, module, target, readme_section=None, public_only=False):
+    def __init__(self, module, target, guide=None, public_only=False):
         self.module = module
         self.sources = f"Sources/{module}"
         self.target = target
         self.givens_file = f"{target}/DocExampleGiven.swift"
-        self.readme_section = readme_section
+        self.guide = guide
         # Examples on declarations that are not public (nor extensions) are skipped: the test
         # target sees the public API only.
         self.public_only = public_only
 
 
 LIBRARIES = [
-    Library("ObjectGraph", "Tests/ObjectGraphDocTests", readme_section="## ObjectGraph in five minutes"),
+    Library("ObjectGraph", "Tests/ObjectGraphDocTests", guide="docs/ObjectGraph.md"),
     Library("Feeds", "Tests/FeedsDocTests", public_only=True),
 ]
 
@@ -203,15 +202,10 @@ def source_examples(lib):
     return result
 
 
-def readme_examples(section):
-    """The README section's ```swift blocks, in order, as one example (they continue each other)."""
-    lines, body, inside, in_section = read(README).split("\n"), [], False, False
+def guide_examples(guide):
+    """The guide's ```swift blocks, in order, as one example (they continue each other)."""
+    lines, body, inside = read(guide).split("\n"), [], False
     for line in lines:
-        if line.startswith("## "):
-            in_section = line.strip() == section
-            continue
-        if not in_section:
-            continue
         if inside:
             if line.strip() == "```":
                 inside = False
@@ -220,7 +214,7 @@ def readme_examples(section):
         elif line.strip() == "```swift":
             inside = True
     if not body:
-        raise Problem(f"{README}: no ```swift blocks under '{section}'")
+        raise Problem(f"{guide}: no ```swift blocks")
     return body
 
 
@@ -331,8 +325,8 @@ def generated_files(lib):
         parts += [f"    {entry}," for _, entry in by_imports[imports]]
         parts += ["]", ""]
         files[f"{lib.target}/DocExamples{suffix}.generated.swift"] = "\n".join(parts)
-    if lib.readme_section:
-        files.update(readme_file(lib))
+    if lib.guide:
+        files.update(guide_file(lib))
     groups = sorted("".join(i for i in imp if i != lib.module) or "Plain" for imp in by_imports)
     index = [HEADER.format(script="scripts/extract-doc-examples.py", what="the list of generated files",
                            regenerate=REGENERATE),
@@ -342,17 +336,16 @@ def generated_files(lib):
     return files
 
 
-def readme_file(lib):
-    readme = readme_examples(lib.readme_section)
-    imports = [l.strip() for l in readme if l.strip().startswith("import ")]
-    code = [l for l in readme if not l.strip().startswith("import ")]
+def guide_file(lib):
+    guide = guide_examples(lib.guide)
+    imports = [l.strip() for l in guide if l.strip().startswith("import ")]
+    code = [l for l in guide if not l.strip().startswith("import ")]
     parts = [HEADER.format(script="scripts/extract-doc-examples.py",
-                           what=f"the ```swift blocks of {README}'s \"{lib.readme_section[3:]}\" section",
-                           regenerate=REGENERATE)]
-    parts += imports + ["", "// Compiled only: it writes memos.sqlite and UserDefaults (ReadmeExampleTests runs a copy).",
-                        "func readmeObjectGraphExample() throws {"]
+                           what=f"the ```swift blocks of {lib.guide}", regenerate=REGENERATE)]
+    parts += imports + ["", "/// The guide's examples as one program (GuideExampleTests runs it).",
+                        "func objectGraphGuideExample() async throws {"]
     parts += [("    " + l).rstrip() for l in code] + ["}", ""]
-    return {f"{lib.target}/ReadmeExamples.generated.swift": "\n".join(parts)}
+    return {f"{lib.target}/GuideExample.generated.swift": "\n".join(parts)}
 
 
 def main(argv):
@@ -370,7 +363,7 @@ def main(argv):
     differ = sorted(p for p, text in files.items() if not os.path.exists(os.path.join(ROOT, p)) or read(p) != text)
     if check:
         if stale or differ:
-            print("The generated doc-example tests are out of date with the doc comments and README ("
+            print("The generated doc-example tests are out of date with the doc comments and the guide ("
                   + ", ".join(differ + [f"{p} (no longer generated)" for p in stale])
                   + f"). Run `{REGENERATE}` and commit the result.", file=sys.stderr)
             return 1

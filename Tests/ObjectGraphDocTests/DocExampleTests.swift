@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 
-/// ObjectGraph's doc-comment and README examples: generated from the sources by
+/// ObjectGraph's doc-comment examples: generated from the sources by
 /// scripts/extract-doc-examples.py, compiled with this target, kept in step with the sources by
 /// `generatedExamplesAreCurrent`, and run with fresh givens unless `notRun` says why not.
 @Suite struct DocExampleTests {

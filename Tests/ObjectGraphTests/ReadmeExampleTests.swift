@@ -3,7 +3,7 @@ import Testing
 
 @testable import ObjectGraph
 
-// The README's "ObjectGraph in five minutes" example, kept compiling and true.
+// The first example of the guide (docs/ObjectGraph.md), with its printed values checked.
 final class Topic: ManagedObject {
     @Managed("name") var name: String
     @Managed("unreadCount") var unreadCount: Int64
@@ -16,7 +16,7 @@ final class Memo: ManagedObject {
     @ToOne("topic") var topic: Topic?
 }
 
-// The README's many-to-many example.
+// The guide's many-to-many example.
 final class Recipe: ManagedObject {
     @Managed("name") var name: String
     @ToMany("ingredients") var ingredients: [Ingredient]

@@ -16,9 +16,9 @@ struct FetchLimitTests {
             let fetcher = makeTestFetcher(idleTimeout: 1, totalTimeout: 240)
             let (outcome, seconds) = await measure { await fetcher.fetch(FeedRequest(url: server.url("/stall"))) }
             #expect(outcome == .failed(.timedOut(url: server.url("/stall"), seconds: 1, kind: .idle)))
-            // The outcome names the clock that fired; the wall-time bound only rules out the
-            // stall ending by itself (parallel tests on two cores can delay the resumption).
-            #expect(seconds >= 0.9 && seconds < 240, "idle timeout of 1 s took \(seconds) s")
+            // The outcome names the clock that fired (a stall that ended by itself would not be a
+            // timeout); no upper bound, since a parallel run can delay the task's resumption.
+            #expect(seconds >= 0.9, "idle timeout of 1 s took \(seconds) s")
             print("measured: idle timeout 1 s fired after \(String(format: "%.2f", seconds)) s")
         }
     }
