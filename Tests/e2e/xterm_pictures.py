@@ -132,7 +132,9 @@ def main():
              "-e", sys.executable, home + "/relay.py", home + "/relay.pids"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         found = {}
-        deadline = time.monotonic() + 30
+        # Generous: the reader starts, asks xterm what it draws and fetches the picture, on a machine
+        # that may be running the rest of the suite.
+        deadline = time.monotonic() + 180
         shot = home + "/screen.xwd"
         while time.monotonic() < deadline:
             time.sleep(1.0)
