@@ -63,6 +63,7 @@ struct Zeader: AsyncParsableCommand {
             var options = config.refreshOptions(RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
             options.ignoreRules = config.ignoreRules
             options.itemRules = config.itemRules
+            options.rulesChangeItemsLater = true  // one undo step in the reader
             options.retention = config.retention
             options.fullArticleScopes = config.fullArticleScopes
             options.articleSelectors = config.articleSelectors

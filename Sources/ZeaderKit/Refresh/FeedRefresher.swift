@@ -103,7 +103,8 @@ public final class FeedRefresher: Sendable {
     ) async -> RefreshSummary {
         let start = Date()
         let rules = killfileRules(context: context)
-        let actionRules = ItemRules.acting(options.itemRules + ItemRules.stored(in: store.container.store))
+        let actionRules = ItemRules.acting(
+            options.itemRules + ItemRules.stored(in: store.container.store), changingItems: !options.rulesChangeItemsLater)
         let matchingLinks = FeedSync.mayHoldItemsStoredByLink(store, context: context)
         let contexts =
             [context]
@@ -346,6 +347,9 @@ public struct RefreshOptions: Sendable {
     public var ignoreRules: [Killfile.Rule] = []
     /// The config's `rule` lines that act (``ItemRules``); the stored ones are read from the store.
     public var itemRules: [ItemRules.Rule] = []
+    /// The reader's: the rules' `mark-read` and `flag` are not stored with the items but made
+    /// afterwards on its view context, one undo step (``ItemRules/applyChanges(_:in:)``).
+    public var rulesChangeItemsLater = false
     /// The config's `max-items` and `keep-days`, applied to each feed that got new items
     /// (``RetentionCleanup/trim(_:by:in:now:batchSize:)``); empty: every item is kept.
     public var retention = RetentionPolicy()

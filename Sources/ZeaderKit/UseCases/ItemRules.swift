@@ -100,6 +100,9 @@ public enum ItemRules {
     public struct CompiledRule: Sendable {
         public let rule: Rule
         let predicate: ObjectGraph.Predicate
+        /// Whether `mark-read` and `flag` stay on the item as it is stored; false in the
+        /// reader, which makes them afterwards as one undo step (``applyChanges(_:in:)``).
+        var changesItems = true
     }
 
     /// An item a rule matched and what is left to do for it once it is stored: its fields as
@@ -237,6 +240,14 @@ public enum ItemRules {
     /// ```
     public static func apply(_ rules: [CompiledRule], to item: FeedItem, of server: Server) -> [Firing] {
         var firings: [Firing] = []
+        let (wasRead, wasFlagged) = (item.read, item.flagged)
+        // Left to the reader: the later rules still see the changes, the stored item does not.
+        defer {
+            if rules.contains(where: { !$0.changesItems }) {
+                if item.read != wasRead { item.read = wasRead }
+                if item.flagged != wasFlagged { item.flagged = wasFlagged }
+            }
+        }
         for compiled in rules where (try? compiled.predicate.evaluate(with: item)) ?? false {
             for action in compiled.rule.actions {
                 switch action {
@@ -264,12 +275,17 @@ public enum ItemRules {
 
     /// The rules of `rules` that act (an `ignore` rule is the killfile's, ``Killfile``),
     /// compiled; one that does not compile is left out, so one bad stored rule cannot stop
-    /// refreshes (the config's are checked when it is read).
+    /// refreshes (the config's are checked when it is read). Without `changingItems`, their
+    /// `mark-read` and `flag` are left to ``applyChanges(_:in:)``.
     ///
     /// ```swift
-    /// let acting = ItemRules.acting(config.itemRules + stored)
+    /// let acting = ItemRules.acting(config.itemRules + stored)   // changingItems: false in the reader
     /// ```
-    public static func acting(_ rules: [Rule]) -> [CompiledRule] {
-        rules.filter { !$0.isIgnore }.compactMap { try? compile($0) }
+    public static func acting(_ rules: [Rule], changingItems: Bool = true) -> [CompiledRule] {
+        rules.filter { !$0.isIgnore }.compactMap {
+            guard var compiled = try? compile($0) else { return nil }
+            compiled.changesItems = changingItems
+            return compiled
+        }
     }
 }
