@@ -135,7 +135,7 @@ struct SyncCommand: AsyncParsableCommand {
                     throw ZeaderError.syncFailed(error, pending: pending, localFeeds: nil)
                 }
                 for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
-                await RuleEffects.report(report.firings, command: "sync", config: config)
+                await RuleEffects.report(report.firings, command: "sync", config: config, store: opened)
                 CommandOutput.write(report.line + "\n")
                 if !report.refused.isEmpty { throw ExitCode.failure }
             }
@@ -194,7 +194,8 @@ struct SyncCommand: AsyncParsableCommand {
         for problem in local?.failures.compactMap(\.problem) ?? [] {
             CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
         }
-        await RuleEffects.report(report.firings + (local?.results.flatMap(\.firings) ?? []), command: "refresh", config: config)
+        await RuleEffects.report(report.firings, command: "refresh", config: config, store: store)
+        await RuleEffects.report(local?.results.flatMap(\.firings) ?? [], command: "refresh", config: config)
         CommandOutput.write(report.line + "\n")
         if let local { CommandOutput.write("local feeds: " + local.line + "\n") }
         if !report.refused.isEmpty || local?.failures.isEmpty == false { throw ExitCode.failure }

@@ -297,28 +297,36 @@ struct ItemRulesCommandTests {
 
 @Suite("Rules that act on the items a sync pulls")
 struct ItemRulesSyncTests {
-    @Test("mark-read and flag stay and reach the server; ignore keeps an item out; firings reported once")
+    @Test("mark-read and flag stay and reach the server; ignore keeps an item out; full-article; firings reported once")
     func onSync() async throws {
+        let pages = try LoopbackHTTPServer(handler: { request in
+            request.path == "/3.html" ? .ok(storyPage("3"), contentType: "text/html") : .status(404)
+        })
+        defer { pages.stop() }
         let server = try FakeGReaderServer()
         let newest = FakeGReaderServer.now
         server.update {
             $0.items = [
                 .init(id: newest, link: "http://fake.example/1", title: "Release 2.0"),
                 .init(id: newest - 1, link: "http://fake.example/2", title: "Sponsored"),
-                .init(id: newest - 2, link: "http://fake.example/3", title: "Plain"),
+                .init(id: newest - 2, link: pages.url("/3.html").absoluteString, title: "Plain"),
             ]
         }
         let store = try ZeaderStore.open(at: try temporaryDirectory().appendingPathComponent("z.sqlite"))
-        let rules = try [#"title BEGINSWITH "Release" -> mark-read notify"#, "read == YES -> flag"].map {
-            try ItemRules.parse($0)
-        }
+        let rules = try [
+            #"title BEGINSWITH "Release" -> mark-read notify"#, "read == YES -> flag", #"title == "Plain" -> full-article"#,
+        ].map { try ItemRules.parse($0) }
         let sync = FeedSync(
             store: store, ignoreRules: [Killfile.Rule(scope: .all, predicateFormat: #"title == "Sponsored""#)], itemRules: rules)
         try sync.addAccount(apiURL: server.apiURL, user: "alice", token: "t")
         var report = try await sync.sync()
         #expect(report.newItems == 2)
         #expect(report.firings.map(\.rule) == rules)
-        #expect(report.firings.map(\.item.title) == ["Release 2.0", "Release 2.0"])
+        #expect(report.firings.map(\.item.title) == ["Release 2.0", "Release 2.0", "Plain"])
+        let articles = await FeedLibrary(store: store).fetchFullArticles(
+            for: report.firings, with: FeedFetcher(configuration: FetcherConfiguration(version: "test")))
+        #expect(articles == FullArticleCount(fetched: 1, failed: 0))
+        #expect(try FeedLibrary(store: store).items(ItemQuery(search: "zeppelinfield")).map(\.title) == ["Plain"])
         // (title, read, flagged) of each stored item.
         func states() throws -> [String] {
             try FeedLibrary(store: store).items(ItemQuery()).map { "\($0.title ?? "") \($0.read) \($0.flagged)" }.sorted()

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import ObjectGraph
 
@@ -83,5 +84,47 @@ extension FeedLibrary {
             throw ZeaderError.wrapping(error)
         }
         return .acting(removed)
+    }
+}
+
+extension FeedLibrary {
+    /// Fetches and stores the full articles the `full-article` actions of `firings` ask for
+    /// (a sync's: a refresh fetches its own, ``FeedRefresher``), each item's page once, with
+    /// the site's selector of `selectors`. Returns how many pages gave an article and how
+    /// many did not (each item records why).
+    ///
+    /// ```swift
+    /// let count = await library.fetchFullArticles(for: report.firings, with: fetcher)
+    /// ```
+    public func fetchFullArticles(
+        for firings: [ItemRules.Firing], selectors: [ArticleSelectorRule] = [], with fetcher: FeedFetcher
+    ) async -> FullArticleCount {
+        let asked = firings.filter { $0.rule.actions.contains(.fullArticle) }
+        guard !asked.isEmpty else { return FullArticleCount() }
+        let context = store.container.newBackgroundContext(name: "rules")
+        let targets = await context.run {
+            defer { context.reset() }
+            var servers: [String: ObjectID] = [:]
+            let withServers = asked.compactMap { firing -> (server: ObjectID, firing: ItemRules.Firing)? in
+                if servers[firing.item.feed] == nil {
+                    servers[firing.item.feed] =
+                        (try? Server.findFirst(byAttribute: "url", value: .string(firing.item.feed), in: context))?.objectID
+                }
+                return servers[firing.item.feed].map { ($0, firing) }
+            }
+            return ItemRules.fullArticleTargets(withServers, besides: [], selectors: selectors, in: context)
+        }
+        guard !targets.isEmpty else { return FullArticleCount() }
+        let outcomes = await FullArticles.fetch(targets, with: fetcher)
+        return await context.run {
+            defer { context.reset() }
+            for (id, outcome) in outcomes { FullArticles.store(outcome, for: id, in: context) }
+            do { try context.save() } catch {
+                context.rollback()
+                return FullArticleCount()
+            }
+            let fetched = outcomes.filter { if case .success = $0.1 { true } else { false } }.count
+            return FullArticleCount(fetched: fetched, failed: outcomes.count - fetched)
+        }
     }
 }
