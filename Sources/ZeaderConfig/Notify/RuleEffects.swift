@@ -12,11 +12,15 @@ import ZeaderKit
 /// ```
 public enum RuleEffects {
     /// The most notifications one refresh or sync shows one by one; past it, one says how
-    /// many items the notify rules matched.
+    /// many items the notify rules matched (`RuleEffects.notificationLimit   // 5`).
     public static let notificationLimit = 5
 
     /// Performs the firings' `notify` and `exec` actions, in order; returns a line for each
     /// that did not end well.
+    ///
+    /// ```swift
+    /// let problems = await RuleEffects.perform(report.firings, notifyProgram: "notify-send")
+    /// ```
     public static func perform(_ firings: [ItemRules.Firing], notifyProgram: String?) async -> [String] {
         var problems: [String] = []
         let titles = firings.filter { $0.rule.actions.contains(.notify) }.map {

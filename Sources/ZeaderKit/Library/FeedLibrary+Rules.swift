@@ -5,6 +5,10 @@ import ObjectGraph
 extension FeedLibrary {
     /// A stored rule as `zeader rule list` shows it: the killfile's (``IgnoreRule``, what
     /// `zeader ignore add` stores too) or one that acts (``ItemRules``).
+    ///
+    /// ```swift
+    /// for (number, rule) in try library.rules() { print(number, rule.line) }
+    /// ```
     public enum StoredRule: Sendable, Equatable {
         case ignore(Killfile.Rule)
         case acting(ItemRules.Rule)

@@ -57,10 +57,11 @@ extension ItemRules {
     }
 
     /// The most programs one refresh or sync runs for its rules: a feed of thousands of
-    /// matching items does not start thousands of processes.
+    /// matching items does not start thousands of processes (`ItemRules.execLimit   // 100`).
     public static let execLimit = 100
-    /// How long a rule's program may run, and how much of its output is read (and dropped).
+    /// How long a rule's program may run (`ItemRules.execTimeout   // 10 s`).
     public static let execTimeout: Duration = .seconds(10)
+    /// How much of a rule's program's output is read, and dropped (`ItemRules.execOutputLimit   // 64 KiB`).
     public static let execOutputLimit = 64 * 1024
 
     /// Runs the `exec` actions of `firings`, in order, one program at a time, at most

@@ -22,6 +22,10 @@ import ObjectGraph
 /// ```
 public enum ItemRules {
     /// What a rule does to an item it matches.
+    ///
+    /// ```swift
+    /// ItemRules.Action.exec(.init(argv: ["save-link", "%l"])).word   // "exec save-link %l"
+    /// ```
     public enum Action: Sendable, Hashable {
         case markRead
         case flag
@@ -54,6 +58,10 @@ public enum ItemRules {
 
     /// A program a rule runs: its argv as the user wrote it (fields in the arguments only),
     /// and whether the item goes on its standard input as JSON.
+    ///
+    /// ```swift
+    /// let exec = ItemRules.Exec(argv: ["/usr/local/bin/archive"], json: true)
+    /// ```
     public struct Exec: Sendable, Hashable {
         public var argv: [String]
         public var json: Bool
@@ -65,6 +73,10 @@ public enum ItemRules {
     }
 
     /// One rule as the user wrote it.
+    ///
+    /// ```swift
+    /// ItemRules.Rule(predicateFormat: "read == NO", actions: [.flag]).text   // "read == NO -> flag"
+    /// ```
     public struct Rule: Sendable, Hashable {
         public var predicateFormat: String
         public var actions: [Action]
@@ -82,6 +94,10 @@ public enum ItemRules {
     }
 
     /// Why a rule's text is not a rule. Worded in ``Messages``.
+    ///
+    /// ```swift
+    /// if case .invalidRule(_, .programFromItem(let program)) = error { print(program) }
+    /// ```
     public enum Problem: Error, Sendable, Equatable {
         case missingArrow
         case noPredicate
@@ -97,6 +113,10 @@ public enum ItemRules {
     }
 
     /// A rule with its predicate parsed, ready to test items.
+    ///
+    /// ```swift
+    /// let compiled = try ItemRules.compile(rule)   // compiled.rule == rule
+    /// ```
     public struct CompiledRule: Sendable {
         public let rule: Rule
         let predicate: ObjectGraph.Predicate
@@ -107,12 +127,20 @@ public enum ItemRules {
 
     /// An item a rule matched and what is left to do for it once it is stored: its fields as
     /// they were stored (the reader's notifier and programs get these, not the store's row).
+    ///
+    /// ```swift
+    /// for firing in summary.results.flatMap(\.firings) { print(Messages.ruleFired(firing)) }
+    /// ```
     public struct Firing: Sendable, Equatable {
         public var rule: Rule
         public var item: Fields
     }
 
     /// An item's fields as ``Firing`` carries them.
+    ///
+    /// ```swift
+    /// let title = firing.item.title ?? firing.item.id
+    /// ```
     public struct Fields: Sendable, Equatable {
         public var feed: String
         public var id: String
