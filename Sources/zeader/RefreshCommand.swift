@@ -42,7 +42,7 @@ struct RefreshCommand: AsyncParsableCommand {
         // it does not cover are still fetched here, and the exit status says the sync failed.
         var only: [ObjectID]?
         if feeds.isEmpty {
-            switch try await SyncCommand.refreshThroughSync(store, ignoreRules: config.ignoreRules) {
+            switch try await SyncCommand.refreshThroughSync(store, config: config) {
             case .noAccount: break
             case .synced: return
             case .failed(let local):
@@ -52,6 +52,7 @@ struct RefreshCommand: AsyncParsableCommand {
         }
         var options = config.refreshOptions(RefreshOptions(jobs: jobs))
         options.ignoreRules = config.ignoreRules  // the config's killfile
+        options.itemRules = config.itemRules
         options.retention = config.retention
         options.fullArticleScopes = config.fullArticleScopes
         options.articleSelectors = config.articleSelectors
@@ -91,6 +92,7 @@ struct RefreshCommand: AsyncParsableCommand {
                 CommandOutput.warn("zeader refresh: \(TerminalText.line(Messages.moved(url: result.url, to: target)))")
             }
         }
+        await RuleEffects.report(summary.results.flatMap(\.firings), command: "refresh", config: config)
         CommandOutput.write(summary.line + "\n")
         if let path = config.behaviour.errorLog {
             do { try ErrorLog.append(summary, to: path) } catch { CommandOutput.warn("zeader refresh: \(error)") }

@@ -105,9 +105,9 @@ struct SyncCommand: AsyncParsableCommand {
             // A login that fails leaves nothing behind, not even a new store.
             let token =
                 action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
-            let ignoreRules = action == nil ? try ReaderConfig.loadOrExit(command: "sync").ignoreRules : []
+            let config = action == nil ? try ReaderConfig.loadOrExit(command: "sync") : ReaderConfig()
             let opened = try store.openStore(command: "sync", writes: action != "status")
-            let sync = FeedSync(store: opened, ignoreRules: ignoreRules)
+            let sync = FeedSync(store: opened, ignoreRules: config.ignoreRules, itemRules: config.itemRules)
             switch action {
             case "add":
                 let what = try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
@@ -135,6 +135,7 @@ struct SyncCommand: AsyncParsableCommand {
                     throw ZeaderError.syncFailed(error, pending: pending, localFeeds: nil)
                 }
                 for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
+                await RuleEffects.report(report.firings, command: "sync", config: config, store: opened)
                 CommandOutput.write(report.line + "\n")
                 if !report.refused.isEmpty { throw ExitCode.failure }
             }
@@ -161,10 +162,11 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// With a sync account, `zeader refresh` is a sync (the server fetches the feeds), then a
     /// refresh here of the feeds the account does not sync (``FeedSync/localFeeds()``); exits 1
-    /// when the server refused a feed or a local feed failed. `ignoreRules`: the config's killfile.
-    static func refreshThroughSync(_ store: ZeaderStore, ignoreRules: [Killfile.Rule]) async throws -> RefreshBySync {
+    /// when the server refused a feed or a local feed failed. The config gives the killfile and
+    /// the rules that act.
+    static func refreshThroughSync(_ store: ZeaderStore, config: ReaderConfig) async throws -> RefreshBySync {
         guard (try? FeedSync(store: store).hasAccount()) == true else { return .noAccount }
-        let sync = FeedSync(store: store, ignoreRules: ignoreRules)
+        let sync = FeedSync(store: store, ignoreRules: config.ignoreRules, itemRules: config.itemRules)
         let report: FeedSync.Report
         do {
             report = try await sync.sync()
@@ -181,7 +183,8 @@ struct SyncCommand: AsyncParsableCommand {
         do {
             let feeds = try sync.localFeeds()
             var options = RefreshOptions()
-            options.ignoreRules = ignoreRules
+            options.ignoreRules = config.ignoreRules
+            options.itemRules = config.itemRules
             // No feeds named would mean every feed: only ask when there are local ones.
             local = feeds.isEmpty ? nil : try await FeedRefresher(store: store, options: options).refresh(servers: feeds)
         } catch {
@@ -191,6 +194,8 @@ struct SyncCommand: AsyncParsableCommand {
         for problem in local?.failures.compactMap(\.problem) ?? [] {
             CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
         }
+        await RuleEffects.report(report.firings, command: "refresh", config: config, store: store)
+        await RuleEffects.report(local?.results.flatMap(\.firings) ?? [], command: "refresh", config: config)
         CommandOutput.write(report.line + "\n")
         if let local { CommandOutput.write("local feeds: " + local.line + "\n") }
         if !report.refused.isEmpty || local?.failures.isEmpty == false { throw ExitCode.failure }

@@ -39,6 +39,7 @@ struct Zeader: AsyncParsableCommand {
             CheckCommand.self,
             CleanupCommand.self,
             IgnoreCommand.self,
+            RuleCommand.self,
             ParseCommand.self,
             ExtractCommand.self,
             ConfigCommand.self,
@@ -61,6 +62,8 @@ struct Zeader: AsyncParsableCommand {
             // The demo's feeds are offline: no refresh there.
             var options = config.refreshOptions(RefreshOptions(jobs: config.reloadThreads ?? RefreshOptions().jobs))
             options.ignoreRules = config.ignoreRules
+            options.itemRules = config.itemRules
+            options.rulesChangeItemsLater = true  // one undo step in the reader
             options.retention = config.retention
             options.fullArticleScopes = config.fullArticleScopes
             options.articleSelectors = config.articleSelectors

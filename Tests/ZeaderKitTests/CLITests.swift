@@ -372,7 +372,8 @@ struct ManPageTests {
         let text = try String(contentsOf: page, encoding: .utf8)
         for command in [
             "refresh", "add", "remove", "list", "items", "mark\\-read", "import", "export", "parse", "tag", "flag", "unflag",
-            "check", "cleanup", "ignore add", "ignore list", "ignore remove", "extract",
+            "check", "cleanup", "ignore add", "ignore list", "ignore remove", "rule add", "rule list", "rule remove",
+            "rule test", "extract",
         ] {
             #expect(
                 text.contains(".B \(command)") || text.contains(".BR \(command)") || text.contains(".BI \(command)"), "\(command)"
@@ -386,7 +387,9 @@ struct ManPageTests {
         ] {
             #expect(text.contains(option), "\(option)")
         }
-        for section in ["EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES", "KEYS"] { #expect(text.contains(".SH \(section)")) }
+        for section in ["EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES", "KEYS", "RULES"] {
+            #expect(text.contains(".SH \(section)"))
+        }
     }
 
     @Test("groff -ww -z reports nothing")

@@ -71,6 +71,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var retention = RetentionPolicy()
     /// `ignore SCOPE PREDICATE` lines: killfile rules (``Killfile``).
     public var ignoreRules: [Killfile.Rule] = []
+    /// `rule PREDICATE -> ACTION…`: the rules that act on new items, in order (``ItemRules``;
+    /// a rule whose one action is `ignore` is in ``ignoreRules``).
+    public var itemRules: [ItemRules.Rule] = []
     /// `define-filter NAME FILTER` and `highlight-article` lines (ReaderConfig+NewsboatFilters.swift).
     public var definedFilters: [SmartFeedDefinition] = []
     public var articleHighlights: [ArticleHighlight] = []
@@ -303,6 +306,11 @@ public struct ReaderConfig: Equatable, Sendable {
             let rule = Killfile.Rule(scope: FeedScope(parsing: arguments[0]), predicateFormat: predicate)
             do { _ = try Killfile.compile(rule) } catch { throw fail(error.description) }
             config.ignoreRules.append(rule)
+        case "rule":
+            guard let text = Self.rawRemainder(of: String(rawLine), afterWords: 1) else {
+                throw fail("rule needs a predicate, ->, and actions")
+            }
+            try config.applyRule(text, fail: fail)
         case _ where RetentionPolicy.directives.contains(directive):
             do { try config.retention.apply(directive: directive, arguments: arguments) } catch { throw fail(error.message) }
         case _ where ReaderBehaviour.directives.contains(directive):

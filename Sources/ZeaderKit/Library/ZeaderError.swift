@@ -59,6 +59,10 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case invalidIgnoreRule(String)
     /// `zeader ignore remove N` with no stored rule N.
     case noSuchIgnoreRule(Int)
+    /// A rule that acts (``ItemRules``) that cannot be read: its text and why.
+    case invalidRule(String, ItemRules.Problem)
+    /// `zeader rule remove N` with no stored rule N.
+    case noSuchRule(Int)
     /// A newsboat sort order (`article-sort-order`, `:set`) whose field is not one of
     /// ``ItemSortOrder/Field`` (`text` is the whole order as given).
     case unknownSortField(String)
@@ -120,7 +124,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
     /// ```
     public var isUsageError: Bool {
         switch self {
-        case .invalidURL, .invalidPredicate, .invalidIgnoreRule, .invalidSmartPredicate, .smartFeedNeedsTitle,
+        case .invalidURL, .invalidPredicate, .invalidIgnoreRule, .invalidRule, .invalidSmartPredicate, .smartFeedNeedsTitle,
             .noItemsNamed, .invalidItemID, .invalidIgnoreRuleNumber, .unknownSortField, .unknownSortDirection,
             .backupFromStandardInput, .urlsWithoutNewsboatCache, .notTheFileAsked, .storeIsAFolder:
             return true
@@ -134,7 +138,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
             }
         case .syncFailed, .alreadySubscribed, .notSubscribed, .unreadableFile, .predicateTimedOut, .store,
             .cannotCreateFolder, .cannotCreateDownloadFolder, .smartFeedExists, .noSuchItem, .notAFeedInStore,
-            .feedUnavailable, .noSuchIgnoreRule, .noEnclosure, .notQueued, .noPlayer, .notDownloaded, .cannotRun,
+            .feedUnavailable, .noSuchIgnoreRule, .noSuchRule, .noEnclosure, .notQueued, .noPlayer, .notDownloaded, .cannotRun,
             .cancelled, .unexpected:
             return false
         }

@@ -9,6 +9,25 @@ import ObjectGraph
 // status line; `Server.lastError` stores a refresh's.
 
 extension ZeaderError: CustomStringConvertible {
+    /// Why a rule that acts cannot be read (``ItemRules/Problem``).
+    static func rule(_ problem: ItemRules.Problem) -> String {
+        switch problem {
+        case .missingArrow: "write it as PREDICATE -> ACTION…"
+        case .noPredicate: "no predicate before ->"
+        case .noActions: "no action after -> (mark-read, flag, notify, full-article, ignore, exec PROGRAM ARG…)"
+        case .unknownAction(let word):
+            "unknown action '\(word)' (one of: mark-read, flag, notify, full-article, ignore, exec PROGRAM ARG…)"
+        case .ignoreNotAlone: "ignore must be the rule's only action: an ignored item is never stored"
+        case .execWithoutProgram: "exec needs a program"
+        case .programFromItem(let program):
+            "exec's program '\(program)' may not hold a field: an item's fields go in its arguments only"
+        case .unknownField(let field, let argument):
+            "\(field) in '\(argument)' is not a field (%t title, %l link, %a author, %f feed, %i id, %d date, %% a percent sign)"
+        case .lineBreak: "a rule is one line"
+        case .predicate(let message): message
+        }
+    }
+
     /// One line naming the feed, file or argument at fault.
     ///
     /// ```swift
@@ -54,6 +73,8 @@ extension ZeaderError: CustomStringConvertible {
         case .feedUnavailable(let failure): return failure.description
         case .invalidIgnoreRule(let message): return "invalid ignore rule: \(message)"
         case .noSuchIgnoreRule(let number): return "no stored ignore rule \(number) (see `zeader ignore list`)"
+        case .invalidRule(let text, let problem): return "invalid rule '\(text)': \(Self.rule(problem))"
+        case .noSuchRule(let number): return "no stored rule \(number) (see `zeader rule list`)"
         case .unknownSortField(let text):
             let fields = ItemSortOrder.Field.allCases.map(\.rawValue).joined(separator: ", ")
             return "unknown sort order '\(text)' (one of: \(fields), optionally -asc or -desc)"
@@ -196,6 +217,31 @@ extension RefreshFailure: CustomStringConvertible {
 /// server.lastError = Messages.gone(url: server.url)
 /// ```
 public enum Messages {
+    /// The log line of a rule that acted on an item (``ItemRules/Firing``); the feed's text
+    /// is the caller's to clean for a terminal.
+    ///
+    /// ```swift
+    /// Messages.ruleFired(firing)   // "rule 'author == \"bot\" -> mark-read' on \"Weekly\" (https://example.org/feed)"
+    /// ```
+    public static func ruleFired(_ firing: ItemRules.Firing) -> String {
+        "rule '\(firing.rule.text)' on \"\(firing.item.title ?? firing.item.id)\" (\(firing.item.feed))"
+    }
+
+    /// A rule's program that did not end well: nil when it exited 0.
+    static func ruleProgram(_ program: String, _ outcome: Subprocess.Outcome) -> String? {
+        if outcome.timedOut { return "rule program \(program) ran longer than \(ItemRules.execTimeout) and was stopped" }
+        if outcome.outputTooLarge {
+            return "rule program \(program) wrote more than \(ItemRules.execOutputLimit) bytes and was stopped"
+        }
+        if case .exited(0) = outcome.termination { return nil }
+        return "rule program \(program) ended with \(outcome.termination)"
+    }
+
+    /// The rules' programs left out past ``ItemRules/execLimit``.
+    static func rulePrograms(skipped: Int, limit: Int) -> String {
+        "\(skipped) more rule program\(skipped == 1 ? "" : "s") not run: at most \(limit) per refresh or sync"
+    }
+
     /// A feed that answered 410 Gone: the one wording the store, the command line and the
     /// reader use.
     public static func gone(url: String) -> String { "\(url): HTTP 410 Gone; the feed is disabled" }

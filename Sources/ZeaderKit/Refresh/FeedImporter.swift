@@ -20,15 +20,21 @@ public final class FeedImporter: Sendable {
     /// Whether stored items are also matched by link (a store with a sync account:
     /// ``ItemImport/upsert(_:into:in:now:ignoring:matchingLinks:)``).
     public let matchingLinks: Bool
+    /// The rules that act on new items (``ItemRules``), in order.
+    public let actionRules: [ItemRules.CompiledRule]
 
     /// Sets `context`'s merge policy to `.objectTrumps`: another process refreshing the same
     /// feeds at the same time changes the same Server bookkeeping (lastRefresh, validators,
     /// lastError); the last refresh to save wins key by key instead of failing.
-    public init(context: ManagedObjectContext, ignoreRules: [Killfile.CompiledRule] = [], matchingLinks: Bool = false) {
+    public init(
+        context: ManagedObjectContext, ignoreRules: [Killfile.CompiledRule] = [], matchingLinks: Bool = false,
+        actionRules: [ItemRules.CompiledRule] = []
+    ) {
         context.mergePolicy = .objectTrumps
         self.context = context
         self.ignoreRules = ignoreRules
         self.matchingLinks = matchingLinks
+        self.actionRules = actionRules
     }
 
     /// What happened to one feed: parsed (a 2xx body), a fetch outcome other than
@@ -136,12 +142,14 @@ public final class FeedImporter: Sendable {
         }
         let status: FeedRefreshStatus
         var parseProblem: String?  // items stored, but the document was incomplete
+        var firings: [ItemRules.Firing] = []
         switch input {
         case .parsed(let feed, let metadata):
             parseProblem = feed.problems.first.map { "\(url): \($0)" }
             try recordMetadata(metadata)
             let (new, changed) = try ItemImport.upsert(
-                feed.items, into: server, in: context, now: now, ignoring: ignoreRules, matchingLinks: matchingLinks)
+                feed.items, into: server, in: context, now: now, ignoring: ignoreRules, acting: actionRules,
+                firings: &firings, matchingLinks: matchingLinks)
             ItemImport.updateDetails(of: server, from: feed)
             status = .updated(newItems: new, updatedItems: changed)
         case .failed(let failure):
@@ -175,7 +183,9 @@ public final class FeedImporter: Sendable {
             if server.retryAfter != nil { server.retryAfter = nil }
             if server.disabled { server.disabled = false }
         }
-        return FeedRefreshResult(serverID: server.objectID, url: url, movedTo: movedTo, status: status)
+        var result = FeedRefreshResult(serverID: server.objectID, url: url, movedTo: movedTo, status: status)
+        result.firings = firings
+        return result
     }
 
     /// How many times a feed's items are read and saved again after another process won a

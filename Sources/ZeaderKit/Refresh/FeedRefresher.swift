@@ -103,6 +103,8 @@ public final class FeedRefresher: Sendable {
     ) async -> RefreshSummary {
         let start = Date()
         let rules = killfileRules(context: context)
+        let actionRules = ItemRules.acting(
+            options.itemRules + ItemRules.stored(in: store.container.store), changingItems: !options.rulesChangeItemsLater)
         let matchingLinks = FeedSync.mayHoldItemsStoredByLink(store, context: context)
         let contexts =
             [context]
@@ -110,7 +112,9 @@ public final class FeedRefresher: Sendable {
                 store.container.newBackgroundContext(name: "import")
             }
         let grouping = SaveGrouping(
-            importers: contexts.map { FeedImporter(context: $0, ignoreRules: rules, matchingLinks: matchingLinks) },
+            importers: contexts.map {
+                FeedImporter(context: $0, ignoreRules: rules, matchingLinks: matchingLinks, actionRules: actionRules)
+            },
             limits: options.saveGrouping)
         let state = Mutex(State(progress: RefreshProgress(total: targets.count)))
         // Called from several tasks; the lock keeps the totals exact and the events in order.
@@ -173,9 +177,11 @@ public final class FeedRefresher: Sendable {
         guard !refreshed.isEmpty else { return FullArticleCount() }
         let scopes = options.fullArticleScopes
         let selectors = options.articleSelectors
+        let asked = results.flatMap { result in result.firings.map { (result.serverID, $0) } }
         let targets = await context.run {
             defer { context.reset() }
-            return (try? FullArticles.pending(of: refreshed, scopes: scopes, selectors: selectors, in: context)) ?? []
+            let pending = (try? FullArticles.pending(of: refreshed, scopes: scopes, selectors: selectors, in: context)) ?? []
+            return ItemRules.fullArticleTargets(asked, besides: pending, selectors: selectors, in: context)
         }
         guard !targets.isEmpty else { return FullArticleCount() }
         let outcomes = await FullArticles.fetch(targets, with: fetcher)
@@ -339,6 +345,11 @@ public struct RefreshOptions: Sendable {
     public var fetcherConfiguration: FetcherConfiguration
     /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
     public var ignoreRules: [Killfile.Rule] = []
+    /// The config's `rule` lines that act (``ItemRules``); the stored ones are read from the store.
+    public var itemRules: [ItemRules.Rule] = []
+    /// The reader's: the rules' `mark-read` and `flag` are not stored with the items but made
+    /// afterwards on its view context, one undo step (``ItemRules/applyChanges(_:in:)``).
+    public var rulesChangeItemsLater = false
     /// The config's `max-items` and `keep-days`, applied to each feed that got new items
     /// (``RetentionCleanup/trim(_:by:in:now:batchSize:)``); empty: every item is kept.
     public var retention = RetentionPolicy()

@@ -69,6 +69,9 @@ public struct FeedRefreshResult: Sendable, Equatable {
     /// Set when a permanent redirect moved the feed: the URL now stored.
     public var movedTo: String?
     public var status: FeedRefreshStatus
+    /// The rules that acted on the feed's new items (``ItemRules``), in order: what is left
+    /// to do once they are stored (notify, exec, full-article), and each firing's log line.
+    public var firings: [ItemRules.Firing] = []
 
     public init(serverID: ObjectID, url: String, movedTo: String? = nil, status: FeedRefreshStatus) {
         self.serverID = serverID

@@ -39,12 +39,15 @@ public final class FeedSync: Sendable {
     let chunkSize: Int
     /// The config's `ignore` rules (the stored ones are read from the store): ``Killfile``.
     let ignoreRules: [Killfile.Rule]
+    /// The config's rules that act on new items (the stored ones are read from the store): ``ItemRules``.
+    let itemRules: [ItemRules.Rule]
 
     /// A sync of `store` through `fetcher` (a fetcher of its own by default). Pulled items
     /// matching an ignore rule (`ignoreRules`, the config's, and the stored ones) are not
     /// stored, as a refresh does: their guid is kept as a tombstone; flagged ones stay.
     public init(
-        store: ZeaderStore, fetcher: FeedFetcher? = nil, chunkSize: Int = 250, ignoreRules: [Killfile.Rule] = []
+        store: ZeaderStore, fetcher: FeedFetcher? = nil, chunkSize: Int = 250, ignoreRules: [Killfile.Rule] = [],
+        itemRules: [ItemRules.Rule] = []
     ) {
         self.store = store
         self.fetcher =
@@ -52,6 +55,7 @@ public final class FeedSync: Sendable {
             ?? FeedFetcher(configuration: FetcherConfiguration(version: zeaderVersion, maxBodySize: 64 * 1024 * 1024))
         self.chunkSize = max(1, chunkSize)
         self.ignoreRules = ignoreRules
+        self.itemRules = itemRules
     }
 
     /// The store's account: the server, the user, the last sync and the pending changes.
@@ -78,6 +82,8 @@ public final class FeedSync: Sendable {
         /// line each: never stored, so never refreshed nor sent back; and synced feeds kept
         /// here as local ones because their server id now names another feed.
         public var notStored: [String] = []
+        /// The rules that acted on the new items (``ItemRules``), in order.
+        public var firings: [ItemRules.Firing] = []
 
         /// `sync: 3 changes pushed, 12 new items, 2 feeds added, 0 removed, 5 states changed`.
         public var line: String {
@@ -902,7 +908,9 @@ public final class FeedSync: Sendable {
                 if item.isRead { pulled.read.insert(id) }
                 if item.isStarred { pulled.starred.insert(id) }
             }
-            report.newItems += try store(items, servers: servers, rules: rules, history: &history)
+            var firings: [ItemRules.Firing] = []
+            report.newItems += try store(items, servers: servers, rules: rules, firings: &firings, history: &history)
+            report.firings += firings
             fetched += chunk.count
             progress(.items(fetched: fetched, of: unknown.count))
         }
@@ -934,9 +942,11 @@ public final class FeedSync: Sendable {
     /// flagged item stays), as a refresh does (``ItemImport``). Returns how many were stored anew.
     private func store(
         _ items: [GReaderClient.Item], servers: [String: ObjectID], rules: [Killfile.CompiledRule],
-        history: inout [ObjectID: FeedHistory]
+        firings: inout [ItemRules.Firing], history: inout [ObjectID: FeedHistory]
     ) throws -> Int {
-        try withContext { context in
+        let acting = ItemRules.acting(itemRules + ItemRules.stored(in: store.container.store))
+        var pulledFirings: [ItemRules.Firing] = []
+        let inserted = try withContext { context in
             // Each feed's items as (decimal id, index): an item is a dozen references, not copied.
             var byFeed: [ObjectID: [(id: String, index: Int)]] = [:]
             // One server item is one FeedItem: an id listed twice in the answer is taken
@@ -991,17 +1001,17 @@ public final class FeedSync: Sendable {
                     item.firstSeen = now
                     item.syncID = id
                     Self.copy(pulled, into: item, now: now)
-                    if !rules.isEmpty, Killfile.matches(item, url: server.url, tags: server.tags, rules: rules) {
-                        context.delete(item)  // killed: never stored, its guid kept
-                        Killfile.tombstone(guid, of: server, in: context, now: now)
-                        continue
-                    }
+                    guard
+                        ItemImport.admit(item, of: server, ignoring: rules, acting: acting, firings: &pulledFirings, now: now)
+                    else { continue }
                     inserted += 1
                 }
             }
             try context.save()
             return inserted
         }
+        firings += pulledFirings  // only once saved
+        return inserted
     }
 
     /// A feed's history (its items with no server id), indexed by the first chunk of a pull

@@ -15,7 +15,7 @@ import ObjectGraph
 /// - A guid repeated within one document is stored once (the first occurrence).
 /// - `sortDate` is the published date, else the updated date, else the time first seen.
 /// - A new item matching an ignore rule (`rules`, ``Killfile``) is not stored: its guid
-///   becomes a tombstone.
+///   becomes a tombstone. The rules that act (``ItemRules``) are applied to the other new items.
 /// - An item removed on purpose (a ``RemovedItem`` tombstone: cleanup, an ignore rule, a
 ///   newsboat deletion) is not stored again.
 /// - An item without an id of its own matches a stored item whose guid is its link (else
@@ -68,6 +68,23 @@ public enum ItemImport {
         _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
         ignoring rules: [Killfile.CompiledRule] = [], matchingLinks: Bool = false
     ) throws -> (new: Int, changed: Int) {
+        var firings: [ItemRules.Firing] = []
+        return try upsert(
+            items, into: server, in: context, now: now, ignoring: rules, acting: [], firings: &firings,
+            matchingLinks: matchingLinks)
+    }
+
+    /// ``upsert(_:into:in:now:ignoring:matchingLinks:)`` that also applies the rules that act
+    /// to each new item (``admit(_:of:ignoring:acting:firings:now:)``), adding their firings to `firings`.
+    ///
+    /// ```swift
+    /// let counts = try ItemImport.upsert(feed.items, into: server, in: context, now: Date(), acting: rules, firings: &firings)
+    /// ```
+    public static func upsert(
+        _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
+        ignoring rules: [Killfile.CompiledRule] = [], acting actionRules: [ItemRules.CompiledRule],
+        firings: inout [ItemRules.Firing], matchingLinks: Bool = false
+    ) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
         let guids = items.map(guid(for:))
         // An item without an id of its own is known to newsboat by its link, else its title:
@@ -119,15 +136,32 @@ public enum ItemImport {
                 RetentionCleanup.sawTombstone(tombstone, now: now)  // removed on purpose: not stored again
             } else {
                 let item = insert(parsed, guid: guid, into: server, in: context, now: now)
-                if !rules.isEmpty, Killfile.matches(item, url: server.url, tags: server.tags, rules: rules) {
-                    context.delete(item)  // killed: never stored, its guid kept
-                    Killfile.tombstone(guid, of: server, in: context, now: now)
-                } else {
-                    new += 1
-                }
+                if admit(item, of: server, ignoring: rules, acting: actionRules, firings: &firings, now: now) { new += 1 }
             }
         }
         return (new, changed)
+    }
+
+    /// What happens to an item new in `server`, inserted but not saved, whatever brought it
+    /// (a refresh, a sync): an ignore rule that matches deletes it and keeps its guid as a
+    /// tombstone (returns false); else the rules that act are applied in order
+    /// (``ItemRules/apply(_:to:of:)``), their firings added to `firings` (returns true).
+    ///
+    /// ```swift
+    /// if ItemImport.admit(item, of: server, ignoring: killfile, acting: rules, firings: &firings, now: now) { stored += 1 }
+    /// ```
+    public static func admit(
+        _ item: FeedItem, of server: Server, ignoring rules: [Killfile.CompiledRule],
+        acting actionRules: [ItemRules.CompiledRule], firings: inout [ItemRules.Firing], now: Date
+    ) -> Bool {
+        if !rules.isEmpty, Killfile.matches(item, url: server.url, tags: server.tags, rules: rules) {
+            guard let context = item.managedObjectContext else { return false }
+            context.delete(item)  // killed: never stored, its guid kept
+            Killfile.tombstone(item.guid, of: server, in: context, now: now)
+            return false
+        }
+        if !actionRules.isEmpty { firings += ItemRules.apply(actionRules, to: item, of: server) }
+        return true
     }
 
     /// `server == %@ AND guid IN %@` for `server` and `guids`, built as the parser would

@@ -501,6 +501,7 @@ public final class ReaderApp: @unchecked Sendable {
             state.say(
                 summary.sync.map(StatusMessage.synced)
                     ?? .refreshed(summary.progress, firstProblem: summary.failures.first?.problem))
+            applyRules(summary)  // rules that act (ReaderApp+Rules.swift)
             notifyNewItems(summary)  // notify-program (RefreshNotifier.swift)
         case .failure(let error): state.say(.cannotRefresh("\(error)"))
         }

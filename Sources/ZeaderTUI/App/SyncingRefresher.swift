@@ -21,7 +21,7 @@ public struct SyncingRefresher: ReaderRefresher {
     /// when it has one.
     public init(store: ZeaderStore, options: RefreshOptions = RefreshOptions()) {
         feeds = FeedRefresher(store: store, options: options)
-        sync = FeedSync(store: store, ignoreRules: options.ignoreRules)
+        sync = FeedSync(store: store, ignoreRules: options.ignoreRules, itemRules: options.itemRules)
     }
 
     /// Whether the store has a sync account (then the reader syncs when it starts).
