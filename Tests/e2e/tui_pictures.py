@@ -11,6 +11,11 @@ blue, yellow); each protocol's picture must show each colour in its quarter.
   silent   a terminal that answers nothing: the wait ends at its bound, then symbols
   none     image-display none: no picture is sent at all
 
+kitty, sixel and iterm then scroll until the picture's top 6 of its 8 rows are above the
+window: kitty sends placements only (its data went once), the last one its bottom 2 rows cut
+from the picture, and frees the image on leaving the article; sixel and iTerm2 draw the
+encoding of those 2 rows (blue and yellow only).
+
 The feed and the picture come from an HTTP server on 127.0.0.1 started here.
 usage: Tests/e2e/tui_pictures.py    env: ZEADER=.build/debug/zeader
 """
