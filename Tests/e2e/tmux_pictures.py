@@ -38,7 +38,7 @@ def run_in_tmux(home, passthrough, failures):
     right; answers as kitty, opens the first item, scrolls, leaves and quits. Returns what
     tmux wrote to its terminal, the offsets where scrolling and leaving began, and tmux's
     copy of the reader's pane once the picture had time to come."""
-    sock = os.path.join(home, "tmux.sock")
+    sock = os.path.join(home, "tmux-%s.sock" % passthrough)
     conf = os.path.join(home, "tmux.conf")
     with open(conf, "w") as f:
         f.write("set -g allow-passthrough %s\nset -g status off\nset -sg escape-time 10\n" % passthrough)
@@ -100,11 +100,15 @@ def run_in_tmux(home, passthrough, failures):
     marks["list"] = len(output)
     os.write(master, b"q")
     pump(1.0)
+    # SIGKILL: a test runner's thread may block SIGTERM, which kill-server sends, and the
+    # server would live on with the reader.
+    server_pid = tmux("display-message", "-p", "#{pid}").strip()
     tmux("kill-server")
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    for victim in ([int(server_pid)] if server_pid.isdigit() else []) + [pid]:
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     os.waitpid(pid, 0)
     os.close(master)
     return bytes(output), marks, [int(n) for n in pane], screen
