@@ -75,9 +75,6 @@ public struct PlacedPicture: Sendable, Equatable {
         if let passthrough { return passthrough.wrap(payload, x: x, y: y) }
         return Array("\u{1B}7\u{1B}[\(y + 1);\(x + 1)H".utf8) + payload + Array("\u{1B}[0m\u{1B}8".utf8)
     }
-
-    /// Removes every kitty picture (placements and data); other terminals ignore it.
-    public static let kittyDeleteAll = Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
 }
 
 /// A kitty picture on screen: its image (sent once), its placement (one per place the
