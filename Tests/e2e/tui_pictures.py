@@ -11,6 +11,11 @@ blue, yellow); each protocol's picture must show each colour in its quarter.
   silent   a terminal that answers nothing: the wait ends at its bound, then symbols
   none     image-display none: no picture is sent at all
 
+kitty, sixel and iterm then scroll until the picture's top 6 of its 8 rows are above the
+window: kitty sends placements only (its data went once), the last one its bottom 2 rows cut
+from the picture, and frees the image on leaving the article; sixel and iTerm2 draw the
+encoding of those 2 rows (blue and yellow only).
+
 The feed and the picture come from an HTTP server on 127.0.0.1 started here.
 usage: Tests/e2e/tui_pictures.py    env: ZEADER=.build/debug/zeader
 """
@@ -63,7 +68,8 @@ def serve():
             elif self.path == "/feed.xml":
                 port = self.server.server_address[1]
                 html = ("&lt;p&gt;Before the picture.&lt;/p&gt;&lt;p&gt;&lt;img src=\"http://127.0.0.1:%d/squares.png\" "
-                        "alt=\"Squares\" width=\"128\" height=\"128\"&gt;&lt;/p&gt;&lt;p&gt;After the picture.&lt;/p&gt;" % port)
+                        "alt=\"Squares\" width=\"128\" height=\"128\"&gt;&lt;/p&gt;&lt;p&gt;After the picture.&lt;/p&gt;" % port
+                        + "&lt;p&gt;More text.&lt;/p&gt;" * 60)
                 body = ("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Pictures</title>"
                         "<link>http://127.0.0.1:%d/</link><item><guid>p1</guid><title>Squares</title>"
                         "<link>http://127.0.0.1:%d/p1</link><description>%s</description></item></channel></rss>"
@@ -96,9 +102,12 @@ def environment(home, extra):
     return env
 
 
-def run_reader(env, answers):
+def run_reader(env, answers, scroll=0):
     """The reader on a new pty (40 rows, 100 columns): answers its queries with `answers`,
-    opens the first item, and returns what it wrote until a picture came (or BOUND)."""
+    opens the first item, and returns what it wrote until a picture came (or BOUND), then
+    scrolled down one line at a time until the picture's top `scroll` rows were above the
+    window, then left the article and quit; with the offsets in it where the scrolling, the
+    leaving and the quitting began."""
     master, slave = os.openpty()
     # 40 rows and 100 columns of 6 x 20 pixels (the pixel size is what kitty and iTerm2 follow).
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 600, 800))
@@ -112,6 +121,19 @@ def run_reader(env, answers):
         os.execve(ZEADER, [ZEADER], env)
     os.close(slave)
     output = bytearray()
+    marks = {}
+
+    def read_for(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    return
+                output.extend(data)
+
     answered = opened = False
     start = time.monotonic()
     picture_seen = None
@@ -138,8 +160,20 @@ def run_reader(env, answers):
             picture_seen = time.monotonic()
         if picture_seen is not None and time.monotonic() - picture_seen > 1.0:
             break
+    marks["scrolled"] = len(output)
+    placed = picture(output)
+    # Down until the picture's top `scroll` rows are above the window's first row, the
+    # screen's second (the picture's top was at 1-based row `placed[0]`).
+    steps = placed[0] - 2 + scroll if scroll and placed else 0
+    for _ in range(steps):
+        os.write(master, b"\x1bOB")
+        read_for(0.1)
+    if steps:
+        read_for(1.5)
+    marks["left"] = len(output)
     os.write(master, b"q")
-    time.sleep(0.3)
+    read_for(0.5)
+    marks["list"] = len(output)
     os.write(master, b"q")
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
@@ -156,7 +190,7 @@ def run_reader(env, answers):
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     os.close(master)
-    return bytes(output)
+    return bytes(output), marks
 
 
 def picture_start(output):
@@ -306,6 +340,49 @@ def check(name, output, decode, failures):
     print("%s: picture at row %d, %dx%d, colours checked" % (name, row, width, height))
 
 
+def check_kitty_scrolled(name, output, marks, decode, failures):
+    """Scrolled until the picture's top 6 of 8 rows were above the window: only placements
+    were sent (the picture's data once, before), the last one its bottom 2 rows from the
+    window's first row; leaving the article freed the image."""
+    scrolling = output[marks["scrolled"]:marks["left"]]
+    sent = output.count(b"a=t,")
+    if sent != 1 or re.search(rb"\x1b_G[^\x1b]*;[A-Za-z0-9+/]", scrolling):
+        failures.append("%s: the picture's data went %d times, %s while scrolling"
+                        % (name, sent, "some" if re.search(rb"\x1b_G[^\x1b]*;", scrolling) else "none"))
+    places = re.findall(rb"\x1b7\x1b\[(\d+);1H\x1b_Ga=p,([^\x1b]*)\x1b\\", scrolling)
+    if not places:
+        failures.append("%s: no placement while scrolling" % name)
+        return
+    row, keys = places[-1]
+    keys = dict(pair.split(b"=") for pair in keys.split(b","))
+    # 8 rows of 20 pixels: the bottom two are pixels 120 to 160.
+    if (int(row), keys.get(b"y"), keys.get(b"h"), keys.get(b"r")) != (2, b"120", b"40", b"2"):
+        failures.append("%s: the last placement at row %s shows %r, not rows 6 and 7 at row 2" % (name, row, keys))
+    image = re.search(rb"a=t,i=(\d+)", output).group(1)
+    if b"a=d,d=I,i=" + image not in output[marks["left"]:marks["list"]]:
+        failures.append("%s: leaving the article did not free image %s" % (name, image.decode()))
+    print("%s: scrolled by %d placements, no data sent again, freed on leaving" % (name, len(places)))
+
+
+def check_part_scrolled(name, output, marks, decode, failures):
+    """Scrolled until the picture's top 6 of 8 rows were above the window: its bottom 2 rows,
+    blue and yellow, drawn from the window's first row."""
+    parts = re.findall(rb"\x1b7\x1b\[(\d+);(\d+)H(.*?)\x1b\[0m\x1b8", output[marks["scrolled"]:marks["left"]], re.S)
+    if not parts:
+        failures.append("%s: nothing drawn of the picture partly on screen" % name)
+        return
+    row, _, data = parts[-1]
+    width, height, colour = decode(data)
+    if int(row) != 2 or not 34 <= height <= 46:
+        failures.append("%s: the visible part at row %s is %d pixels high, not 2 rows at row 2" % (name, row, height))
+    for fy in (0.1, 0.5, 0.8):
+        for fx, expected in ((0.25, COLOURS[2]), (0.75, COLOURS[3])):
+            got = colour(min(width - 1, int(width * fx)), min(height - 1, int(height * fy)))
+            if not near(got, expected):
+                failures.append("%s: part %r at (%s, %s), expected %r" % (name, got, fx, fy, expected))
+    print("%s: the visible part, %dx%d, at row %s" % (name, width, height, row.decode()))
+
+
 def main():
     if not os.path.exists(ZEADER):
         print("missing %s" % ZEADER)
@@ -327,13 +404,17 @@ def main():
             ("symbols", {}, da1_plain, symbols),
             ("silent", {}, b"", symbols),
         ]
+        scrolled = {"kitty": check_kitty_scrolled, "sixel": check_part_scrolled, "iterm": check_part_scrolled}
         for name, extra, answers, decode in cases:
             shutil.rmtree(home + "/.cache", ignore_errors=True)
-            check(name, run_reader(environment(home, extra), answers), decode, failures)
+            output, marks = run_reader(environment(home, extra), answers, scroll=6 if name in scrolled else 0)
+            check(name, output, decode, failures)
+            if name in scrolled:
+                scrolled[name](name, output, marks, decode, failures)
         os.makedirs(home + "/.config/zeader", exist_ok=True)
         with open(home + "/.config/zeader/config", "w") as config:
             config.write("image-display none\n")
-        output = run_reader(environment(home, {}), da1_plain)
+        output, _ = run_reader(environment(home, {}), da1_plain)
         if picture(output) is not None or b"\x1b[c" in output:
             failures.append("none: a picture or a query was sent")
         else:
@@ -343,7 +424,7 @@ def main():
         shutil.rmtree(home, ignore_errors=True)
     for failure in failures:
         print("FAIL " + failure)
-    print("pictures: %d checks, %d failed" % (6, len(failures)))
+    print("pictures: %d checks, %d failed" % (9, len(failures)))
     return 1 if failures else 0
 
 

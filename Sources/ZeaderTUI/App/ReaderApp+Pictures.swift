@@ -18,52 +18,60 @@ extension ReaderApp {
         return (laid.lines, rendered.links, laid.spans, laid.placements)
     }
 
-    /// After a frame: draws the pictures on screen and starts loading the next one missing.
+    /// After a frame: draws the pictures on screen and starts loading the next one missing;
+    /// leaving the article frees the ones the terminal keeps.
     func drawArticlePictures() {
         guard let display = pictures.display else { return }
+        if let shown = pictures.shownArticle, state.screen != .article || state.article?.itemID != shown {
+            backend.drawPictures([])
+            backend.releasePictures()
+            pictures.shownArticle = nil
+        }
         guard state.screen == .article, state.prompt == nil, let article = state.article, !article.pictures.isEmpty,
             state.height >= 3
         else { return backend.drawPictures([]) }
         let rows = 1..<(state.height - 1)
         let header = ArticleHeader.lines(article, width: state.width, rows: rows.count).count
+        let bodyTop = rows.lowerBound + header + 1
+        pictures.shownArticle = article.itemID
         backend.drawPictures(
             ArticlePictures.placed(
-                article, encoded: pictures.encoded, display: display, bodyTop: rows.lowerBound + header + 1, rows: rows))
-        loadNextPicture(article, display: display)
+                article, encoded: pictures.encoded, display: display, bodyTop: bodyTop, rows: rows,
+                passthrough: pictures.passthrough))
+        loadNextPicture(article, display: display, bodyTop: bodyTop, rows: rows)
     }
 
-    /// Starts the fetch of the article's first picture not yet loaded, tried or loading.
-    private func loadNextPicture(_ article: ArticleState, display: PictureProtocol) {
+    /// Starts the fetch of the article's first picture (or visible part) not yet loaded,
+    /// tried or loading. Only pictures within a screen of the window: the encoded ones'
+    /// budget holds those, so a long article's pictures are not loaded, pushed out and
+    /// loaded again.
+    private func loadNextPicture(_ article: ArticleState, display: PictureProtocol, bodyTop: Int, rows: Range<Int>) {
         guard !pictures.busy, let fetcher else { return }
-        let keys = article.pictures.map {
-            EncodedPictures.Key(url: $0.url, columns: $0.columns, rows: $0.rows, display: display)
-        }
-        // Only pictures within a screen of the window: the encoded ones' budget holds those, so
-        // a long article's pictures are not loaded, pushed out and loaded again.
-        let near = (article.scroll - state.height)...(article.scroll + 2 * state.height)
+        let wanted = ArticlePictures.wanted(article, display: display, bodyTop: bodyTop, rows: rows)
         guard
-            let index = keys.indices.first(where: {
-                near.overlaps(article.pictures[$0].line...(article.pictures[$0].line + article.pictures[$0].rows))
-                    && pictures.encoded.picture(for: keys[$0]) == nil && !pictures.encoded.failed.contains(keys[$0])
+            let (key, alt) = wanted.first(where: {
+                pictures.encoded.picture(for: $0.key) == nil && !pictures.encoded.failed.contains($0.key)
+                    && !pictures.encoded.failed.contains($0.key.whole)
             })
         else { return }
-        let key = keys[index]
-        let alt = article.pictures[index].alt
         pictures.busy = true
         let cache = pictures.diskCache
         let limits = pictures.limits
         let cellPixels = pictures.cellPixels
         let sixelLimit = pictures.sixelLimit
+        let kittyID = display == .kitty ? pictures.newKittyID() : 0
         effects.task { [self] in
             let outcome = await ArticlePictures.load(
-                key, fetcher: fetcher, cache: cache, limits: limits, cellPixels: cellPixels, sixelLimit: sixelLimit)
+                key, fetcher: fetcher, cache: cache, limits: limits, cellPixels: cellPixels, sixelLimit: sixelLimit,
+                kittyID: kittyID)
             queue.async { [self] in
                 pictures.busy = false
                 switch outcome {
                 case .success(let bytes): pictures.encoded.insert(bytes, for: key)
                 case .failure(let problem):
                     pictures.encoded.failed.insert(key)
-                    if problem != .notDecoded(.vectorImage), state.article?.itemID == article.itemID {
+                    // The whole picture's failure speaks for its parts.
+                    if key.part == nil, problem != .notDecoded(.vectorImage), state.article?.itemID == article.itemID {
                         state.say(.reader(.pictureNotShown(alt: alt.isEmpty ? key.url : alt, problem)))
                     }
                 }

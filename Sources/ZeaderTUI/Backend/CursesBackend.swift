@@ -23,6 +23,8 @@ public final class CursesBackend: TerminalBackend {
     public private(set) var mouseReporting = false
     /// The pictures over the screen, drawn behind curses' back (``drawPictures(_:)``).
     private var shownPictures: [PlacedPicture] = []
+    /// kitty's images the terminal has the data of, with the tmux passthrough they went through.
+    private var kittyImages: [UInt32: TmuxPassthrough?] = [:]
 
     /// `colorRules` (the config's newsboat `color` lines) replace the default palette's colours
     /// and attributes.
@@ -80,7 +82,9 @@ public final class CursesBackend: TerminalBackend {
         let full = previous == nil || previous!.width != buffer.width || previous!.height != buffer.height
         if full {
             erase()
+            // Clearing the screen removes kitty's placements, and may free their images.
             shownPictures = []
+            kittyImages = [:]
         }
         for y in 0..<buffer.height {
             if !full, let previous, (0..<buffer.width).allSatisfy({ previous[$0, y] == buffer[$0, y] }) { continue }
@@ -181,7 +185,7 @@ public final class CursesBackend: TerminalBackend {
     public func end() {
         guard !isEnded else { return }
         isEnded = true
-        if !shownPictures.isEmpty { writeToTerminal(PlacedPicture.kittyDeleteAll) }
+        if !kittyImages.isEmpty { writeToTerminal(KittyGraphics.release(kittyImages)) }
         endwin()
         if mouseReporting { writeMouseModes(on: false) }
     }
@@ -213,17 +217,35 @@ public final class CursesBackend: TerminalBackend {
 
     private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     private static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
-    /// Curses does not know the pictures' cells: when they change, kitty's are deleted and the
-    /// whole screen repainted (leaving no mark of the old ones), then the new ones drawn.
+    /// Curses does not know the pictures' cells. kitty's pictures lie over the text: each is
+    /// sent once and then only placed, moved or removed. The others are drawn into the cells:
+    /// when they change, the whole screen is repainted (leaving no mark of the old ones) and
+    /// they are drawn again.
     public func drawPictures(_ pictures: [PlacedPicture]) {
         guard !isEnded, pictures != shownPictures else { return }
-        if !shownPictures.isEmpty {
-            writeToTerminal(PlacedPicture.kittyDeleteAll)
-            clearok(zc_stdscr(), true)
-            refresh()
+        let others = pictures.filter { $0.kitty == nil }
+        let shownOthers = shownPictures.filter { $0.kitty == nil }
+        if others != shownOthers {
+            if !shownOthers.isEmpty {
+                clearok(zc_stdscr(), true)
+                refresh()
+            }
+            for picture in others { writeToTerminal(picture.bytes) }
         }
-        for picture in pictures { writeToTerminal(picture.bytes) }
+        writeToTerminal(
+            KittyGraphics.changes(
+                from: shownPictures.filter { $0.kitty != nil }, to: pictures.filter { $0.kitty != nil }, sent: &kittyImages))
         shownPictures = pictures
+    }
+
+    /// Frees kitty's images: the terminal keeps their data until then.
+    public func releasePictures() {
+        guard !isEnded else { return }
+        if !kittyImages.isEmpty {
+            writeToTerminal(KittyGraphics.release(kittyImages))
+            kittyImages = [:]
+        }
+        if shownPictures.contains(where: { $0.kitty != nil }) { shownPictures.removeAll { $0.kitty != nil } }
     }
 
     private func writeToTerminal(_ bytes: [UInt8]) {

@@ -32,6 +32,8 @@ public protocol TerminalBackend: AnyObject {
     func setMouseReporting(_ on: Bool)
     /// Draws pictures over the frame just drawn (ArticlePictures.swift; none by default).
     func drawPictures(_ pictures: [PlacedPicture])
+    /// Frees the pictures the terminal keeps (kitty's images) on leaving the article.
+    func releasePictures()
     /// Writes `sequence` to the terminal as it is: the bell, a window title (``NotifySettings``).
     func signal(_ sequence: String)
 }

@@ -79,19 +79,26 @@ public struct PictureDiskCache: Sendable {
 /// cache.insert(bytes, for: key)
 /// ```
 public struct EncodedPictures: Sendable {
-    /// A picture as it is asked for: its URL, its box, the protocol.
+    /// A picture as it is asked for: its URL, its box, the protocol, and for a sixel or
+    /// iTerm2 picture partly on screen, the rows of its box that show.
     public struct Key: Hashable, Sendable {
         public var url: String
         public var columns: Int
         public var rows: Int
         public var display: PictureProtocol
+        /// The box's rows this encoding holds; nil: all of them.
+        public var part: Range<Int>?
 
-        public init(url: String, columns: Int, rows: Int, display: PictureProtocol) {
+        public init(url: String, columns: Int, rows: Int, display: PictureProtocol, part: Range<Int>? = nil) {
             self.url = url
             self.columns = columns
             self.rows = rows
             self.display = display
+            self.part = part
         }
+
+        /// The whole picture's key.
+        var whole: Key { Key(url: url, columns: columns, rows: rows, display: display) }
     }
 
     public let budget: Int

@@ -14,6 +14,14 @@ public enum TerminalGraphics {
     /// reply ends the wait.
     public static let query = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[c".utf8)
 
+    /// Inside tmux, the queries for the terminal tmux runs in, through tmux's passthrough:
+    /// tmux answers DA1 itself and keeps the outer terminal's DA1 reply, so the wait ends on
+    /// the reply to a status report (`ESC [ 5 n`, answered `ESC [ 0 n`), which tmux hands on
+    /// as it does the kitty and XTSMGRAPHICS replies. With the passthrough off, nothing
+    /// comes back.
+    public static let tmuxQuery = TmuxPassthrough.wrap(
+        Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[5n".utf8))
+
     /// A size in pixels.
     public struct PixelSize: Sendable, Equatable {
         public var width: Int
@@ -31,7 +39,8 @@ public enum TerminalGraphics {
         public var kitty = false
         /// Its DA1 reply lists attribute 4 (sixel graphics).
         public var sixel = false
-        /// A DA1 reply came at all (the wait ended on it, not on the timeout).
+        /// A DA1 reply (or inside tmux, the status report) came at all: the wait ended on
+        /// it, not on the timeout.
         public var answered = false
         /// The largest sixel picture, as XTSMGRAPHICS answered.
         public var sixelLimit: PixelSize?
@@ -72,6 +81,7 @@ public enum TerminalGraphics {
                 break
             }
         }
+        if text.contains("\u{1B}[0n") { answers.answered = true }
         return answers
     }
 
@@ -97,6 +107,10 @@ public enum TerminalGraphics {
                     index = end + 1
                     continue
                 }
+            }
+            if bytes[index] == 0x1B, bytes[index...].starts(with: Array("\u{1B}[0n".utf8)) {
+                index += 4
+                continue
             }
             kept.append(bytes[index])
             index += 1
@@ -142,8 +156,12 @@ public enum TerminalGraphics {
         case .symbols: return .symbols
         case .auto: break
         }
-        // tmux forwards pictures only through its passthrough, which the reader does not wrap.
-        if environment["TMUX"] != nil { return .symbols }
+        if environment["TMUX"] != nil {
+            // The outer terminal's answers came through tmux's passthrough, or it is off: the
+            // XTSMGRAPHICS reply stands for DA1's sixel attribute, which tmux keeps.
+            guard answers.answered else { return .symbols }
+            return answers.kitty ? .kitty : answers.sixel || answers.sixelLimit != nil ? .sixel : .symbols
+        }
         if answers.kitty { return .kitty }
         let program = environment["TERM_PROGRAM"] ?? ""
         if ["iTerm.app", "WezTerm", "mintty"].contains(program) { return .iterm }
@@ -151,11 +169,12 @@ public enum TerminalGraphics {
         return .symbols
     }
 
-    /// Sends ``query`` on `output` and reads the answers from `input` (a terminal in raw mode)
-    /// until the DA1 reply or `timeout` seconds, whichever comes first. Every terminal answers
-    /// DA1, so the bound is met only by a silent one; it is long enough for a remote terminal's
-    /// answer, which arriving after it would reach curses as keys.
-    public static func ask(input: Int32, output: Int32, timeout: TimeInterval = 0.5) -> Answers {
+    /// Sends ``query`` (inside tmux, ``tmuxQuery``) on `output` and reads the answers from
+    /// `input` (a terminal in raw mode) until the DA1 reply (the status report) or `timeout`
+    /// seconds, whichever comes first. Every terminal answers DA1, so the bound is met only by
+    /// a silent one, or by tmux with its passthrough off; it is long enough for a remote
+    /// terminal's answer, which arriving after it would reach curses as keys.
+    public static func ask(input: Int32, output: Int32, timeout: TimeInterval = 0.5, tmux: Bool = false) -> Answers {
         guard isatty(input) == 1, isatty(output) == 1 else { return Answers() }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return Answers() }
@@ -163,7 +182,7 @@ public enum TerminalGraphics {
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(input, TCSANOW, &raw)
         defer { tcsetattr(input, TCSANOW, &saved) }
-        _ = query.withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count) }
+        _ = (tmux ? tmuxQuery : query).withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count) }
         var reply: [UInt8] = []
         let deadline = Date().addingTimeInterval(timeout)
         while reply.count < 4096 {
@@ -190,5 +209,32 @@ public enum TerminalGraphics {
         // A cell smaller than 2 × 4 or larger than 64 × 128 pixels is not a cell size but noise.
         guard (2...64).contains(width), (4...128).contains(height) else { return nil }
         return (width, height)
+    }
+
+    /// What the terminal draws pictures with, asked before curses starts: outside tmux, the
+    /// answers to ``query`` (for `auto`); inside tmux, first tmux itself (the pane's place and
+    /// whether its passthrough is on, ``TmuxPassthrough/pane(environment:timeout:)``), then,
+    /// with the passthrough on, the outer terminal through it (``tmuxQuery``). With it off,
+    /// pictures are mosaics and no question waits for an answer that cannot come.
+    ///
+    /// ```swift
+    /// let graphics = TerminalGraphics.detect(.auto, input: 0, output: 1, environment: env)
+    /// app.pictures.display = graphics.display; app.pictures.passthrough = graphics.passthrough
+    /// ```
+    public static func detect(
+        _ setting: PictureSettings.Display, input: Int32, output: Int32, environment: [String: String]
+    ) -> (display: PictureProtocol?, passthrough: TmuxPassthrough?, answers: Answers) {
+        let inTmux = environment["TMUX"] != nil
+        let wantsPixels = ![.none, .symbols].contains(setting)
+        let pane = inTmux && wantsPixels ? TmuxPassthrough.pane(environment: environment) : nil
+        var answers = Answers()
+        if setting == .auto, !inTmux || pane != nil {
+            answers = ask(input: input, output: output, tmux: inTmux)
+        }
+        let display = choose(setting, answers: answers, environment: environment)
+        guard inTmux, let display, display != .symbols else { return (display, nil, answers) }
+        // A pixel protocol inside tmux needs the passthrough and the pane's place.
+        guard let pane else { return (.symbols, nil, answers) }
+        return (display, pane, answers)
     }
 }

@@ -47,9 +47,9 @@ public enum ReaderTerminal {
         }
         FatalSignalRestore.saveTerminalModes()
         // Asked before curses reads the keyboard, which would take the answers for keys.
-        let graphics =
-            config.pictures.display == .auto
-            ? TerminalGraphics.ask(input: STDIN_FILENO, output: STDOUT_FILENO) : TerminalGraphics.Answers()
+        let graphics = TerminalGraphics.detect(
+            config.pictures.display, input: STDIN_FILENO, output: STDOUT_FILENO,
+            environment: ProcessInfo.processInfo.environment)
         let app = queue.sync {
             let backend = CursesBackend(
                 useColor: useColor, colorRules: config.colorRules, highlightRules: config.paintedHighlights)
@@ -59,10 +59,9 @@ public enum ReaderTerminal {
                 fetcher: fetcher)
         }
         queue.sync {
-            app.pictures.display = TerminalGraphics.choose(
-                config.pictures.display, answers: graphics, environment: ProcessInfo.processInfo.environment)
+            (app.pictures.display, app.pictures.passthrough) = (graphics.display, graphics.passthrough)
             if let cell = TerminalGraphics.cellPixels(of: STDOUT_FILENO) { app.pictures.cellPixels = cell }
-            app.pictures.sixelLimit = graphics.sixelLimit
+            app.pictures.sixelLimit = graphics.answers.sixelLimit
         }
         store.container.startWatchingOtherProcesses()
         let inputEnd = Mutex<TerminalInputEnd?>(nil)
@@ -74,7 +73,7 @@ public enum ReaderTerminal {
                 }
                 app.start()
                 // Keys typed before the start, read with the terminal's answers.
-                for key in TerminalGraphics.keys(typedAhead: graphics.typedAhead) where !app.hasQuit { app.handle(key) }
+                for key in TerminalGraphics.keys(typedAhead: graphics.answers.typedAhead) where !app.hasQuit { app.handle(key) }
                 let thread = Thread {
                     FatalSignalRestore.prepareThread()
                     if let reason = inputLoop(app: app, queue: queue, store: store) {

@@ -60,7 +60,6 @@ import Testing
         #expect(TerminalGraphics.choose(.auto, answers: sixel, environment: [:]) == .sixel)
         #expect(TerminalGraphics.choose(.auto, answers: nothing, environment: ["TERM_PROGRAM": "iTerm.app"]) == .iterm)
         #expect(TerminalGraphics.choose(.auto, answers: nothing, environment: [:]) == .symbols)
-        #expect(TerminalGraphics.choose(.auto, answers: kitty, environment: ["TMUX": "/tmp/tmux-0/default,1,0"]) == .symbols)
         #expect(TerminalGraphics.choose(.sixel, answers: kitty, environment: [:]) == .sixel)
         #expect(TerminalGraphics.choose(.none, answers: kitty, environment: [:]) == nil)
     }
