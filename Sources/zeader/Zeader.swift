@@ -32,6 +32,8 @@ struct Zeader: AsyncParsableCommand {
             MarkReadCommand.self,
             TagCommand.self,
             FullArticleCommand.self,
+            SetCommand.self,
+            UnsetCommand.self,
             FlagCommand.self,
             UnflagCommand.self,
             ImportCommand.self,
@@ -65,6 +67,7 @@ struct Zeader: AsyncParsableCommand {
             options.fullArticleScopes = config.fullArticleScopes
             options.articleSelectors = config.articleSelectors
             options.alwaysDownload = config.alwaysDownload
+            options.feedSettings = config.feedSettings
             let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.

@@ -39,8 +39,9 @@ extension ServerSummary {
             out += String(repeating: " ", count: width - counts.count) + counts + "  "
             if server.disabled { out += "[disabled] " }
             if server.synced == false { out += "[local] " }
-            out += TerminalText.line(server.title?.isEmpty == false ? server.title : server.url)
-            out += "  <" + TerminalText.line(server.url) + ">"
+            let url = RedactedURL.text(server.url)
+            out += TerminalText.line(server.title?.isEmpty == false ? server.title : url)
+            out += "  <" + TerminalText.line(url) + ">"
             if !server.tags.isEmpty { out += "  [" + server.tags.map(TerminalText.line).joined(separator: ", ") + "]" }
             out += "\n"
             if let error = server.lastError {
