@@ -225,7 +225,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// `CURLOPT_HTTPAUTH`'s bits for `method` (curl.h's `CURLAUTH_*`, whose casts Swift cannot import).
     private static func curlAuth(_ method: NetworkOptions.AuthMethod) -> Int {
-        let basic = 1, digest = 2, negotiate = 4, ntlm = 8, digestIE = 16
+        let basic = 1
+        let digest = 2
+        let negotiate = 4
+        let ntlm = 8
+        let digestIE = 16
         switch method {
         case .basic: return basic
         case .digest: return digest

@@ -63,7 +63,9 @@ public struct NetworkOptions: Sendable, Hashable {
     /// headers come after these.
     ///
     /// ```swift
-    /// let effective = global.overridden(by: feed)
+    /// var feed = NetworkOptions()
+    /// feed.userAgent = "Feed/1.0"
+    /// let effective = NetworkOptions().overridden(by: feed)   // effective.userAgent == "Feed/1.0"
     /// ```
     public func overridden(by other: NetworkOptions) -> NetworkOptions {
         var result = self
@@ -97,7 +99,8 @@ extension FetcherConfiguration {
     /// that every fetch (a refresh's, an add's, a sync's, a podcast download) goes the same way.
     ///
     /// ```swift
-    /// FetcherConfiguration.defaultNetwork.proxy = "127.0.0.1:3128"
+    /// var network = FetcherConfiguration.defaultNetwork
+    /// network.proxy = "127.0.0.1:3128"   // then: FetcherConfiguration.defaultNetwork = network
     /// ```
     public static var defaultNetwork: NetworkOptions {
         get { defaultNetworkStorage.withLock { $0 } }

@@ -109,7 +109,13 @@ public enum NewsboatURLs {
             let character = line[index]
             defer { previous = character }
             if inQuotes {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inQuotes = false }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                }
                 continue
             }
             if character == "\"" { inQuotes = true }

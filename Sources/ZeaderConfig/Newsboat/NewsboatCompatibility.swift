@@ -214,12 +214,12 @@ public enum NewsboatCompatibility {
     private static let networkDirectives: [Entry] = [
         entry("http-auth-method", .honoured),
         entry("max-download-speed", .honoured),
-        entry("proxy", .honouredAs("a proxy set is used unless use-proxy is no (newsboat needs use-proxy yes)")),
+        entry("proxy", .honouredAs("proxy, used when set unless use-proxy is no")),
         entry("proxy-auth", .honoured),
         entry("proxy-auth-method", .ignored("libcurl picks the proxy's login method")),
         entry("proxy-type", .honoured), entry("use-proxy", .honoured),
-        entry("ssl-verifyhost", .honouredAs("ssl-verify: either one set to no turns the checks off")),
-        entry("ssl-verifypeer", .honouredAs("ssl-verify: either one set to no turns the checks off")),
+        entry("ssl-verifyhost", .honouredAs("ssl-verify (either one set to no turns the checks off)")),
+        entry("ssl-verifypeer", .honouredAs("ssl-verify (either one set to no turns the checks off)")),
     ]
 
     /// podboat's directives, which the podcast queue reads.

@@ -338,7 +338,8 @@ public struct FeedLibrary: Sendable {
     public func exportOPML(dateCreated: Date = Date()) throws(ZeaderError) -> String {
         let subscriptions = try withContext { context in
             try Server.findAll(sortedBy: "displayOrder", in: context).map {
-                OPMLSubscription(url: RedactedURL.text($0.url), title: $0.title, siteLink: $0.siteLink, categories: FeedTags.list($0.tags))
+                OPMLSubscription(
+                    url: RedactedURL.text($0.url), title: $0.title, siteLink: $0.siteLink, categories: FeedTags.list($0.tags))
             }
         }
         return OPML.export(subscriptions, dateCreated: dateCreated)

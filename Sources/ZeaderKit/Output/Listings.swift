@@ -172,7 +172,7 @@ public struct ItemSummary: Sendable, Equatable {
     /// ```
     public static func appendJSON(_ item: ItemSummary, to out: inout String) {
         out += "{\"feed\":"
-        JSONText.appendString(item.feed, to: &out)
+        JSONText.appendString(RedactedURL.text(item.feed), to: &out)
         out += ",\"id\":"
         JSONText.appendString(item.id, to: &out)
         out += ",\"title\":"

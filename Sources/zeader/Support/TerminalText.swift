@@ -66,7 +66,9 @@ extension ItemSummary {
     /// ```
     static func text(_ items: [ItemSummary]) -> String {
         var out = ""
-        let feeds = items.map { DisplayWidth.prefix(TerminalText.line($0.feedTitle ?? $0.feed), columns: feedColumnWidth) }
+        let feeds = items.map {
+            DisplayWidth.prefix(TerminalText.line($0.feedTitle ?? RedactedURL.text($0.feed)), columns: feedColumnWidth)
+        }
         let width = feeds.map { DisplayWidth.of($0) }.max() ?? 0
         for (item, feed) in zip(items, feeds) {
             let date = item.sortDate.map { String(JSONText.timestamp($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
