@@ -219,7 +219,7 @@ func docExample_RedactedURL_RedactedURL() throws {
 
 // Sources/Feeds/Fetching/RedactedURL.swift
 func docExample_RedactedURL_text() throws {
-    RedactedURL.text("https://example.org/feed")   // as it was
+    _ = RedactedURL.text("https://example.org/feed")   // "https://example.org/feed"
 }
 
 // Sources/Feeds/HTML/HTMLEntities.swift

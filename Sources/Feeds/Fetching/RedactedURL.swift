@@ -14,7 +14,7 @@ public enum RedactedURL {
     /// when it holds none.
     ///
     /// ```swift
-    /// RedactedURL.text("https://example.org/feed")   // as it was
+    /// RedactedURL.text("https://example.org/feed")   // "https://example.org/feed"
     /// ```
     public static func text(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
