@@ -88,6 +88,34 @@ import Testing
         }
     }
 
+    /// A cookie file in Netscape format is read before the fetch and gets the cookies the
+    /// server sets, globally and per feed.
+    @Test(arguments: ["global", "feed"])
+    func theCookieCacheIsReadAndWritten(where written: String) async throws {
+        try await withLoopbackServer({ request in
+            guard (request.headers["cookie"] ?? "").contains("session=from-file") else { return .status(403) }
+            return .respond(
+                status: 200, headers: [("Content-Type", "application/rss+xml"), ("Set-Cookie", "seen=by-server; Path=/")],
+                body: Data(rss(items: [("g1", "One")]).utf8))
+        }) { http in
+            let jarFolder = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: jarFolder) }
+            let jar = jarFolder.appendingPathComponent("cookies.txt")
+            try "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tfrom-file\n"
+                .write(to: jar, atomically: true, encoding: .utf8)
+            let url = http.url("/feed").absoluteString
+            let (dir, db) = try setUp(config: written == "global" ? "cookie-cache \"\(jar.path)\"\n" : "")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let line = url + (written == "feed" ? " < cookie-cache \(jar.path)" : "") + "\n"
+            var r = try zeader(["import", "-", "--db", db], in: dir, input: Data(line.utf8))
+            #expect(r.status == 0, "\(r.stderr)")
+            r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let saved = try String(contentsOf: jar, encoding: .utf8)
+            #expect(saved.contains("seen\tby-server"), "\(saved)")
+        }
+    }
+
     /// The server asks for a login (Basic or Digest) and takes only `alice` with her password.
     static func loginServer(digest: Bool) -> @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply {
         { request in
