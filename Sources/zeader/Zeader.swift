@@ -71,7 +71,10 @@ struct Zeader: AsyncParsableCommand {
             let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.
-            if config.retention.cleanupOnQuit && !demo { _ = try FeedLibrary(store: store).cleanup(policy: config.retention) }
+            if config.retention.cleanupOnQuit && !demo {
+                let library = FeedLibrary(store: store)
+                _ = try library.cleanup(policy: library.retention(config.retention, with: config.feedSettings))
+            }
         } catch {
             // One line naming what was wrong (the store, the terminal).
             // Never trapping: after the terminal hung up, stderr may be that terminal (EIO).

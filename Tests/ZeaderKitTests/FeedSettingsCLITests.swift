@@ -297,6 +297,26 @@ import Testing
         }
     }
 
+    @Test func cleanupHonoursEachFeedsMaxItems() async throws {
+        let five = rss(items: (1...5).map { ("g\($0)", "Item \($0)") })
+        try await withLoopbackServer({ _ in .ok(five) }) { http in
+            let (small, other) = (http.url("/small").absoluteString, http.url("/other").absoluteString)
+            let (dir, db) = try setUp(config: "cleanup-keeps none\nfeed tag:t < keep-days 0\n")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            _ = try zeader(["import", "-", "--db", db], in: dir, input: Data("\(small) t\n\(other)\n".utf8))
+            var r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            r = try zeader(["set", small, "max-items", "2", "--db", db], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            r = try zeader(["cleanup", "--db", db], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let list = try zeader(["list", "--json", "--db", db], in: dir)
+            let feeds = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+            let totals = Dictionary(uniqueKeysWithValues: feeds.map { ($0["url"] as? String ?? "", $0["total"] as? Int ?? -1) })
+            #expect(totals == [small: 2, other: 5])
+        }
+    }
+
     @Test func aBadSettingIsRefusedWithOneLineNamingIt() async throws {
         let (dir, db) = try setUp()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -92,3 +92,20 @@ extension FeedSettingsEditing {
         return settings.isEmpty ? nil : settings.text
     }
 }
+
+extension FeedLibrary {
+    /// `policy` with each feed's own `max-items` and `keep-days` and those of the config's
+    /// `feed` lines over it (``RetentionPolicy/including(_:for:in:)``): what `zeader cleanup`
+    /// and cleanup-on-quit apply, as a refresh does.
+    ///
+    /// ```swift
+    /// let policy = try library.retention(config.retention, with: config.feedSettings)
+    /// ```
+    public func retention(_ policy: RetentionPolicy, with scopes: FeedSettingsScopes) throws(ZeaderError)
+        -> RetentionPolicy
+    {
+        try withContext { context in
+            policy.including(scopes, for: try Server.findAll(in: context).map(\.objectID), in: context)
+        }
+    }
+}
