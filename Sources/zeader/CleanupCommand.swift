@@ -37,12 +37,14 @@ struct CleanupCommand: ParsableCommand {
     }
 
     func run() throws {
-        var policy = try ReaderConfig.loadOrExit(command: "cleanup").retention
+        let config = try ReaderConfig.loadOrExit(command: "cleanup")
+        var policy = config.retention
         if let maxItems { policy.maxItems.append(.init(scope: .all, value: maxItems)) }
         if let keepDays { policy.keepDays.append(.init(scope: .all, value: keepDays)) }
         let library = FeedLibrary(store: try store.openStore(command: "cleanup", writes: true))
         let report: CleanupReport
         do {
+            policy = try library.retention(policy, with: config.feedSettings)  // each feed's own first
             report = try library.cleanup(policy: policy, vacuum: vacuum)
         } catch {
             throw CommandOutput.fail("cleanup", error)

@@ -29,6 +29,9 @@ struct RefreshCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Only these feeds (their URLs); a disabled feed named here is retried.", valueName: "FEED"))
     var feeds: [String] = []
 
+    @Flag(help: "Only the feeds whose reload-interval has passed since their last refresh (for cron).")
+    var due = false
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -57,6 +60,8 @@ struct RefreshCommand: AsyncParsableCommand {
         options.fullArticleScopes = config.fullArticleScopes
         options.articleSelectors = config.articleSelectors
         options.alwaysDownload = config.alwaysDownload
+        options.feedSettings = config.feedSettings
+        options.dueOnly = due
         let refresher = FeedRefresher(store: store, options: options)
         let drawsProgress = isatty(STDERR_FILENO) == 1
         let lastDraw = Mutex(ContinuousClock.now - .seconds(1))
@@ -97,9 +102,9 @@ struct RefreshCommand: AsyncParsableCommand {
         if let path = config.behaviour.errorLog {
             do { try ErrorLog.append(summary, to: path) } catch { CommandOutput.warn("zeader refresh: \(error)") }
         }
+        let feeds = (try? FeedLibrary(store: store).servers()) ?? []
         if let message = config.notify.message(
-            NotifyCounts(summary, unreadPerFeed: (try? FeedLibrary(store: store).servers().map(\.unread)) ?? []),
-            summary: summary)
+            NotifyCounts(summary, unreadPerFeed: feeds.map(\.unread), quiet: config.quietFeeds(feeds)), summary: summary)
         {
             // The bell and the window's title go to the terminal the command runs in, if any.
             let signals = config.notify.terminalSignals(for: message)

@@ -32,6 +32,8 @@ struct Zeader: AsyncParsableCommand {
             MarkReadCommand.self,
             TagCommand.self,
             FullArticleCommand.self,
+            SetCommand.self,
+            UnsetCommand.self,
             FlagCommand.self,
             UnflagCommand.self,
             ImportCommand.self,
@@ -68,10 +70,14 @@ struct Zeader: AsyncParsableCommand {
             options.fullArticleScopes = config.fullArticleScopes
             options.articleSelectors = config.articleSelectors
             options.alwaysDownload = config.alwaysDownload
+            options.feedSettings = config.feedSettings
             let refresher: ReaderRefresher? = demo ? nil : SyncingRefresher(store: store, options: options)
             try await ReaderTerminal.run(store: store, config: config, refresher: refresher, fetcher: fetcher)
             // `cleanup-on-quit yes`: what `zeader cleanup` does, once the screen is restored.
-            if config.retention.cleanupOnQuit && !demo { _ = try FeedLibrary(store: store).cleanup(policy: config.retention) }
+            if config.retention.cleanupOnQuit && !demo {
+                let library = FeedLibrary(store: store)
+                _ = try library.cleanup(policy: library.retention(config.retention, with: config.feedSettings))
+            }
         } catch {
             // One line naming what was wrong (the store, the terminal).
             // Never trapping: after the terminal hung up, stderr may be that terminal (EIO).

@@ -151,6 +151,11 @@ func docExample_FetchOutcome_FetchOutcome(body: Data, error: FetchError, server:
     }
 }
 
+// Sources/Feeds/Fetching/RedactedURL.swift
+func docExample_RedactedURL_text_2() throws {
+    _ = RedactedURL.text(URL(string: "https://alice:secret@example.org/feed")!)   // "https://alice:***@example.org/feed"
+}
+
 // Sources/Feeds/HTML/HTMLText.swift
 func docExample_HTMLText_render(item: ParsedItem, feedURL: URL) throws {
     let page = HTMLText.render(item.content ?? "", width: 72, baseURL: feedURL)
@@ -341,6 +346,7 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "FetchError_origin", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_origin() }),
     DocExample(id: "FetchOutcome_init", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", run: { given in try docExample_FetchOutcome_init(url: given.url) }),
     DocExample(id: "FetchOutcome_FetchOutcome", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", runAsync: { given in try await docExample_FetchOutcome_FetchOutcome(body: given.body, error: given.error, server: given.server, fetcher: given.fetcher, request: given.request) }),
+    DocExample(id: "RedactedURL_text_2", origin: "Sources/Feeds/Fetching/RedactedURL.swift", run: { given in try docExample_RedactedURL_text_2() }),
     DocExample(id: "HTMLText_render", origin: "Sources/Feeds/HTML/HTMLText.swift", run: { given in try docExample_HTMLText_render(item: given.item, feedURL: given.feedURL) }),
     DocExample(id: "RenderedText_RenderedText", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_RenderedText() }),
     DocExample(id: "RenderedText_RenderedImage", origin: "Sources/Feeds/HTML/RenderedText.swift", run: { given in try docExample_RenderedText_RenderedImage() }),

@@ -167,6 +167,13 @@ func docExample_FetcherConfiguration_customUserAgent() throws {
 }
 
 // Sources/Feeds/Fetching/FetcherConfiguration.swift
+func docExample_FetcherConfiguration_network() throws {
+    var configuration = FetcherConfiguration(version: "1.0")
+    configuration.network.proxy = "127.0.0.1:3128"
+    _ = configuration
+}
+
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_defaultCAFile() throws {
     FetcherConfiguration.defaultCAFile = "/etc/zeader/home-ca.pem"
 }
@@ -174,6 +181,45 @@ func docExample_FetcherConfiguration_defaultCAFile() throws {
 // Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_defaultUserAgent() throws {
     FetcherConfiguration.defaultUserAgent = "Mozilla/5.0 (X11; Linux x86_64)"
+}
+
+// Sources/Feeds/Fetching/NetworkOptions.swift
+func docExample_NetworkOptions_NetworkOptions() throws {
+    var network = NetworkOptions()
+    network.proxy = "127.0.0.1:1080"
+    network.proxyType = .socks5h
+    _ = network
+}
+
+// Sources/Feeds/Fetching/NetworkOptions.swift
+func docExample_NetworkOptions_init() throws {
+    let none = NetworkOptions()
+    _ = none
+}
+
+// Sources/Feeds/Fetching/NetworkOptions.swift
+func docExample_NetworkOptions_overridden(feed: ParsedFeed) throws {
+    var feed = NetworkOptions()
+    feed.userAgent = "Feed/1.0"
+    let effective = NetworkOptions().overridden(by: feed)   // effective.userAgent == "Feed/1.0"
+    _ = (feed, effective)
+}
+
+// Sources/Feeds/Fetching/NetworkOptions.swift
+func docExample_NetworkOptions_defaultNetwork() throws {
+    var network = FetcherConfiguration.defaultNetwork
+    network.proxy = "127.0.0.1:3128"   // then: FetcherConfiguration.defaultNetwork = network
+    _ = network
+}
+
+// Sources/Feeds/Fetching/RedactedURL.swift
+func docExample_RedactedURL_RedactedURL() throws {
+    _ = RedactedURL.text("https://alice:secret@example.org/feed")   // "https://alice:***@example.org/feed"
+}
+
+// Sources/Feeds/Fetching/RedactedURL.swift
+func docExample_RedactedURL_text() throws {
+    _ = RedactedURL.text("https://example.org/feed")   // "https://example.org/feed"
 }
 
 // Sources/Feeds/HTML/HTMLEntities.swift
@@ -463,8 +509,15 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetcherConfiguration_init", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_init() }),
     DocExample(id: "FetcherConfiguration_userAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_userAgent() }),
     DocExample(id: "FetcherConfiguration_customUserAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_customUserAgent() }),
+    DocExample(id: "FetcherConfiguration_network", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_network() }),
     DocExample(id: "FetcherConfiguration_defaultCAFile", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_defaultCAFile() }),
     DocExample(id: "FetcherConfiguration_defaultUserAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_defaultUserAgent() }),
+    DocExample(id: "NetworkOptions_NetworkOptions", origin: "Sources/Feeds/Fetching/NetworkOptions.swift", run: { given in try docExample_NetworkOptions_NetworkOptions() }),
+    DocExample(id: "NetworkOptions_init", origin: "Sources/Feeds/Fetching/NetworkOptions.swift", run: { given in try docExample_NetworkOptions_init() }),
+    DocExample(id: "NetworkOptions_overridden", origin: "Sources/Feeds/Fetching/NetworkOptions.swift", run: { given in try docExample_NetworkOptions_overridden(feed: given.feed) }),
+    DocExample(id: "NetworkOptions_defaultNetwork", origin: "Sources/Feeds/Fetching/NetworkOptions.swift", run: { given in try docExample_NetworkOptions_defaultNetwork() }),
+    DocExample(id: "RedactedURL_RedactedURL", origin: "Sources/Feeds/Fetching/RedactedURL.swift", run: { given in try docExample_RedactedURL_RedactedURL() }),
+    DocExample(id: "RedactedURL_text", origin: "Sources/Feeds/Fetching/RedactedURL.swift", run: { given in try docExample_RedactedURL_text() }),
     DocExample(id: "HTMLEntities_HTMLEntities", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_HTMLEntities() }),
     DocExample(id: "HTMLEntities_decode", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_decode() }),
     DocExample(id: "HTMLTextImport_HTMLText", origin: "Sources/Feeds/HTML/HTMLText+Import.swift", run: { given in try docExample_HTMLTextImport_HTMLText() }),

@@ -68,6 +68,10 @@ import Testing
         "always-download": "always-download \"https://a.example/rss\" \"https://b.example/rss \"",
         "max-downloads": "max-downloads 3",
         "download-filename-format": "download-filename-format \"%n-%t.%e\"",
+        "cookie-cache": "cookie-cache \"~/.newsboat/cookies.txt\"", "http-auth-method": "http-auth-method digest",
+        "max-download-speed": "max-download-speed 50", "proxy": "proxy localhost:3128",
+        "proxy-auth": "proxy-auth user:pass", "proxy-type": "proxy-type socks5", "use-proxy": "use-proxy yes",
+        "ssl-verifyhost": "ssl-verifyhost no", "ssl-verifypeer": "ssl-verifypeer yes",
     ]
 
     @Test func theTableCoversEveryDirectiveAndActionOfTheManual() throws {

@@ -54,6 +54,10 @@ final class CurlTransfer: @unchecked Sendable {
     let cancelRequested = Atomic<Bool>(false)
 
     private let limits: TransferLimits
+    /// The fetcher's network options with the request's over them.
+    private let network: NetworkOptions
+    /// The whole-fetch timeout in force (the request's own, else the fetcher's), as errors report it.
+    private let totalTimeout: TimeInterval
     private let deadline: ContinuousClock.Instant
     private var requestHeaders: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -96,11 +100,15 @@ final class CurlTransfer: @unchecked Sendable {
         originalURL = request.url
         currentURL = request.url
         self.limits = limits
-        deadline = .now + .milliseconds(limits.totalMilliseconds)
+        network = limits.network.overridden(by: request.network)
+        totalTimeout = network.timeout ?? limits.totalTimeout
+        let totalMilliseconds = network.timeout.map { TransferLimits.clamped($0, scale: 1000, minimum: 1) }
+        deadline = .now + .milliseconds(totalMilliseconds ?? limits.totalMilliseconds)
         body = BodyBuffer(limit: download == nil ? limits.maxBodySize : 0)
         self.download = download
         visited = [Self.redirectKey(request.url)]
-        credentialOrigin = Self.carriesCredentials(request) ? FetchError.origin(of: request.url) : nil
+        credentialOrigin =
+            Self.carriesCredentials(request) || network.carriesCredentials ? FetchError.origin(of: request.url) : nil
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
 
@@ -115,6 +123,9 @@ final class CurlTransfer: @unchecked Sendable {
             if let name = HTTPHeaderValues.headerSafe(name), let value = HTTPHeaderValues.headerSafe(value) {
                 lines.append("\(name): \(value)")
             }
+        }
+        for line in network.headers {
+            if let safe = HTTPHeaderValues.headerSafe(line), safe.contains(":") { lines.append(safe) }
         }
         if request.formBody != nil { lines.append("Content-Type: application/x-www-form-urlencoded") }
         if let download, download.resumeFrom > 0 { lines.append("Range: bytes=\(download.resumeFrom)-") }
@@ -144,7 +155,8 @@ final class CurlTransfer: @unchecked Sendable {
         // Every encoding this libcurl decodes; a download asks for the file as it is (a byte
         // range of a compressed stream could not be resumed).
         if download == nil { setString(CURLOPT_ACCEPT_ENCODING, "") }
-        setString(CURLOPT_USERAGENT, limits.userAgent)
+        setString(CURLOPT_USERAGENT, network.userAgent.flatMap(HTTPHeaderValues.headerSafe) ?? limits.userAgent)
+        applyNetworkOptions()
         _ = zc_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaders)
         setLong(CURLOPT_CONNECTTIMEOUT_MS, limits.idleSeconds * 1000)
         setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
@@ -172,6 +184,61 @@ final class CurlTransfer: @unchecked Sendable {
         // one host would go one at a time.
         setLong(CURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
         setLong(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(deadline - .now)))
+    }
+
+    /// Proxy, login, cookies, certificate checks and speed limit (``NetworkOptions``).
+    private func applyNetworkOptions() {
+        if let cookie = network.cookie.flatMap(HTTPHeaderValues.headerSafe) { setString(CURLOPT_COOKIE, cookie) }
+        if let file = network.cookieFile {
+            // libcurl's cookie engine: read before the fetch, written back when the handle is freed.
+            setString(CURLOPT_COOKIEFILE, file)
+            setString(CURLOPT_COOKIEJAR, file)
+        }
+        if network.useProxy != false, let proxy = network.proxy {
+            setString(CURLOPT_PROXY, proxy)
+            if let type = network.proxyType { setLong(CURLOPT_PROXYTYPE, Self.curlProxyType(type)) }
+            if let login = network.proxyAuth { setString(CURLOPT_PROXYUSERPWD, login) }
+        }
+        if let user = network.user { setString(CURLOPT_USERNAME, user) }
+        if let password = network.password { setString(CURLOPT_PASSWORD, password) }
+        // As newsboat: a login is sent by whichever method the server asks for, unless one is named.
+        let hasLogin = network.user != nil || originalURL.user != nil
+        if let method = network.authMethod ?? (hasLogin ? .any : nil) { setLong(CURLOPT_HTTPAUTH, Self.curlAuth(method)) }
+        if network.verifyTLS == false {
+            setLong(CURLOPT_SSL_VERIFYPEER, 0)
+            setLong(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if let speed = network.maxBytesPerSecond, speed > 0, let handle {
+            _ = zc_easy_setopt_off_t(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(speed))
+        }
+    }
+
+    /// `CURLOPT_PROXYTYPE`'s value for `type`.
+    private static func curlProxyType(_ type: NetworkOptions.ProxyType) -> Int {
+        switch type {
+        case .http: Int(CURLPROXY_HTTP.rawValue)
+        case .socks4: Int(CURLPROXY_SOCKS4.rawValue)
+        case .socks5: Int(CURLPROXY_SOCKS5.rawValue)
+        case .socks5h: Int(CURLPROXY_SOCKS5_HOSTNAME.rawValue)
+        }
+    }
+
+    /// `CURLOPT_HTTPAUTH`'s bits for `method` (curl.h's `CURLAUTH_*`, whose casts Swift cannot import).
+    private static func curlAuth(_ method: NetworkOptions.AuthMethod) -> Int {
+        let basic = 1
+        let digest = 2
+        let negotiate = 4
+        let ntlm = 8
+        let digestIE = 16
+        switch method {
+        case .basic: return basic
+        case .digest: return digest
+        case .digestIE: return digestIE
+        case .gssnegotiate: return negotiate
+        case .ntlm: return ntlm
+        case .any: return ~digestIE
+        case .anysafe: return ~(basic | digestIE)
+        }
     }
 
     private func setLong(_ option: CURLoption, _ value: Int) {
@@ -379,7 +446,7 @@ final class CurlTransfer: @unchecked Sendable {
         if status != 307 && status != 308 { setLong(CURLOPT_HTTPGET, 1) }
         currentURL = target
         guard deadline > .now else {
-            return .failure(.timedOut(url: currentURL, seconds: limits.totalTimeout, kind: .total))
+            return .failure(.timedOut(url: currentURL, seconds: totalTimeout, kind: .total))
         }
         // A fresh response on the same handle (its connection is reused when it can be).
         self.status = 0
@@ -401,7 +468,7 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_OPERATION_TIMEDOUT:
             // libcurl reports both clocks with one code; the deadline tells them apart.
             if deadline - .now < .milliseconds(50) {
-                return .timedOut(url: currentURL, seconds: limits.totalTimeout, kind: .total)
+                return .timedOut(url: currentURL, seconds: totalTimeout, kind: .total)
             }
             return .timedOut(url: currentURL, seconds: TimeInterval(limits.idleSeconds), kind: .idle)
         case CURLE_PARTIAL_FILE:

@@ -26,6 +26,9 @@ public struct FeedRequest: Sendable, Hashable {
     /// A form body (`application/x-www-form-urlencoded`): when set, the request is a POST
     /// (see ``FormBody``). A redirect of a POST is followed with a GET, as browsers do.
     public var formBody: String?
+    /// This feed's proxy, login, cookies, headers and limits, over the fetcher's
+    /// (``FetcherConfiguration/network``).
+    public var network = NetworkOptions()
 
     /// Creates a request; only `url` is required.
     ///

@@ -114,7 +114,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         // An exec:/filter: feed is named as the user wrote it (CommandFeed.requestURL encodes it).
         let scheme = self.url.scheme?.lowercased()
-        let url = scheme == "exec" || scheme == "filter" ? CommandFeed.subscription(of: self.url) : self.url.absoluteString
+        let url = scheme == "exec" || scheme == "filter" ? CommandFeed.subscription(of: self.url) : RedactedURL.text(self.url)
         switch self {
         case .invalidURL(_, let reason): return "\(url): invalid URL (\(reason))"
         case .unsupportedScheme(let u): return "\(url): unsupported scheme '\(u.scheme ?? "")'"
@@ -132,7 +132,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(url): body longer than its Content-Length of \(declared) bytes"
         case .tooManyRedirects(_, let limit): return "\(url): more than \(limit) redirects"
         case .redirectLoop: return "\(url): redirect loop"
-        case .unsupportedRedirect(_, let to): return "\(url): redirect to unsupported URL \(to.absoluteString)"
+        case .unsupportedRedirect(_, let to): return "\(url): redirect to unsupported URL \(RedactedURL.text(to))"
         case .credentialedRedirect(_, let to):
             return "\(url): redirect to another origin (\(Self.origin(of: to))) refused: the request carries credentials"
         case .headersTooLarge(_, let limit): return "\(url): response header longer than \(limit) bytes"

@@ -71,6 +71,15 @@ public struct FetcherConfiguration: Sendable, Equatable {
     /// configuration.customUserAgent = "Mozilla/5.0 (X11; Linux x86_64)"
     /// ```
     public var customUserAgent: String? = FetcherConfiguration.defaultUserAgent
+
+    /// Proxy, login, cookies and certificate checks of every fetch; a request's own
+    /// ``FeedRequest/network`` overrides them. Starts as ``defaultNetwork``.
+    ///
+    /// ```swift
+    /// var configuration = FetcherConfiguration(version: "1.0")
+    /// configuration.network.proxy = "127.0.0.1:3128"
+    /// ```
+    public var network = FetcherConfiguration.defaultNetwork
 }
 
 // MARK: - The process's trust settings

@@ -24,6 +24,8 @@ struct TransferLimits: Sendable {
     var totalTimeout: TimeInterval
     /// Extra CA certificates (a PEM file), or `nil` for the system's only.
     var caFile: String?
+    /// The configuration's proxy, login, cookies and certificate checks.
+    var network: NetworkOptions
 
     init(_ configuration: FetcherConfiguration) {
         userAgent = HTTPHeaderValues.headerSafe(configuration.userAgent) ?? "zeader"
@@ -33,6 +35,7 @@ struct TransferLimits: Sendable {
         totalMilliseconds = Self.clamped(configuration.totalTimeout, scale: 1000, minimum: 1)
         totalTimeout = configuration.totalTimeout
         caFile = configuration.caFile
+        network = configuration.network
     }
 
     /// `seconds × scale` as an Int in `minimum...longestTimeoutSeconds × scale`; NaN and

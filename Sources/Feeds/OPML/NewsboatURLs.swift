@@ -13,7 +13,9 @@
 /// `filter:` lines run a command (with a note); lines whose first word is not an http,
 /// https or file URL are skipped with a note. A tag starting with `!` (newsboat's hidden
 /// feed) is kept as a tag: it hides the feed from the feed list while its items still reach
-/// tags and smart feeds.
+/// tags and smart feeds. A `<` word outside quotes ends the tags: what follows is the feed's
+/// settings as newsraft writes them (`https://a.example/rss news < reload-interval 60; max-items 50`),
+/// kept as text in ``OPMLSubscription/settings``.
 ///
 /// ```swift
 /// let list = NewsboatURLs.parse(try String(contentsOfFile: path, encoding: .utf8), source: path)
@@ -37,7 +39,7 @@ public enum NewsboatURLs {
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         {
             lineNumber += 1
-            let line = DisplayWidth.sanitizeForTerminal(String(rawLine))
+            let (line, settings) = splitSettings(DisplayWidth.sanitizeForTerminal(String(rawLine)))
             let (words, unterminatedQuote) = tokenize(line)
             guard let url = words.first else { continue }
             let place = "\(source):\(lineNumber)"
@@ -78,16 +80,52 @@ public enum NewsboatURLs {
                     subscriptions[index].categories.append(category)
                 }
                 if subscriptions[index].title == nil { subscriptions[index].title = title }
+                if let settings { subscriptions[index].settings = settings }
                 continue
             }
             indexByURL[url] = subscriptions.count
-            subscriptions.append(OPMLSubscription(url: url, title: title, categories: categories))
+            var subscription = OPMLSubscription(url: url, title: title, categories: categories)
+            subscription.settings = settings
+            subscriptions.append(subscription)
             categorySets.append(seen)
         }
         var list = SubscriptionImport(subscriptions: subscriptions, notes: notes)
         list.format = .newsboatURLs
         list.queryFeeds = queryFeeds
         return list
+    }
+
+    /// The line before its settings, and the settings' text after the `<` word (outside
+    /// quotes, before any comment), trimmed; nil when there is no `<`.
+    ///
+    /// ```swift
+    /// NewsboatURLs.splitSettings("https://a.example/rss tech < timeout 5").settings   // "timeout 5"
+    /// ```
+    package static func splitSettings(_ line: String) -> (line: String, settings: String?) {
+        var inQuotes = false
+        var escaped = false
+        var previous: Character = " "
+        for index in line.indices {
+            let character = line[index]
+            defer { previous = character }
+            if inQuotes {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                }
+                continue
+            }
+            if character == "\"" { inQuotes = true }
+            if character == "#" && previous.isWhitespace { return (line, nil) }
+            let next = line.index(after: index)
+            if character == "<", previous.isWhitespace, next == line.endIndex || line[next].isWhitespace {
+                return (String(line[..<index]), String(line[next...]).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return (line, nil)
     }
 
     /// Splits a line into words the way newsboat does: blanks separate, double quotes

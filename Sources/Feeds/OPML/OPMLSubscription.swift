@@ -13,6 +13,9 @@ public struct OPMLSubscription: Sendable, Equatable, Hashable {
     public var siteLink: String?
     /// Folders and tags, outermost folder first, without duplicates.
     public var categories: [String]
+    /// The feed's own settings as a newsboat `urls` line writes them after `<` (newsraft's
+    /// `key value; key value`), unread here; nil when the line has none (and for OPML).
+    public var settings: String?
 
     /// A subscription to `url`, optionally named, with its site and categories.
     ///

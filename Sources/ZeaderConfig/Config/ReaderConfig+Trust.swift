@@ -39,6 +39,8 @@ extension ReaderConfig {
         if let caFile = config.caFile { FetcherConfiguration.defaultCAFile = caFile }
         // newsboat's user-agent names every fetch, as ca-file trusts for every fetch.
         if let userAgent = config.behaviour.userAgent { FetcherConfiguration.defaultUserAgent = userAgent }
+        // The proxy, cookie file and certificate checks of every fetch (ReaderConfig+FeedSettings.swift).
+        FetcherConfiguration.defaultNetwork = config.networkSettings.network
     }
 
     /// A refresh's options with the config's `download-timeout` and `download-retries`

@@ -92,6 +92,9 @@ public struct ReaderConfig: Equatable, Sendable {
     public var caFile: String?
     /// `image-display`, `image-viewer`, `image-cache-size` (``PictureSettings``).
     public var pictures = PictureSettings()
+    /// `feed SCOPE < key value; …` lines, and the global network directives (ReaderConfig+FeedSettings.swift).
+    public var feedSettings = FeedSettingsScopes()
+    public var networkSettings = FeedSettings()
 
     public init() {}
 
@@ -321,6 +324,8 @@ public struct ReaderConfig: Equatable, Sendable {
             }
         case _ where PictureSettings.directives.contains(directive):
             do { _ = try config.pictures.apply(directive, arguments) } catch { throw fail(error.message) }
+        case _ where Self.isFeedSettingsDirective(directive):
+            try config.applyFeedSettings(directive, arguments, rawLine: rawLine, fail: fail)
         case "ca-file":
             config.caFile = try Self.trustedCAFile(arguments).mapError { fail($0.message) }.get()
         case "download-full-page":

@@ -85,7 +85,7 @@ public enum NewsboatCompatibility {
         entry("cleanup-on-quit", .honouredAs("cleanup-on-quit: max-items and keep-days applied when the reader quits")),
         entry("color", .honoured),
         entry("confirm-exit", .honoured),
-        entry("cookie-cache", .ignored("Zeader keeps no cookies; a feed behind a login takes user:password@ in its URL")),
+        entry("cookie-cache", .honoured),
         entry("datetime-format", .honoured),
         entry("define-filter", .honoured),
         entry("delete-read-articles-on-quit", .ignored("cleanup-on-quit with max-items or keep-days trims old items")),
@@ -210,18 +210,17 @@ public enum NewsboatCompatibility {
         }
     }()
 
-    /// The fetcher's network settings.
-    private static let networkDirectives: [Entry] = {
-        let proxy = NewsboatSupport.ignored("set https_proxy (or http_proxy, all_proxy) in the environment: libcurl reads it")
-        return [
-            entry("http-auth-method", .ignored("a feed's user:password@ in its URL is sent as libcurl chooses")),
-            entry("max-download-speed", .ignored("Zeader does not limit a fetch's speed; reload-threads limits fetches")),
-            entry("proxy", proxy), entry("proxy-auth", proxy), entry("proxy-auth-method", proxy),
-            entry("proxy-type", proxy), entry("use-proxy", proxy),
-            entry("ssl-verifyhost", .ignored("certificates are always checked; ca-file adds a certificate authority")),
-            entry("ssl-verifypeer", .ignored("certificates are always checked; ca-file adds a certificate authority")),
-        ]
-    }()
+    /// The fetcher's network settings (ReaderConfig+FeedSettings.swift), each also a feed's own setting.
+    private static let networkDirectives: [Entry] = [
+        entry("http-auth-method", .honoured),
+        entry("max-download-speed", .honoured),
+        entry("proxy", .honouredAs("proxy, used when set unless use-proxy is no")),
+        entry("proxy-auth", .honoured),
+        entry("proxy-auth-method", .ignored("libcurl picks the proxy's login method")),
+        entry("proxy-type", .honoured), entry("use-proxy", .honoured),
+        entry("ssl-verifyhost", .honouredAs("ssl-verify (either one set to no turns the checks off)")),
+        entry("ssl-verifypeer", .honouredAs("ssl-verify (either one set to no turns the checks off)")),
+    ]
 
     /// podboat's directives, which the podcast queue reads.
     private static let podboatDirectives: [Entry] = [

@@ -121,19 +121,21 @@ public struct NotifyCounts: Equatable, Sendable {
         self.newFeeds = newFeeds
     }
 
-    /// The counts of `summary`, with the unread counts of `feeds` (each feed's unread items).
+    /// The counts of `summary`, with the unread counts of `feeds` (each feed's unread items);
+    /// the new items of the feeds `quiet` (their setting `notify no`) are not counted.
     ///
     /// ```swift
     /// NotifyCounts(summary, unreadPerFeed: try library.servers().map(\.unread))
     /// ```
-    public init(_ summary: RefreshSummary, unreadPerFeed feeds: [Int]) {
+    public init(_ summary: RefreshSummary, unreadPerFeed feeds: [Int], quiet: Set<String> = []) {
         unreadItems = feeds.reduce(0, +)
         unreadFeeds = feeds.count { $0 > 0 }
-        newItems = summary.progress.newItems
-        newFeeds = summary.results.count { result in
-            if case .updated(let newItems, _) = result.status { return newItems > 0 }
-            return false
+        let counted = summary.results.compactMap { result -> Int? in
+            guard !quiet.contains(result.url), case .updated(let newItems, _) = result.status else { return nil }
+            return newItems
         }
+        newItems = quiet.isEmpty ? summary.progress.newItems : counted.reduce(0, +)
+        newFeeds = counted.count { $0 > 0 }
     }
 
     /// The message of `notify-always` after a refresh without new items, when there is no `notify-format`.

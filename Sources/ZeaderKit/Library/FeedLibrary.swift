@@ -282,6 +282,11 @@ public struct FeedLibrary: Sendable {
                     if case .needsAllow = error { report.skipped.append(line) } else { report.rejected.append(line) }
                     continue
                 }
+                if isURLsFile, let server = known[url],
+                    let note = FeedSettingsEditing.applyLine(subscription.settings, to: server, url: url)
+                {
+                    report.notes.append(note)
+                }
                 if fileTags[url] != nil {
                     fileTags[url]?.tags += subscription.categories
                     continue
@@ -299,6 +304,9 @@ public struct FeedLibrary: Sendable {
                 server.siteLink = subscription.siteLink.flatMap(FeedTrust.webURL)
                 server.displayOrder = order
                 SyncQueue.queue(.subscribe, for: server, in: context)
+                if isURLsFile, let note = FeedSettingsEditing.applyLine(subscription.settings, to: server, url: url) {
+                    report.notes.append(note)
+                }
                 fileTags[url] = (server, subscription.categories, false)
                 order += 1
                 report.added += 1
@@ -321,7 +329,8 @@ public struct FeedLibrary: Sendable {
     }
 
     /// The subscriptions as an OPML 2.0 document, in the user's order; each feed's tags
-    /// become its folder and `category` attribute.
+    /// become its folder and `category` attribute. A password in a feed's URL is masked
+    /// (``RedactedURL``): a list made to be shared carries no login.
     ///
     /// ```swift
     /// print(try library.exportOPML(), terminator: "")
@@ -329,7 +338,8 @@ public struct FeedLibrary: Sendable {
     public func exportOPML(dateCreated: Date = Date()) throws(ZeaderError) -> String {
         let subscriptions = try withContext { context in
             try Server.findAll(sortedBy: "displayOrder", in: context).map {
-                OPMLSubscription(url: $0.url, title: $0.title, siteLink: $0.siteLink, categories: FeedTags.list($0.tags))
+                OPMLSubscription(
+                    url: RedactedURL.text($0.url), title: $0.title, siteLink: $0.siteLink, categories: FeedTags.list($0.tags))
             }
         }
         return OPML.export(subscriptions, dateCreated: dateCreated)

@@ -92,6 +92,8 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case cannotRun(Subprocess.Failure)
     /// The operation was cancelled (the reader quit, a task was cancelled).
     case cancelled
+    /// A feed setting (`zeader set`, a urls-file line) that cannot be used.
+    case feedSetting(FeedSettingsError)
     /// An error of a kind no operation expects, named by its type: a bug to report.
     case unexpected(type: String, detail: String)
 
@@ -126,7 +128,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
         switch self {
         case .invalidURL, .invalidPredicate, .invalidIgnoreRule, .invalidRule, .invalidSmartPredicate, .smartFeedNeedsTitle,
             .noItemsNamed, .invalidItemID, .invalidIgnoreRuleNumber, .unknownSortField, .unknownSortDirection,
-            .backupFromStandardInput, .urlsWithoutNewsboatCache, .notTheFileAsked, .storeIsAFolder:
+            .backupFromStandardInput, .urlsWithoutNewsboatCache, .notTheFileAsked, .storeIsAFolder, .feedSetting:
             return true
         // A --db that names a file which is no SQLite database at all.
         case .store(.notADatabase): return true
@@ -165,6 +167,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
         case let zeader as ZeaderError: return zeader
         case let graph as ObjectGraphError: return .store(graph)
         case let sync as SyncError: return .sync(sync)
+        case let setting as FeedSettingsError: return .feedSetting(setting)
         case let fetch as FetchError: return .feedUnavailable(.fetch(fetch))
         case is CancellationError: return .cancelled
         default: return .unexpected(type: String(reflecting: type(of: error)), detail: String(describing: error))

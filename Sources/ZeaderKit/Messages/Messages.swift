@@ -93,6 +93,7 @@ extension ZeaderError: CustomStringConvertible {
         case .notDownloaded(let id): return "'\(id)' is not downloaded yet (zeader podcasts download)"
         case .cannotRun(let failure): return failure.description
         case .cancelled: return "cancelled"
+        case .feedSetting(let error): return error.description
         case .unexpected(let type, let detail): return "unexpected error (\(type)): \(detail)"
         }
     }

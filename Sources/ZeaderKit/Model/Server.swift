@@ -257,12 +257,15 @@ public enum ZeaderModel {
 
     /// Version 9 of the model: version 8 plus the plain text of each item's body, searched
     /// with the item (Model/BodySearch.swift).
-    public static let version9 = model(version: 9, entities: version9Entities())
+    public static let version9 = olderModel(version: 9, entities: version9Entities())
+
+    /// Version 10 of the model: version 9 plus each feed's own settings (Model/FeedSettingsModel.swift).
+    public static let version10 = model(version: 10, entities: version10Entities())
 
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version9 }
+    public static var current: ManagedObjectModel { version10 }
     /// ``current``'s entities (moved on with it).
-    static func currentEntities() -> [EntityDescription] { version9Entities() }
+    static func currentEntities() -> [EntityDescription] { version10Entities() }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -274,7 +277,7 @@ public enum ZeaderModel {
     public static let migrationPlan: MigrationPlan = {
         do {
             return try MigrationPlan(
-                versions: [version1, version2, version3, version4, version5, version6, version7, version8, version9],
+                versions: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10],
                 policies: [bodyTextFill], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import ObjectGraph
 
@@ -20,6 +21,10 @@ public struct ServerSummary: Sendable, Equatable {
     /// Whether the store's sync account syncs the feed; false for a local one (refused by
     /// the server, a command or a file), nil when the store has no account.
     public var synced: Bool?
+    /// The feed's own settings (``FeedSettings``), shown with their secrets masked.
+    public var settings = FeedSettings()
+    /// Whether each refresh fetches the full articles of its new items (`Server.fullArticle`).
+    public var fullArticle = false
 
     public init(
         url: String, title: String?, unread: Int, total: Int, lastError: String? = nil, lastRefresh: Date? = nil,
@@ -42,11 +47,15 @@ public struct ServerSummary: Sendable, Equatable {
             url: server.url, title: server.title, unread: Int(server.unreadCount), total: Int(server.totalCount),
             lastError: server.lastError, lastRefresh: server.lastRefresh, disabled: server.disabled,
             tags: FeedTags.list(server.tags), synced: syncing ? server.syncID != nil : nil)
+        settings = FeedSettings(stored: server.settings)
+        fullArticle = server.fullArticle
     }
 
     /// One JSON array of `{"url", "title", "unread", "total", "lastError"}` (docs/ARCHITECTURE.md, "Contracts"),
-    /// plus `"lastRefresh"`, `"disabled"`, `"tags"` (an array of strings) and `"synced"` (null
-    /// without a sync account), ending with a newline.
+    /// plus `"lastRefresh"`, `"disabled"`, `"tags"` (an array of strings), `"synced"` (null
+    /// without a sync account) and `"settings"` (the feed's own, an object of strings, each
+    /// secret masked, `full-article` among them when on), ending with a newline. A password
+    /// in a URL is masked (``RedactedURL``).
     ///
     /// ```swift
     /// ServerSummary.json([feed])   // [{"url":"https://…","title":"Ex","unread":3,"total":9,"lastError":null,…}]
@@ -56,7 +65,7 @@ public struct ServerSummary: Sendable, Equatable {
         for (index, server) in servers.enumerated() {
             out += index == 0 ? "\n" : ",\n"
             out += "{\"url\":"
-            JSONText.appendString(server.url, to: &out)
+            JSONText.appendString(RedactedURL.text(server.url), to: &out)
             out += ",\"title\":"
             JSONText.appendString(server.title, to: &out)
             out += ",\"unread\":\(server.unread),\"total\":\(server.total),\"lastError\":"
@@ -67,7 +76,14 @@ public struct ServerSummary: Sendable, Equatable {
             out += server.synced.map { $0 ? "true" : "false" } ?? "null"
             out += ",\"tags\":"
             JSONText.appendStrings(server.tags, to: &out)
-            out += "}"
+            out += ",\"settings\":{"
+            for (index, pair) in server.shownSettings.enumerated() {
+                if index > 0 { out += "," }
+                JSONText.appendString(pair.key, to: &out)
+                out += ":"
+                JSONText.appendString(pair.value, to: &out)
+            }
+            out += "}}"
         }
         out += servers.isEmpty ? "]\n" : "\n]\n"
         return out
@@ -156,7 +172,7 @@ public struct ItemSummary: Sendable, Equatable {
     /// ```
     public static func appendJSON(_ item: ItemSummary, to out: inout String) {
         out += "{\"feed\":"
-        JSONText.appendString(item.feed, to: &out)
+        JSONText.appendString(RedactedURL.text(item.feed), to: &out)
         out += ",\"id\":"
         JSONText.appendString(item.id, to: &out)
         out += ",\"title\":"
@@ -173,5 +189,25 @@ public struct ItemSummary: Sendable, Equatable {
         out += ",\"enclosure\":"
         EnclosureSummary.appendJSON(item.enclosure, to: &out)
         out += "}"
+    }
+}
+
+extension ServerSummary {
+    /// The feed's settings as listings show them: each key once (the values of a repeated
+    /// key joined with `; `), secrets masked, `full-article` when on.
+    ///
+    /// ```swift
+    /// summary.shownSettings   // [(key: "cookie", value: "***"), (key: "reload-interval", value: "30")]
+    /// ```
+    public var shownSettings: [(key: String, value: String)] {
+        var keys: [String] = []
+        var values: [String: [String]] = [:]
+        for pair in settings.masked {
+            if values[pair.key] == nil { keys.append(pair.key) }
+            values[pair.key, default: []].append(pair.value)
+        }
+        var shown = keys.map { (key: $0, value: values[$0, default: []].joined(separator: "; ")) }
+        if fullArticle { shown.append((key: FeedSettingKey.fullArticle.rawValue, value: "yes")) }
+        return shown
     }
 }

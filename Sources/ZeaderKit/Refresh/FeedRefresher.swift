@@ -175,7 +175,7 @@ public final class FeedRefresher: Sendable {
             return nil
         }
         guard !refreshed.isEmpty else { return FullArticleCount() }
-        let scopes = options.fullArticleScopes
+        let scopes = options.fullArticleScopes + options.feedSettings.fullArticleScopes
         let selectors = options.articleSelectors
         let asked = results.flatMap { result in result.firings.map { (result.serverID, $0) } }
         let targets = await context.run {
@@ -200,14 +200,15 @@ public final class FeedRefresher: Sendable {
     /// Applies the retention policy to the feeds that got new items, as newsboat applies
     /// `max-items` on reload; a failure leaves the items for the next refresh or cleanup.
     private func trim(_ results: [FeedRefreshResult], in context: ManagedObjectContext) async -> Int {
-        let policy = options.retention
         let grown = results.compactMap { result -> ObjectID? in
             if case .updated(let new, _) = result.status, new > 0 { return result.serverID }
             return nil
         }
-        guard !policy.isEmpty, !grown.isEmpty else { return 0 }
+        guard !grown.isEmpty else { return 0 }
+        let (retention, scopes) = (options.retention, options.feedSettings)
         return await context.run {
             defer { context.reset() }
+            let policy = retention.including(scopes, for: grown, in: context)
             do { return try RetentionCleanup.trim(grown, by: policy, in: context).removedItems } catch {
                 context.rollback()
                 return 0
@@ -270,17 +271,24 @@ public final class FeedRefresher: Sendable {
                 let servers = try named?() ?? Server.findAll(sortedBy: "displayOrder", in: context).filter { !$0.disabled }
                 var seen = Set<ObjectID>()
                 let alwaysDownload = options.alwaysDownload
-                return servers.filter { seen.insert($0.objectID).inserted }.map { server in
+                let now = Date()
+                return servers.filter { seen.insert($0.objectID).inserted }.compactMap { server in
+                    let settings = options.feedSettings.effective(url: server.url, tags: server.tags, stored: server.settings)
+                    if options.dueOnly, !FeedSettingsScopes.isDue(lastRefresh: server.lastRefresh, settings: settings, now: now) {
+                        return nil
+                    }
                     let refusal = FeedTrust.refusal(url: server.url, origin: server.origin)
-                    let conditional = !alwaysDownload.contains(server.url)
+                    let conditional = !alwaysDownload.contains(server.url) && settings.flag(.ignoreHTTPCache) != true
                     return Target(
                         serverID: server.objectID, url: server.url,
                         request: refusal != nil
                             ? nil
                             : CommandFeed.requestURL(server.url).map {
-                                FeedRequest(
+                                var request = FeedRequest(
                                     url: $0, etag: conditional ? server.etag : nil,
                                     lastModified: conditional ? server.lastModified : nil, notBefore: server.retryAfter)
+                                request.network = settings.network
+                                return request
                             },
                         refusal: refusal)
                 }
@@ -361,6 +369,11 @@ public struct RefreshOptions: Sendable {
     /// The config's `always-download` feeds (newsboat's): fetched whole at every refresh,
     /// without ETag or Last-Modified, for servers whose answers to those are wrong.
     public var alwaysDownload: Set<String> = []
+    /// The config's `feed` lines; each feed's own settings are read from the store
+    /// (``FeedSettingsScopes/effective(url:tags:stored:)``).
+    public var feedSettings = FeedSettingsScopes()
+    /// Only the feeds whose `reload-interval` has passed (`zeader refresh --due`).
+    public var dueOnly = false
     /// When the feeds waiting to be stored are saved together (``SaveGrouping``).
     var saveGrouping = SaveGrouping.Limits()
     /// Fetches of a feed before its failure is kept, when the failure may pass (no answer, a

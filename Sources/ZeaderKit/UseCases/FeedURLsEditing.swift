@@ -53,6 +53,7 @@ public enum FeedURLsEditing {
     static func line(_ server: Server) -> String {
         var words = [quoted(server.url)] + FeedTags.list(server.tags).map(quoted)
         if let title = server.title, !title.isEmpty { words.append(quoted("~" + title)) }
+        if let settings = server.settings, !settings.isEmpty { words += ["<", settings] }
         return words.joined(separator: " ")
     }
 
@@ -61,6 +62,7 @@ public enum FeedURLsEditing {
     static func says(_ server: Server, _ line: String) -> Bool {
         guard let subscription = NewsboatURLs.parse(line, source: "").subscriptions.first else { return false }
         guard FeedTags.normalized(subscription.categories) == server.tags else { return false }
+        guard FeedSettingsEditing.storedText(of: subscription.settings) == server.settings else { return false }
         guard let title = subscription.title, !title.isEmpty else { return true }
         return title == server.title
     }
@@ -102,6 +104,9 @@ public enum FeedURLsEditing {
             for (subscription, url) in zip(parsed.subscriptions, wanted) {
                 let tags = FeedTags.normalized(subscription.categories)
                 if let server = byURL[url] {
+                    if let note = FeedSettingsEditing.applyLine(subscription.settings, to: server, url: url) {
+                        report.notes.append(note)
+                    }
                     let title = subscription.title?.isEmpty == false ? subscription.title : nil
                     if server.tags != tags || (title != nil && server.title != title) {
                         server.tags = tags
@@ -109,8 +114,12 @@ public enum FeedURLsEditing {
                         report.changed += 1
                     }
                 } else {
-                    added.append(
-                        try FeedSubscription.add(url: url, title: subscription.title, tags: subscription.categories, in: context))
+                    let server = try FeedSubscription.add(
+                        url: url, title: subscription.title, tags: subscription.categories, in: context)
+                    if let note = FeedSettingsEditing.applyLine(subscription.settings, to: server, url: url) {
+                        report.notes.append(note)
+                    }
+                    added.append(server)
                 }
             }
             for (index, url) in wanted.enumerated() {

@@ -19,7 +19,7 @@ extension ReaderApp {
     func backgroundRefreshTimer(seconds: Int) -> EffectTimer {
         effects.repeating(every: seconds, on: queue) { [weak self] in
             guard let self, !self.quitting, !self.syncOrPushRunning else { return }
-            self.refresh([])
+            self.timedRefresh()
             self.redraw()
         }
     }

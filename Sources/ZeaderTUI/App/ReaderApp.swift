@@ -136,9 +136,8 @@ public final class ReaderApp: @unchecked Sendable {
                 self.scheduleRedraw()
             }
         }
-        if config.refreshIntervalMinutes > 0, refresher != nil {
-            refreshTimer = backgroundRefreshTimer(
-                seconds: min(config.refreshIntervalMinutes, ReaderConfig.longestIntervalSeconds / 60) * 60)
+        if let minutes = refreshTimerMinutes(), refresher != nil {
+            refreshTimer = backgroundRefreshTimer(seconds: min(minutes, ReaderConfig.longestIntervalSeconds / 60) * 60)
         }
         if config.syncIntervalSeconds > 0, refresher?.syncs == true {
             syncTimer = backgroundRefreshTimer(seconds: min(config.syncIntervalSeconds, ReaderConfig.longestIntervalSeconds))

@@ -39,8 +39,9 @@ extension ServerSummary {
             out += String(repeating: " ", count: width - counts.count) + counts + "  "
             if server.disabled { out += "[disabled] " }
             if server.synced == false { out += "[local] " }
-            out += TerminalText.line(server.title?.isEmpty == false ? server.title : server.url)
-            out += "  <" + TerminalText.line(server.url) + ">"
+            let url = RedactedURL.text(server.url)
+            out += TerminalText.line(server.title?.isEmpty == false ? server.title : url)
+            out += "  <" + TerminalText.line(url) + ">"
             if !server.tags.isEmpty { out += "  [" + server.tags.map(TerminalText.line).joined(separator: ", ") + "]" }
             out += "\n"
             if let error = server.lastError {
@@ -65,7 +66,9 @@ extension ItemSummary {
     /// ```
     static func text(_ items: [ItemSummary]) -> String {
         var out = ""
-        let feeds = items.map { DisplayWidth.prefix(TerminalText.line($0.feedTitle ?? $0.feed), columns: feedColumnWidth) }
+        let feeds = items.map {
+            DisplayWidth.prefix(TerminalText.line($0.feedTitle ?? RedactedURL.text($0.feed)), columns: feedColumnWidth)
+        }
         let width = feeds.map { DisplayWidth.of($0) }.max() ?? 0
         for (item, feed) in zip(items, feeds) {
             let date = item.sortDate.map { String(JSONText.timestamp($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
