@@ -20,8 +20,9 @@ import Testing
             "html-renderer \"sed -e 's/<[^>]*>//g' | tr a-z A-Z; echo RENDERED-BY-SED\"\n", file: "c")
         #expect(config.warnings.isEmpty, "\(config.warnings)")
         let h = try Harness(width: 120, config: config)
-        h.type(.enter, .enter)
-        #expect(wait(h, for: "RENDERED-BY-SED"), "\(h.screen)")
+        h.type(.down, .enter, .enter)
+        let rendered = wait(h, for: "RENDERED-BY-SED")
+        #expect(rendered, "\(h.screen)")
         // The body's words, as the command wrote them.
         #expect(h.screen.range(of: "[A-Z]{6,} [A-Z]{3,}", options: .regularExpression) != nil, "\(h.screen)")
     }
@@ -29,8 +30,9 @@ import Testing
     @Test func aFailingRendererLeavesZeadersOwnRenderingAndSaysWhy() throws {
         let config = try ReaderConfig.parse("html-renderer \"echo partial; exit 3\"\n", file: "c")
         let h = try Harness(width: 120, config: config)
-        h.type(.enter, .enter)
-        #expect(wait(h, for: "html-renderer: echo partial; exit 3"), "\(h.screen)")
+        h.type(.down, .enter, .enter)
+        let said = wait(h, for: "html-renderer: echo partial; exit 3")
+        #expect(said, "\(h.screen)")
         #expect(!h.screen.contains("partial\n"))
     }
 

@@ -68,7 +68,10 @@ extension ReaderApp {
 
     /// A pb- action: on the queue's selected episode, or a word that it works in the queue.
     func onPodcasts(_ action: Action) {
-        guard state.screen == .picker, let picker = state.picker, picker.kind == .podcasts else { return notHere(action) }
+        guard state.screen == .picker, state.picker?.kind == .podcasts else { return notHere(action) }
+        // The store may have changed since the rows were made (a download, another process).
+        reloadPodcastQueue()
+        guard let picker = state.picker else { return }
         let episodes = podcastDownloads.episodes
         let selected = episodes.indices.contains(picker.position.cursor) ? episodes[picker.position.cursor] : nil
         switch action {

@@ -196,6 +196,7 @@ public final class ReaderApp: @unchecked Sendable {
     /// (keeping the cursor on the same item).
     func reloadFromModel() {
         modelChanged = false
+        reloadPodcastQueue()  // when open (ReaderApp+Podcasts.swift)
         state.feedSummary = nil  // the whole list is read below
         let selected = state.selectedFeed
         do {
