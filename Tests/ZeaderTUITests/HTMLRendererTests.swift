@@ -5,10 +5,12 @@ import Testing
 @testable import ZeaderTUI
 
 /// newsboat's `html-renderer`: the article's HTML on the command's standard input, its output shown.
-@Suite struct HTMLRendererTests {
+/// One reader at a time: renderers started at once by readers of one test process did not all
+/// come back (a reader runs one at a time).
+@Suite(.serialized) struct HTMLRendererTests {
     /// Waits until the screen shows `text`, or gives up.
     func wait(_ h: Harness, for text: String) -> Bool {
-        for _ in 0..<400 {
+        for _ in 0..<800 {
             if h.screen.contains(text) { return true }
             usleep(50_000)
         }
@@ -19,12 +21,22 @@ import Testing
         let config = try ReaderConfig.parse(
             "html-renderer \"sed -e 's/<[^>]*>//g' | tr a-z A-Z; echo RENDERED-BY-SED\"\n", file: "c")
         #expect(config.warnings.isEmpty, "\(config.warnings)")
+        #expect(config.articleCommands.htmlRenderer == "sed -e 's/<[^>]*>//g' | tr a-z A-Z; echo RENDERED-BY-SED")
         let h = try Harness(width: 120, config: config)
         h.type(.down, .enter, .enter)
         let rendered = wait(h, for: "RENDERED-BY-SED")
         #expect(rendered, "\(h.screen)")
         // The body's words, as the command wrote them.
         #expect(h.screen.range(of: "[A-Z]{6,} [A-Z]{3,}", options: .regularExpression) != nil, "\(h.screen)")
+    }
+
+    @Test func aRendererThatReadsAllItsInputIsShown() throws {
+        let config = try ReaderConfig.parse("html-renderer \"cat; echo RENDERED-BY-CAT\"\n", file: "c")
+        #expect(config.articleCommands.htmlRenderer == "cat; echo RENDERED-BY-CAT")
+        let h = try Harness(width: 120, config: config)
+        h.type(.down, .enter, .enter)
+        let rendered = wait(h, for: "RENDERED-BY-CAT")
+        #expect(rendered, "\(h.screen)")
     }
 
     @Test func aFailingRendererLeavesZeadersOwnRenderingAndSaysWhy() throws {
