@@ -9,7 +9,7 @@ import Testing
 @Suite struct NewsboatActionNamesTests {
     @Test(arguments: [
         "bind-key j fly", "bind-key x TOGGLE-READ", "bind-key x save-all", "bind-key x goto-title",
-        "bind-key x purge-deleted articlelist", "bind-key d pb-download podboat",
+        "bind-key x purge-deleted articlelist", "bind-key d pb-frobnicate podboat",
         "bind-key x reload-urls feedlist", "bind-key x \"\"",
     ])
     func aBindKeyWithoutAnActionIsAWarningAndTheKeyKeepsItsAction(line: String) throws {

@@ -20,7 +20,7 @@ import Testing
     @Test func whatBindCannotDoIsAWarningAndTheKeyKeepsItsAction() throws {
         let lines = [
             "bind o articlelist,searchresultslist,article,urlview open-in-browser-and-mark-read;up",
-            "bind o articlelist frobnicate", "bind <weird> articlelist open", "bind d podboat pb-download",
+            "bind o articlelist frobnicate", "bind <weird> articlelist open", "bind d filebrowser open",
         ]
         for line in lines {
             let config = try ReaderConfig.parse(line, file: "config")

@@ -32,18 +32,35 @@ import Testing
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("unbind-key j all extra\n", file: "c") }
     }
 
-    @Test(arguments: ["pb-download", "pb-delete", "pb-toggle-download-all"])
-    func podboatsActionsAreWarnings(action: String) throws {
-        let config = try ReaderConfig.parse("bind-key d \(action)\n", file: "c")
-        #expect(config.keyMap.action(for: .character("d")) == KeyMap.default.action(for: .character("d")))
-        #expect(
-            config.warnings.map(\.message) == [
-                "podboat's action '\(action)' belongs to podboat; Zeader's queue is zeader podcasts (line ignored)"
-            ])
-        // Bound in podboat's own view, it is podboat's screen Zeader lacks.
-        let inPodboat = try ReaderConfig.parse("bind-key d \(action) podboat\n", file: "c")
-        #expect(inPodboat.warnings.map(\.message) == ["Zeader has no podboat screen (line ignored)"])
-        #expect(ReaderConfig.check("bind-key d \(action)\n", file: "c").map(\.isError) == [false])
+    /// As in newsboat, a pb- action without a view binds in podboat's view (the podcast queue)
+    /// only: `D` keeps deleting items everywhere else.
+    @Test(arguments: [
+        ("bind-key D pb-download", Action.pbDownload), ("bind-key x pb-delete", .pbDelete),
+        ("bind-key X pb-delete podboat", .pbDelete), ("bind-key D pb-toggle-download-all", .pbToggleDownloadAll),
+        ("bind D podboat pb-download", .pbDownload), ("bind D everywhere pb-play", .pbPlay),
+        ("bind-key  D\tpb-cancel  ", .pbCancel),
+    ])
+    func podboatsActionsBindInThePodcastQueue(line: String, action: Action) throws {
+        let config = try ReaderConfig.parse(line + "\n", file: "c")
+        #expect(config.warnings.isEmpty, "\(config.warnings)")
+        let key: Key = line.contains(" x ") ? .character("x") : line.contains(" X ") ? .character("X") : .character("D")
+        #expect(config.keyMap.action(for: key, in: .podboat) == action)
+        for view in KeyView.allCases where view != .podboat {
+            #expect(config.keyMap.action(for: key, in: view) == KeyMap.default.action(for: key, in: view), "\(view)")
+        }
+        #expect(config.keyMap.action(for: .character("D"), in: .articlelist) == .deleteArticle)
+        #expect(ReaderConfig.check(line + "\n", file: "c").isEmpty)
+    }
+
+    @Test(arguments: ["pb-quit", "pb-hard-quit", "pb-help", "pb-increase-max-dls", "pb-decrease-max-dls", "pb-purge"])
+    func everyPodboatActionIsRead(action: String) throws {
+        let config = try ReaderConfig.parse("bind-key z \(action) podboat\nbind-key j down podboat\n", file: "c")
+        #expect(config.warnings.isEmpty, "\(config.warnings)")
+        #expect(config.keyMap.action(for: .character("z"), in: .podboat) != nil)
+        #expect(config.keyMap.action(for: .character("j"), in: .podboat) == .down)
+        // A misspelt one is an unknown action with the names it is close to.
+        let typo = try ReaderConfig.parse("bind-key d pb-downlaod\n", file: "c")
+        #expect(typo.warnings.first?.message.contains("did you mean pb-download") == true, "\(typo.warnings)")
     }
 
     @Test(arguments: [("100", 64), ("0", 1), ("-3", 1), ("64", 64), ("8", 8)])

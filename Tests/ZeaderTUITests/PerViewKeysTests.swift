@@ -55,7 +55,7 @@ import ZeaderKit
     }
 
     @Test func aViewZeaderLacksIsAWarningAndAnUnknownOneAnError() throws {
-        let config = try ReaderConfig.parse("bind-key d pb-download podboat\nbind-key x open feedlist\n", file: "c")
+        let config = try ReaderConfig.parse("bind-key d open filebrowser\nbind-key x open feedlist\n", file: "c")
         #expect(config.warnings.count == 1)
         #expect(config.keyMap.action(for: .character("x"), in: .feedlist) == .open)
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("bind-key j down nowhere", file: "c") }

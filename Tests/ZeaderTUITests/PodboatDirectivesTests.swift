@@ -49,12 +49,16 @@ import ZeaderKit
         #expect(config.warnings.first?.message.contains(says) == true, "\(config.warnings)")
     }
 
-    @Test func podlistFormatIsAWarningThatSaysSoAndTheFileNameFormatIsKept() throws {
+    @Test func podlistFormatIsReadAndTheFileNameFormatIsKept() throws {
         let config = try ReaderConfig.parse(
             "podlist-format \"%4i %-20S %50b\"\ndownload-filename-format \"%n-%t.%e\"\n", file: "c")
-        #expect(config.warnings.map(\.line) == [1])
-        #expect(config.warnings.allSatisfy { $0.message.contains("is not used: Zeader has no podboat screen") })
+        #expect(config.warnings.isEmpty, "\(config.warnings)")
+        #expect(config.formats.podList?.source == "%4i %-20S %50b")
         #expect(config.podcasts.fileNameFormat == "%n-%t.%e")
+        // A field podboat does not have is named, and the rest of the format is used.
+        let odd = try ReaderConfig.parse("podlist-format \"%i %Z %S\"\n", file: "c")
+        #expect(odd.warnings.map(\.message) == ["podlist-format: %Z is not one of its fields (shown empty)"])
+        #expect(odd.formats.podList != nil)
     }
 
     @Test func hiddenFeedsAreLeftOutOfTheFeedListOnly() throws {

@@ -24,9 +24,12 @@ import Testing
         #expect(config.warnings.first?.message.hasSuffix("(line ignored)") == true)
     }
 
-    @Test func historyLimitZeroIsWhatZeaderDoes() throws {
-        #expect(try ReaderConfig.parse("history-limit 0", file: "c").warnings.isEmpty)
-        let ten = try ReaderConfig.parse("history-limit 10", file: "c")
-        #expect(ten.warnings.first?.message.hasPrefix("newsboat's 'history-limit' is not used") == true)
+    @Test(arguments: [("0", 0), ("10", 10), ("65536", 65536), (" 7 ", 7)])
+    func historyLimitIsRead(value: String, limit: Int) throws {
+        let config = try ReaderConfig.parse("history-limit \(value)", file: "c")
+        #expect(config.warnings.isEmpty)
+        #expect(config.behaviour.historyLimit == limit)
+        #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("history-limit -1", file: "c") }
+        #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("history-limit many", file: "c") }
     }
 }

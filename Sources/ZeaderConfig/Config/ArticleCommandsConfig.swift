@@ -20,6 +20,9 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
     /// `pager`: the article is shown by this command (through `sh -c`, `%f` the file it is
     /// written to) instead of in the reader; nil or `internal`: the reader; empty: `$PAGER`.
     public var pager: String?
+    /// `html-renderer`: the article's HTML goes to this command's standard input (through
+    /// `sh -c`) and its output is the text shown; nil: Zeader renders it (`internal`).
+    public var htmlRenderer: String?
     /// `run-on-startup next-unread ; open`: steps run, as a macro's, when the reader starts.
     public var startupSteps: [MacroStep] = []
     /// `macro x open toggle-read`: after the macro prefix, `x` runs those steps in order.
@@ -53,12 +56,13 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
                 warning.isWarning = problem.isWarning
                 throw warning
             }
-        case "external-url-viewer", "pager":
+        case "external-url-viewer", "pager", "html-renderer":
             guard arguments.count == 1 else { throw ArticleConfigError("\(directive) needs one command (quote it)") }
-            if directive == "pager" {
-                pager = arguments[0] == "internal" ? nil : arguments[0]
-            } else {
-                externalURLViewer = arguments[0]
+            let command = arguments[0].trimmingCharacters(in: .whitespaces)
+            switch directive {
+            case "pager": pager = arguments[0] == "internal" ? nil : arguments[0]
+            case "html-renderer": htmlRenderer = command == "internal" || command.isEmpty ? nil : command
+            default: externalURLViewer = arguments[0]
             }
         case "notify-program":
             guard arguments.count == 1 else { throw ArticleConfigError("notify-program needs one command (quote it)") }

@@ -52,6 +52,11 @@ public struct ReaderBehaviour: Equatable, Sendable {
     public var confirmDeleteAllArticles = true
     /// `max-browser-tabs`: the most links `open-all-unread-in-browser` opens at a time.
     public var maxBrowserTabs = 10
+    /// `mark-as-read-on-hover`: an item is marked read when the item list's cursor comes to it.
+    public var markAsReadOnHover = false
+    /// `history-limit`: the searches and command lines kept in the history files (0: none
+    /// saved; Up and Down in the prompt recall them either way). newsboat's default.
+    public var historyLimit = 100
 
     public init() {}
 }
@@ -77,6 +82,7 @@ extension ReaderBehaviour {
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
         "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "mouse", "always-display-description",
         "reload-only-visible-feeds", "error-log", "max-browser-tabs", "confirm-delete-all-articles",
+        "mark-as-read-on-hover", "history-limit",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
@@ -124,6 +130,10 @@ extension ReaderBehaviour {
         case "error-log": errorLog = value.isEmpty ? nil : value
         case "max-browser-tabs": maxBrowserTabs = try number(Self.browserTabsRange)
         case "confirm-delete-all-articles": confirmDeleteAllArticles = try yesNo()
+        case "mark-as-read-on-hover": markAsReadOnHover = try yesNo()
+        case "history-limit":
+            guard let limit = Int(value), limit >= 0 else { throw .init("history-limit needs a number of lines (0 or more)") }
+            historyLimit = limit
         case "download-retries": downloadRetries = try number(Self.retriesRange)
         case "download-timeout": downloadTimeoutSeconds = try number(Self.timeoutRange)
         case "user-agent":

@@ -30,7 +30,7 @@ extension ReaderConfig {
         for context in arguments[1].split(separator: ",").map(String.init) {
             let word = context == "everywhere" ? "all" : context
             guard let scope = try Self.bindingScope(word, warnings: &warnings, fail: fail) else { continue }
-            keyMap.bind(key, to: action, in: scope.view)
+            keyMap.bind(key, to: action, in: Action.podboatView(for: action, in: scope.view))
         }
     }
 }

@@ -33,6 +33,11 @@ public struct ListFormats: Equatable, Sendable {
     public var selectFilterTitle: FormatString?
     public var dialogsTitle: FormatString?
     public var helpTitle: FormatString?
+    /// `filebrowser-title-format`: the title bar while a prompt asks for a file to save to
+    /// (Zeader's file browser), `%?O?Open File&Save File?` reading as saving.
+    public var fileBrowserTitle: FormatString?
+    /// `podlist-format`: one row of the podcast queue (podboat's fields); nil is podboat's default.
+    public var podList: FormatString?
     /// `datetime-format`: the item list's dates; nil keeps `YYYY-MM-DD`.
     public var dateTime: DateTimeFormat?
     /// `text-width`: the article's widest line; 0 is the terminal's width.
@@ -52,6 +57,7 @@ public struct ListFormats: Equatable, Sendable {
         "searchresult-title-format": Set("NVut"),
         "urlview-title-format": Set("NV"), "selecttag-title-format": Set("NV"), "selectfilter-title-format": Set("NV"),
         "dialogs-title-format": Set("NV"), "help-title-format": Set("NV"),
+        "filebrowser-title-format": Set("NVOf"), "podlist-format": Set("idtpkKSuFb"),
     ]
 
     /// The directives this file reads.
@@ -102,6 +108,8 @@ extension ReaderConfig {
             case "selectfilter-title-format": formats.selectFilterTitle = format
             case "dialogs-title-format": formats.dialogsTitle = format
             case "help-title-format": formats.helpTitle = format
+            case "filebrowser-title-format": formats.fileBrowserTitle = format
+            case "podlist-format": formats.podList = format
             default: formats.articleTitle = format
             }
         }

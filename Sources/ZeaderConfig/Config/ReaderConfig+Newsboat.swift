@@ -59,8 +59,6 @@ extension ReaderConfig {
         case "wrap-scroll": scrolling.wraps = try yesNo()
         case "swap-title-and-hints": formats.swapTitleAndHints = try yesNo()
         case "search-highlight-colors": try applySearchHighlight(arguments, fail: fail)
-        // Zeader's prompts keep no history: what 0 asks for; another number is the table's warning.
-        case "history-limit" where arguments == ["0"]: break
         case "show-read-feeds": views.showReadFeeds = try yesNo()
         case "show-read-articles": views.showReadArticles = try yesNo()
         // An order Zeader does not know keeps the default, as newsboat does.

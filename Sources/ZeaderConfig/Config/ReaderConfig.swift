@@ -166,7 +166,7 @@ public struct ReaderConfig: Equatable, Sendable {
     }
 
     /// The scope a line's view word names; nil, after a warning, for a view Zeader has no
-    /// screen for (podboat's, the file browsers).
+    /// screen for (the file browsers).
     static func bindingScope(
         _ word: String?, warnings: inout [ReaderConfigError], fail: (String) -> ReaderConfigError
     ) throws -> BindingScope? {
@@ -174,7 +174,7 @@ public struct ReaderConfig: Equatable, Sendable {
         guard let view = KeyView(rawValue: word) else {
             throw fail("unknown view '\(word)' (one of: all, \(KeyView.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        if [.podboat, .filebrowser, .dirbrowser].contains(view) {
+        if [.filebrowser, .dirbrowser].contains(view) {
             warnings.append(fail("Zeader has no \(word) screen (line ignored)"))
             return nil
         }
@@ -242,7 +242,7 @@ public struct ReaderConfig: Equatable, Sendable {
                 return
             }
             switch Action.resolve(configName: arguments[1]) {
-            case .success(let action): config.keyMap.bind(key, to: action, in: scope.view)
+            case .success(let action): config.keyMap.bind(key, to: action, in: Action.podboatView(for: action, in: scope.view))
             case .failure(let problem): config.warnings.append(fail("\(problem.message) (line ignored)"))
             }
         case "bind": try config.applyBind(arguments, fail: fail)  // newsboat's newer form (ReaderConfig+Bind.swift)

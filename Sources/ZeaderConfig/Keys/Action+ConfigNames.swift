@@ -15,7 +15,6 @@ extension Action {
     /// ```
     public static func resolve(configName name: String) -> Result<Action, ActionNameProblem> {
         if let action = Action(configName: name) { return .success(action) }
-        if name.hasPrefix("pb-") { return .failure(.podboat(name)) }
         if case .ignored = NewsboatCompatibility.action(name) { return .failure(.withoutEquivalent(name)) }
         return .failure(.unknown(name, closeMatches: closeNames(to: name)))
     }
@@ -66,13 +65,11 @@ public enum ActionNameProblem: Error, Equatable, Sendable {
     case unknown(String, closeMatches: [String])
     /// newsboat's action that Zeader does not have.
     case withoutEquivalent(String)
-    /// podboat's own action (`pb-download`).
-    case podboat(String)
 
     /// The warning's words, without the line's fate ("line ignored", "macro ignored").
     ///
     /// ```swift
-    /// ActionNameProblem.podboat("pb-delete").message
+    /// ActionNameProblem.withoutEquivalent("save-all").message
     /// ```
     public var message: String {
         switch self {
@@ -84,8 +81,6 @@ public enum ActionNameProblem: Error, Equatable, Sendable {
                 return "newsboat's action '\(name)' has no equivalent in Zeader"
             }
             return "newsboat's action '\(name)' is not used: \(why)"
-        case .podboat(let name):
-            return "podboat's action '\(name)' belongs to podboat; Zeader's queue is zeader podcasts"
         }
     }
 }

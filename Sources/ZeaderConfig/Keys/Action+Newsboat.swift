@@ -8,6 +8,8 @@ extension Action {
         "open-search": .search,
         // newsboat has both for its tag dialog; `open-in-browser-noninteractively` opens as Zeader always does.
         "select-tag": .setTag, "open-in-browser-noninteractively": .openInBrowser,
+        // podboat's names of the actions every view has.
+        "pb-quit": .quit, "pb-hard-quit": .hardQuit, "pb-help": .help,
     ]
 
     /// The action a config file names: Zeader's name or newsboat's.

@@ -69,6 +69,17 @@ public enum Action: String, CaseIterable, Sendable {
     case fullArticle = "full-article"
     // newsboat's digits: a list position's first digit (default keys in Action+Positions.swift).
     case one, two, three, four, five, six, seven, eight, nine, zero
+    // The podcast queue as podboat shows it, and podboat's actions there (Action+Podboat.swift).
+    case podcasts
+    case pbDownload = "pb-download"
+    case pbCancel = "pb-cancel"
+    case pbDelete = "pb-delete"
+    case pbPurge = "pb-purge"
+    case pbPlay = "pb-play"
+    case pbMarkAsFinished = "pb-mark-as-finished"
+    case pbToggleDownloadAll = "pb-toggle-download-all"
+    case pbIncreaseMaxDownloads = "pb-increase-max-dls"
+    case pbDecreaseMaxDownloads = "pb-decrease-max-dls"
 
     /// One line for the help screen.
     public var summary: String {
@@ -140,6 +151,16 @@ public enum Action: String, CaseIterable, Sendable {
         case .fullArticle: return "Show the full article from the item's web page (fetched once, kept), or the feed's text"
         case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero:
             return "Type a list position from this digit on (ENTER goes to that entry)"
+        case .podcasts: return "Show the podcast queue (podboat's view: d downloads, p plays, D deletes)"
+        case .pbDownload: return "Download the selected episode (podcast queue)"
+        case .pbCancel: return "Cancel the selected episode's download (podcast queue)"
+        case .pbDelete: return "Take the selected episode out of the queue (podcast queue; undo puts it back)"
+        case .pbPurge: return "Take the finished episodes out of the queue (podcast queue)"
+        case .pbPlay: return "Play the selected episode with player (podcast queue)"
+        case .pbMarkAsFinished: return "Mark the selected played episode finished (podcast queue)"
+        case .pbToggleDownloadAll: return "Download every queued episode, max-downloads at a time, or stop (podcast queue)"
+        case .pbIncreaseMaxDownloads: return "One more download at a time (podcast queue)"
+        case .pbDecreaseMaxDownloads: return "One download fewer at a time, down to 1 (podcast queue)"
         }
     }
 }

@@ -21,6 +21,7 @@ public struct KeyMap: Equatable, Sendable {
         // newsboat gives them nothing to do, and they move the cursor.
         map.bind(.character("j"), to: .nextFeed, in: .articlelist)
         map.bind(.character("k"), to: .prevFeed, in: .articlelist)
+        map.bindPodboatKeys()
         return map
     }()
 
@@ -120,7 +121,7 @@ public struct KeyMap: Equatable, Sendable {
 /// ```
 public enum KeyView: String, CaseIterable, Sendable {
     case feedlist, articlelist, article, help, tagselection, filterselection, urlview, dialogs, searchresultslist
-    /// podboat's, and newsboat's file and folder browsers: Zeader has no such screen.
+    /// podboat's: the podcast queue. newsboat's file and folder browsers: Zeader has no such screen.
     case podboat, filebrowser, dirbrowser
 
     /// The view whose bindings hold here unless this one binds the key: search results are an

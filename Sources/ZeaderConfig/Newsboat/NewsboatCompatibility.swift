@@ -100,21 +100,21 @@ public enum NewsboatCompatibility {
         entry("feed-sort-order", .honoured),
         entry("feedlist-format", .honoured),
         entry("feedlist-title-format", .honoured),
-        entry("filebrowser-title-format", .ignored("Zeader has no file browser: s asks for a path")),
+        entry("filebrowser-title-format", .honouredAs("title bar while s asks for a file to save to")),
         entry("goto-first-unread", .honoured),
         entry("goto-next-feed", .honoured),
         entry("help-title-format", .honoured),
         entry("highlight", .honoured),
         entry("highlight-article", .honoured),
-        entry("history-limit", .ignored("the prompts keep no history, as history-limit 0 asks (0 is read without a warning)")),
-        entry("html-renderer", .ignored("Zeader renders HTML itself; | (pipe-to) sends the article to a program")),
+        entry("history-limit", .honoured),
+        entry("html-renderer", .honoured),
         entry("ignore-article", .honoured),
         entry("ignore-mode", .honouredAs("an ignore rule, which keeps matching items out in either mode")),
         entry("include", .honoured),
         entry("itemview-title-format", .honoured),
         entry("keep-articles-days", .honouredAs("keep-days (see RETENTION)")),
         entry("macro", .honoured),
-        entry("mark-as-read-on-hover", .ignored("an item is marked read when opened; N toggles it")),
+        entry("mark-as-read-on-hover", .honoured),
         entry("max-browser-tabs", .honoured),
         entry("max-items", .honoured),
         entry("notify-always", .honoured),
@@ -229,7 +229,7 @@ public enum NewsboatCompatibility {
         entry("download-filename-format", .honoured),
         entry("max-downloads", .honouredAs("zeader podcasts download's default --jobs")),
         entry("player", .honoured),
-        entry("podlist-format", .ignored("Zeader has no podboat screen; zeader podcasts lists the queue")),
+        entry("podlist-format", .honoured),
     ]
 
     // MARK: - Actions
@@ -266,8 +266,8 @@ public enum NewsboatCompatibility {
             entry("goto-title", .ignored("/ searches the titles of the list shown")),
         ]
 
-    private static let podboatActions: [Entry] = [
+    /// podboat's, in the reader's podcast queue (P opens it; the `podboat` view of bind-key).
+    private static let podboatActions: [Entry] = honoured(
         "pb-quit", "pb-hard-quit", "pb-help", "pb-download", "pb-cancel", "pb-play", "pb-mark-as-finished", "pb-delete",
-        "pb-purge", "pb-toggle-download-all", "pb-increase-max-dls", "pb-decrease-max-dls",
-    ].map { entry($0, .ignored("podboat's; zeader podcasts downloads and lists Zeader's queue")) }
+        "pb-purge", "pb-toggle-download-all", "pb-increase-max-dls", "pb-decrease-max-dls")
 }

@@ -56,7 +56,19 @@ public struct PodcastDownloader: Sendable {
     /// be planned (its folder cannot be made) fails alone, reported as `.failed`; the rest
     /// download.
     public func downloadQueued(jobs: Int, onEvent: @escaping @Sendable (Event) -> Void) async throws(ZeaderError) -> Report {
-        let pending = try library.podcasts().filter { !$0.isDownloaded }
+        await download(try library.podcasts().filter { !$0.isDownloaded }, jobs: jobs, onEvent: onEvent)
+    }
+
+    /// Downloads `pending` (episodes of the queue), `jobs` at a time, as ``downloadQueued(jobs:onEvent:)``
+    /// does; the reader's podcast queue downloads the episode selected. Cancelling the task
+    /// stops the downloads, keeping their part files for a later resume.
+    ///
+    /// ```swift
+    /// let report = await downloader.download([episode], jobs: 1) { event in print(event) }
+    /// ```
+    public func download(_ pending: [PodcastEpisode], jobs: Int, onEvent: @escaping @Sendable (Event) -> Void) async
+        -> Report
+    {
         var report = Report()
         var planned: [(PodcastEpisode, URL)] = []
         for (episode, destination) in plan(pending) {

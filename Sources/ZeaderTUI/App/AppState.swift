@@ -317,6 +317,7 @@ public struct AppState: Equatable, Sendable {
             case .links: return .urlview
             case .dialogs: return .dialogs
             case .discoveredFeeds: return nil
+            case .podcasts: return .podboat
             }
         }
     }

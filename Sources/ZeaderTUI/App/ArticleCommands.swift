@@ -34,6 +34,7 @@ enum ArticleCommands {
         case (.success(0), .pipe): return .reader(.piped(to: program.commandName))
         case (.success(0), .browser(let link)): return .opened(link)
         case (.success(0), .editor(let path)): return .reader(.edited(path))
+        case (.success(0), .player(let file)): return .reader(.podcast(.played(file)))
         case (.success(let status), _): return .programExited(command: program.commandName, status: status)
         }
     }

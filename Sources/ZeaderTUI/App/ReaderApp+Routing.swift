@@ -89,6 +89,11 @@ extension ReaderApp {
         case .openAllUnreadInBrowser: openAllUnreadInBrowser(markingRead: false)
         case .openAllUnreadInBrowserAndMarkRead: openAllUnreadInBrowser(markingRead: true)
         case .markAllAboveAsRead: markAllAboveAsRead()
+        // podboat's view (ReaderApp+Podcasts.swift).
+        case .podcasts: showPodcasts()
+        case .pbDownload, .pbCancel, .pbDelete, .pbPurge, .pbPlay, .pbMarkAsFinished, .pbToggleDownloadAll,
+            .pbIncreaseMaxDownloads, .pbDecreaseMaxDownloads:
+            onPodcasts(action)
         }
         if modelChanged { reloadFromModel() }
     }
@@ -103,6 +108,7 @@ extension ReaderApp {
     func move(_ movement: Movement) {
         if movement == .bottom, state.screen == .items { loadRestOfItemList() }
         state.move(movement)
+        markHoveredItemRead()
     }
 
     func showHelp() {
@@ -228,9 +234,15 @@ extension ReaderApp {
             state.prompt = nil
             return nil
         case .enter:
+            if let kind = PromptHistory.Kind(state.prompt) {
+                promptHistory.remember(text.trimmingCharacters(in: .whitespaces), in: kind)
+            }
             state.prompt = nil
             submit(text.trimmingCharacters(in: .whitespaces))
             return nil
+        case .up, .down:
+            // newsboat's history of searches and command lines (PromptHistory.swift).
+            if let kind = PromptHistory.Kind(state.prompt) { text = promptHistory.recall(key == .up, in: kind, typed: text) }
         case .backspace, .delete: if !text.isEmpty { text.removeLast() }
         case .control("u"): text = ""
         case .character(let c): text.append(c)

@@ -69,6 +69,11 @@ public final class ReaderApp: @unchecked Sendable {
     private var discoveredFeeds: [DiscoveredFeed] = []
     /// The browser links open with: the config's, until a `set browser` (a macro, `:set`).
     var browser: String?
+    /// The podcast queue's downloads and plays (ReaderApp+Podcasts.swift).
+    var podcastDownloads = PodcastDownloads()
+    /// The searches and command lines typed, for Up and Down in their prompts (`history-limit`).
+    lazy var promptHistory = PromptHistory(
+        limit: config.behaviour.historyLimit, folder: config.viewStateURL?.deletingLastPathComponent())
     /// The last mouse press, to tell a double click (ReaderApp+Mouse.swift).
     var lastClick: MouseClick?
     /// The article's pictures: how they are drawn, the loaded ones (ReaderApp+Pictures.swift).
@@ -190,6 +195,7 @@ public final class ReaderApp: @unchecked Sendable {
     /// (keeping the cursor on the same item).
     func reloadFromModel() {
         modelChanged = false
+        reloadPodcastQueue()  // when open (ReaderApp+Podcasts.swift)
         state.feedSummary = nil  // the whole list is read below
         let selected = state.selectedFeed
         do {
@@ -316,6 +322,7 @@ public final class ReaderApp: @unchecked Sendable {
             list.isComplete = complete
             state.stack = [.feeds, .items(list)]
             if config.behaviour.gotoFirstUnread { selectFirstUnread() }
+            markHoveredItemRead()
         } catch {
             state.say(.cannotList(title: title, "\(error)"))
         }
@@ -329,6 +336,7 @@ public final class ReaderApp: @unchecked Sendable {
         highlightSearchedWords()
         attempt { try model.setRead(id, true) }
         if showInPager(article) { state.stack.removeLast() }  // pager (ReaderApp+ArticleViewers.swift)
+        renderWithHTMLRenderer()
     }
 
     func back() {

@@ -20,6 +20,8 @@ public struct ProgramRun: Equatable, Sendable {
         case pipe
         /// `bookmark-cmd` with the item's link.
         case bookmark(link: String)
+        /// `player` on a downloaded episode (the podcast queue's pb-play).
+        case player(file: String)
     }
 
     /// Why a program could not be started: the words for the status line
@@ -94,7 +96,7 @@ public final class LiveEffects: ReaderEffects {
         backend.suspend()
         defer { backend.resume() }
         switch program.purpose {
-        case .browser, .editor:
+        case .browser, .editor, .player:
             return LinkOpener.run(program.argv).mapError { ProgramRun.Failure($0.description) }
         case .pipe, .bookmark:
             do { return .success(try CommandRunner.run(program.argv, input: program.input)) } catch {

@@ -24,4 +24,25 @@ extension ReaderModel {
             try PodcastQueue.enqueue([id], in: context) > 0
         }
     }
+
+    /// The podcast queue, oldest first (the reader's podcast view lists it).
+    ///
+    /// ```swift
+    /// for episode in try model.podcastEpisodes() { print(episode.title ?? episode.id) }
+    /// ```
+    public func podcastEpisodes() throws -> [PodcastEpisode] {
+        try PodcastQueue.episodes(in: context)
+    }
+
+    /// Takes the items' enclosures out of the queue, as one undoable step; returns how many left it.
+    ///
+    /// ```swift
+    /// try model.dequeue([episode.objectID])   // z puts it back
+    /// ```
+    @discardableResult
+    public func dequeue(_ ids: [ObjectID]) throws -> Int {
+        try ItemMarking.undoable("Remove from Queue", in: context) {
+            try PodcastQueue.dequeue(ids, in: context)
+        }
+    }
 }

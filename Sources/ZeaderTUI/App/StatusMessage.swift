@@ -235,6 +235,8 @@ enum ReaderMessage: Equatable {
     case edited(String)
     case noBookmarkCommand
     case noLinkToBookmark
+    /// The podcast queue's (ReaderApp+Podcasts.swift).
+    case podcast(PodcastMessage)
 
     var text: String {
         switch self {
@@ -351,6 +353,7 @@ enum ReaderMessage: Equatable {
         case .edited(let path): return "Edited \(path)"
         case .noBookmarkCommand: return "No bookmark-cmd in the config file"
         case .noLinkToBookmark: return "The item has no link to bookmark"
+        case .podcast(let message): return message.text
         }
     }
 
@@ -380,6 +383,7 @@ enum ReaderMessage: Equatable {
             .selectFilterNeedsAList, .noSmartFeeds, .cannotFilter, .notifyFailed, .noBookmarkCommand, .noLinkToBookmark,
             .noPageToFetch, .fullArticlesNotAvailable, .noFullArticle, .pictureNotShown:
             return true
+        case .podcast(let message): return message.isError
         case .feedsEdited(let report): return !(report?.notes.isEmpty ?? true)
         case .noPreviousItem, .noNextItem, .noPreviousUnreadItems, .showingReadFeeds, .showingReadArticles, .sortedBy,
             .showingTag, .filtered, .filterCleared, .noFilter, .wroteLinks, .pushingOnQuit, .pushTimedOut, .quitBeforePush,
@@ -453,5 +457,65 @@ public enum Prompt: Equatable, Sendable {
         case .cmdline, .editFlags, .gotoURL: return true
         case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems, .confirm: return false
         }
+    }
+}
+
+/// The podcast queue's status lines (podboat's view in the reader), and its title.
+enum PodcastMessage: Equatable {
+    case queueEmpty
+    case alreadyDownloading(String)
+    case alreadyDownloaded(String)
+    case downloaded(String)
+    case downloadFailed(String, String)
+    case notDownloading(String)
+    case canceled(String)
+    case cancelFirst(String)
+    case removed(String)
+    case notPlayed(String)
+    case notDownloaded(String)
+    case played(String)
+    case downloadsRunning
+    case purged(Int)
+    case automaticDownload(Bool, at: Int)
+    case maxDownloads(Int)
+    case cannotDeleteFile(String, String)
+
+    var text: String {
+        switch self {
+        case .queueEmpty: return "The podcast queue is empty (e queues an item's enclosure)"
+        case .alreadyDownloading(let title): return "\(title) is downloading already"
+        case .alreadyDownloaded(let title): return "\(title) is downloaded already (p plays it)"
+        case .downloaded(let title): return "Downloaded \(title)"
+        case .downloadFailed(let title, let reason): return "\(title) failed: \(reason)"
+        case .notDownloading(let title): return "\(title) is not downloading"
+        case .canceled(let title): return "Canceled \(title) (d resumes it)"
+        case .cancelFirst(let title): return "\(title) is downloading: c cancels it first"
+        case .removed(let title): return "Took \(title) out of the queue (z puts it back)"
+        case .notPlayed(let title): return "\(title) is not played yet: only a played episode can be marked finished"
+        case .notDownloaded(let title): return "\(title) is not downloaded yet (d downloads it)"
+        case .played(let file): return "Played \(file)"
+        case .downloadsRunning: return "Downloads are running: purge once they end (c cancels one)"
+        case .purged(let count): return "Took \(count) finished episode\(count == 1 ? "" : "s") out of the queue"
+        case .automaticDownload(let on, let count):
+            return on ? "Downloading every queued episode, \(count) at a time" : "Automatic download off"
+        case .maxDownloads(let count): return "\(count) download\(count == 1 ? "" : "s") at a time"
+        case .cannotDeleteFile(let path, let reason): return "Cannot delete \(path): \(reason)"
+        }
+    }
+
+    var isError: Bool {
+        switch self {
+        case .queueEmpty, .alreadyDownloading, .alreadyDownloaded, .downloadFailed, .notDownloading, .cancelFirst,
+            .notPlayed, .notDownloaded, .downloadsRunning, .cannotDeleteFile:
+            return true
+        case .downloaded, .canceled, .removed, .played, .purged, .automaticDownload, .maxDownloads: return false
+        }
+    }
+
+    /// The queue's title bar, as podboat's: `Queue (1 downloads in progress, 3 total)`.
+    static func queueTitle(inProgress: Int, total: Int, automatic: Bool, maxDownloads: Int) -> String {
+        "Queue (\(inProgress) downloads in progress, \(total) total)"
+            + (maxDownloads > 1 ? " - \(maxDownloads) parallel downloads" : "")
+            + (automatic ? " - automatic download" : "")
     }
 }

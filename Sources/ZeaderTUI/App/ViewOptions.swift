@@ -63,7 +63,7 @@ extension ViewOptions {
 
 /// A list to pick from: the tags (`t`) or the article's links (`U`).
 public struct PickerState: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case tags, links, discoveredFeeds, dialogs, filters }
+    public enum Kind: Equatable, Sendable { case tags, links, discoveredFeeds, dialogs, filters, podcasts }
     public var kind: Kind
     public var title: String
     /// The lines shown; `values` holds what each one stands for (a tag, a URL).

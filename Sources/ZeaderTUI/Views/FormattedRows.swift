@@ -106,6 +106,7 @@ enum FormattedRows {
             default: return nil
             }
         }
+        if let title = fileBrowserTitle(state, common: common) { return title }
         switch state.screen {
         case .feeds:
             guard let format = state.formats.feedListTitle else { return nil }
@@ -159,7 +160,7 @@ enum FormattedRows {
                 case .tags: state.formats.selectTagTitle
                 case .filters: state.formats.selectFilterTitle
                 case .dialogs: state.formats.dialogsTitle
-                case .discoveredFeeds, nil: nil
+                case .discoveredFeeds, .podcasts, nil: nil
                 }
             return format?.render(width: state.width, value: common)
         }
@@ -175,5 +176,26 @@ enum FormattedRows {
     private static func feedRow(of list: ItemListState, in state: AppState) -> FeedRow? {
         guard case .server(let id) = list.source else { return nil }
         return state.feeds.first { $0.serverID == id }
+    }
+}
+
+extension FormattedRows {
+    /// `filebrowser-title-format` while a prompt asks for a file to write (`s`, the link list's
+    /// save): newsboat's file browser title, `%O` empty (saving, not opening), `%f` the
+    /// current folder.
+    static func fileBrowserTitle(_ state: AppState, common: (Character) -> String?) -> String? {
+        guard let format = state.formats.fileBrowserTitle else { return nil }
+        switch state.prompt {
+        case .savePath?, .writeLinks?: break
+        default: return nil
+        }
+        let folder = ReaderView.clean(FileManager.default.currentDirectoryPath)
+        return format.render(width: state.width) { name in
+            switch name {
+            case "f": return folder
+            case "O": return ""
+            default: return common(name) ?? ""
+            }
+        }
     }
 }

@@ -331,6 +331,10 @@ enum StatusLineView {
         case .items: actions = [.quit, .open, .toggleRead, .markFeedRead, .nextUnread, .help]
         case .article: actions = [.quit, .openInBrowser, .nextUnread, .help]
         case .help: actions = [.quit]
+        case .picker where state.picker?.kind == .podcasts:
+            actions = [
+                .quit, .pbDownload, .pbCancel, .pbDelete, .pbPurge, .pbToggleDownloadAll, .pbPlay, .pbMarkAsFinished, .help,
+            ]
         case .picker: actions = state.picker?.kind == .links ? [.quit, .open, .save] : [.quit, .open]
         }
         return actions.compactMap { action in

@@ -31,6 +31,7 @@ extension ReaderApp {
         case .discoveredFeeds: pickDiscoveredFeed()
         case .dialogs: goToDialog(at: picker.position.cursor)
         case .filters: applyPickedFilter()
+        case .podcasts: onPodcasts(.pbPlay)
         }
     }
 
