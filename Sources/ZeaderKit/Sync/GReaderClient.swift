@@ -9,7 +9,7 @@ import Synchronization
 /// ```swift
 /// let token = try await GReaderClient.login(apiURL: url, user: "alice", password: pw, fetcher: fetcher)
 /// let client = GReaderClient(apiURL: url, token: token, fetcher: fetcher)
-/// let feeds = try await client.subscriptions()
+/// let feeds = try await client.subscriptionList()
 /// ```
 public final class GReaderClient: Sendable {
     /// The API's base URL, without a trailing slash.
@@ -183,9 +183,9 @@ public final class GReaderClient: Sendable {
     /// `subscription/list`.
     ///
     /// ```swift
-    /// for feed in try await client.subscriptions() { print(feed.id, feed.url ?? "") }
+    /// for feed in try await client.subscriptionList() { print(feed.id, feed.url ?? "") }
     /// ```
-    public func subscriptions() async throws(SyncError) -> [Subscription] {
+    public func subscriptionList() async throws(SyncError) -> [Subscription] {
         try Self.subscriptionList(try await get("reader/api/0/subscription/list", [("output", "json")]))
     }
 

@@ -59,14 +59,17 @@ public enum ItemImport {
     /// Inserts new items and updates known ones in place; returns how many were new and how
     /// many changed. The stored items with the document's guids are read in one fetch (the
     /// (server, guid) index answers it), never one by one and never the feed's whole history.
-    /// That fetch reads saved rows only: call it once per feed between saves.
+    /// That fetch reads saved rows only: call it once per feed between saves. `stored` sees
+    /// the item each of `items` (by index) is stored as, new (before the ignore rules look at
+    /// it) or known: a sync sets the service's id and states there.
     ///
     /// ```swift
     /// let counts = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
     /// ```
     public static func upsert(
         _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
-        ignoring rules: [Killfile.CompiledRule] = [], matchingLinks: Bool = false
+        ignoring rules: [Killfile.CompiledRule] = [], matchingLinks: Bool = false,
+        stored: ((_ index: Int, _ item: FeedItem, _ isNew: Bool) -> Void)? = nil
     ) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
         let guids = items.map(guid(for:))
@@ -102,11 +105,12 @@ public enum ItemImport {
         var seen = Set<String>()
         var new = 0
         var changed = 0
-        for (parsed, guid) in zip(items, guids) {
+        for (index, (parsed, guid)) in zip(items, guids).enumerated() {
             guard seen.insert(guid).inserted else { continue }  // a guid repeated within one document
             let alias = aliases[guid]
             if let item = existing[guid] {
                 if update(item, from: parsed) { changed += 1 }
+                stored?(index, item, false)
             } else if let alias, !documentGuids.contains(alias), let item = existing[alias],
                 guid.hasPrefix("zeader:") || item.link == alias
             {
@@ -115,10 +119,12 @@ public enum ItemImport {
                 existing[guid] = item
                 _ = update(item, from: parsed)
                 changed += 1
+                stored?(index, item, false)
             } else if let tombstone = tombstones[guid] ?? alias.flatMap({ tombstones[$0] }) {
                 RetentionCleanup.sawTombstone(tombstone, now: now)  // removed on purpose: not stored again
             } else {
                 let item = insert(parsed, guid: guid, into: server, in: context, now: now)
+                stored?(index, item, true)
                 if !rules.isEmpty, Killfile.matches(item, url: server.url, tags: server.tags, rules: rules) {
                     context.delete(item)  // killed: never stored, its guid kept
                     Killfile.tombstone(guid, of: server, in: context, now: now)
