@@ -97,7 +97,7 @@ extension FeedSync {
     /// mapping), touching only those that differ. The sort date is the published date, else
     /// the updated one, else the time first seen, as ``ItemImport`` dates an item.
     static func copy(_ pulled: SyncItem, into item: FeedItem, now: Date) {
-        let parsed = parsedItem(pulled, guid: item.guid)
+        let parsed = parsedItem(pulled, guid: "")  // only the fields are copied: the guid stays
         if let title = parsed.title, item.title != title { item.title = title }
         if let link = parsed.link, item.link != link { item.link = link }
         if let author = parsed.author, item.author != author { item.author = author }
