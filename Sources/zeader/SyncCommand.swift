@@ -4,8 +4,9 @@ import ObjectGraph
 import ZeaderConfig
 import ZeaderKit
 
-/// `zeader sync [add API_URL --user NAME | status [--json] | remove [--force] | login]`: two-way sync
-/// through a Google Reader API server (FreshRSS, Miniflux, Inoreader, The Old Reader…).
+/// `zeader sync [add API_URL --user NAME [--service fever] | status [--json] | remove [--force] | login]`:
+/// two-way sync through a Google Reader API server (FreshRSS, Miniflux, Inoreader, The Old Reader…) or
+/// a Fever API one.
 ///
 /// ```sh
 /// ZEADER_SYNC_PASSWORD=… zeader sync add https://rss.example.org/api/greader.php --user alice
@@ -15,10 +16,10 @@ import ZeaderKit
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync feeds, read and flagged states through a Google Reader API server.",
+        abstract: "Sync feeds, read and flagged states through a Google Reader API or Fever API server.",
         usage: """
             zeader sync [--upload | --detach | --accept-removals] [--db <PATH>]
-            zeader sync add <api-url> --user <name> [--password-command <cmd>]
+            zeader sync add <api-url> --user <name> [--service greader|fever] [--password-command <cmd>]
             zeader sync status [--json]
             zeader sync login [--password-command <cmd>]
             zeader sync remove [--force]
@@ -41,18 +42,28 @@ struct SyncCommand: AsyncParsableCommand {
             local one). Every tag of a feed is a label; a pull removes a tag only when the server held it at the \
             last sync, and the feed order is not synced. A command or file feed is never sent to the server; \
             one the server refuses stays a local feed (`list` marks it [local]), refreshed here by \
-            `zeader refresh`. Exit status 1 when the sync failed; what was not pushed \
-            stays queued.
+            `zeader refresh`. The protocol is the Google Reader API unless the URL ends in fever.php or \
+            --service fever says so. Fever syncs items, read, unread, starred and the server's feeds and \
+            groups (as tags), but cannot subscribe, unsubscribe, rename or file feeds in folders: such a \
+            change made here is refused with one line naming the service (exit status 1) and stays here; \
+            a feed removed here comes back at the next sync unless it is removed on the server too. \
+            Exit status 1 when the sync failed; what was not pushed stays queued.
             """)
 
     @Argument(help: ArgumentHelp("add, status, login or remove; none: sync now.", valueName: "action"))
     var action: String?
 
-    @Argument(help: ArgumentHelp("The server's Google Reader API URL (with add).", valueName: "api-url"))
+    @Argument(help: ArgumentHelp("The server's Google Reader API or Fever API URL (with add).", valueName: "api-url"))
     var apiURL: String?
 
     @Option(help: ArgumentHelp("The user name on the server (with add).", valueName: "name"))
     var user: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With add: the protocol, greader (the Google Reader API) or fever; by default fever for a URL ending in fever.php, else greader.",
+            valueName: "name"))
+    var service: String?
 
     @Option(help: ArgumentHelp("A command whose first output line is the password.", valueName: "cmd"))
     var passwordCommand: String?
@@ -88,6 +99,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if json && action != "status" { throw ValidationError("--json goes with sync status") }
         if user != nil && action != "add" { throw ValidationError("--user goes with sync add") }
+        if service != nil && action != "add" { throw ValidationError("--service goes with sync add") }
         if force && action != "remove" { throw ValidationError("--force goes with sync remove") }
         let choices = [("--upload", upload), ("--detach", detach), ("--accept-removals", acceptRemovals)].filter(\.1)
         if choices.count > 1 { throw ValidationError("choose one of --upload, --detach and --accept-removals") }
@@ -99,18 +111,21 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             // A URL that cannot be the API is refused before a password is asked for.
+            let kind = try serviceKind()
             if action == "add" {
                 do throws(SyncError) { try GReaderClient.checkAPIURL(apiURL ?? "") } catch { throw ZeaderError.sync(error) }
             }
             // A login that fails leaves nothing behind, not even a new store.
             let token =
-                action == "add" ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password()) : ""
+                action == "add"
+                ? try await FeedSync.login(apiURL: apiURL ?? "", user: user ?? "", password: try password(), service: kind)
+                : ""
             let config = action == nil ? try ReaderConfig.loadOrExit(command: "sync") : ReaderConfig()
             let opened = try store.openStore(command: "sync", writes: action != "status")
             let sync = FeedSync(store: opened, ignoreRules: config.ignoreRules, itemRules: config.itemRules)
             switch action {
             case "add":
-                let what = try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token)
+                let what = try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token, service: kind)
                 let account = "\(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))"
                 switch what {
                 case .added: CommandOutput.write("sync account added: \(account)\n")
@@ -202,6 +217,14 @@ struct SyncCommand: AsyncParsableCommand {
         return .synced
     }
 
+    /// `--service` as a protocol (any case), nil when not given.
+    private func serviceKind() throws(ZeaderError) -> SyncServiceKind? {
+        guard let service else { return nil }
+        let name = service.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let kind = SyncServiceKind(rawValue: name) else { throw .sync(.unknownService(service)) }
+        return kind
+    }
+
     /// `$ZEADER_SYNC_PASSWORD`, else `--password-command`'s first line, else a prompt.
     private func password() throws(ZeaderError) -> String {
         if let value = ProcessInfo.processInfo.environment["ZEADER_SYNC_PASSWORD"], !value.isEmpty { return value }
@@ -218,9 +241,10 @@ struct SyncCommand: AsyncParsableCommand {
             JSONText.appendString(status.user, to: &out)
             out += ",\"lastSync\":"
             JSONText.appendDate(status.lastSync, to: &out)
-            return out + ",\"pending\":\(status.pending)}\n"
+            return out + ",\"pending\":\(status.pending),\"service\":\"\(status.service.rawValue)\"}\n"
         }
-        return "\(TerminalText.line(status.user)) at \(TerminalText.line(status.apiURL))\n"
+        return "\(TerminalText.line(status.user)) at \(TerminalText.line(status.apiURL)) "
+            + "(\(Messages.serviceName(status.service)))\n"
             + "last sync: \(lastSync ?? "never")\npending changes: \(status.pending)\n"
     }
 }

@@ -254,14 +254,14 @@ struct HostileNumbersTests {
                 pulled.published = seconds
                 let item = context.insert(FeedItem.self)
                 item.firstSeen = now
-                FeedSync.copy(pulled, into: item, now: now)
+                FeedSync.copy(try #require(pulled.syncItem), into: item, now: now)
                 #expect(item.published == nil, "\(seconds)")
                 #expect(item.sortDate == now, "\(seconds)")
             }
             var pulled = GReaderClient.Item(id: "2")
             pulled.published = 1_700_000_000
             let item = context.insert(FeedItem.self)
-            FeedSync.copy(pulled, into: item, now: now)
+            FeedSync.copy(try #require(pulled.syncItem), into: item, now: now)
             #expect(item.published == Date(timeIntervalSince1970: 1_700_000_000))
         }
     }

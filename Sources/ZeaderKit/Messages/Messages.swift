@@ -137,6 +137,10 @@ extension SyncError: CustomStringConvertible {
         case .tokenRejected(let url):
             return "\(url): the server no longer accepts the login token; log in again with `zeader sync login` "
                 + "(changes not yet pushed are kept)"
+        case .notTheAPI(let url, let saw) where SyncServiceKind(apiURL: url) == .fever:
+            return "\(url) is not a Fever API (its login answered with \(saw)); give the Fever API URL of your "
+                + "server: for FreshRSS https://HOST/api/fever.php, with API access allowed in its settings "
+                + "(Authentication) and an API password set in the user's profile"
         case .notTheAPI(let url, let saw):
             return "\(url) is not a Google Reader API (its login answered with \(saw)); give the Google Reader API URL "
                 + "of your server: for FreshRSS https://HOST/api/greader.php, with API access allowed in its "
@@ -185,7 +189,57 @@ extension SyncError: CustomStringConvertible {
         case .inMemoryStore: return "an in-memory store cannot keep a sync account; name a store file with --db PATH"
         case .cannotWriteToken(let path, let reason):
             return "cannot write the sync token to \(path): \(reason); check that its directory is writable"
+        case .unsupported(let service, let operation):
+            return "\(Messages.serviceName(service)) cannot \(Messages.operationName(operation)); "
+                + "make that change on the server itself"
+        case .unknownService(let name):
+            return "unknown sync service '\(name)' (expected "
+                + SyncServiceKind.allCases.map(\.rawValue).joined(separator: " or ") + ")"
         }
+    }
+}
+
+extension Messages {
+    /// A sync protocol's name in a sentence.
+    ///
+    /// ```swift
+    /// Messages.serviceName(.fever)   // "the Fever API"
+    /// ```
+    public static func serviceName(_ service: SyncServiceKind) -> String {
+        switch service {
+        case .googleReader: return "the Google Reader API"
+        case .fever: return "the Fever API"
+        }
+    }
+
+    /// What a service cannot do, after "cannot".
+    ///
+    /// ```swift
+    /// Messages.operationName(.move)   // "file feeds in folders (tags)"
+    /// ```
+    public static func operationName(_ operation: SyncOperation) -> String {
+        switch operation {
+        case .subscribe: return "subscribe to feeds"
+        case .unsubscribe: return "unsubscribe from feeds"
+        case .rename: return "rename feeds"
+        case .move: return "file feeds in folders (tags)"
+        }
+    }
+
+    /// A sync's line for a change to a feed the account's service cannot make: it stays on
+    /// this device (``FeedSync/Report/refused``).
+    ///
+    /// ```swift
+    /// Messages.syncUnsupported(.fever, .subscribe, url: "https://a.example/feed")
+    /// ```
+    public static func syncUnsupported(_ service: SyncServiceKind, _ operation: SyncOperation, url: String) -> String {
+        let kept: String
+        switch operation {
+        case .subscribe: kept = "it stays a local feed, refreshed here"
+        case .unsubscribe: kept = "unsubscribe on the server too, or the next sync brings it back"
+        case .rename, .move: kept = "the change stays on this device"
+        }
+        return "\(serviceName(service)) cannot \(operationName(operation)): \(url); \(kept)"
     }
 }
 

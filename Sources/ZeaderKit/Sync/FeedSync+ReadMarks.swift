@@ -4,9 +4,13 @@ import ObjectGraph
 extension FeedSync {
     /// A queued "mark feed read" or "mark all read" as the push sends it.
     private struct QueuedReadMark {
+        enum Scope {
+            case all
+            case feed(String)
+        }
         var id: ObjectID
-        /// `feed/12` or the reading list; nil when the feed is not on the server.
-        var stream: String?
+        /// Every feed, or one feed (its service id); nil when the feed is not on the server.
+        var scope: Scope?
         /// Microseconds since 1970: the mark's moment, or the newest item it covers here
         /// if that is later (a server clock ahead of this one).
         var olderThan: UInt64
@@ -20,20 +24,20 @@ extension FeedSync {
     /// the items it covered lose their pending read mark (no `edit-tag` for them). A server
     /// that refuses the call (it lacks it) drops the mark and leaves those items pending,
     /// so they go out one by one as before; a server away keeps the mark queued.
-    func pushReadMarks(_ client: GReaderClient, report: inout Report) async throws {
+    func pushReadMarks(_ client: any SyncService, report: inout Report) async throws {
         let marks: [QueuedReadMark] = try withContext { context in
             let request = FetchRequest<SyncChange>(predicate: SyncQueue.readMarks, sortDescriptors: [SortDescriptor("created")])
             return try context.fetch(request).map { change in
-                var stream: String? = Self.readingList
+                var scope: QueuedReadMark.Scope? = .all
                 var covered = try ObjectGraph.Predicate(format: "syncID != nil AND syncReadPending == YES AND read == YES")
                 if change.kind == SyncChange.ReadMark.feed.rawValue {
                     let server = try Server.findFirst(byAttribute: "url", value: .string(change.feedURL), in: context)
-                    stream = server?.syncID
+                    scope = server?.syncID.map { .feed($0) }
                     if let server { covered = covered && .comparison(.keyPath("server"), .equalTo, .object(server.objectID)) }
                 }
                 var coveredIDs: [String] = []
                 var newest: UInt64 = 0
-                if stream != nil {
+                if scope != nil {
                     for row in try context.fetchValues(FetchRequest<FeedItem>(predicate: covered), keys: ["syncID"]) {
                         guard case .string(let id) = row.values[0] else { continue }
                         coveredIDs.append(id)
@@ -41,14 +45,15 @@ extension FeedSync {
                     }
                 }
                 let moment = UInt64(max(0, (change.created ?? Date()).timeIntervalSince1970) * 1_000_000)
-                return QueuedReadMark(id: change.objectID, stream: stream, olderThan: max(moment, newest), coveredIDs: coveredIDs)
+                return QueuedReadMark(id: change.objectID, scope: scope, olderThan: max(moment, newest), coveredIDs: coveredIDs)
             }
         }
         for mark in marks {
-            if let stream = mark.stream {
+            if let scope = mark.scope {
+                let feed: String? = if case .feed(let id) = scope { id } else { nil }
                 let sent: Result<Void, SyncError>
                 do throws(SyncError) {
-                    sent = .success(try await client.markAllAsRead(stream: stream, olderThan: mark.olderThan))
+                    sent = .success(try await client.markAllRead(feed: feed, olderThan: mark.olderThan))
                 } catch {
                     sent = .failure(error)
                 }

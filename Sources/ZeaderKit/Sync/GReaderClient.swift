@@ -9,7 +9,7 @@ import Synchronization
 /// ```swift
 /// let token = try await GReaderClient.login(apiURL: url, user: "alice", password: pw, fetcher: fetcher)
 /// let client = GReaderClient(apiURL: url, token: token, fetcher: fetcher)
-/// let feeds = try await client.subscriptions()
+/// let feeds = try await client.subscriptionList()
 /// ```
 public final class GReaderClient: Sendable {
     /// The API's base URL, without a trailing slash.
@@ -183,9 +183,9 @@ public final class GReaderClient: Sendable {
     /// `subscription/list`.
     ///
     /// ```swift
-    /// for feed in try await client.subscriptions() { print(feed.id, feed.url ?? "") }
+    /// for feed in try await client.subscriptionList() { print(feed.id, feed.url ?? "") }
     /// ```
-    public func subscriptions() async throws(SyncError) -> [Subscription] {
+    public func subscriptionList() async throws(SyncError) -> [Subscription] {
         try Self.subscriptionList(try await get("reader/api/0/subscription/list", [("output", "json")]))
     }
 
@@ -261,189 +261,5 @@ public final class GReaderClient: Sendable {
     /// ```
     public func markAllAsRead(stream: String, olderThan: UInt64) async throws(SyncError) {
         _ = try await post("reader/api/0/mark-all-as-read", [("s", stream), ("ts", String(olderThan))])
-    }
-
-    /// How far a paginated list may go: a server that repeats a continuation, or never ends,
-    /// gets a ``SyncError/pagination(request:_:)`` error, never a loop or memory without bound.
-    ///
-    /// ```swift
-    /// client.pagination = .init(maxPages: 100, maxIDs: 50_000)
-    /// ```
-    public struct PaginationLimits: Sendable, Equatable {
-        /// Pages of one list.
-        public var maxPages = 10_000
-        /// Item ids in one list (8 bytes each, twice: the list and the set that de-duplicates it).
-        public var maxIDs = 2_000_000
-        /// Bytes of one continuation token (every token of a list is kept to find a cycle).
-        public var maxContinuationBytes = 1024
-
-        /// The limits; the defaults hold any real account's lists.
-        public init(maxPages: Int = 10_000, maxIDs: Int = 2_000_000, maxContinuationBytes: Int = 1024) {
-            self.maxPages = maxPages
-            self.maxIDs = maxIDs
-            self.maxContinuationBytes = maxContinuationBytes
-        }
-    }
-
-    /// `stream/items/ids` of `stream`, following continuations: every item id once, as a
-    /// number (8 bytes each, where a decimal string of 16 digits costs a heap allocation; an
-    /// id in neither the decimal nor the long hex form, or out of ``isPlausibleItemID(_:now:)``'s
-    /// range, is left out). `newerThan` (seconds) keeps items the server got since then;
-    /// `excludeRead` only unread ones. The pages are bounded by `limits`: a repeated
-    /// continuation, too many pages or ids end it with ``SyncError/pagination(request:_:)``.
-    ///
-    /// ```swift
-    /// let unread = try await client.itemIDs(stream: "user/-/state/com.google/reading-list", excludeRead: true)
-    /// ```
-    public func itemIDs(
-        stream: String, newerThan: Int64? = nil, excludeRead: Bool = false, pageSize: Int = 10_000,
-        limits: PaginationLimits = PaginationLimits()
-    )
-        async throws(SyncError) -> [UInt64]
-    {
-        let request = "stream/items/ids"
-        let ceiling = Self.itemIDCeiling(now: Date())
-        var ids: [UInt64] = []
-        var seen = Set<UInt64>()
-        var tokens = Set<String>()
-        var continuation: String?
-        var pages = 0
-        repeat {
-            pages += 1
-            guard pages <= limits.maxPages else { throw .pagination(request: request, .tooManyPages(limit: limits.maxPages)) }
-            var query = [("s", stream), ("n", String(pageSize))]
-            if let newerThan { query.append(("ot", String(newerThan))) }
-            if excludeRead { query.append(("xt", State.read.rawValue)) }
-            if let continuation { query.append(("c", continuation)) }
-            let data = try await get("reader/api/0/stream/items/ids", query)
-            // One more than the ids left to take: enough to know the list goes past the cap.
-            let room = limits.maxIDs - seen.count + 1
-            guard let page = ItemRefScanner.scan(data, keepingAtMost: room, ceiling: ceiling) else {
-                throw .badResponse(request: request, reason: "not a JSON list of item ids")
-            }
-            let count = ids.count
-            for id in page.ids where seen.insert(id).inserted { ids.append(id) }
-            if seen.count > limits.maxIDs || page.overflowed {
-                throw .pagination(request: request, .tooManyIDs(limit: limits.maxIDs))
-            }
-            let next = page.continuation.flatMap { $0.isEmpty ? nil : $0 }
-            if let next {
-                guard next.utf8.count <= limits.maxContinuationBytes else {
-                    throw .pagination(request: request, .continuationTooLong(limit: limits.maxContinuationBytes))
-                }
-                guard tokens.insert(next).inserted else { throw .pagination(request: request, .repeatedContinuation(next)) }
-            }
-            // A page that adds nothing new ends the list, whatever continuation it gives.
-            continuation = ids.count == count ? nil : next
-        } while continuation != nil
-        return ids
-    }
-
-    /// The ids of `stream`'s newest `count` items, one page (no continuation followed), as
-    /// ``itemIDs(stream:newerThan:excludeRead:pageSize:limits:)`` checks them.
-    ///
-    /// ```swift
-    /// let newest = try await client.newestItemIDs(stream: "feed/12", count: 100)
-    /// ```
-    public func newestItemIDs(stream: String, count: Int) async throws(SyncError) -> [UInt64] {
-        let data = try await get("reader/api/0/stream/items/ids", [("s", stream), ("n", String(count))])
-        guard let page = ItemRefScanner.scan(data, keepingAtMost: count, ceiling: Self.itemIDCeiling(now: Date())) else {
-            throw .badResponse(request: "stream/items/ids", reason: "not a JSON list of item ids")
-        }
-        return page.ids
-    }
-
-    /// The largest item id a real server gives at `now`: FreshRSS's ids are the microsecond
-    /// time an item arrived, other servers' (Miniflux, Inoreader) counters far below that.
-    /// A day's slack covers clocks that disagree.
-    static func itemIDCeiling(now: Date) -> UInt64 {
-        UInt64(max(0, now.timeIntervalSince1970 + 86_400) * 1_000_000)
-    }
-
-    /// Whether `id` is in the range real servers use at `now` (1 up to ``itemIDCeiling(now:)``):
-    /// an id beyond it would stand as the newest item pulled and hide every later one.
-    ///
-    /// ```swift
-    /// GReaderClient.isPlausibleItemID(1_733_000_000_000_000, now: Date())   // true
-    /// GReaderClient.isPlausibleItemID(UInt64.max, now: Date())              // false
-    /// ```
-    public static func isPlausibleItemID(_ id: UInt64, now: Date) -> Bool {
-        id >= 1 && id <= itemIDCeiling(now: now)
-    }
-
-    /// One item of `stream/items/contents`.
-    public struct Item: Sendable, Decodable {
-        public var id: String
-        /// The entry's own guid, where the server sends one (FreshRSS's `stream/items/contents`
-        /// does not): the first identity a feed's history is matched by (``ItemIdentity``).
-        public var guid: String?
-        public var title: String?
-        public var published: Int64?
-        public var updated: Int64?
-        public var author: String?
-        public var canonical: [Link]?
-        public var alternate: [Link]?
-        public var categories: [String]?
-        public var origin: Origin?
-        public var summary: Content?
-        public var content: Content?
-
-        public struct Link: Sendable, Decodable { public var href: String? }
-        public struct Origin: Sendable, Decodable { public var streamId: String? }
-        public struct Content: Sendable, Decodable { public var content: String? }
-
-        /// The item's id as a decimal number (servers give `tag:google.com,2005:reader/item/<hex>`).
-        public var decimalID: String? { GReaderClient.decimalID(id) }
-        public var link: String? { (canonical ?? []).first?.href ?? (alternate ?? []).first?.href }
-        public var isRead: Bool { categories?.contains { $0.hasSuffix("/state/com.google/read") } ?? false }
-        public var isStarred: Bool { categories?.contains { $0.hasSuffix("/state/com.google/starred") } ?? false }
-    }
-
-    /// The long form's hex tail as a decimal number; a decimal id as it is.
-    static func decimalID(_ id: String) -> String? {
-        if isDecimal(id) { return id }
-        return hexTail(id).map { String($0) }
-    }
-
-    /// An item id in either form as a number.
-    static func number(_ id: String) -> UInt64? {
-        isDecimal(id) ? UInt64(id) : hexTail(id)
-    }
-
-    /// Digits only, with no leading zero (the long form's tail can be all digits too, but
-    /// is 16 characters with leading zeros). Looks at the UTF-8 bytes: this runs for every
-    /// item a sync pulls (docs/PERFORMANCE.md, "Tuning in the code").
-    private static func isDecimal(_ id: String) -> Bool {
-        let bytes = id.utf8
-        guard let first = bytes.first, first != UInt8(ascii: "0") || bytes.count == 1 else { return false }
-        return bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    }
-
-    /// The hex digits after the last `/` as a number (by bytes: this runs for every item a
-    /// sync pulls; docs/PERFORMANCE.md, "Tuning in the code").
-    private static func hexTail(_ id: String) -> UInt64? {
-        let bytes = id.utf8
-        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
-        var value: UInt64 = 0
-        var digits = 0
-        for byte in bytes[start...] {
-            guard let digit = JSONCursor.hexDigit(byte) else { return nil }
-            guard value >> 60 == 0 else { return nil }  // more than 64 bits
-            value = value << 4 | UInt64(digit)
-            digits += 1
-        }
-        return digits > 0 ? value : nil
-    }
-
-    /// `stream/items/contents` of the items `ids` (decimal).
-    public func items(_ ids: [String]) async throws(SyncError) -> [Item] {
-        guard !ids.isEmpty else { return [] }
-        let data = try await post("reader/api/0/stream/items/contents", ids.map { ("i", $0) })
-        guard let items = ItemContentsScanner.scan(data) else {
-            throw .badResponse(request: "stream/items/contents", reason: "not a JSON list of items")
-        }
-        // Ids enter here and in itemIDs: one out of range is refused, never stored.
-        let ceiling = Self.itemIDCeiling(now: Date())
-        return items.filter { item in Self.number(item.id).map { $0 >= 1 && $0 <= ceiling } ?? false }
     }
 }

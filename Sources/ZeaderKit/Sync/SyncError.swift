@@ -48,6 +48,11 @@ public enum SyncError: Error, Sendable, Equatable {
     case inMemoryStore
     /// The token file could not be written.
     case cannotWriteToken(path: String, reason: String)
+    /// The account's service has no call for `operation` (Fever cannot subscribe): the
+    /// change stays on this device.
+    case unsupported(service: SyncServiceKind, SyncOperation)
+    /// `--service` named no protocol Zeader speaks.
+    case unknownService(String)
 
     /// How a server's pages went past what a real list needs.
     ///
@@ -72,10 +77,10 @@ public enum SyncError: Error, Sendable, Equatable {
     /// ```
     public var isUsageError: Bool {
         switch self {
-        case .invalidAPIURL: return true
+        case .invalidAPIURL, .unknownService: return true
         case .unreachable, .loginRefused, .tokenRejected, .notTheAPI, .server, .badResponse, .redirectedElsewhere,
             .pagination, .noAccount, .noToken, .accountExists, .unpushedChanges, .serverForgotFeeds, .serverRenamedFeeds,
-            .inMemoryStore, .cannotWriteToken:
+            .inMemoryStore, .cannotWriteToken, .unsupported:
             return false
         }
     }

@@ -75,7 +75,10 @@ public enum ItemImport {
     }
 
     /// ``upsert(_:into:in:now:ignoring:matchingLinks:)`` that also applies the rules that act
-    /// to each new item (``admit(_:of:ignoring:acting:firings:now:)``), adding their firings to `firings`.
+    /// to each new item (``admit(_:of:ignoring:acting:firings:now:)``), adding their firings to
+    /// `firings`. `stored` sees the item each of `items` (by index) is stored as, new (before the
+    /// ignore rules and the rules that act look at it) or known: a sync sets the service's id and
+    /// states there.
     ///
     /// ```swift
     /// let counts = try ItemImport.upsert(feed.items, into: server, in: context, now: Date(), acting: rules, firings: &firings)
@@ -83,7 +86,8 @@ public enum ItemImport {
     public static func upsert(
         _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
         ignoring rules: [Killfile.CompiledRule] = [], acting actionRules: [ItemRules.CompiledRule],
-        firings: inout [ItemRules.Firing], matchingLinks: Bool = false
+        firings: inout [ItemRules.Firing], matchingLinks: Bool = false,
+        stored: ((_ index: Int, _ item: FeedItem, _ isNew: Bool) -> Void)? = nil
     ) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
         let guids = items.map(guid(for:))
@@ -119,11 +123,12 @@ public enum ItemImport {
         var seen = Set<String>()
         var new = 0
         var changed = 0
-        for (parsed, guid) in zip(items, guids) {
+        for (index, (parsed, guid)) in zip(items, guids).enumerated() {
             guard seen.insert(guid).inserted else { continue }  // a guid repeated within one document
             let alias = aliases[guid]
             if let item = existing[guid] {
                 if update(item, from: parsed) { changed += 1 }
+                stored?(index, item, false)
             } else if let alias, !documentGuids.contains(alias), let item = existing[alias],
                 guid.hasPrefix("zeader:") || item.link == alias
             {
@@ -132,10 +137,12 @@ public enum ItemImport {
                 existing[guid] = item
                 _ = update(item, from: parsed)
                 changed += 1
+                stored?(index, item, false)
             } else if let tombstone = tombstones[guid] ?? alias.flatMap({ tombstones[$0] }) {
                 RetentionCleanup.sawTombstone(tombstone, now: now)  // removed on purpose: not stored again
             } else {
                 let item = insert(parsed, guid: guid, into: server, in: context, now: now)
+                stored?(index, item, true)
                 if admit(item, of: server, ignoring: rules, acting: actionRules, firings: &firings, now: now) { new += 1 }
             }
         }

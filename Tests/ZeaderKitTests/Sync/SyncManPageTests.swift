@@ -47,4 +47,14 @@ struct SyncManPageTests {
             #expect(section.range(of: rule, options: .regularExpression) != nil, "the joining rule does not say \(rule)")
         }
     }
+
+    @Test func eachServiceAndWhatItCannotPush() throws {
+        let section = try Self.syncSection()
+        for words in [
+            "Google Reader API", "Fever API", "fever.php", "\\-\\-service fever", "cannot subscribe",
+            "no call to subscribe, unsubscribe, rename or file a feed in a\nfolder", "one line naming the\nservice",
+        ] {
+            #expect(section.contains(words), "the sync section does not say \(words)")
+        }
+    }
 }

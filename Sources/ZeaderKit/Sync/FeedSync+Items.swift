@@ -1,0 +1,171 @@
+import Feeds
+import Foundation
+import ObjectGraph
+
+extension FeedSync {
+
+    /// New items: the ids the server got since the newest one pulled (all on the first
+    /// sync; all of the `joined` feeds, streams with history that joined the account in this
+    /// sync), those newer than it and not in the store fetched in chunks and stored, each
+    /// chunk one save. The ids are numbers (8 bytes each); a chunk's items are released once
+    /// saved, so memory does not grow with the number of items. Returns what it fetched.
+    func pullNewItems(
+        _ client: any SyncService, joined: [String], rules: [Killfile.CompiledRule], report: inout Report,
+        progress: @Sendable (Phase) -> Void
+    ) async throws -> Pulled {
+        let stored = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
+        // A marker out of range (kept before ids were checked where they enter) would hide
+        // every later item: the pull starts over, and the ids already stored are skipped.
+        let newest = stored.flatMap { GReaderClient.isPlausibleItemID($0, now: Date()) ? $0 : nil }
+        var ids = try await client.newItemIDs(after: newest)
+        let top = ids.max()
+        // The ids up to the newest pulled were seen by an earlier sync (an item an ignore rule
+        // dropped included, which is then not fetched again).
+        if let newest { ids.removeAll { $0 <= newest } }
+        if newest != nil, !joined.isEmpty {
+            // Feeds with history that joined since the first sync: their items older than the
+            // newest pulled were never fetched, and the history is matched to them.
+            var listed = Set(ids)
+            for stream in joined {
+                for id in try await client.itemIDs(.feed(stream)) where listed.insert(id).inserted { ids.append(id) }
+            }
+        }
+        var pulled = Pulled()
+        let unknown = try withContext { context in
+            var known = Set<UInt64>()
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = ids[start..<min(start + 500, ids.count)]
+                let request = FetchRequest<FeedItem>(
+                    predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) })))
+                for item in try context.fetch(request) { if let id = item.syncID.flatMap(UInt64.init) { known.insert(id) } }
+                context.reset()
+            }
+            if newest == nil { pulled.known = Array(known) }
+            return known.isEmpty ? ids : ids.filter { !known.contains($0) }
+        }
+        ids = []
+        // The synced feeds by their server id, for every chunk.
+        let servers: [String: ObjectID] = try withContext { context in
+            var servers: [String: ObjectID] = [:]
+            for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server.objectID } }
+            return servers
+        }
+        var fetched = 0
+        var history: [ObjectID: FeedHistory] = [:]
+        for start in stride(from: 0, to: unknown.count, by: chunkSize) {
+            let chunk = Array(unknown[start..<min(start + chunkSize, unknown.count)])
+            let items = try await client.items(chunk)
+            for item in items {
+                if item.isRead { pulled.read.insert(item.id) }
+                if item.isStarred { pulled.starred.insert(item.id) }
+            }
+            var firings: [ItemRules.Firing] = []
+            report.newItems += try store(items, servers: servers, rules: rules, firings: &firings, history: &history)
+            report.firings += firings
+            fetched += chunk.count
+            progress(.items(fetched: fetched, of: unknown.count))
+        }
+        try withContext { context in
+            guard let account = try SyncAccount.findFirst(where: .true, in: context) else { return }
+            if let top, top > newest ?? 0 { account.newestItemID = String(top) }
+            try context.save()
+        }
+        pulled.ids = unknown
+        return pulled
+    }
+
+    /// What ``pullNewItems(_:joined:rules:report:progress:)`` fetched: the ids, and the states their
+    /// contents gave (the read and the starred ones: few, where most new items are unread).
+    struct Pulled {
+        var ids: [UInt64] = []
+        var read = Set<UInt64>()
+        var starred = Set<UInt64>()
+        /// In a pull from the first item (the first sync): the ids already in the store.
+        var known: [UInt64]?
+    }
+
+    /// Stores items pulled from the server through ``ItemImport`` (as a refresh stores a
+    /// feed's: one mapping, one sort date, the same tombstones and ignore rules), each with the
+    /// server's id and states. An item of a feed's own history (stored before the feed was
+    /// synced) is matched by the identities both sides compute (``ItemIdentity``) and gains
+    /// the server's id, its read and starred state merged (``merge(_:into:now:)``); others are
+    /// stored with the link as guid (else `greader:` and the server's id), unless removed on
+    /// purpose before (a ``RemovedItem`` tombstone) or matching an ignore rule now (then not
+    /// stored, its guid kept as a tombstone; a starred item stays); the rules that act act on
+    /// the new ones, their firings added to `firings` once saved. Returns how many were stored
+    /// anew.
+    func store(
+        _ items: [SyncItem], servers: [String: ObjectID], rules: [Killfile.CompiledRule],
+        firings: inout [ItemRules.Firing], history: inout [ObjectID: FeedHistory]
+    ) throws -> Int {
+        let acting = ItemRules.acting(itemRules + ItemRules.stored(in: store.container.store))
+        var pulledFirings: [ItemRules.Firing] = []
+        let inserted = try withContext { context in
+            // Each feed's items as indexes into `items`: an item is a dozen references, not copied.
+            var byFeed: [ObjectID: [Int]] = [:]
+            // One server item is one FeedItem: an id listed twice in the answer is taken
+            // once, and one stored by an earlier pull is not inserted again.
+            var listed = Set<String>()
+            for (index, item) in items.enumerated() {
+                guard let feed = item.feedID, let server = servers[feed], listed.insert(String(item.id)).inserted
+                else { continue }
+                byFeed[server, default: []].append(index)
+            }
+            let stored = try Self.storedSyncIDs(Array(listed), in: context)
+            byFeed = byFeed.mapValues { $0.filter { !stored.contains(String(items[$0].id)) } }
+            var inserted = 0
+            let now = Date()
+            for (serverID, indexes) in byFeed {
+                guard let server = try context.existingObject(with: serverID) as? Server else { continue }
+                let feedItems = indexes.map { items[$0] }
+                let matches = try Self.historyMatches(feedItems, of: server, history: &history, in: context)
+                let fresh = feedItems.indices.filter { matches[$0] == nil }.map { feedItems[$0] }
+                for (position, match) in matches {
+                    match.syncID = String(feedItems[position].id)
+                    Self.merge(feedItems[position], into: match, now: now)
+                }
+                let guids = try Self.guids(for: fresh, of: server, in: context)
+                let parsed = zip(fresh, guids).map { Self.parsedItem($0, guid: $1) }
+                let counts = try ItemImport.upsert(
+                    parsed, into: server, in: context, now: now, ignoring: rules, acting: acting, firings: &pulledFirings
+                ) { index, item, isNew in
+                    let pulled = fresh[index]
+                    item.syncID = String(pulled.id)
+                    if isNew {
+                        item.read = pulled.isRead
+                        item.flagged = pulled.isStarred  // before the ignore rules: a starred item stays
+                    } else {
+                        Self.mergeStates(pulled, into: item)
+                    }
+                }
+                inserted += counts.new
+            }
+            try context.save()
+            return inserted
+        }
+        firings += pulledFirings  // only once saved
+        return inserted
+    }
+
+    /// The guid each of `pulled` is stored under: its link, unless another item of the feed
+    /// (stored, or earlier in `pulled`) has it as its guid, else `greader:` and the server's
+    /// id. A link removed on purpose (a tombstone) stays its guid, so that the item stays
+    /// removed.
+    static func guids(for pulled: [SyncItem], of server: Server, in context: ManagedObjectContext) throws -> [String] {
+        let links = pulled.compactMap(\.link)
+        var taken = Set<String>()
+        var removed = Set<String>()
+        if !links.isEmpty {
+            let lookup = ItemImport.lookup(links, of: server)
+            for item in try context.fetch(FetchRequest<FeedItem>(predicate: lookup)) { taken.insert(item.guid) }
+            for tombstone in try context.fetch(FetchRequest<RemovedItem>(predicate: lookup)) {
+                removed.insert(tombstone.guid)
+            }
+        }
+        return pulled.map { item in
+            let guid = item.link.flatMap { taken.contains($0) ? nil : $0 } ?? "greader:" + String(item.id)
+            if !removed.contains(guid) { taken.insert(guid) }
+            return guid
+        }
+    }
+}
