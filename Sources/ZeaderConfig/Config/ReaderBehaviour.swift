@@ -52,6 +52,9 @@ public struct ReaderBehaviour: Equatable, Sendable {
     public var confirmDeleteAllArticles = true
     /// `max-browser-tabs`: the most links `open-all-unread-in-browser` opens at a time.
     public var maxBrowserTabs = 10
+    /// `max-host-connections`: a fixed number of fetches at once to one host; nil: a few,
+    /// more for a host that answers slowly but surely (``FetcherConfiguration/maxHostConnections``).
+    public var maxHostConnections: Int?
 
     public init() {}
 }
@@ -77,6 +80,7 @@ extension ReaderBehaviour {
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
         "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "mouse", "always-display-description",
         "reload-only-visible-feeds", "error-log", "max-browser-tabs", "confirm-delete-all-articles",
+        "max-host-connections",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
@@ -84,6 +88,7 @@ extension ReaderBehaviour {
     static let retriesRange = 1...10
     static let timeoutRange = 1...3600
     static let browserTabsRange = 1...100
+    static let hostConnectionsRange = 1...64
 
     /// Applies one of ``directives``; a number out of range comes back as the warning to give.
     mutating func apply(_ directive: String, _ arguments: [String]) throws(ReaderConfigError.Message)
@@ -123,6 +128,7 @@ extension ReaderBehaviour {
         case "reload-only-visible-feeds": reloadOnlyVisibleFeeds = try yesNo()
         case "error-log": errorLog = value.isEmpty ? nil : value
         case "max-browser-tabs": maxBrowserTabs = try number(Self.browserTabsRange)
+        case "max-host-connections": maxHostConnections = try number(Self.hostConnectionsRange)
         case "confirm-delete-all-articles": confirmDeleteAllArticles = try yesNo()
         case "download-retries": downloadRetries = try number(Self.retriesRange)
         case "download-timeout": downloadTimeoutSeconds = try number(Self.timeoutRange)
