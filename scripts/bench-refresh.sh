@@ -10,6 +10,7 @@
 # per-feed cost, and the growth from the first size to the last beside the growth in feeds.
 #   usage: scripts/bench-refresh.sh       env: SIZES="100 400 1600" ITEMS=200 RUNS=3 JOBS=8
 #          ZEADER=.build/release/zeader  BASE=other/zeader (a second build, timed alike)
+#          NEWSRAFT=path/to/newsraft (its cold `-e reload-all`, alternated alike; skipped when unset)
 #          BENCH=/work/shared/bench  NO_SFEED=1  KEEP=1
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,6 +77,15 @@ for feeds in $sizes; do
 			n=$(cat "$work/sfeed"/* | wc -l)
 			[ "$n" = $((feeds * items)) ] || echo "  sfeed stored $n items, expected $((feeds * items))" >&2
 		fi
+		if [ -n "${NEWSRAFT:-}" ]; then
+			nr="$work/newsraft.sqlite3"
+			rm -f "$nr" "$nr-wal" "$nr-shm"
+			with_port "$corpus/urls.txt" "$PORT" | awk '{ print $1 }' >"$work/newsraft-feeds"
+			printf 'download-max-connections %s\n' "$jobs" >"$work/newsraft-config"
+			timed newsraft "$NEWSRAFT" -f "$work/newsraft-feeds" -c "$work/newsraft-config" -d "$nr" -e reload-all
+			n=$(sqlite3 "$nr" "SELECT COUNT(*) FROM items")
+			[ "$n" = $((feeds * items)) ] || echo "  newsraft stored $n items, expected $((feeds * items))" >&2
+		fi
 		for build in "${builds[@]}"; do
 			name=${build%%=*} bin=${build#*=} db="$work/z.sqlite"
 			rm -f "$db" "$db-wal" "$db-shm"
@@ -102,8 +112,10 @@ for feeds in $sizes; do
 		put "$name cold ms per feed" "$feeds" "$(awk -v c="$cold" -v f="$feeds" 'BEGIN { printf "%.2f", 1000 * c / f }')"
 		[ -n "${NO_SFEED:-}" ] || put "$name cold / sfeed cold" "$feeds" \
 			"$(awk -v c="$cold" -v s="${result["sfeed wall s|$feeds"]}" 'BEGIN { printf "%.2f", c / s }')"
+		[ -z "${NEWSRAFT:-}" ] || put "$name cold / newsraft" "$feeds" \
+			"$(awk -v c="$cold" -v s="${result["newsraft wall s|$feeds"]}" 'BEGIN { printf "%.2f", c / s }')"
 	done
-	rm -rf "$corpus" "$work/sfeed" "$work"/z.sqlite*
+	rm -rf "$corpus" "$work/sfeed" "$work"/z.sqlite* "$work"/newsraft.sqlite3*
 done
 
 set -- $sizes

@@ -89,6 +89,7 @@ struct Zeader: AsyncParsableCommand {
     /// Parses the arguments with `--db` moved after the subcommand's name, runs the command,
     /// and exits 2 (not ArgumentParser's 64) on bad usage.
     static func main() async {
+        MallocArenas.capAtCoreCount()
         do {
             var command = try parseAsRoot(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
             ReaderConfig.applyTrustSettings()  // the config's ca-file, for every command's fetches

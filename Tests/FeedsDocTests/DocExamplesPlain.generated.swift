@@ -149,6 +149,13 @@ func docExample_FetcherConfiguration_FetcherConfiguration(fetcher: FeedFetcher, 
 }
 
 // Sources/Feeds/Fetching/FetcherConfiguration.swift
+func docExample_FetcherConfiguration_maxHostConnections() throws {
+    var configuration = FetcherConfiguration(version: "1.0")
+    configuration.maxHostConnections = 2   // never more than two at once to one host
+    _ = configuration
+}
+
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_init() throws {
     let configuration = FetcherConfiguration(version: "0.1.0", maxConcurrent: 16)
     _ = configuration
@@ -506,6 +513,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchError_description", origin: "Sources/Feeds/Fetching/FetchError.swift", run: { given in try docExample_FetchError_description(error: given.error, server: given.server) }),
     DocExample(id: "FetchOutcome_FetchMetadata", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", run: { given in try docExample_FetchOutcome_FetchMetadata(outcome: given.outcome, server: given.server) }),
     DocExample(id: "FetcherConfiguration_FetcherConfiguration", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_FetcherConfiguration(fetcher: given.fetcher, jobs: given.jobs) }),
+    DocExample(id: "FetcherConfiguration_maxHostConnections", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_maxHostConnections() }),
     DocExample(id: "FetcherConfiguration_init", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_init() }),
     DocExample(id: "FetcherConfiguration_userAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_userAgent() }),
     DocExample(id: "FetcherConfiguration_customUserAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_customUserAgent() }),

@@ -1,4 +1,5 @@
-/// Hands out transfer slots: at most `maxConcurrent` in all, at most `maxPerHost` per host.
+/// Hands out transfer slots: at most `maxConcurrent` in all, and per host what
+/// ``HostConnectionLimits`` allows it, learnt from its answers (``release(host:answer:)``).
 ///
 /// Waiters are served in arrival order, skipping those whose host is still full, so one busy
 /// host never holds up the others.
@@ -10,15 +11,21 @@ actor ConnectionLimiter {
     }
 
     private let maxConcurrent: Int
-    private let maxPerHost: Int
+    private var hostLimits: HostConnectionLimits
     private var active = 0
     private var activePerHost: [String: Int] = [:]
     private var waiters: [Waiter] = []
     private var nextWaiterID: UInt64 = 0
 
-    init(maxConcurrent: Int, maxPerHost: Int) {
+    /// `maxPerHost` transfers to a host at first; up to `hostCeiling` as it answers.
+    init(maxConcurrent: Int, maxPerHost: Int, hostCeiling: Int? = nil) {
         self.maxConcurrent = max(1, maxConcurrent)
-        self.maxPerHost = max(1, maxPerHost)
+        hostLimits = HostConnectionLimits(start: maxPerHost, ceiling: hostCeiling ?? maxPerHost)
+    }
+
+    /// Transfers `host` may have at once now.
+    func limit(for host: String) -> Int {
+        hostLimits.limit(for: host)
     }
 
     /// Waits for a slot for `host`. Returns `false` (holding no slot) if the task was cancelled.
@@ -45,8 +52,10 @@ actor ConnectionLimiter {
         }
     }
 
-    /// Gives back the slot taken for `host` and wakes whoever can use it.
-    func release(host: String) {
+    /// Gives back the slot taken for `host`, learns from its `answer` and wakes whoever can
+    /// use the room.
+    func release(host: String, answer: HostConnectionLimits.Answer = .failed) {
+        hostLimits.record(answer, for: host)
         active -= 1
         let remaining = (activePerHost[host] ?? 1) - 1
         activePerHost[host] = remaining > 0 ? remaining : nil
@@ -68,7 +77,7 @@ actor ConnectionLimiter {
     }
 
     private func hasRoom(for host: String) -> Bool {
-        active < maxConcurrent && activePerHost[host, default: 0] < maxPerHost
+        active < maxConcurrent && activePerHost[host, default: 0] < hostLimits.limit(for: host)
     }
 
     private func take(_ host: String) {

@@ -15,8 +15,8 @@ import Foundation
 /// http and https only), bodies larger than ``FetcherConfiguration/maxBodySize`` after
 /// decoding are aborted in the write callback the moment they pass it, a body that ends
 /// before its `Content-Length` or runs past it is an error, and at most
-/// ``FetcherConfiguration/maxConcurrent`` transfers run at once, at most
-/// ``FetcherConfiguration/maxPerHost`` to one host and port.
+/// ``FetcherConfiguration/maxConcurrent`` transfers run at once, to one host and port
+/// as many as its answers earn (``HostConnectionLimits``).
 ///
 /// Every method is safe to call from any task; fetches never throw (see ``FetchOutcome``).
 ///
@@ -40,8 +40,10 @@ public final class FeedFetcher: Sendable {
     public init(configuration: FetcherConfiguration) {
         self.configuration = configuration
         limits = TransferLimits(configuration)
-        limiter = ConnectionLimiter(maxConcurrent: configuration.maxConcurrent, maxPerHost: configuration.maxPerHost)
-        multi = CurlMulti(maxPerHost: configuration.maxPerHost, maxConcurrent: configuration.maxConcurrent)
+        let hostLimits = configuration.hostLimits
+        limiter = ConnectionLimiter(
+            maxConcurrent: configuration.maxConcurrent, maxPerHost: hostLimits.start, hostCeiling: hostLimits.ceiling)
+        multi = CurlMulti(maxPerHost: hostLimits.ceiling, maxConcurrent: configuration.maxConcurrent)
     }
 
     static let acceptHeader =
@@ -103,9 +105,23 @@ public final class FeedFetcher: Sendable {
         guard await limiter.acquire(host: hostKey) else {
             return .failed(.cancelled(url: url))
         }
+        let started = ContinuousClock.now
         let result = await transfer(request)
-        await limiter.release(host: hostKey)
+        await limiter.release(host: hostKey, answer: Self.answer(of: result, after: ContinuousClock.now - started))
         return outcome(of: result, for: request)
+    }
+
+    /// What `result` tells the limiter about its host (``HostConnectionLimits``).
+    static func answer(of result: TransferResult, after duration: Duration) -> HostConnectionLimits.Answer {
+        guard case .response(let response) = result else { return .failed }
+        switch response.status {
+        case 200..<300, 304:
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            let multiplexed = response.httpVersion.map { $0 == "2" || $0 == "3" } ?? false
+            return .succeeded(seconds: seconds, multiplexed: multiplexed)
+        case 429, 503: return .throttled
+        default: return .failed
+        }
     }
 
     private func transfer(_ request: FeedRequest) async -> TransferResult {

@@ -14,8 +14,18 @@ public struct FetcherConfiguration: Sendable, Equatable {
     public var version: String
     /// At most this many transfers at once, over all hosts.
     public var maxConcurrent: Int = 8
-    /// At most this many transfers at once to one host and port, to be polite to servers.
+    /// Transfers at once to one host and port at first, to be polite to servers; a host
+    /// that answers slowly but surely, or multiplexes over HTTP/2, gets more, up to
+    /// ``maxConcurrent``, and one answering 429 or 503 gets one at a time.
     public var maxPerHost: Int = 4
+    /// A fixed number of transfers at once to one host and port instead of the above (the
+    /// config's `max-host-connections`); a 429 or 503 still brings a host down to one.
+    ///
+    /// ```swift
+    /// var configuration = FetcherConfiguration(version: "1.0")
+    /// configuration.maxHostConnections = 2   // never more than two at once to one host
+    /// ```
+    public var maxHostConnections: Int?
     /// Redirects followed before giving up with ``FetchError/tooManyRedirects(url:limit:)``.
     public var maxRedirects: Int = 5
     /// Longest wait for a connection, and between two pieces of the response, in seconds.
@@ -62,6 +72,12 @@ public struct FetcherConfiguration: Sendable, Equatable {
     /// FetcherConfiguration(version: "1.2").userAgent   // "zeader/1.2"
     /// ```
     public var userAgent: String { customUserAgent ?? "zeader/\(version)" }
+
+    /// Transfers at once to a host not heard from yet, and the most one host may get.
+    var hostLimits: (start: Int, ceiling: Int) {
+        if let fixed = maxHostConnections { return (max(1, fixed), max(1, fixed)) }
+        return (max(1, maxPerHost), max(1, maxPerHost, maxConcurrent))
+    }
 
     /// A `User-Agent` sent in place of `zeader/VERSION` (the config's `user-agent`, for a
     /// server that refuses unknown clients). Starts as ``defaultUserAgent``.

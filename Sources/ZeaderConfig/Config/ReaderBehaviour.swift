@@ -57,6 +57,9 @@ public struct ReaderBehaviour: Equatable, Sendable {
     /// `history-limit`: the searches and command lines kept in the history files (0: none
     /// saved; Up and Down in the prompt recall them either way). newsboat's default.
     public var historyLimit = 100
+    /// `max-host-connections`: a fixed number of fetches at once to one host; nil: a few,
+    /// more for a host that answers slowly but surely (``FetcherConfiguration/maxHostConnections``).
+    public var maxHostConnections: Int?
 
     public init() {}
 }
@@ -82,7 +85,7 @@ extension ReaderBehaviour {
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
         "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "mouse", "always-display-description",
         "reload-only-visible-feeds", "error-log", "max-browser-tabs", "confirm-delete-all-articles",
-        "mark-as-read-on-hover", "history-limit",
+        "mark-as-read-on-hover", "history-limit", "max-host-connections",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
@@ -90,6 +93,7 @@ extension ReaderBehaviour {
     static let retriesRange = 1...10
     static let timeoutRange = 1...3600
     static let browserTabsRange = 1...100
+    static let hostConnectionsRange = 1...64
 
     /// Applies one of ``directives``; a number out of range comes back as the warning to give.
     mutating func apply(_ directive: String, _ arguments: [String]) throws(ReaderConfigError.Message)
@@ -129,6 +133,7 @@ extension ReaderBehaviour {
         case "reload-only-visible-feeds": reloadOnlyVisibleFeeds = try yesNo()
         case "error-log": errorLog = value.isEmpty ? nil : value
         case "max-browser-tabs": maxBrowserTabs = try number(Self.browserTabsRange)
+        case "max-host-connections": maxHostConnections = try number(Self.hostConnectionsRange)
         case "confirm-delete-all-articles": confirmDeleteAllArticles = try yesNo()
         case "mark-as-read-on-hover": markAsReadOnHover = try yesNo()
         case "history-limit":

@@ -44,7 +44,7 @@ extension ReaderConfig {
     }
 
     /// A refresh's options with the config's `download-timeout` and `download-retries`
-    /// (newsboat's), for the reader's refresh and `zeader refresh` alike.
+    /// (newsboat's) and `max-host-connections`, for the reader's refresh and `zeader refresh` alike.
     ///
     /// ```swift
     /// let options = config.refreshOptions(RefreshOptions(jobs: 8))
@@ -52,6 +52,7 @@ extension ReaderConfig {
     public func refreshOptions(_ options: RefreshOptions) -> RefreshOptions {
         var options = options
         options.downloadAttempts = behaviour.downloadRetries
+        options.fetcherConfiguration.maxHostConnections = behaviour.maxHostConnections
         if let seconds = behaviour.downloadTimeoutSeconds {
             options.fetcherConfiguration.totalTimeout = TimeInterval(seconds)
             options.fetcherConfiguration.idleTimeout = min(options.fetcherConfiguration.idleTimeout, TimeInterval(seconds))

@@ -380,7 +380,8 @@ public struct RefreshOptions: Sendable {
     /// connection cut, a server error: ``FetchError/isWorthRetrying``); newsboat's `download-retries`.
     public var downloadAttempts = 1
 
-    /// `jobs` feeds at a time (default 8), at most `maxPerHost` to one host (default 4).
+    /// `jobs` feeds at a time (default 8), `maxPerHost` to one host at first (default 4;
+    /// more to a host whose answers earn them: ``FetcherConfiguration/maxPerHost``).
     public init(jobs: Int = 8, maxPerHost: Int = 4) {
         self.jobs = max(1, jobs)
         fetcherConfiguration = FetcherConfiguration(version: zeaderVersion)

@@ -1,0 +1,70 @@
+/// How many transfers each host gets at once, learnt from how it answers: the one place
+/// the fetcher's politeness to a host is decided (``ConnectionLimiter`` applies it).
+///
+/// - A host starts at ``start`` transfers (a few: polite to a host we know nothing of).
+/// - A host that answers over HTTP/2 or later multiplexes its transfers on one
+///   connection: it gets up to ``ceiling`` at once, as one connection costs it no more.
+/// - A host that answers slowly but surely (a success that took ``slowAnswerSeconds`` or
+///   more) doubles its share, up to ``ceiling``: its answers wait on latency (a feed made
+///   on demand, a far server), not on our number of requests, and dozens of feeds on one
+///   such host would otherwise take dozens of round trips.
+/// - A host that answers 429 or 503 gets one transfer at a time for the rest of the
+///   fetcher's life, whatever it answers later: it asked for fewer requests.
+/// - Any other answer (an error status, no answer at all) changes nothing.
+///
+/// With a fixed limit (the `max-host-connections` setting) ``start`` and ``ceiling`` are
+/// that limit, and only a 429 or 503 lowers it.
+///
+/// ```swift
+/// var limits = HostConnectionLimits(start: 4, ceiling: 8)
+/// limits.record(.succeeded(seconds: 2, multiplexed: false), for: "feeds.example:443")   // now 8
+/// ```
+struct HostConnectionLimits: Sendable, Equatable {
+    /// What a finished transfer tells about its host.
+    enum Answer: Sendable, Equatable {
+        /// A 2xx or 304 answer, after `seconds`, over a protocol that multiplexes
+        /// (HTTP/2 or later) or not.
+        case succeeded(seconds: Double, multiplexed: Bool)
+        /// 429 Too Many Requests or 503 Service Unavailable.
+        case throttled
+        /// Any other status, or no answer.
+        case failed
+    }
+
+    /// Transfers at once to a host not heard from yet.
+    let start: Int
+    /// The most transfers at once to one host.
+    let ceiling: Int
+    /// An answer that takes this long or longer is slow.
+    static let slowAnswerSeconds = 1.0
+
+    private var limits: [String: Int] = [:]
+    private var throttled: Set<String> = []
+
+    /// `start` and `ceiling` at least 1, and `start` at most `ceiling`.
+    init(start: Int, ceiling: Int) {
+        self.ceiling = max(1, ceiling)
+        self.start = min(max(1, start), self.ceiling)
+    }
+
+    /// Transfers `host` may have at once now.
+    func limit(for host: String) -> Int {
+        limits[host] ?? start
+    }
+
+    /// Learns from `answer`, which `host` gave.
+    mutating func record(_ answer: Answer, for host: String) {
+        guard !throttled.contains(host) else { return }
+        switch answer {
+        case .throttled:
+            throttled.insert(host)
+            limits[host] = 1
+        case .succeeded(_, multiplexed: true):
+            limits[host] = ceiling
+        case .succeeded(let seconds, multiplexed: false) where seconds >= Self.slowAnswerSeconds:
+            limits[host] = min(ceiling, limit(for: host) * 2)
+        case .succeeded, .failed:
+            break
+        }
+    }
+}
