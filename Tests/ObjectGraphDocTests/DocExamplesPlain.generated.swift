@@ -575,7 +575,11 @@ func docExample_BatchInsertRequest_BatchInsertRow() throws {
 
 // Sources/ObjectGraph/Fetch/BatchInsertRequest.swift
 func docExample_BatchInsertRequest_subscript() throws {
-    row["read"] = true
+    let request = BatchInsertRequest(entityName: "Note") { row in
+        row["read"] = true
+        return false   // no rows: a row is added only when the closure returns true
+    }
+    _ = request
 }
 
 // Sources/ObjectGraph/Fetch/BatchRequests.swift

@@ -91,7 +91,10 @@ public struct BatchInsertRow {
     /// fail with an error naming the key.
     ///
     /// ```swift
-    /// row["read"] = true
+    /// let request = BatchInsertRequest(entityName: "Note") { row in
+    ///     row["read"] = true
+    ///     return false   // no rows: a row is added only when the closure returns true
+    /// }
     /// ```
     public subscript(key: String) -> Value {
         get { entity.attributeIndexByName[key].map { values[$0] } ?? .null }
