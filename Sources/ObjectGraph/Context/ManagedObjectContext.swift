@@ -497,7 +497,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Forgets every object (unsaved changes are discarded). Objects obtained before must
-    /// not be used afterwards; use it to bound memory in long imports.
+    /// not be used afterwards: changing one stops the program (a throwing setter such as
+    /// `setValue(_:forKey:)` throws ``ObjectGraphError/objectInaccessible(_:)``), with a
+    /// message naming the reset. Use it to bound memory in long imports.
     ///
     /// ```swift
     /// for (i, record) in records.enumerated() {
