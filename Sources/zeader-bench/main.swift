@@ -6,6 +6,8 @@
 //   swift run -c release zeader-bench import [N]        batched import of N records, then migrations
 //   swift run -c release zeader-bench batch [N [S]]     mark all read (one batch update) on N items
 //                                                     over S servers, its undo and redo
+//   swift run -c release zeader-bench batch-insert [N [ROUNDS]]  a BatchInsertRequest of N (100,000)
+//                                                     rows and an upsert of N, half stored, beside SQL
 //   swift run -c release zeader-bench mark [N [S]]      the reader's C (mark all read) and u (undo) on
 //                                                     a Zeader store of N items over S feeds
 //   swift run -c release zeader-bench fts [N [B]]       full-text index: insert cost (B per save), search
@@ -433,6 +435,10 @@ case "batch":
     let rest = Array(arguments.dropFirst())
     try batchBenchmark(
         count: rest.first.flatMap { Int($0) } ?? 100_000, servers: rest.dropFirst().first.flatMap { Int($0) } ?? 500)
+case "batch-insert":
+    let rest = Array(arguments.dropFirst())
+    try batchInsertBenchmark(
+        count: rest.first.flatMap { Int($0) } ?? 100_000, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 3)
 case "batch-build":
     let rest = Array(arguments.dropFirst())
     try buildBatchStore(path: rest[0], count: Int(rest[1])!, servers: Int(rest[2])!)

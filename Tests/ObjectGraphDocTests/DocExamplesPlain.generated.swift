@@ -157,6 +157,13 @@ func docExample_ManagedObjectContextBatch_execute_2(context: ManagedObjectContex
     _ = (request, deleted)
 }
 
+// Sources/ObjectGraph/Context/ManagedObjectContext+BatchInsert.swift
+func docExample_ManagedObjectContextBatchInsert_execute(context: ManagedObjectContext) throws {
+    let request = BatchInsertRequest(entityName: "Note", objects: [["title": "one"], ["title": "two"]])
+    let inserted = try context.execute(request).changedCount   // 2
+    _ = (request, inserted)
+}
+
 // Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift
 func docExample_ManagedObjectContextChanges_processPendingChanges(context: ManagedObjectContext, item: FeedItem) throws {
     item.read = true
@@ -292,8 +299,9 @@ func docExample_ManagedObjectContext_refresh(context: ManagedObjectContext, serv
 }
 
 // Sources/ObjectGraph/Context/MergePolicy.swift
-func docExample_MergePolicy_MergePolicy(viewContext: ManagedObjectContext) throws {
+func docExample_MergePolicy_MergePolicy(viewContext: ManagedObjectContext, importContext: ManagedObjectContext) throws {
     viewContext.mergePolicy = .storeTrumps   // background refreshes win, local flags survive
+    importContext.mergePolicy = .objectTrumps   // a folder inserted by name updates the stored one
 }
 
 // Sources/ObjectGraph/Context/PersistentContainer.swift
@@ -524,6 +532,54 @@ func docExample_BatchFaulting_fireFaults(context: ManagedObjectContext, items: [
     let items = try context.fetch(request)
     try context.fireFaults(Array(items.prefix(50)))   // one query for the first screenful
     _ = (request, items)
+}
+
+// Sources/ObjectGraph/Fetch/BatchInsertRequest.swift
+func docExample_BatchInsertRequest_BatchInsertRequest(context: ManagedObjectContext) throws {
+    let request = BatchInsertRequest(entityName: "Note", objects: [["title": "one"], ["title": "two", "read": true]])
+    let inserted = try context.execute(request).changedObjectIDs   // two new notes
+    _ = (request, inserted)
+}
+
+// Sources/ObjectGraph/Fetch/BatchInsertRequest.swift
+func docExample_BatchInsertRequest_resultType() throws {
+    var request = BatchInsertRequest(entityName: "Note", objects: [["title": "one"]])
+    request.resultType = .count
+    _ = request
+}
+
+// Sources/ObjectGraph/Fetch/BatchInsertRequest.swift
+func docExample_BatchInsertRequest_init(context: ManagedObjectContext) throws {
+    let request = BatchInsertRequest(entityName: "Note", objects: [["title": "one", "rating": 4]])
+    try context.execute(request)
+    _ = request
+}
+
+// Sources/ObjectGraph/Fetch/BatchInsertRequest.swift
+func docExample_BatchInsertRequest_init_2(context: ManagedObjectContext) throws {
+    var n = 0
+    let request = BatchInsertRequest(entityName: "Note") { row in
+        n += 1
+        row["title"] = .string("note \(n)")
+        return n <= 1000
+    }
+    try context.execute(request)   // notes 1…1000
+    _ = (n, request)
+}
+
+// Sources/ObjectGraph/Fetch/BatchInsertRequest.swift
+func docExample_BatchInsertRequest_BatchInsertRow() throws {
+    let request = BatchInsertRequest(entityName: "Note") { row in row["title"] = "only"; return false }
+    _ = request
+}
+
+// Sources/ObjectGraph/Fetch/BatchInsertRequest.swift
+func docExample_BatchInsertRequest_subscript() throws {
+    let request = BatchInsertRequest(entityName: "Note") { row in
+        row["read"] = true
+        return false   // no rows: a row is added only when the closure returns true
+    }
+    _ = request
 }
 
 // Sources/ObjectGraph/Fetch/BatchRequests.swift
@@ -1626,6 +1682,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextAsync_refreshAllObjects", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", run: { given in try docExample_ManagedObjectContextAsync_refreshAllObjects(context: given.context) }),
     DocExample(id: "ManagedObjectContextBatch_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift", run: { given in try docExample_ManagedObjectContextBatch_execute(context: given.context) }),
     DocExample(id: "ManagedObjectContextBatch_execute_2", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift", run: { given in try docExample_ManagedObjectContextBatch_execute_2(context: given.context) }),
+    DocExample(id: "ManagedObjectContextBatchInsert_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+BatchInsert.swift", run: { given in try docExample_ManagedObjectContextBatchInsert_execute(context: given.context) }),
     DocExample(id: "ManagedObjectContextChanges_processPendingChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_processPendingChanges(context: given.context, item: given.item) }),
     DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
     DocExample(id: "ManagedObjectContextChild_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: given.viewContext, sheet: given.sheet, note: given.note, noteID: given.noteID) }),
@@ -1647,7 +1704,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContext_rollback", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_rollback(context: given.context, item: given.item) }),
     DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
     DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
-    DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext) }),
+    DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext, importContext: given.importContext) }),
     DocExample(id: "PersistentContainer_automaticallyMergesChangesIntoViewContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_automaticallyMergesChangesIntoViewContext(container: given.container) }),
     DocExample(id: "PersistentContainer_newBackgroundContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_newBackgroundContext(container: given.container, importer: given.importer) }),
     DocExample(id: "PersistentContainer_newScratchContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_newScratchContext(container: given.container) }),
@@ -1685,6 +1742,12 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectFormatFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll(context: given.context) }),
     DocExample(id: "ManagedObjectFormatFinders_truncateAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll_2(context: given.context) }),
     DocExample(id: "BatchFaulting_fireFaults", origin: "Sources/ObjectGraph/Fetch/BatchFaulting.swift", run: { given in try docExample_BatchFaulting_fireFaults(context: given.context, items: given.items) }),
+    DocExample(id: "BatchInsertRequest_BatchInsertRequest", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_BatchInsertRequest(context: given.context) }),
+    DocExample(id: "BatchInsertRequest_resultType", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_resultType() }),
+    DocExample(id: "BatchInsertRequest_init", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_init(context: given.context) }),
+    DocExample(id: "BatchInsertRequest_init_2", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_init_2(context: given.context) }),
+    DocExample(id: "BatchInsertRequest_BatchInsertRow", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_BatchInsertRow() }),
+    DocExample(id: "BatchInsertRequest_subscript", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_subscript() }),
     DocExample(id: "BatchRequests_BatchUpdateRequest", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_BatchUpdateRequest(context: given.context) }),
     DocExample(id: "BatchRequests_batchSize", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_batchSize(context: given.context) }),
     DocExample(id: "BatchRequests_resultType", origin: "Sources/ObjectGraph/Fetch/BatchRequests.swift", run: { given in try docExample_BatchRequests_resultType(context: given.context) }),

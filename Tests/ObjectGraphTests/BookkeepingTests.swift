@@ -141,8 +141,8 @@ import Testing
             #expect(note.managedObjectContext === ctx && unsaved.managedObjectContext === ctx)
             ctx.reset()
             #expect(note.managedObjectContext == nil && unsaved.managedObjectContext == nil)
-            // Changing a detached object records nothing anywhere.
-            note.title = "changed after reset"
+            // A detached object refuses changes (ResetUseTests), and the context records none.
+            #expect(throws: ObjectGraphError.self) { try note.setValue("changed after reset", forKey: "title") }
             #expect(!ctx.hasChanges)
             let again = try ctx.fetch(FetchRequest<Note>())[0]
             #expect(again !== note && again.managedObjectContext === ctx && again.title == "kept")

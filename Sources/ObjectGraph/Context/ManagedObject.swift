@@ -138,6 +138,7 @@ open class ManagedObject: CustomStringConvertible {
         guard let i = entity.attributeIndexByName[key] else {
             throw .unknownKey(entity: entity.name, key: key)
         }
+        if let message = detachedMessage { throw .objectInaccessible(message) }
         let attribute = entity.attributes[i]
         guard let coerced = value.coerced(to: attribute.type) else {
             throw .typeMismatch(
@@ -171,6 +172,7 @@ open class ManagedObject: CustomStringConvertible {
             values[index] = value
             return
         }
+        if let message = detachedMessage { usedAfterDetach(message, key: entity.attributes[index].name) }
         fireFaultIfNeeded()
         guard index < values.count else { return }
         let old = values[index]
@@ -241,10 +243,9 @@ open class ManagedObject: CustomStringConvertible {
                     entity: entity.name, key: relationship.name, expected: relationship.destinationEntityName,
                     got: object.entity.name)
             }
-            guard object.managedObjectContext === context else {
-                throw .objectInaccessible("\(object.objectID) belongs to another context than \(objectID)")
-            }
+            guard object.managedObjectContext === context else { throw .objectInaccessible(otherContextMessage(object)) }
         }
+        if let message = detachedMessage { throw .objectInaccessible(message) }
         guard let context else { return }
         try context.setToOne(self, relationshipIndex: r, to: object)
     }
@@ -410,6 +411,8 @@ open class ManagedObject: CustomStringConvertible {
 /// the objects.
 final class ContextLink {
     weak var context: ManagedObjectContext?
+    /// Why the context let go of this link's objects (see ``DetachCause``); nil while they are its.
+    var detachCause: DetachCause?
     var batchNumber = 0
     var hasUndoManager = false
 }

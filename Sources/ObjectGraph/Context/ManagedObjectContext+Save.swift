@@ -34,8 +34,7 @@ extension ManagedObjectContext {
         if let parentContext { return try saveIntoParent(parentContext) }
         guard try prepareToSave() else { return }
 
-        let plan = makeSavePlan()
-        let outcome = try store.save(plan, policy: mergePolicy)
+        let (plan, outcome) = try writeResolvingUniqueness()
         let notification = announcingJoinWrites(plan, outcome: outcome, in: apply(outcome, plan: plan))
         try? advanceReadGeneration()  // a pinned context sees its own save
         bus?.postDidSave(notification)

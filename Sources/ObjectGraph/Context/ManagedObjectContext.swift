@@ -374,7 +374,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public func delete(_ object: ManagedObject) {
         assertOnQueue()
-        precondition(object.managedObjectContext === self, "\(object) belongs to another context")
+        precondition(
+            object.managedObjectContext === self, object.detachedMessage ?? "\(object) belongs to another context")
         guard deletedByID[object.objectID] == nil, !preparingForDeletion.contains(object.objectID) else { return }
         // Every hook first, across the cascade, while the graph is still whole.
         var prepared: [ObjectID] = []
@@ -496,7 +497,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Forgets every object (unsaved changes are discarded). Objects obtained before must
-    /// not be used afterwards; use it to bound memory in long imports.
+    /// not be used afterwards: changing one stops the program (a throwing setter such as
+    /// `setValue(_:forKey:)` throws ``ObjectGraphError/objectInaccessible(_:)``), with a
+    /// message naming the reset. Use it to bound memory in long imports.
     ///
     /// ```swift
     /// for (i, record) in records.enumerated() {
@@ -505,14 +508,22 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// }
     /// ```
     public func reset() {
+        reset(cause: .reset)
+    }
+
+    /// ``reset()``, remembering `cause` for the message when an object is used afterwards.
+    func reset(cause: DetachCause) {
         assertOnQueue()
         // Every object obtained before leaves the context at once: they share the old link.
         let old = link
         old.context = nil
+        old.detachCause = cause
         link = ContextLink()
         link.context = self
         link.batchNumber = old.batchNumber
         link.hasUndoManager = old.hasUndoManager
+        // No inserted object's batch matches the old link's: a change takes the checked path.
+        old.batchNumber = -2
         registered = [:]
         newObjects.removeAll()
         updatedByID = [:]

@@ -184,6 +184,6 @@ public final class BatchImporter: Sendable {
         } else {
             try container.store.setMetadata(value, forKey: key)
         }
-        context.reset()
+        context.reset(cause: .importerBatch(name: name, batchSize: batchSize))
     }
 }

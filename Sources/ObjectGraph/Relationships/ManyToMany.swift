@@ -251,7 +251,7 @@ extension ManagedObjectContext {
             )
         }
         guard member.managedObjectContext === self, object.managedObjectContext === self else {
-            throw .objectInaccessible("\(member.objectID) belongs to another context than \(object.objectID)")
+            throw .objectInaccessible(object.otherContextMessage(member))
         }
         let pair = joinPair(object.objectID, relationshipIndex: r, member: member.objectID)
         let stored = try storeHolds(pair)

@@ -193,9 +193,7 @@ extension ManagedObjectContext {
                     entity: object.entity.name, key: object.entity.relationships[r].name,
                     expected: destination.name, got: member.entity.name)
             }
-            guard member.managedObjectContext === self else {
-                throw .objectInaccessible("\(member.objectID) belongs to another context than \(object.objectID)")
-            }
+            guard member.managedObjectContext === self else { throw .objectInaccessible(object.otherContextMessage(member)) }
             unique.append(member)
         }
         let current = try membersOfToMany(object, relationshipIndex: r)

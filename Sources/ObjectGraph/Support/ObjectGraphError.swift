@@ -43,6 +43,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case objectInaccessible(String)
     /// A batch update cannot set this key (a transient attribute, a derived count).
     case notBatchUpdatable(entity: String, key: String, reason: String)
+    /// A batch insert cannot set this key (a transient attribute, a derived count).
+    case notBatchInsertable(entity: String, key: String, reason: String)
     /// A full-text search on an entity that declares no full-text index.
     case noFullTextIndex(entity: String)
     /// A fetch request a ``FetchedResultsController`` cannot keep live (a limit, a
@@ -94,6 +96,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
         case .migrationFailed(let p, let r): return "\(p): migration failed: \(r)"
         case .objectInaccessible(let m): return "object inaccessible: \(m)"
         case .notBatchUpdatable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch update: \(reason)"
+        case .notBatchInsertable(let e, let k, let reason): return "\(e).\(k) cannot be set by a batch insert: \(reason)"
         case .invalidFetchRequest(let e, let m): return "invalid fetch request for \(e): \(m)"
         case .invalidValue(let e, let k, let rule, let m):
             return k.isEmpty ? "\(e): \(m) (\(rule))" : "\(e).\(k) \(m) (rule: \(rule))"
