@@ -41,10 +41,11 @@ import ZeaderKit
     }
 
     /// Waits (without a time limit that a slow machine would miss) until `done` holds, or gives up.
-    func wait(_ h: Harness, until done: () throws -> Bool) rethrows -> Bool {
+    /// It sleeps without holding a thread of the cooperative pool, where the download's task runs.
+    func wait(_ h: Harness, until done: () throws -> Bool) async rethrows -> Bool {
         for _ in 0..<600 {
             if try done() { return true }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
             _ = h.settle()
         }
         return false
@@ -116,7 +117,7 @@ import ZeaderKit
         #expect(try queued(h).isEmpty)
     }
 
-    @Test func aBoundKeyDownloadsTheEpisodeIntoDownloadPath() throws {
+    @Test func aBoundKeyDownloadsTheEpisodeIntoDownloadPath() async throws {
         let body = Data((0..<40_000).map { UInt8($0 % 251) })
         let server = try LoopbackHTTPServer { _ in
             .respond(status: 200, headers: [("Content-Type", "audio/mpeg")], body: body)
@@ -130,13 +131,13 @@ import ZeaderKit
         _ = queueTheEpisodeAndOpenTheQueue(h)
         #expect(h.type(.character("c")).contains("is not downloading"))
         h.type(.character("x"))
-        let downloaded = try wait(h) { try queued(h).first?.isDownloaded == true }
+        let downloaded = try await wait(h) { try queued(h).first?.isDownloaded == true }
         #expect(downloaded)
         let episode = try #require(try queued(h).first)
         let file = try #require(episode.enclosure.file)
         #expect(file.hasPrefix(folder.path))
         #expect(FileManager.default.contents(atPath: file) == body)
-        let ready = wait(h) { h.screen.contains(" ready ") }
+        let ready = await wait(h) { h.screen.contains(" ready ") }
         #expect(ready, "\(h.screen)")
         #expect(h.screen.contains("Queue (0 downloads in progress, 1 total) - 2 parallel downloads"), "\(h.screen)")
         #expect(h.type(.character("x")).contains("is downloaded already"))
@@ -147,7 +148,7 @@ import ZeaderKit
         #expect(h.type(.character("a")).contains("Automatic download off"))
     }
 
-    @Test func cCancelsTheRunningDownload() throws {
+    @Test func cCancelsTheRunningDownload() async throws {
         let server = try LoopbackHTTPServer { _ in
             .trickle(chunk: Data(repeating: 7, count: 512), interval: 0.2, count: 3000)
         }
@@ -158,12 +159,12 @@ import ZeaderKit
         try change(h) { $0.enclosureURL = server.url("/slow.mp3").absoluteString }
         _ = queueTheEpisodeAndOpenTheQueue(h)
         h.type(.character("d"))
-        let downloading = wait(h) { h.screen.contains(" downloading ") }
+        let downloading = await wait(h) { h.screen.contains(" downloading ") }
         #expect(downloading, "\(h.screen)")
         #expect(h.type(.character("D")).contains("is downloading: c cancels it first"))
         let screen = h.type(.character("c"))
         #expect(screen.contains("Canceled \(Self.episodeTitle) (d resumes it)"), "\(screen)")
-        let ended = wait(h) { h.queue.sync { h.app.podcastDownloads.tasks.isEmpty } }
+        let ended = await wait(h) { h.queue.sync { h.app.podcastDownloads.tasks.isEmpty } }
         #expect(ended)
         #expect(h.screen.contains(" canceled "), "\(h.screen)")
         #expect(try queued(h).first?.isDownloaded == false)

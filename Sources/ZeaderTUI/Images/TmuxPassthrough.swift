@@ -1,4 +1,9 @@
+import Feeds
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// tmux's passthrough (`allow-passthrough on`): a sequence wrapped in `ESC P tmux; … ESC \`,
 /// each ESC in it doubled, reaches the terminal tmux runs in, which draws the pictures tmux
@@ -70,27 +75,20 @@ public struct TmuxPassthrough: Sendable, Equatable, Hashable {
     public static func pane(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: TimeInterval = 0.5
     ) -> TmuxPassthrough? {
-        guard environment["TMUX"] != nil else { return nil }
-        var arguments = ["tmux", "display-message", "-p"]
+        guard let socket = environment["TMUX"] else { return nil }
+        // tmux finds its server by $TMUX: the one given, whatever this process's own.
+        var arguments = ["env", "TMUX=\(socket)", "tmux", "display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
         arguments.append("#{pane_top} #{pane_left} #{allow-passthrough}")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        do { try process.run() } catch { return nil }
-        guard done.wait(timeout: .now() + timeout) == .success else {
-            process.terminate()
-            return nil
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return parse(text, status: process.terminationStatus)
+        let nullDevice = Glibc.open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if nullDevice >= 0 { Glibc.close(nullDevice) } }
+        guard
+            let outcome = try? Subprocess.run(
+                arguments, standardError: nullDevice >= 0 ? nullDevice : 2, outputLimit: 4096,
+                timeout: .milliseconds(Int64(timeout * 1000))),
+            !outcome.timedOut, !outcome.outputTooLarge, case .exited(let status) = outcome.termination
+        else { return nil }
+        return parse(String(decoding: outcome.output, as: UTF8.self), status: status)
     }
 
     /// tmux's answer to `#{pane_top} #{pane_left} #{allow-passthrough}`: the pane's place

@@ -6,12 +6,13 @@ import Testing
 /// A fetcher with short limits, so failure paths finish quickly.
 func makeTestFetcher(
     maxConcurrent: Int = 8, maxPerHost: Int = 4, maxRedirects: Int = 5, idleTimeout: TimeInterval = 5,
-    totalTimeout: TimeInterval = 10, maxBodySize: Int = 1024 * 1024
+    totalTimeout: TimeInterval = 10, maxBodySize: Int = 1024 * 1024, maxHostConnections: Int? = nil
 ) -> FeedFetcher {
-    FeedFetcher(
-        configuration: FetcherConfiguration(
-            version: "9.9-test", maxConcurrent: maxConcurrent, maxPerHost: maxPerHost, maxRedirects: maxRedirects,
-            idleTimeout: idleTimeout, totalTimeout: totalTimeout, maxBodySize: maxBodySize))
+    var configuration = FetcherConfiguration(
+        version: "9.9-test", maxConcurrent: maxConcurrent, maxPerHost: maxPerHost, maxRedirects: maxRedirects,
+        idleTimeout: idleTimeout, totalTimeout: totalTimeout, maxBodySize: maxBodySize)
+    configuration.maxHostConnections = maxHostConnections
+    return FeedFetcher(configuration: configuration)
 }
 
 extension FetchOutcome {
