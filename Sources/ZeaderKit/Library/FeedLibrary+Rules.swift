@@ -118,17 +118,6 @@ extension FeedLibrary {
             }
             return ItemRules.fullArticleTargets(withServers, besides: [], selectors: selectors, in: context)
         }
-        guard !targets.isEmpty else { return FullArticleCount() }
-        let outcomes = await FullArticles.fetch(targets, with: fetcher)
-        return await context.run {
-            defer { context.reset() }
-            for (id, outcome) in outcomes { FullArticles.store(outcome, for: id, in: context) }
-            do { try context.save() } catch {
-                context.rollback()
-                return FullArticleCount()
-            }
-            let fetched = outcomes.filter { if case .success = $0.1 { true } else { false } }.count
-            return FullArticleCount(fetched: fetched, failed: outcomes.count - fetched)
-        }
+        return await FullArticles.fetchAndStore(targets, with: fetcher, in: context)
     }
 }

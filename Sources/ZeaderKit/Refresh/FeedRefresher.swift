@@ -183,18 +183,7 @@ public final class FeedRefresher: Sendable {
             let pending = (try? FullArticles.pending(of: refreshed, scopes: scopes, selectors: selectors, in: context)) ?? []
             return ItemRules.fullArticleTargets(asked, besides: pending, selectors: selectors, in: context)
         }
-        guard !targets.isEmpty else { return FullArticleCount() }
-        let outcomes = await FullArticles.fetch(targets, with: fetcher)
-        return await context.run {
-            defer { context.reset() }
-            for (id, outcome) in outcomes { FullArticles.store(outcome, for: id, in: context) }
-            do { try context.save() } catch {
-                context.rollback()
-                return FullArticleCount()
-            }
-            let fetched = outcomes.filter { if case .success = $0.1 { true } else { false } }.count
-            return FullArticleCount(fetched: fetched, failed: outcomes.count - fetched)
-        }
+        return await FullArticles.fetchAndStore(targets, with: fetcher, in: context)
     }
 
     /// Applies the retention policy to the feeds that got new items, as newsboat applies

@@ -88,6 +88,30 @@ public enum FullArticles {
         return results.withLock { $0 }
     }
 
+    /// Fetches the pages of `targets` (``fetch(_:with:)``) and stores each outcome with its item
+    /// in `context` (``store(_:for:now:in:)``), in one save; returns how many came and how many
+    /// failed (nothing counted when the save fails). Leaves `context` reset.
+    ///
+    /// ```swift
+    /// let count = await FullArticles.fetchAndStore(targets, with: fetcher, in: context)
+    /// ```
+    public static func fetchAndStore(
+        _ targets: [Target], with fetcher: FeedFetcher, in context: ManagedObjectContext
+    ) async -> FullArticleCount {
+        guard !targets.isEmpty else { return FullArticleCount() }
+        let outcomes = await fetch(targets, with: fetcher)
+        return await context.run {
+            defer { context.reset() }
+            for (id, outcome) in outcomes { store(outcome, for: id, in: context) }
+            do { try context.save() } catch {
+                context.rollback()
+                return FullArticleCount()
+            }
+            let fetched = outcomes.filter { if case .success = $0.1 { true } else { false } }.count
+            return FullArticleCount(fetched: fetched, failed: outcomes.count - fetched)
+        }
+    }
+
     /// Stores `outcome` with the item: the article, or why there is none (the feed's content
     /// stays either way). Does not save. Call on `context`'s queue.
     public static func store(
