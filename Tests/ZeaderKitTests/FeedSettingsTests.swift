@@ -59,6 +59,20 @@ import Testing
         #expect(FetchError.httpStatus(401, url: URL(string: url)!).description.contains(shown))
     }
 
+    /// A feed without a title is shown by its URL (the reader's lists, the podcast queue):
+    /// never with the password in it.
+    @Test func anUntitledFeedIsShownWithoutItsPassword() throws {
+        let store = try ZeaderStore.inMemory()
+        let context = store.container.viewContext
+        try context.performAndWait {
+            let server = context.insert(Server.self)
+            server.url = "https://alice:secret@example.org/feed"
+            #expect(server.displayTitle == "https://alice:***@example.org/feed")
+            server.title = "Alice's feed"
+            #expect(server.displayTitle == "Alice's feed")
+        }
+    }
+
     @Test func feedOverTagOverAllOverGlobal() throws {
         var scopes = FeedSettingsScopes()
         scopes.add(.feed("https://a/"), try FeedSettings(parsing: "timeout 3"))

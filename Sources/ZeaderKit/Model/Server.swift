@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import ObjectGraph
 
@@ -33,8 +34,9 @@ public final class Server: ManagedObject {
     @Managed("tags") public var tags: String?
     @ToMany("feedItems") public var feedItems: [FeedItem]
 
-    /// The title to show: the feed's title, else its URL.
-    public var displayTitle: String { (title?.isEmpty == false ? title : nil) ?? url }
+    /// The title to show: the feed's title, else its URL with any password masked
+    /// (``RedactedURL``), since screens and listings show it.
+    public var displayTitle: String { (title?.isEmpty == false ? title : nil) ?? RedactedURL.text(url) }
 }
 
 /// One article of a feed.
