@@ -70,9 +70,8 @@ struct IgnoreCommand: ParsableCommand {
             } catch {
                 throw CommandOutput.fail("ignore list", error)
             }
-            var out = stored.map { "\($0.number)  \(TerminalText.line($0.rule.line))\n" }.joined()
-            out += configRules.map { "-  \(TerminalText.line($0.line))  (config)\n" }.joined()
-            CommandOutput.write(out)
+            CommandOutput.write(
+                RuleListing.text(stored: stored.map { ($0.number, $0.rule.line) }, config: configRules.map(\.line)))
         }
     }
 

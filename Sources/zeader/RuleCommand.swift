@@ -62,11 +62,10 @@ struct RuleCommand: ParsableCommand {
             } catch {
                 throw CommandOutput.fail("rule list", error)
             }
-            var out = stored.map { "\($0.number)  \(TerminalText.line($0.rule.line))\n" }.joined()
             let configRules =
                 config.ignoreRules.map(FeedLibrary.StoredRule.ignore) + config.itemRules.map(FeedLibrary.StoredRule.acting)
-            out += configRules.map { "-  \(TerminalText.line($0.line))  (config)\n" }.joined()
-            CommandOutput.write(out)
+            CommandOutput.write(
+                RuleListing.text(stored: stored.map { ($0.number, $0.rule.line) }, config: configRules.map(\.line)))
         }
     }
 

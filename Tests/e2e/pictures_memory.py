@@ -6,17 +6,14 @@ peak exceeds none's by more than 40 MB.
 
 usage: Tests/e2e/pictures_memory.py    env: ZEADER=.build/debug/zeader
 """
-import fcntl
 import http.server
 import os
 import select
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import threading
 import time
 import zlib
@@ -60,17 +57,7 @@ def serve():
 
 
 def peak_rss(env):
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 800, 800))
-    pid = os.fork()
-    if pid == 0:
-        os.close(master)
-        os.setsid()
-        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-        for fd in (0, 1, 2):
-            os.dup2(slave, fd)
-        os.execve(tui_pictures.ZEADER, [tui_pictures.ZEADER], env)
-    os.close(slave)
+    pid, master = tui_pictures.spawn_on_pty([tui_pictures.ZEADER], env, pixels=(800, 800))
     peak = 0
     start = time.monotonic()
     steps = [(1.0, b"\r"), (1.5, b"\r")] + [(3.0 + 0.8 * n, b"\x1b[6~") for n in range(60)]

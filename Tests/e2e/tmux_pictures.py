@@ -14,17 +14,14 @@ that answers the graphics query OK and the status report (`ESC [ 5 n`).
 The feed and the picture come from an HTTP server on 127.0.0.1 (tui_pictures.py's).
 usage: Tests/e2e/tmux_pictures.py    env: ZEADER=.build/debug/zeader
 """
-import fcntl
 import os
 import re
 import select
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -43,18 +40,8 @@ def run_in_tmux(home, passthrough, failures):
     with open(conf, "w") as f:
         f.write("set -g allow-passthrough %s\nset -g status off\nset -sg escape-time 10\n" % passthrough)
     env = tp.environment(home, {})
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 600, 800))
-    pid = os.fork()
-    if pid == 0:
-        os.close(master)
-        os.setsid()
-        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-        for fd in (0, 1, 2):
-            os.dup2(slave, fd)
-        os.execve(shutil.which("tmux"), ["tmux", "-S", sock, "-f", conf, "new-session", "sleep 600", ";",
-                                         "split-window", "-h", "-l", "60", tp.ZEADER], env)
-    os.close(slave)
+    pid, master = tp.spawn_on_pty(["tmux", "-S", sock, "-f", conf, "new-session", "sleep 600", ";",
+                                   "split-window", "-h", "-l", "60", tp.ZEADER], env)
     output = bytearray()
     marks = {}
 

@@ -102,15 +102,12 @@ def environment(home, extra):
     return env
 
 
-def run_reader(env, answers, scroll=0):
-    """The reader on a new pty (40 rows, 100 columns): answers its queries with `answers`,
-    opens the first item, and returns what it wrote until a picture came (or BOUND), then
-    scrolled down one line at a time until the picture's top `scroll` rows were above the
-    window, then left the article and quit; with the offsets in it where the scrolling, the
-    leaving and the quitting began."""
+def spawn_on_pty(argv, env, pixels=(600, 800)):
+    """`argv` (its program found on PATH) on a new pty of 40 rows and 100 columns, `pixels`
+    wide and high (the pixel size is what kitty and iTerm2 follow): its pid and the pty's
+    master end."""
     master, slave = os.openpty()
-    # 40 rows and 100 columns of 6 x 20 pixels (the pixel size is what kitty and iTerm2 follow).
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 600, 800))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, pixels[0], pixels[1]))
     pid = os.fork()
     if pid == 0:
         os.close(master)
@@ -118,8 +115,18 @@ def run_reader(env, answers, scroll=0):
         fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
         for fd in (0, 1, 2):
             os.dup2(slave, fd)
-        os.execve(ZEADER, [ZEADER], env)
+        os.execve(shutil.which(argv[0]) or argv[0], argv, env)
     os.close(slave)
+    return pid, master
+
+
+def run_reader(env, answers, scroll=0):
+    """The reader on a new pty (40 rows, 100 columns): answers its queries with `answers`,
+    opens the first item, and returns what it wrote until a picture came (or BOUND), then
+    scrolled down one line at a time until the picture's top `scroll` rows were above the
+    window, then left the article and quit; with the offsets in it where the scrolling, the
+    leaving and the quitting began."""
+    pid, master = spawn_on_pty([ZEADER], env)
     output = bytearray()
     marks = {}
 

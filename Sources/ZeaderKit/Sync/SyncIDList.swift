@@ -2,7 +2,7 @@ import Foundation
 
 /// A set of server item ids as compact text for store metadata: sorted, each the
 /// difference from the one before, in base 36, comma-separated (FreshRSS's ids are
-/// microsecond times, so 20,000 of them take about 120 KB).
+/// microsecond times, close together: their differences are short).
 ///
 /// ```swift
 /// let text = SyncIDList.encode([31, 7])          // "7,o"

@@ -28,7 +28,7 @@ public struct ImageLimits: Sendable, Equatable {
         self.maximumFrames = maximumFrames
     }
 
-    /// The reader's limits: a 4096 × 4096 picture at most (64 MiB of pixels, freed once encoded).
+    /// The reader's limits: a 4096 × 4096 picture at most (its pixels freed once encoded).
     public static let `default` = ImageLimits()
 }
 
