@@ -523,6 +523,15 @@ case "refresh-index":
         folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 5,
         batch: rest.dropFirst(2).first.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }, variants: variants,
         savedServers: mode == "saved" || mode == "saved-index")
+case "history":
+    let rest = Array(arguments.dropFirst())
+    guard let folder = rest.first else {
+        print("usage: zeader-bench history FOLDER [ROUNDS [PASSES]]")
+        exit(2)
+    }
+    try historyBenchmark(
+        folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 3,
+        passes: rest.dropFirst(2).first.flatMap { Int($0) } ?? 5)
 case "parse":
     let rest = Array(arguments.dropFirst())
     guard let folder = rest.first else {
@@ -541,7 +550,7 @@ case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | parse FOLDER [ROUNDS [DUMP]] | extract FOLDER [ROUNDS]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | history FOLDER [ROUNDS [PASSES]] | parse FOLDER [ROUNDS [DUMP]] | extract FOLDER [ROUNDS]"
     )
     exit(2)
 }

@@ -81,6 +81,20 @@ func docExample_ManagedObjectFormatFinders_findFirst_3(server: Server, url: URL)
     _ = (url, server)
 }
 
+// Sources/ObjectGraph/History/PersistentHistory.swift
+func docExample_PersistentHistory_PersistentHistoryTracking(container: PersistentContainer, model: ManagedObjectModel, url: URL) throws {
+    let container = try PersistentContainer(
+        model: model, store: .file(url), history: PersistentHistoryTracking(tombstones: ["Note": ["title"]]))
+    _ = container
+}
+
+// Sources/ObjectGraph/History/PersistentHistory.swift
+func docExample_PersistentHistory_HistoryToken(store: PersistentStore, data: Data) throws {
+    let token = try store.currentHistoryToken()
+    let data = try JSONEncoder().encode(token)
+    _ = (token, data)
+}
+
 // Sources/ObjectGraph/Import/ImportValue.swift
 func docExample_ImportValue_init(data: Data) throws {
     let any = try JSONSerialization.jsonObject(with: data)
@@ -210,6 +224,8 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "PersistentContainer_PersistentContainer", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_PersistentContainer(container: given.container, model: given.model, url: given.url) }),
     DocExample(id: "PersistentContainer_init", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_init(model: given.model, url: given.url) }),
     DocExample(id: "ManagedObjectFormatFinders_findFirst_3", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_findFirst_3(server: given.server, url: given.url) }),
+    DocExample(id: "PersistentHistory_PersistentHistoryTracking", origin: "Sources/ObjectGraph/History/PersistentHistory.swift", run: { given in try docExample_PersistentHistory_PersistentHistoryTracking(container: given.container, model: given.model, url: given.url) }),
+    DocExample(id: "PersistentHistory_HistoryToken", origin: "Sources/ObjectGraph/History/PersistentHistory.swift", run: { given in try docExample_PersistentHistory_HistoryToken(store: given.store, data: given.data) }),
     DocExample(id: "ImportValue_init", origin: "Sources/ObjectGraph/Import/ImportValue.swift", run: { given in try docExample_ImportValue_init(data: given.data) }),
     DocExample(id: "ImportValue_init_2", origin: "Sources/ObjectGraph/Import/ImportValue.swift", run: { given in try docExample_ImportValue_init_2(record: given.record) }),
     DocExample(id: "ManagedObjectImport_ImportOptions", origin: "Sources/ObjectGraph/Import/ManagedObject+Import.swift", run: { given in try docExample_ManagedObjectImport_ImportOptions(rfc822Formatter: given.rfc822Formatter) }),

@@ -936,6 +936,61 @@ func docExample_Prefetching_prefetch(context: ManagedObjectContext) throws {
     _ = servers
 }
 
+// Sources/ObjectGraph/History/PersistentHistory.swift
+func docExample_PersistentHistory_HistoryTransaction(store: PersistentStore) throws {
+    let token = try store.currentHistoryToken()
+    for transaction in try store.history(HistoryFetchRequest(after: token)) {
+        print(transaction.author ?? "-", transaction.changes.count)
+    }
+    _ = token
+}
+
+// Sources/ObjectGraph/History/PersistentHistory.swift
+func docExample_PersistentHistory_HistoryFetchRequest(store: PersistentStore) throws {
+    var request = HistoryFetchRequest(after: try store.currentHistoryToken())
+    request.excludedAuthors = ["sync"]        // not the changes sync itself applied
+    request.entityNames = ["FeedItem"]
+    _ = request
+}
+
+// Sources/ObjectGraph/History/PersistentStore+History.swift
+func docExample_PersistentStoreHistory_startRecordingHistory(store: PersistentStore) throws {
+    try store.startRecordingHistory(PersistentHistoryTracking(tombstones: ["Note": ["title"]]))
+}
+
+// Sources/ObjectGraph/History/PersistentStore+History.swift
+func docExample_PersistentStoreHistory_stopRecordingHistory(store: PersistentStore) throws {
+    try store.stopRecordingHistory()
+}
+
+// Sources/ObjectGraph/History/PersistentStore+History.swift
+func docExample_PersistentStoreHistory_currentHistoryToken(store: PersistentStore) throws {
+    let resumeFrom = try store.currentHistoryToken()
+    _ = resumeFrom
+}
+
+// Sources/ObjectGraph/History/PersistentStore+History.swift
+func docExample_PersistentStoreHistory_history(store: PersistentStore) throws {
+    var token = try store.currentHistoryToken()
+    let transactions = try store.history(HistoryFetchRequest(after: token))
+    token = transactions.last?.token ?? token
+    _ = (token, transactions)
+}
+
+// Sources/ObjectGraph/History/PersistentStore+History.swift
+func docExample_PersistentStoreHistory_deleteHistory(store: PersistentStore) throws {
+    if let seenByEveryReader = try store.currentHistoryToken() { try store.deleteHistory(before: seenByEveryReader) }
+}
+
+// Sources/ObjectGraph/History/PersistentStore+History.swift
+func docExample_PersistentStoreHistory_oldestHistoryToken(store: PersistentStore) throws {
+    let seen = try store.currentHistoryToken()
+    if let oldest = try store.oldestHistoryToken(), let seen, oldest.transactionNumber > seen.transactionNumber + 1 {
+        print("history was deleted past what was seen: refetch everything")
+    }
+    _ = seen
+}
+
 // Sources/ObjectGraph/Import/BatchImporter.swift
 func docExample_BatchImporter_BatchImporter(container: PersistentContainer, context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
     let importer = BatchImporter(container: container, name: "restore-2024-05-01", batchSize: 5_000)
@@ -1800,6 +1855,14 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextValues_init", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift", run: { given in try docExample_ManagedObjectContextValues_init(id: given.id) }),
     DocExample(id: "ManagedObjectContextValues_fetchValues", origin: "Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift", run: { given in try docExample_ManagedObjectContextValues_fetchValues(context: given.context) }),
     DocExample(id: "Prefetching_prefetch", origin: "Sources/ObjectGraph/Fetch/Prefetching.swift", run: { given in try docExample_Prefetching_prefetch(context: given.context) }),
+    DocExample(id: "PersistentHistory_HistoryTransaction", origin: "Sources/ObjectGraph/History/PersistentHistory.swift", run: { given in try docExample_PersistentHistory_HistoryTransaction(store: given.store) }),
+    DocExample(id: "PersistentHistory_HistoryFetchRequest", origin: "Sources/ObjectGraph/History/PersistentHistory.swift", run: { given in try docExample_PersistentHistory_HistoryFetchRequest(store: given.store) }),
+    DocExample(id: "PersistentStoreHistory_startRecordingHistory", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_startRecordingHistory(store: given.store) }),
+    DocExample(id: "PersistentStoreHistory_stopRecordingHistory", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_stopRecordingHistory(store: given.store) }),
+    DocExample(id: "PersistentStoreHistory_currentHistoryToken", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_currentHistoryToken(store: given.store) }),
+    DocExample(id: "PersistentStoreHistory_history", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_history(store: given.store) }),
+    DocExample(id: "PersistentStoreHistory_deleteHistory", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_deleteHistory(store: given.store) }),
+    DocExample(id: "PersistentStoreHistory_oldestHistoryToken", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_oldestHistoryToken(store: given.store) }),
     DocExample(id: "BatchImporter_BatchImporter", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_BatchImporter(container: given.container, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
     DocExample(id: "BatchImporter_init", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_init(container: given.container, importer: given.importer) }),
     DocExample(id: "BatchImporter_Marker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_Marker(importer: given.importer) }),

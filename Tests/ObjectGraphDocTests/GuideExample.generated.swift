@@ -135,6 +135,25 @@ func objectGraphGuideExample() async throws {
     try notes.viewContext.performAndWait {
         print(try Note.count(where: "pinned == %@", true, in: notes.viewContext))   // 1
     }
+    let tracked = try PersistentContainer(
+        model: model, store: .file(url), history: PersistentHistoryTracking(tombstones: ["Memo": ["title"]]))
+    let since = try tracked.store.currentHistoryToken()
+    try tracked.viewContext.performAndWait {
+        let ctx = tracked.viewContext
+        ctx.transactionAuthor = "importer"
+        let memo = ctx.insert(Memo.self)
+        memo.title = "Tracked"
+        try ctx.save()
+        ctx.delete(memo)
+        try ctx.save()
+    }
+    var request = HistoryFetchRequest(after: since)
+    request.authors = ["importer"]
+    for transaction in try tracked.store.history(request) {
+        for change in transaction.changes { print(change.kind, change.tombstone["title"] ?? .null) }
+    }
+    // insert, then delete with the title the memo had
+    if let last = try tracked.store.currentHistoryToken() { try tracked.store.deleteHistory(before: last) }
     try context.performAndWait {
         let duplicate = context.insert(Topic.self)
         duplicate.name = "Inbox"

@@ -44,7 +44,8 @@ extension ManagedObjectContext {
                 entity, attributes: attributes, values: values, target: target, size: max(1, size), keys: keys,
                 resultType: request.resultType)
         }
-        let (previous, counts) = try store.batchUpdate(entity, attributes: attributes, groups: [(values, target)])
+        let (previous, counts) = try store.batchUpdate(
+            entity, attributes: attributes, groups: [(values, target)], author: transactionAuthor)
         let changed = previous.groups.flatMap(\.keys).map { ObjectID(entity: entity, rawValue: $0) }
         guard !changed.isEmpty else { return BatchResult(changedObjectIDs: []) }  // nothing to announce or undo
         recordBatchStep(.revertBatchUpdate(previous))
@@ -64,7 +65,7 @@ extension ManagedObjectContext {
             // Each batch's rows stop matching (their values no longer differ), so the same
             // query finds the next ones; a short batch was the last.
             let (previous, counts) = try store.batchUpdate(
-                entity, attributes: attributes, groups: [(values, target)], limit: size)
+                entity, attributes: attributes, groups: [(values, target)], limit: size, author: transactionAuthor)
             let changed = previous.groups.flatMap(\.keys).map { ObjectID(entity: entity, rawValue: $0) }
             if changed.isEmpty { break }
             announceBatch(updated: changed, keys: keys, counts: counts)
@@ -89,7 +90,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         let entity = try model.entity(named: request.entityName)
         let target = try batchTarget(entity: entity, predicate: request.predicate)
-        let (removed, counts) = try store.batchDelete(entity, target: target)
+        let (removed, counts) = try store.batchDelete(entity, target: target, author: transactionAuthor)
         guard !removed.requestedKeys.isEmpty else { return BatchResult(changedObjectIDs: []) }  // nothing to announce or undo
         recordBatchStep(.restoreBatchDelete(removed))
         announceBatch(removed, counts: counts)
@@ -106,18 +107,19 @@ extension ManagedObjectContext {
             switch step {
             case .revertBatchUpdate(let change):
                 let (previous, counts) = try store.batchUpdate(
-                    change.entity, attributes: change.attributes, groups: change.groups.map { ($0.values, .keys($0.keys)) })
+                    change.entity, attributes: change.attributes, groups: change.groups.map { ($0.values, .keys($0.keys)) },
+                    author: transactionAuthor)
                 undoManager?.registerUndo(.batch(.revertBatchUpdate(previous)), in: self)
                 announceBatch(
                     updated: previous.groups.flatMap(\.keys).map { ObjectID(entity: change.entity, rawValue: $0) },
                     keys: Set(change.attributes.map { change.entity.attributes[$0].name }), counts: counts)
             case .restoreBatchDelete(let removed):
                 guard let entity = removed.deleted.first?.entity else { return }
-                let counts = try store.restore(removed)
+                let counts = try store.restore(removed, author: transactionAuthor)
                 undoManager?.registerUndo(.batch(.repeatBatchDelete(entity, removed.requestedKeys)), in: self)
                 announceRestore(removed, counts: counts)
             case .repeatBatchDelete(let entity, let keys):
-                let (removed, counts) = try store.batchDelete(entity, target: .keys(keys))
+                let (removed, counts) = try store.batchDelete(entity, target: .keys(keys), author: transactionAuthor)
                 undoManager?.registerUndo(.batch(.restoreBatchDelete(removed)), in: self)
                 announceBatch(removed, counts: counts)
             }

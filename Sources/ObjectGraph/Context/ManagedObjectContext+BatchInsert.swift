@@ -24,7 +24,9 @@ extension ManagedObjectContext {
         switch request.source {
         case .dictionaries(let objects):
             var iterator = objects.makeIterator()
-            outcome = try store.batchInsert(entity, conflict: conflict, rowsPerStatement: Self.rowsPerBatchInsert) {
+            outcome = try store.batchInsert(
+                entity, conflict: conflict, rowsPerStatement: Self.rowsPerBatchInsert, author: transactionAuthor
+            ) {
                 (row) throws(ObjectGraphError) -> Bool in
                 guard let object = iterator.next() else { return false }
                 for (key, value) in object {
@@ -35,7 +37,9 @@ extension ManagedObjectContext {
                 return true
             }
         case .filling(let fill):
-            outcome = try store.batchInsert(entity, conflict: conflict, rowsPerStatement: Self.rowsPerBatchInsert) {
+            outcome = try store.batchInsert(
+                entity, conflict: conflict, rowsPerStatement: Self.rowsPerBatchInsert, author: transactionAuthor
+            ) {
                 (row) throws(ObjectGraphError) -> Bool in fill(&row)
             }
         }

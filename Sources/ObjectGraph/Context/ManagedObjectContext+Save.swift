@@ -45,6 +45,8 @@ extension ManagedObjectContext {
     /// What this save asks of the store (see ``SavePlan``).
     func makeSavePlan() -> SavePlan {
         var plan = SavePlan()
+        plan.author = transactionAuthor
+        plan.contextName = name
         plan.deletedIDs = Set(deletedByID.keys)
         plan.joinWrites = joinWritesForSave()
         plan.orderWrites = orderWritesForSave()

@@ -37,6 +37,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public let queue: DispatchQueue
     /// A name for debugging and for filtering notifications.
     public var name: String?
+    /// Who this context's saves are by, in the persistent history (``HistoryTransaction/author``):
+    /// a reader of the history can leave out its own changes.
+    public var transactionAuthor: String?
     /// How conflicts with changes saved elsewhere are resolved when this context saves.
     public var mergePolicy: MergePolicy = .error
     /// Records changes for undo/redo; nil (off) unless set.

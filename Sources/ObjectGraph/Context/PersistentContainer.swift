@@ -27,12 +27,15 @@ public final class PersistentContainer: Sendable {
     private let autoMergeToken = Mutex<ObservationToken?>(nil)
     private let watcher = Mutex<TimerBox?>(nil)
     private let lastDataVersion = Mutex<Int64?>(nil)
+    /// The last history transaction the watch of other processes has seen.
+    let lastSeenHistory = Mutex<HistoryToken?>(nil)
 
     /// Checks that the model's classes match it (``ManagedObjectModel/checkClassesMatch()``),
     /// opens the store and builds the stack. `viewQueue` is the view context's queue
     /// (a private serial queue unless you pass one, e.g. `.main`). With `readOnly` (or a
     /// file this process may not write) contexts can fetch, and saving throws
-    /// ``ObjectGraphError/readOnlyStore(path:)``.
+    /// ``ObjectGraphError/readOnlyStore(path:)``. With `history`, the store records
+    /// persistent history (``PersistentHistoryTracking``).
     ///
     /// ```swift
     /// let reader = try PersistentContainer(model: model, store: .file(url), readOnly: true)
@@ -40,11 +43,12 @@ public final class PersistentContainer: Sendable {
     /// ```
     public init(
         model: ManagedObjectModel, store location: StoreLocation, migrator: StoreMigrator? = nil,
-        viewQueue: DispatchQueue? = nil, readOnly: Bool = false
+        viewQueue: DispatchQueue? = nil, readOnly: Bool = false, history: PersistentHistoryTracking? = nil
     ) throws(ObjectGraphError) {
         try model.checkClassesMatch()
         self.model = model
         self.store = try PersistentStore(model: model, location: location, migrator: migrator, readOnly: readOnly)
+        if let history, store.historyTracking.withLock({ $0 }) != history { try store.startRecordingHistory(history) }
         self.bus = ChangeBus()
         let queue = viewQueue ?? DispatchQueue(label: "ObjectGraph.view")
         let placeholder = ContextBox()
@@ -155,6 +159,8 @@ public final class PersistentContainer: Sendable {
     public func startWatchingOtherProcesses(interval: TimeInterval = 0.25) {
         guard case .file = store.location else { return }
         lastDataVersion.withLock { $0 = writerDataVersion() }
+        let token = try? store.currentHistoryToken()
+        lastSeenHistory.withLock { $0 = token }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ObjectGraph.watch"))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
         timer.setEventHandler { [weak self] in self?.checkForOtherProcessCommits() }
@@ -184,12 +190,7 @@ public final class PersistentContainer: Sendable {
             defer { last = version }
             return last != nil && last != version
         }
-        if changed {
-            bus.postDidSave(
-                DidSaveNotification(
-                    contextID: nil, contextName: "other process", inserted: [], updated: [:], deleted: [],
-                    isFromOtherProcess: true))
-        }
+        if changed { bus.postDidSave(otherProcessNotification()) }
         return changed
     }
 

@@ -63,9 +63,11 @@ extension PersistentStore {
     /// alone) with the derived counts it affected. With a `limit`, each group changes at
     /// most that many of its rows (the first the query plan yields; not for inheritance).
     func batchUpdate(
-        _ entity: Entity, attributes: [Int], groups: [(values: [Value], target: BatchTarget)], limit: Int? = nil
+        _ entity: Entity, attributes: [Int], groups: [(values: [Value], target: BatchTarget)], limit: Int? = nil,
+        author: String? = nil
     ) throws(ObjectGraphError) -> (previous: BatchUpdateChange, counts: StoredCounts) {
         let model = self.model
+        let history = historyRecord(author: author, contextName: "batch update")
         return try write { db in
             var writer = BatchWriter(model: model, db: db)
             var previous = BatchUpdateChange(entity: entity, attributes: attributes, groups: [])
@@ -73,32 +75,40 @@ extension PersistentStore {
                 previous.groups += try writer.update(
                     entity, attributes: attributes, values: group.values, target: group.target, limit: limit)
             }
+            try history?.recordBatchUpdate(previous, in: db)
             return (previous, try writer.finishCounts())
         }
     }
 
     /// Deletes the targeted rows (with the delete rules of the entity's relationships) in
     /// one transaction and returns what was removed.
-    func batchDelete(_ entity: Entity, target: BatchTarget) throws(ObjectGraphError) -> (
+    func batchDelete(_ entity: Entity, target: BatchTarget, author: String? = nil) throws(ObjectGraphError) -> (
         removed: BatchDeleteChange, counts: StoredCounts
     ) {
         let model = self.model
+        let history = historyRecord(author: author, contextName: "batch delete")
         return try write { db in
             var writer = BatchWriter(model: model, db: db)
             var removed = BatchDeleteChange()
             let keys = try writer.keys(of: entity, target: target)
+            // Read before the rows go: their tombstones.
+            var record = history
+            try record?.recordDeletions(of: entity, keys: keys, in: db)
             try writer.delete(entity, keys: keys, into: &removed)
+            try record?.recordCascade(of: removed, besides: entity, keys: keys, in: db)
             if entity.inheritance != nil { removed.requested = keys }
             return (removed, try writer.finishCounts())
         }
     }
 
     /// Puts back what a batch delete removed.
-    func restore(_ removed: BatchDeleteChange) throws(ObjectGraphError) -> StoredCounts {
+    func restore(_ removed: BatchDeleteChange, author: String? = nil) throws(ObjectGraphError) -> StoredCounts {
         let model = self.model
+        let history = historyRecord(author: author, contextName: "batch delete undone")
         return try write { db in
             var writer = BatchWriter(model: model, db: db)
             try writer.restore(removed)
+            try history?.recordRestore(removed, in: db)
             return try writer.finishCounts()
         }
     }

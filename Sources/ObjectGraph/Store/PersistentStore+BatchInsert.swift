@@ -22,10 +22,11 @@ extension PersistentStore {
     /// Inserts the rows `next` fills (until it returns false) into `entity`'s table in one
     /// transaction, with multi-row INSERTs of up to `rowsPerStatement` rows.
     func batchInsert(
-        _ entity: Entity, conflict: BatchInsertConflict, rowsPerStatement: Int,
+        _ entity: Entity, conflict: BatchInsertConflict, rowsPerStatement: Int, author: String? = nil,
         next: (inout BatchInsertRow) throws(ObjectGraphError) -> Bool
     ) throws(ObjectGraphError) -> BatchInsertOutcome {
         let tableEntity = model.tableEntities.first { $0.tableName == entity.tableName } ?? entity
+        let history = historyRecord(author: author, contextName: "batch insert")
         return try write { db in
             var writer = try BatchInserter(
                 entity: entity, tableEntity: tableEntity, conflict: conflict, rowsPerStatement: rowsPerStatement, db: db)
@@ -42,6 +43,7 @@ extension PersistentStore {
             }
             if !pending.isEmpty { try writer.insert(pending) }
             try writer.finish()
+            try history?.recordBatchInsert(writer.outcome, of: entity, in: db)
             return writer.outcome
         }
     }

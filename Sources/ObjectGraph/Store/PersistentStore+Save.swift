@@ -47,6 +47,9 @@ struct SavePlan {
     var joinWrites: [JoinWrite] = []
     /// Orders of ordered many-to-many relationships to write.
     var orderWrites: [OrderWrite] = []
+    /// Who saves, for the history (``ManagedObjectContext/transactionAuthor`` and the context's name).
+    var author: String?
+    var contextName: String?
 }
 
 /// What the store did with a ``SavePlan``: the permanent IDs it allocated, each update's
@@ -78,6 +81,7 @@ extension PersistentStore {
             // what waits, on this same writer, so no save leaves rows after that.
             execution.defersFullTextIndexing = batchLimit > 1 && bulkWriteDefersIndexing.withLock { $0 }
             execution.fullTextBatchLimit = batchLimit
+            execution.history = historyRecord(author: plan.author, contextName: plan.contextName)
             try execution.run()
             return execution.outcome
         }
@@ -102,6 +106,8 @@ struct SaveExecution {
     /// The tables (lowercased) that have triggers now: the others take `INSERT OR FAIL`
     /// (see ``insertRows()``). Nil: unknown, every table takes a plain `INSERT`.
     var tablesWithTriggers: Set<String>?
+    /// The history of this save, when the store records history (History/SaveExecution+History.swift).
+    var history: HistoryRecord?
     private(set) var outcome = SaveOutcome()
     /// Each derived count's deltas per parent. A model has a handful of counts: a linear
     /// search finds a count's entry.
@@ -126,12 +132,14 @@ struct SaveExecution {
         try FullTextIndexSchema.withSaveIndexingInserts { try insertRows() }
         try indexInsertedRows()
         try updateRows()
+        try recordDeletionsInHistory()
         try deleteRows()
         try writeJoinChanges()
         if !conflicts.isEmpty { throw ObjectGraphError.mergeConflict(conflicts) }
         try applyCounterDeltas()
         outcome.counterValues = try manyToManyCounts.finish(self)
         try readBackCounters()
+        try writeHistory()
     }
 
     // MARK: Keys

@@ -58,6 +58,11 @@ public final class PersistentStore: Sendable {
     let fetchStatements = FetchStatementCache()
     /// The tables of the main schema that have triggers, as of its `schema_version`
     /// (``SaveExecution/tablesWithTriggers(in:cache:)``).
+    /// The persistent history this store records (nil: none), read when it opens.
+    let historyTracking = Mutex<PersistentHistoryTracking?>(nil)
+    /// Names this store object's transactions in the history, so it can tell them from
+    /// those of other processes (or other stacks on the same file).
+    let historyWriterID = UUID().uuidString
     let triggerTables = Mutex<(schemaVersion: Int64, tables: Set<String>)?>(nil)
     /// How long any connection waits for another connection's (or process's) lock
     /// before giving up with "database is locked", in seconds.
@@ -93,6 +98,8 @@ public final class PersistentStore: Sendable {
     {
         self.model = model
         self.location = location
+        // Whether the store records history, read in the transaction that opens it.
+        let tracking: PersistentHistoryTracking?
         var config = Configuration()
         config.label = "ObjectGraph"
         config.busyMode = .timeout(Self.busyTimeout)
@@ -110,6 +117,7 @@ public final class PersistentStore: Sendable {
                     try FullTextIndexSchema.update(model: model, in: db)
                     return try Self.identifier(in: db, location: location)
                 }
+                tracking = nil
                 writer = queue
             case .file(let url):
                 let path = url.path
@@ -128,13 +136,15 @@ public final class PersistentStore: Sendable {
                     try Self.inspectExistingFile(path: path, model: model, migrator: nil, readOnly: true)
                     config.readonly = true
                     let queue = try DatabaseQueue(path: Self.readOnlyOpenPath(path), configuration: config)
-                    identifier = try queue.read { db in try Self.identifier(in: db, location: location) }
+                    (identifier, tracking) = try queue.read { db in
+                        (try Self.identifier(in: db, location: location), try HistorySchema.tracking(in: db))
+                    }
                     writer = queue
                     break
                 }
                 try Self.inspectExistingFile(path: path, model: model, migrator: migrator, readOnly: false)
                 let pool = try DatabasePool(path: path, configuration: config)
-                identifier = try pool.write { db in
+                (identifier, tracking) = try pool.write { db in
                     if try !db.tableExists(Self.metadataTable) {
                         try Self.createSchema(model: model, in: db)
                     } else {
@@ -143,13 +153,14 @@ public final class PersistentStore: Sendable {
                     if try FullTextIndexSchema.needsWork(model: model, in: db) {
                         try FullTextIndexSchema.update(model: model, in: db)
                     }
-                    return try Self.identifier(in: db, location: location)
+                    return (try Self.identifier(in: db, location: location), try HistorySchema.tracking(in: db))
                 }
                 writer = pool
             }
         } catch {
             throw ObjectGraphError.wrapping(error, path: location.path)
         }
+        historyTracking.withLock { $0 = tracking }
     }
 
     /// Gives a store made before identifiers existed its UUID (in the write that opens it).

@@ -23,6 +23,7 @@ enum SchemaDifference {
                 .map { $0["name"] as String })
         func isInternal(_ table: String) -> Bool {
             table == PersistentStore.metadataTable || table == "Z_PRIMARYKEY" || table.hasPrefix(KeptCountSchema.prefix)
+                || table.hasPrefix(HistorySchema.prefix)
                 || virtualTables.contains(table)
                 || virtualTables.contains { table.hasPrefix($0 + "_") }
         }

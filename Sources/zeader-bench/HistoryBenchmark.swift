@@ -1,0 +1,65 @@
+// What persistent history costs a refresh: the feeds of a folder are parsed once, then
+// stored as a refresh stores them (one save per feed through ``ItemImport/upsert`` in a bulk
+// write) into a store without history and one recording it, in alternating passes.
+// Prints the CPU of storing each way, history's share of storing and of parsing + storing,
+// and the bytes its tables take per item.
+import Feeds
+import Foundation
+import GRDB
+import ObjectGraph
+import ZeaderKit
+
+func historyBenchmark(folder: String, rounds: Int, passes: Int) throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+        $0.hasSuffix(".xml") || $0.hasSuffix(".json") || $0.hasSuffix(".rss") || $0.hasSuffix(".atom")
+    }.sorted()
+    let datas = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)) }
+    let (feeds, parse) = measure { datas.compactMap { try? FeedParser.parse(data: $0) } }
+    let items = feeds.reduce(0) { $0 + $1.items.count } * rounds
+    print(
+        "\(feeds.count) feeds of \(folder), \(items) items stored per pass; parsing once: \(String(format: "%.3f", parse.cpu)) s CPU"
+    )
+    var cpu: [Bool: [Double]] = [false: [], true: []]
+    var historyBytes = 0
+    for _ in 0..<passes {
+        for recording in [false, true] {
+            let url = tempStore(recording ? "history-on" : "history-off")
+            defer { removeStore(url) }
+            let container = try PersistentContainer(
+                model: ZeaderModel.current, store: .file(url),
+                history: recording ? PersistentHistoryTracking(tombstones: ["FeedItem": ["guid"]]) : nil)
+            let context = container.newBackgroundContext(name: "bench")
+            let (_, storing) = try measure {
+                try container.store.withBulkWrites {
+                    try context.performAndWait { () throws in
+                        for round in 0..<rounds {
+                            for (n, feed) in feeds.enumerated() {
+                                let server = context.insert(Server.self)
+                                server.url = "https://round\(round).example/feed\(n)"
+                                _ = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
+                                try context.save()
+                                context.reset()
+                            }
+                        }
+                    }
+                }
+            }
+            cpu[recording]?.append(storing.cpu)
+            // The two stores differ only by the history's tables: the difference of their sizes.
+            _ = container.store.checkpoint(truncate: true)
+            let bytes = try readStoreFile(url) { db in
+                try (Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0) * (Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+            }
+            historyBytes += recording ? bytes : -bytes
+        }
+    }
+    let off = cpu[false]!.sorted()[cpu[false]!.count / 2]
+    let on = cpu[true]!.sorted()[cpu[true]!.count / 2]
+    let parsing = parse.cpu * Double(rounds)
+    print(String(format: "storing without history: %.3f s CPU, with: %.3f s CPU (medians of %d)", off, on, passes))
+    print(
+        String(
+            format: "history costs storing +%.1f%%, parsing + storing +%.1f%%; its tables take about %.0f bytes per item",
+            (on / max(off, 1e-9) - 1) * 100, ((parsing + on) / max(parsing + off, 1e-9) - 1) * 100,
+            Double(historyBytes) / Double(max(items * passes, 1))))
+}
