@@ -60,7 +60,7 @@ public struct FolderSyncState: Equatable, Sendable {
         case .subscribed(let url, let on):
             var feed = feeds[url, default: Feed()]
             var changed = Self.set(&feed.subscribed, on, at: stamp)
-            if !on, feed.unsubscribed.map { stamp > $0 } ?? true {
+            if !on, feed.unsubscribed.map({ stamp > $0 }) ?? true {
                 feed.unsubscribed = stamp
                 changed = true
             }
