@@ -136,7 +136,7 @@ import Testing
             let problems = ReaderConfig.check(unquoted, file: "config")
             #expect(Self.errors(problems).isEmpty, "\(unquoted): \(problems)")
             #expect(problems.contains { $0.problem.message.contains("takes one value") }, "\(unquoted): \(problems)")
-            let first = String(words[1].prefix { !$0.isWhitespace })
+            let first = words[1].split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
             let asNewsboat = try ReaderConfig.parse(directive + " \"" + first + "\"", file: "config")
             var read = try ReaderConfig.parse(unquoted, file: "config")
             read.warnings = asNewsboat.warnings

@@ -39,9 +39,9 @@ import ZeaderKit
     }
 
     @Test func aMacroFiltersTheListShown() throws {
-        let config = try ReaderConfig.parse("macro u set-filter \"unread = yes\"  # only unread\n", file: "config")
+        let config = try ReaderConfig.parse("macro u set-filter \"unread = \\\"yes\\\"\"  # only unread\n", file: "config")
         #expect(config.warnings.isEmpty, "\(config.warnings)")
-        #expect(config.articleCommands.macros[.character("u")] == [.filter("unread = yes")])
+        #expect(config.articleCommands.macros[.character("u")] == [.filter("unread = \"yes\"")])
         let h = try Harness(config: config)
         h.type(.enter)
         let all = try #require(h.queue.sync { h.app.state.items?.ids.count })
