@@ -39,7 +39,9 @@ struct ConfigLoadingCLITests {
 
     static let brokenConfigs: [BrokenConfig] = [
         // An escape sequence in the bad word reaches the terminal only as its plain letters.
-        BrokenConfig(bytes: Array("refresh-interval 5\nbind-key \u{1B}[2Jx quit\n".utf8), line: 2, message: "unknown key 'x'"),
+        BrokenConfig(
+            bytes: Array("refresh-interval 5\nsearch-highlight-colors \u{1B}[2Jx default\n".utf8), line: 2,
+            message: "search-highlight-colors: unknown color in 'x default' (default, black … white, color0 … color255)"),
         BrokenConfig(bytes: [0x62, 0x72, 0xFF, 0xFE, 0x0A], line: 0, message: "cannot be read as UTF-8 text"),
     ]
 
@@ -91,7 +93,7 @@ struct ConfigLoadingCLITests {
 
         let r = try zeader(command.arguments + ["--db", db.path], in: dir)
         #expect(r.status == 1)
-        #expect(r.stderr == "\(command.name): \(configFile.path):2: unknown key 'x'\n")
+        #expect(r.stderr == "\(command.name): \(configFile.path):2: \(Self.brokenConfigs[0].message)\n")
         #expect(try files() == filesBefore)
         #expect(try Data(contentsOf: db) == bytesBefore)
     }

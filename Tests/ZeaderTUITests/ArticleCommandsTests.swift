@@ -122,11 +122,11 @@ import Testing
         #expect(config.articleCommands.savePath == "~/articles")
         #expect(config.articleCommands.bookmarkCommand == "bm add")
         #expect(config.articleCommands.notifyProgram == "notify-send -a zeader")
-        #expect(config.articleCommands.macros["v"] == [.action(.open), .action(.toggleRead)])
-        #expect(config.articleCommands.macros["w"] == [.action(.pipeTo)])
+        #expect(config.articleCommands.macros[.character("v")] == [.action(.open), .action(.toggleRead)])
+        #expect(config.articleCommands.macros[.character("w")] == [.action(.pipeTo)])
         // A macro with an action Zeader lacks is a warning, and the macro is left out.
         let unknown = try ReaderConfig.parse("macro v nonsense", file: "t")
-        #expect(unknown.articleCommands.macros["v"] == nil)
+        #expect(unknown.articleCommands.macros[.character("v")] == nil)
         #expect(unknown.warnings.map(\.description).contains { $0.contains("nonsense") })
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("save-path", file: "t") }
         #expect(ArticleExport.expanded("~/a", environment: ["HOME": "/h"]) == "/h/a")

@@ -17,7 +17,7 @@ import ZeaderKit
             """, file: "config")
         #expect(config.warnings.isEmpty, "\(config.warnings)")
         #expect(
-            config.articleCommands.macros["v"] == [
+            config.articleCommands.macros[.character("v")] == [
                 .set(variable: "browser", value: "mpv --really-quiet %u"), .action(.openInBrowser),
                 .set(variable: "browser", value: "firefox %u"),
             ])

@@ -63,6 +63,8 @@ import Testing
         "confirm-delete-all-articles": "confirm-delete-all-articles no", "run-on-startup": "run-on-startup \"next-unread; open\"",
         "download-full-page": "download-full-page yes", "scrolloff": "scrolloff 5",
         "wrap-scroll": "wrap-scroll yes",
+        "toggleitemread-jumps-to-next-unread": "toggleitemread-jumps-to-next-unread yes",
+        "openbrowser-and-mark-jumps-to-next-unread": "openbrowser-and-mark-jumps-to-next-unread yes",
         "notify-screen": "notify-screen yes", "notify-xterm": "notify-xterm yes",
         "define-filter": "define-filter \"unread\" \"unread = \\\"yes\\\"\"",
         "highlight-article": "highlight-article \"title =~ \\\"rss\\\"\" white red bold",

@@ -28,7 +28,8 @@ import Testing
 
     @Test func aWrongUnbindKeyIsStillAnError() {
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("unbind-key\n", file: "c") }
-        #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("unbind-key NOSUCHKEY\n", file: "c") }
+        // A key name Zeader does not know is newsboat's too: it binds nothing, so the line is a warning.
+        #expect((try? ReaderConfig.parse("unbind-key NOSUCHKEY\n", file: "c"))?.warnings.count == 1)
         #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("unbind-key j all extra\n", file: "c") }
     }
 

@@ -43,12 +43,13 @@ import Testing
 
     @Test func anIncludedFilesBadLineNamesThatFileAndLine() throws {
         defer { try? FileManager.default.removeItem(at: dir) }
-        let keys = try write("\nbind-key NOSUCHKEY quit\nfrobnicate 1\n", "keys")
+        let keys = try write("\nrefresh-interval soon\nfrobnicate 1\n", "keys")
         let config = try write("include keys\n", "config")
         #expect {
             try ReaderConfig.load(from: config)
         } throws: { error in
-            (error as? ReaderConfigError) == ReaderConfigError(file: keys.path, line: 2, message: "unknown key 'NOSUCHKEY'")
+            (error as? ReaderConfigError)
+                == ReaderConfigError(file: keys.path, line: 2, message: "refresh-interval needs a number of minutes (0 = off)")
         }
         let problems = ReaderConfig.check(at: config)
         #expect(problems.map(\.description).contains("\(keys.path):3: warning: unknown directive 'frobnicate' (line ignored)"))

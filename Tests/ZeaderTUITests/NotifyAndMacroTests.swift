@@ -107,7 +107,7 @@ import ZeaderKit
                 + "macro u toggle-article-read \"unread\"\n", file: "test")
         #expect(config.warnings.isEmpty, "\(config.warnings)")
         #expect(
-            config.articleCommands.macros["e"] == [
+            config.articleCommands.macros[.character("e")] == [
                 .pipe(command: "grep -o 'http.*mp3' | xargs -n1 mpv"), .markRead(true),
             ])
         let effects = RecordingEffects()

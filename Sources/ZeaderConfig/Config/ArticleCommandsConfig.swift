@@ -25,8 +25,9 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
     public var htmlRenderer: String?
     /// `run-on-startup next-unread ; open`: steps run, as a macro's, when the reader starts.
     public var startupSteps: [MacroStep] = []
-    /// `macro x open toggle-read`: after the macro prefix, `x` runs those steps in order.
-    public var macros: [Character: [MacroStep]] = [:]
+    /// `macro x open toggle-read`: after the macro prefix, `x` runs those steps in order (any
+    /// key newsboat names: `macro ^X …`, `macro ENTER …`).
+    public var macros: [Key: [MacroStep]] = [:]
 
     public init() {}
 
@@ -69,11 +70,12 @@ public struct ArticleCommandsConfig: Equatable, Sendable {
             notifyProgram = arguments[0]
         case "macro":
             guard arguments.count >= 2, let keyName = arguments.first, !keyName.isEmpty else {
-                throw ArticleConfigError("macro needs one key character and at least one action")
+                throw ArticleConfigError("macro needs a key and at least one action")
             }
-            // newsboat's control keys (`macro ^F …`) have no place among Zeader's macro characters.
-            guard keyName.count == 1, let key = keyName.first else {
-                throw .macroIgnored(key: keyName, because: "Zeader's macro keys are single characters")
+            guard let key = Key(name: keyName) else {
+                var warning = ArticleConfigError("macro: " + ReaderConfig.unknownKey(keyName))
+                warning.isWarning = true
+                throw warning
             }
             let actions = try MacroLine(arguments.dropFirst()).actions(key: keyName).get()
             macros[key] = actions

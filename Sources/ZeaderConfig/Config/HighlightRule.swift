@@ -1,7 +1,8 @@
 import Foundation
+import ZeaderKit
 
 /// A newsboat `highlight TARGET REGEX FOREGROUND [BACKGROUND [ATTRIBUTE…]]` line: text matching
-/// REGEX (case-insensitive, as newsboat's; ICU syntax) is drawn in those colours in the feed list
+/// REGEX (case-insensitive, as newsboat's; POSIX's syntax, ``POSIXPattern``) is drawn in those colours in the feed list
 /// (`feedlist`), the item list (`articlelist`), the article (`article`) or all three (`all`).
 ///
 /// ```swift
@@ -31,7 +32,7 @@ public struct HighlightRule: Equatable, Sendable {
         }
         let regex: NSRegularExpression
         do {
-            regex = try NSRegularExpression(pattern: words[1], options: [.caseInsensitive])
+            regex = try NSRegularExpression(pattern: POSIXPattern.icu(words[1]), options: [.caseInsensitive])
         } catch {
             return .failure(.init(message: "highlight's regular expression '\(words[1])' does not compile"))
         }

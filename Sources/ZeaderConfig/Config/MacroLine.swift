@@ -51,8 +51,8 @@ struct MacroLine: Equatable {
             switch Action.resolve(configName: name) {
             case .failure(let problem): return .failure(.macroIgnored(key: key, because: problem.message))
             case .success(let action):
-                // newsboat's two actions that take an argument in a macro: the command to pipe
-                // to, and the state to set (`toggle-article-read "read"`).
+                // newsboat's actions that take an argument in a macro: the command to pipe to,
+                // the state to set (`toggle-article-read "read"`) and the filter to show.
                 if step.count > 1, let argued = MacroStep.argued(action, step.dropFirst().joined(separator: " ")) {
                     actions.append(argued)
                     continue
@@ -75,7 +75,7 @@ struct MacroLine: Equatable {
 /// changes while it runs (the browser, the lists' views), which holds until set again.
 ///
 /// ```swift
-/// config.articleCommands.macros["v"]   // [.set(variable: "browser", value: "mpv %u"), .action(.openInBrowser), …]
+/// config.articleCommands.macros[.character("v")]   // [.set(variable: "browser", value: "mpv %u"), .action(.openInBrowser), …]
 /// ```
 public enum MacroStep: Equatable, Sendable {
     case action(Action)
@@ -84,11 +84,14 @@ public enum MacroStep: Equatable, Sendable {
     case pipe(command: String)
     /// `toggle-article-read "read"` (or `"unread"`): the item marked so, whatever it was.
     case markRead(Bool)
+    /// `set-filter "unread = yes"`: the list shown filtered so, without asking.
+    case filter(String)
 
     /// The step of `action` given `argument` in a macro, nil when it takes none.
     static func argued(_ action: Action, _ argument: String) -> MacroStep? {
         switch action {
         case .pipeTo where !argument.isEmpty: return .pipe(command: argument)
+        case .setFilter where !argument.isEmpty: return .filter(argument)
         case .toggleRead where argument.lowercased() == "read": return .markRead(true)
         case .toggleRead where argument.lowercased() == "unread": return .markRead(false)
         default: return nil
@@ -98,5 +101,6 @@ public enum MacroStep: Equatable, Sendable {
     /// The variables a macro (and the `:` command line) may set.
     public static let settableVariables: Set<String> = [
         "browser", "show-read-feeds", "show-read-articles", "feed-sort-order", "article-sort-order", "mouse",
+        "text-width",
     ]
 }

@@ -60,6 +60,10 @@ public struct ReaderBehaviour: Equatable, Sendable {
     /// `max-host-connections`: a fixed number of fetches at once to one host; nil: a few,
     /// more for a host that answers slowly but surely (``FetcherConfiguration/maxHostConnections``).
     public var maxHostConnections: Int?
+    /// `toggleitemread-jumps-to-next-unread`, `openbrowser-and-mark-jumps-to-next-unread`:
+    /// after `N`, or `O`, in the item list the cursor goes on to the next unread item.
+    public var toggleReadJumpsToNextUnread = false
+    public var openAndMarkJumpsToNextUnread = false
 
     public init() {}
 }
@@ -85,7 +89,8 @@ extension ReaderBehaviour {
         "suppress-first-reload", "show-keymap-hint", "download-retries", "download-timeout", "user-agent",
         "goto-next-feed", "goto-first-unread", "prepopulate-query-feeds", "mouse", "always-display-description",
         "reload-only-visible-feeds", "error-log", "max-browser-tabs", "confirm-delete-all-articles",
-        "mark-as-read-on-hover", "history-limit", "max-host-connections",
+        "mark-as-read-on-hover", "history-limit", "max-host-connections", "toggleitemread-jumps-to-next-unread",
+        "openbrowser-and-mark-jumps-to-next-unread",
     ]
 
     /// The widest ranges the numbers are brought into (with a warning): more retries or a longer
@@ -136,6 +141,8 @@ extension ReaderBehaviour {
         case "max-host-connections": maxHostConnections = try number(Self.hostConnectionsRange)
         case "confirm-delete-all-articles": confirmDeleteAllArticles = try yesNo()
         case "mark-as-read-on-hover": markAsReadOnHover = try yesNo()
+        case "toggleitemread-jumps-to-next-unread": toggleReadJumpsToNextUnread = try yesNo()
+        case "openbrowser-and-mark-jumps-to-next-unread": openAndMarkJumpsToNextUnread = try yesNo()
         case "history-limit":
             guard let limit = Int(value), limit >= 0 else { throw .init("history-limit needs a number of lines (0 or more)") }
             historyLimit = limit

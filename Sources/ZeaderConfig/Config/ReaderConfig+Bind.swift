@@ -1,36 +1,37 @@
-/// newsboat's newer `bind KEY CONTEXTS OPERATION` form: `bind o articlelist,article open`
-/// binds `o` in each context named (comma-separated; `everywhere` or `all` is every view), as
-/// `bind-key KEY OPERATION CONTEXT` lines would. Zeader binds one action to a key: a line
-/// with several operations (`open; next`) is a warning pointing at `macro`.
+/// newsboat's newer `bind KEY CONTEXTS OPERATION…` form: `bind o articlelist,article open` binds
+/// `o` in each context named (comma-separated; `everywhere` or `all` is every view), as
+/// `bind-key KEY OPERATION CONTEXT` lines would; several operations (`open; next`, and what a
+/// macro takes, such as `set browser …`) run in order, as a macro's steps, when the key is pressed.
 ///
 /// ```swift
-/// let config = try ReaderConfig.parse("bind o articlelist,article open-in-browser", file: "config")
-/// config.keyMap.action(for: .character("o"), in: .article)   // .openInBrowser
+/// let config = try ReaderConfig.parse("bind o articlelist,article open-in-browser; up", file: "config")
+/// config.keyMap.steps(for: .character("o"), in: .article)   // [.action(.openInBrowser), .action(.up)]
 /// ```
 extension ReaderConfig {
     mutating func applyBind(_ arguments: [String], fail: (String) -> ReaderConfigError) throws {
         guard arguments.count >= 3 else { throw fail("bind needs a key, its contexts and an operation") }
         guard let key = Key(name: arguments[0]) else {
-            warnings.append(fail("bind: unknown key '\(arguments[0])' (line ignored)"))
+            warnings.append(fail("bind: " + Self.unknownKey(arguments[0])))
             return
         }
-        let steps = MacroLine(arguments.dropFirst(2)).steps
-        guard steps.count == 1, let step = steps.first, step.count == 1 else {
-            warnings.append(
-                fail("bind: Zeader binds one action to a key; write several as a macro (line ignored)"))
-            return
-        }
-        let action: Action
-        switch Action.resolve(configName: step[0]) {
-        case .success(let resolved): action = resolved
+        let steps: [MacroStep]
+        switch MacroLine(arguments.dropFirst(2)).actions(key: arguments[0]) {
+        case .success(let resolved): steps = resolved
         case .failure(let problem):
-            warnings.append(fail("\(problem.message) (line ignored)"))
+            warnings.append(
+                fail(
+                    problem.message.replacingOccurrences(of: "macro \(arguments[0]): ", with: "bind \(arguments[0]): ")
+                        .replacingOccurrences(of: "(macro ignored)", with: "(line ignored)")))
             return
         }
         for context in arguments[1].split(separator: ",").map(String.init) {
             let word = context == "everywhere" ? "all" : context
             guard let scope = try Self.bindingScope(word, warnings: &warnings, fail: fail) else { continue }
-            keyMap.bind(key, to: action, in: Action.podboatView(for: action, in: scope.view))
+            if steps.count == 1, case .action(let action) = steps[0] {
+                keyMap.bind(key, to: action, in: Action.podboatView(for: action, in: scope.view))
+            } else {
+                keyMap.bind(key, toSteps: steps, in: scope.view)
+            }
         }
     }
 }

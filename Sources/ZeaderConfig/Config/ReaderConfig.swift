@@ -171,14 +171,54 @@ public struct ReaderConfig: Equatable, Sendable {
         _ word: String?, warnings: inout [ReaderConfigError], fail: (String) -> ReaderConfigError
     ) throws -> BindingScope? {
         guard let word, word != "all" else { return .everyView }
+        // A view newer newsboat may add loses only its own line.
         guard let view = KeyView(rawValue: word) else {
-            throw fail("unknown view '\(word)' (one of: all, \(KeyView.allCases.map(\.rawValue).joined(separator: ", ")))")
+            warnings.append(
+                fail(
+                    "unknown view '\(word)' (one of: all, \(KeyView.allCases.map(\.rawValue).joined(separator: ", "))) (line ignored)"
+                ))
+            return nil
         }
         if [.filebrowser, .dirbrowser].contains(view) {
             warnings.append(fail("Zeader has no \(word) screen (line ignored)"))
             return nil
         }
         return .view(view)
+    }
+
+    /// The warning of a key name Zeader does not know: newsboat takes any name and binds
+    /// nothing, so the line is ignored and the rest of the config still holds.
+    ///
+    /// ```swift
+    /// ReaderConfig.unknownKey("F13")   // "unknown key 'F13' (…) (line ignored)"
+    /// ```
+    static func unknownKey(_ name: String) -> String {
+        "unknown key '\(name)' (a character, ^A … ^Z, ENTER, SPACE, TAB, ESC, BACKSPACE, UP, DOWN, LEFT, RIGHT,"
+            + " PPAGE, NPAGE, HOME, END, F1 … F12) (line ignored)"
+    }
+
+    /// Whether `directive` is one of newsboat's settings of one value, of which newsboat reads
+    /// the first word and drops the others (an unquoted format or command): not its commands
+    /// of several words (keys, colours, filters, lists of URLs).
+    static func takesOneValue(_ directive: String) -> Bool {
+        NewsboatCompatibility.directive(directive)?.isHonoured == true && !severalWords.contains(directive)
+    }
+
+    /// newsboat's directives that read every word after them.
+    static let severalWords: Set<String> = [
+        "bind-key", "unbind-key", "bind", "macro", "color", "highlight", "highlight-article", "ignore-article",
+        "define-filter", "always-download", "run-on-startup", "include", "search-highlight-colors", "browser",
+        "reset-unread-on-update", "opml-url",
+    ]
+
+    /// The warning of a setting written with more than one value.
+    ///
+    /// ```swift
+    /// ReaderConfig.onlyFirstValue("articlelist-format", "%4i")   // "articlelist-format takes one value: …"
+    /// ```
+    static func onlyFirstValue(_ directive: String, _ first: String) -> String {
+        "\(directive) takes one value: '\(first)' is used and the words after it are not, as newsboat does"
+            + " (quote a value that holds spaces)"
     }
 
     /// Parses config text; `file` names it in errors.
@@ -204,7 +244,10 @@ public struct ReaderConfig: Equatable, Sendable {
     /// `include`'s first: ReaderConfig+Include.swift), collecting each bad line's error.
     mutating func read(_ text: String, chain: [String], errors: inout [ReaderConfigError]) {
         let file = chain.last ?? ""
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Files written on Windows (CRLF line ends, a byte order mark) read as any other.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for (index, rawLine) in lines.enumerated() {
             let lineNumber = index + 1
             func fail(_ message: String) -> ReaderConfigError {
                 ReaderConfigError(file: file, line: lineNumber, message: message)
@@ -232,12 +275,16 @@ public struct ReaderConfig: Equatable, Sendable {
         defer { self = config }
         let words = try Self.tokenize(String(rawLine)).get(orThrow: fail)
         guard let directive = words.first else { return }
-        let arguments = Array(words.dropFirst())
+        var arguments = Array(words.dropFirst())
+        if arguments.count > 1, Self.takesOneValue(directive) {
+            config.warnings.append(fail(Self.onlyFirstValue(directive, arguments[0])))
+            arguments = [arguments[0]]
+        }
         switch directive {
         case "bind-key":
             // newsboat's optional third word names the view the binding holds in (`all`: every one).
             guard arguments.count == 2 || arguments.count == 3 else { throw fail("bind-key needs a key and an action") }
-            guard let key = Key(name: arguments[0]) else { throw fail("unknown key '\(arguments[0])'") }
+            guard let key = Key(name: arguments[0]) else { return config.warnings.append(fail(Self.unknownKey(arguments[0]))) }
             guard let scope = try Self.bindingScope(arguments.dropFirst(2).first, warnings: &config.warnings, fail: fail) else {
                 return
             }
@@ -257,7 +304,7 @@ public struct ReaderConfig: Equatable, Sendable {
             } else if let key = Key(name: arguments[0]) {
                 config.keyMap.unbind(key, in: scope.view)
             } else {
-                throw fail("unknown key '\(arguments[0])'")
+                config.warnings.append(fail(Self.unknownKey(arguments[0])))
             }
         case "refresh-interval":
             guard arguments.count == 1, let minutes = Int(arguments[0]), minutes >= 0 else {
@@ -280,7 +327,11 @@ public struct ReaderConfig: Equatable, Sendable {
             config.runThroughShell = yes
         case "color":
             if arguments.count >= 3 {
-                config.colorRules.append(try ColorRule.parse(arguments).get(orThrow: fail))
+                // An element, colour or attribute of a newer newsboat loses only its own line.
+                switch ColorRule.parse(arguments) {
+                case .success(let rule): config.colorRules.append(rule)
+                case .failure(let problem): config.warnings.append(fail("\(problem.message) (line ignored)"))
+                }
                 return
             }
             guard arguments.count == 1, ["yes", "no"].contains(arguments[0]) else {

@@ -10,6 +10,8 @@ public enum Key: Hashable, Sendable {
     case control(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, delete
+    /// A function key, `F1` to `F12` (`.function(1)` is F1).
+    case function(Int)
     /// The terminal changed size.
     case resize
     /// A mouse report (the `mouse` setting asks the terminal for them).
@@ -19,7 +21,13 @@ public enum Key: Hashable, Sendable {
         ("UP", .up), ("DOWN", .down), ("LEFT", .left), ("RIGHT", .right), ("PGUP", .pageUp), ("PGDN", .pageDown),
         ("HOME", .home), ("END", .end), ("ENTER", .enter), ("ESC", .escape), ("BACKSPACE", .backspace),
         ("TAB", .tab), ("DEL", .delete), ("SPACE", .character(" ")),
+        // newsboat's names of the same keys (curses' KEY_PPAGE and KEY_NPAGE), and the
+        // spelled-out ones some configs use.
+        ("PPAGE", .pageUp), ("NPAGE", .pageDown), ("PAGEUP", .pageUp), ("PAGEDOWN", .pageDown),
     ]
+
+    /// The function keys a name may give: newsboat's `F1` to `F12`.
+    public static let functionKeys = 1...12
 
     /// The key's name as written in the config file and shown in help: `j`, `^R`, `ENTER`, `SPACE`.
     public var name: String {
@@ -27,15 +35,23 @@ public enum Key: Hashable, Sendable {
         switch self {
         case .character(let c): return String(c)
         case .control(let c): return "^" + c.uppercased()
+        case .function(let n): return "F\(n)"
         case .resize: return "RESIZE"
         default: return "?"
         }
     }
 
-    /// Parses a key name (`j`, `^R`, `ENTER`, `PGDN`, `SPACE`); nil when it names no key.
+    /// Parses a key name (`j`, `^R`, `ENTER`, `PGDN`, newsboat's `NPAGE`, `SPACE`, `F1`); nil
+    /// when it names no key.
     public init?(name: String) {
         if let (_, key) = Self.named.first(where: { $0.0 == name.uppercased() }), name.count > 1 {
             self = key
+            return
+        }
+        if name.count > 1, name.uppercased().hasPrefix("F"), let number = Int(name.dropFirst()),
+            Self.functionKeys.contains(number), name.dropFirst().allSatisfy(\.isASCII)
+        {
+            self = .function(number)
             return
         }
         if name.count == 2, name.hasPrefix("^"), let letter = name.last, letter.isLetter, letter.isASCII {

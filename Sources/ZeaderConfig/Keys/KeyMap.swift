@@ -11,6 +11,9 @@ public struct KeyMap: Equatable, Sendable {
     /// `bind-key KEY ACTION VIEW` and `unbind-key KEY VIEW`: a view's own bindings, looked up
     /// before the general ones; nil unbinds the key in that view only.
     private var viewActions: [KeyView: [Key: Action?]] = [:]
+    /// newsboat's `bind KEY CONTEXT OP; OP…`: keys that run several steps, in a view (nil:
+    /// every view). A key has steps or an action in a view, never both.
+    private var stepBindings: [KeyView?: [Key: [MacroStep]]] = [:]
 
     public init(_ bindings: [Key: Action]) { actions = bindings }
 
@@ -64,23 +67,52 @@ public struct KeyMap: Equatable, Sendable {
         return actions[key]
     }
 
-    public mutating func bind(_ key: Key, to action: Action) { actions[key] = action }
+    public mutating func bind(_ key: Key, to action: Action) {
+        actions[key] = action
+        stepBindings[nil]?[key] = nil
+    }
 
     /// Binds `key` in `view` only (nil: in every view).
     public mutating func bind(_ key: Key, to action: Action, in view: KeyView?) {
         guard let view else { return bind(key, to: action) }
         viewActions[view, default: [:]][key] = .some(action)
+        stepBindings[view]?[key] = nil
+    }
+
+    /// Binds `key` in `view` (nil: every view) to steps run in order, as a macro's.
+    ///
+    /// ```swift
+    /// map.bind(.character("o"), toSteps: [.action(.openInBrowser), .action(.down)], in: .articlelist)
+    /// map.steps(for: .character("o"), in: .articlelist)   // [.action(.openInBrowser), .action(.down)]
+    /// ```
+    public mutating func bind(_ key: Key, toSteps steps: [MacroStep], in view: KeyView?) {
+        if let view { viewActions[view, default: [:]][key] = .some(nil) } else { actions[key] = nil }
+        stepBindings[view, default: [:]][key] = steps
+    }
+
+    /// The steps `key` runs in `view` (``bind(_:toSteps:in:)``), nil when it runs an action
+    /// or nothing there.
+    public func steps(for key: Key, in view: KeyView?) -> [MacroStep]? {
+        var view = view
+        while let current = view {
+            if let steps = stepBindings[current]?[key] { return steps }
+            if viewActions[current]?[key] != nil { return nil }
+            view = current.inherits
+        }
+        return stepBindings[nil]?[key]
     }
 
     public mutating func unbind(_ key: Key) {
         actions[key] = nil
         for view in viewActions.keys { viewActions[view]?[key] = nil }
+        for view in stepBindings.keys { stepBindings[view]?[key] = nil }
     }
 
     /// Unbinds `key` in `view` only (nil: in every view).
     public mutating func unbind(_ key: Key, in view: KeyView?) {
         guard let view else { return unbind(key) }
         viewActions[view, default: [:]][key] = .some(nil)
+        stepBindings[view]?[key] = nil
     }
 
     /// Unbinds every key (`unbind-key -a`), so that the config's own `bind-key` lines are all.
@@ -93,6 +125,7 @@ public struct KeyMap: Equatable, Sendable {
     public mutating func unbindAll() {
         actions = [:]
         viewActions = [:]
+        stepBindings = [:]
     }
 
     /// The keys bound to `action` (in `view`, when given), in a stable order (single characters first).

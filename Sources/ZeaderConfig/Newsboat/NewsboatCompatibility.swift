@@ -123,9 +123,7 @@ public enum NewsboatCompatibility {
         entry("notify-program", .honoured),
         entry("notify-screen", .honoured),
         entry("notify-xterm", .honoured),
-        entry(
-            "openbrowser-and-mark-jumps-to-next-unread",
-            .ignored("O leaves the cursor on the item; n goes to the next unread")),
+        entry("openbrowser-and-mark-jumps-to-next-unread", .honoured),
         entry("pager", .honoured),
         entry("podcast-auto-enqueue", .ignored("e queues an item's enclosure; zeader podcasts lists the queue")),
         entry("prepopulate-query-feeds", .honoured),
@@ -149,9 +147,7 @@ public enum NewsboatCompatibility {
         entry("suppress-first-reload", .honoured),
         entry("swap-title-and-hints", .honoured),
         entry("text-width", .honoured),
-        entry(
-            "toggleitemread-jumps-to-next-unread",
-            .ignored("N leaves the cursor on the item; n goes to the next unread")),
+        entry("toggleitemread-jumps-to-next-unread", .honoured),
         entry("unbind-key", .honoured),
         entry(
             "urls-source",

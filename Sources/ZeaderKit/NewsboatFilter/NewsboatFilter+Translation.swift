@@ -182,7 +182,8 @@ extension NewsboatFilter {
     /// newsboat's `=~`: the pattern found anywhere in the value (dot matching newlines, as
     /// POSIX's does), checked by ICU here so a bad one is named before any query runs.
     static func searchPattern(_ pattern: String) throws(NewsboatFilterError) -> String {
-        var body = icuWordBoundaries(pattern)
+        let translated = POSIXPattern.icu(pattern)
+        var body = translated
         // An unterminated \Q…\E quote would swallow the wrapper's closing part.
         if let quote = body.range(of: "\\Q", options: .backwards),
             body.range(of: "\\E", options: .backwards).map({ $0.lowerBound < quote.lowerBound }) ?? true
@@ -195,30 +196,12 @@ extension NewsboatFilter {
                 pattern: pattern, reason: "longer than \(ObjectGraph.Predicate.Limits.patternLength - 12) characters")
         }
         do {
-            if !pattern.isEmpty { _ = try NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) }
+            if !pattern.isEmpty { _ = try NSRegularExpression(pattern: translated, options: [.caseInsensitive]) }
             _ = try NSRegularExpression(pattern: wrapped, options: [.caseInsensitive])
         } catch {
             throw .invalidRegex(pattern: pattern, reason: "ICU cannot compile it")
         }
         return wrapped
-    }
-
-    /// GNU's word starts and ends (`\<`, `\>`), which POSIX patterns in filters use and ICU
-    /// reads as plain `<` and `>`, as ICU's `\b`; inside a bracket expression they stay.
-    static func icuWordBoundaries(_ pattern: String) -> String {
-        guard pattern.contains("\\<") || pattern.contains("\\>") else { return pattern }
-        var result = ""
-        var inBrackets = false
-        var characters = pattern.makeIterator()
-        while let c = characters.next() {
-            if c == "\\", let next = characters.next() {
-                result += !inBrackets && (next == "<" || next == ">") ? "\\b" : "\\" + String(next)
-                continue
-            }
-            if c == "[" { inBrackets = true } else if c == "]" { inBrackets = false }
-            result.append(c)
-        }
-        return result
     }
 
     /// A string value as compared with `=` and `#`: `\"` and `\\` stand for `"` and `\`.

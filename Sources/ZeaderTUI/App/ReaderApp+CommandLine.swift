@@ -114,6 +114,7 @@ extension ReaderApp {
     func set(_ name: String, to value: String?) {
         if name == "browser" { return setBrowser(value) }
         if name == "mouse" { return setMouse(value) }
+        if name == "text-width" { return setTextWidth(value) }
         guard Self.commandLineVariables.contains(name) else {
             let known = ReaderConfig.newsboatDirectives.contains(name)
             state.say(.reader(known ? .cannotSetInReader(name) : .unknownVariable(name)))

@@ -13,7 +13,7 @@ extension ReaderApp {
             return
         }
         state.awaitingMacroKey = true
-        let keys = config.articleCommands.macros.keys.sorted().map(String.init).joined(separator: " ")
+        let keys = config.articleCommands.macros.keys.map(\.name).sorted().joined(separator: " ")
         state.say(.reader(.pressMacroKey(keys)))
     }
 
@@ -22,7 +22,7 @@ extension ReaderApp {
         state.awaitingMacroKey = false
         state.message = nil
         if key == .escape { return }
-        guard case .character(let c) = key, let steps = config.articleCommands.macros[c] else {
+        guard let steps = config.articleCommands.macros[key] else {
             state.say(.reader(.noMacro(key.name)))
             return
         }
@@ -52,6 +52,7 @@ extension ReaderApp {
                     return
                 }
                 if model.isRead(id) != read { attempt { try model.setRead(id, read) } }
+            case .filter(let text): applyFilter(text)
             }
             if hasQuit || quitting || state.prompt != nil || state.awaitingMacroKey { return }
         }

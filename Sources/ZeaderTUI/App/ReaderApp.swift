@@ -294,6 +294,9 @@ public final class ReaderApp: @unchecked Sendable {
             runMacro(key)
         } else if state.screen == .article, articleKey(key) {
             // taken by the article view (a link number)
+        } else if let steps = config.keyMap.steps(for: key, in: state.keyView) {
+            state.message = nil
+            run(steps)  // newsboat's `bind KEY CONTEXT OP; OP…`
         } else if let action = pickerEnter(key) ?? config.keyMap.action(for: key, in: state.keyView) {
             state.message = nil
             perform(action)

@@ -145,6 +145,7 @@ public final class CursesBackend: TerminalBackend {
         case KEY_BACKSPACE: return .backspace
         case KEY_DC: return .delete
         case zc_key_resize(): return .resize
+        case (KEY_F0 + 1)...(KEY_F0 + 12): return .function(Int(code - KEY_F0))
         default: return nil
         }
     }

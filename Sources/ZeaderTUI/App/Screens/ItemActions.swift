@@ -9,7 +9,9 @@ import ZeaderKit
 extension ReaderApp {
     func onItem(_ action: ItemAction, _ id: ObjectID) {
         switch action {
-        case .toggleRead: toggleRead(id)
+        case .toggleRead:
+            toggleRead(id)
+            if config.behaviour.toggleReadJumpsToNextUnread { moveToNextUnreadInList() }
         case .toggleFlag: toggleFlag(id)
         case .enqueue: enqueue(id)
         case .deleteArticle: deleteArticle(id)
@@ -19,6 +21,7 @@ extension ReaderApp {
         case .openInBrowserAndMarkRead:
             openInBrowser(id)
             if !model.isRead(id) { attempt { try model.setRead(id, true) } }
+            if config.behaviour.openAndMarkJumpsToNextUnread { moveToNextUnreadInList() }
         case .showUrls: showLinkList(id)
         case .save:
             guard let article = article(of: id) else { return state.say(.reader(.needsItem)) }
