@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-/work/shared/bench}
 . "$bench/lib.sh"
 ZEADER=${ZEADER:-$here/.build/release/zeader}
-[ -x "$ZEADER" ] || die "no zeader binary at $ZEADER (swift build -c release --product zeader)"
+[ -x "$ZEADER" ] || die "no zeader binary at $ZEADER (swift build -c release --static-swift-stdlib --product zeader)"
 what=${1:-all} runs=${RUNS:-3} jobs=${JOBS:-8}
 slow_feeds=${SLOW_FEEDS:-48} delay=${DELAY:-2} big_items=${BIG_ITEMS:-5000} hosts=${HOSTS:-1}
 work=$(mktemp -d -t zeader-net.XXXXXX)

@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-/work/shared/bench}
 . "$bench/lib.sh"
 zeader=$(realpath "${ZEADER:-$root/.build/release/zeader}")
-[ -x "$zeader" ] || die "no zeader binary at $zeader (swift build -c release --product zeader)"
+[ -x "$zeader" ] || die "no zeader binary at $zeader (swift build -c release --static-swift-stdlib --product zeader)"
 command -v tmux >/dev/null || die "tmux is not installed"
 sizes=${SIZES:-10000 100000} items=${ITEMS:-200} runs=${RUNS:-3} settle=${SETTLE:-3}
 builds=("zeader=$zeader")

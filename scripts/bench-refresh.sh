@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-/work/shared/bench}
 . "$bench/lib.sh"
 zeader=$(realpath "${ZEADER:-$root/.build/release/zeader}")
-[ -x "$zeader" ] || die "no zeader binary at $zeader (swift build -c release)"
+[ -x "$zeader" ] || die "no zeader binary at $zeader (swift build -c release --static-swift-stdlib --product zeader)"
 sizes=${SIZES:-100 400 1600} items=${ITEMS:-200} runs=${RUNS:-3} jobs=${JOBS:-8}
 [ -n "${NO_SFEED:-}" ] || command -v sfeed_update >/dev/null || die "sfeed is not installed (or NO_SFEED=1)"
 builds=("zeader=$zeader")

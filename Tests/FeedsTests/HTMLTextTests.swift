@@ -340,6 +340,38 @@ struct PlainTextDifferentialTests {
             #expect(HTMLText.plainText(html) == HTMLText.plainTextByTokens(html), "\(html.debugDescription)")
         }
     }
+
+    /// Long runs of text, which the byte-level version reads eight bytes at a time: every
+    /// byte that ends or bends a run (a second space, a space before markup, a control, a
+    /// soft hyphen's lead byte, a byte just above or below the ones it looks for) at every
+    /// offset of those eight.
+    @Test func longRunsAgreeWithTheTokenizerAtEveryOffset() {
+        var generator = FeedsTextRandom(seed: 11)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzéü日")
+        let breakers = [
+            " ", "  ", " <b>", "<br>", "&amp;", "& ", "\n", "\t", "\u{0B}", "\u{0E}", "\u{1F}", "\u{7F}", "\u{AD}", "\u{A0}",
+            "\u{C2}", "!", " !", "=", ";", "%", "'", "\u{1B}[1m", " \u{AD}", "\u{AD} ", "<", " <", "&", " &",
+        ]
+        for _ in 0..<fuzzIterations(3000) {
+            var html = ""
+            for _ in 0..<Int(generator.next() % 6) {
+                html += String(
+                    (0..<Int(generator.next() % 20)).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
+                html += breakers[Int(generator.next() % UInt64(breakers.count))]
+                if generator.next() % 2 == 0 { html += " " }
+            }
+            #expect(HTMLText.plainText(html) == HTMLText.plainTextByTokens(html), "\(html.debugDescription)")
+        }
+        // Every offset of a lone breaker within a long run.
+        for breaker in breakers {
+            for offset in 0..<17 {
+                let html = String(repeating: "x", count: offset) + breaker + String(repeating: "y", count: 17 - offset)
+                #expect(HTMLText.plainText(html) == HTMLText.plainTextByTokens(html), "\(html.debugDescription)")
+                let spaced = "a " + html + " b  c d"
+                #expect(HTMLText.plainText(spaced) == HTMLText.plainTextByTokens(spaced), "\(spaced.debugDescription)")
+            }
+        }
+    }
 }
 
 @Suite("HTML to text, hostile input")
