@@ -104,6 +104,7 @@ final class Tally: Sendable {
             return (note.objectID, note)
         }
         let title = view.performAndWait { track { _ = note.title } }
+        _ = container.checkForOtherProcessCommits()  // sets the baseline
         // Another container on the same file stands in for another process.
         let other = try TestModel.container(.file(url))
         try other.viewContext.performAndWait { () throws in
