@@ -26,6 +26,16 @@ func docExample_CodableAttribute_setEncodedValue(feed: Feed) throws {
     try feed.setEncodedValue(Layout(columns: 1, sort: "title"), forKey: "layout")
 }
 
+// Sources/ObjectGraph/Context/ManagedObject+Observation.swift
+func docExample_ManagedObjectObservation_observationAccess(note: Note) throws {
+    note.observationAccess(forKey: "title")   // in the getter of a property derived from title
+}
+
+// Sources/ObjectGraph/Context/ManagedObject+Observation.swift
+func docExample_ManagedObjectObservation_observationDidChange(note: Note) throws {
+    note.observationDidChange(forKey: "title")
+}
+
 // Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_ManagedObject(context: ManagedObjectContext, note: Note) throws {
     final class Note: ManagedObject {
@@ -129,8 +139,14 @@ func docExample_ManagedObject_validateForDelete() throws {
 
 // Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
 func docExample_ManagedObjectContextAsync_perform(context: ManagedObjectContext) async throws {
-    let count = try await context.perform(schedule: .enqueued) { try context.count(for: FetchRequest<Note>()) }
-    _ = count
+    let count = try await context.perform { try context.count(for: FetchRequest<Note>()) }
+    let name = await context.perform(schedule: .enqueued) { context.name }   // no try: the block cannot throw
+    _ = (count, name)
+}
+
+// Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
+func docExample_ManagedObjectContextAsync_enqueue(context: ManagedObjectContext) throws {
+    context.enqueue { try? context.save() }
 }
 
 // Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
@@ -302,6 +318,31 @@ func docExample_ManagedObjectContext_refresh(context: ManagedObjectContext, serv
 func docExample_MergePolicy_MergePolicy(viewContext: ManagedObjectContext, importContext: ManagedObjectContext) throws {
     viewContext.mergePolicy = .storeTrumps   // background refreshes win, local flags survive
     importContext.mergePolicy = .objectTrumps   // a folder inserted by name updates the stored one
+}
+
+// Sources/ObjectGraph/Context/ObjectSnapshot.swift
+func docExample_ObjectSnapshot_ObjectSnapshot(context: ManagedObjectContext, noteID: ObjectID) async throws {
+    let snapshot = await context.perform { context.object(with: noteID).sendableSnapshot }
+    print(snapshot.objectID, snapshot["title"])
+    _ = snapshot
+}
+
+// Sources/ObjectGraph/Context/ObjectSnapshot.swift
+func docExample_ObjectSnapshot_subscript(context: ManagedObjectContext, noteID: ObjectID) throws {
+    let title = context.object(with: noteID).sendableSnapshot["title"]   // .string("…") or .null
+    _ = title
+}
+
+// Sources/ObjectGraph/Context/ObjectSnapshot.swift
+func docExample_ObjectSnapshot_sendableSnapshot(context: ManagedObjectContext) throws {
+    let snapshots = try context.fetch(FetchRequest<Note>()).map(\.sendableSnapshot)
+    _ = snapshots
+}
+
+// Sources/ObjectGraph/Context/ObjectSnapshot.swift
+func docExample_ObjectSnapshot_performBackgroundTask(container: PersistentContainer, context: ManagedObjectContext) async throws {
+    let count = try await container.performBackgroundTask { context in try context.count(for: FetchRequest<Note>()) }
+    _ = count
 }
 
 // Sources/ObjectGraph/Context/PersistentContainer.swift
@@ -846,6 +887,27 @@ func docExample_FetchedResultsController_changeBatches(controller: FetchedResult
     for await batch in controller.changeBatches() { print(batch.count, "changes") }
 }
 
+// Sources/ObjectGraph/Fetch/FetchedResultsSnapshot.swift
+func docExample_FetchedResultsSnapshot_FetchedResultsSnapshot(controller: FetchedResultsController<Note>) throws {
+    let snapshot = controller.snapshot
+    print(snapshot.objectIDs.count, "rows in", snapshot.sections.count, "sections")
+    _ = snapshot
+}
+
+// Sources/ObjectGraph/Fetch/FetchedResultsSnapshot.swift
+func docExample_FetchedResultsSnapshot_snapshot(controller: FetchedResultsController<Note>) throws {
+    let ids = controller.snapshot.objectIDs
+    _ = ids
+}
+
+// Sources/ObjectGraph/Fetch/FetchedResultsSnapshot.swift
+func docExample_FetchedResultsSnapshot_snapshots(viewContext: ManagedObjectContext, controller: FetchedResultsController<Note>) async throws {
+    let results = try await viewContext.perform { try controller.performFetch(); return controller.snapshots() }
+    var rows = results.makeAsyncIterator()   // or: for await snapshot in results { … }
+    print(await rows.next()?.objectIDs.count ?? 0, "rows")
+    _ = (results, rows)
+}
+
 // Sources/ObjectGraph/Fetch/FullTextSearch.swift
 func docExample_FullTextSearch_FullTextSearch() throws {
     let words = FullTextSearch.matchExpression(for: "Café  swift")   // "\"Café\"* AND \"swift\"*"
@@ -1320,6 +1382,19 @@ func docExample_ChangeBus_ObservationToken(bus: ChangeBus) throws {
     _ = token
 }
 
+// Sources/ObjectGraph/Notifications/ContextChanges.swift
+func docExample_ContextChanges_ContextChanges(context: ManagedObjectContext, noteID: ObjectID) async throws {
+    var changes = context.changes.makeAsyncIterator()   // or: for await change in context.changes { … }
+    await context.perform { (context.object(with: noteID) as! Note).title = "Changed" }
+    print(await changes.next()?.updated[noteID] ?? [])   // ["title"]
+    _ = changes
+}
+
+// Sources/ObjectGraph/Notifications/ContextChanges.swift
+func docExample_ContextChanges_changes(viewContext: ManagedObjectContext) async throws {
+    Task { for await change in viewContext.changes { print(change.updated.count, "updated") } }
+}
+
 // Sources/ObjectGraph/Notifications/Notifications.swift
 func docExample_Notifications_ObjectsDidChangeNotification(container: PersistentContainer, viewContext: ManagedObjectContext, note: Note, object: Note) throws {
     let token = container.bus.observeObjectsDidChange(in: viewContext) { note in
@@ -1530,6 +1605,11 @@ func docExample_PredicateSemantics_PredicateEvaluationError(object: Note, predic
     catch let e as PredicateEvaluationError { print(e.message) }
 }
 
+// Sources/ObjectGraph/Relationships/ManagedObject+BulkAppend.swift
+func docExample_ManagedObjectBulkAppend_add(playlist: Playlist, song: Song) throws {
+    try playlist.add(contentsOf: [song], toRelationship: "songs")
+}
+
 // Sources/ObjectGraph/Relationships/ManyToMany.swift
 func docExample_ManyToMany_JoinTable(post: Post, tag: Tag) throws {
     let post = EntityDescription("Post", managedClass: Post.self, attributes: [.string("title")],
@@ -1717,6 +1797,8 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "CodableAttribute_Encoded", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift", run: { given in try docExample_CodableAttribute_Encoded(context: given.context, feed: given.feed) }),
     DocExample(id: "CodableAttribute_decodedValue", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift", run: { given in try docExample_CodableAttribute_decodedValue(feed: given.feed) }),
     DocExample(id: "CodableAttribute_setEncodedValue", origin: "Sources/ObjectGraph/Context/CodableAttribute.swift", run: { given in try docExample_CodableAttribute_setEncodedValue(feed: given.feed) }),
+    DocExample(id: "ManagedObjectObservation_observationAccess", origin: "Sources/ObjectGraph/Context/ManagedObject+Observation.swift", run: { given in try docExample_ManagedObjectObservation_observationAccess(note: given.note) }),
+    DocExample(id: "ManagedObjectObservation_observationDidChange", origin: "Sources/ObjectGraph/Context/ManagedObject+Observation.swift", run: { given in try docExample_ManagedObjectObservation_observationDidChange(note: given.note) }),
     DocExample(id: "ManagedObject_ManagedObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_ManagedObject(context: given.context, note: given.note) }),
     DocExample(id: "ManagedObject_changedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_changedValues(item: given.item) }),
     DocExample(id: "ManagedObject_committedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_committedValues(item: given.item) }),
@@ -1733,6 +1815,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObject_validateForUpdate", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForUpdate() }),
     DocExample(id: "ManagedObject_validateForDelete", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForDelete() }),
     DocExample(id: "ManagedObjectContextAsync_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_perform(context: given.context) }),
+    DocExample(id: "ManagedObjectContextAsync_enqueue", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", run: { given in try docExample_ManagedObjectContextAsync_enqueue(context: given.context) }),
     DocExample(id: "ManagedObjectContextAsync_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_save(context: given.context) }),
     DocExample(id: "ManagedObjectContextAsync_refreshAllObjects", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", run: { given in try docExample_ManagedObjectContextAsync_refreshAllObjects(context: given.context) }),
     DocExample(id: "ManagedObjectContextBatch_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift", run: { given in try docExample_ManagedObjectContextBatch_execute(context: given.context) }),
@@ -1760,6 +1843,10 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
     DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
     DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext, importContext: given.importContext) }),
+    DocExample(id: "ObjectSnapshot_ObjectSnapshot", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", runAsync: { given in try await docExample_ObjectSnapshot_ObjectSnapshot(context: given.context, noteID: given.noteID) }),
+    DocExample(id: "ObjectSnapshot_subscript", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", run: { given in try docExample_ObjectSnapshot_subscript(context: given.context, noteID: given.noteID) }),
+    DocExample(id: "ObjectSnapshot_sendableSnapshot", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", run: { given in try docExample_ObjectSnapshot_sendableSnapshot(context: given.context) }),
+    DocExample(id: "ObjectSnapshot_performBackgroundTask", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", runAsync: { given in try await docExample_ObjectSnapshot_performBackgroundTask(container: given.container, context: given.context) }),
     DocExample(id: "PersistentContainer_automaticallyMergesChangesIntoViewContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_automaticallyMergesChangesIntoViewContext(container: given.container) }),
     DocExample(id: "PersistentContainer_newBackgroundContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_newBackgroundContext(container: given.container, importer: given.importer) }),
     DocExample(id: "PersistentContainer_newScratchContext", origin: "Sources/ObjectGraph/Context/PersistentContainer.swift", run: { given in try docExample_PersistentContainer_newScratchContext(container: given.container) }),
@@ -1841,6 +1928,9 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchedResultsController_object", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_object(note: given.note, controller: given.controller) }),
     DocExample(id: "FetchedResultsController_indexPath", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_indexPath(note: given.note, controller: given.controller) }),
     DocExample(id: "FetchedResultsController_changeBatches", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", runAsync: { given in try await docExample_FetchedResultsController_changeBatches(controller: given.controller, batch: given.batch) }),
+    DocExample(id: "FetchedResultsSnapshot_FetchedResultsSnapshot", origin: "Sources/ObjectGraph/Fetch/FetchedResultsSnapshot.swift", run: { given in try docExample_FetchedResultsSnapshot_FetchedResultsSnapshot(controller: given.controller) }),
+    DocExample(id: "FetchedResultsSnapshot_snapshot", origin: "Sources/ObjectGraph/Fetch/FetchedResultsSnapshot.swift", run: { given in try docExample_FetchedResultsSnapshot_snapshot(controller: given.controller) }),
+    DocExample(id: "FetchedResultsSnapshot_snapshots", origin: "Sources/ObjectGraph/Fetch/FetchedResultsSnapshot.swift", runAsync: { given in try await docExample_FetchedResultsSnapshot_snapshots(viewContext: given.viewContext, controller: given.controller) }),
     DocExample(id: "FullTextSearch_FullTextSearch", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift", run: { given in try docExample_FullTextSearch_FullTextSearch() }),
     DocExample(id: "FullTextSearch_matchExpression", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift", run: { given in try docExample_FullTextSearch_matchExpression() }),
     DocExample(id: "FullTextSearch_matches", origin: "Sources/ObjectGraph/Fetch/FullTextSearch.swift", run: { given in try docExample_FullTextSearch_matches() }),
@@ -1907,6 +1997,8 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ChangeBus_observeWillSave", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_observeWillSave(bus: given.bus, importContext: given.importContext) }),
     DocExample(id: "ChangeBus_observeDidSave", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_observeDidSave(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
     DocExample(id: "ChangeBus_ObservationToken", origin: "Sources/ObjectGraph/Notifications/ChangeBus.swift", run: { given in try docExample_ChangeBus_ObservationToken(bus: given.bus) }),
+    DocExample(id: "ContextChanges_ContextChanges", origin: "Sources/ObjectGraph/Notifications/ContextChanges.swift", runAsync: { given in try await docExample_ContextChanges_ContextChanges(context: given.context, noteID: given.noteID) }),
+    DocExample(id: "ContextChanges_changes", origin: "Sources/ObjectGraph/Notifications/ContextChanges.swift", runAsync: { given in try await docExample_ContextChanges_changes(viewContext: given.viewContext) }),
     DocExample(id: "Notifications_ObjectsDidChangeNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_ObjectsDidChangeNotification(container: given.container, viewContext: given.viewContext, note: given.note, object: given.object) }),
     DocExample(id: "Notifications_WillSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_WillSaveNotification(container: given.container, note: given.note) }),
     DocExample(id: "Notifications_DidSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_DidSaveNotification(container: given.container, viewContext: given.viewContext, note: given.note) }),
@@ -1937,6 +2029,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "Predicate_ComparisonModifier", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_ComparisonModifier() }),
     DocExample(id: "Predicate_ComparisonOptions", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_ComparisonOptions() }),
     DocExample(id: "PredicateSemantics_PredicateEvaluationError", origin: "Sources/ObjectGraph/Predicate/PredicateSemantics.swift", run: { given in try docExample_PredicateSemantics_PredicateEvaluationError(object: given.object, predicate: given.predicate) }),
+    DocExample(id: "ManagedObjectBulkAppend_add", origin: "Sources/ObjectGraph/Relationships/ManagedObject+BulkAppend.swift", run: { given in try docExample_ManagedObjectBulkAppend_add(playlist: given.playlist, song: given.song) }),
     DocExample(id: "ManyToMany_JoinTable", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_JoinTable(post: given.post, tag: given.tag) }),
     DocExample(id: "ManyToMany_insert", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_insert(playlist: given.playlist, song: given.song) }),
     DocExample(id: "ManyToMany_removeObject", origin: "Sources/ObjectGraph/Relationships/ManyToMany.swift", run: { given in try docExample_ManyToMany_removeObject(playlist: given.playlist) }),

@@ -4,6 +4,8 @@
 
 import Foundation
 import ObjectGraph
+import Observation
+import Synchronization
 
 /// The guide's examples as one program (GuideExampleTests runs it).
 func objectGraphGuideExample() async throws {
@@ -97,16 +99,48 @@ func objectGraphGuideExample() async throws {
         print(try Recipe.count(where: "ANY ingredients.name == %@", "eggs", in: ctx))   // 1
     }
     let background = container.newBackgroundContext()
-    let laterID = try await background.perform(schedule: .enqueued) { () throws -> ObjectID in
+    let laterID = try await background.perform {
         let memo = background.insert(Memo.self)
         memo.title = "Written in the background"
         try background.save()                         // merged into the view context
         return memo.objectID
     }
-    let laterTitle = try await context.perform(schedule: .enqueued) {
+    let laterTitle = try await context.perform {
         (try context.existingObject(with: laterID) as! Memo).title
     }
     print(laterTitle ?? "")                           // Written in the background
+    let liveMemos = try FetchedResultsController(
+        fetchRequest: FetchRequest<Memo>(sortDescriptors: [OGSortDescriptor("title")]), context: context)
+    let memoSnapshots = try await context.perform {
+        try liveMemos.performFetch()
+        return liveMemos.snapshots()
+    }
+    var memoRows = memoSnapshots.makeAsyncIterator()
+    var viewChanges = context.changes.makeAsyncIterator()
+    let rowsBefore = await memoRows.next()?.objectIDs.count ?? 0
+    try await background.perform {
+        background.insert(Memo.self).title = "Another"
+        try background.save()
+    }
+    let merged = await viewChanges.next()
+    print(merged?.isMerge == true, merged?.inserted.count ?? 0)   // true 1
+    print(await memoRows.next()?.objectIDs.count == rowsBefore + 1)   // true
+
+    final class Seen: Sendable {
+        let changes = Mutex(0)
+    }
+    let seen = Seen()
+    let watched = try await context.perform { () throws -> ObjectID in
+        let memo = try context.existingObject(with: laterID) as! Memo
+        withObservationTracking { _ = memo.title } onChange: { seen.changes.withLock { $0 += 1 } }
+        return memo.objectID
+    }
+    try await background.perform {
+        (try background.existingObject(with: watched) as! Memo).title = "Retitled in the background"
+        try background.save()
+    }
+    await context.perform {}                          // the merge runs on the view context's queue
+    print(seen.changes.withLock { $0 })              // 1
     final class Note: ManagedObject {
         @Managed("text") var text: String
         @Managed("pinned") var pinned: Bool

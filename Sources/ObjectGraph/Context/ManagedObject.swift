@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// The base class of every object an ObjectGraph context manages.
 ///
@@ -54,6 +55,8 @@ open class ManagedObject: CustomStringConvertible {
     var relationshipCache: RelationshipCache?
     /// The faults fetched together with this one, fired with it (see ``FaultBatch``).
     var faultBatch: FaultBatch?
+    /// Observers of this object's properties; made by the first tracked read (see ``observationAccess(forKey:)``).
+    var observationRegistrar: ObservationRegistrar?
 
     /// Opaque token: only a context creates managed objects.
     public struct Construction {
@@ -125,6 +128,7 @@ open class ManagedObject: CustomStringConvertible {
         guard let i = entity.attributeIndexByName[key] else {
             throw .unknownKey(entity: entity.name, key: key)
         }
+        observationAccess(attribute: i)
         return attributeValue(at: i)
     }
 
@@ -170,6 +174,7 @@ open class ManagedObject: CustomStringConvertible {
         // is announced as inserted anyway). Decided from the link, without loading the context.
         if isInsertedFlag, let link, link.batchNumber == insertedInBatch, !link.hasUndoManager {
             values[index] = value
+            observationDidChange(attribute: index)
             return
         }
         if let message = detachedMessage { usedAfterDetach(message, key: entity.attributes[index].name) }
@@ -178,6 +183,7 @@ open class ManagedObject: CustomStringConvertible {
         let old = values[index]
         if old == value { return }
         values[index] = value
+        observationDidChange(attribute: index)
         let key = entity.attributes[index].name
         changedKeys.insert(key)
         managedObjectContext?.objectDidChange(self, key: key, undo: .attribute(index: index, oldValue: old))
@@ -204,6 +210,7 @@ open class ManagedObject: CustomStringConvertible {
         guard !entity.relationships[r].isToMany else {
             throw .typeMismatch(entity: entity.name, key: key, expected: "to-one relationship", got: "to-many relationship")
         }
+        observationAccess(relationship: r)
         return try object(relationshipIndex: r)
     }
 
@@ -272,6 +279,7 @@ open class ManagedObject: CustomStringConvertible {
         guard entity.relationships[r].isToMany else {
             throw .typeMismatch(entity: entity.name, key: key, expected: "to-many relationship", got: "to-one relationship")
         }
+        observationAccess(relationship: r)
         guard let context = managedObjectContext else { return [] }
         return try context.membersOfToMany(self, relationshipIndex: r)
     }

@@ -9,19 +9,37 @@ public enum ScheduledTaskType: Sendable {
 }
 
 extension ManagedObjectContext {
-    /// Runs `block` on the context's queue and returns its result to the awaiting task
-    /// (Core Data's `perform(schedule:_:)`); ObjectsDidChange is posted afterwards.
+    /// Runs `block` on the context's queue and returns its result to the awaiting task,
+    /// rethrowing what it throws (Core Data's `perform(schedule:_:)`); ObjectsDidChange is
+    /// posted afterwards. In async code a plain `await context.perform { … }` resolves here; the
+    /// fire-and-forget form is ``enqueue(_:)`` (or ``perform(_:)`` from synchronous code).
     ///
     /// ```swift
-    /// let count = try await context.perform(schedule: .enqueued) { try context.count(for: FetchRequest<Note>()) }
+    /// let count = try await context.perform { try context.count(for: FetchRequest<Note>()) }
+    /// let name = await context.perform(schedule: .enqueued) { context.name }   // no try: the block cannot throw
     /// ```
-    public func perform<T: Sendable>(
-        schedule: ScheduledTaskType, _ block: @escaping @Sendable () throws -> T
-    ) async throws -> T {
-        if schedule == .immediate && isOnQueue { return try performAndWait(block) }
-        return try await withCheckedThrowingContinuation { continuation in
-            perform { continuation.resume(with: Result { try block() }) }
+    public func perform<T: Sendable, Failure: Error>(
+        schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        if schedule == .immediate && isOnQueue {
+            let value = try block()
+            processPendingChanges()
+            return value
         }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Failure>, Never>) in
+            enqueue { continuation.resume(returning: Result { () throws(Failure) -> T in try block() }) }
+        }
+        return try result.get()
+    }
+
+    /// Queues `block` on the context's queue and returns at once (fire and forget), from
+    /// synchronous or async code alike; ObjectsDidChange is posted after it.
+    ///
+    /// ```swift
+    /// context.enqueue { try? context.save() }
+    /// ```
+    public func enqueue(_ block: @escaping @Sendable () -> Void) {
+        perform(block)
     }
 
     /// Saves on the context's queue from async code.
@@ -29,8 +47,8 @@ extension ManagedObjectContext {
     /// ```swift
     /// try await context.save(schedule: .enqueued)
     /// ```
-    public func save(schedule: ScheduledTaskType) async throws {
-        try await perform(schedule: schedule) { try self.save() }
+    public func save(schedule: ScheduledTaskType = .immediate) async throws(ObjectGraphError) {
+        try await perform(schedule: schedule) { () throws(ObjectGraphError) in try self.save() }
     }
 
     /// Turns every registered object without unsaved changes back into a fault, so that

@@ -115,6 +115,7 @@ extension ManagedObjectContext {
                     let value = Value.integer(base + (delta[parent.objectID] ?? 0))
                     if parent.values[counter.attributeIndex] != value {
                         parent.values[counter.attributeIndex] = value
+                        parent.observationDidChange(attribute: counter.attributeIndex)
                         let name = parent.entity.attributes[counter.attributeIndex].name
                         if parent.snapshot.map({ $0.values[counter.attributeIndex] == value }) == true {
                             parent.changedKeys.remove(name)
@@ -232,6 +233,7 @@ extension ManagedObjectContext {
         for r in entity.relationships.indices where r < oldToOne.count && oldToOne[r] != object.toOne[r] {
             changed.insert(entity.relationships[r].name)
         }
+        observationDidMerge(object, oldToOne: oldToOne, changedKeys: changed)
         if !changed.isEmpty {
             pending.updated[object.objectID, default: []].formUnion(changed)
             pending.objects[object.objectID] = object

@@ -120,13 +120,16 @@ extension ManagedObjectContext {
             (target ?? registeredObject(for: id))?.isOneToOneTarget = true
         }
         if object.isInsertedFlag, object.insertedInBatch == batchNumber, undoManager == nil {
+            let old = object.toOne[r]
             object.toOne[r] = id
+            observationDidChangeToOne(object, relationshipIndex: r, from: old, to: id, target: target)
             return
         }
         object.fireFaultIfNeeded()
         let old = object.toOne[r]
         if old == id { return }
         object.toOne[r] = id
+        observationDidChangeToOne(object, relationshipIndex: r, from: old, to: id, target: target)
         let key = object.entity.relationships[r].name
         object.changedKeys.insert(key)
         objectDidChange(object, key: key, undo: .relationship(index: r, oldValue: old))

@@ -90,6 +90,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var parentContext: ManagedObjectContext?
     /// The store snapshot reads come from while a generation is pinned (see ``pinReadGeneration()``).
     var pinnedGeneration: DatabaseSnapshot?
+    /// The open ``changes`` streams, finished when the context goes.
+    let changeStreams = ChangeStreams()
+    /// How many times an ordered one-to-many's order was rebuilt from its members on a change
+    /// (tests check that appends reuse the unsaved order instead).
+    var orderRebuilds = 0
     /// The to-one destinations of the latest prefetch, kept in memory (see ``prefetch(_:for:)``).
     var prefetchedDestinations: [ManagedObject] = []
 

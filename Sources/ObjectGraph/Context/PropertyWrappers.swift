@@ -35,6 +35,7 @@ public struct Managed<V: ValueConvertible> {
     ) -> V {
         get {
             let i = resolveIndex(object, storageKeyPath)
+            object.observationAccess(attribute: i)
             let value = object.attributeValue(at: i)
             if let v = V(fromValue: value) { return v }
             if value.isNull { missingValue(object, at: i) }
@@ -134,6 +135,7 @@ public struct ToOne<Destination: ManagedObject> {
     ) -> Destination? {
         get {
             let r = resolveIndex(object, storageKeyPath)
+            object.observationAccess(relationship: r)
             do {
                 return try object.object(relationshipIndex: r) as? Destination
             } catch {

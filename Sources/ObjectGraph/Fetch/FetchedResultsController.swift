@@ -59,6 +59,8 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
     private var batch: [FetchedResultsChange] = []
     private let streams = Mutex<[Int: AsyncStream<[FetchedResultsChange]>.Continuation]>([:])
     private let nextStreamID = Atomic<Int>(0)
+    /// The open ``snapshots()`` streams.
+    let snapshotStreams = SnapshotStreams()
 
     /// A row: the object and the sort keys it was placed by.
     final class Entry {
@@ -165,6 +167,7 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
             }
         }
         observe()
+        yieldSnapshots()
     }
 
     private func observe() {
@@ -364,6 +367,7 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
         }
         let continuations = streams.withLock { Array($0.values) }
         for continuation in continuations { continuation.yield(changes) }
+        yieldSnapshots()
     }
 
     // MARK: - Ordered storage

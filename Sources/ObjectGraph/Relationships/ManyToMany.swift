@@ -285,6 +285,7 @@ extension ManagedObjectContext {
     func noteMembershipChange(_ object: ManagedObject, key: String) {
         object.fireFaultIfNeeded()
         object.changedKeys.insert(key)
+        object.observationDidChange(forKey: key)
         let id = object.objectID
         if !newObjects.contains(object) && deletedByID[id] == nil { updatedByID[id] = object }
         if !isPendingInsert(object) { pending.updated[id, default: []].insert(key) }
@@ -383,6 +384,7 @@ extension ManagedObjectContext {
                 entity.relationshipIndexByName[key].map { entity.joinTables[$0] != nil || entity.isOrderedOneToMany($0) } ?? false
             }
             guard !changed.isEmpty else { continue }
+            object.observationDidChange(keys: changed)
             pending.updated[id, default: []].formUnion(changed)
             pending.objects[id] = object
         }

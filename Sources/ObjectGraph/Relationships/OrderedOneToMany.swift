@@ -156,12 +156,32 @@ extension ManagedObjectContext {
                 undoOrder: joinChanges.orders[.init(id: previous.owner.objectID, relationship: inverse)] ?? previous.members)
         }
         guard let owner, owner.managedObjectContext === self else { return }
+        if appendToUnsavedOrder(member, of: owner, relationshipIndex: inverse, cameFromElsewhere: previous?.owner !== owner) {
+            return
+        }
+        orderRebuilds += 1
         let old = try membersOfToMany(owner, relationshipIndex: inverse).map(\.objectID)
         var new = old.filter { $0 != member.objectID }
         new.append(member.objectID)
         let undoOrder =
             joinChanges.orders[.init(id: owner.objectID, relationship: inverse)] ?? old.filter { $0 != member.objectID }
         setOrder(owner, relationshipIndex: inverse, order: new, undoOrder: undoOrder)
+    }
+
+    /// Appends `member` to the unsaved order of ordered one-to-many `r` of `owner` in place,
+    /// when that order exists and needs no undo record: the order already names every member
+    /// this context placed, so the members need not be read again. Without this an import of
+    /// n members into one owner reads and re-ranks the owner's members n times (quadratic).
+    /// False when the caller must rebuild the order (the first change since the last save,
+    /// undo on, or a member that may already be named).
+    private func appendToUnsavedOrder(
+        _ member: ManagedObject, of owner: ManagedObject, relationshipIndex r: Int, cameFromElsewhere: Bool
+    ) -> Bool {
+        let key = JoinChanges.OrderKey(id: owner.objectID, relationship: r)
+        guard undoManager == nil, !isMerging, cameFromElsewhere, joinChanges.orders[key] != nil else { return false }
+        joinChanges.orders[key]?.append(member.objectID)
+        noteMembershipChange(owner, key: owner.entity.relationships[r].name)
+        return true
     }
 
     /// Before `object` is deleted: the owners of its ordered one-to-many memberships record
