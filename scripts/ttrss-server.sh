@@ -4,9 +4,13 @@
 # web tree, its config.php, a throwaway PostgreSQL cluster listening on a socket in DIR only.
 #
 #   ttrss-server.sh install                  install what is missing (apt-get, no questions asked)
+#   ttrss-server.sh check                    exit 3, saying what, when something is missing
 #   ttrss-server.sh start DIR PORT [LIFE_S]  make the cluster, the database and the user, serve on
-#                                            127.0.0.1:PORT; prints shell variables: TTRSS_URL
+#                                            127.0.0.1:PORT (auto: a free one); prints TTRSS_URL
 #                                            TTRSS_API (…/api/) TTRSS_USER TTRSS_PASSWORD TTRSS_PID
+#   ttrss-server.sh add-user DIR NAME        another user (NAME-password-1), API allowed; prints
+#                                            TTRSS_USER TTRSS_PASSWORD
+#   ttrss-server.sh disable-api DIR NAME     take the user's API access away
 #   ttrss-server.sh refresh DIR              make the server fetch its feeds now
 #   ttrss-server.sh expire-sessions DIR      forget every API session (a stale session_id)
 #   ttrss-server.sh stop DIR                 stop the web server (the database keeps running)
@@ -45,17 +49,35 @@ need() {
 
 psql_in() { as_db "$(pgbin)/psql" -X -q -v ON_ERROR_STOP=1 -h "$1/sock" -d ttrss -U ttrss "${@:2}"; }
 
+# A user (tt-rss's MODE2 hash: sha256 of salt and password) with API access allowed.
+add_user() {
+  psql_in "$1" >>"$1/install.log" 2>&1 <<SQL || { echo "ttrss: adding user $2 failed, see $1/install.log" >&2; exit 1; }
+insert into ttrss_users (login, pwd_hash, salt, access_level)
+  values ('$2', 'MODE2:' || encode(sha256(convert_to('salt1' || '$3', 'UTF8')), 'hex'), 'salt1', 0);
+insert into ttrss_user_prefs (owner_uid, pref_name, value)
+  select id, 'ENABLE_API_ACCESS', 'true' from ttrss_users where login = '$2';
+SQL
+}
+
 cmd=${1:-}; dir=${2:-}
-[ "$cmd" = install ] || { [ -n "$cmd" ] && [ -n "$dir" ]; } || { sed -n '2,18p' "$0" >&2; exit 2; }
+[ "$cmd" = install ] || [ "$cmd" = check ] || { [ -n "$cmd" ] && [ -n "$dir" ]; } || { sed -n '2,22p' "$0" >&2; exit 2; }
 case $cmd in
+check) need ;;
 install)
   # tt-rss's package would set up a database of the system's through dbconfig: say no, the
   # tests make their own; --no-install-recommends keeps Apache out (php -S serves it)
   echo 'tt-rss tt-rss/dbconfig-install boolean false' | debconf-set-selections
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" ;;
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" ||
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}"; } ;;
 start)
   port=${3:?port}; life=${4:-600}
   need
+  if [ "$port" = auto ]; then
+    # the first port from a random start that nothing answers on
+    port=$((20000 + RANDOM % 20000))
+    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+  fi
   mkdir -p "$dir"; dir=$(cd "$dir" && pwd)
   chmod 711 "$dir"
   # the web tree, copied so that its config.php (found as ../config.php from api/) is this one
@@ -95,14 +117,19 @@ start)
   as_db "$(pgbin)/createdb" -h "$dir/sock" -U ttrss ttrss >>"$dir/install.log" 2>&1
   psql_in "$dir" -f "$SCHEMA" >>"$dir/install.log" 2>&1 ||
     { echo "ttrss: schema failed, see $dir/install.log" >&2; exit 1; }
-  # the test user (tt-rss's MODE2 hash: sha256 of salt and password), with API access allowed
-  psql_in "$dir" >>"$dir/install.log" 2>&1 <<SQL || { echo "ttrss: user failed, see $dir/install.log" >&2; exit 1; }
-insert into ttrss_users (login, pwd_hash, salt, access_level)
-  values ('$USER_NAME', 'MODE2:' || encode(sha256(convert_to('salt1' || '$PASSWORD', 'UTF8')), 'hex'), 'salt1', 0);
-insert into ttrss_user_prefs (owner_uid, pref_name, value)
-  select id, 'ENABLE_API_ACCESS', 'true' from ttrss_users where login = '$USER_NAME';
-SQL
+  add_user "$dir" "$USER_NAME" "$PASSWORD"
   exec "$0" serve "$dir" "$port" "$life" ;;
+add-user)
+  # a user of one test's own: tests sharing one server do not see each other's feeds
+  name=${3:?name}
+  [[ $name =~ ^[a-z0-9_-]+$ ]] || { echo "ttrss: user names here are [a-z0-9_-]+" >&2; exit 2; }
+  add_user "$dir" "$name" "$name-password-1"
+  echo "TTRSS_USER=$name"
+  echo "TTRSS_PASSWORD=$name-password-1" ;;
+disable-api)
+  name=${3:?name}
+  psql_in "$dir" -c "update ttrss_user_prefs set value = 'false' where pref_name = 'ENABLE_API_ACCESS'
+    and owner_uid = (select id from ttrss_users where login = '$name')" >/dev/null ;;
 serve)
   port=${3:?port}; life=${4:-600}
   need
@@ -136,5 +163,5 @@ shutdown)
   if [ -f "$dir/server.pid" ]; then kill -- -"$(cat "$dir/server.pid")" 2>/dev/null || true; fi
   as_db "$(pgbin)/pg_ctl" -D "$dir/pg" -m immediate stop >/dev/null 2>&1 || true
   if [ -f "$dir/db-watch.pid" ]; then kill -- -"$(cat "$dir/db-watch.pid")" 2>/dev/null || true; fi ;;
-*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+*) sed -n '2,22p' "$0" >&2; exit 2 ;;
 esac
