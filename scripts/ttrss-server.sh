@@ -152,7 +152,9 @@ serve)
   echo "ttrss: server did not answer on 127.0.0.1:$port, see $dir/server.log" >&2; exit 1 ;;
 refresh)
   # every feed due now, then fetched (update.php skips feeds fetched within their interval)
+  # and its copies of feeds fetched in the last minutes (which it reads instead) forgotten
   psql_in "$dir" -c "update ttrss_feeds set last_updated = null, last_update_started = null" >/dev/null
+  rm -f "$dir/cache/feeds/"*
   (cd "$dir/www" && "${web[@]}" php update.php --feeds --quiet 2>&1 | tail -3) || true ;;
 expire-sessions)
   psql_in "$dir" -c "delete from ttrss_sessions" >/dev/null ;;
