@@ -142,9 +142,9 @@ extension SyncError: CustomStringConvertible {
                 + "server: for FreshRSS https://HOST/api/fever.php, with API access allowed in its settings "
                 + "(Authentication) and an API password set in the user's profile"
         case .notTheAPI(let url, let saw) where SyncServiceKind(apiURL: url) == .ttrss:
-            return "\(url) is not Tiny Tiny RSS's API (its login answered with \(saw)); give the API URL of your "
-                + "server, https://HOST/tt-rss/api/ (the web address followed by api/), or --service greader or "
-                + "fever for another protocol"
+            return "\(url) is not Tiny Tiny RSS's API (its login answered with \(saw)); check the URL: "
+                + "Tiny Tiny RSS's is its web address followed by api/ (https://HOST/tt-rss/api/); for a Google "
+                + "Reader API or Fever server, add --service greader or fever"
         case .notTheAPI(let url, let saw):
             return "\(url) is not a Google Reader API (its login answered with \(saw)); give the Google Reader API URL "
                 + "of your server: for FreshRSS https://HOST/api/greader.php, with API access allowed in its "
