@@ -16,10 +16,10 @@ import ZeaderKit
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync feeds, read and flagged states through a Google Reader API or Fever API server.",
+        abstract: "Sync feeds, read and flagged states through a Google Reader API, Fever API or Tiny Tiny RSS server.",
         usage: """
             zeader sync [--upload | --detach | --accept-removals] [--db <PATH>]
-            zeader sync add <api-url> --user <name> [--service greader|fever] [--password-command <cmd>]
+            zeader sync add <api-url> --user <name> [--service greader|fever|ttrss] [--password-command <cmd>]
             zeader sync status [--json]
             zeader sync login [--password-command <cmd>]
             zeader sync remove [--force]
@@ -47,13 +47,19 @@ struct SyncCommand: AsyncParsableCommand {
             groups (as tags), but cannot subscribe, unsubscribe, rename or file feeds in folders: such a \
             change made here is refused with one line naming the service (exit status 1) and stays here; \
             a feed removed here comes back at the next sync unless it is removed on the server too. \
+            Tiny Tiny RSS (a URL ending in /api/, or --service ttrss) syncs items, states, subscribe and \
+            unsubscribe, and pulls categories as tags; it cannot rename feeds or file them in categories \
+            (refused in one line, as Fever's). Its API has no lasting token: the session is kept with the \
+            user name and password, to log in again when the session expires (use a TT-RSS app password). \
             Exit status 1 when the sync failed; what was not pushed stays queued.
             """)
 
     @Argument(help: ArgumentHelp("add, status, login or remove; none: sync now.", valueName: "action"))
     var action: String?
 
-    @Argument(help: ArgumentHelp("The server's Google Reader API or Fever API URL (with add).", valueName: "api-url"))
+    @Argument(
+        help: ArgumentHelp("The server's Google Reader API, Fever API or Tiny Tiny RSS API URL (with add).", valueName: "api-url")
+    )
     var apiURL: String?
 
     @Option(help: ArgumentHelp("The user name on the server (with add).", valueName: "name"))
@@ -61,7 +67,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With add: the protocol, greader (the Google Reader API) or fever; by default fever for a URL ending in fever.php, else greader.",
+            "With add: the protocol, greader (the Google Reader API), fever or ttrss (Tiny Tiny RSS); by default fever for a URL ending in fever.php, ttrss for one ending in /api/, else greader.",
             valueName: "name"))
     var service: String?
 

@@ -141,6 +141,10 @@ extension SyncError: CustomStringConvertible {
             return "\(url) is not a Fever API (its login answered with \(saw)); give the Fever API URL of your "
                 + "server: for FreshRSS https://HOST/api/fever.php, with API access allowed in its settings "
                 + "(Authentication) and an API password set in the user's profile"
+        case .notTheAPI(let url, let saw) where SyncServiceKind(apiURL: url) == .ttrss:
+            return "\(url) is not Tiny Tiny RSS's API (its login answered with \(saw)); check the URL: "
+                + "Tiny Tiny RSS's is its web address followed by api/ (https://HOST/tt-rss/api/); for a Google "
+                + "Reader API or Fever server, add --service greader or fever"
         case .notTheAPI(let url, let saw):
             return "\(url) is not a Google Reader API (its login answered with \(saw)); give the Google Reader API URL "
                 + "of your server: for FreshRSS https://HOST/api/greader.php, with API access allowed in its "
@@ -192,6 +196,9 @@ extension SyncError: CustomStringConvertible {
         case .unsupported(let service, let operation):
             return "\(Messages.serviceName(service)) cannot \(Messages.operationName(operation)); "
                 + "make that change on the server itself"
+        case .apiAccessDisabled(let service, let url):
+            return "\(url): \(Messages.serviceName(service)) is not enabled for this user; allow it in the server's "
+                + "settings (Tiny Tiny RSS: Preferences > General > Enable API), then log in again"
         case .unknownService(let name):
             return "unknown sync service '\(name)' (expected "
                 + SyncServiceKind.allCases.map(\.rawValue).joined(separator: " or ") + ")"
@@ -209,6 +216,7 @@ extension Messages {
         switch service {
         case .googleReader: return "the Google Reader API"
         case .fever: return "the Fever API"
+        case .ttrss: return "Tiny Tiny RSS's API"
         }
     }
 

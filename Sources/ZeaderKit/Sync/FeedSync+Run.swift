@@ -48,6 +48,7 @@ extension FeedSync {
         let client = try client()
         var report = Report()
         defer { store.checkpoint() }
+        defer { keepRenewedToken(of: client) }
         // Saved as a bulk write, as a refresh is (statement journals in memory).
         let outcome: Result<Void, any Error> = await store.container.store.withBulkWritesAsync {
             do {
@@ -79,6 +80,7 @@ extension FeedSync {
         guard let status = try status() else { throw .sync(.noAccount) }
         guard status.pending > 0 else { return 0 }
         let client = try client()
+        defer { keepRenewedToken(of: client) }
         var report = Report()
         do {
             _ = try await pushChanges(client, missingFeeds: .stop, report: &report, progress: { _ in })

@@ -51,6 +51,8 @@ public enum SyncError: Error, Sendable, Equatable {
     /// The account's service has no call for `operation` (Fever cannot subscribe): the
     /// change stays on this device.
     case unsupported(service: SyncServiceKind, SyncOperation)
+    /// The server does not allow this user its API (Tiny Tiny RSS's `API_DISABLED`).
+    case apiAccessDisabled(service: SyncServiceKind, url: String)
     /// `--service` named no protocol Zeader speaks.
     case unknownService(String)
 
@@ -80,7 +82,7 @@ public enum SyncError: Error, Sendable, Equatable {
         case .invalidAPIURL, .unknownService: return true
         case .unreachable, .loginRefused, .tokenRejected, .notTheAPI, .server, .badResponse, .redirectedElsewhere,
             .pagination, .noAccount, .noToken, .accountExists, .unpushedChanges, .serverForgotFeeds, .serverRenamedFeeds,
-            .inMemoryStore, .cannotWriteToken, .unsupported:
+            .inMemoryStore, .cannotWriteToken, .unsupported, .apiAccessDisabled:
             return false
         }
     }

@@ -2,11 +2,12 @@ import Feeds
 import Foundation
 
 /// The protocol a sync account speaks, chosen when it is added: by the API URL
-/// (`…/fever.php` is Fever) or by name (`zeader sync add --service fever`), kept in store
-/// metadata.
+/// (`…/fever.php` is Fever, `…/api/` Tiny Tiny RSS) or by name (`zeader sync add --service
+/// fever`), kept in store metadata.
 ///
 /// ```swift
 /// SyncServiceKind(apiURL: "https://rss.example.org/api/fever.php")   // .fever
+/// SyncServiceKind(apiURL: "https://rss.example.org/tt-rss/api/")     // .ttrss
 /// SyncServiceKind(rawValue: "greader")                              // .googleReader
 /// ```
 public enum SyncServiceKind: String, Sendable, CaseIterable {
@@ -14,12 +15,21 @@ public enum SyncServiceKind: String, Sendable, CaseIterable {
     case googleReader = "greader"
     /// The Fever API (FreshRSS, Miniflux, Tiny Tiny RSS's plugin): items and states only.
     case fever
+    /// Tiny Tiny RSS's JSON API: items, states, subscribe and unsubscribe.
+    case ttrss
 
-    /// The protocol an API URL names: Fever for a `fever.php` path (any case), else the
-    /// Google Reader API.
+    /// The protocol an API URL names: Fever for a `fever.php` path (any case), Tiny Tiny RSS
+    /// for a path ending in `/api` or `/api/index.php` (TT-RSS's API is a directory; FreshRSS's
+    /// and Miniflux's Google Reader APIs are not at `/api`), else the Google Reader API.
     public init(apiURL: String) {
         let path = URL(string: GReaderClient.normalizedBase(apiURL))?.path.lowercased() ?? ""
-        self = path.hasSuffix("/fever.php") || path == "fever.php" ? .fever : .googleReader
+        if path.hasSuffix("/fever.php") || path == "fever.php" {
+            self = .fever
+        } else if path.hasSuffix("/api") || path.hasSuffix("/api/index.php") {
+            self = .ttrss
+        } else {
+            self = .googleReader
+        }
     }
 
     /// What this protocol cannot push, each refused with ``SyncError/unsupported(service:_:)``.
@@ -27,6 +37,7 @@ public enum SyncServiceKind: String, Sendable, CaseIterable {
         switch self {
         case .googleReader: return []
         case .fever: return Set(SyncOperation.allCases)
+        case .ttrss: return [.rename, .move]
         }
     }
 
@@ -35,6 +46,7 @@ public enum SyncServiceKind: String, Sendable, CaseIterable {
         switch self {
         case .googleReader: return try await GReaderClient.login(apiURL: apiURL, user: user, password: password, fetcher: fetcher)
         case .fever: return try await FeverClient.login(apiURL: apiURL, user: user, password: password, fetcher: fetcher)
+        case .ttrss: return try await TTRSSClient.login(apiURL: apiURL, user: user, password: password, fetcher: fetcher)
         }
     }
 
@@ -43,6 +55,7 @@ public enum SyncServiceKind: String, Sendable, CaseIterable {
         switch self {
         case .googleReader: return GReaderClient(apiURL: apiURL, token: token, fetcher: fetcher)
         case .fever: return FeverClient(apiURL: apiURL, apiKey: token, fetcher: fetcher)
+        case .ttrss: return TTRSSClient(apiURL: apiURL, token: token, fetcher: fetcher)
         }
     }
 }

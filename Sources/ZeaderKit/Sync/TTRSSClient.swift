@@ -1,0 +1,255 @@
+import Feeds
+import Foundation
+import Synchronization
+
+/// A client of Tiny Tiny RSS's JSON API (`https://HOST/tt-rss/api/`) over the libcurl fetcher:
+/// every request a POST of one JSON object (`op`, the session's `sid`, the operation's
+/// parameters), answered with `{"seq", "status", "content"}`, `status` 1 with
+/// `content.error` on failure. A session that expired (`NOT_LOGGED_IN`) is logged in again
+/// once per client with the credentials the token keeps (``TTRSSToken``). TT-RSS's API has no
+/// call to rename a feed or to file it in another category
+/// (``SyncError/unsupported(service:_:)``).
+///
+/// ```swift
+/// let token = try await TTRSSClient.login(apiURL: url, user: "alice", password: pw, fetcher: fetcher)
+/// let client = TTRSSClient(apiURL: url, token: token, fetcher: fetcher)
+/// let feeds = try await client.subscriptions()
+/// ```
+public final class TTRSSClient: Sendable {
+    /// The API's URL (`…/api/`), ending in a slash unless it names a `.php` script.
+    public let apiURL: String
+    let fetcher: FeedFetcher
+    /// Bounds on the lists the server sends (pages of headlines, id lists).
+    let limits: GReaderClient.PaginationLimits
+    let state: Mutex<State>
+
+    struct State {
+        var requests = 0
+        var token: TTRSSToken
+        /// Whether this client logged in again after the session expired (once at most).
+        var renewed = false
+        /// Items from the listing of new items, for the fetch that follows it.
+        var cached: [UInt64: SyncItem] = [:]
+    }
+
+    /// How many HTTP requests this client has made.
+    public var requestCount: Int { state.withLock { $0.requests } }
+
+    /// The token after a new login (a session that expired), to be kept for the next sync;
+    /// nil while the token given is still the one in use.
+    public var renewedToken: String? { state.withLock { $0.renewed ? $0.token.encoded : nil } }
+
+    /// Headlines TT-RSS gives per request at most (`getHeadlines` caps `limit` at 200).
+    static let pageSize = 200
+    /// Articles asked for by id in one `getArticle`.
+    static let articlesPerRequest = 100
+    /// Items kept from the listing of new items for the fetch that follows it, at most: the
+    /// rest are fetched again by id, so memory stays bounded.
+    static let cacheLimit = 2_000
+
+    /// A client that sends the session kept in `token` (from ``login(apiURL:user:password:fetcher:)``).
+    public init(apiURL: String, token: String, fetcher: FeedFetcher, limits: GReaderClient.PaginationLimits = .init()) {
+        self.apiURL = Self.endpoint(apiURL)
+        self.fetcher = fetcher
+        self.limits = limits
+        state = Mutex(State(token: TTRSSToken(decoding: token)))
+    }
+
+    /// The URL requests go to: the API's directory with its slash (a POST to `…/api` would be
+    /// redirected, and a redirected POST becomes a GET), or a `.php` script as given.
+    static func endpoint(_ apiURL: String) -> String {
+        let base = GReaderClient.normalizedBase(apiURL)
+        return base.lowercased().hasSuffix(".php") ? base : base + "/"
+    }
+
+    /// Logs in as `user` with `password` (one request) and returns the token to keep: the
+    /// session, with the credentials that open a new one when it expires.
+    ///
+    /// ```swift
+    /// let token = try await TTRSSClient.login(apiURL: url, user: "alice", password: pw, fetcher: fetcher)
+    /// ```
+    public static func login(apiURL: String, user: String, password: String, fetcher: FeedFetcher) async throws(SyncError)
+        -> String
+    {
+        try GReaderClient.checkAPIURL(apiURL)
+        let client = TTRSSClient(apiURL: apiURL, token: "", fetcher: fetcher)
+        do throws(SyncError) {
+            let session = try await client.openSession(user: user, password: password)
+            return TTRSSToken(session: session, user: user, password: password).encoded
+        } catch {
+            switch error {
+            case .badResponse: throw .notTheAPI(url: client.apiURL, saw: "an answer without Tiny Tiny RSS's JSON")
+            case .server(let status, _) where GReaderClient.notAnEndpoint.contains(status):
+                throw .notTheAPI(url: client.apiURL, saw: "HTTP \(status)")
+            default: throw error
+            }
+        }
+    }
+
+    // MARK: - Requests
+
+    /// `login`: a new session's id.
+    func openSession(user: String, password: String) async throws(SyncError) -> String {
+        let answer = try await send(["op": "login", "user": user, "password": password], op: "login", as: LoginContent.self)
+        switch answer {
+        case .success(let content):
+            guard let session = content.sessionID, !session.isEmpty, session.count <= 256 else {
+                throw .badResponse(request: "login", reason: "no session_id")
+            }
+            return session
+        case .failure(let error):
+            switch error.name {
+            case "LOGIN_ERROR", "NOT_LOGGED_IN": throw .loginRefused(user: user, url: apiURL)
+            case "API_DISABLED": throw .apiAccessDisabled(service: .ttrss, url: apiURL)
+            default: throw .badResponse(request: "login", reason: Self.errorReason(error))
+            }
+        }
+    }
+
+    /// Calls `op` with `parameters` in the current session and decodes its `content` as
+    /// `Content`. A session the server no longer knows is logged in again once (then the
+    /// call is repeated); an error the server names is returned as `.failure` for the caller
+    /// to judge, except those every call treats alike (a refused login, the API disabled).
+    func call<Content: Decodable>(_ op: String, _ parameters: [String: any Sendable] = [:], as type: Content.Type)
+        async throws(SyncError) -> Result<Content, ServerError>
+    {
+        var relogged = false
+        while true {
+            let token = state.withLock { $0.token }
+            var request = parameters
+            request["op"] = op
+            request["sid"] = token.session
+            let answer = try await send(request, op: op, as: type)
+            switch answer {
+            case .failure(let error) where error.name == "NOT_LOGGED_IN":
+                // The session expired (or the server forgot it): a new one, once.
+                guard !relogged, !state.withLock({ $0.renewed }), let user = token.user, let password = token.password else {
+                    throw .tokenRejected(url: apiURL)
+                }
+                relogged = true
+                let session = try await openSession(user: user, password: password)
+                state.withLock {
+                    $0.token.session = session
+                    $0.renewed = true
+                }
+            case .failure(let error) where error.name == "API_DISABLED": throw .apiAccessDisabled(service: .ttrss, url: apiURL)
+            default: return answer
+            }
+        }
+    }
+
+    /// An error TT-RSS names in `content.error` (`FEED_NOT_FOUND`, `INCORRECT_USAGE`…).
+    struct ServerError: Error, Equatable {
+        var name: String
+    }
+
+    /// POSTs `parameters` as JSON; returns the decoded `content`, or the error the server named.
+    private func send<Content: Decodable>(_ parameters: [String: any Sendable], op: String, as type: Content.Type)
+        async throws(SyncError) -> Result<Content, ServerError>
+    {
+        guard let url = URL(string: apiURL) else { throw .invalidAPIURL(apiURL) }
+        let json: Data
+        do {
+            json = try JSONSerialization.data(withJSONObject: parameters, options: [.sortedKeys])
+        } catch {
+            throw .badResponse(request: op, reason: "parameters not JSON")
+        }
+        var feedRequest = FeedRequest(url: url)
+        // TT-RSS reads the body as JSON whatever its Content-Type.
+        feedRequest.formBody = String(decoding: json, as: UTF8.self)
+        state.withLock { $0.requests += 1 }
+        let body: Data
+        switch await fetcher.fetch(feedRequest) {
+        case .fetched(let data, _): body = data
+        case .failed(.httpStatus(let status, _)) where status == 401 || status == 403: throw .tokenRejected(url: apiURL)
+        case .failed(.httpStatus(let status, _)): throw .server(status: status, request: op)
+        case .failed(.credentialedRedirect(_, let to)): throw .redirectedElsewhere(request: op, to: FetchError.origin(of: to))
+        case .failed(let error): throw .unreachable(error)
+        case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: op)
+        case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: op)
+        }
+        let decoder = JSONDecoder()
+        guard let envelope = try? decoder.decode(Envelope<ErrorContent>.self, from: body), let status = envelope.status?.value
+        else { throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON") }
+        guard status == 0 else {
+            return .failure(ServerError(name: envelope.content?.error ?? "status \(status) without an error"))
+        }
+        do {
+            guard let content = try decoder.decode(Envelope<Content>.self, from: body).content else {
+                throw SyncError.badResponse(request: op, reason: "no content")
+            }
+            return .success(content)
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .badResponse(request: op, reason: Self.decodingReason(error))
+        }
+    }
+
+    /// A server's error name as a reason, clipped and plain.
+    static func errorReason(_ error: ServerError) -> String {
+        "the server answered " + String(error.name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.prefix(80))
+    }
+
+    /// What did not decode, in a few words (the key path and the kind of mismatch).
+    static func decodingReason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "unreadable JSON" }
+        let path: [any CodingKey]
+        let what: String
+        switch error {
+        case .typeMismatch(_, let context): (path, what) = (context.codingPath, "of the wrong type")
+        case .valueNotFound(_, let context): (path, what) = (context.codingPath, "missing")
+        case .keyNotFound(let key, let context): (path, what) = (context.codingPath + [key], "missing")
+        case .dataCorrupted(let context): (path, what) = (context.codingPath, "unreadable")
+        @unknown default: return "unreadable JSON"
+        }
+        let keys = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        return "\(keys.isEmpty ? "the answer" : keys) \(what)"
+    }
+}
+
+/// What a TT-RSS account keeps between syncs: the API session, and the user and password that
+/// open a new session when the server has forgotten it (TT-RSS's API has no lasting token; an
+/// app password of TT-RSS's, for the API only, keeps the account's own password off the device).
+/// Kept in the account's token file (mode 0600) as a form-encoded line.
+///
+/// ```swift
+/// let token = TTRSSToken(session: "abc", user: "alice", password: "pw")
+/// TTRSSToken(decoding: token.encoded).user   // "alice"
+/// ```
+public struct TTRSSToken: Sendable, Equatable {
+    /// The session id `login` gave.
+    public var session: String
+    public var user: String?
+    public var password: String?
+
+    /// A token from its parts.
+    public init(session: String, user: String?, password: String?) {
+        self.session = session
+        self.user = user
+        self.password = password
+    }
+
+    /// Reads ``encoded``; any other text is taken as a bare session id.
+    public init(decoding text: String) {
+        guard text.hasPrefix("sid=") else {
+            self.init(session: text, user: nil, password: nil)
+            return
+        }
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, let value = String(parts[1]).removingPercentEncoding else { continue }
+            values[String(parts[0])] = value
+        }
+        self.init(session: values["sid"] ?? "", user: values["user"], password: values["password"])
+    }
+
+    /// `sid=…&user=…&password=…`, each value percent-encoded.
+    public var encoded: String {
+        var pairs = [("sid", session)]
+        if let user { pairs.append(("user", user)) }
+        if let password { pairs.append(("password", password)) }
+        return FormBody.encode(pairs)
+    }
+}
