@@ -14,9 +14,11 @@ extension ZeaderError: CustomStringConvertible {
         switch problem {
         case .missingArrow: "write it as PREDICATE -> ACTION…"
         case .noPredicate: "no predicate before ->"
-        case .noActions: "no action after -> (mark-read, flag, notify, full-article, ignore, exec PROGRAM ARG…)"
+        case .noActions:
+            "no action after -> (mark-read, flag, tag NAME, untag NAME, notify, full-article, ignore, exec PROGRAM ARG…)"
         case .unknownAction(let word):
-            "unknown action '\(word)' (one of: mark-read, flag, notify, full-article, ignore, exec PROGRAM ARG…)"
+            "unknown action '\(word)' (one of: mark-read, flag, tag NAME, untag NAME, notify, full-article, ignore, exec PROGRAM ARG…)"
+        case .tagWithoutName(let action): "\(action) needs a tag: \(action) NAME"
         case .ignoreNotAlone: "ignore must be the rule's only action: an ignored item is never stored"
         case .execWithoutProgram: "exec needs a program"
         case .programFromItem(let program):
