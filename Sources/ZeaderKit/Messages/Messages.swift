@@ -264,6 +264,16 @@ extension RefreshFailure: CustomStringConvertible {
             return
                 "\(url): not run: this \(Messages.reachNoun(FeedTrust.reach(of: url))) came from \(Messages.originPhrase(origin)); "
                 + "run `zeader trust \(Messages.shellQuoted(url))` to allow it, or `zeader remove \(Messages.shellQuoted(url))`"
+        case .passwordCommand(let url, let problem):
+            let what =
+                switch problem {
+                case .commandCouldNotRun(let reason): "could not run: \(reason)"
+                case .commandOutputTooLarge(let limit): "printed more than \(limit) bytes"
+                case .commandFailed(let termination): "failed (\(termination.description))"
+                case .commandPrintedNothing: "printed no password"
+                case .noTerminal, .noneGiven: "gave no password"
+                }
+            return "\(RedactedURL.text(url)): password-command \(what); not fetched"
         }
     }
 }
