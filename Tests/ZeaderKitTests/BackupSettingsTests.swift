@@ -43,7 +43,7 @@ import Testing
             #expect(try zeader(["add", url, "--db", db], in: dir).status == 0)
             for (key, value) in [
                 ("timeout", "20"), ("cookie", "session=c00kie-secret"), ("header", "X-Token: h3ader-secret"),
-                ("proxy-auth", "u:pr0xy-secret"), ("ssl-verify", "no"), ("password-command", "pass show feed"),
+                ("proxy-auth", "u:pr0xy-secret"), ("ssl-verify", "no"), ("password-command", "echo pw"),
             ] {
                 let r = try zeader(["set", url, key, value, "--db", db], in: dir)
                 #expect(r.status == 0, "\(r.stderr)")
@@ -75,7 +75,7 @@ import Testing
             #expect(list.contains(#""ssl-verify":"no""#) && !list.contains("password-command"), "\(list)")
             (r, list) = try restored(["--trust-settings", "--allow-commands"])
             #expect(r.stderr.isEmpty, "\(r.stderr)")
-            #expect(list.contains(#""password-command":"pass show feed""#), "\(list)")
+            #expect(list.contains(#""password-command":"echo pw""#), "\(list)")
             let other = dir.appendingPathComponent("other-.sqlite").path
             r = try zeader(["items", "--where", #"tags CONTAINS "releases""#, "--db", other], in: dir)
             #expect(r.stdout.contains("Release 1") && !r.stdout.contains("Other"), "\(r.stdout)")

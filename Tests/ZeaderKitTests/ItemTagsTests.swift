@@ -94,7 +94,7 @@ struct ItemTagsTests {
             let changes = firings.map { (server: server.objectID, firing: $0) }
             #expect(try ItemRules.applyChanges(changes, in: context) == 1)
             #expect(item.tags == "x")
-            context.undoManager?.undo()
+            context.undoManager?.undo(in: context)
             #expect(item.tags == "old")
         }
     }
@@ -169,12 +169,13 @@ struct ItemTagsSyncTests {
             if later {
                 #expect(try tags() == ["Release 2.0": [], "Plain": []])
                 let context = store.container.viewContext
-                try context.performAndWait {
+                let (changed, step) = try context.performAndWait { () throws -> (Int, String?) in
                     context.undoManager = ContextUndoManager()
                     let changes = ItemRules.withServers(report.firings, in: context)
-                    #expect(try ItemRules.applyChanges(changes, in: context) == 1)
-                    #expect(context.undoManager?.undoActionName == ItemRules.undoName)
+                    return (try ItemRules.applyChanges(changes, in: context), context.undoManager?.undoActionName)
                 }
+                #expect(changed == 1)
+                #expect(step == ItemRules.undoName)
             }
             #expect(try tags() == ["Release 2.0": ["release"], "Plain": []])
         }
