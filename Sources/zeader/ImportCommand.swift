@@ -41,6 +41,12 @@ struct ImportCommand: ParsableCommand {
     )
     var allowCommands = false
 
+    @Flag(
+        help:
+            "With a backup: also restore each feed's settings that reach the network (proxy, header, cookie, cookie-cache, ssl-verify, http-auth-method; password-command with --allow-commands too); listed and left out otherwise."
+    )
+    var trustSettings = false
+
     @OptionGroup var store: StoreOptions
 
     func run() throws {
@@ -69,11 +75,14 @@ struct ImportCommand: ParsableCommand {
             guard file != "-" else { throw CommandOutput.fail("import", .backupFromStandardInput) }
             let report: BackupRestoreReport
             do {
-                report = try library.restoreBackup(from: URL(fileURLWithPath: file), allowCommands: allowCommands)
+                report = try library.restoreBackup(
+                    from: URL(fileURLWithPath: file), allowCommands: allowCommands, trustSettings: trustSettings)
             } catch {
                 throw CommandOutput.fail("import", error)
             }
-            for entry in report.skipped + report.rejected { CommandOutput.warn("zeader import: \(TerminalText.line(entry))") }
+            for entry in report.skipped + report.rejected + report.withheld {
+                CommandOutput.warn("zeader import: \(TerminalText.line(entry))")
+            }
             var line =
                 "restored \(report.feedsAdded) feed\(report.feedsAdded == 1 ? "" : "s") and \(report.itemsAdded) item\(report.itemsAdded == 1 ? "" : "s") from \(file)"
             if report.feedsUpdated + report.itemsUpdated > 0 {

@@ -11,11 +11,13 @@ import ZeaderKit
 /// ```
 struct RuleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rule", abstract: "Rules that act on new items: mark-read, flag, notify, exec, full-article, ignore.",
+        commandName: "rule",
+        abstract: "Rules that act on new items: mark-read, flag, tag, untag, notify, exec, full-article, ignore.",
         discussion: """
             A rule is PREDICATE -> ACTION…: a predicate over items in the smart-feed language (or newsboat's filter \
             language), then what to do with each new item it matches, as a refresh or a sync stores it: mark-read, \
-            flag, notify (the item's title through notify-program), full-article (fetch the item's page), ignore (never \
+            flag, tag NAME and untag NAME (the item's own tags, `tags` in predicates), notify (the item's title \
+            through notify-program), full-article (fetch the item's page), ignore (never \
             store it: the killfile, as `zeader ignore`), exec PROGRAM ARG… (run PROGRAM, never through a shell, with the \
             item's fields in its arguments: %t title, %l link, %a author, %f feed, %i id, %d date, %% a percent sign), \
             exec --json PROGRAM ARG… (the item as JSON on its standard input). Rules apply in order, the ignore rules \

@@ -48,7 +48,7 @@ struct ItemRulesTests {
         }
         #expect(
             ZeaderError.invalidRule("t -> star", .unknownAction("star")).description
-                == "invalid rule 't -> star': unknown action 'star' (one of: mark-read, flag, notify, full-article, ignore, exec PROGRAM ARG…)"
+                == "invalid rule 't -> star': unknown action 'star' (one of: mark-read, flag, tag NAME, untag NAME, notify, full-article, ignore, exec PROGRAM ARG…)"
         )
         for predicate in ["title CONTAINS", "colour == 3", "title == 'x' AND"] {
             #expect(throws: ZeaderError.self) { try ItemRules.compile(try ItemRules.parse(predicate + " -> flag")) }

@@ -151,7 +151,7 @@ final class SyncingReaderHarness {
 
     init(
         server: TravelGReaderServer? = nil, config: ReaderConfig = ReaderConfig(), localFeed: String? = nil,
-        fetcher: FeedFetcher? = nil, prepare: (ReaderApp) -> Void = { _ in }
+        fetcher: FeedFetcher? = nil, options: RefreshOptions = RefreshOptions(), prepare: (ReaderApp) -> Void = { _ in }
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("zt-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -179,7 +179,7 @@ final class SyncingReaderHarness {
         let model = ReaderModel(store: store, smartFeeds: [])
         app = ReaderApp(
             model: model, backend: backend, config: config, queue: store.container.viewContext.queue,
-            refresher: SyncingRefresher(store: store), fetcher: fetcher)
+            refresher: SyncingRefresher(store: store, options: options), fetcher: fetcher)
         let app = self.app
         let quitCount = self.quitCount
         queue.sync {

@@ -67,6 +67,8 @@ public enum Action: String, CaseIterable, Sendable {
     case markAllAboveAsRead = "mark-all-above-as-read"
     // Zeader's own: the full article of the item's web page (ArticleScreen.swift).
     case fullArticle = "full-article"
+    // Zeader's own: the item's own tags (ReaderApp+ItemTags.swift).
+    case editTags = "edit-tags"
     // newsboat's digits: a list position's first digit (default keys in Action+Positions.swift).
     case one, two, three, four, five, six, seven, eight, nine, zero
     // The podcast queue as podboat shows it, and podboat's actions there (Action+Podboat.swift).
@@ -149,6 +151,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .openAllUnreadInBrowserAndMarkRead: return "Open the unread items' links in the browser and mark them read"
         case .markAllAboveAsRead: return "Mark the items above the cursor read"
         case .fullArticle: return "Show the full article from the item's web page (fetched once, kept), or the feed's text"
+        case .editTags: return "Edit the item's own tags (separated by commas)"
         case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero:
             return "Type a list position from this digit on (ENTER goes to that entry)"
         case .podcasts: return "Show the podcast queue (podboat's view: d downloads, p plays, D deletes)"

@@ -23,6 +23,9 @@ public struct BackupRestoreReport: Sendable, Equatable {
     /// Feeds whose URL Zeader cannot subscribe to (not http or https), one line each:
     /// `zeader import` exits non-zero when there are any.
     public var rejected: [String] = []
+    /// Feeds whose settings that reach the network (a proxy, a header, a program…) were not
+    /// restored, one line each naming the feed, the settings and the option that allows them.
+    public var withheld: [String] = []
 
     /// An empty report.
     public init() {}

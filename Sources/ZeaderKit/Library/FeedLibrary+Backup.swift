@@ -6,9 +6,10 @@ import ObjectGraph
 ///
 /// The document is an object `{"format": "zeader-backup", "version": 2, "feeds": […],
 /// "items": […]}`. A feed is `{"url", "title", "siteLink", "displayOrder", "tags",
-/// "etag", "lastModified"}`; an item `{"feed" (its feed's url), "guid", "title", "link",
+/// "etag", "lastModified", "settings"}` (its own settings without secrets, ``BackupSettings``);
+/// an item `{"feed" (its feed's url), "guid", "title", "link",
 /// "author", "summary", "content", "published", "updated", "read", "flagged",
-/// "firstSeen", "flagLetters", "enclosure"}`, where `enclosure` is `null` or `{"url",
+/// "firstSeen", "flagLetters", "tags", "enclosure"}` (`tags` the item's own), where `enclosure` is `null` or `{"url",
 /// "type", "length", "queued", "file"}` (the podcast queue and the downloaded file's path
 /// as stored). Dates are ISO 8601 in UTC, with microseconds when they have a fraction,
 /// so a round trip keeps them exactly. Text is written as stored (control characters are
@@ -174,14 +175,17 @@ extension FeedLibrary {
     /// A backup is data, not the user's typing (``FeedTrust``): its command and file feeds
     /// are listed in ``BackupRestoreReport/skipped`` and left out with their items unless
     /// `allowCommands`; a feed URL that is not http(s) at all is refused the same way
-    /// (``BackupRestoreReport/rejected``).
+    /// (``BackupRestoreReport/rejected``). A feed's settings that affect the network are
+    /// restored only with `trustSettings`, a `password-command` only with `allowCommands` too
+    /// (``BackupSettings``); those withheld are named in ``BackupRestoreReport/withheld``.
     ///
     /// ```swift
     /// let report = try library.restoreBackup(from: URL(fileURLWithPath: "backup.json"))
     /// print(report.itemsAdded, report.itemsUpdated)
     /// ```
     public func restoreBackup(
-        from file: URL, batchSize: Int = 2_000, allowCommands: Bool = false, progress: ((Int) -> Void)? = nil
+        from file: URL, batchSize: Int = 2_000, allowCommands: Bool = false, trustSettings: Bool = false,
+        progress: ((Int) -> Void)? = nil
     ) throws(ZeaderError) -> BackupRestoreReport {
         let path = file.path
         let document: BackupDocument
@@ -229,6 +233,7 @@ extension FeedLibrary {
                 // Where a feed came from is the store's own record, never a backup's.
                 record.removeValue(forKey: "origin")
                 let tags = record.removeValue(forKey: "tags")
+                let settings = record.removeValue(forKey: "settings")
                 let backupOrder = try Self.displayOrder(
                     record.removeValue(forKey: "displayOrder"), what: "feed \(url)", path: path)
                 let server: Server
@@ -260,6 +265,11 @@ extension FeedLibrary {
                     throw ZeaderError.unreadableFile(
                         path: path, reason: "feed \(url): \"tags\" is \(other), not an array of strings")
                 }
+                if let line = try Self.restoreSettings(
+                    settings, on: server, url: url, trust: .init(network: trustSettings, commands: allowCommands), path: path)
+                {
+                    report.withheld.append(line)
+                }
                 order = max(order, FeedSubscription.displayOrder(after: server.displayOrder))
             }
             try context.save()
@@ -288,6 +298,7 @@ extension FeedLibrary {
                 var record = try document.record(at: range, what: "item \(position + 1)", path: path)
                 // From version 4 the content lives in the item's body, not among its attributes.
                 let content = record.removeValue(forKey: "content")
+                let itemTags = record.removeValue(forKey: "tags")
                 if case .string(let feedURL)? = record["feed"], leftOut.contains(feedURL), feedIDs[feedURL] == nil {
                     skippedItems += 1
                     return
@@ -344,6 +355,16 @@ extension FeedLibrary {
                         throw ZeaderError.unreadableFile(
                             path: path, reason: "item \(position + 1): \"content\" is \(other), not a string")
                     }
+                    switch itemTags {
+                    case nil: break
+                    case .null?: if item.tags != nil { item.tags = nil }
+                    case .array(let values)?:
+                        let tags = FeedTags.normalized(values.compactMap { if case .string(let s) = $0 { s } else { nil } })
+                        if item.tags != tags { item.tags = tags }
+                    case let other?:
+                        throw ZeaderError.unreadableFile(
+                            path: path, reason: "item \(position + 1): \"tags\" is \(other), not an array of strings")
+                    }
                     Self.dropDatesOutOfBounds(of: item)
                     let sortDate = item.published ?? item.updated ?? item.firstSeen
                     if item.sortDate != sortDate { item.sortDate = sortDate }
@@ -362,6 +383,27 @@ extension FeedLibrary {
     }
 
     // MARK: - What a restore takes from a record
+
+    /// Restores a backup feed record's `settings` (a string, ``BackupSettings``) on `server`;
+    /// returns the report's line naming the settings withheld, if any. Settings that cannot
+    /// be read leave the feed's alone and say so.
+    static func restoreSettings(
+        _ value: ImportValue?, on server: Server, url: String, trust: BackupSettings.Trust, path: String
+    ) throws(ZeaderError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?:
+            do throws(FeedSettingsError) {
+                let (settings, withheld) = try BackupSettings.restored(text, over: server.settings, trust: trust)
+                FeedSettingsEditing.replace(on: server, with: settings)
+                return withheld.isEmpty ? nil : Messages.backupSettingsWithheld(url: url, withheld)
+            } catch {
+                return Messages.feedSettingsKept(url: url, error)
+            }
+        case let other?:
+            throw ZeaderError.unreadableFile(path: path, reason: "feed \(url): \"settings\" is \(other), not a string")
+        }
+    }
 
     /// The keys of a backup's feed records that go through the safe import (`url` and `tags`
     /// are read apart): what ``exportBackup(batchSize:write:)`` writes. Every other attribute

@@ -70,15 +70,25 @@ public enum FeedSettingsEditing {
 extension FeedSettingsEditing {
     /// Applies a urls-file line's settings (the text after `<`, nil when it has none) to
     /// `server`: a line without settings clears them. A line whose settings cannot be read
-    /// changes nothing and gives the note returned.
+    /// changes nothing and gives the note returned. Without `allowingPrograms` (a file
+    /// imported as data), a setting that runs a program (`password-command`) is left out,
+    /// the feed keeps its own, and the note says so.
     ///
     /// ```swift
     /// if let note = FeedSettingsEditing.applyLine("max-items 50", to: server, url: url) { notes.append(note) }
     /// ```
-    public static func applyLine(_ text: String?, to server: Server, url: String) -> String? {
-        do {
-            replace(on: server, with: try FeedSettings(parsing: text ?? ""))
-            return nil
+    public static func applyLine(_ text: String?, to server: Server, url: String, allowingPrograms: Bool = true)
+        -> String?
+    {
+        do throws(FeedSettingsError) {
+            var settings = try FeedSettings(parsing: text ?? "")
+            let programs = allowingPrograms ? [] : settings.entries.map(\.key).filter(\.runsProgram)
+            for key in programs {
+                settings.unset(key)
+                if let own = FeedSettings(stored: server.settings).value(key) { try settings.set(key, own) }
+            }
+            replace(on: server, with: settings)
+            return programs.isEmpty ? nil : Messages.feedSettingProgramSkipped(url: url, programs[0])
         } catch {
             return Messages.feedSettingsKept(url: url, error)
         }

@@ -283,7 +283,8 @@ public struct FeedLibrary: Sendable {
                     continue
                 }
                 if isURLsFile, let server = known[url],
-                    let note = FeedSettingsEditing.applyLine(subscription.settings, to: server, url: url)
+                    let note = FeedSettingsEditing.applyLine(
+                        subscription.settings, to: server, url: url, allowingPrograms: allowCommands)
                 {
                     report.notes.append(note)
                 }
@@ -304,7 +305,10 @@ public struct FeedLibrary: Sendable {
                 server.siteLink = subscription.siteLink.flatMap(FeedTrust.webURL)
                 server.displayOrder = order
                 SyncQueue.queue(.subscribe, for: server, in: context)
-                if isURLsFile, let note = FeedSettingsEditing.applyLine(subscription.settings, to: server, url: url) {
+                if isURLsFile,
+                    let note = FeedSettingsEditing.applyLine(
+                        subscription.settings, to: server, url: url, allowingPrograms: allowCommands)
+                {
                     report.notes.append(note)
                 }
                 fileTags[url] = (server, subscription.categories, false)

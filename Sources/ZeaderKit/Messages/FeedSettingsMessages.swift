@@ -30,4 +30,25 @@ extension Messages {
     static func feedSettingsKept(url: String, _ error: FeedSettingsError) -> String {
         "\(RedactedURL.text(url)): settings not changed: \(error.description)"
     }
+
+    /// A setting that runs a program, left out of an imported file's line (``FeedSettingsEditing``).
+    ///
+    /// ```swift
+    /// Messages.feedSettingProgramSkipped(url: url, .passwordCommand)
+    /// ```
+    static func feedSettingProgramSkipped(url: String, _ key: FeedSettingKey) -> String {
+        "\(RedactedURL.text(url)): \(key.rawValue) not taken from an imported file: it runs a program "
+            + "(import with --allow-commands, or `zeader set`)"
+    }
+
+    /// A backup's settings a restore left out (``BackupSettings``).
+    ///
+    /// ```swift
+    /// Messages.backupSettingsWithheld(url: url, [.proxy])   // "…: settings proxy not restored: …"
+    /// ```
+    static func backupSettingsWithheld(url: String, _ keys: [FeedSettingKey]) -> String {
+        let needs = keys.contains(where: \.runsProgram) ? "--trust-settings and --allow-commands" : "--trust-settings"
+        return "\(RedactedURL.text(url)): settings \(keys.map(\.rawValue).joined(separator: ", ")) not restored: "
+            + "a backup's settings that reach the network or run a program need \(needs)"
+    }
 }

@@ -14,9 +14,11 @@ extension ZeaderError: CustomStringConvertible {
         switch problem {
         case .missingArrow: "write it as PREDICATE -> ACTION…"
         case .noPredicate: "no predicate before ->"
-        case .noActions: "no action after -> (mark-read, flag, notify, full-article, ignore, exec PROGRAM ARG…)"
+        case .noActions:
+            "no action after -> (mark-read, flag, tag NAME, untag NAME, notify, full-article, ignore, exec PROGRAM ARG…)"
         case .unknownAction(let word):
-            "unknown action '\(word)' (one of: mark-read, flag, notify, full-article, ignore, exec PROGRAM ARG…)"
+            "unknown action '\(word)' (one of: mark-read, flag, tag NAME, untag NAME, notify, full-article, ignore, exec PROGRAM ARG…)"
+        case .tagWithoutName(let action): "\(action) needs a tag: \(action) NAME"
         case .ignoreNotAlone: "ignore must be the rule's only action: an ignored item is never stored"
         case .execWithoutProgram: "exec needs a program"
         case .programFromItem(let program):
@@ -270,6 +272,16 @@ extension RefreshFailure: CustomStringConvertible {
             return
                 "\(url): not run: this \(Messages.reachNoun(FeedTrust.reach(of: url))) came from \(Messages.originPhrase(origin)); "
                 + "run `zeader trust \(Messages.shellQuoted(url))` to allow it, or `zeader remove \(Messages.shellQuoted(url))`"
+        case .passwordCommand(let url, let problem):
+            let what =
+                switch problem {
+                case .commandCouldNotRun(let reason): "could not run: \(reason)"
+                case .commandOutputTooLarge(let limit): "printed more than \(limit) bytes"
+                case .commandFailed(let termination): "failed (\(termination.description))"
+                case .commandPrintedNothing: "printed no password"
+                case .noTerminal, .noneGiven: "gave no password"
+                }
+            return "\(RedactedURL.text(url)): password-command \(what); not fetched"
         }
     }
 }

@@ -262,12 +262,22 @@ public enum ZeaderModel {
     public static let version9 = olderModel(version: 9, entities: version9Entities())
 
     /// Version 10 of the model: version 9 plus each feed's own settings (Model/FeedSettingsModel.swift).
-    public static let version10 = model(version: 10, entities: version10Entities())
+    public static let version10 = olderModel(version: 10, entities: version10Entities())
+
+    /// Version 11 of the model: version 10 plus each item's tags (Model/ItemTagsModel.swift).
+    public static let version11 = model(version: 11, entities: version11Entities())
+
+    /// Version 11's entities.
+    static func version11Entities() -> [EntityDescription] {
+        var entities = version10Entities()
+        itemTagsVersion11Additions(to: &entities)
+        return entities
+    }
 
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version10 }
+    public static var current: ManagedObjectModel { version11 }
     /// ``current``'s entities (moved on with it).
-    static func currentEntities() -> [EntityDescription] { version10Entities() }
+    static func currentEntities() -> [EntityDescription] { version11Entities() }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -279,7 +289,10 @@ public enum ZeaderModel {
     public static let migrationPlan: MigrationPlan = {
         do {
             return try MigrationPlan(
-                versions: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10],
+                versions: [
+                    version1, version2, version3, version4, version5, version6, version7, version8, version9, version10,
+                    version11,
+                ],
                 policies: [bodyTextFill], moves: [contentMove])
         } catch {
             fatalError("Zeader's migration plan is invalid: \(error)")

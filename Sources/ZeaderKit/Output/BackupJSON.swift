@@ -59,11 +59,14 @@ public enum BackupJSON {
         var tags: String?
         var etag: String?
         var lastModified: String?
+        /// The feed's own settings as a backup writes them (``BackupSettings/exported(_:)``).
+        var settings: String? = nil
 
         init(_ server: Server) {
             self.init(
                 url: server.url, title: server.title, siteLink: server.siteLink, displayOrder: server.displayOrder,
                 tags: server.tags, etag: server.etag, lastModified: server.lastModified)
+            settings = BackupSettings.exported(server.settings)
         }
 
         init(
@@ -97,6 +100,8 @@ public enum BackupJSON {
         var flagLetters: String? = nil
         /// The enclosure with its queue and download state (backup version 2).
         var enclosure: EnclosureSummary? = nil
+        /// The item's own tags, as stored (``FeedItem/tags``).
+        var tags: String? = nil
     }
 
     static func appendFeed(_ server: Server, to out: inout String) {
@@ -119,6 +124,8 @@ public enum BackupJSON {
         appendString(feed.etag, to: &out)
         out += ",\"lastModified\":"
         appendString(feed.lastModified, to: &out)
+        out += ",\"settings\":"
+        appendString(feed.settings, to: &out)
         out += "}"
     }
 
@@ -128,7 +135,7 @@ public enum BackupJSON {
                 guid: item.guid, title: item.title, link: item.link, author: item.author, summary: item.summary,
                 content: item.content, published: item.published, updated: item.updated, read: item.read,
                 flagged: item.flagged, firstSeen: item.firstSeen, flagLetters: item.flagLetters,
-                enclosure: EnclosureSummary(item)), feedURL: feedURL, to: &out)
+                enclosure: EnclosureSummary(item), tags: item.tags), feedURL: feedURL, to: &out)
     }
 
     static func appendItem(_ item: Item, feedURL: String, to out: inout String) {
@@ -154,7 +161,12 @@ public enum BackupJSON {
         appendDate(item.firstSeen, to: &out)
         out += ",\"flagLetters\":"
         appendString(item.flagLetters, to: &out)
-        out += ",\"enclosure\":"
+        out += ",\"tags\":["
+        for (n, tag) in FeedTags.list(item.tags).enumerated() {
+            if n > 0 { out += "," }
+            appendString(tag, to: &out)
+        }
+        out += "],\"enclosure\":"
         appendEnclosure(item.enclosure, to: &out)
         out += "}"
     }

@@ -117,6 +117,8 @@ public struct ItemSummary: Sendable, Equatable {
     public var feedTitle: String?
     /// The item's enclosure (podcast media), nil when it has none.
     public var enclosure: EnclosureSummary? = nil
+    /// The item's own tags (``FeedItem/tags``), in order.
+    public var tags: [String] = []
 
     public init(
         feed: String, id: String, title: String? = nil, link: String? = nil, author: String? = nil,
@@ -143,11 +145,13 @@ public struct ItemSummary: Sendable, Equatable {
             published: item.published, updated: item.updated, sortDate: item.sortDate, read: item.read,
             flagged: item.flagged, feedTitle: feedTitle)
         enclosure = EnclosureSummary(item)
+        tags = FeedTags.list(item.tags)
     }
 
     /// One JSON array of `{"feed", "id", "title", "link", "author", "published", "read"}`
-    /// (docs/ARCHITECTURE.md, "Contracts"), plus `"updated"`, `"flagged"` and `"enclosure"`
-    /// (``EnclosureSummary/appendJSON(_:to:)``), ending with a newline.
+    /// (docs/ARCHITECTURE.md, "Contracts"), plus `"updated"`, `"flagged"`, `"tags"` (the
+    /// item's own, an array) and `"enclosure"` (``EnclosureSummary/appendJSON(_:to:)``),
+    /// ending with a newline.
     ///
     /// ```swift
     /// ItemSummary.json(items)   // [{"feed":"https://…","id":"42","title":"Hello",…,"read":false}]
@@ -185,7 +189,8 @@ public struct ItemSummary: Sendable, Equatable {
         JSONText.appendDate(item.published, to: &out)
         out += ",\"updated\":"
         JSONText.appendDate(item.updated, to: &out)
-        out += ",\"read\":\(item.read),\"flagged\":\(item.flagged)"
+        out += ",\"read\":\(item.read),\"flagged\":\(item.flagged),\"tags\":"
+        JSONText.appendStrings(item.tags, to: &out)
         out += ",\"enclosure\":"
         EnclosureSummary.appendJSON(item.enclosure, to: &out)
         out += "}"

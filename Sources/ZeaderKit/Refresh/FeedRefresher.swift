@@ -36,6 +36,8 @@ public final class FeedRefresher: Sendable {
         var request: FeedRequest?
         /// Set for a command or file feed no origin vouches for: it fails with this, unrun.
         var refusal: RefreshFailure?
+        /// The feed's `password-command` (``FeedPasswordCommand``), run before its fetch.
+        var passwordCommand: String? = nil
     }
 
     /// Refreshes the feeds whose URLs are given (all enabled feeds when `urls` is empty;
@@ -136,6 +138,7 @@ public final class FeedRefresher: Sendable {
             }
         }
         let jobs = max(1, options.jobs)
+        let passwords = FeedPasswordCommand.Cache()
         await withTaskGroup(of: Void.self) { group in
             var pending = targets.makeIterator()
             var running = 0
@@ -146,7 +149,8 @@ public final class FeedRefresher: Sendable {
                     group.addTask {
                         report(target.url, nil)
                         // The feed's place in the fetches is free once it waits to be saved.
-                        await grouping.submit(await self.fetchAndParse(target), for: target.serverID) { result in
+                        await grouping.submit(await self.fetchAndParse(target, passwords: passwords), for: target.serverID) {
+                            result in
                             report(target.url, result)
                         }
                     }
@@ -279,7 +283,7 @@ public final class FeedRefresher: Sendable {
                                 request.network = settings.network
                                 return request
                             },
-                        refusal: refusal)
+                        refusal: refusal, passwordCommand: settings.value(.passwordCommand))
                 }
             }
         } catch {
@@ -288,8 +292,14 @@ public final class FeedRefresher: Sendable {
     }
 
     /// Fetch → parse (on a guarded thread, never a context's queue).
-    private func fetchAndParse(_ target: Target) async -> FeedImporter.Input {
-        guard let request = target.request else { return .failed(target.refusal ?? .invalidURL(target.url)) }
+    private func fetchAndParse(_ target: Target, passwords: FeedPasswordCommand.Cache) async -> FeedImporter.Input {
+        guard var request = target.request else { return .failed(target.refusal ?? .invalidURL(target.url)) }
+        if let command = target.passwordCommand {
+            switch await passwords.password(command) {
+            case .password(let password): request.network.password = password
+            case .problem(let problem): return .failed(.passwordCommand(url: target.url, problem))
+            }
+        }
         var input = await Self.fetchAndParse(request, with: fetcher)
         var attempts = 1
         while attempts < options.downloadAttempts, case .outcome(.failed(let error)) = input, error.isWorthRetrying {

@@ -54,6 +54,8 @@ public enum RefreshFailure: Error, Sendable, Equatable {
     case removedDuringRefresh
     /// A command or file feed whose origin does not vouch for it (``FeedTrust``): not run.
     case notVouched(url: String, origin: FeedOrigin)
+    /// The feed's `password-command` gave no password (``FeedPasswordCommand``): not fetched.
+    case passwordCommand(url: String, ZeaderError.PasswordProblem)
 }
 
 /// The outcome of refreshing one feed.

@@ -98,7 +98,8 @@ extension FeedSync {
         _ items: [SyncItem], servers: [String: ObjectID], rules: [Killfile.CompiledRule],
         firings: inout [ItemRules.Firing], history: inout [ObjectID: FeedHistory]
     ) throws -> Int {
-        let acting = ItemRules.acting(itemRules + ItemRules.stored(in: store.container.store))
+        let acting = ItemRules.acting(
+            itemRules + ItemRules.stored(in: store.container.store), changingItems: !rulesChangeItemsLater)
         var pulledFirings: [ItemRules.Firing] = []
         let inserted = try withContext { context in
             // Each feed's items as indexes into `items`: an item is a dozen references, not copied.

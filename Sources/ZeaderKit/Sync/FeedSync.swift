@@ -41,6 +41,9 @@ public final class FeedSync: Sendable {
     let ignoreRules: [Killfile.Rule]
     /// The config's rules that act on new items (the stored ones are read from the store): ``ItemRules``.
     let itemRules: [ItemRules.Rule]
+    /// Whether the rules' changes to items are left to the reader, as one undo step
+    /// (``ItemRules/applyChanges(synced:in:)``), as ``RefreshOptions/rulesChangeItemsLater``.
+    let rulesChangeItemsLater: Bool
     /// The account's service from its API URL and kept token, when not the protocol's own
     /// client (``SyncServiceKind``).
     let makeService: ServiceMaker?
@@ -59,7 +62,7 @@ public final class FeedSync: Sendable {
     /// unless given: tests give an in-memory one).
     public init(
         store: ZeaderStore, fetcher: FeedFetcher? = nil, chunkSize: Int = 250, ignoreRules: [Killfile.Rule] = [],
-        itemRules: [ItemRules.Rule] = [], service: ServiceMaker? = nil
+        itemRules: [ItemRules.Rule] = [], rulesChangeItemsLater: Bool = false, service: ServiceMaker? = nil
     ) {
         self.store = store
         let fetcher =
@@ -69,6 +72,7 @@ public final class FeedSync: Sendable {
         self.chunkSize = max(1, chunkSize)
         self.ignoreRules = ignoreRules
         self.itemRules = itemRules
+        self.rulesChangeItemsLater = rulesChangeItemsLater
         self.makeService = service
     }
 

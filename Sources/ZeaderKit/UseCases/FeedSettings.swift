@@ -33,6 +33,10 @@ public enum FeedSettingKey: String, Sendable, Hashable, CaseIterable {
     case maxDownloadSpeed = "max-download-speed"
     /// Seconds the whole fetch may take.
     case timeout
+    /// A program (its words, run as argv, never through a shell unless they name one) whose
+    /// first line of output is the feed's HTTP password: only the user's own config, urls
+    /// file and `zeader set` give one, never an import or a backup (``runsProgram``).
+    case passwordCommand = "password-command"
 
     /// Whether the value is shown masked (``RedactedURL/mask``) by `zeader list`: it may hold
     /// a login, a token or a session. A proxy shows with its password masked.
@@ -44,6 +48,32 @@ public enum FeedSettingKey: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .header, .cookie, .proxyAuth: true
         default: false
+        }
+    }
+
+    /// Whether the value names a program Zeader runs: data (an imported file, a backup) never
+    /// sets it unless the user allows commands.
+    ///
+    /// ```swift
+    /// FeedSettingKey.passwordCommand.runsProgram   // true
+    /// ```
+    public var runsProgram: Bool { self == .passwordCommand }
+
+    /// Whether the value decides where the feed's requests go, what they carry or whether the
+    /// server's certificate is checked: a backup's are restored only when the user trusts them
+    /// (`zeader import --trust-settings`), since they could send a login elsewhere.
+    ///
+    /// ```swift
+    /// FeedSettingKey.proxy.affectsNetwork   // true
+    /// ```
+    public var affectsNetwork: Bool {
+        switch self {
+        case .header, .cookie, .proxy, .proxyType, .proxyAuth, .useProxy, .httpAuthMethod, .cookieCache, .sslVerify,
+            .passwordCommand:
+            true
+        case .reloadInterval, .maxItems, .keepDays, .userAgent, .fullArticle, .notify, .ignoreHTTPCache,
+            .maxDownloadSpeed, .timeout:
+            false
         }
     }
 
@@ -284,6 +314,11 @@ public struct FeedSettings: Sendable, Equatable {
             guard value.contains(":") else { throw .badValue(key, value: value, expected: "USER:PASSWORD") }
             return value
         case .userAgent, .cookieCache: return value
+        case .passwordCommand:
+            guard CommandWords.split(value).first?.isEmpty == false else {
+                throw .badValue(key, value: value, expected: "a program and its arguments")
+            }
+            return value
         }
     }
 

@@ -6,7 +6,8 @@ import ObjectGraph
 /// language (or newsboat's filter language), and what to do with each new item it matches.
 /// A refresh and a sync apply them to the items they store anew (``ItemImport``), rule after
 /// rule in order, so a later rule sees what an earlier one changed (`read == YES` after a
-/// `mark-read`). `mark-read` and `flag` change the item in the same save that stores it;
+/// `mark-read`). `mark-read`, `flag`, `tag NAME` and `untag NAME` (the item's own tags,
+/// ``FeedItem/tags``) change the item in the same save that stores it;
 /// `notify`, `exec` and `full-article` happen after the save (``Firing``); `ignore` is the
 /// killfile (``Killfile``): the item is never stored, so it is alone in its rule.
 ///
@@ -29,6 +30,10 @@ public enum ItemRules {
     public enum Action: Sendable, Hashable {
         case markRead
         case flag
+        /// Adds the tag to the item's own tags (``FeedItem/tags``).
+        case tag(String)
+        /// Takes the tag from the item's own tags.
+        case untag(String)
         /// The reader's notifier (`notify-program`) shows the item's title.
         case notify
         /// The item's web page is fetched and its article stored (``FullArticles``).
@@ -42,6 +47,8 @@ public enum ItemRules {
             switch self {
             case .markRead: "mark-read"
             case .flag: "flag"
+            case .tag(let tag): "tag \(Self.quoted(tag))"
+            case .untag(let tag): "untag \(Self.quoted(tag))"
             case .notify: "notify"
             case .fullArticle: "full-article"
             case .ignore: "ignore"
@@ -91,6 +98,16 @@ public enum ItemRules {
 
         /// Whether it is the killfile's rule: its one action is `ignore`.
         public var isIgnore: Bool { actions == [.ignore] }
+
+        /// Whether its actions change the item itself (`mark-read`, `flag`, `tag`, `untag`).
+        var changesItem: Bool {
+            actions.contains { action in
+                switch action {
+                case .markRead, .flag, .tag, .untag: return true
+                case .notify, .fullArticle, .ignore, .exec: return false
+                }
+            }
+        }
     }
 
     /// Why a rule's text is not a rule. Worded in ``Messages``.
@@ -105,6 +122,8 @@ public enum ItemRules {
         case unknownAction(String)
         case ignoreNotAlone
         case execWithoutProgram
+        /// `tag` or `untag` (the word) without a tag after it.
+        case tagWithoutName(String)
         /// A field (`%t`…) in the program's own word.
         case programFromItem(String)
         case unknownField(String, argument: String)
@@ -153,7 +172,8 @@ public enum ItemRules {
     // MARK: - Reading rules
 
     /// Reads `PREDICATE -> ACTION…`: the first `->` outside quotes ends the predicate; the
-    /// actions are words (`mark-read`, `flag`, `notify`, `full-article`, `ignore`), and
+    /// actions are words (`mark-read`, `flag`, `tag NAME`, `untag NAME`, `notify`,
+    /// `full-article`, `ignore`), and
     /// `exec` takes the rest of the line as its program and arguments.
     ///
     /// ```swift
@@ -170,6 +190,11 @@ public enum ItemRules {
             switch word.lowercased() {
             case "mark-read": actions.append(.markRead)
             case "flag": actions.append(.flag)
+            case "tag", "untag":
+                guard let name = words.popFirst().flatMap(FeedTags.clean) else {
+                    throw .invalidRule(text, .tagWithoutName(word.lowercased()))
+                }
+                actions.append(word.lowercased() == "tag" ? .tag(name) : .untag(name))
             case "notify": actions.append(.notify)
             case "full-article": actions.append(.fullArticle)
             case "ignore": actions.append(.ignore)
@@ -268,12 +293,16 @@ public enum ItemRules {
     /// ```
     public static func apply(_ rules: [CompiledRule], to item: FeedItem, of server: Server) -> [Firing] {
         var firings: [Firing] = []
-        let (wasRead, wasFlagged) = (item.read, item.flagged)
+        let (wasRead, wasFlagged, hadTags) = (item.read, item.flagged, item.tags)
+        let (readPending, flagPending) = (item.syncReadPending, item.syncFlagPending)
         // Left to the reader: the later rules still see the changes, the stored item does not.
         defer {
             if rules.contains(where: { !$0.changesItems }) {
                 if item.read != wasRead { item.read = wasRead }
                 if item.flagged != wasFlagged { item.flagged = wasFlagged }
+                if item.tags != hadTags { item.tags = hadTags }
+                if item.syncReadPending != readPending { item.syncReadPending = readPending }
+                if item.syncFlagPending != flagPending { item.syncFlagPending = flagPending }
             }
         }
         for compiled in rules where (try? compiled.predicate.evaluate(with: item)) ?? false {
@@ -288,6 +317,8 @@ public enum ItemRules {
                     item.flagged = true
                     if item.syncID != nil { item.syncFlagPending = true }
                 case .markRead, .flag: break
+                case .tag(let tag): item.setTag(tag, true)
+                case .untag(let tag): item.setTag(tag, false)
                 case .notify, .fullArticle, .exec, .ignore: break
                 }
             }

@@ -171,6 +171,8 @@ public struct ArticleState: Equatable, Sendable {
     public var showsFullArticle: Bool { feedBodyHTML != nil }
     /// newsboat's flag letters (`^E`), shown in the header.
     public var flagLetters: String?
+    /// The item's own tags (``FeedItem/tags``), shown in the header.
+    public var tags: String?
     public var scroll = 0
 
     public init(

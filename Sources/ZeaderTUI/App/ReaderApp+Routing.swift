@@ -83,6 +83,7 @@ extension ReaderApp {
         case .pipeTo: onScreen(.item(.pipeTo))
         case .bookmark: onScreen(.item(.bookmark))
         case .fullArticle: onScreen(.item(.fullArticle))
+        case .editTags: onScreen(.item(.editTags))
         // newsboat's digits: the position prompt (ReaderApp+Positions.swift).
         case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero: startPosition(action)
         // A list's unread items (ReaderApp+UnreadLinks.swift).
@@ -182,6 +183,10 @@ extension ReaderApp {
         case .editFlags(let text, let id):
             if let text = edit(text, with: key, submit: { self.setFlags($0, on: id) }) {
                 state.prompt = .editFlags(text: text, id: id)
+            }
+        case .editTags(let text, let id):
+            if let text = edit(text, with: key, submit: { self.setItemTags($0, on: id) }) {
+                state.prompt = .editTags(text: text, id: id)
             }
         case .gotoURL(let text):
             if let text = edit(text, with: key, submit: gotoURL) { state.prompt = .gotoURL(text: text) }

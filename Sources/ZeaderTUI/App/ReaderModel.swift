@@ -119,6 +119,7 @@ public final class ReaderModel {
             date: item.published ?? item.sortDate, link: item.link, bodyHTML: body,
             baseURL: item.link.flatMap(URL.init(string:)) ?? item.server.flatMap { URL(string: $0.url) })
         article.flagLetters = item.flagLetters
+        article.tags = item.tags
         article.fullArticleHTML = item.body?.article
         // The podcast the item carries (one per item: ``EnclosureSummary``), shown in the header.
         if let enclosure = EnclosureSummary(item) {

@@ -198,6 +198,7 @@ enum ReaderMessage: Equatable {
     case noItemsToDelete
     /// The item's flag letters after `^E` (empty: none).
     case flagsSet(String)
+    case tagsSet([String])
     case notALinkNumber(String)
     case editURLsNeedsTheFeedList
     case editorExited(command: String, status: Int32)
@@ -298,6 +299,7 @@ enum ReaderMessage: Equatable {
         case .deleteAllNeedsAList: return "Open a feed's item list to delete its items"
         case .noItemsToDelete: return "No items to delete"
         case .flagsSet(let letters): return letters.isEmpty ? "Flags cleared" : "Flags: \(letters)"
+        case .tagsSet(let tags): return tags.isEmpty ? "Tags cleared" : "Tags: \(tags.joined(separator: ", "))"
         case .notALinkNumber(let text): return "Not a link number: \(text)"
         case .editURLsNeedsTheFeedList: return "E edits the feeds from the feed list"
         case .editorExited(let command, let status): return "\(command) exited with status \(status): the feeds are unchanged"
@@ -387,7 +389,8 @@ enum ReaderMessage: Equatable {
         case .feedsEdited(let report): return !(report?.notes.isEmpty ?? true)
         case .noPreviousItem, .noNextItem, .noPreviousUnreadItems, .showingReadFeeds, .showingReadArticles, .sortedBy,
             .showingTag, .filtered, .filterCleared, .noFilter, .wroteLinks, .pushingOnQuit, .pushTimedOut, .quitBeforePush,
-            .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .pressMacroKey, .variable, .saved, .piped,
+            .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .tagsSet, .pressMacroKey, .variable, .saved,
+            .piped,
             .bookmarked, .edited, .showingFullArticle, .fetchingFullArticle:
             return false
         }
@@ -418,6 +421,7 @@ public enum Prompt: Equatable, Sendable {
     // newsboat's command line, flags, URL number, delete-all.
     case cmdline(text: String)
     case editFlags(text: String, id: ObjectID)
+    case editTags(text: String, id: ObjectID)
     case gotoURL(text: String)
     case confirmDeleteItems(count: Int, ids: [ObjectID])
     /// newsboat's `confirm-…` questions (ReaderApp+Confirm.swift).
@@ -444,6 +448,7 @@ public enum Prompt: Equatable, Sendable {
         case .writeLinks(let text): return "Write the links to file: " + text
         case .cmdline(let text): return ":" + text
         case .editFlags(let text, _): return "Flags (letters A-Z, a-z): " + text
+        case .editTags(let text, _): return "Tags (separated by commas): " + text
         case .gotoURL(let text): return "Go to URL #" + text
         case .confirmDeleteItems(let count, _): return "Delete all \(count) items of this list? [y/n]"
         case .confirm(let question): return question.question
@@ -454,7 +459,7 @@ public enum Prompt: Equatable, Sendable {
     public var isTextEntry: Bool {
         switch self {
         case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
-        case .cmdline, .editFlags, .gotoURL: return true
+        case .cmdline, .editFlags, .editTags, .gotoURL: return true
         case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems, .confirm: return false
         }
     }

@@ -21,7 +21,9 @@ public struct SyncingRefresher: ReaderRefresher {
     /// when it has one.
     public init(store: ZeaderStore, options: RefreshOptions = RefreshOptions()) {
         feeds = FeedRefresher(store: store, options: options)
-        sync = FeedSync(store: store, ignoreRules: options.ignoreRules, itemRules: options.itemRules)
+        sync = FeedSync(
+            store: store, ignoreRules: options.ignoreRules, itemRules: options.itemRules,
+            rulesChangeItemsLater: options.rulesChangeItemsLater)
     }
 
     /// Whether the store has a sync account (then the reader syncs when it starts).

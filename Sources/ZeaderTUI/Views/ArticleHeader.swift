@@ -24,7 +24,7 @@ public struct ArticleEnclosure: Equatable, Sendable {
     }
 }
 
-/// The article's header lines (feed, title, author, date, link, enclosures) wrapped to the
+/// The article's header lines (feed, title, author, date, link, flags, tags, enclosures) wrapped to the
 /// screen: text wraps at spaces, URLs anywhere; continuation lines are indented under the
 /// value, after the label. Feed text decides how long a value is, so each field takes at
 /// most ``maxFieldLines`` lines (fewer on a short screen, see ``lines(_:width:rows:)``),
@@ -48,6 +48,8 @@ enum ArticleHeader {
         if let date = article.date { fields.append(("Date: ", ReaderView.longDate(date), false)) }
         if let link = article.link, !link.isEmpty { fields.append(("Link: ", link, true)) }
         if let flags = article.flagLetters, !flags.isEmpty { fields.append(("Flags: ", flags, false)) }
+        let tags = FeedTags.list(article.tags)
+        if !tags.isEmpty { fields.append(("Tags: ", tags.joined(separator: ", "), false)) }
         for enclosure in article.enclosures { fields.append(("Enclosure: ", enclosure.summary, true)) }
         return fields
     }

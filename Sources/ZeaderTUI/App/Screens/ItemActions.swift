@@ -29,6 +29,7 @@ extension ReaderApp {
         case .pipeTo: state.prompt = .pipeCommand(text: "")
         case .bookmark: bookmark(id)
         case .fullArticle: toggleFullArticle(id)
+        case .editTags: state.prompt = .editTags(text: ItemTagging.text(of: id, in: model.context), id: id)
         }
     }
 

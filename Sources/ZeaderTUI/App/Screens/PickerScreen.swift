@@ -45,7 +45,7 @@ extension ReaderApp {
             openLinkOrPicture(link)
         case .save: state.prompt = .writeLinks(text: "")
         case .toggleRead, .toggleFlag, .enqueue, .deleteArticle, .editFlags, .gotoURL, .showUrls, .pipeTo, .bookmark,
-            .fullArticle:
+            .fullArticle, .editTags:
             notHere(action.action)
         }
     }

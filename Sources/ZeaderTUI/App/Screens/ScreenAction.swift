@@ -54,7 +54,7 @@ enum ScreenAction: Equatable {
 /// ```
 enum ItemAction: Equatable {
     case toggleRead, toggleFlag, enqueue, deleteArticle, editFlags, gotoURL
-    case openInBrowser, openInBrowserAndMarkRead, showUrls, save, pipeTo, bookmark, fullArticle
+    case openInBrowser, openInBrowserAndMarkRead, showUrls, save, pipeTo, bookmark, fullArticle, editTags
 
     /// The key map's action, for the messages that name it.
     var action: Action {
@@ -72,6 +72,7 @@ enum ItemAction: Equatable {
         case .pipeTo: return .pipeTo
         case .bookmark: return .bookmark
         case .fullArticle: return .fullArticle
+        case .editTags: return .editTags
         }
     }
 }
