@@ -64,7 +64,7 @@ import Testing
     @Test func anUntitledFeedIsShownWithoutItsPassword() throws {
         let store = try ZeaderStore.inMemory()
         let context = store.container.viewContext
-        try context.performAndWait {
+        context.performAndWait {
             let server = context.insert(Server.self)
             server.url = "https://alice:secret@example.org/feed"
             #expect(server.displayTitle == "https://alice:***@example.org/feed")

@@ -51,6 +51,7 @@ final class Harness {
         return settle()
     }
 
+    @discardableResult
     func settle() -> String {
         for _ in 0..<3 { queue.sync {} }
         let app = self.app
