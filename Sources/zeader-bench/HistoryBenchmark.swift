@@ -10,11 +10,7 @@ import ObjectGraph
 import ZeaderKit
 
 func historyBenchmark(folder: String, rounds: Int, passes: Int) throws {
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
-        $0.hasSuffix(".xml") || $0.hasSuffix(".json") || $0.hasSuffix(".rss") || $0.hasSuffix(".atom")
-    }.sorted()
-    let datas = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)) }
-    let (feeds, parse) = measure { datas.compactMap { try? FeedParser.parse(data: $0) } }
+    let (feeds, parse) = try parsedFeeds(in: folder)
     let items = feeds.reduce(0) { $0 + $1.items.count } * rounds
     print(
         "\(feeds.count) feeds of \(folder), \(items) items stored per pass; parsing once: \(String(format: "%.3f", parse.cpu)) s CPU"

@@ -13,11 +13,7 @@ import ZeaderKit
 func refreshIndexBenchmark(
     folder: String, rounds: Int, batch: Int? = nil, variants: [Bool] = [false, true], savedServers: Bool = false
 ) throws {
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
-        $0.hasSuffix(".xml") || $0.hasSuffix(".json") || $0.hasSuffix(".rss") || $0.hasSuffix(".atom")
-    }.sorted()
-    let datas = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)) }
-    let (feeds, parse) = measure { datas.compactMap { try? FeedParser.parse(data: $0) } }
+    let (feeds, parse) = try parsedFeeds(in: folder)
     let items = feeds.reduce(0) { $0 + $1.items.count } * rounds
     print(
         "\(feeds.count) feeds of \(folder), \(items) items stored (\(rounds) rounds); parsing once: \(String(format: "%.3f", parse.cpu)) s CPU"
@@ -68,4 +64,13 @@ func refreshIndexBenchmark(
         String(
             format: "the index costs storing +%.0f%%, parsing + storing +%.0f%%", (index / max(none, 1e-9) - 1) * 100,
             ((parsing + index) / max(parsing + none, 1e-9) - 1) * 100))
+}
+
+/// The feeds in `folder` (`.xml`, `.json`, `.rss`, `.atom` files), parsed, and what parsing took.
+func parsedFeeds(in folder: String) throws -> (feeds: [ParsedFeed], parse: Timing) {
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+        $0.hasSuffix(".xml") || $0.hasSuffix(".json") || $0.hasSuffix(".rss") || $0.hasSuffix(".atom")
+    }.sorted()
+    let datas = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)) }
+    return measure { datas.compactMap { try? FeedParser.parse(data: $0) } }
 }
