@@ -163,10 +163,7 @@ import ZeaderKit
         #expect(options.fetcherConfiguration.idleTimeout <= TimeInterval(seconds))
     }
 
-    @Test(arguments: [
-        "download-retries many", "download-timeout 1.5", "confirm-exit maybe", "goto-next-feed", "user-agent a b",
-        "show-keymap-hint yes no",
-    ])
+    @Test(arguments: ["download-retries many", "download-timeout 1.5", "confirm-exit maybe", "goto-next-feed"])
     func aBadValueIsAnErrorNamingTheDirective(line: String) throws {
         let directive = String(line.split(separator: " ")[0])
         #expect {
@@ -174,6 +171,16 @@ import ZeaderKit
         } throws: { error in
             (error as? ReaderConfigError)?.message.hasPrefix(directive) == true
         }
+    }
+
+    /// newsboat keeps the first word of an unquoted value and drops the rest.
+    @Test func anUnquotedValueOfSeveralWordsKeepsTheFirstWithAWarning() throws {
+        let agent = try ReaderConfig.parse("user-agent a b\n", file: "c")
+        #expect(agent.behaviour.userAgent == "a")
+        #expect(agent.warnings.count == 1)
+        let hint = try ReaderConfig.parse("show-keymap-hint no yes\n", file: "c")
+        #expect(hint.behaviour.showKeymapHint == false)
+        #expect(hint.warnings.count == 1)
     }
 
     @Test func userAgentRefusesALineBreak() {

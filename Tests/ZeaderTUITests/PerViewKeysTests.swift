@@ -54,10 +54,13 @@ import ZeaderKit
         #expect(!keys(.feedlist).contains("j"), "\(next(.feedlist))")
     }
 
-    @Test func aViewZeaderLacksIsAWarningAndAnUnknownOneAnError() throws {
+    /// newsboat binds nothing for a view it does not know, and loads the rest of the config.
+    @Test func aViewZeaderLacksOrAnUnknownOneIsAWarningAndTheLineIsIgnored() throws {
         let config = try ReaderConfig.parse("bind-key d open filebrowser\nbind-key x open feedlist\n", file: "c")
         #expect(config.warnings.count == 1)
         #expect(config.keyMap.action(for: .character("x"), in: .feedlist) == .open)
-        #expect(throws: ReaderConfigError.self) { try ReaderConfig.parse("bind-key j down nowhere", file: "c") }
+        let unknown = try ReaderConfig.parse("bind-key j down nowhere", file: "c")
+        #expect(unknown.warnings.count == 1)
+        #expect(unknown.keyMap == KeyMap.default)
     }
 }
