@@ -24,22 +24,7 @@ func historyBenchmark(folder: String, rounds: Int, passes: Int) throws {
             let container = try PersistentContainer(
                 model: ZeaderModel.current, store: .file(url),
                 history: recording ? PersistentHistoryTracking(tombstones: ["FeedItem": ["guid"]]) : nil)
-            let context = container.newBackgroundContext(name: "bench")
-            let (_, storing) = try measure {
-                try container.store.withBulkWrites {
-                    try context.performAndWait { () throws in
-                        for round in 0..<rounds {
-                            for (n, feed) in feeds.enumerated() {
-                                let server = context.insert(Server.self)
-                                server.url = "https://round\(round).example/feed\(n)"
-                                _ = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
-                                try context.save()
-                                context.reset()
-                            }
-                        }
-                    }
-                }
-            }
+            let storing = try storeLikeARefresh(feeds, rounds: rounds, into: container)
             cpu[recording]?.append(storing.cpu)
             // The two stores differ only by the history's tables: the difference of their sizes.
             _ = container.store.checkpoint(truncate: true)

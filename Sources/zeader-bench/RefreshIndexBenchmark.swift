@@ -26,28 +26,7 @@ func refreshIndexBenchmark(
         let container = try PersistentContainer(
             model: indexed ? ZeaderModel.current : ZeaderModel.currentWithoutSearchIndex, store: .file(url))
         if let batch { container.store.fullTextBatchLimit = batch }
-        let context = container.newBackgroundContext(name: "bench")
-        // As a refresh stores (FeedRefresher): a bulk write, so its end (which indexes the
-        // rows its saves left waiting) is measured too.
-        let (_, storing) = try measure {
-            try container.store.withBulkWrites {
-                try context.performAndWait { () throws in
-                    for round in 0..<rounds {
-                        for (n, feed) in feeds.enumerated() {
-                            let server = context.insert(Server.self)
-                            server.url = "https://round\(round).example/feed\(n)"
-                            if savedServers {
-                                // As a refresh finds its feeds: stored, so the lookups by guid run.
-                                try context.save()
-                            }
-                            _ = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
-                            try context.save()
-                            context.reset()
-                        }
-                    }
-                }
-            }
-        }
+        let storing = try storeLikeARefresh(feeds, rounds: rounds, into: container, savedServers: savedServers)
         let indexRows = try readStoreFile(url) { db in
             try db.tableExists("ZSEARCH_docsize") ? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZSEARCH_docsize") ?? 0 : 0
         }
@@ -73,4 +52,31 @@ func parsedFeeds(in folder: String) throws -> (feeds: [ParsedFeed], parse: Timin
     }.sorted()
     let datas = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)) }
     return measure { datas.compactMap { try? FeedParser.parse(data: $0) } }
+}
+
+/// Stores `feeds` `rounds` times over into `container` as a refresh stores them
+/// (FeedRefresher): one save per feed through ``ItemImport/upsert``, in a bulk write whose end
+/// (which indexes the rows its saves left waiting) is measured too. Each round uses new feed
+/// URLs, so every item is new; with `savedServers` each feed is saved before its items, as a
+/// refresh finds it, so the lookups by guid run.
+func storeLikeARefresh(_ feeds: [ParsedFeed], rounds: Int, into container: PersistentContainer, savedServers: Bool = false)
+    throws -> Timing
+{
+    let context = container.newBackgroundContext(name: "bench")
+    return try measure {
+        try container.store.withBulkWrites {
+            try context.performAndWait { () throws in
+                for round in 0..<rounds {
+                    for (n, feed) in feeds.enumerated() {
+                        let server = context.insert(Server.self)
+                        server.url = "https://round\(round).example/feed\(n)"
+                        if savedServers { try context.save() }
+                        _ = try ItemImport.upsert(feed.items, into: server, in: context, now: Date())
+                        try context.save()
+                        context.reset()
+                    }
+                }
+            }
+        }
+    }.1
 }

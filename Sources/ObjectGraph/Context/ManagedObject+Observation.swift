@@ -125,13 +125,12 @@ enum ObservedKeys {
     }
 
     private static let cachedCount = 128
-    // Immutable after its one initialisation (a `static let` is initialised once, under a
-    // lock), and a key path is an immutable object: sharing it between threads is safe.
-    nonisolated(unsafe) private static let attributeKeyPaths: [KeyPath<ManagedObject, Int>] = (0..<cachedCount).map {
+    // Key paths made once: a subscript key path over an `Int` is `Sendable`, so the tables may
+    // be shared between threads as they are.
+    private static let attributeKeyPaths: [KeyPath<ManagedObject, Int> & Sendable] = (0..<cachedCount).map {
         \ManagedObject.[observedSlot: $0]
     }
-    // Immutable after its one initialisation, as above.
-    nonisolated(unsafe) private static let relationshipKeyPaths: [KeyPath<ManagedObject, Int>] = (0..<cachedCount).map {
+    private static let relationshipKeyPaths: [KeyPath<ManagedObject, Int> & Sendable] = (0..<cachedCount).map {
         \ManagedObject.[observedSlot: relationshipBase + $0]
     }
 

@@ -64,7 +64,7 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
 /// var clock = HybridClock(device: "laptop")
 /// let first = clock.stamp(now: 1_000)
 /// clock.observe(HybridTimestamp(millis: 5_000, counter: 0, device: "phone"))
-/// let second = clock.stamp(now: 1_001)   // 5000 ms, counter 1: after what it saw
+/// let second = clock.stamp(now: 1_001)   // later than the stamp it saw
 /// ```
 public struct HybridClock: Sendable {
     /// The device whose changes this clock stamps.

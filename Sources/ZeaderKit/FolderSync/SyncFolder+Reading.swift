@@ -38,16 +38,12 @@ extension SyncFolder {
                 }
                 if kind == .conflictCopy { report.conflictCopies.append(relative) }
                 let url = directory.appendingPathComponent(name)
-                guard let mark = Self.mark(of: url) else {
+                guard let mark = Self.mark(of: url), mark.size <= Self.fileSizeLimit else {
                     report.skippedFiles.append(relative)
                     continue
                 }
                 if marks.files[relative] == mark {
                     newMarks.files[relative] = mark
-                    continue
-                }
-                guard mark.size <= Self.fileSizeLimit else {
-                    report.damagedLines.append(.init(file: relative, line: 0))
                     continue
                 }
                 let data: Data

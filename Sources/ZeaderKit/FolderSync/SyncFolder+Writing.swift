@@ -85,22 +85,19 @@ extension SyncFolder {
         let logs = Self.names(in: ownDirectory).compactMap { name -> (Int, String)? in
             if case .log(let number) = Self.kind(ofFileNamed: name) { (number, name) } else { nil }
         }.sorted { $0.0 < $1.0 }
-        var target = logs.last
-        if let (number, name) = target {
-            let url = ownDirectory.appendingPathComponent(name)
-            let size = Self.mark(of: url)?.size ?? 0
+        var name = "log-1.jsonl"
+        if let (number, last) = logs.last {
+            let url = ownDirectory.appendingPathComponent(last)
             let endsWhole: Bool
             do {
-                let last = try Self.lastByte(of: url)
-                endsWhole = last == nil || last == UInt8(ascii: "\n")
+                let lastByte = try Self.lastByte(of: url)
+                endsWhole = lastByte == nil || lastByte == UInt8(ascii: "\n")
             } catch {
                 endsWhole = false
             }
-            if size >= Self.logSizeLimit || !endsWhole { target = (number + 1, "log-\(number + 1).jsonl") }
-        } else {
-            target = (1, "log-1.jsonl")
+            name = (Self.mark(of: url)?.size ?? 0) < Self.logSizeLimit && endsWhole ? last : "log-\(number + 1).jsonl"
         }
-        let url = ownDirectory.appendingPathComponent(target!.1)
+        let url = ownDirectory.appendingPathComponent(name)
         let text = entries.map { $0.line + "\n" }.joined()
         guard FileManager.default.fileExists(atPath: url.path) else {
             try write(text, toNewFile: url)

@@ -92,7 +92,7 @@ public struct FolderSyncReport: Equatable, Sendable {
     public var incompleteFiles: [String] = []
     /// Conflict copies a sync tool made; their entries are read.
     public var conflictCopies: [String] = []
-    /// Files skipped: in transit, or not Zeader's.
+    /// Files skipped: in transit, not Zeader's, links, or larger than ``SyncFolder/fileSizeLimit``.
     public var skippedFiles: [String] = []
     /// Devices with entries stamped ahead of this device's clock, and by how much at most.
     public var clocksAhead: [String: TimeInterval] = [:]
