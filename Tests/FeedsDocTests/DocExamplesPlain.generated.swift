@@ -85,6 +85,12 @@ func docExample_FeedFetcher_init(fetcher: FeedFetcher) throws {
 }
 
 // Sources/Feeds/Fetching/FeedFetcher.swift
+func docExample_FeedFetcher_learntHostShares(fetcher: FeedFetcher) async throws {
+    let shares = await fetcher.learntHostShares()   // ["feeds.example:443": 8]
+    _ = shares
+}
+
+// Sources/Feeds/Fetching/FeedFetcher.swift
 func docExample_FeedFetcher_fetchAll(outcome: FetchOutcome, fetcher: FeedFetcher, request: FeedRequest, requests: [FeedRequest], pipeline: Pipeline) async throws {
     await fetcher.fetchAll(requests) { request, outcome in
         await pipeline.handle(outcome, for: request)
@@ -152,6 +158,13 @@ func docExample_FetcherConfiguration_FetcherConfiguration(fetcher: FeedFetcher, 
 func docExample_FetcherConfiguration_maxHostConnections() throws {
     var configuration = FetcherConfiguration(version: "1.0")
     configuration.maxHostConnections = 2   // never more than two at once to one host
+    _ = configuration
+}
+
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
+func docExample_FetcherConfiguration_knownHostShares() throws {
+    var configuration = FetcherConfiguration(version: "1.0")
+    configuration.knownHostShares = ["feeds.example:443": 8]   // a slow host seen before
     _ = configuration
 }
 
@@ -502,6 +515,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "CommandWords_CommandWords", origin: "Sources/Feeds/Fetching/CommandWords.swift", run: { given in try docExample_CommandWords_CommandWords() }),
     DocExample(id: "DownloadSink_DownloadProgress", origin: "Sources/Feeds/Fetching/DownloadSink.swift", run: { given in try docExample_DownloadSink_DownloadProgress(progress: given.progress) }),
     DocExample(id: "FeedFetcher_init", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", run: { given in try docExample_FeedFetcher_init(fetcher: given.fetcher) }),
+    DocExample(id: "FeedFetcher_learntHostShares", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", runAsync: { given in try await docExample_FeedFetcher_learntHostShares(fetcher: given.fetcher) }),
     DocExample(id: "FeedFetcher_fetchAll", origin: "Sources/Feeds/Fetching/FeedFetcher.swift", runAsync: { given in try await docExample_FeedFetcher_fetchAll(outcome: given.outcome, fetcher: given.fetcher, request: given.request, requests: given.requests, pipeline: given.pipeline) }),
     DocExample(id: "FeedRequest_encode", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_encode() }),
     DocExample(id: "FeedRequest_escape", origin: "Sources/Feeds/Fetching/FeedRequest.swift", run: { given in try docExample_FeedRequest_escape() }),
@@ -514,6 +528,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchOutcome_FetchMetadata", origin: "Sources/Feeds/Fetching/FetchOutcome.swift", run: { given in try docExample_FetchOutcome_FetchMetadata(outcome: given.outcome, server: given.server) }),
     DocExample(id: "FetcherConfiguration_FetcherConfiguration", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_FetcherConfiguration(fetcher: given.fetcher, jobs: given.jobs) }),
     DocExample(id: "FetcherConfiguration_maxHostConnections", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_maxHostConnections() }),
+    DocExample(id: "FetcherConfiguration_knownHostShares", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_knownHostShares() }),
     DocExample(id: "FetcherConfiguration_init", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_init() }),
     DocExample(id: "FetcherConfiguration_userAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_userAgent() }),
     DocExample(id: "FetcherConfiguration_customUserAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_customUserAgent() }),

@@ -17,15 +17,21 @@ actor ConnectionLimiter {
     private var waiters: [Waiter] = []
     private var nextWaiterID: UInt64 = 0
 
-    /// `maxPerHost` transfers to a host at first; up to `hostCeiling` as it answers.
-    init(maxConcurrent: Int, maxPerHost: Int, hostCeiling: Int? = nil) {
+    /// `maxPerHost` transfers to a host at first (or its share in `known`, learnt by an
+    /// earlier run); up to `hostCeiling` as it answers.
+    init(maxConcurrent: Int, maxPerHost: Int, hostCeiling: Int? = nil, known: [String: Int] = [:]) {
         self.maxConcurrent = max(1, maxConcurrent)
-        hostLimits = HostConnectionLimits(start: maxPerHost, ceiling: hostCeiling ?? maxPerHost)
+        hostLimits = HostConnectionLimits(start: maxPerHost, ceiling: hostCeiling ?? maxPerHost, known: known)
     }
 
     /// Transfers `host` may have at once now.
     func limit(for host: String) -> Int {
         hostLimits.limit(for: host)
+    }
+
+    /// The shares hosts' answers set so far, by host (``HostConnectionLimits/learnt``).
+    func learnt() -> [String: Int] {
+        hostLimits.learnt
     }
 
     /// Waits for a slot for `host`. Returns `false` (holding no slot) if the task was cancelled.

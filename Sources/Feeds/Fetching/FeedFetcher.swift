@@ -42,8 +42,19 @@ public final class FeedFetcher: Sendable {
         limits = TransferLimits(configuration)
         let hostLimits = configuration.hostLimits
         limiter = ConnectionLimiter(
-            maxConcurrent: configuration.maxConcurrent, maxPerHost: hostLimits.start, hostCeiling: hostLimits.ceiling)
+            maxConcurrent: configuration.maxConcurrent, maxPerHost: hostLimits.start, hostCeiling: hostLimits.ceiling,
+            known: configuration.knownHostShares)
         multi = CurlMulti(maxPerHost: hostLimits.ceiling, maxConcurrent: configuration.maxConcurrent)
+    }
+
+    /// The transfers at once that hosts' answers earned (or lost) so far, by `host:port`: pass
+    /// them to a later fetcher as ``FetcherConfiguration/knownHostShares`` so it starts there.
+    ///
+    /// ```swift
+    /// let shares = await fetcher.learntHostShares()   // ["feeds.example:443": 8]
+    /// ```
+    public func learntHostShares() async -> [String: Int] {
+        await limiter.learnt()
     }
 
     static let acceptHeader =

@@ -26,6 +26,15 @@ public struct FetcherConfiguration: Sendable, Equatable {
     /// configuration.maxHostConnections = 2   // never more than two at once to one host
     /// ```
     public var maxHostConnections: Int?
+    /// Transfers at once to start with for hosts an earlier fetcher learnt about
+    /// (``FeedFetcher/learntHostShares()``), by `host:port`, instead of ``maxPerHost``; kept
+    /// within ``maxHostConnections`` or ``maxConcurrent``.
+    ///
+    /// ```swift
+    /// var configuration = FetcherConfiguration(version: "1.0")
+    /// configuration.knownHostShares = ["feeds.example:443": 8]   // a slow host seen before
+    /// ```
+    public var knownHostShares: [String: Int] = [:]
     /// Redirects followed before giving up with ``FetchError/tooManyRedirects(url:limit:)``.
     public var maxRedirects: Int = 5
     /// Longest wait for a connection, and between two pieces of the response, in seconds.

@@ -15,6 +15,10 @@
 /// With a fixed limit (the `max-host-connections` setting) ``start`` and ``ceiling`` are
 /// that limit, and only a 429 or 503 lowers it.
 ///
+/// What hosts taught an earlier run can be passed in (`known`): such a host starts at the
+/// share it earned then instead of ``start``, so dozens of feeds on a slow host do not wait
+/// for its first answers again on every refresh. What this run learnt is ``learnt``.
+///
 /// ```swift
 /// var limits = HostConnectionLimits(start: 4, ceiling: 8)
 /// limits.record(.succeeded(seconds: 2, multiplexed: false), for: "feeds.example:443")   // now 8
@@ -40,11 +44,15 @@ struct HostConnectionLimits: Sendable, Equatable {
 
     private var limits: [String: Int] = [:]
     private var throttled: Set<String> = []
+    /// The shares this run's answers set, by host: what a later run may start from.
+    private(set) var learnt: [String: Int] = [:]
 
-    /// `start` and `ceiling` at least 1, and `start` at most `ceiling`.
-    init(start: Int, ceiling: Int) {
+    /// `start` and `ceiling` at least 1, and `start` at most `ceiling`; a host in `known`
+    /// (shares an earlier run learnt) starts at its share there, within 1…`ceiling`.
+    init(start: Int, ceiling: Int, known: [String: Int] = [:]) {
         self.ceiling = max(1, ceiling)
         self.start = min(max(1, start), self.ceiling)
+        limits = known.mapValues { min(max(1, $0), self.ceiling) }
     }
 
     /// Transfers `host` may have at once now.
@@ -58,13 +66,18 @@ struct HostConnectionLimits: Sendable, Equatable {
         switch answer {
         case .throttled:
             throttled.insert(host)
-            limits[host] = 1
+            set(1, for: host)
         case .succeeded(_, multiplexed: true):
-            limits[host] = ceiling
+            set(ceiling, for: host)
         case .succeeded(let seconds, multiplexed: false) where seconds >= Self.slowAnswerSeconds:
-            limits[host] = min(ceiling, limit(for: host) * 2)
+            set(min(ceiling, limit(for: host) * 2), for: host)
         case .succeeded, .failed:
             break
         }
+    }
+
+    private mutating func set(_ limit: Int, for host: String) {
+        limits[host] = limit
+        learnt[host] = limit
     }
 }

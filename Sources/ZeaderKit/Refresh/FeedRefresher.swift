@@ -26,7 +26,9 @@ public final class FeedRefresher: Sendable {
     public init(store: ZeaderStore, options: RefreshOptions = RefreshOptions()) {
         self.store = store
         self.options = options
-        fetcher = FeedFetcher(configuration: options.fetcherConfiguration)
+        var configuration = options.fetcherConfiguration
+        configuration.knownHostShares = HostShareMemory.shares(in: store.container.store)
+        fetcher = FeedFetcher(configuration: configuration)
     }
 
     /// One feed to fetch, read from the store before the fetches start.
@@ -97,6 +99,7 @@ public final class FeedRefresher: Sendable {
             await runFeeds(targets, context: context, progress: progress)
         }
         store.checkpoint()  // a refresh can write tens of megabytes to the `-wal`
+        HostShareMemory.remember(await fetcher.learntHostShares(), in: store.container.store)
         return summary
     }
 

@@ -139,3 +139,42 @@ struct HostConnectionLimitsTests {
         }
     }
 }
+
+@Suite("FeedFetcher: shares learnt by an earlier fetcher")
+struct KnownHostSharesTests {
+    let host = "feeds.example:443"
+
+    @Test func aKnownHostStartsAtItsShareWithinTheCeiling() {
+        let limits = HostConnectionLimits(start: 4, ceiling: 6, known: [host: 8, "low:80": 0, "one:80": 1])
+        #expect(limits.limit(for: host) == 6)
+        #expect(limits.limit(for: "low:80") == 1)
+        #expect(limits.limit(for: "one:80") == 1)
+        #expect(limits.limit(for: "new:80") == 4)
+        #expect(limits.learnt.isEmpty, "nothing learnt before an answer")
+    }
+
+    @Test func onlyAnswersTeachAndAKnownThrottledHostMayGrowAgain() {
+        var limits = HostConnectionLimits(start: 4, ceiling: 8, known: [host: 1])
+        limits.record(.succeeded(seconds: 0.1, multiplexed: false), for: "quick:80")
+        limits.record(.failed, for: "down:80")
+        #expect(limits.learnt.isEmpty)
+        limits.record(.succeeded(seconds: 2, multiplexed: false), for: host)
+        #expect(limits.limit(for: host) == 2, "a 429 in an earlier run is not a 429 for good")
+        limits.record(.throttled, for: "busy:80")
+        #expect(limits.learnt == [host: 2, "busy:80": 1])
+    }
+
+    /// A fetcher told a host's share runs that many at once from its first request, though
+    /// the host answers too quickly to earn it again; and reports what it learnt.
+    @Test func aFetcherStartsAtTheKnownShare() async throws {
+        try await withLoopbackServer({ _ in .delayed(seconds: 0.3, .ok("<rss/>")) }) { server in
+            let hostKey = "127.0.0.1:\(server.port)"
+            var configuration = FetcherConfiguration(version: "9.9-test", maxConcurrent: 6, maxPerHost: 2)
+            configuration.knownHostShares = [hostKey: 6]
+            let fetcher = FeedFetcher(configuration: configuration)
+            await fetcher.fetchAll((0..<6).map { FeedRequest(url: server.url("/feed/\($0)")) }) { _, _ in }
+            #expect(server.maxInProgress == 6)
+            #expect(await fetcher.learntHostShares().isEmpty, "quick answers teach nothing")
+        }
+    }
+}
