@@ -117,6 +117,46 @@ final class Tally: Sendable {
         #expect(view.performAndWait { note.title } == "elsewhere")
     }
 
+    /// Turning an object back into a fault, or re-reading it, may change what its next read
+    /// gives: unsaved changes dropped, or another context's save that was not merged.
+    @Test func refreshingAnObjectFires() throws {
+        let tmp = TemporaryDirectory()
+        let url = tmp.file("notes.sqlite")
+        let container = try TestModel.container(.file(url))
+        let view = container.viewContext
+        let (id, note) = try view.performAndWait { () throws in
+            let note = view.insert(Note.self)
+            note.title = "stored"
+            try view.save()
+            return (note.objectID, note)
+        }
+        // Unsaved changes discarded: the title goes back to the stored one.
+        try view.performAndWait { () throws in
+            note.title = "unsaved"
+            let title = track { _ = note.title }
+            view.refresh(note, mergeChanges: false)
+            #expect(title.value == 1)
+            #expect(note.title == "stored")
+        }
+        // A save by another container on the file, which this one did not merge.
+        let other = try TestModel.container(.file(url))
+        try other.viewContext.performAndWait { () throws in
+            (try other.viewContext.existingObject(with: id) as! Note).title = "elsewhere"
+            try other.viewContext.save()
+        }
+        view.performAndWait {
+            let title = track { _ = note.title }
+            view.refresh(note, mergeChanges: false)
+            #expect(title.value == 1)
+            #expect(note.title == "elsewhere")
+            note.body = "kept"
+            let again = track { _ = note.title }
+            view.refreshAllObjects()
+            #expect(again.value == 1, "re-read under unsaved changes")
+            #expect(note.body == "kept")
+        }
+    }
+
     @Test func objectsNobodyReadKeepNoRegistrar() throws {
         let container = try TestModel.container()
         let view = container.viewContext

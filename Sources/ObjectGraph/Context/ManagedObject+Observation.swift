@@ -56,6 +56,14 @@ extension ManagedObject {
         for key in keys { observationDidChange(forKey: key) }
     }
 
+    /// A change of every attribute and relationship: the object was turned back into a fault
+    /// or re-read, so any value read before may differ at the next read.
+    func observationDidChangeAll() {
+        guard observationRegistrar != nil else { return }
+        for index in entity.attributes.indices { observationDidChange(attribute: index) }
+        for index in entity.relationships.indices { observationDidChange(relationship: index) }
+    }
+
     private func observationAccess(slot: Int) {
         if observationRegistrar == nil { observationRegistrar = ObservationRegistrar() }
         observationRegistrar!.access(self, keyPath: ObservedKeys.keyPath(slot))

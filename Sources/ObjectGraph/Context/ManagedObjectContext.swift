@@ -561,11 +561,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             object.isFault = true
             object.snapshot = nil
             forgetRelationshipCache(of: object)
+            // Its next read gives the stored values, which may not be those observers saw.
+            object.observationDidChangeAll()
             return
         }
         let local = object.changedValuesByIndex()
         guard (try? loadRow(into: object)) == true else { return }
         object.reapply(local)
+        object.observationDidChangeAll()
     }
 }
 
