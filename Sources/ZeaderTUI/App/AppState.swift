@@ -45,8 +45,12 @@ public struct FeedRow: Equatable, Sendable {
     }
 
     public var serverID: ObjectID? {
-        if case .server(let id) = kind { return id }
-        return nil
+        // Out of line: inlined into ReaderApp.perform, Swift 6.3.1's release optimizer
+        // (CopyPropagation) fails its ownership check and the build stops.
+        @inline(never) get {
+            if case .server(let id) = kind { return id }
+            return nil
+        }
     }
 }
 
