@@ -1,4 +1,4 @@
-import ObjectGraphMacros
+import ObjectGraphMacroSupport
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosTestSupport
 import XCTest

@@ -8,17 +8,17 @@
 ///
 /// ```swift
 /// @ManagedEntity(unique: [["title"]])
-/// final class Task: ManagedObject {
+/// final class Chore: ManagedObject {
 ///     var title: String
 ///     var done = false
 ///     var notes: String?
-///     @Relationship(inverse: \Project.tasks) var project: Project?
+///     @Relationship(inverse: \Room.chores) var room: Room?
 /// }
-/// @ManagedEntity final class Project: ManagedObject {
+/// @ManagedEntity final class Room: ManagedObject {
 ///     var name: String
-///     @Relationship(deleteRule: .cascade) var tasks: [Task]
+///     @Relationship(deleteRule: .cascade) var chores: [Chore]
 /// }
-/// let model = try ManagedObjectModel(name: "Tasks", version: 1, classes: [Task.self, Project.self])
+/// let model = try ManagedObjectModel(name: "Chores", version: 1, classes: [Chore.self, Room.self])
 /// ```
 ///
 /// - Parameters:
@@ -39,9 +39,13 @@ public macro ManagedEntity(
 /// of a type of your own that is ``ValueConvertible``.
 ///
 /// ```swift
-/// @Attribute(.indexed, .validated(.minLength(1))) var title: String
-/// @Attribute(.encoded) var layout: Layout?          // Codable, as JSON text
-/// @Attribute(.derivedCount(of: "tasks", where: "done == NO")) var openTasks: Int
+/// struct Layout: Codable { var columns: Int }
+/// @ManagedEntity final class Board: ManagedObject {
+///     @Attribute(.indexed, .validated(.minLength(1))) var title: String
+///     @Attribute(.encoded) var layout: Layout?   // Codable, as JSON text
+///     @Attribute(.named("rank_v2"), .renamed(from: "rank")) var rank: Int = 0
+/// }
+/// print(Board.entityDescription?.attributes.map(\.name) ?? [])   // ["title", "layout", "rank_v2"]
 /// ```
 @attached(peer)
 public macro Attribute(_ options: AttributeOption...) =
@@ -53,8 +57,14 @@ public macro Attribute(_ options: AttributeOption...) =
 /// and is found on the other side otherwise.
 ///
 /// ```swift
-/// @Relationship(deleteRule: .cascade, inverse: \Task.project, ordered: true) var tasks: [Task]
-/// @Relationship(required: true) var owner: Person?
+/// @ManagedEntity final class Person: ManagedObject {
+///     var name: String
+///     @Relationship(deleteRule: .cascade, inverse: \Pet.owner, ordered: true) var pets: [Pet]
+/// }
+/// @ManagedEntity final class Pet: ManagedObject {
+///     @Relationship(required: true) var owner: Person?
+/// }
+/// let model = try ManagedObjectModel(name: "Pets", version: 1, classes: [Person.self, Pet.self])
 /// ```
 ///
 /// - Parameters:
@@ -74,7 +84,10 @@ public macro Relationship(
 /// class out of the entity: an ordinary Swift property, not saved, with an initial value.
 ///
 /// ```swift
-/// @Ignored var isExpanded = false
+/// @ManagedEntity final class Section: ManagedObject {
+///     var title: String
+///     @Ignored var isExpanded = false
+/// }
 /// ```
 @attached(peer)
 public macro Ignored() = #externalMacro(module: "ObjectGraphMacros", type: "MarkerMacro")
@@ -94,7 +107,15 @@ public macro _ManagedProperty() = #externalMacro(module: "ObjectGraphMacros", ty
 /// they have no other use.
 ///
 /// ```swift
-/// @Attribute(.unique, .named("guid")) var identifier: String
+/// @ManagedEntity final class Entry: ManagedObject {
+///     @Attribute(.unique, .named("guid")) var identifier: String
+///     @Attribute(.derivedCount(of: "replies", where: "read == NO")) var unreadReplies: Int
+///     @Relationship var replies: [Reply]
+/// }
+/// @ManagedEntity final class Reply: ManagedObject {
+///     var read = false
+///     @Relationship var entry: Entry?
+/// }
 /// ```
 public enum AttributeOption: Sendable {
     /// No two objects have the same value (a uniqueness constraint).

@@ -5,7 +5,8 @@ extension ManagedObjectModel {
     /// names this one.
     ///
     /// ```swift
-    /// let model = try ManagedObjectModel(name: "Tasks", version: 2, classes: [Task.self, Project.self],
+    /// @ManagedEntity final class Song: ManagedObject { var title: String }
+    /// let model = try ManagedObjectModel(name: "Songs", version: 2, classes: [Song.self],
     ///     entities: [EntityDescription("Label", attributes: [.string("text")])])
     /// ```
     public convenience init(

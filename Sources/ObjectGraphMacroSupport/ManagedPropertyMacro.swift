@@ -6,7 +6,18 @@ import SwiftSyntaxMacros
 /// property becomes computed, reading and writing through the static subscript of the
 /// property wrapper its kind calls for, with that wrapper's value as its storage (`_title`),
 /// so that it behaves exactly as the explicit `@Managed("title") var title` form.
+///
+/// ```swift
+/// @_ManagedProperty var title: String
+/// // becomes: var title: String { get { Managed<String>[_enclosingInstance: self, …] } set { … } }
+/// //          private var _title = Managed<String>("title")
+/// ```
 public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
+    /// The property's accessors (and an init accessor when it has an initial value).
+    ///
+    /// ```swift
+    /// let accessors = try ManagedPropertyMacro.expansion(of: node, providingAccessorsOf: variable, in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
@@ -30,6 +41,11 @@ public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
         return [initAccessor] + accessors
     }
 
+    /// The wrapper value the accessors keep their key and cached index in (`_title`).
+    ///
+    /// ```swift
+    /// let storage = try ManagedPropertyMacro.expansion(of: node, providingPeersOf: variable, in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
@@ -41,7 +57,16 @@ public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
 
 /// `@Attribute(…)`, `@Relationship(…)` and `@Ignored`: read by `@ManagedEntity`, they
 /// expand to nothing themselves.
+///
+/// ```swift
+/// @Attribute(.unique) var name: String   // no expansion of its own
+/// ```
 public struct MarkerMacro: PeerMacro {
+    /// Nothing: the marker's arguments are read by `@ManagedEntity`.
+    ///
+    /// ```swift
+    /// let none = try MarkerMacro.expansion(of: node, providingPeersOf: variable, in: context)   // []
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext

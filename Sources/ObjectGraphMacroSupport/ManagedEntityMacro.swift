@@ -6,7 +6,17 @@ import SwiftSyntaxMacros
 /// `@ManagedEntity`: derives a class's `EntityDescription` from its stored properties
 /// (a `class var entityDescription` override) and routes each of them through the storage
 /// of the matching property wrapper (`@_ManagedProperty`).
+///
+/// ```swift
+/// @ManagedEntity final class Tag: ManagedObject { var name: String }
+/// // adds: override class var entityDescription: EntityDescription? { … }
+/// ```
 public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
+    /// The `entityDescription` override, or nothing after diagnosing a misuse.
+    ///
+    /// ```swift
+    /// let members = try ManagedEntityMacro.expansion(of: node, providingMembersOf: decl, conformingTo: [], in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
@@ -53,6 +63,11 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
         return [entity]
     }
 
+    /// `@_ManagedProperty` for each stored property the entity holds, nothing for the others.
+    ///
+    /// ```swift
+    /// let attributes = try ManagedEntityMacro.expansion(of: node, attachedTo: decl, providingAttributesFor: member, in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingAttributesFor member: some DeclSyntaxProtocol, in context: some MacroExpansionContext
