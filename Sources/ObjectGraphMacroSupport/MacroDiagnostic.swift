@@ -22,7 +22,8 @@ enum MacroDiagnostic: DiagnosticMessage, Equatable {
     var message: String {
         switch self {
         case .notAClass(let kind):
-            return "@ManagedEntity applies to a ManagedObject subclass, not to \(kind == "enum" ? "an" : "a") \(kind)"
+            return
+                "@ManagedEntity applies to a ManagedObject subclass, not to \(["enum", "actor", "extension"].contains(kind) ? "an" : "a") \(kind)"
         case .noSuperclass(let className):
             return "@ManagedEntity class '\(className)' must be a ManagedObject subclass"
         case .letProperty(let name):

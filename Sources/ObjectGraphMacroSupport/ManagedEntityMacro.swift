@@ -45,7 +45,7 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
         if let more = arguments.unique { unique = unique == "[]" ? more : "\(unique) + \(more)" }
         let access = classDecl.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         func list(_ items: [String]) -> String {
-            items.isEmpty ? "[]" : "[\n" + items.map { "        \($0),\n" }.joined() + "    ]"
+            items.isEmpty ? "[]" : "[\n" + items.map { "            \($0),\n" }.joined() + "        ]"
         }
         let entity: DeclSyntax = """
             override \(raw: access)class var entityDescription: EntityDescription? {
@@ -72,7 +72,10 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingAttributesFor member: some DeclSyntaxProtocol, in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
-        guard declaration.is(ClassDeclSyntax.self), case .managed = ManagedProperty.analyze(member) else { return [] }
+        // Not on a class that cannot be an entity: its error is the only one to see.
+        guard let classDecl = declaration.as(ClassDeclSyntax.self), classDecl.inheritanceClause != nil,
+            case .managed = ManagedProperty.analyze(member)
+        else { return [] }
         return ["@_ManagedProperty"]
     }
 

@@ -82,7 +82,7 @@ final class ManagedEntityDiagnosticTests: XCTestCase {
     /// expanded (so no second error follows from it).
     func assertPropertyProblem(
         _ declaration: String, message: String, column: Int, fixIts: [String] = [], fixed: String? = nil,
-        file: StaticString = #filePath, line: UInt = #line
+        expanded: String? = nil, file: StaticString = #filePath, line: UInt = #line
     ) {
         assertMacroExpansion(
             """
@@ -92,7 +92,7 @@ final class ManagedEntityDiagnosticTests: XCTestCase {
             """,
             expandedSource: """
                 final class Note: ManagedObject {
-                    \(declaration)
+                    \(expanded ?? declaration)
                 }
                 """,
             diagnostics: [
@@ -155,36 +155,40 @@ final class ManagedEntityDiagnosticTests: XCTestCase {
             "@Relationship var folder: Folder",
             message:
                 "to-one relationship 'folder' must be optional ('Folder?'); @Relationship(required: true) makes saving require it",
-            column: 31, fixIts: ["make it optional"], fixed: "@Relationship var folder: Folder?")
+            column: 31, fixIts: ["make it optional"], fixed: "@Relationship var folder: Folder?",
+            expanded: "var folder: Folder")
     }
 
     func testAToManyIsNotOptional() {
         assertPropertyProblem(
             "@Relationship var notes: [Note]?",
             message: "to-many relationship 'notes' is an array, not an optional (an empty array means no members)",
-            column: 30, fixIts: ["remove '?'"], fixed: "@Relationship var notes: [Note]")
+            column: 30, fixIts: ["remove '?'"], fixed: "@Relationship var notes: [Note]",
+            expanded: "var notes: [Note]?")
     }
 
     func testARelationshipToAValueTypeIsRefused() {
         assertPropertyProblem(
             "@Relationship var name: String?",
-            message: "'name' is marked @Relationship but 'String' is a value type, not a ManagedObject class", column: 29)
+            message: "'name' is marked @Relationship but 'String' is a value type, not a ManagedObject class", column: 29,
+            expanded: "var name: String?")
     }
 
     func testAnEncodedValueIsOptional() {
         assertPropertyProblem(
             "@Attribute(.encoded) var layout: Layout",
             message: "@Attribute(.encoded) property 'layout' must be optional: a value that no longer decodes reads as nil",
-            column: 38, fixIts: ["make it optional"], fixed: "@Attribute(.encoded) var layout: Layout?")
+            column: 38, fixIts: ["make it optional"], fixed: "@Attribute(.encoded) var layout: Layout?",
+            expanded: "var layout: Layout")
     }
 
     func testADerivedCountIsAnInteger() {
         assertPropertyProblem(
             #"@Attribute(.derivedCount(of: "notes")) var count: String"#,
-            message: "derived count 'count' must be a non-optional Int or Int64", column: 56)
+            message: "derived count 'count' must be a non-optional Int or Int64", column: 55, expanded: "var count: String")
         assertPropertyProblem(
             #"@Attribute(.derivedCount(of: "notes")) var count: Int?"#,
-            message: "derived count 'count' must be a non-optional Int or Int64", column: 56)
+            message: "derived count 'count' must be a non-optional Int or Int64", column: 55, expanded: "var count: Int?")
     }
 
     func testAnExplicitWrapperInsideAnEntityIsRemoved() {
@@ -210,6 +214,69 @@ final class ManagedEntityDiagnosticTests: XCTestCase {
         assertPropertyProblem(
             "var title: String { didSet {} }", message: "'title': willSet/didSet are not supported on a managed property",
             column: 23)
+    }
+
+    func testTwoRelationshipsToOneClassNameTheirInverses() {
+        assertMacroExpansion(
+            """
+            @ManagedEntity final class Doc: ManagedObject {
+                @Relationship var author: Person?
+                @Relationship(inverse: \\Person.edited) var editor: Person?
+                @Relationship var reviewer: Person?
+            }
+            """,
+            expandedSource: """
+                final class Doc: ManagedObject {
+                    var author: Person? {
+                        get {
+                            ToOne<Person> [_enclosingInstance: self, wrapped: \\Self.author, storage: \\Self._author]
+                        }
+                        set {
+                            ToOne<Person> [_enclosingInstance: self, wrapped: \\Self.author, storage: \\Self._author] = newValue
+                        }
+                    }
+
+                    private var _author = ToOne<Person>("author")
+                    var editor: Person? {
+                        get {
+                            ToOne<Person> [_enclosingInstance: self, wrapped: \\Self.editor, storage: \\Self._editor]
+                        }
+                        set {
+                            ToOne<Person> [_enclosingInstance: self, wrapped: \\Self.editor, storage: \\Self._editor] = newValue
+                        }
+                    }
+
+                    private var _editor = ToOne<Person>("editor")
+                    var reviewer: Person? {
+                        get {
+                            ToOne<Person> [_enclosingInstance: self, wrapped: \\Self.reviewer, storage: \\Self._reviewer]
+                        }
+                        set {
+                            ToOne<Person> [_enclosingInstance: self, wrapped: \\Self.reviewer, storage: \\Self._reviewer] = newValue
+                        }
+                    }
+
+                    private var _reviewer = ToOne<Person>("reviewer")
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "'author' needs its inverse named: 'author' and 'editor' and 'reviewer' point to the same class; write @Relationship(inverse: \\Person.…)",
+                    line: 2, column: 5, fixIts: [FixItSpec(message: "name the inverse")]),
+                DiagnosticSpec(
+                    message:
+                        "'reviewer' needs its inverse named: 'reviewer' and 'author' and 'editor' point to the same class; write @Relationship(inverse: \\Person.…)",
+                    line: 4, column: 5, fixIts: [FixItSpec(message: "name the inverse")]),
+            ],
+            macros: macros, applyFixIts: ["name the inverse"],
+            fixedSource: """
+                @ManagedEntity final class Doc: ManagedObject {
+                    @Relationship(inverse: \\Person.<#inverse#>) var author: Person?
+                    @Relationship(inverse: \\Person.edited) var editor: Person?
+                    @Relationship(inverse: \\Person.<#inverse#>) var reviewer: Person?
+                }
+                """)
     }
 
     func testOnePropertyPerVar() {
