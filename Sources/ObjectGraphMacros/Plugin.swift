@@ -14,7 +14,16 @@ struct ObjectGraphMacrosPlugin: CompilerPlugin {
 }
 
 /// `@ManagedEntity` (see `ObjectGraphMacroSupport.ManagedEntityMacro`).
+///
+/// ```swift
+/// @ManagedEntity final class Tag: ManagedObject { var name: String }
+/// ```
 public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
+    /// The entity's `entityDescription` override.
+    ///
+    /// ```swift
+    /// let members = try ManagedEntityMacro.expansion(of: node, providingMembersOf: decl, conformingTo: [], in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
@@ -23,6 +32,11 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
             of: node, providingMembersOf: declaration, conformingTo: protocols, in: context)
     }
 
+    /// `@_ManagedProperty` on each managed stored property.
+    ///
+    /// ```swift
+    /// let attributes = try ManagedEntityMacro.expansion(of: node, attachedTo: decl, providingAttributesFor: member, in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingAttributesFor member: some DeclSyntaxProtocol, in context: some MacroExpansionContext
@@ -33,7 +47,16 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
 }
 
 /// `@_ManagedProperty` (see `ObjectGraphMacroSupport.ManagedPropertyMacro`).
+///
+/// ```swift
+/// @_ManagedProperty var title: String   // applied by @ManagedEntity
+/// ```
 public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
+    /// The property's accessors.
+    ///
+    /// ```swift
+    /// let accessors = try ManagedPropertyMacro.expansion(of: node, providingAccessorsOf: variable, in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
@@ -41,6 +64,11 @@ public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
         try ObjectGraphMacroSupport.ManagedPropertyMacro.expansion(of: node, providingAccessorsOf: declaration, in: context)
     }
 
+    /// The property's wrapper storage (`_title`).
+    ///
+    /// ```swift
+    /// let storage = try ManagedPropertyMacro.expansion(of: node, providingPeersOf: variable, in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
@@ -50,7 +78,16 @@ public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
 }
 
 /// `@Attribute`, `@Relationship` and `@Ignored`, which expand to nothing.
+///
+/// ```swift
+/// @Ignored var isExpanded = false
+/// ```
 public struct MarkerMacro: PeerMacro {
+    /// Nothing: `@ManagedEntity` reads the marker's arguments.
+    ///
+    /// ```swift
+    /// let none = try MarkerMacro.expansion(of: node, providingPeersOf: variable, in: context)   // []
+    /// ```
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
