@@ -35,7 +35,7 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
             }
         }
         // An entity with a property left out would only add errors of its own.
-        guard diagnoseAmbiguousInverses(properties, context) && isValid else { return [] }
+        guard diagnoseAmbiguousInverses(properties, of: className, context) && isValid else { return [] }
 
         let arguments = EntityArguments(node)
         let attributes = properties.compactMap { attributeSource($0.0) }
@@ -136,7 +136,7 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
     /// Two relationships of one class to the same destination cannot have their inverses
     /// found by destination alone: each must name its own.
     static func diagnoseAmbiguousInverses(
-        _ properties: [(ManagedProperty, Syntax)], _ context: some MacroExpansionContext
+        _ properties: [(ManagedProperty, Syntax)], of className: String, _ context: some MacroExpansionContext
     ) -> Bool {
         var isValid = true
         var byDestination: [String: [String]] = [:]
@@ -153,6 +153,10 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
             default: continue
             }
             guard let names = byDestination[destination], names.count > 1 else { continue }
+            // A relationship to this class that names this one as its inverse settles it.
+            if destination == className && properties.contains(where: { $0.0.inverse == property.name }) {
+                continue
+            }
             let message = MacroDiagnostic.inverseRequired(
                 name: property.name, destination: destination, others: names.filter { $0 != property.name })
             var fixIts: [FixIt] = []

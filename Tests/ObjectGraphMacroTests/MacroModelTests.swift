@@ -31,6 +31,17 @@ final class MacroList: ManagedObject {
     @Attribute(.derivedCount(of: "tasks", where: "done == NO")) var openCount: Int
 }
 
+/// The same types spelled other ways: qualified, `Optional<…>`, `Array<…>`, access-limited.
+@ManagedEntity final class MacroSpellings: ManagedObject {
+    var a: Optional<String>
+    var b: Swift.Int = 2
+    var c: Foundation.Date?
+    private(set) var d: Bool = true
+    public var e: Swift.Double?
+    @Relationship var others: [MacroSpellings]
+    @Relationship(inverse: \MacroSpellings.others) var owner: Optional<MacroSpellings>
+}
+
 /// An explicit entity beside macro-declared ones, related both ways.
 final class MixFolder: ManagedObject {
     @Managed("name") var name: String
@@ -92,6 +103,30 @@ class MacroItem: ManagedObject {
         #expect(entity.attribute(named: "summary") == nil)
         #expect(entity.attribute(named: "kind") == nil)
         #expect(entity.uniquenessConstraints == [["title", "list"]])
+    }
+
+    @Test func otherSpellingsOfATypeMeanTheSame() throws {
+        let model = try ManagedObjectModel(name: "Spellings", version: 1, classes: [MacroSpellings.self])
+        let entity = try model.entity(named: "MacroSpellings")
+        let described = entity.attributes.map { "\($0.name) \($0.type) \($0.isOptional) \($0.defaultValue)" }
+        #expect(
+            described == [
+                "a string true \(Value.null)", "b integer false \(Value.integer(2))", "c date true \(Value.null)",
+                "d bool false \(Value.bool(true))", "e double true \(Value.null)",
+            ])
+        #expect(entity.relationship(named: "others")?.isToMany == true)
+        #expect(entity.relationship(named: "others")?.inverseName == "owner")
+        #expect(entity.relationship(named: "owner")?.isToMany == false)
+        let container = try PersistentContainer(model: model, store: .inMemory)
+        let context = container.viewContext
+        try context.performAndWait { () throws in
+            let parent = context.insert(MacroSpellings.self)
+            let child = context.insert(MacroSpellings.self)
+            child.owner = parent
+            child.e = 1.5
+            try context.save()
+            #expect(parent.others.count == 1 && parent.d && child.b == 2 && child.e == 1.5)
+        }
     }
 
     @Test func relationshipsGetTheirInverseDeleteRuleAndOrder() throws {
