@@ -206,7 +206,7 @@ struct ManagedProperty {
                     ])
             ])
         }
-        if !valueTypes.contains(base) && attributeMarker == nil || !isSimpleType(base) {
+        if (!valueTypes.contains(base) && attributeMarker == nil) || !isSimpleType(base) {
             let asRelationship = adding("@Relationship", to: variable)
             var fixIts: [FixIt] = []
             if isSimpleType(base) && isOptional {
