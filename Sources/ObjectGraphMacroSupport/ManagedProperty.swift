@@ -242,8 +242,13 @@ struct ManagedProperty {
         return last.split(separator: "<").first.map(String.init) ?? last
     }
 
+    /// The property's name, without the backticks of `` `default` ``: the model key and the
+    /// storage's name (`_default`) are made from it.
     static func bindingName(_ binding: PatternBindingSyntax) -> String {
-        binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedDescription
+        guard let token = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else {
+            return binding.pattern.trimmedDescription
+        }
+        return token.identifier?.name ?? token.text
     }
 
     /// The type a literal initial value has when no annotation says.

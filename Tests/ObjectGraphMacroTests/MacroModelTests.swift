@@ -31,13 +31,14 @@ final class MacroList: ManagedObject {
     @Attribute(.derivedCount(of: "tasks", where: "done == NO")) var openCount: Int
 }
 
-/// The same types spelled other ways: qualified, `Optional<…>`, `Array<…>`, access-limited.
+/// The same types spelled other ways: qualified, `Optional<…>`, access-limited, backticked.
 @ManagedEntity final class MacroSpellings: ManagedObject {
     var a: Optional<String>
     var b: Swift.Int = 2
     var c: Foundation.Date?
     private(set) var d: Bool = true
     public var e: Swift.Double?
+    var `default`: Int = 0
     @Relationship var others: [MacroSpellings]
     @Relationship(inverse: \MacroSpellings.others) var owner: Optional<MacroSpellings>
 }
@@ -112,7 +113,7 @@ class MacroItem: ManagedObject {
         #expect(
             described == [
                 "a string true \(Value.null)", "b integer false \(Value.integer(2))", "c date true \(Value.null)",
-                "d bool false \(Value.bool(true))", "e double true \(Value.null)",
+                "d bool false \(Value.bool(true))", "e double true \(Value.null)", "default integer false \(Value.integer(0))",
             ])
         #expect(entity.relationship(named: "others")?.isToMany == true)
         #expect(entity.relationship(named: "others")?.inverseName == "owner")
@@ -124,8 +125,9 @@ class MacroItem: ManagedObject {
             let child = context.insert(MacroSpellings.self)
             child.owner = parent
             child.e = 1.5
+            child.default = 4
             try context.save()
-            #expect(parent.others.count == 1 && parent.d && child.b == 2 && child.e == 1.5)
+            #expect(parent.others.count == 1 && parent.d && child.b == 2 && child.e == 1.5 && child.default == 4)
         }
     }
 
