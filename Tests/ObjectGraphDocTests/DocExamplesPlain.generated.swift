@@ -47,6 +47,12 @@ func docExample_ManagedObject_ManagedObject(context: ManagedObjectContext, note:
 }
 
 // Sources/ObjectGraph/Context/ManagedObject.swift
+func docExample_ManagedObject_var() throws {
+    @ManagedEntity final class Tag: ManagedObject { var name: String }
+    print(Tag.entityDescription?.attributes.map(\.name) ?? [])   // ["name"]
+}
+
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_changedValues(item: FeedItem) throws {
     item.read = true; print(item.changedValues())   // ["read": YES]
 }
@@ -1274,6 +1280,81 @@ func docExample_Inheritance_subentities(model: ManagedObjectModel) throws {
     _ = kinds
 }
 
+// Sources/ObjectGraph/Model/ManagedEntityMacros.swift
+func docExample_ManagedEntityMacros_decl(model: ManagedObjectModel) throws {
+    @ManagedEntity(unique: [["title"]])
+    final class Chore: ManagedObject {
+        var title: String
+        var done = false
+        var notes: String?
+        @Relationship(inverse: \Room.chores) var room: Room?
+    }
+    @ManagedEntity final class Room: ManagedObject {
+        var name: String
+        @Relationship(deleteRule: .cascade) var chores: [Chore]
+    }
+    let model = try ManagedObjectModel(name: "Chores", version: 1, classes: [Chore.self, Room.self])
+    _ = model
+}
+
+// Sources/ObjectGraph/Model/ManagedEntityMacros.swift
+func docExample_ManagedEntityMacros_decl_2() throws {
+    struct Layout: Codable { var columns: Int }
+    @ManagedEntity final class Board: ManagedObject {
+        @Attribute(.indexed, .validated(.minLength(1))) var title: String
+        @Attribute(.encoded) var layout: Layout?   // Codable, as JSON text
+        @Attribute(.named("rank_v2"), .renamed(from: "rank")) var rank: Int = 0
+    }
+    print(Board.entityDescription?.attributes.map(\.name) ?? [])   // ["title", "layout", "rank_v2"]
+}
+
+// Sources/ObjectGraph/Model/ManagedEntityMacros.swift
+func docExample_ManagedEntityMacros_decl_3(model: ManagedObjectModel) throws {
+    @ManagedEntity final class Person: ManagedObject {
+        var name: String
+        @Relationship(deleteRule: .cascade, inverse: \Pet.owner, ordered: true) var pets: [Pet]
+    }
+    @ManagedEntity final class Pet: ManagedObject {
+        @Relationship(required: true) var owner: Person?
+    }
+    let model = try ManagedObjectModel(name: "Pets", version: 1, classes: [Person.self, Pet.self])
+    _ = model
+}
+
+// Sources/ObjectGraph/Model/ManagedEntityMacros.swift
+func docExample_ManagedEntityMacros_decl_4() throws {
+    @ManagedEntity final class Section: ManagedObject {
+        var title: String
+        @Ignored var isExpanded = false
+    }
+}
+
+// Sources/ObjectGraph/Model/ManagedEntityMacros.swift
+func docExample_ManagedEntityMacros_decl_5() throws {
+    @ManagedEntity final class Tag: ManagedObject { var name: String }   // name gets @_ManagedProperty
+}
+
+// Sources/ObjectGraph/Model/ManagedEntityMacros.swift
+func docExample_ManagedEntityMacros_AttributeOption() throws {
+    @ManagedEntity final class Entry: ManagedObject {
+        @Attribute(.unique, .named("guid")) var identifier: String
+        @Attribute(.derivedCount(of: "replies", where: "read == NO")) var unreadReplies: Int
+        @Relationship var replies: [Reply]
+    }
+    @ManagedEntity final class Reply: ManagedObject {
+        var read = false
+        @Relationship var entry: Entry?
+    }
+}
+
+// Sources/ObjectGraph/Model/ManagedObjectModel+Classes.swift
+func docExample_ManagedObjectModelClasses_init(model: ManagedObjectModel) throws {
+    @ManagedEntity final class Song: ManagedObject { var title: String }
+    let model = try ManagedObjectModel(name: "Songs", version: 2, classes: [Song.self],
+        entities: [EntityDescription("Label", attributes: [.string("text")])])
+    _ = model
+}
+
 // Sources/ObjectGraph/Model/ManagedObjectModel.swift
 func docExample_ManagedObjectModel_ManagedObjectModel(container: PersistentContainer, model: ManagedObjectModel, folder: Folder, note: Note) throws {
     let note = EntityDescription("Note", managedClass: Note.self, attributes: [.string("title")],
@@ -1800,6 +1881,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectObservation_observationAccess", origin: "Sources/ObjectGraph/Context/ManagedObject+Observation.swift", run: { given in try docExample_ManagedObjectObservation_observationAccess(note: given.note) }),
     DocExample(id: "ManagedObjectObservation_observationDidChange", origin: "Sources/ObjectGraph/Context/ManagedObject+Observation.swift", run: { given in try docExample_ManagedObjectObservation_observationDidChange(note: given.note) }),
     DocExample(id: "ManagedObject_ManagedObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_ManagedObject(context: given.context, note: given.note) }),
+    DocExample(id: "ManagedObject_var", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_var() }),
     DocExample(id: "ManagedObject_changedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_changedValues(item: given.item) }),
     DocExample(id: "ManagedObject_committedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_committedValues(item: given.item) }),
     DocExample(id: "ManagedObject_value", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_value(item: given.item) }),
@@ -1981,6 +2063,13 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "Inheritance_init", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_init(container: given.container, model: given.model, context: given.context, item: given.item) }),
     DocExample(id: "Inheritance_isKind", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_isKind(model: given.model) }),
     DocExample(id: "Inheritance_subentities", origin: "Sources/ObjectGraph/Model/Inheritance.swift", run: { given in try docExample_Inheritance_subentities(model: given.model) }),
+    DocExample(id: "ManagedEntityMacros_decl", origin: "Sources/ObjectGraph/Model/ManagedEntityMacros.swift", run: { given in try docExample_ManagedEntityMacros_decl(model: given.model) }),
+    DocExample(id: "ManagedEntityMacros_decl_2", origin: "Sources/ObjectGraph/Model/ManagedEntityMacros.swift", run: { given in try docExample_ManagedEntityMacros_decl_2() }),
+    DocExample(id: "ManagedEntityMacros_decl_3", origin: "Sources/ObjectGraph/Model/ManagedEntityMacros.swift", run: { given in try docExample_ManagedEntityMacros_decl_3(model: given.model) }),
+    DocExample(id: "ManagedEntityMacros_decl_4", origin: "Sources/ObjectGraph/Model/ManagedEntityMacros.swift", run: { given in try docExample_ManagedEntityMacros_decl_4() }),
+    DocExample(id: "ManagedEntityMacros_decl_5", origin: "Sources/ObjectGraph/Model/ManagedEntityMacros.swift", run: { given in try docExample_ManagedEntityMacros_decl_5() }),
+    DocExample(id: "ManagedEntityMacros_AttributeOption", origin: "Sources/ObjectGraph/Model/ManagedEntityMacros.swift", run: { given in try docExample_ManagedEntityMacros_AttributeOption() }),
+    DocExample(id: "ManagedObjectModelClasses_init", origin: "Sources/ObjectGraph/Model/ManagedObjectModel+Classes.swift", run: { given in try docExample_ManagedObjectModelClasses_init(model: given.model) }),
     DocExample(id: "ManagedObjectModel_ManagedObjectModel", origin: "Sources/ObjectGraph/Model/ManagedObjectModel.swift", run: { given in try docExample_ManagedObjectModel_ManagedObjectModel(container: given.container, model: given.model, folder: given.folder, note: given.note) }),
     DocExample(id: "ModelConformance_checkClassesMatch", origin: "Sources/ObjectGraph/Model/ModelConformance.swift", run: { given in try docExample_ModelConformance_checkClassesMatch(model: given.model) }),
     DocExample(id: "ObjectID_ObjectID", origin: "Sources/ObjectGraph/Model/ObjectID.swift", run: { given in try docExample_ObjectID_ObjectID(background: given.background, item: given.item, id: given.id) }),

@@ -10,27 +10,20 @@ import Synchronization
 /// The guide's examples as one program (GuideExampleTests runs it).
 func objectGraphGuideExample() async throws {
 
+    @ManagedEntity
     final class Topic: ManagedObject {
-        @Managed("name") var name: String
-        @Managed("unreadCount") var unreadCount: Int64
-        @ToMany("memos") var memos: [Memo]
+        @Attribute(.unique) var name: String
+        @Attribute(.derivedCount(of: "memos", where: "read == NO")) var unreadCount: Int64
+        @Relationship(deleteRule: .cascade) var memos: [Memo]
     }
+    @ManagedEntity
     final class Memo: ManagedObject {
-        @Managed("title") var title: String?
-        @Managed("read") var read: Bool
-        @ToOne("topic") var topic: Topic?
+        var title: String?
+        var read = false
+        @Relationship(inverse: \Topic.memos) var topic: Topic?
     }
 
-    let model = try ManagedObjectModel(name: "Memos", version: 1, entities: [
-        EntityDescription("Topic", managedClass: Topic.self,
-            attributes: [.string("name", optional: false),
-                         .derivedCount("unreadCount", of: "memos", where: "read == NO")],
-            relationships: [.toMany("memos", destination: "Memo", inverse: "topic", deleteRule: .cascade)],
-            uniquenessConstraints: [["name"]]),
-        EntityDescription("Memo", managedClass: Memo.self,
-            attributes: [.string("title"), .bool("read", defaultValue: false)],
-            relationships: [.toOne("topic", destination: "Topic", inverse: "memos")]),
-    ])
+    let model = try ManagedObjectModel(name: "Memos", version: 1, classes: [Topic.self, Memo.self])
     let url = URL.temporaryDirectory.appending(path: "memos-\(UUID()).sqlite")
     let container = try PersistentContainer(model: model, store: .file(url))
     let context = container.viewContext
@@ -72,20 +65,15 @@ func objectGraphGuideExample() async throws {
             print((try reopened.viewContext.existingObject(with: id) as! Topic).name)   // Inbox
         }
     }
-    final class Recipe: ManagedObject {
-        @Managed("name") var name: String
-        @ToMany("ingredients") var ingredients: [Ingredient]
+    @ManagedEntity final class Recipe: ManagedObject {
+        var name: String
+        @Relationship var ingredients: [Ingredient]
     }
-    final class Ingredient: ManagedObject {
-        @Managed("name") var name: String
-        @ToMany("recipes") var recipes: [Recipe]
+    @ManagedEntity final class Ingredient: ManagedObject {
+        var name: String
+        @Relationship var recipes: [Recipe]
     }
-    let kitchen = try ManagedObjectModel(name: "Kitchen", version: 1, entities: [
-        EntityDescription("Recipe", managedClass: Recipe.self, attributes: [.string("name", optional: false)],
-            relationships: [.toMany("ingredients", destination: "Ingredient", inverse: "recipes")]),
-        EntityDescription("Ingredient", managedClass: Ingredient.self, attributes: [.string("name", optional: false)],
-            relationships: [.toMany("recipes", destination: "Recipe", inverse: "ingredients")]),
-    ])
+    let kitchen = try ManagedObjectModel(name: "Kitchen", version: 1, classes: [Recipe.self, Ingredient.self])
     let pantry = try PersistentContainer(model: kitchen, store: .inMemory)
     try pantry.viewContext.performAndWait {
         let ctx = pantry.viewContext
@@ -98,6 +86,21 @@ func objectGraphGuideExample() async throws {
         print(eggs.recipes.map(\.name), crepes.ingredients.count)            // ["Crêpes"] 1
         print(try Recipe.count(where: "ANY ingredients.name == %@", "eggs", in: ctx))   // 1
     }
+    @ManagedEntity final class Card: ManagedObject {
+        @Attribute(.unique) var front: String
+        var back: String?
+        var box = 1
+        @Relationship var deck: Deck?
+    }
+    final class Deck: ManagedObject {
+        @Managed("title") var title: String
+        @ToMany("cards") var cards: [Card]
+    }
+    let flashcards = try ManagedObjectModel(name: "Cards", version: 1, classes: [Card.self], entities: [
+        EntityDescription("Deck", managedClass: Deck.self, attributes: [.string("title", optional: false)],
+            relationships: [.toMany("cards", destination: "Card", inverse: "deck", deleteRule: .cascade)]),
+    ])
+    print(try flashcards.entity(named: "Card").attributes.map(\.name))   // ["front", "back", "box"]
     let background = container.newBackgroundContext()
     let laterID = try await background.perform {
         let memo = background.insert(Memo.self)
@@ -141,16 +144,13 @@ func objectGraphGuideExample() async throws {
     }
     await context.perform {}                          // the merge runs on the view context's queue
     print(seen.changes.withLock { $0 })              // 1
-    final class Note: ManagedObject {
-        @Managed("text") var text: String
-        @Managed("pinned") var pinned: Bool
+    @ManagedEntity final class Note: ManagedObject {
+        var text: String
+        var pinned = false
     }
-    let notesV1 = try ManagedObjectModel(name: "Notes", version: 1, entities: [
+    let notesV2 = try ManagedObjectModel(name: "Notes", version: 2, classes: [Note.self])
+    let notesV1 = try ManagedObjectModel(name: "Notes", version: 1, entities: [   // as version 1 shipped it
         EntityDescription("Note", managedClass: Note.self, attributes: [.string("text", optional: false)]),
-    ])
-    let notesV2 = try ManagedObjectModel(name: "Notes", version: 2, entities: [
-        EntityDescription("Note", managedClass: Note.self,
-            attributes: [.string("text", optional: false), .bool("pinned", defaultValue: false)]),
     ])
     let notesURL = URL.temporaryDirectory.appending(path: "notes-\(UUID()).sqlite")
     do {   // what the first version of the program wrote

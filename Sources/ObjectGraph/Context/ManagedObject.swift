@@ -71,6 +71,15 @@ open class ManagedObject: CustomStringConvertible {
         objectID = construction.objectID
     }
 
+    /// The entity this class declares with ``ManagedEntity()`` (which overrides it), or nil
+    /// for a class described by an explicit ``EntityDescription``.
+    ///
+    /// ```swift
+    /// @ManagedEntity final class Tag: ManagedObject { var name: String }
+    /// print(Tag.entityDescription?.attributes.map(\.name) ?? [])   // ["name"]
+    /// ```
+    open class var entityDescription: EntityDescription? { nil }
+
     deinit {
         managedObjectContext?.objectDidDeallocate(objectID, ObjectIdentifier(self))
     }

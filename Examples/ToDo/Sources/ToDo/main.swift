@@ -3,13 +3,16 @@
 import Foundation
 import ObjectGraph
 
+/// A task, declared once: its stored properties are the entity of the current version.
+@ManagedEntity
 final class ToDoItem: ManagedObject {
-    @Managed("title") var title: String
-    @Managed("done") var done: Bool
-    @Managed("priority") var priority: Int64
+    @Attribute(.validated(.minLength(1))) var title: String
+    var done = false
+    /// 0–3; stores of version 1 had none and get the default.
+    @Attribute(.validated(.minimum(0), .maximum(3))) var priority: Int64 = 1
 }
 
-/// Version 1: a title and a done flag.
+/// Version 1, as the first release described it: a title and a done flag.
 func version1() throws -> ManagedObjectModel {
     try ManagedObjectModel(
         name: "ToDo", version: 1,
@@ -22,17 +25,7 @@ func version1() throws -> ManagedObjectModel {
 
 /// Version 2 adds a priority (0–3, default 1): an additive change, so the migration is inferred.
 func version2() throws -> ManagedObjectModel {
-    try ManagedObjectModel(
-        name: "ToDo", version: 2,
-        entities: [
-            EntityDescription(
-                "ToDoItem", managedClass: ToDoItem.self,
-                attributes: [
-                    .string("title", optional: false).validated(.minLength(1)),
-                    .bool("done", defaultValue: false),
-                    .integer("priority", defaultValue: 1).validated(.minimum(0), .maximum(3)),
-                ])
-        ])
+    try ManagedObjectModel(name: "ToDo", version: 2, classes: [ToDoItem.self])
 }
 
 /// Prints each change the list hears of.
