@@ -566,6 +566,36 @@ func docExample_ManagedObjectFormatFinders_truncateAll_2(context: ManagedObjectC
     try FeedItem.truncateAll(where: "read == %@", argumentArray: [true], in: context)
 }
 
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_ManagedObjectFinders(context: ManagedObjectContext) throws {
+    let unread = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, in: context)
+    _ = unread
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_fetch(items: [FeedItem]) throws {
+    let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)])
+    _ = items
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_fetch_2() throws {
+    let newest = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, limit: 20)
+    _ = newest
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_fetchFirst() throws {
+    let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)])
+    _ = oldestUnread
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_count(context: ManagedObjectContext) throws {
+    let unread = try FeedItem.count(where: \.read == false, in: context)
+    _ = unread
+}
+
 // Sources/ObjectGraph/Fetch/BatchFaulting.swift
 func docExample_BatchFaulting_fireFaults(context: ManagedObjectContext, items: [FeedItem]) throws {
     var request = FetchRequest<FeedItem>()
@@ -1417,6 +1447,64 @@ func docExample_Notifications_DidSaveNotification(container: PersistentContainer
     _ = token
 }
 
+// Sources/ObjectGraph/Predicate/KeyPathNames.swift
+func docExample_KeyPathNames_ManagedPropertyKeys() throws {
+    final class Memo: ManagedObject, ManagedPropertyKeys {
+        @Managed("body_text") var text: String?
+        static func managedKey(for keyPath: AnyKeyPath) -> String? { keyPath == \Memo.text ? "body_text" : nil }
+    }
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_predicate() throws {
+    let p: KeyPathPredicate<FeedItem> = \.read == false
+    let sameTree = try Predicate(format: "read == NO") == p.predicate   // true
+    _ = (p, sameTree)
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_init() throws {
+    let p = KeyPathPredicate<FeedItem>(try Predicate(format: "title MATCHES %@", "S.*")) && \.read == false
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_QuantifiedKeyPath() throws {
+    let someUnread: KeyPathPredicate<Server> = (\Server.feedItems).any(\.read) == false
+    let allLow: KeyPathPredicate<Folder> = (\Folder.notes).all(\.rating) < 3
+    _ = (someUnread, allLow)
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_any() throws {
+    let p: KeyPathPredicate<Server> = (\Server.feedItems).any(\.title).contains("swift")
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_all() throws {
+    let p: KeyPathPredicate<Server> = (\Server.feedItems).all(\.read) == true
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_StringValueConvertible() throws {
+    let p: KeyPathPredicate<FeedItem> = (\FeedItem.title).contains("swift")   // title is String?
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_init_2() throws {
+    let newestFirst = SortDescriptor(\FeedItem.published, ascending: false)
+    _ = newestFirst
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_init_3() throws {
+    let request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [SortDescriptor(\FeedItem.published)])
+    _ = request
+}
+
 // Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift
 func docExample_ManagedObjectPredicate_predicateObjectID(server: Server, items: [FeedItem]) throws {
     let p = try Predicate(format: "server == %@", server.objectID)
@@ -1883,6 +1971,11 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectFormatFinders_aggregate_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_aggregate_2() }),
     DocExample(id: "ManagedObjectFormatFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll(context: given.context) }),
     DocExample(id: "ManagedObjectFormatFinders_truncateAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll_2(context: given.context) }),
+    DocExample(id: "ManagedObjectTypedFinders_ManagedObjectFinders", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_ManagedObjectFinders(context: given.context) }),
+    DocExample(id: "ManagedObjectTypedFinders_fetch", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch(items: given.items) }),
+    DocExample(id: "ManagedObjectTypedFinders_fetch_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch_2() }),
+    DocExample(id: "ManagedObjectTypedFinders_fetchFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetchFirst() }),
+    DocExample(id: "ManagedObjectTypedFinders_count", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_count(context: given.context) }),
     DocExample(id: "BatchFaulting_fireFaults", origin: "Sources/ObjectGraph/Fetch/BatchFaulting.swift", run: { given in try docExample_BatchFaulting_fireFaults(context: given.context, items: given.items) }),
     DocExample(id: "BatchInsertRequest_BatchInsertRequest", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_BatchInsertRequest(context: given.context) }),
     DocExample(id: "BatchInsertRequest_resultType", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_resultType() }),
@@ -2002,6 +2095,15 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "Notifications_ObjectsDidChangeNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_ObjectsDidChangeNotification(container: given.container, viewContext: given.viewContext, note: given.note, object: given.object) }),
     DocExample(id: "Notifications_WillSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_WillSaveNotification(container: given.container, note: given.note) }),
     DocExample(id: "Notifications_DidSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_DidSaveNotification(container: given.container, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "KeyPathNames_ManagedPropertyKeys", origin: "Sources/ObjectGraph/Predicate/KeyPathNames.swift", run: { given in try docExample_KeyPathNames_ManagedPropertyKeys() }),
+    DocExample(id: "KeyPathPredicate_predicate", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_predicate() }),
+    DocExample(id: "KeyPathPredicate_init", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_init() }),
+    DocExample(id: "KeyPathPredicate_QuantifiedKeyPath", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_QuantifiedKeyPath() }),
+    DocExample(id: "KeyPathPredicate_any", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_any() }),
+    DocExample(id: "KeyPathPredicate_all", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_all() }),
+    DocExample(id: "KeyPathPredicate_StringValueConvertible", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_StringValueConvertible() }),
+    DocExample(id: "KeyPathPredicate_init_2", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_init_2() }),
+    DocExample(id: "KeyPathPredicate_init_3", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_init_3() }),
     DocExample(id: "ManagedObjectPredicate_predicateObjectID", origin: "Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift", run: { given in try docExample_ManagedObjectPredicate_predicateObjectID(server: given.server, items: given.items) }),
     DocExample(id: "PredicateEvaluation_PredicateEvaluable", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift", run: { given in try docExample_PredicateEvaluation_PredicateEvaluable() }),
     DocExample(id: "PredicateEvaluation_PredicateKeyValue", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift", run: { given in try docExample_PredicateEvaluation_PredicateKeyValue(server: given.server, items: given.items) }),

@@ -41,13 +41,12 @@ func objectGraphGuideExample() async throws {
         memo.title = "Café au lait"
         memo.topic = inbox
         try context.save()
-        let hits = try Memo.findAll(where: "title CONTAINS[cd] %@", "cafe", in: context)
+        let hits = try Memo.fetch(where: (\Memo.title).contains("cafe", options: [.caseInsensitive, .diacriticInsensitive]), in: context)
         print(hits.count, inbox.unreadCount)   // 1 1
     }
     try context.performAndWait {
         let unread = try FetchedResultsController(
-            fetchRequest: FetchRequest<Memo>(predicate: try OGPredicate(format: "read == NO"),
-                                             sortDescriptors: [OGSortDescriptor("title")]),
+            fetchRequest: FetchRequest<Memo>(where: \.read == false, sortDescriptors: [SortDescriptor(\Memo.title)]),
             context: context)
         try unread.performFetch()
         let sheet = context.newChildContext()          // discard it by dropping it
@@ -97,6 +96,18 @@ func objectGraphGuideExample() async throws {
         try ctx.save()
         print(eggs.recipes.map(\.name), crepes.ingredients.count)            // ["Crêpes"] 1
         print(try Recipe.count(where: "ANY ingredients.name == %@", "eggs", in: ctx))   // 1
+    }
+    try context.performAndWait {
+        let unread = try Memo.fetch(where: \.read == false, sortedBy: \.title, in: context)
+        let inInbox = try Memo.count(where: \.topic?.name == "Inbox" && \.title != nil, in: context)
+        let cafe = try Memo.fetch(
+            where: (\Memo.title).contains("CAFE", options: [.caseInsensitive, .diacriticInsensitive]), in: context)
+        let busy = try Topic.fetch(where: \.memos.count > 0 && (\Topic.memos).any(\.read) == false, in: context)
+        let request = FetchRequest<Memo>(
+            where: (\Memo.title).in(["Tea", "Café au lait"]) || !(\.read == true),
+            sortDescriptors: [SortDescriptor(\Memo.title, ascending: false)])
+        print(unread.count, inInbox, cafe.count, busy.count, try context.fetch(request).count)   // 0 1 1 0 1
+        print(request.predicate!.predicateFormat)   // title IN {"Tea", "Café au lait"} OR NOT read == YES
     }
     let background = container.newBackgroundContext()
     let laterID = try await background.perform {
