@@ -69,6 +69,11 @@ func docExample_ManagedObject_setValue(item: FeedItem) throws {
 }
 
 // Sources/ObjectGraph/Context/ManagedObject.swift
+func docExample_ManagedObject_subscript(item: FeedItem) throws {
+    item["title"] = "Hello"   // try item.setValue("Hello", forKey: "title") for a key from input
+}
+
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_object(server: Server, item: FeedItem) throws {
     let server = try item.object(forKey: "server")
     _ = server
@@ -192,6 +197,12 @@ func docExample_ManagedObjectContextChanges_mergeChanges(bus: ChangeBus, viewCon
         viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
     }
     _ = token
+}
+
+// Sources/ObjectGraph/Context/ManagedObjectContext+CheckedInsert.swift
+func docExample_ManagedObjectContextCheckedInsert_insertObject(context: ManagedObjectContext, note: Note) throws {
+    let note = try context.insertObject(Note.self)
+    _ = note
 }
 
 // Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift
@@ -775,6 +786,12 @@ func docExample_FetchRequest_FetchRequest(context: ManagedObjectContext, items: 
     request.fetchLimit = 50
     let items = try context.fetch(request)
     _ = (request, items)
+}
+
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
+func docExample_FetchRequest_fetchBatchSize(context: ManagedObjectContext, items: [FeedItem]) throws {
+    let items = try context.fetch(FetchRequest<FeedItem>(fetchBatchSize: 50))   // faults, read 50 at a time
+    _ = items
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
@@ -1892,6 +1909,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObject_committedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_committedValues(item: given.item) }),
     DocExample(id: "ManagedObject_value", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_value(item: given.item) }),
     DocExample(id: "ManagedObject_setValue", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_setValue(item: given.item) }),
+    DocExample(id: "ManagedObject_subscript", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_subscript(item: given.item) }),
     DocExample(id: "ManagedObject_object", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_object(server: given.server, item: given.item) }),
     DocExample(id: "ManagedObject_setObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_setObject(server: given.server, item: given.item) }),
     DocExample(id: "ManagedObject_objects", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_objects(server: given.server, items: given.items) }),
@@ -1911,6 +1929,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextBatchInsert_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+BatchInsert.swift", run: { given in try docExample_ManagedObjectContextBatchInsert_execute(context: given.context) }),
     DocExample(id: "ManagedObjectContextChanges_processPendingChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_processPendingChanges(context: given.context, item: given.item) }),
     DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ManagedObjectContextCheckedInsert_insertObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+CheckedInsert.swift", run: { given in try docExample_ManagedObjectContextCheckedInsert_insertObject(context: given.context, note: given.note) }),
     DocExample(id: "ManagedObjectContextChild_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: given.viewContext, sheet: given.sheet, note: given.note, noteID: given.noteID) }),
     DocExample(id: "ManagedObjectContextChild_newChildContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_newChildContext(container: given.container, sheet: given.sheet) }),
     DocExample(id: "ManagedObjectContextChild_parent", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_parent(sheet: given.sheet) }),
@@ -2000,6 +2019,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchRequest_relevanceKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relevanceKey() }),
     DocExample(id: "FetchRequest_storeOrderKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_storeOrderKey() }),
     DocExample(id: "FetchRequest_FetchRequest", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_FetchRequest(context: given.context, items: given.items) }),
+    DocExample(id: "FetchRequest_fetchBatchSize", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_fetchBatchSize(context: given.context, items: given.items) }),
     DocExample(id: "FetchRequest_searchText", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_searchText() }),
     DocExample(id: "FetchRequest_searchWindow", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_searchWindow() }),
     DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
