@@ -35,7 +35,7 @@ public struct Managed<V: ValueConvertible> {
     ) -> V {
         get {
             let i = resolveIndex(object, storageKeyPath)
-            if i < 0 { return V(fromValue: .null) ?? coercedOrZero(.null) }  // a recording instance
+            if i < 0 { return KeyPathRecorder.probeValue(V.self) }  // a recording instance
             object.observationAccess(attribute: i)
             let value = object.attributeValue(at: i)
             if let v = V(fromValue: value) { return v }
@@ -140,7 +140,7 @@ public struct ToOne<Destination: ManagedObject> {
     ) -> Destination? {
         get {
             let r = resolveIndex(object, storageKeyPath)
-            if r < 0 { return KeyPathRecorder.recorder(of: Destination.self) }  // a recording instance
+            if r < 0 { return KeyPathRecorder.probeObject(Destination.self) }  // a recording instance
             object.observationAccess(relationship: r)
             do {
                 return try object.object(relationshipIndex: r) as? Destination
@@ -210,7 +210,7 @@ public struct ToMany<Destination: ManagedObject> {
             let key = object[keyPath: storageKeyPath].key
             if object.isKeyRecorder {
                 KeyPathRecorder.record(key, .toMany)
-                return []
+                return KeyPathRecorder.probeMembers(Destination.self)
             }
             do {
                 return try object.objects(forKey: key).compactMap { $0 as? Destination }

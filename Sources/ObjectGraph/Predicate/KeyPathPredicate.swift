@@ -12,9 +12,10 @@ import Foundation
 ///
 /// Key paths name ``Managed``, ``ToOne`` and ``ToMany`` properties: `\.title`, through
 /// to-one relationships (`\.server?.title`), a to-many's count (`\Server.feedItems.count`), and a
-/// to-many's members with ``Swift/KeyPath/any(_:)`` and ``Swift/KeyPath/all(_:)``. A key path
-/// through anything else (a computed property) makes a key no entity has, and the fetch
-/// throws naming it.
+/// to-many's members with ``Swift/KeyPath/any(_:)`` and ``Swift/KeyPath/all(_:)``. A computed
+/// property that hands one of them on unchanged counts as it; one that changes the value
+/// (`!read`, `title ?? ""`) or reads none makes a key no entity has, saying what it read, and
+/// a fetch or an evaluation throws ``ObjectGraphError/unknownKey(entity:key:)`` with it.
 public struct KeyPathPredicate<Root: ManagedObject>: Sendable, Equatable, CustomStringConvertible {
     /// The untyped predicate, as ``Predicate/init(format:_:)`` would parse it.
     ///
