@@ -584,20 +584,20 @@ func docExample_ManagedObjectTypedFinders_ManagedObjectFinders(context: ManagedO
 }
 
 // Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
-func docExample_ManagedObjectTypedFinders_fetch(items: [FeedItem]) throws {
-    let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)])
+func docExample_ManagedObjectTypedFinders_fetch(context: ManagedObjectContext, items: [FeedItem]) throws {
+    let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)], in: context)
     _ = items
 }
 
 // Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
-func docExample_ManagedObjectTypedFinders_fetch_2() throws {
-    let newest = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, limit: 20)
+func docExample_ManagedObjectTypedFinders_fetch_2(context: ManagedObjectContext) throws {
+    let newest = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, limit: 20, in: context)
     _ = newest
 }
 
 // Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
-func docExample_ManagedObjectTypedFinders_fetchFirst() throws {
-    let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)])
+func docExample_ManagedObjectTypedFinders_fetchFirst(context: ManagedObjectContext) throws {
+    let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)], in: context)
     _ = oldestUnread
 }
 
@@ -1991,9 +1991,9 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectFormatFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll(context: given.context) }),
     DocExample(id: "ManagedObjectFormatFinders_truncateAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll_2(context: given.context) }),
     DocExample(id: "ManagedObjectTypedFinders_ManagedObjectFinders", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_ManagedObjectFinders(context: given.context) }),
-    DocExample(id: "ManagedObjectTypedFinders_fetch", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch(items: given.items) }),
-    DocExample(id: "ManagedObjectTypedFinders_fetch_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch_2() }),
-    DocExample(id: "ManagedObjectTypedFinders_fetchFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetchFirst() }),
+    DocExample(id: "ManagedObjectTypedFinders_fetch", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch(context: given.context, items: given.items) }),
+    DocExample(id: "ManagedObjectTypedFinders_fetch_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch_2(context: given.context) }),
+    DocExample(id: "ManagedObjectTypedFinders_fetchFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetchFirst(context: given.context) }),
     DocExample(id: "ManagedObjectTypedFinders_count", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_count(context: given.context) }),
     DocExample(id: "BatchFaulting_fireFaults", origin: "Sources/ObjectGraph/Fetch/BatchFaulting.swift", run: { given in try docExample_BatchFaulting_fireFaults(context: given.context, items: given.items) }),
     DocExample(id: "BatchInsertRequest_BatchInsertRequest", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_BatchInsertRequest(context: given.context) }),

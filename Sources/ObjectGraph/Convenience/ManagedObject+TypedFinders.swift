@@ -11,7 +11,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// them (0: all).
     ///
     /// ```swift
-    /// let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)])
+    /// let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)], in: context)
     /// ```
     public static func fetch(
         where predicate: KeyPathPredicate<Self> = .true, sortedBy sortDescriptors: [SortDescriptor] = [], limit: Int = 0,
@@ -24,7 +24,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// The objects matching `predicate`, sorted by one property.
     ///
     /// ```swift
-    /// let newest = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, limit: 20)
+    /// let newest = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, limit: 20, in: context)
     /// ```
     public static func fetch<V>(
         where predicate: KeyPathPredicate<Self> = .true, sortedBy keyPath: KeyPath<Self, V>, ascending: Bool = true,
@@ -36,7 +36,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// The first object matching `predicate` in the given order, or nil.
     ///
     /// ```swift
-    /// let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)])
+    /// let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)], in: context)
     /// ```
     public static func fetchFirst(
         where predicate: KeyPathPredicate<Self> = .true, sortedBy sortDescriptors: [SortDescriptor] = [],
