@@ -331,6 +331,66 @@ func docExample_MergePolicy_MergePolicy(viewContext: ManagedObjectContext, impor
     importContext.mergePolicy = .objectTrumps   // a folder inserted by name updates the stored one
 }
 
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_ContextExecutor(container: PersistentContainer) throws {
+    let executor = ContextExecutor(context: container.newBackgroundContext())
+    _ = executor
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_init(container: PersistentContainer) throws {
+    let executor = ContextExecutor(context: container.newBackgroundContext(name: "import"))
+    _ = executor
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_ModelActor(container: PersistentContainer, note: Note) throws {
+    actor NoteWriter: ModelActor {
+        nonisolated let modelExecutor: ContextExecutor
+        init(container: PersistentContainer) {
+            modelExecutor = ContextExecutor(context: container.newBackgroundContext(name: "writer"))
+        }
+        func add(_ title: String) throws -> ObjectID {
+            let note = modelContext.insert(Note.self)
+            note.title = title
+            try modelContext.save()
+            return note.objectID
+        }
+    }
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_modelContext(container: PersistentContainer, context: ManagedObjectContext, background: ManagedObjectContext) async throws {
+    let background = BackgroundContextActor(container: container)
+    let count = try await background.run { context in try context.count(for: FetchRequest<Note>()) }
+    _ = (background, count)
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_run(container: PersistentContainer, context: ManagedObjectContext, background: ManagedObjectContext) async throws {
+    let background = BackgroundContextActor(container: container)
+    let titles = try await background.run { context in try context.fetch(FetchRequest<Note>()).map(\.title) }
+    _ = (background, titles)
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_BackgroundContextActor(container: PersistentContainer, context: ManagedObjectContext, background: ManagedObjectContext, id: ObjectID, note: Note) async throws {
+    let background = BackgroundContextActor(container: container)
+    let id = try await background.run { context in
+        let note = context.insert(Note.self)
+        note.title = "From an actor"
+        try context.save()
+        return note.objectID
+    }
+    _ = (background, id)
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_init_2(container: PersistentContainer, background: ManagedObjectContext) throws {
+    let background = BackgroundContextActor(container: container, name: "sync")
+    _ = background
+}
+
 // Sources/ObjectGraph/Context/ObjectSnapshot.swift
 func docExample_ObjectSnapshot_ObjectSnapshot(context: ManagedObjectContext, noteID: ObjectID) async throws {
     let snapshot = await context.perform { context.object(with: noteID).sendableSnapshot }
@@ -1098,6 +1158,43 @@ func docExample_PersistentStoreHistory_oldestHistoryToken(store: PersistentStore
         print("history was deleted past what was seen: refetch everything")
     }
     _ = seen
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_Running(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) async throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    for await saved in running.progress { print("saved", saved) }
+    let result = try await running.result
+    _ = (running, result)
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_result(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) async throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    let total = try await running.result.total
+    _ = (running, total)
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_cancel(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    running.cancel()
+    _ = running
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_start(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) async throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    for await saved in running.progress { print(saved) }
+    _ = running
 }
 
 // Sources/ObjectGraph/Import/BatchImporter.swift
@@ -1950,6 +2047,13 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
     DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
     DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext, importContext: given.importContext) }),
+    DocExample(id: "ModelActor_ContextExecutor", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_ContextExecutor(container: given.container) }),
+    DocExample(id: "ModelActor_init", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_init(container: given.container) }),
+    DocExample(id: "ModelActor_ModelActor", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_ModelActor(container: given.container, note: given.note) }),
+    DocExample(id: "ModelActor_modelContext", origin: "Sources/ObjectGraph/Context/ModelActor.swift", runAsync: { given in try await docExample_ModelActor_modelContext(container: given.container, context: given.context, background: given.background) }),
+    DocExample(id: "ModelActor_run", origin: "Sources/ObjectGraph/Context/ModelActor.swift", runAsync: { given in try await docExample_ModelActor_run(container: given.container, context: given.context, background: given.background) }),
+    DocExample(id: "ModelActor_BackgroundContextActor", origin: "Sources/ObjectGraph/Context/ModelActor.swift", runAsync: { given in try await docExample_ModelActor_BackgroundContextActor(container: given.container, context: given.context, background: given.background, id: given.id, note: given.note) }),
+    DocExample(id: "ModelActor_init_2", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_init_2(container: given.container, background: given.background) }),
     DocExample(id: "ObjectSnapshot_ObjectSnapshot", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", runAsync: { given in try await docExample_ObjectSnapshot_ObjectSnapshot(context: given.context, noteID: given.noteID) }),
     DocExample(id: "ObjectSnapshot_subscript", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", run: { given in try docExample_ObjectSnapshot_subscript(context: given.context, noteID: given.noteID) }),
     DocExample(id: "ObjectSnapshot_sendableSnapshot", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", run: { given in try docExample_ObjectSnapshot_sendableSnapshot(context: given.context) }),
@@ -2066,6 +2170,10 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "PersistentStoreHistory_history", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_history(store: given.store) }),
     DocExample(id: "PersistentStoreHistory_deleteHistory", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_deleteHistory(store: given.store) }),
     DocExample(id: "PersistentStoreHistory_oldestHistoryToken", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_oldestHistoryToken(store: given.store) }),
+    DocExample(id: "BatchImporterAsync_Running", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", runAsync: { given in try await docExample_BatchImporterAsync_Running(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "BatchImporterAsync_result", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", runAsync: { given in try await docExample_BatchImporterAsync_result(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "BatchImporterAsync_cancel", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", run: { given in try docExample_BatchImporterAsync_cancel(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "BatchImporterAsync_start", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", runAsync: { given in try await docExample_BatchImporterAsync_start(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
     DocExample(id: "BatchImporter_BatchImporter", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_BatchImporter(container: given.container, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
     DocExample(id: "BatchImporter_init", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_init(container: given.container, importer: given.importer) }),
     DocExample(id: "BatchImporter_Marker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_Marker(importer: given.importer) }),

@@ -152,6 +152,39 @@ func objectGraphGuideExample() async throws {
     }
     await context.perform {}                          // the merge runs on the view context's queue
     print(seen.changes.withLock { $0 })              // 1
+    actor MemoWriter: ModelActor {
+        nonisolated let modelExecutor: ContextExecutor
+        init(container: PersistentContainer) {
+            modelExecutor = ContextExecutor(context: container.newBackgroundContext(name: "writer"))
+        }
+        func add(_ title: String, to topicID: ObjectID) throws -> ObjectID {
+            let memo = modelContext.insert(Memo.self)   // on the context's queue: no perform
+            memo.title = title
+            memo.topic = try modelContext.existingObject(with: topicID) as? Topic
+            try modelContext.save()
+            return memo.objectID
+        }
+    }
+    let unreadSeen = Seen()
+    // A context holds its objects weakly: what is observed is kept, as a SwiftUI view keeps it.
+    let inbox = try context.performAndWait { try Topic.fetchFirst(where: \.name == "Inbox", in: context)! }
+    context.performAndWait {
+        withObservationTracking { _ = inbox.unreadCount } onChange: { unreadSeen.changes.withLock { $0 += 1 } }
+    }
+    let writer = MemoWriter(container: container)
+    _ = try await writer.add("Written by an actor", to: inbox.objectID)
+    await context.perform {}                          // the merge runs on the view context's queue
+    print(unreadSeen.changes.withLock { $0 })         // 1
+    let memoCount = try await BackgroundContextActor(container: container).run { ctx in
+        try ctx.count(for: FetchRequest<Memo>())
+    }
+    print(memoCount > 0)                              // true
+    let importer = BatchImporter(container: container, name: "memos.json", batchSize: 50)
+    let running = importer.start((1...120).map { "Imported \($0)" }) { title, ctx in
+        ctx.insert(Memo.self).title = title
+    }
+    for await saved in running.progress { print("saved", saved) }   // 50, 100, 120
+    print(try await running.result.total)                            // 120
     final class Note: ManagedObject {
         @Managed("text") var text: String
         @Managed("pinned") var pinned: Bool
