@@ -24,11 +24,11 @@ func makeModel() throws -> ManagedObjectModel {
         entities: [
             EntityDescription(
                 "Box", managedClass: Box.self,
-                attributes: [.string("name"), .derivedCount("unread", of: "messages", where: "read == NO")],
+                attributes: [.string("name", optional: false), .derivedCount("unread", of: "messages", where: "read == NO")],
                 relationships: [.toMany("messages", destination: "Message", inverse: "box")]),
             EntityDescription(
                 "Message", managedClass: Message.self,
-                attributes: [.string("subject"), .bool("read", defaultValue: false)],
+                attributes: [.string("subject", optional: false), .bool("read", defaultValue: false)],
                 relationships: [.toOne("box", destination: "Box", inverse: "messages")]),
         ])
 }
