@@ -29,6 +29,7 @@
 //                                                     observation registrar's cost
 //   swift run -c release zeader-bench relationships [S [I]]  cached to-many reads, prefetching, batch
 //                                                     faulting, dictionary results: S (100) servers of I (1,000) items
+//   swift run -c release zeader-bench typed-query [N [Q [R]]]  a key-path fetch beside its format twin
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -311,7 +312,8 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
 /// BENCH_PHASES set, prints where the time went.
 func fetchAndRead(_ ctx: ManagedObjectContext, _ predicate: ObjectGraph.Predicate, phases: Bool) throws -> Int {
     let request = FetchRequest<BenchItem>(
-        predicate: predicate, sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
+        predicate: predicate,
+        sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
     return try ctx.performAndWait { () throws -> Int in
         let t0 = cpuTime()
         var items = try ctx.fetch(request)
@@ -555,11 +557,15 @@ case "extract":
         exit(2)
     }
     try extractBenchmark(folder: folder, rounds: rest.dropFirst().first.flatMap { Int($0) } ?? 9)
+case "typed-query":
+    let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
+    try typedQueryBenchmark(
+        count: rest.first ?? 20_000, queries: rest.dropFirst().first ?? 500, rounds: rest.dropFirst(2).first ?? 5)
 case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | history FOLDER [ROUNDS [PASSES]] | ordered-append [N [PER_SAVE]] | observation [N] | parse FOLDER [ROUNDS [DUMP]] | extract FOLDER [ROUNDS]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | history FOLDER [ROUNDS [PASSES]] | ordered-append [N [PER_SAVE]] | observation [N] | parse FOLDER [ROUNDS [DUMP]] | extract FOLDER [ROUNDS] | typed-query [N [QUERIES [ROUNDS]]]"
     )
     exit(2)
 }

@@ -156,6 +156,13 @@ func docExample_UUIDValue_UUID_2(context: ManagedObjectContext, doc: Doc, uid: U
     _ = doc
 }
 
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_KeyPathPredicate() throws {
+    let recent: KeyPathPredicate<FeedItem> = \.read == false && \.published > Date(timeIntervalSince1970: 0)
+    print(recent.predicate.predicateFormat)   // read == NO AND published > CAST(…, "NSDate")
+    _ = recent
+}
+
 // Sources/ObjectGraph/Predicate/PredicateArgument.swift
 func docExample_PredicateArgument_PredicateArgument(server: Server) throws {
     let p = try Predicate(format: "%K IN %@ AND published > %@", "title", ["a", "b"], Date())
@@ -234,6 +241,7 @@ let docExamplesFoundation: [DocExample] = [
     DocExample(id: "MigrationPlan_migrate", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_migrate(url: given.url, toDoV2: given.toDoV2, plan: given.plan) }),
     DocExample(id: "UUIDValue_UUID", origin: "Sources/ObjectGraph/Model/UUID+Value.swift", run: { given in try docExample_UUIDValue_UUID(context: given.context, doc: given.doc) }),
     DocExample(id: "UUIDValue_UUID_2", origin: "Sources/ObjectGraph/Model/UUID+Value.swift", run: { given in try docExample_UUIDValue_UUID_2(context: given.context, doc: given.doc, uid: given.uid) }),
+    DocExample(id: "KeyPathPredicate_KeyPathPredicate", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_KeyPathPredicate() }),
     DocExample(id: "PredicateArgument_PredicateArgument", origin: "Sources/ObjectGraph/Predicate/PredicateArgument.swift", run: { given in try docExample_PredicateArgument_PredicateArgument(server: given.server) }),
     DocExample(id: "ForeignDatabase_ForeignDatabase", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_ForeignDatabase(cache: given.cache) }),
     DocExample(id: "ForeignDatabase_init", origin: "Sources/ObjectGraph/Store/ForeignDatabase.swift", run: { given in try docExample_ForeignDatabase_init(url: given.url, cache: given.cache) }),

@@ -75,6 +75,11 @@ func docExample_ManagedObject_setValue(item: FeedItem) throws {
 }
 
 // Sources/ObjectGraph/Context/ManagedObject.swift
+func docExample_ManagedObject_subscript(item: FeedItem) throws {
+    item["title"] = "Hello"   // try item.setValue("Hello", forKey: "title") for a key from input
+}
+
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_object(server: Server, item: FeedItem) throws {
     let server = try item.object(forKey: "server")
     _ = server
@@ -198,6 +203,12 @@ func docExample_ManagedObjectContextChanges_mergeChanges(bus: ChangeBus, viewCon
         viewContext.perform { viewContext.mergeChanges(fromDidSave: note) }
     }
     _ = token
+}
+
+// Sources/ObjectGraph/Context/ManagedObjectContext+CheckedInsert.swift
+func docExample_ManagedObjectContextCheckedInsert_insertObject(context: ManagedObjectContext, note: Note) throws {
+    let note = try context.insertObject(Note.self)
+    _ = note
 }
 
 // Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift
@@ -324,6 +335,66 @@ func docExample_ManagedObjectContext_refresh(context: ManagedObjectContext, serv
 func docExample_MergePolicy_MergePolicy(viewContext: ManagedObjectContext, importContext: ManagedObjectContext) throws {
     viewContext.mergePolicy = .storeTrumps   // background refreshes win, local flags survive
     importContext.mergePolicy = .objectTrumps   // a folder inserted by name updates the stored one
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_ContextExecutor(container: PersistentContainer) throws {
+    let executor = ContextExecutor(context: container.newBackgroundContext())
+    _ = executor
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_init(container: PersistentContainer) throws {
+    let executor = ContextExecutor(context: container.newBackgroundContext(name: "import"))
+    _ = executor
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_ModelActor(container: PersistentContainer, note: Note) throws {
+    actor NoteWriter: ModelActor {
+        nonisolated let modelExecutor: ContextExecutor
+        init(container: PersistentContainer) {
+            modelExecutor = ContextExecutor(context: container.newBackgroundContext(name: "writer"))
+        }
+        func add(_ title: String) throws -> ObjectID {
+            let note = modelContext.insert(Note.self)
+            note.title = title
+            try modelContext.save()
+            return note.objectID
+        }
+    }
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_modelContext(container: PersistentContainer, context: ManagedObjectContext, background: ManagedObjectContext) async throws {
+    let background = BackgroundContextActor(container: container)
+    let count = try await background.run { context in try context.count(for: FetchRequest<Note>()) }
+    _ = (background, count)
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_run(container: PersistentContainer, context: ManagedObjectContext, background: ManagedObjectContext) async throws {
+    let background = BackgroundContextActor(container: container)
+    let titles = try await background.run { context in try context.fetch(FetchRequest<Note>()).map(\.title) }
+    _ = (background, titles)
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_BackgroundContextActor(container: PersistentContainer, context: ManagedObjectContext, background: ManagedObjectContext, id: ObjectID, note: Note) async throws {
+    let background = BackgroundContextActor(container: container)
+    let id = try await background.run { context in
+        let note = context.insert(Note.self)
+        note.title = "From an actor"
+        try context.save()
+        return note.objectID
+    }
+    _ = (background, id)
+}
+
+// Sources/ObjectGraph/Context/ModelActor.swift
+func docExample_ModelActor_init_2(container: PersistentContainer, background: ManagedObjectContext) throws {
+    let background = BackgroundContextActor(container: container, name: "sync")
+    _ = background
 }
 
 // Sources/ObjectGraph/Context/ObjectSnapshot.swift
@@ -572,6 +643,36 @@ func docExample_ManagedObjectFormatFinders_truncateAll_2(context: ManagedObjectC
     try FeedItem.truncateAll(where: "read == %@", argumentArray: [true], in: context)
 }
 
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_ManagedObjectFinders(context: ManagedObjectContext) throws {
+    let unread = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, in: context)
+    _ = unread
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_fetch(context: ManagedObjectContext, items: [FeedItem]) throws {
+    let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)], in: context)
+    _ = items
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_fetch_2(context: ManagedObjectContext) throws {
+    let newest = try FeedItem.fetch(where: \.read == false, sortedBy: \.published, ascending: false, limit: 20, in: context)
+    _ = newest
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_fetchFirst(context: ManagedObjectContext) throws {
+    let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)], in: context)
+    _ = oldestUnread
+}
+
+// Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
+func docExample_ManagedObjectTypedFinders_count(context: ManagedObjectContext) throws {
+    let unread = try FeedItem.count(where: \.read == false, in: context)
+    _ = unread
+}
+
 // Sources/ObjectGraph/Fetch/BatchFaulting.swift
 func docExample_BatchFaulting_fireFaults(context: ManagedObjectContext, items: [FeedItem]) throws {
     var request = FetchRequest<FeedItem>()
@@ -751,6 +852,12 @@ func docExample_FetchRequest_FetchRequest(context: ManagedObjectContext, items: 
     request.fetchLimit = 50
     let items = try context.fetch(request)
     _ = (request, items)
+}
+
+// Sources/ObjectGraph/Fetch/FetchRequest.swift
+func docExample_FetchRequest_fetchBatchSize(context: ManagedObjectContext, items: [FeedItem]) throws {
+    let items = try context.fetch(FetchRequest<FeedItem>(fetchBatchSize: 50))   // faults, read 50 at a time
+    _ = items
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
@@ -1057,6 +1164,43 @@ func docExample_PersistentStoreHistory_oldestHistoryToken(store: PersistentStore
         print("history was deleted past what was seen: refetch everything")
     }
     _ = seen
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_Running(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) async throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    for await saved in running.progress { print("saved", saved) }
+    let result = try await running.result
+    _ = (running, result)
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_result(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) async throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    let total = try await running.result.total
+    _ = (running, total)
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_cancel(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    running.cancel()
+    _ = running
+}
+
+// Sources/ObjectGraph/Import/BatchImporter+Async.swift
+func docExample_BatchImporterAsync_start(context: ManagedObjectContext, importer: BatchImporter, records: [[String: ImportValue]], record: [String: ImportValue]) async throws {
+    let running = importer.start(records) { record, context in
+        try context.insertObject(entityName: "FeedItem").importValues(from: record)
+    }
+    for await saved in running.progress { print(saved) }
+    _ = running
 }
 
 // Sources/ObjectGraph/Import/BatchImporter.swift
@@ -1498,6 +1642,64 @@ func docExample_Notifications_DidSaveNotification(container: PersistentContainer
     _ = token
 }
 
+// Sources/ObjectGraph/Predicate/KeyPathNames.swift
+func docExample_KeyPathNames_ManagedPropertyKeys() throws {
+    final class Memo: ManagedObject, ManagedPropertyKeys {
+        @Managed("body_text") var text: String?
+        static func managedKey(for keyPath: AnyKeyPath) -> String? { keyPath == \Memo.text ? "body_text" : nil }
+    }
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_predicate() throws {
+    let p: KeyPathPredicate<FeedItem> = \.read == false
+    let sameTree = try Predicate(format: "read == NO") == p.predicate   // true
+    _ = (p, sameTree)
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_init() throws {
+    let p = KeyPathPredicate<FeedItem>(try Predicate(format: "title MATCHES %@", "S.*")) && \.read == false
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_QuantifiedKeyPath() throws {
+    let someUnread: KeyPathPredicate<Server> = (\Server.feedItems).any(\.read) == false
+    let allLow: KeyPathPredicate<Folder> = (\Folder.notes).all(\.rating) < 3
+    _ = (someUnread, allLow)
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_any() throws {
+    let p: KeyPathPredicate<Server> = (\Server.feedItems).any(\.title).contains("swift")
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_all() throws {
+    let p: KeyPathPredicate<Server> = (\Server.feedItems).all(\.read) == true
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_StringValueConvertible() throws {
+    let p: KeyPathPredicate<FeedItem> = (\FeedItem.title).contains("swift")   // title is String?
+    _ = p
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_init_2() throws {
+    let newestFirst = SortDescriptor(\FeedItem.published, ascending: false)
+    _ = newestFirst
+}
+
+// Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
+func docExample_KeyPathPredicate_init_3() throws {
+    let request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [SortDescriptor(\FeedItem.published)])
+    _ = request
+}
+
 // Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift
 func docExample_ManagedObjectPredicate_predicateObjectID(server: Server, items: [FeedItem]) throws {
     let p = try Predicate(format: "server == %@", server.objectID)
@@ -1886,6 +2088,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObject_committedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_committedValues(item: given.item) }),
     DocExample(id: "ManagedObject_value", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_value(item: given.item) }),
     DocExample(id: "ManagedObject_setValue", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_setValue(item: given.item) }),
+    DocExample(id: "ManagedObject_subscript", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_subscript(item: given.item) }),
     DocExample(id: "ManagedObject_object", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_object(server: given.server, item: given.item) }),
     DocExample(id: "ManagedObject_setObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_setObject(server: given.server, item: given.item) }),
     DocExample(id: "ManagedObject_objects", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_objects(server: given.server, items: given.items) }),
@@ -1905,6 +2108,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextBatchInsert_execute", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+BatchInsert.swift", run: { given in try docExample_ManagedObjectContextBatchInsert_execute(context: given.context) }),
     DocExample(id: "ManagedObjectContextChanges_processPendingChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_processPendingChanges(context: given.context, item: given.item) }),
     DocExample(id: "ManagedObjectContextChanges_mergeChanges", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Changes.swift", run: { given in try docExample_ManagedObjectContextChanges_mergeChanges(bus: given.bus, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "ManagedObjectContextCheckedInsert_insertObject", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+CheckedInsert.swift", run: { given in try docExample_ManagedObjectContextCheckedInsert_insertObject(context: given.context, note: given.note) }),
     DocExample(id: "ManagedObjectContextChild_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_ManagedObjectContext(viewContext: given.viewContext, sheet: given.sheet, note: given.note, noteID: given.noteID) }),
     DocExample(id: "ManagedObjectContextChild_newChildContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_newChildContext(container: given.container, sheet: given.sheet) }),
     DocExample(id: "ManagedObjectContextChild_parent", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Child.swift", run: { given in try docExample_ManagedObjectContextChild_parent(sheet: given.sheet) }),
@@ -1925,6 +2129,13 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContext_reset", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_reset(context: given.context, records: given.records, record: given.record) }),
     DocExample(id: "ManagedObjectContext_refresh", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_refresh(context: given.context, server: given.server) }),
     DocExample(id: "MergePolicy_MergePolicy", origin: "Sources/ObjectGraph/Context/MergePolicy.swift", run: { given in try docExample_MergePolicy_MergePolicy(viewContext: given.viewContext, importContext: given.importContext) }),
+    DocExample(id: "ModelActor_ContextExecutor", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_ContextExecutor(container: given.container) }),
+    DocExample(id: "ModelActor_init", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_init(container: given.container) }),
+    DocExample(id: "ModelActor_ModelActor", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_ModelActor(container: given.container, note: given.note) }),
+    DocExample(id: "ModelActor_modelContext", origin: "Sources/ObjectGraph/Context/ModelActor.swift", runAsync: { given in try await docExample_ModelActor_modelContext(container: given.container, context: given.context, background: given.background) }),
+    DocExample(id: "ModelActor_run", origin: "Sources/ObjectGraph/Context/ModelActor.swift", runAsync: { given in try await docExample_ModelActor_run(container: given.container, context: given.context, background: given.background) }),
+    DocExample(id: "ModelActor_BackgroundContextActor", origin: "Sources/ObjectGraph/Context/ModelActor.swift", runAsync: { given in try await docExample_ModelActor_BackgroundContextActor(container: given.container, context: given.context, background: given.background, id: given.id, note: given.note) }),
+    DocExample(id: "ModelActor_init_2", origin: "Sources/ObjectGraph/Context/ModelActor.swift", run: { given in try docExample_ModelActor_init_2(container: given.container, background: given.background) }),
     DocExample(id: "ObjectSnapshot_ObjectSnapshot", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", runAsync: { given in try await docExample_ObjectSnapshot_ObjectSnapshot(context: given.context, noteID: given.noteID) }),
     DocExample(id: "ObjectSnapshot_subscript", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", run: { given in try docExample_ObjectSnapshot_subscript(context: given.context, noteID: given.noteID) }),
     DocExample(id: "ObjectSnapshot_sendableSnapshot", origin: "Sources/ObjectGraph/Context/ObjectSnapshot.swift", run: { given in try docExample_ObjectSnapshot_sendableSnapshot(context: given.context) }),
@@ -1965,6 +2176,11 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectFormatFinders_aggregate_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_aggregate_2() }),
     DocExample(id: "ManagedObjectFormatFinders_truncateAll", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll(context: given.context) }),
     DocExample(id: "ManagedObjectFormatFinders_truncateAll_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+FormatFinders.swift", run: { given in try docExample_ManagedObjectFormatFinders_truncateAll_2(context: given.context) }),
+    DocExample(id: "ManagedObjectTypedFinders_ManagedObjectFinders", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_ManagedObjectFinders(context: given.context) }),
+    DocExample(id: "ManagedObjectTypedFinders_fetch", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch(context: given.context, items: given.items) }),
+    DocExample(id: "ManagedObjectTypedFinders_fetch_2", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetch_2(context: given.context) }),
+    DocExample(id: "ManagedObjectTypedFinders_fetchFirst", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_fetchFirst(context: given.context) }),
+    DocExample(id: "ManagedObjectTypedFinders_count", origin: "Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift", run: { given in try docExample_ManagedObjectTypedFinders_count(context: given.context) }),
     DocExample(id: "BatchFaulting_fireFaults", origin: "Sources/ObjectGraph/Fetch/BatchFaulting.swift", run: { given in try docExample_BatchFaulting_fireFaults(context: given.context, items: given.items) }),
     DocExample(id: "BatchInsertRequest_BatchInsertRequest", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_BatchInsertRequest(context: given.context) }),
     DocExample(id: "BatchInsertRequest_resultType", origin: "Sources/ObjectGraph/Fetch/BatchInsertRequest.swift", run: { given in try docExample_BatchInsertRequest_resultType() }),
@@ -1989,6 +2205,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchRequest_relevanceKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relevanceKey() }),
     DocExample(id: "FetchRequest_storeOrderKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_storeOrderKey() }),
     DocExample(id: "FetchRequest_FetchRequest", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_FetchRequest(context: given.context, items: given.items) }),
+    DocExample(id: "FetchRequest_fetchBatchSize", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_fetchBatchSize(context: given.context, items: given.items) }),
     DocExample(id: "FetchRequest_searchText", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_searchText() }),
     DocExample(id: "FetchRequest_searchWindow", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_searchWindow() }),
     DocExample(id: "FetchRequest_relationshipKeyPathsForPrefetching", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relationshipKeyPathsForPrefetching() }),
@@ -2035,6 +2252,10 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "PersistentStoreHistory_history", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_history(store: given.store) }),
     DocExample(id: "PersistentStoreHistory_deleteHistory", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_deleteHistory(store: given.store) }),
     DocExample(id: "PersistentStoreHistory_oldestHistoryToken", origin: "Sources/ObjectGraph/History/PersistentStore+History.swift", run: { given in try docExample_PersistentStoreHistory_oldestHistoryToken(store: given.store) }),
+    DocExample(id: "BatchImporterAsync_Running", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", runAsync: { given in try await docExample_BatchImporterAsync_Running(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "BatchImporterAsync_result", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", runAsync: { given in try await docExample_BatchImporterAsync_result(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "BatchImporterAsync_cancel", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", run: { given in try docExample_BatchImporterAsync_cancel(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
+    DocExample(id: "BatchImporterAsync_start", origin: "Sources/ObjectGraph/Import/BatchImporter+Async.swift", runAsync: { given in try await docExample_BatchImporterAsync_start(context: given.context, importer: given.importer, records: given.records, record: given.record) }),
     DocExample(id: "BatchImporter_BatchImporter", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_BatchImporter(container: given.container, context: given.context, importer: given.importer, records: given.records, record: given.record) }),
     DocExample(id: "BatchImporter_init", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_init(container: given.container, importer: given.importer) }),
     DocExample(id: "BatchImporter_Marker", origin: "Sources/ObjectGraph/Import/BatchImporter.swift", run: { given in try docExample_BatchImporter_Marker(importer: given.importer) }),
@@ -2091,6 +2312,15 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "Notifications_ObjectsDidChangeNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_ObjectsDidChangeNotification(container: given.container, viewContext: given.viewContext, note: given.note, object: given.object) }),
     DocExample(id: "Notifications_WillSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_WillSaveNotification(container: given.container, note: given.note) }),
     DocExample(id: "Notifications_DidSaveNotification", origin: "Sources/ObjectGraph/Notifications/Notifications.swift", run: { given in try docExample_Notifications_DidSaveNotification(container: given.container, viewContext: given.viewContext, note: given.note) }),
+    DocExample(id: "KeyPathNames_ManagedPropertyKeys", origin: "Sources/ObjectGraph/Predicate/KeyPathNames.swift", run: { given in try docExample_KeyPathNames_ManagedPropertyKeys() }),
+    DocExample(id: "KeyPathPredicate_predicate", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_predicate() }),
+    DocExample(id: "KeyPathPredicate_init", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_init() }),
+    DocExample(id: "KeyPathPredicate_QuantifiedKeyPath", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_QuantifiedKeyPath() }),
+    DocExample(id: "KeyPathPredicate_any", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_any() }),
+    DocExample(id: "KeyPathPredicate_all", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_all() }),
+    DocExample(id: "KeyPathPredicate_StringValueConvertible", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_StringValueConvertible() }),
+    DocExample(id: "KeyPathPredicate_init_2", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_init_2() }),
+    DocExample(id: "KeyPathPredicate_init_3", origin: "Sources/ObjectGraph/Predicate/KeyPathPredicate.swift", run: { given in try docExample_KeyPathPredicate_init_3() }),
     DocExample(id: "ManagedObjectPredicate_predicateObjectID", origin: "Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift", run: { given in try docExample_ManagedObjectPredicate_predicateObjectID(server: given.server, items: given.items) }),
     DocExample(id: "PredicateEvaluation_PredicateEvaluable", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift", run: { given in try docExample_PredicateEvaluation_PredicateEvaluable() }),
     DocExample(id: "PredicateEvaluation_PredicateKeyValue", origin: "Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift", run: { given in try docExample_PredicateEvaluation_PredicateKeyValue(server: given.server, items: given.items) }),

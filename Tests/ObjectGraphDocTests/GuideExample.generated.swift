@@ -34,13 +34,12 @@ func objectGraphGuideExample() async throws {
         memo.title = "Café au lait"
         memo.topic = inbox
         try context.save()
-        let hits = try Memo.findAll(where: "title CONTAINS[cd] %@", "cafe", in: context)
+        let hits = try Memo.fetch(where: (\Memo.title).contains("cafe", options: [.caseInsensitive, .diacriticInsensitive]), in: context)
         print(hits.count, inbox.unreadCount)   // 1 1
     }
     try context.performAndWait {
         let unread = try FetchedResultsController(
-            fetchRequest: FetchRequest<Memo>(predicate: try OGPredicate(format: "read == NO"),
-                                             sortDescriptors: [OGSortDescriptor("title")]),
+            fetchRequest: FetchRequest<Memo>(where: \.read == false, sortDescriptors: [SortDescriptor(\Memo.title)]),
             context: context)
         try unread.performFetch()
         let sheet = context.newChildContext()          // discard it by dropping it
@@ -101,6 +100,18 @@ func objectGraphGuideExample() async throws {
             relationships: [.toMany("cards", destination: "Card", inverse: "deck", deleteRule: .cascade)]),
     ])
     print(try flashcards.entity(named: "Card").attributes.map(\.name))   // ["front", "back", "box"]
+    try context.performAndWait {
+        let unread = try Memo.fetch(where: \.read == false, sortedBy: \.title, in: context)
+        let inInbox = try Memo.count(where: \.topic?.name == "Inbox" && \.title != nil, in: context)
+        let cafe = try Memo.fetch(
+            where: (\Memo.title).contains("CAFE", options: [.caseInsensitive, .diacriticInsensitive]), in: context)
+        let busy = try Topic.fetch(where: \.memos.count > 0 && (\Topic.memos).any(\.read) == false, in: context)
+        let request = FetchRequest<Memo>(
+            where: (\Memo.title).in(["Tea", "Café au lait"]) || !(\.read == true),
+            sortDescriptors: [SortDescriptor(\Memo.title, ascending: false)])
+        print(unread.count, inInbox, cafe.count, busy.count, try context.fetch(request).count)   // 0 1 1 0 1
+        print(request.predicate!.predicateFormat)   // title IN {"Tea", "Café au lait"} OR NOT read == YES
+    }
     let background = container.newBackgroundContext()
     let laterID = try await background.perform {
         let memo = background.insert(Memo.self)
@@ -144,6 +155,39 @@ func objectGraphGuideExample() async throws {
     }
     await context.perform {}                          // the merge runs on the view context's queue
     print(seen.changes.withLock { $0 })              // 1
+    actor MemoWriter: ModelActor {
+        nonisolated let modelExecutor: ContextExecutor
+        init(container: PersistentContainer) {
+            modelExecutor = ContextExecutor(context: container.newBackgroundContext(name: "writer"))
+        }
+        func add(_ title: String, to topicID: ObjectID) throws -> ObjectID {
+            let memo = modelContext.insert(Memo.self)   // on the context's queue: no perform
+            memo.title = title
+            memo.topic = try modelContext.existingObject(with: topicID) as? Topic
+            try modelContext.save()
+            return memo.objectID
+        }
+    }
+    let unreadSeen = Seen()
+    // A context holds its objects weakly: what is observed is kept, as a SwiftUI view keeps it.
+    let inbox = try context.performAndWait { try Topic.fetchFirst(where: \.name == "Inbox", in: context)! }
+    context.performAndWait {
+        withObservationTracking { _ = inbox.unreadCount } onChange: { unreadSeen.changes.withLock { $0 += 1 } }
+    }
+    let writer = MemoWriter(container: container)
+    _ = try await writer.add("Written by an actor", to: inbox.objectID)
+    await context.perform {}                          // the merge runs on the view context's queue
+    print(unreadSeen.changes.withLock { $0 })         // 1
+    let memoCount = try await BackgroundContextActor(container: container).run { ctx in
+        try ctx.count(for: FetchRequest<Memo>())
+    }
+    print(memoCount > 0)                              // true
+    let importer = BatchImporter(container: container, name: "memos.json", batchSize: 50)
+    let running = importer.start((1...120).map { "Imported \($0)" }) { title, ctx in
+        ctx.insert(Memo.self).title = title
+    }
+    for await saved in running.progress { print("saved", saved) }   // 50, 100, 120
+    print(try await running.result.total)                            // 120
     @ManagedEntity final class Note: ManagedObject {
         var text: String
         var pinned = false

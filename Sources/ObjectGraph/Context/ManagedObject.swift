@@ -161,7 +161,12 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// The attribute value at `key`, or `.null` for unknown keys (use ``value(forKey:)``
-    /// to have them reported).
+    /// to have them reported). Setting an unknown key or a value of the wrong type stops the
+    /// program, as Core Data's `setValue(_:forKey:)` does; ``setValue(_:forKey:)`` throws instead.
+    ///
+    /// ```swift
+    /// item["title"] = "Hello"   // try item.setValue("Hello", forKey: "title") for a key from input
+    /// ```
     public subscript(key: String) -> Value {
         get { (try? value(forKey: key)) ?? .null }
         set {

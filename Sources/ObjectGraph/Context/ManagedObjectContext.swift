@@ -179,16 +179,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Creating objects
 
-    /// Inserts a new object of the entity whose class is `type`.
+    /// Inserts a new object of the entity whose class is `type`; stops the program when no
+    /// entity has that class, or its entity is abstract, as Core Data's `init(context:)` does
+    /// (``insertObject(_:)`` throws instead).
     ///
     /// ```swift
     /// let server = context.insert(Server.self)
     /// ```
     public func insert<T: ManagedObject>(_ type: T.Type) -> T {
         do {
-            let entity = try model.entity(for: type)
-            if entity.isAbstract { throw ObjectGraphError.abstractEntity(entity.name) }
-            return insertObject(of: entity) as! T
+            return try insertObject(type)
         } catch {
             preconditionFailure("\(error): \(type) is not the class of an entity in \(model)")
         }

@@ -35,6 +35,7 @@ public struct Managed<V: ValueConvertible> {
     ) -> V {
         get {
             let i = resolveIndex(object, storageKeyPath)
+            if i < 0 { return KeyPathRecorder.probeValue(V.self) }  // a recording instance
             object.observationAccess(attribute: i)
             let value = object.attributeValue(at: i)
             if let v = V(fromValue: value) { return v }
@@ -69,6 +70,10 @@ public struct Managed<V: ValueConvertible> {
     ) -> Int {
         let cached = object[keyPath: storageKeyPath].index
         if cached >= 0 { return cached }
+        if object.isKeyRecorder {
+            KeyPathRecorder.record(object[keyPath: storageKeyPath].key, .attribute)
+            return -1
+        }
         // First access on this object: a dictionary look-up by name (checked once per
         // entity and key), then cached in the wrapper.
         let i = object.entity.attributeIndex(forManagedKey: object[keyPath: storageKeyPath].key, type: V.attributeType)
@@ -135,6 +140,7 @@ public struct ToOne<Destination: ManagedObject> {
     ) -> Destination? {
         get {
             let r = resolveIndex(object, storageKeyPath)
+            if r < 0 { return KeyPathRecorder.probeObject(Destination.self) }  // a recording instance
             object.observationAccess(relationship: r)
             do {
                 return try object.object(relationshipIndex: r) as? Destination
@@ -158,6 +164,10 @@ public struct ToOne<Destination: ManagedObject> {
     ) -> Int {
         let cached = object[keyPath: storageKeyPath].index
         if cached >= 0 { return cached }
+        if object.isKeyRecorder {
+            KeyPathRecorder.record(object[keyPath: storageKeyPath].key, .toOne)
+            return -1
+        }
         // First access on this object: a look-up by name, then cached in the wrapper.
         let r = object.toOneIndex(forManagedKey: object[keyPath: storageKeyPath].key)
         object[keyPath: storageKeyPath].index = r
@@ -198,6 +208,10 @@ public struct ToMany<Destination: ManagedObject> {
     ) -> [Destination] {
         get {
             let key = object[keyPath: storageKeyPath].key
+            if object.isKeyRecorder {
+                KeyPathRecorder.record(key, .toMany)
+                return KeyPathRecorder.probeMembers(Destination.self)
+            }
             do {
                 return try object.objects(forKey: key).compactMap { $0 as? Destination }
             } catch {

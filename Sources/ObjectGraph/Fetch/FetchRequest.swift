@@ -74,8 +74,15 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var fetchLimit: Int
     /// Skip this many results first.
     public var fetchOffset: Int
-    /// For ``ManagedObjectContext/fetchBatched(_:)``: how many objects are loaded at a time
-    /// (0: a default of 200).
+    /// How many objects are loaded at a time (0: all at once). A ``ManagedObjectContext/fetch(_:)``
+    /// with a batch size returns faults, and the first of a batch to be used reads the rows of
+    /// the whole batch in one query, as Core Data's does (results that mix in the context's
+    /// unsaved changes come back loaded); ``ManagedObjectContext/fetchBatched(_:)`` also lets
+    /// batches go (0: a default of 200 there).
+    ///
+    /// ```swift
+    /// let items = try context.fetch(FetchRequest<FeedItem>(fetchBatchSize: 50))   // faults, read 50 at a time
+    /// ```
     public var fetchBatchSize: Int
     /// Whether unsaved inserts, updates and deletes of the context are reflected.
     public var includesPendingChanges: Bool

@@ -10,7 +10,7 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [T] {
         assertOnQueue()
         let plan = try FetchPlan(request: request, context: self)
-        if request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty {
+        if request.returnsObjectsAsFaults || request.fetchBatchSize > 0 || !request.relationshipKeyPathsForPrefetching.isEmpty {
             return try fetchFaultingOrPrefetching(request, plan: plan)
         }
         return try executeObjects(plan).map { object in

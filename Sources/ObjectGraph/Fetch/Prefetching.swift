@@ -71,7 +71,10 @@ extension ManagedObjectContext {
         // Checked before fetching, so that a misspelt key path fails even with no results.
         let tree = try PrefetchTree(request.relationshipKeyPathsForPrefetching, root: plan.entity, model: model)
         var objects: [ManagedObject]
-        if request.returnsObjectsAsFaults && parentContext == nil && !plan.hasPendingChanges {
+        // A batch size alone asks for faults too, as Core Data's does: rows are read a batch
+        // at a time, when one object of the batch is first used.
+        let faults = request.returnsObjectsAsFaults || request.fetchBatchSize > 0
+        if faults && parentContext == nil && !plan.hasPendingChanges {
             objects = try plan.matchingIDs().map { object(with: $0) }
             if request.fetchBatchSize > 0 {
                 var start = 0

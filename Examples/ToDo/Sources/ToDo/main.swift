@@ -67,7 +67,8 @@ func run() throws {
         let list = try FetchedResultsController(
             fetchRequest: FetchRequest<ToDoItem>(
                 sortDescriptors: [
-                    OGSortDescriptor("done"), OGSortDescriptor("priority", ascending: false), OGSortDescriptor("title"),
+                    OGSortDescriptor(\ToDoItem.done), OGSortDescriptor(\ToDoItem.priority, ascending: false),
+                    OGSortDescriptor(\ToDoItem.title),
                 ]),
             context: view, sectionNameKeyPath: "done")
         try list.performFetch()
@@ -84,8 +85,7 @@ func run() throws {
 
         // An edit sheet: a child context, saved into the view context, then to the store.
         let sheet = view.newChildContext(name: "edit sheet")
-        let report = try sheet.fetch(
-            FetchRequest<ToDoItem>(predicate: try OGPredicate(format: "title == %@", "Write report")))[0]
+        let report = try ToDoItem.fetch(where: \.title == "Write report", in: sheet)[0]
         report.priority = 3
         report.title = "Write the report"
         let bad = sheet.insert(ToDoItem.self)
@@ -108,7 +108,7 @@ func run() throws {
     }
     let check = container.newBackgroundContext()
     let titles = try check.performAndWait { () throws in
-        try check.fetch(FetchRequest<ToDoItem>(sortDescriptors: [OGSortDescriptor("title")])).map(\.title)
+        try ToDoItem.fetch(sortedBy: \.title, in: check).map(\.title)
     }
     guard titles == ["Buy milk", "Call Ann", "Write the report"] else {
         print("unexpected store contents: \(titles)")
