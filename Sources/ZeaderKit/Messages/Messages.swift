@@ -88,6 +88,8 @@ extension ZeaderError: CustomStringConvertible {
         case .sync(let error): return error.description
         case .syncFailed(let problem, let pending, let localFeeds):
             return Messages.syncFailed(problem.description, pending: pending, localFeeds: localFeeds)
+        case .accountsFailed(let failures):
+            return failures.map { "\($0.name): \($0.error.description)" }.joined(separator: "; ")
         case .password(let problem): return problem.description
         case .noEnclosure(let id): return "item '\(id)' has no enclosure to download"
         case .notQueued(let id): return "'\(id)' is not in the podcast queue"
@@ -204,6 +206,15 @@ extension SyncError: CustomStringConvertible {
         case .unknownService(let name):
             return "unknown sync service '\(name)' (expected "
                 + SyncServiceKind.allCases.map(\.rawValue).joined(separator: " or ") + ")"
+        case .unknownAccount(let name):
+            return "no sync account named '\(name)' (`zeader sync status` lists them)"
+        case .accountNeeded(let names):
+            return "this store has several sync accounts (\(names.joined(separator: ", "))); name one with --account NAME"
+        case .invalidAccountName(let name):
+            return "'\(name)' cannot name an account: use 1 to 64 letters, digits, '.', '_' or '-' "
+                + "(not first), and not 'local'"
+        case .accountNameTaken(let name):
+            return "a sync account is named '\(name)' already; choose another with --name NAME"
         }
     }
 }
@@ -412,6 +423,17 @@ public enum Messages {
     /// ```
     public static func syncFeedIDTaken(url: String) -> String {
         "the sync server gives the id of \(url) to another feed now: kept here as a local feed, not synced"
+    }
+
+    /// A feed a sync server lists that the store keeps in another source.
+    ///
+    /// ```swift
+    /// Messages.syncFeedInOtherSource(url: "https://example.org/feed", source: "local")
+    /// ```
+    public static func syncFeedInOtherSource(url: String, source: String) -> String {
+        let owner = source == SyncAccounts.localName ? "a local feed" : "a feed of the account \(source)"
+        return "the sync server lists \(RedactedURL.text(url)), which is \(owner) here: left there "
+            + "(`zeader sync move` moves it)"
     }
 
     /// A sync's line for a feed the server listed that is not http(s) (``FeedSync/Report/notStored``).

@@ -368,7 +368,7 @@ struct SyncFreshRSSTests {
             ],
             password: "")
         #expect(r.status == 0, "\(r.stderr)")
-        let token = world.a.path + ".sync"
+        let token = world.a.path + ".sync.127.0.0.1"
         let mode = try FileManager.default.attributesOfItem(atPath: token)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(!(try String(contentsOfFile: token, encoding: .utf8)).contains(world.server.password))
