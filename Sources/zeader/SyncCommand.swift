@@ -1,4 +1,5 @@
 import ArgumentParser
+import Feeds
 import Foundation
 import ObjectGraph
 import ZeaderConfig

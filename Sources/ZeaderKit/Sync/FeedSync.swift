@@ -112,6 +112,9 @@ public final class FeedSync: Sendable {
         /// The rules that acted on the new items (``ItemRules``), in order.
         public var firings: [ItemRules.Firing] = []
 
+        /// A report of nothing done yet: `var total = FeedSync.Report()`.
+        public init() {}
+
         /// Adds what another account's sync did: the reader's one line for every account.
         ///
         /// ```swift

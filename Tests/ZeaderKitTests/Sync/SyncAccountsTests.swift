@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import ObjectGraph
 import Testing
 
@@ -129,7 +130,7 @@ struct SyncAccountsTests {
         #expect(try FeedSync(store: world.store, account: "home").status()?.pending == 1)
         #expect(try FeedSync(store: world.store, account: "127.0.0.1").status()?.pending == 0)
         _ = try await world.syncAll()
-        #expect(world.home.items.allSatisfy(\.isRead))
+        #expect(world.home.items.allSatisfy { $0.isRead })
         #expect(world.work.items.allSatisfy { !$0.isRead })
         #expect(!world.work.calls.contains(.mark))
 
