@@ -209,7 +209,7 @@ struct SyncCommand: AsyncParsableCommand {
     /// Returns false when one failed or its server refused a feed.
     static func syncAccounts(
         _ store: ZeaderStore, only: String?, missingFeeds: FeedSync.MissingFeeds, config: ReaderConfig,
-        command: String = "sync"
+        command: String = "sync", localFeeds: Int? = nil
     ) async throws(ZeaderError) -> Bool {
         let outcomes = try await SyncAccounts.syncAll(store: store, only: only, missingFeeds: missingFeeds) { name in
             FeedSync(store: store, ignoreRules: config.ignoreRules, itemRules: config.itemRules, account: name)
@@ -228,7 +228,7 @@ struct SyncCommand: AsyncParsableCommand {
                 if !report.refused.isEmpty { succeeded = false }
             case .failure(let error):
                 let pending = (try? FeedSync(store: store, account: outcome.name).status()?.pending) ?? 0
-                let line = Messages.syncFailed(error.description, pending: pending)
+                let line = Messages.syncFailed(error.description, pending: pending, localFeeds: localFeeds)
                 CommandOutput.warn("zeader \(command): \(prefix)\(TerminalText.line(line))")
                 succeeded = false
             }
@@ -258,13 +258,15 @@ struct SyncCommand: AsyncParsableCommand {
     /// the rules that act.
     static func refreshThroughSync(_ store: ZeaderStore, config: ReaderConfig) async throws -> RefreshBySync {
         guard (try? FeedSync(store: store).hasAccount()) == true else { return .noAccount }
+        let context = store.container.newBackgroundContext()
+        let before = context.performAndWait { (try? SyncQueue.localFeeds(in: context)) ?? [] }
         let synced: Bool
         do {
-            synced = try await syncAccounts(store, only: nil, missingFeeds: .stop, config: config, command: "refresh")
+            synced = try await syncAccounts(
+                store, only: nil, missingFeeds: .stop, config: config, command: "refresh", localFeeds: before.count)
         } catch {
             throw CommandOutput.fail("refresh", error)
         }
-        let context = store.container.newBackgroundContext()
         let local = context.performAndWait { (try? SyncQueue.localFeeds(in: context)) ?? [] }
         // An account that failed: the local feeds are refreshed all the same, by the caller.
         guard synced else { return .failed(localFeeds: local) }
