@@ -211,8 +211,13 @@ struct SyncCommand: AsyncParsableCommand {
         _ store: ZeaderStore, only: String?, missingFeeds: FeedSync.MissingFeeds, config: ReaderConfig,
         command: String = "sync", localFeeds: Int? = nil
     ) async throws(ZeaderError) -> Bool {
-        let outcomes = try await SyncAccounts.syncAll(store: store, only: only, missingFeeds: missingFeeds) { name in
-            FeedSync(store: store, ignoreRules: config.ignoreRules, itemRules: config.itemRules, account: name)
+        let outcomes: [SyncAccounts.Outcome]
+        do {
+            outcomes = try await SyncAccounts.syncAll(store: store, only: only, missingFeeds: missingFeeds) { name in
+                FeedSync(store: store, ignoreRules: config.ignoreRules, itemRules: config.itemRules, account: name)
+            }
+        } catch .sync(.noAccount) {
+            throw .syncFailed(.sync(.noAccount), pending: 0, localFeeds: nil)
         }
         let named = outcomes.count > 1 || only != nil
         var succeeded = true

@@ -65,7 +65,7 @@ public enum SyncAccounts {
     static let unnamedKeys = ["zeader.sync.unread", "zeader.sync.starred", "zeader.sync.labels"]
 
     /// Names the account a store kept before accounts had names (by its server's host), and
-    /// puts in it what was its: the synced feeds and those queued for it, its queued changes,
+    /// puts in it what was its: the synced feeds (a server id, or items with one) and those queued for it, its queued changes,
     /// its protocol and kept lists (from store metadata) and its token file (renamed to the
     /// account's). Nothing when every account has a name: one count query. Called when a
     /// store is opened for writing.
@@ -89,7 +89,7 @@ public enum SyncAccounts {
                 let queuedURLs = Set(queued.filter { $0.kind == SyncChange.Kind.subscribe.rawValue }.map(\.feedURL))
                 for change in queued { change.account = name }
                 for server in try Server.findAll(where: try ObjectGraph.Predicate(format: "account == nil"), in: context)
-                where server.syncID != nil || queuedURLs.contains(server.url) {
+                where try server.syncID != nil || queuedURLs.contains(server.url) || hasSyncedItems(server, in: context) {
                     server.account = name
                 }
                 for key in unnamedKeys {
@@ -104,6 +104,15 @@ public enum SyncAccounts {
             try context.save()
             for key in unnamedKeys + [FeedSync.serviceKey] { try store.setMetadata(nil, forKey: key) }
         }
+    }
+
+    /// Whether some item of `server` has a server id (a feed the account synced).
+    private static func hasSyncedItems(_ server: Server, in context: ManagedObjectContext) throws -> Bool {
+        var request = FetchRequest<FeedItem>(
+            predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
+                && .comparison(.keyPath("syncID"), .notEqualTo, .constant(.null)))
+        request.fetchLimit = 1
+        return try context.count(for: request) > 0
     }
 
     // MARK: - Moving a feed

@@ -156,6 +156,9 @@ struct SyncAccountTests {
         r = try await run(["sync", "add", server.apiURL, "--user", "alice"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("logged in again"))
+        // The command line's add leaves the local feed local; moved, it is a change to push.
+        r = try await run(["sync", "move", "http://127.0.0.1:1/feed.xml", "127.0.0.1"])
+        #expect(r.status == 0, "\(r.stderr)")
         r = try await run(["sync", "remove"])
         #expect(r.status == 1)
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
