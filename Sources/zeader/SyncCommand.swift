@@ -24,13 +24,15 @@ struct SyncCommand: AsyncParsableCommand {
             zeader sync status [--account <name>] [--json]
             zeader sync login [--account <name>] [--password-command <cmd>]
             zeader sync move <feed-url> <account>|local
+            zeader sync move --all-local <account>
             zeader sync remove [<account>] [--force]
             """,
         discussion: """
             A store holds local feeds (refreshed here) and any number of accounts, each named (--name with \
             add; by default the server's host) and each feed in one of them. `add` adds an account and leaves \
-            the local feeds local; `move FEED ACCOUNT` puts a feed in an account (queued for subscription \
-            there), `move FEED local` takes it out (queued for removal there). Without an action, syncs every \
+            the local feeds local (one line says how many); `move FEED ACCOUNT` puts a feed in an account \
+            (queued for subscription there), `move --all-local ACCOUNT` every local http(s) feed, `move FEED \
+            local` takes one out (queued for removal there). Without an action, syncs every \
             account one after the other (--account NAME: that one): an account that fails (server away, \
             login refused) is named on stderr and the others sync all the same; the exit status is 1 when \
             any failed. For each account it pushes the changes made here (read, unread, flag, unflag, add, remove, tags) and \
@@ -98,6 +100,9 @@ struct SyncCommand: AsyncParsableCommand {
     )
     var json = false
 
+    @Flag(help: "With move: move every local http(s) feed into the account named (sync move --all-local ACCOUNT).")
+    var allLocal = false
+
     @Flag(help: "With remove: remove the account even with changes not yet pushed (they are dropped).")
     var force = false
 
@@ -124,6 +129,9 @@ struct SyncCommand: AsyncParsableCommand {
         case "remove":
             if let target { throw ValidationError("unexpected argument '\(target)'") }
             if apiURL != nil, account != nil { throw ValidationError("name the account once: sync remove NAME") }
+        case "move" where allLocal:
+            guard apiURL != nil else { throw ValidationError("sync move --all-local needs ACCOUNT") }
+            if let target { throw ValidationError("unexpected argument '\(target)' (sync move --all-local ACCOUNT)") }
         case "move":
             guard apiURL != nil, target != nil else { throw ValidationError("sync move needs FEED_URL and ACCOUNT (or local)") }
         case let other?:
@@ -137,6 +145,7 @@ struct SyncCommand: AsyncParsableCommand {
         if json && action != "status" { throw ValidationError("--json goes with sync status") }
         if user != nil && action != "add" { throw ValidationError("--user goes with sync add") }
         if service != nil && action != "add" { throw ValidationError("--service goes with sync add") }
+        if allLocal && action != "move" { throw ValidationError("--all-local goes with sync move") }
         if force && action != "remove" { throw ValidationError("--force goes with sync remove") }
         let choices = [("--upload", upload), ("--detach", detach), ("--accept-removals", acceptRemovals)].filter(\.1)
         if choices.count > 1 { throw ValidationError("choose one of --upload, --detach and --accept-removals") }
@@ -168,10 +177,17 @@ struct SyncCommand: AsyncParsableCommand {
                     apiURL: apiURL ?? "", user: user ?? "", token: token, service: kind, name: name, localFeeds: .keep)
                 let account = "\(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))"
                 switch what {
-                case .added(let name): CommandOutput.write("sync account \(name) added: \(account)\n")
+                case .added(let name):
+                    CommandOutput.write("sync account \(name) added: \(account)\n")
+                    let waiting = try FeedLibrary(store: opened).movableLocalFeedCount()
+                    if waiting > 0 { CommandOutput.write(Messages.localFeedsStayLocal(count: waiting, account: name) + "\n") }
                 case .loggedInAgain(let name):
                     CommandOutput.write("logged in again: \(name), \(account) (changes not yet pushed kept)\n")
                 }
+            case "move" where allLocal:
+                let moved = try FeedLibrary(store: opened).moveAllLocal(toAccount: apiURL ?? "")
+                CommandOutput.write(
+                    "moved to \(TerminalText.line(apiURL ?? "")): \(moved.count) local feed\(moved.count == 1 ? "" : "s")\n")
             case "move":
                 let feed = apiURL ?? ""
                 let moved = try FeedLibrary(store: opened).move(feed: feed, toAccount: target)

@@ -27,4 +27,24 @@ extension FeedLibrary {
         let names = try withContext { context in try SyncAccounts.names(in: context) }
         guard names.contains(account) else { throw .sync(.unknownAccount(account)) }
     }
+
+    /// Puts every local http(s) feed in the account `account`
+    /// (``SyncAccounts/moveAllLocal(to:in:)``); the URLs moved.
+    ///
+    /// ```swift
+    /// let moved = try library.moveAllLocal(toAccount: "work")
+    /// ```
+    @discardableResult
+    public func moveAllLocal(toAccount account: String) throws(ZeaderError) -> [String] {
+        try withContext { context in try SyncAccounts.moveAllLocal(to: account, in: context) }
+    }
+
+    /// How many local feeds ``moveAllLocal(toAccount:)`` would move.
+    ///
+    /// ```swift
+    /// let waiting = try library.movableLocalFeedCount()
+    /// ```
+    public func movableLocalFeedCount() throws(ZeaderError) -> Int {
+        try withContext { context in try SyncAccounts.movableLocalFeeds(in: context).count }
+    }
 }

@@ -464,6 +464,17 @@ public enum Messages {
         "the sync server refused this feed (\(reason)); it stays local, refreshed here"
     }
 
+    /// `zeader sync add`'s line for the local feeds it left local: how many, and the command
+    /// that moves them into the new account `account`.
+    ///
+    /// ```swift
+    /// Messages.localFeedsStayLocal(count: 3, account: "rss.example.org")
+    /// ```
+    public static func localFeedsStayLocal(count: Int, account: String) -> String {
+        "\(count) local feed\(count == 1 ? "" : "s") stay\(count == 1 ? "s" : "") local, refreshed here "
+            + "(zeader sync move --all-local \(account) puts \(count == 1 ? "it" : "them") in the account)"
+    }
+
     /// A sync that failed, with what it keeps: `problem` (the error's own line), the count
     /// of changes made here not yet pushed, and (for `zeader refresh`) how many feeds not
     /// synced are refreshed here all the same.

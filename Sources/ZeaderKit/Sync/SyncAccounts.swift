@@ -153,6 +153,31 @@ public enum SyncAccounts {
         return true
     }
 
+    /// Moves every local feed a sync can carry (http or https, ``SyncQueue/isSyncable(_:)``)
+    /// into the account `account`, as ``move(feedURL:to:in:)`` moves one; command and file
+    /// feeds stay local. Returns the URLs moved, sorted.
+    ///
+    /// ```swift
+    /// let moved = try context.performAndWait { try SyncAccounts.moveAllLocal(to: "work", in: context) }
+    /// ```
+    @discardableResult
+    public static func moveAllLocal(to account: String, in context: ManagedObjectContext) throws -> [String] {
+        if !(try names(in: context)).contains(account) { throw ZeaderError.sync(.unknownAccount(account)) }
+        let urls = try movableLocalFeeds(in: context)
+        for url in urls { try move(feedURL: url, to: account, in: context) }
+        return urls
+    }
+
+    /// The URLs of the local feeds ``moveAllLocal(to:in:)`` would move, sorted.
+    ///
+    /// ```swift
+    /// let waiting = try context.performAndWait { try SyncAccounts.movableLocalFeeds(in: context) }
+    /// ```
+    public static func movableLocalFeeds(in context: ManagedObjectContext) throws -> [String] {
+        let local = try ObjectGraph.Predicate(format: "account == nil")
+        return try Server.findAll(where: local, in: context).map(\.url).filter(SyncQueue.isSyncable).sorted()
+    }
+
     // MARK: - Syncing every account
 
     /// One account's sync: its name and what it did, or why it failed.

@@ -86,6 +86,14 @@ struct SyncFreshRSSTests {
             #expect(r.status == 0, "\(r.stderr)")
         }
 
+        /// `sync move --all-local` on `store`: its local feeds join its one account, as on a
+        /// device moving onto the server after `sync add`, which leaves them local.
+        func moveLocalFeeds(_ store: URL) async throws {
+            let name = try #require(try await status(store)["name"] as? String)
+            let r = try await zeader(store, ["sync", "move", "--all-local", name])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+
         /// `zeader sync` on `store`, expected to work; returns its summary line.
         @discardableResult
         func sync(_ store: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
