@@ -157,9 +157,9 @@ extension SyncError: CustomStringConvertible {
         case .server(let status, let request):
             return "the sync server answered HTTP \(status) to \(request); changes not yet pushed are kept, "
                 + "run `zeader sync` again later"
-        case .badResponse(let request, let reason):
+        case .badResponse(let request, let reason, let service):
             return "the sync server's answer to \(request) is not understood: \(reason); "
-                + "check that the account's URL is the server's Google Reader API (`zeader sync status`)"
+                + "check that the account's URL is \(Messages.serverAPIName(service)) (`zeader sync status`)"
         case .redirectedElsewhere(let request, let to):
             return "the sync server sent \(request) to another origin, \(to), where the login is not sent; "
                 + "check the account's API URL (`zeader sync status`): if the service has moved there, "
@@ -230,6 +230,19 @@ extension Messages {
         case .googleReader: return "the Google Reader API"
         case .fever: return "the Fever API"
         case .ttrss: return "Tiny Tiny RSS's API"
+        }
+    }
+
+    /// The API an account's URL should be, after "is": `the server's Fever API`.
+    ///
+    /// ```swift
+    /// Messages.serverAPIName(.ttrss)   // "the server's Tiny Tiny RSS API"
+    /// ```
+    public static func serverAPIName(_ service: SyncServiceKind) -> String {
+        switch service {
+        case .googleReader: return "the server's Google Reader API"
+        case .fever: return "the server's Fever API"
+        case .ttrss: return "the server's Tiny Tiny RSS API"
         }
     }
 

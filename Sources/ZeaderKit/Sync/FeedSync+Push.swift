@@ -75,7 +75,7 @@ extension FeedSync {
                     } catch {
                         added = .failure(error)
                     }
-                    if case .failure(.badResponse(_, let reason)) = added {
+                    if case .failure(.badResponse(_, let reason, _)) = added {
                         // The server's final answer (it cannot fetch the feed): keep the feed
                         // here only, rather than retrying it at every sync.
                         report.refused.append(Messages.syncRefused(url: change.url, reason: reason))

@@ -21,8 +21,9 @@ public enum SyncError: Error, Sendable, Equatable {
     case notTheAPI(url: String, saw: String)
     /// The server answered a request with an error status.
     case server(status: Int, request: String)
-    /// The server's answer could not be understood.
-    case badResponse(request: String, reason: String)
+    /// The answer of `service`'s server to `request` could not be understood (the Google
+    /// Reader API's unless named: its clients throw most of these).
+    case badResponse(request: String, reason: String, service: SyncServiceKind = .googleReader)
     /// The server answered `request` with a redirect to another origin (`to`: scheme, host
     /// and port), where the login is not sent.
     case redirectedElsewhere(request: String, to: String)

@@ -200,7 +200,7 @@ struct TTRSSClientTests {
             _ = try await client.subscribe(url: "gopher://127.0.0.1/x")
             Issue.record("a feed the server cannot fetch was taken")
         } catch {
-            guard case .badResponse("subscribeToFeed", let reason) = error else { throw error }
+            guard case .badResponse("subscribeToFeed", let reason, .ttrss) = error else { throw error }
             #expect(reason.contains("could not fetch gopher://127.0.0.1/x: could not fetch"), "\(reason)")
         }
         try await client.unsubscribe(id)
