@@ -45,6 +45,12 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Fetch the full article of each new item's web page at every refresh (zeader full-article changes it).")
     var fullArticle = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The sync account the feed joins (zeader sync status lists them), or local; by default the store's only account, else local.",
+            valueName: "name"))
+    var account: String?
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -53,6 +59,7 @@ struct AddCommand: AsyncParsableCommand {
             guard let title, !title.isEmpty else { throw ValidationError("--smart needs a --title") }
             guard tags.isEmpty else { throw ValidationError("--tag applies to feeds, not smart feeds") }
             guard !fullArticle else { throw ValidationError("--full-article applies to feeds, not smart feeds") }
+            guard account == nil else { throw ValidationError("--account applies to feeds, not smart feeds") }
             do {
                 try SmartFeeds.validate(smart)
             } catch {
@@ -78,6 +85,9 @@ struct AddCommand: AsyncParsableCommand {
             return
         }
         guard let url else { return }
+        if let account {
+            do { try library.checkAccount(account) } catch { throw CommandOutput.fail("add", error) }
+        }
         if noFetch || CommandFeed.isCommand(url) { return try subscribe(url, library: library) }
         let checked: String
         do throws(ZeaderError) {
@@ -107,6 +117,7 @@ struct AddCommand: AsyncParsableCommand {
     private func subscribe(_ url: String, library: FeedLibrary, note: String = "") throws {
         do {
             let stored = try library.add(url: url, title: title, tags: tags, fullArticle: fullArticle)
+            if let account { try library.move(feed: stored, toAccount: account) }
             CommandOutput.write("added \(TerminalText.line(stored))\(note)\n")
         } catch {
             throw CommandOutput.fail("add", error)

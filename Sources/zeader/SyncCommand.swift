@@ -1,4 +1,5 @@
 import ArgumentParser
+import Feeds
 import Foundation
 import ObjectGraph
 import ZeaderConfig
@@ -18,18 +19,27 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Sync feeds, read and flagged states through a Google Reader API, Fever API or Tiny Tiny RSS server.",
         usage: """
-            zeader sync [--upload | --detach | --accept-removals] [--db <PATH>]
-            zeader sync add <api-url> --user <name> [--service greader|fever|ttrss] [--password-command <cmd>]
-            zeader sync status [--json]
-            zeader sync login [--password-command <cmd>]
-            zeader sync remove [--force]
+            zeader sync [--account <name>] [--upload | --detach | --accept-removals] [--db <PATH>]
+            zeader sync add <api-url> --user <name> [--name <name>] [--service greader|fever|ttrss] [--password-command <cmd>]
+            zeader sync status [--account <name>] [--json]
+            zeader sync login [--account <name>] [--password-command <cmd>]
+            zeader sync move <feed-url> <account>|local
+            zeader sync move --all-local <account>
+            zeader sync remove [<account>] [--force]
             """,
         discussion: """
-            Without an action, pushes the changes made here (read, unread, flag, unflag, add, remove, tags) and \
+            A store holds local feeds (refreshed here) and any number of accounts, each named (--name with \
+            add; by default the server's host) and each feed in one of them. `add` adds an account and leaves \
+            the local feeds local (one line says how many); `move FEED ACCOUNT` puts a feed in an account \
+            (queued for subscription there), `move --all-local ACCOUNT` every local http(s) feed, `move FEED \
+            local` takes one out (queued for removal there). Without an action, syncs every \
+            account one after the other (--account NAME: that one): an account that fails (server away, \
+            login refused) is named on stderr and the others sync all the same; the exit status is 1 when \
+            any failed. For each account it pushes the changes made here (read, unread, flag, unflag, add, remove, tags) and \
             pulls the server's (feeds, tags, new items, read and starred states). A change made here and not yet \
             pushed wins over the server's state; everything else takes the server's. The password comes from \
             $ZEADER_SYNC_PASSWORD, else the first line printed by --password-command, else a prompt on the \
-            terminal; only the login token is kept, in <store>.sync (mode 0600). `login` logs in again \
+            terminal; only the login token is kept, in <store>.sync.NAME (mode 0600), never printed. `login` logs in again \
             (a new password, or a token the server no longer accepts), keeping the changes not yet pushed; \
             `add` with the account's own URL and user does the same. `remove` refuses while changes made \
             here are not pushed (it says how many); --force drops them. Requests that carry the login \
@@ -54,13 +64,23 @@ struct SyncCommand: AsyncParsableCommand {
             Exit status 1 when the sync failed; what was not pushed stays queued.
             """)
 
-    @Argument(help: ArgumentHelp("add, status, login or remove; none: sync now.", valueName: "action"))
+    @Argument(help: ArgumentHelp("add, status, login, move or remove; none: sync now.", valueName: "action"))
     var action: String?
 
     @Argument(
-        help: ArgumentHelp("The server's Google Reader API, Fever API or Tiny Tiny RSS API URL (with add).", valueName: "api-url")
-    )
+        help: ArgumentHelp(
+            "With add: the server's Google Reader API, Fever API or Tiny Tiny RSS API URL; with move: the feed's URL; with remove: the account.",
+            valueName: "api-url"))
     var apiURL: String?
+
+    @Argument(help: ArgumentHelp("With move: the account's name, or local.", valueName: "account"))
+    var target: String?
+
+    @Option(help: ArgumentHelp("With add: the account's name (by default the server's host).", valueName: "name"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("Sync, show or log in only the account named so.", valueName: "name"))
+    var account: String?
 
     @Option(help: ArgumentHelp("The user name on the server (with add).", valueName: "name"))
     var user: String?
@@ -74,8 +94,14 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A command whose first output line is the password.", valueName: "cmd"))
     var passwordCommand: String?
 
-    @Flag(help: "With status: print one JSON object {\"url\",\"user\",\"lastSync\",\"pending\"}.")
+    @Flag(
+        help:
+            "With status: print one JSON array of {\"name\",\"url\",\"user\",\"lastSync\",\"pending\",\"service\"}, one object with --account."
+    )
     var json = false
+
+    @Flag(help: "With move: move every local http(s) feed into the account named (sync move --all-local ACCOUNT).")
+    var allLocal = false
 
     @Flag(help: "With remove: remove the account even with changes not yet pushed (they are dropped).")
     var force = false
@@ -98,14 +124,28 @@ struct SyncCommand: AsyncParsableCommand {
         case "add":
             guard apiURL != nil else { throw ValidationError("sync add needs the server's API URL") }
             guard let user, !user.isEmpty else { throw ValidationError("sync add needs --user NAME") }
-        case "status", "remove", "login":
+        case "status", "login":
             if let apiURL { throw ValidationError("unexpected argument '\(apiURL)'") }
+        case "remove":
+            if let target { throw ValidationError("unexpected argument '\(target)'") }
+            if apiURL != nil, account != nil { throw ValidationError("name the account once: sync remove NAME") }
+        case "move" where allLocal:
+            guard apiURL != nil else { throw ValidationError("sync move --all-local needs ACCOUNT") }
+            if let target { throw ValidationError("unexpected argument '\(target)' (sync move --all-local ACCOUNT)") }
+        case "move":
+            guard apiURL != nil, target != nil else { throw ValidationError("sync move needs FEED_URL and ACCOUNT (or local)") }
         case let other?:
-            throw ValidationError("unknown sync action '\(other)' (expected add, status, login or remove)")
+            throw ValidationError("unknown sync action '\(other)' (expected add, status, login, move or remove)")
+        }
+        if let target, action != "move" { throw ValidationError("unexpected argument '\(target)'") }
+        if name != nil && action != "add" { throw ValidationError("--name goes with sync add") }
+        if account != nil && (action == "add" || action == "move") {
+            throw ValidationError("--account goes with sync, status, login or remove")
         }
         if json && action != "status" { throw ValidationError("--json goes with sync status") }
         if user != nil && action != "add" { throw ValidationError("--user goes with sync add") }
         if service != nil && action != "add" { throw ValidationError("--service goes with sync add") }
+        if allLocal && action != "move" { throw ValidationError("--all-local goes with sync move") }
         if force && action != "remove" { throw ValidationError("--force goes with sync remove") }
         let choices = [("--upload", upload), ("--detach", detach), ("--accept-removals", acceptRemovals)].filter(\.1)
         if choices.count > 1 { throw ValidationError("choose one of --upload, --detach and --accept-removals") }
@@ -120,6 +160,7 @@ struct SyncCommand: AsyncParsableCommand {
             let kind = try serviceKind()
             if action == "add" {
                 do throws(SyncError) { try GReaderClient.checkAPIURL(apiURL ?? "") } catch { throw ZeaderError.sync(error) }
+                if let name, !SyncAccounts.isValidName(name) { throw ZeaderError.sync(.invalidAccountName(name)) }
             }
             // A login that fails leaves nothing behind, not even a new store.
             let token =
@@ -128,41 +169,92 @@ struct SyncCommand: AsyncParsableCommand {
                 : ""
             let config = action == nil ? try ReaderConfig.loadOrExit(command: "sync") : ReaderConfig()
             let opened = try store.openStore(command: "sync", writes: action != "status")
-            let sync = FeedSync(store: opened, ignoreRules: config.ignoreRules, itemRules: config.itemRules)
+            let chosen = action == "remove" ? apiURL ?? account : account
+            let sync = FeedSync(store: opened, ignoreRules: config.ignoreRules, itemRules: config.itemRules, account: chosen)
             switch action {
             case "add":
-                let what = try sync.addAccount(apiURL: apiURL ?? "", user: user ?? "", token: token, service: kind)
+                let what = try sync.addAccount(
+                    apiURL: apiURL ?? "", user: user ?? "", token: token, service: kind, name: name, localFeeds: .keep)
                 let account = "\(TerminalText.line(user ?? "")) at \(TerminalText.line(apiURL ?? ""))"
                 switch what {
-                case .added: CommandOutput.write("sync account added: \(account)\n")
-                case .loggedInAgain: CommandOutput.write("logged in again: \(account) (changes not yet pushed kept)\n")
+                case .added(let name):
+                    CommandOutput.write("sync account \(name) added: \(account)\n")
+                    let waiting = try FeedLibrary(store: opened).movableLocalFeedCount()
+                    if waiting > 0 { CommandOutput.write(Messages.localFeedsStayLocal(count: waiting, account: name) + "\n") }
+                case .loggedInAgain(let name):
+                    CommandOutput.write("logged in again: \(name), \(account) (changes not yet pushed kept)\n")
                 }
+            case "move" where allLocal:
+                let moved = try FeedLibrary(store: opened).moveAllLocal(toAccount: apiURL ?? "")
+                CommandOutput.write(
+                    "moved to \(TerminalText.line(apiURL ?? "")): \(moved.count) local feed\(moved.count == 1 ? "" : "s")\n")
+            case "move":
+                let feed = apiURL ?? ""
+                let moved = try FeedLibrary(store: opened).move(feed: feed, toAccount: target)
+                let place = target ?? SyncAccounts.localName
+                CommandOutput.write(
+                    moved ? "moved to \(place): \(TerminalText.line(RedactedURL.text(feed)))\n" : "already in \(place)\n")
             case "login":
                 try await sync.renewLogin(password: try password())
                 CommandOutput.write("logged in again\n")
             case "status":
-                guard let status = try sync.status() else { throw ZeaderError.sync(.noAccount) }
-                CommandOutput.write(Self.render(status, json: json))
+                if account != nil {
+                    guard let status = try sync.status() else { throw ZeaderError.sync(.noAccount) }
+                    CommandOutput.write(Self.render(status, json: json))
+                } else {
+                    let all = try sync.statuses()
+                    guard !all.isEmpty else { throw ZeaderError.sync(.noAccount) }
+                    CommandOutput.write(Self.render(all, json: json))
+                }
             case "remove":
                 let dropped = try sync.removeAccount(force: force)
                 let lost = dropped == 0 ? "" : ", \(dropped) change\(dropped == 1 ? "" : "s") not pushed dropped"
-                CommandOutput.write("sync account removed (feeds and items kept\(lost))\n")
+                CommandOutput.write("sync account removed (its feeds and items kept as local feeds\(lost))\n")
             default:
-                let report: FeedSync.Report
-                do {
-                    report = try await sync.sync(missingFeeds: missingFeeds)
-                } catch {
-                    let pending = (try? sync.status()?.pending) ?? 0
-                    throw ZeaderError.syncFailed(error, pending: pending, localFeeds: nil)
+                if try await !Self.syncAccounts(opened, only: account, missingFeeds: missingFeeds, config: config) {
+                    throw ExitCode.failure
                 }
-                for line in report.refused + report.notStored { CommandOutput.warn("zeader sync: \(TerminalText.line(line))") }
-                await RuleEffects.report(report.firings, command: "sync", config: config, store: opened)
-                CommandOutput.write(report.line + "\n")
-                if !report.refused.isEmpty { throw ExitCode.failure }
             }
         } catch let error as ZeaderError {
             throw CommandOutput.fail("sync", error)
         }
+    }
+
+    /// Syncs every account (or `only`), each one's lines prefixed with its name when the
+    /// store has several; an account that fails is named on stderr and the next one syncs.
+    /// Returns false when one failed or its server refused a feed.
+    static func syncAccounts(
+        _ store: ZeaderStore, only: String?, missingFeeds: FeedSync.MissingFeeds, config: ReaderConfig,
+        command: String = "sync", localFeeds: Int? = nil
+    ) async throws(ZeaderError) -> Bool {
+        let outcomes: [SyncAccounts.Outcome]
+        do {
+            outcomes = try await SyncAccounts.syncAll(store: store, only: only, missingFeeds: missingFeeds) { name in
+                FeedSync(store: store, ignoreRules: config.ignoreRules, itemRules: config.itemRules, account: name)
+            }
+        } catch .sync(.noAccount) {
+            throw .syncFailed(.sync(.noAccount), pending: 0, localFeeds: nil)
+        }
+        let named = outcomes.count > 1 || only != nil
+        var succeeded = true
+        for outcome in outcomes {
+            let prefix = named ? "\(outcome.name): " : ""
+            switch outcome.result {
+            case .success(let report):
+                for line in report.refused + report.notStored {
+                    CommandOutput.warn("zeader \(command): \(prefix)\(TerminalText.line(line))")
+                }
+                await RuleEffects.report(report.firings, command: command, config: config, store: store)
+                CommandOutput.write(prefix + report.line + "\n")
+                if !report.refused.isEmpty { succeeded = false }
+            case .failure(let error):
+                let pending = (try? FeedSync(store: store, account: outcome.name).status()?.pending) ?? 0
+                let line = Messages.syncFailed(error.description, pending: pending, localFeeds: localFeeds)
+                CommandOutput.warn("zeader \(command): \(prefix)\(TerminalText.line(line))")
+                succeeded = false
+            }
+        }
+        return succeeded
     }
 
     /// What to do with synced feeds the server no longer lists (``FeedSync/MissingFeeds``).
@@ -187,39 +279,34 @@ struct SyncCommand: AsyncParsableCommand {
     /// the rules that act.
     static func refreshThroughSync(_ store: ZeaderStore, config: ReaderConfig) async throws -> RefreshBySync {
         guard (try? FeedSync(store: store).hasAccount()) == true else { return .noAccount }
-        let sync = FeedSync(store: store, ignoreRules: config.ignoreRules, itemRules: config.itemRules)
-        let report: FeedSync.Report
+        let context = store.container.newBackgroundContext()
+        let before = context.performAndWait { (try? SyncQueue.localFeeds(in: context)) ?? [] }
+        let synced: Bool
         do {
-            report = try await sync.sync()
+            synced = try await syncAccounts(
+                store, only: nil, missingFeeds: .stop, config: config, command: "refresh", localFeeds: before.count)
         } catch {
-            let context = store.container.newBackgroundContext()
-            let (pending, local) = context.performAndWait {
-                ((try? SyncQueue.pendingCount(in: context)) ?? 0, (try? SyncQueue.localFeeds(in: context)) ?? [])
-            }
-            let line = Messages.syncFailed(error.description, pending: pending, localFeeds: local.count)
-            CommandOutput.warn("zeader refresh: \(TerminalText.line(line))")
-            return .failed(localFeeds: local)
+            throw CommandOutput.fail("refresh", error)
         }
-        let local: RefreshSummary?
+        let local = context.performAndWait { (try? SyncQueue.localFeeds(in: context)) ?? [] }
+        // An account that failed: the local feeds are refreshed all the same, by the caller.
+        guard synced else { return .failed(localFeeds: local) }
+        let summary: RefreshSummary?
         do {
-            let feeds = try sync.localFeeds()
             var options = RefreshOptions()
             options.ignoreRules = config.ignoreRules
             options.itemRules = config.itemRules
             // No feeds named would mean every feed: only ask when there are local ones.
-            local = feeds.isEmpty ? nil : try await FeedRefresher(store: store, options: options).refresh(servers: feeds)
+            summary = local.isEmpty ? nil : try await FeedRefresher(store: store, options: options).refresh(servers: local)
         } catch {
             throw CommandOutput.fail("refresh", error)
         }
-        for line in report.refused + report.notStored { CommandOutput.warn("zeader refresh: \(TerminalText.line(line))") }
-        for problem in local?.failures.compactMap(\.problem) ?? [] {
+        for problem in summary?.failures.compactMap(\.problem) ?? [] {
             CommandOutput.warn("zeader refresh: \(TerminalText.line(problem))")
         }
-        await RuleEffects.report(report.firings, command: "refresh", config: config, store: store)
-        await RuleEffects.report(local?.results.flatMap(\.firings) ?? [], command: "refresh", config: config)
-        CommandOutput.write(report.line + "\n")
-        if let local { CommandOutput.write("local feeds: " + local.line + "\n") }
-        if !report.refused.isEmpty || local?.failures.isEmpty == false { throw ExitCode.failure }
+        await RuleEffects.report(summary?.results.flatMap(\.firings) ?? [], command: "refresh", config: config)
+        if let summary { CommandOutput.write("local feeds: " + summary.line + "\n") }
+        if summary?.failures.isEmpty == false { throw ExitCode.failure }
         return .synced
     }
 
@@ -238,10 +325,19 @@ struct SyncCommand: AsyncParsableCommand {
         return try PasswordInput.prompt("Password for the sync server: ")
     }
 
+    /// Every account: a JSON array of ``render(_:json:)``'s objects, else their text one after another.
+    static func render(_ statuses: [FeedSync.Status], json: Bool) -> String {
+        guard json else { return statuses.map { render($0, json: false) }.joined(separator: "\n") }
+        let objects = statuses.map { render($0, json: true).trimmingCharacters(in: .newlines) }
+        return "[" + objects.joined(separator: ",") + "]\n"
+    }
+
     static func render(_ status: FeedSync.Status, json: Bool) -> String {
         let lastSync = status.lastSync.map(JSONText.timestamp)
         if json {
-            var out = "{\"url\":"
+            var out = "{\"name\":"
+            JSONText.appendString(status.name, to: &out)
+            out += ",\"url\":"
             JSONText.appendString(status.apiURL, to: &out)
             out += ",\"user\":"
             JSONText.appendString(status.user, to: &out)
@@ -249,7 +345,7 @@ struct SyncCommand: AsyncParsableCommand {
             JSONText.appendDate(status.lastSync, to: &out)
             return out + ",\"pending\":\(status.pending),\"service\":\"\(status.service.rawValue)\"}\n"
         }
-        return "\(TerminalText.line(status.user)) at \(TerminalText.line(status.apiURL)) "
+        return "\(TerminalText.line(status.name)): \(TerminalText.line(status.user)) at \(TerminalText.line(status.apiURL)) "
             + "(\(Messages.serviceName(status.service)))\n"
             + "last sync: \(lastSync ?? "never")\npending changes: \(status.pending)\n"
     }

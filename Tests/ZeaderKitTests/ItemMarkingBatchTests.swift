@@ -38,6 +38,8 @@ struct ItemMarkingBatchTests {
             let account = context.insert(SyncAccount.self)
             account.apiURL = "http://127.0.0.1:1/api/greader.php"
             account.user = "alice"
+            account.name = "127.0.0.1"
+            for server in servers { server.account = account.name }
             try context.save()
             return servers.map(\.objectID)
         }

@@ -31,10 +31,12 @@ func endToEndPaths() throws -> (root: URL, binary: String) {
 }
 
 /// Runs `script` (a path from the repository's root, in `Tests/e2e`) with `interpreter`, and
-/// `ZEADER` set to the built binary; returns its exit status and output. Such a script runs for
+/// `ZEADER` set to the built binary (and `environment` added); returns its exit status and output. Such a script runs for
 /// a minute or more, mostly waiting on tmux or a server: it is waited for off the cooperative
 /// pool, so that other tests run meanwhile.
-func runEndToEndScript(_ script: String, interpreter: [String] = ["/bin/bash"]) async throws -> (
+func runEndToEndScript(
+    _ script: String, interpreter: [String] = ["/bin/bash"], environment: [String: String] = [:]
+) async throws -> (
     status: Int32, output: String
 ) {
     let (root, binary) = try endToEndPaths()
@@ -42,7 +44,9 @@ func runEndToEndScript(_ script: String, interpreter: [String] = ["/bin/bash"]) 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: interpreter[0])
         process.arguments = interpreter.dropFirst() + [root.appendingPathComponent(script).path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["ZEADER": binary]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["ZEADER": binary]) { $1 }) {
+            $1
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -473,18 +473,18 @@ struct ReaderSyncTravelTests {
     struct Missing: Error {}
 }
 
-/// Feeds the account does not sync are marked `[local]` in the reader's feed list, and are
-/// refreshed when the sync fails.
+/// Feeds the account syncs show its name in the reader's feed list (`[127.0.0.1] One`), feeds
+/// it does not sync show nothing, and are refreshed when the sync fails.
 @Suite("The reader's local feeds", .serialized)
 struct ReaderLocalFeedTests {
-    @Test func aFeedTheAccountDoesNotSyncIsMarkedLocal() async throws {
+    @Test func aFeedShowsItsAccountAndALocalOneNothing() async throws {
         let h = try SyncingReaderHarness(config: ReaderSyncTravelTests.noInterval, localFeed: "exec:echo")
         try await h.waitForStartSync()
         let rows = h.screen.split(separator: "\n").map(String.init)
         let local = try #require(rows.first { $0.contains("Here only") })
         let synced = try #require(rows.first { $0.contains("One") })
-        #expect(local.contains("[local] Here only"), "\(local)")
-        #expect(!synced.contains("[local]"), "\(synced)")
+        #expect(!local.contains("["), "\(local)")
+        #expect(synced.contains("[127.0.0.1] One"), "\(synced)")
     }
 
     @Test func theReadersFailedSyncStillRefreshesTheLocalFeeds() async throws {
@@ -501,7 +501,7 @@ struct ReaderLocalFeedTests {
             let ended = try await h.wait { h.queue.sync { app.state.refreshProgress == nil } && h.screen.contains("2/2") }
             #expect(ended, "\(h.screen)")
             let rows = h.screen.split(separator: "\n").map(String.init)
-            #expect(rows.contains { $0.contains("2/2") && $0.contains("[local] Here only") }, "\(rows)")
+            #expect(rows.contains { $0.contains("2/2") && $0.contains("Here only") && !$0.contains("[") }, "\(rows)")
             #expect(rows.suffix(3).joined(separator: " ").contains("the sync failed"), "\(rows)")
         }
     }

@@ -155,9 +155,11 @@ struct SyncStatusLineTests {
             let account = context.insert(SyncAccount.self)
             account.apiURL = "http://127.0.0.1:1/api/greader.php"
             account.user = "alice"
+            account.name = "127.0.0.1"
             let server = context.insert(Server.self)
             server.url = "http://127.0.0.1:1/feed.xml"
             server.syncID = "feed/1"
+            server.account = account.name
             let item = context.insert(FeedItem.self)
             item.guid = "g1"
             item.syncID = "1"

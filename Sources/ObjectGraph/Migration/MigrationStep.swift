@@ -105,6 +105,14 @@ struct MigrationStep {
         // Moved attributes are read from the old tables set aside, which go only then.
         for move in moves { try perform(move, in: db) }
         for old in asides { try db.execute(sql: "DROP TABLE \(q(asideName(old)))") }
+        // A trigger of another table that read one set aside (a full-text index's, reading the
+        // indexed rows) was renamed with it and now reads a table that is gone: SQLite would
+        // refuse the next step's renames. It goes; the next open makes the index's again.
+        for trigger in try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%Z\\_MIGRATING\\_%' ESCAPE '\\'")
+        {
+            try db.execute(sql: "DROP TRIGGER \(q(trigger))")
+        }
 
         // 2b. Tables that keep their rows and change only indexes.
         for m in mappings where m.reindexes { try updateIndexes(of: m.new, in: db) }

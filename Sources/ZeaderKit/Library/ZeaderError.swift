@@ -78,6 +78,8 @@ public enum ZeaderError: Error, Sendable, Equatable {
     /// A sync that failed (`problem`), with the count of changes made here and kept for the
     /// next sync, and (for a refresh) how many feeds not synced are refreshed here all the same.
     indirect case syncFailed(ZeaderError, pending: Int, localFeeds: Int?)
+    /// The sync of some of the store's accounts failed, each with why (the others synced).
+    case accountsFailed([AccountFailure])
     /// The sync password could not be had: ``PasswordProblem`` says why.
     case password(PasswordProblem)
     /// `podcasts add` of an item (`id`, its guid) without an enclosure.
@@ -138,7 +140,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
             case .noTerminal, .noneGiven: return true
             case .commandCouldNotRun, .commandOutputTooLarge, .commandFailed, .commandPrintedNothing: return false
             }
-        case .syncFailed, .alreadySubscribed, .notSubscribed, .unreadableFile, .predicateTimedOut, .store,
+        case .syncFailed, .accountsFailed, .alreadySubscribed, .notSubscribed, .unreadableFile, .predicateTimedOut, .store,
             .cannotCreateFolder, .cannotCreateDownloadFolder, .smartFeedExists, .noSuchItem, .notAFeedInStore,
             .feedUnavailable, .noSuchIgnoreRule, .noSuchRule, .noEnclosure, .notQueued, .noPlayer, .notDownloaded, .cannotRun,
             .cancelled, .unexpected:
@@ -172,5 +174,21 @@ public enum ZeaderError: Error, Sendable, Equatable {
         case is CancellationError: return .cancelled
         default: return .unexpected(type: String(reflecting: type(of: error)), detail: String(describing: error))
         }
+    }
+}
+
+/// One account whose sync failed: its name and why (``ZeaderError/accountsFailed(_:)``).
+///
+/// ```swift
+/// let failure = AccountFailure(name: "work", error: .sync(.noAccount))
+/// ```
+public struct AccountFailure: Sendable, Equatable {
+    public var name: String
+    public var error: ZeaderError
+
+    /// The account `name` failed with `error`.
+    public init(name: String, error: ZeaderError) {
+        self.name = name
+        self.error = error
     }
 }

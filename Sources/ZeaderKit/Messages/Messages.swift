@@ -88,6 +88,8 @@ extension ZeaderError: CustomStringConvertible {
         case .sync(let error): return error.description
         case .syncFailed(let problem, let pending, let localFeeds):
             return Messages.syncFailed(problem.description, pending: pending, localFeeds: localFeeds)
+        case .accountsFailed(let failures):
+            return failures.map { "\($0.name): \($0.error.description)" }.joined(separator: "; ")
         case .password(let problem): return problem.description
         case .noEnclosure(let id): return "item '\(id)' has no enclosure to download"
         case .notQueued(let id): return "'\(id)' is not in the podcast queue"
@@ -155,9 +157,9 @@ extension SyncError: CustomStringConvertible {
         case .server(let status, let request):
             return "the sync server answered HTTP \(status) to \(request); changes not yet pushed are kept, "
                 + "run `zeader sync` again later"
-        case .badResponse(let request, let reason):
+        case .badResponse(let request, let reason, let service):
             return "the sync server's answer to \(request) is not understood: \(reason); "
-                + "check that the account's URL is the server's Google Reader API (`zeader sync status`)"
+                + "check that the account's URL is \(Messages.serverAPIName(service)) (`zeader sync status`)"
         case .redirectedElsewhere(let request, let to):
             return "the sync server sent \(request) to another origin, \(to), where the login is not sent; "
                 + "check the account's API URL (`zeader sync status`): if the service has moved there, "
@@ -204,6 +206,15 @@ extension SyncError: CustomStringConvertible {
         case .unknownService(let name):
             return "unknown sync service '\(name)' (expected "
                 + SyncServiceKind.allCases.map(\.rawValue).joined(separator: " or ") + ")"
+        case .unknownAccount(let name):
+            return "no sync account named '\(name)' (`zeader sync status` lists them)"
+        case .accountNeeded(let names):
+            return "this store has several sync accounts (\(names.joined(separator: ", "))); name one with --account NAME"
+        case .invalidAccountName(let name):
+            return "'\(name)' cannot name an account: use 1 to 64 letters, digits, '.', '_' or '-' "
+                + "(not first), and not 'local'"
+        case .accountNameTaken(let name):
+            return "a sync account is named '\(name)' already; choose another with --name NAME"
         }
     }
 }
@@ -219,6 +230,19 @@ extension Messages {
         case .googleReader: return "the Google Reader API"
         case .fever: return "the Fever API"
         case .ttrss: return "Tiny Tiny RSS's API"
+        }
+    }
+
+    /// The API an account's URL should be, after "is": `the server's Fever API`.
+    ///
+    /// ```swift
+    /// Messages.serverAPIName(.ttrss)   // "the server's Tiny Tiny RSS API"
+    /// ```
+    public static func serverAPIName(_ service: SyncServiceKind) -> String {
+        switch service {
+        case .googleReader: return "the server's Google Reader API"
+        case .fever: return "the server's Fever API"
+        case .ttrss: return "the server's Tiny Tiny RSS API"
         }
     }
 
@@ -414,6 +438,17 @@ public enum Messages {
         "the sync server gives the id of \(url) to another feed now: kept here as a local feed, not synced"
     }
 
+    /// A feed a sync server lists that the store keeps in another source.
+    ///
+    /// ```swift
+    /// Messages.syncFeedInOtherSource(url: "https://example.org/feed", source: "local")
+    /// ```
+    public static func syncFeedInOtherSource(url: String, source: String) -> String {
+        let owner = source == SyncAccounts.localName ? "a local feed" : "a feed of the account \(source)"
+        return "the sync server lists \(RedactedURL.text(url)), which is \(owner) here: left there "
+            + "(`zeader sync move` moves it)"
+    }
+
     /// A sync's line for a feed the server listed that is not http(s) (``FeedSync/Report/notStored``).
     ///
     /// ```swift
@@ -440,6 +475,17 @@ public enum Messages {
     /// ```
     public static func syncRefusedFeedError(reason: String) -> String {
         "the sync server refused this feed (\(reason)); it stays local, refreshed here"
+    }
+
+    /// `zeader sync add`'s line for the local feeds it left local: how many, and the command
+    /// that moves them into the new account `account`.
+    ///
+    /// ```swift
+    /// Messages.localFeedsStayLocal(count: 3, account: "rss.example.org")
+    /// ```
+    public static func localFeedsStayLocal(count: Int, account: String) -> String {
+        "\(count) local feed\(count == 1 ? "" : "s") stay\(count == 1 ? "s" : "") local, refreshed here "
+            + "(zeader sync move --all-local \(account) puts \(count == 1 ? "it" : "them") in the account)"
     }
 
     /// A sync that failed, with what it keeps: `problem` (the error's own line), the count

@@ -265,7 +265,7 @@ public enum ZeaderModel {
     public static let version10 = olderModel(version: 10, entities: version10Entities())
 
     /// Version 11 of the model: version 10 plus each item's tags (Model/ItemTagsModel.swift).
-    public static let version11 = model(version: 11, entities: version11Entities())
+    public static let version11 = olderModel(version: 11, entities: version11Entities())
 
     /// Version 11's entities.
     static func version11Entities() -> [EntityDescription] {
@@ -274,10 +274,14 @@ public enum ZeaderModel {
         return entities
     }
 
+    /// Version 12 of the model: version 11 plus several sync accounts beside local feeds
+    /// (Model/AccountsModel.swift).
+    public static let version12 = model(version: 12, entities: version12Entities())
+
     /// The model this program writes.
-    public static var current: ManagedObjectModel { version11 }
+    public static var current: ManagedObjectModel { version12 }
     /// ``current``'s entities (moved on with it).
-    static func currentEntities() -> [EntityDescription] { version11Entities() }
+    static func currentEntities() -> [EntityDescription] { version12Entities() }
 
     /// Every version, oldest first, and the steps between them: what ``ZeaderStore/open(at:)``
     /// uses to bring an older store up to ``current``. The old file is kept beside the
@@ -291,7 +295,7 @@ public enum ZeaderModel {
             return try MigrationPlan(
                 versions: [
                     version1, version2, version3, version4, version5, version6, version7, version8, version9, version10,
-                    version11,
+                    version11, version12,
                 ],
                 policies: [bodyTextFill], moves: [contentMove])
         } catch {

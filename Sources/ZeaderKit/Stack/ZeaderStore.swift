@@ -46,14 +46,18 @@ public final class ZeaderStore: Sendable {
                 throw .cannotCreateFolder(path: directory.path, reason: Self.reason(error))
             }
         }
+        let container: PersistentContainer
         do {
-            let container = try PersistentContainer(
+            container = try PersistentContainer(
                 model: ZeaderModel.current, store: .file(url), migrator: readOnly ? nil : ZeaderModel.migrationPlan,
                 readOnly: readOnly)
-            return ZeaderStore(container: container, url: url)
         } catch {
             throw .store(error)
         }
+        if !readOnly {
+            do { try SyncAccounts.nameUnnamedAccount(in: container, storeURL: url) } catch { throw .wrapping(error) }
+        }
+        return ZeaderStore(container: container, url: url)
     }
 
     /// The system's words for a file error, without Foundation's "The file … couldn't be saved" preamble.

@@ -35,63 +35,96 @@ extension FeedSync {
         }
     }
 
-    /// What ``addAccount(apiURL:user:token:)`` did.
+    /// What ``addAccount(apiURL:user:token:service:name:localFeeds:)`` did.
     ///
     /// ```swift
     /// if try sync.addAccount(apiURL: url, user: "alice", token: token) == .loggedInAgain { print("logged in again") }
     /// ```
     public enum AccountChange: Sendable, Equatable {
-        /// A new account; the store's feeds are queued for subscription.
-        case added
+        /// A new account.
+        case added(name: String)
         /// The store had this account (same API URL and user): its token is replaced, its
         /// queue of changes not yet pushed kept.
-        case loggedInAgain
+        case loggedInAgain(name: String)
     }
 
-    /// Keeps the account logged in with `token` (from ``login(apiURL:user:password:service:fetcher:)``):
-    /// the token in ``SyncTokenFile`` (never the password), the account in the store, and
-    /// the protocol it speaks (`service`, by default the one the URL names). The
-    /// feeds already in the store are queued for subscription on the server. The same
-    /// account again (API URL and user) is logged in again, its queue kept; another account
-    /// is refused (``SyncError/accountExists(url:user:)``).
+    /// What a new account does with the store's local feeds.
     ///
     /// ```swift
-    /// try sync.addAccount(apiURL: url, user: "alice", token: token)
+    /// try sync.addAccount(apiURL: url, user: "alice", token: token, localFeeds: .keep)
+    /// ```
+    public enum LocalFeeds: Sendable, Equatable {
+        /// They stay local (`zeader sync add`; `zeader sync move` moves one).
+        case keep
+        /// They join the account: queued for subscription, their items matched to the server's.
+        case join
+    }
+
+    /// Keeps a new account logged in with `token` (from ``login(apiURL:user:password:service:fetcher:)``):
+    /// the token in the account's ``SyncTokenFile`` (never the password), the account in the
+    /// store under `name` (by default the server's host, ``SyncAccounts/defaultName(apiURL:taken:)``),
+    /// and the protocol it speaks (`service`, by default the one the URL names). The local
+    /// feeds stay local or join it (`localFeeds`); other accounts' feeds are never touched.
+    /// An account the store has (API URL and user) is logged in again, its queue kept; a name
+    /// another account has is refused (``SyncError/accountNameTaken(_:)``).
+    ///
+    /// ```swift
+    /// try sync.addAccount(apiURL: url, user: "alice", token: token, name: "home", localFeeds: .keep)
     /// ```
     @discardableResult
-    public func addAccount(apiURL: String, user: String, token: String, service: SyncServiceKind? = nil)
-        throws(ZeaderError) -> AccountChange
-    {
-        let file: SyncTokenFile
-        do { file = try tokenFile() } catch { throw .sync(error) }
+    public func addAccount(
+        apiURL: String, user: String, token: String, service: SyncServiceKind? = nil, name: String? = nil,
+        localFeeds: LocalFeeds = .join
+    ) throws(ZeaderError) -> AccountChange {
+        guard store.url != nil else { throw .sync(.inMemoryStore) }
+        if let name, !SyncAccounts.isValidName(name) { throw .sync(.invalidAccountName(name)) }
         let base = GReaderClient.normalizedBase(apiURL)
-        if let existing = try withContext({ try SyncAccount.findFirst(where: .true, in: $0) }).map({ ($0.apiURL, $0.user) }) {
-            guard GReaderClient.normalizedBase(existing.0) == base, existing.1 == user else {
-                throw .sync(.accountExists(url: existing.0, user: existing.1))
-            }
-            do { try file.write(token) } catch { throw .sync(error) }
-            return .loggedInAgain
+        let (same, taken): (String?, [String]) = try withContext { context in
+            let accounts = try SyncAccount.findAll(in: context)
+            let same = accounts.first { GReaderClient.normalizedBase($0.apiURL) == base && $0.user == user }
+            return (same?.name, accounts.compactMap(\.name))
         }
-        do { try file.write(token) } catch { throw .sync(error) }
+        if let same, name == nil || name == same {
+            do { try tokenFile(AccountScope(name: same)).write(token) } catch { throw .sync(error) }
+            return .loggedInAgain(name: same)
+        }
+        let chosen = name ?? SyncAccounts.defaultName(apiURL: base, taken: taken)
+        guard !taken.contains(chosen) else { throw .sync(.accountNameTaken(chosen)) }
+        let scope = AccountScope(name: chosen)
+        let file: SyncTokenFile
         do {
-            try forgetKeptLists()
-            try setServiceKind(service ?? SyncServiceKind(apiURL: apiURL))
+            file = try tokenFile(scope)
+            try file.write(token)
+        } catch {
+            throw .sync(error)
+        }
+        do {
+            try forgetKeptLists(scope)
+            let kind = service ?? SyncServiceKind(apiURL: apiURL)
             try withContext { context in
                 let account = context.insert(SyncAccount.self)
                 account.apiURL = base
                 account.user = user
-                for server in try Server.findAll(in: context) { SyncQueue.queue(.subscribe, for: server, in: context) }
+                account.name = chosen
+                account.service = kind.rawValue
+                if localFeeds == .join {
+                    let local = try ObjectGraph.Predicate(format: "account == nil")
+                    for server in try Server.findAll(where: local, in: context) where SyncQueue.isSyncable(server.url) {
+                        server.account = chosen
+                        SyncQueue.queue(.subscribe, for: server, in: context)
+                    }
+                }
                 try context.save()
             }
         } catch {
             file.remove()
             throw error
         }
-        return .added
+        return .added(name: chosen)
     }
 
-    /// Logs in and keeps the account: ``login(apiURL:user:password:fetcher:)`` then
-    /// ``addAccount(apiURL:user:token:)``.
+    /// Logs in and keeps the account: ``login(apiURL:user:password:service:fetcher:)`` then
+    /// ``addAccount(apiURL:user:token:service:name:localFeeds:)``.
     ///
     /// ```swift
     /// try await sync.addAccount(apiURL: url, user: "alice", password: password)
@@ -101,9 +134,8 @@ extension FeedSync {
         try addAccount(apiURL: apiURL, user: user, token: token)
     }
 
-    /// The enabled feeds the account does not sync (a feed the server refused, a command or
-    /// file feed, one detached): with an account a refresh is a sync, and these are
-    /// refreshed here after it.
+    /// The enabled feeds no account syncs (local ones, a feed the server refused, a command
+    /// or file feed, one detached): refreshed here, beside the accounts' syncs.
     ///
     /// ```swift
     /// let local = try sync.localFeeds()
@@ -123,30 +155,54 @@ extension FeedSync {
         do throws(SyncError) {
             let token = try await status.service.login(
                 apiURL: status.apiURL, user: status.user, password: password, fetcher: fetcher)
-            try tokenFile().write(token)
+            try tokenFile(AccountScope(name: status.name)).write(token)
         } catch {
             throw .sync(error)
         }
     }
 
-    /// The account, or nil when the store has none.
+    /// The account (``scope()``), or nil when the store has none.
     ///
     /// ```swift
     /// if let status = try sync.status() { print(status.pending) }
     /// ```
     public func status() throws(ZeaderError) -> Status? {
-        try withContext { context in
-            guard let account = try SyncAccount.findFirst(where: .true, in: context) else { return nil }
+        let scope: AccountScope
+        do {
+            scope = try self.scope()
+        } catch .sync(.noAccount) {
+            return nil
+        }
+        return try withContext { context in
+            guard let account = try accountRow(scope, in: context) else { return nil }
             return Status(
-                apiURL: account.apiURL, user: account.user, lastSync: account.lastSync,
-                pending: try SyncQueue.pendingCount(in: context), service: try serviceKind(apiURL: account.apiURL))
+                name: scope.name, apiURL: account.apiURL, user: account.user, lastSync: account.lastSync,
+                pending: try SyncQueue.pendingCount(scope, in: context), service: Self.serviceKind(of: account))
         }
     }
 
-    /// Forgets the account: its token file, the queue and the server ids. The feeds, items
-    /// and their states stay. Changes made here and not yet pushed are refused
-    /// (``SyncError/unpushedChanges(count:)``) unless `force` drops them; returns how many
-    /// were dropped.
+    /// Every account of the store, by name.
+    ///
+    /// ```swift
+    /// for status in try sync.statuses() { print(status.name, status.pending) }
+    /// ```
+    public func statuses() throws(ZeaderError) -> [Status] {
+        try withContext { context in
+            try SyncAccount.findAll(in: context).compactMap { account -> Status? in
+                guard let name = account.name else { return nil }
+                return Status(
+                    name: name, apiURL: account.apiURL, user: account.user, lastSync: account.lastSync,
+                    pending: try SyncQueue.pendingCount(AccountScope(name: name), in: context),
+                    service: Self.serviceKind(of: account))
+            }
+            .sorted { $0.name < $1.name }
+        }
+    }
+
+    /// Forgets the account (``scope()``): its token file, its queue and the server ids of its
+    /// feeds, which stay as local feeds with their items and states. Changes made here and not
+    /// yet pushed are refused (``SyncError/unpushedChanges(count:)``) unless `force` drops
+    /// them; returns how many were dropped. Other accounts are not touched.
     ///
     /// ```swift
     /// try sync.removeAccount()
@@ -154,26 +210,28 @@ extension FeedSync {
     /// ```
     @discardableResult
     public func removeAccount(force: Bool = false) throws(ZeaderError) -> Int {
+        let scope = try self.scope()
         let dropped = try withContext { context in
-            guard SyncQueue.isActive(in: context) else { throw ZeaderError.sync(.noAccount) }
-            let pending = try SyncQueue.pendingCount(in: context)
+            let pending = try SyncQueue.pendingCount(scope, in: context)
             guard pending == 0 || force else { throw ZeaderError.sync(.unpushedChanges(count: pending)) }
-            for account in try SyncAccount.findAll(in: context) { context.delete(account) }
-            for change in try SyncChange.findAll(in: context) { context.delete(change) }
-            for server in try Server.findAll(in: context) where server.syncID != nil { server.syncID = nil }
-            try context.save()
-            let synced = try ObjectGraph.Predicate(format: "syncID != nil")
+            let synced = try ObjectGraph.Predicate(format: "syncID != nil") && scope.items
             _ = try context.execute(
                 BatchUpdateRequest(
                     entityName: "FeedItem", predicate: synced,
                     propertiesToUpdate: ["syncID": .null, "syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
+            for account in try SyncAccount.findAll(where: scope.account, in: context) { context.delete(account) }
+            for change in try SyncChange.findAll(where: scope.changes, in: context) { context.delete(change) }
+            for server in try Server.findAll(where: scope.feeds, in: context) {
+                server.account = nil
+                if server.syncID != nil { server.syncID = nil }
+            }
+            try context.save()
             return pending
         }
-        if let file = try? tokenFile() { file.remove() }
-        try forgetKeptLists()
+        if let file = try? tokenFile(scope) { file.remove() }
+        try forgetKeptLists(scope)
         do {
             try store.container.store.setMetadata("1", forKey: Self.itemsStoredByLinkKey)
-            try store.container.store.setMetadata(nil, forKey: Self.serviceKey)
         } catch {
             throw ZeaderError.wrapping(error)
         }
@@ -197,32 +255,24 @@ extension FeedSync {
     /// Store metadata set when an account is removed: its items keep the links a sync stored.
     static let itemsStoredByLinkKey = "zeader.sync.itemsStoredByLink"
 
-    /// Drops the server's id lists kept by the last sync (the next sync compares every item).
-    func forgetKeptLists() throws(ZeaderError) {
+    /// Drops the server's id lists and labels the account's last sync kept (the next sync
+    /// compares every item).
+    func forgetKeptLists(_ scope: AccountScope) throws(ZeaderError) {
         do {
-            try store.container.store.setMetadata(nil, forKey: Self.unreadListKey)
-            try store.container.store.setMetadata(nil, forKey: Self.starredListKey)
-            try store.container.store.setMetadata(nil, forKey: Self.labelsKey)
+            try store.container.store.setMetadata(nil, forKey: scope.key(Self.unreadListKey))
+            try store.container.store.setMetadata(nil, forKey: scope.key(Self.starredListKey))
+            try store.container.store.setMetadata(nil, forKey: scope.key(Self.labelsKey))
         } catch {
             throw ZeaderError.wrapping(error)
         }
     }
 
-    /// Store metadata: the protocol the account speaks (``SyncServiceKind``'s raw value).
+    /// Store metadata of a store whose one account had no name: the protocol it spoke
+    /// (``SyncServiceKind``'s raw value), moved to ``SyncAccount/service`` when it is named.
     static let serviceKey = "zeader.sync.service"
 
-    /// The protocol of the account at `apiURL`: as kept when it was added, else the one
-    /// its URL names.
-    func serviceKind(apiURL: String) throws -> SyncServiceKind {
-        try store.container.store.metadata(forKey: Self.serviceKey).flatMap(SyncServiceKind.init(rawValue:))
-            ?? SyncServiceKind(apiURL: apiURL)
-    }
-
-    private func setServiceKind(_ kind: SyncServiceKind) throws(ZeaderError) {
-        do {
-            try store.container.store.setMetadata(kind.rawValue, forKey: Self.serviceKey)
-        } catch {
-            throw ZeaderError.wrapping(error)
-        }
+    /// The protocol `account` speaks: as kept when it was added, else the one its URL names.
+    static func serviceKind(of account: SyncAccount) -> SyncServiceKind {
+        account.service.flatMap(SyncServiceKind.init(rawValue:)) ?? SyncServiceKind(apiURL: account.apiURL)
     }
 }

@@ -13,7 +13,8 @@ extension FeedSync {
         _ client: any SyncService, joined: [String], rules: [Killfile.CompiledRule], report: inout Report,
         progress: @Sendable (Phase) -> Void
     ) async throws -> Pulled {
-        let stored = try withContext { try SyncAccount.findFirst(where: .true, in: $0)?.newestItemID }.flatMap(UInt64.init)
+        let scope = try self.scope()
+        let stored = try withContext { try accountRow(scope, in: $0)?.newestItemID }.flatMap(UInt64.init)
         // A marker out of range (kept before ids were checked where they enter) would hide
         // every later item: the pull starts over, and the ids already stored are skipped.
         let newest = stored.flatMap { GReaderClient.isPlausibleItemID($0, now: Date()) ? $0 : nil }
@@ -36,7 +37,8 @@ extension FeedSync {
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = ids[start..<min(start + 500, ids.count)]
                 let request = FetchRequest<FeedItem>(
-                    predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) })))
+                    predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) }))
+                        && scope.items)
                 for item in try context.fetch(request) { if let id = item.syncID.flatMap(UInt64.init) { known.insert(id) } }
                 context.reset()
             }
@@ -47,7 +49,9 @@ extension FeedSync {
         // The synced feeds by their server id, for every chunk.
         let servers: [String: ObjectID] = try withContext { context in
             var servers: [String: ObjectID] = [:]
-            for server in try Server.findAll(in: context) { if let id = server.syncID { servers[id] = server.objectID } }
+            for server in try Server.findAll(where: scope.feeds, in: context) {
+                if let id = server.syncID { servers[id] = server.objectID }
+            }
             return servers
         }
         var fetched = 0
@@ -60,13 +64,14 @@ extension FeedSync {
                 if item.isStarred { pulled.starred.insert(item.id) }
             }
             var firings: [ItemRules.Firing] = []
-            report.newItems += try store(items, servers: servers, rules: rules, firings: &firings, history: &history)
+            report.newItems += try store(
+                items, servers: servers, scope: scope, rules: rules, firings: &firings, history: &history)
             report.firings += firings
             fetched += chunk.count
             progress(.items(fetched: fetched, of: unknown.count))
         }
         try withContext { context in
-            guard let account = try SyncAccount.findFirst(where: .true, in: context) else { return }
+            guard let account = try accountRow(scope, in: context) else { return }
             if let top, top > newest ?? 0 { account.newestItemID = String(top) }
             try context.save()
         }
@@ -95,7 +100,7 @@ extension FeedSync {
     /// the new ones, their firings added to `firings` once saved. Returns how many were stored
     /// anew.
     func store(
-        _ items: [SyncItem], servers: [String: ObjectID], rules: [Killfile.CompiledRule],
+        _ items: [SyncItem], servers: [String: ObjectID], scope: AccountScope, rules: [Killfile.CompiledRule],
         firings: inout [ItemRules.Firing], history: inout [ObjectID: FeedHistory]
     ) throws -> Int {
         let acting = ItemRules.acting(
@@ -112,7 +117,7 @@ extension FeedSync {
                 else { continue }
                 byFeed[server, default: []].append(index)
             }
-            let stored = try Self.storedSyncIDs(Array(listed), in: context)
+            let stored = try Self.storedSyncIDs(Array(listed), scope: scope, in: context)
             byFeed = byFeed.mapValues { $0.filter { !stored.contains(String(items[$0].id)) } }
             var inserted = 0
             let now = Date()

@@ -20,6 +20,8 @@ extension FeedSync {
         _ client: any SyncService, _ subscriptions: [SyncSubscription], _ choice: MissingFeeds,
         report: inout Report
     ) async throws -> Set<String> {
+        let scope = try self.scope()
+        let syncedFeeds = try ObjectGraph.Predicate(format: "syncID != nil") && scope.feeds
         var urlByID: [String: String] = [:]
         var urls = Set<String>()
         for subscription in subscriptions {
@@ -32,7 +34,7 @@ extension FeedSync {
         func listedForm(_ url: String) -> String { FeedTrust.webURL(url) ?? url }
         // The synced feeds whose id the server lists with another URL, and how many are gone.
         let (moved, synced, missing): ([(syncID: String, url: String)], Int, Int) = try withContext { context in
-            let synced = try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context)
+            let synced = try Server.findAll(where: syncedFeeds, in: context)
             var moved: [(syncID: String, url: String)] = []
             var missing = 0
             for server in synced {
@@ -56,7 +58,7 @@ extension FeedSync {
         }
         let staleIDs = stale
         let (unlinked, removed): ([String], Int) = try withContext { context in
-            let synced = try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID != nil"), in: context)
+            let synced = try Server.findAll(where: syncedFeeds, in: context)
             // A feed listed under another id but the same URL is kept (applySubscriptions relinks it).
             let missing = synced.filter { urlByID[$0.syncID ?? ""] == nil && !urls.contains(listedForm($0.url)) }
             let renamed = synced.filter { staleIDs.contains($0.syncID ?? "") && !urls.contains(listedForm($0.url)) }
@@ -78,7 +80,7 @@ extension FeedSync {
             if most { unlink += missing }
             if unlink.isEmpty { return ([], 0) }
             let unlinkedURLs = Set(unlink.map(\.url))
-            for change in try SyncChange.findAll(in: context)
+            for change in try SyncChange.findAll(where: scope.changes, in: context)
             where change.feedSyncID != nil && unlinkedURLs.contains(change.feedURL) {
                 change.feedSyncID = nil
             }
@@ -89,18 +91,19 @@ extension FeedSync {
                         entityName: "FeedItem",
                         predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID)),
                         propertiesToUpdate: ["syncID": .null, "syncReadPending": .bool(false), "syncFlagPending": .bool(false)]))
-                if most, choice == .upload { SyncQueue.queue(.subscribe, for: server, in: context) }
+                // Kept here as a local feed, unless it goes back to the account.
+                if most, choice == .upload { SyncQueue.queue(.subscribe, for: server, in: context) } else { server.account = nil }
             }
             if most {
                 // The account's item ids start again: the next pull looks at every item.
-                if let account = try SyncAccount.findFirst(where: .true, in: context) { account.newestItemID = nil }
+                if let account = try accountRow(scope, in: context) { account.newestItemID = nil }
             }
             try context.save()
             return (most ? [] : renamed.map(\.url), 0)
         }
         report.feedsRemoved += removed
         report.notStored += unlinked.map(Messages.syncFeedIDTaken(url:))
-        if !stale.isEmpty { try forgetKeptLists() }
+        if !stale.isEmpty { try forgetKeptLists(scope) }
         return stale
     }
 
@@ -110,8 +113,9 @@ extension FeedSync {
     func sameFeed(_ client: any SyncService, _ url: String, syncID: String) async throws -> Bool {
         let ids = try await client.newestItemIDs(feed: syncID, count: 100)
         guard !ids.isEmpty else { return false }
+        let scope = try self.scope()
         return try withContext { context in
-            guard let server = try Server.findFirst(byAttribute: "url", value: .string(url), in: context) else { return false }
+            guard let server = try Server.findFirst(where: Self.feed(url, in: scope), in: context) else { return false }
             let request = FetchRequest<FeedItem>(
                 predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
                     && .comparison(.keyPath("syncID"), .in, .aggregate(ids.map { .constant(.string(String($0))) })))

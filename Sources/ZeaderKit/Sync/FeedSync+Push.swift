@@ -19,10 +19,12 @@ extension FeedSync {
     func pushSubscriptionChanges(
         _ client: any SyncService, subscriptions: [SyncSubscription], stale: Set<String>, report: inout Report
     ) async throws -> Bool {
+        let scope = try self.scope()
         let queued: [QueuedChange] = try withContext { context in
-            let servers = Dictionary(try Server.findAll(in: context).map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-            return try context.fetch(FetchRequest<SyncChange>(sortDescriptors: [SortDescriptor("created")])).compactMap {
-                change in
+            let servers = Dictionary(
+                try Server.findAll(where: scope.feeds, in: context).map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
+            let request = FetchRequest<SyncChange>(predicate: scope.changes, sortDescriptors: [SortDescriptor("created")])
+            return try context.fetch(request).compactMap { change in
                 guard let kind = SyncChange.Kind(rawValue: change.kind) else { return nil }
                 let server = servers[change.feedURL]
                 return QueuedChange(
@@ -31,7 +33,8 @@ extension FeedSync {
             }
         }
         guard !queued.isEmpty else { return false }
-        let keptLabels = try store.container.store.metadata(forKey: Self.labelsKey).flatMap(SyncLabels.decode) ?? [:]
+        let keptLabels =
+            try store.container.store.metadata(forKey: scope.key(Self.labelsKey)).flatMap(SyncLabels.decode) ?? [:]
         var byURL: [String: SyncSubscription] = [:]
         for subscription in subscriptions {
             if let url = subscription.url.flatMap(FeedTrust.webURL) ?? subscription.url { byURL[url] = subscription }
@@ -72,13 +75,13 @@ extension FeedSync {
                     } catch {
                         added = .failure(error)
                     }
-                    if case .failure(.badResponse(_, let reason)) = added {
+                    if case .failure(.badResponse(_, let reason, _)) = added {
                         // The server's final answer (it cannot fetch the feed): keep the feed
                         // here only, rather than retrying it at every sync.
                         report.refused.append(Messages.syncRefused(url: change.url, reason: reason))
                         try dropChange(change.id)
                         try withContext { context in
-                            let refused = try Server.findFirst(byAttribute: "url", value: .string(change.url), in: context)
+                            let refused = try Server.findFirst(where: Self.feed(change.url, in: scope), in: context)
                             refused?.lastError = Messages.syncRefusedFeedError(reason: reason)
                             try context.save()
                         }
@@ -137,7 +140,7 @@ extension FeedSync {
             }
             try withContext { context in
                 if let object = try? context.existingObject(with: change.id) { context.delete(object) }
-                if let linkTo, let server = try Server.findFirst(byAttribute: "url", value: .string(change.url), in: context),
+                if let linkTo, let server = try Server.findFirst(where: Self.feed(change.url, in: scope), in: context),
                     server.syncID != linkTo
                 {
                     server.syncID = linkTo
@@ -165,6 +168,11 @@ extension FeedSync {
         }
     }
 
+    /// The account's feed at `url` (a feed of another source with that URL is not it).
+    static func feed(_ url: String, in scope: AccountScope) -> ObjectGraph.Predicate {
+        .comparison(.keyPath("url"), .equalTo, .constant(.string(url))) && scope.feeds
+    }
+
     func dropChange(_ id: ObjectID) throws {
         try withContext { context in
             if let object = try? context.existingObject(with: id) { context.delete(object) }
@@ -182,9 +190,10 @@ extension FeedSync {
             var flagged: [String] = []
             var unflagged: [String] = []
         }
+        let scope = try self.scope()
         let pending: Pending = try withContext { context in
             var pending = Pending()
-            for item in try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems)) {
+            for item in try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems && scope.items)) {
                 guard let id = item.syncID else { continue }
                 if item.syncReadPending {
                     if item.read { pending.read.append(id) } else { pending.unread.append(id) }
@@ -211,7 +220,7 @@ extension FeedSync {
                     let predicate =
                         ObjectGraph.Predicate.comparison(
                             .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
-                        && .comparison(.keyPath(group.key), .equalTo, .constant(.bool(group.on)))
+                        && .comparison(.keyPath(group.key), .equalTo, .constant(.bool(group.on))) && scope.items
                     _ = try context.execute(
                         BatchUpdateRequest(
                             entityName: "FeedItem", predicate: predicate, propertiesToUpdate: [group.pendingKey: .bool(false)]))

@@ -25,13 +25,16 @@ extension FeedSync {
     /// that refuses the call (it lacks it) drops the mark and leaves those items pending,
     /// so they go out one by one as before; a server away keeps the mark queued.
     func pushReadMarks(_ client: any SyncService, report: inout Report) async throws {
+        let account = try self.scope()
         let marks: [QueuedReadMark] = try withContext { context in
-            let request = FetchRequest<SyncChange>(predicate: SyncQueue.readMarks, sortDescriptors: [SortDescriptor("created")])
+            let request = FetchRequest<SyncChange>(
+                predicate: SyncQueue.readMarks && account.changes, sortDescriptors: [SortDescriptor("created")])
             return try context.fetch(request).map { change in
                 var scope: QueuedReadMark.Scope? = .all
-                var covered = try ObjectGraph.Predicate(format: "syncID != nil AND syncReadPending == YES AND read == YES")
+                var covered =
+                    try ObjectGraph.Predicate(format: "syncID != nil AND syncReadPending == YES AND read == YES") && account.items
                 if change.kind == SyncChange.ReadMark.feed.rawValue {
-                    let server = try Server.findFirst(byAttribute: "url", value: .string(change.feedURL), in: context)
+                    let server = try Server.findFirst(where: Self.feed(change.feedURL, in: account), in: context)
                     scope = server?.syncID.map { .feed($0) }
                     if let server { covered = covered && .comparison(.keyPath("server"), .equalTo, .object(server.objectID)) }
                 }
@@ -59,7 +62,7 @@ extension FeedSync {
                 }
                 switch sent {
                 case .success:
-                    try clearPendingReads(mark.coveredIDs)
+                    try clearPendingReads(mark.coveredIDs, scope: account)
                     report.pushed += 1
                 case .failure(.server(let status, _)) where (400..<500).contains(status):
                     break  // No bulk call here: the items' own pending marks carry the change.
@@ -75,13 +78,13 @@ extension FeedSync {
     }
 
     /// Clears the pending read mark of the items `ids` still read: the server has them read.
-    private func clearPendingReads(_ ids: [String]) throws {
+    private func clearPendingReads(_ ids: [String], scope: AccountScope) throws {
         try withContext { context in
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = ids[start..<min(start + 500, ids.count)]
                 let predicate =
                     ObjectGraph.Predicate.comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
-                    && .comparison(.keyPath("read"), .equalTo, .constant(.bool(true)))
+                    && .comparison(.keyPath("read"), .equalTo, .constant(.bool(true))) && scope.items
                 _ = try context.execute(
                     BatchUpdateRequest(
                         entityName: "FeedItem", predicate: predicate, propertiesToUpdate: ["syncReadPending": .bool(false)]))

@@ -96,7 +96,7 @@ extension FeedSync {
     func client() throws(ZeaderError) -> any SyncService {
         guard let status = try status() else { throw .sync(.noAccount) }
         let file: SyncTokenFile
-        do { file = try tokenFile() } catch { throw .sync(error) }
+        do { file = try tokenFile(AccountScope(name: status.name)) } catch { throw .sync(error) }
         guard let token = file.read() else { throw .sync(.noToken(path: file.url.path)) }
         return makeService?(status.apiURL, token)
             ?? status.service.service(apiURL: status.apiURL, token: token, fetcher: fetcher)
@@ -122,8 +122,10 @@ extension FeedSync {
     /// The feeds not synced that have items of their own (stored by a refresh): those that
     /// join the account in this sync have this history matched to the server's items.
     func feedsWithHistory() throws -> [ObjectID] {
-        try withContext { context in
-            try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context).compactMap { server in
+        let scope = try self.scope()
+        return try withContext { context in
+            let unsynced = try ObjectGraph.Predicate(format: "syncID == nil") && scope.feeds
+            return try Server.findAll(where: unsynced, in: context).compactMap { server in
                 var request = FetchRequest<FeedItem>(
                     predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
                         && .comparison(.keyPath("syncID"), .equalTo, .constant(.null)))

@@ -25,9 +25,10 @@ extension FeedSync {
     func pullStates(_ client: any SyncService, pulled: Pulled, report: inout Report) async throws {
         let unread = Set(try await client.itemIDs(.unread))
         let starred = Set(try await client.itemIDs(.starred))
+        let scope = try self.scope()
         let metadata = store.container.store
-        let keptUnread = try metadata.metadata(forKey: Self.unreadListKey).flatMap(SyncIDList.decode)
-        let keptStarred = try metadata.metadata(forKey: Self.starredListKey).flatMap(SyncIDList.decode)
+        let keptUnread = try metadata.metadata(forKey: scope.key(Self.unreadListKey)).flatMap(SyncIDList.decode)
+        let keptStarred = try metadata.metadata(forKey: scope.key(Self.starredListKey)).flatMap(SyncIDList.decode)
         let changed = try withContext { context in
             var changed = 0
             func apply(_ page: [FeedItem]) {
@@ -68,7 +69,8 @@ extension FeedSync {
                         try context.fetch(
                             FetchRequest<FeedItem>(
                                 predicate: .comparison(
-                                    .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) })))))
+                                    .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) }))
+                                    && scope.items)))
                     try context.save()
                     context.reset()
                 }
@@ -78,7 +80,7 @@ extension FeedSync {
                 var after = ""
                 while true {
                     var request = FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", after),
+                        predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", after) && scope.items,
                         sortDescriptors: [SortDescriptor("syncID")])
                     request.fetchLimit = 500
                     let page = try context.fetch(request)
@@ -90,12 +92,14 @@ extension FeedSync {
                     if page.count < request.fetchLimit { break }
                 }
             }
-            if let account = try SyncAccount.findFirst(where: .true, in: context) { account.lastSync = Date() }
+            if let account = try accountRow(scope, in: context) { account.lastSync = Date() }
             try context.save()
             return changed
         }
-        if keptUnread != unread { try metadata.setMetadata(SyncIDList.encode(unread), forKey: Self.unreadListKey) }
-        if keptStarred != starred { try metadata.setMetadata(SyncIDList.encode(starred), forKey: Self.starredListKey) }
+        if keptUnread != unread { try metadata.setMetadata(SyncIDList.encode(unread), forKey: scope.key(Self.unreadListKey)) }
+        if keptStarred != starred {
+            try metadata.setMetadata(SyncIDList.encode(starred), forKey: scope.key(Self.starredListKey))
+        }
         report.stateChanges += changed
     }
 }

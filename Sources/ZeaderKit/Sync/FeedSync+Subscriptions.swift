@@ -8,11 +8,15 @@ extension FeedSync {
     /// The server's feeds into the store: new ones inserted, known ones updated (title,
     /// site, tags from labels), synced ones the server no longer has deleted.
     func applySubscriptions(_ subscriptions: [SyncSubscription], report: inout Report) throws {
+        let scope = try self.scope()
         let metadata = store.container.store
-        let keptLabels = try metadata.metadata(forKey: Self.labelsKey).flatMap(SyncLabels.decode) ?? [:]
+        let keptLabels = try metadata.metadata(forKey: scope.key(Self.labelsKey)).flatMap(SyncLabels.decode) ?? [:]
         var seenLabels: [String: [String]] = [:]
         try withContext { context in
-            let servers = try Server.findAll(in: context)
+            let servers = try Server.findAll(where: scope.feeds, in: context)
+            // Feeds of the other sources (local ones, other accounts'): the URL is one
+            // subscription's, so the account does not take them (`zeader sync move` does).
+            let others = try Self.otherSources(than: scope, in: context)
             var bySyncID: [String: Server] = [:]
             var byURL: [String: Server] = [:]
             for server in servers {
@@ -34,6 +38,10 @@ extension FeedSync {
                     continue
                 }
                 listed.insert(subscription.id)
+                if byURL[url] == nil, let source = others[url] {
+                    report.notStored.append(Messages.syncFeedInOtherSource(url: url, source: source))
+                    continue
+                }
                 let server: Server
                 if let known = byURL[url] {
                     server = known
@@ -50,6 +58,7 @@ extension FeedSync {
                     server = context.insert(Server.self)
                     server.url = url
                     server.origin = .syncServer
+                    server.account = scope.name
                     server.displayOrder = order
                     order += 1
                     byURL[url] = server
@@ -72,7 +81,22 @@ extension FeedSync {
             try context.save()
         }
         let seen = SyncLabels.encode(seenLabels)
-        if seen != (try metadata.metadata(forKey: Self.labelsKey)) { try metadata.setMetadata(seen, forKey: Self.labelsKey) }
+        if seen != (try metadata.metadata(forKey: scope.key(Self.labelsKey))) {
+            try metadata.setMetadata(seen, forKey: scope.key(Self.labelsKey))
+        }
+    }
+
+    /// The feeds of every source but `scope`'s, by URL as a server's are compared: the
+    /// name of the account they belong to, or ``SyncAccounts/localName``.
+    static func otherSources(than scope: AccountScope, in context: ManagedObjectContext) throws -> [String: String] {
+        let others = try ObjectGraph.Predicate(format: "account == nil OR account != %@", scope.name)
+        var sources: [String: String] = [:]
+        for row in try context.fetchValues(FetchRequest<Server>(predicate: others), keys: ["url", "account"]) {
+            guard case .string(let url) = row.values[0] else { continue }
+            let account: String? = if case .string(let name) = row.values[1] { name } else { nil }
+            sources[FeedTrust.webURL(url) ?? url] = account ?? SyncAccounts.localName
+        }
+        return sources
     }
 
     /// Store metadata: each synced feed's labels as the last sync saw them on the server

@@ -47,6 +47,8 @@ public final class FeedSync: Sendable {
     /// The account's service from its API URL and kept token, when not the protocol's own
     /// client (``SyncServiceKind``).
     let makeService: ServiceMaker?
+    /// The name of the account this sync works on; nil: the store's only account (``scope()``).
+    public let account: String?
 
     /// Makes the service an account speaks from its API URL and kept token.
     ///
@@ -59,11 +61,14 @@ public final class FeedSync: Sendable {
     /// matching an ignore rule (`ignoreRules`, the config's, and the stored ones) are not
     /// stored, as a refresh does: their guid is kept as a tombstone; flagged ones stay. The
     /// rules that act (`itemRules`, and the stored ones) act on the new ones. `service` makes the account's service (the client of its protocol over `fetcher`
-    /// unless given: tests give an in-memory one).
+    /// unless given: tests give an in-memory one). `account` names the account it syncs (nil: the
+    /// store's only one).
     public init(
         store: ZeaderStore, fetcher: FeedFetcher? = nil, chunkSize: Int = 250, ignoreRules: [Killfile.Rule] = [],
-        itemRules: [ItemRules.Rule] = [], rulesChangeItemsLater: Bool = false, service: ServiceMaker? = nil
+        itemRules: [ItemRules.Rule] = [], rulesChangeItemsLater: Bool = false, service: ServiceMaker? = nil,
+        account: String? = nil
     ) {
+        self.account = account
         self.store = store
         let fetcher =
             fetcher
@@ -76,8 +81,10 @@ public final class FeedSync: Sendable {
         self.makeService = service
     }
 
-    /// The store's account: the server, the user, the last sync and the pending changes.
+    /// One account: its name, the server, the user, the last sync and the pending changes.
     public struct Status: Sendable, Equatable {
+        /// The account's name (``SyncAccount/name``).
+        public var name = ""
         public var apiURL: String
         public var user: String
         public var lastSync: Date?
@@ -105,6 +112,27 @@ public final class FeedSync: Sendable {
         /// The rules that acted on the new items (``ItemRules``), in order.
         public var firings: [ItemRules.Firing] = []
 
+        /// A report of nothing done yet: `var total = FeedSync.Report()`.
+        public init() {}
+
+        /// Adds what another account's sync did: the reader's one line for every account.
+        ///
+        /// ```swift
+        /// var total = FeedSync.Report()
+        /// total.add(report)
+        /// ```
+        public mutating func add(_ other: Report) {
+            pushed += other.pushed
+            feedsAdded += other.feedsAdded
+            feedsRemoved += other.feedsRemoved
+            newItems += other.newItems
+            stateChanges += other.stateChanges
+            requests += other.requests
+            refused += other.refused
+            notStored += other.notStored
+            firings += other.firings
+        }
+
         /// `sync: 3 changes pushed, 12 new items, 2 feeds added, 0 removed, 5 states changed`.
         public var line: String {
             "synced: \(pushed) changes pushed, \(newItems) new items, \(feedsAdded) feeds added, "
@@ -122,9 +150,9 @@ public final class FeedSync: Sendable {
 
     // MARK: - The account
 
-    func tokenFile() throws(SyncError) -> SyncTokenFile {
+    func tokenFile(_ scope: AccountScope) throws(SyncError) -> SyncTokenFile {
         guard let url = store.url else { throw .inMemoryStore }
-        return SyncTokenFile(storeURL: url)
+        return SyncTokenFile(storeURL: url, account: scope.name)
     }
 
     func withContext<T>(_ body: (ManagedObjectContext) throws -> T) throws(ZeaderError) -> T {

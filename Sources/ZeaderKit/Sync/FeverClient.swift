@@ -134,7 +134,9 @@ public final class FeverClient: Sendable {
     /// `auth` is not 1 (``SyncError/tokenRejected(url:)``).
     func call(_ query: [(String, String)], request: String) async throws(SyncError) -> Answer {
         let text = apiURL + "?api" + (query.isEmpty ? "" : "&" + FormBody.encode(query))
-        guard let url = URL(string: text) else { throw .badResponse(request: request, reason: "bad URL \(text)") }
+        guard let url = URL(string: text) else {
+            throw .badResponse(request: request, reason: "bad URL \(text)", service: .fever)
+        }
         var feedRequest = FeedRequest(url: url)
         feedRequest.formBody = FormBody.encode([("api_key", apiKey)])
         state.withLock { $0.requests += 1 }
@@ -153,7 +155,7 @@ public final class FeverClient: Sendable {
         do {
             answer = try JSONDecoder().decode(Answer.self, from: body)
         } catch {
-            throw .badResponse(request: request, reason: String(describing: error).prefix(200).description)
+            throw .badResponse(request: request, reason: String(describing: error).prefix(200).description, service: .fever)
         }
         guard answer.auth == 1 else { throw .tokenRejected(url: apiURL) }
         return answer

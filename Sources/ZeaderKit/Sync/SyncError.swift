@@ -21,8 +21,9 @@ public enum SyncError: Error, Sendable, Equatable {
     case notTheAPI(url: String, saw: String)
     /// The server answered a request with an error status.
     case server(status: Int, request: String)
-    /// The server's answer could not be understood.
-    case badResponse(request: String, reason: String)
+    /// The answer of `service`'s server to `request` could not be understood (the Google
+    /// Reader API's unless named: its clients throw most of these).
+    case badResponse(request: String, reason: String, service: SyncServiceKind = .googleReader)
     /// The server answered `request` with a redirect to another origin (`to`: scheme, host
     /// and port), where the login is not sent.
     case redirectedElsewhere(request: String, to: String)
@@ -55,6 +56,14 @@ public enum SyncError: Error, Sendable, Equatable {
     case apiAccessDisabled(service: SyncServiceKind, url: String)
     /// `--service` named no protocol Zeader speaks.
     case unknownService(String)
+    /// No account of the store has this name.
+    case unknownAccount(String)
+    /// The store has several accounts (`names`) and the operation works on one: name it.
+    case accountNeeded(names: [String])
+    /// The name is not one an account may have (``SyncAccounts/isValidName(_:)``).
+    case invalidAccountName(String)
+    /// Another account of the store has this name.
+    case accountNameTaken(String)
 
     /// How a server's pages went past what a real list needs.
     ///
@@ -79,7 +88,8 @@ public enum SyncError: Error, Sendable, Equatable {
     /// ```
     public var isUsageError: Bool {
         switch self {
-        case .invalidAPIURL, .unknownService: return true
+        case .invalidAPIURL, .unknownService, .unknownAccount, .accountNeeded, .invalidAccountName, .accountNameTaken:
+            return true
         case .unreachable, .loginRefused, .tokenRejected, .notTheAPI, .server, .badResponse, .redirectedElsewhere,
             .pagination, .noAccount, .noToken, .accountExists, .unpushedChanges, .serverForgotFeeds, .serverRenamedFeeds,
             .inMemoryStore, .cannotWriteToken, .unsupported, .apiAccessDisabled:

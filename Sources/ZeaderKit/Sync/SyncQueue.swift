@@ -24,21 +24,28 @@ public enum SyncQueue {
         ((try? SyncAccount.count(in: context)) ?? 0) > 0
     }
 
-    /// Queues a subscription change of `server` (when the store syncs). An unsubscribe of
-    /// a feed whose subscribe was never pushed drops both. A feed that is not http(s) with a
-    /// host (a command, a file) is never queued: it stays local (``isSyncable(_:)``).
+    /// Queues a subscription change of `server` for the account it belongs to
+    /// (``Server/account``); a local feed queues nothing, except a subscribe in a store of
+    /// one account, which the feed joins. An unsubscribe of a feed whose subscribe was never
+    /// pushed drops both. A feed that is not http(s) with a host (a command, a file) is never
+    /// queued: it stays local (``isSyncable(_:)``).
     ///
     /// ```swift
     /// SyncQueue.queue(.unsubscribe, for: server, in: context)
     /// ```
     public static func queue(_ kind: SyncChange.Kind, for server: Server, in context: ManagedObjectContext) {
         guard isActive(in: context), isSyncable(server.url) else { return }
+        if server.account == nil, kind == .subscribe, let names = try? SyncAccounts.names(in: context), names.count == 1 {
+            server.account = names[0]
+        }
+        guard let account = server.account else { return }
         let url = server.url
-        // A queued "mark feed read" of the same feed is no subscription change: left alone.
+        // A queued "mark feed read" of the same feed is no subscription change: left alone;
+        // nor is a change queued for another account the feed was in.
         let earlier =
             ((try? SyncChange.findAll(
                 where: .comparison(.keyPath("feedURL"), .equalTo, .constant(.string(url))), in: context)) ?? [])
-            .filter { SyncChange.Kind(rawValue: $0.kind) != nil }
+            .filter { SyncChange.Kind(rawValue: $0.kind) != nil && $0.account == account }
         switch kind {
         case .unsubscribe:
             if earlier.contains(where: { $0.kind == SyncChange.Kind.subscribe.rawValue }), server.syncID == nil {
@@ -56,6 +63,7 @@ public enum SyncQueue {
         change.kind = kind.rawValue
         change.feedURL = url
         change.feedSyncID = server.syncID
+        change.account = account
         change.created = Date()
     }
 
@@ -87,7 +95,7 @@ public enum SyncQueue {
     /// (``GReaderClient/markAllAsRead(stream:olderThan:)``): items this device never saw are
     /// marked too, in one request. It replaces an earlier mark it covers (of the same feed,
     /// or any when it marks everything). Returns the change, or nil when the store does not
-    /// sync. Not recorded for undo: an undone mark is pushed as the items it made unread
+    /// sync or the feed is local. Everything marked is one change per account. Not recorded for undo: an undone mark is pushed as the items it made unread
     /// again (``noteReplayed(storeChanges:in:)``), after the mark.
     ///
     /// ```swift
@@ -97,6 +105,14 @@ public enum SyncQueue {
     public static func queueMarkRead(feedURL: String?, in context: ManagedObjectContext) throws -> ObjectID? {
         guard isActive(in: context) else { return nil }
         let kind: SyncChange.ReadMark = feedURL == nil ? .all : .feed
+        let accounts: [String]
+        if let feedURL {
+            let account = try Server.findFirst(byAttribute: "url", value: .string(feedURL), in: context)?.account
+            guard let account else { return nil }
+            accounts = [account]
+        } else {
+            accounts = try SyncAccounts.names(in: context)
+        }
         let wasEnabled = context.undoManager?.isEnabled ?? false
         context.undoManager?.isEnabled = false
         defer { context.undoManager?.isEnabled = wasEnabled }
@@ -104,13 +120,18 @@ public enum SyncQueue {
         where kind == .all || (earlier.kind == kind.rawValue && earlier.feedURL == feedURL) {
             context.delete(earlier)
         }
-        let change = context.insert(SyncChange.self)
-        change.kind = kind.rawValue
-        change.feedURL = feedURL ?? ""
-        change.created = Date()
+        var first: SyncChange?
+        for account in accounts {
+            let change = context.insert(SyncChange.self)
+            change.kind = kind.rawValue
+            change.feedURL = feedURL ?? ""
+            change.account = account
+            change.created = Date()
+            first = first ?? change
+        }
         context.processPendingChanges()
         try context.save()
-        return change.objectID
+        return first?.objectID
     }
 
     /// Takes back a mark ``queueMarkRead(feedURL:in:)`` queued, when the marking itself failed.
@@ -154,6 +175,15 @@ public enum SyncQueue {
     /// ```
     public static func pendingCount(in context: ManagedObjectContext) throws -> Int {
         try SyncChange.count(in: context) + FeedItem.count(where: pendingItems, in: context)
+    }
+
+    /// How many local changes the account of `scope` has not accepted yet.
+    ///
+    /// ```swift
+    /// print(try SyncQueue.pendingCount(FeedSync.AccountScope(name: "work"), in: context))
+    /// ```
+    public static func pendingCount(_ scope: FeedSync.AccountScope, in context: ManagedObjectContext) throws -> Int {
+        try SyncChange.count(where: scope.changes, in: context) + FeedItem.count(where: pendingItems && scope.items, in: context)
     }
 
     /// The enabled feeds a sync does not cover: those with no server id and no subscription

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The login token of a store's sync account, in a file beside the store
-/// (`zeader.sqlite.sync`) that only its owner may read or write (mode 0600). The password
+/// The login token of one of a store's sync accounts, in a file beside the store
+/// (`zeader.sqlite.sync.NAME`) that only its owner may read or write (mode 0600). The password
 /// is never stored; the token is what ClientLogin returned.
 ///
 /// ```swift
@@ -13,9 +13,14 @@ public struct SyncTokenFile: Sendable {
     /// The file's path.
     public let url: URL
 
-    /// The token file of the store at `storeURL`.
-    public init(storeURL: URL) {
-        url = URL(fileURLWithPath: storeURL.path + ".sync")
+    /// The token file of the store at `storeURL`: of its account `account` (`zeader.sqlite.sync.work`),
+    /// else the one of a store whose account had no name.
+    ///
+    /// ```swift
+    /// let file = SyncTokenFile(storeURL: url, account: "work")
+    /// ```
+    public init(storeURL: URL, account: String? = nil) {
+        url = URL(fileURLWithPath: storeURL.path + ".sync" + (account.map { "." + $0 } ?? ""))
     }
 
     /// The token, or nil when the file is missing, empty or unreadable.

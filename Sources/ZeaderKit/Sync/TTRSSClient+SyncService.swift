@@ -38,15 +38,16 @@ extension TTRSSClient: SyncService {
         switch status?.code?.value {
         case 0, 1:
             guard let id = status?.feedID?.value, id > 0 else {
-                throw .badResponse(request: "subscribeToFeed", reason: "no feed_id")
+                throw .badResponse(request: "subscribeToFeed", reason: "no feed_id", service: .ttrss)
             }
             return "feed/\(id)"
-        case 2: throw .badResponse(request: "subscribeToFeed", reason: "the server took \(url) for no URL")
-        case 3: throw .badResponse(request: "subscribeToFeed", reason: "the server found no feed at \(url)")
-        case 4: throw .badResponse(request: "subscribeToFeed", reason: "the server found several feeds at \(url)")
+        case 2: throw .badResponse(request: "subscribeToFeed", reason: "the server took \(url) for no URL", service: .ttrss)
+        case 3: throw .badResponse(request: "subscribeToFeed", reason: "the server found no feed at \(url)", service: .ttrss)
+        case 4:
+            throw .badResponse(request: "subscribeToFeed", reason: "the server found several feeds at \(url)", service: .ttrss)
         default:
             let message = status?.message.map { ": " + HTMLText.plainText($0).prefix(120) } ?? ""
-            throw .badResponse(request: "subscribeToFeed", reason: "the server could not fetch \(url)\(message)")
+            throw .badResponse(request: "subscribeToFeed", reason: "the server could not fetch \(url)\(message)", service: .ttrss)
         }
     }
 
@@ -56,7 +57,7 @@ extension TTRSSClient: SyncService {
         switch try await call("unsubscribeFeed", ["feed_id": feed], as: ErrorContent.self) {
         case .success: return
         case .failure(let error) where error.name == "FEED_NOT_FOUND": return
-        case .failure(let error): throw .badResponse(request: "unsubscribeFeed", reason: Self.errorReason(error))
+        case .failure(let error): throw .badResponse(request: "unsubscribeFeed", reason: Self.errorReason(error), service: .ttrss)
         }
     }
 
@@ -191,7 +192,7 @@ extension TTRSSClient: SyncService {
     static func required<Content>(_ answer: Result<Content, ServerError>, op: String) throws(SyncError) -> Content {
         switch answer {
         case .success(let content): return content
-        case .failure(let error): throw .badResponse(request: op, reason: errorReason(error))
+        case .failure(let error): throw .badResponse(request: op, reason: errorReason(error), service: .ttrss)
         }
     }
 }

@@ -94,14 +94,14 @@ public final class TTRSSClient: Sendable {
         switch answer {
         case .success(let content):
             guard let session = content.sessionID, !session.isEmpty, session.count <= 256 else {
-                throw .badResponse(request: "login", reason: "no session_id")
+                throw .badResponse(request: "login", reason: "no session_id", service: .ttrss)
             }
             return session
         case .failure(let error):
             switch error.name {
             case "LOGIN_ERROR", "NOT_LOGGED_IN": throw .loginRefused(user: user, url: apiURL)
             case "API_DISABLED": throw .apiAccessDisabled(service: .ttrss, url: apiURL)
-            default: throw .badResponse(request: "login", reason: Self.errorReason(error))
+            default: throw .badResponse(request: "login", reason: Self.errorReason(error), service: .ttrss)
             }
         }
     }
@@ -152,7 +152,7 @@ public final class TTRSSClient: Sendable {
         do {
             json = try JSONSerialization.data(withJSONObject: parameters, options: [.sortedKeys])
         } catch {
-            throw .badResponse(request: op, reason: "parameters not JSON")
+            throw .badResponse(request: op, reason: "parameters not JSON", service: .ttrss)
         }
         var feedRequest = FeedRequest(url: url)
         // TT-RSS reads the body as JSON whatever its Content-Type.
@@ -170,19 +170,19 @@ public final class TTRSSClient: Sendable {
         }
         let decoder = JSONDecoder()
         guard let envelope = try? decoder.decode(Envelope<ErrorContent>.self, from: body), let status = envelope.status?.value
-        else { throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON") }
+        else { throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON", service: .ttrss) }
         guard status == 0 else {
             return .failure(ServerError(name: envelope.content?.error ?? "status \(status) without an error"))
         }
         do {
             guard let content = try decoder.decode(Envelope<Content>.self, from: body).content else {
-                throw SyncError.badResponse(request: op, reason: "no content")
+                throw SyncError.badResponse(request: op, reason: "no content", service: .ttrss)
             }
             return .success(content)
         } catch let error as SyncError {
             throw error
         } catch {
-            throw .badResponse(request: op, reason: Self.decodingReason(error))
+            throw .badResponse(request: op, reason: Self.decodingReason(error), service: .ttrss)
         }
     }
 

@@ -25,15 +25,16 @@ public struct FeedRow: Equatable, Sendable {
     public var url: String?
     /// The feed's tags (``FeedTags``), for the tag list and `firsttag` order.
     public var tags: [String] = []
-    /// A feed the store's sync account does not sync (refused by the server, a command or a
-    /// file, detached): refreshed here, marked `[local]` as `zeader list` marks it.
-    public var isLocal = false
+    /// The sync account that syncs the feed (``Server/account``), shown `[name]` before its
+    /// title; nil for a feed refreshed here (a local one, or one its server has not taken:
+    /// refused, or not pushed yet), which shows nothing.
+    public var account: String?
 
     public init(
         kind: Kind, title: String, unread: Int, total: Int, lastRefresh: Date? = nil, lastError: String? = nil,
-        url: String? = nil, tags: [String] = [], isLocal: Bool = false
+        url: String? = nil, tags: [String] = [], account: String? = nil
     ) {
-        self.isLocal = isLocal
+        self.account = account
         self.tags = tags
         self.kind = kind
         self.title = title
@@ -43,6 +44,14 @@ public struct FeedRow: Equatable, Sendable {
         self.lastError = lastError
         self.url = url
     }
+
+    /// What goes before the title: `[name] ` for a feed of the sync account `name`, nothing
+    /// for a local feed or a smart feed.
+    ///
+    /// ```swift
+    /// let title = row.sourceTag + row.title   // "[work] Swift.org"
+    /// ```
+    public var sourceTag: String { account.map { "[\(ReaderView.clean($0))] " } ?? "" }
 
     public var serverID: ObjectID? {
         // Out of line: inlined into ReaderApp.perform, Swift 6.3.1's release optimizer

@@ -35,18 +35,16 @@ extension ReaderModel {
             let page = try FeedListPage.first(rows: rows, showRead: views.showReadFeeds, order: sort, in: context)
         else { return nil }
         let smart = try SmartFeeds.stored(in: context).count + configSmartFeeds.count
-        let syncing = SyncQueue.isActive(in: context)
         let summary = FeedListSummary(count: page.count + smart, unread: page.unread, maxTotal: page.maxTotal)
-        return (page.servers.map { Self.row($0, syncing: syncing) }, summary)
+        return (page.servers.map { Self.row($0) }, summary)
     }
 
-    /// The feed list's row of a subscription (stored counts); with a sync account (`syncing`),
-    /// a feed without a server id is local, as `zeader list` says.
-    static func row(_ server: Server, syncing: Bool) -> FeedRow {
+    /// The feed list's row of a subscription (stored counts), with the account that syncs it.
+    static func row(_ server: Server) -> FeedRow {
         FeedRow(
             kind: .server(server.objectID), title: titleWithTags(server), unread: Int(server.unreadCount),
             total: Int(server.totalCount), lastRefresh: server.lastRefresh, lastError: server.lastError, url: server.url,
-            tags: FeedTags.list(server.tags), isLocal: syncing && server.syncID == nil)
+            tags: FeedTags.list(server.tags), account: server.syncID == nil ? nil : server.account)
     }
 
     /// The SQL order of `order`, ties in the user's order; nil for the orders SQL would

@@ -43,8 +43,7 @@ public final class ReaderModel {
     /// state.feeds = try model.feedRows(countingSmartFeeds: false, previous: state.feeds)
     /// ```
     public func feedRows(countingSmartFeeds: Bool = true, previous: [FeedRow] = []) throws -> [FeedRow] {
-        let syncing = SyncQueue.isActive(in: context)
-        var rows = try FeedEditing.servers(in: context).map { Self.row($0, syncing: syncing) }
+        var rows = try FeedEditing.servers(in: context).map { Self.row($0) }
         let stored = try SmartFeeds.stored(in: context)
         let smart =
             stored.map { ($0.title, $0.predicateFormat, Optional($0.objectID)) }

@@ -16,11 +16,13 @@ import ZeaderKit
 public struct SyncingRefresher: ReaderRefresher {
     let feeds: FeedRefresher
     let sync: FeedSync
+    let options: RefreshOptions
 
     /// A refresher of `store`'s feeds (with `options`: jobs, limits), or of its sync account
     /// when it has one.
     public init(store: ZeaderStore, options: RefreshOptions = RefreshOptions()) {
         feeds = FeedRefresher(store: store, options: options)
+        self.options = options
         sync = FeedSync(
             store: store, ignoreRules: options.ignoreRules, itemRules: options.itemRules,
             rulesChangeItemsLater: options.rulesChangeItemsLater)
@@ -37,25 +39,40 @@ public struct SyncingRefresher: ReaderRefresher {
     {
         guard (try? sync.hasAccount()) == true else { return try await feeds.refresh(servers: servers, progress: progress) }
         let started = Date()
-        // The status line shows the items fetched so far ("Refreshing 250/1000").
-        let report: FeedSync.Report
-        do {
-            report = try await sync.sync { phase in
+        // Every account, one after the other; the status line shows the items fetched so far
+        // ("Refreshing 250/1000").
+        let (store, options) = (sync.store, options)
+        let outcomes = try await SyncAccounts.syncAll(
+            store: store,
+            makeSync: {
+                FeedSync(
+                    store: store, ignoreRules: options.ignoreRules, itemRules: options.itemRules,
+                    rulesChangeItemsLater: options.rulesChangeItemsLater, account: $0)
+            },
+            progress: { _, phase in
                 guard let progress, case .items(let fetched, let total) = phase else { return }
                 var totals = RefreshProgress(total: total)
                 totals.completed = fetched
                 progress(.started(url: "sync", totals))
+            })
+        var report = FeedSync.Report()
+        var failures: [AccountFailure] = []
+        for outcome in outcomes {
+            switch outcome.result {
+            case .success(let one): report.add(one)
+            case .failure(let error): failures.append(AccountFailure(name: outcome.name, error: error))
             }
-        } catch {
-            // The feeds the server does not fetch do not wait for it; then the failure is said
-            // as `zeader refresh` says it: what failed, and that the changes made here are kept.
-            let local = (try? sync.localFeeds()) ?? []
-            if !local.isEmpty { _ = try? await feeds.refresh(servers: local, progress: progress) }
-            throw .syncFailed(error, pending: pendingChanges(), localFeeds: local.count)
         }
-        // The feeds the account does not sync (refused by the server, commands, files) are
-        // refreshed here, as `zeader refresh` does.
+        // The feeds no account syncs (local ones, refused by a server, commands, files) are
+        // refreshed here, as `zeader refresh` does, also when an account failed.
         let local = try sync.localFeeds()
+        if !failures.isEmpty {
+            if !local.isEmpty { _ = try? await feeds.refresh(servers: local, progress: progress) }
+            // Said as `zeader refresh` says it: which account failed and why, and that the
+            // changes made here are kept.
+            let problem: ZeaderError = outcomes.count == 1 ? failures[0].error : .accountsFailed(failures)
+            throw .syncFailed(problem, pending: pendingChanges(), localFeeds: local.count)
+        }
         let localSummary = local.isEmpty ? nil : try await feeds.refresh(servers: local, progress: progress)
         var summary = RefreshProgress(total: max(report.feedsAdded, 1) + (localSummary?.progress.total ?? 0))
         summary.completed = summary.total
@@ -68,13 +85,24 @@ public struct SyncingRefresher: ReaderRefresher {
 
 extension SyncingRefresher {
     /// The changes the sync server does not have yet: `refresher.pendingChanges()`.
-    public func pendingChanges() -> Int { (try? sync.status()?.pending) ?? 0 }
+    public func pendingChanges() -> Int { (try? sync.statuses().reduce(0) { $0 + $1.pending }) ?? 0 }
 
-    /// Pushes the changes made here (``FeedSync/push()``); without an account there is
-    /// nothing to push: `let pushed = try await refresher.push()`.
+    /// Pushes the changes made here to every account (``FeedSync/push()``); without an
+    /// account there is nothing to push: `let pushed = try await refresher.push()`.
     public func push() async throws(ZeaderError) -> Int {
         guard syncs else { return 0 }
-        return try await sync.push()
+        var pushed = 0
+        var failures: [AccountFailure] = []
+        for status in try sync.statuses() where status.pending > 0 {
+            do {
+                pushed += try await FeedSync(store: sync.store, account: status.name).push()
+            } catch {
+                failures.append(AccountFailure(name: status.name, error: error))
+            }
+        }
+        if let only = failures.first, failures.count == 1, (try? sync.statuses().count) == 1 { throw only.error }
+        if !failures.isEmpty { throw .accountsFailed(failures) }
+        return pushed
     }
 }
 

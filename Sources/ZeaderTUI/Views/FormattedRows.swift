@@ -70,7 +70,7 @@ enum FormattedRows {
         case "u": return "(\(row.unread)/\(row.total))"
         case "U": return String(row.unread)
         case "c": return String(row.total)
-        case "t": return (row.isLocal ? "[local] " : "") + ReaderView.clean(row.title)
+        case "t": return row.sourceTag + ReaderView.clean(row.title)
         case "T": return ReaderView.clean(row.tags.first)
         case "L": return ReaderView.clean(row.url)
         case "S": return row.lastError != nil ? "x" : " "

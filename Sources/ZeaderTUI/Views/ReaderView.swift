@@ -106,8 +106,8 @@ public enum ReaderView {
 }
 
 /// The feed list: unread/total, title, last refresh, and `!` for a feed whose last
-/// refresh failed. Smart feeds follow the subscriptions, marked `*`; with a sync account,
-/// `[local]` before the title of a feed it does not sync.
+/// refresh failed. Smart feeds follow the subscriptions, marked `*`; `[name]` before the
+/// title of a feed of the sync account `name` (local feeds show nothing).
 enum FeedListView {
     static func draw(_ state: AppState, rows: Range<Int>, into buffer: inout ScreenBuffer) {
         if state.feeds.isEmpty {
@@ -133,8 +133,8 @@ enum FeedListView {
             x = buffer.write(" \(counts)  ", x: x, y: y, style: style)
             let dateColumn = buffer.width >= 60 && !isSmart ? 11 : 0
             let titleWidth = buffer.width - x - dateColumn
-            // A feed the sync account does not sync, marked as `zeader list` marks it.
-            let title = (row.isLocal ? "[local] " : "") + ReaderView.clean(row.title)
+            // Where the feed comes from: its account; a local feed shows nothing.
+            let title = row.sourceTag + ReaderView.clean(row.title)
             buffer.write(title, x: x, y: y, style: style, maxWidth: titleWidth)
             if dateColumn > 0, let refreshed = row.lastRefresh {
                 buffer.write(ReaderView.shortDate(refreshed), x: buffer.width - 10, y: y, style: Style(role: .dim))

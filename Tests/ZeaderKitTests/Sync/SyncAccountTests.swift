@@ -111,19 +111,16 @@ struct SyncAccountTests {
         let (sync, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = "http://127.0.0.1:9/api/greader.php"
-        #expect(try sync.addAccount(apiURL: url, user: "alice", token: "one") == .added)
+        #expect(try sync.addAccount(apiURL: url, user: "alice", token: "one") == .added(name: "127.0.0.1"))
         #expect(try sync.status()?.pending == 1)
         // The URL as the user may type it again: a trailing slash.
-        #expect(try sync.addAccount(apiURL: url + "/", user: "alice", token: "two") == .loggedInAgain)
+        #expect(try sync.addAccount(apiURL: url + "/", user: "alice", token: "two") == .loggedInAgain(name: "127.0.0.1"))
         #expect(try sync.status()?.pending == 1)
-        let token = try String(contentsOf: directory.appendingPathComponent("z.sqlite.sync"), encoding: .utf8)
+        let token = try String(contentsOf: directory.appendingPathComponent("z.sqlite.sync.127.0.0.1"), encoding: .utf8)
         #expect(token.contains("two"))
-        #expect(throws: ZeaderError.self) { try sync.addAccount(apiURL: url, user: "bob", token: "three") }
-        do {
-            try sync.addAccount(apiURL: "http://127.0.0.1:10/api", user: "alice", token: "four")
-        } catch {
-            #expect(error.description.contains("`zeader sync login`"), "\(error)")
-        }
+        // Another user is another account beside it, its feeds its own.
+        #expect(try sync.addAccount(apiURL: url, user: "bob", token: "three") == .added(name: "127.0.0.1-2"))
+        #expect(try FeedSync(store: sync.store, account: "127.0.0.1-2").status()?.pending == 0)
     }
 
     @Test func removingWithUnpushedChangesIsRefusedUnlessForcedAndSaysHowMany() throws {
@@ -159,6 +156,9 @@ struct SyncAccountTests {
         r = try await run(["sync", "add", server.apiURL, "--user", "alice"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("logged in again"))
+        // The command line's add leaves the local feed local; moved, it is a change to push.
+        r = try await run(["sync", "move", "http://127.0.0.1:1/feed.xml", "127.0.0.1"])
+        #expect(r.status == 0, "\(r.stderr)")
         r = try await run(["sync", "remove"])
         #expect(r.status == 1)
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")

@@ -22,6 +22,7 @@ extension SyncFreshRSSTests {
         let guids = try await Self.ids(world, world.a)
         #expect(guids.count == 3 && guids.values.allSatisfy { !$0.hasPrefix("greader:") }, "\(guids)")
         try await world.addAccount(world.a)
+        try await world.moveLocalFeeds(world.a)
         try await world.sync(world.a)
         try await world.sync(world.a)
         try await world.addAccount(world.b)

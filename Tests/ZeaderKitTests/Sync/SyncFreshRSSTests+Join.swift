@@ -73,8 +73,10 @@ extension SyncFreshRSSTests {
         try Self.setFlagged(world.b, "Title starB", true)
         try await world.sync(world.b)
 
-        // A joins: one sync merges, and the server has A's state when it returns.
+        // A joins (its feed moved into the account): one sync merges, and the server has A's
+        // state when it returns.
         try await world.addAccount(world.a)
+        try await world.moveLocalFeeds(world.a)
         try await world.sync(world.a)
         let onA = try await world.items(world.a)
         let listA = try await world.zeader(world.a, ["items", "--json"])

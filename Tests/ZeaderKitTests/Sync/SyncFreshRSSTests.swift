@@ -86,6 +86,14 @@ struct SyncFreshRSSTests {
             #expect(r.status == 0, "\(r.stderr)")
         }
 
+        /// `sync move --all-local` on `store`: its local feeds join its one account, as on a
+        /// device moving onto the server after `sync add`, which leaves them local.
+        func moveLocalFeeds(_ store: URL) async throws {
+            let name = try #require(try await status(store)["name"] as? String)
+            let r = try await zeader(store, ["sync", "move", "--all-local", name])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+
         /// `zeader sync` on `store`, expected to work; returns its summary line.
         @discardableResult
         func sync(_ store: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
@@ -131,7 +139,8 @@ struct SyncFreshRSSTests {
         func status(_ store: URL) async throws -> [String: Any] {
             let r = try await zeader(store, ["sync", "status", "--json"])
             #expect(r.status == 0, "\(r.stderr)")
-            return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+            // One object per account; these stores have one.
+            return (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])?.first ?? [:]
         }
 
         /// Marks the item titled `title` read or unread, as the reader's keys do.
@@ -368,7 +377,7 @@ struct SyncFreshRSSTests {
             ],
             password: "")
         #expect(r.status == 0, "\(r.stderr)")
-        let token = world.a.path + ".sync"
+        let token = world.a.path + ".sync.127.0.0.1"
         let mode = try FileManager.default.attributesOfItem(atPath: token)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(!(try String(contentsOfFile: token, encoding: .utf8)).contains(world.server.password))

@@ -19,13 +19,14 @@ struct SyncManPageTests {
     @Test func commandsConfigurationAndTheConflictRule() throws {
         let section = try Self.syncSection()
         for command in [
-            ".BI \"sync add\"", ".B sync\n", ".BR \"sync status\"", ".B sync login", ".BR \"sync remove\" \" [\" \\-\\-force ]",
+            ".BI \"sync add\"", ".BR sync \" [\" \\-\\-account", ".BR \"sync status\"", ".BR \"sync login\"",
+            ".BR \"sync remove\" \" [\" \\fIACCOUNT\\fR ] \" \" [ \\-\\-force ]", ".BI \"sync move\"",
         ] {
             #expect(section.contains(command), "no \(command) in the sync section")
         }
         for configuration in [
             "ZEADER_SYNC_PASSWORD", "\\-\\-password\\-command", "<store>.sync", "0600", "refresh\\-interval", "ca\\-file",
-            "{\"url\",\"user\",\"lastSync\",\"pending\"}",
+            "{\"name\",\"url\",\"user\",\"lastSync\",\"pending\"}", "<store>.sync.ACCOUNT", "\\-\\-name",
         ] {
             #expect(section.contains(configuration), "the sync section does not mention \(configuration)")
         }

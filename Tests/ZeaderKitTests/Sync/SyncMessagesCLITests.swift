@@ -28,6 +28,7 @@ struct SyncMessagesCLITests {
             let synced = context.insert(Server.self)
             synced.url = syncedFeed
             synced.syncID = "feed/1"
+            synced.account = "127.0.0.1"
             let item = context.insert(FeedItem.self)
             item.guid = "g1"
             item.syncID = "1"

@@ -16,6 +16,7 @@ struct SyncQueueTests {
             let server = context.insert(Server.self)
             server.url = "http://127.0.0.1/feed.xml"
             server.syncID = "feed/1"
+            if account { server.account = "127.0.0.1" }
             for n in 1...items {
                 let item = context.insert(FeedItem.self)
                 item.guid = "g\(n)"
@@ -26,6 +27,7 @@ struct SyncQueueTests {
                 let row = context.insert(SyncAccount.self)
                 row.apiURL = "http://127.0.0.1:1/api/greader.php"
                 row.user = "alice"
+                row.name = "127.0.0.1"
             }
             try context.save()
         }

@@ -76,7 +76,8 @@ struct SyncTTRSSTests {
         func status(_ store: URL) async throws -> [String: Any] {
             let r = try await zeader(store, ["sync", "status", "--json"])
             #expect(r.status == 0, "\(r.stderr)")
-            return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+            // One object per account; these stores have one.
+            return (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])?.first ?? [:]
         }
 
         /// Marks the item titled `title` read or unread, as the reader's keys do.

@@ -109,14 +109,16 @@ struct TTRSSClientTests {
         let (store, sync, directory) = try await Self.device(server)
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try await sync.sync()
-        let before = try #require(SyncTokenFile(storeURL: directory.appendingPathComponent("z.sqlite")).read())
+        let before = try #require(
+            SyncTokenFile(storeURL: directory.appendingPathComponent("z.sqlite"), account: "127.0.0.1").read())
         server.expireSessions()
         let ops = server.ops.count
         // The first call meets NOT_LOGGED_IN: one login, then the call again.
         let report = try await sync.sync()
         #expect(Array(server.ops[ops..<ops + 3]) == ["getFeeds", "login", "getFeeds"])
         #expect(report.requests == 6)
-        let after = try #require(SyncTokenFile(storeURL: directory.appendingPathComponent("z.sqlite")).read())
+        let after = try #require(
+            SyncTokenFile(storeURL: directory.appendingPathComponent("z.sqlite"), account: "127.0.0.1").read())
         #expect(TTRSSToken(decoding: after).session != TTRSSToken(decoding: before).session)
         #expect(TTRSSToken(decoding: after).password == "right")
         // The new session is used by the next sync: no login.
@@ -200,7 +202,7 @@ struct TTRSSClientTests {
             _ = try await client.subscribe(url: "gopher://127.0.0.1/x")
             Issue.record("a feed the server cannot fetch was taken")
         } catch {
-            guard case .badResponse("subscribeToFeed", let reason) = error else { throw error }
+            guard case .badResponse("subscribeToFeed", let reason, .ttrss) = error else { throw error }
             #expect(reason.contains("could not fetch gopher://127.0.0.1/x: could not fetch"), "\(reason)")
         }
         try await client.unsubscribe(id)
