@@ -98,9 +98,27 @@ import Testing
             #expect(try zeader(["refresh", "--db", db], in: dir).status == 0)
             // The quiet feed's two new items are not counted; the other's one is.
             let message = try String(contentsOf: out, encoding: .utf8)
-            withKnownIssue("notify no given by `zeader set` still counts in refresh's notification") {
-                #expect(message.hasPrefix("Zeader: 1 new item "), "\(message)")
+            #expect(message.hasPrefix("Zeader: 1 new item in 1 feed"), "\(message)")
+        }
+    }
+
+    @Test func notifyNoFromTheConfigLeavesTheFeedOutOfTheNotification() async throws {
+        try await withLoopbackServer({ request in
+            request.path == "/set" ? .ok(rss(items: [("a", "A"), ("b", "B")])) : .ok(rss(items: [("c", "C"), ("d", "D")]))
+        }) { http in
+            let dir0 = try temporaryDirectory()
+            let out = dir0.appendingPathComponent("notified.txt")
+            let script = try writeExecutableScript(
+                "printf '%s\\n' \"$@\" > '\(out.path)'", to: dir0.appendingPathComponent("n.sh"))
+            // The config's own line, upper-case value, and a notify-format's new-item fields.
+            let config = "notify-program \(script.path)\nnotify-format \"%d new in %D\"\nfeed \(http.url("/set")) < notify No\n"
+            let (dir, db) = try subscribe(http, settings: [], config: config)
+            defer {
+                try? FileManager.default.removeItem(at: dir)
+                try? FileManager.default.removeItem(at: dir0)
             }
+            #expect(try zeader(["refresh", "--db", db], in: dir).status == 0)
+            #expect(try String(contentsOf: out, encoding: .utf8) == "2 new in 1\n")
         }
     }
 
