@@ -139,7 +139,8 @@ extension FeedSync {
             guard let account = try SyncAccount.findFirst(where: .true, in: context) else { return nil }
             return Status(
                 apiURL: account.apiURL, user: account.user, lastSync: account.lastSync,
-                pending: try SyncQueue.pendingCount(in: context), service: try serviceKind(apiURL: account.apiURL))
+                pending: try SyncQueue.pendingCount(in: context) + Self.pendingItemLabels(in: context, store: store),
+                service: try serviceKind(apiURL: account.apiURL))
         }
     }
 
@@ -156,7 +157,7 @@ extension FeedSync {
     public func removeAccount(force: Bool = false) throws(ZeaderError) -> Int {
         let dropped = try withContext { context in
             guard SyncQueue.isActive(in: context) else { throw ZeaderError.sync(.noAccount) }
-            let pending = try SyncQueue.pendingCount(in: context)
+            let pending = try SyncQueue.pendingCount(in: context) + Self.pendingItemLabels(in: context, store: store)
             guard pending == 0 || force else { throw ZeaderError.sync(.unpushedChanges(count: pending)) }
             for account in try SyncAccount.findAll(in: context) { context.delete(account) }
             for change in try SyncChange.findAll(in: context) { context.delete(change) }
@@ -203,6 +204,7 @@ extension FeedSync {
             try store.container.store.setMetadata(nil, forKey: Self.unreadListKey)
             try store.container.store.setMetadata(nil, forKey: Self.starredListKey)
             try store.container.store.setMetadata(nil, forKey: Self.labelsKey)
+            try store.container.store.setMetadata(nil, forKey: ItemLabels.keptKey)
         } catch {
             throw ZeaderError.wrapping(error)
         }
