@@ -104,7 +104,7 @@ struct RefreshCommand: AsyncParsableCommand {
         }
         let feeds = (try? FeedLibrary(store: store).servers()) ?? []
         if let message = config.notify.message(
-            NotifyCounts(summary, unreadPerFeed: feeds.map(\.unread), quiet: config.quietFeeds(feeds)), summary: summary)
+            NotifyCounts(summary, unreadPerFeed: feeds.map(\.unread), quiet: config.quietFeeds(feeds)))
         {
             // The bell and the window's title go to the terminal the command runs in, if any.
             let signals = config.notify.terminalSignals(for: message)

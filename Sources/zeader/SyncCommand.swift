@@ -35,7 +35,7 @@ struct SyncCommand: AsyncParsableCommand {
             local` takes one out (queued for removal there). Without an action, syncs every \
             account one after the other (--account NAME: that one): an account that fails (server away, \
             login refused) is named on stderr and the others sync all the same; the exit status is 1 when \
-            any failed. For each account it pushes the changes made here (read, unread, flag, unflag, add, remove, tags) and \
+            any failed. For each account it pushes the changes made here (read, unread, flag, unflag, add, remove, tags, item tags) and \
             pulls the server's (feeds, tags, new items, read and starred states). A change made here and not yet \
             pushed wins over the server's state; everything else takes the server's. The password comes from \
             $ZEADER_SYNC_PASSWORD, else the first line printed by --password-command, else a prompt on the \
@@ -50,15 +50,16 @@ struct SyncCommand: AsyncParsableCommand {
             --accept-removals removes them here too. So does a sync whose server gives most of those feeds' ids \
             to other feeds (the URL decides which feed an id is; a feed whose id names another is kept here as a \
             local one). Every tag of a feed is a label; a pull removes a tag only when the server held it at the \
-            last sync, and the feed order is not synced. A command or file feed is never sent to the server; \
+            last sync, and the feed order is not synced. An item's own tags are labels on the item: each \
+            one added or removed here is pushed, a new item pulled takes its labels (not its feed's folder). A command or file feed is never sent to the server; \
             one the server refuses stays a local feed (`list` marks it [local]), refreshed here by \
             `zeader refresh`. The protocol is the Google Reader API unless the URL ends in fever.php or \
             --service fever says so. Fever syncs items, read, unread, starred and the server's feeds and \
-            groups (as tags), but cannot subscribe, unsubscribe, rename or file feeds in folders: such a \
+            groups (as tags), but cannot subscribe, unsubscribe, rename, file feeds in folders or tag items: such a \
             change made here is refused with one line naming the service (exit status 1) and stays here; \
             a feed removed here comes back at the next sync unless it is removed on the server too. \
             Tiny Tiny RSS (a URL ending in /api/, or --service ttrss) syncs items, states, subscribe and \
-            unsubscribe, and pulls categories as tags; it cannot rename feeds or file them in categories \
+            unsubscribe, and pulls categories as tags; it cannot rename feeds, file them in categories or tag items \
             (refused in one line, as Fever's). Its API has no lasting token: the session is kept with the \
             user name and password, to log in again when the session expires (use a TT-RSS app password). \
             Exit status 1 when the sync failed; what was not pushed stays queued.

@@ -173,6 +173,24 @@ import Testing
         }
     }
 
+    @Test(arguments: Place.allCases)
+    func secretsStayOutOfTheErrorLogAndEveryListing(place: Place) async throws {
+        try await withLoopbackServer(Self.loginServer(digest: false)) { http in
+            let url = "http://alice:l0gin-secret@127.0.0.1:\(http.port)/feed"
+            let settings = "cookie session=c00kie-secret;header Authorization: Bearer he4der-secret"
+            let (dir, db) = try subscribe(url, settings: settings, at: place, config: "error-log ~/errors.log\n")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let refresh = try zeader(["refresh", "--db", db], in: dir)
+            #expect(refresh.status == 1)
+            let log = try String(contentsOf: dir.appendingPathComponent("errors.log"), encoding: .utf8)
+            #expect(log.contains("127.0.0.1:\(http.port)/feed"), "\(log)")
+            let secrets = ["l0gin-secret", "c00kie-secret", "he4der-secret"]
+            for secret in secrets { #expect(!log.contains(secret), "\(log)") }
+            let items = try zeader(["items", "--json", "--db", db], in: dir)
+            try expectNowhere(secrets, dir: dir, db: db, also: [refresh, items])
+        }
+    }
+
     /// A feed at a name no resolver knows, reachable only through the proxy.
     static let unreachableFeed = "http://feed.invalid/feed"
 

@@ -9,8 +9,8 @@ import Testing
 
 /// Each per-feed setting seen to take effect through `zeader refresh`, against servers on
 /// 127.0.0.1, beside a feed without it: a header the server sees, the HTTP cache ignored, a
-/// timeout, a self-signed certificate accepted, a feed left out of the notification, old
-/// items dropped.
+/// timeout, a download speed limit, a self-signed certificate accepted, a feed left out of
+/// the notification, old items dropped.
 @Suite struct FeedSettingsEffectTests {
     /// A folder with `config`, two feeds of `http` subscribed (`/set`, which gets `settings`
     /// through `zeader set`, and `/plain`), and the store's path.
@@ -98,9 +98,48 @@ import Testing
             #expect(try zeader(["refresh", "--db", db], in: dir).status == 0)
             // The quiet feed's two new items are not counted; the other's one is.
             let message = try String(contentsOf: out, encoding: .utf8)
-            withKnownIssue("notify no given by `zeader set` still counts in refresh's notification") {
-                #expect(message.hasPrefix("Zeader: 1 new item "), "\(message)")
+            #expect(message.hasPrefix("Zeader: 1 new item in 1 feed"), "\(message)")
+        }
+    }
+
+    @Test func notifyNoFromTheConfigLeavesTheFeedOutOfTheNotification() async throws {
+        try await withLoopbackServer({ request in
+            request.path == "/set" ? .ok(rss(items: [("a", "A"), ("b", "B")])) : .ok(rss(items: [("c", "C"), ("d", "D")]))
+        }) { http in
+            let dir0 = try temporaryDirectory()
+            let out = dir0.appendingPathComponent("notified.txt")
+            let script = try writeExecutableScript(
+                "printf '%s\\n' \"$@\" > '\(out.path)'", to: dir0.appendingPathComponent("n.sh"))
+            // The config's own line, upper-case value, and a notify-format's new-item fields.
+            let config = "notify-program \(script.path)\nnotify-format \"%d new in %D\"\nfeed \(http.url("/set")) < notify No\n"
+            let (dir, db) = try subscribe(http, settings: [], config: config)
+            defer {
+                try? FileManager.default.removeItem(at: dir)
+                try? FileManager.default.removeItem(at: dir0)
             }
+            #expect(try zeader(["refresh", "--db", db], in: dir).status == 0)
+            #expect(try String(contentsOf: out, encoding: .utf8) == "2 new in 1\n")
+        }
+    }
+
+    @Test func maxDownloadSpeedHoldsItsFeedBackOnly() async throws {
+        // Two MiB at 1 KiB a second take more than half an hour: the limited feed's transfer
+        // is still going when the timeout both feeds share ends it, and nothing of it is
+        // stored, while the other feed's whole body arrives at once. No time is measured.
+        let body = "<p>" + String(repeating: "x", count: 2 << 20) + "</p>"
+        let feed = """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Large</title>
+            <item><guid>big</guid><title>Big</title><description>\(body)</description></item>
+            </channel></rss>
+            """
+        try await withLoopbackServer({ _ in .ok(feed) }) { http in
+            let (dir, db) = try subscribe(http, settings: [("max-download-speed", "1")], config: "feed * < timeout 8\n")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let r = try zeader(["refresh", "--db", db], in: dir)
+            #expect(r.status == 1)
+            #expect(r.stderr.contains(http.url("/set").absoluteString) && r.stderr.lowercased().contains("time"), "\(r.stderr)")
+            #expect(!r.stderr.contains(http.url("/plain").absoluteString), "\(r.stderr)")
+            #expect(try totals(dir, db) == ["set": 0, "plain": 1])
         }
     }
 

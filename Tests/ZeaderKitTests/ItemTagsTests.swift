@@ -145,17 +145,18 @@ struct ItemTagsCommandTests {
 struct ItemTagsSyncTests {
     @Test("tag and untag act on pulled items, in order; a sync's rules left to the reader change nothing yet")
     func onSync() async throws {
-        let server = try FakeGReaderServer()
-        let newest = FakeGReaderServer.now
-        server.update {
-            $0.items = [
-                .init(id: newest, link: "http://fake.example/1", title: "Release 2.0"),
-                .init(id: newest - 1, link: "http://fake.example/2", title: "Plain"),
-            ]
-        }
         let rules = try [#"title BEGINSWITH "Release" -> tag release tag later"#, #"tags CONTAINS "release" -> untag later"#]
             .map { try ItemRules.parse($0) }
         for later in [false, true] {
+            // A server of its own: the tags a sync's rules give reach its server as labels.
+            let server = try FakeGReaderServer()
+            let newest = FakeGReaderServer.now
+            server.update {
+                $0.items = [
+                    .init(id: newest, link: "http://fake.example/1", title: "Release 2.0"),
+                    .init(id: newest - 1, link: "http://fake.example/2", title: "Plain"),
+                ]
+            }
             let store = try ZeaderStore.open(at: try temporaryDirectory().appendingPathComponent("z.sqlite"))
             let sync = FeedSync(store: store, itemRules: rules, rulesChangeItemsLater: later)
             try sync.addAccount(apiURL: server.apiURL, user: "alice", token: "t")

@@ -82,6 +82,35 @@ import ZeaderKit
         #expect(failing.screen.contains("notify-program: false exited with status 1"))
     }
 
+    @Test func readerRefreshLeavesAQuietFeedOutOfTheMessage() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-notify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("args.txt")
+        let script = dir.appendingPathComponent("notify.sh")
+        try writeExecutableScript(
+            "printf '%s\\n' \"$@\" > '\(out.path).tmp' && mv '\(out.path).tmp' '\(out.path)'", to: script)
+        // Set for a tag, in upper case, as a user may write it.
+        let demo = "file:///usr/share/zeader/demo/"
+        var config = try ReaderConfig.parse("feed tag:Quiet < notify NO\n", file: "test")
+        config.articleCommands.notifyProgram = script.path
+        let h = try Harness(
+            config: config,
+            refresher: NewItemsRefresher(perFeed: [(demo + "zeader-news.xml", 3), (demo + "swift-on-linux.atom", 1)]))
+        try h.queue.sync {
+            let context = h.app.model.context
+            let quiet = try #require(
+                try Server.findFirst(byAttribute: "url", value: .string(demo + "zeader-news.xml"), in: context))
+            quiet.tags = "quiet"
+            try context.save()
+        }
+        h.type(.character("R"))
+        for _ in 0..<250 where !FileManager.default.fileExists(atPath: out.path) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try String(contentsOf: out, encoding: .utf8) == "Zeader: 1 new item in 1 feed\n")
+    }
+
     @Test func macroRunsItsActionsInOrder() throws {
         let config = try ReaderConfig.parse("macro x open ; toggle-read\nmacro d down ; down", file: "test")
         let h = try Harness(config: config)
@@ -143,14 +172,27 @@ import ZeaderKit
 
 /// Reports two feeds and four new items, without touching the network.
 final class NewItemsRefresher: ReaderRefresher {
+    /// Each feed's URL and new items, as a refresh's results; none: four new items in all.
+    let perFeed: [(url: String, newItems: Int)]
+
+    init(perFeed: [(url: String, newItems: Int)] = []) { self.perFeed = perFeed }
+
     func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
         -> RefreshSummary
     {
         var totals = RefreshProgress(total: 2)
         totals.completed = 2
         totals.updated = 2
-        totals.newItems = 4
-        return RefreshSummary(progress: totals, results: [], duration: 0)
+        totals.newItems = perFeed.isEmpty ? 4 : perFeed.map(\.newItems).reduce(0, +)
+        let server = try? ZeaderModel.current.entity(named: "Server")
+        let results = perFeed.enumerated().compactMap { index, feed in
+            server.map {
+                FeedRefreshResult(
+                    serverID: ObjectID(entity: $0, primaryKey: Int64(index + 1)), url: feed.url,
+                    status: .updated(newItems: feed.newItems, updatedItems: 0))
+            }
+        }
+        return RefreshSummary(progress: totals, results: results, duration: 0)
     }
 }
 

@@ -3,8 +3,9 @@ import Foundation
 import ZeaderKit
 
 /// newsboat's `error-log`: each refresh's failures, one line per feed, added to the end of a
-/// file the user names, as `YYYY-MM-DD HH:MM:SS URL: problem`. A server's words go in without
-/// their control characters, so that the file reads as plain lines.
+/// file the user names, as `YYYY-MM-DD HH:MM:SS URL: problem` (a password in the URL masked,
+/// ``RedactedURL``). A server's words go in without their control characters, so that the
+/// file reads as plain lines.
 ///
 /// ```swift
 /// try ErrorLog.append(summary, to: "~/.newsboat/error.log")   // the number of lines added
@@ -25,7 +26,10 @@ public enum ErrorLog {
         let stamp = String(
             format: "%04d-%02d-%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0,
             c.second ?? 0)
-        let lines = failures.map { "\(stamp) \(plain($0.url)): \(plain($0.problem ?? "failed"))\n" }.joined()
+        // A login in a feed's URL stays out of the file, as out of every listing.
+        let lines = failures.map {
+            "\(stamp) \(plain(RedactedURL.text($0.url))): \(plain($0.problem ?? "failed"))\n"
+        }.joined()
         let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(path: file, reason: String(cString: strerror(errno))) }
         defer { close(fd) }

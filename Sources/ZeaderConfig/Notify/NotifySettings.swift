@@ -58,14 +58,14 @@ public struct NotifySettings: Equatable, Sendable {
     }
 
     /// The message after a refresh: nil when it stored no new items, unless `notify-always`;
-    /// `notify-format` with the counts, else Zeader's words (``RefreshNotifier/message(for:)``)
+    /// `notify-format` with the counts, else Zeader's words (``RefreshNotifier/message(newItems:inFeeds:)``)
     /// or, with no new items, ``NotifyCounts/noNewItems``. Control characters are dropped: the
     /// message goes to a terminal's title.
     ///
     /// ```swift
-    /// config.notify.message(counts, summary: summary)   // "Zeader: 3 new items in 1 feed"
+    /// config.notify.message(counts)   // "Zeader: 3 new items in 1 feed"
     /// ```
-    public func message(_ counts: NotifyCounts, summary: RefreshSummary? = nil) -> String? {
+    public func message(_ counts: NotifyCounts) -> String? {
         guard counts.newItems > 0 || always else { return nil }
         let text: String
         if let format {
@@ -79,7 +79,7 @@ public struct NotifySettings: Equatable, Sendable {
                 }
             }
         } else {
-            text = summary.flatMap(RefreshNotifier.message(for:)) ?? NotifyCounts.noNewItems
+            text = RefreshNotifier.message(newItems: counts.newItems, inFeeds: counts.newFeeds) ?? NotifyCounts.noNewItems
         }
         return String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value) })
     }
@@ -130,12 +130,14 @@ public struct NotifyCounts: Equatable, Sendable {
     public init(_ summary: RefreshSummary, unreadPerFeed feeds: [Int], quiet: Set<String> = []) {
         unreadItems = feeds.reduce(0, +)
         unreadFeeds = feeds.count { $0 > 0 }
-        let counted = summary.results.compactMap { result -> Int? in
-            guard !quiet.contains(result.url), case .updated(let newItems, _) = result.status else { return nil }
-            return newItems
+        var quietItems = 0
+        newFeeds = 0
+        for result in summary.results {
+            guard case .updated(let newItems, _) = result.status, newItems > 0 else { continue }
+            if quiet.contains(result.url) { quietItems += newItems } else { newFeeds += 1 }
         }
-        newItems = quiet.isEmpty ? summary.progress.newItems : counted.reduce(0, +)
-        newFeeds = counted.count { $0 > 0 }
+        // The total, less the quiet feeds': a sync's new items come without a result per feed.
+        newItems = max(0, summary.progress.newItems - quietItems)
     }
 
     /// The message of `notify-always` after a refresh without new items, when there is no `notify-format`.

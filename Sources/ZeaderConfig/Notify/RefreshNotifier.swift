@@ -20,12 +20,18 @@ import ZeaderKit
 public enum RefreshNotifier {
     /// The notification of `summary`, nil when it stored no new items.
     public static func message(for summary: RefreshSummary) -> String? {
-        let new = summary.progress.newItems
+        let counts = NotifyCounts(summary, unreadPerFeed: [])
+        return message(newItems: counts.newItems, inFeeds: counts.newFeeds)
+    }
+
+    /// The notification of `new` items stored in `feeds` feeds (0: not known, as after a sync),
+    /// nil when there are none.
+    ///
+    /// ```swift
+    /// RefreshNotifier.message(newItems: 3, inFeeds: 1)   // "Zeader: 3 new items in 1 feed"
+    /// ```
+    public static func message(newItems new: Int, inFeeds feeds: Int) -> String? {
         guard new > 0 else { return nil }
-        let feeds = summary.results.count { result in
-            if case .updated(let newItems, _) = result.status { return newItems > 0 }
-            return false
-        }
         let items = new == 1 ? "1 new item" : "\(new) new items"
         // A refresh through a sync server reports totals only.
         guard feeds > 0 else { return "Zeader: \(items)" }

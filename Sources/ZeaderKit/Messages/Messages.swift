@@ -257,6 +257,7 @@ extension Messages {
         case .unsubscribe: return "unsubscribe from feeds"
         case .rename: return "rename feeds"
         case .move: return "file feeds in folders (tags)"
+        case .tagItems: return "tag items"
         }
     }
 
@@ -271,7 +272,7 @@ extension Messages {
         switch operation {
         case .subscribe: kept = "it stays a local feed, refreshed here"
         case .unsubscribe: kept = "unsubscribe on the server too, or the next sync brings it back"
-        case .rename, .move: kept = "the change stays on this device"
+        case .rename, .move, .tagItems: kept = "the change stays on this device"
         }
         return "\(serviceName(service)) cannot \(operationName(operation)): \(url); \(kept)"
     }

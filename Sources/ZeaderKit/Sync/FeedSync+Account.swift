@@ -177,7 +177,9 @@ extension FeedSync {
             guard let account = try accountRow(scope, in: context) else { return nil }
             return Status(
                 name: scope.name, apiURL: account.apiURL, user: account.user, lastSync: account.lastSync,
-                pending: try SyncQueue.pendingCount(scope, in: context), service: Self.serviceKind(of: account))
+                pending: try SyncQueue.pendingCount(scope, in: context)
+                    + Self.pendingItemLabels(scope, in: context, store: store),
+                service: Self.serviceKind(of: account))
         }
     }
 
@@ -212,7 +214,7 @@ extension FeedSync {
     public func removeAccount(force: Bool = false) throws(ZeaderError) -> Int {
         let scope = try self.scope()
         let dropped = try withContext { context in
-            let pending = try SyncQueue.pendingCount(scope, in: context)
+            let pending = try SyncQueue.pendingCount(scope, in: context) + Self.pendingItemLabels(scope, in: context, store: store)
             guard pending == 0 || force else { throw ZeaderError.sync(.unpushedChanges(count: pending)) }
             let synced = try ObjectGraph.Predicate(format: "syncID != nil") && scope.items
             _ = try context.execute(
@@ -262,6 +264,7 @@ extension FeedSync {
             try store.container.store.setMetadata(nil, forKey: scope.key(Self.unreadListKey))
             try store.container.store.setMetadata(nil, forKey: scope.key(Self.starredListKey))
             try store.container.store.setMetadata(nil, forKey: scope.key(Self.labelsKey))
+            try store.container.store.setMetadata(nil, forKey: scope.key(ItemLabels.keptKey))
         } catch {
             throw ZeaderError.wrapping(error)
         }

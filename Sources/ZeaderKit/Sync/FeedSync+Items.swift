@@ -106,6 +106,9 @@ extension FeedSync {
         let acting = ItemRules.acting(
             itemRules + ItemRules.stored(in: store.container.store), changingItems: !rulesChangeItemsLater)
         var pulledFirings: [ItemRules.Firing] = []
+        // Each feed's folders, which servers list among its items' labels (ItemLabels).
+        let folders = try store.container.store.metadata(forKey: Self.labelsKey).flatMap(SyncLabels.decode) ?? [:]
+        var pulledLabels: [String: [String]] = [:]
         let inserted = try withContext { context in
             // Each feed's items as indexes into `items`: an item is a dozen references, not copied.
             var byFeed: [ObjectID: [Int]] = [:]
@@ -124,11 +127,18 @@ extension FeedSync {
             for (serverID, indexes) in byFeed {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
                 let feedItems = indexes.map { items[$0] }
+                let feedFolders = (folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + Self.defaultFolders
+                func label(_ item: FeedItem, _ pulled: SyncItem) {
+                    let (tags, labels) = Self.pulledTags(pulled, folders: feedFolders, local: item.tags)
+                    if item.tags != tags { item.tags = tags }
+                    if !labels.isEmpty { pulledLabels[String(pulled.id)] = labels }
+                }
                 let matches = try Self.historyMatches(feedItems, of: server, history: &history, in: context)
                 let fresh = feedItems.indices.filter { matches[$0] == nil }.map { feedItems[$0] }
                 for (position, match) in matches {
                     match.syncID = String(feedItems[position].id)
                     Self.merge(feedItems[position], into: match, now: now)
+                    label(match, feedItems[position])
                 }
                 let guids = try Self.guids(for: fresh, of: server, in: context)
                 let parsed = zip(fresh, guids).map { Self.parsedItem($0, guid: $1) }
@@ -137,6 +147,7 @@ extension FeedSync {
                 ) { index, item, isNew in
                     let pulled = fresh[index]
                     item.syncID = String(pulled.id)
+                    label(item, pulled)  // before the rules, which may tag or untag it
                     if isNew {
                         item.read = pulled.isRead
                         item.flagged = pulled.isStarred  // before the ignore rules: a starred item stays
@@ -150,6 +161,7 @@ extension FeedSync {
             return inserted
         }
         firings += pulledFirings  // only once saved
+        try keepPulledItemLabels(pulledLabels)
         return inserted
     }
 

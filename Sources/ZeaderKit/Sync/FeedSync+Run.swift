@@ -114,9 +114,10 @@ extension FeedSync {
         let pulled = try await pullNewItems(client, joined: joined, rules: rules, report: &report, progress: progress)
         progress(.states)
         try await pullStates(client, pulled: pulled, report: &report)
-        // The state of items matched to a feed's history, which the server lacked: pushed now,
-        // so that the server has it when this sync returns.
+        // The state of items matched to a feed's history, which the server lacked, and the
+        // tags rules gave new items: pushed now, so that the server has them when this sync returns.
         try await pushItemStates(client, report: &report)
+        try await pushItemLabels(client, report: &report)
     }
 
     /// The feeds not synced that have items of their own (stored by a refresh): those that
@@ -160,6 +161,7 @@ extension FeedSync {
         }
         try await pushReadMarks(client, report: &report)
         try await pushItemStates(client, report: &report)
+        try await pushItemLabels(client, report: &report)
         return (subscriptions, unlinked)
     }
 }

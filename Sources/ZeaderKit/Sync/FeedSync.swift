@@ -12,13 +12,16 @@ import ObjectGraph
 ///    deleted from the queue once the server accepted it;
 /// 3. "mark feed read" and "mark all read", each one `mark-all-as-read` up to the moment
 ///    it was made (``SyncChange/ReadMark``), then items read, unread, flagged or unflagged here (``FeedItem/syncReadPending``,
-///    ``FeedItem/syncFlagPending``), cleared once accepted;
+///    ``FeedItem/syncFlagPending``), cleared once accepted, then the tags added to or removed
+///    from items here as labels on the items (``ItemLabels``);
 /// 4. the server's subscriptions and labels (→ tags) into the store: feeds added
 ///    elsewhere appear, feeds removed elsewhere go;
-/// 5. new items since the last sync (their ids, with continuations, then their contents);
+/// 5. new items since the last sync (their ids, with continuations, then their contents; their
+///    labels become their tags);
 /// 6. the read and starred state of every item the server has (two id lists);
 /// 7. the reads and stars of a feed's history (items stored before the feed was synced,
-///    matched to the server's by ``ItemIdentity``) that the server lacked.
+///    matched to the server's by ``ItemIdentity``) that the server lacked, and the tags the
+///    rules gave new items.
 ///
 /// **Conflicts**: a change made on this device and not yet pushed wins over the server's
 /// state of the same item or feed (it is pushed first); everything else takes the

@@ -121,6 +121,11 @@ extension FeverClient: SyncService {
         }
     }
 
+    /// Fever keeps no labels on items: refused.
+    public func setLabel(_ label: String, _ on: Bool, ids: [UInt64]) async throws(SyncError) {
+        throw .unsupported(service: .fever, .tagItems)
+    }
+
     /// `mark=feed` (or `mark=group` with id 0: everything) `as=read` up to `before`, in
     /// seconds: rounded up, so that every item read here up to `olderThan` is covered.
     public func markAllRead(feed feedID: String?, olderThan: UInt64) async throws(SyncError) {

@@ -70,6 +70,11 @@ extension GReaderClient: SyncService {
         try await setState(state == .read ? .read : .starred, on, ids: ids.map { String($0) })
     }
 
+    /// `edit-tag` with the label `user/-/label/NAME`.
+    public func setLabel(_ label: String, _ on: Bool, ids: [UInt64]) async throws(SyncError) {
+        try await setItemLabel(label, on, ids: ids.map { String($0) })
+    }
+
     /// `mark-all-as-read` of the feed, or of the reading list.
     public func markAllRead(feed feedID: String?, olderThan: UInt64) async throws(SyncError) {
         try await markAllAsRead(stream: feedID ?? Self.readingList, olderThan: olderThan)
@@ -90,6 +95,6 @@ extension GReaderClient.Item {
             html: content?.content ?? summary?.content,
             published: published.flatMap { DateBounds.date(secondsSince1970: TimeInterval($0)) },
             updated: updated.flatMap { DateBounds.date(secondsSince1970: TimeInterval($0)) },
-            isRead: isRead, isStarred: isStarred)
+            isRead: isRead, isStarred: isStarred, categories: categories ?? [])
     }
 }

@@ -252,6 +252,17 @@ public final class GReaderClient: Sendable {
         _ = try await post("reader/api/0/edit-tag", [(on ? "a" : "r", state.rawValue)] + ids.map { ("i", $0) })
     }
 
+    /// `edit-tag`: puts the label `label` (`user/-/label/NAME`) on the items `ids`, or takes
+    /// it off; a server makes a label it lacks.
+    ///
+    /// ```swift
+    /// try await client.setItemLabel("later", true, ids: ["31"])
+    /// ```
+    public func setItemLabel(_ label: String, _ on: Bool, ids: [String]) async throws(SyncError) {
+        guard !ids.isEmpty else { return }
+        _ = try await post("reader/api/0/edit-tag", [(on ? "a" : "r", "user/-/label/" + label)] + ids.map { ("i", $0) })
+    }
+
     /// `mark-all-as-read`: marks read every item of `stream` (`feed/12`, or the reading list
     /// for all) that the server got up to `olderThan` (microseconds since 1970, the unit of
     /// FreshRSS's item ids), in one request however many items that is.

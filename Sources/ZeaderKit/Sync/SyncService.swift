@@ -43,6 +43,10 @@ public protocol SyncService: Sendable {
     func items(_ ids: [UInt64]) async throws(SyncError) -> [SyncItem]
     /// Marks the items `ids` read (or unread, `on` false), or starred (or not).
     func mark(_ state: SyncItemState, _ on: Bool, ids: [UInt64]) async throws(SyncError)
+    /// Puts the label `label` on the items `ids` (or, `on` false, takes it off): an item's
+    /// own tag (``ItemLabels``). A service without labels on items refuses it with
+    /// ``SyncError/unsupported(service:_:)`` (``SyncOperation/tagItems``).
+    func setLabel(_ label: String, _ on: Bool, ids: [UInt64]) async throws(SyncError)
     /// Marks read every item of the feed `feedID` (every item when nil) that the service got
     /// up to `olderThan` (microseconds since 1970), in one request. A service without such a
     /// call refuses it with ``SyncError/server(status:request:)`` and a 4xx status: the engine
@@ -100,12 +104,16 @@ public struct SyncItem: Sendable, Equatable {
     public var updated: Date?
     public var isRead: Bool
     public var isStarred: Bool
+    /// The item's categories as the service lists them (the Google Reader API's
+    /// `user/-/label/NAME` and `user/-/state/…`; not checked yet): its labels, the item's own
+    /// tags, are read from them (``ItemLabels/labels(inCategories:folders:)``).
+    public var categories: [String]
 
     /// An item as a service gives it.
     public init(
         id: UInt64, feedID: String?, guid: String? = nil, title: String? = nil, link: String? = nil,
         author: String? = nil, html: String? = nil, published: Date? = nil, updated: Date? = nil,
-        isRead: Bool = false, isStarred: Bool = false
+        isRead: Bool = false, isStarred: Bool = false, categories: [String] = []
     ) {
         self.id = id
         self.feedID = feedID
@@ -118,6 +126,7 @@ public struct SyncItem: Sendable, Equatable {
         self.updated = updated
         self.isRead = isRead
         self.isStarred = isStarred
+        self.categories = categories
     }
 }
 

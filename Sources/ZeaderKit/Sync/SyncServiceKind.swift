@@ -37,7 +37,7 @@ public enum SyncServiceKind: String, Sendable, CaseIterable {
         switch self {
         case .googleReader: return []
         case .fever: return Set(SyncOperation.allCases)
-        case .ttrss: return [.rename, .move]
+        case .ttrss: return [.rename, .move, .tagItems]
         }
     }
 
@@ -71,4 +71,6 @@ public enum SyncOperation: String, Sendable, CaseIterable {
     case rename
     /// Filing a feed in folders (tags).
     case move
+    /// Labels on items (an item's own tags, ``ItemLabels``).
+    case tagItems
 }

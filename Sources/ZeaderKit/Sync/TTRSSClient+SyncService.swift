@@ -152,6 +152,12 @@ extension TTRSSClient: SyncService {
         }
     }
 
+    /// TT-RSS's API sets only labels made beforehand in its preferences (`setArticleLabel`
+    /// takes a label's id, and no call makes one): refused, the tags staying here.
+    public func setLabel(_ label: String, _ on: Bool, ids: [UInt64]) async throws(SyncError) {
+        throw .unsupported(service: .ttrss, .tagItems)
+    }
+
     /// TT-RSS's `catchupFeed` marks a feed read whatever the items' age (newer items too):
     /// refused, so that the engine pushes the items read here one by one.
     public func markAllRead(feed feedID: String?, olderThan: UInt64) async throws(SyncError) {

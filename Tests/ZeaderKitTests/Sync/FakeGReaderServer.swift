@@ -24,6 +24,9 @@ final class FakeGReaderServer: Sendable {
         var guid: String? = nil
         var read = false
         var starred = false
+        /// The item's own labels, listed among its categories (after its feed's folders, as
+        /// FreshRSS lists them) and changed by `edit-tag`'s `user/-/label/NAME`.
+        var labels: [String] = []
     }
 
     struct State: Sendable {
@@ -138,6 +141,7 @@ final class FakeGReaderServer: Sendable {
                     state.posts.append(String(path.dropFirst("reader/api/0/".count)) + " " + body)
                 }
                 if path == "reader/api/0/subscription/edit" { editLabels(query(Substring(body)), &state) }
+                if path == "reader/api/0/edit-tag" { editItemLabels(query(Substring(body)), &state) }
                 return state.missing.contains(path)
             }
             return missing ? .status(404) : .ok("OK", contentType: "text/plain")
@@ -169,6 +173,18 @@ final class FakeGReaderServer: Sendable {
         state.labels[stream] = labels
     }
 
+    /// `edit-tag`'s item labels: an `a=` or `r=` of `user/-/label/NAME` on every `i=`.
+    static func editItemLabels(_ form: [(String, String)], _ state: inout State) {
+        let ids = Set(form.filter { $0.0 == "i" }.compactMap { UInt64($0.1) })
+        for (name, value) in form where (name == "a" || name == "r") && value.hasPrefix("user/-/label/") {
+            let label = String(value.dropFirst("user/-/label/".count)).replacingOccurrences(of: "+", with: " ")
+            for index in state.items.indices where ids.contains(state.items[index].id) {
+                state.items[index].labels.removeAll { $0 == label }
+                if name == "a" { state.items[index].labels.append(label) }
+            }
+        }
+    }
+
     static func ids(_ parameters: [String: String], _ shared: Shared) -> LoopbackHTTPServer.Reply {
         let (override, items) = shared.state.withLock { state in
             state.idsRequests += 1
@@ -194,7 +210,9 @@ final class FakeGReaderServer: Sendable {
     }
 
     static func contents(_ asked: [UInt64], _ shared: Shared) -> LoopbackHTTPServer.Reply {
-        let (items, extra, times) = shared.state.withLock { ($0.items, $0.extraContents, $0.contentsRepeat) }
+        let (items, extra, times, folders) = shared.state.withLock {
+            ($0.items, $0.extraContents, $0.contentsRepeat, $0.labels["feed/1"] ?? [])
+        }
         var entries: [String] = []
         for id in asked + extra {
             guard let item = items.first(where: { $0.id == id }) else { continue }
@@ -203,7 +221,9 @@ final class FakeGReaderServer: Sendable {
             let link = item.link.map { #","alternate":[{"href":"\#($0)"}]"# } ?? ""
             let guid = item.guid.map { #","guid":"\#($0)""# } ?? ""
             let states = ["reading-list"] + (item.read ? ["read"] : []) + (item.starred ? ["starred"] : [])
-            let categories = states.map { #""user/-/state/com.google/\#($0)""# }.joined(separator: ",")
+            let categories =
+                (states.map { "user/-/state/com.google/" + $0 } + (folders + item.labels).map { "user/-/label/" + $0 })
+                .map { #""\#($0)""# }.joined(separator: ",")
             let title = item.title ?? "Item \(item.id)"
             let entry =
                 #"{"id":"tag:google.com,2005:reader/item/\#(longID)","title":"\#(title)","#

@@ -18,7 +18,7 @@ final class FakeSyncService: SyncService {
     /// The operations, named as the failures and the call log name them.
     enum Operation: String, CaseIterable, Sendable {
         case subscriptions, subscribe, unsubscribe, rename, move, newItemIDs, itemIDs, newestItemIDs, items, mark
-        case markAllRead
+        case markAllRead, setLabel
     }
 
     struct Feed: Sendable, Equatable {
@@ -42,6 +42,8 @@ final class FakeSyncService: SyncService {
         var lacking: Set<Operation> = []
         /// URLs the service cannot fetch: subscribing is refused.
         var unfetchable: Set<String> = []
+        /// Labels on items refused as this protocol refuses them (``SyncError/unsupported(service:_:)``), when set.
+        var refusesLabels: SyncServiceKind?
     }
 
     let state = Mutex(State())
@@ -182,6 +184,19 @@ final class FakeSyncService: SyncService {
                 case .read: state.items[id]?.isRead = on
                 case .starred: state.items[id]?.isStarred = on
                 }
+            }
+        }
+    }
+
+    /// Labels on items kept as the Google Reader API lists them, among the item's categories.
+    func setLabel(_ label: String, _ on: Bool, ids: [UInt64]) async throws(SyncError) {
+        try call(.setLabel)
+        if let service = state.withLock({ $0.refusesLabels }) { throw .unsupported(service: service, .tagItems) }
+        let category = "user/-/label/" + label
+        state.withLock { state in
+            for id in ids where state.items[id] != nil {
+                state.items[id]?.categories.removeAll { $0 == category }
+                if on { state.items[id]?.categories.append(category) }
             }
         }
     }

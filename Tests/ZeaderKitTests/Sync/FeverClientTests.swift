@@ -51,7 +51,7 @@ struct FeverClientTests {
         ] {
             #expect(SyncServiceKind(apiURL: url) == .googleReader, "\(url)")
         }
-        #expect(SyncServiceKind.fever.unsupported == [.subscribe, .unsubscribe, .rename, .move])
+        #expect(SyncServiceKind.fever.unsupported == [.subscribe, .unsubscribe, .rename, .move, .tagItems])
         #expect(SyncServiceKind.googleReader.unsupported.isEmpty)
     }
 

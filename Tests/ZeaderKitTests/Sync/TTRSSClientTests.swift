@@ -53,7 +53,7 @@ struct TTRSSClientTests {
         }
         #expect(SyncServiceKind(apiURL: "https://a.example/api/fever.php") == .fever)
         #expect(SyncServiceKind(rawValue: "ttrss") == .ttrss)
-        #expect(SyncServiceKind.ttrss.unsupported == [.rename, .move])
+        #expect(SyncServiceKind.ttrss.unsupported == [.rename, .move, .tagItems])
         #expect(TTRSSClient.endpoint("https://a.example/tt-rss/api") == "https://a.example/tt-rss/api/")
         #expect(TTRSSClient.endpoint("https://a.example/tt-rss/api/index.php") == "https://a.example/tt-rss/api/index.php")
     }
@@ -368,6 +368,9 @@ final class FailingAfter: SyncService, Sendable {
         try await base.newestItemIDs(feed: feedID, count: count)
     }
     func items(_ ids: [UInt64]) async throws(SyncError) -> [SyncItem] { try await base.items(ids) }
+    func setLabel(_ label: String, _ on: Bool, ids: [UInt64]) async throws(SyncError) {
+        try await base.setLabel(label, on, ids: ids)
+    }
     func mark(_ state: SyncItemState, _ on: Bool, ids: [UInt64]) async throws(SyncError) {
         let count = marks.withLock {
             $0 += 1
