@@ -23,6 +23,9 @@ struct SyncCommand: AsyncParsableCommand {
             zeader sync status [--json]
             zeader sync login [--password-command <cmd>]
             zeader sync remove [--force]
+            zeader sync add folder:<path>
+            zeader sync status folder [--json]
+            zeader sync remove folder
             """,
         discussion: """
             Without an action, pushes the changes made here (read, unread, flag, unflag, add, remove, tags) and \
@@ -51,7 +54,12 @@ struct SyncCommand: AsyncParsableCommand {
             unsubscribe, and pulls categories as tags; it cannot rename feeds or file them in categories \
             (refused in one line, as Fever's). Its API has no lasting token: the session is kept with the \
             user name and password, to log in again when the session expires (use a TT-RSS app password). \
-            Exit status 1 when the sync failed; what was not pushed stays queued.
+            Exit status 1 when the sync failed; what was not pushed stays queued. \
+            `add folder:PATH` syncs without a server, through a folder the devices share (Syncthing, Dropbox, \
+            git): each device appends its changes (feeds, titles, tags, read, flagged, deleted, smart feeds, \
+            ignore rules) to files of its own under PATH/zeader-sync/ and applies the others'; the later change \
+            wins, a tag stays while one addition of it is unseen by a removal, a deletion is final. Another \
+            device's command or file feed is refused and named by `sync status`. `refresh` syncs the folder too.
             """)
 
     @Argument(help: ArgumentHelp("add, status, login or remove; none: sync now.", valueName: "action"))
@@ -92,6 +100,13 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
+        if FolderSyncCommand.names(action: action, argument: apiURL) {
+            guard user == nil, service == nil, passwordCommand == nil, !force, !upload, !detach, !acceptRemovals else {
+                throw ValidationError("a sync folder takes no --user, --service, --password-command or other flag")
+            }
+            if json && action != "status" { throw ValidationError("--json goes with sync status") }
+            return
+        }
         switch action {
         case nil:
             break
@@ -115,6 +130,16 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if FolderSyncCommand.names(action: action, argument: apiURL) {
+            let opened = try store.openStore(command: "sync", writes: action != "status")
+            return try FolderSyncCommand.run(action: action, argument: apiURL, json: json, store: opened)
+        }
+        if action != "add" && action != "login", apiURL == nil,
+            let opened = try? store.openStore(command: "sync", writes: action != "status"),
+            FolderSyncCommand.isFolderOnly(opened)
+        {
+            return try FolderSyncCommand.run(action: action, argument: nil, json: json, store: opened)
+        }
         do {
             // A URL that cannot be the API is refused before a password is asked for.
             let kind = try serviceKind()
