@@ -49,9 +49,12 @@ enum FolderSyncCommand {
                 CommandOutput.write("folder sync removed (feeds and items kept; this device's files stay in the folder)\n")
             case "status":
                 guard let status = try sync.status() else { throw ZeaderError.folderSync(.notSetUp) }
-                CommandOutput.write(json ? FolderSyncJSON.status(status) : status.text.split(separator: "\n").map {
-                    TerminalText.line(String($0)) + "\n"
-                }.joined())
+                CommandOutput.write(
+                    json
+                        ? FolderSyncJSON.status(status)
+                        : status.text.split(separator: "\n").map {
+                            TerminalText.line(String($0)) + "\n"
+                        }.joined())
             default:
                 report(try sync.run(), command: "sync")
             }
@@ -70,16 +73,24 @@ enum FolderSyncCommand {
 
     /// The folder sync of `zeader refresh`: a run before the feeds are fetched (so that
     /// feeds another device subscribed to are fetched now) and one after (so that items just
-    /// stored take the marks other devices gave them, and this refresh's changes are sent).
-    /// A failure is one line on stderr; the refresh goes on.
-    static func refreshRun(_ store: ZeaderStore, printing: Bool) {
-        let sync = FolderSyncEngine(store: store)
-        guard (try? sync.settings()) != nil else { return }
+    /// stored take the marks other devices gave them, and this refresh's changes are sent),
+    /// which prints what both did (`before`: the first). A failure is one line on stderr; the
+    /// refresh goes on.
+    @discardableResult
+    static func refreshRun(_ store: ZeaderStore, before: FolderSyncRun?) -> FolderSyncRun? {
         do {
-            let run = try sync.run()
-            if printing { report(run, command: "refresh") }
+            guard var run = try FolderSyncEngine(store: store).runIfSetUp() else { return nil }
+            guard let before else { return run }
+            run.sent += before.sent
+            run.received += before.received
+            run.applied += before.applied
+            run.refusals = before.refusals + run.refusals
+            run.compacted = run.compacted || before.compacted
+            report(run, command: "refresh")
+            return run
         } catch {
-            CommandOutput.warn("zeader refresh: \(TerminalText.line((error as? ZeaderError)?.description ?? "\(error)"))")
+            CommandOutput.warn("zeader refresh: \(TerminalText.line(error.description))")
+            return nil
         }
     }
 }

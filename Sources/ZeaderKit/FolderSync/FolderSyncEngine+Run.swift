@@ -39,6 +39,7 @@ extension FolderSyncEngine {
     /// ```swift
     /// let run = try FolderSyncEngine(store: store).run()
     /// ```
+    @discardableResult
     public func run(now: Date = Date()) throws(ZeaderError) -> FolderSyncRun {
         guard var settings = try settings() else { throw .folderSync(.notSetUp) }
         let file = try wrap { () throws(FolderSyncError) in try stateFile() }

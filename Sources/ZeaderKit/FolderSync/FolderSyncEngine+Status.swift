@@ -59,12 +59,14 @@ extension FolderSyncEngine {
             case .ignoreRule(let text, true):
                 guard let parts = FolderSyncRules.parts(of: text) else {
                     if seen.insert("rule\t" + text).inserted {
-                        refusals.append(.ignoreRule(rule: text, device: entry.stamp.device, reason: "not a scope and a predicate"))
+                        refusals.append(
+                            .ignoreRule(rule: text, device: entry.stamp.device, reason: "not a scope and a predicate"))
                     }
                     continue
                 }
                 do throws(ZeaderError) {
-                    _ = try Killfile.compile(Killfile.Rule(scope: FeedScope(parsing: parts.scope), predicateFormat: parts.predicate))
+                    _ = try Killfile.compile(
+                        Killfile.Rule(scope: FeedScope(parsing: parts.scope), predicateFormat: parts.predicate))
                 } catch {
                     if seen.insert("rule\t" + text).inserted {
                         refusals.append(.ignoreRule(rule: text, device: entry.stamp.device, reason: error.description))

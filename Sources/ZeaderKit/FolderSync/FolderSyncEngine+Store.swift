@@ -86,7 +86,9 @@ struct LocalChanges {
 
     /// Read and flagged marks that differ from the state (an item no device marked counts
     /// as unread and unflagged).
-    private mutating func itemChanges(_ itemKeys: [ObjectID: Set<String>], in context: ManagedObjectContext, state: FolderSyncState)
+    private mutating func itemChanges(
+        _ itemKeys: [ObjectID: Set<String>], in context: ManagedObjectContext, state: FolderSyncState
+    )
         throws
     {
         for (id, keys) in itemKeys {

@@ -116,7 +116,8 @@ public struct FolderSyncEngine: Sendable {
             for tag in FeedTags.list(server.tags) { changes.append(.tagAdded(feed: url, tag: tag)) }
             let marked = try context.fetchValues(
                 FetchRequest<FeedItem>(
-                    predicate: try ObjectGraph.Predicate(format: "server == %@ AND (read == YES OR flagged == YES)", server.objectID)),
+                    predicate: try ObjectGraph.Predicate(
+                        format: "server == %@ AND (read == YES OR flagged == YES)", server.objectID)),
                 keys: ["guid", "read", "flagged"])
             for row in marked {
                 guard case .string(let guid) = row.values[0] else { continue }

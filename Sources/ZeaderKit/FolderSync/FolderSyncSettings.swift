@@ -81,9 +81,9 @@ public struct FolderSyncStateFile: Sendable {
         return state
     }
 
-    /// Whether the file reads back whole (every line an entry, the last one ended).
+    /// Whether the file is there and reads back whole (every line an entry, the last one ended).
     func isWhole() -> Bool {
-        guard let data = try? Data(contentsOf: url) else { return !FileManager.default.fileExists(atPath: url.path) }
+        guard let data = try? Data(contentsOf: url) else { return false }
         let found = SyncFolder.entries(inText: data)
         return found.damaged.isEmpty && !found.incomplete
     }
