@@ -12,7 +12,12 @@ export LC_ALL=C.UTF-8
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY NO_COLOR
 export no_proxy=127.0.0.1 NO_PROXY=127.0.0.1
 server_pid=""
-trap 'for s in "$work"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null || true; done
+# The panes' programs are killed, not hung up: under `swift test` SIGHUP may be blocked, and a
+# pane left waiting would hold this script's output open.
+trap 'for s in "$work"/tmux.*.sock; do
+		for pid in $(tmux -S "$s" list-panes -a -F "#{pane_pid}" 2>/dev/null); do kill -KILL -- "-$pid" "$pid" 2>/dev/null || true; done
+		tmux -S "$s" kill-server 2>/dev/null || true
+	done
 	[ -z "$server_pid" ] || kill -KILL "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 . "$root/Tests/e2e/tmux_lib.sh"
 
