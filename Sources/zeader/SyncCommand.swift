@@ -16,7 +16,9 @@ import ZeaderKit
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync feeds, read and flagged states through a Google Reader API, Fever API or Tiny Tiny RSS server.",
+        abstract:
+            "Sync feeds, read and flagged states through a Google Reader API, Fever API or Tiny Tiny RSS server, "
+            + "or a shared folder.",
         usage: """
             zeader sync [--upload | --detach | --accept-removals] [--db <PATH>]
             zeader sync add <api-url> --user <name> [--service greader|fever|ttrss] [--password-command <cmd>]
