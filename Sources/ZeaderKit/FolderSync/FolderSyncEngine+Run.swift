@@ -24,6 +24,7 @@ public struct FolderSyncRun: Sendable {
     public var received = 0
     /// Feeds, items, smart feeds and rules of the store written from the merged state.
     public var applied = 0
+    /// Other devices' entries this run did not apply, one each.
     public var refusals: [Refusal] = []
     /// Whether this device's files were compacted into one snapshot.
     public var compacted = false

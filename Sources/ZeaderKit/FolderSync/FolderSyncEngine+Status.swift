@@ -8,10 +8,13 @@ import Foundation
 /// if let status = try FolderSyncEngine(store: store).status() { print(status.text) }
 /// ```
 public struct FolderSyncStatus: Sendable {
+    /// The shared folder, as an absolute path.
     public var folder: String
+    /// This device's id (its folder's name in the shared one).
     public var device: String
     /// The devices whose folders are in the shared folder, this one left out.
     public var otherDevices: [String]
+    /// When the last run ended; nil before the first.
     public var lastSync: Date?
     /// The bytes this device's files take.
     public var ownSize: Int

@@ -20,6 +20,10 @@ extension FolderSyncError: CustomStringConvertible {
     }
 
     /// Whether the user's input is at fault (exit status 2), not a file or the folder.
+    ///
+    /// ```swift
+    /// FolderSyncError.notSetUp.isUsageError   // true
+    /// ```
     public var isUsageError: Bool {
         switch self {
         case .invalidDevice, .missingFolder, .notSetUp, .alreadySetUp, .inMemoryStore: true
@@ -62,6 +66,10 @@ extension FolderSyncRun {
     }
 
     /// What the reading of the folder found that the user may need to know, one line each.
+    ///
+    /// ```swift
+    /// for line in run.problems { print(line) }   // "damaged line skipped: zeader-sync/k3v9/log-1.jsonl:4"
+    /// ```
     public var problems: [String] { FolderSyncStatus.lines(for: report) }
 }
 
