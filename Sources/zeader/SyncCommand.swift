@@ -136,12 +136,6 @@ struct SyncCommand: AsyncParsableCommand {
             let opened = try store.openStore(command: "sync", writes: action != "status")
             return try FolderSyncCommand.run(action: action, argument: apiURL, json: json, store: opened)
         }
-        if action != "add" && action != "login", apiURL == nil,
-            let opened = try? store.openStore(command: "sync", writes: action != "status"),
-            FolderSyncCommand.isFolderOnly(opened)
-        {
-            return try FolderSyncCommand.run(action: action, argument: nil, json: json, store: opened)
-        }
         do {
             // A URL that cannot be the API is refused before a password is asked for.
             let kind = try serviceKind()
@@ -155,6 +149,9 @@ struct SyncCommand: AsyncParsableCommand {
                 : ""
             let config = action == nil ? try ReaderConfig.loadOrExit(command: "sync") : ReaderConfig()
             let opened = try store.openStore(command: "sync", writes: action != "status")
+            if action != "add" && action != "login", FolderSyncCommand.isFolderOnly(opened) {
+                return try FolderSyncCommand.run(action: action, argument: nil, json: json, store: opened)
+            }
             let sync = FeedSync(store: opened, ignoreRules: config.ignoreRules, itemRules: config.itemRules)
             switch action {
             case "add":
