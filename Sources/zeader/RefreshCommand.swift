@@ -41,6 +41,8 @@ struct RefreshCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try ReaderConfig.loadOrExit(command: "refresh")
         let store = try self.store.openStore(command: "refresh", writes: true)
+        let folderSync = FolderSyncCommand.refreshRun(store, before: nil)
+        defer { FolderSyncCommand.refreshRun(store, before: folderSync) }
         // With an account the server fetches the feeds; if it cannot be reached, the feeds
         // it does not cover are still fetched here, and the exit status says the sync failed.
         var only: [ObjectID]?

@@ -17,7 +17,9 @@ import ZeaderKit
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync feeds, read and flagged states through a Google Reader API, Fever API or Tiny Tiny RSS server.",
+        abstract:
+            "Sync feeds, read and flagged states through a Google Reader API, Fever API or Tiny Tiny RSS server, "
+            + "or a shared folder.",
         usage: """
             zeader sync [--account <name>] [--upload | --detach | --accept-removals] [--db <PATH>]
             zeader sync add <api-url> --user <name> [--name <name>] [--service greader|fever|ttrss] [--password-command <cmd>]
@@ -26,6 +28,9 @@ struct SyncCommand: AsyncParsableCommand {
             zeader sync move <feed-url> <account>|local
             zeader sync move --all-local <account>
             zeader sync remove [<account>] [--force]
+            zeader sync add folder:<path>
+            zeader sync status folder [--json]
+            zeader sync remove folder
             """,
         discussion: """
             A store holds local feeds (refreshed here) and any number of accounts, each named (--name with \
@@ -62,7 +67,12 @@ struct SyncCommand: AsyncParsableCommand {
             unsubscribe, and pulls categories as tags; it cannot rename feeds, file them in categories or tag items \
             (refused in one line, as Fever's). Its API has no lasting token: the session is kept with the \
             user name and password, to log in again when the session expires (use a TT-RSS app password). \
-            Exit status 1 when the sync failed; what was not pushed stays queued.
+            Exit status 1 when the sync failed; what was not pushed stays queued. \
+            `add folder:PATH` syncs without a server, through a folder the devices share (Syncthing, Dropbox, \
+            git): each device appends its changes (feeds, titles, tags, read, flagged, deleted, smart feeds, \
+            ignore rules) to files of its own under PATH/zeader-sync/ and applies the others'; the later change \
+            wins, a tag stays while one addition of it is unseen by a removal, a deletion is final. Another \
+            device's command or file feed is refused and named by `sync status`. `refresh` syncs the folder too.
             """)
 
     @Argument(help: ArgumentHelp("add, status, login, move or remove; none: sync now.", valueName: "action"))
@@ -119,6 +129,13 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
+        if FolderSyncCommand.names(action: action, argument: apiURL) {
+            guard user == nil, service == nil, passwordCommand == nil, !force, !upload, !detach, !acceptRemovals else {
+                throw ValidationError("a sync folder takes no --user, --service, --password-command or other flag")
+            }
+            if json && action != "status" { throw ValidationError("--json goes with sync status") }
+            return
+        }
         switch action {
         case nil:
             break
@@ -156,6 +173,10 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if FolderSyncCommand.names(action: action, argument: apiURL) {
+            let opened = try store.openStore(command: "sync", writes: action != "status")
+            return try FolderSyncCommand.run(action: action, argument: apiURL, json: json, store: opened)
+        }
         do {
             // A URL that cannot be the API is refused before a password is asked for.
             let kind = try serviceKind()
@@ -170,6 +191,12 @@ struct SyncCommand: AsyncParsableCommand {
                 : ""
             let config = action == nil ? try ReaderConfig.loadOrExit(command: "sync") : ReaderConfig()
             let opened = try store.openStore(command: "sync", writes: action != "status")
+            // A store that syncs through a folder only: its status, its removal, its sync.
+            if account == nil, action != "add" && action != "login" && action != "move",
+                FolderSyncCommand.isFolderOnly(opened)
+            {
+                return try FolderSyncCommand.run(action: action, argument: nil, json: json, store: opened)
+            }
             let chosen = action == "remove" ? apiURL ?? account : account
             let sync = FeedSync(store: opened, ignoreRules: config.ignoreRules, itemRules: config.itemRules, account: chosen)
             switch action {

@@ -57,6 +57,12 @@ public enum FolderSyncError: Error, Equatable, Sendable {
     case missingFolder(path: String)
     /// A file could not be read or written.
     case file(path: String, reason: String)
+    /// The store has no folder sync (`zeader sync add folder:PATH` sets one up).
+    case notSetUp
+    /// The store syncs through another folder already (remove it first).
+    case alreadySetUp(folder: String)
+    /// An in-memory store (the demo) has no file to keep the state beside.
+    case inMemoryStore
 }
 
 /// What a reading of the folder has seen of each file, so the next reading reads only the

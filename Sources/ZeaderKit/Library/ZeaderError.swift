@@ -96,6 +96,8 @@ public enum ZeaderError: Error, Sendable, Equatable {
     case cancelled
     /// A feed setting (`zeader set`, a urls-file line) that cannot be used.
     case feedSetting(FeedSettingsError)
+    /// Folder sync: its folder, its files or its set-up (``FolderSyncError``).
+    case folderSync(FolderSyncError)
     /// An error of a kind no operation expects, named by its type: a bug to report.
     case unexpected(type: String, detail: String)
 
@@ -135,6 +137,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
         // A --db that names a file which is no SQLite database at all.
         case .store(.notADatabase): return true
         case .sync(let error): return error.isUsageError
+        case .folderSync(let error): return error.isUsageError
         case .password(let problem):
             switch problem {
             case .noTerminal, .noneGiven: return true
@@ -170,6 +173,7 @@ public enum ZeaderError: Error, Sendable, Equatable {
         case let graph as ObjectGraphError: return .store(graph)
         case let sync as SyncError: return .sync(sync)
         case let setting as FeedSettingsError: return .feedSetting(setting)
+        case let folder as FolderSyncError: return .folderSync(folder)
         case let fetch as FetchError: return .feedUnavailable(.fetch(fetch))
         case is CancellationError: return .cancelled
         default: return .unexpected(type: String(reflecting: type(of: error)), detail: String(describing: error))

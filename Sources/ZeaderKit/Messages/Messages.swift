@@ -98,6 +98,7 @@ extension ZeaderError: CustomStringConvertible {
         case .cannotRun(let failure): return failure.description
         case .cancelled: return "cancelled"
         case .feedSetting(let error): return error.description
+        case .folderSync(let error): return error.description
         case .unexpected(let type, let detail): return "unexpected error (\(type)): \(detail)"
         }
     }

@@ -37,7 +37,13 @@ public struct SyncingRefresher: ReaderRefresher {
     public func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
         -> RefreshSummary
     {
-        guard (try? sync.hasAccount()) == true else { return try await feeds.refresh(servers: servers, progress: progress) }
+        guard (try? sync.hasAccount()) == true else {
+            // Before, for the feeds other devices subscribed to; after, for the items just stored.
+            let folder = FolderSyncEngine(store: feeds.store)
+            _ = try? folder.runIfSetUp()
+            defer { _ = try? folder.runIfSetUp() }
+            return try await feeds.refresh(servers: servers, progress: progress)
+        }
         let started = Date()
         // Every account, one after the other; the status line shows the items fetched so far
         // ("Refreshing 250/1000").
