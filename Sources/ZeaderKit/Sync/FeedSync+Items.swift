@@ -107,7 +107,7 @@ extension FeedSync {
             itemRules + ItemRules.stored(in: store.container.store), changingItems: !rulesChangeItemsLater)
         var pulledFirings: [ItemRules.Firing] = []
         // Each feed's folders, which servers list among its items' labels (ItemLabels).
-        let folders = try store.container.store.metadata(forKey: Self.labelsKey).flatMap(SyncLabels.decode) ?? [:]
+        let folders = try store.container.store.metadata(forKey: scope.key(Self.labelsKey)).flatMap(SyncLabels.decode) ?? [:]
         var pulledLabels: [String: [String]] = [:]
         let inserted = try withContext { context in
             // Each feed's items as indexes into `items`: an item is a dozen references, not copied.
