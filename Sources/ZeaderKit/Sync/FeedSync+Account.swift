@@ -214,7 +214,8 @@ extension FeedSync {
     public func removeAccount(force: Bool = false) throws(ZeaderError) -> Int {
         let scope = try self.scope()
         let dropped = try withContext { context in
-            let pending = try SyncQueue.pendingCount(scope, in: context) + Self.pendingItemLabels(scope, in: context, store: store)
+            let pending =
+                try SyncQueue.pendingCount(scope, in: context) + Self.pendingItemLabels(scope, in: context, store: store)
             guard pending == 0 || force else { throw ZeaderError.sync(.unpushedChanges(count: pending)) }
             let synced = try ObjectGraph.Predicate(format: "syncID != nil") && scope.items
             _ = try context.execute(
