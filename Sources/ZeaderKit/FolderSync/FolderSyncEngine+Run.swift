@@ -42,8 +42,12 @@ extension FolderSyncEngine {
     /// ```
     @discardableResult
     public func run(now: Date = Date()) throws(ZeaderError) -> FolderSyncRun {
-        guard var settings = try settings() else { throw .folderSync(.notSetUp) }
+        guard try settings() != nil else { throw .folderSync(.notSetUp) }
         let file = try wrap { () throws(FolderSyncError) in try stateFile() }
+        let lock = try wrap { () throws(FolderSyncError) in try FolderSyncLock.acquire(beside: file.url) }
+        defer { lock.release() }
+        // Read again under the lock: a run that held it may have moved the marks and the token.
+        guard var settings = try settings() else { throw .folderSync(.notSetUp) }
         let folder = try wrap { () throws(FolderSyncError) in
             try SyncFolder(root: URL(fileURLWithPath: settings.folder), device: settings.device)
         }

@@ -192,9 +192,11 @@ extension FeedSync {
         try withContext { context in
             try SyncAccount.findAll(in: context).compactMap { account -> Status? in
                 guard let name = account.name else { return nil }
+                let scope = AccountScope(name: name)
                 return Status(
                     name: name, apiURL: account.apiURL, user: account.user, lastSync: account.lastSync,
-                    pending: try SyncQueue.pendingCount(AccountScope(name: name), in: context),
+                    pending: try SyncQueue.pendingCount(scope, in: context)
+                        + Self.pendingItemLabels(scope, in: context, store: store),
                     service: Self.serviceKind(of: account))
             }
             .sorted { $0.name < $1.name }

@@ -37,11 +37,12 @@ public struct SyncingRefresher: ReaderRefresher {
     public func refresh(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?) async throws(ZeaderError)
         -> RefreshSummary
     {
+        // A folder the store syncs through, beside any accounts: before, for the feeds other
+        // devices subscribed to; after, for the items just stored and the changes made here.
+        let folder = FolderSyncEngine(store: feeds.store)
+        _ = try? folder.runIfSetUp()
+        defer { _ = try? folder.runIfSetUp() }
         guard (try? sync.hasAccount()) == true else {
-            // Before, for the feeds other devices subscribed to; after, for the items just stored.
-            let folder = FolderSyncEngine(store: feeds.store)
-            _ = try? folder.runIfSetUp()
-            defer { _ = try? folder.runIfSetUp() }
             return try await feeds.refresh(servers: servers, progress: progress)
         }
         let started = Date()
