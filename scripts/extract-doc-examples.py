@@ -22,7 +22,7 @@ Conventions (see each target's DocExampleGiven.swift):
 - Model classes the examples share (`Note`, `Folder`, `Server`, `FeedItem`, ...) are declared in
   that file too; an example that declares its own class of the same name shadows it.
 - Imports follow the example: ObjectGraph alone, plus Foundation when it names a Foundation type
-  (where `Predicate` and `SortDescriptor` are ambiguous: write `OGPredicate`/`OGSortDescriptor`),
+  (where `ObjectPredicate` and `ObjectSortDescriptor` are ambiguous: write `ObjectPredicate`/`ObjectSortDescriptor`),
   plus GRDB when it names a GRDB type.
 - A top-level expression followed by a comment showing its value (`DisplayWidth.of("日本語")  // 6`)
   is compiled as `_ = expression`, so that idiom costs no unused-value warning.

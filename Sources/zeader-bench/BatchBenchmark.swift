@@ -23,7 +23,7 @@ func batchBenchmark(count: Int, servers: Int) throws {
         view.undoManager = ContextUndoManager()
         let feeds = try view.fetch(FetchRequest<BenchServer>())
         _ = try view.fetch(
-            FetchRequest<BenchItem>(sortDescriptors: [SortDescriptor("published", ascending: false)], fetchLimit: 50))
+            FetchRequest<BenchItem>(sortDescriptors: [ObjectSortDescriptor("published", ascending: false)], fetchLimit: 50))
         return feeds.reduce(0) { $0 + Int($1.unreadCount) }
     }
     print("Batch update in the view context: \(count) items over \(servers) servers, \(unreadBefore) unread; undo manager on")
@@ -44,7 +44,8 @@ func batchBenchmark(count: Int, servers: Int) throws {
         try view.performAndWait { () throws in
             try view.execute(
                 BatchUpdateRequest(
-                    entityName: "Item", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+                    entityName: "Item", predicate: try ObjectPredicate(format: "read == NO"),
+                    propertiesToUpdate: ["read": .bool(true)])
             ).changedCount
         }
     }
@@ -54,14 +55,14 @@ func batchBenchmark(count: Int, servers: Int) throws {
             if let error = view.undoManager?.lastError { print("undo failed: \(error)") }
         }
         return try view.performAndWait {
-            try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO")))
+            try view.count(for: FetchRequest<BenchItem>(predicate: try ObjectPredicate(format: "read == NO")))
         }
     }
     try step("redo") {
         view.performAndWait { _ = view.redo() }
         return unreadBefore
             - (try view.performAndWait {
-                try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO")))
+                try view.count(for: FetchRequest<BenchItem>(predicate: try ObjectPredicate(format: "read == NO")))
             })
     }
 }
@@ -103,7 +104,7 @@ func countsAreExact(_ container: PersistentContainer) throws -> Bool {
     let view = container.viewContext
     let registered = try view.performAndWait { () throws -> Bool in
         let total = try view.fetch(FetchRequest<BenchServer>()).reduce(Int64(0)) { $0 + $1.unreadCount }
-        return total == Int64(try view.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))))
+        return total == Int64(try view.count(for: FetchRequest<BenchItem>(predicate: try ObjectPredicate(format: "read == NO"))))
     }
     return stored == true && registered
 }

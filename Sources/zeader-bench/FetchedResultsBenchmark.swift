@@ -28,7 +28,8 @@ func fetchedResultsBenchmark(count: Int, changes: Int) throws {
     }
     let view = container.viewContext
     let request = FetchRequest<BenchItem>(
-        predicate: try OGPredicate(format: "read == NO"), sortDescriptors: [OGSortDescriptor("published", ascending: false)],
+        predicate: try ObjectPredicate(format: "read == NO"),
+        sortDescriptors: [ObjectSortDescriptor("published", ascending: false)],
         timeLimit: nil)
     print("FetchedResultsController over \(count) unread items sorted by date, \(changes) changes of each kind")
 

@@ -48,12 +48,12 @@ func readerMarkBenchmark(count: Int, servers: Int) throws {
         }
         let peak = memory().peak
         let exact = try view.performAndWait { () throws -> Bool in
-            let stored = try view.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+            let stored = try view.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
             let perFeed = try FeedEditing.servers(in: view).allSatisfy { server in
                 Int(server.unreadCount)
                     == (try view.count(
                         for: FetchRequest<FeedItem>(
-                            predicate: try Predicate(format: "server == %@ AND read == NO", server.objectID))))
+                            predicate: try ObjectPredicate(format: "server == %@ AND read == NO", server.objectID))))
             }
             return stored == unread && perFeed
         }
@@ -70,7 +70,7 @@ func readerMarkBenchmark(count: Int, servers: Int) throws {
             print("undo: not the step of C")
             return 0
         }
-        return try view.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+        return try view.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
     }
     try step("redo", expectUnread: 0) {
         guard try model.redo() == "Mark All Read" else {

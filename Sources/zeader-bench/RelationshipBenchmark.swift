@@ -90,7 +90,7 @@ func relationshipBenchmark(servers: Int, itemsPerServer: Int) throws {
     print("unread count and total score per server:")
     let ctx = container.newBackgroundContext(name: "dictionaries")
     try ctx.performAndWait { () throws in
-        var request = FetchRequest<BenchItem>(predicate: try OGPredicate(format: "read == NO"))
+        var request = FetchRequest<BenchItem>(predicate: try ObjectPredicate(format: "read == NO"))
         request.propertiesToGroupBy = ["server"]
         request.propertiesToFetch = [.key("server"), .count(as: "unread"), .aggregate(.sum, of: "score", as: "score")]
         let (rows, grouped) = try measure { try ctx.fetchDictionaries(request) }

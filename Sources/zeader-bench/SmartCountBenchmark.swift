@@ -18,9 +18,9 @@ func smartCountsBenchmark(path: String, changes: Int) throws {
     func timed(_ store: ZeaderStore, _ label: String) throws {
         let context = store.container.viewContext
         let began = now()
-        let predicates = try formats.flatMap { format -> [ObjectGraph.Predicate] in
+        let predicates = try formats.flatMap { format -> [ObjectPredicate] in
             let p = try ZeaderModel.itemPredicate(format: format)
-            return [p, p && (try ObjectGraph.Predicate(format: "read == NO"))]
+            return [p, p && (try ObjectPredicate(format: "read == NO"))]
         }
         let kept = try context.performAndWait { () throws in
             try context.keptCounts(
@@ -38,13 +38,13 @@ func smartCountsBenchmark(path: String, changes: Int) throws {
     let context = store.container.viewContext
     try context.performAndWait { () throws in
         let read = try context.fetchObjectIDs(
-            FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "read == YES"), fetchLimit: changes))
+            FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == YES"), fetchLimit: changes))
         try ItemMarking.setRead(read, false, in: context)
     }
     try timed(store, "after \(changes) items marked unread")
     try context.performAndWait { () throws in
         let unread = try context.fetchObjectIDs(
-            FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "read == NO"), fetchLimit: changes))
+            FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"), fetchLimit: changes))
         try ItemMarking.setRead(unread, true, in: context)
     }
     try store.container.store.close()
@@ -57,7 +57,7 @@ func smartCountsBenchmark(path: String, changes: Int) throws {
             let c = store.container.viewContext
             let total = try c.count(for: FetchRequest<FeedItem>(predicate: p))
             let unread = try c.count(
-                for: FetchRequest<FeedItem>(predicate: p && (try ObjectGraph.Predicate(format: "read == NO"))))
+                for: FetchRequest<FeedItem>(predicate: p && (try ObjectPredicate(format: "read == NO"))))
             return "\(total) \(unread)"
         }
     }

@@ -32,17 +32,17 @@ func typedQueryBenchmark(count: Int, queries: Int, rounds: Int) throws {
     }
     print("typed vs format-string fetch: \(count) items, \(queries) fetches of up to 50 rows each, best of \(rounds)")
     func formatFetch(_ q: Int) throws -> Int {
-        let predicate = try OGPredicate(
+        let predicate = try ObjectPredicate(
             format: "read == NO AND score > %@ AND server.title BEGINSWITH %@", Int64(q % 90), "server \(q % 5)")
         let request = FetchRequest<BenchItem>(
-            predicate: predicate, sortDescriptors: [OGSortDescriptor("published", ascending: false)], fetchLimit: 50)
+            predicate: predicate, sortDescriptors: [ObjectSortDescriptor("published", ascending: false)], fetchLimit: 50)
         return try context.fetch(request).count
     }
     func typedFetch(_ q: Int) throws -> Int {
         let score = Int64(q % 90)
         let request = FetchRequest<BenchItem>(
             where: \.read == false && \.score > score && (\BenchItem.server?.title).beginsWith("server \(q % 5)"),
-            sortDescriptors: [OGSortDescriptor(\BenchItem.published, ascending: false)], fetchLimit: 50)
+            sortDescriptors: [ObjectSortDescriptor(\BenchItem.published, ascending: false)], fetchLimit: 50)
         return try context.fetch(request).count
     }
     func best(_ label: String, _ body: (Int) throws -> Int) throws {
@@ -64,7 +64,7 @@ func typedQueryBenchmark(count: Int, queries: Int, rounds: Int) throws {
     let builds = queries * 100
     let (_, parse) = try measure {
         try (0..<builds).reduce(0) {
-            let p = try OGPredicate(format: "read == NO AND score > %@", Int64($1 % 90))
+            let p = try ObjectPredicate(format: "read == NO AND score > %@", Int64($1 % 90))
             return $0 + (p.node == .constant(true) ? 0 : 1)
         }
     }

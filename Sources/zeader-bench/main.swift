@@ -213,9 +213,9 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
                 format: "phases (CPU s): create %.3f, process changes %.3f, save %.3f, reset %.3f",
                 phases.0 - insertStart, phases.1 - phases.0, phases.2 - phases.1, phases.3 - phases.2))
     }
-    let predicate = try Predicate(format: "read == NO AND score >= 0")
+    let predicate = try ObjectPredicate(format: "read == NO AND score >= 0")
     // Every row: the predicate holds for all of them.
-    let allPredicate = try Predicate(format: "score >= 0 AND guid != NULL")
+    let allPredicate = try ObjectPredicate(format: "score >= 0 AND guid != NULL")
     let (ogFetched, ogFetch) = try measure { try fetchAndRead(ctx, predicate, phases: false) }
     let (ogFetchedAll, ogFetchAll) = try measure { try fetchAndRead(ctx, allPredicate, phases: true) }
     let (ogCounted, ogCount) = try measure {
@@ -280,7 +280,7 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
     let (peakBatched, _) = try measure {
         try ctx.performAndWait { () throws -> Double in
             let results = try ctx.fetchBatched(
-                FetchRequest<BenchItem>(sortDescriptors: [SortDescriptor("published")], fetchBatchSize: 500))
+                FetchRequest<BenchItem>(sortDescriptors: [ObjectSortDescriptor("published")], fetchBatchSize: 500))
             var peak = 0.0
             var sum: Int64 = 0
             for (i, item) in results.enumerated() {
@@ -293,7 +293,7 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
     }
     let (peakAll, _) = try measure {
         try ctx.performAndWait { () throws -> Double in
-            let all = try ctx.fetch(FetchRequest<BenchItem>(sortDescriptors: [SortDescriptor("published")]))
+            let all = try ctx.fetch(FetchRequest<BenchItem>(sortDescriptors: [ObjectSortDescriptor("published")]))
             let peak = memory().rss
             _ = all.count
             ctx.reset()
@@ -310,10 +310,10 @@ func objectGraphRound(count: Int) throws -> BenchmarkRound {
 /// Fetches the items matching `predicate` (newest first, then by guid), reads a field of
 /// each, and forgets them: the ObjectGraph side of a fetch row. With `phases` and
 /// BENCH_PHASES set, prints where the time went.
-func fetchAndRead(_ ctx: ManagedObjectContext, _ predicate: ObjectGraph.Predicate, phases: Bool) throws -> Int {
+func fetchAndRead(_ ctx: ManagedObjectContext, _ predicate: ObjectPredicate, phases: Bool) throws -> Int {
     let request = FetchRequest<BenchItem>(
         predicate: predicate,
-        sortDescriptors: [SortDescriptor("published", ascending: false), SortDescriptor("guid")])
+        sortDescriptors: [ObjectSortDescriptor("published", ascending: false), ObjectSortDescriptor("guid")])
     return try ctx.performAndWait { () throws -> Int in
         let t0 = cpuTime()
         var items = try ctx.fetch(request)
@@ -411,7 +411,7 @@ func toggleBenchmark() throws {
         }
         let exact = try ctx.performAndWait { () throws -> Bool in
             server.unreadCount
-                == Int64(try ctx.count(for: FetchRequest<BenchItem>(predicate: try Predicate(format: "read == NO"))))
+                == Int64(try ctx.count(for: FetchRequest<BenchItem>(predicate: try ObjectPredicate(format: "read == NO"))))
         }
         print(
             String(

@@ -169,7 +169,7 @@ final class DocExampleGiven {
     let noteID: ObjectID
     let object: Note
     let entity: Entity
-    let predicate: OGPredicate
+    let predicate: ObjectPredicate
     let controller: FetchedResultsController<Note>
     let batch: [FetchedResultsChange]
     let post: Post
@@ -275,9 +275,9 @@ final class DocExampleGiven {
         noteID = note.objectID
         sheet = context.newChildContext(name: "sheet")
         entity = try model.entity(named: "FeedItem")
-        predicate = try OGPredicate(format: "read == NO")
+        predicate = try ObjectPredicate(format: "read == NO")
         controller = try FetchedResultsController(
-            fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: context)
+            fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: context)
         try controller.performFetch()
         batch = [.insert(noteID, at: ResultIndexPath(section: 0, item: 0))]
 

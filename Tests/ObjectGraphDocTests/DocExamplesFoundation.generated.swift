@@ -165,8 +165,8 @@ func docExample_KeyPathPredicate_KeyPathPredicate() throws {
 
 // Sources/ObjectGraph/Predicate/PredicateArgument.swift
 func docExample_PredicateArgument_PredicateArgument(server: Server) throws {
-    let p = try Predicate(format: "%K IN %@ AND published > %@", "title", ["a", "b"], Date())
-    let q = try Predicate(format: "server == %@ AND author == %@", server.objectID, nil)
+    let p = try ObjectPredicate(format: "%K IN %@ AND published > %@", "title", ["a", "b"], Date())
+    let q = try ObjectPredicate(format: "server == %@ AND author == %@", server.objectID, nil)
     _ = (p, q)
 }
 

@@ -6,7 +6,7 @@ import GRDB
 import ObjectGraph
 
 // Sources/ObjectGraph/Predicate/Predicate+SQL.swift
-func docExample_PredicateSQL_SQLFragment(container: PersistentContainer, model: ManagedObjectModel, entity: Entity, predicate: OGPredicate) throws {
+func docExample_PredicateSQL_SQLFragment(container: PersistentContainer, model: ManagedObjectModel, entity: Entity, predicate: ObjectPredicate) throws {
     let fragment = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
     let pks = try container.store.databaseReader.read { db in
         try Int64.fetchAll(db, sql: "SELECT t0.Z_PK FROM \"FeedItem\" AS t0 WHERE \(fragment.sql)",

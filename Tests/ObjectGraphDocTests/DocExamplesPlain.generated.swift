@@ -172,14 +172,14 @@ func docExample_ManagedObjectContextAsync_refreshAllObjects(context: ManagedObje
 
 // Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift
 func docExample_ManagedObjectContextBatch_execute(context: ManagedObjectContext) throws {
-    let request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    let request = BatchUpdateRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     let marked = try context.execute(request).changedCount
     _ = (request, marked)
 }
 
 // Sources/ObjectGraph/Context/ManagedObjectContext+Batch.swift
 func docExample_ManagedObjectContextBatch_execute_2(context: ManagedObjectContext) throws {
-    let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == YES"))
+    let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == YES"))
     let deleted = try context.execute(request).changedObjectIDs
     _ = (request, deleted)
 }
@@ -483,7 +483,7 @@ func docExample_ManagedObjectFinders_default(container: PersistentContainer) thr
 
 // Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_ManagedObjectFinders(context: ManagedObjectContext) throws {
-    let unread = try FeedItem.count(where: try Predicate(format: "read == NO"), in: context)
+    let unread = try FeedItem.count(where: try ObjectPredicate(format: "read == NO"), in: context)
     _ = unread
 }
 
@@ -501,7 +501,7 @@ func docExample_ManagedObjectFinders_findAll_2() throws {
 
 // Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findAll_3() throws {
-    let unread = try FeedItem.findAll(where: try Predicate(format: "read == NO"), sortedBy: "published", ascending: false)
+    let unread = try FeedItem.findAll(where: try ObjectPredicate(format: "read == NO"), sortedBy: "published", ascending: false)
     _ = unread
 }
 
@@ -531,13 +531,13 @@ func docExample_ManagedObjectFinders_findFirst_2() throws {
 
 // Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_findSingle(server: Server) throws {
-    let server = try Server.findSingle(where: try Predicate(format: "url == %@", "https://example.org/feed"))
+    let server = try Server.findSingle(where: try ObjectPredicate(format: "url == %@", "https://example.org/feed"))
     _ = server
 }
 
 // Sources/ObjectGraph/Convenience/ManagedObject+Finders.swift
 func docExample_ManagedObjectFinders_count() throws {
-    let unread = try FeedItem.count(where: try Predicate(format: "read == NO"))
+    let unread = try FeedItem.count(where: try ObjectPredicate(format: "read == NO"))
     _ = unread
 }
 
@@ -651,7 +651,7 @@ func docExample_ManagedObjectTypedFinders_ManagedObjectFinders(context: ManagedO
 
 // Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
 func docExample_ManagedObjectTypedFinders_fetch(context: ManagedObjectContext, items: [FeedItem]) throws {
-    let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)], in: context)
+    let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [ObjectSortDescriptor(\FeedItem.title)], in: context)
     _ = items
 }
 
@@ -663,7 +663,7 @@ func docExample_ManagedObjectTypedFinders_fetch_2(context: ManagedObjectContext)
 
 // Sources/ObjectGraph/Convenience/ManagedObject+TypedFinders.swift
 func docExample_ManagedObjectTypedFinders_fetchFirst(context: ManagedObjectContext) throws {
-    let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)], in: context)
+    let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [ObjectSortDescriptor(\FeedItem.published)], in: context)
     _ = oldestUnread
 }
 
@@ -732,14 +732,14 @@ func docExample_BatchInsertRequest_subscript() throws {
 
 // Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_BatchUpdateRequest(context: ManagedObjectContext) throws {
-    let markAllRead = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    let markAllRead = BatchUpdateRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     let result = try context.execute(markAllRead)   // result.changedCount items marked read
     _ = (markAllRead, result)
 }
 
 // Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_batchSize(context: ManagedObjectContext) throws {
-    var request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    var request = BatchUpdateRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     request.batchSize = 10_000
     let marked = try context.execute(request).changedCount
     _ = (request, marked)
@@ -762,14 +762,14 @@ func docExample_BatchRequests_init(context: ManagedObjectContext) throws {
 
 // Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_BatchDeleteRequest(context: ManagedObjectContext) throws {
-    let purge = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == YES"))
+    let purge = BatchDeleteRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == YES"))
     let result = try context.execute(purge)   // result.changedObjectIDs were deleted
     _ = (purge, result)
 }
 
 // Sources/ObjectGraph/Fetch/BatchRequests.swift
 func docExample_BatchRequests_init_2(context: ManagedObjectContext) throws {
-    let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "server == nil"))
+    let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "server == nil"))
     try context.execute(request)
     _ = request
 }
@@ -815,40 +815,40 @@ func docExample_DictionaryResults_fetchDictionaries(context: ManagedObjectContex
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
-func docExample_FetchRequest_SortDescriptor() throws {
-    let newestFirst = SortDescriptor("published", ascending: false)
+func docExample_FetchRequest_ObjectSortDescriptor() throws {
+    let newestFirst = ObjectSortDescriptor("published", ascending: false)
     _ = newestFirst
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_list() throws {
-    let order = SortDescriptor.list("displayOrder,title")
+    let order = ObjectSortDescriptor.list("displayOrder,title")
     _ = order
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_relevance() throws {
-    var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, SortDescriptor("published", ascending: false)])
+    var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor("published", ascending: false)])
     request.searchText = "swift linux"
     _ = request
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_relevanceKey() throws {
-    let worstFirst = SortDescriptor(SortDescriptor.relevanceKey, ascending: false)
+    let worstFirst = ObjectSortDescriptor(ObjectSortDescriptor.relevanceKey, ascending: false)
     _ = worstFirst
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_storeOrderKey() throws {
-    let newestFirst = [SortDescriptor("sortDate", ascending: false), SortDescriptor(SortDescriptor.storeOrderKey, ascending: false)]
+    let newestFirst = [ObjectSortDescriptor("sortDate", ascending: false), ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey, ascending: false)]
     _ = newestFirst
 }
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_FetchRequest(context: ManagedObjectContext, items: [FeedItem]) throws {
-    var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"))
-    request.sortDescriptors = [SortDescriptor("published", ascending: false)]
+    var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"))
+    request.sortDescriptors = [ObjectSortDescriptor("published", ascending: false)]
     request.fetchLimit = 50
     let items = try context.fetch(request)
     _ = (request, items)
@@ -862,7 +862,7 @@ func docExample_FetchRequest_fetchBatchSize(context: ManagedObjectContext, items
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_searchText() throws {
-    var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [.relevance])
+    var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [.relevance])
     request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     _ = request
 }
@@ -870,7 +870,7 @@ func docExample_FetchRequest_searchText() throws {
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_searchWindow() throws {
     let text = "swift"
-    var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "title ==[cd] %@", text))
+    var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "title ==[cd] %@", text))
     request.searchText = text
     request.searchWindow = 2_000
     _ = (text, request)
@@ -948,7 +948,7 @@ func docExample_FetchedResultsChange_FetchedResultsSection(controller: FetchedRe
 // Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_FetchedResultsController(viewContext: ManagedObjectContext, controller: FetchedResultsController<Note>) throws {
     let controller = try FetchedResultsController(
-        fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: viewContext)
+        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: viewContext)
     try controller.performFetch()
     print(controller.numberOfObjects(inSection: 0), controller.object(at: ResultIndexPath(section: 0, item: 0)))
     _ = controller
@@ -957,7 +957,7 @@ func docExample_FetchedResultsController_FetchedResultsController(viewContext: M
 // Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_init(viewContext: ManagedObjectContext) throws {
     let byFolder = try FetchedResultsController(
-        fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("folder.name"), OGSortDescriptor("title")]),
+        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("folder.name"), ObjectSortDescriptor("title")]),
         context: viewContext, sectionNameKeyPath: "folder.name")
     _ = byFolder
 }
@@ -1044,7 +1044,7 @@ func docExample_FullTextSearch_matches() throws {
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_fetch(context: ManagedObjectContext) throws {
-    let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+    let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
     _ = unread
 }
 
@@ -1056,13 +1056,13 @@ func docExample_ManagedObjectContextFetch_fetchObjectIDs(context: ManagedObjectC
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_count(context: ManagedObjectContext) throws {
-    let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+    let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
     _ = unreadCount
 }
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_queryPlan(context: ManagedObjectContext, plan: MigrationPlan) throws {
-    let unread = try Predicate(format: "read == NO")
+    let unread = try ObjectPredicate(format: "read == NO")
     let plan = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: unread, fetchLimit: 50))
     if plan.contains(where: { $0.contains("TEMP B-TREE") }) { print("sorts without an index") }
     _ = (unread, plan)
@@ -1099,7 +1099,7 @@ func docExample_ManagedObjectContextValues_init(id: ObjectID) throws {
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift
 func docExample_ManagedObjectContextValues_fetchValues(context: ManagedObjectContext) throws {
-    let old = try context.fetchValues(FetchRequest<FeedItem>(predicate: try Predicate(format: "read == YES")), keys: ["guid"])
+    let old = try context.fetchValues(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == YES")), keys: ["guid"])
     let guids = old.map { $0.values[0] }
     _ = (old, guids)
 }
@@ -1376,7 +1376,7 @@ func docExample_FullTextIndexDescription_init() throws {
 // Sources/ObjectGraph/Model/IndexDescription.swift
 func docExample_IndexDescription_IndexDescription(item: FeedItem) throws {
     var item = EntityDescription("Item", attributes: [.bool("flagged", defaultValue: false), .date("sortDate")])
-    item.partialIndexes = [try IndexDescription(["sortDate"], where: Predicate(format: "flagged == YES"))]
+    item.partialIndexes = [try IndexDescription(["sortDate"], where: ObjectPredicate(format: "flagged == YES"))]
     _ = item
 }
 
@@ -1530,13 +1530,13 @@ func docExample_ObjectID_init(model: ManagedObjectModel, id: ObjectID) throws {
 
 // Sources/ObjectGraph/Model/Predicate+KeyPaths.swift
 func docExample_PredicateKeyPaths_referencedKeyPaths() throws {
-    let keyPaths = try Predicate(format: "read == NO AND server.title != nil").referencedKeyPaths   // ["read", "server.title"]
+    let keyPaths = try ObjectPredicate(format: "read == NO AND server.title != nil").referencedKeyPaths   // ["read", "server.title"]
     _ = keyPaths
 }
 
 // Sources/ObjectGraph/Model/Predicate+KeyPaths.swift
 func docExample_PredicateKeyPaths_replacingKeyPaths() throws {
-    let moved = try Predicate(format: "content CONTAINS 'x'").replacingKeyPaths { $0 == "content" ? "body.content" : $0 }
+    let moved = try ObjectPredicate(format: "content CONTAINS 'x'").replacingKeyPaths { $0 == "content" ? "body.content" : $0 }
     _ = moved
 }
 
@@ -1653,13 +1653,13 @@ func docExample_KeyPathNames_ManagedPropertyKeys() throws {
 // Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
 func docExample_KeyPathPredicate_predicate() throws {
     let p: KeyPathPredicate<FeedItem> = \.read == false
-    let sameTree = try Predicate(format: "read == NO") == p.predicate   // true
+    let sameTree = try ObjectPredicate(format: "read == NO") == p.predicate   // true
     _ = (p, sameTree)
 }
 
 // Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
 func docExample_KeyPathPredicate_init() throws {
-    let p = KeyPathPredicate<FeedItem>(try Predicate(format: "title MATCHES %@", "S.*")) && \.read == false
+    let p = KeyPathPredicate<FeedItem>(try ObjectPredicate(format: "title MATCHES %@", "S.*")) && \.read == false
     _ = p
 }
 
@@ -1690,19 +1690,19 @@ func docExample_KeyPathPredicate_StringValueConvertible() throws {
 
 // Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
 func docExample_KeyPathPredicate_init_2() throws {
-    let newestFirst = SortDescriptor(\FeedItem.published, ascending: false)
+    let newestFirst = ObjectSortDescriptor(\FeedItem.published, ascending: false)
     _ = newestFirst
 }
 
 // Sources/ObjectGraph/Predicate/KeyPathPredicate.swift
 func docExample_KeyPathPredicate_init_3() throws {
-    let request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [SortDescriptor(\FeedItem.published)])
+    let request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [ObjectSortDescriptor(\FeedItem.published)])
     _ = request
 }
 
 // Sources/ObjectGraph/Predicate/ManagedObject+Predicate.swift
 func docExample_ManagedObjectPredicate_predicateObjectID(server: Server, items: [FeedItem]) throws {
-    let p = try Predicate(format: "server == %@", server.objectID)
+    let p = try ObjectPredicate(format: "server == %@", server.objectID)
     let mine = try items.filter { try p.evaluate(with: $0) }
     _ = (p, mine)
 }
@@ -1734,36 +1734,36 @@ func docExample_PredicateEvaluation_PredicateKeyValue(server: Server, items: [Fe
 
 // Sources/ObjectGraph/Predicate/Predicate+Evaluation.swift
 func docExample_PredicateEvaluation_evaluate(items: [FeedItem]) throws {
-    let unread = try Predicate(format: "read == NO")
+    let unread = try ObjectPredicate(format: "read == NO")
     let matches = try items.filter { try unread.evaluate(with: $0) }
     _ = (unread, matches)
 }
 
 // Sources/ObjectGraph/Predicate/Predicate+Format.swift
 func docExample_PredicateFormat_predicateFormat() throws {
-    let p = try Predicate(format: "read = no && title contains[cd] 'swift'")
+    let p = try ObjectPredicate(format: "read = no && title contains[cd] 'swift'")
     print(p.predicateFormat)   // read == NO AND title CONTAINS[cd] "swift"
     _ = p
 }
 
 // Sources/ObjectGraph/Predicate/Predicate+Parsing.swift
 func docExample_PredicateParsing_init() throws {
-    let p = try Predicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
-    let q = try Predicate(format: "%K BETWEEN %@", "rank", [1, 5])
+    let p = try ObjectPredicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
+    let q = try ObjectPredicate(format: "%K BETWEEN %@", "rank", [1, 5])
     _ = (p, q)
 }
 
 // Sources/ObjectGraph/Predicate/Predicate+Parsing.swift
 func docExample_PredicateParsing_init_2() throws {
     let args: [(any PredicateArgument)?] = ["title", "Swift"]
-    let p = try Predicate(format: "%K ==[c] %@", argumentArray: args)
+    let p = try ObjectPredicate(format: "%K ==[c] %@", argumentArray: args)
     _ = (args, p)
 }
 
 // Sources/ObjectGraph/Predicate/Predicate+SQL.swift
 func docExample_PredicateSQL_sqlExpression(model: ManagedObjectModel, entity: Entity) throws {
     let entity = try model.entity(named: "FeedItem")
-    let clause = try Predicate(format: "server.title == %@", "Swift").sqlExpression(for: entity, in: model, alias: "t0")
+    let clause = try ObjectPredicate(format: "server.title == %@", "Swift").sqlExpression(for: entity, in: model, alias: "t0")
     // clause.sql: ((SELECT t0_1."title" FROM "Server" AS t0_1 WHERE t0_1."Z_PK" = t0."server") IS ?)
     _ = (entity, clause)
 }
@@ -1771,83 +1771,83 @@ func docExample_PredicateSQL_sqlExpression(model: ManagedObjectModel, entity: En
 // Sources/ObjectGraph/Predicate/Predicate+SQL.swift
 func docExample_PredicateSQL_sqlKeyPathExpression(model: ManagedObjectModel, entity: Entity) throws {
     let entity = try model.entity(named: "FeedItem")
-    let order = try Predicate.sqlKeyPathExpression("server.title", for: entity, in: model, alias: "t0")
+    let order = try ObjectPredicate.sqlKeyPathExpression("server.title", for: entity, in: model, alias: "t0")
     let sql = "SELECT t0.Z_PK FROM \"FeedItem\" AS t0 ORDER BY \(order)"
     _ = (entity, order, sql)
 }
 
 // Sources/ObjectGraph/Predicate/Predicate+Validation.swift
 func docExample_PredicateValidation_validate(model: ManagedObjectModel) throws {
-    let p = try Predicate(format: "ANY feedItems.title CONTAINS[cd] %@", "swift")
+    let p = try ObjectPredicate(format: "ANY feedItems.title CONTAINS[cd] %@", "swift")
     try p.validate(for: model.entity(named: "Server"), in: model)
     _ = p
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
-func docExample_Predicate_Predicate() throws {
-    let unreadSwift = try Predicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
-    let busy = Predicate.comparison("feedItems.@count", .greaterThan, 3) && !.comparison("title", .equalTo, nil)
+func docExample_Predicate_ObjectPredicate() throws {
+    let unreadSwift = try ObjectPredicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
+    let busy = ObjectPredicate.comparison("feedItems.@count", .greaterThan, 3) && !.comparison("title", .equalTo, nil)
     _ = (unreadSwift, busy)
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
-func docExample_Predicate_Node(predicate: OGPredicate) throws {
+func docExample_Predicate_Node(predicate: ObjectPredicate) throws {
     if case .and(let parts) = predicate.node { print(parts.count) }
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_init() throws {
-    let p = Predicate(.constant(true))   // same as Predicate.true
+    let p = ObjectPredicate(.constant(true))   // same as ObjectPredicate.true
     _ = p
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_Limits(format: String) throws {
-    if format.unicodeScalars.count > Predicate.Limits.formatLength { print("too long") }
+    if format.unicodeScalars.count > ObjectPredicate.Limits.formatLength { print("too long") }
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_and() throws {
-    let p = Predicate.and([.comparison("read", .equalTo, false), .comparison("title", .notEqualTo, nil)])
+    let p = ObjectPredicate.and([.comparison("read", .equalTo, false), .comparison("title", .notEqualTo, nil)])
     _ = p
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_or() throws {
-    let p = Predicate.or([.comparison("rank", .lessThan, 1), .comparison("rank", .greaterThan, 9)])
+    let p = ObjectPredicate.or([.comparison("rank", .lessThan, 1), .comparison("rank", .greaterThan, 9)])
     _ = p
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_not() throws {
-    let unread = Predicate.not(.comparison("read", .equalTo, true))
+    let unread = ObjectPredicate.not(.comparison("read", .equalTo, true))
     _ = unread
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_comparison() throws {
-    let p = Predicate.comparison("title", .contains, "swift", options: [.caseInsensitive, .diacriticInsensitive])
-    let q = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
+    let p = ObjectPredicate.comparison("title", .contains, "swift", options: [.caseInsensitive, .diacriticInsensitive])
+    let q = ObjectPredicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
     _ = (p, q)
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_comparison_2() throws {
-    let p = Predicate.comparison("rank", .between, values: [1, 5])
-    let q = Predicate.comparison("title", .in, values: ["a", "b"], options: .caseInsensitive)
+    let p = ObjectPredicate.comparison("rank", .between, values: [1, 5])
+    let q = ObjectPredicate.comparison("title", .in, values: ["a", "b"], options: .caseInsensitive)
     _ = (p, q)
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_comparison_3() throws {
-    let p = Predicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
+    let p = ObjectPredicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
     _ = p
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_PredicateComparison() throws {
     let c = PredicateComparison(left: .keyPath("read"), op: .equalTo, right: .constant(false))
-    let p = Predicate(.comparison(c))
+    let p = ObjectPredicate(.comparison(c))
     _ = (c, p)
 }
 
@@ -1866,13 +1866,13 @@ func docExample_Predicate_PredicateExpression() throws {
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_ComparisonOperator() throws {
-    let p = Predicate.comparison("title", .beginsWith, "Swift")
+    let p = ObjectPredicate.comparison("title", .beginsWith, "Swift")
     _ = p
 }
 
 // Sources/ObjectGraph/Predicate/Predicate.swift
 func docExample_Predicate_ComparisonModifier() throws {
-    let anyUnread = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
+    let anyUnread = ObjectPredicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
     _ = anyUnread
 }
 
@@ -1883,7 +1883,7 @@ func docExample_Predicate_ComparisonOptions() throws {
 }
 
 // Sources/ObjectGraph/Predicate/PredicateSemantics.swift
-func docExample_PredicateSemantics_PredicateEvaluationError(object: Note, predicate: OGPredicate) throws {
+func docExample_PredicateSemantics_PredicateEvaluationError(object: Note, predicate: ObjectPredicate) throws {
     do { _ = try predicate.evaluate(with: object) }
     catch let e as PredicateEvaluationError { print(e.message) }
 }
@@ -1954,7 +1954,7 @@ func docExample_ForeignDatabase_forEachRow(id: ObjectID, cache: ForeignDatabase)
 
 // Sources/ObjectGraph/Store/KeptCounts.swift
 func docExample_KeptCounts_keptCounts(context: ManagedObjectContext) throws {
-    let unread = try Predicate(format: "read == NO AND title CONTAINS[cd] 'swift'")
+    let unread = try ObjectPredicate(format: "read == NO AND title CONTAINS[cd] 'swift'")
     let kept = try context.keptCounts(of: "FeedItem", matching: [unread])
     print(try kept.counts[0].get())
     _ = (unread, kept)
@@ -2042,18 +2042,6 @@ func docExample_PersistentStore_checkpoint(store: PersistentStore, context: Mana
 func docExample_ObjectGraphError_ObjectGraphError(context: ManagedObjectContext) throws {
     do { try context.save() }
     catch { print(error) }   // an ObjectGraphError: "FeedItem.guid: uniqueness violated …"
-}
-
-// Sources/ObjectGraph/Support/UnambiguousNames.swift
-func docExample_UnambiguousNames_OGPredicate() throws {
-    let unread = try OGPredicate(format: "read == NO")
-    _ = unread
-}
-
-// Sources/ObjectGraph/Support/UnambiguousNames.swift
-func docExample_UnambiguousNames_OGSortDescriptor() throws {
-    let newestFirst = OGSortDescriptor("published", ascending: false)
-    _ = newestFirst
 }
 
 // Sources/ObjectGraph/Undo/ContextUndoManager.swift
@@ -2199,7 +2187,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "DictionaryResults_FetchedProperty", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_FetchedProperty() }),
     DocExample(id: "DictionaryResults_FetchedDictionary", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_FetchedDictionary(context: given.context) }),
     DocExample(id: "DictionaryResults_fetchDictionaries", origin: "Sources/ObjectGraph/Fetch/DictionaryResults.swift", run: { given in try docExample_DictionaryResults_fetchDictionaries(context: given.context) }),
-    DocExample(id: "FetchRequest_SortDescriptor", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_SortDescriptor() }),
+    DocExample(id: "FetchRequest_ObjectSortDescriptor", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_ObjectSortDescriptor() }),
     DocExample(id: "FetchRequest_list", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_list() }),
     DocExample(id: "FetchRequest_relevance", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relevance() }),
     DocExample(id: "FetchRequest_relevanceKey", origin: "Sources/ObjectGraph/Fetch/FetchRequest.swift", run: { given in try docExample_FetchRequest_relevanceKey() }),
@@ -2331,7 +2319,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "PredicateSQL_sqlExpression", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift", run: { given in try docExample_PredicateSQL_sqlExpression(model: given.model, entity: given.entity) }),
     DocExample(id: "PredicateSQL_sqlKeyPathExpression", origin: "Sources/ObjectGraph/Predicate/Predicate+SQL.swift", run: { given in try docExample_PredicateSQL_sqlKeyPathExpression(model: given.model, entity: given.entity) }),
     DocExample(id: "PredicateValidation_validate", origin: "Sources/ObjectGraph/Predicate/Predicate+Validation.swift", run: { given in try docExample_PredicateValidation_validate(model: given.model) }),
-    DocExample(id: "Predicate_Predicate", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_Predicate() }),
+    DocExample(id: "Predicate_ObjectPredicate", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_ObjectPredicate() }),
     DocExample(id: "Predicate_Node", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_Node(predicate: given.predicate) }),
     DocExample(id: "Predicate_init", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_init() }),
     DocExample(id: "Predicate_Limits", origin: "Sources/ObjectGraph/Predicate/Predicate.swift", run: { given in try docExample_Predicate_Limits(format: given.format) }),
@@ -2372,8 +2360,6 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "PersistentStore_integrityCheck", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_integrityCheck(store: given.store) }),
     DocExample(id: "PersistentStore_checkpoint", origin: "Sources/ObjectGraph/Store/PersistentStore.swift", run: { given in try docExample_PersistentStore_checkpoint(store: given.store, context: given.context) }),
     DocExample(id: "ObjectGraphError_ObjectGraphError", origin: "Sources/ObjectGraph/Support/ObjectGraphError.swift", run: { given in try docExample_ObjectGraphError_ObjectGraphError(context: given.context) }),
-    DocExample(id: "UnambiguousNames_OGPredicate", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift", run: { given in try docExample_UnambiguousNames_OGPredicate() }),
-    DocExample(id: "UnambiguousNames_OGSortDescriptor", origin: "Sources/ObjectGraph/Support/UnambiguousNames.swift", run: { given in try docExample_UnambiguousNames_OGSortDescriptor() }),
     DocExample(id: "ContextUndoManager_ContextUndoManager", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift", run: { given in try docExample_ContextUndoManager_ContextUndoManager(context: given.context, item: given.item, items: given.items) }),
     DocExample(id: "ContextUndoManager_lastError", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift", run: { given in try docExample_ContextUndoManager_lastError(context: given.context) }),
     DocExample(id: "ContextUndoManager_undo", origin: "Sources/ObjectGraph/Undo/ContextUndoManager.swift", run: { given in try docExample_ContextUndoManager_undo(context: given.context) }),

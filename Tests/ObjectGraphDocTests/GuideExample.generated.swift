@@ -39,7 +39,7 @@ func objectGraphGuideExample() async throws {
     }
     try context.performAndWait {
         let unread = try FetchedResultsController(
-            fetchRequest: FetchRequest<Memo>(where: \.read == false, sortDescriptors: [SortDescriptor(\Memo.title)]),
+            fetchRequest: FetchRequest<Memo>(where: \.read == false, sortDescriptors: [ObjectSortDescriptor(\Memo.title)]),
             context: context)
         try unread.performFetch()
         let sheet = context.newChildContext()          // discard it by dropping it
@@ -108,7 +108,7 @@ func objectGraphGuideExample() async throws {
         let busy = try Topic.fetch(where: \.memos.count > 0 && (\Topic.memos).any(\.read) == false, in: context)
         let request = FetchRequest<Memo>(
             where: (\Memo.title).in(["Tea", "Café au lait"]) || !(\.read == true),
-            sortDescriptors: [SortDescriptor(\Memo.title, ascending: false)])
+            sortDescriptors: [ObjectSortDescriptor(\Memo.title, ascending: false)])
         print(unread.count, inInbox, cafe.count, busy.count, try context.fetch(request).count)   // 0 1 1 0 1
         print(request.predicate!.predicateFormat)   // title IN {"Tea", "Café au lait"} OR NOT read == YES
     }
@@ -124,7 +124,7 @@ func objectGraphGuideExample() async throws {
     }
     print(laterTitle ?? "")                           // Written in the background
     let liveMemos = try FetchedResultsController(
-        fetchRequest: FetchRequest<Memo>(sortDescriptors: [OGSortDescriptor("title")]), context: context)
+        fetchRequest: FetchRequest<Memo>(sortDescriptors: [ObjectSortDescriptor("title")]), context: context)
     let memoSnapshots = try await context.perform {
         try liveMemos.performFetch()
         return liveMemos.snapshots()

@@ -196,7 +196,7 @@ class MacroItem: ManagedObject {
             #expect(milk.scratch == nil)
             #expect(milk.isExpanded == false)
             #expect(milk.summary == "Milk (1)")
-            let found = try context.fetch(FetchRequest<MacroTask>(predicate: try OGPredicate(format: "legacy_code == 7")))
+            let found = try context.fetch(FetchRequest<MacroTask>(predicate: try ObjectPredicate(format: "legacy_code == 7")))
             #expect(found.map(\.title) == ["Milk"])
             // The rule from @Attribute(.validated(…)) and the constraint from @Attribute(.unique).
             context.insert(MacroTask.self).title = ""

@@ -57,7 +57,7 @@ import Testing
         let context = container.viewContext
         try context.performAndWait { () throws in
             let notes = try context.fetch(
-                FetchRequest<ManagedObject>(entityName: "Note", sortDescriptors: [SortDescriptor("title")]))
+                FetchRequest<ManagedObject>(entityName: "Note", sortDescriptors: [ObjectSortDescriptor("title")]))
             #expect(notes.count == 6)
             for (n, note) in notes.enumerated() {
                 let text = try note.object(forKey: "text")

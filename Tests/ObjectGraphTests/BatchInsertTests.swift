@@ -152,7 +152,7 @@ import Testing
         let view = container.viewContext
         let controller = try view.performAndWait { () throws in
             let controller = try FetchedResultsController(
-                fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: view)
+                fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: view)
             try controller.performFetch()
             return controller
         }

@@ -55,7 +55,8 @@ import Testing
         try ctx.performAndWait { () throws in
             for folder in try ctx.fetch(FetchRequest<Folder>()) {
                 let unread = try ctx.count(
-                    for: FetchRequest<Note>(predicate: try Predicate(format: "folder.name == %@ AND read == NO", folder.name)))
+                    for: FetchRequest<Note>(
+                        predicate: try ObjectPredicate(format: "folder.name == %@ AND read == NO", folder.name)))
                 #expect(
                     folder.unreadCount == Int64(unread), "\(step): \(folder.name) in the view context",
                     sourceLocation: sourceLocation)
@@ -65,7 +66,8 @@ import Testing
 
     func unreadCount(_ ctx: ManagedObjectContext, _ name: String) throws -> Int64 {
         try ctx.performAndWait { () throws in
-            try ctx.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == %@", name))).first?.unreadCount ?? -1
+            try ctx.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == %@", name))).first?.unreadCount
+                ?? -1
         }
     }
 
@@ -81,14 +83,14 @@ import Testing
         }
         defer { token.cancel() }
         let (registeredNote, folderA) = try ctx.performAndWait { () throws in
-            let note = try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 0'"))).first!
-            let folder = try ctx.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'A'"))).first!
+            let note = try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 0'"))).first!
+            let folder = try ctx.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == 'A'"))).first!
             return (note, folder)
         }
         let result = try ctx.performAndWait { () throws in
             try ctx.execute(
                 BatchUpdateRequest(
-                    entityName: "Note", predicate: try Predicate(format: "folder.name == 'A'"),
+                    entityName: "Note", predicate: try ObjectPredicate(format: "folder.name == 'A'"),
                     propertiesToUpdate: ["read": .bool(true)]))
         }
         // Only the rows whose value changed: the read note of A is not counted.
@@ -110,7 +112,7 @@ import Testing
         let ctx = container.viewContext
         ctx.performAndWait { ctx.undoManager = ContextUndoManager() }
         let note = try ctx.performAndWait { () throws in
-            try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 4'"))).first!
+            try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 4'"))).first!
         }
         _ = try ctx.performAndWait { () throws in
             try ctx.execute(
@@ -130,7 +132,7 @@ import Testing
         try expectCountsExact(container, "after undo")
         // The note that was read before keeps its value through undo.
         let readNotes = try ctx.performAndWait { () throws in
-            try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "read == YES"))).compactMap(\.title)
+            try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "read == YES"))).compactMap(\.title)
         }
         #expect(readNotes == ["note 3"])
         ctx.performAndWait {
@@ -158,14 +160,15 @@ import Testing
             #expect(ctx.registeredObjects.isEmpty)
             let result = try ctx.execute(
                 BatchUpdateRequest(
-                    entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+                    entityName: "Note", predicate: try ObjectPredicate(format: "read == NO"),
+                    propertiesToUpdate: ["read": .bool(true)])
             )
             #expect(result.changedCount == 5)
             #expect(ctx.undo())
             // A batch that changes nothing announces nothing.
             try ctx.execute(
                 BatchUpdateRequest(
-                    entityName: "Note", predicate: try Predicate(format: "title == 'none'"),
+                    entityName: "Note", predicate: try ObjectPredicate(format: "title == 'none'"),
                     propertiesToUpdate: ["read": .bool(true)]))
         }
         #expect(merges.values == ["true 0", "true 0"])
@@ -184,7 +187,7 @@ import Testing
         }
         defer { token.cancel() }
         var request = BatchUpdateRequest(
-            entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+            entityName: "Note", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
         request.batchSize = 2
         request.resultType = .count
         let result = try ctx.performAndWait { () throws in try ctx.execute(request) }
@@ -205,7 +208,7 @@ import Testing
         }
         request.resultType = .objectIDs
         request.batchSize = 3
-        request.predicate = try Predicate(format: "read == NO AND folder.name == 'A'")
+        request.predicate = try ObjectPredicate(format: "read == NO AND folder.name == 'A'")
         let byIDs = try ctx.performAndWait { () throws in try ctx.execute(request) }
         #expect(byIDs.changedCount == 4 && Set(byIDs.changedObjectIDs).count == 4)
         #expect(try unreadCount(ctx, "A") == 0)
@@ -223,7 +226,7 @@ import Testing
         let token = container.bus.observeDidSave { _ in saves.add("save") }
         defer { token.cancel() }
         var request = BatchUpdateRequest(
-            entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+            entityName: "Note", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
         request.batchSize = 2
         request.resultType = .count
         let result = try ctx.performAndWait { () throws in try ctx.execute(request) }
@@ -243,7 +246,7 @@ import Testing
         let container = try makeContainer(.memory, directory: directory)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            let note = try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 0'"))).first!
+            let note = try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 0'"))).first!
             note.title = "edited"
             try ctx.execute(BatchUpdateRequest(entityName: "Note", propertiesToUpdate: ["read": .bool(true)]))
             #expect(note.title == "edited")
@@ -262,13 +265,13 @@ import Testing
         let container = try makeContainer(.file, directory: directory)
         let view = container.viewContext
         let note = try view.performAndWait { () throws in
-            try view.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 5'"))).first!
+            try view.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 5'"))).first!
         }
         let background = container.newBackgroundContext()
         _ = try background.performAndWait { () throws in
             try background.execute(
                 BatchUpdateRequest(
-                    entityName: "Note", predicate: try Predicate(format: "folder.name == 'B'"),
+                    entityName: "Note", predicate: try ObjectPredicate(format: "folder.name == 'B'"),
                     propertiesToUpdate: ["read": .bool(true)]))
         }
         // The merge was queued on the view queue before this block.
@@ -287,7 +290,7 @@ import Testing
         ]
         for format in formats {
             try ctx.performAndWait { () throws in
-                let predicate = try Predicate(format: format)
+                let predicate = try ObjectPredicate(format: format)
                 let expected = Set(
                     try ctx.fetch(FetchRequest<Note>()).filter { try predicate.evaluate(with: $0) }.map(\.objectID))
                 let result = try ctx.execute(
@@ -307,12 +310,15 @@ import Testing
             ctx.undoManager = ContextUndoManager()
             let none = try ctx.execute(
                 BatchUpdateRequest(
-                    entityName: "Note", predicate: try Predicate(format: "read == YES"), propertiesToUpdate: ["read": .bool(true)]
+                    entityName: "Note", predicate: try ObjectPredicate(format: "read == YES"),
+                    propertiesToUpdate: ["read": .bool(true)]
                 ))
             #expect(none.changedCount == 0)
             #expect(
-                try ctx.execute(BatchDeleteRequest(entityName: "Note", predicate: try Predicate(format: "title == 'absent'")))
-                    .changedCount == 0)
+                try ctx.execute(
+                    BatchDeleteRequest(entityName: "Note", predicate: try ObjectPredicate(format: "title == 'absent'"))
+                )
+                .changedCount == 0)
             #expect(ctx.undoManager?.canUndo == false)
         }
     }
@@ -349,12 +355,12 @@ import Testing
         let ctx = container.viewContext
         ctx.performAndWait { ctx.undoManager = ContextUndoManager() }
         let note = try ctx.performAndWait { () throws in
-            try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 0'"))).first!
+            try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 0'"))).first!
         }
         let result = try ctx.performAndWait { () throws in
             try ctx.execute(
                 BatchDeleteRequest(
-                    entityName: "Note", predicate: try Predicate(format: "title IN {'note 0', 'note 3', 'note 4'}")))
+                    entityName: "Note", predicate: try ObjectPredicate(format: "title IN {'note 0', 'note 3', 'note 4'}")))
         }
         #expect(result.changedCount == 3)
         ctx.performAndWait { #expect(note.managedObjectContext == nil) }
@@ -380,7 +386,7 @@ import Testing
         ctx.performAndWait { ctx.undoManager = ContextUndoManager() }
         // Cascade: a folder's notes go with it, and come back with it.
         try ctx.performAndWait { () throws in
-            try ctx.execute(BatchDeleteRequest(entityName: "Folder", predicate: try Predicate(format: "name == 'A'")))
+            try ctx.execute(BatchDeleteRequest(entityName: "Folder", predicate: try ObjectPredicate(format: "name == 'A'")))
             #expect(try ctx.count(for: FetchRequest<Note>()) == 2)
             #expect(ctx.undo())
             #expect(try ctx.count(for: FetchRequest<Note>()) == 6)
@@ -416,7 +422,7 @@ import Testing
         // Another context inserts an unread note meanwhile: undo must not touch it.
         let background = container.newBackgroundContext()
         try background.performAndWait { () throws in
-            let folder = try background.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'B'"))).first!
+            let folder = try background.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == 'B'"))).first!
             let note = background.insert(Note.self)
             note.title = "late"
             note.folder = folder

@@ -54,7 +54,7 @@ import Testing
             // Primary keys follow insertion order.
             let keys = (kept + [late]).map { $0.objectID.primaryKey ?? -1 }
             #expect(keys == keys.sorted() && Set(keys).count == keys.count && !keys.contains(-1))
-            let fetched = try ctx.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("title")]))
+            let fetched = try ctx.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]))
             #expect(fetched.count == kept.count + 1)
             #expect(fetched.allSatisfy { f in (kept + [late]).contains { $0 === f } })  // uniquing after save
         }
@@ -176,15 +176,16 @@ import Testing
         }
         let other = container.newBackgroundContext()
         try other.performAndWait { () throws in
-            let notes = try other.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("title")]))
-            let b = try #require(try other.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'B'"))).first)
+            let notes = try other.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]))
+            let b = try #require(
+                try other.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == 'B'"))).first)
             notes[1].folder = b
             #expect(notes.map { $0.folder?.name } == ["A", "B", "A"])
             try other.save()
         }
         let check = container.newBackgroundContext()
         try check.performAndWait { () throws in
-            let notes = try check.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("title")]))
+            let notes = try check.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]))
             #expect(notes.map { $0.folder?.name } == ["A", "B", "A"])
         }
     }

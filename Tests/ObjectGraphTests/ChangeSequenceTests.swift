@@ -66,7 +66,7 @@ import Testing
         let container = try TestModel.container()
         let view = container.viewContext
         let controller = try FetchedResultsController(
-            fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: view)
+            fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: view)
         let snapshots = try await view.perform {
             try controller.performFetch()
             return controller.snapshots()

@@ -26,7 +26,7 @@ import Testing
     func storedTitles(_ container: PersistentContainer) throws -> [String] {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait { () throws in
-            try reader.fetch(FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")])).compactMap(\.title)
+            try reader.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")])).compactMap(\.title)
         }
     }
 
@@ -46,7 +46,7 @@ import Testing
             #expect(!sheet.hasChanges)
             #expect(view.hasChanges)
             #expect(
-                try view.fetch(FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")])).map(\.title) == [
+                try view.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")])).map(\.title) == [
                     "three", "two", "uno",
                 ])
             #expect(try storedTitles(container) == ["one", "two"])
@@ -89,7 +89,8 @@ import Testing
             (try view.existingObject(with: oneID) as! Note).read = true
             let sheet = view.newChildContext()
             let unread = try sheet.fetch(
-                FetchRequest<Note>(predicate: try OGPredicate(format: "read == NO"), sortDescriptors: [OGSortDescriptor("title")])
+                FetchRequest<Note>(
+                    predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [ObjectSortDescriptor("title")])
             )
             #expect(unread.map(\.title) == ["fresh", "two"])
             #expect(try sheet.count(for: FetchRequest<Note>()) == 3)
@@ -114,7 +115,7 @@ import Testing
         try view.performAndWait { () throws in
             view.undoManager = ContextUndoManager()
             let controller = try FetchedResultsController(
-                fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: view)
+                fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: view)
             try controller.performFetch()
             let mirror = ResultsMirror(controller)
             controller.delegate = mirror

@@ -31,7 +31,7 @@ import Testing
             #expect(notes.count == 1)
             #expect(notes[0].title == "Hello")
             #expect(notes[0].folder?.name == "Inbox")
-            let again = try other.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'Hello'")))
+            let again = try other.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'Hello'")))
             #expect(again[0] === notes[0])
         }
     }
@@ -194,7 +194,7 @@ import Testing
             try ctx.save()
             let other = container.newBackgroundContext()
             try other.performAndWait { () throws in
-                let people = try other.fetch(FetchRequest<Person>(sortDescriptors: [SortDescriptor("name")]))
+                let people = try other.fetch(FetchRequest<Person>(sortDescriptors: [ObjectSortDescriptor("name")]))
                 #expect(people[0].profile == nil)
                 #expect(people[1].profile != nil)
             }

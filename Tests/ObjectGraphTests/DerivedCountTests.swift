@@ -11,7 +11,8 @@ import Testing
         try context.performAndWait { () throws in
             for folder in try context.fetch(FetchRequest<Folder>()) {
                 let unread = try context.count(
-                    for: FetchRequest<Note>(predicate: try Predicate(format: "folder.name == %@ AND read == NO", folder.name)))
+                    for: FetchRequest<Note>(
+                        predicate: try ObjectPredicate(format: "folder.name == %@ AND read == NO", folder.name)))
                 #expect(folder.unreadCount == Int64(unread), "\(step): \(context.name ?? "") folder \(folder.name)")
                 if folder.unreadCount != Int64(unread) { throw CancellationError() }
             }
@@ -91,7 +92,7 @@ import Testing
             let op = Int.random(in: 0..<100, using: &rng)
             var description = "seed \(seed) step \(step) \(context.name!) op \(op)"
             try context.performAndWait { () throws in
-                let folders = try context.fetch(FetchRequest<Folder>(sortDescriptors: [SortDescriptor("name")]))
+                let folders = try context.fetch(FetchRequest<Folder>(sortDescriptors: [ObjectSortDescriptor("name")]))
                 let notes = try context.fetch(FetchRequest<Note>())
                 switch op {
                 case 0..<25:

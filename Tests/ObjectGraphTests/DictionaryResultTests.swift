@@ -33,17 +33,18 @@ import Testing
             #expect(rows.map { $0["dated"] } == [.integer(0), .integer(0)])
 
             // Unsaved changes count: a new note in B, note 0 deleted, note 1 marked 5.
-            let b = try #require(try ctx.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'B'"))).first)
+            let b = try #require(try ctx.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == 'B'"))).first)
             let extra = ctx.insert(Note.self)
             extra.title = "extra"
             extra.rating = 3
             extra.folder = b
             let notes = try ctx.fetch(
                 FetchRequest<Note>(
-                    predicate: try Predicate(format: "title BEGINSWITH 'note'"), sortDescriptors: [SortDescriptor("title")]))
+                    predicate: try ObjectPredicate(format: "title BEGINSWITH 'note'"),
+                    sortDescriptors: [ObjectSortDescriptor("title")]))
             ctx.delete(notes[0])
             notes[1].rating = 5
-            request.sortDescriptors = [SortDescriptor("n", ascending: false)]
+            request.sortDescriptors = [ObjectSortDescriptor("n", ascending: false)]
             let changed = try ctx.fetchDictionaries(request)
             #expect(changed.map { $0["folder"] } == [.string("A"), .string("B")])
             #expect(changed.map { $0["n"] } == [.integer(5), .integer(5)])
@@ -57,11 +58,11 @@ import Testing
         let container = try populated()
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            var request = FetchRequest<Note>(predicate: try Predicate(format: "read == YES"))
+            var request = FetchRequest<Note>(predicate: try ObjectPredicate(format: "read == YES"))
             request.propertiesToGroupBy = ["folder", "read"]
             request.propertiesToFetch = [.key("folder"), .key("read"), .count(as: "n")]
             let rows = try ctx.fetchDictionaries(request)
-            let folders = try ctx.fetch(FetchRequest<Folder>(sortDescriptors: [SortDescriptor("name")]))
+            let folders = try ctx.fetch(FetchRequest<Folder>(sortDescriptors: [ObjectSortDescriptor("name")]))
             #expect(rows.map { $0.objectIDs["folder"] } == folders.map(\.objectID))
             #expect(rows.map { $0["n"] } == [.integer(3), .integer(2)])
             #expect(rows.allSatisfy { $0["read"] == .bool(true) })
@@ -86,7 +87,7 @@ import Testing
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             var request = FetchRequest<Note>(
-                sortDescriptors: [SortDescriptor("rating", ascending: false), SortDescriptor("title")], fetchLimit: 3)
+                sortDescriptors: [ObjectSortDescriptor("rating", ascending: false), ObjectSortDescriptor("title")], fetchLimit: 3)
             request.propertiesToFetch = [.key("title"), .key("folder.name", as: "folder")]
             #expect(
                 try ctx.fetchDictionaries(request).map { [$0["title"], $0["folder"]] } == [
@@ -98,7 +99,7 @@ import Testing
             request.fetchOffset = 1
             #expect(try ctx.fetchDictionaries(request).map { $0["rating"] } == [.double(1), .double(0)])
             // Every stored attribute by default.
-            var all = FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 3'"))
+            var all = FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 3'"))
             all.propertiesToFetch = []
             let row = try #require(try ctx.fetchDictionaries(all).first)
             #expect(Set(row.values.keys) == ["title", "body", "read", "rating", "created", "blob"])
@@ -121,7 +122,7 @@ import Testing
             request.propertiesToFetch = [.key("read"), .aggregate(.sum, of: "folder", as: "s")]
             #expect(throws: ObjectGraphError.self) { try ctx.fetchDictionaries(request) }
             request.propertiesToFetch = [.key("read")]
-            request.sortDescriptors = [SortDescriptor("title")]
+            request.sortDescriptors = [ObjectSortDescriptor("title")]
             #expect(throws: ObjectGraphError.self) { try ctx.fetchDictionaries(request) }
             var toMany = FetchRequest<Folder>()
             toMany.propertiesToFetch = [.key("notes.title")]
@@ -247,7 +248,8 @@ import Testing
         #expect(try ctx.fetchDictionaries(request) == sorted, "\(context): grouped")
         // Projection in the request's order, with a limit.
         var projection = FetchRequest<Note>(
-            sortDescriptors: [SortDescriptor("rating"), SortDescriptor("title", ascending: false)], fetchLimit: 7, fetchOffset: 2)
+            sortDescriptors: [ObjectSortDescriptor("rating"), ObjectSortDescriptor("title", ascending: false)], fetchLimit: 7,
+            fetchOffset: 2)
         projection.propertiesToFetch = [.key("title"), .key("folder.name", as: "folder"), .key("folder", as: "id")]
         let projected = try ctx.fetch(projection).map { n -> FetchedDictionary in
             var d = FetchedDictionary(

@@ -24,7 +24,7 @@ struct FetchBatchSizeTests {
         let container = try savedNotes(25)
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws in
-            let request = FetchRequest<Note>(sortDescriptors: [SortDescriptor(\Note.title)], fetchBatchSize: 10)
+            let request = FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.title)], fetchBatchSize: 10)
             let notes = try context.fetch(request)
             #expect(notes.count == 25)
             #expect(notes.allSatisfy { $0.isFault })

@@ -10,7 +10,7 @@ import Testing
 /// exactly as a fresh statement, and as the predicate evaluated in memory does.
 @Suite struct FetchStatementCacheTests {
     /// `folder == %@ AND title IN %@`, built in code as a repeated lookup builds it.
-    func lookup(_ titles: [String], in folder: ObjectID) -> Predicate {
+    func lookup(_ titles: [String], in folder: ObjectID) -> ObjectPredicate {
         .comparison(.keyPath("folder"), .equalTo, .object(folder))
             && .comparison(.keyPath("title"), .in, .aggregate(titles.map { .constant(.string($0)) }))
     }
@@ -32,7 +32,7 @@ import Testing
         let container = try TestModel.twoFolders(notes: 400, inA: 200, ratings: 5)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            let folders = try ctx.fetch(FetchRequest<Folder>(sortDescriptors: [SortDescriptor("name")]))
+            let folders = try ctx.fetch(FetchRequest<Folder>(sortDescriptors: [ObjectSortDescriptor("name")]))
             let all = try ctx.fetch(FetchRequest<Note>())
             // 0, 1 and 10,000 values, present and absent, in each folder, twice over so that the
             // second round runs on kept statements.
@@ -65,10 +65,10 @@ import Testing
         let container = try TestModel.twoFolders(notes: 20, inA: 10, ratings: 5)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            let folder = try ctx.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'A'")))[0]
+            let folder = try ctx.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == 'A'")))[0]
             let request = FetchRequest<Note>(
                 predicate: lookup(["note 1"], in: folder.objectID) && .comparison("body", .equalTo, .null),
-                sortDescriptors: [SortDescriptor("created")])
+                sortDescriptors: [ObjectSortDescriptor("created")])
             #expect(try ctx.fetch(request).map(\.title) == ["note 1"])
             let kept = try preparedTexts(container).filter { $0.contains("\"body\" IS NULL") && $0.contains("json_each") }
             #expect(kept.count == 1)
@@ -89,7 +89,7 @@ import Testing
         let container = try TestModel.twoFolders(notes: 4, inA: 4, ratings: 1)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            let folder = try ctx.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == 'A'")))[0]
+            let folder = try ctx.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == 'A'")))[0]
             let tricky = ["quote \" in", "back\\slash", "tab\there", "nul\u{0}inside", "é accent", "line\nbreak", ""]
             // A NUL cannot be stored and compared back through GRDB's string binding (it binds
             // up to the first NUL), so that member is asked for but never stored: it must not

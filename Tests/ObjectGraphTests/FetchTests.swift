@@ -14,8 +14,8 @@ import Testing
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             var r = FetchRequest<Note>(
-                predicate: try Predicate(format: "rating >= 3"),
-                sortDescriptors: [SortDescriptor("rating", ascending: false), SortDescriptor("title")])
+                predicate: try ObjectPredicate(format: "rating >= 3"),
+                sortDescriptors: [ObjectSortDescriptor("rating", ascending: false), ObjectSortDescriptor("title")])
             let all = try ctx.fetch(r)
             #expect(all.map(\.title) == ["note 14", "note 19", "note 4", "note 9", "note 13", "note 18", "note 3", "note 8"])
             r.fetchLimit = 3
@@ -24,10 +24,10 @@ import Testing
             #expect(try ctx.count(for: r) == 3)
             let byFolder = try ctx.fetch(
                 FetchRequest<Note>(
-                    predicate: try Predicate(format: "folder.name == %@ AND read == NO", "B"),
-                    sortDescriptors: [SortDescriptor("folder.name"), SortDescriptor("title")]))
+                    predicate: try ObjectPredicate(format: "folder.name == %@ AND read == NO", "B"),
+                    sortDescriptors: [ObjectSortDescriptor("folder.name"), ObjectSortDescriptor("title")]))
             #expect(byFolder.map(\.title) == ["note 11", "note 13", "note 15", "note 17", "note 19"])
-            let ids = try ctx.fetchObjectIDs(FetchRequest<Note>(predicate: try Predicate(format: "rating == 0")))
+            let ids = try ctx.fetchObjectIDs(FetchRequest<Note>(predicate: try ObjectPredicate(format: "rating == 0")))
             #expect(ids.count == 4)
         }
     }
@@ -37,18 +37,20 @@ import Testing
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             let request = FetchRequest<Note>(
-                predicate: try Predicate(format: "title BEGINSWITH 'note 1'"), sortDescriptors: [SortDescriptor("title")],
+                predicate: try ObjectPredicate(format: "title BEGINSWITH 'note 1'"),
+                sortDescriptors: [ObjectSortDescriptor("title")],
                 fetchLimit: 4)
             let before = try ctx.fetch(request).map(\.title)
             #expect(before == ["note 1", "note 10", "note 11", "note 12"])
             let inserted = ctx.insert(Note.self)
             inserted.title = "note 100"
-            let moved = try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 11'")))[0]
+            let moved = try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 11'")))[0]
             moved.title = "zzz"
-            let gone = try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 1'")))[0]
+            let gone = try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 1'")))[0]
             ctx.delete(gone)
             #expect(try ctx.fetch(request).map(\.title) == ["note 10", "note 100", "note 12", "note 13"])
-            #expect(try ctx.count(for: FetchRequest<Note>(predicate: try Predicate(format: "title BEGINSWITH 'note 1'"))) == 10)
+            #expect(
+                try ctx.count(for: FetchRequest<Note>(predicate: try ObjectPredicate(format: "title BEGINSWITH 'note 1'"))) == 10)
             var excluding = request
             excluding.includesPendingChanges = false
             #expect(try ctx.fetch(excluding).count == 4)
@@ -65,7 +67,8 @@ import Testing
             #expect(try ctx.aggregate(.min, of: "title", for: all) == .string("note 0"))
             #expect(try ctx.aggregate(.max, of: "rating", for: all) == .double(4))
             #expect(
-                try ctx.aggregate(.count, of: "title", for: FetchRequest<Note>(predicate: try Predicate(format: "read == YES")))
+                try ctx.aggregate(
+                    .count, of: "title", for: FetchRequest<Note>(predicate: try ObjectPredicate(format: "read == YES")))
                     == .integer(10))
             let n = ctx.insert(Note.self)
             n.rating = 100
@@ -83,9 +86,9 @@ import Testing
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             #expect(throws: ObjectGraphError.unknownKey(entity: "Note", key: "nope")) {
-                try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "nope == 1")))
+                try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "nope == 1")))
             }
-            #expect(throws: ObjectGraphError.self) { try Predicate(format: "title == ") }
+            #expect(throws: ObjectGraphError.self) { try ObjectPredicate(format: "title == ") }
         }
     }
 
@@ -101,7 +104,7 @@ import Testing
             try ctx.save()
             ctx.reset()
             let results = try ctx.fetchBatched(
-                FetchRequest<Note>(sortDescriptors: [SortDescriptor("rating", ascending: false)], fetchBatchSize: 100))
+                FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("rating", ascending: false)], fetchBatchSize: 100))
             #expect(results.count == 5000)
             var maxLive = 0
             var sum = 0.0

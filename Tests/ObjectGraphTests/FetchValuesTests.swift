@@ -38,8 +38,8 @@ import Testing
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws in
             let request = FetchRequest<Note>(
-                predicate: try Predicate(format: "read == NO AND rating > 1"),
-                sortDescriptors: [SortDescriptor("rating", ascending: false)],
+                predicate: try ObjectPredicate(format: "read == NO AND rating > 1"),
+                sortDescriptors: [ObjectSortDescriptor("rating", ascending: false)],
                 fetchLimit: 2, fetchOffset: 1)
             let rows = try context.fetchValues(request, keys: ["title", "rating"])
             #expect(rows.map(\.values) == [[.string("note 6"), .double(6)], [.string("note 4"), .double(4)]])
@@ -53,7 +53,7 @@ import Testing
         let container = try makeContainer()
         let context = container.viewContext
         try context.performAndWait { () throws in
-            let notes = try context.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("rating")]))
+            let notes = try context.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("rating")]))
             notes[0].title = "renamed"
             notes[2].read = true  // no longer matches
             context.delete(notes[4])
@@ -61,7 +61,7 @@ import Testing
             new.title = "new"
             new.rating = 3.5
             let request = FetchRequest<Note>(
-                predicate: try Predicate(format: "read == NO"), sortDescriptors: [SortDescriptor("rating")])
+                predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [ObjectSortDescriptor("rating")])
             let rows = try context.fetchValues(request, keys: ["title", "rating"])
             #expect(rows.map { $0.values[0] } == [.string("renamed"), .string("new"), .string("note 6"), .string("note 8")])
             #expect(rows == (try expected(request, in: context)))

@@ -87,7 +87,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         try ctx.performAndWait { () throws in
             let controller = try FetchedResultsController(
                 fetchRequest: FetchRequest<Note>(
-                    predicate: try OGPredicate(format: "read == NO"), sortDescriptors: [OGSortDescriptor("title")]),
+                    predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [ObjectSortDescriptor("title")]),
                 context: ctx)
             try controller.performFetch()
             #expect(controller.fetchedObjects.map(\.title) == ["note 1", "note 3", "note 5", "note 7", "note 9"])
@@ -135,7 +135,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         try ctx.performAndWait { () throws in
             let controller = try FetchedResultsController(
                 fetchRequest: FetchRequest<Note>(
-                    sortDescriptors: [OGSortDescriptor("rating", ascending: false), OGSortDescriptor("title")]),
+                    sortDescriptors: [ObjectSortDescriptor("rating", ascending: false), ObjectSortDescriptor("title")]),
                 context: ctx, sectionNameKeyPath: "rating")
             try controller.performFetch()
             #expect(controller.sections.map(\.name) == ["2.0", "1.0", "0.0"])
@@ -176,7 +176,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         let view = container.viewContext
         let (controller, mirror) = try view.performAndWait { () throws in
             let controller = try FetchedResultsController(
-                fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: view)
+                fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: view)
             try controller.performFetch()
             let mirror = ResultsMirror(controller)
             controller.delegate = mirror
@@ -184,7 +184,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         }
         let background = container.newBackgroundContext()
         try background.performAndWait { () throws in
-            let notes = try background.fetch(FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]))
+            let notes = try background.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]))
             notes[0].title = "zzz"
             background.delete(notes[1])
             let n = background.insert(Note.self)
@@ -208,7 +208,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         let (controller, mirror) = try view.performAndWait { () throws in
             let controller = try FetchedResultsController(
                 fetchRequest: FetchRequest<Note>(
-                    predicate: try OGPredicate(format: "read == NO"), sortDescriptors: [OGSortDescriptor("title")]),
+                    predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [ObjectSortDescriptor("title")]),
                 context: view)
             try controller.performFetch()
             let mirror = ResultsMirror(controller)
@@ -220,7 +220,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         let other = try TestModel.container(.file(url))
         try other.viewContext.performAndWait { () throws in
             let ctx = other.viewContext
-            let notes = try ctx.fetch(FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]))
+            let notes = try ctx.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]))
             notes[1].title = "zz"  // note 1, unread: moves to the end
             notes[3].read = true  // note 3 leaves
             notes[0].read = false  // note 0 joins
@@ -240,7 +240,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         let view = container.viewContext
         let controller = try view.performAndWait { () throws in
             let controller = try FetchedResultsController(
-                fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: view)
+                fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: view)
             try controller.performFetch()
             return controller
         }
@@ -265,7 +265,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
             }
             do {
                 _ = try FetchedResultsController(
-                    fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: ctx,
+                    fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: ctx,
                     sectionNameKeyPath: "rating")
                 Issue.record("a section key path that is not the first sort key was accepted")
             } catch {
@@ -276,7 +276,7 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
             }
             #expect(throws: ObjectGraphError.unknownKey(entity: "Note", key: "nope")) {
                 try FetchedResultsController(
-                    fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("nope")]), context: ctx)
+                    fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("nope")]), context: ctx)
             }
         }
     }
@@ -295,10 +295,10 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
             view.undoManager = ContextUndoManager()
             view.mergePolicy = .objectTrumps
             let request = FetchRequest<Note>(
-                predicate: try OGPredicate(format: "read == NO OR rating >= 2"),
+                predicate: try ObjectPredicate(format: "read == NO OR rating >= 2"),
                 sortDescriptors: sectioned
-                    ? [OGSortDescriptor("rating"), OGSortDescriptor("title", ascending: false)]
-                    : [OGSortDescriptor("title"), OGSortDescriptor("rating", ascending: false)])
+                    ? [ObjectSortDescriptor("rating"), ObjectSortDescriptor("title", ascending: false)]
+                    : [ObjectSortDescriptor("title"), ObjectSortDescriptor("rating", ascending: false)])
             let controller = try FetchedResultsController(
                 fetchRequest: request, context: view, sectionNameKeyPath: sectioned ? "rating" : nil)
             try controller.performFetch()

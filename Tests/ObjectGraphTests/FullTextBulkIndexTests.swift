@@ -65,17 +65,18 @@ import Testing
             // connection: the triggers leave the index alone for rows it does not hold.
             try ctx.performAndWait { () throws in
                 let first = try ctx.fetch(
-                    FetchRequest<Article>(predicate: try Predicate(format: "position == 100")))
+                    FetchRequest<Article>(predicate: try ObjectPredicate(format: "position == 100")))
                 first[0].title = "renamed swift piece"
                 let second = try ctx.fetch(
-                    FetchRequest<Article>(predicate: try Predicate(format: "position == 101")))
+                    FetchRequest<Article>(predicate: try ObjectPredicate(format: "position == 101")))
                 ctx.delete(second[0])
                 try ctx.save()
                 try ctx.execute(
                     BatchUpdateRequest(
-                        entityName: "Article", predicate: try Predicate(format: "position == 102"),
+                        entityName: "Article", predicate: try ObjectPredicate(format: "position == 102"),
                         propertiesToUpdate: ["title": .string("batch swift title")]))
-                try ctx.execute(BatchDeleteRequest(entityName: "Article", predicate: try Predicate(format: "position == 103")))
+                try ctx.execute(
+                    BatchDeleteRequest(entityName: "Article", predicate: try ObjectPredicate(format: "position == 103")))
             }
             let other = try DatabaseQueue(path: directory.file("bulk.sqlite").path)
             try other.write { db in

@@ -54,14 +54,14 @@ final class ClipBody: ManagedObject {
 
     func titles(_ ctx: ManagedObjectContext, _ text: String) throws -> [String] {
         try ctx.performAndWait { () throws in
-            var request = FetchRequest<Clip>(sortDescriptors: [ObjectGraph.SortDescriptor("position")])
+            var request = FetchRequest<Clip>(sortDescriptors: [ObjectSortDescriptor("position")])
             request.searchText = text
             return try ctx.fetch(request).compactMap(\.title)
         }
     }
 
     func clip(_ ctx: ManagedObjectContext, _ title: String) throws -> Clip {
-        try ctx.fetch(FetchRequest<Clip>(predicate: try Predicate(format: "title == %@", title))).first!
+        try ctx.fetch(FetchRequest<Clip>(predicate: try ObjectPredicate(format: "title == %@", title))).first!
     }
 
     /// FTS5's own check that the index holds exactly what its content (the view) reads.
@@ -133,7 +133,7 @@ final class ClipBody: ManagedObject {
         try ctx.performAndWait { () throws in
             ctx.delete(try clip(ctx, "Rust news"))
             try ctx.save()
-            try ctx.execute(BatchDeleteRequest(entityName: "Clip", predicate: try Predicate(format: "title == 'No body'")))
+            try ctx.execute(BatchDeleteRequest(entityName: "Clip", predicate: try ObjectPredicate(format: "title == 'No body'")))
         }
         #expect(try titles(ctx, "ferris").isEmpty)
         #expect(try titles(ctx, "gardening").isEmpty)

@@ -55,13 +55,13 @@ final class Article: ManagedObject {
 
     func titles(
         _ ctx: ManagedObjectContext, _ text: String, predicate: String? = nil,
-        sort: [ObjectGraph.SortDescriptor] = [ObjectGraph.SortDescriptor("position")], limit: Int = 0
+        sort: [ObjectSortDescriptor] = [ObjectSortDescriptor("position")], limit: Int = 0
     )
         throws -> [String]
     {
         try ctx.performAndWait { () throws in
             var request = FetchRequest<Article>(
-                predicate: try predicate.map { try Predicate(format: $0) }, sortDescriptors: sort, fetchLimit: limit)
+                predicate: try predicate.map { try ObjectPredicate(format: $0) }, sortDescriptors: sort, fetchLimit: limit)
             request.searchText = text
             return try ctx.fetch(request).compactMap(\.title)
         }
@@ -108,7 +108,7 @@ final class Article: ManagedObject {
         #expect(try titles(ctx, "swift", sort: [.relevance]) == ["t1", "t2", "t0"])
         #expect(
             try titles(
-                ctx, "swift", sort: [ObjectGraph.SortDescriptor(ObjectGraph.SortDescriptor.relevanceKey, ascending: false)]) == [
+                ctx, "swift", sort: [ObjectSortDescriptor(ObjectSortDescriptor.relevanceKey, ascending: false)]) == [
                     "t0", "t2", "t1",
                 ])
         #expect(try titles(ctx, "swift", sort: [.relevance], limit: 1) == ["t1"])
@@ -128,7 +128,7 @@ final class Article: ManagedObject {
             let new = ctx.insert(Article.self)
             new.title = "Swiftly unsaved"
             new.position = 10
-            let edited = try ctx.fetch(FetchRequest<Article>(predicate: try Predicate(format: "position == 1"))).first!
+            let edited = try ctx.fetch(FetchRequest<Article>(predicate: try ObjectPredicate(format: "position == 1"))).first!
             edited.title = "Rust only"
             edited.body = "no more"
         }
@@ -136,7 +136,7 @@ final class Article: ManagedObject {
         // The same queries in memory (every object) and through the index (after saving) agree.
         let queries = ["swift", "café", "ete", "zo", "rust only", "paris", "nothing words", "again lait", "x"]
         let inMemory = try ctx.performAndWait { () throws in
-            let all = try ctx.fetch(FetchRequest<Article>(sortDescriptors: [ObjectGraph.SortDescriptor("position")]))
+            let all = try ctx.fetch(FetchRequest<Article>(sortDescriptors: [ObjectSortDescriptor("position")]))
             return queries.map { q in
                 all.filter { FullTextSearch.matches(q, in: [$0.title, $0.author, $0.body]) }.compactMap(\.title)
             }
@@ -199,14 +199,14 @@ final class Article: ManagedObject {
         #expect(try titles(ctx, "article number 299") == ["Article number 299 about swift5"])
         // Rows a later save inserts, updates and deletes, mixed with batch requests.
         try ctx.performAndWait { () throws in
-            let all = try ctx.fetch(FetchRequest<Article>(sortDescriptors: [ObjectGraph.SortDescriptor("position")]))
+            let all = try ctx.fetch(FetchRequest<Article>(sortDescriptors: [ObjectSortDescriptor("position")]))
             all[0].title = "Renamed kotlin piece"
             ctx.delete(all[1])
             let added = ctx.insert(Article.self)
             added.title = "Added kotlin piece"
             added.position = 1000
             try ctx.save()
-            try ctx.execute(BatchDeleteRequest(entityName: "Article", predicate: try Predicate(format: "position == 2")))
+            try ctx.execute(BatchDeleteRequest(entityName: "Article", predicate: try ObjectPredicate(format: "position == 2")))
         }
         #expect(try titles(ctx, "kotlin") == ["Renamed kotlin piece", "Added kotlin piece"])
         #expect(try titles(ctx, "number 1").count == 110)  // 1, 10-19, 100-199 less the deleted 1
@@ -344,9 +344,9 @@ final class Article: ManagedObject {
         try ctx.performAndWait { () throws in
             try ctx.execute(
                 BatchUpdateRequest(
-                    entityName: "Article", predicate: try Predicate(format: "position == 4"),
+                    entityName: "Article", predicate: try ObjectPredicate(format: "position == 4"),
                     propertiesToUpdate: ["title": .string("Swift everywhere")]))
-            try ctx.execute(BatchDeleteRequest(entityName: "Article", predicate: try Predicate(format: "position == 0")))
+            try ctx.execute(BatchDeleteRequest(entityName: "Article", predicate: try ObjectPredicate(format: "position == 0")))
         }
         #expect(try titles(ctx, "swift") == ["Rust and Swift", "Swift everywhere"])
     }

@@ -247,7 +247,7 @@ func withNewItem<T>(_ body: (ManagedObject, ManagedObjectContext) throws -> T) t
             }
             try context.save()
             var request = FetchRequest<ManagedObject>(entityName: "Item")
-            request.predicate = try Predicate(format: "score >= 10")
+            request.predicate = try ObjectPredicate(format: "score >= 10")
             #expect(try context.count(for: request) == 2)
         }
     }

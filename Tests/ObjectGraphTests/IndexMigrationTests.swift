@@ -64,7 +64,7 @@ import Testing
         let container = try PersistentContainer(model: v2, store: .file(url), migrator: plan)
         let done = try container.viewContext.performAndWait { () throws in
             try container.viewContext.count(
-                for: FetchRequest<ManagedObject>(entityName: "ToDo", predicate: Predicate(format: "done == YES")))
+                for: FetchRequest<ManagedObject>(entityName: "ToDo", predicate: ObjectPredicate(format: "done == YES")))
         }
         #expect(done == 25)
         try container.store.close()

@@ -50,14 +50,14 @@ import Testing
         let threshold = Int64.random(in: 0..<10, using: &rng)
         let read = Bool.random(using: &rng)
         try context.performAndWait { () throws in
-            let byRank = [SortDescriptor("rank"), SortDescriptor("title")]
+            let byRank = [ObjectSortDescriptor("rank"), ObjectSortDescriptor("title")]
             let all = try context.fetch(FetchRequest<InhItem>(sortDescriptors: byRank))
             #expect(try context.count(for: FetchRequest<InhItem>()) == all.count, "\(step): count of items")
             let sum = try context.aggregate(.sum, of: "rank", for: FetchRequest<InhItem>())
             let expectedSum: Value = all.isEmpty ? .null : .integer(all.reduce(0) { $0 + $1.rank })
             #expect(sum == expectedSum, "\(step): sum of ranks \(sum) \(expectedSum)")
             func titles(_ objects: [InhItem]) -> [String] { objects.map { "\($0.title ?? "")#\($0.rank)" } }
-            func check<T: InhItem>(_ type: T.Type, _ name: String, exact: Bool, _ predicate: Predicate?) throws {
+            func check<T: InhItem>(_ type: T.Type, _ name: String, exact: Bool, _ predicate: ObjectPredicate?) throws {
                 var request = FetchRequest<T>(predicate: predicate, sortDescriptors: byRank)
                 request.includesSubentities = !exact
                 let fetched = try context.fetch(request)
@@ -71,8 +71,8 @@ import Testing
                 #expect(try context.count(for: request) == expected.count, "\(step): count of \(name)")
                 if titles(fetched) != titles(expected) { throw CancellationError() }
             }
-            let predicate = try Predicate(format: "rank >= %d AND read == %@", threshold, read)
-            for p in [nil, predicate] as [Predicate?] {
+            let predicate = try ObjectPredicate(format: "rank >= %d AND read == %@", threshold, read)
+            for p in [nil, predicate] as [ObjectPredicate?] {
                 try check(InhArticle.self, "Article", exact: false, p)
                 try check(InhPodcast.self, "Podcast", exact: false, p)
                 try check(InhPodcast.self, "Podcast", exact: true, p)
@@ -114,8 +114,8 @@ import Testing
             let op = Int.random(in: 0..<100, using: &rng)
             var description = "seed \(seed) step \(step) \(context.name!) op \(op)"
             try context.performAndWait { () throws in
-                let shelves = try context.fetch(FetchRequest<InhShelf>(sortDescriptors: [SortDescriptor("name")]))
-                let items = try context.fetch(FetchRequest<InhItem>(sortDescriptors: [SortDescriptor("title")]))
+                let shelves = try context.fetch(FetchRequest<InhShelf>(sortDescriptors: [ObjectSortDescriptor("name")]))
+                let items = try context.fetch(FetchRequest<InhItem>(sortDescriptors: [ObjectSortDescriptor("title")]))
                 switch op {
                 case 0..<22:
                     let kind = Self.kinds.randomElement(using: &rng)!
@@ -148,7 +148,7 @@ import Testing
                     let updated = try context.execute(
                         BatchUpdateRequest(
                             entityName: ["Item", "Podcast", "Article"].randomElement(using: &rng)!,
-                            predicate: try Predicate(format: "shelf == %@", shelf.objectID),
+                            predicate: try ObjectPredicate(format: "shelf == %@", shelf.objectID),
                             propertiesToUpdate: ["read": .bool(Bool.random(using: &rng))]))
                     description += " batch update \(updated.changedCount)"
                 case 60..<75:

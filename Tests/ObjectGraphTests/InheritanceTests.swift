@@ -230,13 +230,13 @@ enum InheritanceModel {
             let ctx = container.newBackgroundContext()
             try ctx.performAndWait { () throws in
                 if warm { _ = try ctx.fetch(FetchRequest<InhShelf>()) }
-                let items = try ctx.fetch(FetchRequest<InhItem>(sortDescriptors: [SortDescriptor("rank")]))
+                let items = try ctx.fetch(FetchRequest<InhItem>(sortDescriptors: [ObjectSortDescriptor("rank")]))
                 #expect(items.map(\.title) == ["a2", "p", "a1", "v"])
                 #expect(items[0] is InhArticle && items[1] is InhPodcast && items[3] is InhVideo)
                 #expect(items.map(\.objectID.entity.name) == ["Article", "Podcast", "Article", "Video"])
                 #expect((items[2] as? InhArticle)?.body == "first")
                 #expect((items[3] as? InhVideo)?.resolution == 1080 && (items[3] as? InhVideo)?.duration == 90)
-                let podcasts = try ctx.fetch(FetchRequest<InhPodcast>(sortDescriptors: [SortDescriptor("duration")]))
+                let podcasts = try ctx.fetch(FetchRequest<InhPodcast>(sortDescriptors: [ObjectSortDescriptor("duration")]))
                 #expect(podcasts.map(\.title) == ["p", "v"])
                 var only = FetchRequest<InhPodcast>()
                 only.includesSubentities = false
@@ -247,13 +247,13 @@ enum InheritanceModel {
                 #expect(try ctx.fetch(FetchRequest<InhVideo>()).map(\.title) == ["v"])
                 // Predicates on inherited keys, on a sub-entity's own key, through relationships.
                 #expect(
-                    try ctx.fetch(FetchRequest<InhItem>(predicate: try Predicate(format: "read == NO AND rank > 2")))
+                    try ctx.fetch(FetchRequest<InhItem>(predicate: try ObjectPredicate(format: "read == NO AND rank > 2")))
                         .compactMap(\.title).sorted() == ["a1", "v"])
                 #expect(
-                    try ctx.fetch(FetchRequest<InhPodcast>(predicate: try Predicate(format: "duration > 70"))).map(\.title)
+                    try ctx.fetch(FetchRequest<InhPodcast>(predicate: try ObjectPredicate(format: "duration > 70"))).map(\.title)
                         == ["v"])
                 #expect(
-                    try ctx.count(for: FetchRequest<InhItem>(predicate: try Predicate(format: "shelf.name == 'S'"))) == 4)
+                    try ctx.count(for: FetchRequest<InhItem>(predicate: try ObjectPredicate(format: "shelf.name == 'S'"))) == 4)
                 #expect(try ctx.aggregate(.sum, of: "rank", for: FetchRequest<InhItem>()) == .integer(10))
                 #expect(try ctx.aggregate(.max, of: "duration", for: FetchRequest<InhPodcast>()) == .double(90))
                 #expect(
@@ -262,7 +262,7 @@ enum InheritanceModel {
                     ])
                 // An unknown key of the parent (a sub-entity's own) is refused for the parent.
                 #expect(throws: ObjectGraphError.self) {
-                    try ctx.fetch(FetchRequest<InhItem>(predicate: try Predicate(format: "duration > 1")))
+                    try ctx.fetch(FetchRequest<InhItem>(predicate: try ObjectPredicate(format: "duration > 1")))
                 }
             }
         }
@@ -278,10 +278,10 @@ enum InheritanceModel {
             extra.rank = 0
             (items[0] as! InhArticle).rank = 9
             ctx.delete(items[2])
-            let titles = try ctx.fetch(FetchRequest<InhItem>(sortDescriptors: [SortDescriptor("rank")])).compactMap(\.title)
+            let titles = try ctx.fetch(FetchRequest<InhItem>(sortDescriptors: [ObjectSortDescriptor("rank")])).compactMap(\.title)
             #expect(titles == ["unsaved", "a2", "v", "a1"])
             #expect(
-                try ctx.fetch(FetchRequest<InhPodcast>(sortDescriptors: [SortDescriptor("rank")])).map(\.title) == [
+                try ctx.fetch(FetchRequest<InhPodcast>(sortDescriptors: [ObjectSortDescriptor("rank")])).map(\.title) == [
                     "unsaved", "v",
                 ])
             var only = FetchRequest<InhPodcast>()
@@ -298,7 +298,7 @@ enum InheritanceModel {
             #expect(fault is InhVideo && fault.isFault)
             #expect((fault as! InhVideo).resolution == 1080)
             #expect(fault.objectID == items[3].objectID)
-            var faults = FetchRequest<InhItem>(sortDescriptors: [SortDescriptor("rank")], fetchBatchSize: 2)
+            var faults = FetchRequest<InhItem>(sortDescriptors: [ObjectSortDescriptor("rank")], fetchBatchSize: 2)
             faults.returnsObjectsAsFaults = true
             let fetched = try other.fetch(faults)
             #expect(fetched.map { String(describing: type(of: $0)) } == ["InhVideo", "InhArticle", "InhVideo", "InhArticle"])
@@ -326,7 +326,7 @@ enum InheritanceModel {
         let other = container.newBackgroundContext()
         try other.performAndWait { () throws in
             let marks = try other.fetch(
-                FetchRequest<InhBookmark>(sortDescriptors: [SortDescriptor(SortDescriptor.storeOrderKey)]))
+                FetchRequest<InhBookmark>(sortDescriptors: [ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey)]))
             #expect(marks[0].item is InhVideo && marks[1].item is InhArticle)
             #expect((marks[0].item as? InhVideo)?.resolution == 1080)
             let shelf = try #require(try other.fetch(FetchRequest<InhShelf>()).first)
@@ -335,9 +335,9 @@ enum InheritanceModel {
             let tag = try #require(try other.fetch(FetchRequest<InhTag>()).first)
             #expect(tag.items.compactMap(\.title).sorted() == ["a2", "v"])
             #expect(
-                try other.count(for: FetchRequest<InhItem>(predicate: try Predicate(format: "ANY tags.name == 't'"))) == 2)
+                try other.count(for: FetchRequest<InhItem>(predicate: try ObjectPredicate(format: "ANY tags.name == 't'"))) == 2)
             #expect(
-                try other.count(for: FetchRequest<InhBookmark>(predicate: try Predicate(format: "item.title == 'v'"))) == 1)
+                try other.count(for: FetchRequest<InhBookmark>(predicate: try ObjectPredicate(format: "item.title == 'v'"))) == 1)
             // Prefetching a to-many whose members are of several entities.
             var request = FetchRequest<InhShelf>()
             request.relationshipKeyPathsForPrefetching = ["items"]
@@ -382,7 +382,7 @@ enum InheritanceModel {
         _ = try stocked(container)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            var grouped = FetchRequest<ManagedObject>(entityName: "Item", sortDescriptors: [SortDescriptor("read")])
+            var grouped = FetchRequest<ManagedObject>(entityName: "Item", sortDescriptors: [ObjectSortDescriptor("read")])
             grouped.propertiesToFetch = [.key("read"), .count(as: "n")]
             grouped.propertiesToGroupBy = ["read"]
             let groups = try ctx.fetchDictionaries(grouped)
@@ -399,7 +399,7 @@ enum InheritanceModel {
             #expect(shelf.unreadCount == 1)
             ctx.undoManager = ContextUndoManager()
             let deleted = try ctx.execute(
-                BatchDeleteRequest(entityName: "Item", predicate: try Predicate(format: "rank >= 2")))
+                BatchDeleteRequest(entityName: "Item", predicate: try ObjectPredicate(format: "rank >= 2")))
             #expect(deleted.changedCount == 3)
             #expect(try ctx.fetch(FetchRequest<InhItem>()).compactMap(\.title) == ["a2"])
             #expect(shelf.itemCount == 1)
@@ -424,9 +424,9 @@ enum InheritanceModel {
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             let all = try FetchedResultsController(
-                fetchRequest: FetchRequest<InhItem>(sortDescriptors: [SortDescriptor("rank")]), context: ctx)
+                fetchRequest: FetchRequest<InhItem>(sortDescriptors: [ObjectSortDescriptor("rank")]), context: ctx)
             try all.performFetch()
-            var only = FetchRequest<InhPodcast>(sortDescriptors: [SortDescriptor("rank")])
+            var only = FetchRequest<InhPodcast>(sortDescriptors: [ObjectSortDescriptor("rank")])
             only.includesSubentities = false
             let podcasts = try FetchedResultsController(fetchRequest: only, context: ctx)
             try podcasts.performFetch()
@@ -477,7 +477,7 @@ enum InheritanceModel {
         let parent = container.viewContext
         let child = parent.performAndWait { parent.newChildContext(name: "edit") }
         try child.performAndWait { () throws in
-            let fetched = try child.fetch(FetchRequest<InhPodcast>(sortDescriptors: [SortDescriptor("rank")]))
+            let fetched = try child.fetch(FetchRequest<InhPodcast>(sortDescriptors: [ObjectSortDescriptor("rank")]))
             #expect(fetched.map { String(describing: type(of: $0)) } == ["InhPodcast", "InhVideo"])
             let item = try child.existingObject(
                 with: ObjectID(entity: try child.model.entity(named: "Item"), primaryKey: items[3].objectID.primaryKey!))
@@ -488,7 +488,8 @@ enum InheritanceModel {
             try child.save()
         }
         try parent.performAndWait { () throws in
-            let articles = try parent.fetch(FetchRequest<InhArticle>(predicate: try Predicate(format: "title == 'from child'")))
+            let articles = try parent.fetch(
+                FetchRequest<InhArticle>(predicate: try ObjectPredicate(format: "title == 'from child'")))
             #expect(articles.count == 1 && articles[0].shelf === shelf)
             parent.processPendingChanges()
             #expect(shelf.itemCount == 5)
@@ -602,7 +603,8 @@ enum InheritanceModel {
             todo["text"] = .string("new")
             todo["done"] = .bool(true)
             try ctx.save()
-            let all = try ctx.fetch(FetchRequest<ManagedObject>(entityName: "Note", sortDescriptors: [SortDescriptor("text")]))
+            let all = try ctx.fetch(
+                FetchRequest<ManagedObject>(entityName: "Note", sortDescriptors: [ObjectSortDescriptor("text")]))
             #expect(all.map { $0.entity.name } == ["Todo", "Note"])
             var own = FetchRequest<ManagedObject>(entityName: "Note")
             own.includesSubentities = false
@@ -652,7 +654,8 @@ enum InheritanceModel {
             model: v3, store: .file(url), migrator: try MigrationPlan(versions: [v1, v2, v3]))
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            let items = try ctx.fetch(FetchRequest<InhItem>(sortDescriptors: [SortDescriptor(SortDescriptor.storeOrderKey)]))
+            let items = try ctx.fetch(
+                FetchRequest<InhItem>(sortDescriptors: [ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey)]))
             #expect(items.map { String(describing: type(of: $0)) } == ["InhPodcast", "InhVideo"])
             #expect((items[1] as? InhVideo)?.resolution == 720)
             #expect(try items[1].value(forKey: "codec") == .string("h264"))

@@ -19,7 +19,7 @@ import Testing
     @discardableResult
     func check(_ context: ManagedObjectContext, _ step: String, formats: [String] = formats) throws -> KeptCounts {
         try context.performAndWait { () throws -> KeptCounts in
-            let predicates = try formats.map { try Predicate(format: $0) }
+            let predicates = try formats.map { try ObjectPredicate(format: $0) }
             let kept = try context.keptCounts(of: "Note", matching: predicates)
             for (predicate, result) in zip(predicates, kept.counts) {
                 let fresh = try context.count(for: FetchRequest<Note>(predicate: predicate))
@@ -49,9 +49,9 @@ import Testing
                 n.rating = 2
                 n.folder = a
             }
-            let notes = try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 11'")))
+            let notes = try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 11'")))
             notes[0].read.toggle()
-            ctx.delete(try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 13'")))[0])
+            ctx.delete(try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 13'")))[0])
             try ctx.save()
         }
         kept = try check(ctx, "insert, toggle, delete")
@@ -66,7 +66,8 @@ import Testing
         #expect(kept.fullCounts == 0)
         try ctx.performAndWait { () throws in
             let update = BatchUpdateRequest(
-                entityName: "Note", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+                entityName: "Note", predicate: try ObjectPredicate(format: "read == NO"),
+                propertiesToUpdate: ["read": .bool(true)])
             _ = try ctx.execute(update)
         }
         kept = try check(ctx, "batch update")
@@ -89,7 +90,7 @@ import Testing
             let other = try TestModel.container(.file(url))
             let o = other.viewContext
             try o.performAndWait { () throws in
-                for n in try o.fetch(FetchRequest<Note>(predicate: try Predicate(format: "rating == 2"))) { n.read = false }
+                for n in try o.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "rating == 2"))) { n.read = false }
                 let f = try #require(try Folder.findFirst(byAttribute: "name", value: .string("A"), in: o))
                 o.delete(f)  // cascades to its notes
                 try o.save()
@@ -115,7 +116,7 @@ import Testing
         let ctx = container.viewContext
         try check(ctx, "first")
         try ctx.performAndWait { () throws in
-            for n in try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "rating == 1"))) { n.read.toggle() }
+            for n in try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "rating == 1"))) { n.read.toggle() }
             try ctx.save()
         }
         // Every statement of the next call, on the connection it writes with.
@@ -162,7 +163,7 @@ import Testing
         let formats = ["profile.bio == 'cat'", "ANY pets.name == 'rex'"]
         func checkPeople(_ step: String) throws -> KeptCounts {
             try ctx.performAndWait { () throws -> KeptCounts in
-                let predicates = try formats.map { try Predicate(format: $0) }
+                let predicates = try formats.map { try ObjectPredicate(format: $0) }
                 let kept = try ctx.keptCounts(of: "Person", matching: predicates)
                 for (predicate, result) in zip(predicates, kept.counts) {
                     #expect(try result.get() == ctx.count(for: FetchRequest<Person>(predicate: predicate)), "\(step)")
@@ -179,7 +180,7 @@ import Testing
         }
         #expect(try checkPeople("bios swapped").fullCounts == 1)  // the to-many one is counted each time
         let invalid = try ctx.performAndWait { () throws in
-            try ctx.keptCounts(of: "Person", matching: [try Predicate(format: "nosuchkey == 1")])
+            try ctx.keptCounts(of: "Person", matching: [try ObjectPredicate(format: "nosuchkey == 1")])
         }
         #expect(throws: ObjectGraphError.self) { try invalid.counts[0].get() }
     }
@@ -198,10 +199,11 @@ import Testing
             }
             try ctx.save()
         }
-        let costly = Predicate.comparison("title", .matches, .string("(a|aa)+"))
+        let costly = ObjectPredicate.comparison("title", .matches, .string("(a|aa)+"))
         let kept = try ctx.performAndWait { () throws in
             try ctx.keptCounts(
-                of: "Note", matching: [try Predicate(format: "title BEGINSWITH 'note'"), costly], timeLimit: .milliseconds(500))
+                of: "Note", matching: [try ObjectPredicate(format: "title BEGINSWITH 'note'"), costly],
+                timeLimit: .milliseconds(500))
         }
         #expect(try kept.counts[0].get() == 3)
         #expect {
@@ -227,7 +229,7 @@ import Testing
         do {
             let v1 = try PersistentContainer(model: ToDoModels.v1, store: .file(url))
             let kept = try v1.viewContext.performAndWait { () throws in
-                try v1.viewContext.keptCounts(of: "ToDo", matching: [try Predicate(format: "name BEGINSWITH 'A'")])
+                try v1.viewContext.keptCounts(of: "ToDo", matching: [try ObjectPredicate(format: "name BEGINSWITH 'A'")])
             }
             #expect(try kept.counts[0].get() == 2)
             try v1.store.close()
@@ -239,7 +241,7 @@ import Testing
         }
         #expect(leftOver.isEmpty)
         let kept = try container.viewContext.performAndWait { () throws in
-            try container.viewContext.keptCounts(of: "ToDo", matching: [try Predicate(format: "title BEGINSWITH 'A'")])
+            try container.viewContext.keptCounts(of: "ToDo", matching: [try ObjectPredicate(format: "title BEGINSWITH 'A'")])
         }
         #expect(try kept.counts[0].get() == 2 && kept.fullCounts == 1)
     }

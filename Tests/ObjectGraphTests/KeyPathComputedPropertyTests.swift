@@ -138,7 +138,7 @@ struct KeyPathComputedPropertyTests {
 
     @Test("sorting by a computed property fails the fetch, naming it")
     func sorting() throws {
-        let sort = OGSortDescriptor(\ComputedServer.displayTitle)
+        let sort = ObjectSortDescriptor(\ComputedServer.displayTitle)
         #expect(sort.key == "a computed property changing title")
         let container = try PersistentContainer(model: ComputedModel.model, store: .inMemory)
         let context = container.viewContext
@@ -164,6 +164,6 @@ struct KeyPathComputedPropertyTests {
         #expect(key(\ComputedItem.server?.profile?.name == "x") == "server.profile.name")
         #expect(key(\ComputedItem.server == nil) == "server")
         #expect(key((\ComputedServer.items).any(\.read) == true) == "items.read")
-        #expect(OGSortDescriptor(\ComputedItem.server?.rank).key == "server.rank")
+        #expect(ObjectSortDescriptor(\ComputedItem.server?.rank).key == "server.rank")
     }
 }

@@ -168,7 +168,7 @@ struct KeyPathPredicateDifferentialTests {
     static func check<Root: ManagedObject>(
         _ twin: Twin<Root>, in container: PersistentContainer, label: String
     ) throws {
-        let parsed = try Predicate(format: twin.format, argumentArray: twin.arguments)
+        let parsed = try ObjectPredicate(format: twin.format, argumentArray: twin.arguments)
         #expect(twin.typed.predicate == parsed, "\(label): \(twin.typed) vs \(parsed)")
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws -> Void in

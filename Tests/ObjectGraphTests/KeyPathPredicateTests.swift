@@ -71,7 +71,7 @@ struct KeyPathPredicateTests {
         _ typed: KeyPathPredicate<Root>, _ format: String, _ arguments: (any PredicateArgument)?...,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let parsed = try Predicate(format: format, argumentArray: arguments)
+        let parsed = try ObjectPredicate(format: format, argumentArray: arguments)
         #expect(typed.predicate == parsed, "\(typed) vs \(parsed)", sourceLocation: sourceLocation)
     }
 
@@ -121,12 +121,12 @@ struct KeyPathPredicateTests {
             (\TypedServer.items).any(\.title).contains("s", options: .caseInsensitive), "ANY items.title CONTAINS[c] 's'")
         try expectSame((\TypedServer.items).any(\.server?.profile?.name) == nil, "ANY items.server.profile.name == nil")
         try expectSame(
-            OGSortDescriptor(\TypedItem.server?.title, ascending: false),
-            OGSortDescriptor("server.title", ascending: false))
+            ObjectSortDescriptor(\TypedItem.server?.title, ascending: false),
+            ObjectSortDescriptor("server.title", ascending: false))
     }
 
     func expectSame(
-        _ typed: OGSortDescriptor, _ named: OGSortDescriptor, sourceLocation: SourceLocation = #_sourceLocation
+        _ typed: ObjectSortDescriptor, _ named: ObjectSortDescriptor, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         #expect(typed == named, sourceLocation: sourceLocation)
     }
@@ -185,11 +185,11 @@ struct KeyPathPredicateTests {
             #expect(try TypedItem.count(where: \.server?.title == "S", in: context) == 3)
             #expect(
                 try TypedItem.fetchFirst(
-                    where: \.server == server, sortedBy: [OGSortDescriptor(\TypedItem.count, ascending: false)], in: context)?
+                    where: \.server == server, sortedBy: [ObjectSortDescriptor(\TypedItem.count, ascending: false)], in: context)?
                     .count
                     == 2)
             #expect(try TypedServer.fetch(where: \.items.count == 3, in: context).count == 1)
-            let request = FetchRequest<TypedItem>(where: \.count >= 3, sortDescriptors: [OGSortDescriptor(\TypedItem.title)])
+            let request = FetchRequest<TypedItem>(where: \.count >= 3, sortDescriptors: [ObjectSortDescriptor(\TypedItem.title)])
             #expect(try context.fetch(request).map(\.count) == [3, 4])
         }
     }

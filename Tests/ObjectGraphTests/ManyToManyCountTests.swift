@@ -132,7 +132,7 @@ extension DerivedCountTests {
             let op = Int.random(in: 0..<100, using: &rng)
             var description = "seed \(seed) step \(step) \(context.name!) op \(op)"
             try context.performAndWait { () throws in
-                let labels = try context.fetch(FetchRequest<Label>(sortDescriptors: [OGSortDescriptor("name")]))
+                let labels = try context.fetch(FetchRequest<Label>(sortDescriptors: [ObjectSortDescriptor("name")]))
                 let articles = try context.fetch(FetchRequest<LabeledArticle>())
                 switch op {
                 case 0..<20:
@@ -206,7 +206,7 @@ extension DerivedCountTests {
             try context.save()
             #expect(label.unreadCount == 5)
             _ = try context.execute(
-                BatchDeleteRequest(entityName: "Article", predicate: try Predicate(format: "title IN %@", ["a0", "a1"])))
+                BatchDeleteRequest(entityName: "Article", predicate: try ObjectPredicate(format: "title IN %@", ["a0", "a1"])))
             #expect(label.unreadCount == 3)
         }
         try checkLabelStore(container, "after batch delete")

@@ -44,7 +44,7 @@ import Testing
                 let members = tag.posts.filter { view.posts.contains($0.title) }
                 for post in members { inverse.insert("\(post.title)/\(tag.name)") }
                 if n >= 3 { continue }  // a few fetches per view keep the test quick
-                let predicate = try Predicate(format: "ANY tags == %@", tag.objectID)
+                let predicate = try ObjectPredicate(format: "ANY tags == %@", tag.objectID)
                 let fetched = try context.fetch(FetchRequest<Post>(predicate: predicate)).filter {
                     view.posts.contains($0.title)
                 }
@@ -123,8 +123,8 @@ import Testing
             var savedB = false
             var saved = false
             try context.performAndWait { () throws in
-                let posts = try context.fetch(FetchRequest<Post>(sortDescriptors: [SortDescriptor("title")]))
-                let tags = try context.fetch(FetchRequest<Tag>(sortDescriptors: [SortDescriptor("name")]))
+                let posts = try context.fetch(FetchRequest<Post>(sortDescriptors: [ObjectSortDescriptor("title")]))
+                let tags = try context.fetch(FetchRequest<Tag>(sortDescriptors: [ObjectSortDescriptor("name")]))
                 switch op {
                 case 0..<8:
                     counter += 1

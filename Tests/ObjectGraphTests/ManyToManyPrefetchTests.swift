@@ -36,7 +36,7 @@ import Testing
         let container = try populated()
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            var request = FetchRequest<Post>(sortDescriptors: [OGSortDescriptor("title")])
+            var request = FetchRequest<Post>(sortDescriptors: [ObjectSortDescriptor("title")])
             request.relationshipKeyPathsForPrefetching = ["tags"]
             let posts = try ctx.fetch(request)
             try removeEveryPairBehindTheBack(container)
@@ -54,7 +54,7 @@ import Testing
         let ctx = container.viewContext
         let other = container.newBackgroundContext()
         let posts = try ctx.performAndWait { () throws in
-            let posts = try ctx.fetch(FetchRequest<Post>(sortDescriptors: [OGSortDescriptor("title")]))
+            let posts = try ctx.fetch(FetchRequest<Post>(sortDescriptors: [ObjectSortDescriptor("title")]))
             try ctx.prefetch(["tags"], for: posts)
             #expect(names(posts[2].tags) == ["b"])
             return posts
@@ -63,8 +63,8 @@ import Testing
         // (which, behind the back, has lost the other pairs meanwhile).
         try removeEveryPairBehindTheBack(container)
         try other.performAndWait { () throws in
-            let post = try other.fetch(FetchRequest<Post>(predicate: try OGPredicate(format: "title == 'p2'")))[0]
-            let tag = try other.fetch(FetchRequest<Tag>(predicate: try OGPredicate(format: "name == 'a'")))[0]
+            let post = try other.fetch(FetchRequest<Post>(predicate: try ObjectPredicate(format: "title == 'p2'")))[0]
+            let tag = try other.fetch(FetchRequest<Tag>(predicate: try ObjectPredicate(format: "name == 'a'")))[0]
             try post.add(tag, toRelationship: "tags")
             try other.save()
         }

@@ -136,7 +136,7 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
         // Another context reads the pairs from the store.
         let other = container.newBackgroundContext()
         try other.performAndWait { () throws in
-            let tags = try other.fetch(FetchRequest<Tag>(sortDescriptors: [SortDescriptor("name")]))
+            let tags = try other.fetch(FetchRequest<Tag>(sortDescriptors: [ObjectSortDescriptor("name")]))
             #expect(tags.map { titles($0.posts) } == [["Hello"], []])
         }
     }
@@ -350,7 +350,7 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
             }
             try context.save()
             func fetch(_ format: String, _ args: any PredicateArgument...) throws -> [String] {
-                let predicate = try Predicate(format: format, argumentArray: args.map { $0 })
+                let predicate = try ObjectPredicate(format: format, argumentArray: args.map { $0 })
                 return titles(try context.fetch(FetchRequest<Post>(predicate: predicate)))
             }
             #expect(try fetch("tags.@count == 2") == ["two"])
@@ -359,10 +359,11 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
             #expect(try fetch("NONE tags.name BEGINSWITH 't'") == ["none"])
             #expect(try fetch("ALL tags.name != 't2'") == ["none", "one", "two"])
             #expect(try fetch("ANY tags.name IN %@", ["t1", "t2"]) == ["three", "two"])
-            let tagNames = try context.fetch(FetchRequest<Tag>(predicate: try Predicate(format: "ANY posts.title == 'one'")))
+            let tagNames = try context.fetch(
+                FetchRequest<Tag>(predicate: try ObjectPredicate(format: "ANY posts.title == 'one'")))
             #expect(names(tagNames) == ["t0"])
             // Unsaved membership changes count too (the changed objects are judged in memory).
-            let none = try context.fetch(FetchRequest<Post>(predicate: try Predicate(format: "title == 'none'")))[0]
+            let none = try context.fetch(FetchRequest<Post>(predicate: try ObjectPredicate(format: "title == 'none'")))[0]
             try none.add(tags[2], toRelationship: "tags")
             #expect(try fetch("ANY tags.name == 't2'") == ["none", "three"])
             #expect(try fetch("tags.@count == 1") == ["none", "one"])
@@ -417,7 +418,8 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
             try context.save()
             // Deny: a pinned post is not batch-deleted.
             #expect(throws: ObjectGraphError.deleteDenied(entity: "Post", relationship: "pinnedBy", count: 1)) {
-                try context.execute(BatchDeleteRequest(entityName: "Post", predicate: try Predicate(format: "title == 'P'")))
+                try context.execute(
+                    BatchDeleteRequest(entityName: "Post", predicate: try ObjectPredicate(format: "title == 'P'")))
             }
             // Cascade: the reader takes its pinned post along; the post's pairs go.
             context.undoManager = ContextUndoManager()
@@ -484,7 +486,7 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
         return try context.performAndWait { () throws in
             var result: [String] = []
             var request = FetchRequest<ManagedObject>(entityName: "Post")
-            request.sortDescriptors = [SortDescriptor("title")]
+            request.sortDescriptors = [ObjectSortDescriptor("title")]
             for post in try context.fetch(request) {
                 for tag in try post.objects(forKey: relationship) {
                     result.append("\(string(post["title"]))/\(string(tag["name"]))")
@@ -514,7 +516,7 @@ func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
             let context = container.viewContext
             try context.performAndWait { () throws in
                 var request = FetchRequest<ManagedObject>(entityName: "Post")
-                request.sortDescriptors = [SortDescriptor("title")]
+                request.sortDescriptors = [ObjectSortDescriptor("title")]
                 let posts = try context.fetch(request)
                 let tag = try context.fetch(FetchRequest<ManagedObject>(entityName: "Tag"))[0]
                 for post in posts { try post.add(tag, toRelationship: "tags") }

@@ -64,7 +64,7 @@ func fetchAll(_ container: PersistentContainer, _ entity: String, sortedBy key: 
     let context = container.viewContext
     return try context.performAndWait {
         var request = FetchRequest<ManagedObject>(entityName: entity)
-        request.sortDescriptors = [SortDescriptor(key)]
+        request.sortDescriptors = [ObjectSortDescriptor(key)]
         return try context.fetch(request)
     }
 }

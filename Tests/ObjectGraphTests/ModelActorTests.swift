@@ -27,7 +27,7 @@ actor NoteWriter: ModelActor {
     }
 
     func titles() throws -> [String] {
-        try modelContext.fetch(FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")])).compactMap(\.title)
+        try modelContext.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")])).compactMap(\.title)
     }
 
     /// Whether the actor's code runs on its context's queue.

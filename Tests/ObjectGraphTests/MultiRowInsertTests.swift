@@ -61,7 +61,7 @@ import Testing
         }
         let other = container.newBackgroundContext()
         try other.performAndWait { () throws in
-            let notes = try other.fetch(FetchRequest<Note>(sortDescriptors: [SortDescriptor("rating")]))
+            let notes = try other.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("rating")]))
             #expect(notes.count == count)
             for (i, note) in notes.enumerated() {
                 #expect(note.title == "note \(i)")
@@ -69,7 +69,7 @@ import Testing
                 #expect(note.blob == (i % 7 == 0 ? Data([UInt8(i & 0xFF), 0, 1]) : nil))
                 #expect(note.folder?.name == "F\(i / 400)")
             }
-            let folders = try other.fetch(FetchRequest<Folder>(sortDescriptors: [SortDescriptor("position")]))
+            let folders = try other.fetch(FetchRequest<Folder>(sortDescriptors: [ObjectSortDescriptor("position")]))
             #expect(folders.map(\.name) == ["F0", "F1", "F2"])
             // Unread: i % 3 != 0, per folder of 400, 400, 201 notes.
             let unread = (0..<3).map { f in (f * 400..<min(count, (f + 1) * 400)).filter { $0 % 3 != 0 }.count }

@@ -44,7 +44,7 @@ import Testing
             #expect(titles(list.tasks) == expected)
             context.reset()
             let reread = try #require(
-                try context.fetch(FetchRequest<TodoList>(predicate: try Predicate(format: "name == 'reading'"))).first)
+                try context.fetch(FetchRequest<TodoList>(predicate: try ObjectPredicate(format: "name == 'reading'"))).first)
             #expect(titles(reread.tasks) == expected)
         }
     }

@@ -90,7 +90,7 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
                 #expect(titles(list.tasks) == ["c", "d", "a", "b", "x"] && other.tasks.isEmpty)
                 try list.removeObject(at: 2, fromRelationship: "tasks")
                 let a = try #require(
-                    try context.fetch(FetchRequest<TodoTask>(predicate: try Predicate(format: "title == 'a'"))).first)
+                    try context.fetch(FetchRequest<TodoTask>(predicate: try ObjectPredicate(format: "title == 'a'"))).first)
                 #expect(a.list == nil && titles(list.tasks) == ["c", "d", "b", "x"])
                 try other.insert(a, at: 0, inRelationship: "tasks")
                 list.tasks = [list.tasks[3], list.tasks[0], list.tasks[2]]  // d leaves the list
@@ -105,7 +105,7 @@ func titles(_ tasks: [TodoTask]) -> [String] { tasks.map(\.title) }
         }
         let container = try PersistentContainer(model: TodoModel.model, store: .file(url))
         try container.viewContext.performAndWait { () throws in
-            let lists = try container.viewContext.fetch(FetchRequest<TodoList>(sortDescriptors: [OGSortDescriptor("name")]))
+            let lists = try container.viewContext.fetch(FetchRequest<TodoList>(sortDescriptors: [ObjectSortDescriptor("name")]))
             #expect(titles(lists[0].tasks) == ["x", "c", "b"])
             #expect(titles(lists[1].tasks) == ["a"])
         }

@@ -83,9 +83,9 @@ import Testing
         try fill(container)
         let context = container.viewContext
         try context.performAndWait { () throws in
-            let open = try Predicate(format: "done == NO")
+            let open = try ObjectPredicate(format: "done == NO")
             let request = FetchRequest<ManagedObject>(
-                entityName: "ToDo", predicate: open, sortDescriptors: [SortDescriptor("dueDate")], fetchLimit: 5)
+                entityName: "ToDo", predicate: open, sortDescriptors: [ObjectSortDescriptor("dueDate")], fetchLimit: 5)
             for idsOnly in [false, true] {
                 let steps = try context.queryPlan(for: request, idsOnly: idsOnly)
                 #expect(steps.count == 1 && steps[0].contains("INDEX Z_ToDo_dueDate_where_"), "\(steps)")
@@ -103,8 +103,8 @@ import Testing
             #expect(dates == Array(expected.prefix(5)))
             // The other rows are not in it: a fetch of them cannot use it.
             let done = FetchRequest<ManagedObject>(
-                entityName: "ToDo", predicate: try Predicate(format: "done == YES"),
-                sortDescriptors: [SortDescriptor("dueDate", ascending: false)])
+                entityName: "ToDo", predicate: try ObjectPredicate(format: "done == YES"),
+                sortDescriptors: [ObjectSortDescriptor("dueDate", ascending: false)])
             #expect(!(try context.queryPlan(for: done)).contains { $0.contains("Z_ToDo_dueDate_where_") })
         }
     }
@@ -118,9 +118,10 @@ import Testing
             // A page in the key's order, and a look-up of some keys.
             let requests = [
                 FetchRequest<ManagedObject>(
-                    entityName: "ToDo", predicate: try Predicate(format: "tag != nil AND tag > %@", "t1"),
-                    sortDescriptors: [SortDescriptor("tag")], fetchLimit: 5),
-                FetchRequest<ManagedObject>(entityName: "ToDo", predicate: try Predicate(format: "tag IN %@", ["t1", "t2"])),
+                    entityName: "ToDo", predicate: try ObjectPredicate(format: "tag != nil AND tag > %@", "t1"),
+                    sortDescriptors: [ObjectSortDescriptor("tag")], fetchLimit: 5),
+                FetchRequest<ManagedObject>(
+                    entityName: "ToDo", predicate: try ObjectPredicate(format: "tag IN %@", ["t1", "t2"])),
             ]
             for request in requests {
                 let format = request.predicate.map(String.init(describing:)) ?? ""
@@ -128,20 +129,21 @@ import Testing
                 #expect(steps.contains { $0.contains("INDEX Z_ToDo_tag_where_") }, "\(format): \(steps)")
             }
             let found = try context.count(
-                for: FetchRequest<ManagedObject>(entityName: "ToDo", predicate: try Predicate(format: "tag IN %@", ["t1", "t2"])))
+                for: FetchRequest<ManagedObject>(
+                    entityName: "ToDo", predicate: try ObjectPredicate(format: "tag IN %@", ["t1", "t2"])))
             #expect(found == 11)
         }
     }
 
     @Test func conditionsAnIndexCannotExpressMakeTheModelInvalid() throws {
-        let refused: [(Predicate, String)] = [
-            (try Predicate(format: "list.title == \"x\""), "list.title"),
-            (try Predicate(format: "title == \"x\""), "title"),
+        let refused: [(ObjectPredicate, String)] = [
+            (try ObjectPredicate(format: "list.title == \"x\""), "list.title"),
+            (try ObjectPredicate(format: "title == \"x\""), "title"),
             (.comparison(.keyPath("rank"), .lessThan, .keyPath("done")), "constant"),
-            (try Predicate(format: "tag ==[c] \"x\""), "[c]"),
-            (try Predicate(format: "tag CONTAINS \"x\""), "operator"),
-            (try Predicate(format: "rank IN {1, 2}"), "constant"),
-            (try Predicate(format: "rank > nil"), "nil"),
+            (try ObjectPredicate(format: "tag ==[c] \"x\""), "[c]"),
+            (try ObjectPredicate(format: "tag CONTAINS \"x\""), "operator"),
+            (try ObjectPredicate(format: "rank IN {1, 2}"), "constant"),
+            (try ObjectPredicate(format: "rank > nil"), "nil"),
         ]
         for (condition, words) in refused {
             #expect {
@@ -158,7 +160,7 @@ import Testing
             try Self.model(partial: [IndexDescription([], where: .comparison("done", .equalTo, true))])
         }
         // What it can express: AND, OR, NOT, comparisons of attributes and to-ones with constants.
-        let allowed = try Predicate(
+        let allowed = try ObjectPredicate(
             format: "(done == NO AND rank >= 2) OR NOT (tag != nil) OR list == nil OR dueDate < %@",
             Date(timeIntervalSince1970: 0))
         _ = try Self.model(partial: [IndexDescription(["dueDate"], where: allowed)])
@@ -197,7 +199,7 @@ import Testing
             let container = try PersistentContainer(model: model, store: .file(url), migrator: plan)
             let open = try container.viewContext.performAndWait { () throws in
                 try container.viewContext.count(
-                    for: FetchRequest<ManagedObject>(entityName: "ToDo", predicate: Predicate(format: "done == NO")))
+                    for: FetchRequest<ManagedObject>(entityName: "ToDo", predicate: ObjectPredicate(format: "done == NO")))
             }
             #expect(open == 10)
             try container.store.close()

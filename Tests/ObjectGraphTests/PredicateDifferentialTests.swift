@@ -6,7 +6,7 @@ import Testing
 /// Random predicates over random rows: SQL (with the registered functions) and in-memory
 /// evaluation must select exactly the same objects. Set `PREDICATE_SEED` to replay a run and
 /// `PREDICATE_COUNT` to try more predicates.
-@Suite("Predicate differential (SQL vs memory)")
+@Suite("ObjectPredicate differential (SQL vs memory)")
 struct PredicateDifferentialTests {
     static let strings: [String] = [
         "", "café", "cafe\u{301}", "CAFÉ", "Café", "cafe", "CAFE", "naïve", "NAIVE", "東京", "東", "京都", "😀",
@@ -212,7 +212,7 @@ struct PredicateDifferentialTests {
         return .objectReference(entity: entity, rawValue: Int64.random(in: -2...(count + 2), using: &g))
     }
 
-    static func randomComparison(root: String, _ g: inout PredicateRandomGenerator) -> Predicate {
+    static func randomComparison(root: String, _ g: inout PredicateRandomGenerator) -> ObjectPredicate {
         let path = paths[root]!.randomElement(using: &g)!
         if path.toMany, path.kind.isRelationship, Int.random(in: 0..<4, using: &g) == 0 {
             // `feedItems CONTAINS %@`: collection membership.
@@ -267,7 +267,7 @@ struct PredicateDifferentialTests {
         return .comparison(.keyPath(path.keyPath), op, right, options: options, modifier: modifier)
     }
 
-    static func randomPredicate(root: String, depth: Int, _ g: inout PredicateRandomGenerator) -> Predicate {
+    static func randomPredicate(root: String, depth: Int, _ g: inout PredicateRandomGenerator) -> ObjectPredicate {
         let choice = depth <= 0 ? 0 : Int.random(in: 0..<10, using: &g)
         switch choice {
         case 0...4: return randomComparison(root: root, &g)
@@ -286,7 +286,7 @@ struct PredicateDifferentialTests {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["PREDICATE_SEED"].flatMap { UInt64($0) } ?? 20_261_122
         let count = environment["PREDICATE_COUNT"].flatMap { Int($0) } ?? 3000
-        print("Predicate differential test: seed \(seed), \(count) predicates (PREDICATE_SEED=\(seed) to replay)")
+        print("ObjectPredicate differential test: seed \(seed), \(count) predicates (PREDICATE_SEED=\(seed) to replay)")
         var g = PredicateRandomGenerator(seed: seed)
         let queue = try PredicateTestModel.makeDatabase()
         let dataset = try queue.write { db in try Self.makeDataset(&g, in: db) }
@@ -297,7 +297,7 @@ struct PredicateDifferentialTests {
                 let root = ["Server", "FeedItem", "Profile"][n % 3]
                 let entity = PredicateTestModel.entity(root)
                 let predicate = Self.randomPredicate(root: root, depth: Int.random(in: 0...3, using: &g), &g)
-                let reparsed = try Predicate(format: predicate.predicateFormat)
+                let reparsed = try ObjectPredicate(format: predicate.predicateFormat)
                 if reparsed != predicate {
                     Issue.record("seed \(seed) #\(n): round trip changed \(predicate) into \(reparsed)")
                     failures += 1

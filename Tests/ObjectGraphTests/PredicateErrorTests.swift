@@ -2,12 +2,12 @@ import Foundation
 import ObjectGraph
 import Testing
 
-@Suite("Predicate errors")
+@Suite("ObjectPredicate errors")
 struct PredicateErrorTests {
     /// The position and message of the syntax error `format` raises.
     func syntaxError(_ format: String, _ arguments: [(any PredicateArgument)?] = []) -> (Int, String)? {
         do {
-            let p = try Predicate(format: format, argumentArray: arguments)
+            let p = try ObjectPredicate(format: format, argumentArray: arguments)
             Issue.record("\(format) parsed as \(p)")
         } catch {
             if case .predicateSyntax(let f, let position, let message) = error {
@@ -73,7 +73,7 @@ struct PredicateErrorTests {
 
     func validationError(_ entity: String, _ format: String, _ arguments: (any PredicateArgument)?...) throws -> ObjectGraphError?
     {
-        let predicate = try Predicate(format: format, argumentArray: arguments)
+        let predicate = try ObjectPredicate(format: format, argumentArray: arguments)
         let model = PredicateTestModel.model
         do {
             try predicate.validate(for: PredicateTestModel.entity(entity), in: model)
@@ -163,7 +163,7 @@ struct PredicateErrorTests {
 
     @Test("transient attributes cannot be compiled to SQL but evaluate in memory")
     func transient() throws {
-        let predicate = try Predicate(format: "scratch == 'x'")
+        let predicate = try ObjectPredicate(format: "scratch == 'x'")
         let server = PredicateTestModel.entity("Server")
         try predicate.validate(for: server, in: PredicateTestModel.model)
         #expect(
@@ -183,7 +183,7 @@ struct PredicateErrorTests {
             ("FeedItem", "server.profile == nil"), ("FeedItem", "server != nil"), ("FeedItem", "title == server.title"),
             ("Server", "rank == score"), ("Server", "feedItems.@count BETWEEN {0, 2.5}"),
         ] {
-            try Predicate(format: format).validate(for: PredicateTestModel.entity(entity), in: model)
+            try ObjectPredicate(format: format).validate(for: PredicateTestModel.entity(entity), in: model)
         }
     }
 }

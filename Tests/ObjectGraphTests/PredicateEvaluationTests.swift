@@ -4,7 +4,7 @@ import ObjectGraph
 import Testing
 
 /// Core Data's semantics, checked on a small fixed data set both in memory and through SQL.
-@Suite("Predicate evaluation")
+@Suite("ObjectPredicate evaluation")
 struct PredicateEvaluationTests {
     static let titles: [String?] = [
         "Café", "CAFÉ", "cafe\u{301}", "Cafe\u{301}", "cafe", "Caff", nil, "", "straße", "STRASSE", "東京", "😀 smile",
@@ -58,7 +58,7 @@ struct PredicateEvaluationTests {
 
     /// The primary keys `format` selects, checked to be the same in memory and in SQL.
     func select(_ entity: String, _ format: String, _ arguments: (any PredicateArgument)?...) throws -> [Int64] {
-        let predicate = try Predicate(format: format, argumentArray: arguments)
+        let predicate = try ObjectPredicate(format: format, argumentArray: arguments)
         let objects = entity == "Server" ? servers : items
         let inMemory = Set(try objects.filter { try predicate.evaluate(with: $0) }.map(\.primaryKey))
         let inSQL = try queue.read { db in try sqlMatches(predicate, entity: PredicateTestModel.entity(entity), in: db) }
@@ -72,7 +72,7 @@ struct PredicateEvaluationTests {
     }
 
     func select(_ entity: String, _ format: String, argumentArray: [(any PredicateArgument)?]) throws -> [Int64] {
-        let predicate = try Predicate(format: format, argumentArray: argumentArray)
+        let predicate = try ObjectPredicate(format: format, argumentArray: argumentArray)
         let objects = entity == "Server" ? servers : items
         let inMemory = Set(try objects.filter { try predicate.evaluate(with: $0) }.map(\.primaryKey))
         let inSQL = try queue.read { db in try sqlMatches(predicate, entity: PredicateTestModel.entity(entity), in: db) }
@@ -208,11 +208,11 @@ struct PredicateEvaluationTests {
     @Test("TRUEPREDICATE, FALSEPREDICATE and compound predicates built in code")
     func compounds() throws {
         let objects = servers
-        #expect(try objects.filter { try Predicate.true.evaluate(with: $0) }.count == 3)
-        #expect(try objects.filter { try Predicate.false.evaluate(with: $0) }.isEmpty)
-        let p = Predicate.comparison("rank", .equalTo, 1) || !Predicate.comparison("title", .equalTo, nil)
+        #expect(try objects.filter { try ObjectPredicate.true.evaluate(with: $0) }.count == 3)
+        #expect(try objects.filter { try ObjectPredicate.false.evaluate(with: $0) }.isEmpty)
+        let p = ObjectPredicate.comparison("rank", .equalTo, 1) || !ObjectPredicate.comparison("title", .equalTo, nil)
         #expect(try objects.filter { try p.evaluate(with: $0) }.map(\.primaryKey) == [1, 2])
-        let q = Predicate.and([.comparison("feedItems.read", .equalTo, false, modifier: .any), .true])
+        let q = ObjectPredicate.and([.comparison("feedItems.read", .equalTo, false, modifier: .any), .true])
         #expect(try objects.filter { try q.evaluate(with: $0) }.map(\.primaryKey) == [1])
         #expect(try select("Server", "TRUEPREDICATE AND NOT FALSEPREDICATE") == [1, 2, 3])
     }
@@ -220,12 +220,14 @@ struct PredicateEvaluationTests {
     @Test("in-memory evaluation reports key paths that do not fit the object")
     func evaluationErrors() throws {
         let server = servers[0]
-        #expect(throws: PredicateEvaluationError.self) { try Predicate(format: "feedItems.title == 'x'").evaluate(with: server) }
-        #expect(throws: PredicateEvaluationError.self) { try Predicate(format: "title.length == 1").evaluate(with: server) }
-        #expect(throws: PredicateEvaluationError.self) { try Predicate(format: "feedItems == nil").evaluate(with: server) }
-        #expect(throws: PredicateEvaluationError.self) { try Predicate(format: "title MATCHES '('").evaluate(with: server) }
+        #expect(throws: PredicateEvaluationError.self) {
+            try ObjectPredicate(format: "feedItems.title == 'x'").evaluate(with: server)
+        }
+        #expect(throws: PredicateEvaluationError.self) { try ObjectPredicate(format: "title.length == 1").evaluate(with: server) }
+        #expect(throws: PredicateEvaluationError.self) { try ObjectPredicate(format: "feedItems == nil").evaluate(with: server) }
+        #expect(throws: PredicateEvaluationError.self) { try ObjectPredicate(format: "title MATCHES '('").evaluate(with: server) }
         #expect(throws: ObjectGraphError.unknownKey(entity: "Server", key: "nope")) {
-            try Predicate(format: "nope == 1").evaluate(with: server)
+            try ObjectPredicate(format: "nope == 1").evaluate(with: server)
         }
     }
 }

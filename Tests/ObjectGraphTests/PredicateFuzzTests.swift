@@ -4,7 +4,7 @@ import Testing
 
 /// Mutated formats must either parse (and then round-trip through their description) or fail
 /// with a syntax error whose position lies inside the format; never crash.
-@Suite("Predicate parser fuzzing")
+@Suite("ObjectPredicate parser fuzzing")
 struct PredicateFuzzTests {
     static let corpus = [
         "read == NO AND title CONTAINS[cd] \"swift\"",
@@ -48,10 +48,10 @@ struct PredicateFuzzTests {
 
     func check(_ format: String, parsed: inout Int) {
         do {
-            let predicate = try Predicate(format: format)
+            let predicate = try ObjectPredicate(format: format)
             parsed += 1
             do {
-                let again = try Predicate(format: predicate.description)
+                let again = try ObjectPredicate(format: predicate.description)
                 #expect(again == predicate, "\(format.debugDescription) → \(predicate.description.debugDescription)")
             } catch {
                 Issue.record("description of \(format.debugDescription) does not parse: \(predicate.description) \(error)")
@@ -78,7 +78,7 @@ struct PredicateFuzzTests {
         ])
     func deepNesting(format: String) {
         #expect {
-            try Predicate(format: format)
+            try ObjectPredicate(format: format)
         } throws: { error in
             guard case .predicateSyntax(_, _, let message) = error as? ObjectGraphError else { return false }
             return message.contains("nested more than")
@@ -90,7 +90,7 @@ struct PredicateFuzzTests {
         let format =
             String(repeating: "(", count: 60) + String(repeating: "(NOT ", count: 9) + "a == 1"
             + String(repeating: ")", count: 69)
-        let p = try Predicate(format: format)
-        #expect(try Predicate(format: p.description) == p)
+        let p = try ObjectPredicate(format: format)
+        #expect(try ObjectPredicate(format: p.description) == p)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Hostile sizes: each limit gives one short error naming it (and the position), never a
 /// crash, an SQLite error quoting the whole statement, or an echo of the whole predicate.
-@Suite("Predicate limits")
+@Suite("ObjectPredicate limits")
 struct PredicateLimitTests {
     let model = PredicateTestModel.model
     let item = PredicateTestModel.entity("FeedItem")
@@ -18,7 +18,7 @@ struct PredicateLimitTests {
 
     func syntaxError(_ format: String) -> (position: Int, message: String, description: String)? {
         do {
-            _ = try Predicate(format: format)
+            _ = try ObjectPredicate(format: format)
             return nil
         } catch {
             guard case .predicateSyntax(_, let position, let message) = error else { return nil }
@@ -30,7 +30,7 @@ struct PredicateLimitTests {
 
     @Test("more comparisons than the limit: one short error at the first one too many")
     func tooManyComparisons() throws {
-        let limit = Predicate.Limits.comparisons
+        let limit = ObjectPredicate.Limits.comparisons
         let format = Self.wide(limit + 1)
         let error = try #require(syntaxError(format))
         #expect(error.message.contains("more than \(limit) comparisons"))
@@ -44,19 +44,20 @@ struct PredicateLimitTests {
         let queue = try PredicateTestModel.makeDatabase()
         try queue.write { db in
             for i in 0..<3 { try db.execute(sql: "INSERT INTO \"FeedItem\" (title) VALUES (?)", arguments: ["x\(i * 500)"]) }
-            let and = try Predicate(format: Self.wide(Predicate.Limits.comparisons))
+            let and = try ObjectPredicate(format: Self.wide(ObjectPredicate.Limits.comparisons))
             #expect(try sqlMatches(and, entity: item, in: db).count == 1)  // only "x1000" differs from every x0…x999
-            let or = try Predicate(format: Self.wide(Predicate.Limits.comparisons, separator: " OR "))
+            let or = try ObjectPredicate(format: Self.wide(ObjectPredicate.Limits.comparisons, separator: " OR "))
             #expect(try sqlMatches(or, entity: item, in: db).count == 3)
             // Built in code there is no comparison limit: 20,000 terms still run.
-            let built = Predicate.and((0..<20_000).map { Predicate.comparison("title", .notEqualTo, .string("x\($0)")) })
+            let built = ObjectPredicate.and(
+                (0..<20_000).map { ObjectPredicate.comparison("title", .notEqualTo, .string("x\($0)")) })
             #expect(try sqlMatches(built, entity: item, in: db).isEmpty)
         }
     }
 
     @Test("a format longer than the limit is refused before it is read")
     func formatLength() throws {
-        let limit = Predicate.Limits.formatLength
+        let limit = ObjectPredicate.Limits.formatLength
         let format = "title == \"a\" AND " + String(repeating: " ", count: limit)
         let error = try #require(syntaxError(format))
         #expect(error.position == limit)
@@ -66,7 +67,7 @@ struct PredicateLimitTests {
 
     @Test("string literals longer than the limit name the literal's position")
     func stringLength() throws {
-        let limit = Predicate.Limits.stringLength
+        let limit = ObjectPredicate.Limits.stringLength
         let fits = "title == \"" + String(repeating: "é", count: limit) + "\""
         #expect(syntaxError(fits) == nil)
         let error = try #require(syntaxError("read == NO AND title == \"" + String(repeating: "a", count: limit + 1) + "\""))
@@ -96,15 +97,15 @@ struct PredicateLimitTests {
     // MARK: - Predicates built in code
 
     /// `NOT NOT … comparison`, `levels` deep.
-    static func nested(_ levels: Int) -> Predicate {
-        var p = Predicate.comparison("title", .equalTo, "a")
+    static func nested(_ levels: Int) -> ObjectPredicate {
+        var p = ObjectPredicate.comparison("title", .equalTo, "a")
         for _ in 1..<levels { p = .not(p) }
         return p
     }
 
     @Test("NOT, AND and OR nested past the limit in a format: an error at the construct that crosses it")
     func deepFormats() throws {
-        let limit = Predicate.Limits.predicateDepth
+        let limit = ObjectPredicate.Limits.predicateDepth
         let notChain = String(repeating: "NOT ", count: limit) + "a == 1"
         let error = try #require(syntaxError(notChain))
         #expect(error.position == 0)  // the first NOT makes the eleventh level
@@ -122,32 +123,34 @@ struct PredicateLimitTests {
     func worstWithinLimits() throws {
         let item = PredicateTestModel.entity("FeedItem")
         var path = "server"
-        for hop in 1..<Predicate.Limits.keyPathRelationships { path += hop % 2 == 1 ? ".profile" : ".server" }
-        let leaf = Predicate.comparison(
-            path + (Predicate.Limits.keyPathRelationships % 2 == 1 ? ".title" : ".name"), .contains, "x",
+        for hop in 1..<ObjectPredicate.Limits.keyPathRelationships { path += hop % 2 == 1 ? ".profile" : ".server" }
+        let leaf = ObjectPredicate.comparison(
+            path + (ObjectPredicate.Limits.keyPathRelationships % 2 == 1 ? ".title" : ".name"), .contains, "x",
             options: [.caseInsensitive, .diacriticInsensitive])
         var p = leaf
-        for level in 1..<Predicate.Limits.predicateDepth {
+        for level in 1..<ObjectPredicate.Limits.predicateDepth {
             // 70 siblings, so that the parts are grouped, and the deep one last.
-            let siblings = (0..<70).map { Predicate.comparison("title", .contains, .string("s\($0)"), options: .caseInsensitive) }
-            p = level % 2 == 0 ? Predicate(.and(siblings + [p])) : Predicate(.or(siblings + [p]))
+            let siblings = (0..<70).map {
+                ObjectPredicate.comparison("title", .contains, .string("s\($0)"), options: .caseInsensitive)
+            }
+            p = level % 2 == 0 ? ObjectPredicate(.and(siblings + [p])) : ObjectPredicate(.or(siblings + [p]))
         }
-        #expect(p.depth == Predicate.Limits.predicateDepth)
+        #expect(p.depth == ObjectPredicate.Limits.predicateDepth)
         let queue = try PredicateTestModel.makeDatabase()
         _ = try queue.read { db in try sqlMatches(p, entity: item, in: db) }
         // One more relationship is refused by validation with a short message.
-        let longer = Predicate.comparison(path + ".server.title", .equalTo, "x")
+        let longer = ObjectPredicate.comparison(path + ".server.title", .equalTo, "x")
         #expect {
             try longer.validate(for: item, in: PredicateTestModel.model)
         } throws: { error in
             guard case .invalidPredicate(_, let message) = error as? ObjectGraphError else { return false }
-            return message.contains("crosses more than \(Predicate.Limits.keyPathRelationships) relationships")
+            return message.contains("crosses more than \(ObjectPredicate.Limits.keyPathRelationships) relationships")
         }
     }
 
     @Test("a predicate built in code deeper than the limit is refused by validation, SQL and evaluation alike")
     func deepBuiltPredicates() throws {
-        let limit = Predicate.Limits.predicateDepth
+        let limit = ObjectPredicate.Limits.predicateDepth
         let deep = Self.nested(2_000)
         #expect {
             try deep.sqlExpression(for: item, in: model, alias: "t0")
@@ -158,9 +161,9 @@ struct PredicateLimitTests {
         #expect(throws: PredicateEvaluationError.self) { try deep.evaluate(with: TestObject(item, ["title": "a"])) }
         #expect(deep.description == "<a predicate nested 2000 levels deep>")  // no recursion that deep
         // Alternating AND/OR nests too (each level keeps two parts, so flattening cannot help).
-        var mixed = Predicate.comparison("title", .equalTo, "a")
+        var mixed = ObjectPredicate.comparison("title", .equalTo, "a")
         for i in 0..<(limit + 1) {
-            let other = Predicate.comparison("author", .equalTo, .string("b\(i)"))
+            let other = ObjectPredicate.comparison("author", .equalTo, .string("b\(i)"))
             mixed = i % 2 == 0 ? mixed && other : mixed || other
         }
         #expect(throws: ObjectGraphError.self) { try mixed.validate(for: item, in: model) }
@@ -227,9 +230,9 @@ struct PredicateLimitTests {
         for _ in 0..<300 {
             var budget = 3_000
             let format = Self.randomFormat(&g, budget: &budget, depth: 0)
-            let predicate: Predicate
+            let predicate: ObjectPredicate
             do {
-                predicate = try Predicate(format: format)
+                predicate = try ObjectPredicate(format: format)
             } catch {
                 guard case .predicateSyntax(_, let position, let message) = error else {
                     Issue.record("unexpected error \(error)")
@@ -258,7 +261,7 @@ struct PredicateLimitTests {
 
     @Test("an in-memory MATCHES past the deadline stops with the time-limit error")
     func regexDeadlineInMemory() throws {
-        let p = Predicate.comparison("title", .matches, .string(Self.catastrophicPattern))
+        let p = ObjectPredicate.comparison("title", .matches, .string(Self.catastrophicPattern))
         let object = TestObject(item, ["title": .string(Self.catastrophicSubject)])
         #expect {
             try QueryDeadline(limit: .milliseconds(50)).run { try p.evaluate(with: object) }
@@ -269,15 +272,15 @@ struct PredicateLimitTests {
         // A harmless pattern is unaffected by the same budget.
         #expect(
             try QueryDeadline(limit: .milliseconds(50)).run {
-                try Predicate(format: "title MATCHES 'a+b'").evaluate(with: object)
+                try ObjectPredicate(format: "title MATCHES 'a+b'").evaluate(with: object)
             })
     }
 
     @Test("LIKE and CONTAINS with pathological patterns over long text stop at the deadline")
     func wildcardDeadline() throws {
         let long = TestObject(item, ["title": .string(String(repeating: "a", count: 2_000_000))])
-        let like = Predicate.comparison("title", .like, .string(String(repeating: "*a", count: 2_000) + "*b"))
-        let contains = Predicate.comparison("title", .contains, .string(String(repeating: "a", count: 10_000) + "b"))
+        let like = ObjectPredicate.comparison("title", .like, .string(String(repeating: "*a", count: 2_000) + "*b"))
+        let contains = ObjectPredicate.comparison("title", .contains, .string(String(repeating: "a", count: 10_000) + "b"))
         for p in [like, contains] {
             #expect {
                 try QueryDeadline(limit: .zero).run { try p.evaluate(with: long) }
@@ -290,13 +293,13 @@ struct PredicateLimitTests {
 
     @Test("MATCHES patterns longer than the limit are refused when the predicate is checked")
     func patternLength() throws {
-        let p = Predicate.comparison(
-            "title", .matches, .string(String(repeating: "a", count: Predicate.Limits.patternLength + 1)))
+        let p = ObjectPredicate.comparison(
+            "title", .matches, .string(String(repeating: "a", count: ObjectPredicate.Limits.patternLength + 1)))
         #expect {
             try p.validate(for: item, in: model)
         } throws: { error in
             guard case .invalidPredicate(_, let message) = error as? ObjectGraphError else { return false }
-            return message.contains("more than the limit of \(Predicate.Limits.patternLength)") && message.count < 300
+            return message.contains("more than the limit of \(ObjectPredicate.Limits.patternLength)") && message.count < 300
         }
     }
 
@@ -305,14 +308,14 @@ struct PredicateLimitTests {
     @Test("validation errors abbreviate long collections and strings")
     func shortValidationMessages() throws {
         let values: [String] = (0..<100_000).map { "value-\($0)" }
-        let nested = Predicate.comparison(
+        let nested = ObjectPredicate.comparison(
             .keyPath("title"), .in, .aggregate([.aggregate(values.map { .constant(.string($0)) })]))
         #expect {
             try nested.validate(for: item, in: model)
         } throws: { error in
             (error as? ObjectGraphError)?.description.count ?? .max < 300
         }
-        let mismatch = Predicate.comparison("count", .equalTo, .string(String(repeating: "z", count: 100_000)))
+        let mismatch = ObjectPredicate.comparison("count", .equalTo, .string(String(repeating: "z", count: 100_000)))
         #expect {
             try mismatch.validate(for: item, in: model)
         } throws: { error in
@@ -360,19 +363,19 @@ struct PredicateLimitTests {
             }
         }
         func everyOther<T>(_ values: [T]) -> [T] { values.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }
-        let predicates: [Predicate] = [
-            try Predicate(format: "title IN %@", everyOther(titles)),
-            try Predicate(format: "title IN[cd] %@", ["ecole", "STRASSE", "E", "NUL\u{0}X"]),
-            try Predicate(format: "rating IN %@", everyOther(doubles)),
-            try Predicate(
+        let predicates: [ObjectPredicate] = [
+            try ObjectPredicate(format: "title IN %@", everyOther(titles)),
+            try ObjectPredicate(format: "title IN[cd] %@", ["ecole", "STRASSE", "E", "NUL\u{0}X"]),
+            try ObjectPredicate(format: "rating IN %@", everyOther(doubles)),
+            try ObjectPredicate(
                 format: "published IN %@",
                 everyOther(objects.map { $0.values["published"]! }).map { v -> Date in
                     guard case .date(let d) = v else { return Date() }
                     return d
                 }),
-            try Predicate(format: "count IN %@", Array(stride(from: -300, to: 300, by: 7))),
-            try Predicate(format: "read IN {YES} AND NOT count IN {1, 2, 3}"),
-            try Predicate(format: "rating IN {1e999, -1e999, 0}"),
+            try ObjectPredicate(format: "count IN %@", Array(stride(from: -300, to: 300, by: 7))),
+            try ObjectPredicate(format: "read IN {YES} AND NOT count IN {1, 2, 3}"),
+            try ObjectPredicate(format: "rating IN {1e999, -1e999, 0}"),
         ]
         try queue.read { db in
             for p in predicates {
@@ -413,15 +416,16 @@ struct FetchBudgetTests {
         try ctx.performAndWait { () throws in
             // Every third title of 0..<900,000: the 667 stored ones among them are 0, 3, …, 1998.
             let titles = (0..<300_000).map { "note-\($0 * 3)" }
-            let request = FetchRequest<Note>(predicate: try Predicate(format: "title IN %@", titles))
+            let request = FetchRequest<Note>(predicate: try ObjectPredicate(format: "title IN %@", titles))
             #expect(try ctx.fetch(request).count == 667)
             #expect(try ctx.count(for: request) == 667)
             #expect(try ctx.fetchObjectIDs(request).count == 667)
             #expect(try ctx.aggregate(.count, of: "rating", for: request) == .integer(667))
-            let folded = FetchRequest<Note>(predicate: try Predicate(format: "title IN[c] %@", titles.map { $0.uppercased() }))
+            let folded = FetchRequest<Note>(
+                predicate: try ObjectPredicate(format: "title IN[c] %@", titles.map { $0.uppercased() }))
             #expect(try ctx.count(for: folded) == 667)
             let ratings = FetchRequest<Note>(
-                predicate: try Predicate(format: "NOT rating IN %@", (0..<300_000).map { Double($0) + 2 }))
+                predicate: try ObjectPredicate(format: "NOT rating IN %@", (0..<300_000).map { Double($0) + 2 }))
             #expect(try ctx.count(for: ratings) == 2_000 * 2 / 7 + 1)  // ratings 0 and 1: i % 7 < 2
             // Pending changes are matched in memory against the same list.
             let pending = ctx.insert(Note.self)
@@ -437,7 +441,7 @@ struct FetchBudgetTests {
         let container = try populated(directory, count: 2_000)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            var request = FetchRequest<Note>(predicate: try Predicate(format: "rating >= 0"))
+            var request = FetchRequest<Note>(predicate: try ObjectPredicate(format: "rating >= 0"))
             request.timeLimit = .zero
             let expected = ObjectGraphError.timeLimitExceeded(entity: "Note", seconds: 0)
             #expect(throws: expected) { try ctx.fetch(request) }
@@ -446,7 +450,7 @@ struct FetchBudgetTests {
             #expect(throws: expected) { try ctx.aggregate(.sum, of: "rating", for: request) }
             #expect(expected.description == "the Note query took longer than 0 s and was stopped")
             // The connection is left without a handler: the same fetch with the default limit runs.
-            request.timeLimit = Predicate.Limits.timeLimit
+            request.timeLimit = ObjectPredicate.Limits.timeLimit
             #expect(try ctx.count(for: request) == 2_000)
             #expect(try ctx.fetch(FetchRequest<Note>()).count == 2_000)
         }
@@ -454,7 +458,7 @@ struct FetchBudgetTests {
 
     @Test("by default a fetch has no time limit: a library cannot tell a costly predicate from a large fetch")
     func noTimeLimitByDefault() throws {
-        #expect(Predicate.Limits.timeLimit == nil)
+        #expect(ObjectPredicate.Limits.timeLimit == nil)
         #expect(FetchRequest<Note>().timeLimit == nil)
         // Work outside any fetch gets no deadline either: the default one never passes.
         #expect(!QueryDeadline.currentOrDefault().hasPassed())
@@ -462,7 +466,7 @@ struct FetchBudgetTests {
         let container = try populated(directory, count: 50)
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            #expect(try ctx.count(for: FetchRequest<Note>(predicate: try Predicate(format: "rating >= 0"))) == 50)
+            #expect(try ctx.count(for: FetchRequest<Note>(predicate: try ObjectPredicate(format: "rating >= 0"))) == 50)
         }
     }
 
@@ -473,13 +477,13 @@ struct FetchBudgetTests {
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
             var request = FetchRequest<Note>(
-                predicate: try Predicate(format: "title MATCHES %@", PredicateLimitTests.catastrophicPattern))
+                predicate: try ObjectPredicate(format: "title MATCHES %@", PredicateLimitTests.catastrophicPattern))
             request.timeLimit = .milliseconds(100)
             let expected = ObjectGraphError.timeLimitExceeded(entity: "Note", seconds: 0.1)
             #expect(throws: expected) { try ctx.fetch(request) }
             #expect(throws: expected) { try ctx.count(for: request) }
             // Unsaved objects only: evaluated in memory under the same budget.
-            request.predicate = try Predicate(
+            request.predicate = try ObjectPredicate(
                 format: "rating == 99 AND title MATCHES %@", PredicateLimitTests.catastrophicPattern)
             let fresh = ctx.insert(Note.self)
             fresh.title = PredicateLimitTests.catastrophicSubject

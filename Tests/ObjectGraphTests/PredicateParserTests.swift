@@ -2,10 +2,10 @@ import Foundation
 import ObjectGraph
 import Testing
 
-@Suite("Predicate parser")
+@Suite("ObjectPredicate parser")
 struct PredicateParserTests {
-    func parse(_ format: String, _ arguments: (any PredicateArgument)?...) throws -> Predicate {
-        try Predicate(format: format, argumentArray: arguments)
+    func parse(_ format: String, _ arguments: (any PredicateArgument)?...) throws -> ObjectPredicate {
+        try ObjectPredicate(format: format, argumentArray: arguments)
     }
 
     func comparison(_ format: String) throws -> PredicateComparison {
@@ -99,7 +99,7 @@ struct PredicateParserTests {
             try parse("a == %d AND b == %@", 7, Value.bool(true))
                 == (.comparison("a", .equalTo, 7) && .comparison("b", .equalTo, true)))
         #expect(try parse("%K.title == 'x'", "server") == .comparison("server.title", .equalTo, "x"))
-        #expect(try Predicate(format: "a == %@", argumentArray: [Int64(3)]) == .comparison("a", .equalTo, 3))
+        #expect(try ObjectPredicate(format: "a == %@", argumentArray: [Int64(3)]) == .comparison("a", .equalTo, 3))
         let id = objectID("Server", 12)
         #expect(
             try parse("server == %@", id)
@@ -109,15 +109,19 @@ struct PredicateParserTests {
 
     @Test("precedence: NOT binds tighter than AND, AND tighter than OR")
     func precedence() throws {
-        let a = Predicate.comparison("a", .equalTo, 1)
-        let b = Predicate.comparison("b", .equalTo, 2)
-        let c = Predicate.comparison("c", .equalTo, 3)
-        #expect(try parse("a == 1 OR b == 2 AND NOT c == 3") == Predicate(.or([a, Predicate(.and([b, Predicate(.not(c))]))])))
-        #expect(try parse("a == 1 || b == 2 && !c == 3") == Predicate(.or([a, Predicate(.and([b, Predicate(.not(c))]))])))
-        #expect(try parse("(a == 1 OR b == 2) AND c == 3") == Predicate(.and([Predicate(.or([a, b])), c])))
-        #expect(try parse("NOT (a == 1 AND b == 2)") == Predicate(.not(Predicate(.and([a, b])))))
+        let a = ObjectPredicate.comparison("a", .equalTo, 1)
+        let b = ObjectPredicate.comparison("b", .equalTo, 2)
+        let c = ObjectPredicate.comparison("c", .equalTo, 3)
+        #expect(
+            try parse("a == 1 OR b == 2 AND NOT c == 3")
+                == ObjectPredicate(.or([a, ObjectPredicate(.and([b, ObjectPredicate(.not(c))]))])))
+        #expect(
+            try parse("a == 1 || b == 2 && !c == 3")
+                == ObjectPredicate(.or([a, ObjectPredicate(.and([b, ObjectPredicate(.not(c))]))])))
+        #expect(try parse("(a == 1 OR b == 2) AND c == 3") == ObjectPredicate(.and([ObjectPredicate(.or([a, b])), c])))
+        #expect(try parse("NOT (a == 1 AND b == 2)") == ObjectPredicate(.not(ObjectPredicate(.and([a, b])))))
         #expect(try parse("NOT NOT a == 1") == !(!a))
-        #expect(try parse("a == 1 AND b == 2 AND c == 3") == Predicate(.and([a, b, c])))
+        #expect(try parse("a == 1 AND b == 2 AND c == 3") == ObjectPredicate(.and([a, b, c])))
         #expect(try parse("((a == 1))") == a)
     }
 
@@ -130,13 +134,13 @@ struct PredicateParserTests {
 
     @Test("builders and operators")
     func builders() {
-        let a = Predicate.comparison("a", .equalTo, 1)
-        #expect(Predicate.and([]) == .true)
-        #expect(Predicate.or([]) == .false)
-        #expect(Predicate.and([a]) == a)
-        #expect((a && a && a) == Predicate(.and([a, a, a])))
-        #expect((a || a) == Predicate(.or([a, a])))
-        #expect(!a == Predicate(.not(a)))
+        let a = ObjectPredicate.comparison("a", .equalTo, 1)
+        #expect(ObjectPredicate.and([]) == .true)
+        #expect(ObjectPredicate.or([]) == .false)
+        #expect(ObjectPredicate.and([a]) == a)
+        #expect((a && a && a) == ObjectPredicate(.and([a, a, a])))
+        #expect((a || a) == ObjectPredicate(.or([a, a])))
+        #expect(!a == ObjectPredicate(.not(a)))
     }
 
     @Test(
@@ -156,8 +160,8 @@ struct PredicateParserTests {
             "server == CAST(12, \"ObjectID:Server\") OR ANY feedItems IN {CAST(-3, \"ObjectID:FeedItem\")}",
         ])
     func roundTrip(format: String) throws {
-        let p = try Predicate(format: format)
-        let again = try Predicate(format: p.description)
+        let p = try ObjectPredicate(format: format)
+        let again = try ObjectPredicate(format: p.description)
         #expect(again == p, "\(format) → \(p.description)")
         #expect(again.predicateFormat == p.predicateFormat)
     }
@@ -167,9 +171,9 @@ struct PredicateParserTests {
         #expect(try parse("read = no && title contains[cd] 'swift'").description == "read == NO AND title CONTAINS[cd] \"swift\"")
         #expect(try parse("some a =< 1").description == "ANY a <= 1")
         #expect(try parse("NOT (a == 1 AND b == 2) OR c <> nil").description == "NOT (a == 1 AND b == 2) OR c != nil")
-        #expect(Predicate.comparison("in", .equalTo, 1).description == "#in == 1")
+        #expect(ObjectPredicate.comparison("in", .equalTo, 1).description == "#in == 1")
         #expect(
-            Predicate.comparison("d", .equalTo, .date(Date(timeIntervalSinceReferenceDate: 10))).description
+            ObjectPredicate.comparison("d", .equalTo, .date(Date(timeIntervalSinceReferenceDate: 10))).description
                 == "d == CAST(10.0, \"NSDate\")")
     }
 }

@@ -4,9 +4,6 @@ import Testing
 
 @testable import ObjectGraph
 
-/// Foundation also declares a `Predicate`; these tests mean ObjectGraph's.
-typealias Predicate = ObjectGraph.Predicate
-
 /// The model the predicate tests run against: Server ⟷> FeedItem (to-many), Server ⟷ Profile
 /// (one-to-one, stored on Profile's side).
 enum PredicateTestModel {
@@ -85,7 +82,7 @@ final class TestObject: PredicateEvaluable, CustomStringConvertible {
 }
 
 /// Fetches the primary keys `predicate` selects through SQL.
-func sqlMatches(_ predicate: Predicate, entity: Entity, in db: Database) throws -> Set<Int64> {
+func sqlMatches(_ predicate: ObjectPredicate, entity: Entity, in db: Database) throws -> Set<Int64> {
     let fragment = try predicate.sqlExpression(for: entity, in: PredicateTestModel.model, alias: "t0")
     let sql = "SELECT t0.\"Z_PK\" FROM \"\(entity.tableName)\" AS t0 WHERE \(fragment.sql)"
     return Set(try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(fragment.arguments)))

@@ -74,7 +74,7 @@ import Testing
         let ctx = container.viewContext
         let found = try ctx.performAndWait { () throws in
             var request = FetchRequest<Article>(
-                sortDescriptors: [ObjectGraph.SortDescriptor("position", ascending: false)], fetchLimit: 3)
+                sortDescriptors: [ObjectSortDescriptor("position", ascending: false)], fetchLimit: 3)
             request.searchText = "lin"
             return try ctx.fetch(request).compactMap(\.title)
         }

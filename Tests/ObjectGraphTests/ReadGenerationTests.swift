@@ -33,7 +33,7 @@ import Testing
             try reader.advanceReadGeneration()
             reader.reset()
             #expect(
-                try reader.fetch(FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")])).map(\.title) == [
+                try reader.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")])).map(\.title) == [
                     "changed", "second",
                 ])
             // Its own save moves it on.

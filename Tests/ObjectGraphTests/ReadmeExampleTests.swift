@@ -99,7 +99,7 @@ final class Ingredient: ManagedObject {
         let remaining = try context.performAndWait { () throws in
             let unread = try FetchedResultsController(
                 fetchRequest: FetchRequest<Memo>(
-                    predicate: try OGPredicate(format: "read == NO"), sortDescriptors: [OGSortDescriptor("title")]),
+                    predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [ObjectSortDescriptor("title")]),
                 context: context)
             try unread.performFetch()
             let sheet = context.newChildContext()  // discard it by dropping it

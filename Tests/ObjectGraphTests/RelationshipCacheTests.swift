@@ -24,7 +24,7 @@ import Testing
     }
 
     func folder(_ name: String, _ ctx: ManagedObjectContext) throws -> Folder {
-        try #require(try ctx.fetch(FetchRequest<Folder>(predicate: try Predicate(format: "name == %@", name))).first)
+        try #require(try ctx.fetch(FetchRequest<Folder>(predicate: try ObjectPredicate(format: "name == %@", name))).first)
     }
 
     @Test func toManyIsReadOnceUntilASaveChangesIt() throws {
@@ -42,7 +42,7 @@ import Testing
             // … one that moves a note re-reads the store.
             let b = try folder("B", ctx)
             let moved = try #require(
-                try ctx.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 0'"))).first)
+                try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 0'"))).first)
             moved.folder = b
             #expect(a.notes.count == 4, "unsaved changes apply on top of the cache")
             try ctx.save()
@@ -65,7 +65,8 @@ import Testing
         #expect(ctx.performAndWait { a.notes.count } == 6)
         try other.performAndWait { () throws in
             other.delete(
-                try #require(try other.fetch(FetchRequest<Note>(predicate: try Predicate(format: "title == 'note 1'"))).first))
+                try #require(
+                    try other.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'note 1'"))).first))
             try other.save()
         }
         #expect(ctx.performAndWait { a.notes.map(\.title) }.contains("note 1") == false)
@@ -106,7 +107,7 @@ import Testing
         let container = try populated()
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            var request = FetchRequest<Folder>(sortDescriptors: [SortDescriptor("name")])
+            var request = FetchRequest<Folder>(sortDescriptors: [ObjectSortDescriptor("name")])
             request.relationshipKeyPathsForPrefetching = ["notes"]
             let folders = try ctx.fetch(request)
             try moveAllBehindTheBack(container)
@@ -148,7 +149,7 @@ import Testing
         let container = try populated()
         let ctx = container.viewContext
         try ctx.performAndWait { () throws in
-            var request = FetchRequest<Note>(sortDescriptors: [SortDescriptor("title")], fetchBatchSize: 4)
+            var request = FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")], fetchBatchSize: 4)
             request.returnsObjectsAsFaults = true
             let notes = try ctx.fetch(request)
             #expect(notes.count == 10)

@@ -22,8 +22,8 @@ final class DatedPost: ManagedObject {
                 fullTextIndex: FullTextIndexDescription(attributes: ["title"]))
         ])
     static let newestFirst = [
-        ObjectGraph.SortDescriptor("date", ascending: false),
-        ObjectGraph.SortDescriptor(ObjectGraph.SortDescriptor.storeOrderKey, ascending: false),
+        ObjectSortDescriptor("date", ascending: false),
+        ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey, ascending: false),
     ]
 
     /// 6,000 posts saved in key order: every title has "common", every 100th "rare", every
@@ -48,12 +48,12 @@ final class DatedPost: ManagedObject {
     /// (checked here to give the same page) then gives without another query.
     func page(
         _ container: PersistentContainer, _ text: String, filter: String? = nil, offset: Int = 0, limit: Int = 50,
-        sort: [ObjectGraph.SortDescriptor] = newestFirst
+        sort: [ObjectSortDescriptor] = newestFirst
     ) throws -> (found: [String], source: SearchMatchSource, expected: [String], proven: Bool) {
         let context = container.viewContext
         return try context.performAndWait { () throws in
             var request = FetchRequest<DatedPost>(
-                predicate: try filter.map { try Predicate(format: $0) }, sortDescriptors: sort, fetchLimit: limit)
+                predicate: try filter.map { try ObjectPredicate(format: $0) }, sortDescriptors: sort, fetchLimit: limit)
             request.fetchOffset = offset
             request.searchText = text
             let plan = try FetchPlan(request: request, context: context)
@@ -63,7 +63,7 @@ final class DatedPost: ManagedObject {
             }
             #expect(byID == found, "\(text)")
             var all: [ManagedObject] = try context.fetch(
-                FetchRequest<DatedPost>(predicate: try filter.map { try Predicate(format: $0) })
+                FetchRequest<DatedPost>(predicate: try filter.map { try ObjectPredicate(format: $0) })
             ).filter { FullTextSearch.matches(text, in: [$0.title]) }
             try context.sortInMemory(&all, by: sort)
             let expected = all.dropFirst(offset).prefix(limit).compactMap { ($0 as? DatedPost)?.title }
@@ -93,7 +93,7 @@ final class DatedPost: ManagedObject {
         #expect(flagged.source == .allMatches)
         #expect(!flagged.proven)
         // Oldest first is not windowed.
-        let oldest = try page(container, "common", sort: [ObjectGraph.SortDescriptor("date")])
+        let oldest = try page(container, "common", sort: [ObjectSortDescriptor("date")])
         #expect(oldest.found == oldest.expected)
         #expect(oldest.source == .filter)
     }
@@ -153,14 +153,14 @@ final class DatedPost: ManagedObject {
         let container = try store { Date(timeIntervalSince1970: Double($0)) }
         let context = container.viewContext
         try context.performAndWait { () throws in
-            var request = FetchRequest<DatedPost>(sortDescriptors: [ObjectGraph.SortDescriptor("date")])
+            var request = FetchRequest<DatedPost>(sortDescriptors: [ObjectSortDescriptor("date")])
             request.searchText = "rare"
             request.searchWindow = 3
             #expect(
                 try context.fetch(request).compactMap(\.title) == [
                     "common post 5700 rare", "common post 5800 rare", "common post 5900 rare",
                 ])
-            request.predicate = try Predicate(format: "flag == YES")
+            request.predicate = try ObjectPredicate(format: "flag == YES")
             #expect(try context.fetch(request).compactMap(\.title) == [])  // 5500 is a match, but not a recent one
             request.searchWindow = 5
             #expect(try context.fetch(request).compactMap(\.title) == ["common post 5500 rare"])

@@ -102,7 +102,7 @@ import Testing
             let problems = try container.store.integrityCheck()
             #expect(!problems.isEmpty)
             _ = try container.viewContext.performAndWait { () throws in
-                try container.viewContext.fetch(FetchRequest<Note>(sortDescriptors: [ObjectGraph.SortDescriptor("title")]))
+                try container.viewContext.fetch(FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]))
             }
         } catch let e {
             error = e as? ObjectGraphError

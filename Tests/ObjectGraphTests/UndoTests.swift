@@ -82,7 +82,7 @@ import Testing
         try ctx.performAndWait { () throws in
             #expect(ctx.undo())
             #expect(n.title == "new")
-            #expect(try ctx.fetch(FetchRequest<Note>(predicate: try OGPredicate(format: "title == 'new'"))).count == 1)
+            #expect(try ctx.fetch(FetchRequest<Note>(predicate: try ObjectPredicate(format: "title == 'new'"))).count == 1)
         }
     }
 

@@ -145,7 +145,7 @@ import Testing
         let ctx = container.viewContext
         let controller = try ctx.performAndWait { () throws in
             let controller = try FetchedResultsController(
-                fetchRequest: FetchRequest<Folder>(sortDescriptors: [OGSortDescriptor("name")]), context: ctx)
+                fetchRequest: FetchRequest<Folder>(sortDescriptors: [ObjectSortDescriptor("name")]), context: ctx)
             try controller.performFetch()
             return controller
         }

@@ -137,7 +137,7 @@ struct BackupTests {
             _ = try library.restoreBackup(from: file)
             let context = library.store.container.newBackgroundContext()
             return try context.performAndWait {
-                let predicate = try ObjectGraph.Predicate(format: "guid == 'g10' AND server.url == 'http://a.example/feed'")
+                let predicate = try ObjectPredicate(format: "guid == 'g10' AND server.url == 'http://a.example/feed'")
                 let item = try #require(try context.fetch(FetchRequest<FeedItem>(predicate: predicate)).first)
                 return EnclosureSummary(item)
             }

@@ -82,14 +82,15 @@ struct DocumentationExamplesTests {
             #expect(ItemImport.guid(for: ParsedItem(id: "", title: "Hello", link: "https://example.org/1")).hasPrefix("zeader:"))
             // ItemOrder
             let serverID = server.objectID
-            let ids = try ItemOrder.itemIDs(matching: try Predicate(format: "read == NO"), limit: 20, in: context)
+            let ids = try ItemOrder.itemIDs(matching: try ObjectPredicate(format: "read == NO"), limit: 20, in: context)
             let sorted = server.feedItems.sorted(by: ItemOrder.precedes)
             let latest = try ItemOrder.items(matching: nil, limit: 10, in: context)
             #expect(ids == sorted.map(\.objectID) && latest.map(\.objectID) == ids)
             #expect(try ItemOrder.itemIDs(ofServer: serverID, in: context) == ids)
             // ItemSearch
             #expect(
-                try ItemSearch.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context) == ids)
+                try ItemSearch.itemIDs("cafe swift", filter: try ObjectPredicate(format: "read == NO"), limit: 20, in: context)
+                    == ids)
             #expect(try ItemSearch.items("linux", filter: nil, limit: 10, in: context).isEmpty)
             // ItemMarking
             let id = ids[0]

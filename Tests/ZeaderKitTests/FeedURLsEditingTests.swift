@@ -65,7 +65,8 @@ import Testing
             #expect(try FeedEditing.servers(in: context).contains { $0.url == command && $0.title == "Mine" })
             #expect(feed.isDeleted == false)
             #expect(
-                try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "server == %@", feed.objectID)))
+                try context.count(
+                    for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "server == %@", feed.objectID)))
                     == 1)
         }
     }

@@ -54,7 +54,7 @@ import Testing
         let store = try ZeaderStore.open(at: url)
         let context = store.container.viewContext
         try context.performAndWait { () throws in
-            let items = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [SortDescriptor("guid")]))
+            let items = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [ObjectSortDescriptor("guid")]))
             #expect(items.map(\.content) == ["<p>body 0</p>", "<p>body 1</p>", "<p>body 2</p>", nil])
             items[0].content = "<p>changed</p>"
             items[1].content = nil  // no content: no body row
@@ -108,7 +108,7 @@ import Testing
         let library = FeedLibrary(store: store)
         let context = store.container.viewContext
         try context.performAndWait { () throws in
-            let items = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [SortDescriptor("guid")]))
+            let items = try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [ObjectSortDescriptor("guid")]))
             #expect(
                 items.map(\.content) == [
                     "<p>content 0 zebra</p>", "<p>content 1 zebra</p>", nil, "<p>content 3 zebra</p>", "<p>content 4 zebra</p>",
@@ -157,7 +157,7 @@ import Testing
         try SmartFeeds.validate(#"content CONTAINS "x" AND read == NO"#)
         _ = try Killfile.compile(Killfile.Rule(scope: .all, predicateFormat: #"content CONTAINS "ad""#))
         #expect(
-            ZeaderModel.itemPredicate(try ObjectGraph.Predicate(format: #"content == nil OR title == "content""#)).description
+            ZeaderModel.itemPredicate(try ObjectPredicate(format: #"content == nil OR title == "content""#)).description
                 == #"body.content == nil OR title == "content""#)
     }
 

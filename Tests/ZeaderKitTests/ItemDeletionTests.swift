@@ -25,18 +25,18 @@ import Testing
     }
 
     func guids(_ context: ManagedObjectContext) throws -> [String] {
-        try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [SortDescriptor("guid")])).map(\.guid)
+        try context.fetch(FetchRequest<FeedItem>(sortDescriptors: [ObjectSortDescriptor("guid")])).map(\.guid)
     }
 
     func tombstones(_ context: ManagedObjectContext) throws -> [String] {
-        try context.fetch(FetchRequest<RemovedItem>(sortDescriptors: [SortDescriptor("guid")])).map {
+        try context.fetch(FetchRequest<RemovedItem>(sortDescriptors: [ObjectSortDescriptor("guid")])).map {
             "\($0.guid):\($0.reason)"
         }
     }
 
     func item(_ guid: String, _ context: ManagedObjectContext) throws -> FeedItem {
         try #require(
-            context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "guid == %@", guid))).first)
+            context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "guid == %@", guid))).first)
     }
 
     @Test func deletedItemLeavesATombstoneARefreshRespectsAndUndoBringsItBack() throws {

@@ -46,7 +46,7 @@ import Testing
         try context.performAndWait { () throws in
             try context.save()
             for guids in [[], ["a"], (0..<300).map { "g\($0)" }] {
-                let parsed = try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", server.objectID, guids)
+                let parsed = try ObjectPredicate(format: "server == %@ AND guid IN %@", server.objectID, guids)
                 #expect(ItemImport.lookup(guids, of: server) == parsed)
             }
         }

@@ -10,7 +10,7 @@ import Testing
 /// scan of the item table and no sorting step (`USE TEMP B-TREE`), so a page costs its
 /// length whatever the store's size (issue 18).
 @Suite struct ItemListIndexTests {
-    func plan(_ predicate: ObjectGraph.Predicate?, in store: ZeaderStore, idsOnly: Bool = false) throws -> [String] {
+    func plan(_ predicate: ObjectPredicate?, in store: ZeaderStore, idsOnly: Bool = false) throws -> [String] {
         let context = store.container.viewContext
         return try context.performAndWait { () throws in
             try context.queryPlan(for: ItemOrder.newestFirst(predicate, limit: 50), idsOnly: idsOnly)
@@ -39,9 +39,9 @@ import Testing
 
     @Test func pagesOfTheListsAreReadThroughAnIndexWithoutSorting() throws {
         let (store, key) = try makeStore()
-        let lists: [(String, ObjectGraph.Predicate?, String)] = [
-            ("unread", try Predicate(format: "read == NO"), "Z_FeedItem_read_sortDate"),
-            ("flagged", try Predicate(format: "flagged == YES"), ZeaderModel.itemIndexName(ZeaderModel.flaggedItemsIndex)),
+        let lists: [(String, ObjectPredicate?, String)] = [
+            ("unread", try ObjectPredicate(format: "read == NO"), "Z_FeedItem_read_sortDate"),
+            ("flagged", try ObjectPredicate(format: "flagged == YES"), ZeaderModel.itemIndexName(ZeaderModel.flaggedItemsIndex)),
             (
                 "one feed", .comparison(.keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: key)),
                 "Z_FeedItem_server_sortDate"
@@ -66,7 +66,7 @@ import Testing
         // walking the date index, which visits every item when a word matches few.
         let (store, _) = try makeStore()
         let context = store.container.viewContext
-        for predicate in [nil, try Predicate(format: "read == NO")] as [ObjectGraph.Predicate?] {
+        for predicate in [nil, try ObjectPredicate(format: "read == NO")] as [ObjectPredicate?] {
             let steps = try context.performAndWait { () throws in
                 try context.queryPlan(for: ItemOrder.newestFirst(predicate, searchText: "linux", limit: 50))
             }
@@ -165,12 +165,12 @@ import Testing
             }
             try context.save()
         }
-        let unread = try Predicate(format: "read == NO")
+        let unread = try ObjectPredicate(format: "read == NO")
         try context.performAndWait { () throws in
             for (filter, search, limit) in [
                 (nil, nil, nil), (unread, nil, nil), (unread, nil, 40), (nil, "even", nil), (nil, nil, 5),
             ]
-                as [(ObjectGraph.Predicate?, String?, Int?)]
+                as [(ObjectPredicate?, String?, Int?)]
             {
                 let expected =
                     if let search {

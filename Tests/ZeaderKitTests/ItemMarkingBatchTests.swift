@@ -47,12 +47,12 @@ struct ItemMarkingBatchTests {
     }
 
     static func unreadKeys(_ context: ManagedObjectContext) throws -> Set<Int64> {
-        Set(try FeedItem.findAll(where: try Predicate(format: "read == NO"), in: context).compactMap(\.objectID.primaryKey))
+        Set(try FeedItem.findAll(where: try ObjectPredicate(format: "read == NO"), in: context).compactMap(\.objectID.primaryKey))
     }
 
     static func pendingKeys(_ context: ManagedObjectContext) throws -> Set<Int64> {
         Set(
-            try FeedItem.findAll(where: try Predicate(format: "syncReadPending == YES"), in: context).compactMap(
+            try FeedItem.findAll(where: try ObjectPredicate(format: "syncReadPending == YES"), in: context).compactMap(
                 \.objectID.primaryKey))
     }
 
@@ -64,7 +64,7 @@ struct ItemMarkingBatchTests {
             let all = try Self.unreadKeys(context)
             let first = Set(
                 try FeedItem.findAll(
-                    where: try Predicate(format: "read == NO AND server == %@", servers[0]), in: context
+                    where: try ObjectPredicate(format: "read == NO AND server == %@", servers[0]), in: context
                 ).compactMap(\.objectID.primaryKey))
             return (first, all)
         }

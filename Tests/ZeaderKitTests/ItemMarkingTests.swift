@@ -40,7 +40,8 @@ import Testing
 
     func unreadGuids(_ context: ManagedObjectContext) throws -> [String] {
         try context.fetch(
-            FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [SortDescriptor("guid")])
+            FetchRequest<FeedItem>(
+                predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [ObjectSortDescriptor("guid")])
         )
         .map(\.guid)
     }

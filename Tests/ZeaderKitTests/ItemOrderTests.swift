@@ -63,7 +63,7 @@ import Testing
         try context.performAndWait { () throws in
             #expect(try titles(try ItemOrder.itemIDs(limit: 3, in: context), context) == Array(Self.expected.prefix(3)))
             #expect(try ItemOrder.items(limit: 100, in: context).map { $0.title ?? "" } == Self.expected)
-            let unreadTies = try ObjectGraph.Predicate(format: "title CONTAINS 'tie'")
+            let unreadTies = try ObjectPredicate(format: "title CONTAINS 'tie'")
             #expect(
                 try ItemOrder.items(matching: unreadTies, limit: 2, in: context).map { $0.title ?? "" }
                     == ["match tie third", "match tie second"])
@@ -142,9 +142,9 @@ import Testing
             try context.save()
         }
         try context.performAndWait { () throws in
-            let unread = try ObjectGraph.Predicate(format: "read == NO")
+            let unread = try ObjectPredicate(format: "read == NO")
             for (text, filter, limit) in [("common", nil, nil), ("common", unread, nil), ("common", unread, 7), ("even", nil, 5)]
-                as [(String, ObjectGraph.Predicate?, Int?)]
+                as [(String, ObjectPredicate?, Int?)]
             {
                 let loaded = try ItemSearch.items(text, filter: filter, limit: limit, in: context).map(\.objectID)
                 #expect(

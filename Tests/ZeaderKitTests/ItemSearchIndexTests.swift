@@ -65,9 +65,9 @@ import Testing
         let store = try store(titles: ["One", "Two"])
         let context = store.container.viewContext
         try context.performAndWait { () throws in
-            let one = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "title == 'One'"))).first!
+            let one = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "title == 'One'"))).first!
             one.body?.article = "<article><p>The whole story of <b>zeppelins</b>.</p></article>"
-            let two = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "title == 'Two'"))).first!
+            let two = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "title == 'Two'"))).first!
             two.content = "<p>Rewritten about <i>kites</i></p>"
             try context.save()
         }
@@ -76,7 +76,7 @@ import Testing
         #expect(try titles("kites", store) == ["Two"])
         #expect(try titles("body of two", store).isEmpty)
         try context.performAndWait { () throws in
-            let two = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "title == 'Two'"))).first!
+            let two = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "title == 'Two'"))).first!
             two.content = nil
             try context.save()
         }
@@ -203,7 +203,7 @@ import Testing
         // One item deleted by the user, then a cleanup keeping the 10 newest of each feed.
         try context.performAndWait { () throws in
             let item = try #require(
-                context.fetch(FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "guid == 'g1'"))).first)
+                context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "guid == 'g1'"))).first)
             #expect(try ItemDeletion.delete([item.objectID], in: context) == 1)
         }
         try expectIndexConsistent(store, url, words: words, "after the delete")

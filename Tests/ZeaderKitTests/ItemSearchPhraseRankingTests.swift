@@ -30,7 +30,7 @@ import Testing
         }
         #expect(limited == ["Linux", "Linux tips and tricks"])
         let filtered = try context.performAndWait {
-            try ItemSearch.itemIDs("linux", filter: try Predicate(format: "title != 'Linux'"), in: context).count
+            try ItemSearch.itemIDs("linux", filter: try ObjectPredicate(format: "title != 'Linux'"), in: context).count
         }
         #expect(filtered == 2)
     }

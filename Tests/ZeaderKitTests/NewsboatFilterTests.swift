@@ -204,7 +204,7 @@ struct NewsboatFilterTests {
         // Alternating and/or with parentheses grows the predicate's depth past ObjectGraph's bound.
         var alternating = "unread = \"yes\""
         for n in 0..<8 { alternating = "(\(alternating) \(n % 2 == 0 ? "or" : "and") age != \(n))" }
-        #expect(refused(alternating) == .tooManyLevels(limit: ObjectGraph.Predicate.Limits.predicateDepth))
+        #expect(refused(alternating) == .tooManyLevels(limit: ObjectPredicate.Limits.predicateDepth))
         // Redundant parentheses add no level.
         #expect(refused("((((((((((unread = \"yes\"))))))))))") == nil)
         let many = Array(repeating: "title = \"x\"", count: 201).joined(separator: " or ")

@@ -48,23 +48,23 @@ import Testing
             let requests: [(ObjectGraph.FetchRequest<FeedItem>, String)] = [
                 (
                     ObjectGraph.FetchRequest(
-                        predicate: try ObjectGraph.Predicate(format: "enclosureQueued == YES"),
-                        sortDescriptors: [ObjectGraph.SortDescriptor("sortDate"), ObjectGraph.SortDescriptor("guid")]),
+                        predicate: try ObjectPredicate(format: "enclosureQueued == YES"),
+                        sortDescriptors: [ObjectSortDescriptor("sortDate"), ObjectSortDescriptor("guid")]),
                     name(ZeaderModel.queuedEnclosuresIndex)
                 ),
                 (
-                    ObjectGraph.FetchRequest(predicate: try ObjectGraph.Predicate(format: "syncID IN %@", ["1002", "1004"])),
+                    ObjectGraph.FetchRequest(predicate: try ObjectPredicate(format: "syncID IN %@", ["1002", "1004"])),
                     name(ZeaderModel.syncedItemsIndex)
                 ),
                 (
                     ObjectGraph.FetchRequest(
-                        predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", "1010"),
-                        sortDescriptors: [ObjectGraph.SortDescriptor("syncID")]),
+                        predicate: try ObjectPredicate(format: "syncID != nil AND syncID > %@", "1010"),
+                        sortDescriptors: [ObjectSortDescriptor("syncID")]),
                     name(ZeaderModel.syncedItemsIndex)
                 ),
                 (ObjectGraph.FetchRequest(predicate: SyncQueue.pendingItems), name(ZeaderModel.pendingMarksIndex)),
                 (
-                    ItemOrder.newestFirst(try ObjectGraph.Predicate(format: "flagged == YES"), limit: 5),
+                    ItemOrder.newestFirst(try ObjectPredicate(format: "flagged == YES"), limit: 5),
                     name(ZeaderModel.flaggedItemsIndex)
                 ),
             ]

@@ -86,7 +86,7 @@ import Testing
             #expect(page.count == 2)
             #expect(page.unread == 2)
             #expect(page.maxTotal == 3)
-            let reversed = order.map { ObjectGraph.SortDescriptor($0.key, ascending: !$0.ascending) }
+            let reversed = order.map { ObjectSortDescriptor($0.key, ascending: !$0.ascending) }
             let last = try #require(try FeedListPage.first(rows: 1, showRead: true, order: reversed, in: context))
             #expect(last.servers.map(\.objectID) == [b])
             // A list that fits in the rows is read whole by the caller; so is one whose read

@@ -67,7 +67,7 @@ struct RetentionTests {
             g2.read = false
             try context.save()
             context.reset()
-            let removable = try ObjectGraph.Predicate(format: "server == %@ AND read == YES", serverID)
+            let removable = try ObjectPredicate(format: "server == %@ AND read == YES", serverID)
             return try RetentionCleanup.removeBatch(
                 ["g1", "g2", "g3"], of: serverID, matching: removable, now: Self.now, in: context)
         }

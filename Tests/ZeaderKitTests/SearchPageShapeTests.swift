@@ -45,7 +45,7 @@ import Testing
         let store = try store()
         let context = store.container.viewContext
         try context.performAndWait {
-            let unread = try ObjectGraph.Predicate(format: "read == NO")
+            let unread = try ObjectPredicate(format: "read == NO")
             for text in ["kernel", "kern", "kernels", "ker new", "dexdexpar", "dex", "\"linux release\"", "lin rel", "nowhere"] {
                 for filter in [nil, unread] {
                     let all = try ItemSearch.itemIDs(text, filter: filter, in: context)

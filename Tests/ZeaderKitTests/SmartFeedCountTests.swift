@@ -37,7 +37,7 @@ struct SmartFeedCountTests {
                 let predicate = try ZeaderModel.itemPredicate(format: format)
                 let total = try context.count(for: FetchRequest<FeedItem>(predicate: predicate))
                 let unread = try context.count(
-                    for: FetchRequest<FeedItem>(predicate: predicate && (try Predicate(format: "read == NO"))))
+                    for: FetchRequest<FeedItem>(predicate: predicate && (try ObjectPredicate(format: "read == NO"))))
                 let counts = try result.get()
                 #expect(counts.total == total && counts.unread == unread, "\(step): \(format)", sourceLocation: sourceLocation)
             }
@@ -88,7 +88,8 @@ struct SmartFeedCountTests {
         let context = store!.container.viewContext
         try context.performAndWait { () throws in
             context.undoManager = ContextUndoManager()
-            let items = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "title BEGINSWITH 'Swift'")))
+            let items = try context.fetch(
+                FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "title BEGINSWITH 'Swift'")))
             try ItemMarking.setRead(Array(items.prefix(5).map(\.objectID)), true, in: context)
             items[6].flagged = true
             try context.save()

@@ -31,7 +31,7 @@ import Testing
             #expect(servers.map(\.unreadCount) == [6, 0, 6, 6])
             #expect(servers.map(\.totalCount) == [6, 6, 6, 6])
             #expect(try FeedItem.count(in: context) == 24)
-            #expect(try FeedItem.count(where: try ObjectGraph.Predicate(format: "read == YES"), in: context) == 6)
+            #expect(try FeedItem.count(where: try ObjectPredicate(format: "read == YES"), in: context) == 6)
             #expect(servers[0].title == "Zürich Tech Blog #1")
         }
     }
@@ -53,8 +53,8 @@ import Testing
         #expect(after.items == before.items)
         let context = store.container.viewContext
         try context.performAndWait { () throws in
-            #expect(try FeedItem.count(where: try ObjectGraph.Predicate(format: "flagged == YES"), in: context) == 0)
-            #expect(try Server.count(where: try ObjectGraph.Predicate(format: "tags != nil"), in: context) == 0)
+            #expect(try FeedItem.count(where: try ObjectPredicate(format: "flagged == YES"), in: context) == 0)
+            #expect(try Server.count(where: try ObjectPredicate(format: "tags != nil"), in: context) == 0)
             // The new attributes work, and the derived counts still follow the items.
             let servers = try Server.findAll(sortedBy: "displayOrder", in: context)
             servers[1].tags = "news"

@@ -137,7 +137,7 @@ import Testing
             #expect(try context.count(for: FetchRequest<Server>(predicate: FeedTags.visiblePredicate)) == 1)
             // The hidden feeds' items still reach a smart feed and a tag's items.
             let items = try context.fetch(
-                FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "server.tags CONTAINS[c] %@", "youtube")))
+                FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "server.tags CONTAINS[c] %@", "youtube")))
             #expect(items.count == 1)
             #expect(Self.lines(try FeedURLsEditing.text(in: context)) == Self.lines(text))
             // Retagged, a feed's line is written anew and keeps its "!" tag and "~" title.

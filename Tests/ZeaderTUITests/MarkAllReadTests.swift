@@ -33,10 +33,10 @@ import ZeaderKit
         }
         let unreadBefore = perFeed - (perFeed + 9) / 10
         func unreadCounts() throws -> [Int64] {
-            try context.fetch(FetchRequest<Server>(sortDescriptors: [SortDescriptor("displayOrder")])).map(\.unreadCount)
+            try context.fetch(FetchRequest<Server>(sortDescriptors: [ObjectSortDescriptor("displayOrder")])).map(\.unreadCount)
         }
         func storedUnread() throws -> Int {
-            try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+            try context.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
         }
         try context.performAndWait { () throws in
             #expect(try unreadCounts() == [Int64(unreadBefore), Int64(unreadBefore)])
@@ -90,7 +90,8 @@ import ZeaderKit
         h.type(.character("z"))
         #expect(h.line(0).contains("(9 unread)"))
         let stored = try h.queue.sync {
-            try h.store.container.viewContext.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+            try h.store.container.viewContext.count(
+                for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
         }
         #expect(stored == 9)
     }

@@ -21,7 +21,7 @@ import ZeaderKit
     func tombstones(_ h: Harness) throws -> [String] {
         try h.queue.sync {
             try h.app.model.context.fetch(
-                FetchRequest<RemovedItem>(predicate: try Predicate(format: "reason == %@", "deleted"))
+                FetchRequest<RemovedItem>(predicate: try ObjectPredicate(format: "reason == %@", "deleted"))
             ).map(\.guid)
         }
     }

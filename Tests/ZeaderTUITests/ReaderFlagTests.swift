@@ -9,7 +9,7 @@ import ZeaderKit
 @Suite struct ReaderFlagTests {
     func flaggedCount(_ h: Harness) throws -> Int {
         try h.queue.sync {
-            try FeedItem.count(where: try ObjectGraph.Predicate(format: "flagged == YES"), in: h.store.container.viewContext)
+            try FeedItem.count(where: try ObjectPredicate(format: "flagged == YES"), in: h.store.container.viewContext)
         }
     }
 

@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     /// the changed IDs; other contexts merge it) and records it as one undo step.
     ///
     /// ```swift
-    /// let request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    /// let request = BatchUpdateRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     /// let marked = try context.execute(request).changedCount
     /// ```
     @discardableResult
@@ -81,7 +81,7 @@ extension ManagedObjectContext {
     /// on the bus and records it as one undo step.
     ///
     /// ```swift
-    /// let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == YES"))
+    /// let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == YES"))
     /// let deleted = try context.execute(request).changedObjectIDs
     /// ```
     @discardableResult
@@ -130,7 +130,7 @@ extension ManagedObjectContext {
 
     // MARK: - Non public
 
-    private func batchTarget(entity: Entity, predicate: Predicate?) throws(ObjectGraphError) -> BatchTarget {
+    private func batchTarget(entity: Entity, predicate: ObjectPredicate?) throws(ObjectGraphError) -> BatchTarget {
         guard let predicate else { return .matching(nil) }
         try predicate.validate(for: entity, in: model)
         return .matching(try predicate.sqlExpression(for: entity, in: model, alias: "t0"))

@@ -101,7 +101,7 @@ extension ManagedObjectContext {
         }
         var pending = try plan.pendingCandidates()
         if plan.sortsByRelevance {
-            try sortInMemory(&pending, by: plan.request.sortDescriptors.filter { $0.key != SortDescriptor.relevanceKey })
+            try sortInMemory(&pending, by: plan.request.sortDescriptors.filter { $0.key != ObjectSortDescriptor.relevanceKey })
             objects += pending
         } else {
             objects += pending

@@ -27,7 +27,7 @@ public enum MatchCombination: Sendable {
 /// context, which must then be used on its queue. Every ``ManagedObject`` subclass has them.
 ///
 /// ```swift
-/// let unread = try FeedItem.count(where: try Predicate(format: "read == NO"), in: context)
+/// let unread = try FeedItem.count(where: try ObjectPredicate(format: "read == NO"), in: context)
 /// ```
 public protocol ManagedObjectFinders {}
 
@@ -59,20 +59,22 @@ extension ManagedObjectFinders where Self: ManagedObject {
     public static func findAll(sortedBy keys: String, ascending: Bool = true, in context: ManagedObjectContext? = nil)
         throws(ObjectGraphError) -> [Self]
     {
-        try resolveContext(context).fetch(FetchRequest<Self>(sortDescriptors: SortDescriptor.list(keys, ascending: ascending)))
+        try resolveContext(context).fetch(
+            FetchRequest<Self>(sortDescriptors: ObjectSortDescriptor.list(keys, ascending: ascending)))
     }
 
     /// The objects matching `predicate`, optionally sorted.
     ///
     /// ```swift
-    /// let unread = try FeedItem.findAll(where: try Predicate(format: "read == NO"), sortedBy: "published", ascending: false)
+    /// let unread = try FeedItem.findAll(where: try ObjectPredicate(format: "read == NO"), sortedBy: "published", ascending: false)
     /// ```
     public static func findAll(
-        where predicate: Predicate, sortedBy keys: String? = nil, ascending: Bool = true, in context: ManagedObjectContext? = nil
+        where predicate: ObjectPredicate, sortedBy keys: String? = nil, ascending: Bool = true,
+        in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> [Self] {
         try resolveContext(context).fetch(
             FetchRequest<Self>(
-                predicate: predicate, sortDescriptors: keys.map { SortDescriptor.list($0, ascending: ascending) } ?? []))
+                predicate: predicate, sortDescriptors: keys.map { ObjectSortDescriptor.list($0, ascending: ascending) } ?? []))
     }
 
     /// The objects matching a predicate format string with `%@`/`%K` arguments.
@@ -85,7 +87,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     )
         throws(ObjectGraphError) -> [Self]
     {
-        try findAll(where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try findAll(where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 
     /// The objects whose attributes equal every (`.and`) or any (`.or`) of the pairs.
@@ -98,9 +100,9 @@ extension ManagedObjectFinders where Self: ManagedObject {
         in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> [Self] {
         let parts = pairs.keys.sorted().map { key in
-            Predicate.comparison(.keyPath(key), .equalTo, .constant(pairs[key]!))
+            ObjectPredicate.comparison(.keyPath(key), .equalTo, .constant(pairs[key]!))
         }
-        let predicate: Predicate =
+        let predicate: ObjectPredicate =
             parts.isEmpty ? .true : parts.count == 1 ? parts[0] : (combination == .and ? .and(parts) : .or(parts))
         return try findAll(where: predicate, in: context)
     }
@@ -114,7 +116,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
         throws(ObjectGraphError) -> Self?
     {
         try resolveContext(context).fetch(
-            FetchRequest<Self>(predicate: Predicate.comparison(.keyPath(key), .equalTo, .constant(value)), fetchLimit: 1)
+            FetchRequest<Self>(predicate: ObjectPredicate.comparison(.keyPath(key), .equalTo, .constant(value)), fetchLimit: 1)
         ).first
     }
 
@@ -124,12 +126,12 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// let newest = try FeedItem.findFirst(where: .true, sortedBy: "published", ascending: false)
     /// ```
     public static func findFirst(
-        where predicate: Predicate = .true, sortedBy keys: String? = nil, ascending: Bool = true,
+        where predicate: ObjectPredicate = .true, sortedBy keys: String? = nil, ascending: Bool = true,
         in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Self? {
         try resolveContext(context).fetch(
             FetchRequest<Self>(
-                predicate: predicate, sortDescriptors: keys.map { SortDescriptor.list($0, ascending: ascending) } ?? [],
+                predicate: predicate, sortDescriptors: keys.map { ObjectSortDescriptor.list($0, ascending: ascending) } ?? [],
                 fetchLimit: 1)
         ).first
     }
@@ -138,9 +140,9 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ``ObjectGraphError/multipleMatches(entity:predicate:count:)`` when several do.
     ///
     /// ```swift
-    /// let server = try Server.findSingle(where: try Predicate(format: "url == %@", "https://example.org/feed"))
+    /// let server = try Server.findSingle(where: try ObjectPredicate(format: "url == %@", "https://example.org/feed"))
     /// ```
-    public static func findSingle(where predicate: Predicate, in context: ManagedObjectContext? = nil)
+    public static func findSingle(where predicate: ObjectPredicate, in context: ManagedObjectContext? = nil)
         throws(ObjectGraphError) -> Self?
     {
         let results = try resolveContext(context).fetch(FetchRequest<Self>(predicate: predicate, fetchLimit: 2))
@@ -155,9 +157,10 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// How many objects match `predicate` (all of them by default).
     ///
     /// ```swift
-    /// let unread = try FeedItem.count(where: try Predicate(format: "read == NO"))
+    /// let unread = try FeedItem.count(where: try ObjectPredicate(format: "read == NO"))
     /// ```
-    public static func count(where predicate: Predicate? = nil, in context: ManagedObjectContext? = nil) throws(ObjectGraphError)
+    public static func count(where predicate: ObjectPredicate? = nil, in context: ManagedObjectContext? = nil)
+        throws(ObjectGraphError)
         -> Int
     {
         try resolveContext(context).count(for: FetchRequest<Self>(predicate: predicate))
@@ -169,7 +172,8 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// let total = try Server.aggregate(.sum, of: "unreadCount")
     /// ```
     public static func aggregate(
-        _ function: AggregateFunction, of key: String, where predicate: Predicate? = nil, in context: ManagedObjectContext? = nil
+        _ function: AggregateFunction, of key: String, where predicate: ObjectPredicate? = nil,
+        in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Value {
         try resolveContext(context).aggregate(function, of: key, for: FetchRequest<Self>(predicate: predicate))
     }
@@ -189,7 +193,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// ```swift
     /// try FeedItem.truncateAll(in: context); try context.save()
     /// ```
-    public static func truncateAll(where predicate: Predicate? = nil, in context: ManagedObjectContext? = nil)
+    public static func truncateAll(where predicate: ObjectPredicate? = nil, in context: ManagedObjectContext? = nil)
         throws(ObjectGraphError)
     {
         let context = resolveContext(context)

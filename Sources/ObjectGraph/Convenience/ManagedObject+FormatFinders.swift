@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every finder also takes a predicate format string, with its `%@`/`%K` arguments either
-/// inline or as an array (for arguments built at run time), as ``Predicate/init(format:_:)``
+/// inline or as an array (for arguments built at run time), as ``ObjectPredicate/init(format:_:)``
 /// does; and ``findFirst(byAttribute:value:in:)`` takes a plain Swift value.
 ///
 /// ```swift
@@ -22,7 +22,8 @@ extension ManagedObjectFinders where Self: ManagedObject {
         ascending: Bool = true, in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> [Self] {
         try findAll(
-            where: try Predicate(format: format, argumentArray: arguments), sortedBy: keys, ascending: ascending, in: context)
+            where: try ObjectPredicate(format: format, argumentArray: arguments), sortedBy: keys, ascending: ascending,
+            in: context)
     }
 
     /// The objects matching a predicate format string, sorted by the comma-separated keys `sortedBy`.
@@ -59,7 +60,8 @@ extension ManagedObjectFinders where Self: ManagedObject {
         ascending: Bool = true, in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Self? {
         try findFirst(
-            where: try Predicate(format: format, argumentArray: arguments), sortedBy: keys, ascending: ascending, in: context)
+            where: try ObjectPredicate(format: format, argumentArray: arguments), sortedBy: keys, ascending: ascending,
+            in: context)
     }
 
     /// The first object whose attribute (or to-one relationship) `key` equals a plain Swift
@@ -74,7 +76,8 @@ extension ManagedObjectFinders where Self: ManagedObject {
         byAttribute key: String, value: some PredicateArgument, in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Self? {
         try resolveContext(context).fetch(
-            FetchRequest<Self>(predicate: Predicate.comparison(.keyPath(key), .equalTo, value.predicateOperand), fetchLimit: 1)
+            FetchRequest<Self>(
+                predicate: ObjectPredicate.comparison(.keyPath(key), .equalTo, value.predicateOperand), fetchLimit: 1)
         ).first
     }
 
@@ -87,7 +90,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     public static func findSingle(
         where format: String, _ arguments: (any PredicateArgument)?..., in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Self? {
-        try findSingle(where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try findSingle(where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 
     /// ``findSingle(where:_:in:)`` with the format's arguments as an array.
@@ -98,7 +101,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     public static func findSingle(
         where format: String, argumentArray arguments: [(any PredicateArgument)?], in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Self? {
-        try findSingle(where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try findSingle(where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 
     /// How many objects match a predicate format string.
@@ -109,7 +112,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     public static func count(
         where format: String, _ arguments: (any PredicateArgument)?..., in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Int {
-        try count(where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try count(where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 
     /// ``count(where:_:in:)`` with the format's arguments as an array.
@@ -120,7 +123,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     public static func count(
         where format: String, argumentArray arguments: [(any PredicateArgument)?], in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Int {
-        try count(where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try count(where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 
     /// Sum, min, max, avg or count of attribute `key` over the objects matching a predicate format string.
@@ -144,7 +147,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
         _ function: AggregateFunction, of key: String, where format: String, argumentArray arguments: [(any PredicateArgument)?],
         in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Value {
-        try aggregate(function, of: key, where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try aggregate(function, of: key, where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 
     /// Deletes every object matching a predicate format string in the context (saved on the next save).
@@ -155,7 +158,7 @@ extension ManagedObjectFinders where Self: ManagedObject {
     public static func truncateAll(
         where format: String, _ arguments: (any PredicateArgument)?..., in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) {
-        try truncateAll(where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try truncateAll(where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 
     /// ``truncateAll(where:_:in:)`` with the format's arguments as an array.
@@ -166,6 +169,6 @@ extension ManagedObjectFinders where Self: ManagedObject {
     public static func truncateAll(
         where format: String, argumentArray arguments: [(any PredicateArgument)?], in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) {
-        try truncateAll(where: try Predicate(format: format, argumentArray: arguments), in: context)
+        try truncateAll(where: try ObjectPredicate(format: format, argumentArray: arguments), in: context)
     }
 }

@@ -11,10 +11,10 @@ extension ManagedObjectFinders where Self: ManagedObject {
     /// them (0: all).
     ///
     /// ```swift
-    /// let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [SortDescriptor(\FeedItem.title)], in: context)
+    /// let items = try FeedItem.fetch(where: \.server?.title == "Swift", sortedBy: [ObjectSortDescriptor(\FeedItem.title)], in: context)
     /// ```
     public static func fetch(
-        where predicate: KeyPathPredicate<Self> = .true, sortedBy sortDescriptors: [SortDescriptor] = [], limit: Int = 0,
+        where predicate: KeyPathPredicate<Self> = .true, sortedBy sortDescriptors: [ObjectSortDescriptor] = [], limit: Int = 0,
         in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> [Self] {
         try resolveContext(context).fetch(
@@ -30,16 +30,16 @@ extension ManagedObjectFinders where Self: ManagedObject {
         where predicate: KeyPathPredicate<Self> = .true, sortedBy keyPath: KeyPath<Self, V>, ascending: Bool = true,
         limit: Int = 0, in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> [Self] {
-        try fetch(where: predicate, sortedBy: [SortDescriptor(keyPath, ascending: ascending)], limit: limit, in: context)
+        try fetch(where: predicate, sortedBy: [ObjectSortDescriptor(keyPath, ascending: ascending)], limit: limit, in: context)
     }
 
     /// The first object matching `predicate` in the given order, or nil.
     ///
     /// ```swift
-    /// let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [SortDescriptor(\FeedItem.published)], in: context)
+    /// let oldestUnread = try FeedItem.fetchFirst(where: \.read == false, sortedBy: [ObjectSortDescriptor(\FeedItem.published)], in: context)
     /// ```
     public static func fetchFirst(
-        where predicate: KeyPathPredicate<Self> = .true, sortedBy sortDescriptors: [SortDescriptor] = [],
+        where predicate: KeyPathPredicate<Self> = .true, sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
         in context: ManagedObjectContext? = nil
     ) throws(ObjectGraphError) -> Self? {
         try fetch(where: predicate, sortedBy: sortDescriptors, limit: 1, in: context).first

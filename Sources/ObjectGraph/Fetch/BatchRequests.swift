@@ -11,14 +11,14 @@ import Foundation
 /// nor matched, and stay on top of the new stored values.
 ///
 /// ```swift
-/// let markAllRead = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+/// let markAllRead = BatchUpdateRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
 /// let result = try context.execute(markAllRead)   // result.changedCount items marked read
 /// ```
 public struct BatchUpdateRequest: Sendable {
     /// The entity whose rows are updated.
     public var entityName: String
     /// Which rows; nil: all of them.
-    public var predicate: Predicate?
+    public var predicate: ObjectPredicate?
     /// The stored (not transient, not derived) attributes to set, and their new values.
     public var propertiesToUpdate: [String: Value]
     /// At most this many rows per transaction, when the context has no undo manager: the
@@ -31,7 +31,7 @@ public struct BatchUpdateRequest: Sendable {
     /// entities in an inheritance hierarchy. nil (the default): one transaction.
     ///
     /// ```swift
-    /// var request = BatchUpdateRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
+    /// var request = BatchUpdateRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == NO"), propertiesToUpdate: ["read": .bool(true)])
     /// request.batchSize = 10_000
     /// let marked = try context.execute(request).changedCount
     /// ```
@@ -51,7 +51,7 @@ public struct BatchUpdateRequest: Sendable {
     /// let request = BatchUpdateRequest(entityName: "FeedItem", predicate: nil, propertiesToUpdate: ["read": .bool(true)])
     /// try context.execute(request)
     /// ```
-    public init(entityName: String, predicate: Predicate? = nil, propertiesToUpdate: [String: Value]) {
+    public init(entityName: String, predicate: ObjectPredicate? = nil, propertiesToUpdate: [String: Value]) {
         self.entityName = entityName
         self.predicate = predicate
         self.propertiesToUpdate = propertiesToUpdate
@@ -65,22 +65,22 @@ public struct BatchUpdateRequest: Sendable {
 /// undoable like ``BatchUpdateRequest``.
 ///
 /// ```swift
-/// let purge = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "read == YES"))
+/// let purge = BatchDeleteRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "read == YES"))
 /// let result = try context.execute(purge)   // result.changedObjectIDs were deleted
 /// ```
 public struct BatchDeleteRequest: Sendable {
     /// The entity whose rows are deleted.
     public var entityName: String
     /// Which rows; nil: all of them.
-    public var predicate: Predicate?
+    public var predicate: ObjectPredicate?
 
     /// A request deleting every `entityName` row matching `predicate`.
     ///
     /// ```swift
-    /// let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try Predicate(format: "server == nil"))
+    /// let request = BatchDeleteRequest(entityName: "FeedItem", predicate: try ObjectPredicate(format: "server == nil"))
     /// try context.execute(request)
     /// ```
-    public init(entityName: String, predicate: Predicate? = nil) {
+    public init(entityName: String, predicate: ObjectPredicate? = nil) {
         self.entityName = entityName
         self.predicate = predicate
     }

@@ -193,14 +193,14 @@ extension ManagedObjectContext {
         if parentContext == nil {
             var select: [String] = []
             for path in groupPaths {
-                select.append(try Predicate.sqlKeyPathExpression(path, for: entity, in: model, alias: "t0"))
+                select.append(try ObjectPredicate.sqlKeyPathExpression(path, for: entity, in: model, alias: "t0"))
             }
             for column in aggregateColumns {
                 guard let keyPath = column.keyPath else {
                     select.append("COUNT(*), 0, NULL, NULL, NULL")
                     continue
                 }
-                let x = try Predicate.sqlKeyPathExpression(keyPath, for: entity, in: model, alias: "t0")
+                let x = try ObjectPredicate.sqlKeyPathExpression(keyPath, for: entity, in: model, alias: "t0")
                 let sum: String
                 if case .attribute(let type) = column.terminal, type == .integer || type == .bool {
                     sum = "SUM(\(x))"
@@ -325,7 +325,8 @@ extension ManagedObjectContext {
             let plan = request.returnsDistinctResults ? try FetchPlan(request: unlimited, context: self) : plan
             var select: [String] = []
             for column in columns {
-                select.append(try Predicate.sqlKeyPathExpression(column.keyPath ?? "", for: plan.entity, in: model, alias: "t0"))
+                select.append(
+                    try ObjectPredicate.sqlKeyPathExpression(column.keyPath ?? "", for: plan.entity, in: model, alias: "t0"))
             }
             let (sql, arguments) = plan.selectSQL(
                 columns: select.joined(separator: ", "), excluding: [], applyLimit: true)

@@ -3,9 +3,9 @@ import Foundation
 /// One key to sort fetch results by; key paths through to-one relationships are allowed.
 ///
 /// ```swift
-/// let newestFirst = SortDescriptor("published", ascending: false)
+/// let newestFirst = ObjectSortDescriptor("published", ascending: false)
 /// ```
-public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
+public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public var key: String
     public var ascending: Bool
 
@@ -17,10 +17,10 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Parses `"a,b"` into ascending (or all descending) descriptors, MagicalRecord style.
     ///
     /// ```swift
-    /// let order = SortDescriptor.list("displayOrder,title")
+    /// let order = ObjectSortDescriptor.list("displayOrder,title")
     /// ```
-    public static func list(_ keys: String, ascending: Bool = true) -> [SortDescriptor] {
-        keys.split(separator: ",").map { SortDescriptor($0.trimmingCharacters(in: .whitespaces), ascending: ascending) }
+    public static func list(_ keys: String, ascending: Bool = true) -> [ObjectSortDescriptor] {
+        keys.split(separator: ",").map { ObjectSortDescriptor($0.trimmingCharacters(in: .whitespaces), ascending: ascending) }
     }
 
     /// Orders full-text search results (``FetchRequest/searchText``) best match first
@@ -28,27 +28,27 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// follow it to break ties.
     ///
     /// ```swift
-    /// var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, SortDescriptor("published", ascending: false)])
+    /// var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor("published", ascending: false)])
     /// request.searchText = "swift linux"
     /// ```
-    public static let relevance = SortDescriptor(relevanceKey)
+    public static let relevance = ObjectSortDescriptor(relevanceKey)
     /// The key of ``relevance``, for a descriptor that puts the best match last.
     ///
     /// ```swift
-    /// let worstFirst = SortDescriptor(SortDescriptor.relevanceKey, ascending: false)
+    /// let worstFirst = ObjectSortDescriptor(ObjectSortDescriptor.relevanceKey, ascending: false)
     /// ```
     public static let relevanceKey = "@relevance"
 
     /// The key of the order objects were first saved in (the store's primary key; objects
     /// not saved yet come after every saved one, in the order they were inserted). A fetch
     /// breaks the ties of its other descriptors by ascending store order unless it has a
-    /// descriptor on this key: `SortDescriptor(SortDescriptor.storeOrderKey, ascending: false)`
-    /// after `SortDescriptor("date", ascending: false)` lists newest first with the latest
+    /// descriptor on this key: `ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey, ascending: false)`
+    /// after `ObjectSortDescriptor("date", ascending: false)` lists newest first with the latest
     /// saved first among equal dates — the order an index on `date`, read backwards, gives
     /// with no sorting step.
     ///
     /// ```swift
-    /// let newestFirst = [SortDescriptor("sortDate", ascending: false), SortDescriptor(SortDescriptor.storeOrderKey, ascending: false)]
+    /// let newestFirst = [ObjectSortDescriptor("sortDate", ascending: false), ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey, ascending: false)]
     /// ```
     public static let storeOrderKey = "@storeOrder"
 
@@ -60,16 +60,16 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
 /// ``includesPendingChanges`` is false.
 ///
 /// ```swift
-/// var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"))
-/// request.sortDescriptors = [SortDescriptor("published", ascending: false)]
+/// var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"))
+/// request.sortDescriptors = [ObjectSortDescriptor("published", ascending: false)]
 /// request.fetchLimit = 50
 /// let items = try context.fetch(request)
 /// ```
 public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The entity to fetch; nil means the entity whose class is `Result`.
     public var entityName: String?
-    public var predicate: Predicate?
-    public var sortDescriptors: [SortDescriptor]
+    public var predicate: ObjectPredicate?
+    public var sortDescriptors: [ObjectSortDescriptor]
     /// At most this many results (0: no limit).
     public var fetchLimit: Int
     /// Skip this many results first.
@@ -89,13 +89,13 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Full-text search, iTunes-style: only objects in which every word of the text
     /// occurs, as the start of a word, in one of the attributes of the entity's
     /// ``FullTextIndexDescription`` (case and diacritics ignored) match; combines with the
-    /// predicate, sort descriptors (``SortDescriptor/relevance`` for best match first),
+    /// predicate, sort descriptors (``ObjectSortDescriptor/relevance`` for best match first),
     /// limit and offset. Text without any letter or digit matches nothing; nil: no search.
     /// Fetching an entity without a full-text index this way throws
     /// ``ObjectGraphError/noFullTextIndex(entity:)``.
     ///
     /// ```swift
-    /// var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO"), sortDescriptors: [.relevance])
+    /// var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [.relevance])
     /// request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     /// ```
     public var searchText: String?
@@ -106,7 +106,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     ///
     /// ```swift
     /// let text = "swift"
-    /// var request = FetchRequest<FeedItem>(predicate: try Predicate(format: "title ==[cd] %@", text))
+    /// var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "title ==[cd] %@", text))
     /// request.searchText = text
     /// request.searchWindow = 2_000
     /// ```
@@ -114,7 +114,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// How long the fetch (or count, or aggregate) may run before it is stopped with
     /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)``: SQLite's progress handler
     /// interrupts the statement, and MATCHES, LIKE and CONTAINS stop inside a row. The
-    /// default is ``Predicate/Limits/timeLimit``, nil: no limit, so that a legitimate large
+    /// default is ``ObjectPredicate/Limits/timeLimit``, nil: no limit, so that a legitimate large
     /// fetch is never cut short. Set one for queries built from what a user typed.
     /// `request.timeLimit = .milliseconds(500)`
     public var timeLimit: Duration?
@@ -170,9 +170,9 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var includesSubentities = true
 
     public init(
-        entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+        entityName: String? = nil, predicate: ObjectPredicate? = nil, sortDescriptors: [ObjectSortDescriptor] = [],
         fetchLimit: Int = 0, fetchOffset: Int = 0, fetchBatchSize: Int = 0, includesPendingChanges: Bool = true,
-        timeLimit: Duration? = Predicate.Limits.timeLimit
+        timeLimit: Duration? = ObjectPredicate.Limits.timeLimit
     ) {
         self.entityName = entityName
         self.predicate = predicate

@@ -31,7 +31,7 @@ import Synchronization
 ///
 /// ```swift
 /// let controller = try FetchedResultsController(
-///     fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("title")]), context: viewContext)
+///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: viewContext)
 /// try controller.performFetch()
 /// print(controller.numberOfObjects(inSection: 0), controller.object(at: ResultIndexPath(section: 0, item: 0)))
 /// ```
@@ -51,7 +51,7 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
     public private(set) var lastError: ObjectGraphError?
 
     let entity: Entity
-    private let descriptors: [SortDescriptor]
+    private let descriptors: [ObjectSortDescriptor]
     private var storage: [SectionStorage] = []
     /// Entries by object identity (object IDs change when an inserted object is saved).
     private var entries: [ObjectIdentifier: Entry] = [:]
@@ -88,7 +88,7 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
     ///
     /// ```swift
     /// let byFolder = try FetchedResultsController(
-    ///     fetchRequest: FetchRequest<Note>(sortDescriptors: [OGSortDescriptor("folder.name"), OGSortDescriptor("title")]),
+    ///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("folder.name"), ObjectSortDescriptor("title")]),
     ///     context: viewContext, sectionNameKeyPath: "folder.name")
     /// ```
     public init(
@@ -109,8 +109,8 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
             throw refuse("a full-text search cannot be kept live; fetch it with context.fetch instead")
         }
         for d in fetchRequest.sortDescriptors {
-            if d.key == SortDescriptor.relevanceKey { throw refuse("sorting by relevance needs a full-text search") }
-            _ = try Predicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
+            if d.key == ObjectSortDescriptor.relevanceKey { throw refuse("sorting by relevance needs a full-text search") }
+            _ = try ObjectPredicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
         }
         if let key = sectionNameKeyPath, fetchRequest.sortDescriptors.first?.key != key {
             throw refuse("the section key path '\(key)' must be the key of the first sort descriptor")

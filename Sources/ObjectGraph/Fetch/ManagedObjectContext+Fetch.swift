@@ -5,7 +5,7 @@ extension ManagedObjectContext {
     /// The objects matching `request`, with this context's unsaved changes applied.
     ///
     /// ```swift
-    /// let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+    /// let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
     /// ```
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [T] {
         assertOnQueue()
@@ -39,7 +39,7 @@ extension ManagedObjectContext {
     /// How many objects match `request` (limit and offset apply).
     ///
     /// ```swift
-    /// let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try Predicate(format: "read == NO")))
+    /// let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
     /// ```
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(ObjectGraphError) -> Int {
         assertOnQueue()
@@ -65,7 +65,7 @@ extension ManagedObjectContext {
     /// `USE TEMP B-TREE FOR ORDER BY`. For tests that a list is read through an index.
     ///
     /// ```swift
-    /// let unread = try Predicate(format: "read == NO")
+    /// let unread = try ObjectPredicate(format: "read == NO")
     /// let plan = try context.queryPlan(for: FetchRequest<FeedItem>(predicate: unread, fetchLimit: 50))
     /// if plan.contains(where: { $0.contains("TEMP B-TREE") }) { print("sorts without an index") }
     /// ```
@@ -142,7 +142,7 @@ extension ManagedObjectContext {
             // Only stored rows have a rank: they come in the index's order, objects with
             // unsaved changes after them, ordered by the other descriptors.
             var pending = try plan.pendingCandidates()
-            try sortInMemory(&pending, by: plan.request.sortDescriptors.filter { $0.key != SortDescriptor.relevanceKey })
+            try sortInMemory(&pending, by: plan.request.sortDescriptors.filter { $0.key != ObjectSortDescriptor.relevanceKey })
             objects += pending
         } else {
             objects.append(contentsOf: try plan.pendingCandidates())
@@ -200,7 +200,7 @@ extension ManagedObjectContext {
         return objects
     }
 
-    func sortInMemory(_ objects: inout [ManagedObject], by descriptors: [SortDescriptor]) throws(ObjectGraphError) {
+    func sortInMemory(_ objects: inout [ManagedObject], by descriptors: [ObjectSortDescriptor]) throws(ObjectGraphError) {
         var keyed: [([Value], Int64, ManagedObject)] = []
         keyed.reserveCapacity(objects.count)
         for object in objects {
@@ -209,7 +209,8 @@ extension ManagedObjectContext {
             let storeOrder = raw < 0 ? Int64.max + raw : raw
             var keys: [Value] = []
             for d in descriptors {
-                keys.append(d.key == SortDescriptor.storeOrderKey ? .integer(storeOrder) : try object.value(forKeyPath: d.key))
+                keys.append(
+                    d.key == ObjectSortDescriptor.storeOrderKey ? .integer(storeOrder) : try object.value(forKeyPath: d.key))
             }
             keyed.append((keys, storeOrder, object))
         }
@@ -284,18 +285,18 @@ struct FetchPlan {
         var sortsByRelevance = false
         var sortsByStoreOrder = false
         for d in request.sortDescriptors {
-            if d.key == SortDescriptor.storeOrderKey {
+            if d.key == ObjectSortDescriptor.storeOrderKey {
                 sortsByStoreOrder = true
                 order.append("t0.\"Z_PK\" \(d.ascending ? "ASC" : "DESC")")
                 continue
             }
-            if d.key == SortDescriptor.relevanceKey {
+            if d.key == ObjectSortDescriptor.relevanceKey {
                 guard let search else { throw .unknownKey(entity: entity.name, key: d.key) }
                 sortsByRelevance = true
                 order.append("\(SchemaGenerator.quote(search.table)).rank \(d.ascending ? "ASC" : "DESC")")
                 continue
             }
-            let expression = try Predicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
+            let expression = try ObjectPredicate.sqlKeyPathExpression(d.key, for: entity, in: model, alias: "t0")
             order.append("\(expression) \(d.ascending ? "ASC" : "DESC")")
         }
         if !sortsByStoreOrder { order.append("t0.\"Z_PK\" ASC") }
@@ -351,7 +352,7 @@ struct FetchPlan {
 
     /// `error`, or what it stands for: the time-out when the deadline has passed (SQLite
     /// reports an interrupted statement as SQLITE_INTERRUPT), a predicate too deep for SQLite
-    /// when its parser gives up (the ``Predicate/Limits`` keep predicates short of that).
+    /// when its parser gives up (the ``ObjectPredicate/Limits`` keep predicates short of that).
     func explained(_ error: ObjectGraphError) -> ObjectGraphError {
         if deadline.isExceeded { return .timeLimitExceeded(entity: entity.name, seconds: deadline.seconds) }
         if case .sqlite(_, let message, _) = error,
@@ -457,8 +458,8 @@ struct FetchPlan {
 
 /// The untyped parts of a fetch request a plan needs.
 struct AnyFetchRequest {
-    var predicate: Predicate?
-    var sortDescriptors: [SortDescriptor]
+    var predicate: ObjectPredicate?
+    var sortDescriptors: [ObjectSortDescriptor]
     var fetchLimit: Int
     var fetchOffset: Int
     var searchText: String?

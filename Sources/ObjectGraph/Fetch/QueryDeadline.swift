@@ -52,9 +52,9 @@ final class QueryDeadline {
     }
 
     /// The current deadline, or a new one with the default limit (none) for work outside any
-    /// fetch (``Predicate/evaluate(with:)`` called directly, SQL written by hand).
+    /// fetch (``ObjectPredicate/evaluate(with:)`` called directly, SQL written by hand).
     static func currentOrDefault() -> QueryDeadline {
-        current ?? QueryDeadline(limit: Predicate.Limits.timeLimit)
+        current ?? QueryDeadline(limit: ObjectPredicate.Limits.timeLimit)
     }
 
     /// Runs `body` with this deadline current on this thread.

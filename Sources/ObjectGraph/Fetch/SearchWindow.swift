@@ -70,12 +70,12 @@ extension FetchPlan {
         else { return (.filter, nil) }
         let windows = Self.searchWindows(pageEnd: request.fetchOffset + request.fetchLimit)
         let table = SchemaGenerator.quote(search.table)
-        let key = try Predicate.sqlKeyPathExpression(first.key, for: entity, in: context.model, alias: "t0")
+        let key = try ObjectPredicate.sqlKeyPathExpression(first.key, for: entity, in: context.model, alias: "t0")
         // Rows with the page's last key sort after it when the next order is the store's,
         // descending (their keys are lower than the window's).
         let descriptors = request.sortDescriptors
         let tiesComeAfter =
-            descriptors.count > 1 && descriptors[1].key == SortDescriptor.storeOrderKey && !descriptors[1].ascending
+            descriptors.count > 1 && descriptors[1].key == ObjectSortDescriptor.storeOrderKey && !descriptors[1].ascending
         return try read { db -> (source: SearchMatchSource, page: [Int64]?) in
             for (n, window) in windows.enumerated() {
                 let isLast = n == windows.count - 1

@@ -212,13 +212,13 @@ struct CounterInfo: Sendable {
     /// For a count over a many-to-many relationship: the parent's relationship (the
     /// child's inverse, a to-many, is at `childToOneIndex`); see `ManyToManyCounts`.
     var manyToManyRelationshipIndex: Int? = nil
-    let predicate: Predicate?
+    let predicate: ObjectPredicate?
     /// For the common `attribute == constant` predicate: the attribute's index and the
     /// constant, compared directly instead of through the evaluator.
     let simpleEquality: (index: Int, value: Value)?
 
     init(
-        parentEntityIndex: Int, attributeIndex: Int, childEntityIndex: Int, childToOneIndex: Int, predicate: Predicate?,
+        parentEntityIndex: Int, attributeIndex: Int, childEntityIndex: Int, childToOneIndex: Int, predicate: ObjectPredicate?,
         child: EntityDescription
     ) {
         self.parentEntityIndex = parentEntityIndex

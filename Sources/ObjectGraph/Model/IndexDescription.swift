@@ -9,23 +9,23 @@
 /// `flagged == YES`; for a condition `key != nil`, any comparison of `key` with a constant
 /// other than `==`, or `key IN {…}`). A fetch that does not say the condition cannot use it.
 ///
-/// The condition is a ``Predicate`` over the entity's own stored attributes compared with
+/// The condition is a ``ObjectPredicate`` over the entity's own stored attributes compared with
 /// constants (`==`, `!=`, `<`, `<=`, `>`, `>=`, no `[c]`/`[d]` options), joined with AND, OR
 /// and NOT; anything else makes the model invalid. The index's name holds a hash of the
 /// condition, so a model version that changes the condition rebuilds the index.
 ///
 /// ```swift
 /// var item = EntityDescription("Item", attributes: [.bool("flagged", defaultValue: false), .date("sortDate")])
-/// item.partialIndexes = [try IndexDescription(["sortDate"], where: Predicate(format: "flagged == YES"))]
+/// item.partialIndexes = [try IndexDescription(["sortDate"], where: ObjectPredicate(format: "flagged == YES"))]
 /// ```
 public struct IndexDescription: Sendable, Equatable, CustomStringConvertible {
     /// The indexed keys, in order: stored attributes or to-one relationships.
     public var keys: [String]
     /// The rows the index holds.
-    public var condition: Predicate
+    public var condition: ObjectPredicate
 
     /// An index on `keys` over the rows satisfying `condition`.
-    public init(_ keys: [String], where condition: Predicate) {
+    public init(_ keys: [String], where condition: ObjectPredicate) {
         self.keys = keys
         self.condition = condition
     }
@@ -59,7 +59,7 @@ public struct IndexDescription: Sendable, Equatable, CustomStringConvertible {
         return "Z_\(entity)_\(keys.joined(separator: "_"))_where_\(String(repeating: "0", count: 16 - hex.count) + hex)"
     }
 
-    static func sql(_ predicate: Predicate, in entity: Scope) throws(ModelError) -> String {
+    static func sql(_ predicate: ObjectPredicate, in entity: Scope) throws(ModelError) -> String {
         switch predicate.node {
         case .constant(let b): return b ? "1" : "0"
         case .and(let parts):
@@ -73,7 +73,7 @@ public struct IndexDescription: Sendable, Equatable, CustomStringConvertible {
 
     private static func sql(_ c: PredicateComparison, in entity: Scope) throws(ModelError) -> String {
         func refuse(_ why: String) -> ModelError {
-            ModelError(message: "\(entity.name): the partial index condition '\(Predicate(.comparison(c)))' \(why)")
+            ModelError(message: "\(entity.name): the partial index condition '\(ObjectPredicate(.comparison(c)))' \(why)")
         }
         guard c.modifier == .direct, c.options.isEmpty else { throw refuse("may not use ANY/ALL/NONE or [c]/[d]") }
         guard case .keyPath(let key) = c.left, case .constant(let value) = c.right else {

@@ -168,10 +168,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 guard let inverse = child.relationships.firstIndex(where: { $0.name == e.relationships[r].inverseName }) else {
                     throw ModelError(message: "\(e.name).\(a.name): no inverse for '\(derived.relationship)'")
                 }
-                var predicate: Predicate?
+                var predicate: ObjectPredicate?
                 if let format = derived.predicateFormat {
                     do {
-                        predicate = try Predicate(format: format)
+                        predicate = try ObjectPredicate(format: format)
                     } catch {
                         throw ModelError(message: "\(e.name).\(a.name): \(error)")
                     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A ``Predicate`` on objects of `Root`, written with key paths and checked by the compiler:
+/// A ``ObjectPredicate`` on objects of `Root`, written with key paths and checked by the compiler:
 /// a misspelt property or a value of the wrong type does not compile. It holds the same
 /// tree its format-string twin parses to, so it fetches, counts and evaluates in memory
 /// exactly as that does.
@@ -17,20 +17,20 @@ import Foundation
 /// (`!read`, `title ?? ""`) or reads none makes a key no entity has, saying what it read, and
 /// a fetch or an evaluation throws ``ObjectGraphError/unknownKey(entity:key:)`` with it.
 public struct KeyPathPredicate<Root: ManagedObject>: Sendable, Equatable, CustomStringConvertible {
-    /// The untyped predicate, as ``Predicate/init(format:_:)`` would parse it.
+    /// The untyped predicate, as ``ObjectPredicate/init(format:_:)`` would parse it.
     ///
     /// ```swift
     /// let p: KeyPathPredicate<FeedItem> = \.read == false
-    /// let sameTree = try Predicate(format: "read == NO") == p.predicate   // true
+    /// let sameTree = try ObjectPredicate(format: "read == NO") == p.predicate   // true
     /// ```
-    public let predicate: Predicate
+    public let predicate: ObjectPredicate
 
     /// Wraps an untyped predicate, for mixing with a format string.
     ///
     /// ```swift
-    /// let p = KeyPathPredicate<FeedItem>(try Predicate(format: "title MATCHES %@", "S.*")) && \.read == false
+    /// let p = KeyPathPredicate<FeedItem>(try ObjectPredicate(format: "title MATCHES %@", "S.*")) && \.read == false
     /// ```
-    public init(_ predicate: Predicate) { self.predicate = predicate }
+    public init(_ predicate: ObjectPredicate) { self.predicate = predicate }
 
     /// Every object. `let all = KeyPathPredicate<FeedItem>.true`
     public static var `true`: KeyPathPredicate { KeyPathPredicate(.true) }
@@ -252,11 +252,11 @@ extension QuantifiedKeyPath where Value: ValueConvertible {
 
 // MARK: - Sorting
 
-extension SortDescriptor {
+extension ObjectSortDescriptor {
     /// Sorts by the property `keyPath` names (through to-one relationships too).
     ///
     /// ```swift
-    /// let newestFirst = SortDescriptor(\FeedItem.published, ascending: false)
+    /// let newestFirst = ObjectSortDescriptor(\FeedItem.published, ascending: false)
     /// ```
     public init<Root: ManagedObject, V>(_ keyPath: KeyPath<Root, V>, ascending: Bool = true) {
         self.init(KeyPathRecorder.keyPath(keyPath as PartialKeyPath<Root>), ascending: ascending)
@@ -267,10 +267,10 @@ extension FetchRequest {
     /// A request for the objects matching a key-path predicate.
     ///
     /// ```swift
-    /// let request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [SortDescriptor(\FeedItem.published)])
+    /// let request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [ObjectSortDescriptor(\FeedItem.published)])
     /// ```
     public init(
-        where predicate: KeyPathPredicate<Result>, sortDescriptors: [SortDescriptor] = [], fetchLimit: Int = 0,
+        where predicate: KeyPathPredicate<Result>, sortDescriptors: [ObjectSortDescriptor] = [], fetchLimit: Int = 0,
         fetchOffset: Int = 0, fetchBatchSize: Int = 0
     ) {
         self.init(

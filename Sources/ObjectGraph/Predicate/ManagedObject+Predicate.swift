@@ -3,7 +3,7 @@ extension ManagedObject {
     /// references (`server == %@`) as SQL compares their keys.
     ///
     /// ```swift
-    /// let p = try Predicate(format: "server == %@", server.objectID)
+    /// let p = try ObjectPredicate(format: "server == %@", server.objectID)
     /// let mine = try items.filter { try p.evaluate(with: $0) }
     /// ```
     public var predicateObjectID: ObjectID? { objectID }

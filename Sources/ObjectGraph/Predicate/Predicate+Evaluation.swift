@@ -1,6 +1,6 @@
 import Foundation
 
-/// An object a ``Predicate`` can be evaluated against: it answers each key of a key path.
+/// An object a ``ObjectPredicate`` can be evaluated against: it answers each key of a key path.
 ///
 /// ```swift
 /// struct Row: PredicateEvaluable {
@@ -50,13 +50,13 @@ public enum PredicateKeyValue {
     case objects([any PredicateEvaluable])
 }
 
-extension Predicate {
+extension ObjectPredicate {
     /// Evaluates the predicate against `object` in memory, with the same semantics as the SQL
     /// it compiles to. Throws ``PredicateEvaluationError`` for an invalid regular expression or a
     /// key path that does not fit the object (and whatever `predicateValue(forKey:)` throws).
     ///
     /// ```swift
-    /// let unread = try Predicate(format: "read == NO")
+    /// let unread = try ObjectPredicate(format: "read == NO")
     /// let matches = try items.filter { try unread.evaluate(with: $0) }
     /// ```
     ///
@@ -88,7 +88,7 @@ enum PredicateEvaluator {
         case collection([Value])
     }
 
-    static func evaluate(_ predicate: Predicate, _ object: any PredicateEvaluable) throws -> Bool {
+    static func evaluate(_ predicate: ObjectPredicate, _ object: any PredicateEvaluable) throws -> Bool {
         switch predicate.node {
         case .constant(let b): return b
         case .and(let parts):

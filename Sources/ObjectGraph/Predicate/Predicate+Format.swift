@@ -1,12 +1,12 @@
 import Foundation
 
-extension Predicate {
+extension ObjectPredicate {
     /// The predicate as a format string that parses back to an equal predicate (within the
     /// ``Limits``; a predicate built in code nested deeper than ``Limits/nestingDepth`` prints
     /// as a short placeholder instead of recursing that deep).
     ///
     /// ```swift
-    /// let p = try Predicate(format: "read = no && title contains[cd] 'swift'")
+    /// let p = try ObjectPredicate(format: "read = no && title contains[cd] 'swift'")
     /// print(p.predicateFormat)   // read == NO AND title CONTAINS[cd] "swift"
     /// ```
     public var predicateFormat: String { PredicateFormatter.format(self) }
@@ -24,8 +24,8 @@ enum PredicateFormatter {
     /// Object references print as `CAST(12, "ObjectID:Server")`.
     static let objectIDCastPrefix = "ObjectID:"
 
-    static func format(_ predicate: Predicate) -> String {
-        guard predicate.depth <= Predicate.Limits.nestingDepth else {
+    static func format(_ predicate: ObjectPredicate) -> String {
+        guard predicate.depth <= ObjectPredicate.Limits.nestingDepth else {
             return "<a predicate nested \(predicate.depth) levels deep>"
         }
         switch predicate.node {
@@ -38,7 +38,7 @@ enum PredicateFormatter {
     }
 
     /// Compound predicates in parentheses, so precedence never depends on the reader.
-    static func grouped(_ predicate: Predicate) -> String {
+    static func grouped(_ predicate: ObjectPredicate) -> String {
         switch predicate.node {
         case .and, .or: return "(" + format(predicate) + ")"
         default: return format(predicate)

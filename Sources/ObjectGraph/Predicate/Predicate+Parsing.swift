@@ -1,12 +1,12 @@
 import Foundation
 
-extension Predicate {
+extension ObjectPredicate {
     /// Parses a Core Data predicate format string, substituting `arguments` for `%@` (a value;
     /// `%d`, `%i`, `%f`, `%s` are accepted as synonyms) and `%K` (a key path, from a String).
     ///
     /// ```swift
-    /// let p = try Predicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
-    /// let q = try Predicate(format: "%K BETWEEN %@", "rank", [1, 5])
+    /// let p = try ObjectPredicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
+    /// let q = try ObjectPredicate(format: "%K BETWEEN %@", "rank", [1, 5])
     /// ```
     ///
     /// Throws ``ObjectGraphError/predicateSyntax(format:position:message:)`` naming the offset
@@ -20,7 +20,7 @@ extension Predicate {
     ///
     /// ```swift
     /// let args: [(any PredicateArgument)?] = ["title", "Swift"]
-    /// let p = try Predicate(format: "%K ==[c] %@", argumentArray: args)
+    /// let p = try ObjectPredicate(format: "%K ==[c] %@", argumentArray: args)
     /// ```
     public init(format: String, argumentArray arguments: [(any PredicateArgument)?]) throws(ObjectGraphError) {
         let length = format.unicodeScalars.count
@@ -90,25 +90,25 @@ private struct PredicateParser {
 
     mutating func enterNesting() throws(ObjectGraphError) {
         depth += 1
-        guard depth <= Predicate.Limits.nestingDepth else {
-            throw error("predicate nested more than \(Predicate.Limits.nestingDepth) levels deep (the limit)")
+        guard depth <= ObjectPredicate.Limits.nestingDepth else {
+            throw error("predicate nested more than \(ObjectPredicate.Limits.nestingDepth) levels deep (the limit)")
         }
     }
 
     /// `predicate`, unless it nests NOT, AND and OR deeper than the limit (an error at `position`,
     /// where the construct begins).
-    func checkedDepth(_ predicate: Predicate, at position: Int) throws(ObjectGraphError) -> Predicate {
-        guard predicate.depth <= Predicate.Limits.predicateDepth else {
+    func checkedDepth(_ predicate: ObjectPredicate, at position: Int) throws(ObjectGraphError) -> ObjectPredicate {
+        guard predicate.depth <= ObjectPredicate.Limits.predicateDepth else {
             throw error(
-                "NOT, AND and OR nested more than \(Predicate.Limits.predicateDepth) levels deep (the limit)", at: position)
+                "NOT, AND and OR nested more than \(ObjectPredicate.Limits.predicateDepth) levels deep (the limit)", at: position)
         }
         return predicate
     }
 
     mutating func countComparison() throws(ObjectGraphError) {
         comparisons += 1
-        guard comparisons <= Predicate.Limits.comparisons else {
-            throw error("predicate has more than \(Predicate.Limits.comparisons) comparisons (the limit)")
+        guard comparisons <= ObjectPredicate.Limits.comparisons else {
+            throw error("predicate has more than \(ObjectPredicate.Limits.comparisons) comparisons (the limit)")
         }
     }
 
@@ -142,7 +142,7 @@ private struct PredicateParser {
         advance()
     }
 
-    mutating func parseAll() throws(ObjectGraphError) -> Predicate {
+    mutating func parseAll() throws(ObjectGraphError) -> ObjectPredicate {
         if case .end = current.kind { throw error("empty predicate: expected a comparison") }
         let predicate = try parseOr()
         guard case .end = current.kind else {
@@ -156,7 +156,7 @@ private struct PredicateParser {
         return predicate
     }
 
-    mutating func parseOr() throws(ObjectGraphError) -> Predicate {
+    mutating func parseOr() throws(ObjectGraphError) -> ObjectPredicate {
         let start = current.position
         var parts = [try parseAnd()]
         while isKeyword("OR") || isSymbol("||") {
@@ -166,7 +166,7 @@ private struct PredicateParser {
         return try checkedDepth(.or(parts), at: start)
     }
 
-    mutating func parseAnd() throws(ObjectGraphError) -> Predicate {
+    mutating func parseAnd() throws(ObjectGraphError) -> ObjectPredicate {
         let start = current.position
         var parts = [try parseNot()]
         while isKeyword("AND") || isSymbol("&&") {
@@ -176,7 +176,7 @@ private struct PredicateParser {
         return try checkedDepth(.and(parts), at: start)
     }
 
-    mutating func parseNot() throws(ObjectGraphError) -> Predicate {
+    mutating func parseNot() throws(ObjectGraphError) -> ObjectPredicate {
         if isKeyword("NOT") || isSymbol("!") {
             let start = current.position
             try enterNesting()
@@ -187,7 +187,7 @@ private struct PredicateParser {
         return try parsePrimary()
     }
 
-    mutating func parsePrimary() throws(ObjectGraphError) -> Predicate {
+    mutating func parsePrimary() throws(ObjectGraphError) -> ObjectPredicate {
         if isSymbol("(") {
             try enterNesting()
             defer { depth -= 1 }
@@ -208,7 +208,7 @@ private struct PredicateParser {
         return try parseComparison()
     }
 
-    mutating func parseComparison() throws(ObjectGraphError) -> Predicate {
+    mutating func parseComparison() throws(ObjectGraphError) -> ObjectPredicate {
         var modifier = ComparisonModifier.direct
         if isKeyword("ANY", "SOME") {
             modifier = .any
@@ -570,8 +570,8 @@ private struct PredicateLexer {
             position += 1
             if c == quote { return String(out) }
             length += 1
-            guard length <= Predicate.Limits.stringLength else {
-                throw error("string literal longer than \(Predicate.Limits.stringLength) characters (the limit)", at: start)
+            guard length <= ObjectPredicate.Limits.stringLength else {
+                throw error("string literal longer than \(ObjectPredicate.Limits.stringLength) characters (the limit)", at: start)
             }
             guard c == "\\" else {
                 out.append(c)

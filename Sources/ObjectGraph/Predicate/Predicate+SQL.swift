@@ -58,7 +58,7 @@ public struct SQLFragment: Sendable, Equatable {
     }
 }
 
-extension Predicate {
+extension ObjectPredicate {
     /// Compiles the predicate (after ``validate(for:in:)``) to an SQL boolean expression over
     /// `entity`'s table aliased as `alias`, for `SELECT … FROM "Entity" AS alias WHERE <sql>`.
     /// The expression is 1 exactly when the predicate holds (never NULL where it matters).
@@ -68,7 +68,7 @@ extension Predicate {
     ///
     /// ```swift
     /// let entity = try model.entity(named: "FeedItem")
-    /// let clause = try Predicate(format: "server.title == %@", "Swift").sqlExpression(for: entity, in: model, alias: "t0")
+    /// let clause = try ObjectPredicate(format: "server.title == %@", "Swift").sqlExpression(for: entity, in: model, alias: "t0")
     /// // clause.sql: ((SELECT t0_1."title" FROM "Server" AS t0_1 WHERE t0_1."Z_PK" = t0."server") IS ?)
     /// ```
     ///
@@ -97,7 +97,7 @@ extension Predicate {
     ///
     /// ```swift
     /// let entity = try model.entity(named: "FeedItem")
-    /// let order = try Predicate.sqlKeyPathExpression("server.title", for: entity, in: model, alias: "t0")
+    /// let order = try ObjectPredicate.sqlKeyPathExpression("server.title", for: entity, in: model, alias: "t0")
     /// let sql = "SELECT t0.Z_PK FROM \"FeedItem\" AS t0 ORDER BY \(order)"
     /// ```
     public static func sqlKeyPathExpression(
@@ -135,7 +135,7 @@ struct PredicateSQLCompiler {
 
     static func quote(_ identifier: String) -> String { SchemaGenerator.quote(identifier) }
 
-    mutating func compile(_ predicate: Predicate) throws(ObjectGraphError) -> SQLFragment {
+    mutating func compile(_ predicate: ObjectPredicate) throws(ObjectGraphError) -> SQLFragment {
         switch predicate.node {
         case .constant(let b): return SQLFragment(sql: b ? "1" : "0")
         case .and(let parts):

@@ -1,12 +1,12 @@
 import Foundation
 
-extension Predicate {
+extension ObjectPredicate {
     /// Checks the predicate against `entity`: every key exists, quantifiers and `@count` apply to
     /// to-many relationships, and each comparison's operands have types that can be compared
     /// (an Int literal with a double attribute, 1/0 with a bool, numbers of seconds with a date).
     ///
     /// ```swift
-    /// let p = try Predicate(format: "ANY feedItems.title CONTAINS[cd] %@", "swift")
+    /// let p = try ObjectPredicate(format: "ANY feedItems.title CONTAINS[cd] %@", "swift")
     /// try p.validate(for: model.entity(named: "Server"), in: model)
     /// ```
     ///
@@ -105,11 +105,11 @@ struct ModelKeyPath {
             if let a = entity.attribute(named: key) {
                 terminal = .attribute(a)
             } else if let r = entity.relationshipIndexByName[key] {
-                guard hops.count < Predicate.Limits.keyPathRelationships else {
+                guard hops.count < ObjectPredicate.Limits.keyPathRelationships else {
                     throw .invalidPredicate(
                         entity: root.name,
                         message:
-                            "key path '\(PredicateFormatter.abbreviated(path))' crosses more than \(Predicate.Limits.keyPathRelationships) relationships (the limit)"
+                            "key path '\(PredicateFormatter.abbreviated(path))' crosses more than \(ObjectPredicate.Limits.keyPathRelationships) relationships (the limit)"
                     )
                 }
                 let destination = model.destination(of: entity, relationshipIndex: r)
@@ -231,7 +231,7 @@ struct PredicateValidator {
         .invalidPredicate(entity: root.name, message: message)
     }
 
-    func validate(_ predicate: Predicate) throws(ObjectGraphError) {
+    func validate(_ predicate: ObjectPredicate) throws(ObjectGraphError) {
         switch predicate.node {
         case .constant: return
         case .and(let parts), .or(let parts):

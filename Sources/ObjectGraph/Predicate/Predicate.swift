@@ -5,8 +5,8 @@ import Foundation
 /// (``sqlExpression(for:in:alias:)``) with the same answer either way.
 ///
 /// ```swift
-/// let unreadSwift = try Predicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
-/// let busy = Predicate.comparison("feedItems.@count", .greaterThan, 3) && !.comparison("title", .equalTo, nil)
+/// let unreadSwift = try ObjectPredicate(format: "read == NO AND title CONTAINS[cd] %@", "swift")
+/// let busy = ObjectPredicate.comparison("feedItems.@count", .greaterThan, 3) && !.comparison("title", .equalTo, nil)
 /// ```
 ///
 /// Semantics shared by both evaluators (Core Data's): `nil` equals only `nil`; `!=` is true when
@@ -15,9 +15,9 @@ import Foundation
 /// `[c]` (case folding) or `[d]` (diacritic folding) is given. Bools compare as 0/1, dates as
 /// seconds.
 ///
-/// A module that imports both Foundation and ObjectGraph can write `ObjectGraph.Predicate`
-/// where Foundation's `Predicate` macro type would make the name ambiguous.
-public struct Predicate: Sendable, Equatable, CustomStringConvertible {
+/// Its name does not collide with Foundation's `Predicate` (SwiftData's), so a file may
+/// import both modules.
+public struct ObjectPredicate: Sendable, Equatable, CustomStringConvertible {
     /// The shape of a predicate.
     ///
     /// ```swift
@@ -26,12 +26,12 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     public indirect enum Node: Sendable, Equatable {
         /// `TRUEPREDICATE` or `FALSEPREDICATE`.
         case constant(Bool)
-        /// All parts hold (at least two parts; built through ``Predicate/and(_:)``).
-        case and([Predicate])
-        /// Some part holds (at least two parts; built through ``Predicate/or(_:)``).
-        case or([Predicate])
+        /// All parts hold (at least two parts; built through ``ObjectPredicate/and(_:)``).
+        case and([ObjectPredicate])
+        /// Some part holds (at least two parts; built through ``ObjectPredicate/or(_:)``).
+        case or([ObjectPredicate])
         /// The part does not hold.
-        case not(Predicate)
+        case not(ObjectPredicate)
         /// A comparison of two expressions.
         case comparison(PredicateComparison)
     }
@@ -47,7 +47,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// Wraps a node. Prefer the builders (``and(_:)``, ``comparison(_:_:_:options:modifier:)``).
     ///
     /// ```swift
-    /// let p = Predicate(.constant(true))   // same as Predicate.true
+    /// let p = ObjectPredicate(.constant(true))   // same as ObjectPredicate.true
     /// ```
     public init(_ node: Node) {
         self.node = node
@@ -63,7 +63,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// limit (and, in a format string, the position), never echoing the whole predicate.
     ///
     /// ```swift
-    /// if format.unicodeScalars.count > Predicate.Limits.formatLength { print("too long") }
+    /// if format.unicodeScalars.count > ObjectPredicate.Limits.formatLength { print("too long") }
     /// ```
     public enum Limits {
         /// The longest format string, in Unicode scalars. Pass long collections as a `%@`
@@ -95,71 +95,71 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
         public static let timeLimit: Duration? = nil
     }
 
-    /// `TRUEPREDICATE`: matches every object. `let all = Predicate.true`
-    public static let `true` = Predicate(.constant(true))
-    /// `FALSEPREDICATE`: matches no object. `let none = Predicate.false`
-    public static let `false` = Predicate(.constant(false))
+    /// `TRUEPREDICATE`: matches every object. `let all = ObjectPredicate.true`
+    public static let `true` = ObjectPredicate(.constant(true))
+    /// `FALSEPREDICATE`: matches no object. `let none = ObjectPredicate.false`
+    public static let `false` = ObjectPredicate(.constant(false))
 
     /// All of `parts` hold. Nested ANDs are flattened; no part gives ``true``, one part gives itself.
     ///
     /// ```swift
-    /// let p = Predicate.and([.comparison("read", .equalTo, false), .comparison("title", .notEqualTo, nil)])
+    /// let p = ObjectPredicate.and([.comparison("read", .equalTo, false), .comparison("title", .notEqualTo, nil)])
     /// ```
-    public static func and(_ parts: [Predicate]) -> Predicate {
-        var flat: [Predicate] = []
+    public static func and(_ parts: [ObjectPredicate]) -> ObjectPredicate {
+        var flat: [ObjectPredicate] = []
         for p in parts {
             if case .and(let inner) = p.node { flat += inner } else { flat.append(p) }
         }
         switch flat.count {
         case 0: return .true
         case 1: return flat[0]
-        default: return Predicate(.and(flat))
+        default: return ObjectPredicate(.and(flat))
         }
     }
 
     /// Some of `parts` holds. Nested ORs are flattened; no part gives ``false``, one part gives itself.
     ///
     /// ```swift
-    /// let p = Predicate.or([.comparison("rank", .lessThan, 1), .comparison("rank", .greaterThan, 9)])
+    /// let p = ObjectPredicate.or([.comparison("rank", .lessThan, 1), .comparison("rank", .greaterThan, 9)])
     /// ```
-    public static func or(_ parts: [Predicate]) -> Predicate {
-        var flat: [Predicate] = []
+    public static func or(_ parts: [ObjectPredicate]) -> ObjectPredicate {
+        var flat: [ObjectPredicate] = []
         for p in parts {
             if case .or(let inner) = p.node { flat += inner } else { flat.append(p) }
         }
         switch flat.count {
         case 0: return .false
         case 1: return flat[0]
-        default: return Predicate(.or(flat))
+        default: return ObjectPredicate(.or(flat))
         }
     }
 
     /// The negation of `predicate`.
     ///
     /// ```swift
-    /// let unread = Predicate.not(.comparison("read", .equalTo, true))
+    /// let unread = ObjectPredicate.not(.comparison("read", .equalTo, true))
     /// ```
-    public static func not(_ predicate: Predicate) -> Predicate {
-        Predicate(.not(predicate))
+    public static func not(_ predicate: ObjectPredicate) -> ObjectPredicate {
+        ObjectPredicate(.not(predicate))
     }
 
     /// `lhs AND rhs`. `let p = a && b`
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate { .and([lhs, rhs]) }
+    public static func && (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate { .and([lhs, rhs]) }
     /// `lhs OR rhs`. `let p = a || b`
-    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate { .or([lhs, rhs]) }
+    public static func || (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate { .or([lhs, rhs]) }
     /// `NOT predicate`. `let p = !a`
-    public static prefix func ! (predicate: Predicate) -> Predicate { .not(predicate) }
+    public static prefix func ! (predicate: ObjectPredicate) -> ObjectPredicate { .not(predicate) }
 
     /// Compares the key path `keyPath` with a constant.
     ///
     /// ```swift
-    /// let p = Predicate.comparison("title", .contains, "swift", options: [.caseInsensitive, .diacriticInsensitive])
-    /// let q = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
+    /// let p = ObjectPredicate.comparison("title", .contains, "swift", options: [.caseInsensitive, .diacriticInsensitive])
+    /// let q = ObjectPredicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
     /// ```
     public static func comparison(
         _ keyPath: String, _ op: ComparisonOperator, _ value: Value, options: ComparisonOptions = [],
         modifier: ComparisonModifier = .direct
-    ) -> Predicate {
+    ) -> ObjectPredicate {
         comparison(.keyPath(keyPath), op, .constant(value), options: options, modifier: modifier)
     }
 
@@ -167,13 +167,13 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// and ``ComparisonOperator/between``.
     ///
     /// ```swift
-    /// let p = Predicate.comparison("rank", .between, values: [1, 5])
-    /// let q = Predicate.comparison("title", .in, values: ["a", "b"], options: .caseInsensitive)
+    /// let p = ObjectPredicate.comparison("rank", .between, values: [1, 5])
+    /// let q = ObjectPredicate.comparison("title", .in, values: ["a", "b"], options: .caseInsensitive)
     /// ```
     public static func comparison(
         _ keyPath: String, _ op: ComparisonOperator, values: [Value], options: ComparisonOptions = [],
         modifier: ComparisonModifier = .direct
-    ) -> Predicate {
+    ) -> ObjectPredicate {
         comparison(
             .keyPath(keyPath), op, .aggregate(values.map(PredicateOperand.constant)), options: options,
             modifier: modifier)
@@ -182,13 +182,13 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
     /// Compares two arbitrary expressions.
     ///
     /// ```swift
-    /// let p = Predicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
+    /// let p = ObjectPredicate.comparison(.keyPath("title"), .equalTo, .keyPath("server.title"))
     /// ```
     public static func comparison(
         _ left: PredicateOperand, _ op: ComparisonOperator, _ right: PredicateOperand,
         options: ComparisonOptions = [], modifier: ComparisonModifier = .direct
-    ) -> Predicate {
-        Predicate(
+    ) -> ObjectPredicate {
+        ObjectPredicate(
             .comparison(PredicateComparison(modifier: modifier, left: left, op: op, options: options, right: right)))
     }
 }
@@ -197,7 +197,7 @@ public struct Predicate: Sendable, Equatable, CustomStringConvertible {
 ///
 /// ```swift
 /// let c = PredicateComparison(left: .keyPath("read"), op: .equalTo, right: .constant(false))
-/// let p = Predicate(.comparison(c))
+/// let p = ObjectPredicate(.comparison(c))
 /// ```
 public struct PredicateComparison: Sendable, Equatable {
     /// `ANY`, `ALL`, `NONE` or nothing; applies to a left key path crossing a to-many relationship.
@@ -242,7 +242,7 @@ public enum PredicateOperand: Sendable, Equatable {
     /// Prints as `CAST(12, "ObjectID:Server")`.
     case objectReference(entity: String, rawValue: Int64)
 
-    /// A reference to the object `id` identifies. `Predicate.comparison(.keyPath("server"), .equalTo, .object(id))`
+    /// A reference to the object `id` identifies. `ObjectPredicate.comparison(.keyPath("server"), .equalTo, .object(id))`
     public static func object(_ id: ObjectID) -> PredicateOperand {
         .objectReference(entity: id.entity.name, rawValue: id.rawValue)
     }
@@ -272,7 +272,7 @@ public typealias PredicateExpression = PredicateOperand
 /// The operator of a comparison.
 ///
 /// ```swift
-/// let p = Predicate.comparison("title", .beginsWith, "Swift")
+/// let p = ObjectPredicate.comparison("title", .beginsWith, "Swift")
 /// ```
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     /// `==` (also `=`): nil equals only nil.
@@ -322,7 +322,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 /// The quantifier of a comparison whose left key path crosses a to-many relationship.
 ///
 /// ```swift
-/// let anyUnread = Predicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
+/// let anyUnread = ObjectPredicate.comparison("feedItems.read", .equalTo, false, modifier: .any)
 /// ```
 public enum ComparisonModifier: String, Sendable, Hashable, CaseIterable {
     /// No quantifier: the left side is a single value.

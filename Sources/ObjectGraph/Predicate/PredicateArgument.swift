@@ -5,8 +5,8 @@ import Foundation
 /// and sets of these, and optionals (`nil` is the predicate's `nil`) conform.
 ///
 /// ```swift
-/// let p = try Predicate(format: "%K IN %@ AND published > %@", "title", ["a", "b"], Date())
-/// let q = try Predicate(format: "server == %@ AND author == %@", server.objectID, nil)
+/// let p = try ObjectPredicate(format: "%K IN %@ AND published > %@", "title", ["a", "b"], Date())
+/// let q = try ObjectPredicate(format: "server == %@ AND author == %@", server.objectID, nil)
 /// ```
 public protocol PredicateArgument {
     /// What `%@` becomes: a constant, an object reference or a collection `{…}`.

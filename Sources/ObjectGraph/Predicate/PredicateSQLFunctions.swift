@@ -3,7 +3,7 @@ import GRDB
 
 /// The SQL functions compiled predicates call for what SQLite cannot do with Core Data's
 /// semantics: `[c]`/`[d]` folding, BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES. They run
-/// the same Swift code as ``Predicate/evaluate(with:)``, so SQL and memory agree.
+/// the same Swift code as ``ObjectPredicate/evaluate(with:)``, so SQL and memory agree.
 /// Register them on every connection that runs predicate SQL.
 ///
 /// ```swift

@@ -151,7 +151,7 @@ enum PredicateSemantics {
     ///
     /// Throws ``PredicateEvaluationError`` for an invalid or too long regular expression, and
     /// ``ObjectGraphError/timeLimitExceeded(entity:seconds:)`` when MATCHES, LIKE or CONTAINS
-    /// runs past the current ``QueryDeadline`` (or, outside a fetch, ``Predicate/Limits/timeLimit``).
+    /// runs past the current ``QueryDeadline`` (or, outside a fetch, ``ObjectPredicate/Limits/timeLimit``).
     static func stringOperation(
         _ op: ComparisonOperator, _ options: ComparisonOptions, _ subject: String, _ pattern: String
     ) throws -> Bool {
@@ -244,10 +244,11 @@ enum PredicateSemantics {
     /// The compiled, whole-string form of `pattern`; cached because SQL calls it once per row.
     static func regex(_ pattern: String, caseInsensitive: Bool) throws(PredicateEvaluationError) -> NSRegularExpression {
         let length = pattern.unicodeScalars.count
-        guard length <= Predicate.Limits.patternLength else {
+        guard length <= ObjectPredicate.Limits.patternLength else {
             throw PredicateEvaluationError(
                 message:
-                    "the MATCHES pattern is \(length) characters long, more than the limit of \(Predicate.Limits.patternLength)")
+                    "the MATCHES pattern is \(length) characters long, more than the limit of \(ObjectPredicate.Limits.patternLength)"
+            )
         }
         let key = RegexKey(pattern: pattern, caseInsensitive: caseInsensitive)
         if let cached = regexCache.withLock({ $0[key] }) { return cached }

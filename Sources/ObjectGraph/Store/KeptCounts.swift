@@ -36,12 +36,12 @@ extension ManagedObjectContext {
     /// without writing and the work is kept by a later call.
     ///
     /// ```swift
-    /// let unread = try Predicate(format: "read == NO AND title CONTAINS[cd] 'swift'")
+    /// let unread = try ObjectPredicate(format: "read == NO AND title CONTAINS[cd] 'swift'")
     /// let kept = try context.keptCounts(of: "FeedItem", matching: [unread])
     /// print(try kept.counts[0].get())
     /// ```
     public func keptCounts(
-        of entityName: String, matching predicates: [Predicate], timeLimit: Duration? = nil, forgettingOthers: Bool = false
+        of entityName: String, matching predicates: [ObjectPredicate], timeLimit: Duration? = nil, forgettingOthers: Bool = false
     ) throws(ObjectGraphError) -> KeptCounts {
         assertOnQueue()
         let entity = try store.model.entity(named: entityName)
@@ -62,7 +62,7 @@ extension ManagedObjectContext {
 extension PersistentStore {
     /// Tries the write lock without waiting; when it is taken (or the store is read-only)
     /// the counts are worked out in a read.
-    func keptCounts(of entity: Entity, matching predicates: [Predicate], timeLimit: Duration?, forgettingOthers: Bool)
+    func keptCounts(of entity: Entity, matching predicates: [ObjectPredicate], timeLimit: Duration?, forgettingOthers: Bool)
         throws(ObjectGraphError) -> KeptCounts
     {
         var work = KeptCountWork(
@@ -144,7 +144,7 @@ struct KeptTrigger: Hashable {
 /// How a predicate over `root` is kept: the triggers that log every object whose match may
 /// have changed; nil when it cannot be kept (a key path through a to-many relationship or
 /// through more than one relationship).
-func keptTriggers(for predicate: Predicate, root: Entity, model: ManagedObjectModel) -> Set<KeptTrigger>? {
+func keptTriggers(for predicate: ObjectPredicate, root: Entity, model: ManagedObjectModel) -> Set<KeptTrigger>? {
     let q = SchemaGenerator.quote
     let dirty = q(KeptCountSchema.dirtyTable(root))
     let table = q(root.tableName)
@@ -224,12 +224,12 @@ func keptTriggers(for predicate: Predicate, root: Entity, model: ManagedObjectMo
 struct KeptCountWork {
     let model: ManagedObjectModel
     let entity: Entity
-    let predicates: [Predicate]
+    let predicates: [ObjectPredicate]
     let limit: Duration?
     let forgettingOthers: Bool
     var result = KeptCounts(counts: [], fullCounts: 0, changedObjects: 0)
 
-    init(model: ManagedObjectModel, entity: Entity, predicates: [Predicate], limit: Duration?, forgettingOthers: Bool) {
+    init(model: ManagedObjectModel, entity: Entity, predicates: [ObjectPredicate], limit: Duration?, forgettingOthers: Bool) {
         self.model = model
         self.entity = entity
         self.predicates = predicates
@@ -264,7 +264,9 @@ struct KeptCountWork {
                 db, sql: "SELECT id, predicate, count FROM \(q(counts)) WHERE entity = ?", arguments: [entity.name])
             {
                 let format: String = row["predicate"]
-                let triggers = (try? Predicate(format: format)).flatMap { keptTriggers(for: $0, root: entity, model: model) }
+                let triggers = (try? ObjectPredicate(format: format)).flatMap {
+                    keptTriggers(for: $0, root: entity, model: model)
+                }
                 counters.append(
                     Counter(
                         id: row["id"], format: format, count: row["count"], triggers: triggers,
@@ -278,7 +280,7 @@ struct KeptCountWork {
         let changed: [Int64] = hadTables ? try Int64.fetchAll(db, sql: "SELECT DISTINCT pk FROM \(q(dirty))") : []
         result.changedObjects = changed.count
         let limit = self.limit
-        let matchSQL = { (predicate: Predicate) throws -> SQLFragment in
+        let matchSQL = { (predicate: ObjectPredicate) throws -> SQLFragment in
             let w = try predicate.sqlExpression(for: entity, in: model, alias: "t0")
             return SQLFragment(sql: "SELECT t0.\"Z_PK\" FROM \(q(entity.tableName)) AS t0 WHERE ", arguments: []) + w
         }
@@ -287,7 +289,7 @@ struct KeptCountWork {
             guard !changed.isEmpty else { continue }
             let deadline = QueryDeadline(limit: limit)  // each predicate gets the whole limit
             do {
-                let predicate = try Predicate(format: c.format)
+                let predicate = try ObjectPredicate(format: c.format)
                 // The changed rows by primary key (CROSS JOIN keeps SQLite from reading the
                 // table through an index of a column the predicate tests instead).
                 let w = try predicate.sqlExpression(for: entity, in: model, alias: "t0")

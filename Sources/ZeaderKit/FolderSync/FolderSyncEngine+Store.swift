@@ -192,7 +192,7 @@ struct StoreWriter {
         var byKey: [ItemSyncKey: ObjectID] = [:]
         for server in try Server.findAll(in: context) where FeedTrust.webURL(server.url) == server.url {
             let rows = try context.fetchValues(
-                FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "server == %@", server.objectID)),
+                FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "server == %@", server.objectID)),
                 keys: ["guid"])
             for row in rows {
                 guard case .string(let guid) = row.values[0] else { continue }
@@ -227,7 +227,7 @@ struct StoreWriter {
         if let server = item.server {
             let known = try context.fetch(
                 FetchRequest<RemovedItem>(
-                    predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid == %@", server.objectID, item.guid)))
+                    predicate: try ObjectPredicate(format: "server == %@ AND guid == %@", server.objectID, item.guid)))
             if known.isEmpty {
                 let tombstone = context.insert(RemovedItem.self)
                 tombstone.guid = item.guid

@@ -116,7 +116,7 @@ public struct FolderSyncEngine: Sendable {
             for tag in FeedTags.list(server.tags) { changes.append(.tagAdded(feed: url, tag: tag)) }
             let marked = try context.fetchValues(
                 FetchRequest<FeedItem>(
-                    predicate: try ObjectGraph.Predicate(
+                    predicate: try ObjectPredicate(
                         format: "server == %@ AND (read == YES OR flagged == YES)", server.objectID)),
                 keys: ["guid", "read", "flagged"])
             for row in marked {

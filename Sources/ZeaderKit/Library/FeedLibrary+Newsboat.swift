@@ -229,7 +229,7 @@ extension FeedLibrary {
         let lookedUp = feedOrder.filter(feedsToLookUp.contains).compactMap { feedIDs[$0] }
         if !lookedUp.isEmpty {
             let guids = Array(guidsToLookUp)
-            let predicate = try ObjectGraph.Predicate(format: "server IN %@ AND guid IN %@", lookedUp, guids)
+            let predicate = try ObjectPredicate(format: "server IN %@ AND guid IN %@", lookedUp, guids)
             for item in try context.fetch(FetchRequest<FeedItem>(predicate: predicate)) {
                 if let server = item.server?.objectID { existingByFeed[server, default: [:]][item.guid] = item }
             }

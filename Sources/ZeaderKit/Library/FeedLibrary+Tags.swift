@@ -45,7 +45,7 @@ extension FeedLibrary {
         }
         defer { store.checkpoint() }
         return try withContext { context in
-            var predicate = ObjectGraph.Predicate.true
+            var predicate = ObjectPredicate.true
             if let feed {
                 guard try Server.findFirst(byAttribute: "url", value: .string(feed), in: context) != nil else {
                     throw ZeaderError.missingFeed(feed)

@@ -140,7 +140,7 @@ public struct FeedLibrary: Sendable {
                 else {
                     throw ZeaderError.missingFeed(feed)
                 }
-                let byKey = ObjectGraph.Predicate.comparison(
+                let byKey = ObjectPredicate.comparison(
                     .keyPath("server"), .equalTo, .objectReference(entity: "Server", rawValue: key))
                 filter = filter.map { byKey && $0 } ?? byKey
             }
@@ -172,7 +172,7 @@ public struct FeedLibrary: Sendable {
                         matching: filter.map { $0 && exact } ?? exact, searchText: text, limit: remaining,
                         pageSize: pageSize, timeLimit: timeLimit, searchWindow: ItemSearch.exactTitleWindow, in: context,
                         emit)
-                    let others = try ObjectGraph.Predicate(format: "title == nil") || !exact
+                    let others = try ObjectPredicate(format: "title == nil") || !exact
                     rest = filter.map { $0 && others } ?? others
                 }
                 if remaining.map({ $0 > 0 }) ?? true {

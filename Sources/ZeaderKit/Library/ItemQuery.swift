@@ -46,8 +46,8 @@ public struct ItemQuery: Sendable, Equatable {
     /// try ItemQuery(unreadOnly: true, wherePredicate: "author == \"Ann\"").predicate()
     /// // read == NO AND author == "Ann"
     /// ```
-    public func predicate() throws(ZeaderError) -> ObjectGraph.Predicate {
-        var parts: [ObjectGraph.Predicate] = []
+    public func predicate() throws(ZeaderError) -> ObjectPredicate {
+        var parts: [ObjectPredicate] = []
         if let feed {
             parts.append(.comparison(.keyPath("server.url"), .equalTo, .constant(.string(feed))))
         }
@@ -76,7 +76,7 @@ public struct ItemQuery: Sendable, Equatable {
     /// ```swift
     /// let p = ItemQuery.tagPredicate("linux", keyPath: "server.tags")
     /// ```
-    public static func tagPredicate(_ tag: String, keyPath: String) -> ObjectGraph.Predicate {
+    public static func tagPredicate(_ tag: String, keyPath: String) -> ObjectPredicate {
         let tag = FeedTags.clean(tag) ?? tag
         let key = PredicateOperand.keyPath(keyPath)
         return .or([

@@ -91,12 +91,12 @@ extension ZeaderModel {
     /// let p = try ZeaderModel.itemPredicate(format: "content CONTAINS[cd] \"linux\"")   // body.content …
     /// let q = try ZeaderModel.itemPredicate(format: "unread = \"yes\" and tags # \"tech\"")   // newsboat's
     /// ```
-    public static func itemPredicate(format: String) throws(ObjectGraphError) -> Predicate {
+    public static func itemPredicate(format: String) throws(ObjectGraphError) -> ObjectPredicate {
         try itemPredicate(format: format, now: NewsboatFilter.currentHour())
     }
 
     /// `predicate` with FeedItem's `content` read through the item's body.
-    public static func itemPredicate(_ predicate: Predicate) -> Predicate {
+    public static func itemPredicate(_ predicate: ObjectPredicate) -> ObjectPredicate {
         predicate.replacingKeyPaths { $0 == "content" ? "body.content" : $0 }
     }
 }

@@ -79,7 +79,7 @@ public enum FeedTags {
     /// ```swift
     /// let visible = try context.count(for: FetchRequest<Server>(predicate: FeedTags.visiblePredicate))
     /// ```
-    public static var visiblePredicate: ObjectGraph.Predicate {
+    public static var visiblePredicate: ObjectPredicate {
         // Tags are stored joined by commas, so a hidden tag starts the string or follows a comma.
         .comparison(.keyPath("tags"), .equalTo, .constant(.null))
             || !(.comparison(.keyPath("tags"), .beginsWith, .constant(.string("!")))

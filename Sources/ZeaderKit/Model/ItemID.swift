@@ -89,8 +89,8 @@ public enum ItemID {
     /// ```swift
     /// let request = FetchRequest<FeedItem>(predicate: ItemID.predicate(["greader:42", "a-guid"]))
     /// ```
-    public static func predicate(_ ids: [String]) -> ObjectGraph.Predicate {
-        let byGuid = ObjectGraph.Predicate.comparison(.keyPath("guid"), .in, .aggregate(ids.map { .constant(.string($0)) }))
+    public static func predicate(_ ids: [String]) -> ObjectPredicate {
+        let byGuid = ObjectPredicate.comparison(.keyPath("guid"), .in, .aggregate(ids.map { .constant(.string($0)) }))
         let serverIDs = ids.compactMap(serverID)
         guard !serverIDs.isEmpty else { return byGuid }
         return byGuid || .comparison(.keyPath("syncID"), .in, .aggregate(serverIDs.map { .constant(.string($0)) }))

@@ -20,10 +20,10 @@ extension NewsboatFilter {
     /// let p = try NewsboatFilter("age < 7 and title =~ \"linux\"").predicate(now: Date())
     /// let items = try context.fetch(FetchRequest<FeedItem>(predicate: p))
     /// ```
-    public func predicate(now: Date) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+    public func predicate(now: Date) throws(NewsboatFilterError) -> ObjectPredicate {
         let predicate = ZeaderModel.itemPredicate(try translate(expression, now: now))
-        guard Self.depth(of: predicate) <= ObjectGraph.Predicate.Limits.predicateDepth else {
-            throw .tooManyLevels(limit: ObjectGraph.Predicate.Limits.predicateDepth)
+        guard Self.depth(of: predicate) <= ObjectPredicate.Limits.predicateDepth else {
+            throw .tooManyLevels(limit: ObjectPredicate.Limits.predicateDepth)
         }
         return predicate
     }
@@ -36,7 +36,7 @@ extension NewsboatFilter {
     /// ```swift
     /// let busy = try NewsboatFilter("unread_count > 10 and tags # \"tech\"").serverPredicate(now: Date())
     /// ```
-    public func serverPredicate(now: Date) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+    public func serverPredicate(now: Date) throws(NewsboatFilterError) -> ObjectPredicate {
         var pending = [expression]
         while let next = pending.popLast() {
             switch next {
@@ -50,8 +50,8 @@ extension NewsboatFilter {
         let predicate = try translate(expression, now: now).replacingKeyPaths {
             $0.hasPrefix("server.") ? String($0.dropFirst(7)) : $0
         }
-        guard Self.depth(of: predicate) <= ObjectGraph.Predicate.Limits.predicateDepth else {
-            throw .tooManyLevels(limit: ObjectGraph.Predicate.Limits.predicateDepth)
+        guard Self.depth(of: predicate) <= ObjectPredicate.Limits.predicateDepth else {
+            throw .tooManyLevels(limit: ObjectPredicate.Limits.predicateDepth)
         }
         return predicate
     }
@@ -61,14 +61,14 @@ extension NewsboatFilter {
         "feedtitle", "description", "feedlink", "feeddate", "rssurl", "unread_count", "total_count", "tags", "feedindex",
     ]
 
-    func translate(_ expression: Expression, now: Date) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+    func translate(_ expression: Expression, now: Date) throws(NewsboatFilterError) -> ObjectPredicate {
         switch expression {
         case .and(let parts):
-            var translated: [ObjectGraph.Predicate] = []
+            var translated: [ObjectPredicate] = []
             for part in parts { translated.append(try translate(part, now: now)) }
             return .and(translated)
         case .or(let parts):
-            var translated: [ObjectGraph.Predicate] = []
+            var translated: [ObjectPredicate] = []
             for part in parts { translated.append(try translate(part, now: now)) }
             return .or(translated)
         case .comparison(let comparison):
@@ -77,7 +77,7 @@ extension NewsboatFilter {
     }
 
     /// Levels of NOT, AND and OR, as ObjectGraph bounds them.
-    static func depth(of predicate: ObjectGraph.Predicate) -> Int {
+    static func depth(of predicate: ObjectPredicate) -> Int {
         switch predicate.node {
         case .constant, .comparison: return 1
         case .not(let inner): return 1 + depth(of: inner)
@@ -113,7 +113,7 @@ extension NewsboatFilter {
     static let textOperators = "=, !=, =~, !~, # or !#"
     static let numberOperators = "=, !=, <, >, <=, >= or between"
 
-    static func translate(_ c: Comparison, now: Date) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+    static func translate(_ c: Comparison, now: Date) throws(NewsboatFilterError) -> ObjectPredicate {
         guard let attribute = attributes[c.attribute] else { throw .unknownAttribute(c.attribute, position: c.position) }
         func notApplicable(_ expected: String) -> NewsboatFilterError {
             .operatorNotApplicable(attribute: c.attribute, op: c.op.rawValue, expected: expected)
@@ -152,7 +152,7 @@ extension NewsboatFilter {
 
     static func text(
         _ key: String, _ c: Comparison, _ notApplicable: (String) -> NewsboatFilterError
-    ) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+    ) throws(NewsboatFilterError) -> ObjectPredicate {
         guard case .some(let value) = c.value.stringValue else {
             throw .invalidValue(attribute: c.attribute, value: c.value.text, expected: "a \"string\"")
         }
@@ -160,18 +160,18 @@ extension NewsboatFilter {
         case .equal, .notEqual:
             let value = unescaped(value)
             // newsboat reads a missing value as "": `content = ""` is an item without content.
-            let equal: ObjectGraph.Predicate =
+            let equal: ObjectPredicate =
                 value.isEmpty
                 ? .comparison(key, .equalTo, .null) || .comparison(key, .equalTo, .string(""))
                 : .comparison(key, .equalTo, .string(value))
             return c.op == .equal ? equal : !equal
         case .matches, .notMatches:
-            let found = ObjectGraph.Predicate.comparison(
+            let found = ObjectPredicate.comparison(
                 key, .matches, .string(try searchPattern(value)), options: .caseInsensitive)
             return c.op == .matches ? found : !found
         case .contains, .notContains:
             let word = NSRegularExpression.escapedPattern(for: unescaped(value))
-            let found: ObjectGraph.Predicate =
+            let found: ObjectPredicate =
                 word.isEmpty ? .false : .comparison(key, .matches, .string("(?s)(?:.*\\s)?" + word + "(?:\\s.*)?"))
             return c.op == .contains ? found : !found
         case .less, .greater, .lessOrEqual, .greaterOrEqual, .between:
@@ -191,9 +191,9 @@ extension NewsboatFilter {
             body += "\\E"
         }
         let wrapped = "(?s).*(?:" + body + ").*"
-        guard wrapped.unicodeScalars.count <= ObjectGraph.Predicate.Limits.patternLength else {
+        guard wrapped.unicodeScalars.count <= ObjectPredicate.Limits.patternLength else {
             throw .invalidRegex(
-                pattern: pattern, reason: "longer than \(ObjectGraph.Predicate.Limits.patternLength - 12) characters")
+                pattern: pattern, reason: "longer than \(ObjectPredicate.Limits.patternLength - 12) characters")
         }
         do {
             if !pattern.isEmpty { _ = try NSRegularExpression(pattern: translated, options: [.caseInsensitive]) }
@@ -222,7 +222,7 @@ extension NewsboatFilter {
     }
 
     static func tags(_ c: Comparison, _ notApplicable: (String) -> NewsboatFilterError) throws(NewsboatFilterError)
-        -> ObjectGraph.Predicate
+        -> ObjectPredicate
     {
         guard case .some(let value) = c.value.stringValue else {
             throw .invalidValue(attribute: c.attribute, value: c.value.text, expected: "a \"tag\"")
@@ -230,7 +230,7 @@ extension NewsboatFilter {
         switch c.op {
         case .contains, .notContains:
             // Stored tags are joined by commas, which a tag never holds (FeedTags).
-            let found: ObjectGraph.Predicate =
+            let found: ObjectPredicate =
                 FeedTags.clean(unescaped(value)).map {
                     .comparison(
                         "server.tags", .matches,
@@ -239,7 +239,7 @@ extension NewsboatFilter {
             return c.op == .contains ? found : !found
         case .equal, .notEqual:
             let wanted = FeedTags.normalized(unescaped(value).split(separator: " ").map(String.init))
-            let equal: ObjectGraph.Predicate = .comparison(
+            let equal: ObjectPredicate = .comparison(
                 "server.tags", .equalTo, wanted.map(Value.string) ?? .null, options: .caseInsensitive)
             return c.op == .equal ? equal : !equal
         case .matches, .notMatches:
@@ -250,7 +250,7 @@ extension NewsboatFilter {
     }
 
     static func flags(_ c: Comparison, _ notApplicable: (String) -> NewsboatFilterError) throws(NewsboatFilterError)
-        -> ObjectGraph.Predicate
+        -> ObjectPredicate
     {
         guard case .some(let value) = c.value.stringValue else {
             throw .invalidValue(attribute: c.attribute, value: c.value.text, expected: "letters A-Z and a-z")
@@ -260,7 +260,7 @@ extension NewsboatFilter {
             guard let letters = try? ItemFlagLetters.normalized(value) else {
                 throw .invalidValue(attribute: c.attribute, value: value, expected: "letters A-Z and a-z")
             }
-            let found: ObjectGraph.Predicate
+            let found: ObjectPredicate
             if c.op == .contains || c.op == .notContains {
                 // Every letter given is among the item's, whatever the others.
                 found =
@@ -283,7 +283,7 @@ extension NewsboatFilter {
 
     static func number(
         _ key: String, _ c: Comparison, _ notApplicable: (String) -> NewsboatFilterError
-    ) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+    ) throws(NewsboatFilterError) -> ObjectPredicate {
         if case .range(let low, let high) = c.value {
             return .comparison(key, .between, values: [.integer(min(low, high)), .integer(max(low, high))])
         }
@@ -308,7 +308,7 @@ extension NewsboatFilter {
 
     static func age(
         _ c: Comparison, now: Date, _ notApplicable: (String) -> NewsboatFilterError
-    ) throws(NewsboatFilterError) -> ObjectGraph.Predicate {
+    ) throws(NewsboatFilterError) -> ObjectPredicate {
         func days(_ n: Int64) throws(NewsboatFilterError) -> Int64 {
             guard abs(n) <= maximumAge else {
                 throw .invalidValue(attribute: c.attribute, value: String(n), expected: "a number of days up to \(maximumAge)")
@@ -317,8 +317,8 @@ extension NewsboatFilter {
         }
         /// The date `n` whole days before `now`: an item is `n` days old or more when its date is on or before it.
         func daysAgo(_ n: Int64) -> Value { .date(now.addingTimeInterval(-Double(n) * 86_400)) }
-        func olderOrSame(_ n: Int64) -> ObjectGraph.Predicate { .comparison("sortDate", .lessThanOrEqualTo, daysAgo(n)) }
-        func younger(_ n: Int64) -> ObjectGraph.Predicate { .comparison("sortDate", .greaterThan, daysAgo(n)) }
+        func olderOrSame(_ n: Int64) -> ObjectPredicate { .comparison("sortDate", .lessThanOrEqualTo, daysAgo(n)) }
+        func younger(_ n: Int64) -> ObjectPredicate { .comparison("sortDate", .greaterThan, daysAgo(n)) }
         if case .range(let a, let b) = c.value {
             let (low, high) = (try days(min(a, b)), try days(max(a, b)))
             return olderOrSame(low) && younger(high + 1)
@@ -339,7 +339,7 @@ extension NewsboatFilter {
     }
 
     static func date(_ c: Comparison, _ notApplicable: (String) -> NewsboatFilterError) throws(NewsboatFilterError)
-        -> ObjectGraph.Predicate
+        -> ObjectPredicate
     {
         let expected = "=, !=, <, >, <= or >= with a day written \"YYYY-MM-DD\""
         guard case .string(let text) = c.value else {

@@ -45,7 +45,7 @@ public struct NewsboatFilter: Sendable, Equatable {
         /// The longest filter, in Unicode scalars.
         public static let textLength = 16_384
         /// The deepest nesting of parentheses (redundant ones included; the predicate's own
-        /// levels of and/or are bounded by ObjectGraph's ``ObjectGraph/Predicate/Limits/predicateDepth``).
+        /// levels of and/or are bounded by ObjectGraph's ``ObjectGraph/ObjectPredicate/Limits/predicateDepth``).
         public static let nesting = 50
         /// The most comparisons in one filter.
         public static let comparisons = 200
@@ -315,7 +315,7 @@ extension NewsboatFilter {
             break
         }
         do {
-            let predicate = try ZeaderModel.itemPredicate(ObjectGraph.Predicate(format: text))
+            let predicate = try ZeaderModel.itemPredicate(ObjectPredicate(format: text))
             try predicate.validate(for: try ZeaderModel.current.entity(named: "FeedItem"), in: ZeaderModel.current)
             return nil
         } catch { return "\(error)" }

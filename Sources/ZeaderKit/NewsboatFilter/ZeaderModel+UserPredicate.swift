@@ -8,9 +8,9 @@ extension ZeaderModel {
     /// ```swift
     /// let lastWeek = try ZeaderModel.itemPredicate(format: "age < 7", now: Date())
     /// ```
-    public static func itemPredicate(format: String, now: Date) throws(ObjectGraphError) -> ObjectGraph.Predicate {
-        let parsed: Result<ObjectGraph.Predicate, ObjectGraphError>
-        do { parsed = .success(itemPredicate(try ObjectGraph.Predicate(format: format))) } catch { parsed = .failure(error) }
+    public static func itemPredicate(format: String, now: Date) throws(ObjectGraphError) -> ObjectPredicate {
+        let parsed: Result<ObjectPredicate, ObjectGraphError>
+        do { parsed = .success(itemPredicate(try ObjectPredicate(format: format))) } catch { parsed = .failure(error) }
         if case .success(let predicate) = parsed, isValidItemPredicate(predicate) { return predicate }
         // Both languages read `title = "x"` alike; only what ObjectGraph refuses is tried as newsboat's.
         switch Result(catching: { () throws(NewsboatFilterError) in try NewsboatFilter(format) }) {
@@ -27,11 +27,11 @@ extension ZeaderModel {
 
     /// Whether `format` is a valid ObjectGraph predicate over FeedItem as written.
     static func isValidItemPredicate(_ format: String) -> Bool {
-        guard let predicate = try? ObjectGraph.Predicate(format: format) else { return false }
+        guard let predicate = try? ObjectPredicate(format: format) else { return false }
         return isValidItemPredicate(itemPredicate(predicate))
     }
 
-    static func isValidItemPredicate(_ predicate: ObjectGraph.Predicate) -> Bool {
+    static func isValidItemPredicate(_ predicate: ObjectPredicate) -> Bool {
         guard let item = try? current.entity(named: "FeedItem") else { return false }
         return (try? predicate.validate(for: item, in: current)) != nil
     }
@@ -43,10 +43,10 @@ extension ZeaderModel {
     /// let busy = try ZeaderModel.serverPredicate(format: "unread_count > 10")   // unreadCount > 10
     /// ```
     public static func serverPredicate(format: String, now: Date = NewsboatFilter.currentHour()) throws(ZeaderError)
-        -> ObjectGraph.Predicate
+        -> ObjectPredicate
     {
-        let parsed: Result<ObjectGraph.Predicate, ObjectGraphError>
-        do { parsed = .success(try ObjectGraph.Predicate(format: format)) } catch { parsed = .failure(error) }
+        let parsed: Result<ObjectPredicate, ObjectGraphError>
+        do { parsed = .success(try ObjectPredicate(format: format)) } catch { parsed = .failure(error) }
         if case .success(let predicate) = parsed, let server = try? current.entity(named: "Server"),
             (try? predicate.validate(for: server, in: current)) != nil
         {

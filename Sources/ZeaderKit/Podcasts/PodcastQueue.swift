@@ -74,8 +74,8 @@ public enum PodcastQueue {
     /// The queue, oldest first (the order downloads run in).
     public static func episodes(in context: ManagedObjectContext) throws -> [PodcastEpisode] {
         let request = FetchRequest<FeedItem>(
-            predicate: try ObjectGraph.Predicate(format: "enclosureQueued == YES"),
-            sortDescriptors: [SortDescriptor("sortDate"), SortDescriptor("guid")])
+            predicate: try ObjectPredicate(format: "enclosureQueued == YES"),
+            sortDescriptors: [ObjectSortDescriptor("sortDate"), ObjectSortDescriptor("guid")])
         return try context.fetch(request).compactMap { item in
             guard let enclosure = EnclosureSummary(item) else { return nil }
             let server = item.server

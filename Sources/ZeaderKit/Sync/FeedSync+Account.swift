@@ -108,7 +108,7 @@ extension FeedSync {
                 account.name = chosen
                 account.service = kind.rawValue
                 if localFeeds == .join {
-                    let local = try ObjectGraph.Predicate(format: "account == nil")
+                    let local = try ObjectPredicate(format: "account == nil")
                     for server in try Server.findAll(where: local, in: context) where SyncQueue.isSyncable(server.url) {
                         server.account = chosen
                         SyncQueue.queue(.subscribe, for: server, in: context)
@@ -219,7 +219,7 @@ extension FeedSync {
             let pending =
                 try SyncQueue.pendingCount(scope, in: context) + Self.pendingItemLabels(scope, in: context, store: store)
             guard pending == 0 || force else { throw ZeaderError.sync(.unpushedChanges(count: pending)) }
-            let synced = try ObjectGraph.Predicate(format: "syncID != nil") && scope.items
+            let synced = try ObjectPredicate(format: "syncID != nil") && scope.items
             _ = try context.execute(
                 BatchUpdateRequest(
                     entityName: "FeedItem", predicate: synced,

@@ -56,7 +56,7 @@ extension FeedSync {
     ) {
         var tags: [String: String] = [:]
         for item in try context.fetch(
-            FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "syncID != nil AND tags != nil") && scope.items))
+            FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "syncID != nil AND tags != nil") && scope.items))
         {
             if let id = item.syncID, let itemTags = item.tags { tags[id] = itemTags }
         }

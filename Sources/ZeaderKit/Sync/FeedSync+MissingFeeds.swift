@@ -21,7 +21,7 @@ extension FeedSync {
         report: inout Report
     ) async throws -> Set<String> {
         let scope = try self.scope()
-        let syncedFeeds = try ObjectGraph.Predicate(format: "syncID != nil") && scope.feeds
+        let syncedFeeds = try ObjectPredicate(format: "syncID != nil") && scope.feeds
         var urlByID: [String: String] = [:]
         var urls = Set<String>()
         for subscription in subscriptions {

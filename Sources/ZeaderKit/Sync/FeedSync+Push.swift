@@ -23,7 +23,7 @@ extension FeedSync {
         let queued: [QueuedChange] = try withContext { context in
             let servers = Dictionary(
                 try Server.findAll(where: scope.feeds, in: context).map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-            let request = FetchRequest<SyncChange>(predicate: scope.changes, sortDescriptors: [SortDescriptor("created")])
+            let request = FetchRequest<SyncChange>(predicate: scope.changes, sortDescriptors: [ObjectSortDescriptor("created")])
             return try context.fetch(request).compactMap { change in
                 guard let kind = SyncChange.Kind(rawValue: change.kind) else { return nil }
                 let server = servers[change.feedURL]
@@ -169,7 +169,7 @@ extension FeedSync {
     }
 
     /// The account's feed at `url` (a feed of another source with that URL is not it).
-    static func feed(_ url: String, in scope: AccountScope) -> ObjectGraph.Predicate {
+    static func feed(_ url: String, in scope: AccountScope) -> ObjectPredicate {
         .comparison(.keyPath("url"), .equalTo, .constant(.string(url))) && scope.feeds
     }
 
@@ -218,7 +218,7 @@ extension FeedSync {
                 try await client.mark(group.state, group.on, ids: chunk.compactMap { UInt64($0) })
                 try withContext { context in
                     let predicate =
-                        ObjectGraph.Predicate.comparison(
+                        ObjectPredicate.comparison(
                             .keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
                         && .comparison(.keyPath(group.key), .equalTo, .constant(.bool(group.on))) && scope.items
                     _ = try context.execute(

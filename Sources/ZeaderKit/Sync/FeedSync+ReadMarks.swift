@@ -28,11 +28,11 @@ extension FeedSync {
         let account = try self.scope()
         let marks: [QueuedReadMark] = try withContext { context in
             let request = FetchRequest<SyncChange>(
-                predicate: SyncQueue.readMarks && account.changes, sortDescriptors: [SortDescriptor("created")])
+                predicate: SyncQueue.readMarks && account.changes, sortDescriptors: [ObjectSortDescriptor("created")])
             return try context.fetch(request).map { change in
                 var scope: QueuedReadMark.Scope? = .all
                 var covered =
-                    try ObjectGraph.Predicate(format: "syncID != nil AND syncReadPending == YES AND read == YES") && account.items
+                    try ObjectPredicate(format: "syncID != nil AND syncReadPending == YES AND read == YES") && account.items
                 if change.kind == SyncChange.ReadMark.feed.rawValue {
                     let server = try Server.findFirst(where: Self.feed(change.feedURL, in: account), in: context)
                     scope = server?.syncID.map { .feed($0) }
@@ -83,7 +83,7 @@ extension FeedSync {
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = ids[start..<min(start + 500, ids.count)]
                 let predicate =
-                    ObjectGraph.Predicate.comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
+                    ObjectPredicate.comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
                     && .comparison(.keyPath("read"), .equalTo, .constant(.bool(true))) && scope.items
                 _ = try context.execute(
                     BatchUpdateRequest(

@@ -125,7 +125,7 @@ extension FeedSync {
     func feedsWithHistory() throws -> [ObjectID] {
         let scope = try self.scope()
         return try withContext { context in
-            let unsynced = try ObjectGraph.Predicate(format: "syncID == nil") && scope.feeds
+            let unsynced = try ObjectPredicate(format: "syncID == nil") && scope.feeds
             return try Server.findAll(where: unsynced, in: context).compactMap { server in
                 var request = FetchRequest<FeedItem>(
                     predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID))

@@ -24,18 +24,18 @@ extension FeedSync {
         public init(name: String) { self.name = name }
 
         /// The account's feeds.
-        public var feeds: ObjectGraph.Predicate { .comparison(.keyPath("account"), .equalTo, .constant(.string(name))) }
+        public var feeds: ObjectPredicate { .comparison(.keyPath("account"), .equalTo, .constant(.string(name))) }
 
         /// The items of the account's feeds.
-        public var items: ObjectGraph.Predicate {
+        public var items: ObjectPredicate {
             .comparison(.keyPath("server.account"), .equalTo, .constant(.string(name)))
         }
 
         /// The account's queued changes (and the account's own row).
-        public var changes: ObjectGraph.Predicate { feeds }
+        public var changes: ObjectPredicate { feeds }
 
         /// The account's row.
-        public var account: ObjectGraph.Predicate { .comparison(.keyPath("name"), .equalTo, .constant(.string(name))) }
+        public var account: ObjectPredicate { .comparison(.keyPath("name"), .equalTo, .constant(.string(name))) }
 
         /// The store metadata key `base` of this account (`zeader.sync.unread.work`).
         public func key(_ base: String) -> String { base + "." + name }

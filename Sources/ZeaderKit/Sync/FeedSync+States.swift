@@ -80,8 +80,8 @@ extension FeedSync {
                 var after = ""
                 while true {
                     var request = FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(format: "syncID != nil AND syncID > %@", after) && scope.items,
-                        sortDescriptors: [SortDescriptor("syncID")])
+                        predicate: try ObjectPredicate(format: "syncID != nil AND syncID > %@", after) && scope.items,
+                        sortDescriptors: [ObjectSortDescriptor("syncID")])
                     request.fetchLimit = 500
                     let page = try context.fetch(request)
                     guard let last = page.last?.syncID else { break }

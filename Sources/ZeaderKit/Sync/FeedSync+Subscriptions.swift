@@ -89,7 +89,7 @@ extension FeedSync {
     /// The feeds of every source but `scope`'s, by URL as a server's are compared: the
     /// name of the account they belong to, or ``SyncAccounts/localName``.
     static func otherSources(than scope: AccountScope, in context: ManagedObjectContext) throws -> [String: String] {
-        let others = try ObjectGraph.Predicate(format: "account == nil OR account != %@", scope.name)
+        let others = try ObjectPredicate(format: "account == nil OR account != %@", scope.name)
         var sources: [String: String] = [:]
         for row in try context.fetchValues(FetchRequest<Server>(predicate: others), keys: ["url", "account"]) {
             guard case .string(let url) = row.values[0] else { continue }

@@ -75,7 +75,7 @@ public enum SyncAccounts {
     /// ```
     public static func nameUnnamedAccount(in container: PersistentContainer, storeURL: URL?) throws {
         let context = container.newBackgroundContext(name: "accounts")
-        let unnamed = try ObjectGraph.Predicate(format: "name == nil")
+        let unnamed = try ObjectPredicate(format: "name == nil")
         let store = container.store
         try context.performAndWait {
             guard try SyncAccount.count(where: unnamed, in: context) > 0 else { return }
@@ -85,10 +85,10 @@ public enum SyncAccounts {
                 account.service =
                     try store.metadata(forKey: FeedSync.serviceKey)
                     ?? SyncServiceKind(apiURL: account.apiURL).rawValue
-                let queued = try SyncChange.findAll(where: try ObjectGraph.Predicate(format: "account == nil"), in: context)
+                let queued = try SyncChange.findAll(where: try ObjectPredicate(format: "account == nil"), in: context)
                 let queuedURLs = Set(queued.filter { $0.kind == SyncChange.Kind.subscribe.rawValue }.map(\.feedURL))
                 for change in queued { change.account = name }
-                for server in try Server.findAll(where: try ObjectGraph.Predicate(format: "account == nil"), in: context)
+                for server in try Server.findAll(where: try ObjectPredicate(format: "account == nil"), in: context)
                 where try server.syncID != nil || queuedURLs.contains(server.url) || hasSyncedItems(server, in: context) {
                     server.account = name
                 }
@@ -174,7 +174,7 @@ public enum SyncAccounts {
     /// let waiting = try context.performAndWait { try SyncAccounts.movableLocalFeeds(in: context) }
     /// ```
     public static func movableLocalFeeds(in context: ManagedObjectContext) throws -> [String] {
-        let local = try ObjectGraph.Predicate(format: "account == nil")
+        let local = try ObjectPredicate(format: "account == nil")
         return try Server.findAll(where: local, in: context).map(\.url).filter(SyncQueue.isSyncable).sorted()
     }
 

@@ -154,7 +154,7 @@ public enum SyncQueue {
     /// ```swift
     /// let marks = try SyncChange.findAll(where: SyncQueue.readMarks, in: context)
     /// ```
-    public static let readMarks: ObjectGraph.Predicate = .comparison(
+    public static let readMarks: ObjectPredicate = .comparison(
         .keyPath("kind"), .in,
         .aggregate([.constant(.string(SyncChange.ReadMark.feed.rawValue)), .constant(.string(SyncChange.ReadMark.all.rawValue))]))
 
@@ -196,7 +196,7 @@ public enum SyncQueue {
     /// ```
     public static func localFeeds(in context: ManagedObjectContext) throws -> [ObjectID] {
         let queued = Set(try SyncChange.findAll(in: context).map(\.feedURL))
-        return try Server.findAll(where: try ObjectGraph.Predicate(format: "syncID == nil"), in: context)
+        return try Server.findAll(where: try ObjectPredicate(format: "syncID == nil"), in: context)
             .filter { !$0.disabled && !queued.contains($0.url) }.map(\.objectID)
     }
 
@@ -210,9 +210,9 @@ public enum SyncQueue {
     /// ```swift
     /// let items = try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems))
     /// ```
-    public static let pendingItems: ObjectGraph.Predicate = {
+    public static let pendingItems: ObjectPredicate = {
         do {
-            return try ObjectGraph.Predicate(
+            return try ObjectPredicate(
                 format: "syncID != nil AND (syncReadPending == YES OR (syncReadPending == NO AND syncFlagPending == YES))")
         } catch {
             fatalError("SyncQueue.pendingItems does not parse: \(error)")

@@ -12,7 +12,7 @@ import ObjectGraph
 /// ```
 public enum FeedEditing {
     /// The feed list's order: `displayOrder`, then title.
-    public static let order = [SortDescriptor("displayOrder"), SortDescriptor("title")]
+    public static let order = [ObjectSortDescriptor("displayOrder"), ObjectSortDescriptor("title")]
 
     /// Every feed in the user's order.
     ///

@@ -31,10 +31,10 @@ public enum FeedListPage {
     /// let page = try FeedListPage.first(rows: 40, showRead: false, order: FeedEditing.order, in: context)
     /// ```
     public static func first(
-        rows: Int, showRead: Bool, order: [ObjectGraph.SortDescriptor], in context: ManagedObjectContext
+        rows: Int, showRead: Bool, order: [ObjectSortDescriptor], in context: ManagedObjectContext
     ) throws -> Page? {
         let visible = FeedTags.visiblePredicate
-        let shown = showRead ? visible : visible && Predicate.comparison("unreadCount", .greaterThan, 0)
+        let shown = showRead ? visible : visible && ObjectPredicate.comparison("unreadCount", .greaterThan, 0)
         let count = try context.count(for: FetchRequest<Server>(predicate: shown))
         guard count > rows else { return nil }
         var request = FetchRequest<Server>(predicate: shown, sortDescriptors: order)

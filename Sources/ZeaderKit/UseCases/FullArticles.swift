@@ -49,14 +49,15 @@ public enum FullArticles {
         in context: ManagedObjectContext
     ) throws -> [Target] {
         // The marked feeds come from one query: a refresh of many feeds loads none of the others.
-        let marked = Set(try context.fetchObjectIDs(FetchRequest<Server>(predicate: try Predicate(format: "fullArticle == YES"))))
+        let marked = Set(
+            try context.fetchObjectIDs(FetchRequest<Server>(predicate: try ObjectPredicate(format: "fullArticle == YES"))))
         var targets: [Target] = []
         for id in servers {
             guard marked.contains(id) || (!scopes.isEmpty && inScope(id, scopes, in: context)) else { continue }
             let server = selectors.isEmpty ? nil : try? context.existingObject(with: id) as? Server
             let request = FetchRequest<FeedItem>(
-                predicate: try Predicate(format: "server == %@ AND link != nil AND body.articleFetched == nil", id),
-                sortDescriptors: [SortDescriptor("sortDate", ascending: false)], fetchLimit: perFeedLimit)
+                predicate: try ObjectPredicate(format: "server == %@ AND link != nil AND body.articleFetched == nil", id),
+                sortDescriptors: [ObjectSortDescriptor("sortDate", ascending: false)], fetchLimit: perFeedLimit)
             for item in try context.fetch(request) {
                 guard let url = pageURL(item.link) else { continue }
                 let selector = ArticleSelectorRule.selector(

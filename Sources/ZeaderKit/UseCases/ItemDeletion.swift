@@ -24,7 +24,7 @@ public enum ItemDeletion {
             var known: [ObjectID: Set<String>] = [:]
             for (serverID, guids) in Dictionary(grouping: items.compactMap(Self.key), by: \.0) {
                 let request = FetchRequest<RemovedItem>(
-                    predicate: try ObjectGraph.Predicate(
+                    predicate: try ObjectPredicate(
                         format: "server == %@ AND guid IN %@", serverID, guids.map(\.1)))
                 known[serverID] = Set(try context.fetch(request).map(\.guid))
             }

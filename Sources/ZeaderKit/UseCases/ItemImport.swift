@@ -175,7 +175,7 @@ public enum ItemImport {
     /// build it but without parsing a format string on every feed. Its SQL text is the same
     /// for every feed (the server and the guids are bound), so the store keeps the statement
     /// prepared (see ObjectGraph's fetch statement cache).
-    static func lookup(_ guids: [String], of server: Server) -> ObjectGraph.Predicate {
+    static func lookup(_ guids: [String], of server: Server) -> ObjectPredicate {
         .comparison(.keyPath("server"), .equalTo, .object(server.objectID))
             && .comparison(.keyPath("guid"), .in, .aggregate(guids.map { .constant(.string($0)) }))
     }

@@ -60,9 +60,9 @@ public struct ItemSortOrder: Equatable, Sendable {
         ascending == Self(field: field).ascending ? field.rawValue : field.rawValue + (ascending ? "-asc" : "-desc")
     }
 
-    var sortDescriptors: [ObjectGraph.SortDescriptor] {
-        var descriptors = [ObjectGraph.SortDescriptor(field.key, ascending: ascending)]
-        if field != .date { descriptors.append(ObjectGraph.SortDescriptor("sortDate", ascending: false)) }
+    var sortDescriptors: [ObjectSortDescriptor] {
+        var descriptors = [ObjectSortDescriptor(field.key, ascending: ascending)]
+        if field != .date { descriptors.append(ObjectSortDescriptor("sortDate", ascending: false)) }
         return descriptors
     }
 }
@@ -76,22 +76,22 @@ public struct ItemSortOrder: Equatable, Sendable {
 ///
 /// ```swift
 /// let ids = try ItemListing.itemIDs(
-///     ItemListing.Query(base: try Predicate(format: "server == %@", id), unreadOnly: true, order: .newestFirst), in: context)
+///     ItemListing.Query(base: try ObjectPredicate(format: "server == %@", id), unreadOnly: true, order: .newestFirst), in: context)
 /// ```
 public enum ItemListing {
     public struct Query: Sendable {
         /// The list's own items (a feed's, a smart feed's); nil: every item.
-        public var base: ObjectGraph.Predicate?
+        public var base: ObjectPredicate?
         /// Search text (``ItemSearch``'s rules); nil: no search.
         public var searchText: String?
         public var unreadOnly: Bool
         /// The user's filter, already parsed.
-        public var filter: ObjectGraph.Predicate?
+        public var filter: ObjectPredicate?
         public var order: ItemSortOrder
 
         public init(
-            base: ObjectGraph.Predicate? = nil, searchText: String? = nil, unreadOnly: Bool = false,
-            filter: ObjectGraph.Predicate? = nil, order: ItemSortOrder = .newestFirst
+            base: ObjectPredicate? = nil, searchText: String? = nil, unreadOnly: Bool = false,
+            filter: ObjectPredicate? = nil, order: ItemSortOrder = .newestFirst
         ) {
             self.base = base
             self.searchText = searchText
@@ -100,8 +100,8 @@ public enum ItemListing {
             self.order = order
         }
 
-        var predicate: ObjectGraph.Predicate? {
-            var parts: [ObjectGraph.Predicate] = []
+        var predicate: ObjectPredicate? {
+            var parts: [ObjectPredicate] = []
             if let base { parts.append(base) }
             if unreadOnly { parts.append(.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))) }
             if let filter { parts.append(filter) }

@@ -105,10 +105,10 @@ public enum ItemMarking {
     /// ```
     @discardableResult
     public static func markRead(_ scope: ItemScope, in context: ManagedObjectContext, batchSize: Int = 20_000) throws -> Int {
-        let unreadOnly = ObjectGraph.Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
-        let predicate: ObjectGraph.Predicate
+        let unreadOnly = ObjectPredicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
+        let predicate: ObjectPredicate
         switch scope {
-        case .feed(let id): predicate = unreadOnly && (try ObjectGraph.Predicate(format: "server == %@", id))
+        case .feed(let id): predicate = unreadOnly && (try ObjectPredicate(format: "server == %@", id))
         case .matching(let format): predicate = unreadOnly && (try ZeaderModel.itemPredicate(format: format))
         case .all: predicate = unreadOnly
         }

@@ -15,7 +15,7 @@ import ObjectGraph
 /// ties and undated items included.
 ///
 /// ```swift
-/// let ids = try ItemOrder.itemIDs(matching: try Predicate(format: "read == NO"), limit: 20, in: context)
+/// let ids = try ItemOrder.itemIDs(matching: try ObjectPredicate(format: "read == NO"), limit: 20, in: context)
 /// let sorted = server.feedItems.sorted(by: ItemOrder.precedes)
 /// ```
 public enum ItemOrder {
@@ -35,7 +35,8 @@ public enum ItemOrder {
 
     /// The sort descriptors of the order: SQLite sorts NULL dates last when descending.
     public static let sortDescriptors = [
-        SortDescriptor("sortDate", ascending: false), SortDescriptor(SortDescriptor.storeOrderKey, ascending: false),
+        ObjectSortDescriptor("sortDate", ascending: false),
+        ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey, ascending: false),
     ]
 
     /// The newest-first fetch of the items matching `predicate` (all when nil), at most
@@ -43,7 +44,7 @@ public enum ItemOrder {
     /// (``ItemSearch``); `timeLimit` bounds the fetch (give one for predicates a user wrote:
     /// ``UserPredicate/timeLimit``).
     static func newestFirst(
-        _ predicate: ObjectGraph.Predicate?, searchText: String? = nil, limit: Int?, timeLimit: Duration? = nil,
+        _ predicate: ObjectPredicate?, searchText: String? = nil, limit: Int?, timeLimit: Duration? = nil,
         searchWindow: Int? = nil
     ) -> FetchRequest<FeedItem> {
         var request = FetchRequest<FeedItem>(predicate: predicate, sortDescriptors: sortDescriptors, timeLimit: timeLimit)
@@ -62,7 +63,7 @@ public enum ItemOrder {
     /// let ids = try ItemOrder.itemIDs(matching: smartFeedPredicate, in: viewContext)
     /// ```
     public static func itemIDs(
-        matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        matching predicate: ObjectPredicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
         in context: ManagedObjectContext
     ) throws(ObjectGraphError) -> [ObjectID] {
         try context.fetchObjectIDs(newestFirst(predicate, limit: limit, timeLimit: timeLimit))
@@ -74,7 +75,7 @@ public enum ItemOrder {
     /// let latest = try ItemOrder.items(matching: nil, limit: 10, in: context)
     /// ```
     public static func items(
-        matching predicate: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        matching predicate: ObjectPredicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
         in context: ManagedObjectContext
     ) throws(ObjectGraphError) -> [FeedItem] {
         try context.fetch(newestFirst(predicate, limit: limit, timeLimit: timeLimit))
@@ -94,14 +95,14 @@ public enum ItemOrder {
     /// try ItemOrder.forEachPage(matching: unread, in: context) { page in for item in page { print(item.title ?? "") } }
     /// ```
     public static func forEachPage(
-        matching predicate: ObjectGraph.Predicate? = nil, searchText: String? = nil, limit: Int? = nil, pageSize: Int = 500,
+        matching predicate: ObjectPredicate? = nil, searchText: String? = nil, limit: Int? = nil, pageSize: Int = 500,
         timeLimit: Duration? = nil, searchWindow: Int? = nil, in context: ManagedObjectContext,
         _ body: ([FeedItem]) throws -> Void
     ) throws {
-        func matching(_ condition: ObjectGraph.Predicate) -> ObjectGraph.Predicate {
+        func matching(_ condition: ObjectPredicate) -> ObjectPredicate {
             predicate.map { $0 && condition } ?? condition
         }
-        func fetch(_ condition: ObjectGraph.Predicate, offset: Int = 0, limit: Int) throws -> [FeedItem] {
+        func fetch(_ condition: ObjectPredicate, offset: Int = 0, limit: Int) throws -> [FeedItem] {
             var request = newestFirst(matching(condition), searchText: searchText, limit: limit, timeLimit: timeLimit)
             request.fetchOffset = offset
             return try context.fetch(request)
@@ -165,10 +166,10 @@ public enum ItemOrder {
     ) throws {
         let want = max(1, pageSize)
         let sortDate = PredicateOperand.keyPath("sortDate")
-        func fetch(_ condition: ObjectGraph.Predicate, offset: Int = 0, limit: Int) throws -> [FeedItem] {
+        func fetch(_ condition: ObjectPredicate, offset: Int = 0, limit: Int) throws -> [FeedItem] {
             var request = FetchRequest<FeedItem>(
                 predicate: condition,
-                sortDescriptors: [SortDescriptor("sortDate"), SortDescriptor(SortDescriptor.storeOrderKey)],
+                sortDescriptors: [ObjectSortDescriptor("sortDate"), ObjectSortDescriptor(ObjectSortDescriptor.storeOrderKey)],
                 fetchLimit: limit)
             request.fetchOffset = offset
             request.relationshipKeyPathsForPrefetching = prefetching
@@ -205,7 +206,7 @@ public enum ItemOrder {
         /// (`.lessThan` walking newest first, `.greaterThan` oldest first).
         mutating func nextPage(
             _ want: Int, beyond: ComparisonOperator,
-            fetch: (_ condition: ObjectGraph.Predicate, _ offset: Int, _ limit: Int) throws -> [FeedItem]
+            fetch: (_ condition: ObjectPredicate, _ offset: Int, _ limit: Int) throws -> [FeedItem]
         ) throws -> [FeedItem] {
             let sortDate = PredicateOperand.keyPath("sortDate")
             var page: [FeedItem]

@@ -138,7 +138,7 @@ public enum ItemRules {
     /// ```
     public struct CompiledRule: Sendable {
         public let rule: Rule
-        let predicate: ObjectGraph.Predicate
+        let predicate: ObjectPredicate
         /// Whether `mark-read` and `flag` stay on the item as it is stored; false in the
         /// reader, which makes them afterwards as one undo step (``applyChanges(_:in:)``).
         var changesItems = true

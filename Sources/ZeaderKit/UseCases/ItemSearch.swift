@@ -17,7 +17,7 @@ import ObjectGraph
 /// Results include the context's unsaved changes, matched by the same rules in memory.
 ///
 /// ```swift
-/// let ids = try ItemSearch.itemIDs("cafe swift", filter: try Predicate(format: "read == NO"), limit: 20, in: context)
+/// let ids = try ItemSearch.itemIDs("cafe swift", filter: try ObjectPredicate(format: "read == NO"), limit: 20, in: context)
 /// ```
 public enum ItemSearch {
     /// The IDs of the items matching `text` (and `filter`, when given), newest first, at
@@ -27,7 +27,7 @@ public enum ItemSearch {
     /// let ids = try ItemSearch.itemIDs("linux", in: viewContext)
     /// ```
     public static func itemIDs(
-        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        _ text: String, filter: ObjectPredicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
         in context: ManagedObjectContext
     ) throws(ZeaderError) -> [ObjectID] {
         do {
@@ -52,7 +52,7 @@ public enum ItemSearch {
     /// let items = try ItemSearch.items("linux", filter: nil, limit: 10, in: context)
     /// ```
     public static func items(
-        _ text: String, filter: ObjectGraph.Predicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
+        _ text: String, filter: ObjectPredicate? = nil, limit: Int? = nil, timeLimit: Duration? = nil,
         in context: ManagedObjectContext
     ) throws(ZeaderError) -> [FeedItem] {
         do {
@@ -81,10 +81,10 @@ public enum ItemSearch {
 
     /// The predicate of an exact title match for `text`: its words (quotes dropped) joined
     /// by single spaces, compared ignoring case and diacritics; nil when it has no words.
-    static func exactTitle(_ text: String) -> ObjectGraph.Predicate? {
+    static func exactTitle(_ text: String) -> ObjectPredicate? {
         let title = text.replacingOccurrences(of: "\"", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard FullTextSearch.matchExpression(for: title) != nil else { return nil }
-        return try? ObjectGraph.Predicate(format: "title ==[cd] %@", title)
+        return try? ObjectPredicate(format: "title ==[cd] %@", title)
     }
 
     /// `first`, then the elements of `rest` not in it, at most `limit` in all.

@@ -37,7 +37,7 @@ public enum Killfile {
     /// A rule with its predicate parsed, ready to test items.
     public struct CompiledRule: Sendable {
         public let rule: Rule
-        let predicate: ObjectGraph.Predicate
+        let predicate: ObjectPredicate
     }
 
     /// Checks a rule's predicate against FeedItem (syntax, keys, types) and parses it.
@@ -57,7 +57,7 @@ public enum Killfile {
 
     /// The stored rules, in their order.
     public static func stored(in context: ManagedObjectContext) throws -> [IgnoreRule] {
-        try context.fetch(FetchRequest<IgnoreRule>(sortDescriptors: [SortDescriptor("displayOrder")]))
+        try context.fetch(FetchRequest<IgnoreRule>(sortDescriptors: [ObjectSortDescriptor("displayOrder")]))
     }
 
     /// Stores `rule` (checked first), last in the list; the caller saves.
@@ -117,7 +117,7 @@ public enum Killfile {
             try context.execute(
                 BatchUpdateRequest(
                     entityName: "Server",
-                    predicate: try ObjectGraph.Predicate(
+                    predicate: try ObjectPredicate(
                         format: "ANY removedItems.reason == %@", RemovedItem.Reason.ignored.rawValue),
                     propertiesToUpdate: ["etag": .null, "lastModified": .null]))
             // With a sync account, the next sync lists the server's items from the first.
@@ -125,7 +125,7 @@ public enum Killfile {
             try context.execute(
                 BatchDeleteRequest(
                     entityName: "RemovedItem",
-                    predicate: try ObjectGraph.Predicate(format: "reason == %@", RemovedItem.Reason.ignored.rawValue)))
+                    predicate: try ObjectPredicate(format: "reason == %@", RemovedItem.Reason.ignored.rawValue)))
         }
         var removed = 0
         if !lines.isSubset(of: previous) { removed = try apply(rules, in: context, now: now) }
@@ -143,7 +143,7 @@ public enum Killfile {
             let inScope = servers.filter { rule.rule.scope.matches(url: $0.url, tags: $0.tags) }.map(\.id)
             guard !inScope.isEmpty else { continue }
             let predicate =
-                rule.predicate && (try ObjectGraph.Predicate(format: "flagged == NO AND server IN %@", inScope))
+                rule.predicate && (try ObjectPredicate(format: "flagged == NO AND server IN %@", inScope))
             while true {
                 let items = try context.fetch(
                     FetchRequest<FeedItem>(predicate: predicate, fetchLimit: batchSize, timeLimit: UserPredicate.timeLimit))

@@ -72,8 +72,8 @@ public enum RetentionCleanup {
                 // The oldest item kept by max-items: everything older goes.
                 let oldestKept = try context.fetchValues(
                     FetchRequest<FeedItem>(
-                        predicate: try ObjectGraph.Predicate(format: "server == %@", serverID),
-                        sortDescriptors: [SortDescriptor("sortDate", ascending: false)], fetchLimit: 1,
+                        predicate: try ObjectPredicate(format: "server == %@", serverID),
+                        sortDescriptors: [ObjectSortDescriptor("sortDate", ascending: false)], fetchLimit: 1,
                         fetchOffset: maxItems - 1),
                     keys: ["sortDate"]
                 ).first.flatMap { Date(fromValue: $0.values[0]) }
@@ -83,12 +83,12 @@ public enum RetentionCleanup {
             var format = "server == %@ AND sortDate < %@"
             if policy.keepsUnread { format += " AND read == YES" }
             if policy.keepsFlagged { format += " AND flagged == NO" }
-            let removable = try ObjectGraph.Predicate(format: format, serverID, cutoff)
+            let removable = try ObjectPredicate(format: format, serverID, cutoff)
             var removedHere = 0
             while true {
                 let found = try context.fetchValues(
                     FetchRequest<FeedItem>(
-                        predicate: removable, sortDescriptors: [SortDescriptor("sortDate")], fetchLimit: max(1, batchSize)),
+                        predicate: removable, sortDescriptors: [ObjectSortDescriptor("sortDate")], fetchLimit: max(1, batchSize)),
                     keys: ["guid"])
                 guard !found.isEmpty else { break }
                 let removed = try removeBatch(
@@ -106,7 +106,7 @@ public enum RetentionCleanup {
         report.droppedTombstones = try context.execute(
             BatchDeleteRequest(
                 entityName: "RemovedItem",
-                predicate: try Predicate(
+                predicate: try ObjectPredicate(
                     format: "(lastSeen != nil AND lastSeen < %@) OR (lastSeen == nil AND removed < %@)", stale, stale))
         ).changedCount
         return report
@@ -122,10 +122,10 @@ public enum RetentionCleanup {
     /// unread. An item changed meanwhile (marked unread, flagged) no longer matches and stays;
     /// its new tombstone is taken back.
     static func removeBatch(
-        _ guids: [String], of serverID: ObjectID, matching removable: ObjectGraph.Predicate, now: Date,
+        _ guids: [String], of serverID: ObjectID, matching removable: ObjectPredicate, now: Date,
         in context: ManagedObjectContext
     ) throws -> Int {
-        let inFeed = try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, guids)
+        let inFeed = try ObjectPredicate(format: "server == %@ AND guid IN %@", serverID, guids)
         let known = Set(
             try context.fetchValues(FetchRequest<RemovedItem>(predicate: inFeed), keys: ["guid"]).compactMap {
                 String(fromValue: $0.values[0])
@@ -155,7 +155,7 @@ public enum RetentionCleanup {
                 try context.execute(
                     BatchDeleteRequest(
                         entityName: "RemovedItem",
-                        predicate: try ObjectGraph.Predicate(format: "server == %@ AND guid IN %@", serverID, Array(taken))))
+                        predicate: try ObjectPredicate(format: "server == %@ AND guid IN %@", serverID, Array(taken))))
             }
         }
         return deleted

@@ -53,7 +53,7 @@ public enum SmartFeeds {
     /// for smart in try SmartFeeds.stored(in: context) { print(smart.title) }
     /// ```
     public static func stored(in context: ManagedObjectContext) throws -> [SmartFeed] {
-        try context.fetch(FetchRequest<SmartFeed>(sortDescriptors: [SortDescriptor("displayOrder")]))
+        try context.fetch(FetchRequest<SmartFeed>(sortDescriptors: [ObjectSortDescriptor("displayOrder")]))
     }
 
     /// How many items match `format`, and how many of those are unread, from counts the
@@ -83,9 +83,9 @@ public enum SmartFeeds {
         throws -> [Result<(unread: Int, total: Int), any Error>]
     {
         var results: [Result<(unread: Int, total: Int), any Error>?] = []
-        var predicates: [ObjectGraph.Predicate] = []
+        var predicates: [ObjectPredicate] = []
         var positions: [Int] = []
-        let unread = ObjectGraph.Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
+        let unread = ObjectPredicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
         for format in formats {
             do {
                 let predicate = try ZeaderModel.itemPredicate(format: format)

@@ -13,7 +13,7 @@ public enum UnreadItems {
     /// let next = try UnreadItems.random(in: context)
     /// ```
     public static func random(in context: ManagedObjectContext) throws -> ObjectID? {
-        let unread = Predicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
+        let unread = ObjectPredicate.comparison(.keyPath("read"), .equalTo, .constant(.bool(false)))
         let count = try context.count(for: FetchRequest<FeedItem>(predicate: unread))
         guard count > 0 else { return nil }
         var request = FetchRequest<FeedItem>(predicate: unread)

@@ -49,7 +49,7 @@ extension ReaderModel {
 
     /// The SQL order of `order`, ties in the user's order; nil for the orders SQL would
     /// collate differently (titles and tags compare as the locale does).
-    static func sortDescriptors(_ order: FeedSortOrder) -> [ObjectGraph.SortDescriptor]? {
+    static func sortDescriptors(_ order: FeedSortOrder) -> [ObjectSortDescriptor]? {
         let key: String
         switch order.field {
         case .none: return FeedEditing.order  // either way round, as FeedSortOrder.sorted leaves it
@@ -58,7 +58,7 @@ extension ReaderModel {
         case .lastupdated: key = "lastRefresh"
         case .title, .firsttag: return nil
         }
-        return [ObjectGraph.SortDescriptor(key, ascending: order.ascending)] + FeedEditing.order
+        return [ObjectSortDescriptor(key, ascending: order.ascending)] + FeedEditing.order
     }
 
 }

@@ -12,7 +12,7 @@ extension ReaderModel {
     /// ```swift
     /// model.itemHighlights = ReaderModel.articleHighlightPredicates(config)
     /// ```
-    static func articleHighlightPredicates(_ config: ReaderConfig) -> [(highlight: Int, predicate: Predicate)] {
+    static func articleHighlightPredicates(_ config: ReaderConfig) -> [(highlight: Int, predicate: ObjectPredicate)] {
         config.articleHighlights.enumerated().compactMap { n, rule in
             guard let predicate = try? ZeaderModel.itemPredicate(format: rule.predicateFormat) else { return nil }
             return (config.highlightRules.count + n + 1, predicate)

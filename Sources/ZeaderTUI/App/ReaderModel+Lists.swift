@@ -18,11 +18,11 @@ extension ReaderModel {
         var query = ItemListing.Query(unreadOnly: !views.showReadArticles, order: views.itemOrder)
         if let filter { query.filter = try Self.itemPredicate(filter) }
         switch source {
-        case .server(let id): query.base = try Predicate(format: "server == %@", id)
+        case .server(let id): query.base = try ObjectPredicate(format: "server == %@", id)
         case .smart(let format): query.base = try ZeaderModel.itemPredicate(format: format)
         case .search(let text): query.searchText = text
         case .feedSearch(let text, let id):
-            query.base = try Predicate(format: "server == %@", id)
+            query.base = try ObjectPredicate(format: "server == %@", id)
             query.searchText = text
         }
         return try ItemListing.itemIDs(query, limit: limit, timeLimit: UserPredicate.timeLimit, in: context)
@@ -48,7 +48,7 @@ extension ReaderModel {
     }
 
     /// Parses a predicate the user typed for items, with the message `--where` gives.
-    static func itemPredicate(_ format: String) throws(ZeaderError) -> Predicate {
+    static func itemPredicate(_ format: String) throws(ZeaderError) -> ObjectPredicate {
         do { return try ZeaderModel.itemPredicate(format: format) } catch { throw .invalidPredicate(error.description) }
     }
 

@@ -4,8 +4,6 @@ import ObjectGraph
 import ZeaderConfig
 import ZeaderKit
 
-typealias Predicate = ObjectGraph.Predicate
-
 /// The reader's adapter from ZeaderKit's use cases to screen state, on the view context's
 /// queue: rows for the lists and articles are read here; every edit (read toggles, mark
 /// read, flag, delete, reorder) and every list (``ItemOrder``, ``ItemSearch``,
@@ -23,7 +21,7 @@ public final class ReaderModel {
     public var context: ManagedObjectContext { store.container.viewContext }
     let configSmartFeeds: [ReaderConfig.SmartFeedDefinition]
     /// `highlight-article` lines (ReaderModel+ItemHighlights.swift).
-    var itemHighlights: [(highlight: Int, predicate: Predicate)] = []
+    var itemHighlights: [(highlight: Int, predicate: ObjectPredicate)] = []
 
     public init(store: ZeaderStore, smartFeeds: [ReaderConfig.SmartFeedDefinition] = []) {
         self.store = store

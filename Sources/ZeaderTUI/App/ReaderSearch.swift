@@ -31,7 +31,7 @@ extension ReaderModel {
     /// The items of one feed matching `text` (``ItemSearch``), exact title matches first.
     func feedSearchIDs(_ text: String, server: ObjectID) throws -> [ObjectID] {
         guard let url = (try? context.existingObject(with: server) as? Server)?.url else { return [] }
-        let inFeed = ObjectGraph.Predicate.comparison(.keyPath("server.url"), .equalTo, .constant(.string(url)))
+        let inFeed = ObjectPredicate.comparison(.keyPath("server.url"), .equalTo, .constant(.string(url)))
         return try ItemSearch.itemIDs(text, filter: inFeed, in: context)
     }
 

@@ -33,7 +33,7 @@ public enum DemoFeeds {
             try context.save()
             // One item already read, so both kinds show.
             for item in try context.fetch(
-                FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: "guid == %@", "zeader-undo")))
+                FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "guid == %@", "zeader-undo")))
             {
                 item.read = true
             }

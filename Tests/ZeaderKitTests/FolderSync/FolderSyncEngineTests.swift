@@ -48,7 +48,7 @@ struct FolderSyncEngineTests {
     static func guids(_ sync: FolderSyncEngine, where format: String = "TRUEPREDICATE") throws -> Set<String> {
         let context = sync.store.container.newBackgroundContext()
         return try context.performAndWait {
-            Set(try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectGraph.Predicate(format: format))).map(\.guid))
+            Set(try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: format))).map(\.guid))
         }
     }
 

@@ -235,7 +235,7 @@ struct SyncAccountsTests {
         #expect(try world.server(Self.homeFeed)?.syncID == nil)
         try context.performAndWait {
             let items = try FeedItem.findAll(
-                where: try ObjectGraph.Predicate(format: "server.url == %@", Self.homeFeed), in: context)
+                where: try ObjectPredicate(format: "server.url == %@", Self.homeFeed), in: context)
             #expect(items.map(\.title) == ["home one"])
             #expect(items.allSatisfy { $0.syncID == nil })
         }

@@ -41,7 +41,7 @@ struct SyncPendingIndexTests {
             }
             try context.save()
             let indexed = Set(try context.fetch(FetchRequest<FeedItem>(predicate: SyncQueue.pendingItems)).map(\.guid))
-            let plain = Set(try FeedItem.findAll(where: try ObjectGraph.Predicate(format: Self.plain), in: context).map(\.guid))
+            let plain = Set(try FeedItem.findAll(where: try ObjectPredicate(format: Self.plain), in: context).map(\.guid))
             #expect(indexed == plain)
             #expect(indexed.count == 7)  // n in 1, 3, 4, 5, 9, 10, 11 (7 is not synced)
             #expect(try SyncQueue.pendingCount(in: context) == 7)

@@ -46,7 +46,7 @@ struct SyncQueueTests {
             #expect(try SyncChange.count(in: context) == 0)
             #expect(
                 try FeedItem.count(
-                    where: try ObjectGraph.Predicate(format: "syncReadPending == YES OR syncFlagPending == YES"), in: context)
+                    where: try ObjectPredicate(format: "syncReadPending == YES OR syncFlagPending == YES"), in: context)
                     == 0)
         }
     }
@@ -136,7 +136,7 @@ struct SyncQueueTests {
             // Its undo, in the store too, is pending: items 2 and 3 were unread before it.
             #expect(try ItemMarking.undo(in: view, bus: bus) == "Mark All Read")
             let unread = try FeedItem.findAll(
-                where: try ObjectGraph.Predicate(format: "read == NO AND syncReadPending == YES"), in: view)
+                where: try ObjectPredicate(format: "read == NO AND syncReadPending == YES"), in: view)
             #expect(Set(unread.map(\.guid)) == ["g2", "g3"])
             #expect(try SyncQueue.pendingCount(in: view) == 2)
         }
@@ -216,7 +216,7 @@ struct SyncQueueTests {
             #expect(try ItemMarking.undo(in: view, bus: store.container.bus) == nil)
             #expect(
                 try FeedItem.count(
-                    where: try ObjectGraph.Predicate(format: "syncReadPending == YES OR syncFlagPending == YES"), in: view)
+                    where: try ObjectPredicate(format: "syncReadPending == YES OR syncFlagPending == YES"), in: view)
                     == 0)
         }
     }

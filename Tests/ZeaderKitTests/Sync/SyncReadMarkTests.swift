@@ -9,7 +9,7 @@ import Testing
 @Suite("Sync of read marks")
 struct SyncReadMarkTests {
     static func marks(in context: ManagedObjectContext) throws -> [String] {
-        try context.fetch(FetchRequest<SyncChange>(sortDescriptors: [SortDescriptor("created")])).map {
+        try context.fetch(FetchRequest<SyncChange>(sortDescriptors: [ObjectSortDescriptor("created")])).map {
             $0.kind + " " + $0.feedURL
         }
     }

@@ -67,8 +67,8 @@ func run() throws {
         let list = try FetchedResultsController(
             fetchRequest: FetchRequest<ToDoItem>(
                 sortDescriptors: [
-                    OGSortDescriptor(\ToDoItem.done), OGSortDescriptor(\ToDoItem.priority, ascending: false),
-                    OGSortDescriptor(\ToDoItem.title),
+                    ObjectSortDescriptor(\ToDoItem.done), ObjectSortDescriptor(\ToDoItem.priority, ascending: false),
+                    ObjectSortDescriptor(\ToDoItem.title),
                 ]),
             context: view, sectionNameKeyPath: "done")
         try list.performFetch()
