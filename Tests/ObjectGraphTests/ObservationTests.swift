@@ -22,6 +22,26 @@ final class Tally: Sendable {
         return tally
     }
 
+    /// A note titled `title`, saved in `container`'s view context.
+    func savedNote(_ title: String, in container: PersistentContainer) throws -> (ObjectID, Note) {
+        let view = container.viewContext
+        return try view.performAndWait { () throws in
+            let note = view.insert(Note.self)
+            note.title = title
+            try view.save()
+            return (note.objectID, note)
+        }
+    }
+
+    /// Retitles note `id` through a second container on `url`, standing in for another process.
+    func retitle(_ id: ObjectID, to title: String, elsewhereOn url: URL) throws {
+        let other = try TestModel.container(.file(url))
+        try other.viewContext.performAndWait { () throws in
+            (try other.viewContext.existingObject(with: id) as! Note).title = title
+            try other.viewContext.save()
+        }
+    }
+
     @Test func aChangeInTheSameContextFiresOnlyForTheReadProperty() throws {
         let container = try TestModel.container()
         let view = container.viewContext
@@ -97,20 +117,10 @@ final class Tally: Sendable {
         let url = tmp.file("notes.sqlite")
         let container = try TestModel.container(.file(url))
         let view = container.viewContext
-        let (id, note) = try view.performAndWait { () throws in
-            let note = view.insert(Note.self)
-            note.title = "before"
-            try view.save()
-            return (note.objectID, note)
-        }
+        let (id, note) = try savedNote("before", in: container)
         let title = view.performAndWait { track { _ = note.title } }
         _ = container.checkForOtherProcessCommits()  // sets the baseline
-        // Another container on the same file stands in for another process.
-        let other = try TestModel.container(.file(url))
-        try other.viewContext.performAndWait { () throws in
-            (try other.viewContext.existingObject(with: id) as! Note).title = "elsewhere"
-            try other.viewContext.save()
-        }
+        try retitle(id, to: "elsewhere", elsewhereOn: url)
         #expect(container.checkForOtherProcessCommits())
         view.performAndWait {}
         #expect(title.value == 1)
@@ -124,12 +134,7 @@ final class Tally: Sendable {
         let url = tmp.file("notes.sqlite")
         let container = try TestModel.container(.file(url))
         let view = container.viewContext
-        let (id, note) = try view.performAndWait { () throws in
-            let note = view.insert(Note.self)
-            note.title = "stored"
-            try view.save()
-            return (note.objectID, note)
-        }
+        let (id, note) = try savedNote("stored", in: container)
         // Unsaved changes discarded: the title goes back to the stored one.
         try view.performAndWait { () throws in
             note.title = "unsaved"
@@ -139,11 +144,7 @@ final class Tally: Sendable {
             #expect(note.title == "stored")
         }
         // A save by another container on the file, which this one did not merge.
-        let other = try TestModel.container(.file(url))
-        try other.viewContext.performAndWait { () throws in
-            (try other.viewContext.existingObject(with: id) as! Note).title = "elsewhere"
-            try other.viewContext.save()
-        }
+        try retitle(id, to: "elsewhere", elsewhereOn: url)
         view.performAndWait {
             let title = track { _ = note.title }
             view.refresh(note, mergeChanges: false)
