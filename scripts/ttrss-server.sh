@@ -68,6 +68,8 @@ install)
   # tests make their own; --no-install-recommends keeps Apache out (php -S serves it)
   echo 'tt-rss tt-rss/dbconfig-install boolean false' | debconf-set-selections
   export DEBIAN_FRONTEND=noninteractive
+  # apt reaches its mirror through the machine's own settings, not the closed port above
+  unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy
   apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" ||
     { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}"; } ;;
 start)
