@@ -48,6 +48,26 @@ struct SyncingRefresherTests {
         let store = try ZeaderStore.inMemory()
         #expect(SyncingRefresher(store: store).refreshesOnStart == false)
     }
+
+    @Test func aFolderSyncThatFailsIsNamedWithTheRefresh() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-folder-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("Shared")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try ZeaderStore.open(at: base.appendingPathComponent("z.sqlite"))
+        try FolderSyncEngine(store: store).add(folder: folder.path)
+        let quiet = try await SyncingRefresher(store: store).refresh(servers: [], progress: nil)
+        #expect(quiet.folderSyncProblems.isEmpty)
+
+        try FileManager.default.removeItem(at: folder)
+        let summary = try await SyncingRefresher(store: store).refresh(servers: [], progress: nil)
+        let line = "folder sync failed: sync folder \(folder.path) is missing or not a folder"
+        // Both runs (before and after the feeds) failed alike: named once.
+        #expect(summary.folderSyncProblems == [line])
+        let message = StatusMessage.withFolderSync(.refreshed(summary.progress, firstProblem: nil), problem: line, more: 0)
+        #expect(message.text == StatusMessage.refreshed(summary.progress, firstProblem: nil).text + "; " + line)
+        #expect(message.isError)
+    }
 }
 
 /// The reader's refresh with an account also refreshes, here, the feeds the account does

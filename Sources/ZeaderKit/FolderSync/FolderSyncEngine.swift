@@ -74,6 +74,7 @@ public struct FolderSyncEngine: Sendable {
             var state = FolderSyncState()
             state.apply(entries)
             settings.clock = clock.latest
+            settings.feedURLs = try context.performAndWait { try Self.feedURLs(in: context) }
             try file.save(state)
             try settings.save(to: store.container.store)
         } catch {
@@ -102,16 +103,18 @@ public struct FolderSyncEngine: Sendable {
         return true
     }
 
-    /// The entries that send what the store holds: each feed (subscribed, title, tags), each
+    /// The entries that send what the store holds: each http(s) feed by its URL without a
+    /// login (``FolderSyncFeedURL``; subscribed, title, tags, whether it needs a login), each
     /// item read or flagged (not the unread ones: a device joining with a new store does not
-    /// unread what the others read), each smart feed and stored ignore rule.
+    /// unread what the others read), each smart feed and stored ignore rule that names no login.
     static func entriesForStoreAsItIs(in context: ManagedObjectContext, clock: inout HybridClock, now: Date) throws
         -> [FolderSyncEntry]
     {
         var changes: [FolderSyncChange] = []
         for server in try Server.findAll(in: context) {
-            guard let url = FeedTrust.webURL(server.url), url == server.url else { continue }
+            guard let url = FolderSyncFeedURL.shared(server.url) else { continue }
             changes.append(.subscribed(feed: url, true))
+            if FolderSyncFeedURL.hasLogin(server.url) { changes.append(.login(feed: url, true)) }
             if let title = server.title, !title.isEmpty { changes.append(.title(feed: url, title)) }
             for tag in FeedTags.list(server.tags) { changes.append(.tagAdded(feed: url, tag: tag)) }
             let marked = try context.fetchValues(
@@ -126,13 +129,24 @@ public struct FolderSyncEngine: Sendable {
                 if row.values[2] == .bool(true) { changes.append(.flagged(key, true)) }
             }
         }
-        for smart in try SmartFeeds.stored(in: context) {
+        for smart in try SmartFeeds.stored(in: context) where !FolderSyncFeedURL.textHasLogin(smart.predicateFormat) {
             changes.append(.smartFeed(name: smart.title, query: smart.predicateFormat))
         }
         for rule in try Killfile.stored(in: context) {
-            changes.append(.ignoreRule(FolderSyncRules.text(scope: rule.scope, predicate: rule.predicateFormat), true))
+            let text = FolderSyncRules.text(scope: rule.scope, predicate: rule.predicateFormat)
+            if !FolderSyncFeedURL.textHasLogin(text) { changes.append(.ignoreRule(text, true)) }
         }
         return changes.map { FolderSyncEntry(stamp: clock.stamp(at: now), change: $0) }
+    }
+
+    /// Each web feed's URL as the folder names it, by the feed's primary key.
+    static func feedURLs(in context: ManagedObjectContext) throws -> [String: String] {
+        var urls: [String: String] = [:]
+        for row in try context.fetchValues(FetchRequest<Server>(), keys: ["url"]) {
+            guard case .string(let url) = row.values[0], let shared = FolderSyncFeedURL.shared(url) else { continue }
+            urls[String(row.objectID.rawValue)] = shared
+        }
+        return urls
     }
 
     /// Runs `body`, its folder errors as ``ZeaderError/folderSync(_:)``.
