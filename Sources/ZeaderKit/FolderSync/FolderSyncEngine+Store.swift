@@ -206,6 +206,8 @@ struct StoreWriter {
                     for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "server == %@", there.objectID)))
                 guard there.objectID != server.objectID, items == 0 else { continue }
                 context.delete(there)
+                // Saved first: a save updates rows before it deletes, and the URL is unique.
+                try context.save()
             }
             server.url = Self.url(target, withLoginOf: server.url)
             byURL[url] = nil

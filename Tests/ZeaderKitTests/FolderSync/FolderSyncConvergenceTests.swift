@@ -232,7 +232,8 @@ struct FolderSyncConvergenceTests {
                 var current = url
                 var after: HybridTimestamp?
                 while let move = moves[current], after.map({ move.stamp > $0 }) ?? true {
-                    (current, after) = (move.to, move.stamp)
+                    current = move.to
+                    after = move.stamp
                 }
                 touch(url)
                 view.feeds[url]?.movedTo = current == url ? nil : current
