@@ -66,11 +66,14 @@ public struct FolderSyncEngine: Sendable {
         let file = try wrap { () throws(FolderSyncError) in try stateFile() }
         var settings = FolderSyncSettings(folder: root.path, device: FolderSyncDevice.newID())
         var clock = HybridClock(device: settings.device)
+        var heldBack: [String] = []
         do {
             try store.container.store.startRecordingHistory(Self.tracking)
             settings.historyToken = try store.container.store.currentHistoryToken()
             let context = store.container.newBackgroundContext()
-            let entries = try context.performAndWait { try Self.entriesForStoreAsItIs(in: context, clock: &clock, now: now) }
+            let entries = try context.performAndWait {
+                try Self.entriesForStoreAsItIs(in: context, clock: &clock, heldBack: &heldBack, now: now)
+            }
             var state = FolderSyncState()
             state.apply(entries)
             settings.clock = clock.latest
@@ -80,7 +83,9 @@ public struct FolderSyncEngine: Sendable {
         } catch {
             throw ZeaderError.wrapping(error)
         }
-        return try run(now: now)
+        var first = try run(now: now)
+        first.heldBack = heldBack + first.heldBack
+        return first
     }
 
     /// Turns folder sync off: the store stops recording history and forgets the folder. The
@@ -106,10 +111,11 @@ public struct FolderSyncEngine: Sendable {
     /// The entries that send what the store holds: each http(s) feed by its URL without a
     /// login (``FolderSyncFeedURL``; subscribed, title, tags, whether it needs a login), each
     /// item read or flagged (not the unread ones: a device joining with a new store does not
-    /// unread what the others read), each smart feed and stored ignore rule that names no login.
-    static func entriesForStoreAsItIs(in context: ManagedObjectContext, clock: inout HybridClock, now: Date) throws
-        -> [FolderSyncEntry]
-    {
+    /// unread what the others read), each smart feed and stored ignore rule that names no login
+    /// (the others named in `heldBack`).
+    static func entriesForStoreAsItIs(
+        in context: ManagedObjectContext, clock: inout HybridClock, heldBack: inout [String], now: Date
+    ) throws -> [FolderSyncEntry] {
         var changes: [FolderSyncChange] = []
         for server in try Server.findAll(in: context) {
             guard let url = FolderSyncFeedURL.shared(server.url) else { continue }
@@ -129,12 +135,20 @@ public struct FolderSyncEngine: Sendable {
                 if row.values[2] == .bool(true) { changes.append(.flagged(key, true)) }
             }
         }
-        for smart in try SmartFeeds.stored(in: context) where !FolderSyncFeedURL.textHasLogin(smart.predicateFormat) {
+        for smart in try SmartFeeds.stored(in: context) {
+            guard !FolderSyncFeedURL.textHasLogin(smart.predicateFormat) else {
+                heldBack.append(Messages.folderSyncHeldBackSmartFeed(smart.title))
+                continue
+            }
             changes.append(.smartFeed(name: smart.title, query: smart.predicateFormat))
         }
         for rule in try Killfile.stored(in: context) {
             let text = FolderSyncRules.text(scope: rule.scope, predicate: rule.predicateFormat)
-            if !FolderSyncFeedURL.textHasLogin(text) { changes.append(.ignoreRule(text, true)) }
+            guard !FolderSyncFeedURL.textHasLogin(text) else {
+                heldBack.append(Messages.folderSyncHeldBackRule(text))
+                continue
+            }
+            changes.append(.ignoreRule(text, true))
         }
         return changes.map { FolderSyncEntry(stamp: clock.stamp(at: now), change: $0) }
     }
