@@ -49,9 +49,14 @@ public struct SyncingRefresher: ReaderRefresher {
             outcome = .failure(error)
         }
         for problem in Self.runFolder(folder) where !folderProblems.contains(problem) { folderProblems.append(problem) }
-        var summary = try outcome.get()
-        summary.folderSyncProblems = folderProblems
-        return summary
+        switch outcome {
+        case .success(var summary):
+            summary.folderSyncProblems = folderProblems
+            return summary
+        case .failure(let error):
+            guard let problem = folderProblems.first else { throw error }
+            throw .withFolderSync(error, problem: problem)
+        }
     }
 
     /// One folder sync run, if the store syncs through a folder: the lines to show of it.
