@@ -15,11 +15,16 @@ enum FolderSyncCommand {
     /// The prefix that names a shared folder instead of a server's API URL.
     static let prefix = "folder:"
 
-    /// Whether `sync ACTION ARGUMENT` is about a folder whatever the store holds.
-    static func names(action: String?, argument: String?) -> Bool {
+    /// The word that names the folder where an account's name goes (`sync status folder`,
+    /// `sync remove folder`, `sync --account folder`).
+    static let name = SyncAccounts.folderName
+
+    /// Whether `sync ACTION ARGUMENT --account ACCOUNT` is about the folder whatever the store holds.
+    static func names(action: String?, argument: String?, account: String? = nil) -> Bool {
         switch action {
         case "add": argument?.lowercased().hasPrefix(prefix) ?? false
-        case "remove", "status": argument?.lowercased() == "folder"
+        case "remove", "status": argument?.lowercased() == name || (argument == nil && account?.lowercased() == name)
+        case nil: account?.lowercased() == name
         default: false
         }
     }
@@ -63,9 +68,22 @@ enum FolderSyncCommand {
         }
     }
 
-    /// Prints a run: its refusals and the folder's problems on stderr, its line on stdout.
+    /// The folder's part of `zeader sync` beside accounts: a run when the store syncs through
+    /// a folder, printed; a failure is one line on stderr naming the folder. False when it failed.
+    static func syncAlongside(_ store: ZeaderStore) -> Bool {
+        do {
+            guard let run = try FolderSyncEngine(store: store).runIfSetUp() else { return true }
+            report(run, command: "sync")
+            return true
+        } catch {
+            CommandOutput.warn("zeader sync: \(name): \(TerminalText.line(error.description))")
+            return false
+        }
+    }
+
+    /// Prints a run: its refusals, what it held back and the folder's problems on stderr, its line on stdout.
     static func report(_ run: FolderSyncRun, command: String) {
-        for line in run.refusals.map(\.description) + run.problems {
+        for line in run.refusals.map(\.description) + run.heldBack + run.problems {
             CommandOutput.warn("zeader \(command): \(TerminalText.line(line))")
         }
         CommandOutput.write(run.line + "\n")
@@ -85,6 +103,8 @@ enum FolderSyncCommand {
             run.received += before.received
             run.applied += before.applied
             run.refusals = before.refusals + run.refusals
+            var seen = Set<String>()
+            run.heldBack = (before.heldBack + run.heldBack).filter { seen.insert($0).inserted }
             run.compacted = run.compacted || before.compacted
             report(run, command: "refresh")
             return run

@@ -31,6 +31,7 @@ struct SyncCommand: AsyncParsableCommand {
             zeader sync add folder:<path>
             zeader sync status folder [--json]
             zeader sync remove folder
+            zeader sync --account folder
             """,
         discussion: """
             A store holds local feeds (refreshed here) and any number of accounts, each named (--name with \
@@ -38,9 +39,10 @@ struct SyncCommand: AsyncParsableCommand {
             the local feeds local (one line says how many); `move FEED ACCOUNT` puts a feed in an account \
             (queued for subscription there), `move --all-local ACCOUNT` every local http(s) feed, `move FEED \
             local` takes one out (queued for removal there). Without an action, syncs every \
-            account one after the other (--account NAME: that one): an account that fails (server away, \
-            login refused) is named on stderr and the others sync all the same; the exit status is 1 when \
-            any failed. For each account it pushes the changes made here (read, unread, flag, unflag, add, remove, tags, item tags) and \
+            account one after the other, then the sync folder if there is one (--account NAME: that account \
+            only; --account folder: the folder only): an account or folder that fails (server away, login \
+            refused, folder missing) is named on stderr and the others sync all the same; the exit status is 1 \
+            when any failed. For each account it pushes the changes made here (read, unread, flag, unflag, add, remove, tags, item tags) and \
             pulls the server's (feeds, tags, new items, read and starred states). A change made here and not yet \
             pushed wins over the server's state; everything else takes the server's. The password comes from \
             $ZEADER_SYNC_PASSWORD, else the first line printed by --password-command, else a prompt on the \
@@ -71,8 +73,11 @@ struct SyncCommand: AsyncParsableCommand {
             `add folder:PATH` syncs without a server, through a folder the devices share (Syncthing, Dropbox, \
             git): each device appends its changes (feeds, titles, tags, read, flagged, deleted, smart feeds, \
             ignore rules) to files of its own under PATH/zeader-sync/ and applies the others'; the later change \
-            wins, a tag stays while one addition of it is unseen by a removal, a deletion is final. Another \
-            device's command or file feed is refused and named by `sync status`. `refresh` syncs the folder too.
+            wins, a tag stays while one addition of it is unseen by a removal, a deletion is final; a feed's \
+            move (a 301 a refresh followed) is sent, so the other devices' feed and its marks follow it. A \
+            login in a feed's URL never goes to the folder: the others get the URL without it, and their \
+            `sync status` says the feed needs a login there. Another device's command or file feed is refused \
+            and named by `sync status`. `refresh` syncs the folder too.
             """)
 
     @Argument(help: ArgumentHelp("add, status, login, move or remove; none: sync now.", valueName: "action"))
@@ -90,7 +95,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With add: the account's name (by default the server's host).", valueName: "name"))
     var name: String?
 
-    @Option(help: ArgumentHelp("Sync, show or log in only the account named so.", valueName: "name"))
+    @Option(help: ArgumentHelp("Sync, show or log in only the account named so (folder: the sync folder).", valueName: "name"))
     var account: String?
 
     @Option(help: ArgumentHelp("The user name on the server (with add).", valueName: "name"))
@@ -129,12 +134,17 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
-        if FolderSyncCommand.names(action: action, argument: apiURL) {
+        if FolderSyncCommand.names(action: action, argument: apiURL, account: account) {
             guard user == nil, service == nil, passwordCommand == nil, !force, !upload, !detach, !acceptRemovals else {
                 throw ValidationError("a sync folder takes no --user, --service, --password-command or other flag")
             }
             if json && action != "status" { throw ValidationError("--json goes with sync status") }
+            if name != nil { throw ValidationError("--name goes with sync add") }
+            if allLocal { throw ValidationError("--all-local goes with sync move") }
             return
+        }
+        if account?.lowercased() == FolderSyncCommand.name {
+            throw ValidationError("--account folder goes with sync, sync status or sync remove")
         }
         switch action {
         case nil:
@@ -173,7 +183,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if FolderSyncCommand.names(action: action, argument: apiURL) {
+        if FolderSyncCommand.names(action: action, argument: apiURL, account: account) {
             let opened = try store.openStore(command: "sync", writes: action != "status")
             return try FolderSyncCommand.run(action: action, argument: apiURL, json: json, store: opened)
         }
@@ -239,9 +249,13 @@ struct SyncCommand: AsyncParsableCommand {
                 let lost = dropped == 0 ? "" : ", \(dropped) change\(dropped == 1 ? "" : "s") not pushed dropped"
                 CommandOutput.write("sync account removed (its feeds and items kept as local feeds\(lost))\n")
             default:
-                if try await !Self.syncAccounts(opened, only: account, missingFeeds: missingFeeds, config: config) {
-                    throw ExitCode.failure
-                }
+                // Every account, then the folder (so the marks the accounts pulled reach the
+                // other devices); one failing does not stop the others.
+                let withFolder = account == nil && (try? FolderSyncEngine(store: opened).settings()) != nil
+                var synced = try await Self.syncAccounts(
+                    opened, only: account, missingFeeds: missingFeeds, config: config, namesEach: withFolder)
+                if withFolder { synced = FolderSyncCommand.syncAlongside(opened) && synced }
+                if !synced { throw ExitCode.failure }
             }
         } catch let error as ZeaderError {
             throw CommandOutput.fail("sync", error)
@@ -249,11 +263,11 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// Syncs every account (or `only`), each one's lines prefixed with its name when the
-    /// store has several; an account that fails is named on stderr and the next one syncs.
-    /// Returns false when one failed or its server refused a feed.
+    /// store has several (or `namesEach`: a folder syncs too); an account that fails is named
+    /// on stderr and the next one syncs. Returns false when one failed or its server refused a feed.
     static func syncAccounts(
         _ store: ZeaderStore, only: String?, missingFeeds: FeedSync.MissingFeeds, config: ReaderConfig,
-        command: String = "sync", localFeeds: Int? = nil
+        command: String = "sync", localFeeds: Int? = nil, namesEach: Bool = false
     ) async throws(ZeaderError) -> Bool {
         let outcomes: [SyncAccounts.Outcome]
         do {
@@ -263,7 +277,7 @@ struct SyncCommand: AsyncParsableCommand {
         } catch .sync(.noAccount) {
             throw .syncFailed(.sync(.noAccount), pending: 0, localFeeds: nil)
         }
-        let named = outcomes.count > 1 || only != nil
+        let named = outcomes.count > 1 || only != nil || namesEach
         var succeeded = true
         for outcome in outcomes {
             let prefix = named ? "\(outcome.name): " : ""

@@ -48,6 +48,44 @@ struct SyncingRefresherTests {
         let store = try ZeaderStore.inMemory()
         #expect(SyncingRefresher(store: store).refreshesOnStart == false)
     }
+
+    @Test func aFolderSyncThatFailsIsNamedWithTheRefresh() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-folder-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("Shared")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try ZeaderStore.open(at: base.appendingPathComponent("z.sqlite"))
+        try FolderSyncEngine(store: store).add(folder: folder.path)
+        let quiet = try await SyncingRefresher(store: store).refresh(servers: [], progress: nil)
+        #expect(quiet.folderSyncProblems.isEmpty)
+
+        try FileManager.default.removeItem(at: folder)
+        let summary = try await SyncingRefresher(store: store).refresh(servers: [], progress: nil)
+        let line = "folder sync failed: sync folder \(folder.path) is missing or not a folder"
+        // Both runs (before and after the feeds) failed alike: named once.
+        #expect(summary.folderSyncProblems == [line])
+        let message = StatusMessage.withFolderSync(.refreshed(summary.progress, firstProblem: nil), problem: line, more: 0)
+        #expect(message.text == StatusMessage.refreshed(summary.progress, firstProblem: nil).text + "; " + line)
+        #expect(message.isError)
+    }
+
+    @Test func anAccountAndTheFolderFailingAreNamedTogether() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("zeader-folder-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("Shared")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try ZeaderStore.open(at: base.appendingPathComponent("z.sqlite"))
+        try FeedSync(store: store).addAccount(apiURL: "http://127.0.0.1:1/api/greader.php", user: "u", token: "t")
+        try FolderSyncEngine(store: store).add(folder: folder.path)
+        try FileManager.default.removeItem(at: folder)
+        do {
+            _ = try await SyncingRefresher(store: store).refresh(servers: [], progress: nil)
+            Issue.record("the refresh did not fail")
+        } catch {
+            #expect(error.description.contains("cannot reach the sync server"), "\(error)")
+            #expect(error.description.hasSuffix("; folder sync failed: sync folder \(folder.path) is missing or not a folder"))
+        }
+    }
 }
 
 /// The reader's refresh with an account also refreshes, here, the feeds the account does

@@ -2,7 +2,8 @@
 # folder_sync_tmux.sh - two devices (two homes, two stores) sharing one folder, the reader
 # open on one of them in a private tmux server: a feed read on the other device and sent by
 # its `zeader refresh` shows read in the open reader after its refresh (r), and a read made
-# in the reader reaches the other device.
+# in the reader reaches the other device; a refused entry and the folder gone are named on
+# the reader's status line.
 #   usage: Tests/e2e/folder_sync_tmux.sh      env: ZEADER=.build/debug/zeader
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -68,6 +69,23 @@ sleep 1
 checks=$((checks + 1))
 unread=$(on a sync >/dev/null && on a list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["unread"])')
 [ "$unread" = 1 ] || fail "device a has $unread unread items, not 1"
+
+echo "== what goes wrong with the folder is named on the status line"
+mkdir -p "$work/shared/zeader-sync/evil1"
+printf '{"feed":"exec:touch %s/ran","op":"sub","t":"mitvfg1s.0.evil1","v":true}\n' "$work" \
+	>"$work/shared/zeader-sync/evil1/log-1.jsonl"
+keys r
+expect "; refused a subscription from device evil1: exec:touch" 10
+checks=$((checks + 1))
+[ ! -e "$work/ran" ] || fail "another device's exec: feed ran"
+mv "$work/shared" "$work/shared-gone"
+keys r
+expect "; folder sync failed: sync folder $work/shared is" 10
+mv "$work/shared-gone" "$work/shared"
+keys r
+for _ in $(seq 200); do screen | grep -qF "folder sync failed" || break; sleep 0.05; done
+expect "Refreshed 1 feed" 10
+refute "folder sync failed"
 keys q
 expect "EXIT=0"
 

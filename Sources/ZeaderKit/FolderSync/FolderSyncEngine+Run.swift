@@ -26,6 +26,8 @@ public struct FolderSyncRun: Sendable {
     public var applied = 0
     /// Other devices' entries this run did not apply, one each.
     public var refusals: [Refusal] = []
+    /// This store's smart feeds and ignore rules not sent because they name a login, one line each.
+    public var heldBack: [String] = []
     /// Whether this device's files were compacted into one snapshot.
     public var compacted = false
     /// What the reading of the folder found.
@@ -66,10 +68,13 @@ extension FolderSyncEngine {
             request.excludedAuthors = [Self.author]
             let transactions = try graphStore.history(request)
             let context = store.container.newBackgroundContext(name: "folder sync")
-            let local = try context.performAndWait { [state] in try LocalChanges(transactions, in: context, state: state) }
+            let local = try context.performAndWait { [state, settings] in
+                try LocalChanges(transactions, in: context, state: state, feedURLs: settings.feedURLs ?? [:])
+            }
             let own = local.changes.map { FolderSyncEntry(stamp: clock.stamp(at: now), change: $0) }
             state.apply(own)
             result.sent = own.count
+            result.heldBack = local.heldBack
 
             let reading = try wrap { () throws(FolderSyncError) in try folder.read(after: settings.readMarks, now: now) }
             result.report = reading.report
@@ -85,10 +90,11 @@ extension FolderSyncEngine {
                 var writer = StoreWriter(context: context, state: state)
                 try writer.apply(changed, inserted: local.insertedItems)
                 if context.hasChanges { try context.save() }
-                return (writer.applied, writer.refusals)
+                return (writer.applied, writer.refusals, try Self.feedURLs(in: context))
             }
             result.applied = applied.0
             result.refusals = applied.1
+            settings.feedURLs = applied.2
             if folder.ownSize() > SyncFolder.compactionSize {
                 try wrap { () throws(FolderSyncError) in try folder.compact(state, carrying: reading.report.goneDevices) }
                 settings.publishMarks = FolderPublishMarks()
@@ -134,8 +140,12 @@ struct AffectedKeys {
     init(_ entries: [FolderSyncEntry]) {
         for entry in entries {
             switch entry.change {
-            case .subscribed(let feed, _), .title(let feed, _), .tagAdded(let feed, _), .tagRemoved(let feed, _, _):
+            case .subscribed(let feed, _), .title(let feed, _), .login(let feed, _), .tagAdded(let feed, _),
+                .tagRemoved(let feed, _, _):
                 feeds.insert(feed)
+            case .moved(let feed, let target):
+                feeds.insert(feed)
+                feeds.insert(target)
             case .read(let key, _), .flagged(let key, _), .deleted(let key): items.insert(key)
             case .smartFeed(let name, _): smartFeeds.insert(name)
             case .ignoreRule(let rule, _): rules.insert(rule)

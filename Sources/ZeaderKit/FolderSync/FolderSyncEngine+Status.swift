@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// What `zeader sync status` says of folder sync: the folder, this device and the others,
 /// the last sync, and every problem the folder has (damaged lines, files still being
@@ -20,6 +21,8 @@ public struct FolderSyncStatus: Sendable {
     public var ownSize: Int
     /// Other devices' entries in force that this store refuses.
     public var refusals: [FolderSyncRun.Refusal]
+    /// Feeds another device reads with a login that this store has without one.
+    public var needsLogin: [String] = []
     /// A reading of every file of the folder.
     public var report: FolderSyncReport
 }
@@ -43,7 +46,24 @@ extension FolderSyncEngine {
                 folder: settings.folder, device: settings.device,
                 otherDevices: reading.report.devices.filter { $0 != settings.device }, lastSync: settings.lastSync,
                 ownSize: folder.ownSize(), refusals: state.refusedSubscriptions() + Self.refusedEntries(in: reading),
+                needsLogin: feedsNeedingLogin(in: state),
                 report: reading.report)
+        }
+    }
+
+    /// The feeds the state says need a login that this store reads without one.
+    func feedsNeedingLogin(in state: FolderSyncState) -> [String] {
+        let context = store.container.newBackgroundContext()
+        let urls = context.performAndWait { (try? Server.findAll(in: context).map(\.url)) ?? [] }
+        var withLogin = Set<String>()
+        var without = Set<String>()
+        for url in urls {
+            guard let shared = FolderSyncFeedURL.shared(url) else { continue }
+            if FolderSyncFeedURL.hasLogin(url) { withLogin.insert(shared) } else { without.insert(shared) }
+        }
+        return without.subtracting(withLogin).sorted().filter { url in
+            guard let view = state.feed(url) else { return false }
+            return view.needsLogin && view.subscribed == true
         }
     }
 

@@ -3,13 +3,20 @@ import ObjectGraph
 
 /// This store's changes since the last run, read from its history, as folder entries: only
 /// what differs from the merged state, so saves that changed nothing shared send nothing.
+/// Feeds and items are named by their URL without a login (``FolderSyncFeedURL``).
 struct LocalChanges {
     var changes: [FolderSyncChange] = []
+    /// Smart feeds and ignore rules kept from the folder because they name a login, one line each.
+    var heldBack: [String] = []
     /// Items a refresh stored since: they take the state other devices gave them.
     var insertedItems = Set<ObjectID>()
 
-    /// Reads `transactions` (oldest first) on `context`'s queue.
-    init(_ transactions: [HistoryTransaction], in context: ManagedObjectContext, state: FolderSyncState) throws {
+    /// Reads `transactions` (oldest first) on `context`'s queue; `feedURLs` are the feeds'
+    /// URLs at the last run (``FolderSyncSettings/feedURLs``), to name a feed's move.
+    init(
+        _ transactions: [HistoryTransaction], in context: ManagedObjectContext, state: FolderSyncState,
+        feedURLs: [String: String] = [:]
+    ) throws {
         var serverKeys: [ObjectID: Set<String>] = [:]
         var insertedServers = Set<ObjectID>()
         var deletedURLs: [String] = []
@@ -39,21 +46,32 @@ struct LocalChanges {
             default: break
             }
         }
-        var subscribedNow = Set<String>()
-        for id in insertedServers.union(serverKeys.keys) {
+        for id in insertedServers.union(serverKeys.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
             guard let server = (try? context.existingObject(with: id)) as? Server else { continue }
-            subscribedNow.insert(server.url)
-            feedChanges(of: server, keys: insertedServers.contains(id) ? nil : serverKeys[id] ?? [], state: state)
+            var keys = insertedServers.contains(id) ? nil : serverKeys[id] ?? []
+            // A feed whose URL changed here (a permanent redirect followed) moved: the others
+            // follow it, and it is sent whole at its new URL.
+            if keys?.contains("url") == true, let old = feedURLs[String(id.rawValue)],
+                let new = FolderSyncFeedURL.shared(server.url), old != new
+            {
+                if state.resolved(old) != new { changes.append(.moved(feed: old, to: new)) }
+                keys = nil
+            }
+            feedChanges(of: server, keys: keys, state: state)
         }
-        for url in Set(deletedURLs) where !subscribedNow.contains(url) && state.feed(url)?.subscribed != false {
-            guard try Server.findFirst(byAttribute: "url", value: .string(url), in: context) == nil else { continue }
-            changes.append(.subscribed(feed: url, false))
+        if !deletedURLs.isEmpty {
+            // A feed stays subscribed while any feed here has its URL, with a login or without.
+            let remaining = Set(try Server.findAll(in: context).compactMap { FolderSyncFeedURL.shared($0.url) })
+            for url in Set(deletedURLs.compactMap(FolderSyncFeedURL.shared))
+            where !remaining.contains(url) && state.feed(url)?.subscribed != false {
+                changes.append(.subscribed(feed: url, false))
+            }
         }
         if !itemKeys.isEmpty { try itemChanges(itemKeys, in: context, state: state) }
         for id in removedItems {
             guard let removed = (try? context.existingObject(with: id)) as? RemovedItem,
-                removed.reason == RemovedItem.Reason.deleted.rawValue, let url = removed.server?.url,
-                FeedTrust.webURL(url) == url
+                removed.reason == RemovedItem.Reason.deleted.rawValue,
+                let url = removed.server.flatMap({ FolderSyncFeedURL.shared($0.url) })
             else { continue }
             let key = ItemSyncKey(feedURL: url, guid: removed.guid)
             if state.item(key)?.deleted != true { changes.append(.deleted(key)) }
@@ -62,14 +80,22 @@ struct LocalChanges {
         if rulesChanged { try ruleChanges(in: context, state: state) }
     }
 
-    /// A feed's subscription, title and tags where they differ from the state (`keys`: the
-    /// ones that changed; nil for a feed inserted, all of them).
+    /// A feed's subscription, title, tags and whether it needs a login where they differ from
+    /// the state (`keys`: the ones that changed; nil for a feed inserted, all of them).
     private mutating func feedChanges(of server: Server, keys: Set<String>?, state: FolderSyncState) {
         // Only web feeds are shared: a command or a file means nothing on another device.
-        let url = server.url
-        guard FeedTrust.webURL(url) == url else { return }
+        guard let url = FolderSyncFeedURL.shared(server.url) else { return }
         let view = state.feed(url)
         if view?.subscribed != true { changes.append(.subscribed(feed: url, true)) }
+        // Said when this device's URL changes; a feed subscribed here without a login leaves
+        // another device's word that it needs one.
+        let login = FolderSyncFeedURL.hasLogin(server.url)
+        let said = view?.needsLogin ?? false
+        if let keys, keys.contains("url"), said != login {
+            changes.append(.login(feed: url, login))
+        } else if keys == nil, login, !said {
+            changes.append(.login(feed: url, true))
+        }
         if keys?.contains("title") ?? true, let title = server.title, !title.isEmpty, view?.title != title {
             changes.append(.title(feed: url, title))
         }
@@ -92,11 +118,11 @@ struct LocalChanges {
         throws
     {
         for (id, keys) in itemKeys {
-            guard let item = (try? context.existingObject(with: id)) as? FeedItem, let url = item.server?.url,
-                FeedTrust.webURL(url) == url
+            guard let item = (try? context.existingObject(with: id)) as? FeedItem,
+                let url = item.server.flatMap({ FolderSyncFeedURL.shared($0.url) })
             else { continue }
             let key = ItemSyncKey(feedURL: url, guid: item.guid)
-            let view = state.item(key)
+            let view = state.item(merging: state.aliases(of: url).map { ItemSyncKey(feedURL: $0, guid: item.guid) })
             if view?.deleted == true { continue }
             if keys.contains("read"), (view?.read ?? false) != item.read { changes.append(.read(key, item.read)) }
             if keys.contains("flagged"), (view?.flagged ?? false) != item.flagged {
@@ -105,22 +131,37 @@ struct LocalChanges {
         }
     }
 
-    /// The smart feeds, all of them compared with the state's (they are few).
+    /// The smart feeds, all of them compared with the state's (they are few). One whose query
+    /// names a login is held back: neither sent nor removed from the others.
     private mutating func smartFeedChanges(in context: ManagedObjectContext, state: FolderSyncState) throws {
         let shared = state.smartFeedQueries
         var local: [String: String] = [:]
-        for smart in try SmartFeeds.stored(in: context) { local[smart.title] = smart.predicateFormat }
+        var kept = Set<String>()
+        for smart in try SmartFeeds.stored(in: context) {
+            if FolderSyncFeedURL.textHasLogin(smart.predicateFormat) {
+                kept.insert(smart.title)
+                heldBack.append(Messages.folderSyncHeldBackSmartFeed(smart.title))
+            } else {
+                local[smart.title] = smart.predicateFormat
+            }
+        }
         for (name, query) in local.sorted(by: { $0.key < $1.key }) where shared[name] != query {
             changes.append(.smartFeed(name: name, query: query))
         }
-        for name in shared.keys.sorted() where local[name] == nil { changes.append(.smartFeed(name: name, query: nil)) }
+        for name in shared.keys.sorted() where local[name] == nil && !kept.contains(name) {
+            changes.append(.smartFeed(name: name, query: nil))
+        }
     }
 
-    /// The stored ignore rules, all of them compared with the state's.
+    /// The stored ignore rules, all of them compared with the state's; one that names a login is held back.
     private mutating func ruleChanges(in context: ManagedObjectContext, state: FolderSyncState) throws {
         let shared = state.ignoreRuleTexts
-        let local = Set(
+        var local = Set(
             try Killfile.stored(in: context).map { FolderSyncRules.text(scope: $0.scope, predicate: $0.predicateFormat) })
+        for rule in local.sorted() where FolderSyncFeedURL.textHasLogin(rule) {
+            local.remove(rule)
+            heldBack.append(Messages.folderSyncHeldBackRule(rule))
+        }
         for rule in local.subtracting(shared).sorted() { changes.append(.ignoreRule(rule, true)) }
         for rule in shared.subtracting(local).sorted() { changes.append(.ignoreRule(rule, false)) }
     }
@@ -128,17 +169,23 @@ struct LocalChanges {
 
 /// Writes the merged state's changes into the store, as another device's data: a feed only
 /// at an http(s) URL (recorded as imported), a smart feed or ignore rule only once checked.
+/// A feed here is matched by its URL without a login, so one read here with a login is the
+/// one the others name without it.
 struct StoreWriter {
     let context: ManagedObjectContext
     let state: FolderSyncState
     var applied = 0
     var refusals: [FolderSyncRun.Refusal] = []
 
+    /// Feeds this run moved to the URL another device's move names: their items take the
+    /// marks made under every URL the feed had.
+    var movedServers = Set<ObjectID>()
+
     /// Applies `changed` views, and the state of items stored since the last run.
     mutating func apply(_ changed: AffectedKeys.Views, inserted: Set<ObjectID>) throws {
         if !changed.feeds.isEmpty { try applyFeeds(changed.feeds) }
-        if !changed.items.isEmpty || (!inserted.isEmpty && !state.itemKeys.isEmpty) {
-            try applyItems(changed.items.keys, inserted: inserted)
+        if !changed.items.isEmpty || !movedServers.isEmpty || (!inserted.isEmpty && !state.itemKeys.isEmpty) {
+            try applyItems(Set(changed.items.keys), inserted: inserted)
         }
         for (name, query) in changed.smartFeeds.sorted(by: { $0.key < $1.key }) { try applySmartFeed(name, query: query) }
         for (rule, on) in changed.rules.sorted(by: { $0.key < $1.key }) { try applyRule(rule, on: on) }
@@ -146,10 +193,32 @@ struct StoreWriter {
 
     private mutating func applyFeeds(_ feeds: [String: FolderSyncState.FeedView?]) throws {
         var byURL: [String: Server] = [:]
-        for server in try Server.findAll(in: context) { byURL[server.url] = server }
+        for server in try Server.findAll(in: context) {
+            if let url = FolderSyncFeedURL.shared(server.url) { byURL[url] = server }
+        }
+        // Moves first, so that a feed subscribed at its new URL is the one moved there.
+        for (url, view) in feeds.sorted(by: { $0.key < $1.key }) {
+            guard let target = view?.movedTo, let server = byURL[url] else { continue }
+            if let there = byURL[target] {
+                // Subscribed at the new URL before the move arrived and not fetched yet: the
+                // moved feed, with its items, takes its place.
+                let items = try context.count(
+                    for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "server == %@", there.objectID)))
+                guard there.objectID != server.objectID, items == 0 else { continue }
+                context.delete(there)
+                // Saved first: a save updates rows before it deletes, and the URL is unique.
+                try context.save()
+            }
+            server.url = Self.url(target, withLoginOf: server.url)
+            byURL[url] = nil
+            byURL[target] = server
+            movedServers.insert(server.objectID)
+            applied += 1
+        }
         var order = try FeedSubscription.nextDisplayOrder(in: context)
         for (url, view) in feeds.sorted(by: { $0.key < $1.key }) {
-            guard let view else { continue }
+            // A feed that moved is the one at its new URL.
+            guard let view, view.movedTo == nil else { continue }
             if view.subscribed == false {
                 if let server = byURL[url] {
                     context.delete(server)
@@ -158,7 +227,8 @@ struct StoreWriter {
                 continue
             }
             var target = byURL[url]
-            if target == nil, view.subscribed == true {
+            // No device writes a login; one that does is not followed (a feed here is not named so).
+            if target == nil, view.subscribed == true, !FolderSyncFeedURL.hasLogin(url) {
                 guard FeedTrust.webURL(url) == url else {
                     refusals.append(.notWebFeed(url: url, device: state.subscriber(of: url) ?? "?"))
                     continue
@@ -184,29 +254,38 @@ struct StoreWriter {
         }
     }
 
-    /// Items by key: the ones whose state changed, and the ones just stored that the state names.
-    private mutating func applyItems(_ keys: Dictionary<ItemSyncKey, FolderSyncState.ItemView?>.Keys, inserted: Set<ObjectID>)
-        throws
-    {
-        var wanted = Set(keys)
-        var byKey: [ItemSyncKey: ObjectID] = [:]
-        for server in try Server.findAll(in: context) where FeedTrust.webURL(server.url) == server.url {
+    /// `url` with the login `current` has, which stays on this device.
+    static func url(_ url: String, withLoginOf current: String) -> String {
+        guard FolderSyncFeedURL.hasLogin(current), let login = URLComponents(string: current),
+            var moved = URLComponents(string: url)
+        else { return url }
+        moved.percentEncodedUser = login.percentEncodedUser
+        moved.percentEncodedPassword = login.percentEncodedPassword
+        return moved.string ?? url
+    }
+
+    /// Items whose state changed (under any URL their feed had), the ones just stored that
+    /// the state names, and every item of a feed this run moved.
+    private mutating func applyItems(_ keys: Set<ItemSyncKey>, inserted: Set<ObjectID>) throws {
+        var wanted: [(id: ObjectID, view: FolderSyncState.ItemView)] = []
+        for server in try Server.findAll(in: context) {
+            guard let url = FolderSyncFeedURL.shared(server.url) else { continue }
+            let aliases = state.aliases(of: url)
+            let moved = movedServers.contains(server.objectID)
             let rows = try context.fetchValues(
                 FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "server == %@", server.objectID)),
                 keys: ["guid"])
             for row in rows {
                 guard case .string(let guid) = row.values[0] else { continue }
-                let key = ItemSyncKey(feedURL: server.url, guid: guid)
-                if keys.contains(key) || (inserted.contains(row.objectID) && state.item(key) != nil) {
-                    byKey[key] = row.objectID
-                    wanted.insert(key)
-                }
+                let named = aliases.map { ItemSyncKey(feedURL: $0, guid: guid) }
+                guard moved || inserted.contains(row.objectID) || named.contains(where: keys.contains),
+                    let view = state.item(merging: named)
+                else { continue }
+                wanted.append((row.objectID, view))
             }
         }
-        for key in wanted.sorted() {
-            guard let id = byKey[key], let view = state.item(key),
-                let item = (try? context.existingObject(with: id)) as? FeedItem
-            else { continue }
+        for (id, view) in wanted {
+            guard let item = (try? context.existingObject(with: id)) as? FeedItem else { continue }
             if view.deleted {
                 try delete(item)
                 continue

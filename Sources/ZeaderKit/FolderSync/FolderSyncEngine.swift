@@ -66,20 +66,26 @@ public struct FolderSyncEngine: Sendable {
         let file = try wrap { () throws(FolderSyncError) in try stateFile() }
         var settings = FolderSyncSettings(folder: root.path, device: FolderSyncDevice.newID())
         var clock = HybridClock(device: settings.device)
+        var heldBack: [String] = []
         do {
             try store.container.store.startRecordingHistory(Self.tracking)
             settings.historyToken = try store.container.store.currentHistoryToken()
             let context = store.container.newBackgroundContext()
-            let entries = try context.performAndWait { try Self.entriesForStoreAsItIs(in: context, clock: &clock, now: now) }
+            let entries = try context.performAndWait {
+                try Self.entriesForStoreAsItIs(in: context, clock: &clock, heldBack: &heldBack, now: now)
+            }
             var state = FolderSyncState()
             state.apply(entries)
             settings.clock = clock.latest
+            settings.feedURLs = try context.performAndWait { try Self.feedURLs(in: context) }
             try file.save(state)
             try settings.save(to: store.container.store)
         } catch {
             throw ZeaderError.wrapping(error)
         }
-        return try run(now: now)
+        var first = try run(now: now)
+        first.heldBack = heldBack + first.heldBack
+        return first
     }
 
     /// Turns folder sync off: the store stops recording history and forgets the folder. The
@@ -102,16 +108,19 @@ public struct FolderSyncEngine: Sendable {
         return true
     }
 
-    /// The entries that send what the store holds: each feed (subscribed, title, tags), each
+    /// The entries that send what the store holds: each http(s) feed by its URL without a
+    /// login (``FolderSyncFeedURL``; subscribed, title, tags, whether it needs a login), each
     /// item read or flagged (not the unread ones: a device joining with a new store does not
-    /// unread what the others read), each smart feed and stored ignore rule.
-    static func entriesForStoreAsItIs(in context: ManagedObjectContext, clock: inout HybridClock, now: Date) throws
-        -> [FolderSyncEntry]
-    {
+    /// unread what the others read), each smart feed and stored ignore rule that names no login
+    /// (the others named in `heldBack`).
+    static func entriesForStoreAsItIs(
+        in context: ManagedObjectContext, clock: inout HybridClock, heldBack: inout [String], now: Date
+    ) throws -> [FolderSyncEntry] {
         var changes: [FolderSyncChange] = []
         for server in try Server.findAll(in: context) {
-            guard let url = FeedTrust.webURL(server.url), url == server.url else { continue }
+            guard let url = FolderSyncFeedURL.shared(server.url) else { continue }
             changes.append(.subscribed(feed: url, true))
+            if FolderSyncFeedURL.hasLogin(server.url) { changes.append(.login(feed: url, true)) }
             if let title = server.title, !title.isEmpty { changes.append(.title(feed: url, title)) }
             for tag in FeedTags.list(server.tags) { changes.append(.tagAdded(feed: url, tag: tag)) }
             let marked = try context.fetchValues(
@@ -127,12 +136,31 @@ public struct FolderSyncEngine: Sendable {
             }
         }
         for smart in try SmartFeeds.stored(in: context) {
+            guard !FolderSyncFeedURL.textHasLogin(smart.predicateFormat) else {
+                heldBack.append(Messages.folderSyncHeldBackSmartFeed(smart.title))
+                continue
+            }
             changes.append(.smartFeed(name: smart.title, query: smart.predicateFormat))
         }
         for rule in try Killfile.stored(in: context) {
-            changes.append(.ignoreRule(FolderSyncRules.text(scope: rule.scope, predicate: rule.predicateFormat), true))
+            let text = FolderSyncRules.text(scope: rule.scope, predicate: rule.predicateFormat)
+            guard !FolderSyncFeedURL.textHasLogin(text) else {
+                heldBack.append(Messages.folderSyncHeldBackRule(text))
+                continue
+            }
+            changes.append(.ignoreRule(text, true))
         }
         return changes.map { FolderSyncEntry(stamp: clock.stamp(at: now), change: $0) }
+    }
+
+    /// Each web feed's URL as the folder names it, by the feed's primary key.
+    static func feedURLs(in context: ManagedObjectContext) throws -> [String: String] {
+        var urls: [String: String] = [:]
+        for row in try context.fetchValues(FetchRequest<Server>(), keys: ["url"]) {
+            guard case .string(let url) = row.values[0], let shared = FolderSyncFeedURL.shared(url) else { continue }
+            urls[String(row.objectID.rawValue)] = shared
+        }
+        return urls
     }
 
     /// Runs `body`, its folder errors as ``ZeaderError/folderSync(_:)``.

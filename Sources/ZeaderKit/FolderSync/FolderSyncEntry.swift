@@ -22,8 +22,14 @@ public struct FolderSyncEntry: Hashable, Sendable {
 public enum FolderSyncChange: Hashable, Sendable {
     /// The feed at this URL was subscribed to (true) or unsubscribed from (false).
     case subscribed(feed: String, Bool)
+    /// The feed at `feed` moved to `to` (a permanent redirect its device followed): its
+    /// items there are the same items, their marks made under either URL.
+    case moved(feed: String, to: String)
     /// The feed's title was set (nil: back to the feed's own).
     case title(feed: String, String?)
+    /// The device that set this reads the feed with a login (true), which stays on that
+    /// device (``FolderSyncFeedURL``): the others need their own.
+    case login(feed: String, Bool)
     /// A tag was put on the feed; the entry's stamp names this addition.
     case tagAdded(feed: String, tag: String)
     /// A tag was taken off the feed: the additions of it the device had seen.
@@ -52,6 +58,8 @@ extension FolderSyncEntry {
         switch change {
         case .subscribed(let feed, let on): (wire.op, wire.feed, wire.v) = ("sub", feed, .flag(on))
         case .title(let feed, let title): (wire.op, wire.feed, wire.v) = ("title", feed, title.map(Wire.Value.text) ?? .null)
+        case .login(let feed, let on): (wire.op, wire.feed, wire.v) = ("login", feed, .flag(on))
+        case .moved(let feed, let target): (wire.op, wire.feed, wire.v) = ("move", feed, .text(target))
         case .tagAdded(let feed, let tag): (wire.op, wire.feed, wire.tag) = ("tag+", feed, tag)
         case .tagRemoved(let feed, let tag, let seen):
             (wire.op, wire.feed, wire.tag, wire.seen) = ("tag-", feed, tag, seen.sorted().map(\.text))
@@ -97,6 +105,12 @@ extension FolderSyncEntry {
         case "title":
             guard let feed, let title = optionalText else { return nil }
             change = .title(feed: feed, title)
+        case "login":
+            guard let feed, let flag else { return nil }
+            change = .login(feed: feed, flag)
+        case "move":
+            guard let feed, case .text(let written)? = wire.v, let target = text(written), target != feed else { return nil }
+            change = .moved(feed: feed, to: target)
         case "tag+":
             guard let feed, let tag else { return nil }
             change = .tagAdded(feed: feed, tag: tag)

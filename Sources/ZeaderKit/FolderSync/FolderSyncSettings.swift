@@ -26,6 +26,9 @@ public struct FolderSyncSettings: Codable, Equatable, Sendable {
     var clock: HybridTimestamp?
     /// The last transaction of the store's history turned into entries.
     var historyToken: HistoryToken?
+    /// Each feed's URL as the folder names it (``FolderSyncFeedURL``) at the last run, by
+    /// the feed's primary key: the history says a feed's URL changed, this says from what.
+    var feedURLs: [String: String]?
 
     init(folder: String, device: String) {
         self.folder = folder

@@ -4,13 +4,16 @@ import Foundation
 /// associative and idempotent, so devices that have applied the same entries — in any
 /// order, any number of times — hold equal states. The merge rule:
 ///
-/// - **A value** (a feed's subscription and title, an item's read and flagged marks, a smart
+/// - **A value** (a feed's subscription, title and whether it needs a login, an item's read and flagged marks, a smart
 ///   feed's query, an ignore rule) is the one with the latest ``HybridTimestamp``.
 /// - **A feed's tags** add-win: a tag is on the feed while one of its additions has not been
 ///   seen by a removal. A removal takes off only the additions its device had seen, so a tag
 ///   added elsewhere at the same time stays.
 /// - **An unsubscription** voids the title and tags set before it; later ones count.
 /// - **An item's deletion** is final: whatever edits come before or after, it stays deleted.
+/// - **A feed's move** (a permanent redirect) is a value of its old URL. A URL resolves by
+///   following moves whose stamps rise (so a move back wins over the move it undoes); an
+///   item's marks are the latest made under any URL that resolves to its feed's.
 ///
 /// ```swift
 /// var state = FolderSyncState()
@@ -31,6 +34,8 @@ public struct FolderSyncState: Equatable, Sendable {
         /// The latest unsubscription: the title and tags set before it are void.
         var unsubscribed: HybridTimestamp?
         var title: Register<String?>?
+        /// Whether the device that last said reads the feed with a login.
+        var login: Register<Bool>?
         /// Each tag (by its lower-case form) with its additions and their spellings.
         var tagAdditions: [String: [HybridTimestamp: String]] = [:]
         /// The removals of each tag (by its lower-case form), with the additions each had seen.
@@ -48,6 +53,8 @@ public struct FolderSyncState: Equatable, Sendable {
     var items: [ItemSyncKey: Item] = [:]
     var smartFeeds: [String: Register<String?>] = [:]
     var ignoreRules: [String: Register<Bool>] = [:]
+    /// Each old URL with the URL its feed moved to.
+    var moves: [String: Register<String>] = [:]
 
     public init() {}
 
@@ -68,6 +75,10 @@ public struct FolderSyncState: Equatable, Sendable {
             return changed
         case .title(let url, let title):
             return Self.set(&feeds[url, default: Feed()].title, title, at: stamp)
+        case .login(let url, let on):
+            return Self.set(&feeds[url, default: Feed()].login, on, at: stamp)
+        case .moved(let url, let target):
+            return Self.set(&moves[url], target, at: stamp)
         case .tagAdded(let url, let tag):
             return feeds[url, default: Feed()].tagAdditions[tag.lowercased(), default: [:]].updateValue(tag, forKey: stamp)
                 == nil
@@ -113,6 +124,11 @@ extension FolderSyncState {
         public var title: String?
         /// Its tags, as ``FeedTags/normalized(_:)`` sorts them.
         public var tags: [String]
+        /// Whether another device reads it with a login, which it does not share: this
+        /// device needs its own (``FolderSyncFeedURL``).
+        public var needsLogin = false
+        /// Where the feed moved (``resolved(_:)``); nil while it is at this URL.
+        public var movedTo: String?
     }
 
     /// An item as the shared changes leave it; nil fields are ones no device changed.
@@ -122,15 +138,18 @@ extension FolderSyncState {
         public var deleted: Bool
     }
 
-    /// The URLs of the feeds some device changed.
-    public var feedURLs: [String] { feeds.keys.sorted() }
+    /// The URLs of the feeds some device changed or moved.
+    public var feedURLs: [String] { Set(feeds.keys).union(moves.keys).sorted() }
 
     /// The keys of the items some device changed.
     public var itemKeys: [ItemSyncKey] { items.keys.sorted() }
 
     /// The feed at `url` as the changes leave it; nil when no device changed it.
     public func feed(_ url: String) -> FeedView? {
-        guard let feed = feeds[url] else { return nil }
+        let target = resolved(url)
+        guard let feed = feeds[url] else {
+            return target == url ? nil : FeedView(subscribed: nil, title: nil, tags: [], movedTo: target)
+        }
         let voidBefore = feed.unsubscribed
         func counts(_ stamp: HybridTimestamp) -> Bool { voidBefore.map { stamp > $0 } ?? true }
         var tags: [String] = []
@@ -140,7 +159,9 @@ extension FolderSyncState {
             if let spelling = live.max(by: { $0.key < $1.key })?.value { tags.append(spelling) }
         }
         let title = feed.title.flatMap { counts($0.stamp) ? $0.value : nil }
-        return FeedView(subscribed: feed.subscribed?.value, title: title, tags: FeedTags.list(FeedTags.normalized(tags)))
+        return FeedView(
+            subscribed: feed.subscribed?.value, title: title, tags: FeedTags.list(FeedTags.normalized(tags)),
+            needsLogin: feed.login?.value ?? false, movedTo: target == url ? nil : target)
     }
 
     /// The item with `key` as the changes leave it; nil when no device changed it.
@@ -148,6 +169,40 @@ extension FolderSyncState {
         guard let item = items[key] else { return nil }
         if item.deleted != nil { return ItemView(read: nil, flagged: nil, deleted: true) }
         return ItemView(read: item.read?.value, flagged: item.flagged?.value, deleted: false)
+    }
+
+    /// One item named by several keys (its guid under each URL its feed had, ``aliases(of:)``):
+    /// the latest of each mark under any of them; deleted when deleted under one.
+    public func item(merging keys: [ItemSyncKey]) -> ItemView? {
+        if keys.count == 1 { return item(keys[0]) }
+        var read: Register<Bool>?
+        var flagged: Register<Bool>?
+        var found = false
+        for key in keys {
+            guard let item = items[key] else { continue }
+            if item.deleted != nil { return ItemView(read: nil, flagged: nil, deleted: true) }
+            found = true
+            if let mark = item.read, read.map({ mark.stamp > $0.stamp }) ?? true { read = mark }
+            if let mark = item.flagged, flagged.map({ mark.stamp > $0.stamp }) ?? true { flagged = mark }
+        }
+        return found ? ItemView(read: read?.value, flagged: flagged?.value, deleted: false) : nil
+    }
+
+    /// Where the feed first at `url` is now: its moves followed while their stamps rise.
+    public func resolved(_ url: String) -> String {
+        var current = url
+        var after: HybridTimestamp?
+        while let move = moves[current], after.map({ move.stamp > $0 }) ?? true {
+            current = move.value
+            after = move.stamp
+        }
+        return current
+    }
+
+    /// The URLs whose feed is now at `url`: `url` first, then every one that moved to it.
+    public func aliases(of url: String) -> [String] {
+        guard !moves.isEmpty else { return [url] }
+        return [url] + moves.keys.filter { $0 != url && resolved($0) == url }.sorted()
     }
 
     /// The smart feeds saved, by name, with their queries.
@@ -183,6 +238,7 @@ extension FolderSyncState {
                 add(unsubscribed, .subscribed(feed: url, false))
             }
             if let title = feed.title { add(title.stamp, .title(feed: url, title.value)) }
+            if let login = feed.login { add(login.stamp, .login(feed: url, login.value)) }
             var removed = Set<HybridTimestamp>()
             for (tag, removals) in feed.tagRemovals {
                 for (stamp, seen) in removals {
@@ -207,6 +263,7 @@ extension FolderSyncState {
         }
         for (name, query) in smartFeeds { add(query.stamp, .smartFeed(name: name, query: query.value)) }
         for (rule, on) in ignoreRules { add(on.stamp, .ignoreRule(rule, on.value)) }
+        for (url, target) in moves { add(target.stamp, .moved(feed: url, to: target.value)) }
         return result.sorted { $0.stamp < $1.stamp }
     }
 }

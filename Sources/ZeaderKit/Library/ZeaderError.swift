@@ -80,6 +80,9 @@ public enum ZeaderError: Error, Sendable, Equatable {
     indirect case syncFailed(ZeaderError, pending: Int, localFeeds: Int?)
     /// The sync of some of the store's accounts failed, each with why (the others synced).
     case accountsFailed([AccountFailure])
+    /// A refresh that failed (`error`) whose folder sync went wrong too (`problem`, one line):
+    /// the reader names both.
+    indirect case withFolderSync(ZeaderError, problem: String)
     /// The sync password could not be had: ``PasswordProblem`` says why.
     case password(PasswordProblem)
     /// `podcasts add` of an item (`id`, its guid) without an enclosure.
@@ -143,8 +146,9 @@ public enum ZeaderError: Error, Sendable, Equatable {
             case .noTerminal, .noneGiven: return true
             case .commandCouldNotRun, .commandOutputTooLarge, .commandFailed, .commandPrintedNothing: return false
             }
-        case .syncFailed, .accountsFailed, .alreadySubscribed, .notSubscribed, .unreadableFile, .predicateTimedOut, .store,
-            .cannotCreateFolder, .cannotCreateDownloadFolder, .smartFeedExists, .noSuchItem, .notAFeedInStore,
+        case .syncFailed, .accountsFailed, .withFolderSync, .alreadySubscribed, .notSubscribed, .unreadableFile,
+            .predicateTimedOut, .store, .cannotCreateFolder, .cannotCreateDownloadFolder, .smartFeedExists, .noSuchItem,
+            .notAFeedInStore,
             .feedUnavailable, .noSuchIgnoreRule, .noSuchRule, .noEnclosure, .notQueued, .noPlayer, .notDownloaded, .cannotRun,
             .cancelled, .unexpected:
             return false

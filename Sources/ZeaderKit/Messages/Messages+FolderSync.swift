@@ -51,6 +51,47 @@ extension FolderSyncRun.Refusal: CustomStringConvertible {
     }
 }
 
+extension Messages {
+    /// A smart feed folder sync keeps on this device: its query names a login.
+    ///
+    /// ```swift
+    /// Messages.folderSyncHeldBackSmartFeed("Work")
+    /// // "not sent to the sync folder: smart feed 'Work' (its query names a login)"
+    /// ```
+    public static func folderSyncHeldBackSmartFeed(_ name: String) -> String {
+        "not sent to the sync folder: smart feed '\(name)' (its query names a login)"
+    }
+
+    /// An ignore rule folder sync keeps on this device, its login masked.
+    ///
+    /// ```swift
+    /// Messages.folderSyncHeldBackRule("https://a:pw@example.org/x\tread == YES")
+    /// // "not sent to the sync folder: ignore rule 'https://***@example.org/x read == YES' (it names a login)"
+    /// ```
+    public static func folderSyncHeldBackRule(_ rule: String) -> String {
+        let shown = FolderSyncFeedURL.redacted(rule).replacingOccurrences(of: "\t", with: " ")
+        return "not sent to the sync folder: ignore rule '\(shown)' (it names a login)"
+    }
+
+    /// A folder sync run that failed, as the reader names it beside its refresh.
+    ///
+    /// ```swift
+    /// Messages.folderSyncFailed("sync folder /media/sync is missing or not a folder")
+    /// // "folder sync failed: sync folder /media/sync is missing or not a folder"
+    /// ```
+    public static func folderSyncFailed(_ problem: String) -> String { "folder sync failed: \(problem)" }
+
+    /// A feed another device reads with a login, subscribed here without one.
+    ///
+    /// ```swift
+    /// Messages.folderSyncNeedsLogin("https://example.org/private.xml")
+    /// // "needs a login here: https://example.org/private.xml (another device reads it with one, not shared)"
+    /// ```
+    public static func folderSyncNeedsLogin(_ url: String) -> String {
+        "needs a login here: \(url) (another device reads it with one, not shared)"
+    }
+}
+
 extension FolderSyncRun {
     /// The one line a sync through a folder ends with.
     ///
@@ -71,6 +112,18 @@ extension FolderSyncRun {
     /// for line in run.problems { print(line) }   // "damaged line skipped: zeader-sync/k3v9/log-1.jsonl:4"
     /// ```
     public var problems: [String] { FolderSyncStatus.lines(for: report) }
+
+    /// What a person must hear of a run even when it ran in the background (the reader's
+    /// refresh): entries refused, entries held back, damaged lines. Files still being written,
+    /// conflict copies, clocks ahead and devices gone are how sync tools work: `sync status` names them.
+    ///
+    /// ```swift
+    /// run.warnings.first   // "refused a subscription from device k3v9: exec:rm -rf ~ is not an http(s) feed"
+    /// ```
+    public var warnings: [String] {
+        refusals.map(\.description) + heldBack
+            + report.damagedLines.map { "damaged line skipped: \($0.file):\($0.line)" }
+    }
 }
 
 extension FolderSyncStatus {
@@ -87,6 +140,7 @@ extension FolderSyncStatus {
             "this device's files: \(ByteCount.text(Int64(ownSize)))",
         ]
         lines += refusals.map(\.description)
+        lines += needsLogin.map(Messages.folderSyncNeedsLogin)
         lines += Self.lines(for: report)
         return lines.map { $0 + "\n" }.joined()
     }

@@ -90,6 +90,7 @@ extension ZeaderError: CustomStringConvertible {
             return Messages.syncFailed(problem.description, pending: pending, localFeeds: localFeeds)
         case .accountsFailed(let failures):
             return failures.map { "\($0.name): \($0.error.description)" }.joined(separator: "; ")
+        case .withFolderSync(let error, let problem): return error.description + "; " + problem
         case .password(let problem): return problem.description
         case .noEnclosure(let id): return "item '\(id)' has no enclosure to download"
         case .notQueued(let id): return "'\(id)' is not in the podcast queue"

@@ -1,9 +1,9 @@
 import Foundation
 
 /// `zeader sync status --json` for folder sync: one object `{"folder", "device", "devices"
-/// (the other devices), "lastSync", "ownBytes", "refused" (lines), "damagedLines" ([{"file",
-/// "line"}]), "incompleteFiles", "conflictCopies", "clocksAhead" ({device: seconds}),
-/// "goneDevices"}`.
+/// (the other devices), "lastSync", "ownBytes", "refused" (lines), "needsLogin" (feed URLs),
+/// "damagedLines" ([{"file", "line"}]), "incompleteFiles", "conflictCopies", "clocksAhead"
+/// ({device: seconds}), "goneDevices"}`.
 ///
 /// ```swift
 /// CommandOutput.write(FolderSyncJSON.status(status))
@@ -21,6 +21,8 @@ public enum FolderSyncJSON {
         JSONText.appendDate(status.lastSync, to: &out)
         out += ",\"ownBytes\":\(status.ownSize),\"refused\":"
         JSONText.appendStrings(status.refusals.map(\.description), to: &out)
+        out += ",\"needsLogin\":"
+        JSONText.appendStrings(status.needsLogin, to: &out)
         out += ",\"damagedLines\":["
         for (index, damaged) in status.report.damagedLines.enumerated() {
             out += index == 0 ? "{\"file\":" : ",{\"file\":"

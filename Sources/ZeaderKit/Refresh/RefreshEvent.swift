@@ -182,6 +182,9 @@ public struct RefreshSummary: Sendable, Equatable {
     /// Full articles fetched for the feeds marked for them, and pages that gave none
     /// (``FullArticles``; each item records why).
     public var fullArticles = FullArticleCount()
+    /// What went wrong with the folder sync run around the refresh (``FolderSyncEngine``),
+    /// one line each: the run failed, another device's entry was refused, a line was damaged.
+    public var folderSyncProblems: [String] = []
 
     public init(
         progress: RefreshProgress, results: [FeedRefreshResult], duration: TimeInterval, sync: FeedSync.Report? = nil

@@ -21,7 +21,8 @@ public enum SyncAccounts {
     }
 
     /// Whether `name` may name an account: 1 to 64 letters, digits, `.`, `_` or `-`, not
-    /// starting with `.` or `-`, and not `local` (the local feeds' name). It becomes part of
+    /// starting with `.` or `-`, and not `local` (the local feeds' name) or `folder` (a sync
+    /// folder's, ``folderName``). It becomes part of
     /// a file name (the account's token file) and of a command line.
     ///
     /// ```swift
@@ -29,7 +30,7 @@ public enum SyncAccounts {
     /// SyncAccounts.isValidName("../x")              // false
     /// ```
     public static func isValidName(_ name: String) -> Bool {
-        guard (1...64).contains(name.utf8.count), name.lowercased() != localName,
+        guard (1...64).contains(name.utf8.count), name.lowercased() != localName, name.lowercased() != folderName,
             let first = name.unicodeScalars.first, first != ".", first != "-"
         else { return false }
         return name.unicodeScalars.allSatisfy {
@@ -39,6 +40,9 @@ public enum SyncAccounts {
 
     /// What names the local feeds where an account's name is asked for (`zeader sync move FEED local`).
     public static let localName = "local"
+
+    /// What names the sync folder where an account's name is asked for (`zeader sync --account folder`).
+    public static let folderName = "folder"
 
     /// The name an account at `apiURL` gets when none is given: the server's host (lower
     /// case), else `account`, followed by `-2`, `-3`… when `taken` has it.

@@ -508,9 +508,14 @@ public final class ReaderApp: @unchecked Sendable {
         state.refreshIsSync = false
         switch outcome {
         case .success(let summary):
-            state.say(
+            let ended =
                 summary.sync.map(StatusMessage.synced)
-                    ?? .refreshed(summary.progress, firstProblem: summary.failures.first?.problem))
+                ?? .refreshed(summary.progress, firstProblem: summary.failures.first?.problem)
+            if let problem = summary.folderSyncProblems.first {
+                state.say(.withFolderSync(ended, problem: problem, more: summary.folderSyncProblems.count - 1))
+            } else {
+                state.say(ended)
+            }
             applyRules(summary)  // rules that act (ReaderApp+Rules.swift)
             notifyNewItems(summary)  // notify-program (RefreshNotifier.swift)
         case .failure(let error): state.say(.cannotRefresh("\(error)"))

@@ -42,6 +42,9 @@ enum StatusMessage: Equatable {
     case refreshed(RefreshProgress, firstProblem: String?)
     /// A refresh that was a sync: what it pulled and pushed.
     case synced(FeedSync.Report)
+    /// How a refresh ended, and the first thing that went wrong with the folder sync run
+    /// around it (``RefreshSummary/folderSyncProblems``), and how many more.
+    indirect case withFolderSync(StatusMessage, problem: String, more: Int)
     case cannotRefresh(String)
     /// A push of the changes made here failed: ``Messages/syncFailed(_:pending:localFeeds:)``'s line.
     case pushFailed(String)
@@ -105,6 +108,8 @@ enum StatusMessage: Equatable {
                 parts.append(count(report.refused.count, "feed", "feeds") + " refused by the server (zeader sync names them)")
             }
             return "Synced: " + parts.joined(separator: ", ")
+        case .withFolderSync(let outcome, let problem, let more):
+            return outcome.text + "; " + problem + (more > 0 ? " (and \(more) more: zeader sync status folder)" : "")
         case .cannotRefresh(let error): return "Cannot refresh: \(error)"
         case .pushFailed(let line): return line.prefix(1).uppercased() + line.dropFirst()
         case .noLinkToOpen: return "No link to open"
@@ -124,6 +129,7 @@ enum StatusMessage: Equatable {
             return true
         case .refreshed(let progress, _): return progress.failed > 0
         case .synced(let report): return !report.refused.isEmpty
+        case .withFolderSync: return true
         case .reader(let message): return message.isError
         default: return false
         }

@@ -39,9 +39,35 @@ public struct SyncingRefresher: ReaderRefresher {
     {
         // A folder the store syncs through, beside any accounts: before, for the feeds other
         // devices subscribed to; after, for the items just stored and the changes made here.
+        // What went wrong in either is named with the refresh's outcome.
         let folder = FolderSyncEngine(store: feeds.store)
-        _ = try? folder.runIfSetUp()
-        defer { _ = try? folder.runIfSetUp() }
+        var folderProblems = Self.runFolder(folder)
+        let outcome: Result<RefreshSummary, ZeaderError>
+        do throws(ZeaderError) {
+            outcome = .success(try await refreshFeedsAndAccounts(servers: servers, progress: progress))
+        } catch {
+            outcome = .failure(error)
+        }
+        for problem in Self.runFolder(folder) where !folderProblems.contains(problem) { folderProblems.append(problem) }
+        switch outcome {
+        case .success(var summary):
+            summary.folderSyncProblems = folderProblems
+            return summary
+        case .failure(let error):
+            guard let problem = folderProblems.first else { throw error }
+            throw .withFolderSync(error, problem: problem)
+        }
+    }
+
+    /// One folder sync run, if the store syncs through a folder: the lines to show of it.
+    private static func runFolder(_ folder: FolderSyncEngine) -> [String] {
+        do { return try folder.runIfSetUp()?.warnings ?? [] } catch { return [Messages.folderSyncFailed(error.description)] }
+    }
+
+    /// The feeds refreshed here, or every account synced then the feeds they do not sync.
+    private func refreshFeedsAndAccounts(servers: [ObjectID], progress: (@Sendable (RefreshEvent) -> Void)?)
+        async throws(ZeaderError) -> RefreshSummary
+    {
         guard (try? sync.hasAccount()) == true else {
             return try await feeds.refresh(servers: servers, progress: progress)
         }

@@ -96,6 +96,9 @@ struct FolderSyncConvergenceTests {
         case 1: return .flagged(item, Bool.random(using: &rng))
         case 2: return Int.random(in: 0..<4, using: &rng) == 0 ? .deleted(item) : .read(item, true)
         case 3: return .subscribed(feed: feed, Int.random(in: 0..<3, using: &rng) > 0)
+        case 4 where Int.random(in: 0..<4, using: &rng) == 0: return .login(feed: feed, Bool.random(using: &rng))
+        case 4 where Int.random(in: 0..<3, using: &rng) == 0:
+            return .moved(feed: feed, to: feeds.filter { $0 != feed }.randomElement(using: &rng)!)
         case 4: return .title(feed: feed, Bool.random(using: &rng) ? "Title \(Int.random(in: 0..<5, using: &rng))" : nil)
         case 5, 6: return .tagAdded(feed: feed, tag: tags.randomElement(using: &rng)!)
         case 7:
@@ -178,6 +181,7 @@ struct FolderSyncConvergenceTests {
             var deleted = Set<ItemSyncKey>()
             var smart: [String: String?] = [:]
             var ignore: [String: Bool] = [:]
+            var moves: [String: (to: String, stamp: HybridTimestamp)] = [:]
             func touch(_ url: String) {
                 if view.feeds[url] == nil { view.feeds[url] = .init(subscribed: nil, title: nil, tags: []) }
             }
@@ -193,6 +197,11 @@ struct FolderSyncConvergenceTests {
                 case .title(let url, let title):
                     touch(url)
                     view.feeds[url]?.title = title
+                case .login(let url, let on):
+                    touch(url)
+                    view.feeds[url]?.needsLogin = on
+                case .moved(let url, let target):
+                    moves[url] = (target, entry.stamp)
                 case .tagAdded(let url, let tag):
                     touch(url)
                     tagAdditions[url, default: [:]][tag.lowercased(), default: [:]][entry.stamp] = tag
@@ -217,6 +226,17 @@ struct FolderSyncConvergenceTests {
             for (url, tags) in tagAdditions {
                 let spellings = tags.values.compactMap { additions in additions.max(by: { $0.key < $1.key })?.value }
                 view.feeds[url]?.tags = FeedTags.list(FeedTags.normalized(spellings))
+            }
+            // A URL resolves through moves whose stamps rise.
+            for url in moves.keys {
+                var current = url
+                var after: HybridTimestamp?
+                while let move = moves[current], after.map({ move.stamp > $0 }) ?? true {
+                    current = move.to
+                    after = move.stamp
+                }
+                touch(url)
+                view.feeds[url]?.movedTo = current == url ? nil : current
             }
             view.smartFeeds = smart.compactMapValues { $0 }
             view.ignoreRules = Set(ignore.filter(\.value).keys)

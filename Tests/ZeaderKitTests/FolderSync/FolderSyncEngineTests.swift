@@ -140,4 +140,80 @@ struct FolderSyncEngineTests {
         let state = try FolderSyncStateFile(storeURL: base.appendingPathComponent("b.sqlite")).load()
         #expect(state.item(ItemSyncKey(feedURL: Self.feed, guid: "x")) == .init(read: true, flagged: true, deleted: false))
     }
+
+    // MARK: - A feed that moved (a permanent redirect followed)
+
+    static let moved = "https://b.example/new-feed"
+
+    static func urls(_ sync: FolderSyncEngine) throws -> [String] {
+        let context = sync.store.container.newBackgroundContext()
+        return try context.performAndWait { try Server.findAll(in: context).map(\.url).sorted() }
+    }
+
+    static func mark(_ sync: FolderSyncEngine, _ guid: String, read: Bool? = nil, flagged: Bool? = nil) throws {
+        try edit(sync) { context in
+            let item = try #require(try FeedItem.findFirst(byAttribute: "guid", value: .string(guid), in: context))
+            if let read { item.read = read }
+            if let flagged { item.flagged = flagged }
+        }
+    }
+
+    @Test("a feed's move reaches the other device, whose feed follows it; marks made under either URL meet")
+    func move() throws {
+        let (base, folder) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let a = try Self.device("a", in: base, folder: folder, guids: ["x", "y", "z"])
+        let b = try Self.device("b", in: base, folder: folder, guids: ["x", "y", "z"])
+        try Self.mark(a, "x", read: true)
+        try a.run()
+        try b.run()
+        // A's refresh follows a permanent redirect (FeedImporter sets the URL); B, not yet told,
+        // marks under the old URL.
+        try Self.edit(a) { context in
+            let server = try #require(try Server.findFirst(byAttribute: "url", value: .string(Self.feed), in: context))
+            server.url = Self.moved
+        }
+        try Self.mark(a, "z", flagged: true)
+        try Self.mark(b, "y", read: true)
+        try Self.mark(b, "x", flagged: true)
+        try b.run()
+        try a.run()
+        let bRun = try b.run()
+        #expect(bRun.applied > 0)
+        try a.run()
+        for sync in [a, b] {
+            #expect(try Self.urls(sync) == [Self.moved])
+            #expect(try Self.guids(sync, where: "read == YES") == ["x", "y"])
+            #expect(try Self.guids(sync, where: "flagged == YES") == ["x", "z"])
+        }
+        // Neither sends the move back, nor anything else.
+        #expect(try b.run().sent == 0)
+        #expect(try a.run().sent == 0)
+    }
+
+    @Test("marks made at a feed's new URL that arrive before its move are applied once the move arrives")
+    func moveArrivingLate() throws {
+        let (base, folder) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let b = try Self.device("b", in: base, folder: folder, guids: ["x", "y"])
+        let other = folder.appendingPathComponent("zeader-sync/otherdev")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        func stamp(_ millis: Int64) -> HybridTimestamp {
+            HybridTimestamp(millis: 1_765_000_000_000 + millis, counter: 0, device: "otherdev")
+        }
+        let marks = [
+            FolderSyncEntry(stamp: stamp(2), change: .read(ItemSyncKey(feedURL: Self.moved, guid: "x"), true)),
+            FolderSyncEntry(stamp: stamp(3), change: .subscribed(feed: Self.moved, true)),
+        ]
+        // A conflict copy or a slow file: the marks come first, the move later (stamped earlier).
+        try (marks.map { $0.line + "\n" }.joined()).write(
+            to: other.appendingPathComponent("log-2.jsonl"), atomically: true, encoding: .utf8)
+        try b.run()
+        #expect(try Self.guids(b, where: "read == YES").isEmpty)
+        let move = FolderSyncEntry(stamp: stamp(1), change: .moved(feed: Self.feed, to: Self.moved))
+        try (move.line + "\n").write(to: other.appendingPathComponent("log-1.jsonl"), atomically: true, encoding: .utf8)
+        try b.run()
+        #expect(try Self.urls(b) == [Self.moved])
+        #expect(try Self.guids(b, where: "read == YES") == ["x"])
+    }
 }
