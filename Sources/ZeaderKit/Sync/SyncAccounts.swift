@@ -21,15 +21,16 @@ public enum SyncAccounts {
     }
 
     /// Whether `name` may name an account: 1 to 64 letters, digits, `.`, `_` or `-`, not
-    /// starting with `.` or `-`, and not `local` (the local feeds' name). It becomes part of
-    /// a file name (the account's token file) and of a command line.
+    /// starting with `.` or `-`, and not `local` (the local feeds' name) nor `folder` (what
+    /// `sync remove folder` and `sync status folder` mean). It becomes part of a file name
+    /// (the account's token file) and of a command line.
     ///
     /// ```swift
     /// SyncAccounts.isValidName("rss.example.org")   // true
     /// SyncAccounts.isValidName("../x")              // false
     /// ```
     public static func isValidName(_ name: String) -> Bool {
-        guard (1...64).contains(name.utf8.count), name.lowercased() != localName,
+        guard (1...64).contains(name.utf8.count), ![localName, folderName].contains(name.lowercased()),
             let first = name.unicodeScalars.first, first != ".", first != "-"
         else { return false }
         return name.unicodeScalars.allSatisfy {
@@ -39,6 +40,10 @@ public enum SyncAccounts {
 
     /// What names the local feeds where an account's name is asked for (`zeader sync move FEED local`).
     public static let localName = "local"
+
+    /// What names folder sync where an account's name could stand (`zeader sync remove folder`):
+    /// no account takes it; one named so before is reached with `--account folder`.
+    public static let folderName = "folder"
 
     /// The name an account at `apiURL` gets when none is given: the server's host (lower
     /// case), else `account`, followed by `-2`, `-3`… when `taken` has it.
