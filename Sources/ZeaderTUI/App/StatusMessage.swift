@@ -384,7 +384,8 @@ enum ReaderMessage: Equatable {
             .noUnreadLinks,
             .cannotWrite, .configWarning, .smartFeedsStayLast, .noPreviousDialog, .noNextDialog, .itemGone, .deleteAllNeedsAList,
             .noItemsToDelete,
-            .notALinkNumber, .editURLsNeedsTheFeedList, .renameNeedsAFeed, .editorExited, .cannotReadBack, .feedsUnchanged, .noMacros, .noMacro,
+            .notALinkNumber, .editURLsNeedsTheFeedList, .renameNeedsAFeed, .editorExited, .cannotReadBack, .feedsUnchanged,
+            .noMacros, .noMacro,
             .commandNeedsArgument, .unknownAction, .configCommandNotAvailable, .dumpformNotAvailable, .unknownCommand,
             .numberNeedsAList, .noEntry, .cannotSetInReader, .unknownVariable, .cannotSet, .noFeedTagged, .noFeedTitled,
             .selectFilterNeedsAList, .noSmartFeeds, .cannotFilter, .notifyFailed, .noBookmarkCommand, .noLinkToBookmark,
@@ -394,7 +395,8 @@ enum ReaderMessage: Equatable {
         case .feedsEdited(let report): return !(report?.notes.isEmpty ?? true)
         case .noPreviousItem, .noNextItem, .noPreviousUnreadItems, .showingReadFeeds, .showingReadArticles, .sortedBy,
             .showingTag, .filtered, .filterCleared, .noFilter, .wroteLinks, .pushingOnQuit, .pushTimedOut, .quitBeforePush,
-            .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .tagsSet, .feedRenamed, .pressMacroKey, .variable, .saved,
+            .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .tagsSet, .feedRenamed, .pressMacroKey,
+            .variable, .saved,
             .piped,
             .bookmarked, .edited, .showingFullArticle, .fetchingFullArticle:
             return false

@@ -4,7 +4,7 @@ import Testing
 @testable import ZeaderKit
 
 extension SyncFreshRSSTests {
-    @Test("rename: on device A, seen on B after its sync; an empty title gives back the feed's own; Fever refuses it in one line")
+    @Test("rename: on device A, seen on B after its sync; an empty title gives back the feed's own; Fever refuses it and tags")
     func renameReachesTheOtherDevice() async throws {
         let world = try await World()
         world.feeds.setItems(["r1"], of: "named")
@@ -50,5 +50,15 @@ extension SyncFreshRSSTests {
         #expect(try await world.feedList(c)[feed]?["title"] as? String == "Only here")
         try await world.sync(world.b)
         #expect(try await world.feedList(world.b)[feed]?["title"] as? String == own)
+
+        // A folder (tag) through Fever: refused the same way, the tag kept on C only.
+        r = try await world.zeader(c, ["tag", feed, "later"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await world.zeader(c, ["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("Fever API cannot file feeds in folders (tags): \(feed)"), "\(r.stderr)")
+        #expect(try await world.feedList(c)[feed]?["tags"] as? [String] == ["later"])
+        try await world.sync(world.b)
+        #expect(try await world.feedList(world.b)[feed]?["tags"] as? [String] == [])
     }
 }

@@ -83,6 +83,22 @@ struct SyncRenameTests {
         #expect(try Self.title(store) == "Renamed there")
     }
 
+    @Test("edit-urls' tag change is refused by a service without folders in one line; the tag stays here")
+    func aServiceWithoutFoldersKeepsTheTagHere() async throws {
+        let service = FakeSyncService()
+        service.addFeed(url: Self.feedA, title: "Feed A")
+        service.update { $0.refusesFeedEdits = .fever }
+        let (store, sync) = try SyncEngineTests.device(service)
+        _ = try await sync.sync()
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait { () throws in _ = try FeedURLsEditing.apply("\(Self.feedA) later\n", in: context) }
+        let report = try await sync.sync()
+        #expect(report.refused == [Messages.syncUnsupported(.fever, .move, url: Self.feedA)])
+        #expect(try FeedLibrary(store: store).servers().first?.tags == ["later"])
+        #expect(service.feeds[0].labels.isEmpty)
+        #expect(try sync.status()?.pending == 0)
+    }
+
     @Test("a rename is queued for the feed's own account only, never for a local feed")
     func queuedForItsOwnAccountOnly() async throws {
         let world = try SyncAccountsTests.world()
