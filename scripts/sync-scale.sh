@@ -77,8 +77,10 @@ echo "FreshRSS holds $held items" >&2
 # Tiny Tiny RSS: its own user subscribed to the same feeds through its JSON API, then made to
 # fetch them (update.php).
 if [[ " $services " == *" ttrss "* ]]; then
-  if "$ttrss" check 2>/dev/null; then
-    eval "$("$ttrss" start "$work/tt" auto 7200)"
+  # PostgreSQL runs as its own user, which must reach the cluster's folder in $work (mktemp: 0700).
+  chmod 755 "$work"
+  if "$ttrss" check 2>/dev/null && started=$("$ttrss" start "$work/tt" auto 7200); then
+    eval "$started"
     echo "subscribing Tiny Tiny RSS to $feeds feeds (it fetches each)..." >&2
     python3 - "$TTRSS_API" "$TTRSS_USER" "$TTRSS_PASSWORD" "$feed_port" "$feeds" <<'PY'
 import json, sys, urllib.request
@@ -93,7 +95,7 @@ for f in range(feeds):
 PY
     "$ttrss" refresh "$work/tt" >/dev/null
   else
-    echo "sync-scale: Tiny Tiny RSS cannot run here ($("$ttrss" check 2>&1)): ttrss skipped" >&2
+    echo "sync-scale: Tiny Tiny RSS cannot run here: ttrss skipped" >&2
     services=${services//ttrss/}
   fi
 fi
