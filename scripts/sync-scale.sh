@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
-# Measures `zeader sync` against a real FreshRSS (../shared/servers/freshrss): the first sync
-# of FEEDS feeds x ITEMS items into a new store, then a sync with nothing new, and beside them
-# a plain `zeader refresh` (no account) of the same feeds into another new store, which then
-# joins the account (its history matched to the server's items, checked for twins). Prints one
-# table row per measurement: wall time, zeader's own CPU time (user+system) and its share of
-# the wall time, peak RSS (GNU time), the requests (zeader's summary line) and the load
-# average when it ended (other work on the machine stretches wall time, not CPU time).
+# Measures `zeader sync` per service against real servers: FreshRSS (../shared/servers/freshrss)
+# through its Google Reader API and its Fever API, and Tiny Tiny RSS (scripts/ttrss-server.sh).
+# For each: the first sync of FEEDS feeds x ITEMS items into a new store, then a sync with
+# nothing new, and a plain `zeader refresh` (no account) of the same feeds into another new
+# store, which then joins the account (its history matched to the server's items, checked for
+# twins). Prints one table row per measurement: wall time, zeader's own CPU time (user+system)
+# and its share of the wall time, peak RSS (GNU time), the requests (zeader's summary line) and
+# the load average when it ended (other work on the machine stretches wall time, not CPU time).
 #
 #   scripts/sync-scale.sh [ZEADER_BINARY] [FEEDS] [ITEMS]     (default .build/release/zeader 200 100)
 #   RUNS=3 scripts/sync-scale.sh                               (each measurement 3 times)
+#   SERVICES="greader fever" scripts/sync-scale.sh             (default: greader fever ttrss)
 #
-# Needs php (see the FreshRSS README), python3, curl and /usr/bin/time. Subscribing FreshRSS
-# to the feeds (it fetches each) takes a few minutes; only zeader's commands are timed.
+# Needs php (see the FreshRSS README), python3, curl and /usr/bin/time; ttrss needs what
+# `scripts/ttrss-server.sh check` asks for (skipped, saying so, without it). Subscribing the
+# servers to the feeds (each fetches them) takes a few minutes; only zeader's commands are timed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 zeader=$(realpath "${1:-.build/release/zeader}"); feeds=${2:-200}; items=${3:-100}; runs=${RUNS:-1}
+services=${SERVICES:-greader fever ttrss}
 [ -x "$zeader" ] || { echo "sync-scale: no zeader binary at $zeader (swift build -c release)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "sync-scale: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 freshrss=$(realpath ../shared/servers/freshrss/freshrss.sh)
+ttrss=$(realpath scripts/ttrss-server.sh)
 work=$(mktemp -d)
 http_pid=
 cleanup() {
   [ -n "$http_pid" ] && kill "$http_pid" 2>/dev/null
   "$freshrss" stop "$work/fr" || true
+  [ -d "$work/tt" ] && "$ttrss" shutdown "$work/tt" || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -68,37 +74,79 @@ held=$(curl -s -H "Authorization: GoogleLogin auth=$auth" \
   python3 -c 'import json,sys; print(len(json.load(sys.stdin).get("itemRefs") or []))')
 echo "FreshRSS holds $held items" >&2
 
-export ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD HOME=$work   # no user config: no killfile
-printf '| %-22s | %7s | %17s | %9s | %9s | %8s | %5s |\n' what "wall s" "CPU s (u+s)" "CPU/wall" "peak MB" requests load
-printf '|%s|\n' "------------------------|---------|-------------------|-----------|-----------|----------|-------"
-# measure LABEL COMMAND...: runs the command under GNU time and prints one row.
+# Tiny Tiny RSS: its own user subscribed to the same feeds through its JSON API, then made to
+# fetch them (update.php).
+if [[ " $services " == *" ttrss "* ]]; then
+  # PostgreSQL runs as its own user, which must reach the cluster's folder in $work (mktemp: 0700).
+  chmod 755 "$work"
+  if "$ttrss" check 2>/dev/null && started=$("$ttrss" start "$work/tt" auto 7200); then
+    eval "$started"
+    echo "subscribing Tiny Tiny RSS to $feeds feeds (it fetches each)..." >&2
+    python3 - "$TTRSS_API" "$TTRSS_USER" "$TTRSS_PASSWORD" "$feed_port" "$feeds" <<'PY'
+import json, sys, urllib.request
+api, user, password, port, feeds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+def call(op, **fields):
+    body = json.dumps({"op": op, **fields}).encode()
+    return json.load(opener.open(urllib.request.Request(api, body, {"Content-Type": "application/json"})))
+sid = call("login", user=user, password=password)["content"]["session_id"]
+for f in range(feeds):
+    call("subscribeToFeed", sid=sid, feed_url=f"http://127.0.0.1:{port}/f{f}.xml")
+PY
+    "$ttrss" refresh "$work/tt" >/dev/null
+  else
+    echo "sync-scale: Tiny Tiny RSS cannot run here: ttrss skipped" >&2
+    services=${services//ttrss/}
+  fi
+fi
+
+export HOME=$work   # no user config: no killfile
+printf '| %-7s | %-22s | %7s | %17s | %9s | %9s | %8s | %5s |\n' service what "wall s" "CPU s (u+s)" "CPU/wall" "peak MB" requests load
+printf '|%s|\n' "---------|------------------------|---------|-------------------|-----------|-----------|----------|-------"
+# measure SERVICE LABEL COMMAND...: runs the command under GNU time and prints one row.
 measure() {
-  local label=$1; shift
+  local service=$1 label=$2; shift 2
   /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$@" >"$work/out" 2>"$work/err" ||
-    { echo "sync-scale: $label failed: $(cat "$work/err")" >&2; exit 1; }
+    { echo "sync-scale: $service $label failed: $(cat "$work/err")" >&2; exit 1; }
   read -r wall user sys rss <"$work/time"
   local requests load
   requests=$(sed -n 's/.*(\([0-9]*\) requests).*/\1/p' "$work/out"); requests=${requests:--}
   load=$(cut -d' ' -f1 /proc/loadavg)
-  python3 - "$label" "$wall" "$user" "$sys" "$rss" "$requests" "$load" <<'PY'
+  python3 - "$service" "$label" "$wall" "$user" "$sys" "$rss" "$requests" "$load" <<'PY'
 import sys
-label, wall, user, sys_, rss, requests, load = sys.argv[1:]
+service, label, wall, user, sys_, rss, requests, load = sys.argv[1:]
 wall, cpu = float(wall), float(user) + float(sys_)
-print(f"| {label:<22} | {wall:7.2f} | {cpu:5.2f} ({float(user):.2f}+{float(sys_):.2f}) | "
+print(f"| {service:<7} | {label:<22} | {wall:7.2f} | {cpu:5.2f} ({float(user):.2f}+{float(sys_):.2f}) | "
       f"{100 * cpu / max(wall, 0.01):8.1f}% | {int(rss) / 1024:9.1f} | {requests:>8} | {load:>5} |")
 PY
 }
+total() { "$zeader" --db "$1" list --json | python3 -c 'import json,sys; print(sum(f["total"] for f in json.load(sys.stdin)))'; }
+# add_account SERVICE STORE: the service's account on STORE.
+add_account() {
+  case $1 in
+  greader) ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD "$zeader" --db "$2" sync add "$FRESHRSS_API" --user "$FRESHRSS_USER" ;;
+  fever) ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD "$zeader" --db "$2" sync add "${FRESHRSS_API%greader.php}fever.php" \
+    --user "$FRESHRSS_USER" ;;
+  ttrss) ZEADER_SYNC_PASSWORD=$TTRSS_PASSWORD "$zeader" --db "$2" sync add "$TTRSS_API" --user "$TTRSS_USER" ;;
+  esac >/dev/null
+}
 for run in $(seq 1 "$runs"); do
-  store=$work/sync-$run.sqlite
-  "$zeader" --db "$store" sync add "$FRESHRSS_API" --user "$FRESHRSS_USER" >/dev/null
-  measure "first sync" "$zeader" --db "$store" sync
-  measure "no-op sync" "$zeader" --db "$store" sync
   plain=$work/refresh-$run.sqlite
   "$zeader" --db "$plain" import "$work/feeds/feeds.opml" >/dev/null
-  measure "refresh (no account)" "$zeader" --db "$plain" refresh
-  # The refreshed store joins the account: its history matched to the server's items.
-  "$zeader" --db "$plain" sync add "$FRESHRSS_API" --user "$FRESHRSS_USER" >/dev/null
-  measure "join with history" "$zeader" --db "$plain" sync
-  joined=$("$zeader" --db "$plain" list --json | python3 -c 'import json,sys; print(sum(f["total"] for f in json.load(sys.stdin)))')
-  [ "$joined" = "$held" ] || echo "sync-scale: the joined store has $joined items, the server $held (twins?)" >&2
+  measure all "refresh (no account)" "$zeader" --db "$plain" refresh
+  for service in $services; do
+    store=$work/sync-$service-$run.sqlite
+    add_account "$service" "$store"
+    measure "$service" "first sync" "$zeader" --db "$store" sync
+    measure "$service" "no-op sync" "$zeader" --db "$store" sync
+    synced=$(total "$store")
+    [ "$synced" = "$held" ] || echo "sync-scale: $service: the first sync stored $synced items, FreshRSS holds $held" >&2
+    # A refreshed store joins the account: its history matched to the server's items.
+    joining=$work/join-$service-$run.sqlite
+    for suffix in "" -wal -shm; do [ ! -e "$plain$suffix" ] || cp "$plain$suffix" "$joining$suffix"; done
+    add_account "$service" "$joining"
+    measure "$service" "join with history" "$zeader" --db "$joining" sync
+    joined=$(total "$joining")
+    [ "$joined" = "$synced" ] || echo "sync-scale: $service: the joined store has $joined items, a first sync $synced (twins?)" >&2
+  done
 done

@@ -26,6 +26,7 @@ struct Zeader: AsyncParsableCommand {
             RefreshCommand.self,
             AddCommand.self,
             RemoveCommand.self,
+            RenameCommand.self,
             TrustCommand.self,
             ListCommand.self,
             ItemsCommand.self,

@@ -217,6 +217,8 @@ struct CLITests {
             (["mark-read", "--feed", "http://"], 2, "invalid feed URL 'http://': no host"),
             (["tag", "not a url", "news"], 2, "invalid feed URL 'not a url'"),
             (["tag", "http://x.example/feed", "news"], 1, "not subscribed: http://x.example/feed"),
+            (["rename", "not a url", "T"], 2, "invalid feed URL 'not a url'"),
+            (["rename", "http://x.example/feed", "T"], 1, "not subscribed: http://x.example/feed"),
             (["trust", " \u{1B}[31mhttp://x.example/"], 2, "contains the control character U+001B"),
             (["trust", "http://x.example/feed"], 1, "not subscribed: http://x.example/feed"),
             (["flag", "--feed", "not a url"], 2, "invalid feed URL 'not a url'"),
@@ -235,6 +237,10 @@ struct CLITests {
             (["sync", "add", "FTP://x.example/api", "--user", "a"], 2, "invalid sync API URL 'FTP://x.example/api'"),
             (["sync", "add", "https:///api/greader.php", "--user", "a"], 2, "invalid sync API URL"),
             (["sync", "add", "/api/greader.php", "--user", "a"], 2, "invalid sync API URL"),
+            (
+                ["sync", "add", "http://127.0.0.1:9/api/greader.php", "--user", "a", "--name", "Folder"], 2,
+                "'Folder' cannot name an account: 'sync remove folder' and 'sync status folder' mean folder sync"
+            ),
             // Things named that are not there, and failures.
             (["flag", "nosuchid"], 1, "no item with id 'nosuchid'"),
             (["ignore", "remove", "5"], 1, "no stored ignore rule 5"),

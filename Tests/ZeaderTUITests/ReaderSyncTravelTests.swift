@@ -22,6 +22,8 @@ final class TravelGReaderServer: Sendable {
         var stallSeconds: TimeInterval?
         /// Subscriptions besides `feed/1`, as (stream id, URL); `quickadd` adds to them.
         var otherFeeds: [(id: String, url: String)] = []
+        /// The title of `feed/1`; `subscription/edit` with `t` renames it.
+        var title = "One"
     }
 
     /// The state the handler and the test share.
@@ -85,7 +87,8 @@ final class TravelGReaderServer: Sendable {
             let others = shared.state.withLock { $0.otherFeeds }.map {
                 #",{"id":"\#($0.id)","title":"\#($0.id)","url":"\#($0.url)"}"#
             }
-            return json(#"{"subscriptions":[{"id":"feed/1","title":"One","url":"\#(feedURL)"}\#(others.joined())]}"#)
+            let title = shared.state.withLock { $0.title }
+            return json(#"{"subscriptions":[{"id":"feed/1","title":"\#(title)","url":"\#(feedURL)"}\#(others.joined())]}"#)
         case "subscription/quickadd":
             let url = body.first { $0.0 == "quickadd" }?.1 ?? ""
             let id = shared.state.withLock { state in
@@ -127,6 +130,11 @@ final class TravelGReaderServer: Sendable {
             let before = body.first { $0.0 == "ts" }.flatMap { UInt64($0.1) } ?? .max
             shared.state.withLock { state in
                 for id in state.items.keys where id <= before { state.items[id]!.read = true }
+            }
+            return .ok("OK", contentType: "text/plain")
+        case "subscription/edit":
+            if body.contains(where: { $0 == ("s", "feed/1") }), let title = body.first(where: { $0.0 == "t" })?.1 {
+                shared.state.withLock { $0.title = title }
             }
             return .ok("OK", contentType: "text/plain")
         default: return .ok("OK", contentType: "text/plain")

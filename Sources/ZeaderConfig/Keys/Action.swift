@@ -69,6 +69,8 @@ public enum Action: String, CaseIterable, Sendable {
     case fullArticle = "full-article"
     // Zeader's own: the item's own tags (ReaderApp+ItemTags.swift).
     case editTags = "edit-tags"
+    // Zeader's own: the feed's title, pushed to its account (FeedListScreen.swift).
+    case renameFeed = "rename-feed"
     // newsboat's digits: a list position's first digit (default keys in Action+Positions.swift).
     case one, two, three, four, five, six, seven, eight, nine, zero
     // The podcast queue as podboat shows it, and podboat's actions there (Action+Podboat.swift).
@@ -152,6 +154,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .markAllAboveAsRead: return "Mark the items above the cursor read"
         case .fullArticle: return "Show the full article from the item's web page (fetched once, kept), or the feed's text"
         case .editTags: return "Edit the item's own tags (separated by commas)"
+        case .renameFeed: return "Rename the feed (asks for the title; empty: the feed's own)"
         case .one, .two, .three, .four, .five, .six, .seven, .eight, .nine, .zero:
             return "Type a list position from this digit on (ENTER goes to that entry)"
         case .podcasts: return "Show the podcast queue (podboat's view: d downloads, p plays, D deletes)"

@@ -45,6 +45,7 @@ public struct KeyMap: Equatable, Sendable {
             .character("z"): .undo, .character("Z"): .redo,
             .character("?"): .help, .control("l"): .redraw,
             .character("e"): .enqueue, .character("w"): .fullArticle, .character("T"): .editTags,
+            .character("i"): .renameFeed,
         ].merging(KeyMap.newsboatNavigationKeys) { old, _ in old }.merging(KeyMap.newsboatCommandKeys) { old, _ in old }
             .merging(KeyMap.newsboatPositionKeys) { old, _ in old })
 

@@ -76,6 +76,20 @@ public struct FeedLibrary: Sendable {
         }
     }
 
+    /// Gives the feed at `url` the title `title` (``FeedEditing/retitle(_:to:in:)``: an empty
+    /// one gives it back its own), queued for its account. Returns the title afterwards, nil
+    /// when the next refresh or sync gives it one.
+    ///
+    /// ```swift
+    /// try library.rename(url: "https://lwn.net/headlines/rss", title: "LWN")
+    /// ```
+    @discardableResult
+    public func rename(url: String, title: String) throws(ZeaderError) -> String? {
+        try withContext { context in
+            try FeedEditing.retitle(try FeedEditing.server(url: url, in: context).objectID, to: title, in: context)
+        }
+    }
+
     /// Unsubscribes from `url`, deleting its items. Returns how many items went with it.
     ///
     /// ```swift

@@ -212,6 +212,9 @@ extension SyncError: CustomStringConvertible {
             return "no sync account named '\(name)' (`zeader sync status` lists them)"
         case .accountNeeded(let names):
             return "this store has several sync accounts (\(names.joined(separator: ", "))); name one with --account NAME"
+        case .invalidAccountName(let name) where name.lowercased() == SyncAccounts.folderName:
+            return "'\(name)' cannot name an account: it stands for the sync folder (sync --account folder, "
+                + "sync status folder, sync remove folder); choose another with --name NAME"
         case .invalidAccountName(let name):
             return "'\(name)' cannot name an account: use 1 to 64 letters, digits, '.', '_' or '-' "
                 + "(not first), and not 'local'"
@@ -261,6 +264,17 @@ extension Messages {
         case .move: return "file feeds in folders (tags)"
         case .tagItems: return "tag items"
         }
+    }
+
+    /// What `zeader rename` did: the feed's title now, or when it has none until the next
+    /// refresh or sync gives it its own.
+    ///
+    /// ```swift
+    /// Messages.feedRenamed(url: "https://lwn.net/headlines/rss", title: "LWN")   // "renamed https://lwn.net/headlines/rss: LWN"
+    /// ```
+    public static func feedRenamed(url: String, title: String?) -> String {
+        let now = title ?? "its own title at the next refresh or sync"
+        return "renamed \(RedactedURL.text(url)): \(now)"
     }
 
     /// A sync's line for a change to a feed the account's service cannot make: it stays on

@@ -38,9 +38,10 @@ public final class SyncChange: ManagedObject {
     /// When the change was made (the queue is pushed oldest first).
     @Managed("created") public var created: Date?
 
-    /// What changed.
+    /// What changed: `title` is a rename, pushed as the feed's title at the time of the push
+    /// (an empty one is the title the account gives it).
     public enum Kind: String, Sendable {
-        case subscribe, unsubscribe, tags
+        case subscribe, unsubscribe, tags, title
     }
 }
 

@@ -115,6 +115,12 @@ extension FeedSync {
                         changed = true
                     }
                 }
+            case .title:
+                if let known,
+                    try await pushTitle(change.title, of: change.url, to: known, client, scope: scope, report: &report)
+                {
+                    changed = true
+                }
             case .tags:
                 // Every tag is pushed; a label is removed when this device saw it at the last
                 // sync and has no such tag now (one added elsewhere since is kept, and pulled).

@@ -11,6 +11,7 @@ extension FeedSync {
         let scope = try self.scope()
         let metadata = store.container.store
         let keptLabels = try metadata.metadata(forKey: scope.key(Self.labelsKey)).flatMap(SyncLabels.decode) ?? [:]
+        let titlesKeptHere = try keptTitles(scope)
         var seenLabels: [String: [String]] = [:]
         try withContext { context in
             let servers = try Server.findAll(where: scope.feeds, in: context)
@@ -65,7 +66,9 @@ extension FeedSync {
                     report.feedsAdded += 1
                 }
                 if server.syncID != subscription.id { server.syncID = subscription.id }
-                if let title = subscription.title.map(Self.displayText), !title.isEmpty, server.title != title {
+                if !titlesKeptHere.contains(url), let title = subscription.title.map(Self.displayText), !title.isEmpty,
+                    server.title != title
+                {
                     server.title = title
                 }
                 if let site = subscription.siteURL.flatMap(FeedTrust.webURL), server.siteLink != site { server.siteLink = site }

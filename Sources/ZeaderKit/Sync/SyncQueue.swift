@@ -53,9 +53,11 @@ public enum SyncQueue {
                 return
             }
             for change in earlier { context.delete(change) }
-        case .tags:
-            // One pending tag change per feed: the push sends the tags as they are then.
-            if earlier.contains(where: { $0.kind != SyncChange.Kind.unsubscribe.rawValue }) { return }
+        case .tags, .title:
+            // One pending change of each per feed (a subscribe carries both): the push sends
+            // the tags or the title as they are then.
+            let covering = [SyncChange.Kind.subscribe.rawValue, kind.rawValue]
+            if earlier.contains(where: { covering.contains($0.kind) }) { return }
         case .subscribe:
             if earlier.contains(where: { $0.kind == SyncChange.Kind.subscribe.rawValue }) { return }
         }

@@ -109,8 +109,15 @@ public enum FeedURLsEditing {
                     }
                     let title = subscription.title?.isEmpty == false ? subscription.title : nil
                     if server.tags != tags || (title != nil && server.title != title) {
-                        server.tags = tags
-                        if let title { server.title = title }
+                        // Each reaches the feed's account as the same change made by `t` or a rename would.
+                        if server.tags != tags {
+                            server.tags = tags
+                            SyncQueue.queue(.tags, for: server, in: context)
+                        }
+                        if let title, server.title != title {
+                            server.title = title
+                            SyncQueue.queue(.title, for: server, in: context)
+                        }
                         report.changed += 1
                     }
                 } else {

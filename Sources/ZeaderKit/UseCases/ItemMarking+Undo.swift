@@ -98,8 +98,8 @@ extension SyncQueue {
 
     /// After an undo or redo in `context` (store with a sync account): queues the
     /// subscription changes the step made to feeds. A feed brought back is subscribed again
-    /// (with its tags), a feed deleted again is unsubscribed, a feed whose tags changed has
-    /// its tags pushed. Not recorded for undo, as ``noteReplayed(storeChanges:in:)``.
+    /// (with its tags), a feed deleted again is unsubscribed, a feed whose tags or title
+    /// changed has them pushed. Not recorded for undo, as ``noteReplayed(storeChanges:in:)``.
     ///
     /// The step's own queue rows come back with it only while the sync has not pushed
     /// them; once it has, without this the server would keep the state the user undid, and
@@ -115,7 +115,11 @@ extension SyncQueue {
             guard let server = box.object as? Server, server.changedValues().keys.contains("tags") else { return nil }
             return server
         }
-        guard !restored.isEmpty || !removed.isEmpty || !retagged.isEmpty else { return }
+        let retitled = context.updatedObjects.compactMap { box -> Server? in
+            guard let server = box.object as? Server, server.changedValues().keys.contains("title") else { return nil }
+            return server
+        }
+        guard !restored.isEmpty || !removed.isEmpty || !retagged.isEmpty || !retitled.isEmpty else { return }
         let wasEnabled = context.undoManager?.isEnabled ?? false
         context.undoManager?.isEnabled = false
         defer {
@@ -146,5 +150,6 @@ extension SyncQueue {
             queue(.subscribe, for: server, in: context)
         }
         for server in retagged { queue(.tags, for: server, in: context) }
+        for server in retitled { queue(.title, for: server, in: context) }
     }
 }

@@ -66,6 +66,7 @@ extension ReaderApp {
         case .moveFeedUp: onScreen(.moveFeed(by: -1))
         case .moveFeedDown: onScreen(.moveFeed(by: 1))
         case .editURLs: onScreen(.editURLs)
+        case .renameFeed: onScreen(.renameFeed)
         case .markFeedRead: if !asksBeforeMarkingFeedRead() { onScreen(.markFeedRead) }
         case .deleteAllArticles: onScreen(.deleteAllArticles)
         case .toggleSourceView: onScreen(.toggleSourceView)
@@ -133,6 +134,7 @@ extension ReaderApp {
         switch action {
         case .deleteFeed: state.say(.selectFeedToDelete)
         case .editURLs: state.say(.reader(.editURLsNeedsTheFeedList))
+        case .renameFeed: state.say(.reader(.renameNeedsAFeed))
         case .selectFilter: state.say(.reader(.selectFilterNeedsAList))
         case .deleteAllArticles: state.say(.reader(.deleteAllNeedsAList))
         case .clearFilter: state.say(.reader(.noFilter))
@@ -187,6 +189,10 @@ extension ReaderApp {
         case .editTags(let text, let id):
             if let text = edit(text, with: key, submit: { self.setItemTags($0, on: id) }) {
                 state.prompt = .editTags(text: text, id: id)
+            }
+        case .renameFeed(let text, let id):
+            if let text = edit(text, with: key, submit: { self.renameFeed(id, to: $0) }) {
+                state.prompt = .renameFeed(text: text, id: id)
             }
         case .gotoURL(let text):
             if let text = edit(text, with: key, submit: gotoURL) { state.prompt = .gotoURL(text: text) }

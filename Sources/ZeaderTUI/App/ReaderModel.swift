@@ -156,6 +156,11 @@ public final class ReaderModel {
         try FeedEditing.delete(id, in: context)
     }
 
+    /// The title of the feed `id` as stored (nil: none, or the feed is gone).
+    func feedTitle(of id: ObjectID) -> String? {
+        ((try? context.existingObject(with: id)) as? Server)?.title
+    }
+
     /// Moves a feed one place up (`-1`) or down (`+1`) and persists `displayOrder`.
     public func moveServer(_ id: ObjectID, by offset: Int) throws {
         try FeedEditing.move(id, by: offset, in: context)

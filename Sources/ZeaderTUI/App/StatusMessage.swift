@@ -207,6 +207,9 @@ enum ReaderMessage: Equatable {
     case tagsSet([String])
     case notALinkNumber(String)
     case editURLsNeedsTheFeedList
+    case renameNeedsAFeed
+    /// The feed's title after `i` (nil: its own, at the next refresh or sync).
+    case feedRenamed(String?)
     case editorExited(command: String, status: Int32)
     case cannotReadBack(path: String)
     /// What edit-urls changed (nil: nothing).
@@ -308,6 +311,8 @@ enum ReaderMessage: Equatable {
         case .tagsSet(let tags): return tags.isEmpty ? "Tags cleared" : "Tags: \(tags.joined(separator: ", "))"
         case .notALinkNumber(let text): return "Not a link number: \(text)"
         case .editURLsNeedsTheFeedList: return "E edits the feeds from the feed list"
+        case .renameNeedsAFeed: return "Select a feed in the feed list to rename it"
+        case .feedRenamed(let title): return "Renamed: " + (title ?? "its own title at the next refresh or sync")
         case .editorExited(let command, let status): return "\(command) exited with status \(status): the feeds are unchanged"
         case .cannotReadBack(let path): return "Cannot read \(path) back: the feeds are unchanged"
         case .feedsEdited(let report):
@@ -385,7 +390,8 @@ enum ReaderMessage: Equatable {
             .noUnreadLinks,
             .cannotWrite, .configWarning, .smartFeedsStayLast, .noPreviousDialog, .noNextDialog, .itemGone, .deleteAllNeedsAList,
             .noItemsToDelete,
-            .notALinkNumber, .editURLsNeedsTheFeedList, .editorExited, .cannotReadBack, .feedsUnchanged, .noMacros, .noMacro,
+            .notALinkNumber, .editURLsNeedsTheFeedList, .renameNeedsAFeed, .editorExited, .cannotReadBack, .feedsUnchanged,
+            .noMacros, .noMacro,
             .commandNeedsArgument, .unknownAction, .configCommandNotAvailable, .dumpformNotAvailable, .unknownCommand,
             .numberNeedsAList, .noEntry, .cannotSetInReader, .unknownVariable, .cannotSet, .noFeedTagged, .noFeedTitled,
             .selectFilterNeedsAList, .noSmartFeeds, .cannotFilter, .notifyFailed, .noBookmarkCommand, .noLinkToBookmark,
@@ -395,7 +401,8 @@ enum ReaderMessage: Equatable {
         case .feedsEdited(let report): return !(report?.notes.isEmpty ?? true)
         case .noPreviousItem, .noNextItem, .noPreviousUnreadItems, .showingReadFeeds, .showingReadArticles, .sortedBy,
             .showingTag, .filtered, .filterCleared, .noFilter, .wroteLinks, .pushingOnQuit, .pushTimedOut, .quitBeforePush,
-            .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .tagsSet, .pressMacroKey, .variable, .saved,
+            .stoppedBySignal, .showingSource, .deletedItem, .deletedItems, .flagsSet, .tagsSet, .feedRenamed, .pressMacroKey,
+            .variable, .saved,
             .piped,
             .bookmarked, .edited, .showingFullArticle, .fetchingFullArticle:
             return false
@@ -428,6 +435,8 @@ public enum Prompt: Equatable, Sendable {
     case cmdline(text: String)
     case editFlags(text: String, id: ObjectID)
     case editTags(text: String, id: ObjectID)
+    /// `i`: the selected feed's new title.
+    case renameFeed(text: String, id: ObjectID)
     case gotoURL(text: String)
     case confirmDeleteItems(count: Int, ids: [ObjectID])
     /// newsboat's `confirm-…` questions (ReaderApp+Confirm.swift).
@@ -455,6 +464,7 @@ public enum Prompt: Equatable, Sendable {
         case .cmdline(let text): return ":" + text
         case .editFlags(let text, _): return "Flags (letters A-Z, a-z): " + text
         case .editTags(let text, _): return "Tags (separated by commas): " + text
+        case .renameFeed(let text, _): return "Title (empty: the feed's own): " + text
         case .gotoURL(let text): return "Go to URL #" + text
         case .confirmDeleteItems(let count, _): return "Delete all \(count) items of this list? [y/n]"
         case .confirm(let question): return question.question
@@ -465,7 +475,7 @@ public enum Prompt: Equatable, Sendable {
     public var isTextEntry: Bool {
         switch self {
         case .search, .searchFeed, .addFeed, .filter, .writeLinks, .savePath, .pipeCommand: return true
-        case .cmdline, .editFlags, .editTags, .gotoURL: return true
+        case .cmdline, .editFlags, .editTags, .renameFeed, .gotoURL: return true
         case .sort, .addFeedPreview, .confirmDelete, .confirmDeleteItems, .confirm: return false
         }
     }

@@ -44,6 +44,8 @@ final class FakeSyncService: SyncService {
         var unfetchable: Set<String> = []
         /// Labels on items refused as this protocol refuses them (``SyncError/unsupported(service:_:)``), when set.
         var refusesLabels: SyncServiceKind?
+        /// Renames and folders refused as this protocol refuses them (Fever, TT-RSS), when set.
+        var refusesFeedEdits: SyncServiceKind?
     }
 
     let state = Mutex(State())
@@ -133,6 +135,7 @@ final class FakeSyncService: SyncService {
 
     func rename(_ feedID: String, title: String) async throws(SyncError) {
         try call(.rename)
+        if let service = state.withLock({ $0.refusesFeedEdits }) { throw .unsupported(service: service, .rename) }
         state.withLock { state in
             for index in state.feeds.indices where state.feeds[index].id == feedID { state.feeds[index].title = title }
         }
@@ -140,6 +143,7 @@ final class FakeSyncService: SyncService {
 
     func move(_ feedID: String, title: String?, add: [String], remove: [String]) async throws(SyncError) {
         try call(.move)
+        if let service = state.withLock({ $0.refusesFeedEdits }) { throw .unsupported(service: service, .move) }
         state.withLock { state in
             for index in state.feeds.indices where state.feeds[index].id == feedID {
                 if let title { state.feeds[index].title = title }

@@ -181,7 +181,7 @@ struct SyncTTRSSTests {
         #expect(onA.isEmpty, "\(onA.keys)")
     }
 
-    @Test("A wrong password, API access off, a stale session; what TT-RSS cannot push is refused in one line naming it")
+    @Test("A wrong password, API access off, a stale session; what TT-RSS cannot push (tags, a rename) is refused in one line")
     func loginsSessionsAndLimits() async throws {
         let world = try await World()
         let api = world.server.apiURL
@@ -217,6 +217,18 @@ struct SyncTTRSSTests {
         #expect(r.stderr.contains("Tiny Tiny RSS's API cannot file feeds in folders (tags): \(feed)"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(try await world.feedList(world.a)[feed]?["tags"] as? [String] == ["later"])
+        #expect(try await world.status(world.a)["pending"] as? Int == 0)
+
+        // A rename here: TT-RSS's API has no call for it (api.php: no rename, no category
+        // change): one line naming it; the title stays here, the next syncs leave it.
+        r = try await world.zeader(world.a, ["rename", feed, "Mine"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await world.zeader(world.a, ["sync"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("Tiny Tiny RSS's API cannot rename feeds: \(feed)"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        try await world.sync(world.a)
+        #expect(try await world.feedList(world.a)[feed]?["title"] as? String == "Mine")
         #expect(try await world.status(world.a)["pending"] as? Int == 0)
 
         // API access taken away: the next login says what to allow.

@@ -11,7 +11,7 @@ extension ReaderApp {
         case .refreshFeed: refreshOpenFeed()
         case .step(let forward): stepItem(forward: forward)
         case .goToFeed(let forward): goToFeed(forward: forward, unreadOnly: false)
-        case .clearFilter, .selectFilter, .deleteFeed, .editURLs, .deleteAllArticles: belongsElsewhere(action)
+        case .clearFilter, .selectFilter, .deleteFeed, .editURLs, .renameFeed, .deleteAllArticles: belongsElsewhere(action)
         case .markFeedRead: markListRead()
         case .toggleSourceView: toggleSourceView()
         case .item(let itemAction):

@@ -19,6 +19,7 @@ extension ReaderApp {
         case .deleteFeed: askDeleteFeed()
         case .moveFeed(let offset): moveFeed(by: offset)
         case .editURLs: editURLs()
+        case .renameFeed: askFeedTitle()
         case .markFeedRead: markSelectedFeedRead()
         case .toggleSourceView: notHere(action.action)
         }
@@ -39,6 +40,21 @@ extension ReaderApp {
     func askDeleteFeed() {
         guard let row = state.selectedFeed, let id = row.serverID else { return state.say(.selectFeedToDelete) }
         state.prompt = .confirmDelete(title: row.title, id: id)
+    }
+
+    /// `i`: asks for the selected subscription's new title, its current one to edit.
+    func askFeedTitle() {
+        guard let id = state.selectedFeed?.serverID else { return state.say(.reader(.renameNeedsAFeed)) }
+        state.prompt = .renameFeed(text: model.feedTitle(of: id) ?? "", id: id)
+    }
+
+    /// Gives the feed `id` the title `text` (empty: its own), one undo step pushed to its account.
+    func renameFeed(_ id: ObjectID, to text: String) {
+        attempt {
+            let title = try FeedEditing.retitle(id, to: text, in: model.context)
+            reloadFromModel()
+            state.say(.reader(.feedRenamed(title)))
+        }
     }
 
     /// `[`/`]`: moves the selected subscription up or down the list.

@@ -10,7 +10,7 @@ extension ReaderApp {
         case .refreshFeed: refreshOpenFeed()
         case .step(let forward): state.move(forward ? .down : .up)
         case .goToFeed(let forward): goToFeed(forward: forward, unreadOnly: false)
-        case .clearFilter, .selectFilter, .deleteAllArticles, .deleteFeed, .editURLs, .item: belongsElsewhere(action)
+        case .clearFilter, .selectFilter, .deleteAllArticles, .deleteFeed, .editURLs, .renameFeed, .item: belongsElsewhere(action)
         case .markFeedRead: markListRead()
         }
     }

@@ -18,7 +18,7 @@ extension ReaderApp {
         case .setFilter: state.prompt = .filter(text: state.items?.filter ?? "", error: nil)
         case .clearFilter: clearItemFilter()
         case .selectFilter: showFilterList()
-        case .deleteFeed, .editURLs: belongsElsewhere(action)
+        case .deleteFeed, .editURLs, .renameFeed: belongsElsewhere(action)
         case .moveFeed: notHere(action.action)
         case .markFeedRead: markListRead()
         case .deleteAllArticles: confirmDeleteAllArticles()

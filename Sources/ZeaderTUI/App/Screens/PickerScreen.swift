@@ -11,7 +11,7 @@ extension ReaderApp {
         case .refreshFeed: refreshOpenFeed()
         case .step(let forward): state.move(forward ? .down : .up)
         case .goToFeed(let forward): goToFeed(forward: forward, unreadOnly: false)
-        case .clearFilter, .selectFilter, .deleteAllArticles, .deleteFeed, .editURLs: belongsElsewhere(action)
+        case .clearFilter, .selectFilter, .deleteAllArticles, .deleteFeed, .editURLs, .renameFeed: belongsElsewhere(action)
         case .markFeedRead: markListRead()
         case .item(let itemAction): linkListItemAction(itemAction, picker)
         }

@@ -19,6 +19,7 @@ enum ScreenAction: Equatable {
     case deleteFeed
     case moveFeed(by: Int)
     case editURLs
+    case renameFeed
     case markFeedRead
     case deleteAllArticles
     case toggleSourceView
@@ -39,6 +40,7 @@ enum ScreenAction: Equatable {
         case .deleteFeed: return .deleteFeed
         case .moveFeed(let offset): return offset < 0 ? .moveFeedUp : .moveFeedDown
         case .editURLs: return .editURLs
+        case .renameFeed: return .renameFeed
         case .markFeedRead: return .markFeedRead
         case .deleteAllArticles: return .deleteAllArticles
         case .toggleSourceView: return .toggleSourceView
