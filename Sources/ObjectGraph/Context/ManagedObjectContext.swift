@@ -548,6 +548,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// `setValue(_:forKey:)` throws ``ObjectGraphError/objectInaccessible(_:)``), with a
     /// message naming the reset. Use it to bound memory in long imports.
     ///
+    /// Observers hear of it as Core Data's do: an ObjectsDidChange with
+    /// ``ObjectsDidChangeNotification/invalidatedAll`` (and the same in ``changes``), an
+    /// Observation change for every property of each object the context held, and a refetch
+    /// of its live results controllers.
+    ///
     /// ```swift
     /// for (i, record) in records.enumerated() {
     ///     try context.insertObject(entityName: "FeedItem").importValues(from: record)
@@ -561,6 +566,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ``reset()``, remembering `cause` for the message when an object is used afterwards.
     func reset(cause: DetachCause) {
         assertOnQueue()
+        let held = registeredObjects
+        // Observers learn before the objects leave, as Observation's `willSet` promises.
+        for object in held { object.observationDidChangeAll() }
         // Every object obtained before leaves the context at once: they share the old link.
         let old = link
         old.context = nil
@@ -581,6 +589,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         pending = PendingChanges()
         prefetchedDestinations = []
         undoManager?.removeAllActions()
+        bus?.postObjectsDidChange(
+            ObjectsDidChangeNotification(
+                context: self, inserted: [], updated: [], deleted: [], changedKeysByID: [:], isMerge: false,
+                invalidatedAll: true, invalidatedObjectIDs: Set(held.map(\.objectID))))
     }
 
     /// Re-reads `object` from the store. With `mergeChanges` its unsaved changes are kept
