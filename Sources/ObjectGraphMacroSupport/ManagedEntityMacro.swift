@@ -4,8 +4,9 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@ManagedEntity`: derives a class's `EntityDescription` from its stored properties
-/// (a `class var entityDescription` override) and routes each of them through the storage
-/// of the matching property wrapper (`@_ManagedProperty`).
+/// (a `class var entityDescription` override), names each property's key to typed queries
+/// (a `_managedKey(for:)` override) and routes each of them through the storage of the
+/// matching property wrapper (`@_ManagedProperty`).
 ///
 /// ```swift
 /// @ManagedEntity final class Tag: ManagedObject { var name: String }
@@ -60,7 +61,15 @@ public struct ManagedEntityMacro: MemberMacro, MemberAttributeMacro {
                 return entity
             }
             """
-        return [entity]
+        // Each property's key, for typed queries; a key path this class does not name (one
+        // rooted in a sub-entity, a path through a relationship) goes to the superclass.
+        let checks = properties.map { "if keyPath == \\\(className).`\($0.0.name)` { return \($0.0.key) }\n" }
+        let keys: DeclSyntax = """
+            override \(raw: access)class func _managedKey(for keyPath: AnyKeyPath) -> String? {
+                \(raw: checks.joined(separator: "    "))    return super._managedKey(for: keyPath)
+            }
+            """
+        return [entity, keys]
     }
 
     /// `@_ManagedProperty` for each stored property the entity holds, nothing for the others.

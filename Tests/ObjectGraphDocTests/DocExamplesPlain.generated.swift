@@ -53,6 +53,12 @@ func docExample_ManagedObject_var() throws {
 }
 
 // Sources/ObjectGraph/Context/ManagedObject.swift
+func docExample_ManagedObject_func() throws {
+    @ManagedEntity final class Tag: ManagedObject { @Attribute(.named("tag_name")) var name: String }
+    print(Tag._managedKey(for: \Tag.name) ?? "")   // tag_name
+}
+
+// Sources/ObjectGraph/Context/ManagedObject.swift
 func docExample_ManagedObject_changedValues(item: FeedItem) throws {
     item.read = true; print(item.changedValues())   // ["read": YES]
 }
@@ -269,6 +275,12 @@ func docExample_ManagedObjectContext_ManagedObjectContext(container: PersistentC
         try? context.save()
     }
     _ = context
+}
+
+// Sources/ObjectGraph/Context/ManagedObjectContext.swift
+func docExample_ManagedObjectContext_owningContainer(container: PersistentContainer, context: ManagedObjectContext) throws {
+    let container = try context.owningContainer()
+    _ = container
 }
 
 // Sources/ObjectGraph/Context/ManagedObjectContext.swift
@@ -2072,6 +2084,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectObservation_observationDidChange", origin: "Sources/ObjectGraph/Context/ManagedObject+Observation.swift", run: { given in try docExample_ManagedObjectObservation_observationDidChange(note: given.note) }),
     DocExample(id: "ManagedObject_ManagedObject", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_ManagedObject(context: given.context, note: given.note) }),
     DocExample(id: "ManagedObject_var", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_var() }),
+    DocExample(id: "ManagedObject_func", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_func() }),
     DocExample(id: "ManagedObject_changedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_changedValues(item: given.item) }),
     DocExample(id: "ManagedObject_committedValues", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_committedValues(item: given.item) }),
     DocExample(id: "ManagedObject_value", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_value(item: given.item) }),
@@ -2106,6 +2119,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObjectContextGeneration_unpinReadGeneration", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Generation.swift", run: { given in try docExample_ManagedObjectContextGeneration_unpinReadGeneration(context: given.context) }),
     DocExample(id: "ManagedObjectContextSave_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Save.swift", run: { given in try docExample_ManagedObjectContextSave_save(context: given.context) }),
     DocExample(id: "ManagedObjectContext_ManagedObjectContext", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_ManagedObjectContext(container: given.container, context: given.context, note: given.note) }),
+    DocExample(id: "ManagedObjectContext_owningContainer", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_owningContainer(container: given.container, context: given.context) }),
     DocExample(id: "ManagedObjectContext_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_perform(context: given.context, item: given.item, id: given.id) }),
     DocExample(id: "ManagedObjectContext_performAndWait", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_performAndWait(context: given.context) }),
     DocExample(id: "ManagedObjectContext_insert", origin: "Sources/ObjectGraph/Context/ManagedObjectContext.swift", run: { given in try docExample_ManagedObjectContext_insert(context: given.context, server: given.server) }),

@@ -50,10 +50,9 @@ func objectGraphGuideExample() async throws {
         try context.save()
     }
     let savedURL = try context.performAndWait { () throws -> URL in
-        let title: String = "Café au lait"
-        let memo = try Memo.findFirst(byAttribute: "title", value: title, in: context)!
-        let unread = try Memo.count(where: "read == %@", false, in: context)
-        let inbox = try Topic.findSingle(where: "name == %@", "Inbox", in: context)!
+        let memo = try Memo.fetchFirst(where: \.title == "Café au lait", in: context)!
+        let unread = try Memo.count(where: \.read == false, in: context)
+        let inbox = try Topic.fetchFirst(where: \.name == "Inbox", in: context)!
         print(memo.read, unread)                                     // true 0
         return inbox.objectID.uriRepresentation(in: container)!      // x-objectgraph://<store UUID>/Topic/1
     }
@@ -83,7 +82,7 @@ func objectGraphGuideExample() async throws {
         try milk.remove(crepes, fromRelationship: "recipes")   // either side; the other follows
         try ctx.save()
         print(eggs.recipes.map(\.name), crepes.ingredients.count)            // ["Crêpes"] 1
-        print(try Recipe.count(where: "ANY ingredients.name == %@", "eggs", in: ctx))   // 1
+        print(try Recipe.count(where: (\Recipe.ingredients).any(\.name) == "eggs", in: ctx))   // 1
     }
     @ManagedEntity final class Card: ManagedObject {
         @Attribute(.unique) var front: String
@@ -124,7 +123,7 @@ func objectGraphGuideExample() async throws {
     }
     print(laterTitle ?? "")                           // Written in the background
     let liveMemos = try FetchedResultsController(
-        fetchRequest: FetchRequest<Memo>(sortDescriptors: [ObjectSortDescriptor("title")]), context: context)
+        fetchRequest: FetchRequest<Memo>(sortDescriptors: [ObjectSortDescriptor(\Memo.title)]), context: context)
     let memoSnapshots = try await context.perform {
         try liveMemos.performFetch()
         return liveMemos.snapshots()
@@ -211,7 +210,7 @@ func objectGraphGuideExample() async throws {
     ])
     let notes = try PersistentContainer(model: notesV2, store: .file(notesURL), migrator: plan)
     try notes.viewContext.performAndWait {
-        print(try Note.count(where: "pinned == %@", true, in: notes.viewContext))   // 1
+        print(try Note.count(where: \.pinned == true, in: notes.viewContext))   // 1
     }
     let tracked = try PersistentContainer(
         model: model, store: .file(url), history: PersistentHistoryTracking(tombstones: ["Memo": ["title"]]))

@@ -283,6 +283,23 @@ class MacroItem: ManagedObject {
         }
     }
 
+    @Test func theMacroNamesEachPropertysKeyToTypedQueries() throws {
+        #expect(MacroTask._managedKey(for: \MacroTask.title) == "title")
+        #expect(MacroTask._managedKey(for: \MacroTask.code) == "legacy_code")
+        #expect(MacroTask._managedKey(for: \MacroTask.list) == "list")
+        #expect(MacroList._managedKey(for: \MacroList.tasks) == "tasks")
+        #expect(MacroSpellings._managedKey(for: \MacroSpellings.default) == "default")
+        // What is not a managed property of the class itself is left to recording.
+        #expect(MacroTask._managedKey(for: \MacroTask.summary) == nil)
+        #expect(MacroTask._managedKey(for: \MacroTask.isExpanded) == nil)
+        #expect(MacroTask._managedKey(for: \MacroTask.list?.name) == nil)
+        #expect(MacroEssay._managedKey(for: \MacroEssay.words) == "words")
+        #expect(MacroEssay._managedKey(for: \MacroEssay.title) == nil)
+        let request = FetchRequest<MacroTask>(where: \.code == 3 && \.list?.name == "Home")
+        #expect(request.predicate?.predicateFormat == #"legacy_code == 3 AND list.name == "Home""#)
+        #expect(FetchRequest<MacroEssay>(where: \.title == "On trees").predicate?.predicateFormat == #"title == "On trees""#)
+    }
+
     @Test func aModelOfClassesSaysWhatIsMissing() throws {
         let notDeclared = #expect(throws: ModelError.self) {
             _ = try ManagedObjectModel(name: "Mix", version: 1, classes: [MixNote.self, MixFolder.self])

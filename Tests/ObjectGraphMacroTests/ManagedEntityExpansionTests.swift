@@ -140,6 +140,34 @@ final class ManagedEntityExpansionTests: XCTestCase {
                         entity.isAbstract = false
                         return entity
                     }
+
+                    override class func _managedKey(for keyPath: AnyKeyPath) -> String? {
+                        if keyPath == \\Task.`title` {
+                            return "title"
+                        }
+                        if keyPath == \\Task.`done` {
+                            return "done"
+                        }
+                        if keyPath == \\Task.`notes` {
+                            return "notes"
+                        }
+                        if keyPath == \\Task.`uid` {
+                            return "uid_text"
+                        }
+                        if keyPath == \\Task.`rank` {
+                            return "rank"
+                        }
+                        if keyPath == \\Task.`layout` {
+                            return "layout"
+                        }
+                        if keyPath == \\Task.`open` {
+                            return "open"
+                        }
+                        if keyPath == \\Task.`level` {
+                            return "level"
+                        }
+                        return super._managedKey(for: keyPath)
+                    }
                 }
                 """,
             macros: macros)
@@ -203,6 +231,19 @@ final class ManagedEntityExpansionTests: XCTestCase {
                         entity.parentEntityName = super.entityDescription?.name
                         entity.isAbstract = true
                         return entity
+                    }
+
+                    override public class func _managedKey(for keyPath: AnyKeyPath) -> String? {
+                        if keyPath == \\Container.`label` {
+                            return "label"
+                        }
+                        if keyPath == \\Container.`shelf` {
+                            return "shelf"
+                        }
+                        if keyPath == \\Container.`items` {
+                            return "contents"
+                        }
+                        return super._managedKey(for: keyPath)
                     }
                 }
                 """,

@@ -80,6 +80,18 @@ open class ManagedObject: CustomStringConvertible {
     /// ```
     open class var entityDescription: EntityDescription? { nil }
 
+    /// The model key of the one managed property `keyPath` reads, as ``ManagedEntity()`` names
+    /// it (which overrides this), so that a typed query needs no recording instance; nil to have
+    /// it found by recording. A class written by hand names its keys with ``ManagedPropertyKeys``.
+    ///
+    /// ```swift
+    /// @ManagedEntity final class Tag: ManagedObject { @Attribute(.named("tag_name")) var name: String }
+    /// print(Tag._managedKey(for: \Tag.name) ?? "")   // tag_name
+    /// ```
+    // A method the macro overrides, not a `ManagedPropertyKeys` conformance: an extension macro
+    // cannot be attached to a local type, and examples and tests declare entities in functions.
+    open class func _managedKey(for keyPath: AnyKeyPath) -> String? { nil }
+
     deinit {
         managedObjectContext?.objectDidDeallocate(objectID, ObjectIdentifier(self))
     }

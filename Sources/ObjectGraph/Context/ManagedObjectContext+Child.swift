@@ -29,7 +29,11 @@ extension ManagedObjectContext {
     /// let sheet = container.viewContext.newChildContext(name: "edit")
     /// ```
     public func newChildContext(name: String? = nil, queue: DispatchQueue? = nil) -> ManagedObjectContext {
-        let child = container.newContext(queue: queue ?? self.queue, name: name ?? "child of \(self.name ?? "context")")
+        let queue = queue ?? self.queue
+        let name = name ?? "child of \(self.name ?? "context")"
+        let child =
+            containerIfAlive?.newContext(queue: queue, name: name)
+            ?? ManagedObjectContext(sharingStackOf: self, queue: queue, name: name)
         child.parentContext = self
         return child
     }

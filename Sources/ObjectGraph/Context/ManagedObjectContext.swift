@@ -25,15 +25,38 @@ import GRDB
 // queue); `perform`/`performAndWait` are the only entry points from other threads, and
 // `assertOnQueue()` checks the rule (in release builds too).
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
-    /// The container this context belongs to (it holds the container weakly: keep the
-    /// container alive while you use its contexts).
+    /// The container this context belongs to. A background, scratch or child context keeps
+    /// its container alive, as a Core Data context keeps its coordinator; only the view
+    /// context, which the container itself holds, can outlive it (see ``owningContainer()``).
+    // A property cannot throw: reaching here means the program dropped the container that
+    // owns this view context and still asks for it, a mistake to name, not to paper over.
     public var container: PersistentContainer {
-        guard let c = containerBox.container else { preconditionFailure("\(self): its PersistentContainer was released") }
+        guard let c = containerBox.container else {
+            preconditionFailure("\(ObjectGraphError.containerReleased(context: description))")
+        }
         return c
     }
+
+    /// The container, or ``ObjectGraphError/containerReleased(context:)`` when this is the
+    /// view context of a container that was released.
+    ///
+    /// ```swift
+    /// let container = try context.owningContainer()
+    /// ```
+    public func owningContainer() throws(ObjectGraphError) -> PersistentContainer {
+        guard let c = containerBox.container else { throw .containerReleased(context: description) }
+        return c
+    }
+
+    /// The container while it lives (always, for all but the view context).
+    var containerIfAlive: PersistentContainer? { containerBox.container }
     private let containerBox: ContextBox
-    /// The container's bus, while the container lives.
-    var bus: ChangeBus? { containerBox.container?.bus }
+    // Strong for every context but the view context: the container holds its view context, so
+    // a strong reference back would be a cycle keeping the whole stack (and its file) open.
+    private let retainedContainer: PersistentContainer?
+    /// The container's bus, held by the context itself so that its notifications, live
+    /// results and `changes` keep working when only the view context outlives its container.
+    private(set) var bus: ChangeBus?
     public let queue: DispatchQueue
     /// A name for debugging and for filtering notifications.
     public var name: String?
@@ -98,8 +121,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The to-one destinations of the latest prefetch, kept in memory (see ``prefetch(_:for:)``).
     var prefetchedDestinations: [ManagedObject] = []
 
-    init(containerBox: ContextBox, queue: DispatchQueue, name: String?) {
+    init(containerBox: ContextBox, queue: DispatchQueue, name: String?, retaining container: PersistentContainer? = nil) {
         self.containerBox = containerBox
+        self.retainedContainer = container
         self.queue = queue
         self.name = name
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(queue))
@@ -109,6 +133,21 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func bindContainer() {
         _model = containerBox.container?.model
         _store = containerBox.container?.store
+        bus = containerBox.container?.bus
+    }
+
+    /// A context over the same model, store and bus as `other`, for a child of a view context
+    /// whose container is gone (it has no container either).
+    init(sharingStackOf other: ManagedObjectContext, queue: DispatchQueue, name: String?) {
+        self.containerBox = ContextBox()
+        self.retainedContainer = nil
+        self.queue = queue
+        self.name = name
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(queue))
+        link.context = self
+        _model = other._model
+        _store = other._store
+        bus = other.bus
     }
 
     public var description: String { "ManagedObjectContext(\(name ?? "unnamed"))" }
@@ -509,6 +548,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// `setValue(_:forKey:)` throws ``ObjectGraphError/objectInaccessible(_:)``), with a
     /// message naming the reset. Use it to bound memory in long imports.
     ///
+    /// Observers hear of it as Core Data's do: an ObjectsDidChange with
+    /// ``ObjectsDidChangeNotification/invalidatedAll`` (and the same in ``changes``), an
+    /// Observation change for every property of each object the context held, and a refetch
+    /// of its live results controllers.
+    ///
     /// ```swift
     /// for (i, record) in records.enumerated() {
     ///     try context.insertObject(entityName: "FeedItem").importValues(from: record)
@@ -522,6 +566,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ``reset()``, remembering `cause` for the message when an object is used afterwards.
     func reset(cause: DetachCause) {
         assertOnQueue()
+        let held = registeredObjects
+        // Observers learn before the objects leave, as Observation's `willSet` promises.
+        for object in held { object.observationDidChangeAll() }
         // Every object obtained before leaves the context at once: they share the old link.
         let old = link
         old.context = nil
@@ -542,6 +589,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         pending = PendingChanges()
         prefetchedDestinations = []
         undoManager?.removeAllActions()
+        bus?.postObjectsDidChange(
+            ObjectsDidChangeNotification(
+                context: self, inserted: [], updated: [], deleted: [], changedKeysByID: [:], isMerge: false,
+                invalidatedAll: true, invalidatedObjectIDs: Set(held.map(\.objectID))))
     }
 
     /// Re-reads `object` from the store. With `mergeChanges` its unsaved changes are kept

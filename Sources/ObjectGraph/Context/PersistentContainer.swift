@@ -88,7 +88,7 @@ public final class PersistentContainer: Sendable {
     }
 
     /// A new context on its own serial queue, for work off the view context's queue.
-    /// Undo is off on background contexts.
+    /// Undo is off on background contexts. It keeps the container alive while it lives.
     ///
     /// ```swift
     /// let importer = container.newBackgroundContext(name: "import")
@@ -101,7 +101,7 @@ public final class PersistentContainer: Sendable {
     public func newContext(queue: DispatchQueue, name: String? = nil) -> ManagedObjectContext {
         let box = ContextBox()
         box.container = self
-        let context = ManagedObjectContext(containerBox: box, queue: queue, name: name)
+        let context = ManagedObjectContext(containerBox: box, queue: queue, name: name, retaining: self)
         context.bindContainer()
         return context
     }

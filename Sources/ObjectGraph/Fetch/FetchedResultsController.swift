@@ -27,7 +27,8 @@ import Synchronization
 ///   refused with ``ObjectGraphError/invalidFetchRequest(entity:message:)``.
 /// - Predicates and sort keys that go through a to-one relationship are re-evaluated
 ///   when the object itself changes, not when only the related object does.
-/// - After ``ManagedObjectContext/reset()`` call ``performFetch()`` again.
+/// - After ``ManagedObjectContext/reset()`` it fetches again by itself, and reports the
+///   change as every old row deleted and every row found inserted.
 ///
 /// ```swift
 /// let controller = try FetchedResultsController(
@@ -249,6 +250,7 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
     // MARK: - Following changes
 
     private func contextDidChange(_ note: ObjectsDidChangeNotification) {
+        if note.invalidatedAll { return refetchAfterReset() }
         var seen = Set<ObjectIdentifier>()
         var changed: [ManagedObject] = []
         func consider(_ object: ManagedObject) {
@@ -264,6 +266,27 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
         for object in context.loadObjects(merged) { consider(object) }
         guard !changed.isEmpty else { return }
         for object in changed { reconcile(object, reportUpdate: true) }
+        finishBatch()
+    }
+
+    /// After the context's reset every row's object has left it: all rows go, and the
+    /// request's matches, fetched again, come in, as one batch.
+    private func refetchAfterReset() {
+        var request = fetchRequest
+        request.includesPendingChanges = true
+        let objects: [ManagedObject]
+        do {
+            objects = try context.fetch(request)
+        } catch {
+            lastError = error
+            return
+        }
+        // From the end, so that each deletion's path is the row's place when it goes.
+        for section in storage.reversed() {
+            for entry in section.entries.reversed() { remove(entry) }
+        }
+        entries = [:]
+        for object in objects { reconcile(object, reportUpdate: false) }
         finishBatch()
     }
 

@@ -3,7 +3,8 @@
 /// type, `optional:` and default) or, marked ``Relationship(deleteRule:inverse:ordered:required:renamedFrom:named:)``,
 /// a relationship; ``Attribute(_:)`` says what a type cannot (unique, indexed, transient,
 /// encoded, a derived count, a rule, another key or an earlier name). The class then
-/// overrides ``ManagedObject/entityDescription``, and a model is a list of classes:
+/// overrides ``ManagedObject/entityDescription`` (and ``ManagedObject/_managedKey(for:)``, which
+/// names each property's key to typed queries), and a model is a list of classes:
 /// ``ManagedObjectModel/init(name:version:classes:entities:)``.
 ///
 /// ```swift
@@ -27,7 +28,7 @@
 ///   - unique: Sets of keys whose combined values must be unique (one key: ``AttributeOption/unique``).
 ///   - indexes: Compound indexes, by key (one attribute: ``AttributeOption/indexed``).
 ///   - abstract: Whether objects of exactly this entity cannot be inserted (its subclasses' can).
-@attached(member, names: named(entityDescription))
+@attached(member, names: named(entityDescription), named(_managedKey))
 @attached(memberAttribute)
 public macro ManagedEntity(
     _ name: String? = nil, renamedFrom: String? = nil, unique: [[String]] = [], indexes: [[String]] = [],

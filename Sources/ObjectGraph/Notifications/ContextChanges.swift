@@ -18,6 +18,10 @@ public struct ContextChanges: Sendable, Equatable {
     public let deleted: Set<ObjectID>
     /// True when the change came from merging another context's or process's save.
     public let isMerge: Bool
+    /// True when the context was reset: every object it held left it (``invalidated``).
+    public let invalidatedAll: Bool
+    /// The objects the context held before a reset.
+    public let invalidated: Set<ObjectID>
 
     init(_ note: ObjectsDidChangeNotification) {
         inserted = note.insertedObjectIDs
@@ -27,6 +31,8 @@ public struct ContextChanges: Sendable, Equatable {
         self.updated = updated
         deleted = Set(note.deleted.map(\.objectID))
         isMerge = note.isMerge
+        invalidatedAll = note.invalidatedAll
+        invalidated = note.invalidatedObjectIDs
     }
 }
 

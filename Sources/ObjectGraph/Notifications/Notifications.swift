@@ -28,6 +28,11 @@ public struct ObjectsDidChangeNotification {
     public let changedKeysByID: [ObjectID: Set<String>]
     /// True when the change came from merging another context's or process's save.
     public let isMerge: Bool
+    /// True when the context was reset (``ManagedObjectContext/reset()``): every object it
+    /// held left it, and results fetched before are stale (Core Data's `NSInvalidatedAllObjectsKey`).
+    public let invalidatedAll: Bool
+    /// With ``invalidatedAll``: the IDs of the objects the context held before the reset.
+    public let invalidatedObjectIDs: Set<ObjectID>
 
     /// The keys that changed on `object` (empty for inserted and deleted objects).
     public func changedKeys(for object: ManagedObject) -> Set<String> {
@@ -43,8 +48,11 @@ public struct ObjectsDidChangeNotification {
         context: ManagedObjectContext, inserted: [ManagedObject], insertedObjectIDs: Set<ObjectID> = [],
         ownInsertedIDs: [ObjectID] = [],
         updated: [ManagedObject], updatedIDsFromMerges: Set<ObjectID> = [], deleted: [ManagedObject],
-        changedKeysByID: [ObjectID: Set<String>], isMerge: Bool
+        changedKeysByID: [ObjectID: Set<String>], isMerge: Bool, invalidatedAll: Bool = false,
+        invalidatedObjectIDs: Set<ObjectID> = []
     ) {
+        self.invalidatedAll = invalidatedAll
+        self.invalidatedObjectIDs = invalidatedObjectIDs
         self.updatedObjectIDsFromMerges = updatedIDsFromMerges
         self.context = context
         self.inserted = inserted

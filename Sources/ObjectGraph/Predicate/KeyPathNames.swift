@@ -4,7 +4,7 @@ import Synchronization
 /// A ``ManagedObject`` subclass that names the model key behind each of its properties
 /// itself, instead of having the names found by reading the properties of a recording
 /// instance (what ``KeyPathPredicate`` does for classes declared with ``Managed``,
-/// ``ToOne`` and ``ToMany``). Code generated from a class declaration can supply it.
+/// ``ToOne`` and ``ToMany``; a ``ManagedEntity()`` class names its keys by itself).
 ///
 /// ```swift
 /// final class Memo: ManagedObject, ManagedPropertyKeys {
@@ -137,6 +137,7 @@ enum KeyPathRecorder {
         if let named = Root.self as? any ManagedPropertyKeys.Type, let key = named.managedKey(for: keyPath) {
             return key
         }
+        if let key = Root._managedKey(for: keyPath) { return key }
         var found: String?
         var read: [String] = []
         for round in 0..<3 {

@@ -66,6 +66,9 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
     case readOnlyStore(path: String)
     /// An object of an abstract entity (one only its sub-entities have objects of) was to be inserted.
     case abstractEntity(String)
+    /// The view context's ``PersistentContainer`` was released while the context was kept
+    /// (the other contexts keep their container alive).
+    case containerReleased(context: String)
     /// An error reported by SQLite, with its message and the SQL.
     case sqlite(code: Int32, message: String, sql: String?)
 
@@ -112,6 +115,9 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible, Equatabl
                 "\(p): the store is damaged (\(detail)); restore it from a backup, or export what can still be read and import it into a new store"
         case .readOnlyStore(let p): return "\(p): the store is read-only; it can be read but not changed"
         case .abstractEntity(let e): return "entity \(e) is abstract: insert an object of one of its sub-entities"
+        case .containerReleased(let c):
+            return
+                "the container of \(c) was released: keep the PersistentContainer for as long as its view context is used"
         case .sqlite(let code, let m, let sql):
             return "SQLite error \(code): \(m)" + (sql.map { " — while executing \(Self.abbreviated($0, limit: 300))" } ?? "")
         }

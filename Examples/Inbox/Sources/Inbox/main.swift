@@ -5,32 +5,24 @@ import ObjectGraph
 import Observation
 import Synchronization
 
+/// A box of messages, counting its unread ones.
+@ManagedEntity
 final class Box: ManagedObject {
-    @Managed("name") var name: String
-    @Managed("unread") var unread: Int64
-    @ToMany("messages") var messages: [Message]
+    var name: String
+    @Attribute(.derivedCount(of: "messages", where: "read == NO")) var unread: Int64
+    @Relationship var messages: [Message]
 }
 
+@ManagedEntity
 final class Message: ManagedObject {
-    @Managed("subject") var subject: String
-    @Managed("read") var read: Bool
-    @ToOne("box") var box: Box?
+    var subject: String
+    var read = false
+    @Relationship(inverse: \Box.messages) var box: Box?
 }
 
-/// The model: boxes of messages, each box counting its unread ones.
+/// The model: the classes, with a name and a version.
 func makeModel() throws -> ManagedObjectModel {
-    try ManagedObjectModel(
-        name: "Inbox", version: 1,
-        entities: [
-            EntityDescription(
-                "Box", managedClass: Box.self,
-                attributes: [.string("name", optional: false), .derivedCount("unread", of: "messages", where: "read == NO")],
-                relationships: [.toMany("messages", destination: "Message", inverse: "box")]),
-            EntityDescription(
-                "Message", managedClass: Message.self,
-                attributes: [.string("subject", optional: false), .bool("read", defaultValue: false)],
-                relationships: [.toOne("box", destination: "Box", inverse: "messages")]),
-        ])
+    try ManagedObjectModel(name: "Inbox", version: 1, classes: [Box.self, Message.self])
 }
 
 /// Delivers mail off the view context: its methods run on its own context's queue.
