@@ -213,7 +213,7 @@ extension SyncError: CustomStringConvertible {
         case .accountNeeded(let names):
             return "this store has several sync accounts (\(names.joined(separator: ", "))); name one with --account NAME"
         case .invalidAccountName(let name) where name.lowercased() == SyncAccounts.folderName:
-            return "'\(name)' cannot name an account: it stands for the sync folder (sync --account folder, "
+            return "'\(name)' cannot name an account: it stands for folder sync (sync --account folder, "
                 + "sync status folder, sync remove folder); choose another with --name NAME"
         case .invalidAccountName(let name):
             return "'\(name)' cannot name an account: use 1 to 64 letters, digits, '.', '_' or '-' "
