@@ -171,7 +171,9 @@ import Testing
                     entityName: "Note", predicate: try ObjectPredicate(format: "title == 'none'"),
                     propertiesToUpdate: ["read": .bool(true)]))
         }
-        #expect(merges.values == ["true 0", "true 0"])
+        // The reset is announced first (all objects invalidated, none updated), then the batch
+        // and its undo.
+        #expect(merges.values == ["false 0", "true 0", "true 0"])
     }
 
     /// With a batch size and no undo manager: transactions of at most that many rows, each
