@@ -239,7 +239,7 @@ struct CLITests {
             (["sync", "add", "/api/greader.php", "--user", "a"], 2, "invalid sync API URL"),
             (
                 ["sync", "add", "http://127.0.0.1:9/api/greader.php", "--user", "a", "--name", "Folder"], 2,
-                "'Folder' cannot name an account: 'sync remove folder' and 'sync status folder' mean folder sync"
+                "'Folder' cannot name an account: it stands for folder sync"
             ),
             // Things named that are not there, and failures.
             (["flag", "nosuchid"], 1, "no item with id 'nosuchid'"),
