@@ -242,6 +242,11 @@ func docExample_RedactedURL_text() throws {
     _ = RedactedURL.text("https://example.org/feed")   // "https://example.org/feed"
 }
 
+// Sources/Feeds/Fetching/RedactedURL.swift
+func docExample_RedactedURL_hasUserInfo() throws {
+    _ = RedactedURL.hasUserInfo("https://token@example.org/feed")   // true
+}
+
 // Sources/Feeds/HTML/HTMLEntities.swift
 func docExample_HTMLEntities_HTMLEntities() throws {
     _ = HTMLEntities.decode("Caf&eacute; &amp; bar &#8212; &hellip;")  // "Café & bar — …"
@@ -541,6 +546,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "NetworkOptions_defaultNetwork", origin: "Sources/Feeds/Fetching/NetworkOptions.swift", run: { given in try docExample_NetworkOptions_defaultNetwork() }),
     DocExample(id: "RedactedURL_RedactedURL", origin: "Sources/Feeds/Fetching/RedactedURL.swift", run: { given in try docExample_RedactedURL_RedactedURL() }),
     DocExample(id: "RedactedURL_text", origin: "Sources/Feeds/Fetching/RedactedURL.swift", run: { given in try docExample_RedactedURL_text() }),
+    DocExample(id: "RedactedURL_hasUserInfo", origin: "Sources/Feeds/Fetching/RedactedURL.swift", run: { given in try docExample_RedactedURL_hasUserInfo() }),
     DocExample(id: "HTMLEntities_HTMLEntities", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_HTMLEntities() }),
     DocExample(id: "HTMLEntities_decode", origin: "Sources/Feeds/HTML/HTMLEntities.swift", run: { given in try docExample_HTMLEntities_decode() }),
     DocExample(id: "HTMLTextImport_HTMLText", origin: "Sources/Feeds/HTML/HTMLText+Import.swift", run: { given in try docExample_HTMLTextImport_HTMLText() }),

@@ -17,12 +17,24 @@ public enum RedactedURL {
     /// RedactedURL.text("https://example.org/feed")   // "https://example.org/feed"
     /// ```
     public static func text(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        guard let authority = authority(of: url), let at = authority.lastIndex(of: "@"),
+            let colon = authority[..<at].firstIndex(of: ":")
+        else { return url }
         return String(url[..<authority.index(after: colon)]) + mask + String(url[at...])
+    }
+
+    /// Whether `url` carries user information: a user name, a password or a token before `@`.
+    ///
+    /// ```swift
+    /// RedactedURL.hasUserInfo("https://token@example.org/feed")   // true
+    /// ```
+    public static func hasUserInfo(_ url: String) -> Bool { authority(of: url)?.contains("@") ?? false }
+
+    /// The part of `url` between `://` and the path, query or fragment; nil without a scheme.
+    private static func authority(of url: String) -> Substring? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        return rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex)]
     }
 
     /// ``text(_:)`` of a URL.

@@ -26,12 +26,7 @@ public enum FolderSyncFeedURL {
     }
 
     /// Whether `url` carries user information (a user name, a password or a token before `@`).
-    public static func hasLogin(_ url: String) -> Bool {
-        guard let schemeEnd = url.range(of: "://") else { return false }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        return rest[..<authorityEnd].contains("@")
-    }
+    public static func hasLogin(_ url: String) -> Bool { RedactedURL.hasUserInfo(url) }
 
     /// Whether `text` (a smart feed's query, an ignore rule) names a URL with a login in it:
     /// such a text is held back from the folder, named by the run.

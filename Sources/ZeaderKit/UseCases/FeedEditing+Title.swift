@@ -41,7 +41,7 @@ extension FeedEditing {
                 SyncQueue.queue(.title, for: server, in: context)
             }
         }
-        try? store.setMetadata(own.isEmpty ? nil : encodeTitles(own), forKey: ownTitlesKey)
+        try store.setMetadata(own.isEmpty ? nil : encodeTitles(own), forKey: ownTitlesKey)
         return server.title
     }
 
