@@ -251,10 +251,12 @@ struct SyncCommand: AsyncParsableCommand {
             default:
                 // Every account, then the folder (so the marks the accounts pulled reach the
                 // other devices); one failing does not stop the others.
+                // A store that cannot say whether a folder is set up is reported by the folder's
+                // own run below, not skipped.
                 let withFolder = account == nil && (try? FolderSyncEngine(store: opened).settings()) != nil
                 var synced = try await Self.syncAccounts(
                     opened, only: account, missingFeeds: missingFeeds, config: config, namesEach: withFolder)
-                if withFolder { synced = FolderSyncCommand.syncAlongside(opened) && synced }
+                if account == nil { synced = FolderSyncCommand.syncAlongside(opened) && synced }
                 if !synced { throw ExitCode.failure }
             }
         } catch let error as ZeaderError {
