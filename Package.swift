@@ -22,9 +22,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl, loaded with dlopen at the first fetch (its headers: libcurl4-openssl-dev).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // Pictures in the article: libchafa encodes, stb_image and libwebp decode.
         .systemLibrary(
             name: "CChafa", pkgConfig: "chafa",

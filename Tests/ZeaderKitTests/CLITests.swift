@@ -24,14 +24,21 @@ struct CommandResult {
 }
 
 /// Runs the binary with `arguments` in an environment of its own (HOME and XDG dirs inside
-/// `directory`, no ZEADER_DB unless given), `input` on its stdin (else /dev/null).
+/// `directory`, no ZEADER_DB unless given), `input` on its stdin (else /dev/null); through
+/// `launcher` when given (its program and arguments, then the binary's path and `arguments`).
 func zeader(
-    _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], input: Data? = nil
+    _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], input: Data? = nil,
+    launcher: [String] = []
 ) throws -> CommandResult {
     let binary = try #require(zeaderBinary, "build the zeader executable first (swift build --product zeader)")
     let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
+    if let program = launcher.first {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = launcher.dropFirst() + [binary.path] + arguments
+    } else {
+        process.executableURL = binary
+        process.arguments = arguments
+    }
     var environment = [
         "HOME": directory.path, "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
         "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",

@@ -498,13 +498,19 @@ notified() {
 	echo "FAIL: notify-program's last message is '$(tail -n 1 "$work/notify.log" 2>&1)', not '[$1]'" >&2
 	failures=$((failures + 1))
 }
+# maps_libcurl: whether the reader (the pane's shell's child) has libcurl mapped.
+maps_libcurl() { grep -q '/libcurl\.so' "/proc/$(pgrep -P "$(t display -p -t main '#{pane_pid}')" | head -n 1)/maps"; }
 start "$zeader --db $live"
 expect "$base/Beta.xml"
+checks=$((checks + 1))
+if maps_libcurl; then fail "the reader at rest has libcurl loaded before anything is fetched"; fi
 keys R
 expect_line 2 "Alpha Feed" 10
 expect_line 2 "2/2"
 expect_line 3 "1/1"
 expect "Refreshed 2 feeds"
+checks=$((checks + 1))
+maps_libcurl || fail "the reader fetched without loading libcurl?"
 expect_line 1 "Feeds (3 unread)"
 notified "Zeader: 3 new items in 2 feeds"
 feed Alpha 3 1795000100

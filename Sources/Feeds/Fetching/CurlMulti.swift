@@ -7,9 +7,9 @@ import Synchronization
 /// libcurl timer is due, or `curl_multi_wakeup` brings a new transfer or a cancellation.
 /// No busy waiting: a fetch that waits costs no CPU until something happens.
 ///
-/// The thread starts with the first transfer and ends when none is left; the multi handle,
-/// and with it the connection cache (keep-alive, HTTP/2) and the DNS cache, lives as long
-/// as the fetcher.
+/// The thread starts with the first transfer and ends when none is left; the multi handle
+/// (made with the first transfer, which loads libcurl), and with it the connection cache
+/// (keep-alive, HTTP/2) and the DNS cache, lives as long as the fetcher.
 ///
 /// ```swift
 /// let multi = CurlMulti(maxPerHost: 4, maxConcurrent: 8)
@@ -22,24 +22,42 @@ final class CurlMulti: Sendable {
     }
 
     private let inbox = Mutex(Inbox())
-    private let multi: MultiHandle
+    private let maxPerHost: Int
+    private let maxConcurrent: Int
+    /// Made by the first ``prepare()``, so that a fetcher that never fetches never loads libcurl.
+    private let multi = Mutex<MultiHandle?>(nil)
 
     init(maxPerHost: Int, maxConcurrent: Int) {
-        CurlGlobal.initialize()
-        multi = MultiHandle(curl_multi_init())
-        guard let handle = multi.pointer else { return }
-        // Politeness and reuse: at most this many connections to one host, and a cache big
-        // enough to keep one connection per running transfer alive for the next.
-        _ = zc_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxPerHost))
-        _ = zc_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, max(8, min(maxConcurrent, 512) * 2))
+        self.maxPerHost = maxPerHost
+        self.maxConcurrent = maxConcurrent
     }
 
-    /// Whether libcurl could make a multi handle; without one nothing can be fetched.
-    var isUsable: Bool { multi.pointer != nil }
+    /// Loads libcurl and makes the multi handle, on the first call: nil when transfers can
+    /// start, else why not (libcurl could not be loaded, or made no multi handle).
+    func prepare() -> String? {
+        if let failure = CurlGlobal.load() { return failure }
+        let handle = multi.withLock { multi -> MultiHandle in
+            if let multi { return multi }
+            let made = MultiHandle(zc_multi_init())
+            if let pointer = made.pointer {
+                // Politeness and reuse: at most this many connections to one host, and a cache big
+                // enough to keep one connection per running transfer alive for the next.
+                _ = zc_multi_setopt_long(pointer, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxPerHost))
+                _ = zc_multi_setopt_long(pointer, CURLMOPT_MAXCONNECTS, max(8, min(maxConcurrent, 512) * 2))
+            }
+            multi = made
+            return made
+        }
+        return handle.pointer == nil ? "libcurl made no multi handle" : nil
+    }
 
     /// Hands `transfer` to the loop thread (starting it if needed). The transfer's
     /// continuation must be set; it is resumed exactly once, on the loop thread.
     func start(_ transfer: CurlTransfer) {
+        if let failure = prepare() {
+            transfer.finish(.failure(.transport(url: transfer.originalURL, message: failure)))
+            return
+        }
         let startLoop = inbox.withLock { inbox -> Bool in
             inbox.arriving.append(transfer)
             defer { inbox.loopRunning = true }
@@ -56,13 +74,13 @@ final class CurlMulti: Sendable {
 
     /// Makes the loop look at its inbox and at cancellation requests now.
     func wake() {
-        if let handle = multi.pointer { _ = curl_multi_wakeup(handle) }
+        if let handle = multi.withLock({ $0 })?.pointer { _ = zc_multi_wakeup(handle) }
     }
 
     // MARK: - The loop thread
 
     private func runLoop() {
-        guard let handle = multi.pointer else { return }
+        guard let handle = multi.withLock({ $0 })?.pointer else { return }
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         while true {
             let arriving = inbox.withLock { inbox -> [CurlTransfer]? in
@@ -78,27 +96,27 @@ final class CurlMulti: Sendable {
             for transfer in arriving {
                 if transfer.cancelRequested.load(ordering: .relaxed) {
                     transfer.finish(.failure(.cancelled(url: transfer.originalURL)))
-                } else if let easy = transfer.handle, curl_multi_add_handle(handle, easy) == CURLM_OK {
+                } else if let easy = transfer.handle, zc_multi_add_handle(handle, easy) == CURLM_OK {
                     active[easy] = transfer
                 } else {
                     transfer.finish(.failure(.transport(url: transfer.originalURL, message: "libcurl refused the transfer")))
                 }
             }
             for (easy, transfer) in active where transfer.cancelRequested.load(ordering: .relaxed) {
-                curl_multi_remove_handle(handle, easy)
+                zc_multi_remove_handle(handle, easy)
                 active[easy] = nil
                 transfer.finish(.failure(.cancelled(url: transfer.originalURL)))
             }
 
             var running: Int32 = 0
-            _ = curl_multi_perform(handle, &running)
+            _ = zc_multi_perform(handle, &running)
             collectFinished(handle, &active)
 
             if active.isEmpty { continue }  // exits above unless something new arrived
             // Sleeps until a socket is ready, libcurl's next timer (connect, low-speed and
             // total timeouts), or curl_multi_wakeup; never longer than a second.
             var ready: Int32 = 0
-            _ = curl_multi_poll(handle, nil, 0, 1000, &ready)
+            _ = zc_multi_poll(handle, nil, 0, 1000, &ready)
         }
     }
 
@@ -106,15 +124,15 @@ final class CurlMulti: Sendable {
     /// everything else resumes its fetch.
     private func collectFinished(_ handle: UnsafeMutableRawPointer, _ active: inout [UnsafeMutableRawPointer: CurlTransfer]) {
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(handle, &queued) {
+        while let message = zc_multi_info_read(handle, &queued) {
             // The message is gone once its handle is removed: read it first.
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             guard let transfer = active.removeValue(forKey: easy) else { continue }
-            curl_multi_remove_handle(handle, easy)
+            zc_multi_remove_handle(handle, easy)
             switch transfer.complete(with: code) {
             case .followRedirect:
-                if curl_multi_add_handle(handle, easy) == CURLM_OK {
+                if zc_multi_add_handle(handle, easy) == CURLM_OK {
                     active[easy] = transfer
                 } else {
                     transfer.finish(.failure(.transport(url: transfer.currentURL, message: "cannot follow the redirect")))
@@ -137,6 +155,6 @@ private final class MultiHandle: @unchecked Sendable {
     init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
 
     deinit {
-        if let pointer { curl_multi_cleanup(pointer) }
+        if let pointer { _ = zc_multi_cleanup(pointer) }
     }
 }

@@ -94,8 +94,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Sets up an easy handle for `request`; `nil` when libcurl cannot make one.
     init?(request: FeedRequest, limits: TransferLimits, acceptHeader: String, download: DownloadSink? = nil) {
-        CurlGlobal.initialize()
-        guard let handle = curl_easy_init() else { return nil }
+        guard let handle = zc_easy_init() else { return nil }
         self.handle = handle
         originalURL = request.url
         currentURL = request.url
@@ -129,7 +128,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if request.formBody != nil { lines.append("Content-Type: application/x-www-form-urlencoded") }
         if let download, download.resumeFrom > 0 { lines.append("Range: bytes=\(download.resumeFrom)-") }
-        for line in lines { requestHeaders = curl_slist_append(requestHeaders, line) }
+        for line in lines { requestHeaders = zc_slist_append(requestHeaders, line) }
         configure(handle)
         if let form = request.formBody {
             setLong(CURLOPT_POSTFIELDSIZE, form.utf8.count)
@@ -254,9 +253,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Frees the easy handle and the request headers. Call only once the handle is out of
     /// the multi handle.
     func releaseHandle() {
-        if let handle { curl_easy_cleanup(handle) }
+        if let handle { zc_easy_cleanup(handle) }
         handle = nil
-        if let requestHeaders { curl_slist_free_all(requestHeaders) }
+        if let requestHeaders { zc_slist_free_all(requestHeaders) }
         requestHeaders = nil
         body.removeAll()
     }
@@ -504,7 +503,7 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_WEIRD_SERVER_REPLY: phrase = "bad server response"
         case CURLE_HTTP2, CURLE_HTTP2_STREAM: phrase = "HTTP/2 error"
         case CURLE_OUT_OF_MEMORY: (phrase, withDetail) = ("out of memory", false)
-        default: phrase = curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+        default: phrase = zc_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
         }
         return withDetail && !detail.isEmpty && detail != phrase ? "\(phrase) (\(detail))" : phrase
     }
@@ -545,10 +544,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 }
 
-/// `curl_global_init`, once per process, before the first handle.
+/// libcurl, loaded and initialized once per process before the first handle (`zc_load`).
 enum CurlGlobal {
-    private static let result: CURLcode = zc_global_init()
-
-    /// Initializes libcurl on first use (thread-safe: a Swift static is initialized once).
-    static func initialize() { _ = result }
+    /// Loads libcurl on first use; nil when it is ready, else why it is not, to name in the
+    /// fetch's error (thread-safe: `zc_load` runs its work once).
+    static func load() -> String? { zc_load().map { String(cString: $0) } }
 }

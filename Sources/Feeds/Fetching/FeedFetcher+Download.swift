@@ -90,7 +90,8 @@ extension FeedFetcher {
         var request = FeedRequest(url: url)
         if existing > 0, let validator = record?.ifRangeValue { request.headers["If-Range"] = validator }
         guard let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: "*/*", download: sink) else {
-            return (.failed(.transport(url: url, message: "libcurl could not start a transfer")), false)
+            let message = CurlGlobal.load() ?? "libcurl could not start a transfer"
+            return (.failed(.transport(url: url, message: message)), false)
         }
         switch await run(transfer) {
         case .failure(let error):

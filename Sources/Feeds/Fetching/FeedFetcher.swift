@@ -136,9 +136,8 @@ public final class FeedFetcher: Sendable {
     }
 
     private func transfer(_ request: FeedRequest) async -> TransferResult {
-        guard multi.isUsable, let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: Self.acceptHeader)
-        else {
-            return .failure(.transport(url: request.url, message: "libcurl could not start a transfer"))
+        guard let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: Self.acceptHeader) else {
+            return .failure(.transport(url: request.url, message: CurlGlobal.load() ?? "libcurl could not start a transfer"))
         }
         return await run(transfer)
     }
