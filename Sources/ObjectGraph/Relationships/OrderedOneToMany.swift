@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 // MARK: - Where an ordered one-to-many keeps its order
 
@@ -268,10 +269,16 @@ extension SaveExecution {
             sql:
                 "UPDATE \(q(positions.table)) SET \(q(positions.orderColumn)) = ? WHERE \"Z_PK\" = ? AND \(q(positions.toOneColumn)) = ?"
         )
-        var position = 0
+        // Bound through SQLite's C API, as a save's inserts are: one statement per member,
+        // and an import appends thousands.
+        let raw = statement.sqliteStatement
+        var position: Int64 = 0
         for member in write.order {
             guard let m = (outcome.permanentIDs[member] ?? member).primaryKey else { continue }
-            try statement.execute(arguments: [position, m, owner])
+            sqlite3_bind_int64(raw, 1, position)
+            sqlite3_bind_int64(raw, 2, m)
+            sqlite3_bind_int64(raw, 3, owner)
+            try RawSQLite.step(raw, sql: statement.sql, in: db)
             position += 1
         }
     }
