@@ -975,6 +975,14 @@ func docExample_FetchedResultsController_init(viewContext: ManagedObjectContext)
 }
 
 // Sources/ObjectGraph/Fetch/FetchedResultsController.swift
+func docExample_FetchedResultsController_init_2(viewContext: ManagedObjectContext) throws {
+    let byFolder = try FetchedResultsController(
+        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.folder?.name), ObjectSortDescriptor(\Note.title)]),
+        context: viewContext, sectionNameKeyPath: \Note.folder?.name)
+    _ = byFolder
+}
+
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_performFetch(controller: FetchedResultsController<Note>) throws {
     try controller.performFetch()
 }
@@ -2222,6 +2230,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchedResultsChange_FetchedResultsSection", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift", run: { given in try docExample_FetchedResultsChange_FetchedResultsSection(controller: given.controller) }),
     DocExample(id: "FetchedResultsController_FetchedResultsController", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_FetchedResultsController(viewContext: given.viewContext, controller: given.controller) }),
     DocExample(id: "FetchedResultsController_init", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_init(viewContext: given.viewContext) }),
+    DocExample(id: "FetchedResultsController_init_2", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_init_2(viewContext: given.viewContext) }),
     DocExample(id: "FetchedResultsController_performFetch", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_performFetch(controller: given.controller) }),
     DocExample(id: "FetchedResultsController_sections", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_sections(controller: given.controller) }),
     DocExample(id: "FetchedResultsController_fetchedObjects", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_fetchedObjects(controller: given.controller) }),

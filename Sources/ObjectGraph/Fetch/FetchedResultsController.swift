@@ -126,6 +126,22 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
         self.descriptors = fetchRequest.sortDescriptors
     }
 
+    /// A controller grouped by the property `sectionNameKeyPath` names, as the string form with
+    /// that key path's name (through to-one relationships too); it must be the first sort key.
+    ///
+    /// ```swift
+    /// let byFolder = try FetchedResultsController(
+    ///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.folder?.name), ObjectSortDescriptor(\Note.title)]),
+    ///     context: viewContext, sectionNameKeyPath: \Note.folder?.name)
+    /// ```
+    public convenience init<V>(
+        fetchRequest: FetchRequest<Result>, context: ManagedObjectContext, sectionNameKeyPath: KeyPath<Result, V>
+    ) throws(ObjectGraphError) {
+        try self.init(
+            fetchRequest: fetchRequest, context: context,
+            sectionNameKeyPath: KeyPathRecorder.keyPath(sectionNameKeyPath as PartialKeyPath<Result>))
+    }
+
     deinit {
         for token in tokens { token.cancel() }
         streams.withLock { streams in
