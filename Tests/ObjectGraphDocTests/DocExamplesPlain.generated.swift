@@ -1350,6 +1350,12 @@ func docExample_AttributeDescription_derivedCount() throws {
 }
 
 // Sources/ObjectGraph/Model/AttributeDescription.swift
+func docExample_AttributeDescription_derivedCount_2() throws {
+    let unread = AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: \FeedItem.read == false)
+    _ = unread
+}
+
+// Sources/ObjectGraph/Model/AttributeDescription.swift
 func docExample_AttributeDescription_DerivedCount() throws {
     let unread = DerivedCount(relationship: "feedItems", predicateFormat: "read == NO")
     _ = unread
@@ -2285,6 +2291,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "MigrationPlan_oldString", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_oldString() }),
     DocExample(id: "AttributeDescription_AttributeDescription", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_AttributeDescription() }),
     DocExample(id: "AttributeDescription_derivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_derivedCount() }),
+    DocExample(id: "AttributeDescription_derivedCount_2", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_derivedCount_2() }),
     DocExample(id: "AttributeDescription_DerivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_DerivedCount() }),
     DocExample(id: "EntityDescription_EntityDescription", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_EntityDescription(server: given.server) }),
     DocExample(id: "EntityDescription_Entity", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_Entity(model: given.model, entity: given.entity) }),
