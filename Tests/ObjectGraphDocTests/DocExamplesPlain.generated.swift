@@ -154,6 +154,11 @@ func docExample_ManagedObject_validateForDelete() throws {
     }
 }
 
+// Sources/ObjectGraph/Context/ManagedObject.swift
+func docExample_ManagedObject_remove_2(server: Server, item: FeedItem) throws {
+    try server.remove(item, from: \.feedItems)
+}
+
 // Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
 func docExample_ManagedObjectContextAsync_perform(context: ManagedObjectContext) async throws {
     let count = try await context.perform { try context.count(for: FetchRequest<Note>()) }
@@ -2114,6 +2119,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObject_validateForInsert", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForInsert() }),
     DocExample(id: "ManagedObject_validateForUpdate", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForUpdate() }),
     DocExample(id: "ManagedObject_validateForDelete", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForDelete() }),
+    DocExample(id: "ManagedObject_remove_2", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_remove_2(server: given.server, item: given.item) }),
     DocExample(id: "ManagedObjectContextAsync_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_perform(context: given.context) }),
     DocExample(id: "ManagedObjectContextAsync_enqueue", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", run: { given in try docExample_ManagedObjectContextAsync_enqueue(context: given.context) }),
     DocExample(id: "ManagedObjectContextAsync_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_save(context: given.context) }),
