@@ -845,7 +845,7 @@ func docExample_FetchRequest_list() throws {
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_relevance() throws {
-    var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor("published", ascending: false)])
+    var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor(\FeedItem.published, ascending: false)])
     request.searchText = "swift linux"
     _ = request
 }
@@ -864,8 +864,8 @@ func docExample_FetchRequest_storeOrderKey() throws {
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_FetchRequest(context: ManagedObjectContext, items: [FeedItem]) throws {
-    var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"))
-    request.sortDescriptors = [ObjectSortDescriptor("published", ascending: false)]
+    var request = FetchRequest<FeedItem>(where: \.read == false)
+    request.sortDescriptors = [ObjectSortDescriptor(\FeedItem.published, ascending: false)]
     request.fetchLimit = 50
     let items = try context.fetch(request)
     _ = (request, items)
@@ -879,7 +879,7 @@ func docExample_FetchRequest_fetchBatchSize(context: ManagedObjectContext, items
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_searchText() throws {
-    var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [.relevance])
+    var request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [.relevance])
     request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     _ = request
 }
@@ -965,7 +965,7 @@ func docExample_FetchedResultsChange_FetchedResultsSection(controller: FetchedRe
 // Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_FetchedResultsController(viewContext: ManagedObjectContext, controller: FetchedResultsController<Note>) throws {
     let controller = try FetchedResultsController(
-        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: viewContext)
+        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.title)]), context: viewContext)
     try controller.performFetch()
     print(controller.numberOfObjects(inSection: 0), controller.object(at: ResultIndexPath(section: 0, item: 0)))
     _ = controller
@@ -1069,7 +1069,7 @@ func docExample_FullTextSearch_matches() throws {
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_fetch(context: ManagedObjectContext) throws {
-    let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
+    let unread = try context.fetch(FetchRequest<FeedItem>(where: \.read == false))
     _ = unread
 }
 
@@ -1081,7 +1081,7 @@ func docExample_ManagedObjectContextFetch_fetchObjectIDs(context: ManagedObjectC
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_count(context: ManagedObjectContext) throws {
-    let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
+    let unreadCount = try context.count(for: FetchRequest<FeedItem>(where: \.read == false))
     _ = unreadCount
 }
 
@@ -1124,7 +1124,7 @@ func docExample_ManagedObjectContextValues_init(id: ObjectID) throws {
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift
 func docExample_ManagedObjectContextValues_fetchValues(context: ManagedObjectContext) throws {
-    let old = try context.fetchValues(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == YES")), keys: ["guid"])
+    let old = try context.fetchValues(FetchRequest<FeedItem>(where: \.read == true), keys: ["guid"])
     let guids = old.map { $0.values[0] }
     _ = (old, guids)
 }

@@ -32,7 +32,7 @@ import Synchronization
 ///
 /// ```swift
 /// let controller = try FetchedResultsController(
-///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: viewContext)
+///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.title)]), context: viewContext)
 /// try controller.performFetch()
 /// print(controller.numberOfObjects(inSection: 0), controller.object(at: ResultIndexPath(section: 0, item: 0)))
 /// ```
