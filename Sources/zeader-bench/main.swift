@@ -23,8 +23,9 @@
 //                                                     (100,000) rows: per-change cost of C changes
 //   swift run -c release zeader-bench extract FOLDER [R]   article extraction: median CPU per page of
 //                                                     FOLDER/*/source.html, R (9) rounds each
-//   swift run -c release zeader-bench ordered-append [N [S]]  N (20,000) appends to an ordered to-many
-//                                                     beside an unordered one, a save every S (N)
+//   swift run -c release zeader-bench ordered-append [N [S [R]]]  N (20,000) appends to an ordered
+//                                                     to-many beside an unordered one, a save every S (N),
+//                                                     best of R (5) alternated rounds
 //   swift run -c release zeader-bench observation [N]  reading N (100,000) fetched objects: the
 //                                                     observation registrar's cost
 //   swift run -c release zeader-bench relationships [S [I]]  cached to-many reads, prefetching, batch
@@ -508,7 +509,8 @@ case "relationships":
     try relationshipBenchmark(servers: rest.first ?? 100, itemsPerServer: rest.dropFirst().first ?? 1_000)
 case "ordered-append":
     let rest = Array(arguments.dropFirst()).compactMap { Int($0) }
-    try orderedAppendBenchmark(members: rest.first ?? 20_000, perSave: rest.dropFirst().first ?? 20_000)
+    try orderedAppendBenchmark(
+        members: rest.first ?? 20_000, perSave: rest.dropFirst().first ?? 20_000, rounds: rest.dropFirst(2).first ?? 5)
 case "observation":
     try observationCostBenchmark(count: Array(arguments.dropFirst()).compactMap { Int($0) }.first ?? 100_000)
 case "refresh-index":
@@ -565,7 +567,7 @@ case "import":
     try runImportBenchmark(count: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000)
 default:
     print(
-        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | history FOLDER [ROUNDS [PASSES]] | ordered-append [N [PER_SAVE]] | observation [N] | parse FOLDER [ROUNDS [DUMP]] | extract FOLDER [ROUNDS] | typed-query [N [QUERIES [ROUNDS]]]"
+        "usage: zeader-bench objectgraph [N [ROUNDS]] | toggle | import [N] | batch [N [SERVERS]] | mark [N [FEEDS]] | fts [N [PER_SAVE]] | reader-memory [ROUNDS [FEEDS [ITEMS]]] | views [N [FEEDS]] | reader-start-build PATH ITEMS FEEDS | reader-start PATH [ROUNDS] | scale-build PATH N [FEEDS [v3]] | first-screen PATH [ROUNDS] | fetched-results [N [CHANGES]] | refresh-index FOLDER [ROUNDS [BATCH [none|index|parse|saved|saved-index]]] | relationships [SERVERS [ITEMS]] | history FOLDER [ROUNDS [PASSES]] | ordered-append [N [PER_SAVE [ROUNDS]]] | observation [N] | parse FOLDER [ROUNDS [DUMP]] | extract FOLDER [ROUNDS] | typed-query [N [QUERIES [ROUNDS]]]"
     )
     exit(2)
 }

@@ -154,6 +154,11 @@ func docExample_ManagedObject_validateForDelete() throws {
     }
 }
 
+// Sources/ObjectGraph/Context/ManagedObject.swift
+func docExample_ManagedObject_remove_2(server: Server, item: FeedItem) throws {
+    try server.remove(item, from: \.feedItems)
+}
+
 // Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift
 func docExample_ManagedObjectContextAsync_perform(context: ManagedObjectContext) async throws {
     let count = try await context.perform { try context.count(for: FetchRequest<Note>()) }
@@ -840,7 +845,7 @@ func docExample_FetchRequest_list() throws {
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_relevance() throws {
-    var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor("published", ascending: false)])
+    var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor(\FeedItem.published, ascending: false)])
     request.searchText = "swift linux"
     _ = request
 }
@@ -859,8 +864,8 @@ func docExample_FetchRequest_storeOrderKey() throws {
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_FetchRequest(context: ManagedObjectContext, items: [FeedItem]) throws {
-    var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"))
-    request.sortDescriptors = [ObjectSortDescriptor("published", ascending: false)]
+    var request = FetchRequest<FeedItem>(where: \.read == false)
+    request.sortDescriptors = [ObjectSortDescriptor(\FeedItem.published, ascending: false)]
     request.fetchLimit = 50
     let items = try context.fetch(request)
     _ = (request, items)
@@ -874,7 +879,7 @@ func docExample_FetchRequest_fetchBatchSize(context: ManagedObjectContext, items
 
 // Sources/ObjectGraph/Fetch/FetchRequest.swift
 func docExample_FetchRequest_searchText() throws {
-    var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [.relevance])
+    var request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [.relevance])
     request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     _ = request
 }
@@ -960,7 +965,7 @@ func docExample_FetchedResultsChange_FetchedResultsSection(controller: FetchedRe
 // Sources/ObjectGraph/Fetch/FetchedResultsController.swift
 func docExample_FetchedResultsController_FetchedResultsController(viewContext: ManagedObjectContext, controller: FetchedResultsController<Note>) throws {
     let controller = try FetchedResultsController(
-        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: viewContext)
+        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.title)]), context: viewContext)
     try controller.performFetch()
     print(controller.numberOfObjects(inSection: 0), controller.object(at: ResultIndexPath(section: 0, item: 0)))
     _ = controller
@@ -971,6 +976,14 @@ func docExample_FetchedResultsController_init(viewContext: ManagedObjectContext)
     let byFolder = try FetchedResultsController(
         fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("folder.name"), ObjectSortDescriptor("title")]),
         context: viewContext, sectionNameKeyPath: "folder.name")
+    _ = byFolder
+}
+
+// Sources/ObjectGraph/Fetch/FetchedResultsController.swift
+func docExample_FetchedResultsController_init_2(viewContext: ManagedObjectContext) throws {
+    let byFolder = try FetchedResultsController(
+        fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.folder?.name), ObjectSortDescriptor(\Note.title)]),
+        context: viewContext, sectionNameKeyPath: \Note.folder?.name)
     _ = byFolder
 }
 
@@ -1056,7 +1069,7 @@ func docExample_FullTextSearch_matches() throws {
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_fetch(context: ManagedObjectContext) throws {
-    let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
+    let unread = try context.fetch(FetchRequest<FeedItem>(where: \.read == false))
     _ = unread
 }
 
@@ -1068,7 +1081,7 @@ func docExample_ManagedObjectContextFetch_fetchObjectIDs(context: ManagedObjectC
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Fetch.swift
 func docExample_ManagedObjectContextFetch_count(context: ManagedObjectContext) throws {
-    let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
+    let unreadCount = try context.count(for: FetchRequest<FeedItem>(where: \.read == false))
     _ = unreadCount
 }
 
@@ -1111,7 +1124,7 @@ func docExample_ManagedObjectContextValues_init(id: ObjectID) throws {
 
 // Sources/ObjectGraph/Fetch/ManagedObjectContext+Values.swift
 func docExample_ManagedObjectContextValues_fetchValues(context: ManagedObjectContext) throws {
-    let old = try context.fetchValues(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == YES")), keys: ["guid"])
+    let old = try context.fetchValues(FetchRequest<FeedItem>(where: \.read == true), keys: ["guid"])
     let guids = old.map { $0.values[0] }
     _ = (old, guids)
 }
@@ -1338,6 +1351,12 @@ func docExample_AttributeDescription_AttributeDescription() throws {
 // Sources/ObjectGraph/Model/AttributeDescription.swift
 func docExample_AttributeDescription_derivedCount() throws {
     let unread = AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: "read == NO")
+    _ = unread
+}
+
+// Sources/ObjectGraph/Model/AttributeDescription.swift
+func docExample_AttributeDescription_derivedCount_2() throws {
+    let unread = AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: \FeedItem.read == false)
     _ = unread
 }
 
@@ -2100,6 +2119,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "ManagedObject_validateForInsert", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForInsert() }),
     DocExample(id: "ManagedObject_validateForUpdate", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForUpdate() }),
     DocExample(id: "ManagedObject_validateForDelete", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_validateForDelete() }),
+    DocExample(id: "ManagedObject_remove_2", origin: "Sources/ObjectGraph/Context/ManagedObject.swift", run: { given in try docExample_ManagedObject_remove_2(server: given.server, item: given.item) }),
     DocExample(id: "ManagedObjectContextAsync_perform", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_perform(context: given.context) }),
     DocExample(id: "ManagedObjectContextAsync_enqueue", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", run: { given in try docExample_ManagedObjectContextAsync_enqueue(context: given.context) }),
     DocExample(id: "ManagedObjectContextAsync_save", origin: "Sources/ObjectGraph/Context/ManagedObjectContext+Async.swift", runAsync: { given in try await docExample_ManagedObjectContextAsync_save(context: given.context) }),
@@ -2222,6 +2242,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetchedResultsChange_FetchedResultsSection", origin: "Sources/ObjectGraph/Fetch/FetchedResultsChange.swift", run: { given in try docExample_FetchedResultsChange_FetchedResultsSection(controller: given.controller) }),
     DocExample(id: "FetchedResultsController_FetchedResultsController", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_FetchedResultsController(viewContext: given.viewContext, controller: given.controller) }),
     DocExample(id: "FetchedResultsController_init", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_init(viewContext: given.viewContext) }),
+    DocExample(id: "FetchedResultsController_init_2", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_init_2(viewContext: given.viewContext) }),
     DocExample(id: "FetchedResultsController_performFetch", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_performFetch(controller: given.controller) }),
     DocExample(id: "FetchedResultsController_sections", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_sections(controller: given.controller) }),
     DocExample(id: "FetchedResultsController_fetchedObjects", origin: "Sources/ObjectGraph/Fetch/FetchedResultsController.swift", run: { given in try docExample_FetchedResultsController_fetchedObjects(controller: given.controller) }),
@@ -2276,6 +2297,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "MigrationPlan_oldString", origin: "Sources/ObjectGraph/Migration/MigrationPlan.swift", run: { given in try docExample_MigrationPlan_oldString() }),
     DocExample(id: "AttributeDescription_AttributeDescription", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_AttributeDescription() }),
     DocExample(id: "AttributeDescription_derivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_derivedCount() }),
+    DocExample(id: "AttributeDescription_derivedCount_2", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_derivedCount_2() }),
     DocExample(id: "AttributeDescription_DerivedCount", origin: "Sources/ObjectGraph/Model/AttributeDescription.swift", run: { given in try docExample_AttributeDescription_DerivedCount() }),
     DocExample(id: "EntityDescription_EntityDescription", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_EntityDescription(server: given.server) }),
     DocExample(id: "EntityDescription_Entity", origin: "Sources/ObjectGraph/Model/EntityDescription.swift", run: { given in try docExample_EntityDescription_Entity(model: given.model, entity: given.entity) }),

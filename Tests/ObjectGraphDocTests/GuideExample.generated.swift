@@ -79,7 +79,7 @@ func objectGraphGuideExample() async throws {
         let eggs = ctx.insert(Ingredient.self); eggs.name = "eggs"
         let milk = ctx.insert(Ingredient.self); milk.name = "milk"
         crepes.ingredients = [eggs, milk]          // or try crepes.add(eggs, toRelationship: "ingredients")
-        try milk.remove(crepes, fromRelationship: "recipes")   // either side; the other follows
+        try milk.remove(crepes, from: \.recipes)   // either side; the other follows
         try ctx.save()
         print(eggs.recipes.map(\.name), crepes.ingredients.count)            // ["Crêpes"] 1
         print(try Recipe.count(where: (\Recipe.ingredients).any(\.name) == "eggs", in: ctx))   // 1

@@ -65,6 +65,46 @@ import Testing
         }
     }
 
+    @Test func theIDsAnInsertReturnsNameItsRowsInOrder() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            for batch in 0..<2 {
+                var n = 0
+                // Over two full statements and a shorter last one, twice: the keys go on.
+                let request = BatchInsertRequest(entityName: "Note") { row in
+                    n += 1
+                    row["title"] = .string("batch \(batch) note \(n)")
+                    return n <= 600
+                }
+                let ids = try ctx.execute(request).changedObjectIDs
+                #expect(ids.count == 600)
+                let titles = try ids.map { try (ctx.existingObject(with: $0) as! Note).title ?? "-" }
+                #expect(titles == (1...600).map { "batch \(batch) note \($0)" })
+            }
+        }
+    }
+
+    @Test func fullStatementsOfAnUpsertKeepTheKeysTheirRowsGive() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let names = (0..<512).map { "folder \($0)" }
+            try ctx.execute(
+                BatchInsertRequest(entityName: "Folder", objects: names.map { ["name": .string($0), "position": 1] }))
+            ctx.mergePolicy = .objectTrumps
+            // A full statement of rows giving only the name, then one of rows giving the position too.
+            let rows: [[String: Value]] =
+                names[..<256].map { ["name": .string($0)] } + names[256...].map { ["name": .string($0), "position": 9] }
+            #expect(try ctx.execute(BatchInsertRequest(entityName: "Folder", objects: rows)).changedCount == 512)
+        }
+        let stored = try folders(in: container)
+        #expect(stored.count == 512)
+        #expect(stored.filter { $0.hasSuffix(" 1 0") }.count == 256)
+        #expect(stored.filter { $0.hasSuffix(" 9 0") }.count == 256)
+        #expect(stored.contains("folder 300 9 0") && stored.contains("folder 3 1 0"))
+    }
+
     @Test func aBadRowWritesNothingAndNamesTheProblem() throws {
         let container = try TestModel.container()
         let ctx = container.viewContext

@@ -36,6 +36,37 @@ import Testing
         }
     }
 
+    @Test func aKeyPathPredicateCountsAsItsFormatStringDoes() throws {
+        let typed = AttributeDescription.derivedCount(
+            "unreadCount", of: "notes", where: \Note.read == false && \Note.rating > 1.5)
+        let named = AttributeDescription.derivedCount("unreadCount", of: "notes", where: "read == NO AND rating > 1.5")
+        let format = try #require(typed.derivedCount?.predicateFormat)
+        #expect(try ObjectPredicate(format: format) == ObjectPredicate(format: "read == NO AND rating > 1.5"))
+        func model(_ count: AttributeDescription) throws -> ManagedObjectModel {
+            var entities = TestModel.entities()
+            entities[0].attributes[2] = count
+            return try ManagedObjectModel(name: "Test", version: 1, entities: entities)
+        }
+        // The same schema: a store made with one opens with the other.
+        #expect(try model(typed).schemaHash == model(named).schemaHash)
+        let container = try PersistentContainer(model: try model(typed), store: .inMemory)
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let folder = ctx.insert(Folder.self)
+            folder.name = "A"
+            for (read, rating) in [(false, 2.0), (false, 1.0), (true, 3.0), (false, 5.0)] {
+                let note = ctx.insert(Note.self)
+                note.read = read
+                note.rating = rating
+                note.folder = folder
+            }
+            try ctx.save()
+            #expect(folder.unreadCount == 2)
+        }
+        let stored = try container.store.database.read { db in try Int64.fetchOne(db, sql: "SELECT unreadCount FROM Folder") }
+        #expect(stored == 2)
+    }
+
     @Test func toggleUpdatesCountAtOnce() throws {
         let container = try TestModel.container()
         let ctx = container.viewContext

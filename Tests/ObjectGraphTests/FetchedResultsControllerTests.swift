@@ -129,6 +129,28 @@ final class ResultsMirror<Result: ManagedObject>: FetchedResultsControllerDelega
         }
     }
 
+    @Test func aKeyPathSectionsAsItsNameDoes() throws {
+        let container = try populated()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            func sections(_ controller: FetchedResultsController<Note>) throws -> [String] {
+                try controller.performFetch()
+                return controller.sections.map { "\($0.name) \($0.numberOfObjects)" }
+            }
+            let request = FetchRequest<Note>(
+                sortDescriptors: [ObjectSortDescriptor(\Note.folder?.name), ObjectSortDescriptor(\Note.title)])
+            let typed = try FetchedResultsController(fetchRequest: request, context: ctx, sectionNameKeyPath: \Note.folder?.name)
+            let named = try FetchedResultsController(fetchRequest: request, context: ctx, sectionNameKeyPath: "folder.name")
+            #expect(typed.sectionNameKeyPath == "folder.name")
+            #expect(try sections(typed) == sections(named))
+            #expect(try sections(typed) == ["A 5", "B 5"])
+            // Not the first sort key: refused as the string form is.
+            #expect(throws: ObjectGraphError.self) {
+                try FetchedResultsController(fetchRequest: request, context: ctx, sectionNameKeyPath: \Note.rating)
+            }
+        }
+    }
+
     @Test func sectionsComeAndGo() throws {
         let container = try populated()
         let ctx = container.viewContext

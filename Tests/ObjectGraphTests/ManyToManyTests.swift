@@ -64,6 +64,35 @@ func names(_ tags: [Tag]) -> [String] { tags.map(\.name).sorted() }
 func titles(_ posts: [Post]) -> [String] { posts.map(\.title).sorted() }
 
 @Suite struct ManyToManyTests {
+    @Test func removingByKeyPathIsRemovingByName() throws {
+        let container = try ManyToManyModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let post = ctx.insert(Post.self)
+            post.title = "p"
+            let tags = (0..<3).map { n in
+                let tag = ctx.insert(Tag.self)
+                tag.name = "t\(n)"
+                return tag
+            }
+            for tag in tags { try post.add(tag, toRelationship: "tags") }
+            try post.remove(tags[0], from: \.tags)
+            try post.remove(tags[1], fromRelationship: "tags")
+            #expect(post.tags.map(\.name) == ["t2"] && tags[0].posts.isEmpty && tags[1].posts.isEmpty)
+            try ctx.save()
+        }
+        let folders = try TestModel.container()
+        let view = folders.viewContext
+        try view.performAndWait { () throws in
+            let folder = view.insert(Folder.self)
+            folder.name = "A"
+            let notes = (0..<2).map { _ in view.insert(Note.self) }
+            for note in notes { note.folder = folder }
+            try folder.remove(notes[0], from: \.notes)
+            #expect(notes[0].folder == nil && folder.notes.map(\.objectID) == [notes[1].objectID])
+        }
+    }
+
     @Test func modelChecksManyToManyRelationships() throws {
         #expect(ManyToManyModel.model.schemaDescription.contains("join Z_JOIN_Post_pinnedBy Post.pinnedBy -> Reader"))
         #expect(ManyToManyModel.model.schemaDescription.contains("join Z_JOIN_Post_tags Post.tags -> Tag"))

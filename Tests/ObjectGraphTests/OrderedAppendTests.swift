@@ -47,6 +47,16 @@ import Testing
                 try context.fetch(FetchRequest<TodoList>(predicate: try ObjectPredicate(format: "name == 'reading'"))).first)
             #expect(titles(reread.tasks) == expected)
         }
+        // The positions as stored: 0, 1, 2… in the order, with no gap (runs of appended rows
+        // are placed by one statement each).
+        let stored = try container.store.database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT t.title, t.Z_FOK_list FROM TodoTask t JOIN TodoList l ON t.list = l.Z_PK WHERE l.name = 'reading'"
+            ).map { "\($0["Z_FOK_list"] as Int) \($0["title"] as String)" }
+        }
+        let expected = (0..<2).flatMap { round in (0..<500).map { "\(round).\($0)" } + ["mover\(round)"] }
+        #expect(Set(stored) == Set(expected.enumerated().map { "\($0.offset) \($0.element)" }))
     }
 
     @Test func appendsMixWithMovesRemovalsAndInsertsInOneSave() throws {

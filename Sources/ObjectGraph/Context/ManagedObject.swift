@@ -475,3 +475,17 @@ extension Value {
         }
     }
 }
+
+extension ManagedObjectFinders where Self: ManagedObject {
+    /// Removes `object` from the to-many relationship `relationship` names, as
+    /// ``ManagedObject/remove(_:fromRelationship:)`` with that name does.
+    ///
+    /// ```swift
+    /// try server.remove(item, from: \.feedItems)
+    /// ```
+    public func remove<Member: ManagedObject>(_ object: Member, from relationship: KeyPath<Self, [Member]>)
+        throws(ObjectGraphError)
+    {
+        try remove(object, fromRelationship: KeyPathRecorder.keyPath(relationship as PartialKeyPath<Self>))
+    }
+}

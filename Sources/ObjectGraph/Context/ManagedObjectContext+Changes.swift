@@ -200,7 +200,13 @@ extension ManagedObjectContext {
         }
         // New rows are announced by ID only; they are fetchable by anyone interested. So are
         // changed rows of which no object is registered here (live results may gain them).
-        pending.mergedInserted.formUnion(note.inserted)
+        if pending.mergedInserted.isEmpty {
+            // Shares the note's set: a batch insert announces every row it wrote, and copying
+            // them one by one into an empty set would hash each again.
+            pending.mergedInserted = note.inserted
+        } else {
+            pending.mergedInserted.formUnion(note.inserted)
+        }
         for (id, _) in note.updated where registered[id]?.object == nil { pending.mergedUpdated.insert(id) }
         if alwaysAnnounce { pending.announceEvenIfEmpty = true }
         processPendingChanges(isMerge: true, forceCounters: true)

@@ -28,7 +28,7 @@ public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible 
     /// follow it to break ties.
     ///
     /// ```swift
-    /// var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor("published", ascending: false)])
+    /// var request = FetchRequest<FeedItem>(sortDescriptors: [.relevance, ObjectSortDescriptor(\FeedItem.published, ascending: false)])
     /// request.searchText = "swift linux"
     /// ```
     public static let relevance = ObjectSortDescriptor(relevanceKey)
@@ -60,8 +60,8 @@ public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible 
 /// ``includesPendingChanges`` is false.
 ///
 /// ```swift
-/// var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"))
-/// request.sortDescriptors = [ObjectSortDescriptor("published", ascending: false)]
+/// var request = FetchRequest<FeedItem>(where: \.read == false)
+/// request.sortDescriptors = [ObjectSortDescriptor(\FeedItem.published, ascending: false)]
 /// request.fetchLimit = 50
 /// let items = try context.fetch(request)
 /// ```
@@ -95,7 +95,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// ``ObjectGraphError/noFullTextIndex(entity:)``.
     ///
     /// ```swift
-    /// var request = FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO"), sortDescriptors: [.relevance])
+    /// var request = FetchRequest<FeedItem>(where: \.read == false, sortDescriptors: [.relevance])
     /// request.searchText = "café swi"   // matches "Cafe" and "Swift" in any order
     /// ```
     public var searchText: String?

@@ -32,7 +32,7 @@ import Synchronization
 ///
 /// ```swift
 /// let controller = try FetchedResultsController(
-///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor("title")]), context: viewContext)
+///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.title)]), context: viewContext)
 /// try controller.performFetch()
 /// print(controller.numberOfObjects(inSection: 0), controller.object(at: ResultIndexPath(section: 0, item: 0)))
 /// ```
@@ -124,6 +124,22 @@ public final class FetchedResultsController<Result: ManagedObject>: @unchecked S
         self.sectionNameKeyPath = sectionNameKeyPath
         self.entity = entity
         self.descriptors = fetchRequest.sortDescriptors
+    }
+
+    /// A controller grouped by the property `sectionNameKeyPath` names, as the string form with
+    /// that key path's name (through to-one relationships too); it must be the first sort key.
+    ///
+    /// ```swift
+    /// let byFolder = try FetchedResultsController(
+    ///     fetchRequest: FetchRequest<Note>(sortDescriptors: [ObjectSortDescriptor(\Note.folder?.name), ObjectSortDescriptor(\Note.title)]),
+    ///     context: viewContext, sectionNameKeyPath: \Note.folder?.name)
+    /// ```
+    public convenience init<V>(
+        fetchRequest: FetchRequest<Result>, context: ManagedObjectContext, sectionNameKeyPath: KeyPath<Result, V>
+    ) throws(ObjectGraphError) {
+        try self.init(
+            fetchRequest: fetchRequest, context: context,
+            sectionNameKeyPath: KeyPathRecorder.keyPath(sectionNameKeyPath as PartialKeyPath<Result>))
     }
 
     deinit {

@@ -5,7 +5,7 @@ extension ManagedObjectContext {
     /// The objects matching `request`, with this context's unsaved changes applied.
     ///
     /// ```swift
-    /// let unread = try context.fetch(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
+    /// let unread = try context.fetch(FetchRequest<FeedItem>(where: \.read == false))
     /// ```
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(ObjectGraphError) -> [T] {
         assertOnQueue()
@@ -39,7 +39,7 @@ extension ManagedObjectContext {
     /// How many objects match `request` (limit and offset apply).
     ///
     /// ```swift
-    /// let unreadCount = try context.count(for: FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == NO")))
+    /// let unreadCount = try context.count(for: FetchRequest<FeedItem>(where: \.read == false))
     /// ```
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(ObjectGraphError) -> Int {
         assertOnQueue()

@@ -36,7 +36,7 @@ extension ManagedObjectContext {
     /// ``ObjectGraphError/unknownKey(entity:key:)``).
     ///
     /// ```swift
-    /// let old = try context.fetchValues(FetchRequest<FeedItem>(predicate: try ObjectPredicate(format: "read == YES")), keys: ["guid"])
+    /// let old = try context.fetchValues(FetchRequest<FeedItem>(where: \.read == true), keys: ["guid"])
     /// let guids = old.map { $0.values[0] }
     /// ```
     public func fetchValues<T: ManagedObject>(_ request: FetchRequest<T>, keys: [String]) throws(ObjectGraphError)

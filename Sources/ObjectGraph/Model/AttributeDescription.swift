@@ -121,6 +121,19 @@ public struct AttributeDescription: Sendable, Hashable {
         return a
     }
 
+    /// A derived count whose predicate is written with key paths on the members' class; it
+    /// is kept as the format string that predicate prints, so the model is the one the
+    /// string form makes from that string.
+    ///
+    /// ```swift
+    /// let unread = AttributeDescription.derivedCount("unreadCount", of: "feedItems", where: \FeedItem.read == false)
+    /// ```
+    public static func derivedCount<Member: ManagedObject>(
+        _ name: String, of relationship: String, where predicate: KeyPathPredicate<Member>
+    ) -> AttributeDescription {
+        derivedCount(name, of: relationship, where: predicate.predicate.predicateFormat)
+    }
+
     /// A binary attribute. `AttributeDescription.data("icon")`
     public static func data(
         _ name: String, optional: Bool = true, transient: Bool = false, renamedFrom: String? = nil

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 // MARK: - Where an ordered one-to-many keeps its order
 
@@ -262,17 +263,37 @@ extension SavePlan {
 
 extension SaveExecution {
     /// Writes the positions of an ordered one-to-many's members (after the rows are written).
+    /// Members whose keys follow one another in the order (the rows an import appends, keys
+    /// given in insertion order) are placed by one statement per run rather than one each.
     func writeOrderedOneToMany(_ write: SavePlan.OrderWrite, positions: SavePlan.OrderColumn, owner: Int64) throws {
+        let keys = write.order.compactMap { (outcome.permanentIDs[$0] ?? $0).primaryKey }
         let q = SchemaGenerator.quote
-        let statement = try db.cachedStatement(
-            sql:
-                "UPDATE \(q(positions.table)) SET \(q(positions.orderColumn)) = ? WHERE \"Z_PK\" = ? AND \(q(positions.toOneColumn)) = ?"
-        )
-        var position = 0
-        for member in write.order {
-            guard let m = (outcome.permanentIDs[member] ?? member).primaryKey else { continue }
-            try statement.execute(arguments: [position, m, owner])
-            position += 1
+        let table = q(positions.table)
+        let column = q(positions.orderColumn)
+        let toOne = q(positions.toOneColumn)
+        let oneSQL = "UPDATE \(table) SET \(column) = ? WHERE \"Z_PK\" = ? AND \(toOne) = ?"
+        // Position = start + (key - first key) = key - (first key - start).
+        let runSQL = "UPDATE \(table) SET \(column) = \"Z_PK\" - ? WHERE \"Z_PK\" BETWEEN ? AND ? AND \(toOne) = ?"
+        var start = 0
+        while start < keys.count {
+            var end = start + 1
+            while end < keys.count && keys[end] == keys[end - 1] + 1 { end += 1 }
+            // Bound through SQLite's C API, as a save's inserts are.
+            let statement: Statement
+            if end - start == 1 {
+                statement = try db.cachedStatement(sql: oneSQL)
+                sqlite3_bind_int64(statement.sqliteStatement, 1, Int64(start))
+                sqlite3_bind_int64(statement.sqliteStatement, 2, keys[start])
+                sqlite3_bind_int64(statement.sqliteStatement, 3, owner)
+            } else {
+                statement = try db.cachedStatement(sql: runSQL)
+                sqlite3_bind_int64(statement.sqliteStatement, 1, keys[start] - Int64(start))
+                sqlite3_bind_int64(statement.sqliteStatement, 2, keys[start])
+                sqlite3_bind_int64(statement.sqliteStatement, 3, keys[end - 1])
+                sqlite3_bind_int64(statement.sqliteStatement, 4, owner)
+            }
+            try RawSQLite.step(statement.sqliteStatement, sql: statement.sql, in: db)
+            start = end
         }
     }
 }

@@ -63,6 +63,15 @@ private struct BatchInserter {
     private var nextPK: Int64
     private let firstPK: Int64
     private let bytes = BoundBytes()
+    /// The SQL of the last full statement and the given keys it was made for: most requests
+    /// repeat one shape, whose text is then made once rather than once per statement.
+    private var fullStatementSQL: (given: [Bool], sql: String)?
+    /// Whether a statement that succeeds inserted every row with the key it was given (a
+    /// failing conflict cannot skip or update a row), so no `RETURNING` is needed to know them.
+    private var insertsEveryRow: Bool {
+        if case .fail = conflict { return true }
+        return false
+    }
 
     init(entity: Entity, tableEntity: Entity, conflict: BatchInsertConflict, rowsPerStatement: Int, db: Database) throws {
         self.entity = entity
@@ -100,7 +109,14 @@ private struct BatchInserter {
     }
 
     private mutating func write(_ rows: ArraySlice<(row: BatchInsertRow, pk: Int64)>) throws {
-        let sql = sql(rows: rows.count, given: rows.first?.row.given ?? [])
+        let given = rows.first?.row.given ?? []
+        let sql: String
+        if rows.count == rowsPerStatement, let full = fullStatementSQL, full.given == given {
+            sql = full.sql
+        } else {
+            sql = self.sql(rows: rows.count, given: given)
+            if rows.count == rowsPerStatement { fullStatementSQL = (given, sql) }
+        }
         // Full statements repeat: kept prepared. A shorter last one is prepared once.
         let statement =
             rows.count == rowsPerStatement ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
@@ -146,6 +162,10 @@ private struct BatchInserter {
             }
             throw SaveExecution.mapConstraintError(error, entity: entity, values: rows.first!.row.values)
         }
+        if insertsEveryRow {
+            outcome.inserted.append(contentsOf: rows.lazy.map(\.pk))
+            return
+        }
         for key in keys {
             if key >= firstPK { outcome.inserted.append(key) } else { outcome.updated.append(key) }
         }
@@ -157,7 +177,8 @@ private struct BatchInserter {
         try SaveExecution.notifyRawInserts(into: [entity], db: db)
     }
 
-    /// `INSERT … VALUES (…), … [ON CONFLICT …] RETURNING "Z_PK"`. An upsert updating only the
+    /// `INSERT … VALUES (…), … [ON CONFLICT …] RETURNING "Z_PK"` (without `RETURNING` when
+    /// every row goes in with its own key, see ``insertsEveryRow``). An upsert updating only the
     /// given attributes takes them from the statement's first row: every row of a
     /// dictionary request that gives other keys goes in a statement of its own shape.
     private func sql(rows: Int, given: [Bool]) -> String {
@@ -180,7 +201,7 @@ private struct BatchInserter {
                 text += " DO UPDATE SET \(assignments.joined(separator: ", "))"
             }
         }
-        return text + " RETURNING \"Z_PK\""
+        return insertsEveryRow ? text : text + " RETURNING \"Z_PK\""
     }
 
 }
