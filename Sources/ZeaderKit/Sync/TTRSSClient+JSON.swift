@@ -20,14 +20,14 @@ extension TTRSSClient {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            guard let status = (try? container.decodeIfPresent(FeverNumber.self, forKey: .status))??.value else {
+            guard let status = (try? container.decodeIfPresent(FeverNumber.self, forKey: .status))?.value else {
                 throw NoStatus()
             }
             if status == 0 {
                 self = .content(try container.decodeIfPresent(Content.self, forKey: .content))
             } else {
                 let error = try? container.decodeIfPresent(ErrorContent.self, forKey: .content)
-                self = .failed(status: status, error: error??.error)
+                self = .failed(status: status, error: error?.error)
             }
         }
 
