@@ -39,6 +39,25 @@ struct TagsAndFlagsTests {
         return (library, store)
     }
 
+    @Test("a tag already clean is kept as it is; any other is cleaned the long way, to the same result")
+    func cleanTagsKeptAsTheyAre() {
+        // The long way, written out: commas, controls and white space are spaces, runs of them
+        // one space, none at either end.
+        func cleanedTheLongWay(_ tag: String) -> String? {
+            let words = tag.unicodeScalars.map { scalar -> Character in
+                scalar == "," || CharacterSet.controlCharacters.contains(scalar)
+                    || CharacterSet.whitespacesAndNewlines.contains(scalar) ? " " : Character(scalar)
+            }
+            let cleaned = String(words).split(separator: " ").joined(separator: " ")
+            return cleaned.isEmpty ? nil : cleaned
+        }
+        let tags = [
+            "tech", "Two Words", "a/b", "later!", " lead", "trail ", "two  spaces", "a,b", "tab\there", "\u{7F}del",
+            "new\nline", "", " ", "ü", "caf\u{E9} au lait", "\u{A0}nbsp", "a\u{2028}b", "~", "x y z", ",",
+        ]
+        for tag in tags { #expect(FeedTags.clean(tag) == cleanedTheLongWay(tag), "\(tag.debugDescription)") }
+    }
+
     @Test("add --tag, tag and tag --remove, list --tag, JSON and text output")
     func tagging() throws {
         let (library, _) = try library()

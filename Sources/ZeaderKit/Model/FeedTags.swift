@@ -17,6 +17,9 @@ public enum FeedTags {
     /// FeedTags.clean("  tech,\tnews ")   // "tech news"
     /// ```
     public static func clean(_ tag: String) -> String? {
+        // Most tags are printable ASCII with single inner spaces: already clean, kept as they
+        // are (a sync cleans the labels of every item it pulls).
+        if isClean(tag.utf8) { return tag }
         let words = tag.unicodeScalars.map { scalar -> Character in
             scalar == "," || CharacterSet.controlCharacters.contains(scalar)
                 || CharacterSet.whitespacesAndNewlines.contains(scalar)
@@ -24,6 +27,19 @@ public enum FeedTags {
         }
         let cleaned = String(words).split(separator: " ").joined(separator: " ")
         return cleaned.isEmpty ? nil : cleaned
+    }
+
+    /// Whether `bytes` are a non-empty tag `clean(_:)` keeps as it is: printable ASCII other
+    /// than a comma, no space at either end nor two in a row.
+    private static func isClean(_ bytes: String.UTF8View) -> Bool {
+        var previous = UInt8(ascii: " ")
+        for byte in bytes {
+            guard byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ",") || byte == 0x20 && previous != 0x20 else {
+                return false
+            }
+            previous = byte
+        }
+        return previous != 0x20
     }
 
     /// The stored form of `tags`: cleaned, without duplicates, sorted; nil for none.

@@ -98,7 +98,14 @@ extension FeedSync {
     /// FeedSync.pulledTags(item, folders: ["tech"], local: nil)   // ("later", ["later"])
     /// ```
     static func pulledTags(_ item: SyncItem, folders: [String], local: String?) -> (tags: String?, labels: [String]) {
-        let labels = ItemLabels.labels(inCategories: item.categories, folders: folders)
+        pulledTags(item, lowercasedFolders: Set(folders.map { $0.lowercased() }), local: local)
+    }
+
+    /// ``pulledTags(_:folders:local:)`` with the feed's folders lowercased once for all its items.
+    static func pulledTags(_ item: SyncItem, lowercasedFolders folders: Set<String>, local: String?) -> (
+        tags: String?, labels: [String]
+    ) {
+        let labels = ItemLabels.labels(inCategories: item.categories, lowercasedFolders: folders)
         return (labels.isEmpty ? local : FeedTags.normalized(FeedTags.list(local) + labels), labels)
     }
 

@@ -18,10 +18,13 @@ extension FeedSync {
     ) throws -> [Int: FeedItem] {
         let feed = server.objectID
         if history[feed] == nil {
-            let stored = try context.fetch(
-                FetchRequest<FeedItem>(
-                    predicate: .comparison(.keyPath("server"), .equalTo, .object(feed))
-                        && .comparison(.keyPath("syncID"), .equalTo, .constant(.null))))
+            // Stored rows only: asked before the feed's first items of the pull are inserted,
+            // so the context's unsaved items are other feeds'.
+            var request = FetchRequest<FeedItem>(
+                predicate: .comparison(.keyPath("server"), .equalTo, .object(feed))
+                    && .comparison(.keyPath("syncID"), .equalTo, .constant(.null)))
+            request.includesPendingChanges = false
+            let stored = try context.fetch(request)
             let identities = stored.map {
                 ItemIdentity.Candidate(guid: $0.guid, link: $0.link, title: $0.title, published: $0.published)
             }

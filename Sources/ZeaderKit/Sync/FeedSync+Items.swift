@@ -6,9 +6,10 @@ extension FeedSync {
 
     /// New items: the ids the server got since the newest one pulled (all on the first
     /// sync; all of the `joined` feeds, streams with history that joined the account in this
-    /// sync), those newer than it and not in the store fetched in chunks and stored, each
-    /// chunk one save. The ids are numbers (8 bytes each); a chunk's items are released once
-    /// saved, so memory does not grow with the number of items. Returns what it fetched.
+    /// sync), those newer than it and not in the store fetched in chunks and stored, a few
+    /// chunks (``requestsPerSave``) a save. The ids are numbers (8 bytes each); a save's items
+    /// are released once saved, so memory does not grow with the number of items. Returns
+    /// what it fetched.
     func pullNewItems(
         _ client: any SyncService, joined: [String], rules: [Killfile.CompiledRule], report: inout Report,
         progress: @Sendable (Phase) -> Void
@@ -56,20 +57,36 @@ extension FeedSync {
         }
         var fetched = 0
         var history: [ObjectID: FeedHistory] = [:]
-        for start in stride(from: 0, to: unknown.count, by: chunkSize) {
-            let chunk = Array(unknown[start..<min(start + chunkSize, unknown.count)])
-            let items = try await client.items(chunk)
-            for item in items {
-                if item.isRead { pulled.read.insert(item.id) }
-                if item.isStarred { pulled.starred.insert(item.id) }
-            }
+        // Several requests' items are stored in one save: each save has a cost of its own
+        // (a context, the feeds' look-ups, a commit) whatever its size.
+        var batch: [SyncItem] = []
+        func storeBatch() throws {
+            guard !batch.isEmpty else { return }
+            let items = batch
+            batch = []
             var firings: [ItemRules.Firing] = []
             report.newItems += try store(
                 items, servers: servers, scope: scope, rules: rules, firings: &firings, history: &history)
             report.firings += firings
-            fetched += chunk.count
-            progress(.items(fetched: fetched, of: unknown.count))
         }
+        do {
+            for start in stride(from: 0, to: unknown.count, by: chunkSize) {
+                let chunk = Array(unknown[start..<min(start + chunkSize, unknown.count)])
+                let items = try await client.items(chunk)
+                for item in items {
+                    if item.isRead { pulled.read.insert(item.id) }
+                    if item.isStarred { pulled.starred.insert(item.id) }
+                }
+                batch += items
+                if batch.count >= chunkSize * Self.requestsPerSave { try storeBatch() }
+                fetched += chunk.count
+                progress(.items(fetched: fetched, of: unknown.count))
+            }
+        } catch {
+            try storeBatch()  // what was fetched before a failure is kept, as each save keeps it
+            throw error
+        }
+        try storeBatch()
         try withContext { context in
             guard let account = try accountRow(scope, in: context) else { return }
             if let top, top > newest ?? 0 { account.newestItemID = String(top) }
@@ -78,6 +95,9 @@ extension FeedSync {
         pulled.ids = unknown
         return pulled
     }
+
+    /// How many requests' items (`chunkSize` each) one save stores at most.
+    static let requestsPerSave = 4
 
     /// What ``pullNewItems(_:joined:rules:report:progress:)`` fetched: the ids, and the states their
     /// contents gave (the read and the starred ones: few, where most new items are unread).
@@ -127,10 +147,12 @@ extension FeedSync {
             for (serverID, indexes) in byFeed {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
                 let feedItems = indexes.map { items[$0] }
-                let feedFolders = (folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + Self.defaultFolders
-                func label(_ item: FeedItem, _ pulled: SyncItem) {
-                    let (tags, labels) = Self.pulledTags(pulled, folders: feedFolders, local: item.tags)
-                    if item.tags != tags { item.tags = tags }
+                let feedFolders = Set(
+                    ((folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + Self.defaultFolders).map { $0.lowercased() })
+                func label(_ item: FeedItem, _ pulled: SyncItem, isNew: Bool = false) {
+                    let local = isNew ? nil : item.tags  // a new item has no tags before the rules
+                    let (tags, labels) = Self.pulledTags(pulled, lowercasedFolders: feedFolders, local: local)
+                    if local != tags { item.tags = tags }
                     if !labels.isEmpty { pulledLabels[String(pulled.id)] = labels }
                 }
                 let matches = try Self.historyMatches(feedItems, of: server, history: &history, in: context)
@@ -147,10 +169,11 @@ extension FeedSync {
                 ) { index, item, isNew in
                     let pulled = fresh[index]
                     item.syncID = String(pulled.id)
-                    label(item, pulled)  // before the rules, which may tag or untag it
+                    label(item, pulled, isNew: isNew)  // before the rules, which may tag or untag it
                     if isNew {
-                        item.read = pulled.isRead
-                        item.flagged = pulled.isStarred  // before the ignore rules: a starred item stays
+                        // A new item is unread and not flagged: only a change is set.
+                        if pulled.isRead { item.read = true }
+                        if pulled.isStarred { item.flagged = true }  // before the ignore rules: a starred item stays
                     } else {
                         Self.mergeStates(pulled, into: item)
                     }
@@ -174,11 +197,15 @@ extension FeedSync {
         var taken = Set<String>()
         var removed = Set<String>()
         if !links.isEmpty {
+            // Stored rows only: the context's unsaved items are other feeds' (each feed's are
+            // stored once per save), and testing each against the links costs more than the fetch.
             let lookup = ItemImport.lookup(links, of: server)
-            for item in try context.fetch(FetchRequest<FeedItem>(predicate: lookup)) { taken.insert(item.guid) }
-            for tombstone in try context.fetch(FetchRequest<RemovedItem>(predicate: lookup)) {
-                removed.insert(tombstone.guid)
-            }
+            var stored = FetchRequest<FeedItem>(predicate: lookup)
+            stored.includesPendingChanges = false
+            for item in try context.fetch(stored) { taken.insert(item.guid) }
+            var tombstones = FetchRequest<RemovedItem>(predicate: lookup)
+            tombstones.includesPendingChanges = false
+            for tombstone in try context.fetch(tombstones) { removed.insert(tombstone.guid) }
         }
         return pulled.map { item in
             let guid = item.link.flatMap { taken.contains($0) ? nil : $0 } ?? "greader:" + String(item.id)

@@ -48,14 +48,18 @@ extension FeverClient: SyncService {
     }
 
     /// Pages through `items` after `newest`: Fever lists items, not ids. The first pages'
-    /// items are kept for ``items(_:)``, which then makes no request for them.
+    /// items (up to ``SyncItem/listedBudget``) are kept for ``items(_:)``, which then makes no
+    /// request for them.
     public func newItemIDs(after newest: UInt64?) async throws(SyncError) -> [UInt64] {
         var ids: [UInt64] = []
         var kept: [UInt64: SyncItem] = [:]
+        var bytes = 0
         try await pageItems(since: newest ?? 0, feed: nil) { page in
             for item in page {
                 ids.append(item.id)
-                if kept.count < Self.cacheLimit { kept[item.id] = item }
+                guard bytes < SyncItem.listedBudget else { continue }
+                kept[item.id] = item
+                bytes += item.approximateSize
             }
         }
         state.withLock { $0.cached = kept }

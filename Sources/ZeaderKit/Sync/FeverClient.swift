@@ -27,9 +27,6 @@ public final class FeverClient: Sendable {
 
     /// Items Fever gives per page (`items` answers at most 50).
     static let pageSize = 50
-    /// Items kept from the listing of new items for the fetch that follows it, at most: the
-    /// rest are fetched again by id, so memory stays bounded.
-    static let cacheLimit = 2_000
 
     /// A client that sends `apiKey` (from ``login(apiURL:user:password:fetcher:)``).
     public init(

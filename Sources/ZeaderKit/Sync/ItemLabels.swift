@@ -23,16 +23,25 @@ public enum ItemLabels {
     /// ItemLabels.labels(inCategories: ["user/-/label/Tech", "user/-/label/later"], folders: ["tech"])   // ["later"]
     /// ```
     public static func labels(inCategories categories: [String], folders: [String]) -> [String] {
-        let folders = Set(folders.map { $0.lowercased() })
+        labels(inCategories: categories, lowercasedFolders: Set(folders.map { $0.lowercased() }))
+    }
+
+    /// ``labels(inCategories:folders:)`` with the folders lowercased once: a pull asks this
+    /// for every item, and most categories are states or the feed's folder.
+    static func labels(inCategories categories: [String], lowercasedFolders folders: Set<String>) -> [String] {
         var seen = Set<String>()
-        return categories.compactMap { category -> String? in
+        var labels: [String] = []
+        for category in categories {
+            guard category.utf8.starts(with: "user/".utf8) else { continue }
             let parts = category.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
             guard parts.count == 4, parts[0] == "user", !parts[1].isEmpty, !parts[1].contains(where: \.isWhitespace),
-                parts[2] == "label", let label = FeedTags.clean(String(parts[3])),
-                !folders.contains(label.lowercased()), seen.insert(label.lowercased()).inserted
-            else { return nil }
-            return label
+                parts[2] == "label", let label = FeedTags.clean(String(parts[3]))
+            else { continue }
+            let key = label.lowercased()
+            guard !folders.contains(key), seen.insert(key).inserted else { continue }
+            labels.append(label)
         }
+        return labels
     }
 
     /// What a push sends for an item whose tags are `tags` (as stored) and whose labels the

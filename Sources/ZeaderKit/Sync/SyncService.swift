@@ -130,6 +130,19 @@ public struct SyncItem: Sendable, Equatable {
     }
 }
 
+extension SyncItem {
+    /// How many bytes of items a service that lists new items with their contents (Fever,
+    /// Tiny Tiny RSS) keeps from that listing for ``SyncService/items(_:)``, which then asks
+    /// only for the others again: most accounts' new items whole, and memory bounded for any.
+    static let listedBudget = 16 << 20
+
+    /// About how many bytes the item holds: its text, and a share for the rest.
+    var approximateSize: Int {
+        128 + (title?.utf8.count ?? 0) + (link?.utf8.count ?? 0) + (author?.utf8.count ?? 0)
+            + (html?.utf8.count ?? 0) + (guid?.utf8.count ?? 0) + categories.reduce(0) { $0 + $1.utf8.count }
+    }
+}
+
 /// Which item ids ``SyncService/itemIDs(_:)`` lists.
 ///
 /// ```swift

@@ -6,10 +6,32 @@ import Foundation
 // database drivers give either); a field of another type reads as missing, and a row without
 // an id is left out. Only an answer whose shape is wrong as a whole is refused.
 extension TTRSSClient {
-    /// `{"seq": …, "status": 0 or 1, "content": …}`.
-    struct Envelope<Content: Decodable>: Decodable {
-        var status: FeverNumber?
-        var content: Content?
+    /// `{"seq": …, "status": 0 or 1, "content": …}`, decoded once: `content` as `Content` when
+    /// the status is 0, else as the error it names (a page of items is decoded once, not once
+    /// for the status and again for the items).
+    enum Envelope<Content: Decodable>: Decodable {
+        /// Status 0: the call's content (nil when the answer has none).
+        case content(Content?)
+        /// Another status, and the error `content` names, if any.
+        case failed(status: UInt64, error: String?)
+
+        /// Thrown when the answer is JSON but not TT-RSS's (no status).
+        struct NoStatus: Error {}
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard let status = (try? container.decodeIfPresent(FeverNumber.self, forKey: .status))?.value else {
+                throw NoStatus()
+            }
+            if status == 0 {
+                self = .content(try container.decodeIfPresent(Content.self, forKey: .content))
+            } else {
+                let error = try? container.decodeIfPresent(ErrorContent.self, forKey: .content)
+                self = .failed(status: status, error: error?.error)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case status, content }
     }
 
     /// `content` of a failed call: `{"error": "NOT_LOGGED_IN"}`; anything else reads as no error.

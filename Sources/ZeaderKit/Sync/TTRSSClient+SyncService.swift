@@ -69,18 +69,21 @@ extension TTRSSClient: SyncService {
         throw .unsupported(service: .ttrss, .move)
     }
 
-    /// Every article after `newest` (`since_id`), with its contents: those of the first pages
-    /// are kept for ``items(_:)``, which then makes no request for them.
+    /// Every article after `newest` (`since_id`); the first pages with their contents (up to
+    /// ``SyncItem/listedBudget``), kept for ``items(_:)``, which then makes no request for
+    /// them. The pages after those come without contents: ``items(_:)`` asks for those again,
+    /// so their contents are decoded once.
     public func newItemIDs(after newest: UInt64?) async throws(SyncError) -> [UInt64] {
         var ids: [UInt64] = []
         var kept: [UInt64: SyncItem] = [:]
-        let parameters: [String: any Sendable] = [
-            "feed_id": -4, "view_mode": "all_articles", "since_id": newest ?? 0, "show_content": true,
-        ]
-        try await pageHeadlines(parameters) { page in
+        var bytes = 0
+        let parameters: [String: any Sendable] = ["feed_id": -4, "view_mode": "all_articles", "since_id": newest ?? 0]
+        try await pageHeadlines(parameters, contents: { bytes < SyncItem.listedBudget }) { page in
             for item in page {
                 ids.append(item.id)
-                if kept.count < Self.cacheLimit { kept[item.id] = item }
+                guard bytes < SyncItem.listedBudget else { continue }  // then the pages come without contents
+                kept[item.id] = item
+                bytes += item.approximateSize
             }
         }
         state.withLock { $0.cached = kept }
@@ -167,9 +170,12 @@ extension TTRSSClient: SyncService {
     // MARK: - Paging
 
     /// Pages through `getHeadlines` with `parameters` (`skip` 0, 200, …) until a page is not
-    /// full, calling `page` with each page's items, each id once. A full page with no new id,
+    /// full, calling `page` with each page's items, each id once; a page asked while `contents`
+    /// holds comes with the articles' contents (`show_content`). A full page with no new id,
     /// too many pages or ids are ``SyncError/pagination(request:_:)`` errors.
-    func pageHeadlines(_ parameters: [String: any Sendable], _ page: ([SyncItem]) -> Void) async throws(SyncError) {
+    func pageHeadlines(
+        _ parameters: [String: any Sendable], contents: () -> Bool = { false }, _ page: ([SyncItem]) -> Void
+    ) async throws(SyncError) {
         var seen = Set<UInt64>()
         var skip = 0
         var pages = 0
@@ -182,6 +188,7 @@ extension TTRSSClient: SyncService {
             var request = parameters
             request["limit"] = Self.pageSize
             request["skip"] = skip
+            if contents() { request["show_content"] = true }
             let rows = try Self.required(await call("getHeadlines", request, as: [Headline].self), op: "getHeadlines")
             let items = rows.compactMap { Self.syncItem($0, now: now) }.filter { seen.insert($0.id).inserted }
             guard seen.count <= limits.maxIDs else {

@@ -43,9 +43,6 @@ public final class TTRSSClient: Sendable {
     static let pageSize = 200
     /// Articles asked for by id in one `getArticle`.
     static let articlesPerRequest = 100
-    /// Items kept from the listing of new items for the fetch that follows it, at most: the
-    /// rest are fetched again by id, so memory stays bounded.
-    static let cacheLimit = 2_000
 
     /// A client that sends the session kept in `token` (from ``login(apiURL:user:password:fetcher:)``).
     public init(apiURL: String, token: String, fetcher: FeedFetcher, limits: GReaderClient.PaginationLimits = .init()) {
@@ -168,21 +165,30 @@ public final class TTRSSClient: Sendable {
         case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: op)
         case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: op)
         }
-        let decoder = JSONDecoder()
-        guard let envelope = try? decoder.decode(Envelope<ErrorContent>.self, from: body), let status = envelope.status?.value
-        else { throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON", service: .ttrss) }
-        guard status == 0 else {
-            return .failure(ServerError(name: envelope.content?.error ?? "status \(status) without an error"))
-        }
+        let envelope: Envelope<Content>
         do {
-            guard let content = try decoder.decode(Envelope<Content>.self, from: body).content else {
-                throw SyncError.badResponse(request: op, reason: "no content", service: .ttrss)
-            }
-            return .success(content)
-        } catch let error as SyncError {
-            throw error
+            envelope = try JSONDecoder().decode(Envelope<Content>.self, from: body)
+        } catch let error as DecodingError where Self.isWholeAnswer(error) {
+            throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON", service: .ttrss)
+        } catch is Envelope<Content>.NoStatus {
+            throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON", service: .ttrss)
         } catch {
             throw .badResponse(request: op, reason: Self.decodingReason(error), service: .ttrss)
+        }
+        switch envelope {
+        case .content(let content?): return .success(content)
+        case .content(nil): throw .badResponse(request: op, reason: "no content", service: .ttrss)
+        case .failed(let status, let error): return .failure(ServerError(name: error ?? "status \(status) without an error"))
+        }
+    }
+
+    /// Whether `error` is about the answer as a whole (not JSON, or not an object), not its content.
+    private static func isWholeAnswer(_ error: DecodingError) -> Bool {
+        switch error {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            context.codingPath.isEmpty
+        case .keyNotFound(_, let context): context.codingPath.isEmpty
+        @unknown default: false
         }
     }
 

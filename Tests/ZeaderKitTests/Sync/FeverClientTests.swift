@@ -149,6 +149,30 @@ struct FeverClientTests {
         #expect(items.first?.feedID == "feed/1")
     }
 
+    @Test("new items are listed with their contents once: none asked for again by id")
+    func newItemsAreListedOnce() async throws {
+        let base = Self.now - 10_000_000
+        let seen = LockedQueries()
+        let server = try Self.server { query in
+            seen.append(query)
+            // `items=&since_id=N`: the 50 items after N, of 2,500.
+            guard let since = query.split(separator: "=").last.flatMap({ UInt64($0) }), query.hasPrefix("items=&since_id=")
+            else { return "{}" }
+            let ids = since < base ? Array(base + 1...base + 50) : Array((since + 1)..<min(since + 51, base + 2_501))
+            let items = ids.map { #"{"id":"\#($0)","feed_id":1,"title":"T\#($0)","html":"<p>\#($0)</p>","is_read":0}"# }
+            return #"{"items":["# + items.joined(separator: ",") + "]}"
+        }
+        defer { server.stop() }
+        let client = FeverClient(apiURL: server.url("/api/fever.php").absoluteString, apiKey: "k", fetcher: Self.fetcher)
+        let ids = try await client.newItemIDs(after: nil)
+        #expect(ids.count == 2_500)
+        let items = try await client.items(ids)
+        #expect(items.count == 2_500)
+        #expect(items.allSatisfy { $0.html == "<p>\($0.id)</p>" })
+        #expect(seen.all.count == 51)  // 50 pages and the empty one that ends them
+        #expect(!seen.all.contains { $0.contains("with_ids") })
+    }
+
     @Test func anIDListPastTheBoundStops() async throws {
         let ids = (1...50).map { String($0) }.joined(separator: ",")
         let server = try Self.server { _ in #"{"saved_item_ids":"\#(ids)"}"# }

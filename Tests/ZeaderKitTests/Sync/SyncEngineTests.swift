@@ -135,6 +135,32 @@ struct SyncEngineTests {
         #expect(guids.contains("http://127.0.0.1:9/same"))
     }
 
+    @Test("a pull stopped by the service keeps the items it fetched before; the next sync stores the rest once")
+    func aPullStoppedKeepsWhatItFetched() async throws {
+        // One feed of ten items, asked for two at a time: several requests' items are stored
+        // in one save, and the third request fails before that save.
+        func setUp() throws -> (FakeSyncService, ZeaderStore, FeedSync) {
+            let service = FakeSyncService()
+            let feed = service.addFeed(url: Self.feedA, title: "A")
+            for n in 1...10 { service.addItem(to: feed, title: "item \(n)") }
+            let store = try ZeaderStore.open(at: try temporaryDirectory().appendingPathComponent("z.sqlite"))
+            let sync = FeedSync(store: store, chunkSize: 2, service: { _, _ in service })
+            try sync.addAccount(apiURL: "http://127.0.0.1:9/api/greader.php", user: "alice", token: "t")
+            return (service, store, sync)
+        }
+        let (reference, _, referenceSync) = try setUp()
+        _ = try await referenceSync.sync()
+        let itemsCalls = reference.calls.indices.filter { reference.calls[$0] == .items }
+        #expect(itemsCalls.count == 5)
+        let (service, store, sync) = try setUp()
+        service.failing(at: itemsCalls[2] + 1)
+        await #expect(throws: ZeaderError.self) { try await sync.sync() }
+        #expect(try Self.stored(store).map(\.title).sorted() == ["item 1", "item 2", "item 3", "item 4"])
+        #expect(try await sync.sync().newItems == 6)
+        let stored = try Self.stored(store)
+        #expect(stored.count == 10 && Set(stored.map(\.title)).count == 10 && stored.allSatisfy(\.synced))
+    }
+
     // MARK: - Push and the queue
 
     @Test("changes made while the service is away wait in the queue and are pushed once")

@@ -189,6 +189,24 @@ struct TTRSSClientTests {
         #expect(tags == "news")
     }
 
+    @Test("new items listed with their contents are not asked for again by id, nor decoded twice")
+    func newItemsAreListedOnce() async throws {
+        let server = try TTRSSStandIn()
+        server.addFeed(id: 1, url: "http://127.0.0.1:9/a.xml", articles: Array(1...2_500))
+        let client = TTRSSClient(
+            apiURL: server.apiURL,
+            token: try await TTRSSClient.login(apiURL: server.apiURL, user: "alice", password: "right", fetcher: Self.fetcher),
+            fetcher: Self.fetcher)
+        let ids = try await client.newItemIDs(after: nil)
+        #expect(ids.count == 2_500)
+        let items = try await client.items(ids)
+        #expect(items.count == 2_500)
+        #expect(items.allSatisfy { $0.html == "<p>About \($0.id)</p>" })
+        // 13 pages of 200, every one with contents: nothing left for getArticle.
+        #expect(server.ops.filter { $0 == "getHeadlines" }.count == 13)
+        #expect(!server.ops.contains("getArticle"))
+    }
+
     @Test func subscribeAndUnsubscribeReachTheServerAndRenameIsRefusedNamingIt() async throws {
         let server = try TTRSSStandIn()
         let client = TTRSSClient(
