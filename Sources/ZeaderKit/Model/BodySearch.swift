@@ -43,7 +43,7 @@ extension FeedItemBody {
 
     /// Makes each item's ``ParsedItem/contentText`` where the feed was parsed: a refresh
     /// parses several feeds at once, but saves them on the store's one writer, which every
-    /// feed waits on (docs/PERFORMANCE.md, "Where a cold refresh's CPU goes").
+    /// feed waits on (docs/PERFORMANCE.md, "Where a cold refresh's CPU and memory go").
     ///
     /// ```swift
     /// FeedItemBody.makeContentTexts(of: &feed)   // then ItemImport.upsert(feed.items, …)
