@@ -325,7 +325,9 @@ public final class FeedRefresher: Sendable {
         // On a guarded thread: see GuardedThreads for why not this task's.
         let parsed = await GuardedThreads.run {
             Result { () throws(FeedParseError) in
-                try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
+                var feed = try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
+                FeedItemBody.makeContentTexts(of: &feed)
+                return feed
             }
         }
         switch parsed {

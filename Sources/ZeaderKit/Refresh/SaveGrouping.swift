@@ -37,7 +37,7 @@ final class SaveGrouping: Sendable {
     /// but more memory (`scripts/bench-refresh.sh`; docs/PERFORMANCE.md, "Tuning in the code").
     struct Limits: Sendable {
         /// A group is saved once it holds this many items (each feed counts its items plus one).
-        var items = 1_024
+        var items = 512
         /// ... or once its oldest feed has waited this long.
         var window: Duration = .milliseconds(250)
         /// How many groups are built and saved at once, each on its own context: two when
