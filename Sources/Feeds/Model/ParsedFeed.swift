@@ -69,10 +69,6 @@ public struct ParsedItem: Sendable, Equatable {
     public var summary: String?
     /// The item's body as HTML (`content:encoded`, Atom `content`, else the description).
     public var content: String?
-    /// The plain text of ``content`` (``HTMLText/plainText(_:)``) when whoever parsed the feed
-    /// made it already (a refresh does, on its parse thread); nil when not made. The parser
-    /// leaves it nil.
-    public var contentText: String?
     /// Attached media: RSS enclosures, `media:content`, Atom `rel="enclosure"` links.
     public var enclosures: [Enclosure]
     /// Category names (RSS `category`, `dc:subject`, Atom `category@term`).

@@ -20,17 +20,10 @@ extension FeedItemBody {
     /// Makes ``text`` again when the content or the article changed: one place, whoever
     /// writes them (refresh, sync, full articles, imports). Called by ``willSave()``.
     func updateText() {
-        let made = madeText
-        madeText = nil
         guard !isDeleted, entity.attribute(named: "text") != nil else { return }
         let changed = changedValues()
         guard isInserted || changed["content"] != nil || changed["article"] != nil else { return }
-        let text: String?
-        if let made, article == nil, let content, made.content == content {
-            text = made.plainText.isEmpty ? nil : made.plainText
-        } else {
-            text = Self.searchText(content: content, article: article)
-        }
+        let text = Self.searchText(content: content, article: article)
         if String(fromValue: self["text"]) != text { self["text"] = text.valueRepresentation }
     }
 
@@ -39,20 +32,6 @@ extension FeedItemBody {
         guard let html = article ?? content else { return nil }
         let text = HTMLText.plainText(html)
         return text.isEmpty ? nil : text
-    }
-
-    /// Makes each item's ``ParsedItem/contentText`` where the feed was parsed: a refresh
-    /// parses several feeds at once, but saves them on the store's one writer, which every
-    /// feed waits on (docs/PERFORMANCE.md, "Where a cold refresh's CPU and memory go").
-    ///
-    /// ```swift
-    /// FeedItemBody.makeContentTexts(of: &feed)   // then ItemImport.upsert(feed.items, …)
-    /// ```
-    public static func makeContentTexts(of feed: inout ParsedFeed) {
-        for index in feed.items.indices {
-            guard let content = feed.items[index].content else { continue }
-            feed.items[index].contentText = HTMLText.plainText(content)
-        }
     }
 }
 

@@ -12,10 +12,6 @@ public final class FeedItemBody: ManagedObject {
     /// HTML.
     @Managed("content") public var content: String?
     @ToOne("item") public var item: FeedItem?
-    /// The plain text of ``content`` made before the save, with the content it was made of
-    /// (``FeedItem/setContent(_:plainText:)``): ``updateText()`` takes it while the content
-    /// is still that one, instead of a second pass over the HTML on the saving thread.
-    var madeText: (content: String, plainText: String)?
 
     /// Keeps the body's searched text (``text``) in step with its HTML.
     override public func willSave() throws {
@@ -51,17 +47,6 @@ extension FeedItem {
                 self.body = nil
             }
         }
-    }
-
-    /// Sets ``content``, with its plain text when it is made already (``ParsedItem/contentText``,
-    /// made where the feed was parsed), so that the save does not make it again.
-    ///
-    /// ```swift
-    /// item.setContent(parsed.content, plainText: parsed.contentText)
-    /// ```
-    func setContent(_ content: String?, plainText: String?) {
-        self.content = content
-        if let content, let plainText, let body { body.madeText = (content, plainText) }
     }
 }
 

@@ -325,9 +325,7 @@ public final class FeedRefresher: Sendable {
         // On a guarded thread: see GuardedThreads for why not this task's.
         let parsed = await GuardedThreads.run {
             Result { () throws(FeedParseError) in
-                var feed = try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
-                FeedItemBody.makeContentTexts(of: &feed)
-                return feed
+                try FeedParser.parse(data: body, url: metadata.finalURL, contentTypeCharset: metadata.charset)
             }
         }
         switch parsed {

@@ -191,7 +191,7 @@ public enum ItemImport {
         if let link = parsed.link { item.link = link }
         if let author = parsed.author { item.author = author }
         if let summary = parsed.summary { item.summary = summary }
-        if let content = parsed.content { item.setContent(content, plainText: parsed.contentText) }
+        if let content = parsed.content { item.content = content }
         if let published = parsed.published { item.published = published }
         if let updated = parsed.updated { item.updated = updated }
         item.firstSeen = now
@@ -216,10 +216,7 @@ public enum ItemImport {
         assign(parsed.link, \.link)
         assign(parsed.author, \.author)
         assign(parsed.summary, \.summary)
-        if item.content != parsed.content {
-            item.setContent(parsed.content, plainText: parsed.contentText)
-            changed = true
-        }
+        assign(parsed.content, \.content)
         assign(parsed.published, \.published)
         assign(parsed.updated, \.updated)
         if updateEnclosure(of: item, from: parsed) { changed = true }
