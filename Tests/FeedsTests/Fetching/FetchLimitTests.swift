@@ -191,7 +191,12 @@ struct FetchLimitTests {
             let task = Task {
                 await fetcher.fetchAll(requests) { _, outcome in outcomes.withLock { $0.append(outcome) } }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // Cancels once both running fetches have reached the server (the first fetch loads
+            // libcurl, which a loaded machine may take a while to do).
+            while server.requests.count < 2 && Date().timeIntervalSince(start) < 10 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(100))
             task.cancel()
             await task.value
             let collected = outcomes.withLock { $0 }
