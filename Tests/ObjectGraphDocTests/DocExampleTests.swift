@@ -72,6 +72,12 @@ import Testing
     func example(_ example: DocExample) async throws {
         let (container, directory) = try DocExampleGiven.container(onFile: Self.onFileStore.contains(example.id))
         let given = try container.viewContext.performAndWait { try DocExampleGiven(container, directory: directory) }
+        // The givens hold the view context's objects, whose release touches the context: they
+        // go on its queue, after whatever the example left it to do (a background save's merge).
+        defer {
+            let last = Unmanaged.passRetained(given)
+            container.viewContext.performAndWait { last.release() }
+        }
         switch example.body {
         case .sync(let run):
             try container.viewContext.performAndWait { try run(given) }
