@@ -549,4 +549,7 @@ enum CurlGlobal {
     /// Loads libcurl on first use; nil when it is ready, else why it is not, to name in the
     /// fetch's error (thread-safe: `zc_load` runs its work once).
     static func load() -> String? { zc_load().map { String(cString: $0) } }
+
+    /// What a fetch says when no transfer could be made: why libcurl is not ready, if so.
+    static var noTransferReason: String { load() ?? "libcurl could not start a transfer" }
 }

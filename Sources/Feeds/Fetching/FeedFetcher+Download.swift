@@ -90,8 +90,7 @@ extension FeedFetcher {
         var request = FeedRequest(url: url)
         if existing > 0, let validator = record?.ifRangeValue { request.headers["If-Range"] = validator }
         guard let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: "*/*", download: sink) else {
-            let message = CurlGlobal.load() ?? "libcurl could not start a transfer"
-            return (.failed(.transport(url: url, message: message)), false)
+            return (.failed(.transport(url: url, message: CurlGlobal.noTransferReason)), false)
         }
         switch await run(transfer) {
         case .failure(let error):

@@ -137,7 +137,7 @@ public final class FeedFetcher: Sendable {
 
     private func transfer(_ request: FeedRequest) async -> TransferResult {
         guard let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: Self.acceptHeader) else {
-            return .failure(.transport(url: request.url, message: CurlGlobal.load() ?? "libcurl could not start a transfer"))
+            return .failure(.transport(url: request.url, message: CurlGlobal.noTransferReason))
         }
         return await run(transfer)
     }

@@ -91,17 +91,12 @@ extension FeedSync {
     // MARK: Pull
 
     /// The labels of a pulled item (``ItemLabels/labels(inCategories:folders:)``, less its
-    /// feed's `folders`) and its tags with them: the item's `local` ones (a feed's history
-    /// joining the account) and every label.
+    /// feed's folders, given lowercased once for all its items) and its tags with them: the
+    /// item's `local` ones (a feed's history joining the account) and every label.
     ///
     /// ```swift
-    /// FeedSync.pulledTags(item, folders: ["tech"], local: nil)   // ("later", ["later"])
+    /// FeedSync.pulledTags(item, lowercasedFolders: ["tech"], local: nil)   // ("later", ["later"])
     /// ```
-    static func pulledTags(_ item: SyncItem, folders: [String], local: String?) -> (tags: String?, labels: [String]) {
-        pulledTags(item, lowercasedFolders: Set(folders.map { $0.lowercased() }), local: local)
-    }
-
-    /// ``pulledTags(_:folders:local:)`` with the feed's folders lowercased once for all its items.
     static func pulledTags(_ item: SyncItem, lowercasedFolders folders: Set<String>, local: String?) -> (
         tags: String?, labels: [String]
     ) {
