@@ -169,6 +169,13 @@ func docExample_FetcherConfiguration_knownHostShares() throws {
 }
 
 // Sources/Feeds/Fetching/FetcherConfiguration.swift
+func docExample_FetcherConfiguration_hostPatience() throws {
+    var configuration = FetcherConfiguration(version: "1.0")
+    configuration.hostPatience = nil   // a host's share grows only by its answers
+    _ = configuration
+}
+
+// Sources/Feeds/Fetching/FetcherConfiguration.swift
 func docExample_FetcherConfiguration_init() throws {
     let configuration = FetcherConfiguration(version: "0.1.0", maxConcurrent: 16)
     _ = configuration
@@ -534,6 +541,7 @@ let docExamplesPlain: [DocExample] = [
     DocExample(id: "FetcherConfiguration_FetcherConfiguration", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_FetcherConfiguration(fetcher: given.fetcher, jobs: given.jobs) }),
     DocExample(id: "FetcherConfiguration_maxHostConnections", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_maxHostConnections() }),
     DocExample(id: "FetcherConfiguration_knownHostShares", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_knownHostShares() }),
+    DocExample(id: "FetcherConfiguration_hostPatience", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_hostPatience() }),
     DocExample(id: "FetcherConfiguration_init", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_init() }),
     DocExample(id: "FetcherConfiguration_userAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_userAgent() }),
     DocExample(id: "FetcherConfiguration_customUserAgent", origin: "Sources/Feeds/Fetching/FetcherConfiguration.swift", run: { given in try docExample_FetcherConfiguration_customUserAgent() }),

@@ -50,6 +50,8 @@ struct HostShareMemoryTests {
             var options = testOptions(jobs: 8)
             options.fetcherConfiguration.idleTimeout = 10
             options.fetcherConfiguration.totalTimeout = 20
+            // Shares grow only by answers here: what a wait grants is not remembered.
+            options.fetcherConfiguration.hostPatience = nil
             let slow = (0..<5).map { http.url("/slow/\($0)").absoluteString }
             for url in slow { try library.add(url: url) }
             _ = try await FeedRefresher(store: store, options: options).refresh(urls: slow)

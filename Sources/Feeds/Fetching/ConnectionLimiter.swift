@@ -12,16 +12,26 @@ actor ConnectionLimiter {
 
     private let maxConcurrent: Int
     private var hostLimits: HostConnectionLimits
+    /// How long a full host not heard from may keep everything waiting before it gets more;
+    /// `nil`: only answers change a share.
+    private let patience: Duration?
+    /// Hosts with a patience timer running.
+    private var waitingOn: Set<String> = []
     private var active = 0
     private var activePerHost: [String: Int] = [:]
     private var waiters: [Waiter] = []
     private var nextWaiterID: UInt64 = 0
 
     /// `maxPerHost` transfers to a host at first (or its share in `known`, learnt by an
-    /// earlier run); up to `hostCeiling` as it answers.
-    init(maxConcurrent: Int, maxPerHost: Int, hostCeiling: Int? = nil, known: [String: Int] = [:]) {
+    /// earlier run); up to `hostCeiling` as it answers, or when it has kept its transfers
+    /// and more waiting `patience` without answering.
+    init(
+        maxConcurrent: Int, maxPerHost: Int, hostCeiling: Int? = nil, known: [String: Int] = [:],
+        patience: Duration? = nil
+    ) {
         self.maxConcurrent = max(1, maxConcurrent)
         hostLimits = HostConnectionLimits(start: maxPerHost, ceiling: hostCeiling ?? maxPerHost, known: known)
+        self.patience = patience
     }
 
     /// Transfers `host` may have at once now.
@@ -51,6 +61,7 @@ actor ConnectionLimiter {
                     continuation.resume(returning: false)
                 } else {
                     waiters.append(Waiter(id: id, host: host, continuation: continuation))
+                    waitPatiently(on: host)
                 }
             }
         } onCancel: {
@@ -65,6 +76,11 @@ actor ConnectionLimiter {
         active -= 1
         let remaining = (activePerHost[host] ?? 1) - 1
         activePerHost[host] = remaining > 0 ? remaining : nil
+        wakeWaiters()
+    }
+
+    /// Hands free room to waiters, in arrival order.
+    private func wakeWaiters() {
         var index = 0
         while index < waiters.count, active < maxConcurrent {
             if hasRoom(for: waiters[index].host) {
@@ -75,6 +91,26 @@ actor ConnectionLimiter {
                 index += 1
             }
         }
+    }
+
+    /// Starts a patience timer for `host` if it is full, has waiters and may still grow
+    /// before its first answer (``HostConnectionLimits/recordUnanswered(_:)``).
+    private func waitPatiently(on host: String) {
+        guard let patience, !waitingOn.contains(host), hostLimits.mayGrowUnanswered(host),
+            activePerHost[host, default: 0] >= hostLimits.limit(for: host)
+        else { return }
+        waitingOn.insert(host)
+        Task {
+            try? await Task.sleep(for: patience)
+            self.patienceRanOut(on: host)
+        }
+    }
+
+    private func patienceRanOut(on host: String) {
+        waitingOn.remove(host)
+        guard waiters.contains(where: { $0.host == host }), hostLimits.recordUnanswered(host) else { return }
+        wakeWaiters()
+        if waiters.contains(where: { $0.host == host }) { waitPatiently(on: host) }
     }
 
     private func cancelWaiter(_ id: UInt64) {

@@ -43,7 +43,8 @@ public final class FeedFetcher: Sendable {
         let hostLimits = configuration.hostLimits
         limiter = ConnectionLimiter(
             maxConcurrent: configuration.maxConcurrent, maxPerHost: hostLimits.start, hostCeiling: hostLimits.ceiling,
-            known: configuration.knownHostShares)
+            known: configuration.knownHostShares,
+            patience: configuration.hostPatience.map { .seconds(max(0, $0)) })
         multi = CurlMulti(maxPerHost: hostLimits.ceiling, maxConcurrent: configuration.maxConcurrent)
     }
 

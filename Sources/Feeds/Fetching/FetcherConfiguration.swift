@@ -35,6 +35,16 @@ public struct FetcherConfiguration: Sendable, Equatable {
     /// configuration.knownHostShares = ["feeds.example:443": 8]   // a slow host seen before
     /// ```
     public var knownHostShares: [String: Int] = [:]
+    /// How long, in seconds, a host not heard from yet may keep all its transfers waiting
+    /// for an answer, with more of its feeds queued, before its share doubles until its first
+    /// answer; `nil`: only answers change a share. Dozens of feeds on a far or slow host then
+    /// do not all wait for its first answers.
+    ///
+    /// ```swift
+    /// var configuration = FetcherConfiguration(version: "1.0")
+    /// configuration.hostPatience = nil   // a host's share grows only by its answers
+    /// ```
+    public var hostPatience: TimeInterval? = 0.25
     /// Redirects followed before giving up with ``FetchError/tooManyRedirects(url:limit:)``.
     public var maxRedirects: Int = 5
     /// Longest wait for a connection, and between two pieces of the response, in seconds.

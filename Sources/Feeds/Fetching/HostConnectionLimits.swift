@@ -10,6 +10,10 @@
 ///   such host would otherwise take dozens of round trips.
 /// - A host that answers 429 or 503 gets one transfer at a time for the rest of the
 ///   fetcher's life, whatever it answers later: it asked for fewer requests.
+/// - A host not heard from yet whose first transfers have all waited ``FetcherConfiguration/hostPatience``
+///   without an answer, with more of its feeds queued, doubles its share for now: such a host
+///   is likely slow but sure, and waiting for its first answer would cost every later feed
+///   that long. Its first answer, whatever it is, ends that share, and the rules here apply.
 /// - Any other answer (an error status, no answer at all) changes nothing.
 ///
 /// With a fixed limit (the `max-host-connections` setting) ``start`` and ``ceiling`` are
@@ -22,6 +26,7 @@
 /// ```swift
 /// var limits = HostConnectionLimits(start: 4, ceiling: 8)
 /// limits.record(.succeeded(seconds: 2, multiplexed: false), for: "feeds.example:443")   // now 8
+/// limits.recordUnanswered("slow.example:443")   // 8 until its first answer
 /// ```
 struct HostConnectionLimits: Sendable, Equatable {
     /// What a finished transfer tells about its host.
@@ -44,6 +49,10 @@ struct HostConnectionLimits: Sendable, Equatable {
 
     private var limits: [String: Int] = [:]
     private var throttled: Set<String> = []
+    /// Hosts that have answered at least once in this run.
+    private var heardFrom: Set<String> = []
+    /// Hosts whose share grew while none of their transfers had answered.
+    private var unansweredGrowth: Set<String> = []
     /// The shares this run's answers set, by host: what a later run may start from.
     private(set) var learnt: [String: Int] = [:]
 
@@ -60,8 +69,30 @@ struct HostConnectionLimits: Sendable, Equatable {
         limits[host] ?? start
     }
 
+    /// Whether ``recordUnanswered(_:)`` would grow `host`'s share: a host not heard from,
+    /// below the ceiling, whose share no earlier run set.
+    func mayGrowUnanswered(_ host: String) -> Bool {
+        !heardFrom.contains(host) && (limits[host] == nil || unansweredGrowth.contains(host))
+            && limit(for: host) < ceiling
+    }
+
+    /// Doubles the share of `host`, whose transfers have all waited long without any answer,
+    /// until its first answer (see the type's rules). Returns whether the share grew.
+    @discardableResult
+    mutating func recordUnanswered(_ host: String) -> Bool {
+        guard mayGrowUnanswered(host) else { return false }
+        limits[host] = min(ceiling, limit(for: host) * 2)
+        unansweredGrowth.insert(host)
+        return true
+    }
+
     /// Learns from `answer`, which `host` gave.
     mutating func record(_ answer: Answer, for host: String) {
+        heardFrom.insert(host)
+        if unansweredGrowth.remove(host) != nil {
+            // The answer, not the wait, decides from now on.
+            limits[host] = nil
+        }
         guard !throttled.contains(host) else { return }
         switch answer {
         case .throttled:

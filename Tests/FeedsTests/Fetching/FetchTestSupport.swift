@@ -3,15 +3,19 @@ import Testing
 
 @testable import Feeds
 
-/// A fetcher with short limits, so failure paths finish quickly.
+/// A fetcher with short limits, so failure paths finish quickly. Its hosts' shares change
+/// only by their answers unless `hostPatience` is given, so tests that count transfers to a
+/// host see `maxPerHost` however slowly a loaded machine runs them.
 func makeTestFetcher(
     maxConcurrent: Int = 8, maxPerHost: Int = 4, maxRedirects: Int = 5, idleTimeout: TimeInterval = 5,
-    totalTimeout: TimeInterval = 10, maxBodySize: Int = 1024 * 1024, maxHostConnections: Int? = nil
+    totalTimeout: TimeInterval = 10, maxBodySize: Int = 1024 * 1024, maxHostConnections: Int? = nil,
+    hostPatience: TimeInterval? = nil
 ) -> FeedFetcher {
     var configuration = FetcherConfiguration(
         version: "9.9-test", maxConcurrent: maxConcurrent, maxPerHost: maxPerHost, maxRedirects: maxRedirects,
         idleTimeout: idleTimeout, totalTimeout: totalTimeout, maxBodySize: maxBodySize)
     configuration.maxHostConnections = maxHostConnections
+    configuration.hostPatience = hostPatience
     return FeedFetcher(configuration: configuration)
 }
 

@@ -36,6 +36,66 @@ struct HostConnectionLimitsTests {
         #expect(limits.limit(for: host) == 4)
     }
 
+    @Test func aHostNotHeardFromGrowsWhileUnansweredUntilItsFirstAnswer() {
+        var limits = HostConnectionLimits(start: 3, ceiling: 8)
+        let grew = limits.recordUnanswered(host)
+        #expect(grew)
+        #expect(limits.limit(for: host) == 6)
+        let grewAgain = limits.recordUnanswered(host)
+        #expect(grewAgain)
+        #expect(limits.limit(for: host) == 8)
+        let grewPastCeiling = limits.recordUnanswered(host)
+        #expect(!grewPastCeiling, "never past the ceiling")
+        #expect(limits.learnt.isEmpty, "a wait teaches a later run nothing")
+
+        limits.record(.succeeded(seconds: 0.2, multiplexed: false), for: host)
+        #expect(limits.limit(for: host) == 3, "a quick first answer ends the grown share")
+        let grewAfterAnswer = limits.recordUnanswered(host)
+        #expect(!grewAfterAnswer, "a host heard from grows only by its answers")
+        #expect(limits.limit(for: host) == 3)
+
+        limits.recordUnanswered("slow:80")
+        limits.record(.succeeded(seconds: 2, multiplexed: false), for: "slow:80")
+        #expect(limits.limit(for: "slow:80") == 6, "a slow answer doubles the starting share")
+        limits.recordUnanswered("busy:80")
+        limits.record(.throttled, for: "busy:80")
+        #expect(limits.limit(for: "busy:80") == 1)
+        limits.recordUnanswered("down:80")
+        limits.record(.failed, for: "down:80")
+        #expect(limits.limit(for: "down:80") == 3)
+    }
+
+    @Test func aKnownShareOrAFixedNumberDoesNotGrowUnanswered() {
+        var known = HostConnectionLimits(start: 4, ceiling: 8, known: [host: 1])
+        let knownGrew = known.recordUnanswered(host)
+        #expect(!knownGrew, "it answered 429 in an earlier run")
+        #expect(known.limit(for: host) == 1)
+        var fixed = HostConnectionLimits(start: 2, ceiling: 2)
+        let fixedGrew = fixed.recordUnanswered(host)
+        #expect(!fixedGrew)
+        #expect(fixed.limit(for: host) == 2)
+    }
+
+    /// Six feeds on a host whose answers all come late: with patience, the fetcher runs all
+    /// six before any has answered; without, only its starting two.
+    @Test(arguments: [(0.1, 6), (nil, 2)] as [(TimeInterval?, Int)])
+    func aHostWhoseFirstAnswersAreLateGetsMoreBeforeThem(patience: TimeInterval?, before: Int) async throws {
+        try await withLoopbackServer({ _ in .delayed(seconds: 3, .ok("<rss/>")) }) { server in
+            let fetcher = makeTestFetcher(maxConcurrent: 6, maxPerHost: 2, hostPatience: patience)
+            let requests = (0..<6).map { FeedRequest(url: server.url("/feed/\($0)")) }
+            let started = Date()
+            let task = Task { await fetcher.fetchAll(requests) { _, _ in } }
+            // The first answer comes 3 s after the first request arrives.
+            while server.requests.count < before, Date().timeIntervalSince(started) < 2.5 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.requests.count == before)
+            task.cancel()
+            await task.value
+        }
+    }
+
     @Test func aMultiplexingHostGetsTheCeilingAtOnce() {
         var limits = HostConnectionLimits(start: 4, ceiling: 16)
         limits.record(.succeeded(seconds: 0.01, multiplexed: true), for: host)
