@@ -18,8 +18,9 @@ public struct DateTimeFormat: Equatable, Sendable {
 
     public init(_ pattern: String) { self.pattern = pattern }
 
-    /// `date` in this pattern and `timeZone`; `now` gives `%L`'s age in days.
-    public func string(from date: Date, timeZone: TimeZone = .current, now: Date = Date()) -> String {
+    /// `date` in this pattern and `timeZone` (`nil`: the local time zone, as ``LocalTime``
+    /// finds it); `now` gives `%L`'s age in days.
+    public func string(from date: Date, timeZone: TimeZone? = nil, now: Date = Date()) -> String {
         let days = max(0, Int(now.timeIntervalSince(date) / 86_400))
         // `%L` is newsboat's, not strftime's: replaced first, its `%` escaped for strftime.
         var pattern = ""
@@ -41,11 +42,16 @@ public struct DateTimeFormat: Equatable, Sendable {
         }
         // Kept a day inside the years 1 to 9999, so that any time zone has a four-digit year.
         let shown = DateBounds.clamped(date, margin: 86_400)
-        let offset = timeZone.secondsFromGMT(for: shown)
-        var seconds = time_t(shown.timeIntervalSince1970) + time_t(offset)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        parts.tm_gmtoff = offset
+        var parts: tm
+        if let timeZone {
+            let offset = timeZone.secondsFromGMT(for: shown)
+            var seconds = time_t(shown.timeIntervalSince1970) + time_t(offset)
+            parts = tm()
+            gmtime_r(&seconds, &parts)
+            parts.tm_gmtoff = offset
+        } else {
+            parts = LocalTime.parts(of: shown)
+        }
         var buffer = [CChar](repeating: 0, count: Self.longestOutput + 1)
         let count = pattern.withCString { strftime(&buffer, buffer.count, $0, &parts) }
         // strftime gives 0 both for an empty result and for one too long for the buffer.

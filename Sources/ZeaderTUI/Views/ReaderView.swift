@@ -51,14 +51,15 @@ public enum ReaderView {
     /// `YYYY-MM-DD` in the local time zone, or blanks.
     static func shortDate(_ date: Date?) -> String {
         guard let date else { return "          " }
-        let c = Calendar.current.dateComponents([.year, .month, .day], from: displayable(date))
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        let t = LocalTime.parts(of: displayable(date))
+        return String(format: "%04d-%02d-%02d", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday)
     }
 
     /// `YYYY-MM-DD HH:MM` in the local time zone.
     static func longDate(_ date: Date) -> String {
-        let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: displayable(date))
-        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+        let t = LocalTime.parts(of: displayable(date))
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min)
     }
 
     /// `date` inside ``DateBounds`` by a day, so that any date, in any time zone, has a
