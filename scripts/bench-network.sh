@@ -68,7 +68,7 @@ reset_rows() { WALLS=() CPUS=() USERS=() SYSS=() RSSS=(); }
 zeader_refresh() {
 	local bin=$1 db="$work/z.sqlite"; shift
 	rm -f "$db" "$db-wal" "$db-shm"
-	for url in "$@"; do "$bin" --db "$db" add "$url" >/dev/null 2>&1 || true; done
+	for url in "$@"; do "$bin" --db "$db" add --no-fetch "$url" >/dev/null 2>&1 || true; done
 	timed "$bin" --db "$db" refresh --jobs "$jobs"
 }
 
@@ -76,7 +76,7 @@ zeader_refresh() {
 zeader_refresh_again() {
 	local bin=$1 db="$work/z.sqlite"; shift
 	rm -f "$db" "$db-wal" "$db-shm"
-	for url in "$@"; do "$bin" --db "$db" add "$url" >/dev/null 2>&1 || true; done
+	for url in "$@"; do "$bin" --db "$db" add --no-fetch "$url" >/dev/null 2>&1 || true; done
 	"$bin" --db "$db" refresh --jobs "$jobs" >>"$work/out.log" 2>&1 || true
 	timed "$bin" --db "$db" refresh --jobs "$jobs"
 }
