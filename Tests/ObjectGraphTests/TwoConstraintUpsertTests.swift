@@ -16,7 +16,7 @@ import Testing
         entities: [
             EntityDescription(
                 "Entry", managedClass: Entry.self,
-                attributes: [.integer("code"), .string("slug", optional: false), .string("title")],
+                attributes: [.integer("code", optional: true), .string("slug", optional: false), .string("title")],
                 uniquenessConstraints: [["code"], ["slug"]])
         ])
 
