@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 // Uniqueness conflicts resolved by merge policy (Core Data's constraint-conflict
 // resolution): an inserted object whose constrained keys match a stored row, or an object
@@ -103,16 +104,18 @@ extension ManagedObjectContext {
         // Read from the store's latest state, pinned generation or not: the write checks that.
         let found: [(object: Int, entity: Entity, pk: Int64, snapshot: Snapshot)] = try store.read { db in
             var found: [(Int, Entity, Int64, Snapshot)] = []
+            var probes = ConflictProbes(model: model)
             for (n, object) in objects.enumerated() {
-                let entity = object.entity
-                guard let table = model.tableEntities.first(where: { $0.tableName == entity.tableName }) else { continue }
-                let layout = RowLayout(entity: table, alias: "t0")
-                for keys in entity.uniquenessConstraints {
-                    guard let arguments = Self.storedArguments(of: object, keys: keys) else { continue }
-                    let sql = Self.conflictSQL(table: table, keys: keys, columns: layout.columnsSQL)
+                guard let probe = try probes.probe(for: object.entity, in: db) else { continue }
+                for constraint in probe.constraints {
+                    guard try Self.storedRowExists(for: object, constraint, in: db) else { continue }
+                    // A conflict: rare, so its row is read in full the unhurried way.
+                    guard let arguments = Self.storedArguments(of: object, keys: constraint.keys) else { continue }
+                    let layout = RowLayout(entity: probe.table, alias: "t0")
+                    let sql = Self.conflictSQL(table: probe.table, keys: constraint.keys, columns: layout.columnsSQL)
                     if let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) {
                         let decoded = layout.decode(row, model: model)
-                        found.append((n, table, decoded.pk, decoded.snapshot))
+                        found.append((n, probe.table, decoded.pk, decoded.snapshot))
                         break
                     }
                 }
@@ -129,6 +132,33 @@ extension ManagedObjectContext {
             result.append((object, stored))
         }
         return result
+    }
+
+    /// Whether a stored row holds `object`'s values of `constraint`'s keys (false when one is
+    /// nil or points at an unsaved object, as ``storedArguments(of:keys:)``). Binds through
+    /// SQLite's C API: every inserted object is probed, and nearly all miss.
+    private static func storedRowExists(
+        for object: ManagedObject, _ constraint: ConflictProbes.Constraint, in db: Database
+    ) throws -> Bool {
+        let raw = constraint.statement.sqliteStatement
+        defer {
+            sqlite3_reset(raw)
+            sqlite3_clear_bindings(raw)
+        }
+        let entity = object.entity
+        var parameter: Int32 = 1
+        for key in constraint.keys {
+            if let i = entity.attributeIndexByName[key] {
+                if object.values[i].isNull { return false }
+                RawSQLite.bind(raw, parameter, object.values[i])
+            } else if let r = entity.relationshipIndexByName[key], let pk = object.toOne[r]?.primaryKey {
+                sqlite3_bind_int64(raw, parameter, pk)
+            } else {
+                return false
+            }
+            parameter += 1
+        }
+        return try RawSQLite.nextRow(raw, sql: constraint.statement.sql, in: db)
     }
 
     /// The constrained keys' stored values, or nil when one is nil or points at an unsaved object.
@@ -150,7 +180,7 @@ extension ManagedObjectContext {
 
     /// `SELECT <row> FROM <table> t0 WHERE k1 = ? AND … LIMIT 1`, limited to the entities a
     /// sub-entity's constraint holds among.
-    private static func conflictSQL(table: Entity, keys: [String], columns: String) -> String {
+    fileprivate static func conflictSQL(table: Entity, keys: [String], columns: String) -> String {
         var conditions = keys.map { "t0.\(SchemaGenerator.quote($0)) = ?" }
         if let kinds = table.inheritance?.constraintKinds[keys] {
             conditions.append(
@@ -239,4 +269,40 @@ private struct UniqueKey: Hashable {
     let table: String
     let keys: [String]
     let values: [Part]
+}
+
+/// The statements that look for a stored row holding an inserted object's constrained keys
+/// (`SELECT 1 … LIMIT 1`), made once per entity and constraint for one look-up pass instead
+/// of once per object: a refresh's save probes hundreds of new items, and building each
+/// one's row layout and SQL cost more than SQLite's index look-up.
+private struct ConflictProbes {
+    struct Constraint {
+        let keys: [String]
+        let statement: Statement
+    }
+    struct Probe {
+        /// The entity whose table holds the rows (an inheritance hierarchy's root).
+        let table: Entity
+        let constraints: [Constraint]
+    }
+
+    let model: ManagedObjectModel
+    private var byEntity: [ObjectIdentifier: Probe?] = [:]
+
+    init(model: ManagedObjectModel) { self.model = model }
+
+    /// The probe for objects of `entity`, nil when no table of the model is its table.
+    mutating func probe(for entity: Entity, in db: Database) throws -> Probe? {
+        if let probe = byEntity[ObjectIdentifier(entity)] { return probe }
+        var probe: Probe?
+        if let table = model.tableEntities.first(where: { $0.tableName == entity.tableName }) {
+            let constraints = try entity.uniquenessConstraints.map { keys in
+                let sql = ManagedObjectContext.conflictSQL(table: table, keys: keys, columns: "1")
+                return Constraint(keys: keys, statement: try db.makeStatement(sql: sql))
+            }
+            probe = Probe(table: table, constraints: constraints)
+        }
+        byEntity[ObjectIdentifier(entity)] = probe
+        return probe
+    }
 }
