@@ -148,14 +148,20 @@ public final class FeverClient: Sendable {
         case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: request)
         case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: request)
         }
-        let answer: Answer
+        let answer = try Self.answer(body, request: request)
+        guard answer.auth == 1 else { throw .tokenRejected(url: apiURL) }
+        return answer
+    }
+
+    /// The answer in `body`: read from its bytes (``FeverAnswerScanner``), or, when it is not
+    /// of the plain shape that reads, or `scanning` is off, decoded by JSONDecoder.
+    static func answer(_ body: Data, request: String, scanning: Bool = true) throws(SyncError) -> Answer {
+        if scanning, let answer = FeverAnswerScanner.scan(body) { return answer }
         do {
-            answer = try JSONDecoder().decode(Answer.self, from: body)
+            return try JSONDecoder().decode(Answer.self, from: body)
         } catch {
             throw .badResponse(request: request, reason: String(describing: error).prefix(200).description, service: .fever)
         }
-        guard answer.auth == 1 else { throw .tokenRejected(url: apiURL) }
-        return answer
     }
 
     /// A comma-separated id list (`unread_item_ids`), each id checked as it enters
