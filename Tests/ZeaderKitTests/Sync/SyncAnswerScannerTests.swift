@@ -110,7 +110,9 @@ struct SyncAnswerScannerTests {
             #""  7""#, #""t""#, #""TRUE""#, #""f""#, #""1""#, #""0""#, #""yes""#, #""\u00e9\ud83d\ude00 \/ \"q\"""#,
             #""\ud800""#, #""\udc00x""#, #""\ud800\u0041""#, #""a\u0000b""#, #""\x""#, #""\u12""#, #""\u12g4""#,
             "\"tab\there\"", "\"unterminated", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
-        ].map { Array($0.utf8) } + [[0x22, 0xFF, 0x22], [0x22, 0x61, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xC3, 0xA9, 0x22]]
+        ].map { Array($0.utf8) } + [
+            [0x22, 0xFF, 0x22], [0x22, 0x61, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xC3, 0xA9, 0x22],
+        ]
 
     /// Documents made from `prefix`, members `key:value` (each key's value replaced, removed
     /// or doubled in turn) and `suffix`, and `prefix` + `members` + `suffix` cut short.
@@ -156,7 +158,9 @@ struct SyncAnswerScannerTests {
                 prefix: "{",
                 members: [("auth", "1"), ("items", "[]"), ("unread_item_ids", #""1,2""#), ("saved_item_ids", #""3""#)],
                 suffix: "}")
-            + ["", "[]", "null", " {\"auth\":1} ", "\u{FEFF}{\"auth\":1}", "{\"auth\":1} x", "{\"auth\":1,}"].map { Array($0.utf8) }
+            + ["", "[]", "null", " {\"auth\":1} ", "\u{FEFF}{\"auth\":1}", "{\"auth\":1} x", "{\"auth\":1,}"].map {
+                Array($0.utf8)
+            }
         var differ: [String] = []
         for document in documents {
             let body = Data(document)
@@ -175,8 +179,10 @@ struct SyncAnswerScannerTests {
 
     @Test func hostileTTRSSHeadlinesGiveWhatJSONDecoderGave() {
         let documents =
-            Self.variants(prefix: #"{"seq":0,"status":0,"content":[{"id":5,"feed_id":1},{"#, members: Self.ttrssRow, suffix: "}]}")
-            + Self.variants(prefix: "{", members: [("seq", "0"), ("status", "0"), ("content", #"[{"id":1,"feed_id":2}]"#)], suffix: "}")
+            Self.variants(
+                prefix: #"{"seq":0,"status":0,"content":[{"id":5,"feed_id":1},{"#, members: Self.ttrssRow, suffix: "}]}")
+            + Self.variants(
+                prefix: "{", members: [("seq", "0"), ("status", "0"), ("content", #"[{"id":1,"feed_id":2}]"#)], suffix: "}")
             + [
                 "", "[]", "null", #"{"status":0,"content":[7,null,"x",[]]}"#, #"{"status":1,"content":{"error":"API_DISABLED"}}"#,
                 #"{"content":[],"status":0}"#, #"{"status":0,"content":[]} x"#, "\u{FEFF}{\"status\":0,\"content\":[]}",
