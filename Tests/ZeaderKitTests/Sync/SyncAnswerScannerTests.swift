@@ -224,4 +224,36 @@ struct SyncAnswerScannerTests {
         #expect(string(Array(#""\ud800""#.utf8)) == nil && string(Array(#""\udc00""#.utf8)) == nil)
         #expect(string([0x22, 0xFF, 0x22]) == nil && string([0x22, 0xC3, 0xA9, 0x22]) == "é")
     }
+
+    /// Fever's id lists (`unread_item_ids`) split on their bytes give the ids their
+    /// characters gave: white space, signs, empty parts, overflow, ids out of range, and
+    /// text that is not ASCII (a comma joined to a combining mark is no comma).
+    @Test func feverIDListsReadFromTheirBytesAsFromTheirCharacters() {
+        let now = Date()
+        func asCharacters(_ text: String, keepingAtMost: Int) -> [UInt64] {
+            var ids: [UInt64] = []
+            for part in text.split(separator: ",") {
+                guard let id = UInt64(part.trimmingCharacters(in: .whitespaces)), GReaderClient.isPlausibleItemID(id, now: now)
+                else { continue }
+                ids.append(id)
+                if ids.count >= keepingAtMost { break }
+            }
+            return ids
+        }
+        let big = (1...3000).map { String(1_796_641_869_240_000 + $0) }.joined(separator: ",")
+        for text in [
+            "", ",", "1796641869240739", "12, 13 ,\t14\t,,15,", "+12,-0,-1,0,00012", "1e3,0x10,1.5,12a",
+            "18446744073709551615,18446744073709551616,99999999999999999999,9999999999999999999",
+            "1796641869240739,\u{301}12,12,\u{301}", "\u{00A0}12,\u{2003}13\u{2003},14", "12\n,13\r\n,14",
+            "4102444800000000,99999999999999999", big,
+        ] {
+            for keepingAtMost in [Int.max, 3] {
+                #expect(
+                    FeverClient.ids(in: text, keepingAtMost: keepingAtMost, now: now)
+                        == asCharacters(text, keepingAtMost: keepingAtMost),
+                    "\(text.prefix(80))")
+            }
+        }
+        #expect(FeverClient.ids(in: big, keepingAtMost: .max, now: now).count == 3000)
+    }
 }
