@@ -72,7 +72,10 @@ extension TTRSSClient: SyncService {
     /// Every article after `newest` (`since_id`); the first pages with their contents (up to
     /// ``SyncItem/listedBudget``), kept for ``items(_:)``, which then makes no request for
     /// them. The pages after those come without contents and are read for their ids only:
-    /// ``items(_:)`` asks for those again, so their contents are decoded once.
+    /// ``items(_:)`` asks for those again, so their contents are decoded once. The ids are
+    /// returned in ascending order, as Fever lists them: TT-RSS lists newest first across
+    /// feeds, but numbers a feed's new articles together, so in that order each save of the
+    /// engine holds few feeds' items and looks up few feeds.
     public func newItemIDs(after newest: UInt64?) async throws(SyncError) -> [UInt64] {
         var ids: [UInt64] = []
         var kept: [UInt64: SyncItem] = [:]
@@ -87,7 +90,7 @@ extension TTRSSClient: SyncService {
             }
         }
         state.withLock { $0.cached = kept }
-        return ids
+        return ids.sorted()
     }
 
     /// The unread articles (`view_mode` unread of all feeds), the starred ones (the Starred
