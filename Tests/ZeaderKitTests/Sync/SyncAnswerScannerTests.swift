@@ -91,6 +91,18 @@ struct SyncAnswerScannerTests {
         #expect(ids.allSatisfy { $0.title == nil && $0.content == nil && $0.unread == nil && $0.updated == nil })
     }
 
+    /// The client's decode takes the bytes' way for headlines: read for their ids only,
+    /// the rows hold nothing else (JSONDecoder's would hold their titles).
+    @Test func theClientReadsHeadlinesFromTheirBytes() throws {
+        let body = try Self.fixture("ttrss-headlines-unread")
+        let envelope = try TTRSSClient.envelope(body, op: "getHeadlines", as: [TTRSSClient.Headline].self, idsOnly: true)
+        guard case .content(let rows?) = envelope else {
+            Issue.record("no rows")
+            return
+        }
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.id != nil && $0.title == nil })
+    }
+
     @Test func ttrssErrorsAreDecodedByJSONDecoder() throws {
         let body = try Self.fixture("ttrss-not-logged-in")
         #expect(TTRSSHeadlineScanner.scan(body, idsOnly: false) == nil)
