@@ -3,7 +3,7 @@ import Foundation
 /// Reads a Fever answer (`{"auth":1,"items":[{"id":"12","feed_id":3,"title":…},…]}`, or an id
 /// list) straight from its bytes into the ``FeverClient/Answer`` JSONDecoder would make: no
 /// tree of the document, no keyed container per item, a string made only for a member kept
-/// (a first sync reads hundreds of pages of 50 items; docs/PERFORMANCE.md, "Sync").
+/// (a first sync reads every item in pages of 50; docs/PERFORMANCE.md, "Sync").
 ///
 /// It reads only what it can read exactly as JSONDecoder does: a member of another kind than
 /// the type's (`"title":7`), a number with a sign, fraction or exponent, a key given twice,

@@ -173,7 +173,7 @@ public final class FeverClient: Sendable {
     }
 
     /// The plausible ids of a comma-separated list, each part trimmed of white space, up to
-    /// `keepingAtMost`. An ASCII list (a real server's: 20,000 ids for a first sync) is split on
+    /// `keepingAtMost`. An ASCII list (a real server's, every unread item's id) is split on
     /// its bytes, which gives the parts its characters give, and a part of digits alone is
     /// read from them; any other part, or a list with other text, is read as characters.
     static func ids(in text: String, keepingAtMost: Int, now: Date) -> [UInt64] {

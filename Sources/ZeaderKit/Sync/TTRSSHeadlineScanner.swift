@@ -4,7 +4,7 @@ import Foundation
 /// `{"seq":0,"status":0,"content":[{"id":8,"feed_id":1,"title":…},…]}`) straight from its
 /// bytes into the ``TTRSSClient/Envelope`` JSONDecoder would make: no tree of the document, no
 /// keyed container per row, and with `idsOnly` no string at all, every member but `id` and
-/// `feed_id` skipped (a first sync lists 20,000 unread items only for their ids;
+/// `feed_id` skipped (a sync lists every unread item only for its id;
 /// docs/PERFORMANCE.md, "Sync").
 ///
 /// Rows are read as leniently as ``TTRSSClient/Headline`` reads them (a member of another
