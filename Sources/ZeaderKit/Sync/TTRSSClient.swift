@@ -104,9 +104,10 @@ public final class TTRSSClient: Sendable {
     }
 
     /// Calls `op` with `parameters` in the current session and decodes its `content` as
-    /// `Content` (headlines' ids and feeds only with `idsOnly`). A session the server no longer knows is logged in again once (then the
-    /// call is repeated); an error the server names is returned as `.failure` for the caller
-    /// to judge, except those every call treats alike (a refused login, the API disabled).
+    /// `Content` (headlines' ids and feeds only with `idsOnly`). A session the server no
+    /// longer knows is logged in again once (then the call is repeated); an error the server
+    /// names is returned as `.failure` for the caller to judge, except those every call
+    /// treats alike (a refused login, the API disabled).
     func call<Content: Decodable>(
         _ op: String, _ parameters: [String: any Sendable] = [:], as type: Content.Type, idsOnly: Bool = false
     ) async throws(SyncError) -> Result<Content, ServerError> {
