@@ -148,28 +148,71 @@ public final class FeverClient: Sendable {
         case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: request)
         case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: request)
         }
-        let answer: Answer
+        let answer = try Self.answer(body, request: request)
+        guard answer.auth == 1 else { throw .tokenRejected(url: apiURL) }
+        return answer
+    }
+
+    /// The answer in `body`: read from its bytes (``FeverAnswerScanner``), or, when it is not
+    /// of the plain shape that reads, or `scanning` is off, decoded by JSONDecoder.
+    static func answer(_ body: Data, request: String, scanning: Bool = true) throws(SyncError) -> Answer {
+        if scanning, let answer = FeverAnswerScanner.scan(body) { return answer }
         do {
-            answer = try JSONDecoder().decode(Answer.self, from: body)
+            return try JSONDecoder().decode(Answer.self, from: body)
         } catch {
             throw .badResponse(request: request, reason: String(describing: error).prefix(200).description, service: .fever)
         }
-        guard answer.auth == 1 else { throw .tokenRejected(url: apiURL) }
-        return answer
     }
 
     /// A comma-separated id list (`unread_item_ids`), each id checked as it enters
     /// (``GReaderClient/isPlausibleItemID(_:now:)``), at most `limits.maxIDs`.
     func idList(_ text: String?, request: String) throws(SyncError) -> [UInt64] {
+        let ids = Self.ids(in: text ?? "", keepingAtMost: min(limits.maxIDs, Int.max - 1) + 1, now: Date())
+        if ids.count > limits.maxIDs { throw .pagination(request: request, .tooManyIDs(limit: limits.maxIDs)) }
+        return ids
+    }
+
+    /// The plausible ids of a comma-separated list, each part trimmed of white space, up to
+    /// `keepingAtMost`. An ASCII list (a real server's, every unread item's id) is split on
+    /// its bytes, which gives the parts its characters give, and a part of digits alone is
+    /// read from them; any other part, or a list with other text, is read as characters.
+    static func ids(in text: String, keepingAtMost: Int, now: Date) -> [UInt64] {
+        let ceiling = GReaderClient.itemIDCeiling(now: now)
         var ids: [UInt64] = []
-        let now = Date()
-        for part in (text ?? "").split(separator: ",") {
-            guard let id = UInt64(part.trimmingCharacters(in: .whitespaces)), GReaderClient.isPlausibleItemID(id, now: now)
-            else { continue }
+        func add(_ id: UInt64?) -> Bool {
+            guard let id, id >= 1, id <= ceiling else { return true }
             ids.append(id)
-            if ids.count > limits.maxIDs { throw .pagination(request: request, .tooManyIDs(limit: limits.maxIDs)) }
+            return ids.count < keepingAtMost
+        }
+        var text = text
+        let read = text.withUTF8 { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            for part in bytes.split(separator: UInt8(ascii: ",")) {
+                let id =
+                    decimal(part)
+                    ?? UInt64(
+                        String(decoding: UnsafeBufferPointer(rebasing: part), as: UTF8.self).trimmingCharacters(in: .whitespaces))
+                guard add(id) else { break }
+            }
+            return true
+        }
+        if read { return ids }
+        for part in text.split(separator: ",") {
+            guard add(UInt64(part.trimmingCharacters(in: .whitespaces))) else { break }
         }
         return ids
+    }
+
+    /// The value of 1 to 19 decimal digits; nil for anything else (more digits are read as
+    /// text, which knows where a UInt64 ends).
+    private static func decimal(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 19 else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// `item` as the engine stores it; nil when its id is out of range.

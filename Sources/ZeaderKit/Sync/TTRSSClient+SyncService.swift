@@ -71,8 +71,11 @@ extension TTRSSClient: SyncService {
 
     /// Every article after `newest` (`since_id`); the first pages with their contents (up to
     /// ``SyncItem/listedBudget``), kept for ``items(_:)``, which then makes no request for
-    /// them. The pages after those come without contents: ``items(_:)`` asks for those again,
-    /// so their contents are decoded once.
+    /// them. The pages after those come without contents and are read for their ids only:
+    /// ``items(_:)`` asks for those again, so their contents are decoded once. The ids are
+    /// returned in ascending order, as Fever lists them: TT-RSS lists newest first across
+    /// feeds, but numbers a feed's new articles together, so in that order each save of the
+    /// engine holds few feeds' items and looks up few feeds.
     public func newItemIDs(after newest: UInt64?) async throws(SyncError) -> [UInt64] {
         var ids: [UInt64] = []
         var kept: [UInt64: SyncItem] = [:]
@@ -87,11 +90,11 @@ extension TTRSSClient: SyncService {
             }
         }
         state.withLock { $0.cached = kept }
-        return ids
+        return ids.sorted()
     }
 
     /// The unread articles (`view_mode` unread of all feeds), the starred ones (the Starred
-    /// feed, -1) or a feed's, 200 a request.
+    /// feed, -1) or a feed's, 200 a request, each page read for its ids only.
     public func itemIDs(_ list: SyncItemList) async throws(SyncError) -> [UInt64] {
         let parameters: [String: any Sendable]
         switch list {
@@ -171,8 +174,9 @@ extension TTRSSClient: SyncService {
 
     /// Pages through `getHeadlines` with `parameters` (`skip` 0, 200, …) until a page is not
     /// full, calling `page` with each page's items, each id once; a page asked while `contents`
-    /// holds comes with the articles' contents (`show_content`). A full page with no new id,
-    /// too many pages or ids are ``SyncError/pagination(request:_:)`` errors.
+    /// holds comes with the articles' contents (`show_content`), the others are read for their
+    /// ids and feeds only (their items hold nothing else). A full page with no new id, too
+    /// many pages or ids are ``SyncError/pagination(request:_:)`` errors.
     func pageHeadlines(
         _ parameters: [String: any Sendable], contents: () -> Bool = { false }, _ page: ([SyncItem]) -> Void
     ) async throws(SyncError) {
@@ -188,8 +192,10 @@ extension TTRSSClient: SyncService {
             var request = parameters
             request["limit"] = Self.pageSize
             request["skip"] = skip
-            if contents() { request["show_content"] = true }
-            let rows = try Self.required(await call("getHeadlines", request, as: [Headline].self), op: "getHeadlines")
+            let withContents = contents()
+            if withContents { request["show_content"] = true }
+            let rows = try Self.required(
+                await call("getHeadlines", request, as: [Headline].self, idsOnly: !withContents), op: "getHeadlines")
             let items = rows.compactMap { Self.syncItem($0, now: now) }.filter { seen.insert($0.id).inserted }
             guard seen.count <= limits.maxIDs else {
                 throw .pagination(request: "getHeadlines", .tooManyIDs(limit: limits.maxIDs))

@@ -104,19 +104,20 @@ public final class TTRSSClient: Sendable {
     }
 
     /// Calls `op` with `parameters` in the current session and decodes its `content` as
-    /// `Content`. A session the server no longer knows is logged in again once (then the
-    /// call is repeated); an error the server names is returned as `.failure` for the caller
-    /// to judge, except those every call treats alike (a refused login, the API disabled).
-    func call<Content: Decodable>(_ op: String, _ parameters: [String: any Sendable] = [:], as type: Content.Type)
-        async throws(SyncError) -> Result<Content, ServerError>
-    {
+    /// `Content` (headlines' ids and feeds only with `idsOnly`). A session the server no
+    /// longer knows is logged in again once (then the call is repeated); an error the server
+    /// names is returned as `.failure` for the caller to judge, except those every call
+    /// treats alike (a refused login, the API disabled).
+    func call<Content: Decodable>(
+        _ op: String, _ parameters: [String: any Sendable] = [:], as type: Content.Type, idsOnly: Bool = false
+    ) async throws(SyncError) -> Result<Content, ServerError> {
         var relogged = false
         while true {
             let token = state.withLock { $0.token }
             var request = parameters
             request["op"] = op
             request["sid"] = token.session
-            let answer = try await send(request, op: op, as: type)
+            let answer = try await send(request, op: op, as: type, idsOnly: idsOnly)
             switch answer {
             case .failure(let error) where error.name == "NOT_LOGGED_IN":
                 // The session expired (or the server forgot it): a new one, once.
@@ -140,10 +141,11 @@ public final class TTRSSClient: Sendable {
         var name: String
     }
 
-    /// POSTs `parameters` as JSON; returns the decoded `content`, or the error the server named.
-    private func send<Content: Decodable>(_ parameters: [String: any Sendable], op: String, as type: Content.Type)
-        async throws(SyncError) -> Result<Content, ServerError>
-    {
+    /// POSTs `parameters` as JSON; returns the decoded `content` (headlines' ids and feeds
+    /// only with `idsOnly`), or the error the server named.
+    private func send<Content: Decodable>(
+        _ parameters: [String: any Sendable], op: String, as type: Content.Type, idsOnly: Bool = false
+    ) async throws(SyncError) -> Result<Content, ServerError> {
         guard let url = URL(string: apiURL) else { throw .invalidAPIURL(apiURL) }
         let json: Data
         do {
@@ -165,20 +167,32 @@ public final class TTRSSClient: Sendable {
         case .notModified(let metadata), .gone(let metadata): throw .server(status: metadata.status, request: op)
         case .deferred(_, let metadata): throw .server(status: metadata?.status ?? 503, request: op)
         }
-        let envelope: Envelope<Content>
+        switch try Self.envelope(body, op: op, as: type, idsOnly: idsOnly) {
+        case .content(let content?): return .success(content)
+        case .content(nil): throw .badResponse(request: op, reason: "no content", service: .ttrss)
+        case .failed(let status, let error): return .failure(ServerError(name: error ?? "status \(status) without an error"))
+        }
+    }
+
+    /// The answer in `body`: headlines read from its bytes (``TTRSSHeadlineScanner``, only
+    /// their ids and feeds with `idsOnly`), or, for other contents, an answer not of the plain
+    /// shape that reads, or `scanning` off, decoded by JSONDecoder.
+    static func envelope<Content: Decodable>(
+        _ body: Data, op: String, as type: Content.Type, idsOnly: Bool = false, scanning: Bool = true
+    ) throws(SyncError) -> Envelope<Content> {
+        if scanning, Content.self == [Headline].self,
+            let envelope = TTRSSHeadlineScanner.scan(body, idsOnly: idsOnly) as? Envelope<Content>
+        {
+            return envelope
+        }
         do {
-            envelope = try JSONDecoder().decode(Envelope<Content>.self, from: body)
+            return try JSONDecoder().decode(Envelope<Content>.self, from: body)
         } catch let error as DecodingError where Self.isWholeAnswer(error) {
             throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON", service: .ttrss)
         } catch is Envelope<Content>.NoStatus {
             throw .badResponse(request: op, reason: "not Tiny Tiny RSS's JSON", service: .ttrss)
         } catch {
             throw .badResponse(request: op, reason: Self.decodingReason(error), service: .ttrss)
-        }
-        switch envelope {
-        case .content(let content?): return .success(content)
-        case .content(nil): throw .badResponse(request: op, reason: "no content", service: .ttrss)
-        case .failed(let status, let error): return .failure(ServerError(name: error ?? "status \(status) without an error"))
         }
     }
 

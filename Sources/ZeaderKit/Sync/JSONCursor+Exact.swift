@@ -1,0 +1,200 @@
+/// Reading that accepts no more than JSONDecoder does, for the readers that stand in for a
+/// `Decodable` type and hand anything they do not take back to it (``FeverAnswerScanner``,
+/// ``TTRSSHeadlineScanner``): a string that is not UTF-8 or holds a lone surrogate escape,
+/// and a number outside JSON's grammar, are not read (nil or false), even where skipped.
+extension JSONCursor {
+    /// A string, its escapes decoded; nil when none comes next or it is not well-formed,
+    /// not UTF-8, or escapes half a surrogate pair.
+    mutating func exactString() -> String? {
+        guard atString() else { return nil }
+        at += 1
+        let start = at
+        var ascii = true
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\"") {
+                at += 1
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<(at - 1)])
+                return ascii ? String(decoding: raw, as: UTF8.self) : String(validating: raw, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { return exactEscapedString(from: start) }
+            if byte < 0x20 { return nil }
+            if byte >= 0x80 { ascii = false }
+            at += 1
+        }
+        return nil
+    }
+
+    /// The rest of a string that has escapes, from its first byte at `start`.
+    private mutating func exactEscapedString(from start: Int) -> String? {
+        var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+        while at < bytes.count {
+            let byte = bytes[at]
+            at += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(validating: text, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard at < bytes.count else { return nil }
+                let escape = bytes[at]
+                at += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+                case UInt8(ascii: "b"): text.append(0x08)
+                case UInt8(ascii: "f"): text.append(0x0C)
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard let scalar = escapedScalar() else { return nil }
+                    text.append(contentsOf: String(scalar).utf8)
+                default:
+                    return nil
+                }
+            case 0..<0x20:
+                return nil
+            default:
+                text.append(byte)
+            }
+        }
+        return nil
+    }
+
+    /// The scalar of a `\u` escape whose `\u` was taken: a surrogate only as a whole pair.
+    private mutating func escapedScalar() -> Unicode.Scalar? {
+        guard let unit = exactHexUnit() else { return nil }
+        guard (0xD800..<0xE000).contains(unit) else { return Unicode.Scalar(unit) }
+        guard unit < 0xDC00, bytes.count - at >= 6, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u")
+        else { return nil }
+        at += 2
+        guard let low = exactHexUnit(), (0xDC00..<0xE000).contains(low) else { return nil }
+        return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
+    }
+
+    private mutating func exactHexUnit() -> UInt16? {
+        guard bytes.count - at >= 4 else { return nil }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard let digit = Self.hexDigit(bytes[at]) else { return nil }
+            value = value << 4 | UInt16(digit)
+            at += 1
+        }
+        return value
+    }
+
+    /// Skips one value of any kind as JSONDecoder would read it; false when it is not
+    /// well-formed (strings and numbers as ``exactString()`` and JSON's grammar say) or
+    /// nests deeper than ``maxDepth``.
+    mutating func skipExact(depth: Int) -> Bool {
+        skipSpace()
+        guard at < bytes.count, depth < Self.maxDepth else { return false }
+        switch bytes[at] {
+        case UInt8(ascii: "\""):
+            return skipExactString()
+        case UInt8(ascii: "{"):
+            at += 1
+            if take(UInt8(ascii: "}")) { return true }
+            repeat {
+                guard skipExactString(), take(UInt8(ascii: ":")), skipExact(depth: depth + 1) else { return false }
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            at += 1
+            if take(UInt8(ascii: "]")) { return true }
+            repeat {
+                guard skipExact(depth: depth + 1) else { return false }
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "]"))
+        case UInt8(ascii: "t"): return skipWord("true")
+        case UInt8(ascii: "f"): return skipWord("false")
+        case UInt8(ascii: "n"): return skipWord("null")
+        default: return number() != nil
+        }
+    }
+
+    /// Skips a string without making it when it is plain ASCII.
+    private mutating func skipExactString() -> Bool {
+        guard atString() else { return false }
+        let start = at
+        at += 1
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\"") {
+                at += 1
+                return true
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            at += 1
+        }
+        at = start
+        return exactString() != nil
+    }
+
+    private mutating func skipWord(_ word: String) -> Bool {
+        let count = word.utf8.count
+        guard bytes.count - at >= count, UnsafeBufferPointer(rebasing: bytes[at..<(at + count)]).elementsEqual(word.utf8)
+        else { return false }
+        at += count
+        return at == bytes.count || Self.endsAWord(bytes[at])
+    }
+
+    /// What may follow a number or a literal.
+    private static func endsAWord(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x0A
+            || byte == 0x0D || byte == 0x09
+    }
+
+    /// A number as JSON's grammar has it (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`),
+    /// taken; nil (nothing taken) for anything else.
+    mutating func number() -> JSONNumber? {
+        skipSpace()
+        let start = at
+        var index = at
+        func digits() -> Int {
+            let first = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - first
+        }
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let whole = digits()
+        guard whole > 0, whole == 1 || bytes[index - whole] != UInt8(ascii: "0") else { return nil }
+        var plain = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return nil }
+            plain = false
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { return nil }
+            plain = false
+        }
+        guard index == bytes.count || Self.endsAWord(bytes[index]) else { return nil }
+        at = index
+        guard plain else { return .other }
+        // Digits only: their value when it fits, else `.other`.
+        var value: UInt64 = 0
+        for byte in bytes[(start + (negative ? 1 : 0))..<index] {
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflowTimes, !overflowSum else { return .other }
+            value = sum
+        }
+        if negative {
+            guard value <= UInt64(Int64.max) else { return .other }
+            return .negative(-Int64(value))
+        }
+        return .unsigned(value)
+    }
+}
+
+/// A number ``JSONCursor/number()`` read: a whole number without fraction or exponent as its
+/// value, any other (a fraction, an exponent, out of range) as `.other`.
+enum JSONNumber: Equatable {
+    case unsigned(UInt64)
+    /// Below zero (`-0` is `.negative(0)`).
+    case negative(Int64)
+    case other
+}
