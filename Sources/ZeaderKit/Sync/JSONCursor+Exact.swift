@@ -17,69 +17,12 @@ extension JSONCursor {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<(at - 1)])
                 return ascii ? String(decoding: raw, as: UTF8.self) : String(validating: raw, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") { return exactEscapedString(from: start) }
+            if byte == UInt8(ascii: "\\") { return escapedString(from: start, exact: true) }
             if byte < 0x20 { return nil }
             if byte >= 0x80 { ascii = false }
             at += 1
         }
         return nil
-    }
-
-    /// The rest of a string that has escapes, from its first byte at `start`.
-    private mutating func exactEscapedString(from start: Int) -> String? {
-        var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
-        while at < bytes.count {
-            let byte = bytes[at]
-            at += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(validating: text, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard at < bytes.count else { return nil }
-                let escape = bytes[at]
-                at += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
-                case UInt8(ascii: "b"): text.append(0x08)
-                case UInt8(ascii: "f"): text.append(0x0C)
-                case UInt8(ascii: "n"): text.append(0x0A)
-                case UInt8(ascii: "r"): text.append(0x0D)
-                case UInt8(ascii: "t"): text.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard let scalar = escapedScalar() else { return nil }
-                    text.append(contentsOf: String(scalar).utf8)
-                default:
-                    return nil
-                }
-            case 0..<0x20:
-                return nil
-            default:
-                text.append(byte)
-            }
-        }
-        return nil
-    }
-
-    /// The scalar of a `\u` escape whose `\u` was taken: a surrogate only as a whole pair.
-    private mutating func escapedScalar() -> Unicode.Scalar? {
-        guard let unit = exactHexUnit() else { return nil }
-        guard (0xD800..<0xE000).contains(unit) else { return Unicode.Scalar(unit) }
-        guard unit < 0xDC00, bytes.count - at >= 6, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u")
-        else { return nil }
-        at += 2
-        guard let low = exactHexUnit(), (0xDC00..<0xE000).contains(low) else { return nil }
-        return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
-    }
-
-    private mutating func exactHexUnit() -> UInt16? {
-        guard bytes.count - at >= 4 else { return nil }
-        var value: UInt16 = 0
-        for _ in 0..<4 {
-            guard let digit = Self.hexDigit(bytes[at]) else { return nil }
-            value = value << 4 | UInt16(digit)
-            at += 1
-        }
-        return value
     }
 
     /// Skips one value of any kind as JSONDecoder would read it; false when it is not

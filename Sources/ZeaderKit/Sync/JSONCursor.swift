@@ -81,15 +81,17 @@ struct JSONCursor {
         return nil
     }
 
-    /// The rest of a string that has escapes, from its first byte at `start`.
-    private mutating func escapedString(from start: Int) -> String? {
+    /// The rest of a string that has escapes, from its first byte at `start`. Half a
+    /// surrogate pair becomes U+FFFD and bytes that are not UTF-8 are repaired, unless `exact`:
+    /// then either makes the string nil, as JSONDecoder refuses them.
+    mutating func escapedString(from start: Int, exact: Bool = false) -> String? {
         var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
         while at < bytes.count {
             let byte = bytes[at]
             at += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: text, as: UTF8.self)
+                return exact ? String(validating: text, as: UTF8.self) : String(decoding: text, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 guard at < bytes.count else { return nil }
                 let escape = bytes[at]
@@ -102,20 +104,8 @@ struct JSONCursor {
                 case UInt8(ascii: "r"): text.append(0x0D)
                 case UInt8(ascii: "t"): text.append(0x09)
                 case UInt8(ascii: "u"):
-                    guard let unit = hexUnit() else { return nil }
-                    var scalar = Unicode.Scalar(unit)
-                    if (0xD800..<0xDC00).contains(unit), bytes.count - at >= 6, bytes[at] == UInt8(ascii: "\\"),
-                        bytes[at + 1] == UInt8(ascii: "u")
-                    {
-                        let mark = at
-                        at += 2
-                        if let low = hexUnit(), (0xDC00..<0xE000).contains(low) {
-                            scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
-                        } else {
-                            at = mark  // not a pair: the next escape is read on its own
-                        }
-                    }
-                    text.append(contentsOf: Array(String(scalar ?? "\u{FFFD}").utf8))
+                    guard let scalar = escapedScalar(exact: exact) else { return nil }
+                    text.append(contentsOf: String(scalar).utf8)
                 default:
                     return nil
                 }
@@ -126,6 +116,22 @@ struct JSONCursor {
             }
         }
         return nil
+    }
+
+    /// The scalar of a `\u` escape whose `\u` was taken: a surrogate pair makes one scalar,
+    /// half of one U+FFFD, or nil when `exact`.
+    private mutating func escapedScalar(exact: Bool) -> Unicode.Scalar? {
+        guard let unit = hexUnit() else { return nil }
+        guard (0xD800..<0xE000).contains(unit) else { return Unicode.Scalar(unit) }
+        if unit < 0xDC00, bytes.count - at >= 6, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
+            let mark = at
+            at += 2
+            if let low = hexUnit(), (0xDC00..<0xE000).contains(low) {
+                return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
+            }
+            at = mark  // not a pair: the next escape is read on its own
+        }
+        return exact ? nil : "\u{FFFD}"
     }
 
     /// The value of one hex digit (either case), nil for any other byte.
