@@ -29,25 +29,12 @@ extension JSONCursor {
     /// well-formed (strings and numbers as ``exactString()`` and JSON's grammar say) or
     /// nests deeper than ``maxDepth``.
     mutating func skipExact(depth: Int) -> Bool {
-        skipSpace()
-        guard at < bytes.count, depth < Self.maxDepth else { return false }
+        skipValue(depth: depth, exact: true)
+    }
+
+    /// Skips a number or a literal as JSON's grammar has them.
+    mutating func skipExactScalar() -> Bool {
         switch bytes[at] {
-        case UInt8(ascii: "\""):
-            return skipExactString()
-        case UInt8(ascii: "{"):
-            at += 1
-            if take(UInt8(ascii: "}")) { return true }
-            repeat {
-                guard skipExactString(), take(UInt8(ascii: ":")), skipExact(depth: depth + 1) else { return false }
-            } while take(UInt8(ascii: ","))
-            return take(UInt8(ascii: "}"))
-        case UInt8(ascii: "["):
-            at += 1
-            if take(UInt8(ascii: "]")) { return true }
-            repeat {
-                guard skipExact(depth: depth + 1) else { return false }
-            } while take(UInt8(ascii: ","))
-            return take(UInt8(ascii: "]"))
         case UInt8(ascii: "t"): return skipWord("true")
         case UInt8(ascii: "f"): return skipWord("false")
         case UInt8(ascii: "n"): return skipWord("null")
@@ -56,7 +43,7 @@ extension JSONCursor {
     }
 
     /// Skips a string without making it when it is plain ASCII.
-    private mutating func skipExactString() -> Bool {
+    mutating func skipExactString() -> Bool {
         guard atString() else { return false }
         let start = at
         at += 1

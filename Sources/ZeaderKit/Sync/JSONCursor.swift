@@ -181,28 +181,33 @@ struct JSONCursor {
         return true
     }
 
-    /// Skips one value of any kind; false when it is not well-formed or nests too deep.
-    mutating func skipValue(depth: Int) -> Bool {
+    /// Skips one value of any kind; false when it is not well-formed or nests too deep. With
+    /// `exact`, its strings, numbers and literals must be what JSONDecoder reads
+    /// (``skipExactScalar()``, ``exactString()``).
+    mutating func skipValue(depth: Int, exact: Bool = false) -> Bool {
         skipSpace()
         guard at < bytes.count, depth < Self.maxDepth else { return false }
         switch bytes[at] {
         case UInt8(ascii: "\""):
-            return string() != nil
+            return skipString(exact: exact)
         case UInt8(ascii: "{"):
             at += 1
             if take(UInt8(ascii: "}")) { return true }
             repeat {
-                guard string() != nil, take(UInt8(ascii: ":")), skipValue(depth: depth + 1) else { return false }
+                guard skipString(exact: exact), take(UInt8(ascii: ":")), skipValue(depth: depth + 1, exact: exact) else {
+                    return false
+                }
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "}"))
         case UInt8(ascii: "["):
             at += 1
             if take(UInt8(ascii: "]")) { return true }
             repeat {
-                guard skipValue(depth: depth + 1) else { return false }
+                guard skipValue(depth: depth + 1, exact: exact) else { return false }
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "]"))
         default:
+            if exact { return skipExactScalar() }
             // A number or a literal: the bytes up to the next delimiter.
             let start = at
             while at < bytes.count, !Self.isDelimiter(bytes[at]) { at += 1 }
@@ -212,6 +217,10 @@ struct JSONCursor {
             }
             return !word.isEmpty && word.allSatisfy(Self.isNumberByte)
         }
+    }
+
+    private mutating func skipString(exact: Bool) -> Bool {
+        exact ? skipExactString() : string() != nil
     }
 
     private static func isDelimiter(_ byte: UInt8) -> Bool {
