@@ -14,7 +14,7 @@ actor ConnectionLimiter {
     private var hostLimits: HostConnectionLimits
     /// How long a full host not heard from may keep everything waiting before it gets more;
     /// `nil`: only answers change a share.
-    private let patience: Duration?
+    nonisolated let patience: Duration?
     /// Hosts with a patience timer running.
     private var waitingOn: Set<String> = []
     private var active = 0
