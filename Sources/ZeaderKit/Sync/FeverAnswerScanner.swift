@@ -121,15 +121,8 @@ extension FeverNumber {
 }
 
 extension JSONCursor {
-    /// An object's members, its keys read as ``exactString()`` does: `member` is called with
-    /// each key and must take its value. False when the object is not well-formed or
-    /// `member` returned false.
+    /// An object's members, its keys read as ``exactString()`` does (``object(exact:_:)``).
     mutating func exactObject(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
-        guard take(UInt8(ascii: "{")) else { return false }
-        if take(UInt8(ascii: "}")) { return true }
-        repeat {
-            guard let key = exactString(), take(UInt8(ascii: ":")), member(&self, key) else { return false }
-        } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "}"))
+        object(exact: true, member)
     }
 }

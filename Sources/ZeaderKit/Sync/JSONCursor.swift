@@ -234,12 +234,15 @@ struct JSONCursor {
     }
 
     /// An object's members: `member` is called with each key and must take its value.
-    /// False when the object is not well-formed or `member` returned false.
-    mutating func object(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
+    /// False when the object is not well-formed or `member` returned false. With `exact`, its
+    /// keys are read as ``exactString()`` does.
+    mutating func object(exact: Bool = false, _ member: (inout JSONCursor, String) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         repeat {
-            guard let key = string(), take(UInt8(ascii: ":")), member(&self, key) else { return false }
+            guard let key = exact ? exactString() : string(), take(UInt8(ascii: ":")), member(&self, key) else {
+                return false
+            }
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "}"))
     }
