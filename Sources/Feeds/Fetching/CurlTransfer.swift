@@ -331,14 +331,12 @@ final class CurlTransfer: @unchecked Sendable {
             failure = .headersTooLarge(url: currentURL, limit: Self.maxHeaderBytes)
             return 0
         }
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
+        switch HTTPHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) {
+        case .status(let code):
             // A new response (an interim 1xx came first, or this is the first): start over.
-            let fields = line.split(separator: " ", maxSplits: 2)
-            status = fields.count >= 2 ? Int(fields[1]) ?? 0 : 0
+            status = code
             headers = [:]
-        } else if line.isEmpty {
+        case .end:
             if status >= 200 { headersDone = true }
             if let download, (200..<300).contains(status) {
                 if let problem = download.begin(status: status, headers: headers, limit: limits.maxBodySize, url: currentURL) {
@@ -352,11 +350,10 @@ final class CurlTransfer: @unchecked Sendable {
                 failure = .tooLarge(url: currentURL, limit: limits.maxBodySize)
                 return 0
             }
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            if headers[name] == nil {
-                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
+        case .field(let name, let value):
+            if headers[name] == nil { headers[name] = value }
+        case .ignored:
+            break
         }
         return length
     }
