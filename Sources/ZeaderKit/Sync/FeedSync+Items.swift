@@ -8,11 +8,12 @@ extension FeedSync {
     /// sync; all of the `joined` feeds, streams with history that joined the account in this
     /// sync), those newer than it and not in the store fetched in chunks and stored, a few
     /// chunks (``requestsPerSave``) a save. The ids are numbers (8 bytes each); a save's items
-    /// are released once saved, so memory does not grow with the number of items. Returns
-    /// what it fetched.
+    /// are released once saved, so memory does not grow with the number of items. `newFeeds`
+    /// are the feeds this sync created: until a save stores their items, nothing of theirs is
+    /// in the store to look up. Returns what it fetched.
     func pullNewItems(
-        _ client: any SyncService, joined: [String], rules: [Killfile.CompiledRule], report: inout Report,
-        progress: @Sendable (Phase) -> Void
+        _ client: any SyncService, joined: [String], newFeeds: Set<ObjectID> = [], rules: [Killfile.CompiledRule],
+        report: inout Report, progress: @Sendable (Phase) -> Void
     ) async throws -> Pulled {
         let scope = try self.scope()
         let stored = try withContext { try accountRow(scope, in: $0)?.newestItemID }.flatMap(UInt64.init)
@@ -57,6 +58,7 @@ extension FeedSync {
         }
         var fetched = 0
         var history: [ObjectID: FeedHistory] = [:]
+        var emptyFeeds = newFeeds
         // Several requests' items are stored in one save: each save has a cost of its own
         // (a context, the feeds' look-ups, a commit) whatever its size.
         var batch: [SyncItem] = []
@@ -66,7 +68,8 @@ extension FeedSync {
             batch = []
             var firings: [ItemRules.Firing] = []
             report.newItems += try store(
-                items, servers: servers, scope: scope, rules: rules, firings: &firings, history: &history)
+                items, servers: servers, scope: scope, rules: rules, firings: &firings, history: &history,
+                emptyFeeds: &emptyFeeds)
             report.firings += firings
         }
         do {
@@ -117,11 +120,12 @@ extension FeedSync {
     /// stored with the link as guid (else `greader:` and the server's id), unless removed on
     /// purpose before (a ``RemovedItem`` tombstone) or matching an ignore rule now (then not
     /// stored, its guid kept as a tombstone; a starred item stays); the rules that act act on
-    /// the new ones, their firings added to `firings` once saved. Returns how many were stored
-    /// anew.
+    /// the new ones, their firings added to `firings` once saved. A feed of `emptyFeeds` has
+    /// nothing stored (no history, no item, no tombstone): its items are stored without a
+    /// look-up, and it leaves the set. Returns how many were stored anew.
     func store(
         _ items: [SyncItem], servers: [String: ObjectID], scope: AccountScope, rules: [Killfile.CompiledRule],
-        firings: inout [ItemRules.Firing], history: inout [ObjectID: FeedHistory]
+        firings: inout [ItemRules.Firing], history: inout [ObjectID: FeedHistory], emptyFeeds: inout Set<ObjectID>
     ) throws -> Int {
         let acting = ItemRules.acting(
             itemRules + ItemRules.stored(in: store.container.store), changingItems: !rulesChangeItemsLater)
@@ -155,6 +159,8 @@ extension FeedSync {
                     if local != tags { item.tags = tags }
                     if !labels.isEmpty { pulledLabels[String(pulled.id)] = labels }
                 }
+                let isEmpty = emptyFeeds.remove(serverID) != nil
+                if isEmpty { history[serverID] = FeedHistory(server: server) }
                 let matches = try Self.historyMatches(feedItems, of: server, history: &history, in: context)
                 let fresh = feedItems.indices.filter { matches[$0] == nil }.map { feedItems[$0] }
                 for (position, match) in matches {
@@ -162,10 +168,11 @@ extension FeedSync {
                     Self.merge(feedItems[position], into: match, now: now)
                     label(match, feedItems[position])
                 }
-                let guids = try Self.guids(for: fresh, of: server, in: context)
+                let guids = isEmpty ? Self.guids(for: fresh, taken: []) : try Self.guids(for: fresh, of: server, in: context)
                 let parsed = zip(fresh, guids).map { Self.parsedItem($0, guid: $1) }
                 let counts = try ItemImport.upsert(
-                    parsed, into: server, in: context, now: now, ignoring: rules, acting: acting, firings: &pulledFirings
+                    parsed, into: server, in: context, now: now, ignoring: rules, acting: acting, firings: &pulledFirings,
+                    feedIsEmpty: isEmpty
                 ) { index, item, isNew in
                     let pulled = fresh[index]
                     item.syncID = String(pulled.id)
@@ -207,6 +214,13 @@ extension FeedSync {
             tombstones.includesPendingChanges = false
             for tombstone in try context.fetch(tombstones) { removed.insert(tombstone.guid) }
         }
+        return guids(for: pulled, taken: taken, removed: removed)
+    }
+
+    /// The guids of `pulled` when `taken` are the guids stored items of the feed have and
+    /// `removed` those of its tombstones.
+    static func guids(for pulled: [SyncItem], taken: Set<String>, removed: Set<String> = []) -> [String] {
+        var taken = taken
         return pulled.map { item in
             let guid = item.link.flatMap { taken.contains($0) ? nil : $0 } ?? "greader:" + String(item.id)
             if !removed.contains(guid) { taken.insert(guid) }

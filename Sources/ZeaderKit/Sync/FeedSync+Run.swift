@@ -108,10 +108,11 @@ extension FeedSync {
         let (subscriptions, unlinked) = try await pushChanges(
             client, missingFeeds: missingFeeds, report: &report, progress: progress)
         progress(.subscriptions)
-        try applySubscriptions(subscriptions, report: &report)
+        let newFeeds = try applySubscriptions(subscriptions, report: &report)
         let rules = try killfileRules()
         let joined = try streamIDs(of: unlinked)
-        let pulled = try await pullNewItems(client, joined: joined, rules: rules, report: &report, progress: progress)
+        let pulled = try await pullNewItems(
+            client, joined: joined, newFeeds: newFeeds, rules: rules, report: &report, progress: progress)
         progress(.states)
         try await pullStates(client, pulled: pulled, report: &report)
         // The state of items matched to a feed's history, which the server lacked, and the

@@ -6,14 +6,16 @@ extension FeedSync {
     // MARK: Pull
 
     /// The server's feeds into the store: new ones inserted, known ones updated (title,
-    /// site, tags from labels), synced ones the server no longer has deleted.
-    func applySubscriptions(_ subscriptions: [SyncSubscription], report: inout Report) throws {
+    /// site, tags from labels), synced ones the server no longer has deleted. Returns the
+    /// feeds it inserted, which have no items yet.
+    @discardableResult
+    func applySubscriptions(_ subscriptions: [SyncSubscription], report: inout Report) throws -> Set<ObjectID> {
         let scope = try self.scope()
         let metadata = store.container.store
         let keptLabels = try metadata.metadata(forKey: scope.key(Self.labelsKey)).flatMap(SyncLabels.decode) ?? [:]
         let titlesKeptHere = try keptTitles(scope)
         var seenLabels: [String: [String]] = [:]
-        try withContext { context in
+        let inserted = try withContext { context in
             let servers = try Server.findAll(where: scope.feeds, in: context)
             // Feeds of the other sources (local ones, other accounts'): the URL is one
             // subscription's, so the account does not take them (`zeader sync move` does).
@@ -26,6 +28,7 @@ extension FeedSync {
                 byURL[FeedTrust.webURL(server.url) ?? server.url] = server
             }
             var order = try FeedSubscription.nextDisplayOrder(in: context)
+            var inserted: [Server] = []
             var listed = Set<String>()
             let listedURLs = Set(subscriptions.compactMap { $0.url.flatMap(FeedTrust.webURL) })
             for subscription in subscriptions {
@@ -57,6 +60,7 @@ extension FeedSync {
                     server = moved
                 } else {
                     server = context.insert(Server.self)
+                    inserted.append(server)
                     server.url = url
                     server.origin = .syncServer
                     server.account = scope.name
@@ -82,11 +86,13 @@ extension FeedSync {
                 report.feedsRemoved += 1
             }
             try context.save()
+            return Set(inserted.map(\.objectID))  // permanent once saved
         }
         let seen = SyncLabels.encode(seenLabels)
         if seen != (try metadata.metadata(forKey: scope.key(Self.labelsKey))) {
             try metadata.setMetadata(seen, forKey: scope.key(Self.labelsKey))
         }
+        return inserted
     }
 
     /// The feeds of every source but `scope`'s, by URL as a server's are compared: the

@@ -87,6 +87,13 @@ struct JSONCursor {
     mutating func escapedString(from start: Int, exact: Bool = false) -> String? {
         var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
         while at < bytes.count {
+            // The bytes up to the next quote, escape or control character, copied as one run.
+            let run = at
+            while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 {
+                at += 1
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<at]))
+            guard at < bytes.count else { return nil }
             let byte = bytes[at]
             at += 1
             switch byte {
@@ -105,14 +112,12 @@ struct JSONCursor {
                 case UInt8(ascii: "t"): text.append(0x09)
                 case UInt8(ascii: "u"):
                     guard let scalar = escapedScalar(exact: exact) else { return nil }
-                    text.append(contentsOf: String(scalar).utf8)
+                    UTF8.encode(scalar) { text.append($0) }
                 default:
                     return nil
                 }
-            case 0..<0x20:
-                return nil
             default:
-                text.append(byte)
+                return nil  // a control character must be escaped
             }
         }
         return nil

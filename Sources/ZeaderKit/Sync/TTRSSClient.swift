@@ -147,15 +147,12 @@ public final class TTRSSClient: Sendable {
         _ parameters: [String: any Sendable], op: String, as type: Content.Type, idsOnly: Bool = false
     ) async throws(SyncError) -> Result<Content, ServerError> {
         guard let url = URL(string: apiURL) else { throw .invalidAPIURL(apiURL) }
-        let json: Data
-        do {
-            json = try JSONSerialization.data(withJSONObject: parameters, options: [.sortedKeys])
-        } catch {
+        guard let json = Self.requestBody(parameters) else {
             throw .badResponse(request: op, reason: "parameters not JSON", service: .ttrss)
         }
         var feedRequest = FeedRequest(url: url)
         // TT-RSS reads the body as JSON whatever its Content-Type.
-        feedRequest.formBody = String(decoding: json, as: UTF8.self)
+        feedRequest.formBody = json
         state.withLock { $0.requests += 1 }
         let body: Data
         switch await fetcher.fetch(feedRequest) {
@@ -172,6 +169,27 @@ public final class TTRSSClient: Sendable {
         case .content(nil): throw .badResponse(request: op, reason: "no content", service: .ttrss)
         case .failed(let status, let error): return .failure(ServerError(name: error ?? "status \(status) without an error"))
         }
+    }
+
+    /// `parameters` as one JSON object, its keys sorted. The kinds of value a call sends
+    /// (strings, whole numbers, booleans) are written directly, as every request has them;
+    /// nil for any other kind.
+    static func requestBody(_ parameters: [String: any Sendable]) -> String? {
+        var out = "{"
+        for (index, key) in parameters.keys.sorted().enumerated() {
+            if index > 0 { out += "," }
+            JSONText.appendEscaped(key, to: &out)
+            out += ":"
+            switch parameters[key] {
+            case let value as String: JSONText.appendEscaped(value, to: &out)
+            case let value as Bool: out += value ? "true" : "false"
+            case let value as Int: out += String(value)
+            case let value as Int64: out += String(value)
+            case let value as UInt64: out += String(value)
+            default: return nil
+            }
+        }
+        return out + "}"
     }
 
     /// The answer in `body`: headlines read from its bytes (``TTRSSHeadlineScanner``, only

@@ -78,7 +78,8 @@ public enum ItemImport {
     /// to each new item (``admit(_:of:ignoring:acting:firings:now:)``), adding their firings to
     /// `firings`. `stored` sees the item each of `items` (by index) is stored as, new (before the
     /// ignore rules and the rules that act look at it) or known: a sync sets the service's id and
-    /// states there.
+    /// states there. `feedIsEmpty` says the feed has no stored item and no tombstone (a sync
+    /// created it and stores its first items): then nothing is looked up.
     ///
     /// ```swift
     /// let counts = try ItemImport.upsert(feed.items, into: server, in: context, now: Date(), acting: rules, firings: &firings)
@@ -86,7 +87,7 @@ public enum ItemImport {
     public static func upsert(
         _ items: [ParsedItem], into server: Server, in context: ManagedObjectContext, now: Date,
         ignoring rules: [Killfile.CompiledRule] = [], acting actionRules: [ItemRules.CompiledRule],
-        firings: inout [ItemRules.Firing], matchingLinks: Bool = false,
+        firings: inout [ItemRules.Firing], matchingLinks: Bool = false, feedIsEmpty: Bool = false,
         stored: ((_ index: Int, _ item: FeedItem, _ isNew: Bool) -> Void)? = nil
     ) throws -> (new: Int, changed: Int) {
         guard !items.isEmpty else { return (0, 0) }
@@ -103,7 +104,7 @@ public enum ItemImport {
         }
         var existing: [String: FeedItem] = [:]
         var tombstones: [String: RemovedItem] = [:]
-        if server.objectID.primaryKey != nil {
+        if !feedIsEmpty, server.objectID.primaryKey != nil {
             let wanted = guids + aliases.values
             // Only stored rows: the context may hold other feeds' unsaved items (a refresh saves
             // several feeds at once, SaveGrouping), which cannot match this server and would each

@@ -135,6 +135,37 @@ struct SyncEngineTests {
         #expect(guids.contains("http://127.0.0.1:9/same"))
     }
 
+    @Test("a new feed's items over several saves: a link is one item's guid, removed stays removed")
+    func aNewFeedsItemsOverSeveralSavesKeepTheirLinksApart() async throws {
+        // Eight items a save (chunks of two, four a save): the feed's first save looks nothing
+        // up, the later ones find the links and the tombstone the earlier ones stored.
+        let service = FakeSyncService()
+        let feed = service.addFeed(url: Self.feedA, title: "A")
+        var expected: [String: String] = [:]  // title → guid
+        for n in 1...20 {
+            let link = "http://127.0.0.1:9/\(n % 3)"
+            let id = service.addItem(to: feed, title: n == 2 ? "spam" : "item \(n)", link: link)
+            switch n {
+            case 1, 3: expected["item \(n)"] = link  // the first with its link
+            case 2: break  // killed: its link is a tombstone
+            case 5, 8: expected["item \(n)"] = "greader:\(id)"  // the spam took the link in that save
+            case _ where n % 3 == 2: break  // a later save finds the tombstone: not stored
+            default: expected["item \(n)"] = "greader:\(id)"
+            }
+        }
+        let store = try ZeaderStore.open(at: try temporaryDirectory().appendingPathComponent("z.sqlite"))
+        let rule = Killfile.Rule(scope: .all, predicateFormat: "title CONTAINS 'spam'")
+        let sync = FeedSync(store: store, chunkSize: 2, ignoreRules: [rule], service: { _, _ in service })
+        try sync.addAccount(apiURL: "http://127.0.0.1:9/api/greader.php", user: "alice", token: "t")
+        _ = try await sync.sync()
+        let context = store.container.newBackgroundContext()
+        let guids = try context.performAndWait {
+            Dictionary(uniqueKeysWithValues: try FeedItem.findAll(in: context).map { ($0.title ?? "", $0.guid) })
+        }
+        #expect(guids == expected)
+        #expect(try context.performAndWait { try RemovedItem.findAll(in: context).map(\.guid) } == ["http://127.0.0.1:9/2"])
+    }
+
     @Test("a pull stopped by the service keeps the items it fetched before; the next sync stores the rest once")
     func aPullStoppedKeepsWhatItFetched() async throws {
         // One feed of ten items, asked for two at a time: several requests' items are stored

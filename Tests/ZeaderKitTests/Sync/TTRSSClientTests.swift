@@ -65,6 +65,24 @@ struct TTRSSClientTests {
         #expect(TTRSSToken(decoding: "bare") == TTRSSToken(session: "bare", user: nil, password: nil))
     }
 
+    @Test func aRequestIsOneJSONObjectWhateverItsStringsHold() throws {
+        let parameters: [String: any Sendable] = [
+            "op": "getHeadlines", "sid": "s\"e\\s/s\u{1}\n\u{2028}é", "feed_id": -4, "since_id": UInt64(1_234_567_890_123),
+            "show_content": true, "mode": Int64(2), "password": "",
+        ]
+        let body = try #require(TTRSSClient.requestBody(parameters))
+        #expect(body.hasPrefix(#"{"feed_id":-4,"mode":2,"op":"getHeadlines","password":"","#))
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect(decoded.count == parameters.count)
+        #expect(decoded["sid"] as? String == "s\"e\\s/s\u{1}\n\u{2028}é")
+        #expect((decoded["feed_id"] as? NSNumber)?.intValue == -4)
+        #expect((decoded["since_id"] as? NSNumber)?.uint64Value == 1_234_567_890_123)
+        #expect((decoded["show_content"] as? NSNumber)?.boolValue == true)
+        // A kind of value no call sends is refused, not written as something else.
+        #expect(TTRSSClient.requestBody(["limit": 1.5]) == nil)
+        #expect(TTRSSClient.requestBody([:]) == "{}")
+    }
+
     @Test func loginErrorsAreOneClearErrorEach() async throws {
         let server = try TTRSSStandIn()
         let url = server.apiURL
