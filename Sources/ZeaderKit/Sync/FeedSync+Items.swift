@@ -35,6 +35,13 @@ extension FeedSync {
         }
         var pulled = Pulled()
         let unknown = try withContext { context in
+            // An account with no item yet (its first sync) has none of them.
+            var any = FetchRequest<FeedItem>(predicate: scope.items)
+            any.fetchLimit = 1
+            guard try !context.fetch(any).isEmpty else {
+                if newest == nil { pulled.known = [] }
+                return ids
+            }
             var known = Set<UInt64>()
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = ids[start..<min(start + 500, ids.count)]
@@ -48,17 +55,8 @@ extension FeedSync {
             return known.isEmpty ? ids : ids.filter { !known.contains($0) }
         }
         ids = []
-        // The synced feeds by their server id, for every chunk.
-        let servers: [String: ObjectID] = try withContext { context in
-            var servers: [String: ObjectID] = [:]
-            for server in try Server.findAll(where: scope.feeds, in: context) {
-                if let id = server.syncID { servers[id] = server.objectID }
-            }
-            return servers
-        }
+        var saves = try PullSaves(sync: self, scope: scope, rules: rules, newFeeds: newFeeds)
         var fetched = 0
-        var history: [ObjectID: FeedHistory] = [:]
-        var emptyFeeds = newFeeds
         // Several requests' items are stored in one save: each save has a cost of its own
         // (a context, the feeds' look-ups, a commit) whatever its size.
         var batch: [SyncItem] = []
@@ -67,9 +65,7 @@ extension FeedSync {
             let items = batch
             batch = []
             var firings: [ItemRules.Firing] = []
-            report.newItems += try store(
-                items, servers: servers, scope: scope, rules: rules, firings: &firings, history: &history,
-                emptyFeeds: &emptyFeeds)
+            report.newItems += try store(items, saves: &saves, firings: &firings)
             report.firings += firings
         }
         do {
@@ -102,7 +98,38 @@ extension FeedSync {
     /// How many requests' items (`chunkSize` each) one save stores at most.
     static let requestsPerSave = 4
 
-    /// What ``pullNewItems(_:joined:rules:report:progress:)`` fetched: the ids, and the states their
+    /// What every save of one pull shares: read once, and what earlier saves learned of each feed.
+    struct PullSaves {
+        let scope: AccountScope
+        /// The synced feeds by their server id.
+        let servers: [String: ObjectID]
+        let rules: [Killfile.CompiledRule]
+        let acting: [ItemRules.CompiledRule]
+        /// Each feed's folders, which servers list among its items' labels (ItemLabels).
+        let folders: [String: [String]]
+        var history: [ObjectID: FeedHistory] = [:]
+        /// Feeds this sync created whose items no save has stored yet: nothing of theirs to look up.
+        var emptyFeeds: Set<ObjectID>
+
+        init(sync: FeedSync, scope: AccountScope, rules: [Killfile.CompiledRule], newFeeds: Set<ObjectID>) throws {
+            self.scope = scope
+            self.rules = rules
+            let metadata = sync.store.container.store
+            acting = ItemRules.acting(
+                sync.itemRules + ItemRules.stored(in: metadata), changingItems: !sync.rulesChangeItemsLater)
+            folders = try metadata.metadata(forKey: scope.key(FeedSync.labelsKey)).flatMap(SyncLabels.decode) ?? [:]
+            servers = try sync.withContext { context in
+                var servers: [String: ObjectID] = [:]
+                for server in try Server.findAll(where: scope.feeds, in: context) {
+                    if let id = server.syncID { servers[id] = server.objectID }
+                }
+                return servers
+            }
+            emptyFeeds = newFeeds
+        }
+    }
+
+    /// What ``pullNewItems(_:joined:newFeeds:rules:report:progress:)`` fetched: the ids, and the states their
     /// contents gave (the read and the starred ones: few, where most new items are unread).
     struct Pulled {
         var ids: [UInt64] = []
@@ -120,18 +147,12 @@ extension FeedSync {
     /// stored with the link as guid (else `greader:` and the server's id), unless removed on
     /// purpose before (a ``RemovedItem`` tombstone) or matching an ignore rule now (then not
     /// stored, its guid kept as a tombstone; a starred item stays); the rules that act act on
-    /// the new ones, their firings added to `firings` once saved. A feed of `emptyFeeds` has
-    /// nothing stored (no history, no item, no tombstone): its items are stored without a
+    /// the new ones, their firings added to `firings` once saved. A feed of `saves.emptyFeeds`
+    /// has nothing stored (no history, no item, no tombstone): its items are stored without a
     /// look-up, and it leaves the set. Returns how many were stored anew.
-    func store(
-        _ items: [SyncItem], servers: [String: ObjectID], scope: AccountScope, rules: [Killfile.CompiledRule],
-        firings: inout [ItemRules.Firing], history: inout [ObjectID: FeedHistory], emptyFeeds: inout Set<ObjectID>
-    ) throws -> Int {
-        let acting = ItemRules.acting(
-            itemRules + ItemRules.stored(in: store.container.store), changingItems: !rulesChangeItemsLater)
+    func store(_ items: [SyncItem], saves: inout PullSaves, firings: inout [ItemRules.Firing]) throws -> Int {
+        let (servers, scope, rules, acting, folders) = (saves.servers, saves.scope, saves.rules, saves.acting, saves.folders)
         var pulledFirings: [ItemRules.Firing] = []
-        // Each feed's folders, which servers list among its items' labels (ItemLabels).
-        let folders = try store.container.store.metadata(forKey: scope.key(Self.labelsKey)).flatMap(SyncLabels.decode) ?? [:]
         var pulledLabels: [String: [String]] = [:]
         let inserted = try withContext { context in
             // Each feed's items as indexes into `items`: an item is a dozen references, not copied.
@@ -159,9 +180,9 @@ extension FeedSync {
                     if local != tags { item.tags = tags }
                     if !labels.isEmpty { pulledLabels[String(pulled.id)] = labels }
                 }
-                let isEmpty = emptyFeeds.remove(serverID) != nil
-                if isEmpty { history[serverID] = FeedHistory(server: server) }
-                let matches = try Self.historyMatches(feedItems, of: server, history: &history, in: context)
+                let isEmpty = saves.emptyFeeds.remove(serverID) != nil
+                if isEmpty { saves.history[serverID] = FeedHistory(server: server) }
+                let matches = try Self.historyMatches(feedItems, of: server, history: &saves.history, in: context)
                 let fresh = feedItems.indices.filter { matches[$0] == nil }.map { feedItems[$0] }
                 for (position, match) in matches {
                     match.syncID = String(feedItems[position].id)
