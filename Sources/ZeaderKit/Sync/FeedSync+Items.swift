@@ -34,11 +34,14 @@ extension FeedSync {
             }
         }
         var pulled = Pulled()
-        let unknown = try withContext { context in
-            // An account with no item yet (its first sync) has none of them.
+        // An account with no item yet (its first sync) has none of them.
+        let accountIsEmpty = try withContext { context in
             var any = FetchRequest<FeedItem>(predicate: scope.items)
             any.fetchLimit = 1
-            guard try !context.fetch(any).isEmpty else {
+            return try context.fetch(any).isEmpty
+        }
+        let unknown = try withContext { context in
+            guard !accountIsEmpty else {
                 if newest == nil { pulled.known = [] }
                 return ids
             }
@@ -56,6 +59,7 @@ extension FeedSync {
         }
         ids = []
         var saves = try PullSaves(sync: self, scope: scope, rules: rules, newFeeds: newFeeds)
+        if accountIsEmpty { saves.pulledIDs = [] }
         var fetched = 0
         // Several requests' items are stored in one save: each save has a cost of its own
         // (a context, the feeds' look-ups, a commit) whatever its size.
@@ -110,6 +114,9 @@ extension FeedSync {
         var history: [ObjectID: FeedHistory] = [:]
         /// Feeds this sync created whose items no save has stored yet: nothing of theirs to look up.
         var emptyFeeds: Set<ObjectID>
+        /// When the account had no item before the pull: the ids its saves took, the only ones
+        /// stored (else nil, and the store is asked).
+        var pulledIDs: Set<String>?
 
         init(sync: FeedSync, scope: AccountScope, rules: [Killfile.CompiledRule], newFeeds: Set<ObjectID>) throws {
             self.scope = scope
@@ -165,7 +172,8 @@ extension FeedSync {
                 else { continue }
                 byFeed[server, default: []].append(index)
             }
-            let stored = try Self.storedSyncIDs(Array(listed), scope: scope, in: context)
+            let stored =
+                try saves.pulledIDs.map(listed.intersection) ?? Self.storedSyncIDs(Array(listed), scope: scope, in: context)
             byFeed = byFeed.mapValues { $0.filter { !stored.contains(String(items[$0].id)) } }
             var inserted = 0
             let now = Date()
@@ -209,6 +217,7 @@ extension FeedSync {
                 inserted += counts.new
             }
             try context.save()
+            saves.pulledIDs?.formUnion(listed)  // stored, or removed by a rule: taken either way
             return inserted
         }
         firings += pulledFirings  // only once saved

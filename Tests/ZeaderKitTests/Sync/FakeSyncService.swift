@@ -46,6 +46,8 @@ final class FakeSyncService: SyncService {
         var refusesLabels: SyncServiceKind?
         /// Renames and folders refused as this protocol refuses them (Fever, TT-RSS), when set.
         var refusesFeedEdits: SyncServiceKind?
+        /// Items every `items` answer holds besides those asked for (a server answering with more).
+        var answersAlso: [UInt64] = []
     }
 
     let state = Mutex(State())
@@ -177,7 +179,7 @@ final class FakeSyncService: SyncService {
 
     func items(_ ids: [UInt64]) async throws(SyncError) -> [SyncItem] {
         try call(.items)
-        return state.withLock { state in ids.compactMap { state.items[$0] } }
+        return state.withLock { state in (ids + state.answersAlso).compactMap { state.items[$0] } }
     }
 
     func mark(_ itemState: SyncItemState, _ on: Bool, ids: [UInt64]) async throws(SyncError) {

@@ -166,6 +166,22 @@ struct SyncEngineTests {
         #expect(try context.performAndWait { try RemovedItem.findAll(in: context).map(\.guid) } == ["http://127.0.0.1:9/2"])
     }
 
+    @Test("a first sync stores an item the service sends with every answer once")
+    func anItemSentWithEveryAnswerIsStoredOnce() async throws {
+        let service = FakeSyncService()
+        let feed = service.addFeed(url: Self.feedA, title: "A")
+        let first = service.addItem(to: feed, title: "item 1", link: "http://127.0.0.1:9/1")
+        for n in 2...20 { service.addItem(to: feed, title: "item \(n)", link: "http://127.0.0.1:9/\(n)") }
+        service.update { $0.answersAlso = [first] }
+        let store = try ZeaderStore.open(at: try temporaryDirectory().appendingPathComponent("z.sqlite"))
+        let sync = FeedSync(store: store, chunkSize: 2, service: { _, _ in service })
+        try sync.addAccount(apiURL: "http://127.0.0.1:9/api/greader.php", user: "alice", token: "t")
+        #expect(try await sync.sync().newItems == 20)
+        let context = store.container.newBackgroundContext()
+        let synced = try context.performAndWait { try FeedItem.findAll(in: context).compactMap(\.syncID) }
+        #expect(synced.count == 20 && Set(synced).count == 20)
+    }
+
     @Test("a pull stopped by the service keeps the items it fetched before; the next sync stores the rest once")
     func aPullStoppedKeepsWhatItFetched() async throws {
         // One feed of ten items, asked for two at a time: several requests' items are stored
