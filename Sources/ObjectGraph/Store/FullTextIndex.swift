@@ -145,7 +145,7 @@ enum FullTextIndexSchema {
     /// `_config` table, so every connection uses it). Why: a bulk write indexes thousands of
     /// rows in one statement (``deferInsertedRows(of:primaryKeys:limit:in:)``), and at 1 MiB
     /// each batch became a dozen segments that FTS5's merges read and wrote again
-    /// (docs/PERFORMANCE.md, "Refresh beside newsboat, newsraft and sfeed").
+    /// (docs/PERFORMANCE.md, "FTS5's pending entries and the bulk write's page cache").
     static let pendingEntryBytes = 8 << 20
 
     /// FTS5's table of its settings (`k`, `v`).

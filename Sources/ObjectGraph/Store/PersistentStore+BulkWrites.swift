@@ -97,7 +97,8 @@ extension PersistentStore {
     static func bulkCacheKiB(rows: Int) -> Int {
         -min(bulkCacheMaxKiB, bulkCacheMinKiB + max(0, rows) / 1_024 * bulkCacheBytesPerRow)
     }
-    /// Enough for the random-order indexes of a refresh of 80,000 new items.
+    /// What a new store's refresh of tens of thousands of items needs for its random-order
+    /// index pages.
     static let bulkCacheMinKiB = 4_096
     static let bulkCacheMaxKiB = 16_384
     /// About twice what the item indexes written in random order hold per item.
