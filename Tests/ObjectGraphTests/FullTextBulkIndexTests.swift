@@ -148,4 +148,40 @@ import Testing
         try expectConsistent(reopened.store)
         #expect(try titles(reopened.viewContext, "swift").count == 40)
     }
+
+    func pendingEntryBytes(_ store: PersistentStore) throws -> Int? {
+        try store.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT v FROM Z_Article_FTS_config WHERE k = 'hashsize'")
+        }
+    }
+
+    /// The index gathers ``FullTextIndexSchema/pendingEntryBytes`` of entries before writing
+    /// a segment: set when the index is made, and at open for an index made without it; a
+    /// bulk write's batches are then found as before.
+    @Test func theIndexGathersMoreEntriesBeforeWritingASegment() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("hashsize.sqlite")
+        do {
+            let container = try PersistentContainer(model: model, store: .file(url))
+            #expect(try pendingEntryBytes(container.store) == FullTextIndexSchema.pendingEntryBytes)
+            try container.store.database.write { db in
+                try db.execute(sql: "DELETE FROM Z_Article_FTS_config WHERE k = 'hashsize'")
+            }
+            #expect(try pendingEntryBytes(container.store) == nil)
+            try container.store.close()
+        }
+        let container = try PersistentContainer(model: model, store: .file(url))
+        let store = container.store
+        #expect(try pendingEntryBytes(store) == FullTextIndexSchema.pendingEntryBytes)
+        let pendingWork = try store.database.read { db in try FullTextIndexSchema.needsWork(model: model, in: db) }
+        #expect(!pendingWork)
+        let ctx = container.newBackgroundContext()
+        try store.withBulkWrites {
+            try insert(300, word: "gathered", from: 0, in: ctx)
+            try insert(300, word: "gathered", from: 300, in: ctx)
+        }
+        #expect(try indexedRows(store) == 600)
+        #expect(try titles(ctx, "gathered").count == 600)
+        try expectConsistent(store)
+    }
 }

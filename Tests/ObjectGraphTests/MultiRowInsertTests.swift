@@ -127,9 +127,38 @@ import Testing
         #expect(store.writerJournalSizeLimit == PersistentStore.journalSizeLimit)
         #expect(inside.0)
         #expect(inside.1 == 0)  // a hook of ObjectGraph's (BulkCheckpointer) stands in for SQLite's
-        #expect(inside.2 == PersistentStore.bulkCacheKiB)
+        #expect(inside.2 == PersistentStore.bulkCacheKiB(rows: 0))
         #expect(!store.writerTempStoreIsMemory)
         #expect(store.writerAutoCheckpointPages == PersistentStore.defaultAutoCheckpointPages)
+        #expect(store.writerCacheSize == PersistentStore.defaultCacheKiB)
+    }
+
+    /// The bulk write's page cache is sized by the store it writes into: a floor for an
+    /// empty store, more for each row its largest entity holds, and no more than the ceiling.
+    @Test func theBulkCacheGrowsWithTheStoresRows() async throws {
+        #expect(PersistentStore.bulkCacheKiB(rows: 0) == -PersistentStore.bulkCacheMinKiB)
+        #expect(
+            PersistentStore.bulkCacheKiB(rows: 80_000)
+                == -(PersistentStore.bulkCacheMinKiB + 78 * PersistentStore.bulkCacheBytesPerRow))
+        #expect(PersistentStore.bulkCacheKiB(rows: 10_000_000) == -PersistentStore.bulkCacheMaxKiB)
+        #expect(PersistentStore.bulkCacheKiB(rows: -5) == -PersistentStore.bulkCacheMinKiB)
+
+        let tmp = TemporaryDirectory()
+        let container = try TestModel.container(.file(tmp.file("cache.sqlite")))
+        let store = container.store
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            for i in 0..<3_000 {
+                let note = ctx.insert(Note.self)
+                note.title = "note \(i)"
+                note.rating = 1
+                note.read = false
+            }
+            try ctx.save()
+        }
+        let inside = await store.withBulkWritesAsync { () async -> Int? in store.writerCacheSize }
+        #expect(inside == PersistentStore.bulkCacheKiB(rows: 3_000))
+        #expect(inside != PersistentStore.bulkCacheKiB(rows: 0))
         #expect(store.writerCacheSize == PersistentStore.defaultCacheKiB)
     }
 }

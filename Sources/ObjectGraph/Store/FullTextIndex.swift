@@ -140,6 +140,29 @@ enum FullTextIndexSchema {
             arguments: [vocabularyName(table: table)]) != createVocabularySQL(table: table)
     }
 
+    /// How many bytes of new entries FTS5 gathers in memory before writing them to the index
+    /// as a segment of their own (its `hashsize`, 1 MiB unless set; kept in the index's
+    /// `_config` table, so every connection uses it). Why: a bulk write indexes thousands of
+    /// rows in one statement (``deferInsertedRows(of:primaryKeys:limit:in:)``), and at 1 MiB
+    /// each batch became a dozen segments that FTS5's merges read and wrote again
+    /// (docs/PERFORMANCE.md, "FTS5's pending entries and the bulk write's page cache").
+    static let pendingEntryBytes = 8 << 20
+
+    /// FTS5's table of its settings (`k`, `v`).
+    static func configTable(_ table: String) -> String { "\(table)_config" }
+
+    /// Whether the index `table` gathers other than ``pendingEntryBytes`` before writing.
+    static func pendingEntryBytesNeedSetting(table: String, in db: Database) throws -> Bool {
+        try Int.fetchOne(
+            db, sql: "SELECT v FROM \(SchemaGenerator.quote(configTable(table))) WHERE k = 'hashsize'")
+            != pendingEntryBytes
+    }
+
+    static func setPendingEntryBytesSQL(table: String) -> String {
+        let q = SchemaGenerator.quote
+        return "INSERT INTO \(q(table))(\(q(table)), rank) VALUES ('hashsize', \(pendingEntryBytes))"
+    }
+
     /// FTS5's table of each indexed row's token counts (`id` is the row's key): which rows
     /// the index holds.
     static func docsizeTable(_ table: String) -> String { "\(table)_docsize" }
@@ -255,6 +278,7 @@ enum FullTextIndexSchema {
             }
             if !entity.fullTextRelatedTables.isEmpty, !tables.contains(reindexTableName(table: table)) { return true }
             if try vocabularyNeedsMaking(table: table, in: db) { return true }
+            if try pendingEntryBytesNeedSetting(table: table, in: db) { return true }
             if !Set(allTriggerNames(table: table, attributes: entity.fullTextIndex!.attributes)).isSubset(of: triggers) {
                 return true
             }
@@ -294,6 +318,9 @@ enum FullTextIndexSchema {
                     try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(vocabularyName(table: table)))")
                     try db.execute(sql: createVocabularySQL(table: table))
                 }
+                if try pendingEntryBytesNeedSetting(table: table, in: db) {
+                    try db.execute(sql: setPendingEntryBytesSQL(table: table))
+                }
                 continue
             }
             // The triggers of the index as recorded too: those on tables it no longer reads through.
@@ -313,6 +340,9 @@ enum FullTextIndexSchema {
             if let view = createSourceViewSQL(for: entity, table: table) { try db.execute(sql: view) }
             if !upToDate {
                 try db.execute(sql: createTableSQL(for: entity, table: table))
+            }
+            if try pendingEntryBytesNeedSetting(table: table, in: db) {
+                try db.execute(sql: setPendingEntryBytesSQL(table: table))
             }
             try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaGenerator.quote(vocabularyName(table: table)))")
             try db.execute(sql: createVocabularySQL(table: table))

@@ -23,12 +23,12 @@ import GRDB
 // Every checkpoint copies the indexes' pages again, and a refresh's checkpoints grow in number
 // with the items it stores while each copies more index pages as the store grows: a cost that
 // grows faster than the feeds (see ``bulkAutoCheckpointPages``).
-// And the writer's page cache is 16 MiB instead of 2 (``bulkCacheKiB``), put back after.
+// And the writer's page cache is sized by the store (``bulkCacheKiB(rows:)``), put back after.
 
 extension PersistentStore {
     /// Runs `body` — a bulk write such as a ``BatchImporter`` run: many small statements in
     /// large transactions — with the writer connection's temporary files (statement journals)
-    /// kept in memory, its `-wal` checkpointed on another thread and a 16 MiB page cache, then
+    /// kept in memory, its `-wal` checkpointed on another thread and a larger page cache, then
     /// restores the defaults. Nested and concurrent calls share one span:
     /// the setting is restored when the last of them ends. Writes other code makes meanwhile
     /// (on any context of this store) run with the setting too; avoid running a statement
@@ -86,11 +86,24 @@ extension PersistentStore {
     /// (docs/PERFORMANCE.md, "Tuning in the code").
     static let bulkAutoCheckpointPages = 16_384
     static let defaultAutoCheckpointPages = 1_000
-    /// The writer's page cache during a bulk write (`PRAGMA cache_size`, negative: KiB), and
-    /// SQLite's default, put back after it. A refresh inserts into item indexes ordered by
-    /// keys random across feeds; once they outgrow 2 MiB nearly every insert reads its page
-    /// back from the file (docs/PERFORMANCE.md, "Tuning in the code").
-    static let bulkCacheKiB = -16_384
+    /// The writer's page cache during a bulk write (`PRAGMA cache_size`, negative: KiB) in a
+    /// store whose largest entity has `rows` rows: ``bulkCacheMinKiB`` and
+    /// ``bulkCacheBytesPerRow`` for each row, at most ``bulkCacheMaxKiB``.
+    /// Why: a refresh inserts into item indexes ordered by keys random across feeds (dates);
+    /// once those outgrow the cache nearly every insert reads its page back from the file.
+    /// They grow with the rows, while most pages a refresh writes (bodies) are written once:
+    /// a cache larger than the indexes fills with those and only adds to the peak
+    /// (docs/PERFORMANCE.md, "Tuning in the code").
+    static func bulkCacheKiB(rows: Int) -> Int {
+        -min(bulkCacheMaxKiB, bulkCacheMinKiB + max(0, rows) / 1_024 * bulkCacheBytesPerRow)
+    }
+    /// What a new store's refresh of tens of thousands of items needs for its random-order
+    /// index pages.
+    static let bulkCacheMinKiB = 4_096
+    static let bulkCacheMaxKiB = 16_384
+    /// About twice what the item indexes written in random order hold per item.
+    static let bulkCacheBytesPerRow = 64
+    /// SQLite's default cache, put back after a bulk write.
     static let defaultCacheKiB = -2_000
     /// The writer's `journal_size_limit` during a bulk write: none (-1), so that each time the
     /// `-wal` starts over (``BulkCheckpointer``) the writer writes over the file's pages instead
@@ -126,7 +139,7 @@ extension PersistentStore {
             if count == 0 {
                 let checkpointer = makeBulkCheckpointer()
                 try setTempStore(
-                    Self.bulkTempStore, autoCheckpoint: Self.bulkAutoCheckpointPages, cacheKiB: Self.bulkCacheKiB,
+                    Self.bulkTempStore, autoCheckpoint: Self.bulkAutoCheckpointPages, cacheKiB: nil,
                     journalLimit: Self.bulkJournalSizeLimit, checkpointer: checkpointer)
                 bulkCheckpointer.withLock { $0 = checkpointer }
                 bulkWriteDefersIndexing.withLock { $0 = true }
@@ -159,6 +172,13 @@ extension PersistentStore {
         }
     }
 
+    /// The rows of the store's largest entity, as its last allocated key tells (0 for a
+    /// store without keys yet): one read of a small table, where counting would read an index.
+    static func largestEntityRows(in db: Database) throws -> Int {
+        guard try db.tableExists("Z_PRIMARYKEY") else { return 0 }
+        return try Int.fetchOne(db, sql: "SELECT max(Z_MAX) FROM \"Z_PRIMARYKEY\"") ?? 0
+    }
+
     /// A checkpointer for a file store's bulk write; nil for a store in memory.
     private func makeBulkCheckpointer() -> BulkCheckpointer? {
         guard case .file(let url) = location, writer is DatabasePool else { return nil }
@@ -168,17 +188,19 @@ extension PersistentStore {
     /// What the bulk write's checkpointer did so far (nil outside a bulk write or for a store in memory).
     var bulkCheckpointCounts: BulkCheckpointer.Counts? { bulkCheckpointer.withLock { $0 }?.counts }
 
-    /// Sets the writer's statement journals, page cache and checkpoints; `checkpointer`, when
-    /// given, takes over from SQLite's automatic checkpoint (`wal_autocheckpoint` puts it back).
+    /// Sets the writer's statement journals, page cache (nil: ``bulkCacheKiB(rows:)`` for the
+    /// store as it is) and checkpoints; `checkpointer`, when given, takes over from SQLite's
+    /// automatic checkpoint (`wal_autocheckpoint` puts it back).
     private func setTempStore(
-        _ value: String, autoCheckpoint pages: Int, cacheKiB: Int, journalLimit: Int,
+        _ value: String, autoCheckpoint pages: Int, cacheKiB: Int?, journalLimit: Int,
         checkpointer: BulkCheckpointer? = nil
     ) throws(ObjectGraphError) {
         do {
             try writer.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA temp_store = \(value)")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
-                try db.execute(sql: "PRAGMA cache_size = \(cacheKiB)")
+                let cache = try cacheKiB ?? Self.bulkCacheKiB(rows: Self.largestEntityRows(in: db))
+                try db.execute(sql: "PRAGMA cache_size = \(cache)")
                 try db.execute(sql: "PRAGMA journal_size_limit = \(journalLimit)")
                 checkpointer?.install(on: db)
             }
