@@ -85,11 +85,18 @@ struct JSONCursor {
     /// surrogate pair becomes U+FFFD and bytes that are not UTF-8 are repaired, unless `exact`:
     /// then either makes the string nil, as JSONDecoder refuses them.
     mutating func escapedString(from start: Int, exact: Bool = false) -> String? {
-        var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+        var text: [UInt8] = []
+        // An escape is never shorter than what it stands for: the raw string's length is room enough.
+        text.reserveCapacity(rawStringEnd(from: at) - start)
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<at]))
+        // Bytes past ASCII come only from the raw text (an escape's are valid UTF-8): without
+        // any, the text needs no validation.
+        var ascii = !text.contains { $0 >= 0x80 }
         while at < bytes.count {
             // The bytes up to the next quote, escape or control character, copied as one run.
             let run = at
             while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 {
+                if bytes[at] >= 0x80 { ascii = false }
                 at += 1
             }
             text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<at]))
@@ -98,7 +105,7 @@ struct JSONCursor {
             at += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return exact ? String(validating: text, as: UTF8.self) : String(decoding: text, as: UTF8.self)
+                return exact && !ascii ? String(validating: text, as: UTF8.self) : String(decoding: text, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 guard at < bytes.count else { return nil }
                 let escape = bytes[at]
@@ -121,6 +128,20 @@ struct JSONCursor {
             }
         }
         return nil
+    }
+
+    /// Where the string the cursor is in ends (its closing quote, else the end of the bytes),
+    /// looking from `index`, which is not inside an escape.
+    private func rawStringEnd(from index: Int) -> Int {
+        var index = index
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""): return index
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
+        }
+        return bytes.count
     }
 
     /// The scalar of a `\u` escape whose `\u` was taken: a surrogate pair makes one scalar,

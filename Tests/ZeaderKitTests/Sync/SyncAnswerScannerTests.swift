@@ -235,6 +235,12 @@ struct SyncAnswerScannerTests {
         #expect(string(Array(#""a\u00e9\ud83d\ude00\n""#.utf8)) == "aé😀\n")
         #expect(string(Array(#""\ud800""#.utf8)) == nil && string(Array(#""\udc00""#.utf8)) == nil)
         #expect(string([0x22, 0xFF, 0x22]) == nil && string([0x22, 0xC3, 0xA9, 0x22]) == "é")
+        // With escapes, bytes that are not UTF-8 before, between or after them are refused too.
+        let slash = Array(#"\/"#.utf8)
+        #expect(string([0x22, 0xFF] + slash + [0x22]) == nil && string([0x22] + slash + [0xFF, 0x22]) == nil)
+        #expect(string([0x22] + slash + [0xC3] + slash + [0xA9, 0x22]) == nil)
+        #expect(string([0x22, 0xC3, 0xA9] + slash + [0xC3, 0xA9, 0x22]) == "é/é")
+        #expect(string(Array(#""a\/b\"c\\d\u0041""#.utf8)) == "a/b\"c\\dA")
     }
 
     /// Fever's id lists (`unread_item_ids`) split on their bytes give the ids their
