@@ -52,14 +52,11 @@ extension FeverClient: SyncService {
     /// request for them.
     public func newItemIDs(after newest: UInt64?) async throws(SyncError) -> [UInt64] {
         var ids: [UInt64] = []
-        var kept: [UInt64: SyncItem] = [:]
-        var bytes = 0
+        var kept = ListedItems()
         try await pageItems(since: newest ?? 0, feed: nil) { page in
             for item in page {
                 ids.append(item.id)
-                guard bytes < SyncItem.listedBudget else { continue }
-                kept[item.id] = item
-                bytes += item.approximateSize
+                if !kept.isFull { kept.keep(item) }
             }
         }
         state.withLock { $0.cached = kept }
@@ -99,7 +96,7 @@ extension FeverClient: SyncService {
         var missing: [UInt64] = []
         state.withLock { state in
             for id in ids {
-                if let item = state.cached.removeValue(forKey: id) { found.append(item) } else { missing.append(id) }
+                if let item = state.cached.take(id) { found.append(item) } else { missing.append(id) }
             }
         }
         let now = Date()

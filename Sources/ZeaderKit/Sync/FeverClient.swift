@@ -20,7 +20,7 @@ public final class FeverClient: Sendable {
     let fetcher: FeedFetcher
     /// Bounds on the lists the server sends (its pages of items, its id lists).
     let limits: GReaderClient.PaginationLimits
-    let state = Mutex<(requests: Int, cached: [UInt64: SyncItem])>((0, [:]))
+    let state = Mutex<(requests: Int, cached: ListedItems)>((0, ListedItems()))
 
     /// How many HTTP requests this client has made.
     public var requestCount: Int { state.withLock { $0.requests } }

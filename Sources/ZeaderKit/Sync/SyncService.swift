@@ -143,6 +143,40 @@ extension SyncItem {
     }
 }
 
+/// The items a service listed with their contents while listing new ids (Fever, Tiny Tiny
+/// RSS), kept up to ``SyncItem/listedBudget`` bytes for ``SyncService/items(_:)``, which takes
+/// each out once. The items stay in listing order where they were added: only the index of
+/// ids grows and rehashes, never the items.
+///
+/// ```swift
+/// var listed = ListedItems()
+/// listed.keep(item)
+/// let item = listed.take(id)
+/// ```
+struct ListedItems: Sendable {
+    private var items: [SyncItem?] = []
+    private var positions: [UInt64: Int] = [:]
+    private(set) var bytes = 0
+
+    /// Whether the budget is spent: what is listed after is not kept.
+    var isFull: Bool { bytes >= SyncItem.listedBudget }
+
+    /// Keeps `item`, unless its id is kept already.
+    mutating func keep(_ item: SyncItem) {
+        guard positions[item.id] == nil else { return }
+        positions[item.id] = items.count
+        items.append(item)
+        bytes += item.approximateSize
+    }
+
+    /// The item kept under `id`, which is no longer kept.
+    mutating func take(_ id: UInt64) -> SyncItem? {
+        guard let position = positions.removeValue(forKey: id) else { return nil }
+        defer { items[position] = nil }
+        return items[position]
+    }
+}
+
 /// Which item ids ``SyncService/itemIDs(_:)`` lists.
 ///
 /// ```swift

@@ -78,15 +78,12 @@ extension TTRSSClient: SyncService {
     /// engine holds few feeds' items and looks up few feeds.
     public func newItemIDs(after newest: UInt64?) async throws(SyncError) -> [UInt64] {
         var ids: [UInt64] = []
-        var kept: [UInt64: SyncItem] = [:]
-        var bytes = 0
+        var kept = ListedItems()
         let parameters: [String: any Sendable] = ["feed_id": -4, "view_mode": "all_articles", "since_id": newest ?? 0]
-        try await pageHeadlines(parameters, contents: { bytes < SyncItem.listedBudget }) { page in
+        try await pageHeadlines(parameters, contents: { !kept.isFull }) { page in
             for item in page {
                 ids.append(item.id)
-                guard bytes < SyncItem.listedBudget else { continue }  // then the pages come without contents
-                kept[item.id] = item
-                bytes += item.approximateSize
+                if !kept.isFull { kept.keep(item) }  // once full, the pages come without contents
             }
         }
         state.withLock { $0.cached = kept }
@@ -126,7 +123,7 @@ extension TTRSSClient: SyncService {
         var missing: [UInt64] = []
         state.withLock { state in
             for id in ids {
-                if let item = state.cached.removeValue(forKey: id) { found.append(item) } else { missing.append(id) }
+                if let item = state.cached.take(id) { found.append(item) } else { missing.append(id) }
             }
         }
         let now = Date()

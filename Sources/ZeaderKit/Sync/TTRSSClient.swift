@@ -29,7 +29,7 @@ public final class TTRSSClient: Sendable {
         /// Whether this client logged in again after the session expired (once at most).
         var renewed = false
         /// Items from the listing of new items, for the fetch that follows it.
-        var cached: [UInt64: SyncItem] = [:]
+        var cached = ListedItems()
     }
 
     /// How many HTTP requests this client has made.
