@@ -156,8 +156,8 @@ import Testing
     }
 
     /// The index gathers ``FullTextIndexSchema/pendingEntryBytes`` of entries before writing
-    /// a segment: set when the index is made, and at open for an index made without it; a
-    /// bulk write's batches are then found as before.
+    /// a segment: set when the index is made, and at open for an index made without it; every
+    /// row a bulk write indexes is then found.
     @Test func theIndexGathersMoreEntriesBeforeWritingASegment() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("hashsize.sqlite")

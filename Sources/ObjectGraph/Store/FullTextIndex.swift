@@ -143,8 +143,8 @@ enum FullTextIndexSchema {
     /// How many bytes of new entries FTS5 gathers in memory before writing them to the index
     /// as a segment of their own (its `hashsize`, 1 MiB unless set; kept in the index's
     /// `_config` table, so every connection uses it). Why: a bulk write indexes thousands of
-    /// rows in one statement (``deferInsertedRows(of:primaryKeys:limit:in:)``), and at 1 MiB
-    /// each batch became a dozen segments that FTS5's merges read and wrote again
+    /// rows in one statement (``deferInsertedRows(of:primaryKeys:limit:in:)``); with a small
+    /// buffer each batch is split into many segments that FTS5's merges read and write again
     /// (docs/PERFORMANCE.md, "FTS5's pending entries and the bulk write's page cache").
     static let pendingEntryBytes = 8 << 20
 

@@ -101,7 +101,8 @@ extension PersistentStore {
     /// index pages.
     static let bulkCacheMinKiB = 4_096
     static let bulkCacheMaxKiB = 16_384
-    /// About twice what the item indexes written in random order hold per item.
+    /// Room for what the item indexes written in random order hold per item, with slack for
+    /// the pages they share with other keys.
     static let bulkCacheBytesPerRow = 64
     /// SQLite's default cache, put back after a bulk write.
     static let defaultCacheKiB = -2_000

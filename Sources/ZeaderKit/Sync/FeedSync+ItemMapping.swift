@@ -8,17 +8,6 @@ extension FeedSync {
     struct FeedHistory {
         var items: [ObjectID]
         var index: ItemIdentity.Index
-
-        /// The history of a feed that has none (created by this sync): nothing to match.
-        init(server: Server) {
-            items = []
-            index = ItemIdentity.Index([], feedURL: server.url, siteLink: server.siteLink)
-        }
-
-        init(items: [ObjectID], index: ItemIdentity.Index) {
-            self.items = items
-            self.index = index
-        }
     }
 
     /// The items of `server`'s own history (no server id yet) that `pulled` items are, by

@@ -34,16 +34,13 @@ extension FeedSync {
             }
         }
         var pulled = Pulled()
-        // An account with no item yet (its first sync) has none of them.
-        let accountIsEmpty = try withContext { context in
+        let (accountIsEmpty, unknown) = try withContext { context in
+            // An account with no item yet (its first sync) has none of them.
             var any = FetchRequest<FeedItem>(predicate: scope.items)
             any.fetchLimit = 1
-            return try context.fetch(any).isEmpty
-        }
-        let unknown = try withContext { context in
-            guard !accountIsEmpty else {
+            guard try !context.fetch(any).isEmpty else {
                 if newest == nil { pulled.known = [] }
-                return ids
+                return (true, ids)
             }
             var known = Set<UInt64>()
             for start in stride(from: 0, to: ids.count, by: 500) {
@@ -55,7 +52,7 @@ extension FeedSync {
                 context.reset()
             }
             if newest == nil { pulled.known = Array(known) }
-            return known.isEmpty ? ids : ids.filter { !known.contains($0) }
+            return (false, known.isEmpty ? ids : ids.filter { !known.contains($0) })
         }
         ids = []
         var saves = try PullSaves(sync: self, scope: scope, rules: rules, newFeeds: newFeeds)
@@ -158,7 +155,6 @@ extension FeedSync {
     /// has nothing stored (no history, no item, no tombstone): its items are stored without a
     /// look-up, and it leaves the set. Returns how many were stored anew.
     func store(_ items: [SyncItem], saves: inout PullSaves, firings: inout [ItemRules.Firing]) throws -> Int {
-        let (servers, scope, rules, acting, folders) = (saves.servers, saves.scope, saves.rules, saves.acting, saves.folders)
         var pulledFirings: [ItemRules.Firing] = []
         var pulledLabels: [String: [String]] = [:]
         let inserted = try withContext { context in
@@ -168,12 +164,12 @@ extension FeedSync {
             // once, and one stored by an earlier pull is not inserted again.
             var listed = Set<String>()
             for (index, item) in items.enumerated() {
-                guard let feed = item.feedID, let server = servers[feed], listed.insert(String(item.id)).inserted
+                guard let feed = item.feedID, let server = saves.servers[feed], listed.insert(String(item.id)).inserted
                 else { continue }
                 byFeed[server, default: []].append(index)
             }
             let stored =
-                try saves.pulledIDs.map(listed.intersection) ?? Self.storedSyncIDs(Array(listed), scope: scope, in: context)
+                try saves.pulledIDs.map(listed.intersection) ?? Self.storedSyncIDs(Array(listed), scope: saves.scope, in: context)
             byFeed = byFeed.mapValues { $0.filter { !stored.contains(String(items[$0].id)) } }
             var inserted = 0
             let now = Date()
@@ -181,7 +177,9 @@ extension FeedSync {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
                 let feedItems = indexes.map { items[$0] }
                 let feedFolders = Set(
-                    ((folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + Self.defaultFolders).map { $0.lowercased() })
+                    ((saves.folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + Self.defaultFolders).map {
+                        $0.lowercased()
+                    })
                 func label(_ item: FeedItem, _ pulled: SyncItem, isNew: Bool = false) {
                     let local = isNew ? nil : item.tags  // a new item has no tags before the rules
                     let (tags, labels) = Self.pulledTags(pulled, lowercasedFolders: feedFolders, local: local)
@@ -189,7 +187,10 @@ extension FeedSync {
                     if !labels.isEmpty { pulledLabels[String(pulled.id)] = labels }
                 }
                 let isEmpty = saves.emptyFeeds.remove(serverID) != nil
-                if isEmpty { saves.history[serverID] = FeedHistory(server: server) }
+                if isEmpty {  // a feed this sync created has no history: nothing to match
+                    saves.history[serverID] = FeedHistory(
+                        items: [], index: ItemIdentity.Index([], feedURL: server.url, siteLink: server.siteLink))
+                }
                 let matches = try Self.historyMatches(feedItems, of: server, history: &saves.history, in: context)
                 let fresh = feedItems.indices.filter { matches[$0] == nil }.map { feedItems[$0] }
                 for (position, match) in matches {
@@ -200,7 +201,8 @@ extension FeedSync {
                 let guids = isEmpty ? Self.guids(for: fresh, taken: []) : try Self.guids(for: fresh, of: server, in: context)
                 let parsed = zip(fresh, guids).map { Self.parsedItem($0, guid: $1) }
                 let counts = try ItemImport.upsert(
-                    parsed, into: server, in: context, now: now, ignoring: rules, acting: acting, firings: &pulledFirings,
+                    parsed, into: server, in: context, now: now, ignoring: saves.rules, acting: saves.acting,
+                    firings: &pulledFirings,
                     feedIsEmpty: isEmpty
                 ) { index, item, isNew in
                     let pulled = fresh[index]

@@ -21,7 +21,7 @@ enum FeverAnswerScanner {
             var cursor = JSONCursor(raw.bindMemory(to: UInt8.self))
             var answer = FeverClient.Answer()
             var seen = Members()
-            let read = cursor.exactObject { cursor, key in
+            let read = cursor.object(exact: true) { cursor, key in
                 switch key {
                 case "auth":
                     guard seen.first(0) else { return false }
@@ -66,7 +66,7 @@ enum FeverAnswerScanner {
     private static func item(_ cursor: inout JSONCursor) -> FeverClient.Item? {
         var item = FeverClient.Item(id: FeverNumber(value: nil))
         var seen = Members()
-        let read = cursor.exactObject { cursor, key in
+        let read = cursor.object(exact: true) { cursor, key in
             switch key {
             case "id":
                 var id: FeverNumber?
@@ -118,11 +118,4 @@ enum FeverAnswerScanner {
 
 extension FeverNumber {
     init(value: UInt64?) { self.value = value }
-}
-
-extension JSONCursor {
-    /// An object's members, its keys read as ``exactString()`` does (``object(exact:_:)``).
-    mutating func exactObject(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
-        object(exact: true, member)
-    }
 }

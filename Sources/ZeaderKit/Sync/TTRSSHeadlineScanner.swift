@@ -26,7 +26,7 @@ enum TTRSSHeadlineScanner {
             var status: FeverNumber?
             var rows: [Headline]?
             var seen = FeverAnswerScanner.Members()
-            let read = cursor.exactObject { cursor, key in
+            let read = cursor.object(exact: true) { cursor, key in
                 switch key {
                 case "status":
                     return seen.first(0) && FeverAnswerScanner.number(&cursor, into: &status)
@@ -52,7 +52,7 @@ enum TTRSSHeadlineScanner {
     private static func row(_ cursor: inout JSONCursor, idsOnly: Bool) -> Headline? {
         var row = Headline()
         var seen = FeverAnswerScanner.Members()
-        let read = cursor.exactObject { cursor, key in
+        let read = cursor.object(exact: true) { cursor, key in
             switch key {
             case "id": return seen.first(0) && number(&cursor, into: &row.id)
             case "feed_id": return seen.first(1) && number(&cursor, into: &row.feedID)
