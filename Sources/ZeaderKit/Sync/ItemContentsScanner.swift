@@ -99,7 +99,7 @@ enum ItemContentsScanner {
 
     /// One member `name` of an object value (the others skipped); a value that is not an
     /// object is skipped.
-    private static func member(_ name: String, of cursor: inout JSONCursor, _ read: (inout JSONCursor) -> Bool) -> Bool {
+    private static func member(_ name: StaticString, of cursor: inout JSONCursor, _ read: (inout JSONCursor) -> Bool) -> Bool {
         guard cursor.skipSpaceAndPeek() == UInt8(ascii: "{") else { return cursor.skipValue(depth: 2) }
         return cursor.object { cursor, key in key == name ? read(&cursor) : cursor.skipValue(depth: 3) }
     }

@@ -42,7 +42,8 @@ extension JSONCursor {
         }
     }
 
-    /// Skips a string without making it when it is plain ASCII.
+    /// Skips a string without making it when it is ASCII, escapes included (their scalars
+    /// are checked as ``exactString()`` checks them).
     mutating func skipExactString() -> Bool {
         guard atString() else { return false }
         let start = at
@@ -53,9 +54,24 @@ extension JSONCursor {
                 at += 1
                 return true
             }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            if byte == UInt8(ascii: "\\") {
+                guard at + 1 < bytes.count else { return false }
+                at += 2
+                switch bytes[at - 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    guard escapedScalar(exact: true) != nil else { return false }
+                    continue
+                default:
+                    return false
+                }
+            }
+            guard byte >= 0x20, byte < 0x80 else { break }
             at += 1
         }
+        // Bytes past ASCII are validated where the string is made.
         at = start
         return exactString() != nil
     }

@@ -146,7 +146,7 @@ struct JSONCursor {
 
     /// The scalar of a `\u` escape whose `\u` was taken: a surrogate pair makes one scalar,
     /// half of one U+FFFD, or nil when `exact`.
-    private mutating func escapedScalar(exact: Bool) -> Unicode.Scalar? {
+    mutating func escapedScalar(exact: Bool) -> Unicode.Scalar? {
         guard let unit = hexUnit() else { return nil }
         guard (0xD800..<0xE000).contains(unit) else { return Unicode.Scalar(unit) }
         if unit < 0xDC00, bytes.count - at >= 6, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
@@ -262,15 +262,33 @@ struct JSONCursor {
     /// An object's members: `member` is called with each key and must take its value.
     /// False when the object is not well-formed or `member` returned false. With `exact`, its
     /// keys are read as ``exactString()`` does.
-    mutating func object(exact: Bool = false, _ member: (inout JSONCursor, String) -> Bool) -> Bool {
+    mutating func object(exact: Bool = false, _ member: (inout JSONCursor, JSONKey) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         repeat {
-            guard let key = exact ? exactString() : string(), take(UInt8(ascii: ":")), member(&self, key) else {
+            guard let key = key(exact: exact), take(UInt8(ascii: ":")), member(&self, key) else {
                 return false
             }
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "}"))
+    }
+
+    /// A member's key: its bytes when they are plain ASCII without escapes, else the string
+    /// decoded (``exactString()`` when `exact`); nil when no well-formed string comes next.
+    private mutating func key(exact: Bool) -> JSONKey? {
+        guard atString() else { return nil }
+        let start = at + 1
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                at = index + 1
+                return JSONKey(plain: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            index += 1
+        }
+        return (exact ? exactString() : string()).map(JSONKey.init(decoded:))
     }
 
     /// An array's elements: `element` is called for each and must take it.
@@ -282,4 +300,42 @@ struct JSONCursor {
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "]"))
     }
+}
+
+/// An object member's key as ``JSONCursor/object(exact:_:)`` read it. Nearly every key is
+/// plain ASCII: it stays the document's bytes and is compared with a name byte by byte, with
+/// no string made per member; a key with escapes or bytes past ASCII is decoded first.
+///
+/// ```swift
+/// cursor.object { cursor, key in
+///     switch key {
+///     case "id": …
+///     default: return cursor.skipValue(depth: 1)
+///     }
+/// }
+/// ```
+struct JSONKey {
+    /// The key's bytes in the document, when they need no decoding.
+    private let plain: UnsafeBufferPointer<UInt8>?
+    private let decoded: String?
+
+    init(plain: UnsafeBufferPointer<UInt8>) {
+        self.plain = plain
+        decoded = nil
+    }
+
+    init(decoded: String) {
+        plain = nil
+        self.decoded = decoded
+    }
+
+    static func == (key: JSONKey, name: StaticString) -> Bool {
+        name.withUTF8Buffer { name in
+            if let plain = key.plain { return plain.elementsEqual(name) }
+            return key.decoded == String(decoding: name, as: UTF8.self)
+        }
+    }
+
+    /// Lets `switch key` take names as its cases.
+    static func ~= (name: StaticString, key: JSONKey) -> Bool { key == name }
 }

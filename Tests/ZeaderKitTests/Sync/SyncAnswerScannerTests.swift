@@ -213,6 +213,41 @@ struct SyncAnswerScannerTests {
         #expect(differ.isEmpty, "\(differ.count) of \(documents.count * 2) differ:\n\(differ.prefix(5).joined(separator: "\n"))")
     }
 
+    /// Keys are compared from their bytes when they are plain ASCII: a key spelled with
+    /// escapes (`"\u0069d"` is `id`), not UTF-8, or with half a surrogate pair reads as
+    /// JSONDecoder reads it, and so do skipped values with escapes.
+    @Test func keysWithEscapesOrOtherBytesGiveWhatJSONDecoderGave() {
+        let keys: [[UInt8]] =
+            [
+                #"\u0069d"#, #"feed\u005fid"#, #"t\u0069tle"#, #"\u0063ontent"#, #"is_r\u0065ad"#, #"\u0073tatus"#,
+                #"\u0061uth"#, #"it\u0065ms"#, #"i\/d"#, #"\ud800id"#, #"\x"#, #"id\"#, "", "ID", "id ", "caf\u{E9}",
+            ].map { Array($0.utf8) } + [[0x69, 0x64, 0xFF], [0x66, 0xC3, 0x22]]
+        let values = ["7", #""8""#, #""a\"b\\c\/d\u00e9\ud83d\ude00""#, #""\ud800""#, #""\udc00\u0041""#, #""\q""#]
+        var documents: [[UInt8]] = []
+        for key in keys {
+            for value in values {
+                let member = [0x22] + key + [0x22, UInt8(ascii: ":")] + Array(value.utf8)
+                documents.append(Array(#"{"auth":1,"items":[{"id":"5","#.utf8) + member + Array("}]}".utf8))
+                documents.append(Array("{".utf8) + member + Array(#","auth":1,"items":[]}"#.utf8))
+                documents.append(Array(#"{"status":0,"content":[{"id":5,"feed_id":1,"#.utf8) + member + Array("}]}".utf8))
+                documents.append(Array("{".utf8) + member + Array(#","status":0,"content":[]}"#.utf8))
+            }
+        }
+        var differ: [String] = []
+        for document in documents {
+            let body = Data(document)
+            var pairs = [(Self.fever(body, scanning: true), Self.fever(body, scanning: false))]
+            for idsOnly in [false, true] {
+                pairs.append(
+                    (Self.ttrss(body, idsOnly: idsOnly, scanning: true), Self.ttrss(body, idsOnly: idsOnly, scanning: false)))
+            }
+            for (scanned, decoded) in pairs where scanned != decoded {
+                differ.append("\(String(decoding: document, as: UTF8.self)):\n  \(scanned)\n  \(decoded)")
+            }
+        }
+        #expect(differ.isEmpty, "\(differ.count) differ:\n\(differ.prefix(5).joined(separator: "\n"))")
+    }
+
     @Test func theExactCursorReadsJSONNumbersAndStringsOnly() {
         func number(_ text: String) -> JSONNumber? {
             Array(text.utf8).withUnsafeBufferPointer { buffer in
