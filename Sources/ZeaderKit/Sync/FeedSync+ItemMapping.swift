@@ -42,16 +42,16 @@ extension FeedSync {
         return pairs.compactMapValues { (try? context.existingObject(with: items[$0])) as? FeedItem }
     }
 
-    /// Which of `ids` (server item ids, decimal) some stored item of the account has
-    /// already, looked up 500 at a time by the syncID index.
-    static func storedSyncIDs(_ ids: [String], scope: AccountScope, in context: ManagedObjectContext) throws -> Set<String> {
-        var stored = Set<String>()
+    /// Which of `ids` (server item ids; a syncID holds one in decimal) some stored item of
+    /// the account has already, looked up 500 at a time by the syncID index.
+    static func storedSyncIDs(_ ids: [UInt64], scope: AccountScope, in context: ManagedObjectContext) throws -> Set<UInt64> {
+        var stored = Set<UInt64>()
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = ids[start..<min(start + 500, ids.count)]
             let request = FetchRequest<FeedItem>(
-                predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string($0)) }))
+                predicate: .comparison(.keyPath("syncID"), .in, .aggregate(chunk.map { .constant(.string(String($0))) }))
                     && scope.items)
-            for item in try context.fetch(request) { if let id = item.syncID { stored.insert(id) } }
+            for item in try context.fetch(request) { if let id = item.syncID.flatMap(UInt64.init) { stored.insert(id) } }
         }
         return stored
     }

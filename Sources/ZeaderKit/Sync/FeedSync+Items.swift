@@ -108,12 +108,14 @@ extension FeedSync {
         let acting: [ItemRules.CompiledRule]
         /// Each feed's folders, which servers list among its items' labels (ItemLabels).
         let folders: [String: [String]]
+        /// ``lowercasedFolders(of:)`` of each feed a save has stored items of.
+        private var foldersByFeed: [ObjectID: Set<String>] = [:]
         var history: [ObjectID: FeedHistory] = [:]
         /// Feeds this sync created whose items no save has stored yet: nothing of theirs to look up.
         var emptyFeeds: Set<ObjectID>
         /// When the account had no item before the pull: the ids its saves took, the only ones
         /// stored (else nil, and the store is asked).
-        var pulledIDs: Set<String>?
+        var pulledIDs: Set<UInt64>?
 
         init(sync: FeedSync, scope: AccountScope, rules: [Killfile.CompiledRule], newFeeds: Set<ObjectID>) throws {
             self.scope = scope
@@ -130,6 +132,18 @@ extension FeedSync {
                 return servers
             }
             emptyFeeds = newFeeds
+        }
+
+        /// The names, lowercased, that the labels of `server`'s items may hold for its
+        /// folders (its own, and ``FeedSync/defaultFolders``): made at its first save.
+        mutating func lowercasedFolders(of server: Server) -> Set<String> {
+            if let known = foldersByFeed[server.objectID] { return known }
+            let names = Set(
+                ((folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + FeedSync.defaultFolders).map {
+                    $0.lowercased()
+                })
+            foldersByFeed[server.objectID] = names
+            return names
         }
     }
 
@@ -162,24 +176,25 @@ extension FeedSync {
             var byFeed: [ObjectID: [Int]] = [:]
             // One server item is one FeedItem: an id listed twice in the answer is taken
             // once, and one stored by an earlier pull is not inserted again.
-            var listed = Set<String>()
+            var listed = Set<UInt64>()
             for (index, item) in items.enumerated() {
-                guard let feed = item.feedID, let server = saves.servers[feed], listed.insert(String(item.id)).inserted
+                guard let feed = item.feedID, let server = saves.servers[feed], listed.insert(item.id).inserted
                 else { continue }
                 byFeed[server, default: []].append(index)
             }
             let stored =
                 try saves.pulledIDs.map(listed.intersection) ?? Self.storedSyncIDs(Array(listed), scope: saves.scope, in: context)
-            byFeed = byFeed.mapValues { $0.filter { !stored.contains(String(items[$0].id)) } }
+            byFeed = byFeed.mapValues { $0.filter { !stored.contains(items[$0].id) } }
             var inserted = 0
             let now = Date()
+            // Held until the save, which updates their unread counts: a context holds an
+            // unchanged object only while someone else does, and would read it again.
+            var feeds: [Server] = []
             for (serverID, indexes) in byFeed {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
+                feeds.append(server)
                 let feedItems = indexes.map { items[$0] }
-                let feedFolders = Set(
-                    ((saves.folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + Self.defaultFolders).map {
-                        $0.lowercased()
-                    })
+                let feedFolders = saves.lowercasedFolders(of: server)
                 func label(_ item: FeedItem, _ pulled: SyncItem, isNew: Bool = false) {
                     let local = isNew ? nil : item.tags  // a new item has no tags before the rules
                     let (tags, labels) = Self.pulledTags(pulled, lowercasedFolders: feedFolders, local: local)
@@ -218,7 +233,7 @@ extension FeedSync {
                 }
                 inserted += counts.new
             }
-            try context.save()
+            try withExtendedLifetime(feeds) { try context.save() }
             saves.pulledIDs?.formUnion(listed)  // stored, or removed by a rule: taken either way
             return inserted
         }
