@@ -138,10 +138,9 @@ extension FeedSync {
         /// folders (its own, and ``FeedSync/defaultFolders``): made at its first save.
         mutating func lowercasedFolders(of server: Server) -> Set<String> {
             if let known = foldersByFeed[server.objectID] { return known }
-            let names = Set(
-                ((folders[FeedTrust.webURL(server.url) ?? server.url] ?? []) + FeedSync.defaultFolders).map {
-                    $0.lowercased()
-                })
+            // Without folders the feed's URL need not be validated to look its own up.
+            let own = folders.isEmpty ? [] : folders[FeedTrust.webURL(server.url) ?? server.url] ?? []
+            let names = Set((own + FeedSync.defaultFolders).map { $0.lowercased() })
             foldersByFeed[server.objectID] = names
             return names
         }
