@@ -7,7 +7,8 @@ import Synchronization
 /// libcurl timer is due, or `curl_multi_wakeup` brings a new transfer or a cancellation.
 /// No busy waiting: a fetch that waits costs no CPU until something happens.
 ///
-/// The thread starts with the first transfer and ends when none is left; the multi handle
+/// The thread starts with the first transfer and ends when none has been left for
+/// ``idleLinger``, so that one request after another (a sync's) runs on one thread; the multi handle
 /// (made with the first transfer, which loads libcurl), and with it the connection cache
 /// (keep-alive, HTTP/2) and the DNS cache, lives as long as the fetcher.
 ///
@@ -22,6 +23,8 @@ final class CurlMulti: Sendable {
     }
 
     private let inbox = Mutex(Inbox())
+    /// How long the loop thread waits for a new transfer once none is left, before it ends.
+    static let idleLinger: Duration = .milliseconds(250)
     private let maxPerHost: Int
     private let maxConcurrent: Int
     /// Made by the first ``prepare()``, so that a fetcher that never fetches never loads libcurl.
@@ -82,11 +85,12 @@ final class CurlMulti: Sendable {
     private func runLoop() {
         guard let handle = multi.withLock({ $0 })?.pointer else { return }
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        var idleSince: ContinuousClock.Instant?
         while true {
             let arriving = inbox.withLock { inbox -> [CurlTransfer]? in
                 let arriving = inbox.arriving
                 inbox.arriving = []
-                if arriving.isEmpty && active.isEmpty {
+                if arriving.isEmpty && active.isEmpty, let idleSince, .now - idleSince >= Self.idleLinger {
                     inbox.loopRunning = false
                     return nil
                 }
@@ -112,10 +116,21 @@ final class CurlMulti: Sendable {
             _ = zc_multi_perform(handle, &running)
             collectFinished(handle, &active)
 
-            if active.isEmpty { continue }  // exits above unless something new arrived
+            var ready: Int32 = 0
+            if active.isEmpty {
+                // Waits for a new transfer (``start(_:)`` wakes the poll) until the linger is
+                // over; the check above then ends the loop unless one arrived.
+                let idle = idleSince ?? .now
+                idleSince = idle
+                let left = Self.idleLinger - (.now - idle)
+                if left > .zero {
+                    _ = zc_multi_poll(handle, nil, 0, Int32((left / .milliseconds(1)).rounded(.up)), &ready)
+                }
+                continue
+            }
+            idleSince = nil
             // Sleeps until a socket is ready, libcurl's next timer (connect, low-speed and
             // total timeouts), or curl_multi_wakeup; never longer than a second.
-            var ready: Int32 = 0
             _ = zc_multi_poll(handle, nil, 0, 1000, &ready)
         }
     }
