@@ -109,12 +109,14 @@ public enum ItemImport {
             // Only stored rows: the context may hold other feeds' unsaved items (a refresh saves
             // several feeds at once, SaveGrouping), which cannot match this server and would each
             // be tested against the predicate.
-            var request = FetchRequest<FeedItem>(predicate: lookup(wanted, of: server))
-            request.includesPendingChanges = false
-            for item in try context.fetch(request) { existing[item.guid] = item }
+            if mayHaveStoredItems(server) {
+                var request = FetchRequest<FeedItem>(predicate: lookup(wanted, of: server))
+                request.includesPendingChanges = false
+                for item in try context.fetch(request) { existing[item.guid] = item }
+            }
             // Tombstones (RemovedItem) only for what is not stored: usually nothing new.
             let unknown = wanted.filter { existing[$0] == nil }
-            if !unknown.isEmpty {
+            if !unknown.isEmpty, try hasTombstones(server, in: context) {
                 var removed = FetchRequest<RemovedItem>(predicate: lookup(unknown, of: server))
                 removed.includesPendingChanges = false
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
@@ -172,6 +174,22 @@ public enum ItemImport {
         return true
     }
 
+    /// False when `server`'s stored item count, as its row was read, is zero: a feed refreshed
+    /// for the first time has nothing to match, and its look-up of every guid is skipped. A
+    /// row another process stores meanwhile is still found by the save's uniqueness look-up.
+    static func mayHaveStoredItems(_ server: Server) -> Bool {
+        server.committedValues(forKeys: ["totalCount"])["totalCount"] != .integer(0)
+    }
+
+    /// Whether `server` has any tombstone in the store: one probe of the (server, guid)
+    /// index, where looking every guid up binds and probes each of them.
+    static func hasTombstones(_ server: Server, in context: ManagedObjectContext) throws -> Bool {
+        var any = FetchRequest<RemovedItem>(
+            predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID)), fetchLimit: 1)
+        any.includesPendingChanges = false
+        return try !context.fetch(any).isEmpty
+    }
+
     /// `server == %@ AND guid IN %@` for `server` and `guids`, built as the parser would
     /// build it but without parsing a format string on every feed. Its SQL text is the same
     /// for every feed (the server and the guids are bound), so the store keeps the statement
@@ -192,7 +210,7 @@ public enum ItemImport {
         if let link = parsed.link { item.link = link }
         if let author = parsed.author { item.author = author }
         if let summary = parsed.summary { item.summary = summary }
-        if let content = parsed.content { item.content = content }
+        if let content = parsed.content { item.setNewContent(content) }
         if let published = parsed.published { item.published = published }
         if let updated = parsed.updated { item.updated = updated }
         item.firstSeen = now
