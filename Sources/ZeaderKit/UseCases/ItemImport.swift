@@ -116,7 +116,7 @@ public enum ItemImport {
             }
             // Tombstones (RemovedItem) only for what is not stored: usually nothing new.
             let unknown = wanted.filter { existing[$0] == nil }
-            if !unknown.isEmpty, try hasTombstones(server, in: context) {
+            if !unknown.isEmpty {
                 var removed = FetchRequest<RemovedItem>(predicate: lookup(unknown, of: server))
                 removed.includesPendingChanges = false
                 for tombstone in try context.fetch(removed) { tombstones[tombstone.guid] = tombstone }
@@ -181,13 +181,25 @@ public enum ItemImport {
         server.committedValues(forKeys: ["totalCount"])["totalCount"] != .integer(0)
     }
 
-    /// Whether `server` has any tombstone in the store: one probe of the (server, guid)
-    /// index, where looking every guid up binds and probes each of them.
-    static func hasTombstones(_ server: Server, in context: ManagedObjectContext) throws -> Bool {
-        var any = FetchRequest<RemovedItem>(
-            predicate: .comparison(.keyPath("server"), .equalTo, .object(server.objectID)), fetchLimit: 1)
-        any.includesPendingChanges = false
-        return try !context.fetch(any).isEmpty
+    /// The feeds among `servers` that have nothing stored: no item (``mayHaveStoredItems(_:)``)
+    /// and no tombstone, found in one fetch for them all. Their items need no look-up
+    /// (`feedIsEmpty`), where each feed's own look-ups cost two fetches (a refresh's groups
+    /// of feeds ask once per group).
+    ///
+    /// ```swift
+    /// let empty = try ItemImport.feedsWithNothingStored(servers, in: context)
+    /// ```
+    public static func feedsWithNothingStored(_ servers: [Server], in context: ManagedObjectContext) throws -> Set<ObjectID> {
+        let candidates = servers.filter { $0.objectID.primaryKey != nil && !mayHaveStoredItems($0) }
+        guard !candidates.isEmpty else { return [] }
+        var empty = Set(candidates.map(\.objectID))
+        let anyOf = ObjectPredicate.comparison(.keyPath("server"), .in, .aggregate(candidates.map { .object($0.objectID) }))
+        var request = FetchRequest<RemovedItem>(predicate: anyOf)
+        request.includesPendingChanges = false
+        for tombstone in try context.fetch(request) {
+            if let server = tombstone.server { empty.remove(server.objectID) }
+        }
+        return empty
     }
 
     /// `server == %@ AND guid IN %@` for `server` and `guids`, built as the parser would
