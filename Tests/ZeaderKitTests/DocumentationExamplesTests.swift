@@ -79,6 +79,10 @@ struct DocumentationExamplesTests {
             ItemImport.updateDetails(of: server, from: feed)
             try context.save()
             #expect(new == 1 && changed == 0)
+            // ItemImport.feedsWithNothingStored
+            let servers = [server]
+            let empty = try ItemImport.feedsWithNothingStored(servers, in: context)
+            #expect(empty.isEmpty)
             #expect(ItemImport.guid(for: ParsedItem(id: "", title: "Hello", link: "https://example.org/1")).hasPrefix("zeader:"))
             // ItemOrder
             let serverID = server.objectID

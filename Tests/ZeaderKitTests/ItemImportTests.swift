@@ -93,6 +93,57 @@ import Testing
         }
     }
 
+    @Test func aFeedWithNoStoredItemStillRespectsItsTombstones() throws {
+        // A feed with no stored item skips the look-up of its guids among items, not among
+        // tombstones: an item removed on purpose (all of a feed's items, say) stays removed.
+        let (_, context, server) = try store()
+        try context.performAndWait { () throws in
+            let other = context.insert(Server.self)
+            other.url = "https://b.example/feed"
+            try context.save()
+            #expect(!ItemImport.mayHaveStoredItems(server))
+            #expect(try ItemImport.feedsWithNothingStored([server, other], in: context) == [server.objectID, other.objectID])
+            Killfile.tombstone("gone", of: server, in: context, now: Date())
+            try context.save()
+            #expect(try ItemImport.feedsWithNothingStored([server, other], in: context) == [other.objectID])
+            let items = [
+                ParsedItem(id: "gone", title: "Removed"),
+                ParsedItem(id: "kept", title: "New", content: "<p>Fish &amp; chips</p>"),
+            ]
+            #expect(try ItemImport.upsert(items, into: server, in: context, now: Date()) == (1, 0))
+            try context.save()
+            let stored = try FeedItem.findAll(in: context)
+            #expect(stored.map(\.guid) == ["kept"])
+            // A new item's body is made with it, and its search text at the save.
+            #expect(stored.first?.content == "<p>Fish &amp; chips</p>")
+            #expect(stored.first?.body?.text == "Fish & chips")
+            // Its count, as the save left it, sends the next refresh to the look-up again.
+            #expect(ItemImport.mayHaveStoredItems(server))
+            #expect(try ItemImport.feedsWithNothingStored([server, other], in: context) == [other.objectID])
+            #expect(try ItemImport.upsert(items, into: server, in: context, now: Date()) == (0, 0))
+        }
+    }
+
+    @Test func aFeedsStoredItemsAreFoundThroughAnotherContext() throws {
+        // The stored count is read with the server's row: a context that reads the feed after
+        // another stored its items looks them up and updates them in place.
+        let (store, context, server) = try store()
+        let id = try context.performAndWait { () throws -> ObjectID in
+            #expect(try ItemImport.upsert([ParsedItem(id: "a", title: "One")], into: server, in: context, now: Date()) == (1, 0))
+            try context.save()
+            return server.objectID
+        }
+        let other = store.container.newBackgroundContext()
+        try other.performAndWait { () throws in
+            let server = try #require(try other.existingObject(with: id) as? Server)
+            #expect(ItemImport.mayHaveStoredItems(server))
+            let changed = [ParsedItem(id: "a", title: "One, renamed"), ParsedItem(id: "b", title: "Two")]
+            #expect(try ItemImport.upsert(changed, into: server, in: other, now: Date()) == (1, 1))
+            try other.save()
+            #expect(try FeedItem.count(in: other) == 2)
+        }
+    }
+
     @Test func aRepeatedGuidIsStoredOnceAndSortDateFallsBackToFirstSeen() throws {
         let (_, context, server) = try store()
         let now = Date(timeIntervalSince1970: 1_000)

@@ -207,4 +207,35 @@ struct SaveGroupingTests {
         #expect(rows["http://b.example/feed"]?.total == 0)
         #expect(rows["http://b.example/feed"]?.lastError?.contains("already subscribed") == true)
     }
+    @Test("applyTogether: feeds with nothing stored are filled; a tombstone or a stored item is still found")
+    func groupLooksUpOnlyWhatCanMatch() throws {
+        let store = try makeStore()
+        let library = FeedLibrary(store: store)
+        let urls = ["http://a.example/feed", "http://b.example/feed", "http://c.example/feed"]
+        for url in urls { try library.add(url: url) }
+        let context = store.container.newBackgroundContext(name: "import")
+        let importer = FeedImporter(context: context)
+        let ids = try context.performAndWait {
+            let servers = try urls.map { try #require(try Server.findFirst(byAttribute: "url", value: .string($0), in: context)) }
+            // a: nothing stored; b: all its items removed (a tombstone, no item); c: one item stored.
+            Killfile.tombstone("1", of: servers[1], in: context, now: Date())
+            #expect(
+                try ItemImport.upsert([ParsedItem(id: "1", title: "Old")], into: servers[2], in: context, now: Date()) == (1, 0))
+            try context.save()
+            context.reset()
+            return servers.map(\.objectID)
+        }
+        let feed = ParsedFeed(format: .rss2, items: [ParsedItem(id: "1", title: "One"), ParsedItem(id: "2", title: "Two")])
+        let results = context.performAndWait {
+            importer.applyTogether(
+                zip(ids, urls).map { id, url in (.parsed(feed, FetchMetadata(finalURL: URL(string: url)!, status: 200)), id) })
+        }
+        #expect(
+            results.map(\.status) == [
+                .updated(newItems: 2, updatedItems: 0), .updated(newItems: 1, updatedItems: 0),
+                .updated(newItems: 1, updatedItems: 1),
+            ])
+        let rows = try serverRows(store)
+        #expect(urls.map { rows[$0]?.total } == [2, 1, 2])
+    }
 }

@@ -50,6 +50,21 @@ extension FeedItem {
     }
 }
 
+extension FeedItem {
+    /// Sets the content of an item inserted in this batch, which has no body yet: the body is
+    /// made without reading the item's empty `body` first, as ``content``'s setter must (a
+    /// to-one read that also gives the item an observation registrar).
+    func setNewContent(_ content: String) {
+        guard let context = managedObjectContext, entity.relationship(named: "body") != nil else {
+            self.content = content
+            return
+        }
+        let body = context.insert(FeedItemBody.self)
+        body.content = content
+        self.body = body
+    }
+}
+
 // v4: content out of the item's row; the single-column indexes the list indexes cover dropped.
 extension ZeaderModel {
     /// Version 4 of the model: FeedItem's `content` moves to the new entity FeedItemBody,

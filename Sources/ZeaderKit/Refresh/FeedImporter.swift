@@ -108,11 +108,13 @@ public final class FeedImporter: Sendable {
     public func applyTogether(_ feeds: [(input: Input, serverID: ObjectID)], now: Date = Date()) -> [FeedRefreshResult] {
         if feeds.count == 1 { return [apply(feeds[0].input, to: feeds[0].serverID, now: now)] }
         do {
-            let results = try feeds.map { feed throws -> FeedRefreshResult in
-                guard let server = try? context.existingObject(with: feed.serverID) as? Server else {
+            let servers = feeds.map { try? context.existingObject(with: $0.serverID) as? Server }
+            let empty = try ItemImport.feedsWithNothingStored(servers.compactMap { $0 }, in: context)
+            let results = try zip(feeds, servers).map { feed, server throws -> FeedRefreshResult in
+                guard let server else {
                     return FeedRefreshResult(serverID: feed.serverID, url: "?", status: .failed(.removedDuringRefresh))
                 }
-                return try update(server, with: feed.input, now: now)
+                return try update(server, with: feed.input, now: now, feedIsEmpty: empty.contains(server.objectID))
             }
             try context.save()
             context.reset()
@@ -124,7 +126,7 @@ public final class FeedImporter: Sendable {
         }
     }
 
-    private func update(_ server: Server, with input: Input, now: Date) throws -> FeedRefreshResult {
+    private func update(_ server: Server, with input: Input, now: Date, feedIsEmpty: Bool = false) throws -> FeedRefreshResult {
         let url = server.url
         var movedTo: String?
         func recordMetadata(_ metadata: FetchMetadata) throws {
@@ -149,7 +151,7 @@ public final class FeedImporter: Sendable {
             try recordMetadata(metadata)
             let (new, changed) = try ItemImport.upsert(
                 feed.items, into: server, in: context, now: now, ignoring: ignoreRules, acting: actionRules,
-                firings: &firings, matchingLinks: matchingLinks)
+                firings: &firings, matchingLinks: matchingLinks, feedIsEmpty: feedIsEmpty)
             ItemImport.updateDetails(of: server, from: feed)
             status = .updated(newItems: new, updatedItems: changed)
         case .failed(let failure):

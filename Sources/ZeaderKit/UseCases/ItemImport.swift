@@ -109,9 +109,11 @@ public enum ItemImport {
             // Only stored rows: the context may hold other feeds' unsaved items (a refresh saves
             // several feeds at once, SaveGrouping), which cannot match this server and would each
             // be tested against the predicate.
-            var request = FetchRequest<FeedItem>(predicate: lookup(wanted, of: server))
-            request.includesPendingChanges = false
-            for item in try context.fetch(request) { existing[item.guid] = item }
+            if mayHaveStoredItems(server) {
+                var request = FetchRequest<FeedItem>(predicate: lookup(wanted, of: server))
+                request.includesPendingChanges = false
+                for item in try context.fetch(request) { existing[item.guid] = item }
+            }
             // Tombstones (RemovedItem) only for what is not stored: usually nothing new.
             let unknown = wanted.filter { existing[$0] == nil }
             if !unknown.isEmpty {
@@ -172,6 +174,34 @@ public enum ItemImport {
         return true
     }
 
+    /// False when `server`'s stored item count, as its row was read, is zero: a feed refreshed
+    /// for the first time has nothing to match, and its look-up of every guid is skipped. A
+    /// row another process stores meanwhile is still found by the save's uniqueness look-up.
+    static func mayHaveStoredItems(_ server: Server) -> Bool {
+        server.committedValues(forKeys: ["totalCount"])["totalCount"] != .integer(0)
+    }
+
+    /// The feeds among `servers` that have nothing stored: no item (``mayHaveStoredItems(_:)``)
+    /// and no tombstone, found in one fetch for them all. Their items need no look-up
+    /// (`feedIsEmpty`), where each feed's own look-ups cost two fetches (a refresh's groups
+    /// of feeds ask once per group).
+    ///
+    /// ```swift
+    /// let empty = try ItemImport.feedsWithNothingStored(servers, in: context)
+    /// ```
+    public static func feedsWithNothingStored(_ servers: [Server], in context: ManagedObjectContext) throws -> Set<ObjectID> {
+        let candidates = servers.filter { $0.objectID.primaryKey != nil && !mayHaveStoredItems($0) }
+        guard !candidates.isEmpty else { return [] }
+        var empty = Set(candidates.map(\.objectID))
+        let anyOf = ObjectPredicate.comparison(.keyPath("server"), .in, .aggregate(candidates.map { .object($0.objectID) }))
+        var request = FetchRequest<RemovedItem>(predicate: anyOf)
+        request.includesPendingChanges = false
+        for tombstone in try context.fetch(request) {
+            if let server = tombstone.server { empty.remove(server.objectID) }
+        }
+        return empty
+    }
+
     /// `server == %@ AND guid IN %@` for `server` and `guids`, built as the parser would
     /// build it but without parsing a format string on every feed. Its SQL text is the same
     /// for every feed (the server and the guids are bound), so the store keeps the statement
@@ -192,7 +222,7 @@ public enum ItemImport {
         if let link = parsed.link { item.link = link }
         if let author = parsed.author { item.author = author }
         if let summary = parsed.summary { item.summary = summary }
-        if let content = parsed.content { item.content = content }
+        if let content = parsed.content { item.setNewContent(content) }
         if let published = parsed.published { item.published = published }
         if let updated = parsed.updated { item.updated = updated }
         item.firstSeen = now
