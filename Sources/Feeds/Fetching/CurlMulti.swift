@@ -7,10 +7,10 @@ import Synchronization
 /// libcurl timer is due, or `curl_multi_wakeup` brings a new transfer or a cancellation.
 /// No busy waiting: a fetch that waits costs no CPU until something happens.
 ///
-/// The thread starts with the first transfer and ends when none has been left for
-/// ``idleLinger``, so that one request after another (a sync's) runs on one thread; the multi handle
-/// (made with the first transfer, which loads libcurl), and with it the connection cache
-/// (keep-alive, HTTP/2) and the DNS cache, lives as long as the fetcher.
+/// The thread starts with the first transfer and ends when none has come for a moment
+/// (`idleLinger`), so that one request after another (a sync's) runs on one thread; the
+/// multi handle (made with the first transfer, which loads libcurl), and with it the
+/// connection cache (keep-alive, HTTP/2) and the DNS cache, lives as long as the fetcher.
 ///
 /// ```swift
 /// let multi = CurlMulti(maxPerHost: 4, maxConcurrent: 8)
@@ -24,15 +24,18 @@ final class CurlMulti: Sendable {
 
     private let inbox = Mutex(Inbox())
     /// How long the loop thread waits for a new transfer once none is left, before it ends.
-    static let idleLinger: Duration = .milliseconds(250)
+    private let idleLinger: Duration
+    /// How many loop threads this multi has started.
+    let loopsStarted = Atomic<Int>(0)
     private let maxPerHost: Int
     private let maxConcurrent: Int
     /// Made by the first ``prepare()``, so that a fetcher that never fetches never loads libcurl.
     private let multi = Mutex<MultiHandle?>(nil)
 
-    init(maxPerHost: Int, maxConcurrent: Int) {
+    init(maxPerHost: Int, maxConcurrent: Int, idleLinger: Duration = .milliseconds(250)) {
         self.maxPerHost = maxPerHost
         self.maxConcurrent = maxConcurrent
+        self.idleLinger = idleLinger
     }
 
     /// Loads libcurl and makes the multi handle, on the first call: nil when transfers can
@@ -67,6 +70,7 @@ final class CurlMulti: Sendable {
             return !inbox.loopRunning
         }
         if startLoop {
+            loopsStarted.add(1, ordering: .relaxed)
             let thread = Thread { [self] in runLoop() }
             thread.name = "zeader.FeedFetcher.curl"
             thread.start()
@@ -90,7 +94,7 @@ final class CurlMulti: Sendable {
             let arriving = inbox.withLock { inbox -> [CurlTransfer]? in
                 let arriving = inbox.arriving
                 inbox.arriving = []
-                if arriving.isEmpty && active.isEmpty, let idleSince, .now - idleSince >= Self.idleLinger {
+                if arriving.isEmpty && active.isEmpty, let idleSince, .now - idleSince >= idleLinger {
                     inbox.loopRunning = false
                     return nil
                 }
@@ -122,7 +126,7 @@ final class CurlMulti: Sendable {
                 // over; the check above then ends the loop unless one arrived.
                 let idle = idleSince ?? .now
                 idleSince = idle
-                let left = Self.idleLinger - (.now - idle)
+                let left = idleLinger - (.now - idle)
                 if left > .zero {
                     _ = zc_multi_poll(handle, nil, 0, Int32((left / .milliseconds(1)).rounded(.up)), &ready)
                 }

@@ -101,6 +101,33 @@ struct FetchConnectionReuseTests {
         }
     }
 
+    /// Requests made one after another share one loop thread, which ends once none has
+    /// come for the multi's linger.
+    @Test func oneRequestAfterAnotherRunsOnOneThread() async throws {
+        try await withLoopbackServer({ _ in .ok("<rss/>") }) { server in
+            let limits = TransferLimits(FetcherConfiguration(version: "9.9-test", totalTimeout: 30))
+            func fetch(_ index: Int, _ multi: CurlMulti) async -> Int? {
+                let request = FeedRequest(url: server.url("/feed/\(index)"))
+                guard let transfer = CurlTransfer(request: request, limits: limits, acceptHeader: "*/*") else { return nil }
+                let result = await withCheckedContinuation { continuation in
+                    transfer.continuation = continuation
+                    multi.start(transfer)
+                }
+                if case .response(let response) = result { return response.status }
+                return nil
+            }
+            // A linger far longer than a loaded machine takes between two requests.
+            let lingering = CurlMulti(maxPerHost: 2, maxConcurrent: 16, idleLinger: .seconds(30))
+            for index in 0..<5 { #expect(await fetch(index, lingering) == 200) }
+            #expect(lingering.loopsStarted.load(ordering: .relaxed) == 1)
+            let brief = CurlMulti(maxPerHost: 2, maxConcurrent: 16, idleLinger: .milliseconds(20))
+            #expect(await fetch(5, brief) == 200)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(await fetch(6, brief) == 200)
+            #expect(brief.loopsStarted.load(ordering: .relaxed) == 2, "the first thread ended when none came")
+        }
+    }
+
     /// `CURLMOPT_MAX_HOST_CONNECTIONS` on its own, without the fetcher's slot limiter in
     /// front: transfers handed to the multi handle all at once queue inside libcurl.
     @Test func theMultiHandleBoundsConnectionsPerHost() async throws {
