@@ -207,6 +207,7 @@ struct SaveGroupingTests {
         #expect(rows["http://b.example/feed"]?.total == 0)
         #expect(rows["http://b.example/feed"]?.lastError?.contains("already subscribed") == true)
     }
+
     @Test("applyTogether: feeds with nothing stored are filled; a tombstone or a stored item is still found")
     func groupLooksUpOnlyWhatCanMatch() throws {
         let store = try makeStore()
