@@ -304,7 +304,8 @@ struct JSONCursor {
 
 /// An object member's key as ``JSONCursor/object(exact:_:)`` read it. Nearly every key is
 /// plain ASCII: it stays the document's bytes and is compared with a name byte by byte, with
-/// no string made per member; a key with escapes or bytes past ASCII is decoded first.
+/// no string made per member; a key with escapes or bytes past ASCII is decoded first. It
+/// points into the document's bytes: keep it no longer than the member's closure runs.
 ///
 /// ```swift
 /// cursor.object { cursor, key in
