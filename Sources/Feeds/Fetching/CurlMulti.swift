@@ -27,6 +27,8 @@ final class CurlMulti: Sendable {
     private let idleLinger: Duration
     /// How many loop threads this multi has started.
     let loopsStarted = Atomic<Int>(0)
+    /// Whether a loop thread is running (or about to start) now.
+    var loopRunning: Bool { inbox.withLock { $0.loopRunning } }
     private let maxPerHost: Int
     private let maxConcurrent: Int
     /// Made by the first ``prepare()``, so that a fetcher that never fetches never loads libcurl.
