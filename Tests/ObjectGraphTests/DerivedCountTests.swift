@@ -67,6 +67,32 @@ import Testing
         #expect(stored == 2)
     }
 
+    @Test func aCountedParentIsHeldUntilTheSave() throws {
+        let container = try TestModel.container()
+        let ctx = container.viewContext
+        try ctx.performAndWait { () throws in
+            let folderID = try {
+                let folder = ctx.insert(Folder.self)
+                folder.name = "F"
+                try ctx.save()
+                return folder.objectID
+            }()
+            weak var parent: Folder?
+            do {
+                let folder = try #require(try ctx.existingObject(with: folderID) as? Folder)
+                for _ in 0..<3 { ctx.insert(Note.self).folder = folder }
+                parent = folder
+            }
+            // Nobody but the context holds the folder now: without the hold, the save would
+            // read it again from the store to update its count.
+            #expect(parent != nil)
+            try ctx.save()
+            #expect(ctx.heldCounterParents.isEmpty, "held past the save")
+            #expect(try (ctx.existingObject(with: folderID) as? Folder)?.unreadCount == 3)
+        }
+        try checkStore(container, "after the save")
+    }
+
     @Test func toggleUpdatesCountAtOnce() throws {
         let container = try TestModel.container()
         let ctx = container.viewContext

@@ -198,6 +198,7 @@ extension ManagedObjectContext {
         deletedByID = [:]
         joinChanges.removeAll()
         touchedCounterParents = [:]
+        heldCounterParents = []
         // Undo steps named this context's temporary IDs; the parent holds the changes now.
         undoManager?.removeAllActions()
     }

@@ -119,6 +119,11 @@ extension ManagedObjectContext {
         if let id, id.isTemporary, !object.entity.inverseIsToMany[r] {
             (target ?? registeredObject(for: id))?.isOneToOneTarget = true
         }
+        // Children are set one parent at a time, so comparing with the last one held keeps
+        // the list about as short as the set of parents.
+        if let target, !object.entity.counterDependencies.isEmpty, heldCounterParents.last !== target {
+            heldCounterParents.append(target)
+        }
         if object.isInsertedFlag, object.insertedInBatch == batchNumber, undoManager == nil {
             let old = object.toOne[r]
             object.toOne[r] = id

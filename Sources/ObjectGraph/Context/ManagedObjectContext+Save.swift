@@ -176,6 +176,7 @@ extension ManagedObjectContext {
         }
         for object in plan.counterOnly { object.changedKeys = [] }
         touchedCounterParents = [:]
+        heldCounterParents = []
         for delete in plan.deletes {
             registered.removeValue(forKey: delete.object.objectID)
             delete.object.managedObjectContext = nil

@@ -100,6 +100,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Parents whose derived counts differ from their stored value because of this
     /// context's unsaved changes.
     var touchedCounterParents: [CounterKey: Set<ObjectID>] = [:]
+    /// The objects this context's unsaved changes point a counted to-one at, held until the
+    /// save or rollback: the save updates their counts, and a parent no one else holds would
+    /// otherwise be read again from the store to do it.
+    var heldCounterParents: [ManagedObject] = []
     /// Changes not yet announced by ObjectsDidChange.
     var pending = PendingChanges()
     var isProcessingPendingChanges = false
@@ -539,6 +543,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         deletedByID = [:]
         joinChanges.removeAll()
         touchedCounterParents = [:]
+        heldCounterParents = []
         undoManager?.removeAllActions()
         processPendingChanges()
     }
@@ -586,6 +591,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         permanentIDForTemporary = [:]
         joinChanges.removeAll()
         touchedCounterParents = [:]
+        heldCounterParents = []
         pending = PendingChanges()
         prefetchedDestinations = []
         undoManager?.removeAllActions()

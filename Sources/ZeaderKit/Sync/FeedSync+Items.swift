@@ -138,8 +138,9 @@ extension FeedSync {
         /// folders (its own, and ``FeedSync/defaultFolders``): made at its first save.
         mutating func lowercasedFolders(of server: Server) -> Set<String> {
             if let known = foldersByFeed[server.objectID] { return known }
-            // Without folders the feed's URL need not be validated to look its own up.
-            let own = folders.isEmpty ? [] : folders[FeedTrust.webURL(server.url) ?? server.url] ?? []
+            // The folders are listed by the feed's URL as stored, which is validated (and
+            // normalized) only when that finds none.
+            let own = folders.isEmpty ? [] : folders[server.url] ?? folders[FeedTrust.webURL(server.url) ?? server.url] ?? []
             let names = Set((own + FeedSync.defaultFolders).map { $0.lowercased() })
             foldersByFeed[server.objectID] = names
             return names
@@ -186,12 +187,8 @@ extension FeedSync {
             byFeed = byFeed.mapValues { $0.filter { !stored.contains(items[$0].id) } }
             var inserted = 0
             let now = Date()
-            // Held until the save, which updates their unread counts: a context holds an
-            // unchanged object only while someone else does, and would read it again.
-            var feeds: [Server] = []
             for (serverID, indexes) in byFeed {
                 guard let server = try context.existingObject(with: serverID) as? Server else { continue }
-                feeds.append(server)
                 let feedItems = indexes.map { items[$0] }
                 let feedFolders = saves.lowercasedFolders(of: server)
                 func label(_ item: FeedItem, _ pulled: SyncItem, isNew: Bool = false) {
@@ -232,7 +229,7 @@ extension FeedSync {
                 }
                 inserted += counts.new
             }
-            try withExtendedLifetime(feeds) { try context.save() }
+            try context.save()
             saves.pulledIDs?.formUnion(listed)  // stored, or removed by a rule: taken either way
             return inserted
         }
