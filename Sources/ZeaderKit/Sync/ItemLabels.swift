@@ -32,10 +32,16 @@ public enum ItemLabels {
         var seen = Set<String>()
         var labels: [String] = []
         for category in categories {
-            guard category.utf8.starts(with: "user/".utf8) else { continue }
-            let parts = category.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-            guard parts.count == 4, parts[0] == "user", !parts[1].isEmpty, !parts[1].contains(where: \.isWhitespace),
-                parts[2] == "label", let label = FeedTags.clean(String(parts[3]))
+            // Read from the bytes, not split: most categories are states, and every item has some.
+            let bytes = category.utf8
+            guard bytes.starts(with: "user/".utf8) else { continue }
+            let id = bytes.index(bytes.startIndex, offsetBy: 5)
+            guard let slash = bytes[id...].firstIndex(of: UInt8(ascii: "/")), slash > id,
+                !category[id..<slash].contains(where: \.isWhitespace)
+            else { continue }
+            let kind = bytes[bytes.index(after: slash)...]
+            guard kind.starts(with: "label/".utf8),
+                let label = FeedTags.clean(String(category[bytes.index(kind.startIndex, offsetBy: 6)...]))
             else { continue }
             let key = label.lowercased()
             guard !folders.contains(key), seen.insert(key).inserted else { continue }
