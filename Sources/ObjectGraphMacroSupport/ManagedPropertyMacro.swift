@@ -41,7 +41,7 @@ public struct ManagedPropertyMacro: AccessorMacro, PeerMacro {
         return [initAccessor] + accessors
     }
 
-    /// The wrapper value the accessors keep their key and cached index in (`_title`).
+    /// The wrapper value the accessors keep their key in (`_title`).
     ///
     /// ```swift
     /// let storage = try ManagedPropertyMacro.expansion(of: node, providingPeersOf: variable, in: context)

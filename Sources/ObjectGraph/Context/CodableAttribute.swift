@@ -18,7 +18,6 @@ import Foundation
 @propertyWrapper
 public struct Encoded<T: Codable> {
     public let key: String
-    @usableFromInline var index: Int = -1
 
     public init(_ key: String) {
         self.key = key
@@ -49,12 +48,10 @@ public struct Encoded<T: Codable> {
         }
     }
 
+    /// The attribute's index, found as ``Managed`` finds it: one read of the storage for its
+    /// key, then the entity's table of names.
     static func resolveIndex<O: ManagedObject>(_ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Encoded<T>>) -> Int {
-        let cached = object[keyPath: storageKeyPath].index
-        if cached >= 0 { return cached }
-        let i = object.entity.codableAttributeIndex(forKey: object[keyPath: storageKeyPath].key)
-        object[keyPath: storageKeyPath].index = i
-        return i
+        object.entity.codableAttributeIndex(forKey: object[keyPath: storageKeyPath].key)
     }
 }
 
@@ -99,7 +96,9 @@ extension Entity {
     /// The index of string or data attribute `key`, for an ``Encoded`` property; stops the
     /// program with a message when the model has no such attribute.
     func codableAttributeIndex(forKey key: String) -> Int {
-        guard let i = attributeIndexByName[key] else { fatalError("\(name) has no attribute '\(key)'") }
+        guard let i = attributeNames.index(of: key) ?? attributeIndexByName[key] else {
+            fatalError("\(name) has no attribute '\(key)'")
+        }
         let type = attributes[i].type
         guard type == .string || type == .data else {
             fatalError("\(name).\(key) is \(type.rawValue); an @Encoded property needs a string or data attribute")

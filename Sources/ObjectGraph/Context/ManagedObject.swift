@@ -283,7 +283,8 @@ open class ManagedObject: CustomStringConvertible {
         try context.setToOne(self, relationshipIndex: r, to: object)
     }
 
-    /// The index of to-one relationship `key`, checked once per object and key.
+    /// The index of to-one relationship `key`; stops the program with a message when the
+    /// entity has no such to-one.
     @usableFromInline
     func toOneIndex(forManagedKey key: String) -> Int {
         guard let r = entity.relationshipNames.index(of: key) ?? entity.relationshipIndexByName[key], !entity.isToMany[r] else {

@@ -14,8 +14,6 @@ import Foundation
 @propertyWrapper
 public struct Managed<V: ValueConvertible> {
     public let key: String
-    /// Cached index of the attribute in the entity, filled on first access.
-    @usableFromInline var index: Int = -1
 
     public init(_ key: String) {
         self.key = key
@@ -64,27 +62,26 @@ public struct Managed<V: ValueConvertible> {
         return V(fromValue: zeroValue(V.attributeType))!
     }
 
+    /// The attribute's index in the object's entity. The storage is reached through a key path
+    /// the runtime projects, so it is read once, for its key; the index is the entity's, the
+    /// same for all its objects, and its table of names finds it without a per-object cache.
     @inlinable
     static func resolveIndex<O: ManagedObject>(
         _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, Managed<V>>
     ) -> Int {
-        let cached = object[keyPath: storageKeyPath].index
-        if cached >= 0 { return cached }
+        let key = object[keyPath: storageKeyPath].key
         if object.isKeyRecorder {
-            KeyPathRecorder.record(object[keyPath: storageKeyPath].key, .attribute)
+            KeyPathRecorder.record(key, .attribute)
             return -1
         }
-        // First access on this object: a dictionary look-up by name (checked once per
-        // entity and key), then cached in the wrapper.
-        let i = object.entity.attributeIndex(forManagedKey: object[keyPath: storageKeyPath].key, type: V.attributeType)
-        object[keyPath: storageKeyPath].index = i
-        return i
+        return object.entity.attributeIndex(forManagedKey: key, type: V.attributeType)
     }
 }
 
 extension Entity {
     /// The index of attribute `key` for a ``Managed`` property of Swift type `type`; stops
-    /// the program with a clear message when the declaration does not match the model.
+    /// the program with a clear message when the declaration does not match the model. Keys
+    /// written as literals match the table of names by their bits, without hashing.
     @usableFromInline
     func attributeIndex(forManagedKey key: String, type: AttributeType) -> Int {
         guard let i = attributeNames.index(of: key) ?? attributeIndexByName[key] else {
@@ -120,7 +117,6 @@ func zeroValue(_ type: AttributeType) -> Value {
 @propertyWrapper
 public struct ToOne<Destination: ManagedObject> {
     public let key: String
-    @usableFromInline var index: Int = -1
 
     public init(_ key: String) {
         self.key = key
@@ -158,20 +154,18 @@ public struct ToOne<Destination: ManagedObject> {
         }
     }
 
+    /// The relationship's index in the object's entity, found as ``Managed`` finds an
+    /// attribute's: one read of the storage for its key, then the entity's table of names.
     @inlinable
     static func resolveIndex<O: ManagedObject>(
         _ object: O, _ storageKeyPath: ReferenceWritableKeyPath<O, ToOne<Destination>>
     ) -> Int {
-        let cached = object[keyPath: storageKeyPath].index
-        if cached >= 0 { return cached }
+        let key = object[keyPath: storageKeyPath].key
         if object.isKeyRecorder {
-            KeyPathRecorder.record(object[keyPath: storageKeyPath].key, .toOne)
+            KeyPathRecorder.record(key, .toOne)
             return -1
         }
-        // First access on this object: a look-up by name, then cached in the wrapper.
-        let r = object.toOneIndex(forManagedKey: object[keyPath: storageKeyPath].key)
-        object[keyPath: storageKeyPath].index = r
-        return r
+        return object.toOneIndex(forManagedKey: key)
     }
 }
 
