@@ -84,8 +84,9 @@ import Testing
                 parent = folder
             }
             // Nobody but the context holds the folder now: without the hold, the save would
-            // read it again from the store to update its count.
+            // read it again from the store to update its count. Held once, for three notes.
             #expect(parent != nil)
+            #expect(ctx.heldCounterParents.count == 1)
             try ctx.save()
             #expect(ctx.heldCounterParents.isEmpty, "held past the save")
             #expect(try (ctx.existingObject(with: folderID) as? Folder)?.unreadCount == 3)

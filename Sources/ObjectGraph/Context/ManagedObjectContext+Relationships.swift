@@ -119,9 +119,12 @@ extension ManagedObjectContext {
         if let id, id.isTemporary, !object.entity.inverseIsToMany[r] {
             (target ?? registeredObject(for: id))?.isOneToOneTarget = true
         }
-        // Children are set one parent at a time, so comparing with the last one held keeps
-        // the list about as short as the set of parents.
-        if let target, !object.entity.counterDependencies.isEmpty, heldCounterParents.last !== target {
+        // Only the to-one a count follows: a child's other to-ones (its body, say) would
+        // interleave with its parent and defeat the comparison with the last one held, which
+        // keeps the list about as short as the set of parents.
+        if let target, heldCounterParents.last !== target,
+            object.entity.counterDependencies.contains(where: { $0.childToOneIndex == r })
+        {
             heldCounterParents.append(target)
         }
         if object.isInsertedFlag, object.insertedInBatch == batchNumber, undoManager == nil {
