@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reading that accepts no more than JSONDecoder does, for the readers that stand in for a
 /// `Decodable` type and hand anything they do not take back to it (``FeverAnswerScanner``,
 /// ``TTRSSHeadlineScanner``): a string that is not UTF-8 or holds a lone surrogate escape,
@@ -76,10 +78,9 @@ extension JSONCursor {
         return exactString() != nil
     }
 
-    private mutating func skipWord(_ word: String) -> Bool {
-        let count = word.utf8.count
-        guard bytes.count - at >= count, UnsafeBufferPointer(rebasing: bytes[at..<(at + count)]).elementsEqual(word.utf8)
-        else { return false }
+    private mutating func skipWord(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - at >= count, memcmp(bytes.baseAddress! + at, word.utf8Start, count) == 0 else { return false }
         at += count
         return at == bytes.count || Self.endsAWord(bytes[at])
     }

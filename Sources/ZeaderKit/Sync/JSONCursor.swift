@@ -1,3 +1,5 @@
+import Foundation
+
 /// A cursor over the bytes of a JSON document, for readers that take the few members they
 /// need straight from the bytes (``ItemRefScanner``, ``ItemContentsScanner``): no tree of
 /// the document, a string made only for a value kept. Every method skips white space
@@ -331,10 +333,12 @@ struct JSONKey {
     }
 
     static func == (key: JSONKey, name: StaticString) -> Bool {
-        name.withUTF8Buffer { name in
-            if let plain = key.plain { return plain.elementsEqual(name) }
-            return key.decoded == String(decoding: name, as: UTF8.self)
+        if let plain = key.plain {
+            // A `switch` tries every name in turn: lengths first, then one memcmp.
+            guard plain.count == name.utf8CodeUnitCount else { return false }
+            return plain.isEmpty || memcmp(plain.baseAddress!, name.utf8Start, plain.count) == 0
         }
+        return name.withUTF8Buffer { key.decoded == String(decoding: $0, as: UTF8.self) }
     }
 
     /// Lets `switch key` take names as its cases.

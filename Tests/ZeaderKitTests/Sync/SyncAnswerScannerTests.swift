@@ -215,12 +215,15 @@ struct SyncAnswerScannerTests {
 
     /// Keys are compared from their bytes when they are plain ASCII: a key spelled with
     /// escapes (`"\u0069d"` is `id`), not UTF-8, or with half a surrogate pair reads as
-    /// JSONDecoder reads it, and so do skipped values with escapes.
+    /// JSONDecoder reads it, and so do skipped values with escapes; a key one byte shorter or
+    /// longer than a name is another key.
     @Test func keysWithEscapesOrOtherBytesGiveWhatJSONDecoderGave() {
         let keys: [[UInt8]] =
             [
                 #"\u0069d"#, #"feed\u005fid"#, #"t\u0069tle"#, #"\u0063ontent"#, #"is_r\u0065ad"#, #"\u0073tatus"#,
-                #"\u0061uth"#, #"it\u0065ms"#, #"i\/d"#, #"\ud800id"#, #"\x"#, #"id\"#, "", "ID", "id ", "caf\u{E9}",
+                #"\u0061uth"#, #"it\u0065ms"#, #"i\/d"#, #"\ud800id"#, #"\x"#, #"id\"#, "", "ID", "id ", "caf\u{E9}", "i", "idx",
+                "feed_i",
+                "feed_idd", "titl", "contents", "statu", "items_",
             ].map { Array($0.utf8) } + [[0x69, 0x64, 0xFF], [0x66, 0xC3, 0x22]]
         let values = ["7", #""8""#, #""a\"b\\c\/d\u00e9\ud83d\ude00""#, #""\ud800""#, #""\udc00\u0041""#, #""\q""#]
         var documents: [[UInt8]] = []
