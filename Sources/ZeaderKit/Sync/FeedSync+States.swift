@@ -22,9 +22,19 @@ extension FeedSync {
     /// already stored are looked up too; else every synced item is compared, a page at a
     /// time. The lists are kept after the states are saved: a sync stopped in between looks
     /// the same ids up again.
+    ///
+    /// A first sync into an empty account asks for no list: the items it pulled came with
+    /// their states (``Pulled/serverStates``), and those are kept as the lists the next sync
+    /// compares with (a change on the server in between is a difference it then looks up).
     func pullStates(_ client: any SyncService, pulled: Pulled, report: inout Report) async throws {
-        let unread = Set(try await client.itemIDs(.unread))
-        let starred = Set(try await client.itemIDs(.starred))
+        let unread: Set<UInt64>
+        let starred: Set<UInt64>
+        if let states = pulled.serverStates {
+            (unread, starred) = states
+        } else {
+            unread = Set(try await client.itemIDs(.unread))
+            starred = Set(try await client.itemIDs(.starred))
+        }
         let scope = try self.scope()
         let metadata = store.container.store
         let keptUnread = try metadata.metadata(forKey: scope.key(Self.unreadListKey)).flatMap(SyncIDList.decode)

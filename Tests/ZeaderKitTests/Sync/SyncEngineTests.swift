@@ -100,6 +100,32 @@ struct SyncEngineTests {
         #expect(try Self.stored(store).count == 2)
     }
 
+    @Test("a first sync takes the states from the items it pulled; the next finds what changed on the server since")
+    func aFirstSyncTakesStatesFromItsItems() async throws {
+        let service = FakeSyncService()
+        let feed = service.addFeed(url: Self.feedA, title: "A")
+        let one = service.addItem(to: feed, title: "one")
+        let two = service.addItem(to: feed, title: "two", read: true, starred: true)
+        service.addItem(to: feed, title: "three", starred: true)
+        let (store, sync) = try Self.device(service)
+        _ = try await sync.sync()
+        // Every item came with its states: no unread or starred list is asked for.
+        #expect(!service.calls.contains(.itemIDs), "\(service.calls)")
+        #expect(
+            try Self.stored(store).map(\.description) == ["one", "three flagged", "two read flagged"])
+
+        service.update {
+            $0.items[one]?.isRead = true
+            $0.items[two]?.isRead = false
+            $0.items[two]?.isStarred = false
+        }
+        let before = service.calls.count
+        let report = try await sync.sync()
+        #expect(service.calls.dropFirst(before).filter { $0 == .itemIDs }.count == 2)
+        #expect(report.stateChanges == 3)
+        #expect(try Self.stored(store).map(\.description) == ["one read", "three flagged", "two"])
+    }
+
     @Test("pulled items meet the ignore rules as a refresh's do: killed ones become tombstones, starred ones stay")
     func pulledItemsMeetTheIgnoreRules() async throws {
         let service = FakeSyncService()
