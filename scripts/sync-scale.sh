@@ -11,6 +11,9 @@
 #   scripts/sync-scale.sh [ZEADER_BINARY] [FEEDS] [ITEMS]     (default .build/release/zeader 200 100)
 #   RUNS=3 scripts/sync-scale.sh                               (each measurement 3 times)
 #   SERVICES="greader fever" scripts/sync-scale.sh             (default: greader fever ttrss)
+#   REPLAY=ttrss scripts/sync-scale.sh                         (also a first sync answered from a
+#                                                              recording of one: zeader's CPU without
+#                                                              the service's, scripts/sync-replay.py)
 #
 # Needs php (see the FreshRSS README), python3, curl and /usr/bin/time; ttrss needs what
 # `scripts/ttrss-server.sh check` asks for (skipped, saying so, without it). Subscribing the
@@ -20,13 +23,16 @@ cd "$(dirname "$0")/.."
 zeader=$(realpath "${1:-.build/release/zeader}"); feeds=${2:-200}; items=${3:-100}; runs=${RUNS:-1}
 services=${SERVICES:-greader fever ttrss}
 [ -x "$zeader" ] || { echo "sync-scale: no zeader binary at $zeader (swift build -c release)" >&2; exit 2; }
+replayed=${REPLAY:-}
 [ -x /usr/bin/time ] || { echo "sync-scale: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 freshrss=$(realpath ../shared/servers/freshrss/freshrss.sh)
 ttrss=$(realpath scripts/ttrss-server.sh)
 work=$(mktemp -d)
 http_pid=
+replay_pids=()
 cleanup() {
   [ -n "$http_pid" ] && kill "$http_pid" 2>/dev/null
+  ((${#replay_pids[@]} == 0)) || kill "${replay_pids[@]}" 2>/dev/null
   "$freshrss" stop "$work/fr" || true
   [ -d "$work/tt" ] && "$ttrss" shutdown "$work/tt" || true
   rm -rf "$work"
@@ -122,14 +128,43 @@ PY
 }
 total() { "$zeader" --db "$1" list --json | python3 -c 'import json,sys; print(sum(f["total"] for f in json.load(sys.stdin)))'; }
 # add_account SERVICE STORE: the service's account on STORE.
-add_account() {
+api_of() {
   case $1 in
-  greader) ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD "$zeader" --db "$2" sync add "$FRESHRSS_API" --user "$FRESHRSS_USER" ;;
-  fever) ZEADER_SYNC_PASSWORD=$FRESHRSS_PASSWORD "$zeader" --db "$2" sync add "${FRESHRSS_API%greader.php}fever.php" \
-    --user "$FRESHRSS_USER" ;;
-  ttrss) ZEADER_SYNC_PASSWORD=$TTRSS_PASSWORD "$zeader" --db "$2" sync add "$TTRSS_API" --user "$TTRSS_USER" ;;
-  esac >/dev/null
+  greader) echo "$FRESHRSS_API" ;;
+  fever) echo "${FRESHRSS_API%greader.php}fever.php" ;;
+  ttrss) echo "$TTRSS_API" ;;
+  esac
 }
+# add_account SERVICE STORE [ORIGIN]: the account at the service's API, or at the same path on ORIGIN.
+add_account() {
+  local api user password
+  api=$(api_of "$1")
+  [ -z "${3:-}" ] || api=$3/${api#http://*/}
+  case $1 in
+  greader | fever) user=$FRESHRSS_USER password=$FRESHRSS_PASSWORD ;;
+  ttrss) user=$TTRSS_USER password=$TTRSS_PASSWORD ;;
+  esac
+  ZEADER_SYNC_PASSWORD=$password "$zeader" --db "$2" sync add "$api" --user "$user" >/dev/null
+}
+# A first sync of each REPLAY service recorded through scripts/sync-replay.py, then answered
+# from the recording by a replay server at replay_origin[SERVICE].
+declare -A replay_origin
+for service in $replayed; do
+  [[ " $services " == *" $service "* ]] || continue
+  port=$(free_port)
+  upstream=$(api_of "$service" | sed -E 's|^(http://[^/]*)/.*|\1|')
+  python3 scripts/sync-replay.py record "$upstream" "$port" "$work/replay-$service.pickle" &
+  recorder=$!
+  for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+  add_account "$service" "$work/record-$service.sqlite" "http://127.0.0.1:$port"
+  "$zeader" --db "$work/record-$service.sqlite" sync >/dev/null
+  kill "$recorder"
+  wait "$recorder" || true
+  python3 scripts/sync-replay.py replay "$port" "$work/replay-$service.pickle" &
+  replay_pids+=($!)
+  replay_origin[$service]=http://127.0.0.1:$port
+  for _ in $(seq 1 50); do curl -s -o /dev/null "${replay_origin[$service]}/" && break; sleep 0.1; done
+done
 for run in $(seq 1 "$runs"); do
   plain=$work/refresh-$run.sqlite
   "$zeader" --db "$plain" import "$work/feeds/feeds.opml" >/dev/null
@@ -139,6 +174,11 @@ for run in $(seq 1 "$runs"); do
     add_account "$service" "$store"
     measure "$service" "first sync" "$zeader" --db "$store" sync
     measure "$service" "no-op sync" "$zeader" --db "$store" sync
+    if [ -n "${replay_origin[$service]:-}" ]; then
+      replay=$work/replay-$service-$run.sqlite
+      add_account "$service" "$replay" "${replay_origin[$service]}"
+      measure "$service" "first sync, replayed" "$zeader" --db "$replay" sync
+    fi
     synced=$(total "$store")
     [ "$synced" = "$held" ] || echo "sync-scale: $service: the first sync stored $synced items, FreshRSS holds $held" >&2
     # A refreshed store joins the account: its history matched to the server's items.
