@@ -96,9 +96,7 @@ extension Entity {
     /// The index of string or data attribute `key`, for an ``Encoded`` property; stops the
     /// program with a message when the model has no such attribute.
     func codableAttributeIndex(forKey key: String) -> Int {
-        guard let i = attributeNames.index(of: key) ?? attributeIndexByName[key] else {
-            fatalError("\(name) has no attribute '\(key)'")
-        }
+        let i = wrappedAttributeIndex(forKey: key)
         let type = attributes[i].type
         guard type == .string || type == .data else {
             fatalError("\(name).\(key) is \(type.rawValue); an @Encoded property needs a string or data attribute")

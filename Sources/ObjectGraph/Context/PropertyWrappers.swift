@@ -84,12 +84,19 @@ extension Entity {
     /// written as literals match the table of names by their bits, without hashing.
     @usableFromInline
     func attributeIndex(forManagedKey key: String, type: AttributeType) -> Int {
-        guard let i = attributeNames.index(of: key) ?? attributeIndexByName[key] else {
-            fatalError("\(name) has no attribute '\(key)'")
-        }
+        let i = wrappedAttributeIndex(forKey: key)
         let declared = attributeTypes[i]
         if declared != type && !(declared == .integer && type == .bool) {
             fatalError("\(name).\(key) is \(declared.rawValue), declared as a Swift \(type.rawValue)")
+        }
+        return i
+    }
+
+    /// The index of attribute `key` for a property wrapper: by the key's bits in the table of
+    /// names, else by hashing it; stops the program with a message when there is none.
+    func wrappedAttributeIndex(forKey key: String) -> Int {
+        guard let i = attributeNames.index(of: key) ?? attributeIndexByName[key] else {
+            fatalError("\(name) has no attribute '\(key)'")
         }
         return i
     }

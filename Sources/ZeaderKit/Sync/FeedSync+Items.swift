@@ -59,7 +59,7 @@ extension FeedSync {
         if accountIsEmpty { saves.pulledIDs = [] }
         var fetched = 0
         // Into an empty account from the first item, the items fetched are all the server has.
-        let serverStates = accountIsEmpty && newest == nil
+        let fetchesAll = accountIsEmpty && newest == nil
         var unread = Set<UInt64>()
         // Several requests' items are stored in one save: each save has a cost of its own
         // (a context, the feeds' look-ups, a commit) whatever its size.
@@ -77,7 +77,7 @@ extension FeedSync {
                 let chunk = Array(unknown[start..<min(start + chunkSize, unknown.count)])
                 let items = try await client.items(chunk)
                 for item in items {
-                    if item.isRead { pulled.read.insert(item.id) } else if serverStates { unread.insert(item.id) }
+                    if item.isRead { pulled.read.insert(item.id) } else if fetchesAll { unread.insert(item.id) }
                     if item.isStarred { pulled.starred.insert(item.id) }
                 }
                 batch += items
@@ -96,7 +96,7 @@ extension FeedSync {
             try context.save()
         }
         pulled.ids = unknown
-        if serverStates { pulled.serverStates = (unread, pulled.starred) }
+        if fetchesAll { pulled.unread = unread }
         return pulled
     }
 
@@ -159,10 +159,10 @@ extension FeedSync {
         var starred = Set<UInt64>()
         /// In a pull from the first item (the first sync): the ids already in the store.
         var known: [UInt64]?
-        /// In a pull from the first item into an account with no item stored: the unread and
-        /// starred ids among the items fetched. Every item the server listed came with its
-        /// states, so these stand for its unread and starred lists (``pullStates(_:pulled:report:)``).
-        var serverStates: (unread: Set<UInt64>, starred: Set<UInt64>)?
+        /// In a pull from the first item into an account with no item stored: the unread ids
+        /// among the items fetched. Every item the server listed came with its states, so these
+        /// and ``starred`` stand for its unread and starred lists (``pullStates(_:pulled:report:)``).
+        var unread: Set<UInt64>?
     }
 
     /// Stores items pulled from the server through ``ItemImport`` (as a refresh stores a

@@ -24,13 +24,14 @@ extension FeedSync {
     /// the same ids up again.
     ///
     /// A first sync into an empty account asks for no list: the items it pulled came with
-    /// their states (``Pulled/serverStates``), and those are kept as the lists the next sync
+    /// their states (``Pulled/unread``, ``Pulled/starred``), and those are kept as the lists the next sync
     /// compares with (a change on the server in between is a difference it then looks up).
     func pullStates(_ client: any SyncService, pulled: Pulled, report: inout Report) async throws {
         let unread: Set<UInt64>
         let starred: Set<UInt64>
-        if let states = pulled.serverStates {
-            (unread, starred) = states
+        if let pulledUnread = pulled.unread {
+            unread = pulledUnread
+            starred = pulled.starred
         } else {
             unread = Set(try await client.itemIDs(.unread))
             starred = Set(try await client.itemIDs(.starred))
